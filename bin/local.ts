@@ -1,0 +1,55 @@
+/**
+ * `npm start`: the whole service on this machine. Flags: --memory (nothing persists),
+ * --port N (or PORT), --data DIR (default .data).
+ */
+import { parseArgs } from 'node:util';
+import { startLocalRuntime } from '../shared/local/runtime';
+
+process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+process.env.POWERTOOLS_DEV ??= 'true';
+
+const { values } = parseArgs({
+  options: {
+    memory: { type: 'boolean', default: false },
+    port: { type: 'string' },
+    data: { type: 'string' },
+  },
+});
+
+async function main() {
+  const runtime = await startLocalRuntime({
+    port: Number(values.port ?? process.env.PORT ?? 3000),
+    memory: values.memory,
+    dataDir: values.data,
+    demo: true,
+  });
+  const demo = runtime.demo!;
+  console.log(`
+Creator Commerce is running at ${runtime.url}
+  API explorer   ${runtime.url}/docs
+  OpenAPI        ${runtime.url}/docs.json
+  MCP            ${runtime.url}/mcp
+  Data           ${values.memory ? 'in memory (gone when stopped)' : values.data ?? '.data/'}
+
+Demo account ${demo.accountId}
+  test key  ${demo.testKey}
+  live key  ${demo.liveKey}
+
+Try: curl -H "Authorization: Bearer ${demo.testKey}" ${runtime.url}/users/me
+`);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping (DynamoDB Local too)...`);
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(`Could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

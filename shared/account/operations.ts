@@ -1,0 +1,25 @@
+import { defineOperation } from '../platform/operation';
+import { accountSchema } from './schemas';
+
+export const accountOperations = [
+  defineOperation({
+    operationId: 'getCurrentUser',
+    tool: 'get_current_user',
+    summary: 'The account the key belongs to, and the mode the key works in',
+    tags: ['Account'],
+    method: 'GET',
+    path: '/users/me',
+    auth: 'key',
+    output: accountSchema,
+    handler: async (ctx) => ({
+      _id: ctx.account.accountId,
+      email: ctx.account.email,
+      name: ctx.account.name ?? null,
+      plan: ctx.account.plan,
+      currency: ctx.account.currency,
+      mode: ctx.scope.mode,
+      testMode: ctx.scope.mode === 'test',
+      createdAt: ctx.account.createdAt,
+    }),
+  }),
+];

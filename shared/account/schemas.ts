@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { planSchema } from '../platform/plans';
+
+export const accountSchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  plan: planSchema,
+  currency: z.string(),
+  mode: z.enum(['live', 'test']),
+  testMode: z.boolean(),
+  createdAt: z.string(),
+});

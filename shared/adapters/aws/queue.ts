@@ -1,0 +1,18 @@
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { QueueName, QueuePort } from '../ports';
+
+/** SQS with per-message delay (up to 900 s). */
+export class SqsQueue implements QueuePort {
+  constructor(
+    private readonly client: Pick<SQSClient, 'send'>,
+    private readonly urls: Partial<Record<QueueName, string>>,
+  ) {}
+
+  async send(queue: QueueName, message: Record<string, unknown>, options: { delaySeconds?: number } = {}): Promise<void> {
+    const url = this.urls[queue];
+    if (!url) throw new Error(`Queue ${queue} is not configured`);
+    await this.client.send(
+      new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message), DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds ?? 0))) }),
+    );
+  }
+}

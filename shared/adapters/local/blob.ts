@@ -1,0 +1,50 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { BlobObject, BlobPort } from '../ports';
+
+/** S3 stand-in: files under .data/blobs, or memory with --memory. */
+export class LocalBlob implements BlobPort {
+  private readonly memory = new Map<string, BlobObject>();
+
+  constructor(private readonly dir?: string) {}
+
+  private path(key: string) {
+    const root = resolve(this.dir!);
+    const full = resolve(root, key);
+    if (!full.startsWith(root + '/')) throw new Error('Invalid blob key');
+    return full;
+  }
+
+  async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
+    if (!this.dir) {
+      this.memory.set(key, { body, contentType });
+      return;
+    }
+    const file = this.path(key);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, body);
+    await writeFile(`${file}.type`, contentType);
+  }
+
+  async get(key: string): Promise<BlobObject | undefined> {
+    if (!this.dir) return this.memory.get(key);
+    try {
+      const file = this.path(key);
+      return { body: await readFile(file), contentType: await readFile(`${file}.type`, 'utf8') };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    if (!this.dir) {
+      this.memory.delete(key);
+      return;
+    }
+    const file = this.path(key);
+    await rm(file, { force: true });
+    await rm(`${file}.type`, { force: true });
+  }
+}
+
+export const blobDir = (dataDir: string) => join(dataDir, 'blobs');

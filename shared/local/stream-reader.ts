@@ -1,0 +1,167 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, ExpiredIteratorException, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { logger } from '../platform/logger';
+
+export type StreamImage = { eventName?: string; newImage?: Record<string, unknown> };
+
+interface ShardState {
+  iterator?: string;
+  lastSequence?: string;
+  done: boolean;
+}
+
+/**
+ * Reads DynamoDB Local's stream of the table, as the Lambda event source mapping does in AWS,
+ * and hands each batch to the outbox dispatcher. A failed batch is retried from the same
+ * position, so no record is skipped. With a checkpoint file, a restart resumes where it stopped.
+ */
+export class StreamReader {
+  private readonly streams: DynamoDBStreamsClient;
+  private readonly shards = new Map<string, ShardState>();
+  private streamArn?: string;
+  private running = false;
+  private loop?: Promise<void>;
+  private cycleWaiters: { startedAfter: number; resolve: () => void }[] = [];
+  private cycle = 0;
+  private lastDescribe = 0;
+
+  constructor(
+    private readonly dynamo: DynamoDBClient,
+    endpoint: string,
+    private readonly tableName: string,
+    private readonly onBatch: (images: StreamImage[]) => Promise<void>,
+    private readonly checkpointFile?: string,
+  ) {
+    this.streams = new DynamoDBStreamsClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  }
+
+  async start(): Promise<void> {
+    const table = await this.dynamo.send(new DescribeTableCommand({ TableName: this.tableName }));
+    this.streamArn = table.Table?.LatestStreamArn;
+    if (!this.streamArn) throw new Error(`Table ${this.tableName} has no stream`);
+    if (this.checkpointFile) {
+      try {
+        const saved = JSON.parse(await readFile(this.checkpointFile, 'utf8')) as Record<string, string>;
+        for (const [shardId, lastSequence] of Object.entries(saved)) this.shards.set(shardId, { lastSequence, done: false });
+      } catch {
+        /* first start */
+      }
+    }
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+    this.streams.destroy();
+  }
+
+  /** Resolves after a complete pass over the stream, begun after this call, found nothing new. */
+  caughtUp(): Promise<void> {
+    return new Promise((resolve) => this.cycleWaiters.push({ startedAfter: this.cycle, resolve }));
+  }
+
+  private async run() {
+    while (this.running) {
+      const cycle = ++this.cycle;
+      let found = 0;
+      try {
+        found = await this.pass();
+      } catch (error) {
+        logger.warn('stream pass failed; retrying', { error: error as Error });
+        found = 1;
+      }
+      if (found === 0) {
+        const ready = this.cycleWaiters.filter((w) => w.startedAfter < cycle);
+        this.cycleWaiters = this.cycleWaiters.filter((w) => w.startedAfter >= cycle);
+        for (const waiter of ready) waiter.resolve();
+      }
+      await new Promise((r) => setTimeout(r, found ? 5 : 40));
+    }
+    for (const waiter of this.cycleWaiters.splice(0)) waiter.resolve();
+  }
+
+  private async discoverShards() {
+    if (Date.now() - this.lastDescribe < 500 && this.shards.size) return;
+    this.lastDescribe = Date.now();
+    let exclusiveStart: string | undefined;
+    do {
+      const out = await this.streams.send(new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: exclusiveStart }));
+      for (const shard of out.StreamDescription?.Shards ?? []) {
+        if (!this.shards.has(shard.ShardId!)) this.shards.set(shard.ShardId!, { done: false });
+      }
+      exclusiveStart = out.StreamDescription?.LastEvaluatedShardId;
+    } while (exclusiveStart);
+  }
+
+  private async iteratorFor(shardId: string, state: ShardState): Promise<string | undefined> {
+    if (state.iterator) return state.iterator;
+    const out = await this.streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: this.streamArn,
+        ShardId: shardId,
+        ShardIteratorType: state.lastSequence ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
+        SequenceNumber: state.lastSequence,
+      }),
+    );
+    return (state.iterator = out.ShardIterator);
+  }
+
+  private async pass(): Promise<number> {
+    await this.discoverShards();
+    let found = 0;
+    for (const [shardId, state] of this.shards) {
+      if (state.done) continue;
+      let iterator: string | undefined;
+      try {
+        iterator = await this.iteratorFor(shardId, state);
+      } catch (error) {
+        if (error instanceof TrimmedDataAccessException) {
+          state.done = true;
+          continue;
+        }
+        throw error;
+      }
+      if (!iterator) {
+        state.done = true;
+        continue;
+      }
+      let out;
+      try {
+        out = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+      } catch (error) {
+        if (error instanceof ExpiredIteratorException) {
+          state.iterator = undefined;
+          continue;
+        }
+        throw error;
+      }
+      const records = out.Records ?? [];
+      if (records.length) {
+        const images = records.map((r) => ({
+          eventName: r.eventName,
+          newImage: r.dynamodb?.NewImage ? unmarshall(r.dynamodb.NewImage as Record<string, AttributeValue>) : undefined,
+        }));
+        // Throws before the position moves, so the same records are read again on the next pass.
+        await this.onBatch(images);
+        state.lastSequence = records[records.length - 1]!.dynamodb?.SequenceNumber;
+        found += records.length;
+        await this.saveCheckpoint();
+      }
+      state.iterator = out.NextShardIterator;
+      if (!out.NextShardIterator) state.done = true;
+    }
+    return found;
+  }
+
+  private async saveCheckpoint() {
+    if (!this.checkpointFile) return;
+    const data: Record<string, string> = {};
+    for (const [shardId, state] of this.shards) if (state.lastSequence) data[shardId] = state.lastSequence;
+    await writeFile(this.checkpointFile, JSON.stringify(data));
+  }
+}

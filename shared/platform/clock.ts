@@ -1,0 +1,34 @@
+/** The clock port. Domain code reads time only through this, never from Date.now(). */
+export interface Clock {
+  now(): Date;
+  nowMs(): number;
+}
+
+export const systemClock: Clock = {
+  now: () => new Date(),
+  nowMs: () => Date.now(),
+};
+
+/**
+ * A clock that runs with real time plus an offset the local runtime can move forward, so a
+ * developer can jump days ahead and watch timers fire (`POST /_local/clock/advance`).
+ */
+export class OffsetClock implements Clock {
+  private offsetMs = 0;
+
+  now(): Date {
+    return new Date(this.nowMs());
+  }
+
+  nowMs(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  advance(seconds: number): Date {
+    this.offsetMs += Math.round(seconds * 1000);
+    return this.now();
+  }
+}
+
+export const unixSeconds = (clock: Clock) => Math.floor(clock.nowMs() / 1000);
+export const isoNow = (clock: Clock) => clock.now().toISOString();

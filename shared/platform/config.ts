@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * Runtime configuration, read once from the environment and validated. Lambda functions get these
+ * variables from the CDK stacks; the local runtime sets them for itself.
+ */
+const schema = z.object({
+  STAGE: z.string().default('local'),
+  AWS_REGION: z.string().default('us-east-1'),
+  TABLE_NAME: z.string().default('creator-commerce'),
+  /** Set only for DynamoDB Local. */
+  DYNAMODB_ENDPOINT: z.string().url().optional(),
+  EVENT_BUS_NAME: z.string().default('creator-commerce'),
+  WEBHOOK_QUEUE_URL: z.string().optional(),
+  JOBS_QUEUE_URL: z.string().optional(),
+  JOBS_QUEUE_ARN: z.string().optional(),
+  SCHEDULER_GROUP: z.string().default('default'),
+  SCHEDULER_ROLE_ARN: z.string().optional(),
+  BLOB_BUCKET: z.string().optional(),
+  KMS_KEY_ID: z.string().optional(),
+  EMAIL_FROM: z.string().default('no-reply@example.com'),
+  /** Base address of the API as buyers and sellers reach it; derived from the request when unset. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  /** HS256 secret for session tokens (JWT); session tokens are refused when unset. */
+  JWT_SECRET: z.string().min(32).optional(),
+  /** Honoured only by the local runtime: lets webhooks go to http://127.0.0.1 and localhost. */
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['0', '1']).default('0'),
+  /** Validate every answer against its output schema (on in tests, off in production). */
+  VALIDATE_OUTPUT: z.enum(['0', '1']).default('0'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+});
+
+export type Config = z.infer<typeof schema>;
+
+let cached: Config | undefined;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  if (env === process.env && cached) return cached;
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  if (env === process.env) cached = parsed.data;
+  return parsed.data;
+}
+
+export const configFrom = (values: Partial<Record<keyof Config, string>>): Config => loadConfig(values as NodeJS.ProcessEnv);

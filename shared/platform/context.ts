@@ -1,0 +1,51 @@
+import type { Ports } from '../adapters/ports';
+import type { Scope } from '../store/keys';
+import type { Store } from '../store/store';
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { Plan } from './plans';
+
+export interface Account {
+  accountId: string;
+  email: string;
+  name?: string;
+  plan: Plan;
+  currency: string;
+  senderVerified?: boolean;
+  createdAt: string;
+}
+
+/** What every service call gets: the tenant scope and the ports, never HTTP or Lambda types. */
+export interface Deps {
+  store: Store;
+  ports: Ports;
+  clock: Clock;
+  config: Config;
+}
+
+export interface RequestInfo {
+  requestId: string;
+  method: string;
+  path: string;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** The body exactly as received (signature checks need the raw bytes). */
+  rawBody: string;
+  sourceIp: string;
+  /** Base address of this API as the caller reached it, for links we hand out. */
+  baseUrl: string;
+}
+
+export interface OperationContext extends Deps {
+  /** Present on key-authenticated operations. */
+  scope: Scope;
+  account: Account;
+  request: RequestInfo;
+}
+
+/** Context of a public, portal or processor operation: there is no caller account. */
+export interface PublicContext extends Deps {
+  scope?: undefined;
+  account?: undefined;
+  request: RequestInfo;
+}

@@ -1,0 +1,62 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { authenticate } from '../auth';
+import type { Deps, OperationContext, PublicContext } from '../context';
+import { ApiError } from '../errors';
+import { logger } from '../logger';
+import { routeKey, type AnyOperation } from '../operation';
+import { consumeRequest } from '../rate-limit';
+import { executeOperation } from './execute';
+import { renderError, renderReply } from './render';
+import { readInput, requestInfo } from './request';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+
+/** What the pipeline needs beyond the event: the dependencies, resolved lazily once. */
+export interface HandlerOptions {
+  deps: () => Deps | Promise<Deps>;
+}
+
+/**
+ * The request pipeline of one resource group's function: route by the event's route key,
+ * authenticate, count the request, decode and validate, gate on plan, run, render. Lambda and the
+ * local runtime call the very same function.
+ */
+export async function handleApiEvent(operations: Map<string, AnyOperation>, deps: Deps, event: ApiEvent): Promise<ApiResult> {
+  const info = requestInfo(event, deps.config.PUBLIC_BASE_URL);
+  try {
+    const operation = operations.get(event.routeKey);
+    if (!operation) throw new ApiError(404, `No route ${event.routeKey}`);
+    let ctx: OperationContext | PublicContext;
+    if (operation.auth === 'key') {
+      const principal = await authenticate(deps, info.headers.authorization);
+      if (!operation.unmetered) await consumeRequest(deps, principal.account.accountId);
+      ctx = { ...deps, scope: principal.scope, account: principal.account, request: info };
+    } else {
+      ctx = { ...deps, request: info };
+    }
+    const input = await readInput(operation, event, info);
+    const reply = await executeOperation(operation, ctx, input);
+    return renderReply(reply, info.requestId);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) {
+      logger.error('request failed', { routeKey: event.routeKey, requestId: info.requestId, error: error as Error });
+    }
+    return renderError(error, info.requestId);
+  }
+}
+
+export const indexOperations = (operations: AnyOperation[]) => new Map(operations.map((op) => [routeKey(op), op]));
+
+/** The Lambda entry of one resource group, wrapped in middy with the Powertools logger. */
+export function createApiHandler(operations: AnyOperation[], options: HandlerOptions) {
+  const index = indexOperations(operations);
+  let resolved: Promise<Deps> | undefined;
+  const base = async (event: ApiEvent, _context: Context): Promise<ApiResult> => {
+    resolved ??= Promise.resolve(options.deps());
+    return handleApiEvent(index, await resolved, event);
+  };
+  return middy<ApiEvent, ApiResult>().use(injectLambdaContext(logger, { resetKeys: true })).handler(base);
+}

@@ -1,0 +1,38 @@
+import type { OperationContext, PublicContext } from '../context';
+import { ApiError, featureLocked } from '../errors';
+import { isReply, type AnyOperation, type OperationInput, type Reply, type UploadedFile } from '../operation';
+import { planAtLeast } from '../plans';
+import { parseOrThrow } from './validation';
+
+export interface RawInput {
+  params: Record<string, string | undefined>;
+  query: Record<string, string | undefined>;
+  body: unknown;
+  files?: Record<string, UploadedFile[]>;
+}
+
+/**
+ * Runs one operation after authentication: validate, gate on plan, call the handler, shape the
+ * answer. HTTP (Lambda and local) and MCP tool calls all come through here.
+ */
+export async function executeOperation(operation: AnyOperation, ctx: OperationContext | PublicContext, raw: RawInput): Promise<Reply> {
+  const input: OperationInput<unknown, unknown, unknown> = {
+    params: parseOrThrow(operation.params, raw.params, 'params') ?? {},
+    query: parseOrThrow(operation.query, raw.query, 'query') ?? {},
+    body: parseOrThrow(operation.body, raw.body ?? {}, 'body'),
+    files: raw.files ?? {},
+  };
+  if (ctx.account) {
+    const required = operation.plan ?? operation.planFor?.(input as never);
+    if (required && !planAtLeast(ctx.account.plan, required)) throw featureLocked(required);
+  }
+  const result = await operation.handler(ctx as never, input as never);
+  if (isReply(result)) return result;
+  if (operation.output && ctx.config.VALIDATE_OUTPUT === '1') {
+    const checked = operation.output.safeParse(result);
+    if (!checked.success) {
+      throw new ApiError(500, `Answer of ${operation.operationId} does not match its schema: ${checked.error.issues[0]?.path.join('.')} ${checked.error.issues[0]?.message}`);
+    }
+  }
+  return { kind: 'reply', status: operation.status ?? 200, body: result };
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import type { OperationContext, PublicContext } from './context';
+import type { Plan } from './plans';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type AuthKind = 'key' | 'public' | 'processor' | 'portal';
+
+/** A handler's answer when it must choose the status, headers or a non-JSON body itself. */
+export interface Reply {
+  kind: 'reply';
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** Send `body` as is (a string or bytes) instead of JSON. */
+  raw?: boolean;
+}
+
+export const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ kind: 'reply', status, body, headers });
+export const rawReply = (status: number, body: string | Uint8Array, contentType: string, headers: Record<string, string> = {}): Reply => ({
+  kind: 'reply',
+  status,
+  body,
+  raw: true,
+  headers: { 'content-type': contentType, ...headers },
+});
+export const isReply = (value: unknown): value is Reply => typeof value === 'object' && value !== null && (value as Reply).kind === 'reply';
+
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  content: Buffer;
+}
+
+type Ctx<A extends AuthKind> = A extends 'key' ? OperationContext : PublicContext;
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface OperationInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** multipart/form-data files by field name (operations with bodyType 'multipart'). */
+  files: Record<string, UploadedFile[]>;
+}
+
+/**
+ * One API operation, declared once. Routes (Lambda and local), API Gateway, OpenAPI and MCP
+ * tools are all derived from these declarations.
+ */
+export interface Operation<
+  A extends AuthKind = AuthKind,
+  PS extends z.ZodType | undefined = z.ZodType | undefined,
+  QS extends z.ZodType | undefined = z.ZodType | undefined,
+  BS extends z.ZodType | undefined = z.ZodType | undefined,
+  OS extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  operationId: string;
+  /** MCP tool name, when the operation is offered to agents. */
+  tool?: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  method: HttpMethod;
+  /** API Gateway style path: `/products/{id}`; a greedy `{name+}` may end it. */
+  path: string;
+  auth: A;
+  /** Minimum plan for this write; FEATURE_LOCKED below it. */
+  plan?: Plan;
+  /** A plan gate that depends on the input (enabling a feature, for example). */
+  planFor?: (input: OperationInput<Infer<PS>, Infer<QS>, Infer<BS>>) => Plan | undefined;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  /** json (default), multipart (files plus fields, validated by `body`), json-or-multipart, or none. */
+  bodyType?: 'json' | 'multipart' | 'json-or-multipart';
+  output?: OS;
+  /** Success status; 200 unless stated. */
+  status?: number;
+  /** Leave out of the request-rate count (docs, health). */
+  unmetered?: boolean;
+  handler: (ctx: Ctx<A>, input: OperationInput<Infer<PS>, Infer<QS>, Infer<BS>>) => Promise<(OS extends z.ZodType ? z.input<OS> : unknown) | Reply>;
+}
+
+// The registry holds operations of every shape; handlers are typed where they are declared.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<AuthKind, any, any, any, any>;
+
+/** Declares an operation with full inference of its input and output types. */
+export function defineOperation<
+  A extends AuthKind,
+  PS extends z.ZodType | undefined = undefined,
+  QS extends z.ZodType | undefined = undefined,
+  BS extends z.ZodType | undefined = undefined,
+  OS extends z.ZodType | undefined = undefined,
+>(operation: Operation<A, PS, QS, BS, OS>): AnyOperation {
+  return operation as AnyOperation;
+}
+
+/** `GET /products/{id}`: the route key API Gateway puts on every event. */
+export const routeKey = (operation: Pick<AnyOperation, 'method' | 'path'>) => `${operation.method} ${operation.path}`;

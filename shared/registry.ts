@@ -1,0 +1,16 @@
+import { accountOperations } from './account/operations';
+import type { AnyOperation } from './platform/operation';
+
+/**
+ * The resource groups of the API: one Lambda function each, named by `name`, with its entry at
+ * functions/api/<name>.ts. A capability adds its operations to its own operations.ts; a new
+ * capability adds one line here. Routes, OpenAPI and MCP tools are all derived from this list.
+ */
+export interface ApiGroup {
+  name: string;
+  operations: AnyOperation[];
+}
+
+export const API_GROUPS: ApiGroup[] = [{ name: 'account', operations: accountOperations }];
+
+export const apiOperations = (): AnyOperation[] => API_GROUPS.flatMap((group) => group.operations);

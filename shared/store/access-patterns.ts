@@ -1,0 +1,27 @@
+/**
+ * Every access pattern of the single table and what serves it. No request path scans the table.
+ * `scope` is `A#<accountId>#<mode>`; ids are 24-hex and time-ordered. Capabilities add their rows
+ * here when they add a pattern, next to the key builder in keys.ts that serves it.
+ */
+export interface AccessPattern {
+  name: string;
+  key: string;
+  index: 'table' | 'GSI1' | 'GSI2' | 'GSI3';
+  notes?: string;
+}
+
+export const ACCESS_PATTERNS: AccessPattern[] = [
+  { name: 'Get account', key: 'PK=ACCOUNT#<accountId>, SK=ACCOUNT', index: 'table' },
+  { name: 'List accounts (admin CLI only)', key: 'GSI1PK=ACCOUNTS', index: 'GSI1' },
+  { name: 'Authenticate an API key', key: 'PK=APIKEY#<sha256(key)>, SK=APIKEY', index: 'table', notes: 'cached per function container for 60 s' },
+  { name: 'List an account\'s API keys', key: 'GSI1PK=ACCOUNT#<accountId>#KEYS', index: 'GSI1' },
+  { name: 'Count requests in the current minute', key: 'PK=RATE#<accountId>, SK=<window start>', index: 'table', notes: 'atomic ADD, TTL 2 min' },
+  { name: 'Get a record of a kind', key: 'PK=<scope>#<TYPE>, SK=<id>', index: 'table' },
+  { name: 'List records of a kind, newest first', key: 'PK=<scope>#<TYPE>, ScanIndexForward=false', index: 'table' },
+  { name: 'Children of a record', key: 'PK=<scope>#<PARENT>#<parentId>#<TYPE>', index: 'table' },
+  { name: 'Exact-match lookup / uniqueness guard', key: 'PK=<scope>#U#<name>, SK=<value>', index: 'table' },
+  { name: 'Capability token lookup (portal, hosted checkout)', key: 'PK=CAP#<kind>#<token>, SK=CAP', index: 'table' },
+  { name: 'Outbox events of a tenant', key: 'PK=<scope>#EVENT, SK=<eventId>', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts' },
+  { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>, SK=<eventId>', index: 'table', notes: 'TTL 7 days' },
+  { name: 'Local scheduler: timers due before now', key: 'PK=TIMERS, SK<=<dueAt>', index: 'table', notes: 'local runtime only' },
+];

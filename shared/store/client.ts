@@ -1,0 +1,24 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+const clients = new Map<string, DynamoDBDocumentClient>();
+
+/** One document client per endpoint, created lazily and reused across invocations. */
+export function documentClient(options: { region: string; endpoint?: string }): DynamoDBDocumentClient {
+  const cacheKey = `${options.region}|${options.endpoint ?? ''}`;
+  let client = clients.get(cacheKey);
+  if (!client) {
+    const base = new DynamoDBClient({
+      region: options.region,
+      endpoint: options.endpoint,
+      // DynamoDB Local accepts any credentials; real AWS uses the function's role.
+      ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      maxAttempts: 5,
+    });
+    client = DynamoDBDocumentClient.from(base, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    });
+    clients.set(cacheKey, client);
+  }
+  return client;
+}

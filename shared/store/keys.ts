@@ -1,0 +1,99 @@
+/**
+ * The one module that builds DynamoDB keys. No other file writes a PK, SK or GSI key string.
+ *
+ * Every tenant key starts with the scope `A#<accountId>#<mode>`, so a query built from one
+ * account's scope, or one mode's, cannot reach another's items: isolation by construction.
+ * Items of one kind for one tenant share a partition (`<scope>#<TYPE>`) with the 24-hex,
+ * time-ordered id as sort key, so a descending query lists them newest first.
+ */
+import type { IndexName } from './table';
+
+export type Mode = 'live' | 'test';
+export interface Scope {
+  accountId: string;
+  mode: Mode;
+}
+
+export type Key = { PK: string; SK: string };
+export type IndexKey = Record<string, string>;
+
+const scopePrefix = (scope: Scope) => `A#${scope.accountId}#${scope.mode}`;
+
+/** Scope-free prefixes the platform itself owns. */
+const GLOBAL = {
+  account: 'ACCOUNT',
+  apiKey: 'APIKEY',
+  rate: 'RATE',
+  timer: 'TIMERS',
+  local: 'LOCAL',
+} as const;
+
+export const keys = {
+  // ---- platform (not tenant data) ----
+  account: (accountId: string): Key => ({ PK: `${GLOBAL.account}#${accountId}`, SK: 'ACCOUNT' }),
+  /** Lists every account (admin tooling only, never a request path). */
+  accountIndex: (accountId: string): IndexKey => ({ GSI1PK: 'ACCOUNTS', GSI1SK: accountId }),
+  accountsPartition: (): { index: IndexName; pk: string } => ({ index: 'GSI1', pk: 'ACCOUNTS' }),
+  /** An API key is found by the SHA-256 of its text; the key itself is never stored. */
+  apiKey: (keyHash: string): Key => ({ PK: `${GLOBAL.apiKey}#${keyHash}`, SK: 'APIKEY' }),
+  /** The keys of one account, for listing and revocation. */
+  apiKeyOfAccount: (accountId: string, keyId: string): IndexKey => ({ GSI1PK: `${GLOBAL.account}#${accountId}#KEYS`, GSI1SK: keyId }),
+  apiKeysPartition: (accountId: string): { index: IndexName; pk: string } => ({ index: 'GSI1', pk: `${GLOBAL.account}#${accountId}#KEYS` }),
+  rateWindow: (accountId: string, windowStart: number): Key => ({ PK: `${GLOBAL.rate}#${accountId}`, SK: String(windowStart) }),
+
+  // ---- tenant records ----
+  /** One record of a kind: `<scope>#<TYPE>` / id. */
+  entity: (scope: Scope, type: string, id: string): Key => ({ PK: `${scopePrefix(scope)}#${type}`, SK: id }),
+  /** The partition holding every record of one kind for one tenant. */
+  collection: (scope: Scope, type: string): string => `${scopePrefix(scope)}#${type}`,
+
+  /** A record that belongs to a parent (a subscriber's payments, a membership's posts). */
+  child: (scope: Scope, parentType: string, parentId: string, type: string, id: string): Key => ({
+    PK: `${scopePrefix(scope)}#${parentType}#${parentId}#${type}`,
+    SK: id,
+  }),
+  children: (scope: Scope, parentType: string, parentId: string, type: string): string =>
+    `${scopePrefix(scope)}#${parentType}#${parentId}#${type}`,
+
+  /**
+   * A uniqueness guard or an exact-match lookup (discount code, customer email, mem_ id):
+   * written with attribute_not_exists in the same transaction as the record it points to.
+   */
+  unique: (scope: Scope, name: string, value: string): Key => ({ PK: `${scopePrefix(scope)}#U#${name}`, SK: value }),
+
+  /**
+   * A secondary access path on an overloaded index, always inside the tenant scope:
+   * `<scope>#<pathName>#<value>` sorted by `sort`.
+   */
+  indexed: (index: IndexName, scope: Scope, pathName: string, value: string, sort: string): IndexKey => ({
+    [`${index}PK`]: `${scopePrefix(scope)}#${pathName}#${value}`,
+    [`${index}SK`]: sort,
+  }),
+  indexPartition: (index: IndexName, scope: Scope, pathName: string, value: string): { index: IndexName; pk: string } => ({
+    index,
+    pk: `${scopePrefix(scope)}#${pathName}#${value}`,
+  }),
+
+  /** Scope-free capability lookups (portal tokens, hosted checkout sessions): the token is the key. */
+  capability: (kind: string, token: string): Key => ({ PK: `CAP#${kind}#${token}`, SK: 'CAP' }),
+
+  /** A domain event in the outbox: written in the same transaction as the change it reports. */
+  outbox: (scope: Scope, eventId: string): Key => ({ PK: `${scopePrefix(scope)}#EVENT`, SK: eventId }),
+  outboxPartition: (scope: Scope): string => `${scopePrefix(scope)}#EVENT`,
+
+  /** Idempotency marker for a consumer that must act once per event or notification. */
+  processed: (consumer: string, id: string): Key => ({ PK: `DONE#${consumer}`, SK: id }),
+
+  // ---- local runtime only ----
+  /** Local scheduler timers, sorted by due time so the clock can fire them in order. */
+  timer: (dueAtMs: number, name: string): Key => ({ PK: GLOBAL.timer, SK: `${String(dueAtMs).padStart(15, '0')}#${name}` }),
+  timerByName: (name: string): Key => ({ PK: `${GLOBAL.timer}#NAME`, SK: name }),
+  timersPartition: (): string => GLOBAL.timer,
+  timerDueBefore: (dueAtMs: number): string => `${String(dueAtMs).padStart(15, '0')}#\uffff`,
+  localState: (name: string): Key => ({ PK: GLOBAL.local, SK: name }),
+};
+
+/** The attributes that are keys, stripped from items before they become domain records. */
+export const KEY_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'entity', 'v', 'expiresAt'];
+
+export const scopeOf = (accountId: string, mode: Mode): Scope => ({ accountId, mode });

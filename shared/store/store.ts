@@ -1,0 +1,337 @@
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { badRequest } from '../platform/errors';
+import { recordCapacity } from './capacity';
+import { KEY_ATTRIBUTES, type Key } from './keys';
+import { TABLE, type IndexName } from './table';
+
+export type Item = Record<string, unknown>;
+
+/** A write inside a transaction. Conditions are DynamoDB condition expressions. */
+export type TransactOp =
+  | { put: Item; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
+  | { update: Key; set: Record<string, unknown>; remove?: string[]; add?: Record<string, number>; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
+  | { delete: Key; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
+  | { check: Key; condition: string; names?: Record<string, string>; values?: Record<string, unknown> };
+
+export interface QueryOptions {
+  /** The partition to read: a string built by keys.ts. */
+  pk: string;
+  index?: IndexName;
+  beginsWith?: string;
+  between?: [string, string];
+  /** Sort key strictly greater / lower than (for cursors over time-ordered ids). */
+  after?: string;
+  before?: string;
+  limit?: number;
+  /** Newest first by default: ids are time-ordered. */
+  ascending?: boolean;
+  cursor?: string;
+  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+}
+
+export interface QueryPage<T> {
+  items: T[];
+  /** Opaque cursor for the next page; undefined on the last page. */
+  cursor?: string;
+}
+
+/** Thrown when a conditional write or a transaction's condition fails. */
+export class ConditionFailed extends Error {
+  constructor(readonly reasons: (string | undefined)[] = []) {
+    super('Condition failed');
+    this.name = 'ConditionFailed';
+  }
+}
+
+/** Strips key attributes so repositories hand domain records, never raw items, to services. */
+export function toRecord<T>(item: Item | undefined): T | undefined {
+  if (!item) return undefined;
+  const out: Item = {};
+  for (const [name, value] of Object.entries(item)) if (!KEY_ATTRIBUTES.includes(name)) out[name] = value;
+  return out as T;
+}
+
+const encodeCursor = (key: Item) => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+function decodeCursor(cursor: string, pkAttribute: string, pk: string): Item {
+  let key: Item;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest('Invalid cursor', { field: 'cursor' });
+  }
+  // A cursor is only valid for the partition it came from: a forged one must never open another
+  // tenant's partition.
+  if (!key || typeof key !== 'object' || key[pkAttribute] !== pk) throw badRequest('Invalid cursor', { field: 'cursor' });
+  return key;
+}
+
+function buildUpdate(set: Record<string, unknown>, remove: string[] = [], add: Record<string, number> = {}) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  let i = 0;
+  for (const [field, value] of Object.entries(set)) {
+    if (value === undefined) continue;
+    names[`#u${i}`] = field;
+    values[`:u${i}`] = value;
+    sets.push(`#u${i} = :u${i}`);
+    i++;
+  }
+  const removes = remove.map((field) => {
+    names[`#u${i}`] = field;
+    return `#u${i++}`;
+  });
+  const adds = Object.entries(add).map(([field, value]) => {
+    names[`#u${i}`] = field;
+    values[`:u${i}`] = value;
+    return `#u${i} :u${i++}`;
+  });
+  const parts = [];
+  if (sets.length) parts.push(`SET ${sets.join(', ')}`);
+  if (removes.length) parts.push(`REMOVE ${removes.join(', ')}`);
+  if (adds.length) parts.push(`ADD ${adds.join(', ')}`);
+  return { expression: parts.join(' '), names, values };
+}
+
+const mergeValues = (a: Record<string, unknown>, b?: Record<string, unknown>) => {
+  const merged = { ...a, ...(b ?? {}) };
+  return Object.keys(merged).length ? merged : undefined;
+};
+
+/**
+ * The small data-access layer every repository uses: conditional writes, transactions, cursor and
+ * page pagination. It speaks items and keys; repositories turn them into domain records.
+ */
+export class Store {
+  constructor(
+    readonly client: DynamoDBDocumentClient,
+    readonly tableName: string,
+  ) {}
+
+  async get<T = Item>(key: Key, options: { consistent?: boolean } = {}): Promise<T | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: options.consistent, ReturnConsumedCapacity: 'TOTAL' }),
+    );
+    recordCapacity('read', out.ConsumedCapacity);
+    return out.Item as T | undefined;
+  }
+
+  async batchGet<T = Item>(keyList: Key[]): Promise<T[]> {
+    const results: T[] = [];
+    for (let i = 0; i < keyList.length; i += 100) {
+      let pending: Record<string, unknown>[] | undefined = keyList.slice(i, i + 100);
+      while (pending && pending.length) {
+        const out = await this.client.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } }, ReturnConsumedCapacity: 'TOTAL' }),
+        );
+        recordCapacity('read', out.ConsumedCapacity);
+        results.push(...((out.Responses?.[this.tableName] ?? []) as T[]));
+        pending = out.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined;
+      }
+    }
+    return results;
+  }
+
+  /** Put; `ifNotExists` makes it a create that fails with ConditionFailed when the key is taken. */
+  async put(item: Item, options: { ifNotExists?: boolean; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> } = {}) {
+    const condition = options.ifNotExists ? 'attribute_not_exists(PK)' : options.condition;
+    try {
+      const out = await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: item,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: options.names,
+          ExpressionAttributeValues: options.values,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      recordCapacity('write', out.ConsumedCapacity);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
+      throw error;
+    }
+  }
+
+  /** Updates named fields; returns the whole item after the update. */
+  async update<T = Item>(
+    key: Key,
+    change: { set?: Record<string, unknown>; remove?: string[]; add?: Record<string, number> },
+    options: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown>; mustExist?: boolean } = {},
+  ): Promise<T> {
+    const update = buildUpdate(change.set ?? {}, change.remove, change.add);
+    const conditions = [options.mustExist ? 'attribute_exists(PK)' : undefined, options.condition].filter(Boolean);
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: update.expression,
+          ConditionExpression: conditions.length ? conditions.map((c) => `(${c})`).join(' AND ') : undefined,
+          ExpressionAttributeNames: { ...update.names, ...(options.names ?? {}) },
+          ExpressionAttributeValues: mergeValues(update.values, options.values),
+          ReturnValues: 'ALL_NEW',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      recordCapacity('write', out.ConsumedCapacity);
+      return out.Attributes as T;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
+      throw error;
+    }
+  }
+
+  async delete(key: Key, options: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown> } = {}): Promise<Item | undefined> {
+    try {
+      const out = await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: key,
+          ConditionExpression: options.condition,
+          ExpressionAttributeNames: options.names,
+          ExpressionAttributeValues: options.values,
+          ReturnValues: 'ALL_OLD',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      recordCapacity('write', out.ConsumedCapacity);
+      return out.Attributes;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
+      throw error;
+    }
+  }
+
+  /**
+   * All-or-nothing writes: a state change and the outbox event it causes go through here together.
+   * A failed condition raises ConditionFailed with the per-operation reasons.
+   */
+  async transact(ops: TransactOp[], token?: string): Promise<void> {
+    if (ops.length === 0) return;
+    if (ops.length > 100) throw new Error('A transaction holds at most 100 operations');
+    const items = ops.map((op) => {
+      if ('put' in op) {
+        return { Put: { TableName: this.tableName, Item: op.put, ConditionExpression: op.condition, ExpressionAttributeNames: op.names, ExpressionAttributeValues: op.values } };
+      }
+      if ('update' in op) {
+        const update = buildUpdate(op.set, op.remove, op.add);
+        return {
+          Update: {
+            TableName: this.tableName,
+            Key: op.update,
+            UpdateExpression: update.expression,
+            ConditionExpression: op.condition,
+            ExpressionAttributeNames: { ...update.names, ...(op.names ?? {}) },
+            ExpressionAttributeValues: mergeValues(update.values, op.values),
+          },
+        };
+      }
+      if ('delete' in op) {
+        return { Delete: { TableName: this.tableName, Key: op.delete, ConditionExpression: op.condition, ExpressionAttributeNames: op.names, ExpressionAttributeValues: op.values } };
+      }
+      return { ConditionCheck: { TableName: this.tableName, Key: op.check, ConditionExpression: op.condition, ExpressionAttributeNames: op.names, ExpressionAttributeValues: op.values } };
+    });
+    try {
+      const out = await this.client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token, ReturnConsumedCapacity: 'TOTAL' }));
+      recordCapacity('write', out.ConsumedCapacity);
+    } catch (error) {
+      if (error instanceof TransactionCanceledException) {
+        const reasons = error.CancellationReasons?.map((r) => r.Code) ?? [];
+        if (reasons.includes('ConditionalCheckFailed')) throw new ConditionFailed(reasons);
+      }
+      throw error;
+    }
+  }
+
+  /** One page of a partition, with an opaque cursor for the next. */
+  async query<T = Item>(options: QueryOptions): Promise<QueryPage<T>> {
+    const index = options.index ? TABLE.indexes.find((i) => i.name === options.index)! : undefined;
+    const pkAttribute = index ? index.partitionKey : TABLE.partitionKey;
+    const skAttribute = index ? index.sortKey : TABLE.sortKey;
+    const names: Record<string, string> = { '#pk': pkAttribute, ...(options.filter?.names ?? {}) };
+    const values: Record<string, unknown> = { ':pk': options.pk, ...(options.filter?.values ?? {}) };
+    let condition = '#pk = :pk';
+    if (options.beginsWith !== undefined) {
+      names['#sk'] = skAttribute;
+      values[':skp'] = options.beginsWith;
+      condition += ' AND begins_with(#sk, :skp)';
+    } else if (options.between) {
+      names['#sk'] = skAttribute;
+      values[':ska'] = options.between[0];
+      values[':skb'] = options.between[1];
+      condition += ' AND #sk BETWEEN :ska AND :skb';
+    } else if (options.after !== undefined) {
+      names['#sk'] = skAttribute;
+      values[':ska'] = options.after;
+      condition += ' AND #sk > :ska';
+    } else if (options.before !== undefined) {
+      names['#sk'] = skAttribute;
+      values[':skb'] = options.before;
+      condition += ' AND #sk < :skb';
+    }
+    const input: QueryCommandInput = {
+      TableName: this.tableName,
+      IndexName: options.index,
+      KeyConditionExpression: condition,
+      FilterExpression: options.filter?.expression,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: options.ascending ?? false,
+      Limit: options.limit,
+      ExclusiveStartKey: options.cursor ? decodeCursor(options.cursor, pkAttribute, options.pk) : undefined,
+      ReturnConsumedCapacity: 'TOTAL',
+    };
+    const items: T[] = [];
+    let lastKey: Item | undefined;
+    // With a filter, DynamoDB may return short pages; keep reading until the page is full.
+    do {
+      const out = await this.client.send(new QueryCommand(input));
+      recordCapacity('read', out.ConsumedCapacity);
+      items.push(...((out.Items ?? []) as T[]));
+      lastKey = out.LastEvaluatedKey;
+      input.ExclusiveStartKey = lastKey;
+      if (options.limit) input.Limit = options.limit - items.length;
+    } while (lastKey && (!options.limit || items.length < options.limit) && options.filter);
+    return { items, cursor: lastKey ? encodeCursor(lastKey) : undefined };
+  }
+
+  /** Every item of a partition (bounded collections only: a tenant's webhooks, a job's files). */
+  async queryAll<T = Item>(options: Omit<QueryOptions, 'limit' | 'cursor'>): Promise<T[]> {
+    const all: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.query<T>({ ...options, cursor, limit: 1000 });
+      all.push(...page.items);
+      cursor = page.cursor;
+    } while (cursor);
+    return all;
+  }
+
+  /**
+   * Page/pageSize pagination for the list endpoints that the spec defines that way. Reads the
+   * partition's keys up to the requested page; fine for the per-tenant collection sizes involved,
+   * and the total comes for free.
+   */
+  async queryPage<T = Item>(
+    options: Omit<QueryOptions, 'limit' | 'cursor'>,
+    page: number,
+    pageSize: number,
+  ): Promise<{ items: T[]; total: number; page: number; pageSize: number }> {
+    const all = await this.queryAll<T>(options);
+    const start = (page - 1) * pageSize;
+    return { items: all.slice(start, start + pageSize), total: all.length, page, pageSize };
+  }
+}

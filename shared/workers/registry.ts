@@ -1,0 +1,36 @@
+import type { Job } from '../adapters/ports';
+import type { Deps } from '../platform/context';
+import type { DomainEvent } from '../events/event';
+
+/**
+ * The asynchronous side of the service, declared once like the API operations: the CDK workers
+ * stack creates a bus rule and a function for each consumer and the local runtime wires the same
+ * handlers to its in-process bus, queue and scheduler.
+ */
+export interface BusConsumer {
+  /** Function name; its Lambda entry is functions/workers/<name>.ts. */
+  name: string;
+  /** Event types it receives ('*' for all). */
+  eventTypes: string[] | '*';
+  /** Must be idempotent on event.id: the bus delivers at least once. */
+  handle(event: DomainEvent, deps: Deps): Promise<void>;
+}
+
+export type JobHandler = (job: Job, deps: Deps) => Promise<void>;
+export type QueueHandler = (message: Record<string, unknown>, deps: Deps) => Promise<void>;
+
+export const BUS_CONSUMERS: BusConsumer[] = [];
+
+/** Handlers for jobs the scheduler fires, by job type. */
+export const JOB_HANDLERS: Record<string, JobHandler> = {};
+
+/** Consumers of the SQS queues other than the jobs queue (which dispatches to JOB_HANDLERS). */
+export const QUEUE_HANDLERS: Partial<Record<'webhooks', QueueHandler>> = {};
+
+export async function runJob(job: Job, deps: Deps): Promise<void> {
+  const handler = JOB_HANDLERS[job.type];
+  if (!handler) throw new Error(`No handler for job type ${job.type}`);
+  await handler(job, deps);
+}
+
+export const matchesConsumer = (consumer: BusConsumer, type: string) => consumer.eventTypes === '*' || consumer.eventTypes.includes(type);

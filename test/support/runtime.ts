@@ -1,0 +1,85 @@
+import { inject } from 'vitest';
+import { randomHex } from '../../shared/platform/ids';
+import { startLocalRuntime, type LocalRuntime } from '../../shared/local/runtime';
+
+export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+/** A fresh local runtime on a random port with its own table in the shared DynamoDB Local. */
+export async function startTestRuntime(env: Record<string, string> = {}): Promise<LocalRuntime> {
+  return startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    tableName: `t_${randomHex(6)}`,
+    allowLoopbackWebhooks: true,
+    env: { VALIDATE_OUTPUT: '1', JWT_SECRET: TEST_JWT_SECRET, ...env },
+  });
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+/** A tiny HTTP client for one key. */
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly key?: string,
+  ) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const init: RequestInit = { method, headers: { ...(this.key ? { authorization: `Bearer ${this.key}` } : {}), ...headers } };
+    if (body instanceof FormData) init.body = body;
+    else if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, init);
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers, text };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, body, headers);
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PUT', path, body);
+  }
+  patch<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PATCH', path, body);
+  }
+  delete<T = any>(path: string) {
+    return this.request<T>('DELETE', path);
+  }
+}
+
+export interface TestAccount {
+  accountId: string;
+  liveKey: string;
+  testKey: string;
+  live: ApiClient;
+  test: ApiClient;
+}
+
+/** Creates an account through the control API, as any black-box client would. */
+export async function createTestAccount(runtime: LocalRuntime, plan: 'free' | 'tier2' | 'tier3' | 'volume' = 'free', email?: string): Promise<TestAccount> {
+  const control = new ApiClient(runtime.url);
+  const created = await control.post('/_local/accounts', { plan, ...(email ? { email } : {}) });
+  if (created.status !== 201) throw new Error(`account creation failed: ${created.text}`);
+  const { accountId, liveKey, testKey } = created.body;
+  return { accountId, liveKey, testKey, live: new ApiClient(runtime.url, liveKey), test: new ApiClient(runtime.url, testKey) };
+}
+
+export const control = (runtime: LocalRuntime) => new ApiClient(runtime.url);
