@@ -1,0 +1,55 @@
+/**
+ * Catalog records as stored. Money is integer cents; the API shows `price` in major units (USD).
+ * Other capabilities (checkout, funnels, storefront) read these through repository.ts.
+ */
+export const PRODUCT = 'PRODUCT';
+export const OFFER = 'OFFER';
+
+export interface CreditAutoRefill {
+  enabled: boolean;
+  topOffCents: number;
+}
+
+export interface ProductRecord {
+  _id: string;
+  name: string;
+  description?: string;
+  priceCents: number;
+  currency: string;
+  /** `digital` unless stated; `credits` products sell a credit balance. */
+  productType: 'digital' | 'credits' | string;
+  /** Credits granted per purchase (credits products). */
+  creditAmount?: number;
+  creditAutoRefill?: CreditAutoRefill;
+  /** Pay what you want: the buyer chooses at least `minimumCents`. */
+  payWhatYouWant?: { enabled: boolean; minimumCents: number };
+  published: boolean;
+  refundPolicyId?: string | null;
+  imageIds?: string[];
+  testMode: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type Frequency = 'weekly' | 'monthly' | 'yearly';
+
+export interface UsagePricing {
+  seats?: { enabled: boolean; [field: string]: unknown };
+  meters?: { [field: string]: unknown }[];
+}
+
+export interface OfferRecord {
+  _id: string;
+  name: string;
+  description?: string;
+  priceCents: number;
+  currency: string;
+  frequency: Frequency;
+  trialPeriod?: number;
+  usagePricing?: UsagePricing;
+  published: boolean;
+  imageIds?: string[];
+  testMode: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
