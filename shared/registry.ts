@@ -1,4 +1,5 @@
 import { accountOperations } from './account/operations';
+import { catalogOperations } from './catalog/operations';
 import type { AnyOperation } from './platform/operation';
 
 /**
@@ -11,6 +12,9 @@ export interface ApiGroup {
   operations: AnyOperation[];
 }
 
-export const API_GROUPS: ApiGroup[] = [{ name: 'account', operations: accountOperations }];
+export const API_GROUPS: ApiGroup[] = [
+  { name: 'account', operations: accountOperations },
+  { name: 'catalog', operations: catalogOperations },
+];
 
 export const apiOperations = (): AnyOperation[] => API_GROUPS.flatMap((group) => group.operations);

@@ -29,6 +29,8 @@ export interface ProductRecord {
   testMode: boolean;
   createdAt: string;
   updatedAt: string;
+  /** Set by DELETE: the record stays for history joins (orders) but is gone for every read path. */
+  deletedAt?: string;
 }
 
 export type Frequency = 'weekly' | 'monthly' | 'yearly';
@@ -49,7 +51,19 @@ export interface OfferRecord {
   usagePricing?: UsagePricing;
   published: boolean;
   imageIds?: string[];
+  /** An image uploaded with a multipart create, kept in blob storage under `blobKey`. */
+  image?: OfferImage;
   testMode: boolean;
   createdAt: string;
   updatedAt: string;
+  /** Set by DELETE: the record stays for subscribers and sales that point to it. */
+  deletedAt?: string;
+}
+
+export interface OfferImage {
+  _id: string;
+  blobKey: string;
+  filename: string;
+  contentType: string;
+  size: number;
 }

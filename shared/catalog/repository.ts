@@ -1,12 +1,33 @@
 import { keys, type Scope } from '../store/keys';
-import { toRecord, type Store } from '../store/store';
+import { toItem } from '../store/items';
+import { toRecord, type Store, type TransactOp } from '../store/store';
 import { OFFER, PRODUCT, type OfferRecord, type ProductRecord } from './records';
 
+// Products and offers each live in one partition per tenant and mode (`<scope>#PRODUCT`,
+// `<scope>#OFFER`) with the time-ordered id as sort key, so a descending query is newest first.
+// DELETE marks a record `deletedAt` instead of removing it: orders, subscribers and sales keep
+// pointing at it, while every read path below treats it as missing.
+
+const NOT_DELETED = { expression: 'attribute_not_exists(#deletedAt)', names: { '#deletedAt': 'deletedAt' } };
+
+const live = <T extends { deletedAt?: string }>(record: T | undefined): T | undefined => (record && !record.deletedAt ? record : undefined);
+
+/** A product that exists and is not deleted. */
 export async function getProduct(store: Store, scope: Scope, id: string): Promise<ProductRecord | undefined> {
+  return live(await getProductIncludingDeleted(store, scope, id));
+}
+
+/** An offer that exists and is not deleted. */
+export async function getOffer(store: Store, scope: Scope, id: string): Promise<OfferRecord | undefined> {
+  return live(await getOfferIncludingDeleted(store, scope, id));
+}
+
+/** For history joins (an order's product, a subscriber's offer): deleted records too. */
+export async function getProductIncludingDeleted(store: Store, scope: Scope, id: string): Promise<ProductRecord | undefined> {
   return toRecord<ProductRecord>(await store.get(keys.entity(scope, PRODUCT, id)));
 }
 
-export async function getOffer(store: Store, scope: Scope, id: string): Promise<OfferRecord | undefined> {
+export async function getOfferIncludingDeleted(store: Store, scope: Scope, id: string): Promise<OfferRecord | undefined> {
   return toRecord<OfferRecord>(await store.get(keys.entity(scope, OFFER, id)));
 }
 
@@ -21,3 +42,46 @@ export async function getSellable(
   if (offer) return { kind: 'offer', offer };
   return undefined;
 }
+
+/** Every product of the tenant and mode, newest first. */
+export async function listProducts(store: Store, scope: Scope): Promise<ProductRecord[]> {
+  const items = await store.queryAll({ pk: keys.collection(scope, PRODUCT), filter: NOT_DELETED });
+  return items.map((item) => toRecord<ProductRecord>(item)!);
+}
+
+/** Every offer of the tenant and mode, newest first. */
+export async function listOffers(store: Store, scope: Scope): Promise<OfferRecord[]> {
+  const items = await store.queryAll({ pk: keys.collection(scope, OFFER), filter: NOT_DELETED });
+  return items.map((item) => toRecord<OfferRecord>(item)!);
+}
+
+// ---- writes, handed to the service so it can put them in one transaction with the event ----
+
+const entityName = { [PRODUCT]: 'Product', [OFFER]: 'Offer' } as const;
+
+function createOp(scope: Scope, type: typeof PRODUCT | typeof OFFER, record: ProductRecord | OfferRecord): TransactOp {
+  return { put: toItem(keys.entity(scope, type, record._id), entityName[type], record), condition: 'attribute_not_exists(PK)' };
+}
+
+/**
+ * Replaces a record only if nobody changed or deleted it since it was read (`updatedAt` is the
+ * version): two concurrent updates cannot both win, and an update cannot revive a deleted record.
+ */
+function replaceOp(scope: Scope, type: typeof PRODUCT | typeof OFFER, record: ProductRecord | OfferRecord, readUpdatedAt: string): TransactOp {
+  return {
+    put: toItem(keys.entity(scope, type, record._id), entityName[type], record),
+    condition: 'attribute_exists(PK) AND #updatedAt = :readUpdatedAt AND attribute_not_exists(#deletedAt)',
+    names: { '#updatedAt': 'updatedAt', '#deletedAt': 'deletedAt' },
+    values: { ':readUpdatedAt': readUpdatedAt },
+  };
+}
+
+export const productWrites = {
+  create: (scope: Scope, record: ProductRecord) => createOp(scope, PRODUCT, record),
+  replace: (scope: Scope, record: ProductRecord, readUpdatedAt: string) => replaceOp(scope, PRODUCT, record, readUpdatedAt),
+};
+
+export const offerWrites = {
+  create: (scope: Scope, record: OfferRecord) => createOp(scope, OFFER, record),
+  replace: (scope: Scope, record: OfferRecord, readUpdatedAt: string) => replaceOp(scope, OFFER, record, readUpdatedAt),
+};

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { OBJECT_ID } from '../platform/ids';
+import { MAX_NAME_LENGTH } from './copy-name';
+import { MAX_PRICE, priceProblem } from './pricing';
+
+// Input schemas check shape and single-field rules; rules between fields (credit fields only on
+// credits products, a pay-what-you-want minimum not above the price) run on the merged record in
+// rules.ts, so create and partial update share them.
+
+const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`);
+
+const nameSchema = z.string({ error: required('text') }).trim().min(1, 'must not be empty').max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`);
+
+// A multipart form field that looks like a number arrives decoded as one; an offer called "2025"
+// is still a name.
+const formText = <S extends z.ZodType<string>>(schema: S) => z.union([schema, z.number().transform(String)]);
+
+export const priceSchema = z
+  .number({ error: required('a number (USD, for example 29.99)') })
+  .superRefine((price, ctx) => {
+    const problem = priceProblem(price);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe(`Price in USD major units (29.99), 0 to ${MAX_PRICE}, at most 2 decimals`);
+
+const objectIdSchema = z.string().regex(OBJECT_ID, 'must be a 24-hex id');
+const descriptionSchema = z.string({ error: required('text') }).max(5000, 'must be at most 5000 characters');
+const imageIdsSchema = z.array(objectIdSchema).max(20, 'at most 20 images');
+
+export const creditAutoRefillInput = z.object(
+  {
+    enabled: z.boolean({ error: required('true or false') }),
+    topOffCents: z.number({ error: required('an integer number of cents') }).int('must be an integer number of cents').min(0, 'must be 0 or more').max(100_000_000),
+  },
+  { error: required('an object { enabled, topOffCents }') },
+);
+
+const payWhatYouWantInput = z.union(
+  [
+    z.boolean(),
+    z.object({
+      enabled: z.boolean({ error: required('true or false') }),
+      minimumPrice: priceSchema.optional().describe('Lowest price a buyer may choose, USD; 0 unless stated'),
+    }),
+  ],
+  { error: 'must be true, false or { enabled, minimumPrice }' },
+);
+
+const productTypeSchema = z.enum(['digital', 'credits'], { error: 'must be digital or credits' });
+
+export const productCreateBody = z.object({
+  name: nameSchema,
+  price: priceSchema,
+  description: descriptionSchema.nullable().optional(),
+  productType: productTypeSchema.optional().describe('digital (default) or credits'),
+  creditAmount: z.number().int('must be an integer').min(1, 'must be at least 1').optional().describe('Credits granted per purchase (credits products)'),
+  creditAutoRefill: creditAutoRefillInput.optional().describe('Credits products only: { enabled, topOffCents }'),
+  payWhatYouWant: payWhatYouWantInput.optional(),
+  published: z.boolean({ error: 'must be true or false' }).optional().describe('true unless stated'),
+  refundPolicyId: objectIdSchema.nullable().optional(),
+  imageIds: imageIdsSchema.optional(),
+});
+
+/** Partial update: every field optional; null clears the optional ones. */
+export const productUpdateBody = z.object({
+  name: nameSchema.optional(),
+  price: priceSchema.optional(),
+  description: descriptionSchema.nullable().optional(),
+  productType: productTypeSchema.optional(),
+  creditAmount: z.number().int('must be an integer').min(1, 'must be at least 1').nullable().optional(),
+  creditAutoRefill: creditAutoRefillInput.nullable().optional(),
+  payWhatYouWant: payWhatYouWantInput.optional(),
+  published: z.boolean({ error: 'must be true or false' }).optional(),
+  refundPolicyId: objectIdSchema.nullable().optional(),
+  imageIds: imageIdsSchema.optional(),
+});
+
+export const productCopyBody = z.object({
+  testMode: z.boolean({ error: 'must be true or false' }).optional().describe('false from a test key copies the test product into live mode'),
+});
+
+export type ProductCreateInput = z.output<typeof productCreateBody>;
+export type ProductUpdateInput = z.output<typeof productUpdateBody>;
+
+export const MAX_METERS = 5;
+
+// Meter and seat fields belong to usage billing (document 2); here only their shape as objects and
+// the limit of five meters are checked, and the objects are kept as sent.
+export const usagePricingInput = z.object(
+  {
+    seats: z
+      .looseObject({ enabled: z.boolean({ error: required('true or false') }) }, { error: required('an object { enabled, ... }') })
+      .optional(),
+    meters: z
+      .array(z.looseObject({}, { error: 'each meter must be an object' }), { error: required('an array of meter objects') })
+      .max(MAX_METERS, `at most ${MAX_METERS} meters per offer`)
+      .optional(),
+  },
+  { error: required('an object { seats, meters }') },
+);
+
+const frequencySchema = z.enum(['weekly', 'monthly', 'yearly'], { error: required('weekly, monthly or yearly') });
+const trialPeriodSchema = z.number({ error: required('an integer number of days') }).int('must be an integer number of days').min(0, 'must be 0 or more').max(730, 'must be at most 730 days');
+
+export const offerCreateBody = z.object({
+  name: formText(nameSchema),
+  price: priceSchema,
+  frequency: frequencySchema,
+  trialPeriod: trialPeriodSchema.optional().describe('Trial days; 0 unless stated'),
+  usagePricing: usagePricingInput.optional(),
+  description: formText(descriptionSchema).nullable().optional(),
+  published: z.boolean({ error: 'must be true or false' }).optional().describe('true unless stated'),
+  imageIds: imageIdsSchema.optional(),
+});
+
+export const offerUpdateBody = z.object({
+  name: nameSchema.optional(),
+  price: priceSchema.optional(),
+  frequency: frequencySchema.optional(),
+  trialPeriod: trialPeriodSchema.optional(),
+  usagePricing: usagePricingInput.nullable().optional(),
+  description: descriptionSchema.nullable().optional(),
+  published: z.boolean({ error: 'must be true or false' }).optional(),
+  imageIds: imageIdsSchema.optional(),
+});
+
+export type OfferCreateInput = z.output<typeof offerCreateBody>;
+export type OfferUpdateInput = z.output<typeof offerUpdateBody>;
+
+export const idParams = z.object({ id: z.string().min(1).max(64) });
+
+// ---- answers ----
+
+const common = {
+  _id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  price: z.number().describe('USD major units'),
+  currency: z.string(),
+  published: z.boolean(),
+  imageIds: z.array(z.string()),
+  testMode: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+
+export const productSchema = z.object({
+  ...common,
+  productType: z.string(),
+  creditAmount: z.number().int().optional(),
+  creditAutoRefill: z.object({ enabled: z.boolean(), topOffCents: z.number().int() }).optional(),
+  payWhatYouWant: z.object({ enabled: z.boolean(), minimumPrice: z.number() }),
+  refundPolicyId: z.string().nullable(),
+});
+
+export const offerSchema = z.object({
+  ...common,
+  frequency: z.enum(['weekly', 'monthly', 'yearly']),
+  trialPeriod: z.number().int(),
+  usagePricing: z.object({
+    seats: z.looseObject({ enabled: z.boolean() }),
+    meters: z.array(z.record(z.string(), z.unknown())),
+  }),
+  image: z.object({ _id: z.string(), filename: z.string(), contentType: z.string(), size: z.number().int() }).nullable(),
+});
+
+export type ProductView = z.input<typeof productSchema>;
+export type OfferView = z.input<typeof offerSchema>;
+
+export const deletedSchema = z.object({ _id: z.string(), deleted: z.literal(true) });

@@ -1,0 +1,240 @@
+import { newEvent, outboxPut } from '../events/event';
+import type { OperationContext } from '../platform/context';
+import { ApiError, badRequest, conflict, notFound } from '../platform/errors';
+import { objectId } from '../platform/ids';
+import type { UploadedFile } from '../platform/operation';
+import type { Scope } from '../store/keys';
+import { ConditionFailed } from '../store/store';
+import { copyName } from './copy-name';
+import type { OfferImage, OfferRecord, ProductRecord } from './records';
+import { getOffer, getProduct, listOffers, listProducts, offerWrites, productWrites } from './repository';
+import {
+  buildOffer,
+  buildProduct,
+  mergeOffer,
+  mergeProduct,
+  productProblem,
+  sameView,
+  toOfferView,
+  toProductView,
+  type NewRecordMeta,
+} from './rules';
+import type { OfferCreateInput, OfferUpdateInput, OfferView, ProductCreateInput, ProductUpdateInput, ProductView } from './schemas';
+
+/** What catalog services need: the tenant, its account and the ports. No HTTP. */
+export type CatalogCtx = Pick<OperationContext, 'store' | 'clock' | 'ports' | 'scope' | 'account'>;
+
+const MAX_UPDATE_ATTEMPTS = 3;
+
+function meta(ctx: CatalogCtx, scope: Scope = ctx.scope): NewRecordMeta {
+  return { id: objectId(ctx.clock), currency: ctx.account.currency || 'USD', testMode: scope.mode === 'test', now: ctx.clock.now().toISOString() };
+}
+
+function throwProblem(problem: { field: string; message: string } | undefined) {
+  if (problem) throw badRequest(problem.message, { field: problem.field });
+}
+
+// The two kinds share one id space and the checkout takes either, so a caller easily asks the
+// wrong path; the 404 says where the record is. Only the caller's own scope is looked at, so this
+// reveals nothing about other tenants or the other mode.
+async function productMissing(ctx: CatalogCtx, id: string): Promise<ApiError> {
+  if (await getOffer(ctx.store, ctx.scope, id)) {
+    return new ApiError(404, `Product not found: ${id} is a subscription offer; use /subscriptions/${id}`, { code: 'WRONG_KIND' });
+  }
+  return notFound('Product');
+}
+
+async function offerMissing(ctx: CatalogCtx, id: string): Promise<ApiError> {
+  if (await getProduct(ctx.store, ctx.scope, id)) {
+    return new ApiError(404, `Subscription offer not found: ${id} is a one-time product; use /products/${id}`, { code: 'WRONG_KIND' });
+  }
+  return notFound('Subscription offer');
+}
+
+// ---- products ----
+
+export async function listProductViews(ctx: CatalogCtx): Promise<ProductView[]> {
+  return (await listProducts(ctx.store, ctx.scope)).map(toProductView);
+}
+
+async function requireProduct(ctx: CatalogCtx, id: string): Promise<ProductRecord> {
+  const product = await getProduct(ctx.store, ctx.scope, id);
+  if (!product) throw await productMissing(ctx, id);
+  return product;
+}
+
+export async function readProduct(ctx: CatalogCtx, id: string): Promise<ProductView> {
+  return toProductView(await requireProduct(ctx, id));
+}
+
+export async function createProduct(ctx: CatalogCtx, input: ProductCreateInput): Promise<ProductView> {
+  const record = buildProduct(input, meta(ctx));
+  throwProblem(productProblem(record));
+  const view = toProductView(record);
+  await ctx.store.transact([productWrites.create(ctx.scope, record), outboxPut(newEvent(ctx.scope, ctx.clock, 'product.created', view))]);
+  return view;
+}
+
+/**
+ * Read, merge, write guarded by the `updatedAt` that was read: a concurrent change makes the write
+ * fail and the merge is done again on the fresh record, so no change is lost and each one that
+ * lands emits exactly one event.
+ */
+async function changeProduct(
+  ctx: CatalogCtx,
+  id: string,
+  apply: (current: ProductRecord, now: string) => { next: ProductRecord; event?: 'product.updated' | 'product.deleted'; eventRecord?: ProductRecord },
+): Promise<{ before: ProductRecord; next: ProductRecord; changed: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await requireProduct(ctx, id);
+    const { next, event, eventRecord } = apply(current, ctx.clock.now().toISOString());
+    if (!event) return { before: current, next: current, changed: false };
+    try {
+      await ctx.store.transact([
+        productWrites.replace(ctx.scope, next, current.updatedAt),
+        outboxPut(newEvent(ctx.scope, ctx.clock, event, toProductView(eventRecord ?? next))),
+      ]);
+      return { before: current, next, changed: true };
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+      if (attempt >= MAX_UPDATE_ATTEMPTS) throw conflict('The product changed while this request ran; try again', 'CONCURRENT_UPDATE');
+    }
+  }
+}
+
+export async function updateProduct(ctx: CatalogCtx, id: string, change: ProductUpdateInput): Promise<ProductView> {
+  const { next } = await changeProduct(ctx, id, (current, now) => {
+    const merged = mergeProduct(current, change, now);
+    throwProblem(productProblem(merged));
+    // An update that changes nothing a client can see writes nothing and emits no event.
+    if (sameView(toProductView(current), toProductView(merged))) return { next: current };
+    return { next: merged, event: 'product.updated' };
+  });
+  return toProductView(next);
+}
+
+export async function deleteProduct(ctx: CatalogCtx, id: string): Promise<{ _id: string; deleted: true }> {
+  await changeProduct(ctx, id, (current, now) => ({
+    next: { ...current, deletedAt: now },
+    event: 'product.deleted',
+    // The event carries the product as it was, the document a receiver last saw.
+    eventRecord: current,
+  }));
+  return { _id: id, deleted: true };
+}
+
+/**
+ * Copies a product inside the key's mode, or from test into live mode (`testMode: false` from a
+ * test key). A copy into live mode starts unpublished and carries no references to test-mode
+ * records (refund policy, images), which do not exist in live mode.
+ */
+export async function copyProduct(ctx: CatalogCtx, id: string, input: { testMode?: boolean }): Promise<ProductView> {
+  const source = await requireProduct(ctx, id);
+  let target = ctx.scope;
+  if (input.testMode !== undefined && input.testMode !== (ctx.scope.mode === 'test')) {
+    if (ctx.scope.mode === 'live') throw badRequest('testMode: a live product cannot be copied into test mode', { field: 'testMode' });
+    target = { accountId: ctx.scope.accountId, mode: 'live' };
+  }
+  const crossMode = target.mode !== ctx.scope.mode;
+  const taken = (await listProducts(ctx.store, target)).map((product) => product.name);
+  const m = meta(ctx, target);
+  const copy: ProductRecord = {
+    ...source,
+    _id: m.id,
+    name: copyName(source.name, taken),
+    testMode: m.testMode,
+    createdAt: m.now,
+    updatedAt: m.now,
+    ...(crossMode ? { published: false, refundPolicyId: null, imageIds: [] } : {}),
+  };
+  const view = toProductView(copy);
+  await ctx.store.transact([productWrites.create(target, copy), outboxPut(newEvent(target, ctx.clock, 'product.created', view))]);
+  return view;
+}
+
+// ---- subscription offers ----
+
+export async function listOfferViews(ctx: CatalogCtx): Promise<OfferView[]> {
+  return (await listOffers(ctx.store, ctx.scope)).map(toOfferView);
+}
+
+async function requireOffer(ctx: CatalogCtx, id: string): Promise<OfferRecord> {
+  const offer = await getOffer(ctx.store, ctx.scope, id);
+  if (!offer) throw await offerMissing(ctx, id);
+  return offer;
+}
+
+export async function readOffer(ctx: CatalogCtx, id: string): Promise<OfferView> {
+  return toOfferView(await requireOffer(ctx, id));
+}
+
+export const OFFER_IMAGE_FIELD = 'image';
+
+/** The one file a multipart offer create may carry: an image in the `image` field. */
+function offerImageFile(files: Record<string, UploadedFile[]>): UploadedFile | undefined {
+  for (const field of Object.keys(files)) {
+    if (field !== OFFER_IMAGE_FIELD) throw badRequest(`${field}: unknown file field; an offer takes one file in the field "${OFFER_IMAGE_FIELD}"`, { field });
+  }
+  const list = files[OFFER_IMAGE_FIELD] ?? [];
+  if (list.length === 0) return undefined;
+  if (list.length > 1) throw badRequest(`${OFFER_IMAGE_FIELD}: one image at most`, { field: OFFER_IMAGE_FIELD });
+  const file = list[0]!;
+  if (!file.mimetype.toLowerCase().startsWith('image/')) throw badRequest(`${OFFER_IMAGE_FIELD}: must be an image (got ${file.mimetype})`, { field: OFFER_IMAGE_FIELD });
+  if (file.content.length === 0) throw badRequest(`${OFFER_IMAGE_FIELD}: the file is empty`, { field: OFFER_IMAGE_FIELD });
+  return file;
+}
+
+export async function createOffer(ctx: CatalogCtx, input: OfferCreateInput, files: Record<string, UploadedFile[]> = {}): Promise<OfferView> {
+  const file = offerImageFile(files);
+  const record = buildOffer(input, meta(ctx));
+  let image: OfferImage | undefined;
+  if (file) {
+    const imageId = objectId(ctx.clock);
+    image = {
+      _id: imageId,
+      blobKey: `catalog/${ctx.scope.accountId}/${ctx.scope.mode}/offers/${record._id}/${imageId}`,
+      filename: file.filename,
+      contentType: file.mimetype,
+      size: file.content.length,
+    };
+    record.image = image;
+    await ctx.ports.blob.put(image.blobKey, file.content, file.mimetype);
+  }
+  try {
+    await ctx.store.transact([offerWrites.create(ctx.scope, record)]);
+  } catch (error) {
+    // The image is stored first so a saved offer never points at a missing file; an offer that
+    // failed to save must not leave the file behind.
+    if (image) await ctx.ports.blob.delete(image.blobKey).catch(() => undefined);
+    throw error;
+  }
+  return toOfferView(record);
+}
+
+async function changeOffer(ctx: CatalogCtx, id: string, apply: (current: OfferRecord, now: string) => OfferRecord | undefined): Promise<OfferRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await requireOffer(ctx, id);
+    const next = apply(current, ctx.clock.now().toISOString());
+    if (!next) return current;
+    try {
+      await ctx.store.transact([offerWrites.replace(ctx.scope, next, current.updatedAt)]);
+      return next;
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+      if (attempt >= MAX_UPDATE_ATTEMPTS) throw conflict('The subscription offer changed while this request ran; try again', 'CONCURRENT_UPDATE');
+    }
+  }
+}
+
+export async function updateOffer(ctx: CatalogCtx, id: string, change: OfferUpdateInput): Promise<OfferView> {
+  const next = await changeOffer(ctx, id, (current, now) => {
+    const merged = mergeOffer(current, change, now);
+    return sameView(toOfferView(current), toOfferView(merged)) ? undefined : merged;
+  });
+  return toOfferView(next);
+}
+
+export async function deleteOffer(ctx: CatalogCtx, id: string): Promise<{ _id: string; deleted: true }> {
+  await changeOffer(ctx, id, (current, now) => ({ ...current, deletedAt: now }));
+  return { _id: id, deleted: true };
+}
