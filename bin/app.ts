@@ -1,0 +1,14 @@
+/**
+ * The CDK app: the only place that reads the stage and AWS environment for infrastructure.
+ *   npx cdk deploy --all -c stage=prod
+ */
+import { App, Tags, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { buildStacks } from '../lib/app';
+
+const app = new App();
+const stage = (app.node.tryGetContext('stage') as string | undefined) ?? process.env.STAGE ?? 'prod';
+buildStacks(app, { stage, env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION } });
+Tags.of(app).add('app', 'creator-commerce');
+Tags.of(app).add('stage', stage);
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -1,0 +1,79 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ALL_GROUPS } from '../shared/routes';
+import { grantNeeds, type ServiceResources } from './constructs/access';
+import { ServiceFunction } from './constructs/service-function';
+
+export interface ApiStackProps extends StackProps {
+  stage: string;
+  resources: ServiceResources;
+  serviceEnvironment: Record<string, string>;
+}
+
+/**
+ * The HTTP API: one function per resource group and one route per operation, both taken from the
+ * operation registry (shared/routes.ts), so a route cannot exist without its operation or the
+ * reverse. Authentication happens in each function (see shared/platform/auth.ts for why).
+ */
+export class ApiStack extends Stack {
+  readonly api: HttpApi;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    this.api = new HttpApi(this, 'Api', {
+      apiName: `creator-commerce-${props.stage}`,
+      description: 'Creator Commerce API',
+      createDefaultStage: true,
+    });
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS });
+    const stage = this.api.defaultStage!.node.defaultChild as CfnStage;
+    stage.accessLogSettings = {
+      destinationArn: accessLogs.logGroupArn,
+      format: JSON.stringify({
+        requestId: '$context.requestId',
+        ip: '$context.identity.sourceIp',
+        routeKey: '$context.routeKey',
+        status: '$context.status',
+        latencyMs: '$context.responseLatency',
+        integrationError: '$context.integrationErrorMessage',
+      }),
+    };
+    // The per-account limit (600/min) is enforced in the functions; this caps the whole API.
+    stage.defaultRouteSettings = { throttlingBurstLimit: 500, throttlingRateLimit: 1000 };
+
+    for (const group of ALL_GROUPS) {
+      const fn = new ServiceFunction(this, `Fn-${group.name}`, {
+        entryName: `api/${group.name}`,
+        environment: props.serviceEnvironment,
+        timeout: Duration.seconds(29),
+        ...(group.name === 'docs'
+          ? {
+              environment: { ...props.serviceEnvironment, DOCS_ASSET_DIR: '/var/task/docs-assets' },
+              bundling: {
+                commandHooks: {
+                  beforeBundling: () => [],
+                  beforeInstall: () => [],
+                  // The explorer is served by the API itself, with no CDN: ship its two files.
+                  afterBundling: (inputDir: string, outputDir: string) => [
+                    `mkdir -p ${outputDir}/docs-assets`,
+                    `cp ${inputDir}/node_modules/swagger-ui-dist/swagger-ui-bundle.js ${inputDir}/node_modules/swagger-ui-dist/swagger-ui.css ${outputDir}/docs-assets/`,
+                  ],
+                },
+              },
+            }
+          : {}),
+      });
+      grantNeeds(fn, group.needs ?? ['table'], props.resources);
+      const integration = new HttpLambdaIntegration(`Integration-${group.name}`, fn);
+      for (const operation of group.operations) {
+        this.api.addRoutes({ path: operation.path, methods: [HttpMethod[operation.method]], integration });
+      }
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base address of the API' });
+  }
+}

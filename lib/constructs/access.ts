@@ -1,0 +1,63 @@
+import { Stack } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { AccessNeed } from '../../shared/registry';
+
+/** The resources a function may be granted, one grant per declared need. */
+export interface ServiceResources {
+  table: ITableV2;
+  bucket: IBucket;
+  secretsKey: IKey;
+  webhookQueue: Queue;
+  jobsQueue: Queue;
+  scheduleGroupName: string;
+  schedulerRole: Role;
+}
+
+export function grantNeeds(fn: IFunction, needs: AccessNeed[], resources: ServiceResources): void {
+  const stack = Stack.of(fn);
+  for (const need of new Set(needs)) {
+    switch (need) {
+      case 'table':
+        resources.table.grantReadWriteData(fn);
+        break;
+      case 'queue':
+        resources.webhookQueue.grantSendMessages(fn);
+        resources.jobsQueue.grantSendMessages(fn);
+        break;
+      case 'blob':
+        resources.bucket.grantReadWrite(fn);
+        // Uploads are encrypted with the service key; the imported bucket cannot grant it itself.
+        resources.secretsKey.grantEncryptDecrypt(fn);
+        break;
+      case 'encryption':
+        resources.secretsKey.grantEncryptDecrypt(fn);
+        break;
+      case 'scheduler':
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+            resources: [stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${resources.scheduleGroupName}/*` })],
+          }),
+        );
+        resources.schedulerRole.grantPassRole(fn.grantPrincipal);
+        break;
+      case 'email':
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: ['ses:SendEmail'],
+            resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+          }),
+        );
+        break;
+    }
+  }
+}
+
+export const ALL_NEEDS: AccessNeed[] = ['table', 'queue', 'scheduler', 'blob', 'encryption', 'email'];

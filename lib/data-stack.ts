@@ -1,0 +1,78 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { exportName } from './constructs/shared-resources';
+import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { TABLE } from '../shared/store/table';
+
+/**
+ * The stateful resources, apart from everything stateless so those can be replaced freely:
+ * the single table (from the same definition the local runtime uses), the uploads bucket and the
+ * key for secrets at rest.
+ */
+export class DataStack extends Stack {
+  readonly table: TableV2;
+  readonly bucket: Bucket;
+  readonly key: Key;
+
+  constructor(scope: Construct, id: string, props: StackProps & { stage: string }) {
+    super(scope, id, props);
+    const retain = props.stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.key = new Key(this, 'SecretsKey', {
+      description: 'Creator Commerce: webhook secrets, third-party tokens, uploads',
+      enableKeyRotation: true,
+      removalPolicy: retain,
+    });
+
+    this.table = new TableV2(this, 'Table', {
+      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
+      billing: Billing.onDemand(),
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      dynamoStream: StreamViewType.NEW_IMAGE,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: props.stage === 'prod',
+      removalPolicy: retain,
+      globalSecondaryIndexes: TABLE.indexes.map((index) => ({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      })),
+    });
+
+    const accessLogs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      removalPolicy: retain,
+      autoDeleteObjects: retain === RemovalPolicy.DESTROY,
+    });
+
+    this.bucket = new Bucket(this, 'Uploads', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.KMS,
+      encryptionKey: this.key,
+      bucketKeyEnabled: true,
+      enforceSSL: true,
+      versioned: true,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'uploads/',
+      removalPolicy: retain,
+      autoDeleteObjects: retain === RemovalPolicy.DESTROY,
+    });
+
+    // Named exports: the stateless stacks import these by name, so the stateful stack never has to
+    // change when they do, and their IAM policies name stable resources.
+    const exported = {
+      TableArn: this.table.tableArn,
+      TableStreamArn: this.table.tableStreamArn!,
+      BucketArn: this.bucket.bucketArn,
+      BucketName: this.bucket.bucketName,
+      KeyArn: this.key.keyArn,
+    };
+    for (const [name, value] of Object.entries(exported)) new CfnOutput(this, name, { value, exportName: exportName(props.stage, name) });
+  }
+}

@@ -1,0 +1,180 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildStacks } from '../../lib/app';
+import { allOperations } from '../../shared/routes';
+import { BUS_CONSUMERS } from '../../shared/workers/registry';
+import { TABLE } from '../../shared/store/table';
+
+// Bundling is skipped here (it is exercised by `npm run synth` and the bench); the templates are
+// otherwise exactly what `cdk deploy` gets.
+const newApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const env = { account: '123456789012', region: 'eu-west-1' };
+
+let data: Template;
+let workers: Template;
+let api: Template;
+
+beforeAll(() => {
+  const stacks = buildStacks(newApp(), { stage: 'prod', env });
+  data = Template.fromStack(stacks.data);
+  workers = Template.fromStack(stacks.workers);
+  api = Template.fromStack(stacks.api);
+});
+
+type Resource = { Type: string; Properties: Record<string, any> };
+const resources = (template: Template, type: string) => Object.values(template.findResources(type)) as Resource[];
+
+describe('data stack', () => {
+  it('has the single table of the shared definition, with stream, TTL, PITR and deletion protection', () => {
+    data.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    data.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      BillingMode: 'PAY_PER_REQUEST',
+      GlobalSecondaryIndexes: TABLE.indexes.map((index) =>
+        Match.objectLike({ IndexName: index.name, KeySchema: [{ AttributeName: index.partitionKey, KeyType: 'HASH' }, { AttributeName: index.sortKey, KeyType: 'RANGE' }] }),
+      ),
+      Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true }, DeletionProtectionEnabled: true })],
+    });
+  });
+
+  it('keeps uploads private and encrypted with the rotating service key', () => {
+    data.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    data.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [Match.objectLike({ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: Match.anyValue() } })] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    });
+  });
+});
+
+describe('api stack', () => {
+  it('has exactly one route per registered operation, and nothing else', () => {
+    const routeKeys = resources(api, 'AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey as string).sort();
+    const expected = allOperations().map(({ operation }) => `${operation.method} ${operation.path}`).sort();
+    expect(routeKeys).toEqual(expected);
+  });
+
+  it('sends each route to its own group function', () => {
+    const integrations = api.findResources('AWS::ApiGatewayV2::Integration');
+    const functions = api.findResources('AWS::Lambda::Function');
+    for (const route of resources(api, 'AWS::ApiGatewayV2::Route')) {
+      const integrationId = (route.Properties.Target['Fn::Join'][1][1].Ref as string);
+      const uri = integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+      const entry = allOperations().find(({ operation }) => `${operation.method} ${operation.path}` === route.Properties.RouteKey)!;
+      expect(uri).toMatch(new RegExp(`^Fn${entry.group}`));
+      expect(functions[uri]).toBeDefined();
+    }
+  });
+
+  it('puts no API Gateway authorizer on any route: keys are checked in the functions, public routes stay public', () => {
+    api.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
+    for (const route of resources(api, 'AWS::ApiGatewayV2::Route')) {
+      expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    }
+  });
+
+  it('runs every function on Node.js 22, ARM64, with tracing and JSON logs', () => {
+    for (const template of [api, workers]) {
+      for (const fn of resources(template, 'AWS::Lambda::Function')) {
+        expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogFormat: 'JSON' } });
+      }
+    }
+  });
+
+  it('logs access to the API stage', () => {
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', { AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') } });
+  });
+});
+
+describe('least privilege', () => {
+  const policyActions = (template: Template, functionPrefix: string): string[] => {
+    const actions: string[] = [];
+    for (const [id, policy] of Object.entries(template.findResources('AWS::IAM::Policy'))) {
+      if (!id.startsWith(functionPrefix)) continue;
+      for (const statement of policy.Properties.PolicyDocument.Statement) actions.push(...[statement.Action].flat());
+    }
+    return actions;
+  };
+
+  it('grants no action wildcard (*) anywhere', () => {
+    for (const template of [api, workers]) {
+      for (const policy of resources(template, 'AWS::IAM::Policy')) {
+        for (const statement of policy.Properties.PolicyDocument.Statement) expect([statement.Action].flat()).not.toContain('*');
+      }
+    }
+  });
+
+  it('gives the docs function no data access, and the account function only the table', () => {
+    const docs = policyActions(api, 'Fndocs');
+    expect(docs.some((a) => a.startsWith('dynamodb:') || a.startsWith('s3:') || a.startsWith('kms:'))).toBe(false);
+    const account = policyActions(api, 'Fnaccount');
+    expect(account.some((a) => a.startsWith('dynamodb:'))).toBe(true);
+    expect(account.some((a) => a.startsWith('s3:') || a.startsWith('kms:') || a.startsWith('ses:') || a.startsWith('sqs:'))).toBe(false);
+  });
+
+  it('lets only the dispatcher put events on the bus', () => {
+    const putters = resources(workers, 'AWS::IAM::Policy').filter((p) =>
+      p.Properties.PolicyDocument.Statement.some((s: { Action: string | string[] }) => [s.Action].flat().includes('events:PutEvents')),
+    );
+    expect(putters).toHaveLength(1);
+    expect(JSON.stringify(putters[0]!.Properties.Roles)).toMatch(/StreamDispatcher/);
+  });
+});
+
+describe('workers stack', () => {
+  it('feeds only outbox inserts from the stream to the dispatcher, with failure handling', () => {
+    workers.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: { Filters: [{ Pattern: Match.stringLikeRegexp('OutboxEvent') }] },
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+  });
+
+  it('gives every queue a dead-letter queue, encryption and TLS-only access, and alarms on dead letters', () => {
+    const queues = resources(workers, 'AWS::SQS::Queue');
+    const withDlq = queues.filter((q) => q.Properties.RedrivePolicy);
+    expect(withDlq.length).toBeGreaterThanOrEqual(2);
+    for (const queue of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(resources(workers, 'AWS::SQS::QueuePolicy').length).toBe(queues.length);
+    expect(resources(workers, 'AWS::CloudWatch::Alarm').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('has a rule per bus consumer, matching its event types', () => {
+    const rules = resources(workers, 'AWS::Events::Rule');
+    expect(rules).toHaveLength(BUS_CONSUMERS.length);
+    for (const consumer of BUS_CONSUMERS) {
+      const rule = rules.find((r) => JSON.stringify(r.Properties.Targets).includes(`Consumer${consumer.name.replace(/[^A-Za-z0-9]/g, '')}`));
+      expect(rule, consumer.name).toBeDefined();
+      if (consumer.eventTypes !== '*') expect(rule!.Properties.EventPattern['detail-type']).toEqual(consumer.eventTypes);
+    }
+  });
+
+  it('has a schedule group and a scheduler role that can only send to the jobs queue', () => {
+    workers.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    workers.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] },
+    });
+  });
+});
+
+describe('cdk-nag', () => {
+  it('finds nothing unacknowledged in the AwsSolutions pack', () => {
+    const app = newApp();
+    buildStacks(app, { stage: 'prod', env });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    let report = '';
+    try {
+      app.synth();
+    } catch (error) {
+      report = (error as Error).message;
+    }
+    expect(report).toBe('');
+  });
+});
