@@ -1,6 +1,7 @@
 import { accountOperations } from './account/operations';
 import { catalogOperations } from './catalog/operations';
 import type { AnyOperation } from './platform/operation';
+import { webhookOperations } from './webhooks/operations';
 
 /**
  * The resource groups of the API: one Lambda function each, named by `name`, with its entry at
@@ -15,6 +16,7 @@ export interface ApiGroup {
 export const API_GROUPS: ApiGroup[] = [
   { name: 'account', operations: accountOperations },
   { name: 'catalog', operations: catalogOperations },
+  { name: 'webhooks', operations: webhookOperations, needs: ['table', 'queue', 'encryption'] },
 ];
 
 export const apiOperations = (): AnyOperation[] => API_GROUPS.flatMap((group) => group.operations);

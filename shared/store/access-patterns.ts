@@ -23,5 +23,10 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Capability token lookup (portal, hosted checkout)', key: 'PK=CAP#<kind>#<token>, SK=CAP', index: 'table' },
   { name: 'Outbox events of a tenant', key: 'PK=<scope>#EVENT, SK=<eventId>', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts' },
   { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>, SK=<eventId>', index: 'table', notes: 'TTL 7 days' },
+  { name: 'Webhook endpoints of a tenant (fan-out, list)', key: 'PK=<scope>#WEBHOOK', index: 'table', notes: 'bounded: 50 per mode' },
+  { name: 'Webhook delivery of an event to an endpoint', key: 'PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId>_<webhookId>[_<replayId>]', index: 'table', notes: 'created once with a condition; TTL 30 days' },
+  { name: 'Webhook delivery log, newest first', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>', index: 'table', notes: 'TTL 30 days; cursor is the last id (SK < after)' },
+  { name: 'Webhook delivery log of one endpoint', key: 'GSI1PK=<scope>#WEBHOOK_ATTEMPTS#<webhookId>, GSI1SK=<attemptId>', index: 'GSI1' },
+  { name: 'Webhook delivery log of one event', key: 'GSI2PK=<scope>#EVENT_WEBHOOK_ATTEMPTS#<eventId>, GSI2SK=<attemptId>', index: 'GSI2' },
   { name: 'Local scheduler: timers due before now', key: 'PK=TIMERS, SK<=<dueAt>', index: 'table', notes: 'local runtime only' },
 ];

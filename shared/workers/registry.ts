@@ -1,6 +1,7 @@
 import type { Job } from '../adapters/ports';
 import type { Deps } from '../platform/context';
 import type { DomainEvent } from '../events/event';
+import { webhookFanoutConsumer, webhookQueueHandler } from '../webhooks/workers';
 
 /**
  * The asynchronous side of the service, declared once like the API operations: the CDK workers
@@ -19,13 +20,13 @@ export interface BusConsumer {
 export type JobHandler = (job: Job, deps: Deps) => Promise<void>;
 export type QueueHandler = (message: Record<string, unknown>, deps: Deps) => Promise<void>;
 
-export const BUS_CONSUMERS: BusConsumer[] = [];
+export const BUS_CONSUMERS: BusConsumer[] = [webhookFanoutConsumer];
 
 /** Handlers for jobs the scheduler fires, by job type. */
 export const JOB_HANDLERS: Record<string, JobHandler> = {};
 
 /** Consumers of the SQS queues other than the jobs queue (which dispatches to JOB_HANDLERS). */
-export const QUEUE_HANDLERS: Partial<Record<'webhooks', QueueHandler>> = {};
+export const QUEUE_HANDLERS: Partial<Record<'webhooks', QueueHandler>> = { webhooks: webhookQueueHandler };
 
 export async function runJob(job: Job, deps: Deps): Promise<void> {
   const handler = JOB_HANDLERS[job.type];

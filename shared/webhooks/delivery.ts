@@ -1,0 +1,157 @@
+import { isDeliverableEventType } from '../events/catalog';
+import type { DomainEvent } from '../events/event';
+import type { Deps } from '../platform/context';
+import { objectId } from '../platform/ids';
+import { logger } from '../platform/logger';
+import type { Scope } from '../store/keys';
+import { buildDeliveryBody } from './payload';
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, type DeliveryMessage, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from './records';
+import * as repo from './repository';
+import { deliveryHeaders } from './signing';
+import { attemptDelivery } from './transport';
+
+/** Binds a secret's ciphertext to its endpoint: moved to another record, it no longer decrypts. */
+export const secretContext = (scope: Scope, webhookId: string): Record<string, string> => ({
+  purpose: 'webhook-secret',
+  accountId: scope.accountId,
+  mode: scope.mode,
+  webhookId,
+});
+
+const allowLoopback = (deps: Deps) => deps.config.WEBHOOK_ALLOW_LOOPBACK === '1';
+
+export function newDelivery(
+  deps: Pick<Deps, 'clock'>,
+  fields: Pick<WebhookDelivery, 'id' | 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test' | 'redelivery'>,
+): WebhookDelivery {
+  const now = deps.clock.now().toISOString();
+  return { ...fields, status: 'pending', attempts: 0, queuedAttempt: 0, nextAttemptAt: null, createdAt: now, updatedAt: now };
+}
+
+/**
+ * Sends the message of the first attempt, then notes it. A crash between the two leaves
+ * queuedAttempt at 0, and whoever retries (the bus retrying the fan-out) sends it again; a
+ * duplicate message is dropped by the worker's attempt check.
+ */
+export async function enqueueDelivery(deps: Deps, scope: Scope, deliveryId: string, attempt = 1, delaySeconds = 0): Promise<void> {
+  const message: DeliveryMessage = { scope, deliveryId, attempt };
+  await deps.ports.queue.send('webhooks', message as unknown as Record<string, unknown>, { delaySeconds });
+  await repo.markQueued(deps.store, scope, deliveryId, attempt);
+}
+
+export const fanOutDeliveryId = (eventId: string, webhookId: string) => `${eventId}_${webhookId}`;
+
+/**
+ * Bus consumer step: one delivery per active endpoint of the event's account and mode that
+ * subscribes to its type. Safe to run any number of times for the same event.
+ */
+export async function fanOutEvent(deps: Deps, event: DomainEvent): Promise<number> {
+  if (!isDeliverableEventType(event.type)) return 0;
+  const scope: Scope = { accountId: event.accountId, mode: event.mode };
+  const endpoints = (await repo.listEndpoints(deps.store, scope)).filter((endpoint) => endpoint.active && endpoint.events.includes(event.type));
+  for (const endpoint of endpoints) {
+    const delivery = newDelivery(deps, {
+      id: fanOutDeliveryId(event.id, endpoint.id),
+      webhookId: endpoint.id,
+      eventId: event.id,
+      eventType: event.type,
+      body: buildDeliveryBody(event, endpoint.id),
+      test: false,
+      redelivery: false,
+    });
+    if (!(await repo.createDelivery(deps.store, scope, delivery))) {
+      const existing = await repo.getDelivery(deps.store, scope, delivery.id);
+      // Already queued by an earlier run: nothing to do. Otherwise that run died in between.
+      if (!existing || existing.queuedAttempt >= 1) continue;
+    }
+    await enqueueDelivery(deps, scope, delivery.id);
+  }
+  return endpoints.length;
+}
+
+// Decrypted secrets by ciphertext: a rotation writes a new ciphertext, so a cached entry can
+// never sign with a replaced secret.
+const secretCache = new Map<string, string>();
+async function secretOf(deps: Deps, scope: Scope, endpoint: WebhookEndpoint): Promise<string> {
+  const cached = secretCache.get(endpoint.secretCiphertext);
+  if (cached) return cached;
+  const secret = await deps.ports.encryption.decrypt(endpoint.secretCiphertext, secretContext(scope, endpoint.id));
+  if (secretCache.size > 1000) secretCache.clear();
+  secretCache.set(endpoint.secretCiphertext, secret);
+  return secret;
+}
+
+const parseMessage = (message: Record<string, unknown>): DeliveryMessage | undefined => {
+  const scope = message.scope as Scope | undefined;
+  if (!scope || typeof scope.accountId !== 'string' || (scope.mode !== 'live' && scope.mode !== 'test')) return undefined;
+  if (typeof message.deliveryId !== 'string' || typeof message.attempt !== 'number') return undefined;
+  return { scope: { accountId: scope.accountId, mode: scope.mode }, deliveryId: message.deliveryId, attempt: message.attempt };
+};
+
+/**
+ * Queue worker step: make attempt `attempt` of a delivery, log it, and queue the next one when
+ * the answer calls for a retry. Throws only when the state could not be saved or the next
+ * message could not be sent; the queue then redelivers this message and the repeat finishes the
+ * job (a recorded attempt is never made twice by the same message).
+ */
+export async function processDeliveryMessage(deps: Deps, raw: Record<string, unknown>): Promise<void> {
+  const message = parseMessage(raw);
+  if (!message) {
+    logger.error('malformed webhook delivery message dropped', { message: JSON.stringify(raw).slice(0, 500) });
+    return;
+  }
+  const { scope, deliveryId, attempt } = message;
+  const delivery = await repo.getDelivery(deps.store, scope, deliveryId);
+  if (!delivery || delivery.status !== 'pending') return;
+
+  if (delivery.attempts >= attempt) {
+    // This attempt is done. If its retry message was never confirmed sent, send it now.
+    if (delivery.attempts === attempt && delivery.queuedAttempt < attempt + 1 && delivery.nextAttemptAt) {
+      const delay = Math.max(0, Math.ceil((Date.parse(delivery.nextAttemptAt) - deps.clock.nowMs()) / 1000));
+      await enqueueDelivery(deps, scope, deliveryId, attempt + 1, delay);
+    }
+    return;
+  }
+  if (attempt !== delivery.attempts + 1) return; // out of order: the real next message exists
+
+  const endpoint = await repo.getEndpoint(deps.store, scope, delivery.webhookId);
+  if (!endpoint || !endpoint.active) {
+    await repo.cancelDelivery(deps.store, scope, deliveryId, deps.clock.now().toISOString());
+    return;
+  }
+  const secret = await secretOf(deps, scope, endpoint);
+  const headers = deliveryHeaders({ secret, body: delivery.body, eventType: delivery.eventType, eventId: delivery.eventId, nowMs: deps.clock.nowMs() });
+  const result = await attemptDelivery({ url: endpoint.url, body: delivery.body, headers, policy: { allowLoopback: allowLoopback(deps) }, nowMs: () => deps.clock.nowMs() });
+
+  const willRetry = result.outcome === 'retry' && attempt < MAX_ATTEMPTS;
+  const delaySeconds = willRetry ? RETRY_DELAYS_SECONDS[attempt - 1]! : 0;
+  const nowMs = deps.clock.nowMs();
+  const nextAttemptAt = willRetry ? new Date(nowMs + delaySeconds * 1000).toISOString() : null;
+  const record: WebhookAttempt = {
+    id: objectId(deps.clock),
+    deliveryId,
+    webhookId: endpoint.id,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    attempt,
+    status: result.outcome === 'success' ? 'success' : 'failed',
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+    error: result.error,
+    url: endpoint.url,
+    finalUrl: result.finalUrl,
+    redirects: result.redirects,
+    requestHeaders: headers,
+    requestBody: delivery.body,
+    responseBodyExcerpt: result.responseBodyExcerpt,
+    willRetry,
+    nextAttemptAt,
+    test: delivery.test,
+    redelivery: delivery.redelivery,
+    createdAt: deps.clock.now().toISOString(),
+  };
+  const status = result.outcome === 'success' ? 'succeeded' : willRetry ? 'pending' : 'failed';
+  const recorded = await repo.recordAttempt(deps.store, scope, record, { status, nextAttemptAt, updatedAt: record.createdAt });
+  if (!recorded || !willRetry) return;
+  await enqueueDelivery(deps, scope, deliveryId, attempt + 1, delaySeconds);
+}

@@ -1,0 +1,41 @@
+import { classifyIp } from './address';
+
+export interface UrlPolicy {
+  /** Local runtime only (WEBHOOK_ALLOW_LOOPBACK=1): http and https to 127.0.0.1, ::1, localhost. */
+  allowLoopback: boolean;
+}
+
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+const MAX_URL_LENGTH = 2048;
+const LOCAL_NAME = /(^|\.)localhost\.?$/i;
+// Names that only ever resolve inside a private network (mDNS, cloud-internal DNS).
+const PRIVATE_SUFFIX = /\.(local|internal|home\.arpa|intranet|lan)\.?$/i;
+
+/**
+ * Whether a webhook may be sent to this URL, judged on its text alone (creation, update and each
+ * redirect). A host name passes here and is checked again, address by address, at connect time.
+ */
+export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlVerdict {
+  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `url is longer than ${MAX_URL_LENGTH} characters` };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'url is not a valid absolute URL' };
+  }
+  if (url.username || url.password) return { ok: false, reason: 'url must not carry credentials' };
+  // The URL parser has already turned 2130706433, 0x7f000001, 0177.0.0.1 and 127.1 into 127.0.0.1.
+  const host = url.hostname;
+  const ip = classifyIp(host);
+  const loopback = ip ? !ip.public && ip.reason === 'loopback address' : LOCAL_NAME.test(host);
+  if (policy.allowLoopback && loopback && (url.protocol === 'http:' || url.protocol === 'https:')) return { ok: true, url };
+  if (url.protocol !== 'https:') return { ok: false, reason: 'url must use https' };
+  if (ip && !ip.public) return { ok: false, reason: `url host ${ip.address} is a ${ip.reason}, not a public address` };
+  if (!ip) {
+    if (LOCAL_NAME.test(host)) return { ok: false, reason: `url host ${host} is a loopback name, not a public address` };
+    if (!host.replace(/\.$/, '').includes('.')) return { ok: false, reason: `url host ${host} is not a fully qualified public name` };
+    if (PRIVATE_SUFFIX.test(host)) return { ok: false, reason: `url host ${host} is a private-network name, not a public address` };
+  }
+  return { ok: true, url };
+}
