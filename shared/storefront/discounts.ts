@@ -41,7 +41,7 @@ export const presentDiscount = (d: DiscountRecord) => ({
   valueType: d.valueType,
   value: d.valueType === 'fixed' ? toMajor(d.amountOffCents ?? 0) : (d.percentOff ?? 0),
   mainProductIds: d.mainProductIds,
-  expiresAt: d.expiresAt ?? null,
+  expiresAt: d.validUntil ?? null,
   maxUses: d.maxUses ?? null,
   uses: d.uses,
   testMode: d.testMode,
@@ -63,7 +63,7 @@ export function createDiscountOps(deps: Deps, scope: Scope, input: CreateDiscoun
     valueType: input.valueType,
     ...valueFields(input.valueType, input.value),
     mainProductIds: [...new Set(input.mainProductIds)],
-    ...(input.expiresAt ? { expiresAt: new Date(input.expiresAt).toISOString() } : {}),
+    ...(input.expiresAt ? { validUntil: new Date(input.expiresAt).toISOString() } : {}),
     ...(input.maxUses ? { maxUses: input.maxUses } : {}),
     uses: 0,
     testMode: scope.mode === 'test',
@@ -117,8 +117,8 @@ export async function updateDiscount(deps: Deps, scope: Scope, id: string, input
     await assertSellables(deps, scope, set.mainProductIds as string[], 'mainProductIds');
   }
   if (input.expiresAt !== undefined) {
-    if (input.expiresAt === null) remove.push('expiresAt');
-    else set.expiresAt = new Date(input.expiresAt).toISOString();
+    if (input.expiresAt === null) remove.push('validUntil');
+    else set.validUntil = new Date(input.expiresAt).toISOString();
   }
   if (input.maxUses !== undefined) {
     if (input.maxUses === null) remove.push('maxUses');
@@ -158,7 +158,7 @@ function refusal(discount: DiscountRecord, productId: string, nowMs: number) {
   if (!discount.mainProductIds.includes(productId)) {
     return badRequest(`Discount code ${discount.code} does not apply to product ${productId}`, { code: 'DISCOUNT_NOT_APPLICABLE', field: 'productId' });
   }
-  if (isExpired(discount.expiresAt, nowMs)) return badRequest(`Discount code ${discount.code} expired at ${discount.expiresAt}`, { code: 'DISCOUNT_EXPIRED' });
+  if (isExpired(discount.validUntil, nowMs)) return badRequest(`Discount code ${discount.code} expired at ${discount.validUntil}`, { code: 'DISCOUNT_EXPIRED' });
   if (isExhausted(discount.uses, discount.maxUses)) return badRequest(`Discount code ${discount.code} has been used ${discount.maxUses} times, its limit`, { code: 'DISCOUNT_EXHAUSTED' });
   return undefined;
 }

@@ -21,7 +21,8 @@ export interface DiscountRecord {
   percentOff?: number;
   amountOffCents?: number;
   mainProductIds: string[];
-  expiresAt?: string;
+  /** Shown as `expiresAt`; stored under another name because `expiresAt` is the table's TTL attribute. */
+  validUntil?: string;
   maxUses?: number;
   /** Completed sales that used the code; incremented by checkout through redeemDiscountOps. */
   uses: number;
