@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-const env = { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_DEV: 'true', AWS_REGION: 'us-east-1' };
+const env = { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_DEV: 'true', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
 /**
  * One run, five suites. Suites that touch data share one DynamoDB Local started by the global

@@ -7,6 +7,8 @@ import { startLocalRuntime } from '../shared/local/runtime';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 process.env.POWERTOOLS_DEV ??= 'true';
+// Lambda runs Node.js 22; on a Node 20 laptop the SDK's upgrade notice is noise.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const { values } = parseArgs({
   options: {

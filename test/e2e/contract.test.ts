@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { allOperations } from '../../shared/routes';
+import { apiOperations } from '../../shared/registry';
+import type { LocalRuntime } from '../../shared/local/runtime';
+import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { routeShape, specRoutes, SPEC_DIR } from '../support/spec-paths';
+
+let runtime: LocalRuntime;
+let account: TestAccount;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  account = await createTestAccount(runtime, 'tier2');
+});
+afterAll(async () => runtime?.stop());
+
+describe('OpenAPI contract', () => {
+  it('is valid OpenAPI 3.1 and lists every registered operation once', async () => {
+    const response = await new ApiClient(runtime.url).get('/docs.json');
+    expect(response.status).toBe(200);
+    const validator = new Validator();
+    const result = await validator.validate(response.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    const operationIds: string[] = [];
+    for (const item of Object.values(response.body.paths as Record<string, Record<string, { operationId: string }>>)) {
+      for (const operation of Object.values(item)) operationIds.push(operation.operationId);
+    }
+    const registered = allOperations().map(({ operation }) => operation.operationId);
+    expect(operationIds.sort()).toEqual([...registered].sort());
+    expect(new Set(registered).size).toBe(registered.length);
+  });
+
+  it('marks key routes with the bearer scheme and public ones without', async () => {
+    const spec = (await new ApiClient(runtime.url).get('/docs.json')).body;
+    expect(spec.paths['/users/me'].get.security).toEqual([{ bearerKey: [] }]);
+    expect(spec.paths['/docs.json'].get.security).toEqual([]);
+  });
+});
+
+describe('routes', () => {
+  it('serves every registered operation at its method and path (no router miss)', async () => {
+    const client = new ApiClient(runtime.url, account.testKey);
+    for (const { operation } of allOperations()) {
+      if (operation.path === '/mcp') continue;
+      const path = operation.path.replace(/\{[^}]+\}/g, 'x');
+      const response = await client.request(operation.method, path, operation.method === 'GET' || operation.method === 'DELETE' ? undefined : {});
+      expect(response.status, `${operation.method} ${operation.path}`).not.toBe(405);
+      expect(String(response.body?.error ?? ''), `${operation.method} ${operation.path}`).not.toMatch(/^No route/);
+    }
+  });
+
+  it('registers every endpoint of the commerce spec', () => {
+    expect(SPEC_DIR, 'the shared specs are beside the repository').toBeTruthy();
+    const registered = new Set(allOperations().map(({ operation }) => routeShape(`${operation.method} ${operation.path}`)));
+    const missing = specRoutes('commerce-and-webhooks.md').filter((route) => !registered.has(routeShape(route)));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('MCP', () => {
+  async function connect(key: string) {
+    const client = new Client({ name: 'contract-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${runtime.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    return client;
+  }
+
+  it('lists a tool for every operation that has a tool name, and calls one as the key\'s owner', async () => {
+    const client = await connect(account.liveKey);
+    const { tools } = await client.listTools();
+    const expected = apiOperations().filter((op) => op.tool).map((op) => op.tool!);
+    expect(tools.map((t) => t.name).sort()).toEqual([...expected].sort());
+    const result = await client.callTool({ name: 'get_current_user', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ _id: account.accountId, mode: 'live' });
+    await client.close();
+  });
+
+  it('refuses a request without a valid key', async () => {
+    const response = await new ApiClient(runtime.url, 'pk_test_nope').post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { accept: 'application/json, text/event-stream' });
+    expect(response.status).toBe(401);
+  });
+
+  it('reports a validation failure of a tool call as a tool error with the reason', async () => {
+    const client = await connect(account.testKey);
+    const { tools } = await client.listTools();
+    const withRequired = apiOperations().find((op) => op.tool && op.body && tools.find((t) => t.name === op.tool)?.inputSchema.required?.length);
+    if (withRequired) {
+      const result = await client.callTool({ name: withRequired.tool!, arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toMatchObject({ status: 400 });
+    }
+    const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} });
+    expect(unknown.isError).toBe(true);
+    await client.close();
+  });
+});

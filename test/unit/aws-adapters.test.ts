@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
+import { DecryptCommand, EncryptCommand } from '@aws-sdk/client-kms';
+import { PutObjectCommand, GetObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
+import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { EventBridgeBus } from '../../shared/adapters/aws/bus';
+import { SqsQueue } from '../../shared/adapters/aws/queue';
+import { EventBridgeScheduler, scheduleName } from '../../shared/adapters/aws/scheduler';
+import { KmsEncryption } from '../../shared/adapters/aws/encryption';
+import { S3Blob } from '../../shared/adapters/aws/blob';
+import { SesEmail } from '../../shared/adapters/aws/email';
+import type { DomainEvent } from '../../shared/events/event';
+
+// These ports have no local AWS engine to run against, so their requests are checked exactly.
+type Sent = { name: string; input: any };
+function fakeClient(answer: (command: any) => unknown = () => ({})) {
+  const sent: Sent[] = [];
+  return {
+    sent,
+    client: {
+      send: async (command: any) => {
+        sent.push({ name: command.constructor.name, input: command.input });
+        const result = answer(command);
+        if (result instanceof Error) throw result;
+        return result;
+      },
+    } as any,
+  };
+}
+
+const event = (i: number): DomainEvent => ({ id: `e${i}`, type: 'product.created', accountId: 'a', mode: 'test', created: 1, data: { i } });
+
+describe('EventBridge bus', () => {
+  it('puts events in batches of ten with the type as detail-type', async () => {
+    const { client, sent } = fakeClient(() => ({ FailedEntryCount: 0 }));
+    await new EventBridgeBus(client, 'bus-1').publish(Array.from({ length: 23 }, (_, i) => event(i)));
+    expect(sent.map((s) => s.input.Entries.length)).toEqual([10, 10, 3]);
+    expect(sent[0]!.name).toBe(PutEventsCommand.name);
+    expect(sent[0]!.input.Entries[0]).toEqual({ EventBusName: 'bus-1', Source: 'creator-commerce', DetailType: 'product.created', Detail: JSON.stringify(event(0)) });
+  });
+
+  it('fails the whole call when EventBridge refuses any entry, so the stream retries', async () => {
+    const { client } = fakeClient(() => ({ FailedEntryCount: 1 }));
+    await expect(new EventBridgeBus(client, 'bus-1').publish([event(1)])).rejects.toThrow(/refused 1/);
+  });
+});
+
+describe('SQS queue', () => {
+  it('sends JSON with the per-message delay, clamped to what SQS accepts', async () => {
+    const { client, sent } = fakeClient();
+    const queue = new SqsQueue(client, { webhooks: 'https://sqs/webhooks' });
+    await queue.send('webhooks', { deliveryId: 'd1' }, { delaySeconds: 4 });
+    await queue.send('webhooks', { deliveryId: 'd2' }, { delaySeconds: 5000 });
+    expect(sent[0]).toEqual({ name: SendMessageCommand.name, input: { QueueUrl: 'https://sqs/webhooks', MessageBody: '{"deliveryId":"d1"}', DelaySeconds: 4 } });
+    expect(sent[1]!.input.DelaySeconds).toBe(900);
+    await expect(queue.send('jobs', {})).rejects.toThrow(/not configured/);
+  });
+});
+
+describe('EventBridge Scheduler', () => {
+  const options = { group: 'g1', roleArn: 'arn:role', jobsQueueArn: 'arn:queue' };
+
+  it('creates a one-time, self-deleting schedule that puts the job on the jobs queue', async () => {
+    const { client, sent } = fakeClient();
+    await new EventBridgeScheduler(client, options).schedule('invoice-upcoming:sub 1', new Date('2026-12-01T10:00:00.123Z'), { type: 'invoice.upcoming', payload: { id: 1 } });
+    expect(sent).toEqual([
+      {
+        name: CreateScheduleCommand.name,
+        input: {
+          Name: 'invoice-upcoming-sub-1',
+          GroupName: 'g1',
+          ScheduleExpression: 'at(2026-12-01T10:00:00)',
+          ScheduleExpressionTimezone: 'UTC',
+          FlexibleTimeWindow: { Mode: 'OFF' },
+          ActionAfterCompletion: 'DELETE',
+          Target: { Arn: 'arn:queue', RoleArn: 'arn:role', Input: JSON.stringify({ type: 'invoice.upcoming', payload: { id: 1 } }) },
+        },
+      },
+    ]);
+  });
+
+  it('replaces an existing schedule of the same name and ignores deleting a missing one', async () => {
+    const { client, sent } = fakeClient((command) =>
+      command instanceof CreateScheduleCommand
+        ? new ConflictException({ message: 'exists', $metadata: {} })
+        : command instanceof DeleteScheduleCommand
+          ? new ResourceNotFoundException({ message: 'missing', $metadata: {} })
+          : {},
+    );
+    const scheduler = new EventBridgeScheduler(client, options);
+    await scheduler.schedule('t', new Date(0), { type: 'x', payload: {} });
+    await scheduler.cancel('t');
+    expect(sent.map((s) => s.name)).toEqual([CreateScheduleCommand.name, UpdateScheduleCommand.name, DeleteScheduleCommand.name]);
+  });
+
+  it('keeps names within 64 valid characters, distinct for distinct long names', () => {
+    const a = scheduleName('x'.repeat(100) + 'a');
+    const b = scheduleName('x'.repeat(100) + 'b');
+    expect(a.length).toBeLessThanOrEqual(64);
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^[0-9a-zA-Z_.-]+$/);
+  });
+});
+
+describe('KMS, S3 and SES', () => {
+  it('encrypts and decrypts with the encryption context', async () => {
+    const { client, sent } = fakeClient((command) => (command instanceof EncryptCommand ? { CiphertextBlob: Buffer.from('cipher') } : { Plaintext: Buffer.from('plain') }));
+    const kms = new KmsEncryption(client, 'key-1');
+    const ciphertext = await kms.encrypt('plain', { webhookId: 'w1' });
+    expect(ciphertext).toBe(Buffer.from('cipher').toString('base64'));
+    expect(await kms.decrypt(ciphertext, { webhookId: 'w1' })).toBe('plain');
+    expect(sent[0]).toMatchObject({ name: EncryptCommand.name, input: { KeyId: 'key-1', EncryptionContext: { webhookId: 'w1' } } });
+    expect(sent[1]).toMatchObject({ name: DecryptCommand.name, input: { KeyId: 'key-1', EncryptionContext: { webhookId: 'w1' } } });
+  });
+
+  it('stores objects encrypted with KMS and answers undefined for a missing key', async () => {
+    const { client, sent } = fakeClient((command) => (command instanceof GetObjectCommand ? new NoSuchKey({ message: 'no', $metadata: {} }) : {}));
+    const blob = new S3Blob(client, 'bucket-1');
+    await blob.put('a/b.png', new Uint8Array([1]), 'image/png');
+    expect(sent[0]).toMatchObject({ name: PutObjectCommand.name, input: { Bucket: 'bucket-1', Key: 'a/b.png', ContentType: 'image/png', ServerSideEncryption: 'aws:kms' } });
+    expect(await blob.get('missing')).toBeUndefined();
+  });
+
+  it('sends simple mail with text and HTML parts', async () => {
+    const { client, sent } = fakeClient(() => ({ MessageId: 'm-1' }));
+    const result = await new SesEmail(client, 'from@example.com').send({ to: ['a@example.com'], subject: 'Hi', html: '<p>Hi</p>', text: 'Hi' });
+    expect(result.messageId).toBe('m-1');
+    expect(sent[0]).toEqual({
+      name: SendEmailCommand.name,
+      input: {
+        FromEmailAddress: 'from@example.com',
+        Destination: { ToAddresses: ['a@example.com'] },
+        Content: { Simple: { Subject: { Data: 'Hi', Charset: 'UTF-8' }, Body: { Html: { Data: '<p>Hi</p>', Charset: 'UTF-8' }, Text: { Data: 'Hi', Charset: 'UTF-8' } } } },
+      },
+    });
+  });
+});

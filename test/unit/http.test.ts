@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiError, featureLocked, tooManyRequests } from '../../shared/platform/errors';
+import { decodeFormFields } from '../../shared/platform/http/multipart';
+import { renderError, renderReply } from '../../shared/platform/http/render';
+import { parseOrThrow } from '../../shared/platform/http/validation';
+
+describe('validation', () => {
+  const schema = z.object({ name: z.string().min(1), price: z.number().nonnegative(), nested: z.object({ code: z.string() }).optional() });
+
+  it('names the failing field and the reason', () => {
+    try {
+      parseOrThrow(schema, { name: 'x', price: -1 }, 'body');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(400);
+      expect((error as ApiError).field).toBe('price');
+      expect((error as ApiError).message).toMatch(/^price: /);
+    }
+    expect(() => parseOrThrow(schema, { name: 'x', price: 1, nested: {} }, 'body')).toThrow(/nested\.code/);
+  });
+
+  it('passes valid input through parsed', () => {
+    expect(parseOrThrow(schema, { name: 'x', price: 2 }, 'body')).toEqual({ name: 'x', price: 2 });
+  });
+});
+
+describe('rendering', () => {
+  it('shows code, field and details of a 4xx', () => {
+    const result = renderError(featureLocked('tier3'), 'req-1');
+    expect(result.statusCode).toBe(403);
+    expect(JSON.parse(result.body!)).toEqual({
+      error: 'This feature needs the tier3 plan or higher',
+      message: 'This feature needs the tier3 plan or higher',
+      code: 'FEATURE_LOCKED',
+      details: { requiredPlan: 'tier3' },
+    });
+  });
+
+  it('adds Retry-After to a 429', () => {
+    const result = renderError(tooManyRequests(12), 'req-1');
+    expect(result.statusCode).toBe(429);
+    expect(result.headers?.['retry-after']).toBe('12');
+  });
+
+  it('never shows internals of a 5xx', () => {
+    const result = renderError(new Error('connect ECONNREFUSED 10.0.0.1:5432 password=hunter2'), 'req-9');
+    expect(result.statusCode).toBe(500);
+    expect(result.body).not.toMatch(/ECONNREFUSED|hunter2/);
+    expect(JSON.parse(result.body!)).toEqual({ error: 'Internal error', message: 'Internal error', requestId: 'req-9' });
+  });
+
+  it('sends raw replies as they are and bytes as base64', () => {
+    expect(renderReply({ kind: 'reply', status: 200, body: '<p>x</p>', raw: true, headers: { 'content-type': 'text/html' } }, 'r').body).toBe('<p>x</p>');
+    const bytes = renderReply({ kind: 'reply', status: 200, body: new Uint8Array([1, 2, 3]), raw: true }, 'r');
+    expect(bytes).toMatchObject({ isBase64Encoded: true, body: 'AQID' });
+    expect(renderReply({ kind: 'reply', status: 204, body: undefined }, 'r').body).toBe('');
+  });
+});
+
+describe('form fields', () => {
+  it('decodes numbers, booleans and JSON objects, and keeps other text', () => {
+    expect(decodeFormFields({ price: '9.5', trialPeriod: '7', active: 'true', usagePricing: '{"seats":{"enabled":true}}', name: 'Gold 1' })).toEqual({
+      price: 9.5,
+      trialPeriod: 7,
+      active: true,
+      usagePricing: { seats: { enabled: true } },
+      name: 'Gold 1',
+    });
+  });
+});
