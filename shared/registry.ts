@@ -1,6 +1,7 @@
 import { accountOperations } from './account/operations';
 import { catalogOperations } from './catalog/operations';
 import type { AnyOperation } from './platform/operation';
+import { storefrontOperations } from './storefront/operations';
 import { webhookOperations } from './webhooks/operations';
 
 /**
@@ -17,6 +18,7 @@ export const API_GROUPS: ApiGroup[] = [
   { name: 'account', operations: accountOperations },
   { name: 'catalog', operations: catalogOperations },
   { name: 'webhooks', operations: webhookOperations, needs: ['table', 'queue', 'encryption'] },
+  { name: 'storefront', operations: storefrontOperations, needs: ['table', 'blob'] },
 ];
 
 export const apiOperations = (): AnyOperation[] => API_GROUPS.flatMap((group) => group.operations);
