@@ -232,6 +232,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   let demo: DemoKeys | undefined;
   if (options.demo) demo = await ensureDemoAccount(deps.store, clock, dataDir);
+  // Lets `npm run admin -- --local ...` find this runtime's table while it runs.
+  if (dataDir) await writeFile(join(dataDir, 'runtime.json'), JSON.stringify({ dynamoEndpoint: endpoint, tableName, url: baseUrl }, null, 2));
 
   return {
     ...handle,

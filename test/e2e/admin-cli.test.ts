@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '../../shared/local/runtime';
+import { ApiClient, startTestRuntime } from '../support/runtime';
+
+const run = promisify(execFile);
+let runtime: LocalRuntime;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+});
+afterAll(async () => runtime?.stop());
+
+async function admin(...args: string[]) {
+  const { stdout } = await run('npx', ['tsx', 'bin/admin.ts', '--endpoint', runtime.config.DYNAMODB_ENDPOINT!, '--table', runtime.tableName, ...args], {
+    env: { ...process.env, JWT_SECRET: runtime.config.JWT_SECRET },
+  });
+  return stdout.trim();
+}
+
+describe('admin CLI', () => {
+  it('creates an account with keys, sets its plan, mints and revokes keys, signs session tokens', async () => {
+    const created = JSON.parse(await admin('create-account', '--email', 'cli@example.com', '--plan', 'tier2'));
+    expect(created.liveKey).toMatch(/^pk_live_/);
+    expect(await admin('set-plan', '--account', created.accountId, '--plan', 'tier3')).toMatch(/tier3/);
+    const me = await new ApiClient(runtime.url, created.testKey).get('/users/me');
+    expect(me.body).toMatchObject({ _id: created.accountId, plan: 'tier3', mode: 'test' });
+
+    const extra = JSON.parse(await admin('create-key', '--account', created.accountId, '--mode', 'live'));
+    expect(await admin('list-keys', '--account', created.accountId)).toContain(extra.keyId);
+    await admin('revoke-key', '--account', created.accountId, '--key-id', extra.keyId);
+    expect((await new ApiClient(runtime.url, extra.key).get('/users/me')).status).toBe(401);
+    expect(await admin('list-accounts')).toContain(created.accountId);
+
+    const token = await admin('session-token', '--account', created.accountId, '--mode', 'live');
+    expect((await new ApiClient(runtime.url, token).get('/users/me')).body.mode).toBe('live');
+  }, 120_000);
+
+  it('refuses bad arguments with a reason', async () => {
+    await expect(admin('set-plan', '--account', 'x', '--plan', 'gold')).rejects.toMatchObject({ stderr: expect.stringMatching(/--plan must be one of/) });
+  }, 60_000);
+});
