@@ -7,6 +7,7 @@ import { ApiError } from '../errors';
 import { logger } from '../logger';
 import { routeKey, type AnyOperation } from '../operation';
 import { consumeRequest } from '../rate-limit';
+import { withCapacityMeter } from '../../store/capacity';
 import { executeOperation } from './execute';
 import { renderError, renderReply } from './render';
 import { readInput, requestInfo } from './request';
@@ -25,6 +26,15 @@ export interface HandlerOptions {
  * local runtime call the very same function.
  */
 export async function handleApiEvent(operations: Map<string, AnyOperation>, deps: Deps, event: ApiEvent): Promise<ApiResult> {
+  if (deps.config.STAGE !== 'local') return runPipeline(operations, deps, event);
+  // Locally, every answer says what it cost in DynamoDB capacity units (read by npm run bench).
+  const meter = { read: 0, write: 0 };
+  const result = await withCapacityMeter(meter, () => runPipeline(operations, deps, event));
+  result.headers = { ...(result.headers ?? {}), 'x-consumed-capacity': `read=${meter.read};write=${meter.write}` };
+  return result;
+}
+
+async function runPipeline(operations: Map<string, AnyOperation>, deps: Deps, event: ApiEvent): Promise<ApiResult> {
   const info = requestInfo(event, deps.config.PUBLIC_BASE_URL);
   try {
     const operation = operations.get(event.routeKey);
