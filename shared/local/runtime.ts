@@ -22,7 +22,7 @@ import { Store } from '../store/store';
 import { toApiGatewayEvent } from './apigw';
 import { controlRoutes } from './control';
 import type { ControlRoute, LocalRuntimeHandle } from './control-registry';
-import { ensureTable, startDynamoDbLocal, type DynamoDbLocalProcess } from './dynamodb';
+import { ensureTable, portIsFree, startDynamoDbLocal, type DynamoDbLocalProcess } from './dynamodb';
 import { StreamReader } from './stream-reader';
 
 export interface LocalRuntimeOptions {
@@ -103,6 +103,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const dataDir = options.memory ? undefined : resolve(options.dataDir ?? '.data');
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const tableName = options.tableName ?? 'creator-commerce';
+  const wantedPort = options.port ?? 3000;
+  // Checked before anything starts, so a clash leaves nothing running behind.
+  if (wantedPort !== 0 && !(await portIsFree(wantedPort, host))) throw new Error(`Port ${wantedPort} is in use: start with PORT=<another port> npm start`);
 
   let dynamoProcess: DynamoDbLocalProcess | undefined;
   let endpoint = options.dynamoEndpoint;
@@ -219,12 +222,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       send(response, renderError(error, randomHex(12)));
     }
   });
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is in use: start with PORT=<another port> npm start`) : error),
-    );
-    server.listen(options.port ?? 3000, host, () => resolveListen());
-  });
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(error.code === 'EADDRINUSE' ? new Error(`Port ${wantedPort} is in use: start with PORT=<another port> npm start`) : error),
+      );
+      server.listen(wantedPort, host, () => resolveListen());
+    });
+  } catch (error) {
+    clearInterval(timerLoop);
+    await stream.stop();
+    rawClient.destroy();
+    await dynamoProcess?.stop();
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
   baseUrl = `http://${host}:${port}`;
   handle.baseUrl = baseUrl;

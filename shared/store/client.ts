@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { getTracer, inLambda } from '../platform/observability';
 
 const clients = new Map<string, DynamoDBDocumentClient>();
 
@@ -15,6 +16,7 @@ export function documentClient(options: { region: string; endpoint?: string }): 
       ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
       maxAttempts: 5,
     });
+    if (inLambda()) getTracer().captureAWSv3Client(base);
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });

@@ -1,10 +1,13 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { authenticate } from '../auth';
 import type { Deps, OperationContext, PublicContext } from '../context';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
+import { getMetrics, getTracer, inLambda, recordAnswer } from '../observability';
 import { routeKey, type AnyOperation } from '../operation';
 import { consumeRequest } from '../rate-limit';
 import { withCapacityMeter } from '../../store/capacity';
@@ -66,7 +69,11 @@ export function createApiHandler(operations: AnyOperation[], options: HandlerOpt
   let resolved: Promise<Deps> | undefined;
   const base = async (event: ApiEvent, _context: Context): Promise<ApiResult> => {
     resolved ??= Promise.resolve(options.deps());
-    return handleApiEvent(index, await resolved, event);
+    const result = await handleApiEvent(index, await resolved, event);
+    recordAnswer(result.statusCode ?? 200);
+    return result;
   };
-  return middy<ApiEvent, ApiResult>().use(injectLambdaContext(logger, { resetKeys: true })).handler(base);
+  const handler = middy<ApiEvent, ApiResult>().use(injectLambdaContext(logger, { resetKeys: true }));
+  if (inLambda()) handler.use(captureLambdaHandler(getTracer(), { captureResponse: false })).use(logMetrics(getMetrics()));
+  return handler.handler(base);
 }
