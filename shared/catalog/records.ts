@@ -50,20 +50,11 @@ export interface OfferRecord {
   trialPeriod?: number;
   usagePricing?: UsagePricing;
   published: boolean;
+  /** Storefront image ids; a multipart create's `image` file becomes one of them. */
   imageIds?: string[];
-  /** An image uploaded with a multipart create, kept in blob storage under `blobKey`. */
-  image?: OfferImage;
   testMode: boolean;
   createdAt: string;
   updatedAt: string;
   /** Set by DELETE: the record stays for subscribers and sales that point to it. */
   deletedAt?: string;
-}
-
-export interface OfferImage {
-  _id: string;
-  blobKey: string;
-  filename: string;
-  contentType: string;
-  size: number;
 }

@@ -1,6 +1,7 @@
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { toRecord, type Store, type TransactOp } from '../store/store';
+import { getImage, getRefundPolicy } from '../storefront/repository';
 import { OFFER, PRODUCT, type OfferRecord, type ProductRecord } from './records';
 
 // Products and offers each live in one partition per tenant and mode (`<scope>#PRODUCT`,
@@ -53,6 +54,18 @@ export async function listProducts(store: Store, scope: Scope): Promise<ProductR
 export async function listOffers(store: Store, scope: Scope): Promise<OfferRecord[]> {
   const items = await store.queryAll({ pk: keys.collection(scope, OFFER), filter: NOT_DELETED });
   return items.map((item) => toRecord<OfferRecord>(item)!);
+}
+
+// ---- references to storefront records (images, refund policies), same tenant and mode ----
+
+export async function refundPolicyExists(store: Store, scope: Scope, id: string): Promise<boolean> {
+  return Boolean(await getRefundPolicy(store, scope, id));
+}
+
+/** The ids of `ids` that are no image of this tenant and mode. */
+export async function missingImageIds(store: Store, scope: Scope, ids: string[]): Promise<string[]> {
+  const found = await Promise.all(ids.map((id) => getImage(store, scope, id)));
+  return ids.filter((_, i) => !found[i]);
 }
 
 // ---- writes, handed to the service so it can put them in one transaction with the event ----

@@ -176,7 +176,6 @@ export function toOfferView(record: OfferRecord): OfferView {
     usagePricing: { seats: pricing.seats as OfferView['usagePricing']['seats'], meters: pricing.meters as Record<string, unknown>[] },
     published: record.published,
     imageIds: record.imageIds ?? [],
-    image: record.image ? { _id: record.image._id, filename: record.image.filename, contentType: record.image.contentType, size: record.image.size } : null,
     testMode: record.testMode,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

@@ -25,7 +25,8 @@ export const priceSchema = z
 
 const objectIdSchema = z.string().regex(OBJECT_ID, 'must be a 24-hex id');
 const descriptionSchema = z.string({ error: required('text') }).max(5000, 'must be at most 5000 characters');
-const imageIdsSchema = z.array(objectIdSchema).max(20, 'at most 20 images');
+export const MAX_IMAGES = 20;
+const imageIdsSchema = z.array(objectIdSchema).max(MAX_IMAGES, `at most ${MAX_IMAGES} images`);
 
 export const creditAutoRefillInput = z.object(
   {
@@ -161,7 +162,6 @@ export const offerSchema = z.object({
     seats: z.looseObject({ enabled: z.boolean() }),
     meters: z.array(z.record(z.string(), z.unknown())),
   }),
-  image: z.object({ _id: z.string(), filename: z.string(), contentType: z.string(), size: z.number().int() }).nullable(),
 });
 
 export type ProductView = z.input<typeof productSchema>;

@@ -1,13 +1,14 @@
 import { newEvent, outboxPut } from '../events/event';
-import type { OperationContext } from '../platform/context';
+import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import type { UploadedFile } from '../platform/operation';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
 import { copyName } from './copy-name';
-import type { OfferImage, OfferRecord, ProductRecord } from './records';
-import { getOffer, getProduct, listOffers, listProducts, offerWrites, productWrites } from './repository';
+import { deleteImage, uploadImage } from '../storefront/images';
+import type { OfferRecord, ProductRecord } from './records';
+import { getOffer, getProduct, listOffers, listProducts, missingImageIds, offerWrites, productWrites, refundPolicyExists } from './repository';
 import {
   buildOffer,
   buildProduct,
@@ -19,15 +20,34 @@ import {
   toProductView,
   type NewRecordMeta,
 } from './rules';
-import type { OfferCreateInput, OfferUpdateInput, OfferView, ProductCreateInput, ProductUpdateInput, ProductView } from './schemas';
+import { MAX_IMAGES, type OfferCreateInput, type OfferUpdateInput, type OfferView, type ProductCreateInput, type ProductUpdateInput, type ProductView } from './schemas';
 
 /** What catalog services need: the tenant, its account and the ports. No HTTP. */
-export type CatalogCtx = Pick<OperationContext, 'store' | 'clock' | 'ports' | 'scope' | 'account'>;
+export type CatalogCtx = Deps & { scope: Scope; account: Account };
 
 const MAX_UPDATE_ATTEMPTS = 3;
 
 function meta(ctx: CatalogCtx, scope: Scope = ctx.scope): NewRecordMeta {
   return { id: objectId(ctx.clock), currency: ctx.account.currency || 'USD', testMode: scope.mode === 'test', now: ctx.clock.now().toISOString() };
+}
+
+/**
+ * A product or offer may only point at refund policies and images of its own tenant and mode.
+ * Only references the change adds are checked: an image deleted later does not block an
+ * unrelated edit.
+ */
+async function checkReferences(ctx: CatalogCtx, refs: { refundPolicyId?: string | null; imageIds?: string[] }, current?: { refundPolicyId?: string | null; imageIds?: string[] }) {
+  if (refs.refundPolicyId && refs.refundPolicyId !== current?.refundPolicyId && !(await refundPolicyExists(ctx.store, ctx.scope, refs.refundPolicyId))) {
+    throw badRequest(`refundPolicyId: refund policy ${refs.refundPolicyId} not found`, { field: 'refundPolicyId' });
+  }
+  if (refs.imageIds) {
+    const added = refs.imageIds.filter((id) => !(current?.imageIds ?? []).includes(id));
+    const missing = await missingImageIds(ctx.store, ctx.scope, added);
+    if (missing.length) {
+      const index = refs.imageIds.indexOf(missing[0]!);
+      throw badRequest(`imageIds.${index}: image ${missing[0]} not found`, { field: `imageIds.${index}` });
+    }
+  }
 }
 
 function throwProblem(problem: { field: string; message: string } | undefined) {
@@ -70,9 +90,16 @@ export async function readProduct(ctx: CatalogCtx, id: string): Promise<ProductV
 export async function createProduct(ctx: CatalogCtx, input: ProductCreateInput): Promise<ProductView> {
   const record = buildProduct(input, meta(ctx));
   throwProblem(productProblem(record));
+  await checkReferences(ctx, input);
   const view = toProductView(record);
   await ctx.store.transact([productWrites.create(ctx.scope, record), outboxPut(newEvent(ctx.scope, ctx.clock, 'product.created', view))]);
   return view;
+}
+
+interface ProductChange {
+  next: ProductRecord;
+  event?: 'product.updated' | 'product.deleted';
+  eventRecord?: ProductRecord;
 }
 
 /**
@@ -83,18 +110,18 @@ export async function createProduct(ctx: CatalogCtx, input: ProductCreateInput):
 async function changeProduct(
   ctx: CatalogCtx,
   id: string,
-  apply: (current: ProductRecord, now: string) => { next: ProductRecord; event?: 'product.updated' | 'product.deleted'; eventRecord?: ProductRecord },
-): Promise<{ before: ProductRecord; next: ProductRecord; changed: boolean }> {
+  apply: (current: ProductRecord, now: string) => ProductChange | Promise<ProductChange>,
+): Promise<{ next: ProductRecord }> {
   for (let attempt = 1; ; attempt++) {
     const current = await requireProduct(ctx, id);
-    const { next, event, eventRecord } = apply(current, ctx.clock.now().toISOString());
-    if (!event) return { before: current, next: current, changed: false };
+    const { next, event, eventRecord } = await apply(current, ctx.clock.now().toISOString());
+    if (!event) return { next: current };
     try {
       await ctx.store.transact([
         productWrites.replace(ctx.scope, next, current.updatedAt),
         outboxPut(newEvent(ctx.scope, ctx.clock, event, toProductView(eventRecord ?? next))),
       ]);
-      return { before: current, next, changed: true };
+      return { next };
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error;
       if (attempt >= MAX_UPDATE_ATTEMPTS) throw conflict('The product changed while this request ran; try again', 'CONCURRENT_UPDATE');
@@ -103,7 +130,8 @@ async function changeProduct(
 }
 
 export async function updateProduct(ctx: CatalogCtx, id: string, change: ProductUpdateInput): Promise<ProductView> {
-  const { next } = await changeProduct(ctx, id, (current, now) => {
+  const { next } = await changeProduct(ctx, id, async (current, now) => {
+    await checkReferences(ctx, change, current);
     const merged = mergeProduct(current, change, now);
     throwProblem(productProblem(merged));
     // An update that changes nothing a client can see writes nothing and emits no event.
@@ -168,53 +196,32 @@ export async function readOffer(ctx: CatalogCtx, id: string): Promise<OfferView>
   return toOfferView(await requireOffer(ctx, id));
 }
 
-export const OFFER_IMAGE_FIELD = 'image';
-
-/** The one file a multipart offer create may carry: an image in the `image` field. */
-function offerImageFile(files: Record<string, UploadedFile[]>): UploadedFile | undefined {
-  for (const field of Object.keys(files)) {
-    if (field !== OFFER_IMAGE_FIELD) throw badRequest(`${field}: unknown file field; an offer takes one file in the field "${OFFER_IMAGE_FIELD}"`, { field });
-  }
-  const list = files[OFFER_IMAGE_FIELD] ?? [];
-  if (list.length === 0) return undefined;
-  if (list.length > 1) throw badRequest(`${OFFER_IMAGE_FIELD}: one image at most`, { field: OFFER_IMAGE_FIELD });
-  const file = list[0]!;
-  if (!file.mimetype.toLowerCase().startsWith('image/')) throw badRequest(`${OFFER_IMAGE_FIELD}: must be an image (got ${file.mimetype})`, { field: OFFER_IMAGE_FIELD });
-  if (file.content.length === 0) throw badRequest(`${OFFER_IMAGE_FIELD}: the file is empty`, { field: OFFER_IMAGE_FIELD });
-  return file;
-}
-
 export async function createOffer(ctx: CatalogCtx, input: OfferCreateInput, files: Record<string, UploadedFile[]> = {}): Promise<OfferView> {
-  const file = offerImageFile(files);
   const record = buildOffer(input, meta(ctx));
-  let image: OfferImage | undefined;
-  if (file) {
-    const imageId = objectId(ctx.clock);
-    image = {
-      _id: imageId,
-      blobKey: `catalog/${ctx.scope.accountId}/${ctx.scope.mode}/offers/${record._id}/${imageId}`,
-      filename: file.filename,
-      contentType: file.mimetype,
-      size: file.content.length,
-    };
-    record.image = image;
-    await ctx.ports.blob.put(image.blobKey, file.content, file.mimetype);
-  }
+  await checkReferences(ctx, input);
+  const withFile = Object.keys(files).length > 0;
+  if (withFile && record.imageIds!.length >= MAX_IMAGES) throw badRequest(`imageIds: at most ${MAX_IMAGES} images, the uploaded one included`, { field: 'imageIds' });
+  // An uploaded file becomes a storefront image (checked, stored in blob storage, listed under
+  // /images) before the offer is written, so a saved offer never points at a missing image.
+  const image = withFile ? await uploadImage(ctx, ctx.scope, files) : undefined;
+  if (image) record.imageIds = [...record.imageIds!, image._id];
   try {
     await ctx.store.transact([offerWrites.create(ctx.scope, record)]);
   } catch (error) {
-    // The image is stored first so a saved offer never points at a missing file; an offer that
-    // failed to save must not leave the file behind.
-    if (image) await ctx.ports.blob.delete(image.blobKey).catch(() => undefined);
+    if (image) await deleteImage(ctx, ctx.scope, image._id).catch(() => undefined);
     throw error;
   }
   return toOfferView(record);
 }
 
-async function changeOffer(ctx: CatalogCtx, id: string, apply: (current: OfferRecord, now: string) => OfferRecord | undefined): Promise<OfferRecord> {
+async function changeOffer(
+  ctx: CatalogCtx,
+  id: string,
+  apply: (current: OfferRecord, now: string) => OfferRecord | undefined | Promise<OfferRecord | undefined>,
+): Promise<OfferRecord> {
   for (let attempt = 1; ; attempt++) {
     const current = await requireOffer(ctx, id);
-    const next = apply(current, ctx.clock.now().toISOString());
+    const next = await apply(current, ctx.clock.now().toISOString());
     if (!next) return current;
     try {
       await ctx.store.transact([offerWrites.replace(ctx.scope, next, current.updatedAt)]);
@@ -227,7 +234,8 @@ async function changeOffer(ctx: CatalogCtx, id: string, apply: (current: OfferRe
 }
 
 export async function updateOffer(ctx: CatalogCtx, id: string, change: OfferUpdateInput): Promise<OfferView> {
-  const next = await changeOffer(ctx, id, (current, now) => {
+  const next = await changeOffer(ctx, id, async (current, now) => {
+    await checkReferences(ctx, change, current);
     const merged = mergeOffer(current, change, now);
     return sameView(toOfferView(current), toOfferView(merged)) ? undefined : merged;
   });

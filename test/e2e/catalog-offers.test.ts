@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control, createTestAccount, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
+import { getImage, listImages } from '../../shared/storefront/repository';
 
 let runtime: LocalRuntime;
 let seller: TestAccount;
@@ -35,7 +36,6 @@ describe('create and read', () => {
       testMode: true,
       description: null,
       imageIds: [],
-      image: null,
       usagePricing: { seats: { enabled: false }, meters: [] },
     });
     expect(created.body._id).toMatch(/^[0-9a-f]{24}$/);
@@ -57,7 +57,7 @@ describe('create and read', () => {
     expect((await account.test.get('/products')).body.map((p: { name: string }) => p.name)).toEqual(['One-time']);
   });
 
-  it('creates an offer from multipart/form-data with decoded fields and an image kept in blob storage', async () => {
+  it('creates an offer from multipart/form-data with decoded fields and an image kept in blob storage as a storefront image', async () => {
     const form = new FormData();
     form.set('name', 'Studio plan');
     form.set('price', '49.5');
@@ -68,8 +68,10 @@ describe('create and read', () => {
     const created = await seller.test.post('/subscriptions', form);
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ name: 'Studio plan', price: 49.5, frequency: 'yearly', trialPeriod: 7, published: false });
-    expect(created.body.image).toMatchObject({ filename: 'cover.png', contentType: 'image/png', size: PNG.length });
-    const stored = await runtime.deps.ports.blob.get(`catalog/${seller.accountId}/test/offers/${created.body._id}/${created.body.image._id}`);
+    expect(created.body.imageIds).toHaveLength(1);
+    const image = await getImage(runtime.deps.store, { accountId: seller.accountId, mode: 'test' }, created.body.imageIds[0]);
+    expect(image).toMatchObject({ filename: 'cover.png', contentType: 'image/png', size: PNG.length });
+    const stored = await runtime.deps.ports.blob.get(image!.blobKey);
     expect(Buffer.from(stored!.body).equals(PNG)).toBe(true);
     expect((await seller.test.get(`/subscriptions/${created.body._id}`)).body).toEqual(created.body);
   });
@@ -104,7 +106,14 @@ describe('create and read', () => {
     const wrong = await account.test.post('/subscriptions', wrongField);
     expect(wrong.status).toBe(400);
     expect(wrong.body.field).toBe('logo');
+    const badField = new FormData();
+    badField.set('name', 'X');
+    badField.set('frequency', 'monthly');
+    badField.set('image', new Blob([PNG], { type: 'image/png' }), 'cover.png');
+    // A field fails validation before the file is looked at: nothing is stored at all.
+    expect((await account.test.post('/subscriptions', badField)).body.field).toBe('price');
     expect((await account.test.get('/subscriptions')).body).toEqual([]);
+    expect(await listImages(runtime.deps.store, { accountId: account.accountId, mode: 'test' })).toEqual([]);
   });
 });
 
@@ -218,8 +227,8 @@ describe('update and delete', () => {
     expect((await account.test.get(`/subscriptions/${offer._id}`)).status).toBe(404);
     expect((await account.test.get('/subscriptions')).body).toEqual([]);
     expect((await account.test.delete(`/subscriptions/${offer._id}`)).status).toBe(404);
-    // Offers have no events of their own in the catalog: the outbox stays empty.
-    await control(runtime).post('/_local/settle', {});
+    // Offers have no events of their own in the catalog: the outbox (written synchronously with
+    // each change) stays empty.
     expect((await control(runtime).get(`/_local/events?accountId=${account.accountId}&mode=test`)).body.events).toEqual([]);
   });
 });

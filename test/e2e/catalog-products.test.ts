@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control, createTestAccount, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
+import { uploadImage } from '../../shared/storefront/images';
+import { createRefundPolicy } from '../../shared/storefront/refund-policies';
 
 let runtime: LocalRuntime;
 let seller: TestAccount;
@@ -19,6 +21,16 @@ async function events(accountId: string, mode: 'live' | 'test', type?: string) {
   expect(answer.status).toBe(200);
   return answer.body.events as { id: string; type: string; data: Record<string, unknown> }[];
 }
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+// Refund policies and images belong to the storefront capability; they are set up through its
+// services so these tests depend on nothing but its records.
+const scopeOf = (account: TestAccount, mode: 'live' | 'test' = 'test') => ({ accountId: account.accountId, mode });
+const refundPolicy = async (account: TestAccount, mode: 'live' | 'test' = 'test') =>
+  (await createRefundPolicy(runtime.deps, scopeOf(account, mode), { name: '30 days', days: 30 }))._id;
+const image = async (account: TestAccount, mode: 'live' | 'test' = 'test') =>
+  (await uploadImage(runtime.deps, scopeOf(account, mode), { image: [{ filename: 'cover.png', mimetype: 'image/png', content: PNG }] }))._id;
 
 const productEvents = async (accountId: string, mode: 'live' | 'test', id: string) =>
   (await events(accountId, mode)).filter((e) => e.type.startsWith('product.') && e.data._id === id);
@@ -54,6 +66,7 @@ describe('create and read', () => {
   });
 
   it('takes a credits product with auto refill, pay what you want, and published false', async () => {
+    const [policyId, imageId] = [await refundPolicy(seller), await image(seller)];
     const body = await create(seller.test, {
       name: 'Credits pack',
       price: 10,
@@ -62,8 +75,8 @@ describe('create and read', () => {
       creditAutoRefill: { enabled: true, topOffCents: 1000 },
       payWhatYouWant: { enabled: true, minimumPrice: 5.5 },
       published: false,
-      refundPolicyId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
-      imageIds: ['bbbbbbbbbbbbbbbbbbbbbbbb'],
+      refundPolicyId: policyId,
+      imageIds: [imageId],
     });
     expect(body).toMatchObject({
       productType: 'credits',
@@ -71,9 +84,35 @@ describe('create and read', () => {
       creditAutoRefill: { enabled: true, topOffCents: 1000 },
       payWhatYouWant: { enabled: true, minimumPrice: 5.5 },
       published: false,
-      refundPolicyId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
-      imageIds: ['bbbbbbbbbbbbbbbbbbbbbbbb'],
+      refundPolicyId: policyId,
+      imageIds: [imageId],
     });
+  });
+
+  it('refuses refund policies and images that are not the caller\'s in this mode', async () => {
+    const account = await createTestAccount(runtime);
+    const [livePolicy, foreignPolicy, liveImage, foreignImage, ownImage] = [
+      await refundPolicy(account, 'live'),
+      await refundPolicy(other),
+      await image(account, 'live'),
+      await image(other),
+      await image(account),
+    ];
+    for (const refundPolicyId of [livePolicy, foreignPolicy, '000000000000000000000000']) {
+      const answer = await account.test.post('/products', { name: 'X', price: 1, refundPolicyId });
+      expect(answer.status).toBe(400);
+      expect(answer.body.field).toBe('refundPolicyId');
+    }
+    for (const bad of [liveImage, foreignImage]) {
+      const answer = await account.test.post('/products', { name: 'X', price: 1, imageIds: [ownImage, bad] });
+      expect(answer.status).toBe(400);
+      expect(answer.body.field).toBe('imageIds.1');
+    }
+    expect((await account.test.get('/products')).body).toEqual([]);
+    const product = await create(account.test, { name: 'X', price: 1, imageIds: [ownImage] });
+    const update = await account.test.post(`/products/update/${product._id}`, { refundPolicyId: foreignPolicy });
+    expect(update.status).toBe(400);
+    expect(update.body.field).toBe('refundPolicyId');
   });
 
   it('lists the products of the key\'s mode only, newest first', async () => {
@@ -216,10 +255,11 @@ describe('update and delete', () => {
 describe('copy', () => {
   it('copies in the same mode with de-duplicated names', async () => {
     const account = await createTestAccount(runtime);
-    const ebook = await create(account.test, { name: 'Ebook', price: 12, published: true, refundPolicyId: 'aaaaaaaaaaaaaaaaaaaaaaaa' });
+    const policyId = await refundPolicy(account);
+    const ebook = await create(account.test, { name: 'Ebook', price: 12, published: true, refundPolicyId: policyId });
     const first = await account.test.post(`/products/copy/${ebook._id}`);
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ name: 'Ebook (copy)', price: 12, published: true, testMode: true, refundPolicyId: 'aaaaaaaaaaaaaaaaaaaaaaaa' });
+    expect(first.body).toMatchObject({ name: 'Ebook (copy)', price: 12, published: true, testMode: true, refundPolicyId: policyId });
     expect(first.body._id).not.toBe(ebook._id);
     const second = await account.test.post(`/products/copy/${ebook._id}`, {});
     expect(second.body.name).toBe('Ebook (copy 2)');
@@ -234,7 +274,7 @@ describe('copy', () => {
 
   it('copies a test product into live mode unpublished, de-duplicating against live names', async () => {
     const account = await createTestAccount(runtime);
-    const ebook = await create(account.test, { name: 'Ebook', price: 12, refundPolicyId: 'aaaaaaaaaaaaaaaaaaaaaaaa', imageIds: ['bbbbbbbbbbbbbbbbbbbbbbbb'] });
+    const ebook = await create(account.test, { name: 'Ebook', price: 12, refundPolicyId: await refundPolicy(account), imageIds: [await image(account)] });
     const toLive = await account.test.post(`/products/copy/${ebook._id}`, { testMode: false });
     expect(toLive.status).toBe(201);
     expect(toLive.body).toMatchObject({ name: 'Ebook (copy)', price: 12, published: false, testMode: false, refundPolicyId: null, imageIds: [] });

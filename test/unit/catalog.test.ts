@@ -122,7 +122,7 @@ describe('offer rules', () => {
     const record = offer({ name: 'M', price: 9.5, frequency: 'monthly' });
     expect(record).toMatchObject({ priceCents: 950, frequency: 'monthly', trialPeriod: 0, published: true });
     expect(record).not.toHaveProperty('usagePricing');
-    expect(toOfferView(record)).toMatchObject({ price: 9.5, usagePricing: { seats: { enabled: false }, meters: [] }, image: null });
+    expect(toOfferView(record)).toMatchObject({ price: 9.5, usagePricing: { seats: { enabled: false }, meters: [] } });
   });
 
   it('validates at most five meters, each an object, and keeps their fields as sent', () => {
