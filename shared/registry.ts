@@ -4,6 +4,9 @@ import type { AnyOperation } from './platform/operation';
 import { storefrontOperations } from './storefront/operations';
 import { webhookOperations } from './webhooks/operations';
 
+/** What a group's function may touch in AWS; the CDK grants exactly these (least privilege). */
+export type AccessNeed = 'table' | 'queue' | 'scheduler' | 'blob' | 'encryption' | 'email';
+
 /**
  * The resource groups of the API: one Lambda function each, named by `name`, with its entry at
  * functions/api/<name>.ts. A capability adds its operations to its own operations.ts; a new
@@ -12,11 +15,13 @@ import { webhookOperations } from './webhooks/operations';
 export interface ApiGroup {
   name: string;
   operations: AnyOperation[];
+  /** Default: the table only. */
+  needs?: AccessNeed[];
 }
 
 export const API_GROUPS: ApiGroup[] = [
   { name: 'account', operations: accountOperations },
-  { name: 'catalog', operations: catalogOperations },
+  { name: 'catalog', operations: catalogOperations, needs: ['table', 'blob'] },
   { name: 'webhooks', operations: webhookOperations, needs: ['table', 'queue', 'encryption'] },
   { name: 'storefront', operations: storefrontOperations, needs: ['table', 'blob'] },
 ];

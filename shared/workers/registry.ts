@@ -1,6 +1,7 @@
 import type { Job } from '../adapters/ports';
 import type { Deps } from '../platform/context';
 import type { DomainEvent } from '../events/event';
+import type { AccessNeed } from '../registry';
 import { webhookFanoutConsumer, webhookQueueHandler } from '../webhooks/workers';
 
 /**
@@ -13,6 +14,8 @@ export interface BusConsumer {
   name: string;
   /** Event types it receives ('*' for all). */
   eventTypes: string[] | '*';
+  /** What its function may touch in AWS (default: the table). */
+  needs?: AccessNeed[];
   /** Must be idempotent on event.id: the bus delivers at least once. */
   handle(event: DomainEvent, deps: Deps): Promise<void>;
 }

@@ -84,9 +84,9 @@ describe('EventBridge Scheduler', () => {
   it('replaces an existing schedule of the same name and ignores deleting a missing one', async () => {
     const { client, sent } = fakeClient((command) =>
       command instanceof CreateScheduleCommand
-        ? new ConflictException({ message: 'exists', $metadata: {} })
+        ? new ConflictException({ message: 'exists', Message: 'exists', $metadata: {} })
         : command instanceof DeleteScheduleCommand
-          ? new ResourceNotFoundException({ message: 'missing', $metadata: {} })
+          ? new ResourceNotFoundException({ message: 'missing', Message: 'missing', $metadata: {} })
           : {},
     );
     const scheduler = new EventBridgeScheduler(client, options);
