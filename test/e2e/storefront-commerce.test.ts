@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { control, createTestAccount, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { referralSaleOps } from '../../shared/storefront/partners';
@@ -327,5 +329,23 @@ describe('partners', () => {
     expect(stats.body.partners.find((p: { partnerId: string }) => p.partnerId === partner._id)).toMatchObject({ referrals: 1, sales: 2, revenue: 109.99, commission: 13.75 });
     expect(stats.body.partners.find((p: { partnerId: string }) => p.partnerId === quiet._id)).toMatchObject({ referrals: 0, sales: 0, revenue: 0, commission: 0 });
     expect((await account.live.get('/partners/stats')).body.totals).toEqual({ referrals: 0, sales: 0, revenue: 0, commission: 0 });
+  });
+});
+
+describe('MCP tools', () => {
+  it('creates and applies a discount through the tools, in the key\'s mode', async () => {
+    const account = await createTestAccount(runtime);
+    const productId = await product(account.test, 40);
+    const client = new Client({ name: 'storefront-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${runtime.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${account.testKey}` } } }));
+    const created = await client.callTool({ name: 'create_discount', arguments: { name: 'Agent', code: 'AGENT25', value: 25, mainProductIds: [productId] } });
+    expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+    const applied = await client.callTool({ name: 'apply_discount', arguments: { discountCode: 'agent25', productId } });
+    expect(applied.structuredContent).toMatchObject({ originalPrice: 40, discountedPrice: 30, amountOff: 10 });
+    const invalid = await client.callTool({ name: 'create_refund_policy', arguments: { name: 'No days' } });
+    expect(invalid.isError).toBe(true);
+    await client.close();
+    expect((await account.test.get('/discounts')).body.map((d: { code: string }) => d.code)).toEqual(['AGENT25']);
+    expect((await account.live.get('/discounts')).body).toEqual([]);
   });
 });

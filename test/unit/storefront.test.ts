@@ -3,6 +3,7 @@ import { commissionCents, totalSales } from '../../shared/storefront/commission'
 import { applyDiscount, DISCOUNT_CODE_PATTERN, isExhausted, isExpired, normalizeCode } from '../../shared/storefront/discount-math';
 import { isImageType, normalizeDeclaredType, sniffImageType } from '../../shared/storefront/image-sniff';
 import { acceptedImage } from '../../shared/storefront/images';
+import { storefrontOperations } from '../../shared/storefront/operations';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]);
@@ -86,5 +87,22 @@ describe('partner commission', () => {
   it('sums referral sales', () => {
     expect(totalSales([])).toEqual({ sales: 0, revenueCents: 0, commissionCents: 0 });
     expect(totalSales([{ amountCents: 1000, commissionCents: 100 }, { amountCents: 2500, commissionCents: 250 }])).toEqual({ sales: 2, revenueCents: 3500, commissionCents: 350 });
+  });
+});
+
+describe('operations', () => {
+  it('offers the documented MCP tools, and none for the multipart upload or the public routes', () => {
+    const tools = storefrontOperations.filter((op) => op.tool).map((op) => op.tool);
+    expect(tools.sort()).toEqual(
+      [
+        'list_discounts', 'create_discount', 'get_discount', 'update_discount', 'delete_discount', 'apply_discount', 'check_product_discount',
+        'list_upsells', 'create_upsell', 'get_upsell', 'update_upsell', 'delete_upsell', 'list_images', 'delete_image',
+        'get_creator_page', 'update_creator_page', 'create_creator_page_link', 'update_creator_page_link', 'delete_creator_page_link',
+        'list_partners', 'create_partner', 'register_partner_referral', 'list_partner_referrals', 'list_partner_referral_sales', 'get_partner_stats',
+        'list_reviews', 'list_refund_policies', 'create_refund_policy', 'get_refund_policy',
+      ].sort(),
+    );
+    const publicOps = storefrontOperations.filter((op) => op.auth !== 'key').map((op) => `${op.method} ${op.path}`);
+    expect(publicOps.sort()).toEqual(['GET /images/file/{token}', 'POST /reviews/submit/{token}']);
   });
 });
