@@ -20,9 +20,9 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-const form = (field: string, bytes: Uint8Array, type: string, filename = 'pixel.png') => {
+const form = (field: string, bytes: Buffer, type: string, filename = 'pixel.png') => {
   const data = new FormData();
-  data.append(field, new Blob([bytes], { type }), filename);
+  data.append(field, new Blob([new Uint8Array(bytes)], { type }), filename);
   return data;
 };
 
