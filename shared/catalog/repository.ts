@@ -6,39 +6,44 @@ import { OFFER, PRODUCT, type OfferRecord, type ProductRecord } from './records'
 
 // Products and offers each live in one partition per tenant and mode (`<scope>#PRODUCT`,
 // `<scope>#OFFER`) with the time-ordered id as sort key, so a descending query is newest first.
-// DELETE marks a record `deletedAt` instead of removing it: orders, subscribers and sales keep
-// pointing at it, while every read path below treats it as missing.
+// DELETE marks a record `deletedAt` instead of removing it: what was sold stays resolvable (an
+// order's product, a subscriber's offer keeps renewing), while it can no longer be sold, listed,
+// read or changed through the catalog API.
 
 const NOT_DELETED = { expression: 'attribute_not_exists(#deletedAt)', names: { '#deletedAt': 'deletedAt' } };
 
-const live = <T extends { deletedAt?: string }>(record: T | undefined): T | undefined => (record && !record.deletedAt ? record : undefined);
+const active = <T extends { deletedAt?: string }>(record: T | undefined): T | undefined => (record && !record.deletedAt ? record : undefined);
 
-/** A product that exists and is not deleted. */
+/**
+ * The stored product, deleted ones included (they carry `deletedAt`): for joins and for work on
+ * what was already sold. To decide whether something can be sold, use getSellable.
+ */
 export async function getProduct(store: Store, scope: Scope, id: string): Promise<ProductRecord | undefined> {
-  return live(await getProductIncludingDeleted(store, scope, id));
-}
-
-/** An offer that exists and is not deleted. */
-export async function getOffer(store: Store, scope: Scope, id: string): Promise<OfferRecord | undefined> {
-  return live(await getOfferIncludingDeleted(store, scope, id));
-}
-
-/** For history joins (an order's product, a subscriber's offer): deleted records too. */
-export async function getProductIncludingDeleted(store: Store, scope: Scope, id: string): Promise<ProductRecord | undefined> {
   return toRecord<ProductRecord>(await store.get(keys.entity(scope, PRODUCT, id)));
 }
 
-export async function getOfferIncludingDeleted(store: Store, scope: Scope, id: string): Promise<OfferRecord | undefined> {
+/** The stored offer, deleted ones included (they carry `deletedAt`); see getProduct. */
+export async function getOffer(store: Store, scope: Scope, id: string): Promise<OfferRecord | undefined> {
   return toRecord<OfferRecord>(await store.get(keys.entity(scope, OFFER, id)));
 }
 
-/** The checkout's `productId` takes either kind. */
+/** A product that is not deleted. */
+export async function getActiveProduct(store: Store, scope: Scope, id: string): Promise<ProductRecord | undefined> {
+  return active(await getProduct(store, scope, id));
+}
+
+/** An offer that is not deleted. */
+export async function getActiveOffer(store: Store, scope: Scope, id: string): Promise<OfferRecord | undefined> {
+  return active(await getOffer(store, scope, id));
+}
+
+/** The checkout's `productId` takes either kind; deleted records are not for sale. */
 export async function getSellable(
   store: Store,
   scope: Scope,
   id: string,
 ): Promise<{ kind: 'product'; product: ProductRecord } | { kind: 'offer'; offer: OfferRecord } | undefined> {
-  const [product, offer] = await Promise.all([getProduct(store, scope, id), getOffer(store, scope, id)]);
+  const [product, offer] = await Promise.all([getActiveProduct(store, scope, id), getActiveOffer(store, scope, id)]);
   if (product) return { kind: 'product', product };
   if (offer) return { kind: 'offer', offer };
   return undefined;

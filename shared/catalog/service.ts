@@ -8,7 +8,7 @@ import { ConditionFailed } from '../store/store';
 import { copyName } from './copy-name';
 import { deleteImage, uploadImage } from '../storefront/images';
 import type { OfferRecord, ProductRecord } from './records';
-import { getOffer, getProduct, listOffers, listProducts, missingImageIds, offerWrites, productWrites, refundPolicyExists } from './repository';
+import { getActiveOffer, getActiveProduct, listOffers, listProducts, missingImageIds, offerWrites, productWrites, refundPolicyExists } from './repository';
 import {
   buildOffer,
   buildProduct,
@@ -58,14 +58,14 @@ function throwProblem(problem: { field: string; message: string } | undefined) {
 // wrong path; the 404 says where the record is. Only the caller's own scope is looked at, so this
 // reveals nothing about other tenants or the other mode.
 async function productMissing(ctx: CatalogCtx, id: string): Promise<ApiError> {
-  if (await getOffer(ctx.store, ctx.scope, id)) {
+  if (await getActiveOffer(ctx.store, ctx.scope, id)) {
     return new ApiError(404, `Product not found: ${id} is a subscription offer; use /subscriptions/${id}`, { code: 'WRONG_KIND' });
   }
   return notFound('Product');
 }
 
 async function offerMissing(ctx: CatalogCtx, id: string): Promise<ApiError> {
-  if (await getProduct(ctx.store, ctx.scope, id)) {
+  if (await getActiveProduct(ctx.store, ctx.scope, id)) {
     return new ApiError(404, `Subscription offer not found: ${id} is a one-time product; use /products/${id}`, { code: 'WRONG_KIND' });
   }
   return notFound('Subscription offer');
@@ -78,7 +78,7 @@ export async function listProductViews(ctx: CatalogCtx): Promise<ProductView[]> 
 }
 
 async function requireProduct(ctx: CatalogCtx, id: string): Promise<ProductRecord> {
-  const product = await getProduct(ctx.store, ctx.scope, id);
+  const product = await getActiveProduct(ctx.store, ctx.scope, id);
   if (!product) throw await productMissing(ctx, id);
   return product;
 }
@@ -187,7 +187,7 @@ export async function listOfferViews(ctx: CatalogCtx): Promise<OfferView[]> {
 }
 
 async function requireOffer(ctx: CatalogCtx, id: string): Promise<OfferRecord> {
-  const offer = await getOffer(ctx.store, ctx.scope, id);
+  const offer = await getActiveOffer(ctx.store, ctx.scope, id);
   if (!offer) throw await offerMissing(ctx, id);
   return offer;
 }

@@ -2,14 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../shared/account/repository';
 import { eventFromItem } from '../../shared/events/event';
 import { productCreateBody } from '../../shared/catalog/schemas';
-import {
-  getOffer,
-  getOfferIncludingDeleted,
-  getProduct,
-  getProductIncludingDeleted,
-  getSellable,
-  listProducts,
-} from '../../shared/catalog/repository';
+import { getActiveOffer, getActiveProduct, getOffer, getProduct, getSellable, listProducts } from '../../shared/catalog/repository';
 import { copyProduct, createOffer, createProduct, deleteOffer, deleteProduct, updateProduct, type CatalogCtx } from '../../shared/catalog/service';
 import { keys, type Scope } from '../../shared/store/keys';
 import { createTestDeps } from '../support/store';
@@ -37,12 +30,13 @@ describe('catalog repository and service', () => {
 
     await deleteProduct(ctx, product._id);
     await deleteOffer(ctx, offer._id);
-    expect(await getProduct(ctx.store, ctx.scope, product._id)).toBeUndefined();
-    expect(await getOffer(ctx.store, ctx.scope, offer._id)).toBeUndefined();
+    expect(await getActiveProduct(ctx.store, ctx.scope, product._id)).toBeUndefined();
+    expect(await getActiveOffer(ctx.store, ctx.scope, offer._id)).toBeUndefined();
     expect(await getSellable(ctx.store, ctx.scope, product._id)).toBeUndefined();
-    // History joins (orders, subscribers) still resolve what was sold.
-    expect((await getProductIncludingDeleted(ctx.store, ctx.scope, product._id))?.deletedAt).toBeTruthy();
-    expect((await getOfferIncludingDeleted(ctx.store, ctx.scope, offer._id))?.name).toBe('Monthly');
+    expect(await getSellable(ctx.store, ctx.scope, offer._id)).toBeUndefined();
+    // What was already sold stays resolvable: order joins, renewals of the offer's subscribers.
+    expect((await getProduct(ctx.store, ctx.scope, product._id))?.deletedAt).toBeTruthy();
+    expect(await getOffer(ctx.store, ctx.scope, offer._id)).toMatchObject({ name: 'Monthly', priceCents: 300, deletedAt: expect.any(String) });
     expect((await listProducts(ctx.store, ctx.scope)).map((p) => p._id)).not.toContain(product._id);
   });
 
