@@ -39,5 +39,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'One review per sale', key: 'PK=<scope>#U#REVIEW_SALE, SK=<saleId>', index: 'table' },
   { name: 'Reviews of one product, newest first', key: 'GSI1PK=<scope>#REVIEWS_OF_PRODUCT#<productId>, GSI1SK=<reviewId>', index: 'GSI1' },
   { name: 'Products using a refund policy (appliedTo)', key: 'PK=<scope>#PRODUCT, filter attribute_exists(refundPolicyId)', index: 'table', notes: 'bounded per-tenant query; counted in memory' },
+  { name: 'Product / subscription offer by id (checkout, joins, catalog API)', key: 'PK=<scope>#PRODUCT | #OFFER, SK=<id>', index: 'table', notes: 'deleted ones stay with deletedAt set; the catalog API and getSellable treat them as missing' },
+  { name: 'Products / subscription offers of a tenant and mode, newest first', key: 'PK=<scope>#PRODUCT | #OFFER, ScanIndexForward=false, filter attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant list; also read for copy-name de-duplication' },
   { name: 'Local scheduler: timers due before now', key: 'PK=TIMERS, SK<=<dueAt>', index: 'table', notes: 'local runtime only' },
 ];
