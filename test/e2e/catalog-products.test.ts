@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { control, createTestAccount, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { uploadImage } from '../../shared/storefront/images';
@@ -317,5 +319,36 @@ describe('contract', () => {
     expect(paths['/products/copy/{id}'].post['x-mcp-tool']).toBe('copy_product');
     const shape = paths['/products/{id}'].get.responses['200'].content['application/json'].schema;
     expect(Object.keys(shape.properties)).toEqual(expect.arrayContaining(['_id', 'name', 'price', 'currency', 'testMode', 'published', 'createdAt', 'updatedAt']));
+  });
+
+  it('runs the catalog as MCP tools with the key\'s mode: create, copy into live, read, list', async () => {
+    const account = await createTestAccount(runtime);
+    const client = new Client({ name: 'catalog-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${runtime.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${account.testKey}` } } }));
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'list_products', 'create_product', 'get_product', 'update_product', 'delete_product', 'copy_product',
+          'list_subscription_offers', 'create_subscription_offer', 'get_subscription_offer', 'update_subscription_offer', 'delete_subscription_offer',
+        ]),
+      );
+      const created = await client.callTool({ name: 'create_product', arguments: { name: 'Agent ebook', price: 15 } });
+      expect(created.isError).toBeFalsy();
+      const id = (created.structuredContent as { _id: string })._id;
+      const copied = await client.callTool({ name: 'copy_product', arguments: { id, testMode: false } });
+      expect(copied.structuredContent).toMatchObject({ name: 'Agent ebook (copy)', testMode: false, published: false });
+      const offer = await client.callTool({ name: 'create_subscription_offer', arguments: { name: 'Agent club', price: 5, frequency: 'weekly' } });
+      expect(offer.structuredContent).toMatchObject({ name: 'Agent club', frequency: 'weekly', testMode: true });
+      const wrong = await client.callTool({ name: 'get_product', arguments: { id: (offer.structuredContent as { _id: string })._id } });
+      expect(wrong.isError).toBe(true);
+      expect((wrong.content as { text: string }[])[0]!.text).toContain('/subscriptions/');
+      const bad = await client.callTool({ name: 'create_product', arguments: { name: 'No price' } });
+      expect(bad.isError).toBe(true);
+      expect(JSON.parse((bad.content as { text: string }[])[0]!.text)).toMatchObject({ status: 400, field: 'price' });
+    } finally {
+      await client.close();
+    }
+    expect((await account.live.get('/products')).body.map((p: { name: string }) => p.name)).toEqual(['Agent ebook (copy)']);
   });
 });
