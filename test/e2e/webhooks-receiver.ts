@@ -66,12 +66,12 @@ export function independentlyVerified(received: Received, secret: string): boole
 export const helperVerified = (received: Received, secret: string) =>
   verifyWebhook({ rawBody: received.body, headers: received.headers, secret, now: Date.now() }).ok;
 
-export async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 15_000, what = 'condition'): Promise<NonNullable<T>> {
+export async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 15_000, what = 'condition', intervalMs = 50): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
