@@ -18,6 +18,9 @@ export const secretContext = (scope: Scope, webhookId: string): Record<string, s
   webhookId,
 });
 
+/** Longer than an attempt (5 s) plus its bookkeeping, shorter than the queue's visibility timeout. */
+const CLAIM_LEASE_MS = 20_000;
+
 const allowLoopback = (deps: Deps) => deps.config.WEBHOOK_ALLOW_LOOPBACK === '1';
 
 export function newDelivery(
@@ -119,9 +122,21 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
     await repo.cancelDelivery(deps.store, scope, deliveryId, deps.clock.now().toISOString());
     return;
   }
-  const secret = await secretOf(deps, scope, endpoint);
-  const headers = deliveryHeaders({ secret, body: delivery.body, eventType: delivery.eventType, eventId: delivery.eventId, nowMs: deps.clock.nowMs() });
-  const result = await attemptDelivery({ url: endpoint.url, body: delivery.body, headers, policy: { allowLoopback: allowLoopback(deps) }, nowMs: () => deps.clock.nowMs() });
+  if (!(await repo.claimAttempt(deps.store, scope, deliveryId, attempt, deps.clock.nowMs(), CLAIM_LEASE_MS))) {
+    // Another copy of this message holds the attempt. Come back later (the queue redelivers):
+    // by then it is recorded, or the other worker died and its claim has lapsed.
+    throw new Error(`attempt ${attempt} of delivery ${deliveryId} is in progress elsewhere`);
+  }
+  let headers: Record<string, string>;
+  let result: Awaited<ReturnType<typeof attemptDelivery>>;
+  try {
+    const secret = await secretOf(deps, scope, endpoint);
+    headers = deliveryHeaders({ secret, body: delivery.body, eventType: delivery.eventType, eventId: delivery.eventId, nowMs: deps.clock.nowMs() });
+    result = await attemptDelivery({ url: endpoint.url, body: delivery.body, headers, policy: { allowLoopback: allowLoopback(deps) }, nowMs: () => deps.clock.nowMs() });
+  } catch (error) {
+    await repo.releaseClaim(deps.store, scope, deliveryId, attempt);
+    throw error;
+  }
 
   const willRetry = result.outcome === 'retry' && attempt < MAX_ATTEMPTS;
   const delaySeconds = willRetry ? RETRY_DELAYS_SECONDS[attempt - 1]! : 0;

@@ -66,6 +66,39 @@ export async function markQueued(store: Store, scope: Scope, id: string, attempt
   }
 }
 
+/**
+ * Claims attempt `attempt` for one worker, so two copies of a message (SQS delivers at least
+ * once) do not both call the receiver. A claim lapses after `leaseMs`, so a worker that died
+ * mid-attempt never blocks the delivery: the queue's redelivery takes it over.
+ */
+export async function claimAttempt(store: Store, scope: Scope, id: string, attempt: number, nowMs: number, leaseMs: number): Promise<boolean> {
+  try {
+    await store.update(
+      keys.entity(scope, DELIVERY, id),
+      { set: { claimedAttempt: attempt, claimUntil: nowMs + leaseMs } },
+      {
+        mustExist: true,
+        condition: 'attempts = :prev AND #st = :pending AND (attribute_not_exists(claimedAttempt) OR claimedAttempt < :a OR claimUntil < :now)',
+        names: { '#st': 'status' },
+        values: { ':prev': attempt - 1, ':pending': 'pending', ':a': attempt, ':now': nowMs },
+      },
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+}
+
+/** Gives a claim back when the attempt could not be made, so the redelivered message can. */
+export async function releaseClaim(store: Store, scope: Scope, id: string, attempt: number): Promise<void> {
+  try {
+    await store.update(keys.entity(scope, DELIVERY, id), { set: { claimUntil: 0 } }, { condition: 'claimedAttempt = :a', values: { ':a': attempt } });
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+  }
+}
+
 /** Stops a pending delivery whose endpoint went away or was turned off. */
 export async function cancelDelivery(store: Store, scope: Scope, id: string, updatedAt: string): Promise<void> {
   try {
