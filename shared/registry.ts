@@ -1,5 +1,10 @@
 import { accountOperations } from './account/operations';
 import { catalogOperations } from './catalog/operations';
+import { checkoutOperations } from './checkout/operations';
+import { creditOperations } from './credits/operations';
+import { processorOperations } from './processor/operations';
+import { salesOperations } from './sales/operations';
+import { subscriberOperations } from './subscriptions/operations';
 import type { AnyOperation } from './platform/operation';
 import { storefrontOperations } from './storefront/operations';
 import { webhookOperations } from './webhooks/operations';
@@ -24,6 +29,11 @@ export const API_GROUPS: ApiGroup[] = [
   { name: 'catalog', operations: catalogOperations, needs: ['table', 'blob'] },
   { name: 'webhooks', operations: webhookOperations, needs: ['table', 'queue', 'encryption'] },
   { name: 'storefront', operations: storefrontOperations, needs: ['table', 'blob'] },
+  { name: 'checkout', operations: checkoutOperations, needs: ['table', 'queue', 'scheduler'] },
+  { name: 'processor', operations: processorOperations, needs: ['table', 'queue', 'scheduler'] },
+  { name: 'sales', operations: salesOperations, needs: ['table'] },
+  { name: 'subscribers', operations: subscriberOperations, needs: ['table', 'queue', 'scheduler'] },
+  { name: 'credits', operations: creditOperations, needs: ['table', 'queue', 'scheduler', 'email'] },
 ];
 
 export const apiOperations = (): AnyOperation[] => API_GROUPS.flatMap((group) => group.operations);

@@ -1,5 +1,6 @@
 import type { Deps } from '../platform/context';
 import type { WorkTracker } from './local/work-tracker';
+import { processorExtension } from '../processor/adapter';
 
 /** What the local runtime offers a port built for it. */
 export interface LocalHost {
@@ -20,4 +21,6 @@ export interface PortExtension {
   local(deps: Deps, host: LocalHost): unknown;
 }
 
-export const PORT_EXTENSIONS: Record<string, PortExtension> = {};
+export const PORT_EXTENSIONS: Record<string, PortExtension> = {
+  processor: processorExtension,
+};

@@ -1,6 +1,7 @@
 import type { Deps } from '../platform/context';
 import type { LocalAdapters } from '../adapters/local/index';
 import type { OffsetClock } from '../platform/clock';
+import { PROCESSOR_CONTROL_ROUTES } from '../processor/control';
 
 /** What a control route can reach inside the running local runtime. */
 export interface LocalRuntimeHandle {
@@ -21,4 +22,4 @@ export interface ControlRoute {
  * Control routes that belong to a capability (paying a hosted checkout, renewing a subscriber)
  * register here from that capability's own module; the runtime serves them under /_local.
  */
-export const CAPABILITY_CONTROL_ROUTES: ControlRoute[] = [];
+export const CAPABILITY_CONTROL_ROUTES: ControlRoute[] = [...PROCESSOR_CONTROL_ROUTES];

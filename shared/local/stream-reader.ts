@@ -144,7 +144,7 @@ export class StreamReader {
       if (records.length) {
         const images = records.map((r) => ({
           eventName: r.eventName,
-          newImage: r.dynamodb?.NewImage ? unmarshall(r.dynamodb.NewImage as Record<string, AttributeValue>) : undefined,
+          newImage: r.dynamodb?.NewImage ? unmarshall(repairEmptyMaps(r.dynamodb.NewImage) as Record<string, AttributeValue>) : undefined,
         }));
         // Throws before the position moves, so the same records are read again on the next pass.
         await this.onBatch(images);
@@ -164,4 +164,20 @@ export class StreamReader {
     for (const [shardId, state] of this.shards) if (state.lastSequence) data[shardId] = state.lastSequence;
     await writeFile(this.checkpointFile, JSON.stringify(data));
   }
+}
+
+/**
+ * DynamoDB Local's stream renders an empty map attribute as `{}` with no type key, which
+ * unmarshall refuses (and the pass would retry forever). Such a value can only be an empty map.
+ */
+function repairEmptyMaps(image: Record<string, unknown>): Record<string, unknown> {
+  const fix = (value: unknown): unknown => {
+    if (!value || typeof value !== 'object') return value;
+    const v = value as Record<string, unknown>;
+    if (Object.keys(v).length === 0) return { M: {} };
+    if (v.M && typeof v.M === 'object') return { M: Object.fromEntries(Object.entries(v.M as Record<string, unknown>).map(([k, x]) => [k, fix(x)])) };
+    if (Array.isArray(v.L)) return { L: v.L.map(fix) };
+    return v;
+  };
+  return Object.fromEntries(Object.entries(image).map(([k, x]) => [k, fix(x)]));
 }

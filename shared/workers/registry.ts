@@ -2,6 +2,8 @@ import type { Job } from '../adapters/ports';
 import type { Deps } from '../platform/context';
 import type { DomainEvent } from '../events/event';
 import type { AccessNeed } from '../registry';
+import { PROCESSOR_JOB_HANDLERS } from '../processor/jobs';
+import { SUBSCRIPTION_JOB_HANDLERS } from '../subscriptions/jobs';
 import { webhookFanoutConsumer, webhookQueueHandler } from '../webhooks/workers';
 
 /**
@@ -26,7 +28,10 @@ export type QueueHandler = (message: Record<string, unknown>, deps: Deps) => Pro
 export const BUS_CONSUMERS: BusConsumer[] = [webhookFanoutConsumer];
 
 /** Handlers for jobs the scheduler fires, by job type. */
-export const JOB_HANDLERS: Record<string, JobHandler> = {};
+export const JOB_HANDLERS: Record<string, JobHandler> = {
+  ...PROCESSOR_JOB_HANDLERS,
+  ...SUBSCRIPTION_JOB_HANDLERS,
+};
 
 /** Consumers of the SQS queues other than the jobs queue (which dispatches to JOB_HANDLERS). */
 export const QUEUE_HANDLERS: Partial<Record<'webhooks', QueueHandler>> = { webhooks: webhookQueueHandler };

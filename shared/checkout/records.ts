@@ -1,0 +1,30 @@
+export const CHECKOUT = 'CHECKOUT';
+/** Scope-free pointer from a session id to its tenant, for the local control API's pay route. */
+export const CHECKOUT_LOCATOR = 'checkout-session';
+
+export interface CheckoutSessionRecord {
+  _id: string;
+  /** The product or offer id as given. */
+  productId: string;
+  kind: 'one_time' | 'subscription';
+  productName: string;
+  amountCents: number;
+  originalAmountCents: number;
+  currency: string;
+  discountCode: string | null;
+  discountId: string | null;
+  referralCode: string | null;
+  successUrl: string;
+  cancelUrl: string;
+  clientReferenceId: string | null;
+  metadata: Record<string, unknown>;
+  processorCheckoutId: string;
+  planId: string;
+  url: string;
+  status: 'open' | 'completed';
+  saleId: string | null;
+  subscriberId: string | null;
+  testMode: boolean;
+  createdAt: string;
+  completedAt: string | null;
+}

@@ -1,0 +1,78 @@
+import { getSellable } from '../catalog/repository';
+import type { OperationContext } from '../platform/context';
+import { notFound } from '../platform/errors';
+import { objectId } from '../platform/ids';
+import { resolveDiscount } from '../storefront/discounts';
+import { sessionPuts } from './repository';
+import type { CheckoutSessionRecord } from './records';
+import type { CreateSessionInput } from './schemas';
+
+export const INGRESS_PATH = '/processor/notifications';
+
+export const publicBaseUrl = (ctx: Pick<OperationContext, 'config'> & { request?: { baseUrl: string } }) =>
+  (ctx.config.PUBLIC_BASE_URL ?? ctx.request?.baseUrl ?? '').replace(/\/$/, '');
+
+/**
+ * Opens a hosted checkout for a product or a subscription offer. The price (after a discount code)
+ * is fixed here; the buyer pays on the processor's hosted page and the purchase is recorded when
+ * the processor's signed notification arrives.
+ */
+export async function createCheckoutSession(ctx: OperationContext, input: CreateSessionInput) {
+  const { scope } = ctx;
+  const sellable = await getSellable(ctx.store, scope, input.productId);
+  const record = sellable ? (sellable.kind === 'product' ? sellable.product : sellable.offer) : undefined;
+  if (!sellable || !record || record.deletedAt) throw notFound('Product');
+  const original = record.priceCents;
+  let amountCents = original;
+  let discount: { discountId: string; code: string } | undefined;
+  if (input.discountCode) {
+    const resolved = await resolveDiscount(ctx, scope, input.discountCode, record._id, original);
+    amountCents = resolved.finalPriceCents;
+    discount = { discountId: resolved.discountId, code: resolved.code };
+  }
+  const base = publicBaseUrl(ctx);
+  const sessionId = objectId(ctx.clock);
+  const isOffer = sellable.kind === 'offer';
+  const product = sellable.kind === 'product' ? sellable.product : undefined;
+  const processorCheckout = await ctx.ports.processor.createCheckout(scope, {
+    sessionId,
+    kind: isOffer ? 'subscription' : 'one_time',
+    description: record.name,
+    amountCents,
+    currency: record.currency,
+    interval: isOffer ? sellable.offer.frequency : undefined,
+    trialDays: isOffer && sellable.offer.trialPeriod ? sellable.offer.trialPeriod : undefined,
+    offerSaveCard: Boolean(product?.productType === 'credits' && product.creditAutoRefill?.enabled),
+    successUrl: input.successUrl,
+    cancelUrl: input.cancelUrl,
+    notifyUrl: `${base}${INGRESS_PATH}`,
+    baseUrl: base,
+  });
+  const session: CheckoutSessionRecord = {
+    _id: sessionId,
+    productId: record._id,
+    kind: isOffer ? 'subscription' : 'one_time',
+    productName: record.name,
+    amountCents,
+    originalAmountCents: original,
+    currency: record.currency,
+    discountCode: discount?.code ?? null,
+    discountId: discount?.discountId ?? null,
+    referralCode: input.referralCode ?? null,
+    successUrl: input.successUrl,
+    cancelUrl: input.cancelUrl,
+    clientReferenceId: input.clientReferenceId ?? input.externalId ?? null,
+    metadata: input.metadata ?? {},
+    processorCheckoutId: processorCheckout.checkoutId,
+    planId: processorCheckout.planId,
+    url: processorCheckout.url,
+    status: 'open',
+    saleId: null,
+    subscriberId: null,
+    testMode: scope.mode === 'test',
+    createdAt: ctx.clock.now().toISOString(),
+    completedAt: null,
+  };
+  await ctx.store.transact(sessionPuts(scope, session));
+  return { id: session._id, url: session.url };
+}

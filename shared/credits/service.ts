@@ -1,0 +1,222 @@
+import { getProduct } from '../catalog/repository';
+import type { ProductRecord } from '../catalog/records';
+import { newEvent, outboxPut, type DomainEvent } from '../events/event';
+import type { Deps, OperationContext } from '../platform/context';
+import { badRequest, conflict, notFound } from '../platform/errors';
+import { objectId } from '../platform/ids';
+import { logger } from '../platform/logger';
+import { customerCreatedOnSaleData, orderCompletedData } from '../sales/events';
+import { normalizeEmail, type CustomerRecord, type SaleRecord } from '../sales/records';
+import { customerOrderUpdate, findCustomerByEmail, getCustomer, salePuts } from '../sales/repository';
+import { receiptPut } from '../sales/service';
+import { toItem } from '../store/items';
+import { keys, type Scope } from '../store/keys';
+import { ConditionFailed, toRecord, type TransactOp } from '../store/store';
+
+/**
+ * Credit balances of buyers of `credits` products, in integer cents. A balance never goes below
+ * zero (conditional write on the balance read). When a deduction brings it to exactly zero and the
+ * buyer saved a card at checkout, the card is charged once for the product's top-off; a failed
+ * charge pauses the balance and emails the buyer; nothing is retried.
+ */
+export const CREDIT_ACCOUNT = 'CREDIT_ACCOUNT';
+const CREDIT_ACCOUNT_OF = 'CREDIT_ACCOUNT_OF';
+
+export interface CreditAccountRecord {
+  _id: string;
+  productId: string;
+  customerId: string;
+  buyerEmail: string;
+  balanceCents: number;
+  currency: string;
+  status: 'active' | 'paused';
+  autoRefill: { consent: boolean; paymentMethodId: string | null };
+  createdAt: string;
+  updatedAt: string;
+}
+
+const accountKey = (scope: Scope, id: string) => keys.entity(scope, CREDIT_ACCOUNT, id);
+
+async function accountOf(deps: Deps, scope: Scope, productId: string, email: string) {
+  const pointer = await deps.store.get<{ accountId: string }>(keys.unique(scope, CREDIT_ACCOUNT_OF, `${productId}#${email}`), { consistent: true });
+  return pointer ? toRecord<CreditAccountRecord>(await deps.store.get(accountKey(scope, pointer.accountId), { consistent: true })) : undefined;
+}
+
+export const presentCreditAccount = (a: CreditAccountRecord) => ({
+  _id: a._id,
+  productId: a.productId,
+  customerId: a.customerId,
+  buyerEmail: a.buyerEmail,
+  balanceCents: a.balanceCents,
+  currency: a.currency,
+  status: a.status,
+  autoRefill: { enabled: a.autoRefill.consent, paymentMethodId: a.autoRefill.paymentMethodId },
+  createdAt: a.createdAt,
+  updatedAt: a.updatedAt,
+});
+
+const accountBlock = (a: CreditAccountRecord) => ({ id: a._id, productId: a.productId, customerId: a.customerId, email: a.buyerEmail, status: a.status });
+
+const putAccount = (scope: Scope, a: CreditAccountRecord, seen?: CreditAccountRecord): TransactOp =>
+  seen
+    ? { put: toItem(accountKey(scope, a._id), 'CreditAccount', a), condition: 'balanceCents = :seen AND updatedAt = :at', values: { ':seen': seen.balanceCents, ':at': seen.updatedAt } }
+    : { put: toItem(accountKey(scope, a._id), 'CreditAccount', a), condition: 'attribute_not_exists(PK)' };
+
+/** The writes and events of buying a credits product; they ride in the sale's transaction. */
+export async function creditPurchaseOps(
+  deps: Deps,
+  scope: Scope,
+  input: { product: ProductRecord; customer: CustomerRecord; sale: SaleRecord; savedCardId: string | null },
+): Promise<{ ops: TransactOp[]; events: DomainEvent[] }> {
+  const now = deps.clock.now().toISOString();
+  const grant = input.product.creditAmount ?? input.sale.originalAmountCents;
+  const existing = await accountOf(deps, scope, input.product._id, input.customer.buyerEmail);
+  const account: CreditAccountRecord = existing
+    ? { ...existing, balanceCents: existing.balanceCents + grant, status: 'active', updatedAt: now }
+    : {
+        _id: objectId(deps.clock),
+        productId: input.product._id,
+        customerId: input.customer._id,
+        buyerEmail: input.customer.buyerEmail,
+        balanceCents: grant,
+        currency: input.product.currency,
+        status: 'active',
+        autoRefill: { consent: false, paymentMethodId: null },
+        createdAt: now,
+        updatedAt: now,
+      };
+  const consentNow = Boolean(input.savedCardId) && !account.autoRefill.consent;
+  if (input.savedCardId) account.autoRefill = { consent: true, paymentMethodId: input.savedCardId };
+  const ops: TransactOp[] = [putAccount(scope, account, existing)];
+  if (!existing) ops.push({ put: toItem(keys.unique(scope, CREDIT_ACCOUNT_OF, `${account.productId}#${account.buyerEmail}`), 'CreditAccountOf', { accountId: account._id }), condition: 'attribute_not_exists(PK)' });
+  const events = [
+    newEvent(scope, deps.clock, 'credit.granted', { account: accountBlock(account), amountCents: grant, reason: 'purchase', order: { id: input.sale._id } }),
+    newEvent(scope, deps.clock, 'credit.balance_changed', { account: accountBlock(account), balanceCents: account.balanceCents, changeCents: grant, reason: 'purchase' }),
+  ];
+  if (consentNow) events.push(newEvent(scope, deps.clock, 'credit.consent.enabled', { account: accountBlock(account), paymentMethodId: input.savedCardId }));
+  return { ops, events };
+}
+
+export async function listCreditAccounts(ctx: OperationContext, filter: { email?: string; productId?: string }) {
+  const items = await ctx.store.queryAll({ pk: keys.collection(ctx.scope, CREDIT_ACCOUNT) });
+  return items
+    .map((item) => toRecord<CreditAccountRecord>(item)!)
+    .filter((a) => (!filter.email || a.buyerEmail === normalizeEmail(filter.email)) && (!filter.productId || a.productId === filter.productId))
+    .map(presentCreditAccount);
+}
+
+export interface DeductInput {
+  productId: string;
+  email?: string;
+  customerId?: string;
+  amountCents: number;
+  reason?: string;
+}
+
+export async function deductCredits(ctx: OperationContext, input: DeductInput) {
+  const { scope } = ctx;
+  let email = input.email ? normalizeEmail(input.email) : undefined;
+  if (!email && input.customerId) email = (await getCustomer(ctx.store, scope, input.customerId))?.buyerEmail;
+  if (!email) throw badRequest('email or customerId is required', { field: 'email' });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const account = await accountOf(ctx, scope, input.productId, email);
+    if (!account) throw notFound('Credit account');
+    if (account.status === 'paused') throw conflict('This credit balance is paused after a failed top-off', 'CREDITS_PAUSED');
+    if (account.balanceCents < input.amountCents) {
+      throw conflict(`Insufficient credits: the balance is ${account.balanceCents}`, 'INSUFFICIENT_CREDITS', { balanceCents: account.balanceCents });
+    }
+    const after: CreditAccountRecord = { ...account, balanceCents: account.balanceCents - input.amountCents, updatedAt: ctx.clock.now().toISOString() };
+    const event = newEvent(scope, ctx.clock, 'credit.balance_changed', { account: accountBlock(after), balanceCents: after.balanceCents, changeCents: -input.amountCents, reason: input.reason ?? 'usage' });
+    try {
+      await ctx.store.transact([putAccount(scope, after, account), outboxPut(event)]);
+    } catch (error) {
+      if (error instanceof ConditionFailed) continue;
+      throw error;
+    }
+    let refill: { attempted: boolean; succeeded: boolean } = { attempted: false, succeeded: false };
+    let final = after;
+    if (after.balanceCents === 0 && after.autoRefill.consent && after.autoRefill.paymentMethodId) {
+      const outcome = await autoRefill(ctx, scope, after);
+      refill = { attempted: true, succeeded: outcome.succeeded };
+      final = outcome.account;
+    }
+    return { account: presentCreditAccount(final), deductedCents: input.amountCents, balanceCents: final.balanceCents, autoRefill: refill };
+  }
+  throw conflict('The balance changed at the same time; retry', 'CONCURRENT_UPDATE');
+}
+
+async function autoRefill(deps: Deps, scope: Scope, account: CreditAccountRecord): Promise<{ succeeded: boolean; account: CreditAccountRecord }> {
+  const product = await getProduct(deps.store, scope, account.productId);
+  const topOff = product?.creditAutoRefill?.enabled ? product.creditAutoRefill.topOffCents : 0;
+  if (!product || topOff <= 0) return { succeeded: false, account };
+  const now = deps.clock.now().toISOString();
+  let charge: Awaited<ReturnType<Deps['ports']['processor']['chargeSavedCard']>> | undefined;
+  let failure: string | undefined;
+  try {
+    charge = await deps.ports.processor.chargeSavedCard(scope, { paymentMethodId: account.autoRefill.paymentMethodId!, amountCents: topOff, currency: account.currency, description: `${product.name} top-off` });
+  } catch (error) {
+    failure = (error as Error).message;
+  }
+  if (!charge) {
+    const after: CreditAccountRecord = { ...account, status: 'paused', updatedAt: now };
+    await deps.store.transact([
+      putAccount(scope, after, account),
+      outboxPut(newEvent(scope, deps.clock, 'credit.auto_refill.failed', { account: accountBlock(after), amountCents: topOff, failureMessage: failure ?? 'declined' })),
+    ]);
+    try {
+      await deps.ports.email.send({
+        to: [account.buyerEmail],
+        subject: `Your ${product.name} balance is paused`,
+        text: `We could not charge your saved card for the ${product.name} top-off (${failure ?? 'declined'}). Your balance is paused until you buy more credits.`,
+        html: `<p>We could not charge your saved card for the <strong>${product.name}</strong> top-off (${failure ?? 'declined'}).</p><p>Your balance is paused until you buy more credits.</p>`,
+      });
+    } catch (error) {
+      logger.error('top-off failure email failed', { error: error as Error });
+    }
+    return { succeeded: false, account: after };
+  }
+  const customer = (await getCustomer(deps.store, scope, account.customerId)) ?? (await findCustomerByEmail(deps.store, scope, account.buyerEmail));
+  const after: CreditAccountRecord = { ...account, balanceCents: account.balanceCents + topOff, updatedAt: now };
+  const ops: TransactOp[] = [putAccount(scope, after, account)];
+  const events: DomainEvent[] = [];
+  if (customer) {
+    const sale: SaleRecord = {
+      _id: objectId(deps.clock),
+      type: 'one_time',
+      productId: product._id,
+      productName: product.name,
+      subscriptionId: null,
+      subscriberId: null,
+      customerId: customer._id,
+      buyerEmail: customer.buyerEmail,
+      firstName: customer.firstName,
+      lastName: customer.lastName,
+      country: customer.country,
+      amountCents: topOff,
+      originalAmountCents: topOff,
+      currency: account.currency,
+      discountCode: null,
+      status: 'completed',
+      refundedCents: 0,
+      paymentIntentId: charge.paymentId,
+      planId: null,
+      membershipId: null,
+      paymentMethod: charge.paymentMethod,
+      checkoutSessionId: null,
+      clientReferenceId: null,
+      metadata: { creditAutoRefill: true },
+      free: false,
+      testMode: scope.mode === 'test',
+      createdAt: now,
+    };
+    ops.push(...salePuts(scope, sale), receiptPut(scope, sale), customerOrderUpdate(scope, customer, { updatedAt: now }));
+    events.push(
+      newEvent(scope, deps.clock, 'credit.auto_refill.succeeded', { account: accountBlock(after), amountCents: topOff, order: { id: sale._id }, paymentIntentId: charge.paymentId }),
+      newEvent(scope, deps.clock, 'credit.balance_changed', { account: accountBlock(after), balanceCents: after.balanceCents, changeCents: topOff, reason: 'auto_refill' }),
+      newEvent(scope, deps.clock, 'order.completed', orderCompletedData(sale)),
+      newEvent(scope, deps.clock, 'customer.created', customerCreatedOnSaleData(sale, { ...customer, numberOfOrders: customer.numberOfOrders + 1 })),
+    );
+  }
+  await deps.store.transact([...ops, ...events.map(outboxPut)]);
+  return { succeeded: true, account: after };
+}

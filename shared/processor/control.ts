@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { getSession, locateSession } from '../checkout/repository';
+import type { ControlRoute } from '../local/control-registry';
+import { badRequest, conflict, notFound } from '../platform/errors';
+import { parseOrThrow } from '../platform/http/validation';
+import { getSale, locateSale } from '../sales/repository';
+import { saleForControl } from '../sales/service';
+import { getSubscriber, locateSubscriber } from '../subscriptions/repository';
+import { ProcessorError } from './port';
+import { SandboxProcessor } from './sandbox';
+import type { LocalRuntimeHandle } from '../local/control-registry';
+
+/** The local runtime's control routes that drive the sandbox processor (DESIGN.md section 5). */
+const payBody = z.object({
+  email: z.string().trim().email('email must be a valid email address'),
+  firstName: z.string().max(100).optional(),
+  lastName: z.string().max(100).optional(),
+  country: z.string().max(2).optional(),
+  card: z.string().max(40).optional(),
+  saveCard: z.boolean().optional(),
+});
+const renewBody = z.object({ outcome: z.enum(['succeed', 'fail']) });
+const refundBody = z.object({ amountCents: z.number().int().positive().optional() });
+const refuseBody = z.object({ operation: z.enum(['pause', 'resume', 'cancel', 'charge']) });
+
+function sandbox(runtime: LocalRuntimeHandle): SandboxProcessor {
+  const processor = runtime.deps.ports.processor;
+  if (!(processor instanceof SandboxProcessor)) throw badRequest('The local runtime is not using the sandbox processor');
+  return processor;
+}
+
+async function processorCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ProcessorError) {
+      if (error.code === 'not_found') throw notFound('Processor record');
+      if (error.code === 'refused') throw conflict(error.message, 'PROCESSOR_REFUSED');
+      throw badRequest(error.message);
+    }
+    throw error;
+  }
+}
+
+export const PROCESSOR_CONTROL_ROUTES: ControlRoute[] = [
+  {
+    method: 'POST',
+    path: '/_local/checkout/{sessionId}/pay',
+    async handle(runtime, { params, body }) {
+      const input = parseOrThrow(payBody, body, 'body')!;
+      const located = await locateSession(runtime.deps.store, params.sessionId!);
+      if (!located) throw notFound('Checkout session');
+      const scope = { accountId: located.accountId, mode: located.mode };
+      const session = await getSession(runtime.deps.store, scope, params.sessionId!);
+      if (!session) throw notFound('Checkout session');
+      const buyer = { email: input.email, firstName: input.firstName, lastName: input.lastName, country: input.country };
+      const result = await processorCall(() =>
+        session.amountCents === 0
+          ? sandbox(runtime).completeFreeCheckout(located.processorCheckoutId, buyer)
+          : sandbox(runtime).payCheckout(located.processorCheckoutId, { buyer, cardNumber: input.card, saveCard: input.saveCard }),
+      );
+      if (result.status === 'declined') return { status: 200, body: { status: 'declined', failureMessage: result.failureMessage } };
+      await runtime.settle();
+      const after = await getSession(runtime.deps.store, scope, session._id);
+      return {
+        status: 200,
+        body: { status: 'paid', ...(after?.saleId ? { saleId: after.saleId } : {}), ...(after?.subscriberId ? { subscriberId: after.subscriberId } : {}) },
+      };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_local/subscribers/{subscriberId}/renew',
+    async handle(runtime, { params, body }) {
+      const input = parseOrThrow(renewBody, body, 'body')!;
+      const scope = await locateSubscriber(runtime.deps.store, params.subscriberId!);
+      const sub = scope ? await getSubscriber(runtime.deps.store, scope, params.subscriberId!, true) : undefined;
+      if (!scope || !sub) throw notFound('Subscriber');
+      if (!sub.membershipId) throw badRequest('This subscriber has no membership');
+      await processorCall(() => sandbox(runtime).renewNow(scope, sub.membershipId!, input.outcome));
+      await runtime.settle();
+      const after = await getSubscriber(runtime.deps.store, scope, sub._id, true);
+      return { status: 200, body: { status: after?.status } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_local/sales/{saleId}/refund',
+    async handle(runtime, { params, body }) {
+      const input = parseOrThrow(refundBody, body, 'body')!;
+      const scope = await locateSale(runtime.deps.store, params.saleId!);
+      if (!scope) throw notFound('Sale');
+      const sale = await saleForControl(runtime.deps, scope, params.saleId!);
+      await processorCall(() => sandbox(runtime).refund(scope, sale.paymentIntentId!, input.amountCents));
+      await runtime.settle();
+      const after = await getSale(runtime.deps.store, scope, sale._id);
+      return { status: 200, body: { status: after?.status, refundedCents: after?.refundedCents } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_local/sales/{saleId}/dispute',
+    async handle(runtime, { params }) {
+      const scope = await locateSale(runtime.deps.store, params.saleId!);
+      if (!scope) throw notFound('Sale');
+      const sale = await saleForControl(runtime.deps, scope, params.saleId!);
+      await processorCall(() => sandbox(runtime).dispute(scope, sale.paymentIntentId!));
+      await runtime.settle();
+      const after = await getSale(runtime.deps.store, scope, sale._id);
+      return { status: 200, body: { status: after?.status } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_local/processor/refuse-next',
+    async handle(runtime, { body }) {
+      const input = parseOrThrow(refuseBody, body, 'body')!;
+      sandbox(runtime).refuseNext(input.operation);
+      return { status: 200, body: { operation: input.operation } };
+    },
+  },
+];

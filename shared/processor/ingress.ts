@@ -1,0 +1,40 @@
+import { completeCheckout, type ProcessorNotification } from '../checkout/fulfilment';
+import type { Deps } from '../platform/context';
+import { badRequest } from '../platform/errors';
+import { logger } from '../platform/logger';
+import { onPaymentDisputed, onPaymentRefunded } from '../sales/service';
+import { onChargeFailed, onChargeSucceeded, onMembershipCanceled } from '../subscriptions/billing';
+import type { Scope } from '../store/keys';
+import { alreadyProcessed } from './marker';
+import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, verify } from './signing';
+
+type NotificationHandler = (deps: Deps, scope: Scope, notification: ProcessorNotification, baseUrl: string) => Promise<void>;
+
+/** What each processor notification drives. Unknown types are acknowledged and ignored. */
+const HANDLERS: Record<string, NotificationHandler> = {
+  'checkout.completed': completeCheckout,
+  'charge.succeeded': onChargeSucceeded,
+  'charge.failed': onChargeFailed,
+  'membership.canceled': onMembershipCanceled,
+  'payment.refunded': onPaymentRefunded,
+  'payment.disputed': onPaymentDisputed,
+};
+
+export async function receiveNotification(
+  deps: Deps,
+  request: { rawBody: string; headers: Record<string, string>; baseUrl: string },
+  notification: ProcessorNotification,
+): Promise<{ received: true; duplicate?: boolean; ignored?: boolean }> {
+  const checked = verify(SANDBOX_NOTIFICATION_SECRET, request.headers[SIGNATURE_HEADER], request.rawBody, Math.floor(deps.clock.nowMs() / 1000));
+  if (!checked.ok) throw badRequest(`Invalid signature: ${checked.reason}`, { code: 'INVALID_SIGNATURE' });
+  const handler = HANDLERS[notification.type];
+  if (!handler) {
+    logger.info('ignored processor notification', { type: notification.type, id: notification.id });
+    return { received: true, ignored: true };
+  }
+  if (await alreadyProcessed(deps.store, notification.id)) return { received: true, duplicate: true };
+  const scope: Scope = { accountId: notification.accountId, mode: notification.mode };
+  const base = (deps.config.PUBLIC_BASE_URL ?? request.baseUrl).replace(/\/$/, '');
+  await handler(deps, scope, notification, base);
+  return { received: true };
+}

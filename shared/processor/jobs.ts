@@ -1,0 +1,17 @@
+import type { JobHandler } from '../workers/registry';
+import { deliverNotification } from './delivery';
+import { JOB_DELIVER, JOB_RENEW, SandboxProcessor } from './sandbox';
+
+/** Jobs of the sandbox processor: notification delivery (retried by the queue) and renewal timers. */
+export const PROCESSOR_JOB_HANDLERS: Record<string, JobHandler> = {
+  [JOB_DELIVER]: async (job, deps) => {
+    if (!job.scope) return;
+    await deliverNotification(deps, job.scope, String(job.payload.notificationId));
+  },
+  [JOB_RENEW]: async (job, deps) => {
+    if (!job.scope) return;
+    const processor = deps.ports.processor;
+    const sandbox = processor instanceof SandboxProcessor ? processor : new SandboxProcessor(deps);
+    await sandbox.onRenewalDue(job.scope, String(job.payload.membershipId));
+  },
+};

@@ -1,0 +1,20 @@
+import { toItem } from '../store/items';
+import { keys } from '../store/keys';
+import type { Store, TransactOp } from '../store/store';
+
+const CONSUMER = 'processor-ingress';
+const RETENTION_SECONDS = 30 * 24 * 3600;
+
+/**
+ * The processed marker of a notification. It goes in the same transaction as the state change the
+ * notification causes, with attribute_not_exists: a second delivery, or a racing one, fails the
+ * whole transaction and so changes nothing.
+ */
+export const processedMarker = (notificationId: string, nowSeconds: number): TransactOp => ({
+  put: toItem(keys.processed(CONSUMER, notificationId), 'ProcessedNotification', { notificationId, processedAt: nowSeconds }, { expiresAt: nowSeconds + RETENTION_SECONDS }),
+  condition: 'attribute_not_exists(PK)',
+});
+
+export async function alreadyProcessed(store: Store, notificationId: string): Promise<boolean> {
+  return Boolean(await store.get(keys.processed(CONSUMER, notificationId), { consistent: true }));
+}

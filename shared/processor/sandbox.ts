@@ -1,0 +1,541 @@
+import { createHash } from 'node:crypto';
+import type { Frequency } from '../catalog/records';
+import type { Deps } from '../platform/context';
+import { prefixedId, randomBase62 } from '../platform/ids';
+import { toItem } from '../store/items';
+import { keys, type Scope } from '../store/keys';
+import { ConditionFailed, toRecord, type TransactOp } from '../store/store';
+import { addDays, addInterval, cardBrand, cardOutcome, RETRY_DELAYS_DAYS } from './periods';
+import {
+  ProcessorError,
+  type Buyer,
+  type CreateCheckoutInput,
+  type LiveMembership,
+  type LivePayment,
+  type PaymentMethod,
+  type PayInput,
+  type PayResult,
+  type ProcessorPort,
+  type RefusableOperation,
+} from './port';
+
+/**
+ * The sandbox processor: a real part of the product, like a payment provider's test mode. It keeps
+ * its own records in the table (SBX_* entities under the tenant scope, and the hosted checkout as a
+ * capability item), charges test cards, renews memberships on the period boundary through the
+ * scheduler, and reports everything that happens on its side as signed notifications posted to the
+ * processor ingress route, exactly as a live processor would. Notifications are recorded in the
+ * same transaction as the change they report and delivered by the jobs queue, retried until the
+ * ingress accepts them.
+ */
+export const SBX = {
+  checkout: 'sbx-checkout',
+  membership: 'SBX_MEMBERSHIP',
+  payment: 'SBX_PAYMENT',
+  card: 'SBX_CARD',
+  notification: 'SBX_NOTIFICATION',
+} as const;
+
+export const JOB_DELIVER = 'processor.deliver';
+export const JOB_RENEW = 'processor.renew';
+
+export interface SandboxCheckout {
+  id: string;
+  scope: Scope;
+  sessionId: string;
+  kind: 'one_time' | 'subscription';
+  description: string;
+  amountCents: number;
+  currency: string;
+  interval?: Frequency;
+  trialDays?: number;
+  offerSaveCard?: boolean;
+  successUrl: string;
+  cancelUrl: string;
+  notifyUrl: string;
+  planId: string;
+  status: 'open' | 'paid';
+  paymentId?: string;
+  membershipId?: string;
+  createdAt: string;
+}
+
+interface SandboxMembership {
+  id: string;
+  planId: string;
+  status: 'trialing' | 'active' | 'past_due' | 'canceled';
+  paused: boolean;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodStart: string;
+  currentPeriodEnd: string;
+  trialEnd: string | null;
+  amountCents: number;
+  currency: string;
+  interval: Frequency;
+  failures: number;
+  /** Set by the control API's failing renewal: every charge of this membership declines. */
+  declining: boolean;
+  paymentMethod: PaymentMethod | null;
+  notifyUrl: string;
+  createdAt: string;
+}
+
+interface SandboxPayment {
+  id: string;
+  amountCents: number;
+  refundedCents: number;
+  currency: string;
+  status: LivePayment['status'];
+  membershipId: string | null;
+  paymentMethod: PaymentMethod | null;
+  notifyUrl: string | null;
+  createdAt: string;
+}
+
+export interface SandboxNotification {
+  id: string;
+  type: string;
+  accountId: string;
+  mode: Scope['mode'];
+  created: number;
+  data: Record<string, unknown>;
+  notifyUrl: string;
+  deliveredAt?: string;
+  attempts: number;
+}
+
+const NOT_EXISTS = 'attribute_not_exists(PK)';
+const renewTimer = (membershipId: string) => `sbx-renew-${membershipId}`;
+
+export class SandboxProcessor implements ProcessorPort {
+  private readonly refusals = new Set<RefusableOperation>();
+
+  constructor(private readonly deps: Deps) {}
+
+  private get now() {
+    return this.deps.clock.now();
+  }
+
+  refuseNext(operation: RefusableOperation): void {
+    this.refusals.add(operation);
+  }
+
+  private refused(operation: RefusableOperation): boolean {
+    return this.refusals.delete(operation);
+  }
+
+  // ---- hosted checkout ----
+
+  async createCheckout(scope: Scope, input: CreateCheckoutInput) {
+    const checkout: SandboxCheckout = {
+      id: `cs_${randomBase62(32)}`,
+      scope,
+      sessionId: input.sessionId,
+      kind: input.kind,
+      description: input.description,
+      amountCents: input.amountCents,
+      currency: input.currency,
+      interval: input.interval,
+      trialDays: input.trialDays,
+      offerSaveCard: input.offerSaveCard,
+      successUrl: input.successUrl,
+      cancelUrl: input.cancelUrl,
+      notifyUrl: input.notifyUrl,
+      planId: prefixedId('plan'),
+      status: 'open',
+      createdAt: this.now.toISOString(),
+    };
+    await this.deps.store.put(toItem(keys.capability(SBX.checkout, checkout.id), 'SandboxCheckout', checkout), { ifNotExists: true });
+    return { checkoutId: checkout.id, url: `${input.baseUrl}/processor/sandbox/checkout/${checkout.id}`, planId: checkout.planId };
+  }
+
+  async getCheckout(checkoutId: string): Promise<SandboxCheckout | undefined> {
+    if (!/^cs_[0-9A-Za-z]{32}$/.test(checkoutId)) return undefined;
+    return toRecord<SandboxCheckout>(await this.deps.store.get(keys.capability(SBX.checkout, checkoutId), { consistent: true }));
+  }
+
+  async payCheckout(checkoutId: string, input: PayInput): Promise<PayResult> {
+    const checkout = await this.getCheckout(checkoutId);
+    if (!checkout) throw new ProcessorError('No such checkout', 'not_found');
+    if (checkout.status === 'paid') return { status: 'already_paid', paymentId: checkout.paymentId, membershipId: checkout.membershipId, redirectUrl: checkout.successUrl };
+    const digits = (input.cardNumber ?? '4242424242424242').replace(/[\s-]/g, '');
+    const outcome = cardOutcome(digits);
+    if (outcome === 'invalid') throw new ProcessorError('The card number is not valid', 'invalid');
+    const charging = checkout.amountCents > 0 && !(checkout.kind === 'subscription' && checkout.trialDays);
+    if (outcome === 'declines' || (charging && this.refused('charge'))) {
+      return { status: 'declined', failureMessage: 'Your card was declined.', redirectUrl: undefined };
+    }
+    const card = this.cardFor(checkout.scope, input.buyer.email, digits);
+    return this.complete(checkout, input.buyer, card, Boolean(input.saveCard && checkout.offerSaveCard));
+  }
+
+  async completeFreeCheckout(checkoutId: string, buyer: Buyer): Promise<PayResult> {
+    const checkout = await this.getCheckout(checkoutId);
+    if (!checkout) throw new ProcessorError('No such checkout', 'not_found');
+    if (checkout.amountCents !== 0) throw new ProcessorError('This checkout needs a card', 'invalid');
+    if (checkout.status === 'paid') return { status: 'already_paid', redirectUrl: checkout.successUrl };
+    return this.complete(checkout, buyer, null, false);
+  }
+
+  private cardFor(scope: Scope, email: string, digits: string): PaymentMethod & { declines: boolean } {
+    // Stable per card and buyer, like a processor's saved payment method id.
+    const hash = createHash('sha256').update(`${scope.accountId}|${scope.mode}|${email.toLowerCase()}|${digits}`).digest('hex');
+    const year = this.now.getUTCFullYear();
+    return { id: `payt_${hash.slice(0, 24)}`, type: 'card', brand: cardBrand(digits), last4: digits.slice(-4), expMonth: 12, expYear: year + 3, declines: cardOutcome(digits) === 'declines' };
+  }
+
+  private async complete(checkout: SandboxCheckout, buyer: Buyer, card: (PaymentMethod & { declines: boolean }) | null, saveCard: boolean): Promise<PayResult> {
+    const { scope } = checkout;
+    const now = this.now;
+    const paymentMethod: PaymentMethod | null = card ? { id: card.id, type: 'card', brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear } : null;
+    const ops: TransactOp[] = [];
+    let payment: SandboxPayment | undefined;
+    let membership: SandboxMembership | undefined;
+    const trial = checkout.kind === 'subscription' && checkout.trialDays ? checkout.trialDays : 0;
+    if (checkout.amountCents > 0 && !trial) {
+      payment = {
+        id: prefixedId('pay'),
+        amountCents: checkout.amountCents,
+        refundedCents: 0,
+        currency: checkout.currency,
+        status: 'succeeded',
+        membershipId: null,
+        paymentMethod,
+        notifyUrl: checkout.notifyUrl,
+        createdAt: now.toISOString(),
+      };
+    }
+    if (checkout.kind === 'subscription') {
+      const end = trial ? addDays(now, trial) : addInterval(now, checkout.interval ?? 'monthly');
+      membership = {
+        id: prefixedId('mem'),
+        planId: checkout.planId,
+        status: trial ? 'trialing' : 'active',
+        paused: false,
+        cancelAtPeriodEnd: false,
+        currentPeriodStart: now.toISOString(),
+        currentPeriodEnd: end.toISOString(),
+        trialEnd: trial ? end.toISOString() : null,
+        amountCents: checkout.amountCents,
+        currency: checkout.currency,
+        interval: checkout.interval ?? 'monthly',
+        failures: 0,
+        declining: false,
+        paymentMethod,
+        notifyUrl: checkout.notifyUrl,
+        createdAt: now.toISOString(),
+      };
+      if (payment) payment.membershipId = membership.id;
+      ops.push({ put: toItem(keys.entity(scope, SBX.membership, membership.id), 'SandboxMembership', membership), condition: NOT_EXISTS });
+    }
+    if (payment) ops.push({ put: toItem(keys.entity(scope, SBX.payment, payment.id), 'SandboxPayment', payment), condition: NOT_EXISTS });
+    if (card) ops.push({ put: toItem(keys.entity(scope, SBX.card, card.id), 'SandboxCard', { ...card, email: buyer.email.toLowerCase(), saved: saveCard }) });
+    ops.push({
+      update: keys.capability(SBX.checkout, checkout.id),
+      set: { status: 'paid', paymentId: payment?.id, membershipId: membership?.id },
+      condition: '#status = :open',
+      names: { '#status': 'status' },
+      values: { ':open': 'open' },
+    });
+    const notification = this.notification(scope, 'checkout.completed', checkout.notifyUrl, {
+      checkoutId: checkout.id,
+      sessionId: checkout.sessionId,
+      buyer: { email: buyer.email, firstName: buyer.firstName ?? null, lastName: buyer.lastName ?? null, country: buyer.country ?? null },
+      paymentMethod,
+      savedCard: saveCard,
+      payment: payment ? { id: payment.id, amountCents: payment.amountCents, currency: payment.currency, planId: checkout.planId } : null,
+      membership: membership
+        ? { id: membership.id, status: membership.status, currentPeriodStart: membership.currentPeriodStart, currentPeriodEnd: membership.currentPeriodEnd, trialEnd: membership.trialEnd }
+        : null,
+    });
+    ops.push(this.notificationPut(scope, notification));
+    try {
+      await this.deps.store.transact(ops);
+    } catch (error) {
+      if (error instanceof ConditionFailed) {
+        const again = await this.getCheckout(checkout.id);
+        return { status: 'already_paid', paymentId: again?.paymentId, membershipId: again?.membershipId, redirectUrl: checkout.successUrl };
+      }
+      throw error;
+    }
+    if (membership) await this.scheduleRenewal(scope, membership.id, new Date(membership.currentPeriodEnd));
+    await this.enqueue(scope, notification.id);
+    return { status: 'paid', paymentId: payment?.id, membershipId: membership?.id, redirectUrl: checkout.successUrl };
+  }
+
+  // ---- saved cards ----
+
+  async chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }) {
+    const card = toRecord<PaymentMethod & { declines: boolean; saved: boolean }>(await this.deps.store.get(keys.entity(scope, SBX.card, input.paymentMethodId)));
+    if (!card || !card.saved) throw new ProcessorError('No such saved card', 'not_found');
+    if (this.refused('charge') || card.declines) throw new ProcessorError('Your card was declined.', 'declined');
+    const paymentMethod: PaymentMethod = { id: card.id, type: 'card', brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
+    const payment: SandboxPayment = {
+      id: prefixedId('pay'),
+      amountCents: input.amountCents,
+      refundedCents: 0,
+      currency: input.currency,
+      status: 'succeeded',
+      membershipId: null,
+      paymentMethod,
+      notifyUrl: null,
+      createdAt: this.now.toISOString(),
+    };
+    await this.deps.store.put(toItem(keys.entity(scope, SBX.payment, payment.id), 'SandboxPayment', payment), { ifNotExists: true });
+    return { paymentId: payment.id, paymentMethod };
+  }
+
+  // ---- memberships ----
+
+  private async membership(scope: Scope, id: string): Promise<SandboxMembership> {
+    const record = /^mem_[0-9A-Za-z]{24}$/.test(id) ? toRecord<SandboxMembership>(await this.deps.store.get(keys.entity(scope, SBX.membership, id), { consistent: true })) : undefined;
+    if (!record) throw new ProcessorError('No such membership', 'not_found');
+    return record;
+  }
+
+  private live(m: SandboxMembership): LiveMembership {
+    return {
+      id: m.id,
+      status: m.status,
+      paused: m.paused,
+      cancelAtPeriodEnd: m.cancelAtPeriodEnd,
+      currentPeriodStart: m.currentPeriodStart,
+      currentPeriodEnd: m.currentPeriodEnd,
+      trialEnd: m.trialEnd,
+      amountCents: m.amountCents,
+      currency: m.currency,
+      interval: m.interval,
+      retries: m.failures,
+      paymentMethod: m.paymentMethod as PaymentMethod,
+    };
+  }
+
+  private async saveMembership(scope: Scope, m: SandboxMembership, extra: TransactOp[] = []) {
+    await this.deps.store.transact([{ put: toItem(keys.entity(scope, SBX.membership, m.id), 'SandboxMembership', m) }, ...extra]);
+  }
+
+  async getMembership(scope: Scope, membershipId: string) {
+    return this.live(await this.membership(scope, membershipId));
+  }
+
+  async pauseMembership(scope: Scope, membershipId: string) {
+    if (this.refused('pause')) throw new ProcessorError('The processor refused to pause this membership');
+    const m = await this.membership(scope, membershipId);
+    if (m.status === 'canceled') throw new ProcessorError('The membership has ended', 'invalid');
+    m.paused = true;
+    await this.saveMembership(scope, m);
+    await this.scheduler().cancel(renewTimer(m.id));
+    return this.live(m);
+  }
+
+  async resumeMembership(scope: Scope, membershipId: string) {
+    if (this.refused('resume')) throw new ProcessorError('The processor refused to resume this membership');
+    const m = await this.membership(scope, membershipId);
+    const now = this.now;
+    if (m.status === 'canceled') {
+      if (new Date(m.currentPeriodEnd) <= now) throw new ProcessorError('The membership has ended', 'invalid');
+      m.status = m.trialEnd && new Date(m.trialEnd) > now ? 'trialing' : 'active';
+    }
+    m.paused = false;
+    m.cancelAtPeriodEnd = false;
+    await this.saveMembership(scope, m);
+    if (m.status !== 'past_due') {
+      const end = new Date(m.currentPeriodEnd);
+      await this.scheduleRenewal(scope, m.id, end > now ? end : now);
+    }
+    return this.live(m);
+  }
+
+  async cancelMembership(scope: Scope, membershipId: string, options: { atPeriodEnd: boolean }) {
+    if (this.refused('cancel')) throw new ProcessorError('The processor refused to cancel this membership');
+    const m = await this.membership(scope, membershipId);
+    if (m.status === 'canceled') return this.live(m);
+    if (options.atPeriodEnd) {
+      m.cancelAtPeriodEnd = true;
+      await this.saveMembership(scope, m);
+    } else {
+      m.status = 'canceled';
+      m.cancelAtPeriodEnd = false;
+      await this.saveMembership(scope, m);
+      await this.scheduler().cancel(renewTimer(m.id));
+    }
+    return this.live(m);
+  }
+
+  /** The scheduler's renewal timer, and the retry timers after a failed charge. */
+  async onRenewalDue(scope: Scope, membershipId: string): Promise<void> {
+    let m: SandboxMembership;
+    try {
+      m = await this.membership(scope, membershipId);
+    } catch {
+      return;
+    }
+    if (m.status === 'canceled' || m.paused) return;
+    const now = this.now;
+    if (new Date(m.currentPeriodEnd) > now && m.status !== 'past_due') {
+      // Fired early (rescheduled membership): wait for the real boundary.
+      await this.scheduleRenewal(scope, m.id, new Date(m.currentPeriodEnd));
+      return;
+    }
+    if (m.cancelAtPeriodEnd) {
+      m.status = 'canceled';
+      const notification = this.notification(scope, 'membership.canceled', m.notifyUrl, { membershipId: m.id, reason: 'period_end', canceledAt: now.toISOString() });
+      await this.saveMembership(scope, m, [this.notificationPut(scope, notification)]);
+      await this.enqueue(scope, notification.id);
+      return;
+    }
+    await this.charge(scope, m, false);
+  }
+
+  async renewNow(scope: Scope, membershipId: string, outcome: 'succeed' | 'fail'): Promise<void> {
+    const m = await this.membership(scope, membershipId);
+    if (m.status === 'canceled') throw new ProcessorError('The membership has ended', 'invalid');
+    m.declining = outcome === 'fail';
+    await this.scheduler().cancel(renewTimer(m.id));
+    await this.charge(scope, m, true);
+  }
+
+  private async charge(scope: Scope, m: SandboxMembership, forced: boolean): Promise<void> {
+    const now = this.now;
+    const billingReason = m.status === 'trialing' ? 'initial' : 'renewal';
+    const refused = this.refused('charge');
+    const ok = !refused && !m.declining && (m.amountCents === 0 || Boolean(m.paymentMethod));
+    const ops: TransactOp[] = [];
+    let notification: SandboxNotification;
+    let nextTimer: Date | undefined;
+    if (ok) {
+      const start = forced || m.status === 'past_due' ? now : new Date(m.currentPeriodEnd);
+      const end = addInterval(start, m.interval);
+      const recovered = m.status === 'past_due';
+      const payment: SandboxPayment = {
+        id: prefixedId('pay'),
+        amountCents: m.amountCents,
+        refundedCents: 0,
+        currency: m.currency,
+        status: 'succeeded',
+        membershipId: m.id,
+        paymentMethod: m.paymentMethod,
+        notifyUrl: m.notifyUrl,
+        createdAt: now.toISOString(),
+      };
+      Object.assign(m, { status: 'active', failures: 0, currentPeriodStart: start.toISOString(), currentPeriodEnd: end.toISOString() });
+      ops.push({ put: toItem(keys.entity(scope, SBX.payment, payment.id), 'SandboxPayment', payment), condition: NOT_EXISTS });
+      notification = this.notification(scope, 'charge.succeeded', m.notifyUrl, {
+        membershipId: m.id,
+        billingReason,
+        recovered,
+        payment: { id: payment.id, amountCents: payment.amountCents, currency: payment.currency, planId: m.planId },
+        paymentMethod: m.paymentMethod,
+        membership: { status: m.status, currentPeriodStart: m.currentPeriodStart, currentPeriodEnd: m.currentPeriodEnd },
+      });
+      nextTimer = end;
+    } else {
+      const failures = m.status === 'past_due' ? m.failures + 1 : 1;
+      const final = failures > RETRY_DELAYS_DAYS.length;
+      const nextRetryAt = final ? null : addDays(now, RETRY_DELAYS_DAYS[failures - 1]!);
+      Object.assign(m, { status: final ? 'canceled' : 'past_due', failures });
+      notification = this.notification(scope, 'charge.failed', m.notifyUrl, {
+        membershipId: m.id,
+        billingReason,
+        attempt: failures,
+        final,
+        nextRetryAt: nextRetryAt?.toISOString() ?? null,
+        failureMessage: m.paymentMethod ? 'Your card was declined.' : 'No payment method on file.',
+        declineCode: 'card_declined',
+        amountCents: m.amountCents,
+        currency: m.currency,
+        paymentMethod: m.paymentMethod,
+      });
+      nextTimer = nextRetryAt ?? undefined;
+    }
+    await this.saveMembership(scope, m, [...ops, this.notificationPut(scope, notification)]);
+    if (nextTimer) await this.scheduleRenewal(scope, m.id, nextTimer);
+    await this.enqueue(scope, notification.id);
+  }
+
+  // ---- payments ----
+
+  private async paymentRecord(scope: Scope, paymentId: string): Promise<SandboxPayment> {
+    const record = /^pay_[0-9A-Za-z]{24}$/.test(paymentId) ? toRecord<SandboxPayment>(await this.deps.store.get(keys.entity(scope, SBX.payment, paymentId), { consistent: true })) : undefined;
+    if (!record) throw new ProcessorError('No such payment', 'not_found');
+    return record;
+  }
+
+  async getPayment(scope: Scope, paymentId: string): Promise<LivePayment> {
+    const { notifyUrl: _n, ...live } = await this.paymentRecord(scope, paymentId);
+    return live;
+  }
+
+  async refund(scope: Scope, paymentId: string, amountCents?: number): Promise<void> {
+    const p = await this.paymentRecord(scope, paymentId);
+    const remaining = p.amountCents - p.refundedCents;
+    const amount = amountCents ?? remaining;
+    if (p.status === 'disputed') throw new ProcessorError('A disputed payment cannot be refunded', 'invalid');
+    if (!Number.isInteger(amount) || amount <= 0 || amount > remaining) throw new ProcessorError(`Refund amount must be between 1 and ${remaining} cents`, 'invalid');
+    const refundedCents = p.refundedCents + amount;
+    const full = refundedCents === p.amountCents;
+    const notification = this.notification(scope, 'payment.refunded', p.notifyUrl ?? '', {
+      paymentId: p.id,
+      refundId: prefixedId('re'),
+      amountCents: amount,
+      refundedCents,
+      full,
+      currency: p.currency,
+    });
+    await this.deps.store.transact([
+      {
+        update: keys.entity(scope, SBX.payment, p.id),
+        set: { refundedCents, status: full ? 'refunded' : 'partially_refunded' },
+        condition: 'refundedCents = :before',
+        values: { ':before': p.refundedCents },
+      },
+      ...(p.notifyUrl ? [this.notificationPut(scope, notification)] : []),
+    ]);
+    if (p.notifyUrl) await this.enqueue(scope, notification.id);
+  }
+
+  async dispute(scope: Scope, paymentId: string): Promise<void> {
+    const p = await this.paymentRecord(scope, paymentId);
+    if (p.status === 'disputed') return;
+    const notification = this.notification(scope, 'payment.disputed', p.notifyUrl ?? '', { paymentId: p.id, disputeId: prefixedId('dp'), amountCents: p.amountCents, currency: p.currency });
+    await this.deps.store.transact([
+      { update: keys.entity(scope, SBX.payment, p.id), set: { status: 'disputed' } },
+      ...(p.notifyUrl ? [this.notificationPut(scope, notification)] : []),
+    ]);
+    if (p.notifyUrl) await this.enqueue(scope, notification.id);
+  }
+
+  // ---- notifications ----
+
+  private notification(scope: Scope, type: string, notifyUrl: string, data: Record<string, unknown>): SandboxNotification {
+    return { id: prefixedId('ntf'), type, accountId: scope.accountId, mode: scope.mode, created: Math.floor(this.deps.clock.nowMs() / 1000), data, notifyUrl, attempts: 0 };
+  }
+
+  private notificationPut(scope: Scope, notification: SandboxNotification): TransactOp {
+    return {
+      put: toItem(keys.entity(scope, SBX.notification, notification.id), 'SandboxNotification', notification, { expiresAt: notification.created + 30 * 24 * 3600 }),
+      condition: NOT_EXISTS,
+    };
+  }
+
+  private scheduler() {
+    return this.deps.ports.scheduler;
+  }
+
+  private async scheduleRenewal(scope: Scope, membershipId: string, at: Date) {
+    await this.scheduler().schedule(renewTimer(membershipId), at, { type: JOB_RENEW, scope, payload: { membershipId } });
+  }
+
+  /**
+   * The notification is already recorded; a failed enqueue falls back to a scheduler timer so the
+   * notification is still delivered.
+   */
+  private async enqueue(scope: Scope, notificationId: string) {
+    const job = { type: JOB_DELIVER, scope, payload: { notificationId } };
+    try {
+      await this.deps.ports.queue.send('jobs', job);
+    } catch {
+      await this.scheduler().schedule(`sbx-deliver-${notificationId}`, this.now, job);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import type { PaymentMethod } from '../processor/port';
+
+export const SALE = 'SALE';
+export const CUSTOMER = 'CUSTOMER';
+
+export type SaleStatus = 'completed' | 'refunded' | 'disputed';
+
+/** Every charge is a sale: a one-time order or a subscription payment. Money in integer cents. */
+export interface SaleRecord {
+  _id: string;
+  type: 'one_time' | 'subscription';
+  billingReason?: 'initial' | 'renewal' | 'usage';
+  /** Empty for subscription sales: they reference the offer in `subscriptionId`. */
+  productId: string;
+  productName: string;
+  subscriptionId: string | null;
+  subscriberId: string | null;
+  customerId: string;
+  buyerEmail: string;
+  firstName: string | null;
+  lastName: string | null;
+  country: string | null;
+  amountCents: number;
+  originalAmountCents: number;
+  currency: string;
+  discountCode: string | null;
+  status: SaleStatus;
+  refundedCents: number;
+  paymentIntentId: string | null;
+  planId: string | null;
+  membershipId: string | null;
+  paymentMethod: PaymentMethod | null;
+  checkoutSessionId: string | null;
+  clientReferenceId: string | null;
+  metadata: Record<string, unknown>;
+  free: boolean;
+  testMode: boolean;
+  createdAt: string;
+  refundedAt?: string;
+  disputedAt?: string;
+}
+
+export interface CustomerRecord {
+  _id: string;
+  /** The seller account the customer belongs to. */
+  userId: string;
+  buyerEmail: string;
+  firstName: string | null;
+  lastName: string | null;
+  country: string | null;
+  /** The product or offer of the first purchase. */
+  productId: string | null;
+  productIds: string[];
+  testMode: boolean;
+  numberOfOrders: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();

@@ -1,0 +1,222 @@
+import { getOffer, getProduct } from '../catalog/repository';
+import { newEvent, outboxPut } from '../events/event';
+import type { Deps, OperationContext } from '../platform/context';
+import { badRequest, conflict, notFound } from '../platform/errors';
+import { isObjectId, objectId, randomBase62 } from '../platform/ids';
+import { toMajor } from '../platform/money';
+import { alreadyProcessed, processedMarker } from '../processor/marker';
+import type { LivePayment } from '../processor/port';
+import { toItem } from '../store/items';
+import { keys, type Scope } from '../store/keys';
+import { ConditionFailed, type TransactOp } from '../store/store';
+import { offerBlock } from '../subscriptions/events';
+import type { ProcessorNotification } from '../checkout/fulfilment';
+import { orderRefundedData } from './events';
+import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
+import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, saleUpdate } from './repository';
+
+/**
+ * The receipt capability of a completed sale: the reviews feature lets the holder of this token
+ * review the product. Written in the sale's own transaction.
+ */
+export function receiptPut(scope: Scope, sale: SaleRecord): TransactOp {
+  const token = randomBase62(32);
+  return {
+    put: toItem(keys.capability('receipt', token), 'ReceiptCapability', {
+      accountId: scope.accountId,
+      mode: scope.mode,
+      saleId: sale._id,
+      productId: sale.productId || sale.subscriptionId,
+      buyerEmail: sale.buyerEmail,
+      customerId: sale.customerId,
+    }),
+    condition: 'attribute_not_exists(PK)',
+  };
+}
+
+export function presentSale(sale: SaleRecord) {
+  return {
+    _id: sale._id,
+    type: sale.type,
+    billingReason: sale.billingReason ?? null,
+    productId: sale.productId,
+    productName: sale.productName,
+    subscriptionId: sale.subscriptionId,
+    subscriberId: sale.subscriberId,
+    customerId: sale.customerId,
+    buyerEmail: sale.buyerEmail,
+    firstName: sale.firstName,
+    lastName: sale.lastName,
+    country: sale.country,
+    amount: toMajor(sale.amountCents),
+    amountCents: sale.amountCents,
+    currency: sale.currency,
+    discountCode: sale.discountCode,
+    status: sale.status,
+    refundedAmount: toMajor(sale.refundedCents),
+    refundedCents: sale.refundedCents,
+    paymentIntentId: sale.paymentIntentId,
+    planId: sale.planId,
+    paymentMethod: sale.paymentMethod,
+    clientReferenceId: sale.clientReferenceId,
+    metadata: sale.metadata ?? {},
+    free: sale.free,
+    testMode: sale.testMode,
+    createdAt: sale.createdAt,
+    refundedAt: sale.refundedAt ?? null,
+    disputedAt: sale.disputedAt ?? null,
+  };
+}
+
+export const presentCustomer = (c: CustomerRecord) => ({
+  _id: c._id,
+  userId: c.userId,
+  buyerEmail: c.buyerEmail,
+  firstName: c.firstName,
+  lastName: c.lastName,
+  country: c.country,
+  productId: c.productId,
+  productIds: c.productIds,
+  testMode: c.testMode,
+  numberOfOrders: c.numberOfOrders,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+
+// ---- orders and payments ----
+
+export async function listOrders(ctx: OperationContext) {
+  return (await listSales(ctx.store, ctx.scope, 'one_time')).map(presentSale);
+}
+
+export async function getOrder(ctx: OperationContext, id: string) {
+  const sale = isObjectId(id) ? await getSale(ctx.store, ctx.scope, id) : undefined;
+  if (!sale || sale.type !== 'one_time') throw notFound('Order');
+  return presentSale(sale);
+}
+
+export async function listPayments(ctx: OperationContext, type?: SaleRecord['type']) {
+  return (await listSales(ctx.store, ctx.scope, type)).map(presentSale);
+}
+
+export async function getPayment(ctx: OperationContext, id: string, live: boolean) {
+  const sale = isObjectId(id) ? await getSale(ctx.store, ctx.scope, id) : undefined;
+  if (!sale) throw notFound('Payment');
+  const [product, offer, customer] = await Promise.all([
+    sale.productId ? getProduct(ctx.store, ctx.scope, sale.productId) : undefined,
+    sale.subscriptionId ? getOffer(ctx.store, ctx.scope, sale.subscriptionId) : undefined,
+    getCustomer(ctx.store, ctx.scope, sale.customerId),
+  ]);
+  const answer: ReturnType<typeof presentSale> & Record<string, unknown> = {
+    ...presentSale(sale),
+    product: product ? { _id: product._id, name: product.name, price: toMajor(product.priceCents), currency: product.currency, productType: product.productType } : null,
+    subscription: offer ? offerBlock(offer) : null,
+    customer: customer ? presentCustomer(customer) : null,
+    processor: { paymentIntentId: sale.paymentIntentId, planId: sale.planId, membershipId: sale.membershipId, paymentMethod: sale.paymentMethod },
+  };
+  if (live) answer.processorLive = sale.paymentIntentId ? await livePayment(ctx, sale.paymentIntentId) : null;
+  return answer;
+}
+
+/** A processor lookup that never fails the request: any error degrades to null. */
+async function livePayment(ctx: OperationContext, paymentId: string): Promise<LivePayment | null> {
+  try {
+    return await ctx.ports.processor.getPayment(ctx.scope, paymentId);
+  } catch {
+    return null;
+  }
+}
+
+// ---- customers ----
+
+export type CustomerSort = 'newest' | 'oldest' | 'orders' | 'email';
+
+export async function listCustomersOf(ctx: OperationContext, filter: { productId?: string; sort?: CustomerSort }) {
+  let customers = await listCustomers(ctx.store, ctx.scope);
+  if (filter.productId) customers = customers.filter((c) => c.productIds.includes(filter.productId!));
+  const sort = filter.sort ?? 'newest';
+  const byId = (a: CustomerRecord, b: CustomerRecord) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+  customers.sort((a, b) =>
+    sort === 'oldest' ? byId(a, b) : sort === 'orders' ? b.numberOfOrders - a.numberOfOrders || byId(b, a) : sort === 'email' ? a.buyerEmail.localeCompare(b.buyerEmail) : byId(b, a),
+  );
+  return customers.map(presentCustomer);
+}
+
+export async function getCustomerById(ctx: OperationContext, id: string) {
+  const customer = isObjectId(id) ? await getCustomer(ctx.store, ctx.scope, id) : undefined;
+  if (!customer) throw notFound('Customer');
+  return presentCustomer(customer);
+}
+
+export async function createCustomer(ctx: OperationContext, input: { email: string; firstName?: string; lastName?: string; country?: string; productId?: string }) {
+  const email = normalizeEmail(input.email);
+  if (await findCustomerByEmail(ctx.store, ctx.scope, email)) throw conflict('A customer with this email already exists', 'CUSTOMER_EXISTS');
+  const now = ctx.clock.now().toISOString();
+  const customer: CustomerRecord = {
+    _id: objectId(ctx.clock),
+    userId: ctx.scope.accountId,
+    buyerEmail: email,
+    firstName: input.firstName ?? null,
+    lastName: input.lastName ?? null,
+    country: input.country ?? null,
+    productId: input.productId ?? null,
+    productIds: input.productId ? [input.productId] : [],
+    testMode: ctx.scope.mode === 'test',
+    numberOfOrders: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const presented = presentCustomer(customer);
+  try {
+    await ctx.store.transact([...customerPuts(ctx.scope, customer), outboxPut(newEvent(ctx.scope, ctx.clock, 'customer.created', { ...presented }))]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw conflict('A customer with this email already exists', 'CUSTOMER_EXISTS');
+    throw error;
+  }
+  return presented;
+}
+
+// ---- refunds and disputes (processor notifications) ----
+
+export async function onPaymentRefunded(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<void> {
+  const data = notification.data as { paymentId: string; refundId: string; amountCents: number; refundedCents: number; full: boolean };
+  const sale = await getSaleByPayment(deps.store, scope, data.paymentId);
+  if (!sale) return;
+  const now = deps.clock.now().toISOString();
+  const after: SaleRecord = { ...sale, refundedCents: data.refundedCents, status: data.full ? 'refunded' : sale.status, refundedAt: now };
+  const event = newEvent(scope, deps.clock, 'order.refunded', orderRefundedData(after, { id: data.refundId, amountCents: data.amountCents, full: data.full }));
+  await transactOnce(deps, notification.id, [
+    processedMarker(notification.id, notification.created),
+    saleUpdate(scope, sale._id, { refundedCents: after.refundedCents, status: after.status, refundedAt: now }, { expression: 'refundedCents = :seen', values: { ':seen': sale.refundedCents } }),
+    outboxPut(event),
+  ]);
+}
+
+export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<void> {
+  const data = notification.data as { paymentId: string };
+  const sale = await getSaleByPayment(deps.store, scope, data.paymentId);
+  if (!sale) return;
+  await transactOnce(deps, notification.id, [
+    processedMarker(notification.id, notification.created),
+    saleUpdate(scope, sale._id, { status: 'disputed', disputedAt: deps.clock.now().toISOString() }),
+  ]);
+}
+
+/** A transaction guarded by the notification's marker: a duplicate is a quiet no-op. */
+export async function transactOnce(deps: Deps, notificationId: string, ops: TransactOp[]): Promise<boolean> {
+  try {
+    await deps.store.transact(ops);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed && (await alreadyProcessed(deps.store, notificationId))) return false;
+    throw error;
+  }
+}
+
+/** Local control API: the seller's refund or dispute, carried out by the processor. */
+export async function saleForControl(deps: Deps, scope: Scope, saleId: string) {
+  const sale = await getSale(deps.store, scope, saleId);
+  if (!sale) throw notFound('Sale');
+  if (!sale.paymentIntentId) throw badRequest('A free order has no payment to refund or dispute', { field: 'saleId' });
+  return sale;
+}

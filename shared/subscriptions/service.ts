@@ -1,0 +1,233 @@
+import { getOffer } from '../catalog/repository';
+import type { OfferRecord } from '../catalog/records';
+import { newEvent, outboxPut } from '../events/event';
+import type { Deps, OperationContext } from '../platform/context';
+import { ApiError, badGateway, badRequest, conflict, notFound } from '../platform/errors';
+import { isObjectId } from '../platform/ids';
+import { ProcessorError, type LiveMembership } from '../processor/port';
+import { listSubscriberSales } from '../sales/repository';
+import { presentSale } from '../sales/service';
+import type { Scope } from '../store/keys';
+import { ConditionFailed } from '../store/store';
+import { offerBlock, subscriptionEventData } from './events';
+import type { SubscriberRecord } from './records';
+import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace } from './repository';
+import { transition, type Trigger } from './state';
+import { scheduleSubscriberTimers } from './timers';
+
+export const portalUrlFor = (baseUrl: string, offerId: string, subscriberId: string, token: string) =>
+  `${baseUrl}/subscriptions/sub/portal-data/${offerId}/${subscriberId}?token=${token}`;
+
+export function presentSubscriber(sub: SubscriberRecord) {
+  return {
+    _id: sub._id,
+    subscriptionId: sub.subscriptionId,
+    customerId: sub.customerId,
+    buyerEmail: sub.buyerEmail,
+    firstName: sub.firstName,
+    lastName: sub.lastName,
+    country: sub.country,
+    status: sub.status,
+    active: sub.active,
+    cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    paused: sub.paused,
+    membershipId: sub.membershipId,
+    paymentMethod: sub.paymentMethod,
+    clientReferenceId: sub.clientReferenceId,
+    metadata: sub.metadata ?? {},
+    currentPeriodStart: sub.currentPeriodStart,
+    currentPeriodEnd: sub.currentPeriodEnd,
+    trialEnd: sub.trialEnd,
+    failureMessage: sub.failureMessage,
+    portalUrl: sub.portalUrl,
+    testMode: sub.testMode,
+    createdAt: sub.createdAt,
+    updatedAt: sub.updatedAt,
+    canceledAt: sub.canceledAt,
+  };
+}
+
+const joinedOffer = (offer: OfferRecord | undefined) => (offer ? offerBlock(offer) : null);
+
+export async function listSubscribersOf(ctx: OperationContext, query: { status?: string; email?: string; subscriptionId?: string; page: number; pageSize: number }) {
+  const result = await listSubscribers(ctx.store, ctx.scope, { status: query.status, email: query.email?.trim().toLowerCase(), subscriptionId: query.subscriptionId }, query.page, query.pageSize);
+  const offers = new Map<string, OfferRecord | undefined>();
+  for (const id of new Set(result.items.map((s) => s.subscriptionId))) offers.set(id, await getOffer(ctx.store, ctx.scope, id));
+  return {
+    data: result.items.map((sub) => ({ ...presentSubscriber(sub), subscription: joinedOffer(offers.get(sub.subscriptionId)) })),
+    page: result.page,
+    pageSize: result.pageSize,
+    total: result.total,
+  };
+}
+
+async function payments(deps: Deps, scope: Scope, subscriberId: string) {
+  return (await listSubscriberSales(deps.store, scope, subscriberId)).map(presentSale);
+}
+
+export async function getSubscriberDetail(ctx: OperationContext, id: string, live: boolean) {
+  if (id.startsWith('mem_')) throw badRequest('Use the 24-hex subscriber _id here; mem_ ids are accepted on cancel, pause and resume', { field: 'id' });
+  const sub = isObjectId(id) ? await getSubscriber(ctx.store, ctx.scope, id) : undefined;
+  if (!sub) throw notFound('Subscriber');
+  const offer = await getOffer(ctx.store, ctx.scope, sub.subscriptionId);
+  const answer: ReturnType<typeof presentSubscriber> & Record<string, unknown> = { ...presentSubscriber(sub), subscription: joinedOffer(offer), payments: await payments(ctx, ctx.scope, sub._id) };
+  if (live) answer.processorMembership = sub.membershipId ? await liveMembership(ctx, ctx.scope, sub.membershipId) : null;
+  return answer;
+}
+
+export async function getSubscriptionOrder(ctx: OperationContext, id: string) {
+  const sub = isObjectId(id) ? await getSubscriber(ctx.store, ctx.scope, id) : undefined;
+  if (!sub) throw notFound('Subscriber');
+  const offer = await getOffer(ctx.store, ctx.scope, sub.subscriptionId);
+  return { subscriber: { ...presentSubscriber(sub), subscription: joinedOffer(offer) }, status: sub.status, sales: await payments(ctx, ctx.scope, sub._id) };
+}
+
+async function liveMembership(deps: Deps, scope: Scope, membershipId: string): Promise<LiveMembership | null> {
+  try {
+    return await deps.ports.processor.getMembership(scope, membershipId);
+  } catch {
+    return null;
+  }
+}
+
+/** `{id}` on cancel, pause and resume: the subscriber _id or its mem_ id. */
+async function resolve(deps: Deps, scope: Scope, id: string): Promise<SubscriberRecord> {
+  const sub = id.startsWith('mem_') ? await findSubscriberByMembership(deps.store, scope, id) : isObjectId(id) ? await getSubscriber(deps.store, scope, id, true) : undefined;
+  if (!sub) throw notFound('Subscriber');
+  return sub;
+}
+
+/** Applies a state move with its events in one transaction; answers the record after the move. */
+export async function applyTrigger(deps: Deps, scope: Scope, sub: SubscriberRecord, trigger: Trigger): Promise<SubscriberRecord> {
+  const move = transition(sub, trigger);
+  if (!move) return sub;
+  const now = deps.clock.now().toISOString();
+  const after: SubscriberRecord = { ...sub, ...move.patch, updatedAt: now };
+  if (after.status === 'canceled' && sub.status !== 'canceled') after.canceledAt = now;
+  const offer = await getOffer(deps.store, scope, sub.subscriptionId);
+  const events = offer ? move.events.map((type) => newEvent(scope, deps.clock, type, subscriptionEventData(type, after, offer))) : [];
+  try {
+    await deps.store.transact([subscriberReplace(scope, sub, after), ...events.map(outboxPut)]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw conflict('The subscription changed at the same time; read it again and retry', 'CONCURRENT_UPDATE');
+    throw error;
+  }
+  await scheduleSubscriberTimers(deps, scope, after);
+  return after;
+}
+
+function processorFailure(error: unknown): never {
+  if (error instanceof ProcessorError) {
+    if (error.code === 'invalid') throw conflict(error.message, 'PROCESSOR_INVALID_STATE');
+    throw badGateway(`The payment processor refused: ${error.message}`, 'PROCESSOR_REFUSED');
+  }
+  throw error;
+}
+
+function requireMembership(sub: SubscriberRecord): string {
+  if (!sub.membershipId) throw badRequest('This subscriber has no membership on record', { field: 'id', code: 'NO_MEMBERSHIP' });
+  return sub.membershipId;
+}
+
+/** Processor first: when it refuses, nothing changes here. */
+export async function cancelSubscription(ctx: OperationContext, id: string) {
+  const sub = await resolve(ctx, ctx.scope, id);
+  const membershipId = requireMembership(sub);
+  if (sub.status === 'canceled') throw conflict('The subscription is already canceled', 'ALREADY_CANCELED');
+  if (!sub.cancelAtPeriodEnd) await ctx.ports.processor.cancelMembership(ctx.scope, membershipId, { atPeriodEnd: true }).catch(processorFailure);
+  return presentSubscriber(await applyTrigger(ctx, ctx.scope, sub, { type: 'cancel_scheduled' }));
+}
+
+export async function pauseSubscription(ctx: OperationContext, id: string) {
+  const sub = await resolve(ctx, ctx.scope, id);
+  const membershipId = requireMembership(sub);
+  if (sub.status === 'canceled') throw conflict('A canceled subscription cannot be paused', 'ALREADY_CANCELED');
+  if (!sub.paused) await ctx.ports.processor.pauseMembership(ctx.scope, membershipId).catch(processorFailure);
+  const after = await applyTrigger(ctx, ctx.scope, sub, { type: 'paused' });
+  return { ...presentSubscriber(after), paused: after.paused };
+}
+
+export async function resumeSubscription(ctx: OperationContext, id: string) {
+  const sub = await resolve(ctx, ctx.scope, id);
+  const membershipId = requireMembership(sub);
+  const now = ctx.clock.now().toISOString();
+  if (!transition(sub, { type: 'resumed', now })) {
+    if (sub.status === 'canceled') throw conflict('The subscription has ended and cannot be resumed', 'SUBSCRIPTION_ENDED');
+    return presentSubscriber(sub);
+  }
+  await ctx.ports.processor.resumeMembership(ctx.scope, membershipId).catch(processorFailure);
+  return presentSubscriber(await applyTrigger(ctx, ctx.scope, sub, { type: 'resumed', now }));
+}
+
+// ---- buyer portal ----
+
+/**
+ * The portal pair. The ids alone give read-only access; the `token` query parameter (the one in
+ * portalUrl) permits cancel and resume. Every mismatch answers the same 404.
+ */
+async function portalSubscriber(deps: Deps, subscriptionId: string | undefined, subscriberId: string) {
+  const scope = isObjectId(subscriberId) ? await locateSubscriber(deps.store, subscriberId) : undefined;
+  const sub = scope ? await getSubscriber(deps.store, scope, subscriberId) : undefined;
+  if (!scope || !sub || (subscriptionId !== undefined && sub.subscriptionId !== subscriptionId)) throw notFound('Subscription');
+  return { scope, sub };
+}
+
+async function tokenValid(deps: Deps, sub: SubscriberRecord, token: string | undefined) {
+  if (!token) return false;
+  const found = await findPortalToken(deps.store, token);
+  return Boolean(found && found.subscriberId === sub._id && token === sub.portalToken);
+}
+
+const manageUrlOf = (sub: SubscriberRecord) => sub.portalUrl;
+
+export async function portalData(deps: Deps, subscriptionId: string, subscriberId: string, token: string | undefined) {
+  const { scope, sub } = await portalSubscriber(deps, subscriptionId, subscriberId);
+  const offer = await getOffer(deps.store, scope, sub.subscriptionId);
+  const canManage = await tokenValid(deps, sub, token);
+  return {
+    subscriptionCustomerId: sub._id,
+    subscriptionId: sub.subscriptionId,
+    subscription: joinedOffer(offer),
+    status: sub.status,
+    active: sub.active,
+    cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    paused: sub.paused,
+    currentPeriodEnd: sub.currentPeriodEnd,
+    trialEnd: sub.trialEnd,
+    customer: { email: sub.buyerEmail, firstName: sub.firstName, lastName: sub.lastName },
+    canManage,
+    manageUrl: canManage ? manageUrlOf(sub) : null,
+    payments: await payments(deps, scope, sub._id),
+  };
+}
+
+/** Portal writes record the buyer's intent even when the processor call fails. */
+export async function portalChange(deps: Deps, subscriberId: string, token: string | undefined, action: { type: 'cancel'; immediate: boolean } | { type: 'resume' }) {
+  if (!token) throw new ApiError(403, 'The portal token is required to change a subscription', { field: 'token' });
+  const { scope, sub } = await portalSubscriber(deps, undefined, subscriberId);
+  if (!(await tokenValid(deps, sub, token))) throw notFound('Subscription');
+  let processorSynced = true;
+  const processor = deps.ports.processor;
+  const now = deps.clock.now().toISOString();
+  let trigger: Trigger;
+  if (action.type === 'cancel') {
+    trigger = action.immediate ? { type: 'canceled' } : { type: 'cancel_scheduled' };
+    if (sub.status !== 'canceled' && sub.membershipId) {
+      processorSynced = await processor.cancelMembership(scope, sub.membershipId, { atPeriodEnd: !action.immediate }).then(() => true, () => false);
+    }
+  } else {
+    trigger = { type: 'resumed', now };
+    if (transition(sub, trigger) && sub.membershipId) processorSynced = await processor.resumeMembership(scope, sub.membershipId).then(() => true, () => false);
+  }
+  if (!sub.membershipId) processorSynced = false;
+  const after = await applyTrigger(deps, scope, sub, trigger);
+  return {
+    subscriptionCustomerId: after._id,
+    status: after.status,
+    active: after.active,
+    cancelAtPeriodEnd: after.cancelAtPeriodEnd,
+    paused: after.paused,
+    processorSynced,
+    manageUrl: manageUrlOf(after),
+  };
+}
