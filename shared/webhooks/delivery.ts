@@ -28,18 +28,17 @@ export function newDelivery(
   fields: Pick<WebhookDelivery, 'id' | 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test' | 'redelivery'>,
 ): WebhookDelivery {
   const now = deps.clock.now().toISOString();
-  return { ...fields, status: 'pending', attempts: 0, queuedAttempt: 0, nextAttemptAt: null, createdAt: now, updatedAt: now };
+  return { ...fields, status: 'pending', attempts: 0, nextAttemptAt: null, createdAt: now, updatedAt: now };
 }
 
 /**
- * Sends the message of the first attempt, then notes it. A crash between the two leaves
- * queuedAttempt at 0, and whoever retries (the bus retrying the fan-out) sends it again; a
- * duplicate message is dropped by the worker's attempt check.
+ * Sends the message of an attempt. Nothing records that it was sent: whoever retries after a
+ * crash (the bus retrying the fan-out, the queue redelivering the previous attempt's message)
+ * sends it again, and the worker's attempt check and claim make a second copy harmless.
  */
 export async function enqueueDelivery(deps: Deps, scope: Scope, deliveryId: string, attempt = 1, delaySeconds = 0): Promise<void> {
   const message: DeliveryMessage = { scope, deliveryId, attempt };
   await deps.ports.queue.send('webhooks', message as unknown as Record<string, unknown>, { delaySeconds });
-  await repo.markQueued(deps.store, scope, deliveryId, attempt);
 }
 
 export const fanOutDeliveryId = (eventId: string, webhookId: string) => `${eventId}_${webhookId}`;
@@ -63,9 +62,10 @@ export async function fanOutEvent(deps: Deps, event: DomainEvent): Promise<numbe
       redelivery: false,
     });
     if (!(await repo.createDelivery(deps.store, scope, delivery))) {
+      // An earlier run created it. If no attempt is recorded yet, that run may have died before
+      // sending the message: send it (again). A copy is dropped by the worker.
       const existing = await repo.getDelivery(deps.store, scope, delivery.id);
-      // Already queued by an earlier run: nothing to do. Otherwise that run died in between.
-      if (!existing || existing.queuedAttempt >= 1) continue;
+      if (!existing || existing.status !== 'pending' || existing.attempts > 0) continue;
     }
     await enqueueDelivery(deps, scope, delivery.id);
   }
@@ -108,8 +108,9 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
   if (!delivery || delivery.status !== 'pending') return;
 
   if (delivery.attempts >= attempt) {
-    // This attempt is done. If its retry message was never confirmed sent, send it now.
-    if (delivery.attempts === attempt && delivery.queuedAttempt < attempt + 1 && delivery.nextAttemptAt) {
+    // This attempt is recorded. This copy of its message came back because the worker died
+    // before sending the retry message, or it is a duplicate: send the retry (again) either way.
+    if (delivery.attempts === attempt && delivery.nextAttemptAt) {
       const delay = Math.max(0, Math.ceil((Date.parse(delivery.nextAttemptAt) - deps.clock.nowMs()) / 1000));
       await enqueueDelivery(deps, scope, deliveryId, attempt + 1, delay);
     }

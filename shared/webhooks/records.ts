@@ -30,8 +30,6 @@ export interface WebhookDelivery {
   status: DeliveryStatus;
   /** Attempts finished and logged. */
   attempts: number;
-  /** Highest attempt number whose queue message is known to be sent. */
-  queuedAttempt: number;
   nextAttemptAt: string | null;
   createdAt: string;
   updatedAt: string;

@@ -57,15 +57,6 @@ export async function getDelivery(store: Store, scope: Scope, id: string): Promi
   return toRecord<WebhookDelivery>(await store.get(keys.entity(scope, DELIVERY, id), { consistent: true }));
 }
 
-/** Notes that the message for `attempt` is sent; never moves backwards. */
-export async function markQueued(store: Store, scope: Scope, id: string, attempt: number): Promise<void> {
-  try {
-    await store.update(keys.entity(scope, DELIVERY, id), { set: { queuedAttempt: attempt } }, { mustExist: true, condition: 'queuedAttempt < :a', values: { ':a': attempt } });
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-  }
-}
-
 /**
  * Claims attempt `attempt` for one worker, so two copies of a message (SQS delivers at least
  * once) do not both call the receiver. A claim lapses after `leaseMs`, so a worker that died
