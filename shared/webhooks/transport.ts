@@ -27,7 +27,7 @@ export interface AttemptResult {
   redirects: number;
 }
 
-class BlockedAddressError extends Error {
+export class BlockedAddressError extends Error {
   readonly code = 'EADDRBLOCKED';
 }
 class AttemptTimeoutError extends Error {
@@ -41,10 +41,15 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * the checked addresses to the socket, which dials exactly those: no second resolution, so no
  * DNS-rebinding window. The Host header and TLS server name stay the original host name.
  */
-function guardedLookup(policy: UrlPolicy) {
+/** The system resolver's shape (dns.lookup with `all: true`); replaceable to test the guard. */
+export type Resolver = (hostname: string, options: { all: true; family: number; hints?: number }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolver: Resolver = (hostname, options, callback) => dnsLookup(hostname, options, callback);
+
+export function guardedLookup(policy: UrlPolicy, resolver: Resolver = systemResolver) {
   return (hostname: string, options: { family?: number | string; all?: boolean; hints?: number }, callback: LookupCallback) => {
     const family = typeof options.family === 'number' ? options.family : options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : 0;
-    dnsLookup(hostname, { all: true, family, hints: options.hints }, (error, addresses) => {
+    resolver(hostname, { all: true, family, hints: options.hints }, (error, addresses) => {
       if (error) return callback(error, '');
       if (!addresses.length) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
       for (const entry of addresses) {
@@ -67,7 +72,7 @@ interface HopAnswer {
   excerpt: string;
 }
 
-function postOnce(url: URL, body: string, headers: Record<string, string>, policy: UrlPolicy, deadline: { signal: AbortSignal }): Promise<HopAnswer> {
+function postOnce(url: URL, body: string, headers: Record<string, string>, policy: UrlPolicy, deadline: { signal: AbortSignal }, resolver?: Resolver): Promise<HopAnswer> {
   return new Promise((resolve, reject) => {
     const options: RequestOptions = {
       method: 'POST',
@@ -75,7 +80,7 @@ function postOnce(url: URL, body: string, headers: Record<string, string>, polic
       port: url.port || undefined,
       path: `${url.pathname}${url.search}`,
       headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), 'User-Agent': 'Service-Webhooks/1.0' },
-      lookup: guardedLookup(policy) as unknown as RequestOptions['lookup'],
+      lookup: guardedLookup(policy, resolver) as unknown as RequestOptions['lookup'],
       agent: false,
       signal: deadline.signal,
     };
@@ -119,6 +124,7 @@ export async function attemptDelivery(input: {
   policy: UrlPolicy;
   nowMs: () => number;
   timeoutMs?: number;
+  resolver?: Resolver;
 }): Promise<AttemptResult> {
   const started = input.nowMs();
   const timeoutMs = input.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
@@ -138,7 +144,7 @@ export async function attemptDelivery(input: {
       if (!verdict.ok) return done({ outcome: 'fail', statusCode: null, error: redirects ? `redirect refused: ${verdict.reason}` : verdict.reason, responseBodyExcerpt: null });
       let answer: HopAnswer;
       try {
-        answer = await postOnce(verdict.url, input.body, input.headers, input.policy, { signal: controller.signal });
+        answer = await postOnce(verdict.url, input.body, input.headers, input.policy, { signal: controller.signal }, input.resolver);
       } catch (error) {
         if (controller.signal.aborted) return done({ outcome: 'timeout', statusCode: null, error: `timed out: no answer within ${timeoutMs / 1000} s`, responseBodyExcerpt: null });
         if (error instanceof BlockedAddressError) return done({ outcome: 'fail', statusCode: null, error: error.message, responseBodyExcerpt: null });
