@@ -104,29 +104,30 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
     return;
   }
   const { scope, deliveryId, attempt } = message;
-  const delivery = await repo.getDelivery(deps.store, scope, deliveryId);
-  if (!delivery || delivery.status !== 'pending') return;
-
-  if (delivery.attempts >= attempt) {
-    // This attempt is recorded. This copy of its message came back because the worker died
-    // before sending the retry message, or it is a duplicate: send the retry (again) either way.
-    if (delivery.attempts === attempt && delivery.nextAttemptAt) {
-      const delay = Math.max(0, Math.ceil((Date.parse(delivery.nextAttemptAt) - deps.clock.nowMs()) / 1000));
-      await enqueueDelivery(deps, scope, deliveryId, attempt + 1, delay);
+  // The usual path is one conditional write: claim the attempt and get the delivery back.
+  const delivery = await repo.claimAttempt(deps.store, scope, deliveryId, attempt, deps.clock.nowMs(), CLAIM_LEASE_MS);
+  if (!delivery) {
+    const current = await repo.getDelivery(deps.store, scope, deliveryId);
+    if (!current || current.status !== 'pending') return;
+    if (current.attempts >= attempt) {
+      // This attempt is recorded. This copy of its message came back because the worker died
+      // before sending the retry message, or it is a duplicate: send the retry (again) either way.
+      if (current.attempts === attempt && current.nextAttemptAt) {
+        const delay = Math.max(0, Math.ceil((Date.parse(current.nextAttemptAt) - deps.clock.nowMs()) / 1000));
+        await enqueueDelivery(deps, scope, deliveryId, attempt + 1, delay);
+      }
+      return;
     }
-    return;
+    if (attempt !== current.attempts + 1) return; // out of order: the real next message exists
+    // Another copy of this message holds the attempt. Come back later (the queue redelivers):
+    // by then it is recorded, or the other worker died and its claim has lapsed.
+    throw new Error(`attempt ${attempt} of delivery ${deliveryId} is in progress elsewhere`);
   }
-  if (attempt !== delivery.attempts + 1) return; // out of order: the real next message exists
 
   const endpoint = await repo.getEndpoint(deps.store, scope, delivery.webhookId);
   if (!endpoint || !endpoint.active) {
     await repo.cancelDelivery(deps.store, scope, deliveryId, deps.clock.now().toISOString());
     return;
-  }
-  if (!(await repo.claimAttempt(deps.store, scope, deliveryId, attempt, deps.clock.nowMs(), CLAIM_LEASE_MS))) {
-    // Another copy of this message holds the attempt. Come back later (the queue redelivers):
-    // by then it is recorded, or the other worker died and its claim has lapsed.
-    throw new Error(`attempt ${attempt} of delivery ${deliveryId} is in progress elsewhere`);
   }
   let headers: Record<string, string>;
   let result: Awaited<ReturnType<typeof attemptDelivery>>;

@@ -58,13 +58,13 @@ export async function getDelivery(store: Store, scope: Scope, id: string): Promi
 }
 
 /**
- * Claims attempt `attempt` for one worker, so two copies of a message (SQS delivers at least
+ * Claims attempt `attempt` for one worker and returns the delivery (undefined: not claimable), so two copies of a message (SQS delivers at least
  * once) do not both call the receiver. A claim lapses after `leaseMs`, so a worker that died
  * mid-attempt never blocks the delivery: the queue's redelivery takes it over.
  */
-export async function claimAttempt(store: Store, scope: Scope, id: string, attempt: number, nowMs: number, leaseMs: number): Promise<boolean> {
+export async function claimAttempt(store: Store, scope: Scope, id: string, attempt: number, nowMs: number, leaseMs: number): Promise<WebhookDelivery | undefined> {
   try {
-    await store.update(
+    const item = await store.update(
       keys.entity(scope, DELIVERY, id),
       { set: { claimedAttempt: attempt, claimUntil: nowMs + leaseMs } },
       {
@@ -74,9 +74,9 @@ export async function claimAttempt(store: Store, scope: Scope, id: string, attem
         values: { ':prev': attempt - 1, ':pending': 'pending', ':a': attempt, ':now': nowMs },
       },
     );
-    return true;
+    return toRecord<WebhookDelivery>(item);
   } catch (error) {
-    if (error instanceof ConditionFailed) return false;
+    if (error instanceof ConditionFailed) return undefined;
     throw error;
   }
 }

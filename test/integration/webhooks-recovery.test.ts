@@ -141,9 +141,9 @@ describe('crash recovery', () => {
     const deliveryId = fanOutDeliveryId(event.id, endpoint.id);
     await repo.createDelivery(setup.store, scope, newDelivery(setup.deps, { id: deliveryId, webhookId: endpoint.id, eventId: event.id, eventType: event.type, body: buildDeliveryBody(event, endpoint.id), test: false, redelivery: false }));
     // The dead worker claimed attempt 1 a minute ago and never came back.
-    expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, setup.clock.nowMs() - 60_000, 20_000)).toBe(true);
+    expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, setup.clock.nowMs() - 60_000, 20_000)).toMatchObject({ id: deliveryId });
     // A live claim is respected...
-    expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, setup.clock.nowMs() - 50_000, 20_000)).toBe(false);
+    expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, setup.clock.nowMs() - 50_000, 20_000)).toBeUndefined();
     await realQueue.send('webhooks', { scope, deliveryId, attempt: 1 });
     await idle();
     expect(receiver.received('/lapsed')).toHaveLength(1);
