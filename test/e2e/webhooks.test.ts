@@ -58,6 +58,12 @@ describe('endpoint management', () => {
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body).toMatchObject({ events: ['order.refunded'], active: false, description: null });
     expect((await owner.test.patch(`/webhooks/${created.id}`, {})).status).toBe(400);
+    const badUrl = await owner.test.patch(`/webhooks/${created.id}`, { url: 'https://[::ffff:10.0.0.1]/x' });
+    expect(badUrl.status).toBe(400);
+    expect(badUrl.body).toMatchObject({ field: 'url', code: 'INVALID_WEBHOOK_URL' });
+    const badEvents = await owner.test.patch(`/webhooks/${created.id}`, { events: ['order.refunded', 'nope'] });
+    expect(badEvents.body).toMatchObject({ field: 'events', code: 'UNKNOWN_EVENT_TYPE' });
+    expect((await owner.test.get(`/webhooks/${created.id}`)).body).toMatchObject({ url: created.url, events: ['order.refunded'] });
     const deleted = await owner.test.delete(`/webhooks/${created.id}`);
     expect(deleted.body).toEqual({ id: created.id, deleted: true });
     expect((await owner.test.get(`/webhooks/${created.id}`)).status).toBe(404);
