@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { localAdapters, type LocalAdapters } from '../adapters/local/index';
 import { createAccount, createApiKey } from '../account/repository';
@@ -39,6 +39,8 @@ export interface LocalRuntimeOptions {
   demo?: boolean;
   /** Extra configuration (environment variable names). */
   env?: Record<string, string>;
+  /** Delete the table on stop (tests share one DynamoDB Local and should leave it lean). */
+  dropTableOnStop?: boolean;
 }
 
 export interface DemoKeys {
@@ -57,6 +59,8 @@ export interface LocalRuntime extends LocalRuntimeHandle {
 }
 
 type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
+const SETTLE_DEADLINE_MS = 45_000;
 
 const lambdaContext = (group: string, requestId: string): Context =>
   ({
@@ -170,13 +174,28 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
   };
 
-  const settle = async () => {
+  const settleOnce = async () => {
     for (let round = 0; round < 100; round++) {
       await quiet();
       if ((await fireDueTimers()) === 0) {
         await quiet();
         if (!(await adapters.scheduler.nextDue())) return;
       }
+    }
+  };
+  // A settle that cannot finish says so instead of hanging its caller.
+  const settle = async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new ApiError(504, `Not idle after ${SETTLE_DEADLINE_MS / 1000} s: work in flight ${adapters.work.busy ? 'yes' : 'no'}, dead letters ${adapters.queue.deadLetters.length}`)),
+        SETTLE_DEADLINE_MS,
+      );
+    });
+    try {
+      await Promise.race([settleOnce(), deadline]);
+    } finally {
+      clearTimeout(timer);
     }
   };
 
@@ -258,6 +277,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections?.();
       await stream.stop();
+      if (options.dropTableOnStop) await rawClient.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
       rawClient.destroy();
       await dynamoProcess?.stop();
     },

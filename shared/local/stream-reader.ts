@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, ExpiredIteratorException, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { logger } from '../platform/logger';
 
@@ -35,7 +36,13 @@ export class StreamReader {
     private readonly onBatch: (images: StreamImage[]) => Promise<void>,
     private readonly checkpointFile?: string,
   ) {
-    this.streams = new DynamoDBStreamsClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    this.streams = new DynamoDBStreamsClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      // DynamoDB Local can stall a GetRecords under load; a timed-out pass is simply retried.
+      requestHandler: new NodeHttpHandler({ connectionTimeout: 3000, requestTimeout: 5000, throwOnRequestTimeout: true }),
+    });
   }
 
   async start(): Promise<void> {
@@ -86,7 +93,7 @@ export class StreamReader {
   }
 
   private async discoverShards() {
-    if (Date.now() - this.lastDescribe < 500 && this.shards.size) return;
+    if (Date.now() - this.lastDescribe < 2000 && this.shards.size) return;
     this.lastDescribe = Date.now();
     let exclusiveStart: string | undefined;
     do {
@@ -134,7 +141,8 @@ export class StreamReader {
       try {
         out = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
       } catch (error) {
-        if (error instanceof ExpiredIteratorException) {
+        // DynamoDB Local can refuse a cached iterator as trimmed; a fresh one from the last position reads on.
+        if (error instanceof ExpiredIteratorException || error instanceof TrimmedDataAccessException) {
           state.iterator = undefined;
           continue;
         }

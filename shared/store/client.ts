@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { getTracer, inLambda } from '../platform/observability';
 
 const clients = new Map<string, DynamoDBDocumentClient>();
@@ -15,6 +16,8 @@ export function documentClient(options: { region: string; endpoint?: string }): 
       // DynamoDB Local accepts any credentials; real AWS uses the function's role.
       ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
       maxAttempts: 5,
+      // A request that hangs must fail and be retried, never block a request or a settle forever.
+      requestHandler: new NodeHttpHandler({ connectionTimeout: 3000, requestTimeout: 10_000, throwOnRequestTimeout: true }),
     });
     if (inLambda()) getTracer().captureAWSv3Client(base);
     client = DynamoDBDocumentClient.from(base, {

@@ -12,6 +12,7 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName: `t_${randomHex(6)}`,
     allowLoopbackWebhooks: true,
+    dropTableOnStop: true,
     env: { VALIDATE_OUTPUT: '1', JWT_SECRET: TEST_JWT_SECRET, ...env },
   });
 }
