@@ -36,8 +36,8 @@ export function newDelivery(
  * crash (the bus retrying the fan-out, the queue redelivering the previous attempt's message)
  * sends it again, and the worker's attempt check and claim make a second copy harmless.
  */
-export async function enqueueDelivery(deps: Deps, scope: Scope, deliveryId: string, attempt = 1, delaySeconds = 0): Promise<void> {
-  const message: DeliveryMessage = { scope, deliveryId, attempt };
+export async function enqueueDelivery(deps: Deps, scope: Scope, delivery: Pick<WebhookDelivery, 'id' | 'webhookId'>, attempt = 1, delaySeconds = 0): Promise<void> {
+  const message: DeliveryMessage = { scope, deliveryId: delivery.id, webhookId: delivery.webhookId, attempt };
   await deps.ports.queue.send('webhooks', message as unknown as Record<string, unknown>, { delaySeconds });
 }
 
@@ -67,7 +67,7 @@ export async function fanOutEvent(deps: Deps, event: DomainEvent): Promise<numbe
       const existing = await repo.getDelivery(deps.store, scope, delivery.id);
       if (!existing || existing.status !== 'pending' || existing.attempts > 0) continue;
     }
-    await enqueueDelivery(deps, scope, delivery.id);
+    await enqueueDelivery(deps, scope, delivery);
   }
   return endpoints.length;
 }
@@ -84,11 +84,15 @@ async function secretOf(deps: Deps, scope: Scope, endpoint: WebhookEndpoint): Pr
   return secret;
 }
 
+/** Seconds from now until `iso`, never negative; fractional (SQS rounds to whole seconds). */
+const secondsUntil = (deps: Deps, iso: string) => Math.max(0, (Date.parse(iso) - deps.clock.nowMs()) / 1000);
+
 const parseMessage = (message: Record<string, unknown>): DeliveryMessage | undefined => {
   const scope = message.scope as Scope | undefined;
   if (!scope || typeof scope.accountId !== 'string' || (scope.mode !== 'live' && scope.mode !== 'test')) return undefined;
   if (typeof message.deliveryId !== 'string' || typeof message.attempt !== 'number') return undefined;
-  return { scope: { accountId: scope.accountId, mode: scope.mode }, deliveryId: message.deliveryId, attempt: message.attempt };
+  const webhookId = typeof message.webhookId === 'string' ? message.webhookId : undefined;
+  return { scope: { accountId: scope.accountId, mode: scope.mode }, deliveryId: message.deliveryId, webhookId, attempt: message.attempt };
 };
 
 /**
@@ -104,8 +108,12 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
     return;
   }
   const { scope, deliveryId, attempt } = message;
-  // The usual path is one conditional write: claim the attempt and get the delivery back.
-  const delivery = await repo.claimAttempt(deps.store, scope, deliveryId, attempt, deps.clock.nowMs(), CLAIM_LEASE_MS);
+  // The usual path: claim the attempt (one conditional write that returns the delivery) and read
+  // the endpoint at the same time, so little stands between the message and the HTTP call.
+  const [delivery, endpointRead] = await Promise.all([
+    repo.claimAttempt(deps.store, scope, deliveryId, attempt, deps.clock.nowMs(), CLAIM_LEASE_MS),
+    message.webhookId ? repo.getEndpoint(deps.store, scope, message.webhookId) : Promise.resolve(undefined),
+  ]);
   if (!delivery) {
     const current = await repo.getDelivery(deps.store, scope, deliveryId);
     if (!current || current.status !== 'pending') return;
@@ -113,8 +121,7 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
       // This attempt is recorded. This copy of its message came back because the worker died
       // before sending the retry message, or it is a duplicate: send the retry (again) either way.
       if (current.attempts === attempt && current.nextAttemptAt) {
-        const delay = Math.max(0, Math.ceil((Date.parse(current.nextAttemptAt) - deps.clock.nowMs()) / 1000));
-        await enqueueDelivery(deps, scope, deliveryId, attempt + 1, delay);
+        await enqueueDelivery(deps, scope, current, attempt + 1, secondsUntil(deps, current.nextAttemptAt));
       }
       return;
     }
@@ -124,7 +131,7 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
     throw new Error(`attempt ${attempt} of delivery ${deliveryId} is in progress elsewhere`);
   }
 
-  const endpoint = await repo.getEndpoint(deps.store, scope, delivery.webhookId);
+  const endpoint = message.webhookId === delivery.webhookId ? endpointRead : await repo.getEndpoint(deps.store, scope, delivery.webhookId);
   if (!endpoint || !endpoint.active) {
     await repo.cancelDelivery(deps.store, scope, deliveryId, deps.clock.now().toISOString());
     return;
@@ -140,10 +147,11 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
     throw error;
   }
 
+  // The retry spacing counts from the end of this attempt, not from when its bookkeeping is done.
+  const attemptEndMs = deps.clock.nowMs();
   const willRetry = result.outcome === 'retry' && attempt < MAX_ATTEMPTS;
   const delaySeconds = willRetry ? RETRY_DELAYS_SECONDS[attempt - 1]! : 0;
-  const nowMs = deps.clock.nowMs();
-  const nextAttemptAt = willRetry ? new Date(nowMs + delaySeconds * 1000).toISOString() : null;
+  const nextAttemptAt = willRetry ? new Date(attemptEndMs + delaySeconds * 1000).toISOString() : null;
   const record: WebhookAttempt = {
     id: objectId(deps.clock),
     deliveryId,
@@ -170,5 +178,5 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
   const status = result.outcome === 'success' ? 'succeeded' : willRetry ? 'pending' : 'failed';
   const recorded = await repo.recordAttempt(deps.store, scope, record, { status, nextAttemptAt, updatedAt: record.createdAt });
   if (!recorded || !willRetry) return;
-  await enqueueDelivery(deps, scope, deliveryId, attempt + 1, delaySeconds);
+  await enqueueDelivery(deps, scope, delivery, attempt + 1, secondsUntil(deps, nextAttemptAt!));
 }

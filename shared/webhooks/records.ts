@@ -64,6 +64,8 @@ export interface WebhookAttempt {
 export interface DeliveryMessage {
   scope: Scope;
   deliveryId: string;
+  /** Lets the worker read the endpoint while it claims the attempt; the delivery is the truth. */
+  webhookId?: string;
   attempt: number;
 }
 

@@ -127,7 +127,7 @@ export async function sendTestDelivery(ctx: OperationContext, id: string, input:
   const body = buildDeliveryBody(event, endpoint.id, { test: true });
   const delivery = newDelivery(ctx, { id: `${event.id}_${endpoint.id}`, webhookId: endpoint.id, eventId: event.id, eventType: type, body, test: true, redelivery: false });
   await repo.createDelivery(ctx.store, ctx.scope, delivery);
-  await enqueueDelivery(ctx, ctx.scope, delivery.id);
+  await enqueueDelivery(ctx, ctx.scope, delivery);
   return { deliveryId: delivery.id, webhookId: endpoint.id, eventId: event.id, type, test: true };
 }
 
@@ -154,6 +154,6 @@ export async function redeliver(ctx: OperationContext, attemptId: string) {
     redelivery: true,
   });
   await repo.createDelivery(ctx.store, ctx.scope, delivery);
-  await enqueueDelivery(ctx, ctx.scope, delivery.id);
+  await enqueueDelivery(ctx, ctx.scope, delivery);
   return { deliveryId: delivery.id, webhookId: endpoint.id, eventId: attempt.eventId, type: attempt.eventType, test: attempt.test };
 }
