@@ -203,12 +203,13 @@ export const putRefundPolicy = (store: Store, scope: Scope, policy: RefundPolicy
 
 /**
  * How many of the tenant's products use each refund policy. Reads the tenant's product partition
- * (bounded: one seller's catalog), keeping only products that name a policy.
+ * (bounded: one seller's catalog), keeping only live products that name a policy.
  */
 export async function countProductsByRefundPolicy(store: Store, scope: Scope): Promise<Map<string, number>> {
   const products = await store.queryAll<ProductRecord>({
     pk: keys.collection(scope, PRODUCT),
-    filter: { expression: 'attribute_exists(#p)', names: { '#p': 'refundPolicyId' } },
+    // Deleted products stay in the partition for history (deletedAt); they use no policy.
+    filter: { expression: 'attribute_exists(#p) AND attribute_not_exists(#d)', names: { '#p': 'refundPolicyId', '#d': 'deletedAt' } },
   });
   const counts = new Map<string, number>();
   for (const product of products) if (product.refundPolicyId) counts.set(product.refundPolicyId, (counts.get(product.refundPolicyId) ?? 0) + 1);

@@ -221,6 +221,8 @@ describe('refund policies', () => {
     await product(seller.test, 20, { refundPolicyId: policyId });
     await product(seller.test, 30, { refundPolicyId: aliased.body._id });
     await product(seller.test, 40);
+    const removed = await product(seller.test, 50, { refundPolicyId: policyId });
+    expect((await seller.test.delete(`/products/${removed}`)).status).toBe(200);
 
     const list = await seller.test.get('/refunds');
     expect(list.status).toBe(200);
