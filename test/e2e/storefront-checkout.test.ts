@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import type { LocalRuntime } from '../../shared/local/runtime';
+
+let runtime: LocalRuntime;
+let seller: TestAccount;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  seller = await createTestAccount(runtime);
+});
+afterAll(async () => runtime?.stop());
+
+async function buy(productId: string, extra: Record<string, unknown>, email: string) {
+  const session = await seller.test.post('/checkout/sessions', { productId, successUrl: 'https://shop.example.com/thanks', cancelUrl: 'https://shop.example.com/cancel', ...extra });
+  expect(session.status, session.text).toBe(201);
+  const paid = await control(runtime).post(`/_local/checkout/${session.body.id}/pay`, { email });
+  expect(paid.status, paid.text).toBe(200);
+  return paid.body as { status: string; saleId?: string };
+}
+
+describe('storefront records through a real checkout', () => {
+  it('counts discount uses and credits referred sales to the partner with its commission', async () => {
+    const productId = (await seller.test.post('/products', { name: 'Course', price: 80 })).body._id;
+    const discount = (await seller.test.post('/discounts', { name: 'Once', code: 'ONCE25', value: 25, mainProductIds: [productId], maxUses: 1 })).body;
+    const partner = (await seller.test.post('/partners', { name: 'Pat', email: 'pat@example.com', referralCode: 'PATREF', commissionPercent: 10 })).body;
+
+    const first = await buy(productId, { discountCode: 'once25', referralCode: 'patref' }, 'buyer1@example.com');
+    expect(first.saleId).toBeTruthy();
+    await control(runtime).post('/_local/settle', {});
+
+    expect((await seller.test.get(`/discounts/${discount._id}`)).body.uses).toBe(1);
+    const exhausted = await seller.test.get(`/discounts/apply/ONCE25/${productId}`);
+    expect(exhausted.status).toBe(400);
+    expect(exhausted.body.code).toBe('DISCOUNT_EXHAUSTED');
+    expect((await seller.test.get(`/discounts/check-product/${productId}`)).body).toEqual({ hasDiscount: false });
+
+    const sales = await seller.test.get('/partners/referrals/sales');
+    expect(sales.body).toHaveLength(1);
+    expect(sales.body[0]).toMatchObject({ saleId: first.saleId, partnerId: partner._id, amount: 60, commission: 6, buyerEmail: 'buyer1@example.com', productId });
+
+    // A sale without a referral code credits nobody.
+    await buy(productId, {}, 'buyer2@example.com');
+    const stats = await seller.test.get('/partners/stats');
+    expect(stats.body.totals).toEqual({ referrals: 0, sales: 1, revenue: 60, commission: 6 });
+    expect(stats.body.partners[0]).toMatchObject({ partnerId: partner._id, sales: 1, revenue: 60, commission: 6 });
+  });
+});
