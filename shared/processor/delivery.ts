@@ -1,4 +1,5 @@
 import type { Deps } from '../platform/context';
+import { logger } from '../platform/logger';
 import { keys, type Scope } from '../store/keys';
 import { toRecord } from '../store/store';
 import { SBX, type SandboxNotification } from './sandbox';
@@ -33,5 +34,8 @@ export async function deliverNotification(deps: Deps, scope: Scope, notification
   } finally {
     await deps.store.update(key, { set: status >= 200 && status < 300 ? { deliveredAt: deps.clock.now().toISOString(), lastStatus: status } : { lastStatus: status }, add: { attempts: 1 } });
   }
-  if (status < 200 || status >= 300) throw new Error(`processor ingress answered ${status} to notification ${notificationId}`);
+  if (status < 200 || status >= 300) {
+    logger.warn('processor notification not accepted; the queue retries it', { notificationId, status });
+    throw new Error(`processor ingress answered ${status} to notification ${notificationId}`);
+  }
 }

@@ -17,7 +17,7 @@ const sandboxOf = (ports: Ports) => {
 const checkoutParams = z.object({ checkoutId: z.string().min(1).max(64) });
 
 const payForm = z.object({
-  email: z.coerce.string().trim().email('Enter a valid email address'),
+  email: z.coerce.string().trim().pipe(z.string().email('Enter a valid email address')),
   // The form decoder turns digit-only fields into numbers; a card number is text.
   firstName: z.coerce.string().trim().max(100).optional(),
   lastName: z.coerce.string().trim().max(100).optional(),

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(async () => runtime?.stop());
 
 describe('checkout sessions', () => {
-  it('validates the request and changes nothing on bad input', async () => {
+  it('validates the request and changes nothing on bad input', { timeout: 240_000 }, async () => {
     const product = await createProduct(account, { name: 'Guide', price: 29.99 });
     const bad = [
       [{ productId: product._id, successUrl: 'ftp://x.example.com', cancelUrl: 'https://x.example.com' }, 'successUrl'],
@@ -36,7 +36,7 @@ describe('checkout sessions', () => {
     expect(await events(runtime, account, 'order.completed')).toHaveLength(0);
   });
 
-  it('sells a one-time product: sale, customer, order events with metadata and clientReferenceId', async () => {
+  it('sells a one-time product: sale, customer, order events with metadata and clientReferenceId', { timeout: 240_000 }, async () => {
     const product = await createProduct(account, { name: 'Ebook', price: 19.5 });
     const session = await openCheckout(account, product._id, { externalId: 'ext-42', metadata: { campaign: 'spring', n: 1 } });
     expect(session.url).toMatch(/\/processor\/sandbox\/checkout\/cs_/);
@@ -84,7 +84,7 @@ describe('checkout sessions', () => {
     expect(again.saleId).not.toBe(paid.saleId);
   });
 
-  it('pays through the hosted page form (declined card, then a good one) and redirects to successUrl', async () => {
+  it('pays through the hosted page form (declined card, then a good one) and redirects to successUrl', { timeout: 240_000 }, async () => {
     const product = await createProduct(account, { name: 'Poster', price: 5 });
     const session = await openCheckout(account, product._id, { clientReferenceId: 'form-1' });
     const page = await fetch(session.url);
@@ -115,7 +115,7 @@ describe('checkout sessions', () => {
     expect((await events(runtime, account, 'order.completed')).filter((e) => e.data.clientReferenceId === 'form-1')).toHaveLength(1);
   });
 
-  it('completes a free order without a card, with the free-order payload differences', async () => {
+  it('completes a free order without a card, with the free-order payload differences', { timeout: 240_000 }, async () => {
     const product = await createProduct(account, { name: 'Freebie', price: 0 });
     const session = await openCheckout(account, product._id, { clientReferenceId: 'free-1' });
     const paid = await pay(runtime, session.id, { email: 'free@example.com' });
@@ -130,7 +130,7 @@ describe('checkout sessions', () => {
     expect(refund.status).toBe(400);
   });
 
-  it('refunds partially then fully, replaying metadata; disputes another order', async () => {
+  it('refunds partially then fully, replaying metadata; disputes another order', { timeout: 240_000 }, async () => {
     const product = await createProduct(account, { name: 'Course', price: 100 });
     const session = await openCheckout(account, product._id, { clientReferenceId: 'ref-9', metadata: { orderRef: 'A9' } });
     const paid = await pay(runtime, session.id, { email: 'refund@example.com' });
@@ -159,7 +159,7 @@ describe('checkout sessions', () => {
     expect((await account.test.get(`/payments/${other.saleId}?live=true`)).body.processorLive.status).toBe('disputed');
   });
 
-  it('lists payments by type and creates customers through the API', async () => {
+  it('lists payments by type and creates customers through the API', { timeout: 240_000 }, async () => {
     const offer = await createOffer(account, { name: 'Club', price: 9, frequency: 'monthly' });
     const sub = await pay(runtime, (await openCheckout(account, offer._id)).id, { email: 'member@example.com' });
     const subscriptionPayments = await account.test.get('/payments?type=subscription');
