@@ -107,15 +107,23 @@ export class StreamReader {
 
   private async iteratorFor(shardId: string, state: ShardState): Promise<string | undefined> {
     if (state.iterator) return state.iterator;
-    const out = await this.streams.send(
-      new GetShardIteratorCommand({
-        StreamArn: this.streamArn,
-        ShardId: shardId,
-        ShardIteratorType: state.lastSequence ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
-        SequenceNumber: state.lastSequence,
-      }),
-    );
-    return (state.iterator = out.ShardIterator);
+    const request = (after?: string) =>
+      this.streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: this.streamArn,
+          ShardId: shardId,
+          ShardIteratorType: after ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
+          SequenceNumber: after,
+        }),
+      );
+    try {
+      return (state.iterator = (await request(state.lastSequence)).ShardIterator);
+    } catch (error) {
+      // The last position was trimmed: read what the shard still holds rather than skip it.
+      // Records seen before come again, and consumers drop them by event id.
+      if (!(error instanceof TrimmedDataAccessException) || !state.lastSequence) throw error;
+      return (state.iterator = (await request()).ShardIterator);
+    }
   }
 
   private async pass(): Promise<number> {
