@@ -37,8 +37,9 @@ export class LocalBus implements BusPort {
         else {
           const retryDone = this.work.begin();
           setTimeout(() => {
-            retryDone();
+            // Deliver first, so the tracker never reads idle between the two.
             this.deliver(consumer, event, attempt + 1);
+            retryDone();
           }, delay);
         }
       } finally {
