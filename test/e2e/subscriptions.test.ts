@@ -30,7 +30,6 @@ const SUB_TYPES = new Set([
 
 /** The money-path events of one account, after the last one seen. */
 async function next(account: TestAccount, cursor: { last?: string }): Promise<OutboxEvent[]> {
-  if (process.env.TEST_TRACE) process.stderr.write(`next ${new Date().toISOString()}\n`);
   const all = (await events(runtime, account)).filter((e) => SUB_TYPES.has(e.type));
   const fresh = cursor.last ? all.filter((e) => e.id > cursor.last!) : all;
   if (all.length) cursor.last = all[all.length - 1]!.id;
