@@ -4,13 +4,11 @@ import { createCheckoutSession } from '../../shared/checkout/service';
 import { startLocalRuntime } from '../../shared/local/runtime';
 import type { OperationContext } from '../../shared/platform/context';
 import { randomHex } from '../../shared/platform/ids';
-import { notificationBody } from '../../shared/processor/delivery';
 import { receiveNotification } from '../../shared/processor/ingress';
-import { SandboxProcessor, SBX, type SandboxNotification } from '../../shared/processor/sandbox';
+import { SandboxProcessor } from '../../shared/processor/sandbox';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/processor/signing';
 import { withCapacityMeter, type CapacityMeter } from '../../shared/store/capacity';
 import { keys } from '../../shared/store/keys';
-import { toRecord } from '../../shared/store/store';
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -63,9 +61,25 @@ export async function benchCheckout(options: { purchases?: number } = {}): Promi
     const located = await runtime.deps.store.get<{ processorCheckoutId: string }>(keys.capability('checkout-session', sessionId));
     const sandbox = runtime.deps.ports.processor as SandboxProcessor;
     const payUnits = await meter(() => sandbox.payCheckout(located!.processorCheckoutId, { buyer: { email: 'capacity@example.com' } }));
-    const latest = await runtime.deps.store.query({ pk: keys.collection(scope, SBX.notification), limit: 1 });
-    const notification = toRecord<SandboxNotification>(latest.items[0])!;
-    const body = notificationBody(notification);
+    // The ingress step on a notification of its own, so the queued delivery of the one above
+    // cannot apply it first.
+    const second = (await createCheckoutSession(ctx, { productId: product._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' })).id;
+    const body = JSON.stringify({
+      id: `ntf_bench${randomHex(8)}`,
+      type: 'checkout.completed',
+      created: Math.floor(runtime.clock.nowMs() / 1000),
+      accountId: scope.accountId,
+      mode: scope.mode,
+      data: {
+        checkoutId: 'cs_bench',
+        sessionId: second,
+        buyer: { email: 'ingress@example.com', firstName: null, lastName: null, country: null },
+        paymentMethod: { id: 'payt_bench', type: 'card', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 },
+        savedCard: false,
+        payment: { id: `pay_bench${randomHex(8)}`, amountCents: 999, currency: 'USD', planId: 'plan_bench' },
+        membership: null,
+      },
+    });
     const ingressUnits = await meter(() =>
       receiveNotification(runtime.deps, { rawBody: body, headers: { [SIGNATURE_HEADER]: sign(SANDBOX_NOTIFICATION_SECRET, Math.floor(runtime.clock.nowMs() / 1000), body) }, baseUrl: runtime.url }, JSON.parse(body)),
     );
