@@ -48,29 +48,30 @@ interface CheckoutCompletedData {
  * marker: the customer (created or reused by email), the sale, the subscriber, the receipt
  * capability, and every event the purchase causes, in delivery order.
  */
-export async function completeCheckout(deps: Deps, scope: Scope, notification: ProcessorNotification, baseUrl: string): Promise<void> {
+export async function completeCheckout(deps: Deps, scope: Scope, notification: ProcessorNotification, baseUrl: string): Promise<boolean> {
   const data = notification.data as unknown as CheckoutCompletedData;
   const session = await getSession(deps.store, scope, data.sessionId);
   if (!session) {
     logger.warn('checkout notification for an unknown session', { sessionId: data.sessionId });
-    return;
+    return true;
   }
-  if (session.status === 'completed') return;
+  if (session.status === 'completed') return !(await alreadyProcessed(deps.store, notification.id));
   for (const withExtras of [true, false]) {
     const plan = await buildCompletion(deps, scope, notification, data, session, baseUrl, withExtras);
     try {
       await deps.store.transact(plan.ops);
     } catch (error) {
       if (error instanceof ConditionFailed) {
-        if (await alreadyProcessed(deps.store, notification.id)) return;
+        if (await alreadyProcessed(deps.store, notification.id)) return false;
         // A discount past its uses or a referral that no longer applies must not lose a paid sale.
         if (withExtras && plan.hasExtras) continue;
       }
       throw error;
     }
     if (plan.subscriber) await scheduleSubscriberTimers(deps, scope, plan.subscriber);
-    return;
+    return true;
   }
+  return true;
 }
 
 async function buildCompletion(

@@ -1,3 +1,4 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { completeCheckout, type ProcessorNotification } from '../checkout/fulfilment';
 import type { Deps } from '../platform/context';
 import { badRequest } from '../platform/errors';
@@ -8,7 +9,8 @@ import type { Scope } from '../store/keys';
 import { alreadyProcessed } from './marker';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, verify } from './signing';
 
-type NotificationHandler = (deps: Deps, scope: Scope, notification: ProcessorNotification, baseUrl: string) => Promise<void>;
+/** Resolves false when the notification turned out to be applied already (a duplicate). */
+type NotificationHandler = (deps: Deps, scope: Scope, notification: ProcessorNotification, baseUrl: string) => Promise<boolean | void>;
 
 /** What each processor notification drives. Unknown types are acknowledged and ignored. */
 const HANDLERS: Record<string, NotificationHandler> = {
@@ -35,6 +37,21 @@ export async function receiveNotification(
   if (await alreadyProcessed(deps.store, notification.id)) return { received: true, duplicate: true };
   const scope: Scope = { accountId: notification.accountId, mode: notification.mode };
   const base = (deps.config.PUBLIC_BASE_URL ?? request.baseUrl).replace(/\/$/, '');
-  await handler(deps, scope, notification, base);
+  try {
+    if ((await handler(deps, scope, notification, base)) === false) return { received: true, duplicate: true };
+  } catch (error) {
+    // A racing delivery of the same notification makes DynamoDB cancel one transaction with a
+    // conflict; once the winner has committed, the loser is simply a duplicate.
+    if (isTransactionConflict(error)) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)));
+        if (await alreadyProcessed(deps.store, notification.id)) return { received: true, duplicate: true };
+      }
+    }
+    throw error;
+  }
   return { received: true };
 }
+
+const isTransactionConflict = (error: unknown) =>
+  error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');

@@ -178,25 +178,25 @@ export async function createCustomer(ctx: OperationContext, input: { email: stri
 
 // ---- refunds and disputes (processor notifications) ----
 
-export async function onPaymentRefunded(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<void> {
+export async function onPaymentRefunded(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<boolean | void> {
   const data = notification.data as { paymentId: string; refundId: string; amountCents: number; refundedCents: number; full: boolean };
   const sale = await getSaleByPayment(deps.store, scope, data.paymentId);
   if (!sale) return;
   const now = deps.clock.now().toISOString();
   const after: SaleRecord = { ...sale, refundedCents: data.refundedCents, status: data.full ? 'refunded' : sale.status, refundedAt: now };
   const event = newEvent(scope, deps.clock, 'order.refunded', orderRefundedData(after, { id: data.refundId, amountCents: data.amountCents, full: data.full }));
-  await transactOnce(deps, notification.id, [
+  return transactOnce(deps, notification.id, [
     processedMarker(notification.id, notification.created),
     saleUpdate(scope, sale._id, { refundedCents: after.refundedCents, status: after.status, refundedAt: now }, { expression: 'refundedCents = :seen', values: { ':seen': sale.refundedCents } }),
     outboxPut(event),
   ]);
 }
 
-export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<void> {
+export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<boolean | void> {
   const data = notification.data as { paymentId: string };
   const sale = await getSaleByPayment(deps.store, scope, data.paymentId);
   if (!sale) return;
-  await transactOnce(deps, notification.id, [
+  return transactOnce(deps, notification.id, [
     processedMarker(notification.id, notification.created),
     saleUpdate(scope, sale._id, { status: 'disputed', disputedAt: deps.clock.now().toISOString() }),
   ]);

@@ -54,7 +54,7 @@ async function load(deps: Deps, scope: Scope, membershipId: string) {
   return { sub, offer };
 }
 
-export async function onChargeSucceeded(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<void> {
+export async function onChargeSucceeded(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<boolean | void> {
   const data = notification.data as unknown as ChargeSucceeded;
   const loaded = await load(deps, scope, data.membershipId);
   if (!loaded) return;
@@ -128,10 +128,12 @@ export async function onChargeSucceeded(deps: Deps, scope: Scope, notification: 
     customerOrderUpdate(scope, customer, { updatedAt: now }),
     ...events.map(outboxPut),
   ];
-  if (await transactOnce(deps, notification.id, ops)) await scheduleSubscriberTimers(deps, scope, after);
+  if (!(await transactOnce(deps, notification.id, ops))) return false;
+  await scheduleSubscriberTimers(deps, scope, after);
+  return true;
 }
 
-export async function onChargeFailed(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<void> {
+export async function onChargeFailed(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<boolean | void> {
   const data = notification.data as unknown as ChargeFailed;
   const loaded = await load(deps, scope, data.membershipId);
   if (!loaded) return;
@@ -165,10 +167,12 @@ export async function onChargeFailed(deps: Deps, scope: Scope, notification: Pro
   add('payment_intent.payment_failed', subscriptionEventData('payment_intent.payment_failed', after, offer, opts));
   for (const type of move.events) add(type, subscriptionEventData(type, after, offer, type === 'customer.subscription.updated' ? { failureMessage: data.failureMessage } : {}));
   const ops = [processedMarker(notification.id, notification.created), subscriberReplace(scope, sub, after), ...events.map(outboxPut)];
-  if (await transactOnce(deps, notification.id, ops)) await scheduleSubscriberTimers(deps, scope, after);
+  if (!(await transactOnce(deps, notification.id, ops))) return false;
+  await scheduleSubscriberTimers(deps, scope, after);
+  return true;
 }
 
-export async function onMembershipCanceled(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<void> {
+export async function onMembershipCanceled(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<boolean | void> {
   const data = notification.data as { membershipId: string };
   const loaded = await load(deps, scope, data.membershipId);
   if (!loaded) return;
@@ -179,5 +183,7 @@ export async function onMembershipCanceled(deps: Deps, scope: Scope, notificatio
   const after: SubscriberRecord = { ...sub, ...move.patch, canceledAt: now, updatedAt: now };
   const events = move.events.map((type) => newEvent(scope, deps.clock, type, subscriptionEventData(type, after, offer)));
   const ops = [processedMarker(notification.id, notification.created), subscriberReplace(scope, sub, after), ...events.map(outboxPut)];
-  if (await transactOnce(deps, notification.id, ops)) await scheduleSubscriberTimers(deps, scope, after);
+  if (!(await transactOnce(deps, notification.id, ops))) return false;
+  await scheduleSubscriberTimers(deps, scope, after);
+  return true;
 }
