@@ -36,18 +36,28 @@ export function newEvent(scope: Scope, clock: Clock, type: string, data: Record<
   return { id: objectId(clock), type, accountId: scope.accountId, mode: scope.mode, created: Math.floor(clock.nowMs() / 1000), data };
 }
 
-/** The outbox write that goes in the same transaction as the state change. */
+/**
+ * The outbox write that goes in the same transaction as the state change. The event is stored as
+ * JSON text, not a DynamoDB map: maps do not keep key order, and deliveries must list the fields
+ * in the order the spec gives them.
+ */
 export function outboxPut(event: DomainEvent): TransactOp {
   const scope = { accountId: event.accountId, mode: event.mode };
   return {
-    put: toItem(keys.outbox(scope, event.id), OUTBOX_ENTITY, { event }, { expiresAt: event.created + OUTBOX_RETENTION_SECONDS }),
+    put: toItem(keys.outbox(scope, event.id), OUTBOX_ENTITY, { eventType: event.type, event: JSON.stringify(event) }, { expiresAt: event.created + OUTBOX_RETENTION_SECONDS }),
     condition: 'attribute_not_exists(PK)',
   };
 }
 
 /** Reads an outbox item back from a stream image or a query. */
 export function eventFromItem(item: Record<string, unknown>): DomainEvent | undefined {
-  if (item.entity !== OUTBOX_ENTITY) return undefined;
-  const parsed = domainEventSchema.safeParse(item.event);
-  return parsed.success ? (parsed.data as DomainEvent) : undefined;
+  if (item.entity !== OUTBOX_ENTITY || typeof item.event !== 'string') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(item.event);
+  } catch {
+    return undefined;
+  }
+  // The schema checks the envelope; the parsed object itself is returned so key order survives.
+  return domainEventSchema.safeParse(value).success ? (value as DomainEvent) : undefined;
 }

@@ -78,6 +78,15 @@ describe('store', () => {
     expect(await store.get(keys.outbox(alice, second.id))).toBeUndefined();
   });
 
+  it('keeps the order of event fields through the outbox, as deliveries need it', async () => {
+    const data = { zeta: 1, alpha: { second: 2, first: 1 }, metadata: {}, middle: [3, { b: 1, a: 2 }] };
+    const event = newEvent(alice, clock, 'order.completed', data);
+    await store.transact([outboxPut(event)]);
+    const back = eventFromItem((await store.get(keys.outbox(alice, event.id)))!)!;
+    expect(JSON.stringify(back.data)).toBe(JSON.stringify(data));
+    expect(Object.keys(back)).toEqual(['id', 'type', 'accountId', 'mode', 'created', 'data']);
+  });
+
   it('updates named fields atomically and refuses to create on mustExist', async () => {
     const key = keys.entity(alice, 'COUNTER', objectId(clock));
     await store.put(toItem(key, 'Counter', { balance: 5 }));

@@ -13,10 +13,10 @@ const record = (seq: string, eventName: 'INSERT' | 'MODIFY', image: Record<strin
 describe('stream dispatcher', () => {
   const stream = {
     Records: [
-      record('1', 'INSERT', { PK: 'x', SK: '1', entity: OUTBOX_ENTITY, event: event('e1') }),
+      record('1', 'INSERT', { PK: 'x', SK: '1', entity: OUTBOX_ENTITY, event: JSON.stringify(event('e1')) }),
       record('2', 'INSERT', { PK: 'x', SK: '2', entity: 'Product', name: 'not an event' }),
-      record('3', 'MODIFY', { PK: 'x', SK: '3', entity: OUTBOX_ENTITY, event: event('e3') }),
-      record('4', 'INSERT', { PK: 'x', SK: '4', entity: OUTBOX_ENTITY, event: event('e4') }),
+      record('3', 'MODIFY', { PK: 'x', SK: '3', entity: OUTBOX_ENTITY, event: JSON.stringify(event('e3')) }),
+      record('4', 'INSERT', { PK: 'x', SK: '4', entity: OUTBOX_ENTITY, event: JSON.stringify(event('e4')) }),
     ],
   } as unknown as DynamoDBStreamEvent;
 
