@@ -160,7 +160,7 @@ export class StreamReader {
       if (records.length) {
         const images = records.map((r) => ({
           eventName: r.eventName,
-          newImage: r.dynamodb?.NewImage ? unmarshall(repairEmptyMaps(r.dynamodb.NewImage) as Record<string, AttributeValue>) : undefined,
+          newImage: r.dynamodb?.NewImage ? decodeImage(r.dynamodb.NewImage) : undefined,
         }));
         // Throws before the position moves, so the same records are read again on the next pass.
         await this.onBatch(images);
@@ -196,4 +196,14 @@ function repairEmptyMaps(image: Record<string, unknown>): Record<string, unknown
     return v;
   };
   return Object.fromEntries(Object.entries(image).map(([k, x]) => [k, fix(x)]));
+}
+
+/** A record that cannot be decoded is logged and passed over: retrying it would stall the stream. */
+function decodeImage(image: Record<string, unknown>): Record<string, unknown> | undefined {
+  try {
+    return unmarshall(repairEmptyMaps(image) as Record<string, AttributeValue>);
+  } catch (error) {
+    logger.error('stream record could not be decoded; skipped', { error: error as Error });
+    return undefined;
+  }
 }
