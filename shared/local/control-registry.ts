@@ -10,6 +10,8 @@ export interface LocalRuntimeHandle {
   clock: OffsetClock;
   baseUrl: string;
   settle(): Promise<void>;
+  /** Moves the clock forward, stopping at each timer on the way so it fires at its own time. */
+  advance(seconds: number): Promise<Date>;
 }
 
 export interface ControlRoute {

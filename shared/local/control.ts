@@ -50,9 +50,8 @@ export const CORE_CONTROL_ROUTES: ControlRoute[] = [
     path: '/_local/clock/advance',
     async handle(runtime, { body }) {
       const input = parseOrThrow(advanceBody, body, 'body')!;
-      runtime.clock.advance(input.seconds);
-      await runtime.settle();
-      return { status: 200, body: { now: runtime.clock.now().toISOString() } };
+      const now = await runtime.advance(input.seconds);
+      return { status: 200, body: { now: now.toISOString() } };
     },
   },
   {

@@ -210,7 +210,21 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   }
   for (const route of controlRoutes()) router.add(route.method, route.path, { control: route });
 
-  const handle: LocalRuntimeHandle = { deps, adapters, clock, baseUrl: '', settle };
+  // Each timer fires with the clock at its due time, in order, as it would in real life; work that
+  // was already under way settles first, at the time it started.
+  const advance = async (seconds: number): Promise<Date> => {
+    await settle();
+    const target = clock.nowMs() + Math.round(seconds * 1000);
+    for (let step = 0, next = await adapters.scheduler.nextDue(target); next && step < 10_000; step++, next = await adapters.scheduler.nextDue(target)) {
+      clock.moveTo(next.dueAtMs);
+      await settle();
+    }
+    clock.moveTo(target);
+    await settle();
+    return clock.now();
+  };
+
+  const handle: LocalRuntimeHandle = { deps, adapters, clock, baseUrl: '', settle, advance };
 
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', baseUrl);

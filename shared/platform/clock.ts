@@ -28,6 +28,13 @@ export class OffsetClock implements Clock {
     this.offsetMs += Math.round(seconds * 1000);
     return this.now();
   }
+
+  /** Moves forward to `ms` (never back: time only runs one way). */
+  moveTo(ms: number): Date {
+    const delta = ms - this.nowMs();
+    if (delta > 0) this.offsetMs += delta;
+    return this.now();
+  }
 }
 
 export const unixSeconds = (clock: Clock) => Math.floor(clock.nowMs() / 1000);
