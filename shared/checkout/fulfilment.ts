@@ -16,7 +16,6 @@ import { subscriptionEventData } from '../subscriptions/events';
 import type { SubscriberRecord } from '../subscriptions/records';
 import { findSubscriberOf, membershipPointer, subscriberItem, subscriberPuts } from '../subscriptions/repository';
 import { portalUrlFor } from '../subscriptions/service';
-import { scheduleSubscriberTimers } from '../subscriptions/timers';
 import { ConditionFailed, type TransactOp } from '../store/store';
 import { keys } from '../store/keys';
 import { CUSTOMER } from '../sales/records';
@@ -68,7 +67,6 @@ export async function completeCheckout(deps: Deps, scope: Scope, notification: P
       }
       throw error;
     }
-    if (plan.subscriber) await scheduleSubscriberTimers(deps, scope, plan.subscriber);
     return true;
   }
   return true;

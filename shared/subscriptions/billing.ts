@@ -16,7 +16,6 @@ import { subscriptionEventData, type InvoiceInfo } from './events';
 import type { SubscriberRecord } from './records';
 import { findSubscriberByMembership, subscriberReplace } from './repository';
 import { transition } from './state';
-import { scheduleSubscriberTimers } from './timers';
 
 /**
  * Processor notifications about memberships: renewal charges (and the first charge after a
@@ -129,7 +128,6 @@ export async function onChargeSucceeded(deps: Deps, scope: Scope, notification: 
     ...events.map(outboxPut),
   ];
   if (!(await transactOnce(deps, notification.id, ops))) return false;
-  await scheduleSubscriberTimers(deps, scope, after);
   return true;
 }
 
@@ -168,7 +166,6 @@ export async function onChargeFailed(deps: Deps, scope: Scope, notification: Pro
   for (const type of move.events) add(type, subscriptionEventData(type, after, offer, type === 'customer.subscription.updated' ? { failureMessage: data.failureMessage } : {}));
   const ops = [processedMarker(notification.id, notification.created), subscriberReplace(scope, sub, after), ...events.map(outboxPut)];
   if (!(await transactOnce(deps, notification.id, ops))) return false;
-  await scheduleSubscriberTimers(deps, scope, after);
   return true;
 }
 
@@ -184,6 +181,5 @@ export async function onMembershipCanceled(deps: Deps, scope: Scope, notificatio
   const events = move.events.map((type) => newEvent(scope, deps.clock, type, subscriptionEventData(type, after, offer)));
   const ops = [processedMarker(notification.id, notification.created), subscriberReplace(scope, sub, after), ...events.map(outboxPut)];
   if (!(await transactOnce(deps, notification.id, ops))) return false;
-  await scheduleSubscriberTimers(deps, scope, after);
   return true;
 }

@@ -13,7 +13,6 @@ import { offerBlock, subscriptionEventData } from './events';
 import type { SubscriberRecord } from './records';
 import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace } from './repository';
 import { transition, type Trigger } from './state';
-import { scheduleSubscriberTimers } from './timers';
 
 export const portalUrlFor = (baseUrl: string, offerId: string, subscriberId: string, token: string) =>
   `${baseUrl}/subscriptions/sub/portal-data/${offerId}/${subscriberId}?token=${token}`;
@@ -112,7 +111,6 @@ export async function applyTrigger(deps: Deps, scope: Scope, sub: SubscriberReco
     if (error instanceof ConditionFailed) throw conflict('The subscription changed at the same time; read it again and retry', 'CONCURRENT_UPDATE');
     throw error;
   }
-  await scheduleSubscriberTimers(deps, scope, after);
   return after;
 }
 
