@@ -4,7 +4,6 @@ import { newEvent, outboxPut, type DomainEvent } from '../events/event';
 import type { Deps, OperationContext } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
-import { logger } from '../platform/logger';
 import { customerCreatedOnSaleData, orderCompletedData } from '../sales/events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from '../sales/records';
 import { customerOrderUpdate, findCustomerByEmail, getCustomer, salePuts } from '../sales/repository';
@@ -163,16 +162,7 @@ async function autoRefill(deps: Deps, scope: Scope, account: CreditAccountRecord
       putAccount(scope, after, account),
       outboxPut(newEvent(scope, deps.clock, 'credit.auto_refill.failed', { account: accountBlock(after), amountCents: topOff, failureMessage: failure ?? 'declined' })),
     ]);
-    try {
-      await deps.ports.email.send({
-        to: [account.buyerEmail],
-        subject: `Your ${product.name} balance is paused`,
-        text: `We could not charge your saved card for the ${product.name} top-off (${failure ?? 'declined'}). Your balance is paused until you buy more credits.`,
-        html: `<p>We could not charge your saved card for the <strong>${product.name}</strong> top-off (${failure ?? 'declined'}).</p><p>Your balance is paused until you buy more credits.</p>`,
-      });
-    } catch (error) {
-      logger.error('top-off failure email failed', { error: error as Error });
-    }
+    // The buyer's email follows from the committed event (see consumers.ts), so it cannot be lost.
     return { succeeded: false, account: after };
   }
   const customer = (await getCustomer(deps.store, scope, account.customerId)) ?? (await findCustomerByEmail(deps.store, scope, account.buyerEmail));
