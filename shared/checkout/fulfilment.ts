@@ -202,7 +202,9 @@ async function buildCompletion(
   }
 
   if (sale) {
-    ops.push(...salePuts(scope, sale), receiptPut(scope, sale));
+    // The receipt first: it puts its token on the sale before the sale is written.
+    const receipt = receiptPut(scope, sale);
+    ops.push(...salePuts(scope, sale), receipt);
     if (withExtras && session.discountId) {
       ops.push(...redeemDiscountOps(scope, session.discountId));
       hasExtras = true;

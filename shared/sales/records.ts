@@ -31,6 +31,8 @@ export interface SaleRecord {
   membershipId: string | null;
   paymentMethod: PaymentMethod | null;
   checkoutSessionId: string | null;
+  /** The buyer's receipt capability: whoever holds it may review the purchase once. */
+  receiptToken?: string;
   clientReferenceId: string | null;
   metadata: Record<string, unknown>;
   free: boolean;

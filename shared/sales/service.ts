@@ -17,10 +17,12 @@ import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayme
 
 /**
  * The receipt capability of a completed sale: the reviews feature lets the holder of this token
- * review the product. Written in the sale's own transaction.
+ * review the product. Written in the sale's own transaction; the token is kept on the sale so the
+ * seller can hand the buyer the review link (`reviewPath` on the order).
  */
 export function receiptPut(scope: Scope, sale: SaleRecord): TransactOp {
   const token = randomBase62(32);
+  sale.receiptToken = token;
   return {
     put: toItem(keys.capability('receipt', token), 'ReceiptCapability', {
       accountId: scope.accountId,
@@ -59,6 +61,7 @@ export function presentSale(sale: SaleRecord) {
     planId: sale.planId,
     paymentMethod: sale.paymentMethod,
     clientReferenceId: sale.clientReferenceId,
+    reviewPath: sale.receiptToken ? `/reviews/submit/${sale.receiptToken}` : null,
     metadata: sale.metadata ?? {},
     free: sale.free,
     testMode: sale.testMode,

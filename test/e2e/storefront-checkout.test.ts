@@ -45,4 +45,18 @@ describe('storefront records through a real checkout', () => {
     expect(stats.body.totals).toEqual({ referrals: 0, sales: 1, revenue: 60, commission: 6 });
     expect(stats.body.partners[0]).toMatchObject({ partnerId: partner._id, sales: 1, revenue: 60, commission: 6 });
   });
+
+  it('hands the seller the buyer\'s review link on the order; the buyer reviews once through it', async () => {
+    const productId = (await seller.test.post('/products', { name: 'Guide', price: 15 })).body._id;
+    const { saleId } = await buy(productId, {}, 'reviewer@example.com');
+    await control(runtime).post('/_local/settle', {});
+    const order = await seller.test.get(`/orders/${saleId}`);
+    expect(order.body.reviewPath).toMatch(/^\/reviews\/submit\/[0-9A-Za-z]{32}$/);
+    const buyer = control(runtime);
+    const review = await buyer.post(order.body.reviewPath, { rating: 5, title: 'Useful' });
+    expect(review.status, review.text).toBe(201);
+    expect((await buyer.post(order.body.reviewPath, { rating: 1 })).status).toBe(409);
+    const reviews = await seller.test.get(`/reviews?productId=${productId}`);
+    expect(reviews.body).toEqual([expect.objectContaining({ productId, rating: 5, title: 'Useful' })]);
+  });
 });
