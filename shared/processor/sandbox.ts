@@ -39,20 +39,10 @@ export const SBX = {
 export const JOB_DELIVER = 'processor.deliver';
 export const JOB_RENEW = 'processor.renew';
 
-export interface SandboxCheckout {
+/** A hosted checkout as the sandbox keeps it: what the service asked for, plus its own state. */
+export interface SandboxCheckout extends Omit<CreateCheckoutInput, 'baseUrl'> {
   id: string;
   scope: Scope;
-  sessionId: string;
-  kind: 'one_time' | 'subscription';
-  description: string;
-  amountCents: number;
-  currency: string;
-  interval?: Frequency;
-  trialDays?: number;
-  offerSaveCard?: boolean;
-  successUrl: string;
-  cancelUrl: string;
-  notifyUrl: string;
   planId: string;
   status: 'open' | 'paid';
   paymentId?: string;
