@@ -1,3 +1,4 @@
+import { eventFromItem } from '../../shared/events/event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDeps } from '../support/store';
 import type { Deps } from '../../shared/platform/context';
@@ -74,6 +75,6 @@ describe('submitReview', () => {
     expect(await listReviews(deps, scope, 'prod1')).toEqual([review]);
     expect(await listReviews(deps, scope, 'prod2')).toEqual([]);
     const events = await store.queryAll({ pk: keys.outboxPartition(scope) });
-    expect(events.filter((e) => (e.event as { type: string }).type === 'review.created')).toHaveLength(1);
+    expect(events.map(eventFromItem).filter((e) => e?.type === 'review.created')).toHaveLength(1);
   });
 });
