@@ -114,11 +114,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   let dynamoProcess: DynamoDbLocalProcess | undefined;
   let endpoint = options.dynamoEndpoint;
   if (!endpoint) {
+    // DynamoDB Local refuses a database folder that does not exist yet.
+    if (dataDir) await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
     dynamoProcess = await startDynamoDbLocal({
       port: process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined,
       dbPath: dataDir ? join(dataDir, 'dynamodb') : undefined,
     });
-    if (dataDir) await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
     endpoint = dynamoProcess.endpoint;
   }
 
