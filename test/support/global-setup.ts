@@ -7,19 +7,26 @@ declare module 'vitest' {
   }
 }
 
-let dynamo: DynamoDbLocalProcess | undefined;
+// Every project of the run calls this setup; they all share one in-memory DynamoDB Local (this
+// module is loaded once in vitest's main process), stopped when the last project is done. Test
+// files create their own tables in it.
+let dynamo: Promise<DynamoDbLocalProcess> | undefined;
+let users = 0;
 
-/** One in-memory DynamoDB Local for the whole run; test files create their own tables in it. */
 export async function setup(project: TestProject) {
   const external = process.env.TEST_DYNAMODB_ENDPOINT;
   if (external) {
     project.provide('dynamoEndpoint', external);
     return;
   }
-  dynamo = await startDynamoDbLocal();
-  project.provide('dynamoEndpoint', dynamo.endpoint);
+  users++;
+  dynamo ??= startDynamoDbLocal();
+  project.provide('dynamoEndpoint', (await dynamo).endpoint);
 }
 
 export async function teardown() {
-  await dynamo?.stop();
+  if (!dynamo || --users > 0) return;
+  const running = dynamo;
+  dynamo = undefined;
+  await (await running).stop();
 }
