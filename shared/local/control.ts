@@ -71,6 +71,15 @@ export const CORE_CONTROL_ROUTES: ControlRoute[] = [
     },
   },
   {
+    // Not in DESIGN.md's table: DynamoDB capacity units consumed so far by everything this runtime
+    // did (requests, stream consumers, queues, timers), for per-step cost figures in the bench.
+    method: 'GET',
+    path: '/_local/capacity',
+    async handle(runtime) {
+      return { status: 200, body: { ...runtime.deps.store.totals } };
+    },
+  },
+  {
     // Not in DESIGN.md's table: lets black-box tests read the outbox, oldest first.
     method: 'GET',
     path: '/_local/events',

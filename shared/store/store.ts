@@ -9,7 +9,7 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException, type ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { badRequest } from '../platform/errors';
 import { recordCapacity } from './capacity';
 import { KEY_ATTRIBUTES, type Key } from './keys';
@@ -115,16 +115,24 @@ const mergeValues = (a: Record<string, unknown>, b?: Record<string, unknown>) =>
  * page pagination. It speaks items and keys; repositories turn them into domain records.
  */
 export class Store {
+  /** Capacity units this store has consumed since it was made (the local runtime reports it). */
+  readonly totals = { read: 0, write: 0 };
+
   constructor(
     readonly client: DynamoDBDocumentClient,
     readonly tableName: string,
   ) {}
 
+  private consumed(kind: 'read' | 'write', capacity: ConsumedCapacity | ConsumedCapacity[] | undefined) {
+    recordCapacity(kind, capacity);
+    for (const entry of [capacity ?? []].flat()) this.totals[kind] += entry.CapacityUnits ?? 0;
+  }
+
   async get<T = Item>(key: Key, options: { consistent?: boolean } = {}): Promise<T | undefined> {
     const out = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: options.consistent, ReturnConsumedCapacity: 'TOTAL' }),
     );
-    recordCapacity('read', out.ConsumedCapacity);
+    this.consumed('read', out.ConsumedCapacity);
     return out.Item as T | undefined;
   }
 
@@ -136,7 +144,7 @@ export class Store {
         const out = await this.client.send(
           new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } }, ReturnConsumedCapacity: 'TOTAL' }),
         );
-        recordCapacity('read', out.ConsumedCapacity);
+        this.consumed('read', out.ConsumedCapacity);
         results.push(...((out.Responses?.[this.tableName] ?? []) as T[]));
         pending = out.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined;
       }
@@ -158,7 +166,7 @@ export class Store {
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
-      recordCapacity('write', out.ConsumedCapacity);
+      this.consumed('write', out.ConsumedCapacity);
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
       throw error;
@@ -186,7 +194,7 @@ export class Store {
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
-      recordCapacity('write', out.ConsumedCapacity);
+      this.consumed('write', out.ConsumedCapacity);
       return out.Attributes as T;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
@@ -207,7 +215,7 @@ export class Store {
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
-      recordCapacity('write', out.ConsumedCapacity);
+      this.consumed('write', out.ConsumedCapacity);
       return out.Attributes;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
@@ -246,7 +254,7 @@ export class Store {
     });
     try {
       const out = await this.client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token, ReturnConsumedCapacity: 'TOTAL' }));
-      recordCapacity('write', out.ConsumedCapacity);
+      this.consumed('write', out.ConsumedCapacity);
     } catch (error) {
       if (error instanceof TransactionCanceledException) {
         const reasons = error.CancellationReasons?.map((r) => r.Code) ?? [];
@@ -299,7 +307,7 @@ export class Store {
     // With a filter, DynamoDB may return short pages; keep reading until the page is full.
     do {
       const out = await this.client.send(new QueryCommand(input));
-      recordCapacity('read', out.ConsumedCapacity);
+      this.consumed('read', out.ConsumedCapacity);
       items.push(...((out.Items ?? []) as T[]));
       lastKey = out.LastEvaluatedKey;
       input.ExclusiveStartKey = lastKey;

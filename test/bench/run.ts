@@ -62,6 +62,7 @@ async function main() {
   for (const [name, file, fn] of [
     ['webhooks', './webhooks', 'benchWebhooks'],
     ['checkout', './checkout', 'benchCheckout'],
+    ['capacityPerLifecycleStep', './lifecycle', 'benchLifecycle'],
   ] as const) {
     if (!existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
     try {
@@ -79,7 +80,12 @@ async function main() {
   console.table(latency.map((r) => ({ operation: r.name, requests: r.requests, 'p50 ms': r.p50, 'p99 ms': r.p99, 'req/s': r.rps, errors: r.errors + r.non2xx, RCU: r.readUnits, WCU: r.writeUnits })));
   console.log('Functions (esbuild bundle as deployed; cold import in a fresh Node process, median of 3)');
   console.table(functions.map((f) => ({ function: f.entry, KiB: f.kib, 'cold import ms': f.coldImportMs })));
-  for (const [name, value] of Object.entries(extras)) {
+  const { capacityPerLifecycleStep, ...others } = extras as { capacityPerLifecycleStep?: Record<string, { read: number; write: number }> };
+  if (capacityPerLifecycleStep && !('error' in capacityPerLifecycleStep)) {
+    console.log('Capacity units per lifecycle step (the request and everything it sets off, until idle)');
+    console.table(Object.entries(capacityPerLifecycleStep).map(([step, units]) => ({ step, RCU: units.read, WCU: units.write })));
+  } else if (capacityPerLifecycleStep) console.log('capacityPerLifecycleStep', capacityPerLifecycleStep);
+  for (const [name, value] of Object.entries(others)) {
     console.log(name);
     console.log(JSON.stringify(value, null, 2));
   }

@@ -89,6 +89,16 @@ describe('control API', () => {
     expect((await c.patch('/_local/accounts/000000000000000000000000', { plan: 'tier2' })).status).toBe(404);
   });
 
+  it('reports the capacity units consumed so far, growing with each write', async () => {
+    const c = control(runtime);
+    const before = (await c.get('/_local/capacity')).body;
+    await account.test.post('/products', { name: 'Counted', price: 1 });
+    await c.post('/_local/settle', {});
+    const after = (await c.get('/_local/capacity')).body;
+    expect(after.write).toBeGreaterThan(before.write);
+    expect(after.read).toBeGreaterThanOrEqual(before.read);
+  });
+
   it('moves the clock and settles', async () => {
     const c = control(runtime);
     const before = Date.now();
