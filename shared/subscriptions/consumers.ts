@@ -1,5 +1,9 @@
 import type { BusConsumer } from '../workers/registry';
-import { getSubscriber } from './repository';
+import { ConditionFailed } from '../store/store';
+import type { Deps } from '../platform/context';
+import type { Scope } from '../store/keys';
+import { getSubscriber, subscriberReplace } from './repository';
+import type { SubscriberRecord } from './records';
 import { scheduleSubscriberTimers } from './timers';
 
 /** Every event that follows a change of a subscriber's state or billing period. */
@@ -29,5 +33,43 @@ export const subscriptionTimersConsumer: BusConsumer = {
     const scope = { accountId: event.accountId, mode: event.mode };
     const subscriber = await getSubscriber(deps.store, scope, subscriberId, true);
     if (subscriber) await scheduleSubscriberTimers(deps, scope, subscriber);
+  },
+};
+
+/** The processor call that carries out a recorded portal intent. */
+function syncCall(deps: Deps, scope: Scope, sub: SubscriberRecord & { membershipId: string }) {
+  const processor = deps.ports.processor;
+  switch (sub.processorSync!.action) {
+    case 'cancel_at_period_end':
+      return processor.cancelMembership(scope, sub.membershipId, { atPeriodEnd: true });
+    case 'cancel_now':
+      return processor.cancelMembership(scope, sub.membershipId, { atPeriodEnd: false });
+    case 'resume':
+      return processor.resumeMembership(scope, sub.membershipId);
+  }
+}
+
+/**
+ * Carries a buyer's portal change to the processor when the portal's own call failed. The change
+ * and its intent were recorded together, so this runs from their event; a refusal throws, and the
+ * bus retries with back-off (then the rule's dead-letter queue and its alarm). Once the processor
+ * accepts, the intent is cleared, unless a newer change replaced the record meanwhile.
+ */
+export const subscriptionProcessorSyncConsumer: BusConsumer = {
+  name: 'subscription-processor-sync',
+  needs: ['table'],
+  eventTypes: ['customer.subscription.updated', 'customer.subscription.deleted', 'customer.subscription.resumed'],
+  handle: async (event, deps) => {
+    const subscriberId = event.data.subscriptionCustomerId;
+    if (typeof subscriberId !== 'string') return;
+    const scope = { accountId: event.accountId, mode: event.mode };
+    const sub = await getSubscriber(deps.store, scope, subscriberId, true);
+    if (!sub?.processorSync || !sub.membershipId) return;
+    await syncCall(deps, scope, sub as SubscriberRecord & { membershipId: string });
+    try {
+      await deps.store.transact([subscriberReplace(scope, sub, { ...sub, processorSync: null })]);
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+    }
   },
 };

@@ -5,6 +5,11 @@ export const SUBSCRIBER = 'SUBSCRIBER';
 export type SubscriberStatus = 'trialing' | 'active' | 'past_due' | 'paused' | 'canceled';
 
 /** One buyer's single subscription to one offer. */
+export interface ProcessorSync {
+  action: 'cancel_at_period_end' | 'cancel_now' | 'resume';
+  recordedAt: string;
+}
+
 export interface SubscriberRecord {
   _id: string;
   /** The subscription offer. */
@@ -31,6 +36,11 @@ export interface SubscriberRecord {
   openInvoiceId: string | null;
   portalToken: string;
   portalUrl: string;
+  /**
+   * A buyer's portal change the processor has not confirmed yet: recorded with the change, then
+   * retried from its event by the processor-sync consumer until the processor accepts it.
+   */
+  processorSync?: ProcessorSync | null;
   testMode: boolean;
   createdAt: string;
   updatedAt: string;

@@ -10,7 +10,7 @@ import { presentSale } from '../sales/service';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
 import { offerBlock, subscriptionEventData } from './events';
-import type { SubscriberRecord } from './records';
+import type { ProcessorSync, SubscriberRecord } from './records';
 import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace } from './repository';
 import { transition, type Trigger } from './state';
 
@@ -39,6 +39,8 @@ export function presentSubscriber(sub: SubscriberRecord) {
     trialEnd: sub.trialEnd,
     failureMessage: sub.failureMessage,
     portalUrl: sub.portalUrl,
+    /** A portal change the processor has not confirmed yet (it is being retried). */
+    processorSyncPending: sub.processorSync?.action ?? null,
     testMode: sub.testMode,
     createdAt: sub.createdAt,
     updatedAt: sub.updatedAt,
@@ -97,11 +99,11 @@ async function resolve(deps: Deps, scope: Scope, id: string): Promise<Subscriber
 }
 
 /** Applies a state move with its events in one transaction; answers the record after the move. */
-export async function applyTrigger(deps: Deps, scope: Scope, sub: SubscriberRecord, trigger: Trigger): Promise<SubscriberRecord> {
+export async function applyTrigger(deps: Deps, scope: Scope, sub: SubscriberRecord, trigger: Trigger, extra: Partial<SubscriberRecord> = {}): Promise<SubscriberRecord> {
   const move = transition(sub, trigger);
   if (!move) return sub;
   const now = deps.clock.now().toISOString();
-  const after: SubscriberRecord = { ...sub, ...move.patch, updatedAt: now };
+  const after: SubscriberRecord = { ...sub, ...move.patch, ...extra, updatedAt: now };
   if (after.status === 'canceled' && sub.status !== 'canceled') after.canceledAt = now;
   const offer = await getOffer(deps.store, scope, sub.subscriptionId);
   const events = offer ? move.events.map((type) => newEvent(scope, deps.clock, type, subscriptionEventData(type, after, offer))) : [];
@@ -218,7 +220,12 @@ export async function portalChange(deps: Deps, subscriberId: string, token: stri
     if (transition(sub, trigger) && sub.membershipId) processorSynced = await processor.resumeMembership(scope, sub.membershipId).then(() => true, () => false);
   }
   if (!sub.membershipId) processorSynced = false;
-  const after = await applyTrigger(deps, scope, sub, trigger);
+  // An unconfirmed change is recorded with the change itself; its event drives the retries.
+  const pending: ProcessorSync | null =
+    !processorSynced && sub.membershipId
+      ? { action: action.type === 'resume' ? 'resume' : action.immediate ? 'cancel_now' : 'cancel_at_period_end', recordedAt: now }
+      : null;
+  const after = await applyTrigger(deps, scope, sub, trigger, { processorSync: pending });
   return {
     subscriptionCustomerId: after._id,
     status: after.status,

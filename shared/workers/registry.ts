@@ -5,7 +5,7 @@ import type { AccessNeed } from '../registry';
 import { PROCESSOR_JOB_HANDLERS } from '../processor/jobs';
 import { SUBSCRIPTION_JOB_HANDLERS } from '../subscriptions/jobs';
 import { creditRefillEmailConsumer } from '../credits/consumers';
-import { subscriptionTimersConsumer } from '../subscriptions/consumers';
+import { subscriptionProcessorSyncConsumer, subscriptionTimersConsumer } from '../subscriptions/consumers';
 import { webhookFanoutConsumer, webhookQueueHandler } from '../webhooks/workers';
 
 /**
@@ -27,7 +27,7 @@ export interface BusConsumer {
 export type JobHandler = (job: Job, deps: Deps) => Promise<void>;
 export type QueueHandler = (message: Record<string, unknown>, deps: Deps) => Promise<void>;
 
-export const BUS_CONSUMERS: BusConsumer[] = [webhookFanoutConsumer, subscriptionTimersConsumer, creditRefillEmailConsumer];
+export const BUS_CONSUMERS: BusConsumer[] = [webhookFanoutConsumer, subscriptionTimersConsumer, subscriptionProcessorSyncConsumer, creditRefillEmailConsumer];
 
 /** Handlers for jobs the scheduler fires, by job type. */
 export const JOB_HANDLERS: Record<string, JobHandler> = {

@@ -272,6 +272,10 @@ describe('buyer portal', () => {
     expect(scheduled.status).toBe(200);
     expect(scheduled.body).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, processorSynced: false, manageUrl: sub.portalUrl });
     expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.updated']);
+    // The recorded intent reaches the processor once it accepts again, and is then cleared.
+    const synced = (await account.test.get(`/subscriptions/subscribers/${id}?live=true`)).body;
+    expect(synced.processorMembership.cancelAtPeriodEnd).toBe(true);
+    expect(synced.processorSyncPending).toBeNull();
 
     const resumed = await anon.post(`/subscriptions/sub/portal/${id}/resume?token=${token}`, {});
     expect(resumed.body).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, processorSynced: true });
