@@ -3,7 +3,7 @@ import { badRequest } from '../platform/errors';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { receiveNotification } from './ingress';
 import { checkoutPage, notFoundPage } from './page';
-import { ProcessorError } from './port';
+import { submitHostedCheckout } from './hosted-checkout';
 import { SandboxProcessor } from './sandbox';
 import type { Ports } from '../adapters/ports';
 
@@ -16,15 +16,6 @@ const sandboxOf = (ports: Ports) => {
 
 const checkoutParams = z.object({ checkoutId: z.string().min(1).max(64) });
 
-const payForm = z.object({
-  email: z.coerce.string().trim().pipe(z.string().email('Enter a valid email address')),
-  // The form decoder turns digit-only fields into numbers; a card number is text.
-  firstName: z.coerce.string().trim().max(100).optional(),
-  lastName: z.coerce.string().trim().max(100).optional(),
-  country: z.coerce.string().trim().max(2, 'Country is a 2-letter code').optional(),
-  cardNumber: z.coerce.string().trim().max(40).optional(),
-  saveCard: z.union([z.boolean(), z.string()]).optional(),
-});
 
 const notificationBody = z.object({
   id: z.string().min(1).max(64),
@@ -62,24 +53,8 @@ export const processorOperations = [
     bodyType: 'json-or-multipart',
     body: z.record(z.string(), z.unknown()),
     handler: async (ctx, { params, body }) => {
-      const sandbox = sandboxOf(ctx.ports);
-      const checkout = await sandbox.getCheckout(params.checkoutId);
-      if (!checkout) return html(404, notFoundPage());
-      const values = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
-      const form = payForm.safeParse(body);
-      if (!form.success) return html(400, checkoutPage(checkout, { error: form.error.issues[0]!.message, values }));
-      const buyer = { email: form.data.email, firstName: form.data.firstName || undefined, lastName: form.data.lastName || undefined, country: form.data.country?.toUpperCase() || undefined };
-      try {
-        const result =
-          checkout.amountCents === 0
-            ? await sandbox.completeFreeCheckout(checkout.id, buyer)
-            : await sandbox.payCheckout(checkout.id, { buyer, cardNumber: form.data.cardNumber, saveCard: form.data.saveCard === true || form.data.saveCard === 'true' || form.data.saveCard === 'on' });
-        if (result.status === 'declined') return html(402, checkoutPage(checkout, { error: result.failureMessage ?? 'Your card was declined.', values }));
-        return reply(303, undefined, { location: result.redirectUrl ?? checkout.successUrl, 'cache-control': 'no-store' });
-      } catch (error) {
-        if (error instanceof ProcessorError) return html(400, checkoutPage(checkout, { error: error.message, values }));
-        throw error;
-      }
+      const outcome = await submitHostedCheckout(sandboxOf(ctx.ports), params.checkoutId, body);
+      return outcome.kind === 'redirect' ? reply(303, undefined, { location: outcome.location, 'cache-control': 'no-store' }) : html(outcome.status, outcome.html);
     },
   }),
   defineOperation({
