@@ -50,18 +50,9 @@ export interface SandboxCheckout extends Omit<CreateCheckoutInput, 'baseUrl'> {
   createdAt: string;
 }
 
-interface SandboxMembership {
-  id: string;
+/** A membership as the sandbox keeps it: what it reports (LiveMembership) plus its own state. */
+interface SandboxMembership extends Omit<LiveMembership, 'retries' | 'paymentMethod'> {
   planId: string;
-  status: 'trialing' | 'active' | 'past_due' | 'canceled';
-  paused: boolean;
-  cancelAtPeriodEnd: boolean;
-  currentPeriodStart: string;
-  currentPeriodEnd: string;
-  trialEnd: string | null;
-  amountCents: number;
-  currency: string;
-  interval: Frequency;
   failures: number;
   /** Set by the control API's failing renewal: every charge of this membership declines. */
   declining: boolean;
