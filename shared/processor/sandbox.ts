@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Frequency } from '../catalog/records';
 import type { Deps } from '../platform/context';
 import { prefixedId, randomBase62 } from '../platform/ids';
 import { toItem } from '../store/items';
