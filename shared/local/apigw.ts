@@ -10,6 +10,8 @@ export function toApiGatewayEvent(
   body: Buffer,
   route: { routeKey: string; params: Record<string, string> },
   url: URL,
+  /** The runtime's clock, which `clock/advance` may have moved ahead of the wall. */
+  nowMs: number,
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -19,7 +21,7 @@ export function toApiGatewayEvent(
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
   const contentType = headers['content-type'] ?? '';
   const isText = body.length === 0 || TEXT_TYPES.test(contentType) || contentType === '';
-  const now = new Date();
+  const now = new Date(nowMs);
   return {
     version: '2.0',
     routeKey: route.routeKey,

@@ -248,7 +248,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         send(response, { statusCode: result.status, headers: { 'content-type': 'application/json' }, body: result.body === undefined ? '' : JSON.stringify(result.body) });
         return;
       }
-      const event = toApiGatewayEvent(request, body, { routeKey: target.routeKey, params: match.params }, url);
+      const event = toApiGatewayEvent(request, body, { routeKey: target.routeKey, params: match.params }, url, clock.nowMs());
       const result = await target.handler(event, lambdaContext(target.group, event.requestContext.requestId));
       send(response, result);
     } catch (error) {
