@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
-import { createAccount, createApiKey, getAccount, listAccounts, listApiKeys, revokeApiKey, updateAccount } from '../shared/account/repository';
+import { createAccount, createApiKey, getAccount, listAccounts, listApiKeys, revokeApiKey, updateAccount } from '../shared/platform/accounts';
 import { systemClock } from '../shared/platform/clock';
 import { PLANS, type Plan } from '../shared/platform/plans';
 import { documentClient } from '../shared/store/client';

@@ -9,7 +9,7 @@ import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../shared/adapters/aws/bus';
-import { OUTBOX_ENTITY } from '../shared/events/event';
+import { OUTBOX_ENTITY } from '../shared/platform/events';
 import { BUS_CONSUMERS, QUEUE_HANDLERS } from '../shared/workers/registry';
 import { ServiceFunction } from './constructs/service-function';
 import { importStateful } from './constructs/shared-resources';

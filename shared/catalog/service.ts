@@ -1,4 +1,4 @@
-import { newEvent, outboxPut } from '../events/event';
+import { newEvent, outboxPut } from '../platform/events';
 import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';

@@ -1,6 +1,6 @@
 import { getOffer, getProduct } from '../catalog/repository';
 import { creditPurchaseOps } from '../credits/service';
-import { newEvent, outboxPut, type DomainEvent } from '../events/event';
+import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import type { Deps } from '../platform/context';
 import { objectId, prefixedId, randomBase62 } from '../platform/ids';
 import { logger } from '../platform/logger';

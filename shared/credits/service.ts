@@ -1,6 +1,6 @@
 import { getProduct } from '../catalog/repository';
 import type { ProductRecord } from '../catalog/records';
-import { newEvent, outboxPut, type DomainEvent } from '../events/event';
+import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';

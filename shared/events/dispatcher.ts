@@ -1,5 +1,5 @@
-import type { BusPort } from '../adapters/ports';
-import { eventFromItem, type DomainEvent } from './event';
+import type { BusPort } from '../platform/ports';
+import { eventFromItem, type DomainEvent } from '../platform/events';
 
 /**
  * The outbox dispatcher: turns the table's stream records into bus events. Only inserts of outbox

@@ -1,7 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { BusPort } from '../adapters/ports';
+import type { BusPort } from '../platform/ports';
 import { eventsFromStreamImages } from './dispatcher';
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { createAccount, createApiKey, getAccount, updateAccount } from '../account/repository';
+import { createAccount, createApiKey, getAccount, updateAccount } from '../platform/accounts';
 import { clearAuthCache } from '../platform/auth';
 import { badRequest, notFound, notImplemented } from '../platform/errors';
 import { planSchema } from '../platform/plans';
 import { parseOrThrow } from '../platform/http/validation';
-import { eventFromItem } from '../events/event';
+import { eventFromItem } from '../platform/events';
 import { keys } from '../store/keys';
 import { CAPABILITY_CONTROL_ROUTES, type ControlRoute } from './control-registry';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { localAdapters, type LocalAdapters } from '../adapters/local/index';
-import { createAccount, createApiKey } from '../account/repository';
+import { createAccount, createApiKey } from '../platform/accounts';
 import { OffsetClock } from '../platform/clock';
 import { loadConfig, type Config } from '../platform/config';
 import { ApiError, isApiError } from '../platform/errors';

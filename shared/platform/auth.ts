@@ -1,5 +1,5 @@
 import { jwtVerify } from 'jose';
-import { findApiKey, getAccount } from '../account/repository';
+import { findApiKey, getAccount } from './accounts';
 import type { Scope } from '../store/keys';
 import type { Account, Deps } from './context';
 import { unauthorized } from './errors';

@@ -1,4 +1,4 @@
-import type { Ports } from '../adapters/ports';
+import type { Ports } from './ports';
 import type { Scope } from '../store/keys';
 import type { Store } from '../store/store';
 import type { Clock } from './clock';

@@ -5,7 +5,7 @@ import { receiveNotification } from './ingress';
 import { checkoutPage, notFoundPage } from './page';
 import { submitHostedCheckout } from './hosted-checkout';
 import { SandboxProcessor } from './sandbox';
-import type { Ports } from '../adapters/ports';
+import type { Ports } from '../platform/ports';
 
 const html = (status: number, body: string) => rawReply(status, body, 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
 

@@ -117,7 +117,7 @@ export interface ProcessorPort {
   refuseNext?(operation: RefusableOperation): void;
 }
 
-declare module '../adapters/ports' {
+declare module '../platform/ports' {
   interface Ports {
     processor: ProcessorPort;
   }

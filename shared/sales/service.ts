@@ -1,5 +1,5 @@
 import { getOffer, getProduct } from '../catalog/repository';
-import { newEvent, outboxPut } from '../events/event';
+import { newEvent, outboxPut } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { isObjectId, objectId, randomBase62 } from '../platform/ids';

@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/context';
 import { ApiError, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
-import { newEvent, outboxPut } from '../events/event';
+import { newEvent, outboxPut } from '../platform/events';
 import { scopeOf, type Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
 import type { ReviewRecord } from './records';

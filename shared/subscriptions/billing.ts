@@ -1,6 +1,6 @@
 import { getOffer } from '../catalog/repository';
 import type { ProcessorNotification } from '../checkout/fulfilment';
-import { newEvent, outboxPut, type DomainEvent } from '../events/event';
+import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import type { Deps } from '../platform/context';
 import { objectId, prefixedId } from '../platform/ids';
 import { logger } from '../platform/logger';

@@ -1,6 +1,6 @@
 import { getOffer } from '../catalog/repository';
 import type { OfferRecord } from '../catalog/records';
-import { newEvent, outboxPut } from '../events/event';
+import { newEvent, outboxPut } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
 import { ApiError, badGateway, badRequest, conflict, notFound } from '../platform/errors';
 import { isObjectId } from '../platform/ids';

@@ -1,6 +1,6 @@
-import type { Job } from '../adapters/ports';
+import type { Job } from '../platform/ports';
 import { getOffer } from '../catalog/repository';
-import { newEvent, outboxPut } from '../events/event';
+import { newEvent, outboxPut } from '../platform/events';
 import type { Deps } from '../platform/context';
 import { toItem } from '../store/items';
 import { keys, type Scope } from '../store/keys';

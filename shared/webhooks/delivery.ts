@@ -1,5 +1,5 @@
 import { isDeliverableEventType } from '../events/catalog';
-import type { DomainEvent } from '../events/event';
+import type { DomainEvent } from '../platform/events';
 import type { Deps } from '../platform/context';
 import { objectId } from '../platform/ids';
 import { logger } from '../platform/logger';

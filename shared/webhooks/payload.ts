@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../events/event';
+import type { DomainEvent } from '../platform/events';
 
 /** Envelope names a data field may not take over: the envelope always wins. */
 const ENVELOPE = new Set(['id', 'type', 'created', 'webhookId', 'test']);

@@ -1,6 +1,6 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import { lambdaDeps } from '../adapters/aws/deps';
-import { domainEventSchema, type DomainEvent } from '../events/event';
+import { domainEventSchema, type DomainEvent } from '../platform/events';
 import type { BusConsumer } from './registry';
 
 /**

@@ -1,6 +1,6 @@
-import type { Job } from '../adapters/ports';
+import type { Job } from '../platform/ports';
 import type { Deps } from '../platform/context';
-import type { DomainEvent } from '../events/event';
+import type { DomainEvent } from '../platform/events';
 import type { AccessNeed } from '../registry';
 import { PROCESSOR_JOB_HANDLERS } from '../processor/jobs';
 import { SUBSCRIPTION_JOB_HANDLERS } from '../subscriptions/jobs';

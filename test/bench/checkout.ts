@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { getAccount } from '../../shared/account/repository';
+import { getAccount } from '../../shared/platform/accounts';
 import { createCheckoutSession } from '../../shared/checkout/service';
 import { startLocalRuntime } from '../../shared/local/runtime';
 import type { OperationContext } from '../../shared/platform/context';

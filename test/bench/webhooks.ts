@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { newEvent, outboxPut } from '../../shared/events/event';
+import { newEvent, outboxPut } from '../../shared/platform/events';
 import { randomHex } from '../../shared/platform/ids';
 import { startLocalRuntime } from '../../shared/local/runtime';
 import { buildDeliveryBody } from '../../shared/webhooks/payload';

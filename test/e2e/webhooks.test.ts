@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newEvent, outboxPut } from '../../shared/events/event';
+import { newEvent, outboxPut } from '../../shared/platform/events';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import type { Mode } from '../../shared/store/keys';
 import { createTestAccount, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../shared/account/repository';
-import { eventFromItem } from '../../shared/events/event';
+import { createAccount } from '../../shared/platform/accounts';
+import { eventFromItem } from '../../shared/platform/events';
 import { productCreateBody } from '../../shared/catalog/schemas';
 import { getActiveOffer, getActiveProduct, getOffer, getProduct, getSellable, listProducts } from '../../shared/catalog/repository';
 import { copyProduct, createOffer, createProduct, deleteOffer, deleteProduct, updateProduct, type CatalogCtx } from '../../shared/catalog/service';

@@ -4,7 +4,7 @@ import type { OffsetClock } from '../../shared/platform/clock';
 import { consumeRequest } from '../../shared/platform/rate-limit';
 import type { Deps } from '../../shared/platform/context';
 import { createTestDeps } from '../support/store';
-import { createAccount, createApiKey, findApiKey, revokeApiKey } from '../../shared/account/repository';
+import { createAccount, createApiKey, findApiKey, revokeApiKey } from '../../shared/platform/accounts';
 import { authenticate, clearAuthCache } from '../../shared/platform/auth';
 
 let deps: Deps;

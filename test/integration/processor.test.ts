@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../shared/account/repository';
+import { createAccount } from '../../shared/platform/accounts';
 import { productCreateBody } from '../../shared/catalog/schemas';
 import { createProduct, type CatalogCtx } from '../../shared/catalog/service';
 import { createCheckoutSession } from '../../shared/checkout/service';
 import { getSession } from '../../shared/checkout/repository';
-import { eventFromItem } from '../../shared/events/event';
+import { eventFromItem } from '../../shared/platform/events';
 import type { OperationContext } from '../../shared/platform/context';
 import { receiveNotification } from '../../shared/processor/ingress';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/processor/signing';

@@ -4,7 +4,7 @@ import { objectId } from '../../shared/platform/ids';
 import { keys, type Scope } from '../../shared/store/keys';
 import { toItem } from '../../shared/store/items';
 import { ConditionFailed, toRecord, type Store } from '../../shared/store/store';
-import { newEvent, outboxPut, eventFromItem } from '../../shared/events/event';
+import { newEvent, outboxPut, eventFromItem } from '../../shared/platform/events';
 import { withCapacityMeter } from '../../shared/store/capacity';
 import { createTestDeps } from '../support/store';
 

@@ -1,4 +1,4 @@
-import { eventFromItem } from '../../shared/events/event';
+import { eventFromItem } from '../../shared/platform/events';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDeps } from '../support/store';
 import type { Deps } from '../../shared/platform/context';

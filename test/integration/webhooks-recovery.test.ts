@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueuePort } from '../../shared/adapters/ports';
-import { newEvent } from '../../shared/events/event';
+import type { QueuePort } from '../../shared/platform/ports';
+import { newEvent } from '../../shared/platform/events';
 import type { OperationContext } from '../../shared/platform/context';
 import type { Scope } from '../../shared/store/keys';
 import { fanOutDeliveryId, fanOutEvent, newDelivery } from '../../shared/webhooks/delivery';

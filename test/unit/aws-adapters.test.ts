@@ -11,7 +11,7 @@ import { EventBridgeScheduler, scheduleName } from '../../shared/adapters/aws/sc
 import { KmsEncryption } from '../../shared/adapters/aws/encryption';
 import { S3Blob } from '../../shared/adapters/aws/blob';
 import { SesEmail } from '../../shared/adapters/aws/email';
-import type { DomainEvent } from '../../shared/events/event';
+import type { DomainEvent } from '../../shared/platform/events';
 
 // These ports have no local AWS engine to run against, so their requests are checked exactly.
 type Sent = { name: string; input: any };

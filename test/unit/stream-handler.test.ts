@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { createStreamHandler } from '../../shared/events/stream-handler';
-import { OUTBOX_ENTITY, type DomainEvent } from '../../shared/events/event';
+import { OUTBOX_ENTITY, type DomainEvent } from '../../shared/platform/events';
 
 const event = (id: string): DomainEvent => ({ id, type: 'product.created', accountId: 'a', mode: 'test', created: 1, data: { id } });
 const record = (seq: string, eventName: 'INSERT' | 'MODIFY', image: Record<string, unknown>) => ({

@@ -1,5 +1,5 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { BlobObject, BlobPort } from '../ports';
+import type { BlobObject, BlobPort } from '../../platform/ports';
 
 export class S3Blob implements BlobPort {
   constructor(

@@ -1,6 +1,6 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import type { BusPort } from '../ports';
-import type { DomainEvent } from '../../events/event';
+import type { BusPort } from '../../platform/ports';
+import type { DomainEvent } from '../../platform/events';
 
 export const EVENT_SOURCE = 'creator-commerce';
 

@@ -1,5 +1,5 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import type { EmailMessage, EmailPort } from '../ports';
+import type { EmailMessage, EmailPort } from '../../platform/ports';
 
 export class SesEmail implements EmailPort {
   constructor(

@@ -1,5 +1,5 @@
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
-import type { EncryptionPort } from '../ports';
+import type { EncryptionPort } from '../../platform/ports';
 
 /** KMS with an encryption context, so a ciphertext only decrypts for the record it belongs to. */
 export class KmsEncryption implements EncryptionPort {

@@ -9,7 +9,7 @@ import type { Config } from '../../platform/config';
 import type { Deps } from '../../platform/context';
 import { documentClient } from '../../store/client';
 import { Store } from '../../store/store';
-import type { CorePorts, Ports } from '../ports';
+import type { CorePorts, Ports } from '../../platform/ports';
 import { EventBridgeBus } from './bus';
 import { S3Blob } from './blob';
 import { SesEmail } from './email';

@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { QueueName, QueuePort } from '../ports';
+import type { QueueName, QueuePort } from '../../platform/ports';
 
 /** SQS with per-message delay (up to 900 s). */
 export class SqsQueue implements QueuePort {

@@ -1,5 +1,5 @@
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
-import type { Job, SchedulerPort } from '../ports';
+import type { Job, SchedulerPort } from '../../platform/ports';
 
 /** Schedule names allow [0-9a-zA-Z-_.] up to 64 characters; longer names are hashed down. */
 export function scheduleName(name: string): string {

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { BlobObject, BlobPort } from '../ports';
+import type { BlobObject, BlobPort } from '../../platform/ports';
 
 /** S3 stand-in: files under .data/blobs, or memory with --memory. */
 export class LocalBlob implements BlobPort {

@@ -1,5 +1,5 @@
-import type { BusPort } from '../ports';
-import type { DomainEvent } from '../../events/event';
+import type { BusPort } from '../../platform/ports';
+import type { DomainEvent } from '../../platform/events';
 import { logger } from '../../platform/logger';
 import { matchesConsumer, type BusConsumer } from '../../workers/registry';
 import type { Deps } from '../../platform/context';

@@ -1,5 +1,5 @@
 import { appendFile, readFile } from 'node:fs/promises';
-import type { EmailMessage, EmailPort } from '../ports';
+import type { EmailMessage, EmailPort } from '../../platform/ports';
 import type { Clock } from '../../platform/clock';
 import { randomHex } from '../../platform/ids';
 

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { EncryptionPort } from '../ports';
+import type { EncryptionPort } from '../../platform/ports';
 
 const contextAad = (context: Record<string, string>) =>
   Buffer.from(JSON.stringify(Object.keys(context).sort().map((k) => [k, context[k]])));

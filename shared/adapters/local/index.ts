@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/context';
 import type { Store } from '../../store/store';
 import { runJob, BUS_CONSUMERS, QUEUE_HANDLERS } from '../../workers/registry';
 import { PORT_EXTENSIONS, type LocalHost } from '../extensions';
-import type { CorePorts, Ports } from '../ports';
+import type { CorePorts, Ports } from '../../platform/ports';
 import { blobDir, LocalBlob } from './blob';
 import { LocalBus } from './bus';
 import { LocalEmail } from './email';

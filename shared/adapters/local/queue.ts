@@ -1,4 +1,4 @@
-import type { QueueName, QueuePort } from '../ports';
+import type { QueueName, QueuePort } from '../../platform/ports';
 import { logger } from '../../platform/logger';
 import type { WorkTracker } from './work-tracker';
 

@@ -1,4 +1,4 @@
-import type { Job, SchedulerPort } from '../ports';
+import type { Job, SchedulerPort } from '../../platform/ports';
 import type { Clock } from '../../platform/clock';
 import { keys } from '../../store/keys';
 import { toItem } from '../../store/items';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../platform/clock';
-import type { Account } from '../platform/context';
-import { objectId, randomBase62 } from '../platform/ids';
-import type { Plan } from '../platform/plans';
+import type { Clock } from './clock';
+import type { Account } from './context';
+import { objectId, randomBase62 } from './ids';
+import type { Plan } from './plans';
 import { keys, type Mode } from '../store/keys';
 import { toItem } from '../store/items';
 import { toRecord, type Store } from '../store/store';

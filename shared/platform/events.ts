@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Clock } from '../platform/clock';
-import { objectId } from '../platform/ids';
+import type { Clock } from './clock';
+import { objectId } from './ids';
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import type { TransactOp } from '../store/store';

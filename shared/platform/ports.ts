@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../events/event';
+import type { DomainEvent } from './events';
 import type { Scope } from '../store/keys';
 
 /**
