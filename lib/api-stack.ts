@@ -3,7 +3,7 @@ import { CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ALL_GROUPS } from '../shared/routes';
+import type { App } from '../shared/composition/assemble';
 import { grantNeeds, type ServiceResources } from './constructs/access';
 import { ServiceFunction } from './constructs/service-function';
 
@@ -11,11 +11,12 @@ export interface ApiStackProps extends StackProps {
   stage: string;
   resources: ServiceResources;
   serviceEnvironment: Record<string, string>;
+  app: App;
 }
 
 /**
  * The HTTP API: one function per resource group and one route per operation, both taken from the
- * operation registry (shared/routes.ts), so a route cannot exist without its operation or the
+ * capability manifests (shared/app.ts), so a route cannot exist without its operation or the
  * reverse. Authentication happens in each function (see shared/platform/auth.ts for why).
  */
 export class ApiStack extends Stack {
@@ -45,9 +46,10 @@ export class ApiStack extends Stack {
     // The per-account limit (600/min) is enforced in the functions; this caps the whole API.
     stage.defaultRouteSettings = { throttlingBurstLimit: 500, throttlingRateLimit: 1000 };
 
-    for (const group of ALL_GROUPS) {
+    for (const group of props.app.groups) {
       const fn = new ServiceFunction(this, `Fn-${group.name}`, {
-        entryName: `api/${group.name}`,
+        entryName: 'api',
+        appFunction: group.name,
         environment: props.serviceEnvironment,
         timeout: Duration.seconds(29),
         ...(group.name === 'docs'
@@ -67,7 +69,7 @@ export class ApiStack extends Stack {
             }
           : {}),
       });
-      grantNeeds(fn, group.needs ?? ['table'], props.resources);
+      grantNeeds(fn, group.needs, props.resources);
       const integration = new HttpLambdaIntegration(`Integration-${group.name}`, fn);
       for (const operation of group.operations) {
         this.api.addRoutes({ path: operation.path, methods: [HttpMethod[operation.method]], integration });

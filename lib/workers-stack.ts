@@ -3,6 +3,7 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
@@ -10,24 +11,29 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../shared/adapters/aws/bus';
 import { OUTBOX_ENTITY } from '../shared/platform/events';
-import { BUS_CONSUMERS, QUEUE_HANDLERS } from '../shared/workers/registry';
+import type { App } from '../shared/composition/assemble';
+import { queueUrlVariable } from '../shared/composition/aws-deps';
+import { scheduleExpression } from '../shared/composition/schedules';
 import { ServiceFunction } from './constructs/service-function';
 import { importStateful } from './constructs/shared-resources';
 import { ALL_NEEDS, grantNeeds, type ServiceResources } from './constructs/access';
 
 export interface WorkersStackProps extends StackProps {
   stage: string;
+  app: App;
 }
 
 /**
- * The asynchronous half: the outbox dispatcher on the table stream, the event bus and its rules
- * (one per consumer of shared/workers/registry.ts), the webhook delivery queue with per-message
- * delay, the jobs queue fed by EventBridge Scheduler, dead-letter queues and their alarms.
+ * The asynchronous half, derived from the capability manifests (shared/app.ts): the outbox
+ * dispatcher on the table stream, the event bus and one rule per consumer, one queue with a worker
+ * per declared queue (per-message delay), the jobs queue fed by EventBridge Scheduler and its
+ * recurring schedules, dead-letter queues and their alarms.
  */
 export class WorkersStack extends Stack {
   readonly bus: EventBus;
-  readonly webhookQueue: Queue;
   readonly jobsQueue: Queue;
+  /** Each capability queue by its name. */
+  readonly queues = new Map<string, Queue>();
   readonly scheduleGroupName: string;
   readonly schedulerRole: Role;
   /** Environment every function of the service gets. */
@@ -61,7 +67,12 @@ export class WorkersStack extends Stack {
         }),
       };
     };
-    this.webhookQueue = queue('WebhookDeliveries', Duration.seconds(60)).queue;
+    const { app } = props;
+    for (const declared of app.queues) {
+      const timeout = declared.timeoutSeconds ?? 30;
+      // SQS hides a message for longer than its worker may take, with room for the batch.
+      this.queues.set(declared.name, queue(declared.cdkIds?.queue ?? `Queue-${declared.name}`, Duration.seconds(Math.max(60, Math.ceil(timeout * 1.5)))).queue);
+    }
     this.jobsQueue = queue('JobsQueue', Duration.seconds(120)).queue;
     const streamDlq = new Queue(this, 'StreamDispatchFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
     Validations.of(streamDlq).acknowledge({
@@ -81,15 +92,14 @@ export class WorkersStack extends Stack {
       table,
       bucket: stateful.bucket,
       secretsKey: stateful.secretsKey,
-      webhookQueue: this.webhookQueue,
-      jobsQueue: this.jobsQueue,
+      queues: [...this.queues.values(), this.jobsQueue],
       scheduleGroupName: this.scheduleGroupName,
       schedulerRole: this.schedulerRole,
     };
     this.serviceEnvironment = {
       TABLE_NAME: table.tableName,
       EVENT_BUS_NAME: this.bus.eventBusName,
-      WEBHOOK_QUEUE_URL: this.webhookQueue.queueUrl,
+      ...Object.fromEntries([...this.queues].map(([name, q]) => [queueUrlVariable(name), q.queueUrl])),
       JOBS_QUEUE_URL: this.jobsQueue.queueUrl,
       JOBS_QUEUE_ARN: this.jobsQueue.queueArn,
       SCHEDULER_GROUP: this.scheduleGroupName,
@@ -100,7 +110,7 @@ export class WorkersStack extends Stack {
     };
 
     // Outbox dispatcher: only inserts of outbox items reach the function.
-    const dispatcher = new ServiceFunction(this, 'StreamDispatcher', { entryName: 'workers/stream-dispatcher', environment: this.serviceEnvironment });
+    const dispatcher = new ServiceFunction(this, 'StreamDispatcher', { entryName: 'stream-dispatcher', environment: this.serviceEnvironment });
     dispatcher.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -115,8 +125,8 @@ export class WorkersStack extends Stack {
     this.bus.grantPutEventsTo(dispatcher);
 
     // Bus consumers: a function and a rule each, matching on the event type (detail-type).
-    for (const consumer of BUS_CONSUMERS) {
-      const fn = new ServiceFunction(this, `Consumer-${consumer.name}`, { entryName: `workers/${consumer.name}`, environment: this.serviceEnvironment });
+    for (const consumer of app.consumers) {
+      const fn = new ServiceFunction(this, `Consumer-${consumer.name}`, { entryName: 'consumer', appFunction: consumer.name, environment: this.serviceEnvironment });
       grantNeeds(fn, consumer.needs ?? ['table'], this.resources);
       const consumerDlq = new Queue(this, `Consumer-${consumer.name}-Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
       Validations.of(consumerDlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of the bus rule target; it needs none of its own.' });
@@ -127,15 +137,30 @@ export class WorkersStack extends Stack {
       });
     }
 
-    if (QUEUE_HANDLERS.webhooks) {
-      const delivery = new ServiceFunction(this, 'WebhookDelivery', { entryName: 'workers/webhook-delivery', environment: this.serviceEnvironment, timeout: Duration.seconds(40) });
-      grantNeeds(delivery, ['table', 'queue', 'encryption'], this.resources);
-      delivery.addEventSource(new SqsEventSource(this.webhookQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    for (const declared of app.queues) {
+      const worker = new ServiceFunction(this, declared.cdkIds?.worker ?? `QueueWorker-${declared.name}`, {
+        entryName: 'queue',
+        appFunction: declared.name,
+        environment: this.serviceEnvironment,
+        timeout: Duration.seconds(declared.timeoutSeconds ?? 30),
+      });
+      grantNeeds(worker, declared.needs ?? ['table'], this.resources);
+      worker.addEventSource(new SqsEventSource(this.queues.get(declared.name)!, { batchSize: declared.batchSize ?? 10, reportBatchItemFailures: true }));
     }
 
-    const jobs = new ServiceFunction(this, 'JobsWorker', { entryName: 'workers/jobs', environment: this.serviceEnvironment, timeout: Duration.seconds(60) });
+    const jobs = new ServiceFunction(this, 'JobsWorker', { entryName: 'jobs', environment: this.serviceEnvironment, timeout: Duration.seconds(60) });
     // Timers can do anything a request can (charge, email, reschedule).
     grantNeeds(jobs, ALL_NEEDS, this.resources);
     jobs.addEventSource(new SqsEventSource(this.jobsQueue, { batchSize: 10, reportBatchItemFailures: true }));
+
+    for (const schedule of app.schedules) {
+      new CfnSchedule(this, `Schedule-${schedule.name}`, {
+        groupName: this.scheduleGroupName,
+        scheduleExpression: scheduleExpression(schedule.every),
+        scheduleExpressionTimezone: 'UTC',
+        flexibleTimeWindow: { mode: 'OFF' },
+        target: { arn: this.jobsQueue.queueArn, roleArn: this.schedulerRole.roleArn, input: JSON.stringify({ ...schedule.job, recurring: schedule.name }) },
+      });
+    }
   }
 }

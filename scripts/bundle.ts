@@ -11,11 +11,8 @@ export const FUNCTION_DIR = 'functions';
 export const OUT_DIR = join('dist', 'functions');
 
 export function functionEntries(): string[] {
-  const entries: string[] = [];
-  for (const group of readdirSync(FUNCTION_DIR)) {
-    for (const file of readdirSync(join(FUNCTION_DIR, group))) if (file.endsWith('.ts')) entries.push(join(FUNCTION_DIR, group, file));
-  }
-  return entries.sort();
+  // One entry per kind of function (api, consumer, queue, jobs, stream); APP_FUNCTION picks what it runs.
+  return readdirSync(FUNCTION_DIR).filter((file) => file.endsWith('.ts')).map((file) => join(FUNCTION_DIR, file)).sort();
 }
 
 export async function bundleAll(): Promise<{ entry: string; outfile: string; bytes: number }[]> {

@@ -5,15 +5,15 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
-import type { AccessNeed } from '../../shared/registry';
+import { ALL_ACCESS_NEEDS, type AccessNeed } from '../../shared/platform/capability';
 
 /** The resources a function may be granted, one grant per declared need. */
 export interface ServiceResources {
   table: ITableV2;
   bucket: IBucket;
   secretsKey: IKey;
-  webhookQueue: Queue;
-  jobsQueue: Queue;
+  /** The jobs queue and every capability queue: the `queue` need may send to each. */
+  queues: Queue[];
   scheduleGroupName: string;
   schedulerRole: Role;
 }
@@ -26,8 +26,7 @@ export function grantNeeds(fn: IFunction, needs: AccessNeed[], resources: Servic
         resources.table.grantReadWriteData(fn);
         break;
       case 'queue':
-        resources.webhookQueue.grantSendMessages(fn);
-        resources.jobsQueue.grantSendMessages(fn);
+        for (const queue of resources.queues) queue.grantSendMessages(fn);
         break;
       case 'blob':
         resources.bucket.grantReadWrite(fn);
@@ -60,4 +59,4 @@ export function grantNeeds(fn: IFunction, needs: AccessNeed[], resources: Servic
   }
 }
 
-export const ALL_NEEDS: AccessNeed[] = ['table', 'queue', 'scheduler', 'blob', 'encryption', 'email'];
+export const ALL_NEEDS: AccessNeed[] = ALL_ACCESS_NEEDS;

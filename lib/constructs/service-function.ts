@@ -8,8 +8,10 @@ import { join } from 'node:path';
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 
 export interface ServiceFunctionProps extends Partial<NodejsFunctionProps> {
-  /** Path of the entry below functions/, without extension: `api/catalog`, `workers/jobs`. */
+  /** The entry below functions/, without extension: `api`, `consumer`, `queue`, `jobs`, `stream-dispatcher`. */
   entryName: string;
+  /** Which API group, consumer or queue of the app this function runs (its APP_FUNCTION). */
+  appFunction?: string;
   environment?: Record<string, string>;
 }
 
@@ -20,7 +22,7 @@ export interface ServiceFunctionProps extends Partial<NodejsFunctionProps> {
  */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
-    const { entryName, environment, bundling, ...rest } = props;
+    const { entryName, appFunction, environment, bundling, ...rest } = props;
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
     super(scope, id, {
       entry: join(PROJECT_ROOT, 'functions', `${entryName}.ts`),
@@ -39,6 +41,7 @@ export class ServiceFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: 'creator-commerce',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         ...environment,
+        ...(appFunction ? { APP_FUNCTION: appFunction } : {}),
       },
       bundling: {
         format: OutputFormat.ESM,

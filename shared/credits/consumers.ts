@@ -1,7 +1,7 @@
 import { getProduct } from '../catalog/repository';
 import { keys } from '../store/keys';
 import { toItem } from '../store/items';
-import type { BusConsumer } from '../workers/registry';
+import type { BusConsumer } from '../platform/capability';
 
 const MARKER_DAYS = 7;
 

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { notFound } from '../platform/errors';
 import { defineOperation, rawReply, type AnyOperation } from '../platform/operation';
-import { mcpOperations } from '../mcp/operations';
-import { apiOperations } from '../registry';
 import { DOCS_ASSETS, explorerPage, readDocsAsset } from './assets';
 import { buildOpenApi } from './openapi';
 
 const CACHE = { 'cache-control': 'public, max-age=300' };
 
-export const docsOperations: AnyOperation[] = [
+/** The docs group: the contract and the explorer of `documented()`, every operation the API serves. */
+export const docsOperations = (documented: () => AnyOperation[]): AnyOperation[] => [
   defineOperation({
     operationId: 'getOpenApi',
     summary: 'The OpenAPI 3.1 contract of this API',
@@ -17,7 +16,7 @@ export const docsOperations: AnyOperation[] = [
     path: '/docs.json',
     auth: 'public',
     handler: async (ctx) => {
-      const spec = buildOpenApi([...apiOperations(), ...docsOperations, ...mcpOperations], ctx.request.baseUrl);
+      const spec = buildOpenApi(documented(), ctx.request.baseUrl);
       return rawReply(200, JSON.stringify(spec), 'application/json; charset=utf-8', CACHE);
     },
   }),

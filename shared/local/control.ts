@@ -6,7 +6,16 @@ import { planSchema } from '../platform/plans';
 import { parseOrThrow } from '../platform/http/validation';
 import { eventFromItem } from '../platform/events';
 import { keys } from '../store/keys';
-import { CAPABILITY_CONTROL_ROUTES, type ControlRoute } from './control-registry';
+import type { App } from '../composition/assemble';
+import type { LocalAdapters } from '../composition/local-deps';
+import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
+import type { OffsetClock } from '../platform/clock';
+
+/** What the runtime's own control routes reach; capabilities' routes see only LocalRuntimeHandle. */
+export interface LocalRuntimeInternals extends LocalRuntimeHandle {
+  adapters: LocalAdapters;
+  clock: OffsetClock;
+}
 
 const accountBody = z.object({ email: z.string().email().optional(), plan: planSchema.optional(), name: z.string().optional() });
 const planBody = z.object({ plan: planSchema });
@@ -19,9 +28,12 @@ const PENDING: [ControlRoute['method'], string, string][] = [
   ['POST', '/_local/sales/{saleId}/refund', 'sales'],
   ['POST', '/_local/sales/{saleId}/dispute', 'sales'],
   ['POST', '/_local/processor/refuse-next', 'the processor'],
+  ['POST', '/_local/emails/events', 'email'],
+  ['GET', '/_local/sheets', 'spreadsheet sync'],
+  ['POST', '/_local/sheets/fail-next', 'spreadsheet sync'],
 ];
 
-export const CORE_CONTROL_ROUTES: ControlRoute[] = [
+export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
   {
     method: 'POST',
     path: '/_local/accounts',
@@ -92,8 +104,9 @@ export const CORE_CONTROL_ROUTES: ControlRoute[] = [
   },
 ];
 
-export function controlRoutes(): ControlRoute[] {
-  const routes = [...CORE_CONTROL_ROUTES, ...CAPABILITY_CONTROL_ROUTES];
+/** The runtime's own routes, then each capability's; a capability's route replaces a pending one. */
+export function controlRoutes(app: App): ControlRoute<LocalRuntimeInternals>[] {
+  const routes: ControlRoute<LocalRuntimeInternals>[] = [...CORE_CONTROL_ROUTES, ...app.controlRoutes];
   for (const [method, path, capability] of PENDING) {
     if (!routes.some((r) => r.method === method && r.path === path)) {
       routes.push({ method, path, handle: async () => { throw notImplemented(`${path} arrives with ${capability}`); } });

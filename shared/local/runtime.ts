@@ -4,7 +4,9 @@ import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
-import { localAdapters, type LocalAdapters } from '../adapters/local/index';
+import { APP } from '../app';
+import type { App } from '../composition/assemble';
+import { localAdapters, type LocalAdapters } from '../composition/local-deps';
 import { createAccount, createApiKey } from '../platform/accounts';
 import { OffsetClock } from '../platform/clock';
 import { loadConfig, type Config } from '../platform/config';
@@ -16,12 +18,11 @@ import { randomHex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { routeKey } from '../platform/operation';
 import { dispatchStreamImages } from '../events/dispatcher';
-import { ALL_GROUPS } from '../routes';
 import { documentClient } from '../store/client';
 import { Store } from '../store/store';
 import { toApiGatewayEvent } from './apigw';
-import { controlRoutes } from './control';
-import type { ControlRoute, LocalRuntimeHandle } from './control-registry';
+import type { ControlRoute } from '../platform/capability';
+import { controlRoutes, type LocalRuntimeInternals } from './control';
 import { ensureTable, portIsFree, startDynamoDbLocal, type DynamoDbLocalProcess } from './dynamodb';
 import { StreamReader } from './stream-reader';
 
@@ -41,6 +42,8 @@ export interface LocalRuntimeOptions {
   env?: Record<string, string>;
   /** Delete the table on stop (tests share one DynamoDB Local and should leave it lean). */
   dropTableOnStop?: boolean;
+  /** The application to serve (default: shared/app.ts). */
+  app?: App;
 }
 
 export interface DemoKeys {
@@ -49,7 +52,7 @@ export interface DemoKeys {
   testKey: string;
 }
 
-export interface LocalRuntime extends LocalRuntimeHandle {
+export interface LocalRuntime extends LocalRuntimeInternals {
   url: string;
   port: number;
   tableName: string;
@@ -136,11 +139,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   await ensureTable(rawClient, tableName);
   const store = new Store(documentClient({ region: config.AWS_REGION, endpoint }), tableName);
   const clock = new OffsetClock();
-  const adapters: LocalAdapters = localAdapters({ store, clock, config: { ...config }, dataDir, baseUrl: () => baseUrl });
+  const app = options.app ?? APP;
+  const adapters: LocalAdapters = localAdapters(app, { store, clock, config: { ...config }, dataDir, baseUrl: () => baseUrl });
   const deps = adapters.deps;
 
   const stream = new StreamReader(rawClient, endpoint, tableName, (images) => adapters.work.run(() => dispatchStreamImages(adapters.bus, images).then(() => undefined)), dataDir ? join(dataDir, 'stream-checkpoint.json') : undefined);
   await stream.start();
+  await adapters.armRecurringSchedules();
 
   // Fires due timers one at a time, letting each one's effects settle before the next.
   let firing: Promise<number> | undefined;
@@ -204,12 +209,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (!firing) fireDueTimers().catch((error) => logger.error('timer loop failed', { error: error as Error }));
   }, 500);
 
-  const router = new Router<{ group: string; handler: Handler; routeKey: string } | { control: ControlRoute }>();
-  for (const group of ALL_GROUPS) {
+  const router = new Router<{ group: string; handler: Handler; routeKey: string } | { control: ControlRoute<LocalRuntimeInternals> }>();
+  for (const group of app.groups) {
     const handler = createApiHandler(group.operations, { deps: () => deps }) as unknown as Handler;
     for (const operation of group.operations) router.add(operation.method, operation.path, { group: group.name, handler, routeKey: routeKey(operation) });
   }
-  for (const route of controlRoutes()) router.add(route.method, route.path, { control: route });
+  for (const route of controlRoutes(app)) router.add(route.method, route.path, { control: route });
 
   // Each timer fires with the clock at its due time, in order, as it would in real life; work that
   // was already under way settles first, at the time it started.
@@ -225,7 +230,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     return clock.now();
   };
 
-  const handle: LocalRuntimeHandle = { deps, adapters, clock, baseUrl: '', settle, advance };
+  const handle: LocalRuntimeInternals = { deps, adapters, clock, baseUrl: '', settle, advance };
 
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', baseUrl);

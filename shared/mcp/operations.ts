@@ -1,8 +1,7 @@
 import { defineOperation, rawReply, type AnyOperation } from '../platform/operation';
-import { apiOperations } from '../registry';
 import { handleMcpRequest } from './server';
 
-const mcp = (method: 'GET' | 'POST' | 'DELETE') =>
+const mcp = (method: 'GET' | 'POST' | 'DELETE', tools: () => AnyOperation[]) =>
   defineOperation({
     operationId: `mcp${method[0]}${method.slice(1).toLowerCase()}`,
     summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless): every tool of this API for AI agents',
@@ -11,7 +10,7 @@ const mcp = (method: 'GET' | 'POST' | 'DELETE') =>
     path: '/mcp',
     auth: 'key',
     handler: async (ctx) => {
-      const response = await handleMcpRequest(ctx, apiOperations());
+      const response = await handleMcpRequest(ctx, tools());
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => {
         headers[name] = value;
@@ -20,4 +19,5 @@ const mcp = (method: 'GET' | 'POST' | 'DELETE') =>
     },
   });
 
-export const mcpOperations: AnyOperation[] = [mcp('POST'), mcp('GET'), mcp('DELETE')];
+/** The MCP endpoint, offering `tools()` (the operations with a tool name) to agents. */
+export const mcpOperations = (tools: () => AnyOperation[]): AnyOperation[] => [mcp('POST', tools), mcp('GET', tools), mcp('DELETE', tools)];

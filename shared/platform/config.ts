@@ -11,7 +11,6 @@ const schema = z.object({
   /** Set only for DynamoDB Local. */
   DYNAMODB_ENDPOINT: z.string().url().optional(),
   EVENT_BUS_NAME: z.string().default('creator-commerce'),
-  WEBHOOK_QUEUE_URL: z.string().optional(),
   JOBS_QUEUE_URL: z.string().optional(),
   JOBS_QUEUE_ARN: z.string().optional(),
   SCHEDULER_GROUP: z.string().default('default'),

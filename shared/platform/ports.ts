@@ -11,7 +11,8 @@ export interface BusPort {
   publish(events: DomainEvent[]): Promise<void>;
 }
 
-export type QueueName = 'webhooks' | 'jobs';
+/** 'jobs' (the kernel's timers) or a queue a capability declares in its manifest. */
+export type QueueName = string;
 
 /** SQS in AWS (per-message delay, DLQ); an in-process queue with the same semantics locally. */
 export interface QueuePort {
@@ -23,6 +24,8 @@ export interface Job {
   type: string;
   scope?: Scope;
   payload: Record<string, unknown>;
+  /** Set on jobs fired by a recurring schedule: its name. */
+  recurring?: string;
 }
 
 /** EventBridge Scheduler one-time schedules in AWS; timer items fired by the local clock locally. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getSession, locateSession } from '../checkout/repository';
-import type { ControlRoute } from '../local/control-registry';
+import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { parseOrThrow } from '../platform/http/validation';
 import { getSale, locateSale } from '../sales/repository';
@@ -8,7 +8,6 @@ import { saleForControl } from '../sales/service';
 import { getSubscriber, locateSubscriber } from '../subscriptions/repository';
 import { ProcessorError } from './port';
 import { SandboxProcessor } from './sandbox';
-import type { LocalRuntimeHandle } from '../local/control-registry';
 
 /** The local runtime's control routes that drive the sandbox processor (DESIGN.md section 5). */
 const payBody = z.object({

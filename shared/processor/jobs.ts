@@ -1,4 +1,4 @@
-import type { JobHandler } from '../workers/registry';
+import type { JobHandler } from '../platform/capability';
 import { deliverNotification } from './delivery';
 import { JOB_DELIVER, JOB_RENEW, SandboxProcessor } from './sandbox';
 

@@ -1,4 +1,4 @@
-import type { BusConsumer } from '../workers/registry';
+import type { BusConsumer } from '../platform/capability';
 import { ConditionFailed } from '../store/store';
 import type { Deps } from '../platform/context';
 import type { Scope } from '../store/keys';

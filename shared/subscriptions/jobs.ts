@@ -1,4 +1,4 @@
-import type { JobHandler } from '../workers/registry';
+import type { JobHandler } from '../platform/capability';
 import { JOB_TRIAL_WILL_END, JOB_UPCOMING, trialWillEndJob, upcomingJob } from './timers';
 
 export const SUBSCRIPTION_JOB_HANDLERS: Record<string, JobHandler> = {

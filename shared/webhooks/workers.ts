@@ -1,5 +1,5 @@
 import { DELIVERABLE_EVENT_TYPES } from '../events/catalog';
-import type { BusConsumer, QueueHandler } from '../workers/registry';
+import type { BusConsumer, QueueHandler } from '../platform/capability';
 import { fanOutEvent, processDeliveryMessage } from './delivery';
 
 /** Bus rule: every deliverable event type (never the reserved identity types). */

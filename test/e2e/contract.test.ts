@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { allOperations } from '../../shared/routes';
-import { apiOperations } from '../../shared/registry';
+import { APP } from '../../shared/app';
+
+const allOperations = () => APP.allOperations;
+const apiOperations = () => APP.apiOperations;
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
 import { routeShape, specRoutes, SPEC_DIR } from '../support/spec-paths';

@@ -3,8 +3,10 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildStacks } from '../../lib/app';
-import { allOperations } from '../../shared/routes';
-import { BUS_CONSUMERS } from '../../shared/workers/registry';
+import { APP } from '../../shared/app';
+
+const allOperations = () => APP.allOperations;
+const BUS_CONSUMERS = APP.consumers;
 import { TABLE } from '../../shared/store/table';
 
 // Bundling is skipped here (it is exercised by `npm run synth` and the bench); the templates are

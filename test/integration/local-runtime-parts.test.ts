@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { LocalAdapters } from '../../shared/adapters/local/index';
+import type { LocalAdapters } from '../../shared/composition/local-deps';
 import type { OffsetClock } from '../../shared/platform/clock';
 import { consumeRequest } from '../../shared/platform/rate-limit';
 import type { Deps } from '../../shared/platform/context';

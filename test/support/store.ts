@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { localAdapters, type LocalAdapters } from '../../shared/adapters/local/index';
+import { APP } from '../../shared/app';
+import { localAdapters, type LocalAdapters } from '../../shared/composition/local-deps';
 import { OffsetClock } from '../../shared/platform/clock';
 import { loadConfig } from '../../shared/platform/config';
 import type { Deps } from '../../shared/platform/context';
@@ -19,6 +20,6 @@ export async function createTestDeps(env: Record<string, string> = {}): Promise<
   const config = loadConfig({ ...process.env, TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, VALIDATE_OUTPUT: '1', ...env });
   const store = new Store(documentClient({ region: 'us-east-1', endpoint }), tableName);
   const clock = new OffsetClock();
-  const adapters = localAdapters({ store, clock, config, baseUrl: () => 'http://127.0.0.1:0' });
+  const adapters = localAdapters(APP, { store, clock, config, baseUrl: () => 'http://127.0.0.1:0' });
   return { deps: adapters.deps, adapters, clock, store };
 }

@@ -4,19 +4,14 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { systemClock } from '../../platform/clock';
 import type { Config } from '../../platform/config';
-import type { Deps } from '../../platform/context';
-import { documentClient } from '../../store/client';
-import { Store } from '../../store/store';
-import type { CorePorts, Ports } from '../../platform/ports';
+import type { CorePorts, QueueName } from '../../platform/ports';
 import { EventBridgeBus } from './bus';
 import { S3Blob } from './blob';
 import { SesEmail } from './email';
 import { KmsEncryption } from './encryption';
 import { SqsQueue } from './queue';
 import { EventBridgeScheduler } from './scheduler';
-import { PORT_EXTENSIONS } from '../extensions';
 
 const required = (value: string | undefined, name: string) => {
   if (!value) throw new Error(`${name} is not configured`);
@@ -27,7 +22,7 @@ const required = (value: string | undefined, name: string) => {
  * The AWS implementations of every port. Clients are built on first use of each port, so a
  * function that never sends mail never loads or configures SES.
  */
-export function awsPorts(config: Config): CorePorts {
+export function awsPorts(config: Config, queueUrls: Partial<Record<QueueName, string>>): CorePorts {
   const region = config.AWS_REGION;
   let bus: EventBridgeBus | undefined;
   let queue: SqsQueue | undefined;
@@ -39,7 +34,7 @@ export function awsPorts(config: Config): CorePorts {
     bus: { publish: (events) => (bus ??= new EventBridgeBus(new EventBridgeClient({ region }), config.EVENT_BUS_NAME)).publish(events) },
     queue: {
       send: (name, message, options) =>
-        (queue ??= new SqsQueue(new SQSClient({ region }), { webhooks: config.WEBHOOK_QUEUE_URL, jobs: config.JOBS_QUEUE_URL })).send(name, message, options),
+        (queue ??= new SqsQueue(new SQSClient({ region }), queueUrls)).send(name, message, options),
     },
     scheduler: {
       schedule: (name, at, job) => lazyScheduler().schedule(name, at, job),
@@ -71,11 +66,4 @@ export function awsPorts(config: Config): CorePorts {
     return (encryption ??= new KmsEncryption(new KMSClient({ region }), required(config.KMS_KEY_ID, 'KMS_KEY_ID')));
   }
   return core;
-}
-
-export function awsDeps(config: Config): Deps {
-  const store = new Store(documentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }), config.TABLE_NAME);
-  const deps: Deps = { store, clock: systemClock, config, ports: undefined as unknown as Ports };
-  deps.ports = { ...awsPorts(config), ...Object.fromEntries(Object.entries(PORT_EXTENSIONS).map(([name, ext]) => [name, ext.aws(deps)])) } as Ports;
-  return deps;
 }

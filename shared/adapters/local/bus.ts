@@ -1,7 +1,7 @@
 import type { BusPort } from '../../platform/ports';
 import type { DomainEvent } from '../../platform/events';
 import { logger } from '../../platform/logger';
-import { matchesConsumer, type BusConsumer } from '../../workers/registry';
+import { matchesConsumer, type BusConsumer } from '../../platform/capability';
 import type { Deps } from '../../platform/context';
 import type { WorkTracker } from './work-tracker';
 

@@ -15,7 +15,7 @@ export class LocalQueue implements QueuePort {
   readonly deadLetters: { queue: QueueName; message: Record<string, unknown>; error: string }[] = [];
 
   constructor(
-    private readonly handlers: () => Partial<Record<QueueName, LocalQueueHandler>>,
+    private readonly handlers: () => Record<QueueName, LocalQueueHandler | undefined>,
     private readonly work: WorkTracker,
   ) {}
 

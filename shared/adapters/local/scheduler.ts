@@ -35,6 +35,10 @@ export class LocalScheduler implements SchedulerPort {
     await this.store.transact([{ delete: keys.timer(pointer.dueAtMs, name) }, { delete: keys.timerByName(name) }]);
   }
 
+  async has(name: string): Promise<boolean> {
+    return !!(await this.store.get(keys.timerByName(name), { consistent: true }));
+  }
+
   /** The earliest timer due at or before `nowMs`, if any. */
   async nextDue(nowMs = this.clock.nowMs()): Promise<TimerRecord | undefined> {
     const page = await this.store.query<TimerRecord & Record<string, unknown>>({

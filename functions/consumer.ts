@@ -1,0 +1,5 @@
+import { APP } from '../shared/app';
+import { consumerEntry } from '../shared/composition/lambda';
+
+/** Every bus rule target: the consumer named by APP_FUNCTION. */
+export const handler = consumerEntry(APP);

@@ -1,0 +1,5 @@
+import { APP } from '../shared/app';
+import { jobsEntry } from '../shared/composition/lambda';
+
+/** The jobs queue: timers and recurring schedules, dispatched by job type. */
+export const handler = jobsEntry(APP);

@@ -1,0 +1,21 @@
+import { account } from './account/index';
+import { catalog } from './catalog/index';
+import { checkout } from './checkout/index';
+import { assembleApp } from './composition/assemble';
+import { credits } from './credits/index';
+import type { Capability } from './platform/capability';
+import { processor } from './processor/index';
+import { sales } from './sales/index';
+import { storefront } from './storefront/index';
+import { subscriptions } from './subscriptions/index';
+import { webhooks } from './webhooks/index';
+
+/**
+ * The one list of capabilities. Adding a capability is a folder that follows shared/catalog/ and
+ * one line here: its routes, OpenAPI paths, MCP tools, bus rules, queues, jobs, schedules, ports,
+ * control routes and CDK resources all follow from its manifest (shared/<capability>/index.ts).
+ * The order is the order of the API functions and bus rules.
+ */
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processor, sales, subscriptions, credits];
+
+export const APP = assembleApp(CAPABILITIES);

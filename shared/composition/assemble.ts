@@ -1,0 +1,88 @@
+import { docsOperations } from '../docs/operations';
+import { mcpOperations } from '../mcp/operations';
+import { ALL_ACCESS_NEEDS, type AccessNeed, type BusConsumer, type Capability, type ControlRoute, type JobHandler, type PortFactory, type QueueDeclaration, type RecurringSchedule } from '../platform/capability';
+import { routeKey, type AnyOperation } from '../platform/operation';
+
+/** One API function and its routes. */
+export interface ApiGroup {
+  name: string;
+  operations: AnyOperation[];
+  needs: AccessNeed[];
+}
+
+/** The jobs queue is the kernel's: the scheduler fires into it and it dispatches by job type. */
+export const JOBS_QUEUE = 'jobs';
+
+/** Everything the CDK stacks, the Lambda entries and the local runtime need, derived from the list. */
+export interface App {
+  capabilities: Capability[];
+  /** The capabilities' groups, then docs and MCP. */
+  groups: ApiGroup[];
+  /** The capabilities' operations (what docs describe besides themselves and what MCP offers). */
+  apiOperations: AnyOperation[];
+  allOperations: { group: string; operation: AnyOperation }[];
+  consumers: BusConsumer[];
+  jobs: Record<string, JobHandler>;
+  queues: QueueDeclaration[];
+  schedules: RecurringSchedule[];
+  controlRoutes: ControlRoute[];
+  ports: Record<string, PortFactory>;
+  eventTypes: string[];
+}
+
+function unique<T>(items: T[], key: (item: T) => string, what: string): void {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const name = key(item);
+    if (seen.has(name)) throw new Error(`Two capabilities declare the ${what} ${name}`);
+    seen.add(name);
+  }
+}
+
+/** Derives the whole application from its capability manifests, refusing any clash between them. */
+export function assembleApp(capabilities: Capability[]): App {
+  unique(capabilities, (c) => c.name, 'capability');
+  const apiOperations = capabilities.flatMap((c) => c.operations ?? []);
+  const mcp = mcpOperations(() => apiOperations);
+  const docs: AnyOperation[] = docsOperations(() => [...apiOperations, ...docs, ...mcp]);
+  const groups: ApiGroup[] = [
+    ...capabilities.filter((c) => c.operations?.length).map((c) => ({ name: c.name, operations: c.operations!, needs: c.needs ?? ['table'] })),
+    { name: 'docs', operations: docs, needs: [] },
+    // The MCP function runs every tool, so it may touch whatever any group may.
+    { name: 'mcp', operations: mcp, needs: ALL_ACCESS_NEEDS.filter((need) => capabilities.some((c) => (c.needs ?? ['table']).includes(need))) },
+  ];
+  unique(groups, (g) => g.name, 'API function');
+  const allOperations = groups.flatMap((group) => group.operations.map((operation) => ({ group: group.name, operation })));
+  unique(allOperations, ({ operation }) => routeKey(operation), 'route');
+  unique(allOperations, ({ operation }) => operation.operationId, 'operationId');
+  unique(apiOperations.filter((o) => o.tool), (o) => o.tool!, 'MCP tool');
+
+  const consumers = capabilities.flatMap((c) => c.consumers ?? []);
+  unique(consumers, (c) => c.name, 'bus consumer');
+  const jobEntries = capabilities.flatMap((c) => Object.entries(c.jobs ?? {}));
+  unique(jobEntries, ([type]) => type, 'job type');
+  const queues = capabilities.flatMap((c) => c.queues ?? []);
+  unique([{ name: JOBS_QUEUE }, ...queues], (q) => q.name, 'queue');
+  const schedules = capabilities.flatMap((c) => c.schedules ?? []);
+  unique(schedules, (s) => s.name, 'schedule');
+  const jobs = Object.fromEntries(jobEntries);
+  for (const schedule of schedules) if (!jobs[schedule.job.type]) throw new Error(`Schedule ${schedule.name} fires job ${schedule.job.type}, which no capability handles`);
+  const controlRoutes = capabilities.flatMap((c) => c.controlRoutes ?? []);
+  unique(controlRoutes, (r) => `${r.method} ${r.path}`, 'control route');
+  const portEntries = capabilities.flatMap((c) => Object.entries(c.ports ?? {}));
+  unique(portEntries, ([name]) => name, 'port');
+
+  return {
+    capabilities,
+    groups,
+    apiOperations,
+    allOperations,
+    consumers,
+    jobs,
+    queues,
+    schedules,
+    controlRoutes,
+    ports: Object.fromEntries(portEntries),
+    eventTypes: [...new Set(capabilities.flatMap((c) => c.eventTypes ?? []))],
+  };
+}

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { blobDir, LocalBlob } from '../adapters/local/blob';
+import { LocalBus } from '../adapters/local/bus';
+import { LocalEmail } from '../adapters/local/email';
+import { LocalEncryption } from '../adapters/local/encryption';
+import { LocalQueue, type LocalQueueHandler } from '../adapters/local/queue';
+import { LocalScheduler } from '../adapters/local/scheduler';
+import { WorkTracker } from '../adapters/local/work-tracker';
+import type { LocalHost } from '../platform/capability';
+import type { Clock } from '../platform/clock';
+import type { Config } from '../platform/config';
+import type { Deps } from '../platform/context';
+import type { CorePorts, Job, Ports } from '../platform/ports';
+import type { Store } from '../store/store';
+import { JOBS_QUEUE, type App } from './assemble';
+import { runJob } from './jobs';
+import { nextOccurrence, recurringTimerName } from './schedules';
+
+export interface LocalAdapters {
+  deps: Deps;
+  bus: LocalBus;
+  queue: LocalQueue;
+  scheduler: LocalScheduler;
+  email: LocalEmail;
+  work: WorkTracker;
+  /** Arms the timer of each recurring schedule that has none yet. */
+  armRecurringSchedules(): Promise<void>;
+}
+
+/** Every port's local implementation, wired to the consumers, queues and jobs of the app. */
+export function localAdapters(app: App, options: { store: Store; clock: Clock; config: Config; dataDir?: string; baseUrl: () => string }): LocalAdapters {
+  const work = new WorkTracker();
+  const deps: Deps = { store: options.store, clock: options.clock, config: options.config, ports: undefined as unknown as Ports };
+  const scheduler = new LocalScheduler(options.store, options.clock);
+  const armNext = async (name: string, after: Date) => {
+    const schedule = app.schedules.find((s) => s.name === name);
+    if (schedule) await scheduler.schedule(recurringTimerName(schedule), nextOccurrence(schedule.every, after), { ...schedule.job, recurring: schedule.name });
+  };
+  const runLocalJob = async (job: Job) => {
+    // The next occurrence is armed first, so a failing run does not end the schedule.
+    if (job.recurring) await armNext(job.recurring, options.clock.now());
+    await runJob(app, job, deps);
+  };
+  const queueHandlers: Record<string, LocalQueueHandler> = {
+    [JOBS_QUEUE]: (message) => runLocalJob(message as unknown as Job),
+    ...Object.fromEntries(app.queues.map((queue) => [queue.name, (message: Record<string, unknown>) => queue.handle(message, deps)])),
+  };
+  const bus = new LocalBus(() => app.consumers, () => deps, work);
+  const queue = new LocalQueue(() => queueHandlers, work);
+  const email = new LocalEmail(options.clock, options.config.EMAIL_FROM, options.dataDir ? join(options.dataDir, 'emails.jsonl') : undefined);
+  const core: CorePorts = {
+    bus,
+    queue,
+    scheduler,
+    blob: new LocalBlob(options.dataDir ? blobDir(options.dataDir) : undefined),
+    email,
+    encryption: new LocalEncryption(options.dataDir ? join(options.dataDir, 'master.key') : undefined),
+  };
+  const host: LocalHost = { baseUrl: options.baseUrl, work, dataDir: options.dataDir };
+  deps.ports = { ...core } as Ports;
+  for (const [name, factory] of Object.entries(app.ports)) (deps.ports as unknown as Record<string, unknown>)[name] = factory.local(deps, host);
+  const armRecurringSchedules = async () => {
+    for (const schedule of app.schedules) {
+      if (!(await scheduler.has(recurringTimerName(schedule)))) await armNext(schedule.name, options.clock.now());
+    }
+  };
+  return { deps, bus, queue, scheduler, email, work, armRecurringSchedules };
+}

@@ -1,0 +1,118 @@
+import type { Deps } from './context';
+import type { DomainEvent } from './events';
+import type { AnyOperation } from './operation';
+import type { Job } from './ports';
+
+/**
+ * The contracts a capability implements, and its manifest. A capability is one folder under
+ * shared/ whose index.ts exports a `Capability`; shared/app.ts lists them, and the API groups, the
+ * bus rules, the queues and their workers, the job handlers, the recurring schedules, the CDK
+ * resources, both dependency builders and the local runtime's router and control API are all
+ * derived from that list. Nothing here knows any capability.
+ */
+
+/** What a function may touch in AWS; the CDK grants exactly these (least privilege). */
+export type AccessNeed = 'table' | 'queue' | 'scheduler' | 'blob' | 'encryption' | 'email';
+export const ALL_ACCESS_NEEDS: AccessNeed[] = ['table', 'queue', 'scheduler', 'blob', 'encryption', 'email'];
+
+/** A receiver of committed domain events (an EventBridge rule target in AWS). */
+export interface BusConsumer {
+  /** Function name, unique across the app; the CDK ids derive from it. */
+  name: string;
+  /** Event types it receives ('*' for all). */
+  eventTypes: string[] | '*';
+  /** What its function may touch in AWS (default: the table). */
+  needs?: AccessNeed[];
+  /** Must be idempotent on event.id: the bus delivers at least once. */
+  handle(event: DomainEvent, deps: Deps): Promise<void>;
+}
+
+export const matchesConsumer = (consumer: Pick<BusConsumer, 'eventTypes'>, type: string) => consumer.eventTypes === '*' || consumer.eventTypes.includes(type);
+
+/** Runs a job the scheduler fired (through the jobs queue), by job type. Must be idempotent. */
+export type JobHandler = (job: Job, deps: Deps) => Promise<void>;
+
+/** Consumes one message of a capability's own SQS queue. A throw returns it to the queue. */
+export type QueueHandler = (message: Record<string, unknown>, deps: Deps) => Promise<void>;
+
+/** A capability's own queue: an SQS queue with a dead-letter queue and a worker function. */
+export interface QueueDeclaration {
+  /** The name services send to (`deps.ports.queue.send(name, …)`), unique across the app. */
+  name: string;
+  handle: QueueHandler;
+  needs?: AccessNeed[];
+  /** Longest a message may take; the queue's visibility timeout is set from it. */
+  timeoutSeconds?: number;
+  batchSize?: number;
+  /** CDK construct ids of the queue and its worker, for resources that predate the manifests. */
+  cdkIds?: { queue: string; worker: string };
+}
+
+/** A recurring timer (EventBridge Scheduler recurring schedule in AWS; a timer item locally). */
+export interface RecurringSchedule {
+  /** Unique across the app. */
+  name: string;
+  /** Every day at this UTC time, or every N minutes. */
+  every: { dailyAtUtc: { hour: number; minute: number } } | { minutes: number };
+  /** The job it puts on the jobs queue; its type must have a handler in some manifest. */
+  job: Job;
+}
+
+/** What a capability's control route can reach inside the running local runtime (DESIGN.md §5). */
+export interface LocalRuntimeHandle {
+  deps: Deps;
+  baseUrl: string;
+  /** Waits until queues, stream, bus and due timers are idle. */
+  settle(): Promise<void>;
+  /** Moves the clock forward, stopping at each timer on the way so it fires at its own time. */
+  advance(seconds: number): Promise<Date>;
+}
+
+export interface ControlRoute<H extends LocalRuntimeHandle = LocalRuntimeHandle> {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  handle(runtime: H, input: { params: Record<string, string>; query: Record<string, string>; body: Record<string, unknown> }): Promise<{ status: number; body?: unknown }>;
+}
+
+/** What the local runtime offers a port built for it. */
+export interface LocalHost {
+  /** Base address of the running local API. */
+  baseUrl(): string;
+  /** Counts work under way, so `settle` waits for it. */
+  work: { begin(): () => void };
+  /** Folder for persistent local files; undefined with --memory. */
+  dataDir?: string;
+}
+
+/**
+ * A port that belongs to one capability (the payment processor, the spreadsheet provider): its
+ * AWS and local factories. The capability declares its field on `Ports` by declaration merging.
+ */
+export interface PortFactory {
+  aws(deps: Deps): unknown;
+  local(deps: Deps, host: LocalHost): unknown;
+}
+
+/** One capability, as shared/app.ts lists it. Every field but `name` is optional. */
+export interface Capability {
+  /** Its folder under shared/ and the name of its API function (`Fn-<name>`). */
+  name: string;
+  /** Its API operations (section 1 of DESIGN.md); they get one Lambda function. */
+  operations?: AnyOperation[];
+  /** What its API function may touch in AWS (default: the table). */
+  needs?: AccessNeed[];
+  consumers?: BusConsumer[];
+  /** Handlers of the jobs its timers fire, by job type. */
+  jobs?: Record<string, JobHandler>;
+  queues?: QueueDeclaration[];
+  schedules?: RecurringSchedule[];
+  /** Local runtime only: routes under /_local that drive this capability in tests. */
+  controlRoutes?: ControlRoute[];
+  /** Ports it provides, by their field on `Ports`. */
+  ports?: Record<string, PortFactory>;
+  /** Event types it emits (documented, and subscribable by webhooks when deliverable). */
+  eventTypes?: readonly string[];
+}
+
+/** Declares a capability manifest (identity; it gives the object its type). */
+export const defineCapability = (capability: Capability): Capability => capability;

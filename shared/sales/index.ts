@@ -1,0 +1,5 @@
+import { defineCapability } from '../platform/capability';
+import { salesOperations } from './operations';
+
+/** Sales, orders, payments and customers, as the processor's notifications leave them. */
+export const sales = defineCapability({ name: 'sales', operations: salesOperations });

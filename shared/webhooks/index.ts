@@ -1,0 +1,22 @@
+import { defineCapability } from '../platform/capability';
+import { webhookOperations } from './operations';
+import { webhookFanoutConsumer, webhookQueueHandler } from './workers';
+
+/** Signed webhook endpoints, the fan-out of committed events, and delivery with retries. */
+export const webhooks = defineCapability({
+  name: 'webhooks',
+  operations: webhookOperations,
+  needs: ['table', 'queue', 'encryption'],
+  consumers: [webhookFanoutConsumer],
+  queues: [
+    {
+      name: 'webhooks',
+      handle: webhookQueueHandler,
+      needs: ['table', 'queue', 'encryption'],
+      // An attempt may wait up to 5 s on its receiver; a batch runs its messages at once.
+      timeoutSeconds: 40,
+      batchSize: 10,
+      cdkIds: { queue: 'WebhookDeliveries', worker: 'WebhookDelivery' },
+    },
+  ],
+});
