@@ -1,0 +1,167 @@
+import { App as CdkApp } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { buildStacks } from '../../lib/app';
+import { CAPABILITIES } from '../../shared/app';
+import { assembleApp } from '../../shared/composition/assemble';
+import { nextOccurrence, scheduleExpression } from '../../shared/composition/schedules';
+import { defineCapability } from '../../shared/platform/capability';
+import { defineOperation } from '../../shared/platform/operation';
+import { cycles, importGraph, layerOf, layerViolations } from '../../scripts/import-graph';
+import logicalIds from './fixtures/logical-ids.json';
+
+/** A small capability that declares one of everything a manifest can hold. */
+const example = defineCapability({
+  name: 'example',
+  needs: ['table', 'email'],
+  operations: [
+    defineOperation({
+      operationId: 'getExampleGreeting',
+      tool: 'get_example_greeting',
+      summary: 'A greeting',
+      method: 'GET',
+      path: '/examples/{id}',
+      auth: 'key',
+      params: z.object({ id: z.string() }),
+      output: z.object({ greeting: z.string() }),
+      handler: async (_ctx, { params }) => ({ greeting: `hello ${params.id}` }),
+    }),
+  ],
+  consumers: [{ name: 'example-on-sale', eventTypes: ['order.completed'], handle: async () => undefined }],
+  jobs: { 'example.tick': async () => undefined },
+  queues: [{ name: 'example-work', handle: async () => undefined, needs: ['table'], timeoutSeconds: 20 }],
+  schedules: [{ name: 'example-nightly', every: { dailyAtUtc: { hour: 3, minute: 0 } }, job: { type: 'example.tick', payload: {} } }],
+  controlRoutes: [{ method: 'POST', path: '/_local/example/poke', handle: async () => ({ status: 200, body: { poked: true } }) }],
+  ports: { example: { aws: () => ({ kind: 'aws' }), local: () => ({ kind: 'local' }) } },
+});
+
+/**
+ * The money path's knot, being untangled: these are the only loops and cross-capability repository
+ * reads left. The lists may only shrink; anything new fails.
+ */
+const KNOWN_LOOPS: string[][] = [['shared/checkout/fulfilment.ts', 'shared/credits/service.ts', 'shared/sales/service.ts', 'shared/subscriptions/service.ts']];
+const KNOWN_REPOSITORY_READS = new Set([
+  'shared/catalog/repository.ts -> shared/storefront/repository.ts',
+  'shared/checkout/fulfilment.ts -> shared/catalog/repository.ts',
+  'shared/checkout/fulfilment.ts -> shared/sales/repository.ts',
+  'shared/checkout/fulfilment.ts -> shared/subscriptions/repository.ts',
+  'shared/checkout/service.ts -> shared/catalog/repository.ts',
+  'shared/credits/consumers.ts -> shared/catalog/repository.ts',
+  'shared/credits/service.ts -> shared/catalog/repository.ts',
+  'shared/credits/service.ts -> shared/sales/repository.ts',
+  'shared/processor/control.ts -> shared/checkout/repository.ts',
+  'shared/processor/control.ts -> shared/sales/repository.ts',
+  'shared/processor/control.ts -> shared/subscriptions/repository.ts',
+  'shared/sales/service.ts -> shared/catalog/repository.ts',
+  'shared/storefront/catalog-lookup.ts -> shared/catalog/repository.ts',
+  'shared/subscriptions/billing.ts -> shared/catalog/repository.ts',
+  'shared/subscriptions/billing.ts -> shared/sales/repository.ts',
+  'shared/subscriptions/service.ts -> shared/catalog/repository.ts',
+  'shared/subscriptions/service.ts -> shared/sales/repository.ts',
+  'shared/subscriptions/timers.ts -> shared/catalog/repository.ts',
+]);
+
+describe('import graph', () => {
+  const graph = importGraph();
+
+  it('reads the project (shared, functions, lib, bin)', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('shared/app.ts')).toContain('shared/catalog/index.ts');
+  });
+
+  it('has no import loops (beyond the known ones)', () => {
+    const known = new Set(KNOWN_LOOPS.map((loop) => loop.join(' ')));
+    expect(cycles(graph).filter((loop) => !known.has(loop.join(' ')))).toEqual([]);
+  });
+
+  it('never imports upward: the kernel imports no capability, adapter or local runtime', () => {
+    const kernelFiles = [...graph.keys()].filter((file) => layerOf(file) === 0);
+    expect(kernelFiles.length).toBeGreaterThan(20);
+    expect(layerViolations(graph).filter((v) => layerOf(v.from) === 0)).toEqual([]);
+    expect(layerViolations(graph).filter((v) => v.why.startsWith('layer'))).toEqual([]);
+  });
+
+  it('no capability reads another capability\'s repository', () => {
+    expect(layerViolations(graph).filter((v) => v.why.includes('repository') && !KNOWN_REPOSITORY_READS.has(`${v.from} -> ${v.to}`))).toEqual([]);
+  });
+
+  it('finds a loop and an upward import when there is one', () => {
+    const bad = new Map([
+      ['shared/platform/a.ts', ['shared/catalog/b.ts']],
+      ['shared/catalog/b.ts', ['shared/platform/a.ts']],
+    ]);
+    expect(cycles(bad)).toEqual([['shared/catalog/b.ts', 'shared/platform/a.ts']]);
+    expect(layerViolations(bad).map((v) => v.from)).toEqual(['shared/platform/a.ts']);
+  });
+});
+
+describe('a capability added to the list', () => {
+  const app = assembleApp([...CAPABILITIES, example]);
+
+  it('gets its API group and routes, its OpenAPI paths and its MCP tools', async () => {
+    expect(app.groups.find((g) => g.name === 'example')).toMatchObject({ needs: ['table', 'email'] });
+    expect(app.allOperations.some(({ group, operation }) => group === 'example' && operation.path === '/examples/{id}')).toBe(true);
+    expect(app.apiOperations.map((o) => o.tool)).toContain('get_example_greeting');
+    // The MCP function may touch what any group may, the example's email included.
+    expect(app.groups.find((g) => g.name === 'mcp')!.needs).toContain('email');
+    const docs = app.groups.find((g) => g.name === 'docs')!.operations.find((o) => o.path === '/docs.json')!;
+    const answer = (await docs.handler({ request: { baseUrl: 'https://api.example.com' } } as never, { params: {}, query: {}, body: undefined, files: {} })) as { body: string };
+    expect(Object.keys(JSON.parse(answer.body).paths)).toContain('/examples/{id}');
+  });
+
+  it('gets its consumers, queues, jobs, schedules, ports and control routes', () => {
+    expect(app.consumers.map((c) => c.name)).toContain('example-on-sale');
+    expect(app.queues.map((q) => q.name)).toContain('example-work');
+    expect(app.jobs['example.tick']).toBeTypeOf('function');
+    expect(app.schedules.map((s) => s.name)).toEqual(['example-nightly']);
+    expect(Object.keys(app.ports)).toEqual(['processor', 'example']);
+    expect(app.controlRoutes.map((r) => r.path)).toContain('/_local/example/poke');
+  });
+
+  it('gets its CDK resources: function and routes, bus rule, queue with worker, schedule', () => {
+    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', env: { account: '123456789012', region: 'eu-west-1' }, capabilities: app });
+    const api = Template.fromStack(stacks.api).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+    const workers = Template.fromStack(stacks.workers).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+    const fn = Object.entries(api).find(([id, r]) => id.startsWith('Fnexample') && r.Type === 'AWS::Lambda::Function')!;
+    expect(fn[1].Properties.Environment.Variables.APP_FUNCTION).toBe('example');
+    expect(Object.values(api).some((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'GET /examples/{id}')).toBe(true);
+    expect(Object.values(workers).some((r) => r.Type === 'AWS::Events::Rule' && JSON.stringify(r.Properties.EventPattern).includes('order.completed') && JSON.stringify(r.Properties.Targets).includes('Consumerexampleonsale'))).toBe(true);
+    expect(Object.keys(workers).some((id) => id.startsWith('QueueWorkerexamplework') && workers[id]!.Type === 'AWS::Lambda::Function')).toBe(true);
+    expect(Object.values(workers).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(4);
+    const schedule = Object.values(workers).find((r) => r.Type === 'AWS::Scheduler::Schedule')!;
+    expect(schedule.Properties.ScheduleExpression).toBe('cron(0 3 * * ? *)');
+    expect(JSON.parse(schedule.Properties.Target.Input)).toEqual({ type: 'example.tick', payload: {}, recurring: 'example-nightly' });
+    // Every function learns the new queue's address.
+    expect(JSON.stringify(workers)).toContain('QUEUE_URL_EXAMPLE_WORK');
+  });
+
+  it('refuses a second capability that claims a route, tool, consumer, job type or queue already taken', () => {
+    expect(() => assembleApp([...CAPABILITIES, example, { ...example, name: 'copy' }])).toThrow(/route GET \/examples\/\{id\}/);
+    expect(() => assembleApp([...CAPABILITIES, example, { name: 'q', queues: [{ name: 'jobs', handle: async () => undefined }] }])).toThrow(/queue jobs/);
+    expect(() => assembleApp([...CAPABILITIES, { name: 's', schedules: [{ name: 'x', every: { minutes: 5 }, job: { type: 'nobody', payload: {} } }] }])).toThrow(/no capability handles/);
+  });
+});
+
+describe('the shipped app', () => {
+  it('synthesises the same CDK resources as before the manifests (logical ids and types)', () => {
+    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', env: { account: '123456789012', region: 'eu-west-1' } });
+    for (const [name, stack] of Object.entries(stacks)) {
+      const resources = Template.fromStack(stack).toJSON().Resources as Record<string, { Type: string }>;
+      const types = Object.fromEntries(Object.entries(resources).map(([id, r]) => [id, r.Type]));
+      expect(types, name).toEqual((logicalIds as Record<string, Record<string, string>>)[name]);
+    }
+  });
+});
+
+describe('recurring schedules', () => {
+  it('find the next occurrence strictly after a time, in UTC', () => {
+    const daily = { dailyAtUtc: { hour: 3, minute: 0 } };
+    expect(nextOccurrence(daily, new Date('2026-01-01T02:59:59Z')).toISOString()).toBe('2026-01-01T03:00:00.000Z');
+    expect(nextOccurrence(daily, new Date('2026-01-01T03:00:00Z')).toISOString()).toBe('2026-01-02T03:00:00.000Z');
+    expect(nextOccurrence({ minutes: 2 }, new Date('2026-01-01T00:01:30Z')).toISOString()).toBe('2026-01-01T00:02:00.000Z');
+    expect(nextOccurrence({ minutes: 2 }, new Date('2026-01-01T00:02:00Z')).toISOString()).toBe('2026-01-01T00:04:00.000Z');
+    expect(scheduleExpression({ minutes: 1 })).toBe('rate(1 minute)');
+    expect(scheduleExpression({ minutes: 2 })).toBe('rate(2 minutes)');
+  });
+});
