@@ -37,8 +37,8 @@ const example = defineCapability({
 });
 
 /**
- * The money path's knot, being untangled: these are the only loops and cross-capability repository
- * reads left. The lists may only shrink; anything new fails.
+ * The only loops and cross-capability repository reads left (the money path's knot is untangled;
+ * the storefront split removes the last two). The lists may only shrink; anything new fails.
  */
 const KNOWN_LOOPS: string[][] = [];
 const KNOWN_REPOSITORY_READS = new Set([
