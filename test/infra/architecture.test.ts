@@ -120,6 +120,36 @@ describe('a capability added to the list', () => {
     expect(JSON.stringify(workers)).toContain('QUEUE_URL_EXAMPLE_WORK');
   });
 
+  it('serves a provider adapter\'s operations from the API function it names (apiFunction)', () => {
+    const provider = defineCapability({
+      name: 'example-provider',
+      apiFunction: 'example',
+      needs: ['table', 'blob'],
+      operations: [
+        defineOperation({
+          operationId: 'getExamplePage',
+          summary: 'A provider page',
+          method: 'GET',
+          path: '/examples/{id}/page',
+          auth: 'public',
+          params: z.object({ id: z.string() }),
+          handler: async () => ({ page: true }),
+        }),
+      ],
+    });
+    const joined = assembleApp([...CAPABILITIES, example, provider]);
+    const group = joined.groups.find((g) => g.name === 'example')!;
+    expect(group.operations.map((o) => o.operationId)).toEqual(['getExampleGreeting', 'getExamplePage']);
+    expect(group.needs).toEqual(['table', 'email', 'blob']);
+    expect(joined.groups.some((g) => g.name === 'example-provider')).toBe(false);
+    // The shipped sandbox processor's hosted page rides on the processor's function.
+    expect(assembleApp(CAPABILITIES).groups.find((g) => g.name === 'processor')!.operations.map((o) => o.operationId)).toEqual([
+      'getSandboxCheckoutPage',
+      'paySandboxCheckout',
+      'receiveProcessorNotification',
+    ]);
+  });
+
   it('refuses a second capability that claims a route, tool, consumer, job type or queue already taken', () => {
     expect(() => assembleApp([...CAPABILITIES, example, { ...example, name: 'copy' }])).toThrow(/route GET \/examples\/\{id\}/);
     expect(() => assembleApp([...CAPABILITIES, example, { name: 'q', queues: [{ name: 'jobs', handle: async () => undefined }] }])).toThrow(/queue jobs/);
