@@ -1,4 +1,5 @@
 import { account } from './account/index';
+import { processorSandbox } from './adapters/processor-sandbox/index';
 import { catalog } from './catalog/index';
 import { checkout } from './checkout/index';
 import { assembleApp } from './composition/assemble';
@@ -14,8 +15,10 @@ import { webhooks } from './webhooks/index';
  * The one list of capabilities. Adding a capability is a folder that follows shared/catalog/ and
  * one line here: its routes, OpenAPI paths, MCP tools, bus rules, queues, jobs, schedules, ports,
  * control routes and CDK resources all follow from its manifest (shared/<capability>/index.ts).
- * The order is the order of the API functions and bus rules.
+ * The order is the order of the API functions and bus rules. The sandbox processor (a provider
+ * of the processor's port) comes just before the processor, whose API function serves its hosted
+ * page, so the routes keep their order.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processor, sales, subscriptions, credits];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits];
 
 export const APP = assembleApp(CAPABILITIES);

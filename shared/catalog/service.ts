@@ -8,7 +8,7 @@ import { ConditionFailed } from '../store/store';
 import { copyName } from './copy-name';
 import { deleteImage, uploadImage } from '../storefront/images';
 import type { OfferRecord, ProductRecord } from './records';
-import { getActiveOffer, getActiveProduct, listOffers, listProducts, missingImageIds, offerWrites, productWrites, refundPolicyExists } from './repository';
+import { getActiveOffer, getActiveProduct, getOffer, getProduct, getSellable, listOffers, listProducts, missingImageIds, offerWrites, productWrites, refundPolicyExists } from './repository';
 import {
   buildOffer,
   buildProduct,
@@ -26,6 +26,21 @@ import { MAX_IMAGES, type OfferCreateInput, type OfferUpdateInput, type OfferVie
 export type CatalogCtx = Deps & { scope: Scope; account: Account };
 
 const MAX_UPDATE_ATTEMPTS = 3;
+
+// ---- reads for other capabilities (checkout, sales, subscriptions, credits) ----
+
+/**
+ * The stored product, deleted ones included (they carry `deletedAt`): for joins and for work on
+ * what was already sold (orders, credit balances). To decide whether it can be sold, use
+ * lookupSellable.
+ */
+export const lookupProduct = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<ProductRecord | undefined> => getProduct(deps.store, scope, id);
+
+/** The stored offer, deleted ones included: subscribers of a deleted offer keep renewing. */
+export const lookupOffer = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<OfferRecord | undefined> => getOffer(deps.store, scope, id);
+
+/** What a checkout may sell under an id: a product or an offer that is not deleted. */
+export const lookupSellable = (deps: Pick<Deps, 'store'>, scope: Scope, id: string) => getSellable(deps.store, scope, id);
 
 function meta(ctx: CatalogCtx, scope: Scope = ctx.scope): NewRecordMeta {
   return { id: objectId(ctx.clock), currency: ctx.account.currency || 'USD', testMode: scope.mode === 'test', now: ctx.clock.now().toISOString() };

@@ -1,46 +1,20 @@
-import { getOffer, getProduct } from '../catalog/repository';
+import { lookupOffer, lookupProduct } from '../catalog/service';
 import { creditPurchaseOps } from '../credits/service';
-import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
+import { outboxPut, type DomainEvent } from '../platform/events';
 import type { Deps } from '../platform/context';
-import { objectId, prefixedId, randomBase62 } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { alreadyProcessed, processedMarker } from '../processor/marker';
-import type { Buyer, PaymentMethod } from '../processor/port';
-import { customerCreatedOnSaleData, orderCompletedData } from '../sales/events';
-import { normalizeEmail, type CustomerRecord, type SaleRecord } from '../sales/records';
-import { customerOrderUpdate, customerPuts, findCustomerByEmail, salePuts } from '../sales/repository';
-import { receiptPut } from '../sales/service';
+import type { CheckoutCompletedData, ProcessorNotification } from '../processor/port';
+import { normalizeEmail, type SaleRecord } from '../sales/records';
+import { newSale, purchaseCustomer, saleWrites } from '../sales/transaction';
 import { redeemDiscountOps } from '../storefront/discounts';
 import { referralSaleOps } from '../storefront/partners';
-import { subscriptionEventData } from '../subscriptions/events';
 import type { SubscriberRecord } from '../subscriptions/records';
-import { findSubscriberOf, membershipPointer, subscriberItem, subscriberPuts } from '../subscriptions/repository';
-import { portalUrlFor } from '../subscriptions/service';
+import { initialInvoiceEvents, startSubscription, subscriptionCreatedEvent } from '../subscriptions/transaction';
 import { ConditionFailed, type TransactOp } from '../store/store';
-import { keys } from '../store/keys';
-import { CUSTOMER } from '../sales/records';
 import type { Scope } from '../store/keys';
 import { getSession, sessionCompleted } from './repository';
 import type { CheckoutSessionRecord } from './records';
-
-export interface ProcessorNotification {
-  id: string;
-  type: string;
-  created: number;
-  accountId: string;
-  mode: Scope['mode'];
-  data: Record<string, unknown>;
-}
-
-interface CheckoutCompletedData {
-  checkoutId: string;
-  sessionId: string;
-  buyer: { email: string; firstName: string | null; lastName: string | null; country: string | null };
-  paymentMethod: PaymentMethod | null;
-  savedCard: boolean;
-  payment: { id: string; amountCents: number; currency: string; planId: string } | null;
-  membership: { id: string; status: 'active' | 'trialing'; currentPeriodStart: string; currentPeriodEnd: string; trialEnd: string | null } | null;
-}
 
 /**
  * `checkout.completed`: records the purchase in one transaction with the notification's processed
@@ -72,6 +46,11 @@ export async function completeCheckout(deps: Deps, scope: Scope, notification: P
   return true;
 }
 
+/**
+ * Composes the purchase from the capabilities that own its records: the customer and the sale
+ * (sales), the subscriber (subscriptions), the discount and referral (storefront), the credit
+ * grant (credits). This module only decides what applies and the order of the events.
+ */
 async function buildCompletion(
   deps: Deps,
   scope: Scope,
@@ -83,128 +62,78 @@ async function buildCompletion(
 ) {
   const now = deps.clock.now().toISOString();
   const email = normalizeEmail(data.buyer.email);
-  const buyer: Buyer = { email, firstName: data.buyer.firstName ?? undefined, lastName: data.buyer.lastName ?? undefined, country: data.buyer.country ?? undefined };
+  const buyer = { email, firstName: data.buyer.firstName ?? undefined, lastName: data.buyer.lastName ?? undefined, country: data.buyer.country ?? undefined };
   const ops: TransactOp[] = [processedMarker(notification.id, notification.created)];
   const events: DomainEvent[] = [];
-  const event = (type: string, payload: Record<string, unknown>) => events.push(newEvent(scope, deps.clock, type, payload));
   let hasExtras = false;
 
-  const product = session.kind === 'one_time' ? await getProduct(deps.store, scope, session.productId) : undefined;
-  const offer = session.kind === 'subscription' ? await getOffer(deps.store, scope, session.productId) : undefined;
+  const product = session.kind === 'one_time' ? await lookupProduct(deps, scope, session.productId) : undefined;
+  const offer = session.kind === 'subscription' ? await lookupOffer(deps, scope, session.productId) : undefined;
   const charged = Boolean(data.payment) || (session.kind === 'one_time' && session.amountCents === 0);
 
-  // Customer: created or reused by email.
-  const existing = await findCustomerByEmail(deps.store, scope, email);
-  let customer: CustomerRecord;
-  if (existing) {
-    customer = {
-      ...existing,
-      firstName: buyer.firstName ?? existing.firstName,
-      lastName: buyer.lastName ?? existing.lastName,
-      country: buyer.country ?? existing.country,
-      productIds: existing.productIds.includes(session.productId) ? existing.productIds : [...existing.productIds, session.productId],
-      numberOfOrders: existing.numberOfOrders + (charged ? 1 : 0),
-      updatedAt: now,
-    };
-    const { numberOfOrders: _n, ...set } = customer;
-    ops.push(charged ? customerOrderUpdate(scope, existing, set) : { update: customerKey(scope, existing), set: set as Record<string, unknown> });
-  } else {
-    customer = {
-      _id: objectId(deps.clock),
-      userId: scope.accountId,
-      buyerEmail: email,
-      firstName: buyer.firstName ?? null,
-      lastName: buyer.lastName ?? null,
-      country: buyer.country ?? null,
-      productId: session.productId,
-      productIds: [session.productId],
-      testMode: scope.mode === 'test',
-      numberOfOrders: charged ? 1 : 0,
-      createdAt: now,
-      updatedAt: now,
-    };
-    ops.push(...customerPuts(scope, customer));
-  }
+  const purchase = await purchaseCustomer(deps, scope, { buyer, productId: session.productId, charged, now });
+  const customer = purchase.customer;
+  ops.push(...purchase.ops);
 
-  let sale: SaleRecord | undefined;
-  if (charged) {
-    sale = {
-      _id: objectId(deps.clock),
-      type: session.kind,
-      ...(session.kind === 'subscription' ? { billingReason: 'initial' as const } : {}),
-      productId: session.kind === 'one_time' ? session.productId : '',
-      productName: session.productName,
-      subscriptionId: session.kind === 'subscription' ? session.productId : null,
-      subscriberId: null,
-      customerId: customer._id,
-      buyerEmail: email,
-      firstName: customer.firstName,
-      lastName: customer.lastName,
-      country: customer.country,
-      amountCents: data.payment?.amountCents ?? 0,
-      originalAmountCents: session.originalAmountCents,
-      currency: session.currency,
-      discountCode: session.discountCode,
-      status: 'completed',
-      refundedCents: 0,
-      paymentIntentId: data.payment?.id ?? null,
-      planId: data.payment?.planId ?? null,
-      membershipId: data.membership?.id ?? null,
-      paymentMethod: data.paymentMethod,
-      checkoutSessionId: session._id,
-      clientReferenceId: session.clientReferenceId,
-      metadata: session.metadata,
-      free: !data.payment,
-      testMode: scope.mode === 'test',
-      createdAt: now,
-    };
-  }
+  let sale: SaleRecord | undefined = charged
+    ? newSale(
+        deps.clock,
+        scope,
+        {
+          type: session.kind,
+          ...(session.kind === 'subscription' ? { billingReason: 'initial' as const } : {}),
+          productId: session.kind === 'one_time' ? session.productId : '',
+          productName: session.productName,
+          subscriptionId: session.kind === 'subscription' ? session.productId : null,
+          subscriberId: null,
+          customerId: customer._id,
+          buyerEmail: email,
+          firstName: customer.firstName,
+          lastName: customer.lastName,
+          country: customer.country,
+          amountCents: data.payment?.amountCents ?? 0,
+          originalAmountCents: session.originalAmountCents,
+          currency: session.currency,
+          discountCode: session.discountCode,
+          paymentIntentId: data.payment?.id ?? null,
+          planId: data.payment?.planId ?? null,
+          membershipId: data.membership?.id ?? null,
+          paymentMethod: data.paymentMethod,
+          checkoutSessionId: session._id,
+          clientReferenceId: session.clientReferenceId,
+          metadata: session.metadata,
+          free: !data.payment,
+        },
+        now,
+      )
+    : undefined;
 
   let subscriber: SubscriberRecord | undefined;
   if (session.kind === 'subscription' && data.membership && offer) {
-    const previous = await findSubscriberOf(deps.store, scope, offer._id, email);
-    const id = previous?._id ?? objectId(deps.clock);
-    const portalToken = previous?.portalToken ?? randomBase62(32);
-    subscriber = {
-      _id: id,
-      subscriptionId: offer._id,
-      customerId: customer._id,
-      buyerEmail: email,
-      firstName: customer.firstName,
-      lastName: customer.lastName,
-      country: customer.country,
-      status: data.membership.status,
-      active: true,
-      cancelAtPeriodEnd: false,
-      paused: false,
-      membershipId: data.membership.id,
+    const started = await startSubscription(deps, scope, {
+      offer,
+      customer,
+      email,
+      membership: data.membership,
       planId: session.planId,
       paymentMethod: data.paymentMethod,
       clientReferenceId: session.clientReferenceId,
       metadata: session.metadata,
-      currentPeriodStart: data.membership.currentPeriodStart,
-      currentPeriodEnd: data.membership.currentPeriodEnd,
-      trialEnd: data.membership.trialEnd,
-      failureMessage: null,
-      openInvoiceId: null,
-      portalToken,
-      portalUrl: portalUrlFor(baseUrl, offer._id, id, portalToken),
-      testMode: scope.mode === 'test',
-      createdAt: previous?.createdAt ?? now,
-      updatedAt: now,
-      canceledAt: null,
-    };
-    if (previous) {
-      // A returning buyer of the same offer keeps their single subscriber record.
-      ops.push({ put: subscriberItem(scope, subscriber), condition: 'updatedAt = :seen', values: { ':seen': previous.updatedAt } }, membershipPointer(scope, data.membership.id, id));
-    } else ops.push(...subscriberPuts(scope, subscriber));
-    if (sale) sale.subscriberId = id;
+      baseUrl,
+      now,
+    });
+    subscriber = started.subscriber;
+    ops.push(...started.ops);
+    if (sale) sale = { ...sale, subscriberId: subscriber._id };
   }
 
+  // Events, in the order a receiver sees them: the first invoice, the order, the subscription.
+  if (subscriber && offer && sale) events.push(...initialInvoiceEvents(deps, scope, subscriber, offer, sale));
   if (sale) {
-    // The receipt first: it puts its token on the sale before the sale is written.
-    const receipt = receiptPut(scope, sale);
-    ops.push(...salePuts(scope, sale), receipt);
+    const recorded = saleWrites(deps, scope, { sale, customer, countOrder: false, now });
+    sale = recorded.sale;
+    ops.push(...recorded.ops);
+    events.push(...recorded.events);
     if (withExtras && session.discountId) {
       ops.push(...redeemDiscountOps(scope, session.discountId));
       hasExtras = true;
@@ -222,20 +151,7 @@ async function buildCompletion(
       ops.push(...referral);
     }
   }
-
-  // Events, in the order a receiver sees them.
-  if (subscriber && offer && sale) {
-    const invoice = { id: prefixedId('in'), amountCents: sale.amountCents, currency: sale.currency, paymentIntentId: sale.paymentIntentId, periodStart: subscriber.currentPeriodStart, periodEnd: subscriber.currentPeriodEnd };
-    const opts = { noSubscriberYet: true, billingReason: 'initial' as const, invoice };
-    event('invoice.created', subscriptionEventData('invoice.created', subscriber, offer, opts));
-    event('invoice.payment_succeeded', subscriptionEventData('invoice.payment_succeeded', subscriber, offer, opts));
-    event('payment_intent.succeeded', subscriptionEventData('payment_intent.succeeded', subscriber, offer, { invoice }));
-  }
-  if (sale) {
-    event('order.completed', orderCompletedData(sale));
-    event('customer.created', customerCreatedOnSaleData(sale, customer));
-  }
-  if (subscriber && offer) event('customer.subscription.created', subscriptionEventData('customer.subscription.created', subscriber, offer));
+  if (subscriber && offer) events.push(subscriptionCreatedEvent(deps, scope, subscriber, offer));
   if (product && sale && product.productType === 'credits') {
     const credit = await creditPurchaseOps(deps, scope, { product, customer, sale, savedCardId: data.savedCard ? data.paymentMethod?.id ?? null : null });
     ops.push(...credit.ops);
@@ -246,6 +162,3 @@ async function buildCompletion(
   ops.push(...events.map(outboxPut));
   return { ops, subscriber, hasExtras };
 }
-
-const customerKey = (scope: Scope, customer: CustomerRecord) => keys.entity(scope, CUSTOMER, customer._id);
-

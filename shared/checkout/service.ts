@@ -1,10 +1,11 @@
-import { getSellable } from '../catalog/repository';
-import type { OperationContext } from '../platform/context';
+import { lookupSellable } from '../catalog/service';
+import type { Deps, OperationContext } from '../platform/context';
 import { notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import { resolveDiscount } from '../storefront/discounts';
-import { sessionPuts } from './repository';
+import { getSession, locateSession, sessionPuts } from './repository';
 import type { CheckoutSessionRecord } from './records';
+import type { Scope } from '../store/keys';
 import type { CreateSessionInput } from './schemas';
 
 export const INGRESS_PATH = '/processor/notifications';
@@ -19,7 +20,7 @@ export const publicBaseUrl = (ctx: Pick<OperationContext, 'config'> & { request?
  */
 export async function createCheckoutSession(ctx: OperationContext, input: CreateSessionInput) {
   const { scope } = ctx;
-  const sellable = await getSellable(ctx.store, scope, input.productId);
+  const sellable = await lookupSellable(ctx, scope, input.productId);
   const record = sellable ? (sellable.kind === 'product' ? sellable.product : sellable.offer) : undefined;
   if (!sellable || !record || record.deletedAt) throw notFound('Product');
   const original = record.priceCents;
@@ -75,4 +76,16 @@ export async function createCheckoutSession(ctx: OperationContext, input: Create
   };
   await ctx.store.transact(sessionPuts(scope, session));
   return { id: session._id, url: session.url };
+}
+
+/**
+ * A session found by its id alone, with its tenant and the processor's checkout id (scope-free
+ * locator): the local control API's pay route, which acts as the buyer.
+ */
+export async function locateSessionById(deps: Pick<Deps, 'store'>, sessionId: string): Promise<{ scope: Scope; session: CheckoutSessionRecord; processorCheckoutId: string } | undefined> {
+  const located = await locateSession(deps.store, sessionId);
+  if (!located) return undefined;
+  const scope: Scope = { accountId: located.accountId, mode: located.mode };
+  const session = await getSession(deps.store, scope, sessionId);
+  return session ? { scope, session, processorCheckoutId: located.processorCheckoutId } : undefined;
 }

@@ -45,8 +45,20 @@ export function assembleApp(capabilities: Capability[]): App {
   const apiOperations = capabilities.flatMap((c) => c.operations ?? []);
   const mcp = mcpOperations(() => apiOperations);
   const docs: AnyOperation[] = docsOperations(() => [...apiOperations, ...docs, ...mcp]);
+  // One group per API function; a capability naming another's function (apiFunction) joins it.
+  const capabilityGroups = new Map<string, ApiGroup>();
+  for (const c of capabilities.filter((c) => c.operations?.length)) {
+    const name = c.apiFunction ?? c.name;
+    const group = capabilityGroups.get(name);
+    const needs = c.needs ?? ['table'];
+    if (!group) capabilityGroups.set(name, { name, operations: [...c.operations!], needs: [...needs] });
+    else {
+      group.operations.push(...c.operations!);
+      group.needs.push(...needs.filter((need) => !group.needs.includes(need)));
+    }
+  }
   const groups: ApiGroup[] = [
-    ...capabilities.filter((c) => c.operations?.length).map((c) => ({ name: c.name, operations: c.operations!, needs: c.needs ?? ['table'] })),
+    ...capabilityGroups.values(),
     { name: 'docs', operations: docs, needs: [] },
     // The MCP function runs every tool, so it may touch whatever any group may.
     { name: 'mcp', operations: mcp, needs: ALL_ACCESS_NEEDS.filter((need) => capabilities.some((c) => (c.needs ?? ['table']).includes(need))) },

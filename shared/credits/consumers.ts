@@ -1,4 +1,4 @@
-import { getProduct } from '../catalog/repository';
+import { lookupProduct } from '../catalog/service';
 import { keys } from '../store/keys';
 import { toItem } from '../store/items';
 import type { BusConsumer } from '../platform/capability';
@@ -22,7 +22,7 @@ export const creditRefillEmailConsumer: BusConsumer = {
     if (await deps.store.get(marker, { consistent: true })) return;
     const data = event.data as { account: { email: string; productId: string }; failureMessage?: string };
     const scope = { accountId: event.accountId, mode: event.mode };
-    const product = await getProduct(deps.store, scope, data.account.productId);
+    const product = await lookupProduct(deps, scope, data.account.productId);
     const name = product?.name ?? 'credits';
     const reason = data.failureMessage ?? 'declined';
     await deps.ports.email.send({

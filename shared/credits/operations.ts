@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../platform/operation';
+import { creditAccountSchema, deductAnswer, deductBody, listAccountsQuery } from './schemas';
 import { deductCredits, listCreditAccounts } from './service';
-
-const accountSchema = z.looseObject({ _id: z.string(), productId: z.string(), buyerEmail: z.string(), balanceCents: z.number().int(), status: z.enum(['active', 'paused']) });
 
 export const creditOperations = [
   defineOperation({
@@ -13,14 +12,8 @@ export const creditOperations = [
     method: 'POST',
     path: '/credits/deduct',
     auth: 'key',
-    body: z.object({
-      productId: z.string().min(1).max(64),
-      email: z.string().trim().email('email must be a valid email address').optional(),
-      customerId: z.string().max(64).optional(),
-      amountCents: z.number().int('amountCents is an integer').positive('amountCents must be positive'),
-      reason: z.string().max(200).optional(),
-    }),
-    output: z.object({ account: accountSchema, deductedCents: z.number().int(), balanceCents: z.number().int(), autoRefill: z.object({ attempted: z.boolean(), succeeded: z.boolean() }) }),
+    body: deductBody,
+    output: deductAnswer,
     handler: (ctx, { body }) => deductCredits(ctx, body),
   }),
   defineOperation({
@@ -31,8 +24,8 @@ export const creditOperations = [
     method: 'GET',
     path: '/credits/accounts',
     auth: 'key',
-    query: z.object({ email: z.string().max(320).optional(), productId: z.string().max(64).optional() }),
-    output: z.array(accountSchema),
+    query: listAccountsQuery,
+    output: z.array(creditAccountSchema),
     handler: (ctx, { query }) => listCreditAccounts(ctx, query),
   }),
 ];

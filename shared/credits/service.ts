@@ -1,16 +1,18 @@
-import { getProduct } from '../catalog/repository';
 import type { ProductRecord } from '../catalog/records';
+import { lookupProduct } from '../catalog/service';
 import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
-import { customerCreatedOnSaleData, orderCompletedData } from '../sales/events';
-import { normalizeEmail, type CustomerRecord, type SaleRecord } from '../sales/records';
-import { customerOrderUpdate, findCustomerByEmail, getCustomer, salePuts } from '../sales/repository';
-import { receiptPut } from '../sales/service';
-import { toItem } from '../store/items';
-import { keys, type Scope } from '../store/keys';
-import { ConditionFailed, toRecord, type TransactOp } from '../store/store';
+import type { CustomerRecord, SaleRecord } from '../sales/records';
+import { normalizeEmail } from '../sales/records';
+import { findCustomer, findCustomerOfEmail } from '../sales/service';
+import { newSale, saleWrites } from '../sales/transaction';
+import type { Scope } from '../store/keys';
+import { ConditionFailed, type TransactOp } from '../store/store';
+import type { CreditAccountRecord } from './records';
+import { creditAccountPointerPut, creditAccountPut, findCreditAccount, listCreditAccountRecords } from './repository';
+import type { DeductInput } from './schemas';
 
 /**
  * Credit balances of buyers of `credits` products, in integer cents. A balance never goes below
@@ -18,29 +20,6 @@ import { ConditionFailed, toRecord, type TransactOp } from '../store/store';
  * buyer saved a card at checkout, the card is charged once for the product's top-off; a failed
  * charge pauses the balance and emails the buyer; nothing is retried.
  */
-export const CREDIT_ACCOUNT = 'CREDIT_ACCOUNT';
-const CREDIT_ACCOUNT_OF = 'CREDIT_ACCOUNT_OF';
-
-export interface CreditAccountRecord {
-  _id: string;
-  productId: string;
-  customerId: string;
-  buyerEmail: string;
-  balanceCents: number;
-  currency: string;
-  status: 'active' | 'paused';
-  autoRefill: { consent: boolean; paymentMethodId: string | null };
-  createdAt: string;
-  updatedAt: string;
-}
-
-const accountKey = (scope: Scope, id: string) => keys.entity(scope, CREDIT_ACCOUNT, id);
-
-async function accountOf(deps: Deps, scope: Scope, productId: string, email: string) {
-  const pointer = await deps.store.get<{ accountId: string }>(keys.unique(scope, CREDIT_ACCOUNT_OF, `${productId}#${email}`), { consistent: true });
-  return pointer ? toRecord<CreditAccountRecord>(await deps.store.get(accountKey(scope, pointer.accountId), { consistent: true })) : undefined;
-}
-
 export const presentCreditAccount = (a: CreditAccountRecord) => ({
   _id: a._id,
   productId: a.productId,
@@ -56,11 +35,6 @@ export const presentCreditAccount = (a: CreditAccountRecord) => ({
 
 const accountBlock = (a: CreditAccountRecord) => ({ id: a._id, productId: a.productId, customerId: a.customerId, email: a.buyerEmail, status: a.status });
 
-const putAccount = (scope: Scope, a: CreditAccountRecord, seen?: CreditAccountRecord): TransactOp =>
-  seen
-    ? { put: toItem(accountKey(scope, a._id), 'CreditAccount', a), condition: 'balanceCents = :seen AND updatedAt = :at', values: { ':seen': seen.balanceCents, ':at': seen.updatedAt } }
-    : { put: toItem(accountKey(scope, a._id), 'CreditAccount', a), condition: 'attribute_not_exists(PK)' };
-
 /** The writes and events of buying a credits product; they ride in the sale's transaction. */
 export async function creditPurchaseOps(
   deps: Deps,
@@ -69,7 +43,7 @@ export async function creditPurchaseOps(
 ): Promise<{ ops: TransactOp[]; events: DomainEvent[] }> {
   const now = deps.clock.now().toISOString();
   const grant = input.product.creditAmount ?? input.sale.originalAmountCents;
-  const existing = await accountOf(deps, scope, input.product._id, input.customer.buyerEmail);
+  const existing = await findCreditAccount(deps.store, scope, input.product._id, input.customer.buyerEmail);
   const account: CreditAccountRecord = existing
     ? { ...existing, balanceCents: existing.balanceCents + grant, status: 'active', updatedAt: now }
     : {
@@ -86,8 +60,8 @@ export async function creditPurchaseOps(
       };
   const consentNow = Boolean(input.savedCardId) && !account.autoRefill.consent;
   if (input.savedCardId) account.autoRefill = { consent: true, paymentMethodId: input.savedCardId };
-  const ops: TransactOp[] = [putAccount(scope, account, existing)];
-  if (!existing) ops.push({ put: toItem(keys.unique(scope, CREDIT_ACCOUNT_OF, `${account.productId}#${account.buyerEmail}`), 'CreditAccountOf', { accountId: account._id }), condition: 'attribute_not_exists(PK)' });
+  const ops: TransactOp[] = [creditAccountPut(scope, account, existing)];
+  if (!existing) ops.push(creditAccountPointerPut(scope, account));
   const events = [
     newEvent(scope, deps.clock, 'credit.granted', { account: accountBlock(account), amountCents: grant, reason: 'purchase', order: { id: input.sale._id } }),
     newEvent(scope, deps.clock, 'credit.balance_changed', { account: accountBlock(account), balanceCents: account.balanceCents, changeCents: grant, reason: 'purchase' }),
@@ -97,28 +71,18 @@ export async function creditPurchaseOps(
 }
 
 export async function listCreditAccounts(ctx: OperationContext, filter: { email?: string; productId?: string }) {
-  const items = await ctx.store.queryAll({ pk: keys.collection(ctx.scope, CREDIT_ACCOUNT) });
-  return items
-    .map((item) => toRecord<CreditAccountRecord>(item)!)
+  return (await listCreditAccountRecords(ctx.store, ctx.scope))
     .filter((a) => (!filter.email || a.buyerEmail === normalizeEmail(filter.email)) && (!filter.productId || a.productId === filter.productId))
     .map(presentCreditAccount);
-}
-
-export interface DeductInput {
-  productId: string;
-  email?: string;
-  customerId?: string;
-  amountCents: number;
-  reason?: string;
 }
 
 export async function deductCredits(ctx: OperationContext, input: DeductInput) {
   const { scope } = ctx;
   let email = input.email ? normalizeEmail(input.email) : undefined;
-  if (!email && input.customerId) email = (await getCustomer(ctx.store, scope, input.customerId))?.buyerEmail;
+  if (!email && input.customerId) email = (await findCustomer(ctx, scope, input.customerId))?.buyerEmail;
   if (!email) throw badRequest('email or customerId is required', { field: 'email' });
   for (let attempt = 0; attempt < 5; attempt++) {
-    const account = await accountOf(ctx, scope, input.productId, email);
+    const account = await findCreditAccount(ctx.store, scope, input.productId, email);
     if (!account) throw notFound('Credit account');
     if (account.status === 'paused') throw conflict('This credit balance is paused after a failed top-off', 'CREDITS_PAUSED');
     if (account.balanceCents < input.amountCents) {
@@ -127,7 +91,7 @@ export async function deductCredits(ctx: OperationContext, input: DeductInput) {
     const after: CreditAccountRecord = { ...account, balanceCents: account.balanceCents - input.amountCents, updatedAt: ctx.clock.now().toISOString() };
     const event = newEvent(scope, ctx.clock, 'credit.balance_changed', { account: accountBlock(after), balanceCents: after.balanceCents, changeCents: -input.amountCents, reason: input.reason ?? 'usage' });
     try {
-      await ctx.store.transact([putAccount(scope, after, account), outboxPut(event)]);
+      await ctx.store.transact([creditAccountPut(scope, after, account), outboxPut(event)]);
     } catch (error) {
       if (error instanceof ConditionFailed) continue;
       throw error;
@@ -145,7 +109,7 @@ export async function deductCredits(ctx: OperationContext, input: DeductInput) {
 }
 
 async function autoRefill(deps: Deps, scope: Scope, account: CreditAccountRecord): Promise<{ succeeded: boolean; account: CreditAccountRecord }> {
-  const product = await getProduct(deps.store, scope, account.productId);
+  const product = await lookupProduct(deps, scope, account.productId);
   const topOff = product?.creditAutoRefill?.enabled ? product.creditAutoRefill.topOffCents : 0;
   if (!product || topOff <= 0) return { succeeded: false, account };
   const now = deps.clock.now().toISOString();
@@ -159,53 +123,54 @@ async function autoRefill(deps: Deps, scope: Scope, account: CreditAccountRecord
   if (!charge) {
     const after: CreditAccountRecord = { ...account, status: 'paused', updatedAt: now };
     await deps.store.transact([
-      putAccount(scope, after, account),
+      creditAccountPut(scope, after, account),
       outboxPut(newEvent(scope, deps.clock, 'credit.auto_refill.failed', { account: accountBlock(after), amountCents: topOff, failureMessage: failure ?? 'declined' })),
     ]);
     // The buyer's email follows from the committed event (see consumers.ts), so it cannot be lost.
     return { succeeded: false, account: after };
   }
-  const customer = (await getCustomer(deps.store, scope, account.customerId)) ?? (await findCustomerByEmail(deps.store, scope, account.buyerEmail));
+  const customer = (await findCustomer(deps, scope, account.customerId)) ?? (await findCustomerOfEmail(deps, scope, account.buyerEmail));
   const after: CreditAccountRecord = { ...account, balanceCents: account.balanceCents + topOff, updatedAt: now };
-  const ops: TransactOp[] = [putAccount(scope, after, account)];
+  const ops: TransactOp[] = [creditAccountPut(scope, after, account)];
   const events: DomainEvent[] = [];
   if (customer) {
-    const sale: SaleRecord = {
-      _id: objectId(deps.clock),
-      type: 'one_time',
-      productId: product._id,
-      productName: product.name,
-      subscriptionId: null,
-      subscriberId: null,
-      customerId: customer._id,
-      buyerEmail: customer.buyerEmail,
-      firstName: customer.firstName,
-      lastName: customer.lastName,
-      country: customer.country,
-      amountCents: topOff,
-      originalAmountCents: topOff,
-      currency: account.currency,
-      discountCode: null,
-      status: 'completed',
-      refundedCents: 0,
-      paymentIntentId: charge.paymentId,
-      planId: null,
-      membershipId: null,
-      paymentMethod: charge.paymentMethod,
-      checkoutSessionId: null,
-      clientReferenceId: null,
-      metadata: { creditAutoRefill: true },
-      free: false,
-      testMode: scope.mode === 'test',
-      createdAt: now,
-    };
-    ops.push(...salePuts(scope, sale), receiptPut(scope, sale), customerOrderUpdate(scope, customer, { updatedAt: now }));
+    const sale = newSale(
+      deps.clock,
+      scope,
+      {
+        type: 'one_time',
+        productId: product._id,
+        productName: product.name,
+        subscriptionId: null,
+        subscriberId: null,
+        customerId: customer._id,
+        buyerEmail: customer.buyerEmail,
+        firstName: customer.firstName,
+        lastName: customer.lastName,
+        country: customer.country,
+        amountCents: topOff,
+        originalAmountCents: topOff,
+        currency: account.currency,
+        discountCode: null,
+        paymentIntentId: charge.paymentId,
+        planId: null,
+        membershipId: null,
+        paymentMethod: charge.paymentMethod,
+        checkoutSessionId: null,
+        clientReferenceId: null,
+        metadata: { creditAutoRefill: true },
+        free: false,
+      },
+      now,
+    );
     events.push(
       newEvent(scope, deps.clock, 'credit.auto_refill.succeeded', { account: accountBlock(after), amountCents: topOff, order: { id: sale._id }, paymentIntentId: charge.paymentId }),
       newEvent(scope, deps.clock, 'credit.balance_changed', { account: accountBlock(after), balanceCents: after.balanceCents, changeCents: topOff, reason: 'auto_refill' }),
-      newEvent(scope, deps.clock, 'order.completed', orderCompletedData(sale)),
-      newEvent(scope, deps.clock, 'customer.created', customerCreatedOnSaleData(sale, { ...customer, numberOfOrders: customer.numberOfOrders + 1 })),
     );
+    // The top-off is a sale of the credits product: sales' own writes and events.
+    const recorded = saleWrites(deps, scope, { sale, customer, countOrder: true, now, reviewLink: false });
+    ops.push(...recorded.ops);
+    events.push(...recorded.events);
   }
   await deps.store.transact([...ops, ...events.map(outboxPut)]);
   return { succeeded: true, account: after };

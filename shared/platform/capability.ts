@@ -101,6 +101,12 @@ export interface Capability {
   operations?: AnyOperation[];
   /** What its API function may touch in AWS (default: the table). */
   needs?: AccessNeed[];
+  /**
+   * The API function that serves its operations, when not its own (`Fn-<name>`): a provider
+   * adapter's routes ride on the function of the capability it implements (the sandbox
+   * processor's hosted page on `processor`). Its `needs` join that function's.
+   */
+  apiFunction?: string;
   consumers?: BusConsumer[];
   /** Handlers of the jobs its timers fire, by job type. */
   jobs?: Record<string, JobHandler>;

@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { completeCheckout, type ProcessorNotification } from '../checkout/fulfilment';
+import { completeCheckout } from '../checkout/fulfilment';
 import type { Deps } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { logger } from '../platform/logger';
@@ -7,7 +7,7 @@ import { onPaymentDisputed, onPaymentRefunded } from '../sales/service';
 import { onChargeFailed, onChargeSucceeded, onMembershipCanceled } from '../subscriptions/billing';
 import type { Scope } from '../store/keys';
 import { alreadyProcessed } from './marker';
-import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, verify } from './signing';
+import type { ProcessorNotification } from './port';
 
 /** Resolves false when the notification turned out to be applied already (a duplicate). */
 type NotificationHandler = (deps: Deps, scope: Scope, notification: ProcessorNotification, baseUrl: string) => Promise<boolean | void>;
@@ -27,7 +27,8 @@ export async function receiveNotification(
   request: { rawBody: string; headers: Record<string, string>; baseUrl: string },
   notification: ProcessorNotification,
 ): Promise<{ received: true; duplicate?: boolean; ignored?: boolean }> {
-  const checked = verify(SANDBOX_NOTIFICATION_SECRET, request.headers[SIGNATURE_HEADER], request.rawBody, Math.floor(deps.clock.nowMs() / 1000));
+  // The provider checks its own signature scheme and secret (the sandbox: signing.ts beside it).
+  const checked = deps.ports.processor.verifyNotification(request.headers, request.rawBody, Math.floor(deps.clock.nowMs() / 1000));
   if (!checked.ok) throw badRequest(`Invalid signature: ${checked.reason}`, { code: 'INVALID_SIGNATURE' });
   const handler = HANDLERS[notification.type];
   if (!handler) {

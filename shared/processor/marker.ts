@@ -1,6 +1,6 @@
 import { toItem } from '../store/items';
 import { keys } from '../store/keys';
-import type { Store, TransactOp } from '../store/store';
+import { ConditionFailed, type Store, type TransactOp } from '../store/store';
 
 const CONSUMER = 'processor-ingress';
 const RETENTION_SECONDS = 30 * 24 * 3600;
@@ -17,4 +17,15 @@ export const processedMarker = (notificationId: string, nowSeconds: number): Tra
 
 export async function alreadyProcessed(store: Store, notificationId: string): Promise<boolean> {
   return Boolean(await store.get(keys.processed(CONSUMER, notificationId), { consistent: true }));
+}
+
+/** A transaction guarded by the notification's marker: a duplicate is a quiet no-op (false). */
+export async function transactOnce(deps: { store: Store }, notificationId: string, ops: TransactOp[]): Promise<boolean> {
+  try {
+    await deps.store.transact(ops);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed && (await alreadyProcessed(deps.store, notificationId))) return false;
+    throw error;
+  }
 }

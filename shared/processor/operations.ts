@@ -1,21 +1,6 @@
 import { z } from 'zod';
-import { badRequest } from '../platform/errors';
-import { defineOperation, rawReply, reply } from '../platform/operation';
+import { defineOperation } from '../platform/operation';
 import { receiveNotification } from './ingress';
-import { checkoutPage, notFoundPage } from './page';
-import { submitHostedCheckout } from './hosted-checkout';
-import { SandboxProcessor } from './sandbox';
-import type { Ports } from '../platform/ports';
-
-const html = (status: number, body: string) => rawReply(status, body, 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
-
-const sandboxOf = (ports: Ports) => {
-  if (!(ports.processor instanceof SandboxProcessor)) throw badRequest('The hosted checkout page belongs to the sandbox processor');
-  return ports.processor;
-};
-
-const checkoutParams = z.object({ checkoutId: z.string().min(1).max(64) });
-
 
 const notificationBody = z.object({
   id: z.string().min(1).max(64),
@@ -27,36 +12,6 @@ const notificationBody = z.object({
 });
 
 export const processorOperations = [
-  defineOperation({
-    operationId: 'getSandboxCheckoutPage',
-    summary: 'The sandbox processor\'s hosted checkout page (HTML)',
-    tags: ['Processor'],
-    method: 'GET',
-    path: '/processor/sandbox/checkout/{checkoutId}',
-    auth: 'public',
-    unmetered: true,
-    params: checkoutParams,
-    handler: async (ctx, { params }) => {
-      const checkout = await sandboxOf(ctx.ports).getCheckout(params.checkoutId);
-      return checkout ? html(200, checkoutPage(checkout)) : html(404, notFoundPage());
-    },
-  }),
-  defineOperation({
-    operationId: 'paySandboxCheckout',
-    summary: 'Form post of the sandbox hosted checkout: pays and redirects to successUrl',
-    tags: ['Processor'],
-    method: 'POST',
-    path: '/processor/sandbox/checkout/{checkoutId}',
-    auth: 'public',
-    unmetered: true,
-    params: checkoutParams,
-    bodyType: 'json-or-multipart',
-    body: z.record(z.string(), z.unknown()),
-    handler: async (ctx, { params, body }) => {
-      const outcome = await submitHostedCheckout(sandboxOf(ctx.ports), params.checkoutId, body);
-      return outcome.kind === 'redirect' ? reply(303, undefined, { location: outcome.location, 'cache-control': 'no-store' }) : html(outcome.status, outcome.html);
-    },
-  }),
   defineOperation({
     operationId: 'receiveProcessorNotification',
     summary: 'Processor ingress: signed notifications from the payment processor',

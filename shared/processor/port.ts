@@ -2,9 +2,9 @@ import type { Frequency } from '../catalog/records';
 import type { Scope } from '../store/keys';
 
 /**
- * The payment processor as the rest of the service sees it. The sandbox (sandbox.ts) implements
- * it for test mode everywhere and for the local runtime; a live adapter would implement the same
- * port. Results of checkouts, renewals, refunds and disputes arrive later as signed notifications
+ * The payment processor as the rest of the service sees it. The sandbox provider
+ * (shared/adapters/processor-sandbox/) implements it for test mode everywhere and for the local
+ * runtime; a live adapter would implement the same port. Results of checkouts, renewals, refunds and disputes arrive later as signed notifications
  * on the processor ingress route; calls made by the seller's API (pause, resume, cancel) answer
  * synchronously and may be refused.
  */
@@ -111,10 +111,80 @@ export interface ProcessorPort {
   dispute(scope: Scope, paymentId: string): Promise<void>;
   getMembership(scope: Scope, membershipId: string): Promise<LiveMembership>;
   getPayment(scope: Scope, paymentId: string): Promise<LivePayment>;
+  /**
+   * Checks a notification's signature on the ingress with the provider's own scheme and secret
+   * (`nowSeconds` bounds its age). The ingress trusts nothing it did not verify this way.
+   */
+  verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number): { ok: true } | { ok: false; reason: string };
   /** Sandbox only: renew a membership now with the given outcome. */
   renewNow?(scope: Scope, membershipId: string, outcome: 'succeed' | 'fail'): Promise<void>;
   /** Sandbox only: the next call of this kind fails. */
   refuseNext?(operation: RefusableOperation): void;
+}
+
+// ---- notifications: what the processor reports, signed, on the ingress route ----
+
+/** A notification as the ingress receives it (after its signature is verified). */
+export interface ProcessorNotification {
+  id: string;
+  type: string;
+  /** Unix seconds. */
+  created: number;
+  accountId: string;
+  mode: Scope['mode'];
+  data: Record<string, unknown>;
+}
+
+/** `checkout.completed`: a hosted checkout was paid (or completed free). */
+export interface CheckoutCompletedData {
+  checkoutId: string;
+  sessionId: string;
+  buyer: { email: string; firstName: string | null; lastName: string | null; country: string | null };
+  paymentMethod: PaymentMethod | null;
+  savedCard: boolean;
+  payment: { id: string; amountCents: number; currency: string; planId: string } | null;
+  membership: { id: string; status: 'active' | 'trialing'; currentPeriodStart: string; currentPeriodEnd: string; trialEnd: string | null } | null;
+}
+
+/** `charge.succeeded`: a membership's renewal (or first charge after a trial) was paid. */
+export interface ChargeSucceededData {
+  membershipId: string;
+  billingReason: 'initial' | 'renewal';
+  payment: { id: string; amountCents: number; currency: string; planId: string };
+  paymentMethod: PaymentMethod | null;
+  membership: { status: 'active'; currentPeriodStart: string; currentPeriodEnd: string };
+}
+
+/** `charge.failed`: a membership's charge was declined; `final` ends the membership. */
+export interface ChargeFailedData {
+  membershipId: string;
+  billingReason: 'initial' | 'renewal';
+  attempt: number;
+  final: boolean;
+  nextRetryAt: string | null;
+  failureMessage: string;
+  declineCode: string;
+  amountCents: number;
+  currency: string;
+}
+
+/** `membership.canceled`: the membership ended (at its period end). */
+export interface MembershipCanceledData {
+  membershipId: string;
+}
+
+/** `payment.refunded`: part or all of a payment was refunded. */
+export interface PaymentRefundedData {
+  paymentId: string;
+  refundId: string;
+  amountCents: number;
+  refundedCents: number;
+  full: boolean;
+}
+
+/** `payment.disputed`: the buyer disputed a payment. */
+export interface PaymentDisputedData {
+  paymentId: string;
 }
 
 declare module '../platform/ports' {

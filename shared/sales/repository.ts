@@ -90,6 +90,12 @@ export function customerPuts(scope: Scope, customer: CustomerRecord): TransactOp
   ];
 }
 
+/** Changes an existing customer's fields (a purchase that is not charged counts no order). */
+export const customerUpdate = (scope: Scope, customer: CustomerRecord, set: Partial<CustomerRecord>): TransactOp => ({
+  update: keys.entity(scope, CUSTOMER, customer._id),
+  set: set as Record<string, unknown>,
+});
+
 /** One more order for an existing customer; `orders` is the count read, so racing sales retry. */
 export function customerOrderUpdate(scope: Scope, customer: CustomerRecord, set: Partial<CustomerRecord>): TransactOp {
   return {

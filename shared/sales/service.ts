@@ -1,40 +1,17 @@
-import { getOffer, getProduct } from '../catalog/repository';
+import { lookupOffer, lookupProduct } from '../catalog/service';
 import { newEvent, outboxPut } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
-import { isObjectId, objectId, randomBase62 } from '../platform/ids';
+import { isObjectId, objectId } from '../platform/ids';
 import { toMajor } from '../platform/money';
-import { alreadyProcessed, processedMarker } from '../processor/marker';
-import type { LivePayment } from '../processor/port';
-import { toItem } from '../store/items';
-import { keys, type Scope } from '../store/keys';
-import { ConditionFailed, type TransactOp } from '../store/store';
+import { processedMarker, transactOnce } from '../processor/marker';
+import type { LivePayment, PaymentDisputedData, PaymentRefundedData, ProcessorNotification } from '../processor/port';
+import type { Scope } from '../store/keys';
+import { ConditionFailed } from '../store/store';
 import { offerBlock } from '../subscriptions/events';
-import type { ProcessorNotification } from '../checkout/fulfilment';
 import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
-import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, saleUpdate } from './repository';
-
-/**
- * The receipt capability of a completed sale: the reviews feature lets the holder of this token
- * review the product. Written in the sale's own transaction; the token is kept on the sale so the
- * seller can hand the buyer the review link (`reviewPath` on the order).
- */
-export function receiptPut(scope: Scope, sale: SaleRecord): TransactOp {
-  const token = randomBase62(32);
-  sale.receiptToken = token;
-  return {
-    put: toItem(keys.capability('receipt', token), 'ReceiptCapability', {
-      accountId: scope.accountId,
-      mode: scope.mode,
-      saleId: sale._id,
-      productId: sale.productId || sale.subscriptionId,
-      buyerEmail: sale.buyerEmail,
-      customerId: sale.customerId,
-    }),
-    condition: 'attribute_not_exists(PK)',
-  };
-}
+import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, listSubscriberSales, locateSale, saleUpdate } from './repository';
 
 export function presentSale(sale: SaleRecord) {
   return {
@@ -106,8 +83,8 @@ export async function getPayment(ctx: OperationContext, id: string, live: boolea
   const sale = isObjectId(id) ? await getSale(ctx.store, ctx.scope, id) : undefined;
   if (!sale) throw notFound('Payment');
   const [product, offer, customer] = await Promise.all([
-    sale.productId ? getProduct(ctx.store, ctx.scope, sale.productId) : undefined,
-    sale.subscriptionId ? getOffer(ctx.store, ctx.scope, sale.subscriptionId) : undefined,
+    sale.productId ? lookupProduct(ctx, ctx.scope, sale.productId) : undefined,
+    sale.subscriptionId ? lookupOffer(ctx, ctx.scope, sale.subscriptionId) : undefined,
     getCustomer(ctx.store, ctx.scope, sale.customerId),
   ]);
   const answer: ReturnType<typeof presentSale> & Record<string, unknown> = {
@@ -182,7 +159,7 @@ export async function createCustomer(ctx: OperationContext, input: { email: stri
 // ---- refunds and disputes (processor notifications) ----
 
 export async function onPaymentRefunded(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<boolean | void> {
-  const data = notification.data as { paymentId: string; refundId: string; amountCents: number; refundedCents: number; full: boolean };
+  const data = notification.data as unknown as PaymentRefundedData;
   const sale = await getSaleByPayment(deps.store, scope, data.paymentId);
   if (!sale) return;
   const now = deps.clock.now().toISOString();
@@ -196,7 +173,7 @@ export async function onPaymentRefunded(deps: Deps, scope: Scope, notification: 
 }
 
 export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<boolean | void> {
-  const data = notification.data as { paymentId: string };
+  const data = notification.data as unknown as PaymentDisputedData;
   const sale = await getSaleByPayment(deps.store, scope, data.paymentId);
   if (!sale) return;
   return transactOnce(deps, notification.id, [
@@ -205,15 +182,24 @@ export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: 
   ]);
 }
 
-/** A transaction guarded by the notification's marker: a duplicate is a quiet no-op. */
-export async function transactOnce(deps: Deps, notificationId: string, ops: TransactOp[]): Promise<boolean> {
-  try {
-    await deps.store.transact(ops);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailed && (await alreadyProcessed(deps.store, notificationId))) return false;
-    throw error;
-  }
+// ---- reads for other capabilities and the processor's local control routes ----
+
+/** A customer of this tenant and mode by id. */
+export const findCustomer = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<CustomerRecord | undefined> => getCustomer(deps.store, scope, id);
+
+/** A customer by email (normalised), read consistently. */
+export const findCustomerOfEmail = (deps: Pick<Deps, 'store'>, scope: Scope, email: string): Promise<CustomerRecord | undefined> => findCustomerByEmail(deps.store, scope, email);
+
+/** The sales of one subscriber, as the API shows them (a subscriber's `payments`). */
+export async function subscriberPayments(deps: Pick<Deps, 'store'>, scope: Scope, subscriberId: string) {
+  return (await listSubscriberSales(deps.store, scope, subscriberId)).map(presentSale);
+}
+
+/** A sale found by its id alone, with its tenant (scope-free locator): local control API only. */
+export async function locateSaleById(deps: Pick<Deps, 'store'>, saleId: string): Promise<{ scope: Scope; sale: SaleRecord } | undefined> {
+  const scope = await locateSale(deps.store, saleId);
+  const sale = scope ? await getSale(deps.store, scope, saleId) : undefined;
+  return scope && sale ? { scope, sale } : undefined;
 }
 
 /** Local control API: the seller's refund or dispute, carried out by the processor. */

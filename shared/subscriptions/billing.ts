@@ -1,15 +1,12 @@
-import { getOffer } from '../catalog/repository';
-import type { ProcessorNotification } from '../checkout/fulfilment';
+import { lookupOffer } from '../catalog/service';
 import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import type { Deps } from '../platform/context';
-import { objectId, prefixedId } from '../platform/ids';
+import { prefixedId } from '../platform/ids';
 import { logger } from '../platform/logger';
-import { processedMarker } from '../processor/marker';
-import type { PaymentMethod } from '../processor/port';
-import { customerCreatedOnSaleData, orderCompletedData } from '../sales/events';
-import type { SaleRecord } from '../sales/records';
-import { customerOrderUpdate, getCustomer, salePuts } from '../sales/repository';
-import { receiptPut, transactOnce } from '../sales/service';
+import { processedMarker, transactOnce } from '../processor/marker';
+import type { ChargeFailedData, ChargeSucceededData, MembershipCanceledData, ProcessorNotification } from '../processor/port';
+import { findCustomer } from '../sales/service';
+import { newSale, saleWrites } from '../sales/transaction';
 import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
 import { subscriptionEventData, type InvoiceInfo } from './events';
@@ -22,25 +19,6 @@ import { transition } from './state';
  * trial), failed charges with their retries, and the end of a membership. Each is one transaction
  * with the notification's processed marker.
  */
-interface ChargeSucceeded {
-  membershipId: string;
-  billingReason: 'initial' | 'renewal';
-  payment: { id: string; amountCents: number; currency: string; planId: string };
-  paymentMethod: PaymentMethod | null;
-  membership: { status: 'active'; currentPeriodStart: string; currentPeriodEnd: string };
-}
-
-interface ChargeFailed {
-  membershipId: string;
-  billingReason: 'initial' | 'renewal';
-  attempt: number;
-  final: boolean;
-  nextRetryAt: string | null;
-  failureMessage: string;
-  declineCode: string;
-  amountCents: number;
-  currency: string;
-}
 
 async function load(deps: Deps, scope: Scope, membershipId: string) {
   const sub = await findSubscriberByMembership(deps.store, scope, membershipId);
@@ -48,17 +26,17 @@ async function load(deps: Deps, scope: Scope, membershipId: string) {
     logger.warn('processor notification for an unknown membership', { membershipId });
     return undefined;
   }
-  const offer = await getOffer(deps.store, scope, sub.subscriptionId);
+  const offer = await lookupOffer(deps, scope, sub.subscriptionId);
   if (!offer) return undefined;
   return { sub, offer };
 }
 
 export async function onChargeSucceeded(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<boolean | void> {
-  const data = notification.data as unknown as ChargeSucceeded;
+  const data = notification.data as unknown as ChargeSucceededData;
   const loaded = await load(deps, scope, data.membershipId);
   if (!loaded) return;
   const { sub, offer } = loaded;
-  const customer = await getCustomer(deps.store, scope, sub.customerId);
+  const customer = await findCustomer(deps, scope, sub.customerId);
   if (!customer) return;
   const now = deps.clock.now().toISOString();
   const move = transition(sub, { type: 'charge_succeeded' });
@@ -71,36 +49,36 @@ export async function onChargeSucceeded(deps: Deps, scope: Scope, notification: 
     openInvoiceId: null,
     updatedAt: now,
   };
-  const sale: SaleRecord = {
-    _id: objectId(deps.clock),
-    type: 'subscription',
-    billingReason: data.billingReason,
-    productId: '',
-    productName: offer.name,
-    subscriptionId: offer._id,
-    subscriberId: sub._id,
-    customerId: customer._id,
-    buyerEmail: sub.buyerEmail,
-    firstName: sub.firstName,
-    lastName: sub.lastName,
-    country: sub.country,
-    amountCents: data.payment.amountCents,
-    originalAmountCents: data.payment.amountCents,
-    currency: data.payment.currency,
-    discountCode: null,
-    status: 'completed',
-    refundedCents: 0,
-    paymentIntentId: data.payment.id,
-    planId: data.payment.planId,
-    membershipId: data.membershipId,
-    paymentMethod: after.paymentMethod,
-    checkoutSessionId: null,
-    clientReferenceId: sub.clientReferenceId,
-    metadata: sub.metadata,
-    free: false,
-    testMode: scope.mode === 'test',
-    createdAt: now,
-  };
+  const sale = newSale(
+    deps.clock,
+    scope,
+    {
+      type: 'subscription',
+      billingReason: data.billingReason,
+      productId: '',
+      productName: offer.name,
+      subscriptionId: offer._id,
+      subscriberId: sub._id,
+      customerId: customer._id,
+      buyerEmail: sub.buyerEmail,
+      firstName: sub.firstName,
+      lastName: sub.lastName,
+      country: sub.country,
+      amountCents: data.payment.amountCents,
+      originalAmountCents: data.payment.amountCents,
+      currency: data.payment.currency,
+      discountCode: null,
+      paymentIntentId: data.payment.id,
+      planId: data.payment.planId,
+      membershipId: data.membershipId,
+      paymentMethod: after.paymentMethod,
+      checkoutSessionId: null,
+      clientReferenceId: sub.clientReferenceId,
+      metadata: sub.metadata,
+      free: false,
+    },
+    now,
+  );
   const invoice: InvoiceInfo = {
     id: sub.openInvoiceId ?? prefixedId('in'),
     amountCents: sale.amountCents,
@@ -115,24 +93,17 @@ export async function onChargeSucceeded(deps: Deps, scope: Scope, notification: 
   if (!sub.openInvoiceId) add('invoice.created', subscriptionEventData('invoice.created', after, offer, opts));
   add('invoice.payment_succeeded', subscriptionEventData('invoice.payment_succeeded', after, offer, opts));
   if (data.billingReason === 'initial') add('payment_intent.succeeded', subscriptionEventData('payment_intent.succeeded', after, offer, { invoice }));
-  const counted = { ...customer, numberOfOrders: customer.numberOfOrders + 1 };
-  add('order.completed', orderCompletedData(sale));
-  add('customer.created', customerCreatedOnSaleData(sale, counted));
+  // The sale, its receipt and one more order for the customer: sales' own writes and events.
+  const charge = saleWrites(deps, scope, { sale, customer, countOrder: true, now, reviewLink: false });
+  events.push(...charge.events);
   for (const type of move?.events ?? []) add(type, subscriptionEventData(type, after, offer));
-  const ops: TransactOp[] = [
-    processedMarker(notification.id, notification.created),
-    subscriberReplace(scope, sub, after),
-    ...salePuts(scope, sale),
-    receiptPut(scope, sale),
-    customerOrderUpdate(scope, customer, { updatedAt: now }),
-    ...events.map(outboxPut),
-  ];
+  const ops: TransactOp[] = [processedMarker(notification.id, notification.created), subscriberReplace(scope, sub, after), ...charge.ops, ...events.map(outboxPut)];
   if (!(await transactOnce(deps, notification.id, ops))) return false;
   return true;
 }
 
 export async function onChargeFailed(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<boolean | void> {
-  const data = notification.data as unknown as ChargeFailed;
+  const data = notification.data as unknown as ChargeFailedData;
   const loaded = await load(deps, scope, data.membershipId);
   if (!loaded) return;
   const { sub, offer } = loaded;
@@ -170,7 +141,7 @@ export async function onChargeFailed(deps: Deps, scope: Scope, notification: Pro
 }
 
 export async function onMembershipCanceled(deps: Deps, scope: Scope, notification: ProcessorNotification): Promise<boolean | void> {
-  const data = notification.data as { membershipId: string };
+  const data = notification.data as unknown as MembershipCanceledData;
   const loaded = await load(deps, scope, data.membershipId);
   if (!loaded) return;
   const { sub, offer } = loaded;

@@ -1,12 +1,11 @@
-import { getOffer } from '../catalog/repository';
+import { lookupOffer } from '../catalog/service';
 import type { OfferRecord } from '../catalog/records';
 import { newEvent, outboxPut } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
 import { ApiError, badGateway, badRequest, conflict, notFound } from '../platform/errors';
 import { isObjectId } from '../platform/ids';
 import { ProcessorError, type LiveMembership } from '../processor/port';
-import { listSubscriberSales } from '../sales/repository';
-import { presentSale } from '../sales/service';
+import { subscriberPayments } from '../sales/service';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
 import { offerBlock, subscriptionEventData } from './events';
@@ -53,7 +52,7 @@ const joinedOffer = (offer: OfferRecord | undefined) => (offer ? offerBlock(offe
 export async function listSubscribersOf(ctx: OperationContext, query: { status?: string; email?: string; subscriptionId?: string; page: number; pageSize: number }) {
   const result = await listSubscribers(ctx.store, ctx.scope, { status: query.status, email: query.email?.trim().toLowerCase(), subscriptionId: query.subscriptionId }, query.page, query.pageSize);
   const offers = new Map<string, OfferRecord | undefined>();
-  for (const id of new Set(result.items.map((s) => s.subscriptionId))) offers.set(id, await getOffer(ctx.store, ctx.scope, id));
+  for (const id of new Set(result.items.map((s) => s.subscriptionId))) offers.set(id, await lookupOffer(ctx, ctx.scope, id));
   return {
     data: result.items.map((sub) => ({ ...presentSubscriber(sub), subscription: joinedOffer(offers.get(sub.subscriptionId)) })),
     page: result.page,
@@ -62,15 +61,13 @@ export async function listSubscribersOf(ctx: OperationContext, query: { status?:
   };
 }
 
-async function payments(deps: Deps, scope: Scope, subscriberId: string) {
-  return (await listSubscriberSales(deps.store, scope, subscriberId)).map(presentSale);
-}
+const payments = (deps: Deps, scope: Scope, subscriberId: string) => subscriberPayments(deps, scope, subscriberId);
 
 export async function getSubscriberDetail(ctx: OperationContext, id: string, live: boolean) {
   if (id.startsWith('mem_')) throw badRequest('Use the 24-hex subscriber _id here; mem_ ids are accepted on cancel, pause and resume', { field: 'id' });
   const sub = isObjectId(id) ? await getSubscriber(ctx.store, ctx.scope, id) : undefined;
   if (!sub) throw notFound('Subscriber');
-  const offer = await getOffer(ctx.store, ctx.scope, sub.subscriptionId);
+  const offer = await lookupOffer(ctx, ctx.scope, sub.subscriptionId);
   const answer: ReturnType<typeof presentSubscriber> & Record<string, unknown> = { ...presentSubscriber(sub), subscription: joinedOffer(offer), payments: await payments(ctx, ctx.scope, sub._id) };
   if (live) answer.processorMembership = sub.membershipId ? await liveMembership(ctx, ctx.scope, sub.membershipId) : null;
   return answer;
@@ -79,7 +76,7 @@ export async function getSubscriberDetail(ctx: OperationContext, id: string, liv
 export async function getSubscriptionOrder(ctx: OperationContext, id: string) {
   const sub = isObjectId(id) ? await getSubscriber(ctx.store, ctx.scope, id) : undefined;
   if (!sub) throw notFound('Subscriber');
-  const offer = await getOffer(ctx.store, ctx.scope, sub.subscriptionId);
+  const offer = await lookupOffer(ctx, ctx.scope, sub.subscriptionId);
   return { subscriber: { ...presentSubscriber(sub), subscription: joinedOffer(offer) }, status: sub.status, sales: await payments(ctx, ctx.scope, sub._id) };
 }
 
@@ -105,7 +102,7 @@ export async function applyTrigger(deps: Deps, scope: Scope, sub: SubscriberReco
   const now = deps.clock.now().toISOString();
   const after: SubscriberRecord = { ...sub, ...move.patch, ...extra, updatedAt: now };
   if (after.status === 'canceled' && sub.status !== 'canceled') after.canceledAt = now;
-  const offer = await getOffer(deps.store, scope, sub.subscriptionId);
+  const offer = await lookupOffer(deps, scope, sub.subscriptionId);
   const events = offer ? move.events.map((type) => newEvent(scope, deps.clock, type, subscriptionEventData(type, after, offer))) : [];
   try {
     await deps.store.transact([subscriberReplace(scope, sub, after), ...events.map(outboxPut)]);
@@ -159,6 +156,13 @@ export async function resumeSubscription(ctx: OperationContext, id: string) {
   return presentSubscriber(await applyTrigger(ctx, ctx.scope, sub, { type: 'resumed', now }));
 }
 
+/** A subscriber found by its id alone, with its tenant (scope-free locator): local control API only. */
+export async function locateSubscriberById(deps: Pick<Deps, 'store'>, subscriberId: string): Promise<{ scope: Scope; subscriber: SubscriberRecord } | undefined> {
+  const scope = await locateSubscriber(deps.store, subscriberId);
+  const subscriber = scope ? await getSubscriber(deps.store, scope, subscriberId, true) : undefined;
+  return scope && subscriber ? { scope, subscriber } : undefined;
+}
+
 // ---- buyer portal ----
 
 /**
@@ -182,7 +186,7 @@ const manageUrlOf = (sub: SubscriberRecord) => sub.portalUrl;
 
 export async function portalData(deps: Deps, subscriptionId: string, subscriberId: string, token: string | undefined) {
   const { scope, sub } = await portalSubscriber(deps, subscriptionId, subscriberId);
-  const offer = await getOffer(deps.store, scope, sub.subscriptionId);
+  const offer = await lookupOffer(deps, scope, sub.subscriptionId);
   const canManage = await tokenValid(deps, sub, token);
   return {
     subscriptionCustomerId: sub._id,

@@ -1,5 +1,5 @@
 import type { Job } from '../platform/ports';
-import { getOffer } from '../catalog/repository';
+import { lookupOffer } from '../catalog/service';
 import { newEvent, outboxPut } from '../platform/events';
 import type { Deps } from '../platform/context';
 import { toItem } from '../store/items';
@@ -44,7 +44,7 @@ async function fire(job: Job, deps: Deps, type: 'invoice.upcoming' | 'customer.s
   const { subscriberId, periodEnd } = job.payload as { subscriberId: string; periodEnd: string };
   const sub = await getSubscriber(deps.store, scope, subscriberId, true);
   if (!sub || !applies(sub)) return;
-  const offer = await getOffer(deps.store, scope, sub.subscriptionId);
+  const offer = await lookupOffer(deps, scope, sub.subscriptionId);
   if (!offer) return;
   const marker = `${type}:${sub._id}:${periodEnd}`;
   const event = newEvent(scope, deps.clock, type, subscriptionEventData(type, sub, offer, { invoice: type === 'invoice.upcoming' ? { id: `upcoming_${sub._id}`, amountCents: offer.priceCents, currency: offer.currency, paymentIntentId: null, periodStart: sub.currentPeriodEnd, periodEnd: null } : undefined }));

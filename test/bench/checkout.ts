@@ -5,8 +5,8 @@ import { startLocalRuntime } from '../../shared/local/runtime';
 import type { OperationContext } from '../../shared/platform/context';
 import { randomHex } from '../../shared/platform/ids';
 import { receiveNotification } from '../../shared/processor/ingress';
-import { SandboxProcessor } from '../../shared/processor/sandbox';
-import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/processor/signing';
+import { SandboxProcessor } from '../../shared/adapters/processor-sandbox/sandbox';
+import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/adapters/processor-sandbox/signing';
 import { withCapacityMeter, type CapacityMeter } from '../../shared/store/capacity';
 import { keys } from '../../shared/store/keys';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
 import { advanceDays, control, createOffer, events, openCheckout, pay, type OutboxEvent } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
-import { SANDBOX_NOTIFICATION_SECRET, sign } from '../../shared/processor/signing';
+import { SANDBOX_NOTIFICATION_SECRET, sign } from '../../shared/adapters/processor-sandbox/signing';
 
 let runtime: LocalRuntime;
 

@@ -7,7 +7,7 @@ import { getSession } from '../../shared/checkout/repository';
 import { eventFromItem } from '../../shared/platform/events';
 import type { OperationContext } from '../../shared/platform/context';
 import { receiveNotification } from '../../shared/processor/ingress';
-import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/processor/signing';
+import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/adapters/processor-sandbox/signing';
 import { listCustomers, listSales } from '../../shared/sales/repository';
 import { keys } from '../../shared/store/keys';
 import { createTestDeps } from '../support/store';

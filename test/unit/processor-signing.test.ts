@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sign, verify } from '../../shared/processor/signing';
-import { addInterval, cardOutcome } from '../../shared/processor/periods';
+import { sign, verify } from '../../shared/adapters/processor-sandbox/signing';
+import { addInterval, cardOutcome } from '../../shared/adapters/processor-sandbox/periods';
 
 describe('processor notification signatures', () => {
   const body = '{"id":"ntf_1","type":"checkout.completed"}';

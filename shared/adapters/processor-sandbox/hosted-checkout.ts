@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkoutPage, notFoundPage } from './page';
-import { ProcessorError } from './port';
+import { ProcessorError } from '../../processor/port';
 import type { SandboxProcessor } from './sandbox';
 
 const payForm = z.object({

@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import { getSession, locateSession } from '../checkout/repository';
-import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
-import { badRequest, conflict, notFound } from '../platform/errors';
-import { parseOrThrow } from '../platform/http/validation';
-import { getSale, locateSale } from '../sales/repository';
-import { saleForControl } from '../sales/service';
-import { getSubscriber, locateSubscriber } from '../subscriptions/repository';
-import { ProcessorError } from './port';
+import { locateSessionById } from '../../checkout/service';
+import type { ControlRoute, LocalRuntimeHandle } from '../../platform/capability';
+import { badRequest, conflict, notFound } from '../../platform/errors';
+import { parseOrThrow } from '../../platform/http/validation';
+import { ProcessorError } from '../../processor/port';
+import { locateSaleById, saleForControl } from '../../sales/service';
+import { locateSubscriberById } from '../../subscriptions/service';
 import { SandboxProcessor } from './sandbox';
 
-/** The local runtime's control routes that drive the sandbox processor (DESIGN.md section 5). */
+/**
+ * The local runtime's control routes that drive the sandbox processor (DESIGN.md section 5). They
+ * find sessions, subscribers and sales through those capabilities' service functions.
+ */
 const payBody = z.object({
   email: z.string().trim().email('email must be a valid email address'),
   firstName: z.string().max(100).optional(),
@@ -41,17 +43,15 @@ async function processorCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-export const PROCESSOR_CONTROL_ROUTES: ControlRoute[] = [
+export const SANDBOX_CONTROL_ROUTES: ControlRoute[] = [
   {
     method: 'POST',
     path: '/_local/checkout/{sessionId}/pay',
     async handle(runtime, { params, body }) {
       const input = parseOrThrow(payBody, body, 'body')!;
-      const located = await locateSession(runtime.deps.store, params.sessionId!);
+      const located = await locateSessionById(runtime.deps, params.sessionId!);
       if (!located) throw notFound('Checkout session');
-      const scope = { accountId: located.accountId, mode: located.mode };
-      const session = await getSession(runtime.deps.store, scope, params.sessionId!);
-      if (!session) throw notFound('Checkout session');
+      const { session } = located;
       const buyer = { email: input.email, firstName: input.firstName, lastName: input.lastName, country: input.country };
       const result = await processorCall(() =>
         session.amountCents === 0
@@ -60,7 +60,7 @@ export const PROCESSOR_CONTROL_ROUTES: ControlRoute[] = [
       );
       if (result.status === 'declined') return { status: 200, body: { status: 'declined', failureMessage: result.failureMessage } };
       await runtime.settle();
-      const after = await getSession(runtime.deps.store, scope, session._id);
+      const after = (await locateSessionById(runtime.deps, session._id))?.session;
       return {
         status: 200,
         body: { status: 'paid', ...(after?.saleId ? { saleId: after.saleId } : {}), ...(after?.subscriberId ? { subscriberId: after.subscriberId } : {}) },
@@ -72,13 +72,13 @@ export const PROCESSOR_CONTROL_ROUTES: ControlRoute[] = [
     path: '/_local/subscribers/{subscriberId}/renew',
     async handle(runtime, { params, body }) {
       const input = parseOrThrow(renewBody, body, 'body')!;
-      const scope = await locateSubscriber(runtime.deps.store, params.subscriberId!);
-      const sub = scope ? await getSubscriber(runtime.deps.store, scope, params.subscriberId!, true) : undefined;
-      if (!scope || !sub) throw notFound('Subscriber');
+      const located = await locateSubscriberById(runtime.deps, params.subscriberId!);
+      if (!located) throw notFound('Subscriber');
+      const { scope, subscriber: sub } = located;
       if (!sub.membershipId) throw badRequest('This subscriber has no membership');
       await processorCall(() => sandbox(runtime).renewNow(scope, sub.membershipId!, input.outcome));
       await runtime.settle();
-      const after = await getSubscriber(runtime.deps.store, scope, sub._id, true);
+      const after = (await locateSubscriberById(runtime.deps, sub._id))?.subscriber;
       return { status: 200, body: { status: after?.status } };
     },
   },
@@ -87,12 +87,12 @@ export const PROCESSOR_CONTROL_ROUTES: ControlRoute[] = [
     path: '/_local/sales/{saleId}/refund',
     async handle(runtime, { params, body }) {
       const input = parseOrThrow(refundBody, body, 'body')!;
-      const scope = await locateSale(runtime.deps.store, params.saleId!);
+      const scope = (await locateSaleById(runtime.deps, params.saleId!))?.scope;
       if (!scope) throw notFound('Sale');
       const sale = await saleForControl(runtime.deps, scope, params.saleId!);
       await processorCall(() => sandbox(runtime).refund(scope, sale.paymentIntentId!, input.amountCents));
       await runtime.settle();
-      const after = await getSale(runtime.deps.store, scope, sale._id);
+      const after = (await locateSaleById(runtime.deps, sale._id))?.sale;
       return { status: 200, body: { status: after?.status, refundedCents: after?.refundedCents } };
     },
   },
@@ -100,12 +100,12 @@ export const PROCESSOR_CONTROL_ROUTES: ControlRoute[] = [
     method: 'POST',
     path: '/_local/sales/{saleId}/dispute',
     async handle(runtime, { params }) {
-      const scope = await locateSale(runtime.deps.store, params.saleId!);
+      const scope = (await locateSaleById(runtime.deps, params.saleId!))?.scope;
       if (!scope) throw notFound('Sale');
       const sale = await saleForControl(runtime.deps, scope, params.saleId!);
       await processorCall(() => sandbox(runtime).dispute(scope, sale.paymentIntentId!));
       await runtime.settle();
-      const after = await getSale(runtime.deps.store, scope, sale._id);
+      const after = (await locateSaleById(runtime.deps, sale._id))?.sale;
       return { status: 200, body: { status: after?.status } };
     },
   },

@@ -1,8 +1,8 @@
-import type { Deps } from '../platform/context';
-import { logger } from '../platform/logger';
-import { keys, type Scope } from '../store/keys';
-import { toRecord } from '../store/store';
-import { SBX, type SandboxNotification } from './sandbox';
+import type { Deps } from '../../platform/context';
+import { logger } from '../../platform/logger';
+import { keys, type Scope } from '../../store/keys';
+import { toRecord } from '../../store/store';
+import { SBX, type SandboxNotification } from './records';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from './signing';
 
 /** Serialises a notification exactly once; these bytes are signed and sent. */

@@ -1,9 +1,10 @@
-import type { JobHandler } from '../platform/capability';
+import type { JobHandler } from '../../platform/capability';
 import { deliverNotification } from './delivery';
-import { JOB_DELIVER, JOB_RENEW, SandboxProcessor } from './sandbox';
+import { JOB_DELIVER, JOB_RENEW } from './records';
+import { SandboxProcessor } from './sandbox';
 
 /** Jobs of the sandbox processor: notification delivery (retried by the queue) and renewal timers. */
-export const PROCESSOR_JOB_HANDLERS: Record<string, JobHandler> = {
+export const SANDBOX_JOB_HANDLERS: Record<string, JobHandler> = {
   [JOB_DELIVER]: async (job, deps) => {
     if (!job.scope) return;
     await deliverNotification(deps, job.scope, String(job.payload.notificationId));

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Deps } from '../platform/context';
-import { prefixedId, randomBase62 } from '../platform/ids';
-import { toItem } from '../store/items';
-import { keys, type Scope } from '../store/keys';
-import { ConditionFailed, toRecord, type TransactOp } from '../store/store';
+import type { Deps } from '../../platform/context';
+import { prefixedId, randomBase62 } from '../../platform/ids';
+import { toItem } from '../../store/items';
+import { keys, type Scope } from '../../store/keys';
+import { ConditionFailed, toRecord, type TransactOp } from '../../store/store';
 import { addDays, addInterval, cardBrand, cardOutcome, RETRY_DELAYS_DAYS } from './periods';
+import { JOB_DELIVER, JOB_RENEW, SBX, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment } from './records';
+import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, verify } from './signing';
 import {
   ProcessorError,
   type Buyer,
@@ -16,7 +18,10 @@ import {
   type PayResult,
   type ProcessorPort,
   type RefusableOperation,
-} from './port';
+} from '../../processor/port';
+
+const NOT_EXISTS = 'attribute_not_exists(PK)';
+const renewTimer = (membershipId: string) => `sbx-renew-${membershipId}`;
 
 /**
  * The sandbox processor: a real part of the product, like a payment provider's test mode. It keeps
@@ -27,66 +32,6 @@ import {
  * same transaction as the change they report and delivered by the jobs queue, retried until the
  * ingress accepts them.
  */
-export const SBX = {
-  checkout: 'sbx-checkout',
-  membership: 'SBX_MEMBERSHIP',
-  payment: 'SBX_PAYMENT',
-  card: 'SBX_CARD',
-  notification: 'SBX_NOTIFICATION',
-} as const;
-
-export const JOB_DELIVER = 'processor.deliver';
-export const JOB_RENEW = 'processor.renew';
-
-/** A hosted checkout as the sandbox keeps it: what the service asked for, plus its own state. */
-export interface SandboxCheckout extends Omit<CreateCheckoutInput, 'baseUrl'> {
-  id: string;
-  scope: Scope;
-  planId: string;
-  status: 'open' | 'paid';
-  paymentId?: string;
-  membershipId?: string;
-  createdAt: string;
-}
-
-/** A membership as the sandbox keeps it: what it reports (LiveMembership) plus its own state. */
-interface SandboxMembership extends Omit<LiveMembership, 'retries' | 'paymentMethod'> {
-  planId: string;
-  failures: number;
-  /** Set by the control API's failing renewal: every charge of this membership declines. */
-  declining: boolean;
-  paymentMethod: PaymentMethod | null;
-  notifyUrl: string;
-  createdAt: string;
-}
-
-interface SandboxPayment {
-  id: string;
-  amountCents: number;
-  refundedCents: number;
-  currency: string;
-  status: LivePayment['status'];
-  membershipId: string | null;
-  paymentMethod: PaymentMethod | null;
-  notifyUrl: string | null;
-  createdAt: string;
-}
-
-export interface SandboxNotification {
-  id: string;
-  type: string;
-  accountId: string;
-  mode: Scope['mode'];
-  created: number;
-  data: Record<string, unknown>;
-  notifyUrl: string;
-  deliveredAt?: string;
-  attempts: number;
-}
-
-const NOT_EXISTS = 'attribute_not_exists(PK)';
-const renewTimer = (membershipId: string) => `sbx-renew-${membershipId}`;
-
 export class SandboxProcessor implements ProcessorPort {
   private readonly refusals = new Set<RefusableOperation>();
 
@@ -94,6 +39,11 @@ export class SandboxProcessor implements ProcessorPort {
 
   private get now() {
     return this.deps.clock.now();
+  }
+
+  /** Notifications it posted are signed with its documented constant secret (signing.ts). */
+  verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number) {
+    return verify(SANDBOX_NOTIFICATION_SECRET, headers[SIGNATURE_HEADER], rawBody, nowSeconds);
   }
 
   refuseNext(operation: RefusableOperation): void {

@@ -1,4 +1,4 @@
-import type { Frequency } from '../catalog/records';
+import type { Frequency } from '../../catalog/records';
 
 const DAY_MS = 24 * 3600 * 1000;
 

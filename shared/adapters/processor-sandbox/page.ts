@@ -1,4 +1,4 @@
-import type { SandboxCheckout } from './sandbox';
+import type { SandboxCheckout } from './records';
 
 const escape = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

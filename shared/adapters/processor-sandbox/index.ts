@@ -1,0 +1,30 @@
+import { defineCapability, type PortFactory } from '../../platform/capability';
+import { SANDBOX_CONTROL_ROUTES } from './control';
+import { SANDBOX_JOB_HANDLERS } from './jobs';
+import { sandboxOperations } from './operations';
+import { SandboxProcessor } from './sandbox';
+
+/**
+ * The processor port's factories. The sandbox serves test mode in every deployment and everything
+ * in the local runtime; no live adapter ships yet, so AWS uses the sandbox for both modes.
+ */
+export const sandboxProcessorPort: PortFactory = {
+  aws: (deps) => new SandboxProcessor(deps),
+  local: (deps) => new SandboxProcessor(deps),
+};
+
+/**
+ * The sandbox payment processor, as a provider of the processor capability's port: the port
+ * factory, its hosted checkout page (served by the processor's API function, so the deployed
+ * resources are those of one processor function), the jobs that deliver its notifications and
+ * renew memberships, and the local control routes that act as buyer or bank in tests.
+ */
+export const processorSandbox = defineCapability({
+  name: 'processor-sandbox',
+  apiFunction: 'processor',
+  operations: sandboxOperations,
+  needs: ['table', 'queue', 'scheduler'],
+  jobs: SANDBOX_JOB_HANDLERS,
+  controlRoutes: SANDBOX_CONTROL_ROUTES,
+  ports: { processor: sandboxProcessorPort },
+});

@@ -1,0 +1,65 @@
+import type { CreateCheckoutInput, LiveMembership, LivePayment, PaymentMethod } from '../../processor/port';
+import type { Scope } from '../../store/keys';
+
+/**
+ * The sandbox processor's own records, kept in the service's table: SBX_* entities under the
+ * tenant scope, and the hosted checkout as a scope-free capability item (its id is the secret of
+ * the hosted page's address).
+ */
+export const SBX = {
+  checkout: 'sbx-checkout',
+  membership: 'SBX_MEMBERSHIP',
+  payment: 'SBX_PAYMENT',
+  card: 'SBX_CARD',
+  notification: 'SBX_NOTIFICATION',
+} as const;
+
+export const JOB_DELIVER = 'processor.deliver';
+export const JOB_RENEW = 'processor.renew';
+
+/** A hosted checkout as the sandbox keeps it: what the service asked for, plus its own state. */
+export interface SandboxCheckout extends Omit<CreateCheckoutInput, 'baseUrl'> {
+  id: string;
+  scope: Scope;
+  planId: string;
+  status: 'open' | 'paid';
+  paymentId?: string;
+  membershipId?: string;
+  createdAt: string;
+}
+
+/** A membership as the sandbox keeps it: what it reports (LiveMembership) plus its own state. */
+export interface SandboxMembership extends Omit<LiveMembership, 'retries' | 'paymentMethod'> {
+  planId: string;
+  failures: number;
+  /** Set by the control API's failing renewal: every charge of this membership declines. */
+  declining: boolean;
+  paymentMethod: PaymentMethod | null;
+  notifyUrl: string;
+  createdAt: string;
+}
+
+export interface SandboxPayment {
+  id: string;
+  amountCents: number;
+  refundedCents: number;
+  currency: string;
+  status: LivePayment['status'];
+  membershipId: string | null;
+  paymentMethod: PaymentMethod | null;
+  notifyUrl: string | null;
+  createdAt: string;
+}
+
+export interface SandboxNotification {
+  id: string;
+  type: string;
+  accountId: string;
+  mode: Scope['mode'];
+  created: number;
+  data: Record<string, unknown>;
+  notifyUrl: string;
+  deliveredAt?: string;
+  attempts: number;
+}
+
