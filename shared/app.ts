@@ -6,6 +6,7 @@ import { credits } from './credits/index';
 import type { Capability } from './platform/capability';
 import { processor } from './processor/index';
 import { sales } from './sales/index';
+import { sheets } from './sheets/index';
 import { storefront } from './storefront/index';
 import { subscriptions } from './subscriptions/index';
 import { webhooks } from './webhooks/index';
@@ -16,6 +17,6 @@ import { webhooks } from './webhooks/index';
  * control routes and CDK resources all follow from its manifest (shared/<capability>/index.ts).
  * The order is the order of the API functions and bus rules.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processor, sales, subscriptions, credits];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processor, sales, subscriptions, credits, sheets];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -13,7 +13,7 @@ import { offerBlock } from '../subscriptions/events';
 import type { ProcessorNotification } from '../checkout/fulfilment';
 import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
-import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, saleUpdate } from './repository';
+import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, saleUpdate, salesPage } from './repository';
 
 /**
  * The receipt capability of a completed sale: the reviews feature lets the holder of this token
@@ -199,9 +199,13 @@ export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: 
   const data = notification.data as { paymentId: string };
   const sale = await getSaleByPayment(deps.store, scope, data.paymentId);
   if (!sale) return;
+  const after: SaleRecord = { ...sale, status: 'disputed', disputedAt: deps.clock.now().toISOString() };
+  // Internal event (not in the webhook catalog, so never delivered): consumers such as the sheet
+  // sync follow the status change from it.
   return transactOnce(deps, notification.id, [
     processedMarker(notification.id, notification.created),
-    saleUpdate(scope, sale._id, { status: 'disputed', disputedAt: deps.clock.now().toISOString() }),
+    saleUpdate(scope, sale._id, { status: 'disputed', disputedAt: after.disputedAt }),
+    outboxPut(newEvent(scope, deps.clock, 'order.disputed', { order: { id: sale._id, type: sale.type, status: 'disputed', currency: sale.currency } })),
   ]);
 }
 
@@ -214,6 +218,11 @@ export async function transactOnce(deps: Deps, notificationId: string, ops: Tran
     if (error instanceof ConditionFailed && (await alreadyProcessed(deps.store, notificationId))) return false;
     throw error;
   }
+}
+
+/** Past sales oldest first, after a sale id (a page of a backfill). */
+export async function pastSalesPage(deps: Deps, scope: Scope, afterId: string, limit: number): Promise<SaleRecord[]> {
+  return salesPage(deps.store, scope, afterId, limit);
 }
 
 /** Local control API: the seller's refund or dispute, carried out by the processor. */
