@@ -225,7 +225,9 @@ export async function startBackfill(ctx: OperationContext, days: number) {
 // ---- the batch timer: exists only while there is work ----
 
 export async function armBatch(deps: Deps, scope: Scope, connection: Pick<ConnectionRecord, 'nextAttemptAt'>): Promise<void> {
-  const at = Math.max(nextBatchAt(deps.clock.nowMs()), connection.nextAttemptAt ? Date.parse(connection.nextAttemptAt) : 0);
+  // A batch waiting out its back-off runs at its retry time; otherwise at the next 2-minute mark.
+  const retryAt = connection.nextAttemptAt ? Date.parse(connection.nextAttemptAt) : 0;
+  const at = retryAt > deps.clock.nowMs() ? retryAt : nextBatchAt(deps.clock.nowMs());
   await deps.ports.scheduler.schedule(batchTimer(scope), new Date(at), { type: BATCH_JOB, scope, payload: {} });
 }
 
