@@ -7,6 +7,7 @@ import { credits } from './credits/index';
 import type { Capability } from './platform/capability';
 import { processor } from './processor/index';
 import { sales } from './sales/index';
+import { sheets } from './sheets/index';
 import { storefront } from './storefront/index';
 import { subscriptions } from './subscriptions/index';
 import { webhooks } from './webhooks/index';
@@ -19,6 +20,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -250,7 +250,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           }
         }
         const result = await target.control.handle(handle, { params: match.params, query: Object.fromEntries(url.searchParams), body: parsed });
-        send(response, { statusCode: result.status, headers: { 'content-type': 'application/json' }, body: result.body === undefined ? '' : JSON.stringify(result.body) });
+        const raw = typeof result.body === 'string' && result.headers?.['content-type'] !== undefined;
+        send(response, { statusCode: result.status, headers: { 'content-type': 'application/json', ...(result.headers ?? {}) }, body: result.body === undefined ? '' : raw ? (result.body as string) : JSON.stringify(result.body) });
         return;
       }
       const event = toApiGatewayEvent(request, body, { routeKey: target.routeKey, params: match.params }, url, clock.nowMs());

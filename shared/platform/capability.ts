@@ -71,7 +71,8 @@ export interface LocalRuntimeHandle {
 export interface ControlRoute<H extends LocalRuntimeHandle = LocalRuntimeHandle> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
-  handle(runtime: H, input: { params: Record<string, string>; query: Record<string, string>; body: Record<string, unknown> }): Promise<{ status: number; body?: unknown }>;
+  /** A string body with a `content-type` header is sent as is (a local page); anything else as JSON. */
+  handle(runtime: H, input: { params: Record<string, string>; query: Record<string, string>; body: Record<string, unknown> }): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>;
 }
 
 /** What the local runtime offers a port built for it. */

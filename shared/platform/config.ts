@@ -26,6 +26,14 @@ const schema = z.object({
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['0', '1']).default('0'),
   /** Validate every answer against its output schema (on in tests, off in production). */
   VALIDATE_OUTPUT: z.enum(['0', '1']).default('0'),
+  /** The seller's Google OAuth client for spreadsheet sync (drive.file scope only). */
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** Overrides of Google's endpoints (tests point them at a fake server on loopback). */
+  GOOGLE_OAUTH_AUTH_URL: z.string().url().optional(),
+  GOOGLE_OAUTH_TOKEN_URL: z.string().url().optional(),
+  GOOGLE_OAUTH_REVOKE_URL: z.string().url().optional(),
+  GOOGLE_SHEETS_ROOT_URL: z.string().url().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
 });
 

@@ -62,6 +62,12 @@ export async function listSales(store: Store, scope: Scope, type?: SaleRecord['t
   return items.map((item) => toRecord<SaleRecord>(item)!);
 }
 
+/** Sales oldest first after a sale id (ids are time-ordered), one page at a time. */
+export async function salesPage(store: Store, scope: Scope, afterId: string, limit: number): Promise<SaleRecord[]> {
+  const page = await store.query({ pk: keys.collection(scope, SALE), after: afterId, ascending: true, limit });
+  return page.items.map((item) => toRecord<SaleRecord>(item)!);
+}
+
 export async function listSubscriberSales(store: Store, scope: Scope, subscriberId: string): Promise<SaleRecord[]> {
   const items = await store.queryAll(keys.indexPartition('GSI2', scope, SUBSCRIBER_SALES, subscriberId));
   return items.map((item) => toRecord<SaleRecord>(item)!);

@@ -11,7 +11,7 @@ import { ConditionFailed } from '../store/store';
 import { offerBlock } from '../subscriptions/events';
 import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
-import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, listSubscriberSales, locateSale, saleUpdate } from './repository';
+import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, listSubscriberSales, locateSale, saleUpdate, salesPage } from './repository';
 
 export function presentSale(sale: SaleRecord) {
   return {
@@ -176,9 +176,13 @@ export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: 
   const data = notification.data as unknown as PaymentDisputedData;
   const sale = await getSaleByPayment(deps.store, scope, data.paymentId);
   if (!sale) return;
+  const after: SaleRecord = { ...sale, status: 'disputed', disputedAt: deps.clock.now().toISOString() };
+  // Internal event (not in the webhook catalog, so never delivered): consumers such as the sheet
+  // sync follow the status change from it.
   return transactOnce(deps, notification.id, [
     processedMarker(notification.id, notification.created),
-    saleUpdate(scope, sale._id, { status: 'disputed', disputedAt: deps.clock.now().toISOString() }),
+    saleUpdate(scope, sale._id, { status: 'disputed', disputedAt: after.disputedAt }),
+    outboxPut(newEvent(scope, deps.clock, 'order.disputed', { order: { id: sale._id, type: sale.type, status: 'disputed', currency: sale.currency } })),
   ]);
 }
 
@@ -200,6 +204,11 @@ export async function locateSaleById(deps: Pick<Deps, 'store'>, saleId: string):
   const scope = await locateSale(deps.store, saleId);
   const sale = scope ? await getSale(deps.store, scope, saleId) : undefined;
   return scope && sale ? { scope, sale } : undefined;
+}
+
+/** Past sales oldest first, after a sale id (a page of a backfill). */
+export async function pastSalesPage(deps: Deps, scope: Scope, afterId: string, limit: number): Promise<SaleRecord[]> {
+  return salesPage(deps.store, scope, afterId, limit);
 }
 
 /** Local control API: the seller's refund or dispute, carried out by the processor. */

@@ -99,7 +99,7 @@ describe('a capability added to the list', () => {
     expect(app.queues.map((q) => q.name)).toContain('example-work');
     expect(app.jobs['example.tick']).toBeTypeOf('function');
     expect(app.schedules.map((s) => s.name)).toEqual(['example-nightly']);
-    expect(Object.keys(app.ports)).toEqual(['processor', 'example']);
+    expect(Object.keys(app.ports)).toEqual([...CAPABILITIES.flatMap((c) => Object.keys(c.ports ?? {})), 'example']);
     expect(app.controlRoutes.map((r) => r.path)).toContain('/_local/example/poke');
   });
 

@@ -1,0 +1,198 @@
+import { sheets, type sheets_v4 } from '@googleapis/sheets';
+import { OAuth2Client, type Credentials } from 'google-auth-library';
+import { ApiError } from '../../platform/errors';
+import type { Config } from '../../platform/config';
+import { SpreadsheetError, type Cell, type CreatedSpreadsheet, type ProviderSession, type ProviderTokens, type SheetTab, type SpreadsheetPort } from '../../sheets/port';
+import { statusOf, withBackoff, type BackoffOptions } from './backoff';
+
+/** File-scoped: the app may create spreadsheets and see or edit only those it created. */
+export const DRIVE_FILE_SCOPE = 'https://www.googleapis.com/auth/drive.file';
+
+export interface GoogleSpreadsheetOptions {
+  clientId: string;
+  clientSecret: string;
+  /** Overrides for tests (a fake server on loopback) and for private endpoints. */
+  authBaseUrl?: string;
+  tokenUrl?: string;
+  revokeUrl?: string;
+  sheetsRootUrl?: string;
+  backoff?: Partial<BackoffOptions>;
+}
+
+const DEFAULT_BACKOFF: BackoffOptions = { retries: 4, baseDelayMs: 500, maxDelayMs: 32_000 };
+
+function toProviderError(error: unknown): SpreadsheetError {
+  if (error instanceof SpreadsheetError) return error;
+  const status = statusOf(error);
+  const message = (error as Error)?.message ?? 'Google Sheets error';
+  const body = (error as { response?: { data?: { error?: unknown } } })?.response?.data?.error;
+  if (status === 401 || body === 'invalid_grant' || /invalid_grant/.test(message)) return new SpreadsheetError(message, 'unauthorized', status);
+  if (status === 404) return new SpreadsheetError(message, 'not_found', status);
+  // 403 on a file the app can no longer reach (drive.file: the user removed access to it).
+  if (status === 403 && /permission|not have access/i.test(message)) return new SpreadsheetError(message, 'not_found', status);
+  if (status === 429) return new SpreadsheetError(message, 'rate_limited', status);
+  if (status === undefined || status >= 500) return new SpreadsheetError(message, 'unavailable', status);
+  return new SpreadsheetError(message, 'refused', status);
+}
+
+const toTokens = (credentials: Credentials, previous?: ProviderTokens): ProviderTokens => ({
+  accessToken: credentials.access_token ?? previous?.accessToken ?? '',
+  refreshToken: credentials.refresh_token ?? previous?.refreshToken,
+  expiresAt: credentials.expiry_date ?? previous?.expiresAt,
+  scope: credentials.scope ?? previous?.scope,
+});
+
+/**
+ * Google Sheets through the official clients (`@googleapis/sheets`, `google-auth-library`):
+ * OAuth 2.0 authorization code with offline access and the `drive.file` scope only; one
+ * `values.append` per tab per batch (RAW, so numbers stay numbers); back-off on 429 and 5xx.
+ */
+export class GoogleSpreadsheets implements SpreadsheetPort {
+  readonly permission = DRIVE_FILE_SCOPE;
+  private readonly backoff: BackoffOptions;
+
+  constructor(private readonly options: GoogleSpreadsheetOptions) {
+    this.backoff = { ...DEFAULT_BACKOFF, ...(options.backoff ?? {}) };
+  }
+
+  private oauth(redirectUri?: string): OAuth2Client {
+    return new OAuth2Client({
+      clientId: this.options.clientId,
+      clientSecret: this.options.clientSecret,
+      redirectUri,
+      endpoints: {
+        ...(this.options.authBaseUrl ? { oauth2AuthBaseUrl: this.options.authBaseUrl } : {}),
+        ...(this.options.tokenUrl ? { oauth2TokenUrl: this.options.tokenUrl } : {}),
+        ...(this.options.revokeUrl ? { oauth2RevokeUrl: this.options.revokeUrl } : {}),
+      },
+    });
+  }
+
+  consentUrl(input: { state: string; redirectUri: string }): string {
+    return this.oauth(input.redirectUri).generateAuthUrl({ access_type: 'offline', prompt: 'consent', scope: [DRIVE_FILE_SCOPE], state: input.state });
+  }
+
+  async exchangeCode(input: { code: string; redirectUri: string }): Promise<ProviderTokens> {
+    try {
+      const { tokens } = await withBackoff(() => this.oauth(input.redirectUri).getToken({ code: input.code, redirect_uri: input.redirectUri }), this.backoff, false);
+      return toTokens(tokens);
+    } catch (error) {
+      throw toProviderError(error);
+    }
+  }
+
+  async revoke(tokens: ProviderTokens): Promise<void> {
+    try {
+      await withBackoff(() => this.oauth().revokeToken(tokens.refreshToken ?? tokens.accessToken), this.backoff, true);
+    } catch (error) {
+      throw toProviderError(error);
+    }
+  }
+
+  /** A client for one session; refreshed tokens are handed back on the session. */
+  private client(session: ProviderSession): sheets_v4.Sheets {
+    const auth = this.oauth();
+    auth.setCredentials({ access_token: session.tokens.accessToken, refresh_token: session.tokens.refreshToken, expiry_date: session.tokens.expiresAt, scope: session.tokens.scope });
+    auth.on('tokens', (credentials) => {
+      session.tokens = toTokens(credentials, session.tokens);
+    });
+    return sheets({ version: 'v4', auth, ...(this.options.sheetsRootUrl ? { rootUrl: this.options.sheetsRootUrl } : {}) });
+  }
+
+  private async call<T>(run: () => Promise<T>, safeToRepeat: boolean): Promise<T> {
+    try {
+      return await withBackoff(run, this.backoff, safeToRepeat);
+    } catch (error) {
+      throw toProviderError(error);
+    }
+  }
+
+  async createSpreadsheet(session: ProviderSession, input: { title: string; tabs: SheetTab[] }): Promise<CreatedSpreadsheet> {
+    const api = this.client(session);
+    const response = await this.call(
+      () =>
+        api.spreadsheets.create(
+          {
+            fields: 'spreadsheetId,spreadsheetUrl,properties.title',
+            requestBody: {
+              properties: { title: input.title },
+              sheets: input.tabs.map((tab, index) => ({
+                properties: { sheetId: index, title: tab.title, gridProperties: { frozenRowCount: 1 } },
+                data: [{ startRow: 0, startColumn: 0, rowData: [{ values: tab.header.map((text) => ({ userEnteredValue: { stringValue: text } })) }] }],
+              })),
+            },
+          },
+          { retry: false },
+        ),
+      false,
+    );
+    const data = response.data;
+    return { spreadsheetId: data.spreadsheetId!, title: data.properties?.title ?? input.title, url: data.spreadsheetUrl ?? `https://docs.google.com/spreadsheets/d/${data.spreadsheetId}` };
+  }
+
+  async append(session: ProviderSession, spreadsheetId: string, tab: string, rows: Cell[][]): Promise<void> {
+    const api = this.client(session);
+    await this.call(
+      () =>
+        api.spreadsheets.values.append(
+          { spreadsheetId, range: `${tab}!A1`, valueInputOption: 'RAW', insertDataOption: 'INSERT_ROWS', includeValuesInResponse: false, requestBody: { majorDimension: 'ROWS', values: rows } },
+          { retry: false },
+        ),
+      false,
+    );
+  }
+
+  async readColumn(session: ProviderSession, spreadsheetId: string, tab: string, column: string): Promise<string[]> {
+    const api = this.client(session);
+    const response = await this.call(
+      () => api.spreadsheets.values.get({ spreadsheetId, range: `${tab}!${column}:${column}`, majorDimension: 'COLUMNS', valueRenderOption: 'UNFORMATTED_VALUE' }, { retry: false }),
+      true,
+    );
+    return (response.data.values?.[0] ?? []).map((value) => String(value ?? ''));
+  }
+
+  async updateCells(session: ProviderSession, spreadsheetId: string, updates: { range: string; values: Cell[][] }[]): Promise<void> {
+    const api = this.client(session);
+    // Overwriting the same cells again is harmless, so 5xx is retried too.
+    await this.call(
+      () => api.spreadsheets.values.batchUpdate({ spreadsheetId, requestBody: { valueInputOption: 'RAW', data: updates.map((u) => ({ range: u.range, majorDimension: 'ROWS', values: u.values })) } }, { retry: false }),
+      true,
+    );
+  }
+}
+
+/** The seller's Google OAuth client, from configuration (see the README's deploy section). */
+export function googleOptionsFrom(config: Config): GoogleSpreadsheetOptions | undefined {
+  if (!config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET) return undefined;
+  return {
+    clientId: config.GOOGLE_CLIENT_ID,
+    clientSecret: config.GOOGLE_CLIENT_SECRET,
+    authBaseUrl: config.GOOGLE_OAUTH_AUTH_URL,
+    tokenUrl: config.GOOGLE_OAUTH_TOKEN_URL,
+    revokeUrl: config.GOOGLE_OAUTH_REVOKE_URL,
+    sheetsRootUrl: config.GOOGLE_SHEETS_ROOT_URL,
+  };
+}
+
+/** Refuses every call with a clear reason when no Google client is configured. */
+class UnconfiguredSpreadsheets implements SpreadsheetPort {
+  readonly permission = DRIVE_FILE_SCOPE;
+  private fail(): never {
+    throw new ApiError(503, 'Google Sheets is not configured on this deployment: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET', { code: 'SHEETS_NOT_CONFIGURED' });
+  }
+  consentUrl(): string {
+    return this.fail();
+  }
+  exchangeCode = async () => this.fail();
+  createSpreadsheet = async () => this.fail();
+  append = async () => this.fail();
+  readColumn = async () => this.fail();
+  updateCells = async () => this.fail();
+  revoke = async () => this.fail();
+}
+
+export const googleSpreadsheetFactory = (config: Config): SpreadsheetPort => {
+  const options = googleOptionsFrom(config);
+  return options ? new GoogleSpreadsheets(options) : new UnconfiguredSpreadsheets();
+};
+

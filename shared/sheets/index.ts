@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+import { googleSpreadsheetFactory } from '../adapters/spreadsheet-google/index';
+import { LocalSpreadsheets } from '../adapters/spreadsheet-local/index';
+import { defineCapability } from '../platform/capability';
+import { SHEETS_CONTROL_ROUTES } from './control';
+import { sheetsOperations } from './operations';
+import './port';
+import { SHEETS_JOB_HANDLERS, sheetRowsConsumer } from './workers';
+
+/**
+ * Spreadsheet sync: sales and first purchases mirrored to a spreadsheet the service creates,
+ * written in 2-minute batches from committed events. Google Sheets in AWS; CSV files and a
+ * one-click consent page in the local runtime.
+ */
+export const sheets = defineCapability({
+  name: 'sheets',
+  operations: sheetsOperations,
+  needs: ['table', 'scheduler', 'encryption'],
+  consumers: [sheetRowsConsumer],
+  jobs: SHEETS_JOB_HANDLERS,
+  controlRoutes: SHEETS_CONTROL_ROUTES,
+  ports: {
+    spreadsheet: {
+      aws: (deps) => googleSpreadsheetFactory(deps.config),
+      local: (_deps, host) => new LocalSpreadsheets({ baseUrl: host.baseUrl, dir: host.dataDir ? join(host.dataDir, 'sheets') : undefined }),
+    },
+  },
+  eventTypes: ['order.disputed'],
+});
