@@ -3,6 +3,7 @@ import { catalog } from './catalog/index';
 import { checkout } from './checkout/index';
 import { assembleApp } from './composition/assemble';
 import { credits } from './credits/index';
+import { events } from './events/index';
 import type { Capability } from './platform/capability';
 import { processor } from './processor/index';
 import { sales } from './sales/index';
@@ -16,6 +17,6 @@ import { webhooks } from './webhooks/index';
  * control routes and CDK resources all follow from its manifest (shared/<capability>/index.ts).
  * The order is the order of the API functions and bus rules.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processor, sales, subscriptions, credits];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processor, sales, subscriptions, credits, events];
 
 export const APP = assembleApp(CAPABILITIES);
