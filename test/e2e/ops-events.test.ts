@@ -31,7 +31,7 @@ describe('events API', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page = await seller.test.get(`/events?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { status: number; text: string; body: any } = await seller.test.get(`/events?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(page.status, page.text).toBe(200);
       expect(page.body.events.length).toBeLessThanOrEqual(3);
       seen.push(...page.body.events);
