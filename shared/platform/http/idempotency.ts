@@ -4,7 +4,7 @@ import { badRequest, conflict } from '../errors';
 import { keys, type Scope } from '../../store/keys';
 import { ConditionFailed } from '../../store/store';
 import { TABLE } from '../../store/table';
-import type { ApiResult } from './api-handler';
+import type { APIGatewayProxyStructuredResultV2 as ApiResult } from 'aws-lambda';
 
 /**
  * `Idempotency-Key` on POST requests, as Stripe has it. The first request with a key claims it
