@@ -5,6 +5,10 @@
  *   npm run admin -- --table CreatorCommerce-prod-Table... --region eu-west-1 list-accounts
  *
  * Commands: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token.
+ *
+ * Developer commands (through the API with a key; --api defaults to the local runtime):
+ *   npm run admin -- listen --key sk_test_... --forward-to http://localhost:4242/webhooks
+ *   npm run admin -- trigger order.completed --key sk_test_...
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +19,7 @@ import { systemClock } from '../shared/platform/clock';
 import { PLANS, type Plan } from '../shared/platform/plans';
 import { documentClient } from '../shared/store/client';
 import { Store } from '../shared/store/store';
+import { listen, trigger, TRIGGERS } from './cli/developer';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -33,6 +38,10 @@ const { values, positionals } = parseArgs({
     mode: { type: 'string' },
     'key-id': { type: 'string' },
     ttl: { type: 'string', default: '3600' },
+    api: { type: 'string' },
+    key: { type: 'string' },
+    'forward-to': { type: 'string' },
+    secret: { type: 'string' },
   },
 });
 
@@ -62,6 +71,16 @@ function target(): { store: Store; where: string } {
   return { store: new Store(documentClient({ region, endpoint }), table), where: endpoint ? `${table} at ${endpoint}` : `${table} in ${region}` };
 }
 
+/** The running local runtime's address (written by npm start), if there is one. */
+function localApiUrl(): string | undefined {
+  try {
+    const runtime = JSON.parse(readFileSync(join(values.data!, 'runtime.json'), 'utf8')) as { url?: string; baseUrl?: string };
+    return runtime.url ?? runtime.baseUrl;
+  } catch {
+    return undefined;
+  }
+}
+
 const plan = (): Plan => {
   if (!values.plan || !(PLANS as readonly string[]).includes(values.plan)) fail(`--plan must be one of ${PLANS.join(', ')}`);
   return values.plan as Plan;
@@ -75,6 +94,23 @@ const accountId = () => values.account ?? fail('--account ID is required');
 async function main() {
   const command = positionals[0];
   if (!command) fail('a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token');
+  if (command === 'listen' || command === 'trigger') {
+    const local = localApiUrl();
+    const api = { baseUrl: values.api ?? local ?? fail('--api URL is required (no local runtime is running)'), key: values.key ?? process.env.API_KEY ?? fail('--key (or API_KEY) is required') };
+    if (command === 'listen') {
+      const forwardTo = values['forward-to'] ?? fail('--forward-to URL is required');
+      const stop = new AbortController();
+      process.once('SIGINT', () => stop.abort());
+      process.once('SIGTERM', () => stop.abort());
+      await listen(api, { forwardTo, secret: values.secret, signal: stop.signal });
+      return;
+    }
+    const type = positionals[1] ?? fail(`an event type is required: ${TRIGGERS.join(', ')}`);
+    // The payment step of a purchase can be driven only on the local runtime.
+    const isLocal = /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(api.baseUrl);
+    await trigger(api, type, { localControlUrl: isLocal ? api.baseUrl : undefined });
+    return;
+  }
   if (command === 'session-token') {
     const secret = process.env.JWT_SECRET;
     if (!secret || secret.length < 32) fail('JWT_SECRET (32+ characters, the same the API runs with) must be set');

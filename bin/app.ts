@@ -8,7 +8,9 @@ import { buildStacks } from '../lib/app';
 
 const app = new App();
 const stage = (app.node.tryGetContext('stage') as string | undefined) ?? process.env.STAGE ?? 'prod';
-buildStacks(app, { stage, env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION } });
+// Alarm mail: npx cdk deploy --all -c alarmEmail=ops@example.com (confirm the subscription mail).
+const alarmEmail = app.node.tryGetContext('alarmEmail') as string | undefined;
+buildStacks(app, { stage, alarmEmail, env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION } });
 Tags.of(app).add('app', 'creator-commerce');
 Tags.of(app).add('stage', stage);
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

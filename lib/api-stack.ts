@@ -6,12 +6,18 @@ import { Construct } from 'constructs';
 import type { App } from '../shared/composition/assemble';
 import { grantNeeds, type ServiceResources } from './constructs/access';
 import { ServiceFunction } from './constructs/service-function';
+import { OperationsDashboard } from './constructs/dashboard';
+import { notifyingAlarm, watchFunction } from './constructs/monitoring';
+import type { WorkersStack } from './workers-stack';
+import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 
 export interface ApiStackProps extends StackProps {
   stage: string;
   resources: ServiceResources;
   serviceEnvironment: Record<string, string>;
   app: App;
+  /** The alarm topic, queues and worker functions to watch and graph. */
+  workers: WorkersStack;
 }
 
 /**
@@ -46,6 +52,7 @@ export class ApiStack extends Stack {
     // The per-account limit (600/min) is enforced in the functions; this caps the whole API.
     stage.defaultRouteSettings = { throttlingBurstLimit: 500, throttlingRateLimit: 1000 };
 
+    const apiFunctions: { name: string; fn: ServiceFunction }[] = [];
     for (const group of props.app.groups) {
       const fn = new ServiceFunction(this, `Fn-${group.name}`, {
         entryName: 'api',
@@ -70,11 +77,37 @@ export class ApiStack extends Stack {
           : {}),
       });
       grantNeeds(fn, group.needs, props.resources);
+      apiFunctions.push({ name: group.name, fn });
+      watchFunction(fn, props.workers.alarmTopic);
       const integration = new HttpLambdaIntegration(`Integration-${group.name}`, fn);
       for (const operation of group.operations) {
         this.api.addRoutes({ path: operation.path, methods: [HttpMethod[operation.method]], integration });
       }
     }
+
+    // The share of requests answered 5xx, once there are enough requests for a share to mean something.
+    notifyingAlarm(this, 'Api5xxRateAlarm', props.workers.alarmTopic, {
+      metric: new MathExpression({
+        expression: 'IF(requests >= 20, 100 * errors / requests, 0)',
+        usingMetrics: { requests: this.api.metricCount({ period: Duration.minutes(5) }), errors: this.api.metricServerError({ period: Duration.minutes(5) }) },
+        label: '5xx rate (%)',
+        period: Duration.minutes(5),
+      }),
+      threshold: 2,
+      description: 'More than 2% of API requests answered 5xx over five minutes',
+    });
+
+    const workers = props.workers;
+    new OperationsDashboard(this, 'Operations', {
+      stage: props.stage,
+      api: this.api,
+      apiFunctions,
+      workerFunctions: workers.functions.map((fn) => ({ name: fn.node.id, fn })),
+      streamDispatcher: workers.streamDispatcher,
+      queues: [...[...workers.queues].map(([name, queue]) => ({ name, queue })), { name: 'jobs', queue: workers.jobsQueue }],
+      deadLetterQueues: workers.deadLetterQueues,
+      tableName: workers.tableName,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base address of the API' });
   }

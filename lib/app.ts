@@ -7,11 +7,11 @@ import { applyNagSuppressions } from './nag-suppressions';
 import { WorkersStack } from './workers-stack';
 
 /** Builds the three stacks of one stage; shared by bin/app.ts and the infrastructure tests. */
-export function buildStacks(app: CdkApp, options: { stage: string; env?: Environment; capabilities?: App }) {
+export function buildStacks(app: CdkApp, options: { stage: string; env?: Environment; capabilities?: App; alarmEmail?: string }) {
   const application = options.capabilities ?? APP;
   const prefix = `CreatorCommerce-${options.stage}`;
   const data = new DataStack(app, `${prefix}-Data`, { stage: options.stage, env: options.env, terminationProtection: options.stage === 'prod' });
-  const workers = new WorkersStack(app, `${prefix}-Workers`, { stage: options.stage, env: options.env, app: application });
+  const workers = new WorkersStack(app, `${prefix}-Workers`, { stage: options.stage, env: options.env, app: application, alarmEmail: options.alarmEmail });
   workers.addStackDependency(data, "imports the table, bucket and key by export name");
   const api = new ApiStack(app, `${prefix}-Api`, {
     stage: options.stage,
@@ -19,6 +19,7 @@ export function buildStacks(app: CdkApp, options: { stage: string; env?: Environ
     resources: workers.resources,
     serviceEnvironment: workers.serviceEnvironment,
     app: application,
+    workers,
   });
   api.addStackDependency(workers, 'uses the queues, bus and scheduler of the workers stack');
   for (const stack of [data, workers, api]) applyNagSuppressions(stack);

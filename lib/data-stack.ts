@@ -74,5 +74,8 @@ export class DataStack extends Stack {
       KeyArn: this.key.keyArn,
     };
     for (const [name, value] of Object.entries(exported)) new CfnOutput(this, name, { value, exportName: exportName(props.stage, name) });
+    // What the README's deploy steps ask for (npm run admin -- --table <TableName> --region <Region>).
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single table (admin CLI --table)' });
+    new CfnOutput(this, 'Region', { value: this.region, description: 'Region of the stage (admin CLI --region)' });
   }
 }

@@ -23,6 +23,11 @@ export const ACKNOWLEDGED: { id: string; reason: string }[] = [
   },
 ];
 
+// With no environment (offline synth) the region and account are the tokens cdk-nag prints as
+// `<AWS::Region>` and `<AWS::AccountId>`; with one they are literals. Either, never anything else.
+const REGION = '(?:[a-z0-9-]+|<AWS::Region>)';
+const ACCOUNT = '(?:\\d{12}|<AWS::AccountId>)';
+
 /**
  * The wildcard permissions CDK grants produce, and why each is acceptable. A wildcard that matches
  * none of these is still reported, so a careless grant cannot slip through.
@@ -33,8 +38,8 @@ export const EXPECTED_WILDCARDS: { pattern: RegExp; reason: string }[] = [
   { pattern: /^Resource::CreatorCommerce-[^-]+-BucketArn\/\*$/, reason: 'Objects of the uploads bucket, and only that bucket.' },
   { pattern: /^Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*$/, reason: 'Object action families of grantReadWrite, scoped to the uploads bucket.' },
   { pattern: /^Action::kms:(GenerateDataKey|ReEncrypt)\*$/, reason: 'Data-key actions of grantEncryptDecrypt, scoped to the one secrets key.' },
-  { pattern: /^Resource::arn:<AWS::Partition>:scheduler:[^:]*:[^:]*:schedule\/creator-commerce-[^/]+\/\*$/, reason: 'One-time timers inside this stage\'s schedule group only.' },
-  { pattern: /^Resource::arn:<AWS::Partition>:ses:[^:]*:[^:]*:identity\/\*$/, reason: 'Sending mail from any verified SES identity of this account (the creator chooses the sender).' },
+  { pattern: new RegExp(`^Resource::arn:<AWS::Partition>:scheduler:${REGION}:${ACCOUNT}:schedule/creator-commerce-[^/]+/\\*$`), reason: 'One-time timers inside this stage\'s schedule group only.' },
+  { pattern: new RegExp(`^Resource::arn:<AWS::Partition>:ses:${REGION}:${ACCOUNT}:identity/\\*$`), reason: 'Sending mail from any verified SES identity of this account (the creator chooses the sender).' },
 ];
 
 class AcknowledgeExpectedWildcards implements IAspect {

@@ -1,5 +1,6 @@
-import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -17,10 +18,37 @@ import { scheduleExpression } from '../shared/composition/schedules';
 import { ServiceFunction } from './constructs/service-function';
 import { importStateful } from './constructs/shared-resources';
 import { ALL_NEEDS, grantNeeds, type ServiceResources } from './constructs/access';
+import {
+  createAlarmTopic,
+  deadLetterAlarm,
+  notifyingAlarm,
+  overdueTimers,
+  queueAgeAlarm,
+  tableThrottles,
+  watchFunction,
+  WEBHOOK_METRICS_NAMESPACE,
+} from './constructs/monitoring';
 
 export interface WorkersStackProps extends StackProps {
   stage: string;
   app: App;
+  /** Address the alarm topic mails (context value `alarmEmail`); no subscription without it. */
+  alarmEmail?: string;
+}
+
+/** A queue whose messages can be redriven, and where they go back to. */
+export interface DeadLetterQueue {
+  /** What `npm run admin -- redrive --queue <name>` calls it. */
+  name: string;
+  /**
+   * `sqs`: a real dead-letter queue of a source queue (SQS moves the messages back);
+   * `rule`: a bus rule's target DLQ (the event is replayed to that consumer);
+   * `stream`: the stream's on-failure destination (the batch's records are re-read and dispatched).
+   */
+  kind: 'sqs' | 'rule' | 'stream';
+  dlq: Queue;
+  source?: Queue;
+  consumer?: string;
 }
 
 /**
@@ -39,42 +67,51 @@ export class WorkersStack extends Stack {
   /** Environment every function of the service gets. */
   readonly serviceEnvironment: Record<string, string>;
   readonly resources: ServiceResources;
+  readonly alarmTopic: Topic;
+  readonly deadLetterQueues: DeadLetterQueue[] = [];
+  /** Every function of this stack (the dashboard graphs them). */
+  readonly functions: ServiceFunction[] = [];
+  readonly streamDispatcher: ServiceFunction;
+  readonly tableName: string;
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
     const stateful = importStateful(this, props.stage);
     const { table } = stateful;
 
+    this.tableName = table.tableName;
     this.bus = new EventBus(this, 'Bus', { eventBusName: `creator-commerce-${props.stage}` });
+    this.alarmTopic = createAlarmTopic(this, props.alarmEmail);
+    const topic = this.alarmTopic;
 
-    const queue = (name: string, visibility: Duration) => {
+    const queue = (name: string, visibility: Duration, redriveName: string) => {
       const dlq = new Queue(this, `${name}Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
-      new Alarm(this, `${name}DlqAlarm`, {
-        metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-        threshold: 0,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: `Messages of ${name} could not be processed; they wait in the dead-letter queue`,
+      deadLetterAlarm(this, `${name}DlqAlarm`, topic, dlq, `Messages of ${name}`);
+      const source = new Queue(this, name, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        visibilityTimeout: visibility,
+        deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
       });
-      return {
-        dlq,
-        queue: new Queue(this, name, {
-          encryption: QueueEncryption.SQS_MANAGED,
-          enforceSSL: true,
-          visibilityTimeout: visibility,
-          deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
-        }),
-      };
+      this.deadLetterQueues.push({ name: redriveName, kind: 'sqs', dlq, source });
+      return { dlq, queue: source };
     };
     const { app } = props;
     for (const declared of app.queues) {
       const timeout = declared.timeoutSeconds ?? 30;
+      const id = declared.cdkIds?.queue ?? `Queue-${declared.name}`;
       // SQS hides a message for longer than its worker may take, with room for the batch.
-      this.queues.set(declared.name, queue(declared.cdkIds?.queue ?? `Queue-${declared.name}`, Duration.seconds(Math.max(60, Math.ceil(timeout * 1.5)))).queue);
+      const created = queue(id, Duration.seconds(Math.max(60, Math.ceil(timeout * 1.5))), declared.name).queue;
+      this.queues.set(declared.name, created);
+      // Deliveries are due within seconds (retries at 1 s and 4 s); ten minutes means a backlog.
+      queueAgeAlarm(this, `${id}AgeAlarm`, topic, created, 600, `the ${declared.name} queue`);
     }
-    this.jobsQueue = queue('JobsQueue', Duration.seconds(120)).queue;
+    this.jobsQueue = queue('JobsQueue', Duration.seconds(120), 'jobs').queue;
+    // Timers fire into this queue at their due time: an old message is an overdue timer.
+    queueAgeAlarm(this, 'JobsQueueAgeAlarm', topic, this.jobsQueue, 600, 'the jobs queue (timers are overdue)');
     const streamDlq = new Queue(this, 'StreamDispatchFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    deadLetterAlarm(this, 'StreamDispatchFailuresAlarm', topic, streamDlq, 'Outbox batches of the table stream');
+    this.deadLetterQueues.push({ name: 'stream', kind: 'stream', dlq: streamDlq });
     Validations.of(streamDlq).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: 'This queue is the stream event source\'s on-failure destination: a dead-letter queue in all but name, so it needs none of its own.',
@@ -111,6 +148,14 @@ export class WorkersStack extends Stack {
 
     // Outbox dispatcher: only inserts of outbox items reach the function.
     const dispatcher = new ServiceFunction(this, 'StreamDispatcher', { entryName: 'stream-dispatcher', environment: this.serviceEnvironment });
+    this.streamDispatcher = dispatcher;
+    this.functions.push(dispatcher);
+    // Events reach the bus late when the dispatcher falls behind the stream.
+    notifyingAlarm(this, 'StreamIteratorAgeAlarm', topic, {
+      metric: dispatcher.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(5) }),
+      threshold: 60_000,
+      description: 'The outbox dispatcher is more than a minute behind the table stream',
+    });
     dispatcher.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -128,7 +173,10 @@ export class WorkersStack extends Stack {
     for (const consumer of app.consumers) {
       const fn = new ServiceFunction(this, `Consumer-${consumer.name}`, { entryName: 'consumer', appFunction: consumer.name, environment: this.serviceEnvironment });
       grantNeeds(fn, consumer.needs ?? ['table'], this.resources);
+      this.functions.push(fn);
       const consumerDlq = new Queue(this, `Consumer-${consumer.name}-Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+      deadLetterAlarm(this, `Consumer-${consumer.name}-DlqAlarm`, topic, consumerDlq, `Events for ${consumer.name}`);
+      this.deadLetterQueues.push({ name: `consumer:${consumer.name}`, kind: 'rule', dlq: consumerDlq, consumer: consumer.name });
       Validations.of(consumerDlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of the bus rule target; it needs none of its own.' });
       new Rule(this, `Rule-${consumer.name}`, {
         eventBus: this.bus,
@@ -145,6 +193,8 @@ export class WorkersStack extends Stack {
         timeout: Duration.seconds(declared.timeoutSeconds ?? 30),
       });
       grantNeeds(worker, declared.needs ?? ['table'], this.resources);
+      this.functions.push(worker);
+      if (declared.name === 'webhooks') this.countWebhookAttempts(worker);
       worker.addEventSource(new SqsEventSource(this.queues.get(declared.name)!, { batchSize: declared.batchSize ?? 10, reportBatchItemFailures: true }));
     }
 
@@ -152,6 +202,7 @@ export class WorkersStack extends Stack {
     // Timers can do anything a request can (charge, email, reschedule).
     grantNeeds(jobs, ALL_NEEDS, this.resources);
     jobs.addEventSource(new SqsEventSource(this.jobsQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    this.functions.push(jobs);
 
     for (const schedule of app.schedules) {
       new CfnSchedule(this, `Schedule-${schedule.name}`, {
@@ -160,6 +211,37 @@ export class WorkersStack extends Stack {
         scheduleExpressionTimezone: 'UTC',
         flexibleTimeWindow: { mode: 'OFF' },
         target: { arn: this.jobsQueue.queueArn, roleArn: this.schedulerRole.roleArn, input: JSON.stringify({ ...schedule.job, recurring: schedule.name }) },
+      });
+    }
+
+    for (const fn of this.functions) watchFunction(fn, topic);
+    notifyingAlarm(this, 'TableThrottlesAlarm', topic, { metric: tableThrottles(table.tableName), threshold: 0, description: 'DynamoDB throttled requests on the table' });
+    notifyingAlarm(this, 'OverdueTimersAlarm', topic, {
+      metric: overdueTimers(this.scheduleGroupName),
+      threshold: 0,
+      description: 'EventBridge Scheduler could not put timers on the jobs queue: they are overdue',
+    });
+
+    new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn, description: 'SNS topic every alarm notifies (subscribe more addresses here)' });
+    new CfnOutput(this, 'EventBusName', { value: this.bus.eventBusName, description: 'Bus the outbox dispatcher puts domain events on' });
+    new CfnOutput(this, 'DeadLetterQueues', {
+      value: Stack.of(this).toJsonString(
+        Object.fromEntries(this.deadLetterQueues.map((q) => [q.name, { kind: q.kind, dlq: q.dlq.queueUrl, dlqArn: q.dlq.queueArn, source: q.source?.queueArn, consumer: q.consumer }])),
+      ),
+      description: 'Dead-letter queues by redrive name (read by npm run admin -- redrive)',
+    });
+  }
+
+  /** Webhook attempts by outcome, from the delivery worker's `webhook attempt` log lines. */
+  private countWebhookAttempts(worker: ServiceFunction): void {
+    for (const [outcome, metricName] of [['success', 'WebhookAttemptSucceeded'], ['failed', 'WebhookAttemptFailed']] as const) {
+      new MetricFilter(this, `${metricName}Filter`, {
+        logGroup: worker.logGroup,
+        metricNamespace: WEBHOOK_METRICS_NAMESPACE,
+        metricName,
+        filterPattern: FilterPattern.all(FilterPattern.stringValue('$.message', '=', 'webhook attempt'), FilterPattern.stringValue('$.outcome', '=', outcome)),
+        metricValue: '1',
+        defaultValue: 0,
       });
     }
   }

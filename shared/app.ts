@@ -4,6 +4,7 @@ import { catalog } from './catalog/index';
 import { checkout } from './checkout/index';
 import { assembleApp } from './composition/assemble';
 import { credits } from './credits/index';
+import { events } from './events/index';
 import type { Capability } from './platform/capability';
 import { processor } from './processor/index';
 import { sales } from './sales/index';
@@ -20,6 +21,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -81,6 +81,9 @@ export const keys = {
   outbox: (scope: Scope, eventId: string): Key => ({ PK: `${scopePrefix(scope)}#EVENT`, SK: eventId }),
   outboxPartition: (scope: Scope): string => `${scopePrefix(scope)}#EVENT`,
 
+  /** A client's Idempotency-Key (HTTP POST): one partition per key, so busy accounts spread out. */
+  idempotency: (scope: Scope, key: string): Key => ({ PK: `${scopePrefix(scope)}#IDEMKEY#${key}`, SK: 'IDEMKEY' }),
+
   /** Idempotency marker for a consumer that must act once per event or notification. */
   processed: (consumer: string, id: string): Key => ({ PK: `DONE#${consumer}`, SK: id }),
 

@@ -177,6 +177,8 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
   };
   const status = result.outcome === 'success' ? 'succeeded' : willRetry ? 'pending' : 'failed';
   const recorded = await repo.recordAttempt(deps.store, scope, record, { status, nextAttemptAt, updatedAt: record.createdAt });
+  // Counted by a CloudWatch metric filter (delivery success rate on the dashboard): keep the message.
+  logger.info('webhook attempt', { outcome: record.status, statusCode: record.statusCode, attempt, eventType: record.eventType, test: Boolean(record.test) });
   if (!recorded || !willRetry) return;
   await enqueueDelivery(deps, scope, delivery, attempt + 1, secondsUntil(deps, nextAttemptAt!));
 }

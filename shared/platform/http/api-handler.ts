@@ -12,6 +12,7 @@ import { routeKey, type AnyOperation } from '../operation';
 import { consumeRequest } from '../rate-limit';
 import { withCapacityMeter } from '../../store/capacity';
 import { executeOperation } from './execute';
+import { idempotencyKeyOf, withIdempotencyKey } from './idempotency';
 import { renderError, renderReply } from './render';
 import { readInput, requestInfo } from './request';
 
@@ -50,15 +51,26 @@ async function runPipeline(operations: Map<string, AnyOperation>, deps: Deps, ev
     } else {
       ctx = { ...deps, request: info };
     }
-    const input = await readInput(operation, event, info);
-    const reply = await executeOperation(operation, ctx, input);
-    return renderReply(reply, info.requestId);
+    const run = async () => {
+      try {
+        const input = await readInput(operation, event, info);
+        return renderReply(await executeOperation(operation, ctx, input), info.requestId);
+      } catch (error) {
+        return failed(error, event, info.requestId);
+      }
+    };
+    const idempotencyKey = operation.method === 'POST' && ctx.scope ? idempotencyKeyOf(info) : undefined;
+    return idempotencyKey ? await withIdempotencyKey(deps, ctx.scope!, idempotencyKey, info, run) : await run();
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) {
-      logger.error('request failed', { routeKey: event.routeKey, requestId: info.requestId, error: error as Error });
-    }
-    return renderError(error, info.requestId);
+    return failed(error, event, info.requestId);
   }
+}
+
+function failed(error: unknown, event: ApiEvent, requestId: string): ApiResult {
+  if (!(error instanceof ApiError) || error.status >= 500) {
+    logger.error('request failed', { routeKey: event.routeKey, requestId, error: error as Error });
+  }
+  return renderError(error, requestId);
 }
 
 export const indexOperations = (operations: AnyOperation[]) => new Map(operations.map((op) => [routeKey(op), op]));

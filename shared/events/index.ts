@@ -1,0 +1,12 @@
+import { defineCapability } from '../platform/capability';
+import { eventOperations } from './operations';
+
+/**
+ * The account's events: the outbox (written with each change, dispatched to the bus from the
+ * table stream by dispatcher.ts) read back through the API, 30 days, one page at a time.
+ */
+export const events = defineCapability({
+  name: 'events',
+  operations: eventOperations,
+  needs: ['table'],
+});
