@@ -110,7 +110,7 @@ export class WorkersStack extends Stack {
     };
 
     // Outbox dispatcher: only inserts of outbox items reach the function.
-    const dispatcher = new ServiceFunction(this, 'StreamDispatcher', { entryName: 'stream-dispatcher', environment: this.serviceEnvironment });
+    const dispatcher = new ServiceFunction(this, 'StreamDispatcher', { entryName: 'stream-dispatcher', app, environment: this.serviceEnvironment });
     dispatcher.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -126,7 +126,7 @@ export class WorkersStack extends Stack {
 
     // Bus consumers: a function and a rule each, matching on the event type (detail-type).
     for (const consumer of app.consumers) {
-      const fn = new ServiceFunction(this, `Consumer-${consumer.name}`, { entryName: 'consumer', appFunction: consumer.name, environment: this.serviceEnvironment });
+      const fn = new ServiceFunction(this, `Consumer-${consumer.name}`, { entryName: 'consumer', appFunction: consumer.name, app, environment: this.serviceEnvironment });
       grantNeeds(fn, consumer.needs ?? ['table'], this.resources);
       const consumerDlq = new Queue(this, `Consumer-${consumer.name}-Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
       Validations.of(consumerDlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of the bus rule target; it needs none of its own.' });
@@ -141,6 +141,7 @@ export class WorkersStack extends Stack {
       const worker = new ServiceFunction(this, declared.cdkIds?.worker ?? `QueueWorker-${declared.name}`, {
         entryName: 'queue',
         appFunction: declared.name,
+        app,
         environment: this.serviceEnvironment,
         timeout: Duration.seconds(declared.timeoutSeconds ?? 30),
       });
@@ -148,7 +149,7 @@ export class WorkersStack extends Stack {
       worker.addEventSource(new SqsEventSource(this.queues.get(declared.name)!, { batchSize: declared.batchSize ?? 10, reportBatchItemFailures: true }));
     }
 
-    const jobs = new ServiceFunction(this, 'JobsWorker', { entryName: 'jobs', environment: this.serviceEnvironment, timeout: Duration.seconds(60) });
+    const jobs = new ServiceFunction(this, 'JobsWorker', { entryName: 'jobs', app, environment: this.serviceEnvironment, timeout: Duration.seconds(60) });
     // Timers can do anything a request can (charge, email, reschedule).
     grantNeeds(jobs, ALL_NEEDS, this.resources);
     jobs.addEventSource(new SqsEventSource(this.jobsQueue, { batchSize: 10, reportBatchItemFailures: true }));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { getSession, locateSession } from '../checkout/repository';
 import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
 import { badRequest, conflict, notFound } from '../platform/errors';
