@@ -1,5 +1,5 @@
 import { APP } from '../shared/app';
-import { apiEntry } from '../shared/composition/lambda';
+import { apiEntry } from '../shared/composition/lambda-app';
 
 /** Every API function: the group named by APP_FUNCTION. */
 export const handler = apiEntry(APP);

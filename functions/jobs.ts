@@ -1,5 +1,5 @@
 import { APP } from '../shared/app';
-import { jobsEntry } from '../shared/composition/lambda';
+import { jobsEntry } from '../shared/composition/lambda-app';
 
 /** The jobs queue: timers and recurring schedules, dispatched by job type. */
 export const handler = jobsEntry(APP);

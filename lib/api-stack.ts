@@ -57,6 +57,7 @@ export class ApiStack extends Stack {
       const fn = new ServiceFunction(this, `Fn-${group.name}`, {
         entryName: 'api',
         appFunction: group.name,
+        app: props.app,
         environment: props.serviceEnvironment,
         timeout: Duration.seconds(29),
         ...(group.name === 'docs'

@@ -147,7 +147,7 @@ export class WorkersStack extends Stack {
     };
 
     // Outbox dispatcher: only inserts of outbox items reach the function.
-    const dispatcher = new ServiceFunction(this, 'StreamDispatcher', { entryName: 'stream-dispatcher', environment: this.serviceEnvironment });
+    const dispatcher = new ServiceFunction(this, 'StreamDispatcher', { entryName: 'stream-dispatcher', app, environment: this.serviceEnvironment });
     this.streamDispatcher = dispatcher;
     this.functions.push(dispatcher);
     // Events reach the bus late when the dispatcher falls behind the stream.
@@ -171,7 +171,7 @@ export class WorkersStack extends Stack {
 
     // Bus consumers: a function and a rule each, matching on the event type (detail-type).
     for (const consumer of app.consumers) {
-      const fn = new ServiceFunction(this, `Consumer-${consumer.name}`, { entryName: 'consumer', appFunction: consumer.name, environment: this.serviceEnvironment });
+      const fn = new ServiceFunction(this, `Consumer-${consumer.name}`, { entryName: 'consumer', appFunction: consumer.name, app, environment: this.serviceEnvironment });
       grantNeeds(fn, consumer.needs ?? ['table'], this.resources);
       this.functions.push(fn);
       const consumerDlq = new Queue(this, `Consumer-${consumer.name}-Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
@@ -189,6 +189,7 @@ export class WorkersStack extends Stack {
       const worker = new ServiceFunction(this, declared.cdkIds?.worker ?? `QueueWorker-${declared.name}`, {
         entryName: 'queue',
         appFunction: declared.name,
+        app,
         environment: this.serviceEnvironment,
         timeout: Duration.seconds(declared.timeoutSeconds ?? 30),
       });
@@ -198,7 +199,7 @@ export class WorkersStack extends Stack {
       worker.addEventSource(new SqsEventSource(this.queues.get(declared.name)!, { batchSize: declared.batchSize ?? 10, reportBatchItemFailures: true }));
     }
 
-    const jobs = new ServiceFunction(this, 'JobsWorker', { entryName: 'jobs', environment: this.serviceEnvironment, timeout: Duration.seconds(60) });
+    const jobs = new ServiceFunction(this, 'JobsWorker', { entryName: 'jobs', app, environment: this.serviceEnvironment, timeout: Duration.seconds(60) });
     // Timers can do anything a request can (charge, email, reschedule).
     grantNeeds(jobs, ALL_NEEDS, this.resources);
     jobs.addEventSource(new SqsEventSource(this.jobsQueue, { batchSize: 10, reportBatchItemFailures: true }));

@@ -1,43 +1,60 @@
 /**
- * Builds every Lambda entry the way the CDK stacks do (esbuild, ESM, minified, Node 22, AWS SDK v3
- * bundled as far as used) into dist/functions, and reports sizes. `npm run build`; the bench
- * reuses it to measure bundle size and cold import time.
+ * Builds every deployed function from its generated entry the way the CDK stacks do (esbuild, ESM,
+ * minified, Node 22, AWS SDK v3 bundled as far as used) into dist/functions, and reports sizes
+ * with the five largest contributors of each bundle (from esbuild's metafile). `npm run build`;
+ * the bench reuses it to measure bundle size and cold import time.
  */
-import { build } from 'esbuild';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { APP } from '../shared/app';
+import { functionSpecs, relativeToRoot, writeFunctionEntry, type FunctionSpec } from '../shared/composition/function-entries';
+import { ESBUILD_OPTIONS } from '../shared/composition/esbuild-options';
 
-export const FUNCTION_DIR = 'functions';
 export const OUT_DIR = join('dist', 'functions');
 
-export function functionEntries(): string[] {
-  // One entry per kind of function (api, consumer, queue, jobs, stream); APP_FUNCTION picks what it runs.
-  return readdirSync(FUNCTION_DIR).filter((file) => file.endsWith('.ts')).map((file) => join(FUNCTION_DIR, file)).sort();
+export interface BundleResult {
+  name: string;
+  entry: string;
+  outfile: string;
+  bytes: number;
+  /** The five largest contributors, by package (or source folder), in bytes of minified output. */
+  top: { module: string; bytes: number }[];
 }
 
-export async function bundleAll(): Promise<{ entry: string; outfile: string; bytes: number }[]> {
-  const results = [];
-  for (const entry of functionEntries()) {
-    const outfile = join(OUT_DIR, relative(FUNCTION_DIR, entry).replace(/\.ts$/, '.mjs'));
-    await build({
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      minify: true,
-      sourcemap: false,
-      mainFields: ['module', 'main'],
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-      logLevel: 'error',
-    });
-    results.push({ entry, outfile, bytes: statSync(outfile).size });
+const specName = (spec: FunctionSpec) => (spec.appFunction ? `${spec.kind}:${spec.appFunction}` : spec.kind);
+
+/** A bundle's output bytes grouped by package (node_modules/<pkg>) or by source folder. */
+export function contributors(metafile: Metafile, count = 5): { module: string; bytes: number }[] {
+  const sums = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path.split('/').slice(0, 2).join('/');
+      sums.set(pkg, (sums.get(pkg) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...sums].map(([module, bytes]) => ({ module, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, count);
+}
+
+export async function bundleAll(options: { tracing?: boolean } = {}): Promise<BundleResult[]> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const results: BundleResult[] = [];
+  for (const spec of functionSpecs(APP)) {
+    const entry = writeFunctionEntry(APP, spec, { tracing: options.tracing ?? false });
+    const name = specName(spec);
+    const outfile = join(OUT_DIR, `${name.replace(':', '-')}.mjs`);
+    const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', sourcemap: false, metafile: true, logLevel: 'error' });
+    results.push({ name, entry: relativeToRoot(entry), outfile, bytes: statSync(outfile).size, top: contributors(out.metafile) });
   }
   return results;
 }
 
+export const kib = (bytes: number) => Math.round(bytes / 1024);
+
 if (process.argv[1]?.endsWith('bundle.ts')) {
-  const results = await bundleAll();
-  for (const r of results) console.log(`${(r.bytes / 1024).toFixed(0).padStart(7)} KiB  ${r.entry}`);
+  const results = await bundleAll({ tracing: process.argv.includes('--tracing') });
+  for (const r of results) {
+    console.log(`${String(kib(r.bytes)).padStart(6)} KiB  ${r.name}`);
+    console.log(`          ${r.top.map((t) => `${t.module} ${kib(t.bytes)}`).join(' · ')}`);
+  }
 }

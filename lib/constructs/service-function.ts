@@ -1,5 +1,8 @@
 import { Duration } from 'aws-cdk-lib';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import type { App } from '../../shared/composition/assemble';
+import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
+import { writeFunctionEntry, type FunctionKind } from '../../shared/composition/function-entries';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -8,8 +11,10 @@ import { join } from 'node:path';
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 
 export interface ServiceFunctionProps extends Partial<NodejsFunctionProps> {
-  /** The entry below functions/, without extension: `api`, `consumer`, `queue`, `jobs`, `stream-dispatcher`. */
-  entryName: string;
+  /** The kind of function: `api`, `consumer`, `queue`, `jobs`, `stream-dispatcher`. */
+  entryName: FunctionKind;
+  /** The app whose manifests the function's entry is generated from. */
+  app: App;
   /** Which API group, consumer or queue of the app this function runs (its APP_FUNCTION). */
   appFunction?: string;
   environment?: Record<string, string>;
@@ -17,21 +22,23 @@ export interface ServiceFunctionProps extends Partial<NodejsFunctionProps> {
 
 /**
  * Every Lambda of the service is built the same way: Node.js 22 on ARM64, an ESM bundle made by
- * esbuild (minified, AWS SDK v3 bundled so only the clients used ship), JSON logs, X-Ray tracing,
- * and a log group with a retention.
+ * esbuild from an entry generated for this one function (shared/composition/function-entries.ts:
+ * only its capability, the AWS clients its needs name), JSON logs, X-Ray tracing, and a log group
+ * with a retention. `-c tracing=off` deploys without X-Ray, and then no bundle carries the tracer.
  */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
-    const { entryName, appFunction, environment, bundling, ...rest } = props;
+    const { entryName, appFunction, app, environment, bundling, ...rest } = props;
+    const tracing = scope.node.tryGetContext('tracing') !== 'off';
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
     super(scope, id, {
-      entry: join(PROJECT_ROOT, 'functions', `${entryName}.ts`),
+      entry: writeFunctionEntry(app, { kind: entryName, appFunction }, { tracing }),
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
       timeout: Duration.seconds(15),
-      tracing: Tracing.ACTIVE,
+      tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       loggingFormat: LoggingFormat.JSON,
       logGroup,
       projectRoot: PROJECT_ROOT,
@@ -45,13 +52,12 @@ export class ServiceFunction extends NodejsFunction {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
+        target: ESBUILD_OPTIONS.target,
+        minify: ESBUILD_OPTIONS.minify,
         sourceMap: true,
-        mainFields: ['module', 'main'],
+        mainFields: ESBUILD_OPTIONS.mainFields,
         externalModules: [],
-        // ESM bundles of CommonJS dependencies still call require(); give them one.
-        banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+        banner: ESBUILD_OPTIONS.banner.js,
         ...bundling,
       },
       ...rest,

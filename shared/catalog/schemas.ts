@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OBJECT_ID } from '../platform/ids';
 import { MAX_NAME_LENGTH } from './copy-name';
 import { MAX_PRICE, priceProblem } from './pricing';

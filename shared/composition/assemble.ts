@@ -10,8 +10,8 @@ export interface ApiGroup {
   needs: AccessNeed[];
 }
 
-/** The jobs queue is the kernel's: the scheduler fires into it and it dispatches by job type. */
-export const JOBS_QUEUE = 'jobs';
+export { JOBS_QUEUE } from './jobs';
+import { JOBS_QUEUE } from './jobs';
 
 /** Everything the CDK stacks, the Lambda entries and the local runtime need, derived from the list. */
 export interface App {

@@ -1,20 +1,51 @@
-import { awsPorts } from '../adapters/aws/index';
+import type { AwsPortEnv } from '../adapters/aws/env';
+import type { PortFactory } from '../platform/capability';
 import { systemClock } from '../platform/clock';
 import type { Config } from '../platform/config';
 import type { Deps } from '../platform/context';
-import type { Ports } from '../platform/ports';
+import type { CorePorts, Ports } from '../platform/ports';
 import { documentClient } from '../store/client';
 import { Store } from '../store/store';
-import { JOBS_QUEUE, type App } from './assemble';
+import { JOBS_QUEUE } from './jobs';
 
 /** Environment variable that carries a capability queue's URL to every function. */
 export const queueUrlVariable = (queue: string) => `QUEUE_URL_${queue.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 
-/** The dependencies of a Lambda function: DynamoDB, the AWS ports, and the ports capabilities provide. */
-export function awsDeps(app: App, config: Config, env: NodeJS.ProcessEnv = process.env): Deps {
+/** The AWS core ports one function builds: only those its needs name (see function-entries.ts). */
+export type CorePortFactories = Partial<{ [K in keyof CorePorts]: (env: AwsPortEnv) => CorePorts[K] }>;
+
+/** What one Lambda function is composed of, beyond its handler. */
+export interface FunctionComposition {
+  core: CorePortFactories;
+  /** Ports that capabilities provide (the processor), by their field on `Ports`. */
+  ports: Record<string, PortFactory>;
+  /** Names of the capability queues whose URLs the environment carries. */
+  queues: string[];
+}
+
+/** A port this function was not composed with: calling it is a wiring mistake, said plainly. */
+function absent(name: string): never {
+  return new Proxy(
+    {},
+    {
+      get: (_target, property) =>
+        property === 'then' ? undefined : () => Promise.reject(new Error(`The ${name} port is not among this function's needs (capability manifest \`needs\`)`)),
+    },
+  ) as never;
+}
+
+/** The dependencies of a Lambda function: DynamoDB, the AWS ports it needs, and capability ports. */
+export function composeDeps(composition: FunctionComposition, config: Config, env: NodeJS.ProcessEnv = process.env): Deps {
   const store = new Store(documentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }), config.TABLE_NAME);
-  const queueUrls = Object.fromEntries([[JOBS_QUEUE, config.JOBS_QUEUE_URL], ...app.queues.map((queue) => [queue.name, env[queueUrlVariable(queue.name)]])]);
-  const deps: Deps = { store, clock: systemClock, config, ports: undefined as unknown as Ports };
-  deps.ports = { ...awsPorts(config, queueUrls), ...Object.fromEntries(Object.entries(app.ports).map(([name, factory]) => [name, factory.aws(deps)])) } as Ports;
+  const queueUrls = Object.fromEntries([[JOBS_QUEUE, config.JOBS_QUEUE_URL], ...composition.queues.map((queue) => [queue, env[queueUrlVariable(queue)]])]);
+  const portEnv: AwsPortEnv = { config, queueUrls };
+  const core = Object.fromEntries(
+    (['bus', 'queue', 'scheduler', 'blob', 'email', 'encryption'] as const).map((name) => {
+      const factory = composition.core[name] as ((env: AwsPortEnv) => unknown) | undefined;
+      return [name, factory ? factory(portEnv) : absent(name)];
+    }),
+  );
+  const deps: Deps = { store, clock: systemClock, config, ports: core as unknown as Ports };
+  for (const [name, factory] of Object.entries(composition.ports)) (deps.ports as unknown as Record<string, unknown>)[name] = factory.aws(deps);
   return deps;
 }

@@ -1,36 +1,33 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, EventBridgeEvent, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createStreamHandler } from '../events/stream-handler';
+import type { BusConsumer, JobHandler, QueueDeclaration } from '../platform/capability';
 import { loadConfig } from '../platform/config';
 import type { Deps } from '../platform/context';
 import { domainEventSchema, type DomainEvent } from '../platform/events';
 import { createApiHandler } from '../platform/http/api-handler';
+import type { AnyOperation } from '../platform/operation';
 import type { Job } from '../platform/ports';
-import type { App } from './assemble';
-import { awsDeps } from './aws-deps';
+import { composeDeps, type FunctionComposition } from './aws-deps';
 import { runJob } from './jobs';
 
 /**
- * The Lambda entries of the app, chosen by the function's `APP_FUNCTION` variable (the name of its
- * API group, bus consumer or queue), which the CDK stacks set from the same manifests.
+ * The Lambda handlers of the app, one per kind of function. Each deployed function's entry is
+ * generated from the manifests (function-entries.ts) and passes only what that function runs and
+ * the ports it needs, so its bundle holds nothing else. Dependencies are built once per container.
  */
-let deps: Deps | undefined;
-const lambdaDeps = (app: App): Deps => (deps ??= awsDeps(app, loadConfig()));
-
-function named<T extends { name: string }>(items: T[], name: string | undefined, what: string): T {
-  const found = items.find((item) => item.name === name);
-  if (!found) throw new Error(`No ${what} named ${name ?? '(APP_FUNCTION is not set)'} in this app`);
-  return found;
+export function lambdaDeps(composition: FunctionComposition): () => Deps {
+  let deps: Deps | undefined;
+  return () => (deps ??= composeDeps(composition, loadConfig()));
 }
 
-export const apiEntry = (app: App, name = process.env.APP_FUNCTION) => createApiHandler(named(app.groups, name, 'API group').operations, { deps: () => lambdaDeps(app) });
+export const apiFunction = (operations: AnyOperation[], deps: () => Deps) => createApiHandler(operations, { deps });
 
 /** A bus rule target. A throw makes Lambda retry the event, then send it to the rule's dead-letter queue. */
-export function consumerEntry(app: App, name = process.env.APP_FUNCTION) {
-  const consumer = named(app.consumers, name, 'bus consumer');
+export function consumerFunction(consumer: BusConsumer, deps: () => Deps) {
   return async (event: EventBridgeEvent<string, unknown>): Promise<void> => {
-    await consumer.handle(domainEventSchema.parse(event.detail) as DomainEvent, lambdaDeps(app));
+    await consumer.handle(domainEventSchema.parse(event.detail) as DomainEvent, deps());
   };
 }
 
@@ -48,18 +45,17 @@ const parseBody = <T>(schema: z.ZodType<T>, record: SQSRecord): T => schema.pars
  * A capability queue's worker: every message of a batch at once; failed ones go back to the queue
  * (partial batch response), then to its dead-letter queue.
  */
-export function queueEntry(app: App, name = process.env.APP_FUNCTION) {
-  const queue = named(app.queues, name, 'queue');
+export function queueFunction(queue: QueueDeclaration, deps: () => Deps) {
   const processor = new BatchProcessor(EventType.SQS);
   return (event: SQSEvent, context: Context) =>
-    processPartialResponse(event, (record: SQSRecord) => queue.handle(parseBody(messageSchema, record), lambdaDeps(app)), processor, { context, throwOnFullBatchFailure: false });
+    processPartialResponse(event, (record: SQSRecord) => queue.handle(parseBody(messageSchema, record), deps()), processor, { context, throwOnFullBatchFailure: false });
 }
 
 /** The jobs queue: timers fired by EventBridge Scheduler, one after another. */
-export function jobsEntry(app: App) {
+export function jobsFunction(jobs: Record<string, JobHandler>, deps: () => Deps) {
   const processor = new BatchProcessor(EventType.SQS);
   return (event: SQSEvent, context: Context) =>
-    processPartialResponse(event, (record: SQSRecord) => runJob(app, parseBody(jobSchema, record) as Job, lambdaDeps(app)), processor, {
+    processPartialResponse(event, (record: SQSRecord) => runJob({ jobs }, parseBody(jobSchema, record) as Job, deps()), processor, {
       context,
       processInParallel: false,
       throwOnFullBatchFailure: false,
@@ -67,4 +63,4 @@ export function jobsEntry(app: App) {
 }
 
 /** The outbox dispatcher on the table stream. */
-export const streamEntry = (app: App) => createStreamHandler(() => lambdaDeps(app).ports.bus);
+export const streamFunction = (deps: () => Deps) => createStreamHandler(() => deps().ports.bus);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A credit account as the API shows it (output schema; extra fields pass through). */
 export const creditAccountSchema = z.looseObject({ _id: z.string(), productId: z.string(), buyerEmail: z.string(), balanceCents: z.number().int(), status: z.enum(['active', 'paused']) });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createAccount, createApiKey, getAccount, updateAccount } from '../platform/accounts';
 import { clearAuthCache } from '../platform/auth';
 import { badRequest, notFound, notImplemented } from '../platform/errors';

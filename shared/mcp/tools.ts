@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AnyOperation } from '../platform/operation';
 import type { RawInput } from '../platform/http/execute';
 

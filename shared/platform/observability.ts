@@ -1,16 +1,31 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
+import type { MiddlewareObj } from '@middy/core';
 
 /**
- * Powertools tracer and metrics, created once per container. Both act only inside Lambda: the
- * tracer disables itself elsewhere, and metrics are flushed only by the Lambda middleware.
+ * Powertools metrics, created once per container, and X-Ray tracing when the function was built
+ * with it. Both act only inside Lambda: metrics are flushed only by the Lambda middleware.
+ *
+ * The tracer is not imported here: the Powertools Tracer loads the X-Ray SDK, whose async hooks
+ * cost CPU on every promise even with tracing off. A function deployed with tracing on imports
+ * shared/composition/tracing.ts from its entry, which installs it through `useTracing`.
  */
 export const inLambda = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
 
-let tracer: Tracer | undefined;
-let metrics: Metrics | undefined;
+export interface Tracing {
+  /** The handler middleware that opens and closes the invocation's segment. */
+  middleware(): MiddlewareObj;
+  /** Instruments an AWS SDK v3 client so each call is a subsegment. */
+  captureClient<T>(client: T): T;
+}
 
-export const getTracer = () => (tracer ??= new Tracer({ serviceName: 'creator-commerce' }));
+let tracing: Tracing | undefined;
+export const useTracing = (installed: Tracing) => {
+  tracing = installed;
+};
+/** The installed tracing, inside Lambda only. */
+export const activeTracing = (): Tracing | undefined => (inLambda() ? tracing : undefined);
+
+let metrics: Metrics | undefined;
 export const getMetrics = () => (metrics ??= new Metrics({ namespace: 'CreatorCommerce', serviceName: 'creator-commerce' }));
 
 /** Counts answers by class, so alarms can watch 5xx and throttling per function. */

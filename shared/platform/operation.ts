@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OperationContext, PublicContext } from './context';
 import type { Plan } from './plans';
 

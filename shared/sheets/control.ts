@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
 import { badRequest } from '../platform/errors';
 import { parseOrThrow } from '../platform/http/validation';

@@ -1,7 +1,7 @@
 import { defineOperation, rawReply } from '../platform/operation';
 import { consentResultPage } from './page';
 import { backfillBody, callbackQuery, disconnectSchema, settingsBody, spreadsheetBody, syncViewSchema } from './schemas';
-import { z } from 'zod';
+import * as z from 'zod';
 import { chooseSpreadsheet, completeConsent, disconnect, readSync, REQUIRED_PLAN, retryFailed, startBackfill, startConnect, syncNow, updateSettings } from './service';
 
 const tags = ['Spreadsheet sync'];

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { getTracer, inLambda } from '../platform/observability';
+import { activeTracing } from '../platform/observability';
 
 const clients = new Map<string, DynamoDBDocumentClient>();
 
@@ -19,7 +19,7 @@ export function documentClient(options: { region: string; endpoint?: string }): 
       // A request that hangs must fail and be retried, never block a request or a settle forever.
       requestHandler: new NodeHttpHandler({ connectionTimeout: 3000, requestTimeout: 10_000, throwOnRequestTimeout: true }),
     });
-    if (inLambda()) getTracer().captureAWSv3Client(base);
+    activeTracing()?.captureClient(base);
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineOperation, rawReply } from '../platform/operation';
 import { addCreatorLink, deleteCreatorLink, getCreatorPage, updateCreatorLink, updateCreatorPage } from './creator-pages';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DISCOUNT_CODE_PATTERN } from './discount-math';
 
 /** Path ids are looked up, never pattern-checked: a malformed id answers 404 like a missing one. */

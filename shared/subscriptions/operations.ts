@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineOperation } from '../platform/operation';
 import { getSubscriberDetail, listSubscribersOf, cancelSubscription, pauseSubscription, resumeSubscription, portalData, portalChange } from './service';
 

@@ -3,9 +3,11 @@ import { resolve } from 'node:path';
 import { bundleAll } from '../../scripts/bundle';
 
 export interface FunctionResult {
+  name: string;
   entry: string;
   kib: number;
   coldImportMs: number;
+  top: { module: string; bytes: number }[];
 }
 
 /** Bundles every function as deployed and times a cold import of each in a fresh Node process. */
@@ -22,6 +24,6 @@ export async function measureFunctions(): Promise<FunctionResult[]> {
       samples.push(Number(out.trim()));
     }
     samples.sort((a, b) => a - b);
-    return { entry: bundle.entry, kib: Math.round(bundle.bytes / 1024), coldImportMs: Math.round(samples[1]! * 10) / 10 };
+    return { name: bundle.name, entry: bundle.entry, kib: Math.round(bundle.bytes / 1024), coldImportMs: Math.round(samples[1]! * 10) / 10, top: bundle.top };
   });
 }

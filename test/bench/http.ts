@@ -1,53 +1,41 @@
-import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 
-export interface LatencyResult {
-  name: string;
+export interface LoadFigures {
   requests: number;
   p50: number;
   p99: number;
   rps: number;
   errors: number;
-  non2xx: number;
-  readUnits?: number;
-  writeUnits?: number;
 }
 
-/** Latency at fixed concurrency with autocannon, for a bounded number of requests. */
-export async function measureLatency(options: {
-  name: string;
-  url: string;
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  headers?: Record<string, string>;
-  body?: unknown;
-  connections?: number;
-  amount?: number;
-}): Promise<LatencyResult> {
-  const result = await autocannon({
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: { ...(options.body ? { 'content-type': 'application/json' } : {}), ...(options.headers ?? {}) },
-    body: options.body ? JSON.stringify(options.body) : undefined,
-    connections: options.connections ?? 16,
-    amount: options.amount ?? 400,
-    timeout: 20,
+const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+/**
+ * One autocannon run in its own Node process (so the load generator never shares an event loop
+ * with the runtime under test), answering its JSON summary.
+ */
+export function runLoad(options: { url: string; method?: string; headers?: Record<string, string>; body?: unknown; connections?: number; amount: number }): Promise<LoadFigures> {
+  const args = [autocannonBin, '-j', '-c', String(options.connections ?? 16), '-a', String(options.amount), '-t', '20', '-m', options.method ?? 'GET'];
+  for (const [name, value] of Object.entries({ ...(options.body ? { 'content-type': 'application/json' } : {}), ...(options.headers ?? {}) })) args.push('-H', `${name}=${value}`);
+  if (options.body) args.push('-b', JSON.stringify(options.body));
+  args.push(options.url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
+      const result = JSON.parse(out);
+      resolve({
+        requests: result.requests.total,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        rps: Math.round(result.requests.total / result.duration),
+        errors: result.errors + result.timeouts + result.non2xx,
+      });
+    });
   });
-  return {
-    name: options.name,
-    requests: result.requests.total,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    rps: Math.round(result.requests.average),
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
-}
-
-/** Capacity units one request consumed, from the local runtime's x-consumed-capacity header. */
-export async function measureCapacity(url: string, init: RequestInit = {}): Promise<{ read: number; write: number; status: number }> {
-  const response = await fetch(url, init);
-  await response.arrayBuffer();
-  const header = response.headers.get('x-consumed-capacity') ?? '';
-  const read = Number(/read=([\d.]+)/.exec(header)?.[1] ?? NaN);
-  const write = Number(/write=([\d.]+)/.exec(header)?.[1] ?? NaN);
-  return { read, write, status: response.status };
 }

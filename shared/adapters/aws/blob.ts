@@ -1,4 +1,5 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { lazily, required, type AwsPortEnv } from './env';
 import type { BlobObject, BlobPort } from '../../platform/ports';
 
 export class S3Blob implements BlobPort {
@@ -24,4 +25,10 @@ export class S3Blob implements BlobPort {
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
+}
+
+/** The blob port of a function whose needs include `blob`. */
+export function awsBlobPort(env: AwsPortEnv): BlobPort {
+  const blob = lazily(() => new S3Blob(new S3Client({ region: env.config.AWS_REGION }), required(env.config.BLOB_BUCKET, 'BLOB_BUCKET')));
+  return { put: (key, body, type) => blob().put(key, body, type), get: (key) => blob().get(key), delete: (key) => blob().delete(key) };
 }

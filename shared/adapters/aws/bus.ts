@@ -1,4 +1,5 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { lazily, type AwsPortEnv } from './env';
 import type { BusPort } from '../../platform/ports';
 import type { DomainEvent } from '../../platform/events';
 
@@ -23,4 +24,10 @@ export class EventBridgeBus implements BusPort {
       if (out.FailedEntryCount) throw new Error(`EventBridge refused ${out.FailedEntryCount} of ${batch.length} events`);
     }
   }
+}
+
+/** The bus port (only the outbox dispatcher publishes). */
+export function awsBusPort(env: AwsPortEnv): BusPort {
+  const bus = lazily(() => new EventBridgeBus(new EventBridgeClient({ region: env.config.AWS_REGION }), env.config.EVENT_BUS_NAME));
+  return { publish: (events) => bus().publish(events) };
 }

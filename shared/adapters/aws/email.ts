@@ -1,4 +1,5 @@
-import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
+import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { lazily, type AwsPortEnv } from './env';
 import type { EmailMessage, EmailPort } from '../../platform/ports';
 
 export class SesEmail implements EmailPort {
@@ -22,4 +23,10 @@ export class SesEmail implements EmailPort {
     );
     return { messageId: out.MessageId ?? '' };
   }
+}
+
+/** The email port of a function whose needs include `email`. */
+export function awsEmailPort(env: AwsPortEnv): EmailPort {
+  const email = lazily(() => new SesEmail(new SESv2Client({ region: env.config.AWS_REGION }), env.config.EMAIL_FROM));
+  return { send: (message) => email().send(message) };
 }

@@ -1,4 +1,5 @@
-import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
+import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
+import { lazily, required, type AwsPortEnv } from './env';
 import type { EncryptionPort } from '../../platform/ports';
 
 /** KMS with an encryption context, so a ciphertext only decrypts for the record it belongs to. */
@@ -19,4 +20,10 @@ export class KmsEncryption implements EncryptionPort {
     );
     return Buffer.from(out.Plaintext!).toString('utf8');
   }
+}
+
+/** The encryption port of a function whose needs include `encryption`. */
+export function awsEncryptionPort(env: AwsPortEnv): EncryptionPort {
+  const kms = lazily(() => new KmsEncryption(new KMSClient({ region: env.config.AWS_REGION }), required(env.config.KMS_KEY_ID, 'KMS_KEY_ID')));
+  return { encrypt: (text, context) => kms().encrypt(text, context), decrypt: (text, context) => kms().decrypt(text, context) };
 }

@@ -1,4 +1,5 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { lazily, type AwsPortEnv } from './env';
 import type { QueueName, QueuePort } from '../../platform/ports';
 
 /** SQS with per-message delay (up to 900 s). */
@@ -15,4 +16,10 @@ export class SqsQueue implements QueuePort {
       new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message), DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds ?? 0))) }),
     );
   }
+}
+
+/** The queue port of a function whose needs include `queue`. */
+export function awsQueuePort(env: AwsPortEnv): QueuePort {
+  const queue = lazily(() => new SqsQueue(new SQSClient({ region: env.config.AWS_REGION }), env.queueUrls));
+  return { send: (name, message, options) => queue().send(name, message, options) };
 }

@@ -1,5 +1,6 @@
-import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Job, SchedulerPort } from '../../platform/ports';
+import { lazily, required, type AwsPortEnv } from './env';
 
 /** Schedule names allow [0-9a-zA-Z-_.] up to 64 characters; longer names are hashed down. */
 export function scheduleName(name: string): string {
@@ -44,4 +45,18 @@ export class EventBridgeScheduler implements SchedulerPort {
       if (!(error instanceof ResourceNotFoundException)) throw error;
     }
   }
+}
+
+/** The scheduler port of a function whose needs include `scheduler`. */
+export function awsSchedulerPort(env: AwsPortEnv): SchedulerPort {
+  const { config } = env;
+  const scheduler = lazily(
+    () =>
+      new EventBridgeScheduler(new SchedulerClient({ region: config.AWS_REGION }), {
+        group: config.SCHEDULER_GROUP,
+        roleArn: required(config.SCHEDULER_ROLE_ARN, 'SCHEDULER_ROLE_ARN'),
+        jobsQueueArn: required(config.JOBS_QUEUE_ARN, 'JOBS_QUEUE_ARN'),
+      }),
+  );
+  return { schedule: (name, at, job) => scheduler().schedule(name, at, job), cancel: (name) => scheduler().cancel(name) };
 }

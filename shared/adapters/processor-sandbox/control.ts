@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { locateSessionById } from '../../checkout/service';
 import type { ControlRoute, LocalRuntimeHandle } from '../../platform/capability';
 import { badRequest, conflict, notFound } from '../../platform/errors';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkoutPage, notFoundPage } from './page';
 import { ProcessorError } from '../../processor/port';
 import type { SandboxProcessor } from './sandbox';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { badRequest } from '../../platform/errors';
 import { defineOperation, rawReply, reply } from '../../platform/operation';
 import type { Ports } from '../../platform/ports';

@@ -1,13 +1,12 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { authenticate } from '../auth';
 import type { Deps, OperationContext, PublicContext } from '../context';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
-import { getMetrics, getTracer, inLambda, recordAnswer } from '../observability';
+import { activeTracing, getMetrics, inLambda, recordAnswer } from '../observability';
 import { routeKey, type AnyOperation } from '../operation';
 import { consumeRequest } from '../rate-limit';
 import { withCapacityMeter } from '../../store/capacity';
@@ -86,6 +85,8 @@ export function createApiHandler(operations: AnyOperation[], options: HandlerOpt
     return result;
   };
   const handler = middy<ApiEvent, ApiResult>().use(injectLambdaContext(logger, { resetKeys: true }));
-  if (inLambda()) handler.use(captureLambdaHandler(getTracer(), { captureResponse: false })).use(logMetrics(getMetrics()));
+  const tracing = activeTracing();
+  if (tracing) handler.use(tracing.middleware());
+  if (inLambda()) handler.use(logMetrics(getMetrics()));
   return handler.handler(base);
 }

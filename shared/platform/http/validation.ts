@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { badRequest } from '../errors';
 
 /** Parses one part of the input; a failure becomes a 400 naming the field and the reason. */

@@ -1,0 +1,183 @@
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CAPABILITIES } from '../app';
+import type { AccessNeed, Capability } from '../platform/capability';
+import type { App } from './assemble';
+
+/**
+ * Each deployed function's entry, generated at build and synth time from the manifests, so its
+ * bundle holds only what it runs: the manifest of its own capability (and of those providing a
+ * port it may use), the AWS port modules its `needs` name, and the tracer only with tracing on.
+ * The generic entries in functions/ bundle the whole app; these are what `cdk deploy` ships.
+ * Files go to build/functions/ (git-ignored); nothing here is kept by hand.
+ */
+export type FunctionKind = 'api' | 'consumer' | 'queue' | 'jobs' | 'stream-dispatcher';
+
+export interface FunctionSpec {
+  kind: FunctionKind;
+  /** The API group, bus consumer or queue it runs (its APP_FUNCTION). */
+  appFunction?: string;
+}
+
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ENTRY_DIR = join(PROJECT_ROOT, 'build', 'functions');
+
+/** The AWS port module of each need ('table' is the store itself). */
+const PORT_MODULES: Record<Exclude<AccessNeed, 'table'> | 'bus', { port: string; module: string; factory: string }> = {
+  queue: { port: 'queue', module: 'shared/adapters/aws/queue', factory: 'awsQueuePort' },
+  scheduler: { port: 'scheduler', module: 'shared/adapters/aws/scheduler', factory: 'awsSchedulerPort' },
+  blob: { port: 'blob', module: 'shared/adapters/aws/blob', factory: 'awsBlobPort' },
+  email: { port: 'email', module: 'shared/adapters/aws/email', factory: 'awsEmailPort' },
+  encryption: { port: 'encryption', module: 'shared/adapters/aws/encryption', factory: 'awsEncryptionPort' },
+  bus: { port: 'bus', module: 'shared/adapters/aws/bus', factory: 'awsBusPort' },
+};
+
+interface ManifestModule {
+  exportName: string;
+  /** Path below the project root, without extension. */
+  module: string;
+}
+
+let modules: Map<Capability, ManifestModule> | undefined;
+
+/**
+ * Where each manifest of shared/app.ts is defined, read from that file's own import lines and
+ * matched to the CAPABILITIES list by position, so the list stays the only place that names them.
+ */
+export function manifestModules(): Map<Capability, ManifestModule> {
+  if (modules) return modules;
+  const source = readFileSync(join(PROJECT_ROOT, 'shared', 'app.ts'), 'utf8');
+  const imported = new Map<string, string>();
+  for (const match of source.matchAll(/import\s*\{([^}]+)\}\s*from\s*'\.\/([^']+)'/g)) {
+    for (const name of match[1]!.split(',').map((n) => n.trim()).filter(Boolean)) imported.set(name, match[2]!);
+  }
+  const list = /CAPABILITIES[^=]*=\s*\[([^\]]*)\]/.exec(source)?.[1]?.split(',').map((n) => n.trim()).filter(Boolean) ?? [];
+  if (list.length !== CAPABILITIES.length) throw new Error('Could not read the CAPABILITIES list of shared/app.ts');
+  modules = new Map(
+    list.map((exportName, i) => {
+      const module = imported.get(exportName);
+      if (!module) throw new Error(`shared/app.ts lists ${exportName} without importing it`);
+      return [CAPABILITIES[i]!, { exportName, module: `shared/${module}` }];
+    }),
+  );
+  return modules;
+}
+
+/** Every function the stacks deploy. */
+export function functionSpecs(app: App): FunctionSpec[] {
+  return [
+    ...app.groups.map((g) => ({ kind: 'api' as const, appFunction: g.name })),
+    ...app.consumers.map((c) => ({ kind: 'consumer' as const, appFunction: c.name })),
+    ...app.queues.map((q) => ({ kind: 'queue' as const, appFunction: q.name })),
+    { kind: 'jobs' },
+    { kind: 'stream-dispatcher' },
+  ];
+}
+
+const entryName = (spec: FunctionSpec) => (spec.appFunction ? `${spec.kind}-${spec.appFunction}` : spec.kind);
+
+/** The source of one function's entry, or undefined when a capability is not in shared/app.ts (the generic entry serves it). */
+export function entrySource(app: App, spec: FunctionSpec, options: { tracing: boolean }): string | undefined {
+  const located = manifestModules();
+  const imports = new Set<string>();
+  const from = (module: string) => `../../${module}`;
+  const manifest = (capability: Capability) => {
+    const found = located.get(capability);
+    if (!found) return undefined;
+    imports.add(`import { ${found.exportName} } from '${from(found.module)}';`);
+    return found.exportName;
+  };
+  const owner = (test: (c: Capability) => boolean) => app.capabilities.find(test);
+  let needs: (AccessNeed | 'bus')[] = [];
+  let handler: string;
+  let capabilities: Capability[] = [];
+  switch (spec.kind) {
+    case 'api': {
+      const group = app.groups.find((g) => g.name === spec.appFunction)!;
+      needs = group.needs;
+      if (group.name === 'docs' || group.name === 'mcp') {
+        // They serve every operation (the contract, the tools): the whole list.
+        capabilities = app.capabilities;
+        const names = capabilities.map(manifest);
+        if (names.some((n) => !n)) return undefined;
+        imports.add(`import { ${group.name}Group } from '${from(`shared/composition/${group.name}-api`)}';`);
+        handler = `apiFunction(${group.name}Group([${names.join(', ')}]), deps)`;
+      } else {
+        const capability = owner((c) => c.name === group.name)!;
+        capabilities = [capability];
+        const name = manifest(capability);
+        if (!name) return undefined;
+        handler = `apiFunction(${name}.operations ?? [], deps)`;
+      }
+      imports.add(`import { apiFunction, lambdaDeps } from '${from('shared/composition/lambda')}';`);
+      break;
+    }
+    case 'consumer':
+    case 'queue': {
+      const field = spec.kind === 'consumer' ? 'consumers' : 'queues';
+      const capability = owner((c) => (c[field] ?? []).some((item) => item.name === spec.appFunction))!;
+      const item = capability[field]!.find((i) => i.name === spec.appFunction)!;
+      needs = item.needs ?? ['table'];
+      capabilities = [capability];
+      const name = manifest(capability);
+      if (!name) return undefined;
+      const fn = spec.kind === 'consumer' ? 'consumerFunction' : 'queueFunction';
+      imports.add(`import { ${fn}, lambdaDeps } from '${from('shared/composition/lambda')}';`);
+      handler = `${fn}(${name}.${field}!.find((item) => item.name === ${JSON.stringify(spec.appFunction)})!, deps)`;
+      break;
+    }
+    case 'jobs': {
+      needs = ['table', 'queue', 'scheduler', 'blob', 'email', 'encryption'];
+      capabilities = app.capabilities.filter((c) => Object.keys(c.jobs ?? {}).length);
+      const names = capabilities.map(manifest);
+      if (names.some((n) => !n)) return undefined;
+      imports.add(`import { jobsFunction, lambdaDeps } from '${from('shared/composition/lambda')}';`);
+      handler = `jobsFunction(Object.assign({}, ${names.map((n) => `${n}.jobs`).join(', ')}), deps)`;
+      break;
+    }
+    case 'stream-dispatcher':
+      needs = ['table', 'bus'];
+      imports.add(`import { lambdaDeps, streamFunction } from '${from('shared/composition/lambda')}';`);
+      handler = 'streamFunction(deps)';
+      break;
+  }
+  // Ports that capabilities provide go to every function that runs capability code.
+  const providers = capabilities.length ? app.capabilities.filter((c) => Object.keys(c.ports ?? {}).length) : [];
+  const providerNames = providers.map(manifest);
+  if (providerNames.some((n) => !n)) return undefined;
+  const core = [...new Set(needs)].filter((n): n is keyof typeof PORT_MODULES => n !== 'table').map((n) => PORT_MODULES[n]);
+  for (const port of core) imports.add(`import { ${port.factory} } from '${from(port.module)}';`);
+  const queues = needs.includes('queue') ? app.queues.map((q) => q.name) : [];
+  const lines = [
+    '// Generated from shared/app.ts by shared/composition/function-entries.ts; do not edit (build/ is git-ignored).',
+    ...(options.tracing ? [`import '${from('shared/composition/tracing')}';`] : []),
+    ...[...imports].sort(),
+    '',
+    `const deps = lambdaDeps({`,
+    `  core: { ${core.map((p) => `${p.port}: ${p.factory}`).join(', ')} },`,
+    `  ports: Object.assign({}, ${providerNames.map((n) => `${n}.ports`).join(', ') || '{}'}),`,
+    `  queues: ${JSON.stringify(queues)},`,
+    `});`,
+    '',
+    `export const handler = ${handler};`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * Writes the entry of one function and answers its path; falls back to the generic entry in
+ * functions/ for a capability assembled outside shared/app.ts (tests of the derivation).
+ */
+export function writeFunctionEntry(app: App, spec: FunctionSpec, options: { tracing: boolean }): string {
+  const source = entrySource(app, spec, options);
+  if (source === undefined) return join(PROJECT_ROOT, 'functions', `${spec.kind}.ts`);
+  const dir = ENTRY_DIR;
+  const file = join(dir, `${entryName(spec)}${options.tracing ? '.traced' : ''}.ts`);
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== source) writeFileSync(file, source);
+  return file;
+}
+
+export const relativeToRoot = (file: string) => relative(PROJECT_ROOT, file);

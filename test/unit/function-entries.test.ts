@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { APP, CAPABILITIES } from '../../shared/app';
+import { entrySource, functionSpecs, manifestModules, PROJECT_ROOT } from '../../shared/composition/function-entries';
+
+const source = (kind: Parameters<typeof entrySource>[1]['kind'], appFunction?: string, tracing = false) => entrySource(APP, { kind, appFunction }, { tracing })!;
+const importsOf = (text: string) => [...text.matchAll(/'\.\.\/\.\.\/([^']+)'/g)].map((m) => m[1]!);
+
+describe('generated function entries', () => {
+  it('locate every manifest of shared/app.ts, the very object the list holds', async () => {
+    const located = manifestModules();
+    expect(located.size).toBe(CAPABILITIES.length);
+    for (const capability of CAPABILITIES) {
+      const { module, exportName } = located.get(capability)!;
+      const loaded = await import(join(PROJECT_ROOT, `${module}.ts`));
+      expect(loaded[exportName]).toBe(capability);
+    }
+  });
+
+  it('give an API function its own manifest, the port providers, and only the AWS ports its needs name', () => {
+    const catalog = importsOf(source('api', 'catalog'));
+    expect(catalog).toContain('shared/catalog/index');
+    expect(catalog).toContain('shared/processor/index');
+    expect(catalog).toContain('shared/adapters/aws/blob');
+    expect(catalog.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/blob']);
+    expect(catalog.filter((m) => /^shared\/[a-z]+\/index$/.test(m)).sort()).toEqual(['shared/catalog/index', 'shared/processor/index']);
+    expect(catalog).not.toContain('shared/app');
+    const account = importsOf(source('api', 'account'));
+    expect(account.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual([]);
+  });
+
+  it('keep the MCP server in the MCP function only, and the tracer only with tracing on', () => {
+    for (const spec of functionSpecs(APP)) {
+      const text = source(spec.kind, spec.appFunction);
+      expect(text.includes('mcp-api')).toBe(spec.appFunction === 'mcp');
+      expect(text).not.toContain('composition/tracing');
+    }
+    expect(importsOf(source('api', 'sales', true))).toContain('shared/composition/tracing');
+  });
+
+  it('give the stream dispatcher the bus and nothing of the capabilities', () => {
+    const imports = importsOf(source('stream-dispatcher'));
+    expect(imports.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/bus']);
+    expect(imports.some((m) => /^shared\/[a-z]+\/index$/.test(m))).toBe(false);
+  });
+
+  it('a queue worker runs its queue from its own manifest', () => {
+    const text = source('queue', 'webhooks');
+    expect(importsOf(text)).toContain('shared/webhooks/index');
+    expect(text).toContain('queueFunction(webhooks.queues!.find((item) => item.name === "webhooks")!, deps)');
+  });
+});
+
+describe('zod in bundles', () => {
+  it('is imported as a namespace everywhere (`import { z }` drags in every locale, ~350 KiB)', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (path.endsWith('.ts') && /import\s+(type\s+)?\{\s*z\b[^}]*\}\s+from\s+'zod'/.test(readFileSync(path, 'utf8'))) offenders.push(path);
+      }
+    };
+    walk(join(PROJECT_ROOT, 'shared'));
+    expect(offenders).toEqual([]);
+  });
+});
