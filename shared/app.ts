@@ -8,6 +8,7 @@ import { processor } from './processor/index';
 import { sales } from './sales/index';
 import { storefront } from './storefront/index';
 import { subscriptions } from './subscriptions/index';
+import { team } from './team/index';
 import { webhooks } from './webhooks/index';
 
 /**
@@ -16,6 +17,6 @@ import { webhooks } from './webhooks/index';
  * control routes and CDK resources all follow from its manifest (shared/<capability>/index.ts).
  * The order is the order of the API functions and bus rules.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processor, sales, subscriptions, credits];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processor, sales, subscriptions, credits, team];
 
 export const APP = assembleApp(CAPABILITIES);
