@@ -29,7 +29,8 @@ export interface InviteRecord {
   email: string;
   role: Role;
   teamIds: string[];
-  expiresAt: string;
+  /** The invite's `expiresAt` (stored under another name: `expiresAt` is the table's TTL attribute). */
+  validUntil: string;
   createdAt: string;
   /** When the last mail went out (first send or resend). */
   sentAt: string;

@@ -22,12 +22,12 @@ export const hasFreeSeat = (state: TeamState, plan: Plan) => state.used + state.
 
 export const inviteExpiresAt = (now: Date) => new Date(now.getTime() + INVITE_VALID_MS);
 
-export const isExpired = (invite: Pick<InviteRecord, 'expiresAt'>, now: Date) => Date.parse(invite.expiresAt) <= now.getTime();
+export const isExpired = (invite: Pick<InviteRecord, 'validUntil'>, now: Date) => Date.parse(invite.validUntil) <= now.getTime();
 
 export type ResendVerdict = { ok: true } | { ok: false; reason: 'expired' | 'too_soon' | 'limit'; retryAfterSeconds?: number };
 
 /** Resend: at most once a minute and 5 times per invite, and only while it is open. */
-export function resendVerdict(invite: Pick<InviteRecord, 'expiresAt' | 'sentAt' | 'resends'>, now: Date): ResendVerdict {
+export function resendVerdict(invite: Pick<InviteRecord, 'validUntil' | 'sentAt' | 'resends'>, now: Date): ResendVerdict {
   if (isExpired(invite, now)) return { ok: false, reason: 'expired' };
   if (invite.resends >= MAX_RESENDS) return { ok: false, reason: 'limit' };
   const wait = Date.parse(invite.sentAt) + RESEND_INTERVAL_MS - now.getTime();

@@ -6,7 +6,7 @@ import { memberAccessDelete, memberAccessPut } from '../platform/member-access';
 import { actsAsOwner, OWNER_KEY, type Actor, type Role } from '../platform/permissions';
 import type { Job } from '../platform/ports';
 import type { Scope } from '../store/keys';
-import { ConditionFailed, type TransactOp } from '../store/store';
+import { ConditionFailed, withoutWriteCompanion, type TransactOp } from '../store/store';
 import { inviteMail } from './pages';
 import { signInviteToken, signMemberSession, verifyInviteToken } from './invite-link';
 import { ACCOUNT_OWNER_ID, type InviteEnd, type InviteRecord, type MemberRecord, type MemberStatus, type TeamRecord, type TeamState } from './records';
@@ -55,7 +55,7 @@ const timerName = (scope: Scope, inviteId: string) => `team-invite-${scope.accou
 // ---- views ----
 
 export const memberView = (m: MemberRecord) => ({ _id: m._id, email: m.email, name: m.name, role: m.role, teamIds: m.teamIds, status: m.status, joinedAt: m.joinedAt });
-export const inviteView = (i: InviteRecord) => ({ id: i._id, email: i.email, role: i.role, teamIds: i.teamIds, expiresAt: i.expiresAt });
+export const inviteView = (i: InviteRecord) => ({ id: i._id, email: i.email, role: i.role, teamIds: i.teamIds, expiresAt: i.validUntil });
 export const teamView = (t: TeamRecord) => ({ _id: t._id, name: t.name, areas: t.areas, createdAt: t.createdAt, updatedAt: t.updatedAt });
 
 // ---- errors ----
@@ -94,11 +94,14 @@ export async function ensureTeam(ctx: Pick<TeamCtx, 'store' | 'scope' | 'account
   };
   const initial: TeamState = { owners: 1, used: 1, pending: 0, seats: 1 };
   try {
-    await ctx.store.transact([
-      teamWrites.createState(ctx.scope, initial),
-      teamWrites.putMember(ctx.scope, owner),
-      teamWrites.claimEmail(ctx.scope, email, { kind: 'member', id: ACCOUNT_OWNER_ID }),
-    ]);
+    // Setting up is no change of the request's: it carries no activity entry.
+    await withoutWriteCompanion(() =>
+      ctx.store.transact([
+        teamWrites.createState(ctx.scope, initial),
+        teamWrites.putMember(ctx.scope, owner),
+        teamWrites.claimEmail(ctx.scope, email, { kind: 'member', id: ACCOUNT_OWNER_ID }),
+      ]),
+    );
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
   }
@@ -150,10 +153,10 @@ export async function readActivity(ctx: TeamCtx, query: { before?: string; limit
 
 async function sendInvite(ctx: TeamCtx, invite: InviteRecord): Promise<boolean> {
   const secret = ctx.config.JWT_SECRET!;
-  const token = await signInviteToken(secret, { scope: ctx.scope, inviteId: invite._id, linkVersion: invite.linkVersion }, new Date(invite.expiresAt), ctx.clock.now());
+  const token = await signInviteToken(secret, { scope: ctx.scope, inviteId: invite._id, linkVersion: invite.linkVersion }, new Date(invite.validUntil), ctx.clock.now());
   const link = `${ctx.request.baseUrl}/team/join?token=${encodeURIComponent(token)}`;
   try {
-    await ctx.ports.email.send({ to: [invite.email], ...inviteMail({ storeName: ctx.account.name ?? ctx.account.email, role: invite.role, link, expiresAt: invite.expiresAt }) });
+    await ctx.ports.email.send({ to: [invite.email], ...inviteMail({ storeName: ctx.account.name ?? ctx.account.email, role: invite.role, link, expiresAt: invite.validUntil }) });
     return true;
   } catch {
     // The invite stands; the owner can resend it once a minute.
@@ -216,7 +219,7 @@ export async function inviteMember(ctx: TeamCtx, input: { email: string; role: R
     email,
     role: input.role,
     teamIds,
-    expiresAt: inviteExpiresAt(now).toISOString(),
+    validUntil: inviteExpiresAt(now).toISOString(),
     createdAt: now.toISOString(),
     sentAt: now.toISOString(),
     resends: 0,
@@ -238,7 +241,7 @@ export async function inviteMember(ctx: TeamCtx, input: { email: string; role: R
     if (error.reasons[3] === 'ConditionalCheckFailed') throw inviteRateLimited(now);
     throw concurrent();
   }
-  await ctx.ports.scheduler.schedule(timerName(ctx.scope, invite._id), new Date(invite.expiresAt), {
+  await ctx.ports.scheduler.schedule(timerName(ctx.scope, invite._id), new Date(invite.validUntil), {
     type: JOB_INVITE_EXPIRY,
     scope: ctx.scope,
     payload: { inviteId: invite._id },
@@ -264,7 +267,7 @@ export async function resendInvite(ctx: TeamCtx, id: string) {
   }
   const next: InviteRecord = {
     ...invite,
-    expiresAt: inviteExpiresAt(now).toISOString(),
+    validUntil: inviteExpiresAt(now).toISOString(),
     sentAt: now.toISOString(),
     resends: invite.resends + 1,
     linkVersion: invite.linkVersion + 1,
@@ -272,13 +275,13 @@ export async function resendInvite(ctx: TeamCtx, id: string) {
   try {
     await ctx.store.transact([
       teamWrites.replaceInvite(ctx.scope, next, invite.linkVersion),
-      activityWrite(ctx.scope, ctx.clock, { action: 'invite.resent', target: { type: 'invite', id: invite._id, email: invite.email }, details: { resends: next.resends, expiresAt: next.expiresAt } }),
+      activityWrite(ctx.scope, ctx.clock, { action: 'invite.resent', target: { type: 'invite', id: invite._id, email: invite.email }, details: { resends: next.resends, expiresAt: next.validUntil } }),
     ]);
   } catch (error) {
     if (error instanceof ConditionFailed) throw concurrent();
     throw error;
   }
-  await ctx.ports.scheduler.schedule(timerName(ctx.scope, invite._id), new Date(next.expiresAt), { type: JOB_INVITE_EXPIRY, scope: ctx.scope, payload: { inviteId: invite._id } });
+  await ctx.ports.scheduler.schedule(timerName(ctx.scope, invite._id), new Date(next.validUntil), { type: JOB_INVITE_EXPIRY, scope: ctx.scope, payload: { inviteId: invite._id } });
   return { invite: inviteView(next), emailSent: await sendInvite(ctx, next) };
 }
 

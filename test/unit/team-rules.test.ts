@@ -28,12 +28,12 @@ describe('team rules', () => {
     const sent = at('2025-03-01T10:00:00.000Z');
     const expiresAt = inviteExpiresAt(sent).toISOString();
     expect(expiresAt).toBe('2025-03-08T10:00:00.000Z');
-    expect(isExpired({ expiresAt }, at('2025-03-08T09:59:59.999Z'))).toBe(false);
-    expect(isExpired({ expiresAt }, at('2025-03-08T10:00:00.000Z'))).toBe(true);
+    expect(isExpired({ validUntil: expiresAt }, at('2025-03-08T09:59:59.999Z'))).toBe(false);
+    expect(isExpired({ validUntil: expiresAt }, at('2025-03-08T10:00:00.000Z'))).toBe(true);
   });
 
   it('allows a resend once a minute, 5 times, while the invite is open', () => {
-    const invite = { expiresAt: '2025-03-08T10:00:00.000Z', sentAt: '2025-03-01T10:00:00.000Z', resends: 0 };
+    const invite = { validUntil: '2025-03-08T10:00:00.000Z', sentAt: '2025-03-01T10:00:00.000Z', resends: 0 };
     expect(resendVerdict(invite, at('2025-03-01T10:00:30.000Z'))).toEqual({ ok: false, reason: 'too_soon', retryAfterSeconds: 30 });
     expect(resendVerdict(invite, at('2025-03-01T10:01:00.000Z'))).toEqual({ ok: true });
     expect(resendVerdict({ ...invite, resends: 5 }, at('2025-03-02T10:00:00.000Z'))).toEqual({ ok: false, reason: 'limit' });
