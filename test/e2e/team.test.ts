@@ -175,6 +175,20 @@ describe('team', () => {
     expect((await account.live.get('/team')).body.seats).toEqual({ limit: 3, used: 1, pending: 2 });
   });
 
+  it('holds the seat limit and the last owner under concurrent requests', { timeout: 60_000 }, async () => {
+    const account = await createTestAccount(runtime, 'tier2');
+    const racing = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((n) => account.live.post('/team/invites', { email: `${n}@example.com`, role: 'member' })));
+    expect(racing.filter((r) => r.status === 201)).toHaveLength(2);
+    expect(racing.filter((r) => r.status === 403 && r.body.code === 'SEAT_LIMIT')).toHaveLength(2);
+    expect((await account.live.get('/team')).body.seats).toEqual({ limit: 3, used: 1, pending: 2 });
+
+    const owners = await createTestAccount(runtime, 'tier3');
+    const second = await joinTeam(runtime, owners, 'co@example.com', 'owner');
+    const demotions = await Promise.all([owners.live.patch('/team/members/owner', { role: 'admin' }), owners.live.patch(`/team/members/${second.id}`, { role: 'admin' })]);
+    expect(demotions.map((d) => d.status).sort()).toEqual([200, 409]);
+    expect((await owners.live.get('/team')).body.members.filter((m: any) => m.role === 'owner')).toHaveLength(1);
+  });
+
   it('allows 20 invites an hour per account', { timeout: 90_000 }, async () => {
     const account = await createTestAccount(runtime, 'volume');
     // Start at the top of an hour so the 20 fall in one window.
