@@ -11,6 +11,7 @@ import { sales } from './sales/index';
 import { sheets } from './sheets/index';
 import { storefront } from './storefront/index';
 import { subscriptions } from './subscriptions/index';
+import { team } from './team/index';
 import { webhooks } from './webhooks/index';
 
 /**
@@ -21,6 +22,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team];
 
 export const APP = assembleApp(CAPABILITIES);

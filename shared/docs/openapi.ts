@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { AnyOperation } from '../platform/operation';
+import { operationAccess } from '../platform/permissions';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -33,6 +34,8 @@ function operationObject(operation: AnyOperation): Record<string, unknown> {
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
     tags: operation.tags ?? [],
+    // What a team member acting through a session token needs to run it (permissions.ts).
+    ...(operation.auth === 'key' ? { 'x-access': operationAccess(operation) ?? 'admin' } : {}),
     parameters,
     responses: {
       [String(operation.status ?? 200)]: {

@@ -2,11 +2,15 @@ import { jwtVerify } from 'jose';
 import { findApiKey, getAccount } from './accounts';
 import type { Scope } from '../store/keys';
 import type { Account, Deps } from './context';
-import { unauthorized } from './errors';
+import { ApiError, forbidden, unauthorized } from './errors';
+import { getMemberAccess } from './member-access';
+import { OWNER_KEY, type Actor } from './permissions';
 
 export interface Principal {
   scope: Scope;
   account: Account;
+  /** The owner (API keys, account session tokens) or the team member a session token names. */
+  actor: Actor;
 }
 
 /**
@@ -31,10 +35,14 @@ async function fromApiKey(deps: Deps, token: string): Promise<Principal | undefi
   if (!record || record.revokedAt) return undefined;
   const account = await getAccount(deps.store, record.accountId);
   if (!account) return undefined;
-  return { scope: { accountId: account.accountId, mode: record.mode }, account };
+  return { scope: { accountId: account.accountId, mode: record.mode }, account, actor: OWNER_KEY };
 }
 
-/** A session token (JWT, HS256) names the account in `sub` and the mode in `mode`. */
+/**
+ * A session token (JWT, HS256) names the account in `sub` and the mode in `mode`; a team member's
+ * token also names the member in `member`, whose current role and areas are read from the grant
+ * the team capability keeps (shared/platform/member-access.ts) on every request.
+ */
 async function fromSessionToken(deps: Deps, token: string): Promise<Principal | undefined> {
   if (!deps.config.JWT_SECRET) return undefined;
   try {
@@ -46,11 +54,22 @@ async function fromSessionToken(deps: Deps, token: string): Promise<Principal | 
     const mode = payload.mode === 'live' || payload.mode === 'test' ? payload.mode : undefined;
     if (!payload.sub || !mode) return undefined;
     const account = await getAccount(deps.store, payload.sub);
-    return account ? { scope: { accountId: account.accountId, mode }, account } : undefined;
-  } catch {
+    if (!account) return undefined;
+    const scope: Scope = { accountId: account.accountId, mode };
+    if (payload.member === undefined) return { scope, account, actor: OWNER_KEY };
+    if (typeof payload.member !== 'string') return undefined;
+    const access = await getMemberAccess(deps.store, scope, payload.member);
+    if (!access) return undefined;
+    if (access.status !== 'active') throw forbidden('This team member is suspended', { code: 'MEMBER_SUSPENDED' });
+    return { scope, account, actor: { type: 'member', memberId: access.memberId, email: access.email, role: access.role, areas: access.areas } };
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
     return undefined;
   }
 }
+
+/** Team members' tokens are checked against their grant on every request: never cached. */
+const cacheable = (principal: Principal) => principal.actor.type === 'owner_key';
 
 export async function authenticate(deps: Deps, authorization: string | undefined): Promise<Principal> {
   const token = bearerToken(authorization);
@@ -60,6 +79,6 @@ export async function authenticate(deps: Deps, authorization: string | undefined
   if (hit && hit.expires > now) return hit.principal;
   const principal = token.startsWith('pk_') ? await fromApiKey(deps, token) : await fromSessionToken(deps, token);
   if (!principal) throw unauthorized('Invalid API key');
-  cache.set(token, { principal, expires: now + CACHE_TTL_MS });
+  if (cacheable(principal)) cache.set(token, { principal, expires: now + CACHE_TTL_MS });
   return principal;
 }

@@ -3,6 +3,7 @@ import type { Scope } from '../store/keys';
 import type { Store } from '../store/store';
 import type { Clock } from './clock';
 import type { Config } from './config';
+import type { Actor } from './permissions';
 import type { Plan } from './plans';
 
 export interface Account {
@@ -40,6 +41,8 @@ export interface OperationContext extends Deps {
   /** Present on key-authenticated operations. */
   scope: Scope;
   account: Account;
+  /** Who acts: the owner through a key (also when absent), or a team member through a session token. */
+  actor?: Actor;
   request: RequestInfo;
 }
 

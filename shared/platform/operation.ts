@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { OperationContext, PublicContext } from './context';
+import type { OperationAccess } from './permissions';
 import type { Plan } from './plans';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -59,6 +60,11 @@ export interface Operation<
   summary: string;
   description?: string;
   tags?: string[];
+  /**
+   * What a team member needs to run it (permissions.ts): an area, `admin` (owners and admins
+   * only) or `any`. Defaults to the area of its first tag (AREA_BY_TAG).
+   */
+  area?: OperationAccess;
   method: HttpMethod;
   /** API Gateway style path: `/products/{id}`; a greedy `{name+}` may end it. */
   path: string;

@@ -60,4 +60,11 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress, SK=<notificationId>', index: 'table', notes: 'TTL 30 days; in the same transaction as the change' },
   { name: 'Subscription timer fired once per period', key: 'PK=DONE#subscription-timers, SK=<type>:<subscriberId>:<periodEnd>', index: 'table', notes: 'TTL 30 days' },
   { name: 'Local scheduler: timers due before now', key: 'PK=TIMERS, SK<=<dueAt>', index: 'table', notes: 'local runtime only' },
+  { name: 'Team members / open invites / teams of a tenant', key: 'PK=<scope>#TEAM_MEMBER | #TEAM_INVITE | #TEAM, SK=<id>', index: 'table', notes: 'bounded by the plan\'s seats (25) and 50 teams; read whole' },
+  { name: 'Ended team invite (why an old accept link fails)', key: 'PK=<scope>#TEAM_INVITE_ENDED, SK=<inviteId>', index: 'table', notes: 'TTL 30 days' },
+  { name: 'Team counters (owners, seats used and pending)', key: 'PK=<scope>#TEAM_STATE, SK=STATE', index: 'table', notes: 'conditions keep one owner and the seat limit' },
+  { name: 'Team email holder (one member or invite per lower-cased email)', key: 'PK=<scope>#U#TEAM_EMAIL, SK=<lower(email)>', index: 'table' },
+  { name: 'Team invites counted per hour', key: 'PK=<scope>#TEAM_INVITE_WINDOW, SK=<hour start ISO>', index: 'table', notes: 'atomic ADD with a condition; TTL 2 h' },
+  { name: 'Team member\'s grant (role, areas, status) read by auth per request', key: 'PK=<scope>#MEMBER_ACCESS, SK=<memberId>', index: 'table', notes: 'kernel-owned, written by the team in the same transaction as the change' },
+  { name: 'Activity log, newest first', key: 'PK=<scope>#ACTIVITY, SK=<activityId>, ScanIndexForward=false', index: 'table', notes: 'TTL 1 year; cursor: SK < before' },
 ];

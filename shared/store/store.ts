@@ -9,6 +9,7 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConditionalCheckFailedException, TransactionCanceledException, type ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { badRequest } from '../platform/errors';
 import { recordCapacity } from './capacity';
@@ -53,6 +54,30 @@ export class ConditionFailed extends Error {
     this.name = 'ConditionFailed';
   }
 }
+
+/**
+ * A request-scoped companion of the store's writes: writes that must commit together with
+ * whatever the request changes (the activity log entry of an API write) without every repository
+ * having to pass them along. The store adds `pending()` to the next transaction it runs and tells
+ * the companion when that transaction committed; single-item writes only report that they wrote.
+ */
+export interface WriteCompanion {
+  /** Writes to add to the next transaction; empty once they committed. */
+  pending(): TransactOp[];
+  /** The transaction carrying `pending()` committed. */
+  committed(): void;
+  /** A write outside any carrying transaction committed. */
+  wrote(): void;
+}
+
+const companionStorage = new AsyncLocalStorage<WriteCompanion>();
+
+export const withWriteCompanion = <T>(companion: WriteCompanion, fn: () => Promise<T>) => companionStorage.run(companion, fn);
+
+/** Runs `fn` with no companion (the companion's own fallback write). */
+export const withoutWriteCompanion = <T>(fn: () => Promise<T>) => companionStorage.exit(fn);
+
+export const currentWriteCompanion = () => companionStorage.getStore();
 
 /** Strips key attributes so repositories hand domain records, never raw items, to services. */
 export function toRecord<T>(item: Item | undefined): T | undefined {
@@ -167,6 +192,7 @@ export class Store {
         }),
       );
       this.consumed('write', out.ConsumedCapacity);
+      currentWriteCompanion()?.wrote();
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
       throw error;
@@ -195,6 +221,7 @@ export class Store {
         }),
       );
       this.consumed('write', out.ConsumedCapacity);
+      currentWriteCompanion()?.wrote();
       return out.Attributes as T;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
@@ -216,6 +243,7 @@ export class Store {
         }),
       );
       this.consumed('write', out.ConsumedCapacity);
+      currentWriteCompanion()?.wrote();
       return out.Attributes;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
@@ -230,7 +258,11 @@ export class Store {
   async transact(ops: TransactOp[], token?: string): Promise<void> {
     if (ops.length === 0) return;
     if (ops.length > 100) throw new Error('A transaction holds at most 100 operations');
-    const items = ops.map((op) => {
+    // The request's companion writes (its activity entry) ride along when there is room.
+    const companion = currentWriteCompanion();
+    const extra = companion?.pending() ?? [];
+    const carried = extra.length > 0 && ops.length + extra.length <= 100 && !token;
+    const items = (carried ? [...ops, ...extra] : ops).map((op) => {
       if ('put' in op) {
         return { Put: { TableName: this.tableName, Item: op.put, ConditionExpression: op.condition, ExpressionAttributeNames: op.names, ExpressionAttributeValues: op.values } };
       }
@@ -255,6 +287,8 @@ export class Store {
     try {
       const out = await this.client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token, ReturnConsumedCapacity: 'TOTAL' }));
       this.consumed('write', out.ConsumedCapacity);
+      if (carried) companion!.committed();
+      else companion?.wrote();
     } catch (error) {
       if (error instanceof TransactionCanceledException) {
         const reasons = error.CancellationReasons?.map((r) => r.Code) ?? [];

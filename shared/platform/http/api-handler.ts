@@ -46,7 +46,7 @@ async function runPipeline(operations: Map<string, AnyOperation>, deps: Deps, ev
     if (operation.auth === 'key') {
       const principal = await authenticate(deps, info.headers.authorization);
       if (!operation.unmetered) await consumeRequest(deps, principal.account.accountId);
-      ctx = { ...deps, scope: principal.scope, account: principal.account, request: info };
+      ctx = { ...deps, scope: principal.scope, account: principal.account, actor: principal.actor, request: info };
     } else {
       ctx = { ...deps, request: info };
     }

@@ -1,6 +1,8 @@
+import { recordActivity } from '../activity';
 import type { OperationContext, PublicContext } from '../context';
 import { ApiError, featureLocked } from '../errors';
 import { isReply, type AnyOperation, type OperationInput, type Reply, type UploadedFile } from '../operation';
+import { authorize, OWNER_KEY } from '../permissions';
 import { planAtLeast } from '../plans';
 import { parseOrThrow } from './validation';
 
@@ -16,6 +18,8 @@ export interface RawInput {
  * answer. HTTP (Lambda and local) and MCP tool calls all come through here.
  */
 export async function executeOperation(operation: AnyOperation, ctx: OperationContext | PublicContext, raw: RawInput): Promise<Reply> {
+  // Roles before anything else: a member learns nothing about an operation they may not run.
+  if (ctx.account && ctx.actor) authorize(ctx.actor, operation);
   const input: OperationInput<unknown, unknown, unknown> = {
     params: parseOrThrow(operation.params, raw.params, 'params') ?? {},
     query: parseOrThrow(operation.query, raw.query, 'query') ?? {},
@@ -26,7 +30,11 @@ export async function executeOperation(operation: AnyOperation, ctx: OperationCo
     const required = operation.plan ?? operation.planFor?.(input as never);
     if (required && !planAtLeast(ctx.account.plan, required)) throw featureLocked(required);
   }
-  const result = await operation.handler(ctx as never, input as never);
+  // Every write through the API lands in the activity log with who made it (activity.ts).
+  const run = () => operation.handler(ctx as never, input as never);
+  const result = ctx.account && operation.method !== 'GET'
+    ? await recordActivity(ctx, ctx.scope, ctx.actor ?? OWNER_KEY, activityOf(operation, input.params), run)
+    : await run();
   if (isReply(result)) return result;
   if (operation.output && ctx.config.VALIDATE_OUTPUT === '1') {
     const checked = operation.output.safeParse(result);
@@ -35,4 +43,10 @@ export async function executeOperation(operation: AnyOperation, ctx: OperationCo
     }
   }
   return { kind: 'reply', status: operation.status ?? 200, body: result };
+}
+
+/** The generic activity entry of an API write: the operation and the record its path names. */
+function activityOf(operation: AnyOperation, params: unknown) {
+  const id = (params as Record<string, unknown>).id;
+  return { action: operation.operationId, target: { type: operation.tags?.[0] ?? 'API', ...(typeof id === 'string' ? { id } : {}) }, details: { method: operation.method, path: operation.path } };
 }

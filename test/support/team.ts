@@ -1,0 +1,34 @@
+import { ApiClient, control, type TestAccount } from './runtime';
+import type { LocalRuntime } from '../../shared/local/runtime';
+
+/** The newest accept link mailed to `email` (GET /_local/emails). */
+export async function inviteLink(runtime: LocalRuntime, email: string): Promise<string> {
+  const mails = (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(email)}`)).body.emails as { text: string; sentAt: string }[];
+  const last = mails[mails.length - 1];
+  const link = last && /(https?:\/\/\S+\/team\/join\?token=[^\s"<]+)/.exec(last.text)?.[1];
+  if (!link) throw new Error(`no invite mail to ${email}`);
+  return link;
+}
+
+export const tokenOf = (link: string) => decodeURIComponent(new URL(link).searchParams.get('token')!);
+
+/** Accepts an invite as the form on the accept page does; answers the status and the session token. */
+export async function acceptInvite(runtime: LocalRuntime, link: string, name = 'Team Mate'): Promise<{ status: number; html: string; token?: string }> {
+  const form = new FormData();
+  form.set('token', tokenOf(link));
+  form.set('name', name);
+  const response = await fetch(`${runtime.url}/team/join`, { method: 'POST', body: form });
+  const html = await response.text();
+  return { status: response.status, html, token: /<code id="session-token">([^<]+)<\/code>/.exec(html)?.[1] };
+}
+
+/** Invites, follows the mailed link and accepts: the member's API client and id. */
+export async function joinTeam(runtime: LocalRuntime, account: TestAccount, email: string, role: 'owner' | 'admin' | 'member', teamIds: string[] = []) {
+  const invited = await account.live.post('/team/invites', { email, role, teamIds });
+  if (invited.status !== 201) throw new Error(`invite failed: ${invited.text}`);
+  const joined = await acceptInvite(runtime, await inviteLink(runtime, email));
+  if (joined.status !== 201 || !joined.token) throw new Error(`accept failed: ${joined.status} ${joined.html}`);
+  const team = await account.live.get('/team');
+  const member = team.body.members.find((m: { email: string }) => m.email === email.toLowerCase());
+  return { client: new ApiClient(runtime.url, joined.token), id: member._id as string, token: joined.token };
+}
