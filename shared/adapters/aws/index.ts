@@ -45,7 +45,11 @@ export function awsPorts(config: Config, queueUrls: Partial<Record<QueueName, st
       get: (key) => lazyBlob().get(key),
       delete: (key) => lazyBlob().delete(key),
     },
-    email: { send: (message) => (email ??= new SesEmail(new SESv2Client({ region }), config.EMAIL_FROM)).send(message) },
+    email: {
+      send: (message) => lazyEmail().send(message),
+      sendBulk: (message) => lazyEmail().sendBulk(message),
+      senderIdentity: (address) => lazyEmail().senderIdentity(address),
+    },
     encryption: {
       encrypt: (text, context) => lazyEncryption().encrypt(text, context),
       decrypt: (text, context) => lazyEncryption().decrypt(text, context),
@@ -58,6 +62,9 @@ export function awsPorts(config: Config, queueUrls: Partial<Record<QueueName, st
       roleArn: required(config.SCHEDULER_ROLE_ARN, 'SCHEDULER_ROLE_ARN'),
       jobsQueueArn: required(config.JOBS_QUEUE_ARN, 'JOBS_QUEUE_ARN'),
     }));
+  }
+  function lazyEmail() {
+    return (email ??= new SesEmail(new SESv2Client({ region }), config.EMAIL_FROM, config.EMAIL_CONFIGURATION_SET));
   }
   function lazyBlob() {
     return (blob ??= new S3Blob(new S3Client({ region }), required(config.BLOB_BUCKET, 'BLOB_BUCKET')));
