@@ -2,6 +2,8 @@ import { account } from './account/index';
 import { catalog } from './catalog/index';
 import { checkout } from './checkout/index';
 import { assembleApp } from './composition/assemble';
+import { audience } from './audience/index';
+import { email } from './email/index';
 import { credits } from './credits/index';
 import type { Capability } from './platform/capability';
 import { processor } from './processor/index';
@@ -16,6 +18,6 @@ import { webhooks } from './webhooks/index';
  * control routes and CDK resources all follow from its manifest (shared/<capability>/index.ts).
  * The order is the order of the API functions and bus rules.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processor, sales, subscriptions, credits];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processor, sales, subscriptions, credits, audience, email];
 
 export const APP = assembleApp(CAPABILITIES);
