@@ -6,8 +6,8 @@ const tags = ['Newsletter subscribers'];
 
 export const audienceOperations = [
   defineOperation({
-    operationId: 'listSubscribers',
-    tool: 'list_subscribers',
+    operationId: 'listNewsletterSubscribers',
+    tool: 'list_newsletter_subscribers',
     summary: 'Newsletter contacts, newest first (email prefix `q` lists alphabetically); cursor pagination with `limit` and `after`',
     tags,
     method: 'GET',
@@ -21,8 +21,8 @@ export const audienceOperations = [
     },
   }),
   defineOperation({
-    operationId: 'createSubscriber',
-    tool: 'create_subscriber',
+    operationId: 'createNewsletterSubscriber',
+    tool: 'create_newsletter_subscriber',
     summary: 'Adds a contact (source `api` unless given); an email that has one answers 409 SUBSCRIBER_EXISTS',
     tags,
     method: 'POST',
@@ -34,8 +34,8 @@ export const audienceOperations = [
     handler: async (ctx, { body }) => createContact(ctx, ctx.scope, { ...body, source: body.source ?? 'api' }),
   }),
   defineOperation({
-    operationId: 'getSubscriber',
-    tool: 'get_subscriber',
+    operationId: 'getNewsletterSubscriber',
+    tool: 'get_newsletter_subscriber',
     summary: 'One contact with its tags, consent and the facts segments use',
     tags,
     method: 'GET',
@@ -46,8 +46,8 @@ export const audienceOperations = [
     handler: async (ctx, { params }) => getContact(ctx, ctx.scope, params.id),
   }),
   defineOperation({
-    operationId: 'updateSubscriber',
-    tool: 'update_subscriber',
+    operationId: 'updateNewsletterSubscriber',
+    tool: 'update_newsletter_subscriber',
     summary: 'Edits name, country, consent or status (subscribed/unsubscribed); a suppressed address cannot be resubscribed (409 SUPPRESSED)',
     tags,
     method: 'PATCH',
@@ -59,8 +59,8 @@ export const audienceOperations = [
     handler: async (ctx, { params, body }) => updateContact(ctx, ctx.scope, params.id, body),
   }),
   defineOperation({
-    operationId: 'deleteSubscriber',
-    tool: 'delete_subscriber',
+    operationId: 'deleteNewsletterSubscriber',
+    tool: 'delete_newsletter_subscriber',
     summary: 'Deletes a contact; a suppressed address stays on the suppression list',
     tags,
     method: 'DELETE',
@@ -74,8 +74,8 @@ export const audienceOperations = [
     },
   }),
   defineOperation({
-    operationId: 'addSubscriberTags',
-    tool: 'add_subscriber_tags',
+    operationId: 'addNewsletterSubscriberTags',
+    tool: 'add_newsletter_subscriber_tags',
     summary: 'Adds exact-string tags to a contact',
     tags,
     method: 'POST',
@@ -87,8 +87,8 @@ export const audienceOperations = [
     handler: async (ctx, { params, body }) => addTags(ctx, ctx.scope, params.id, body.tags),
   }),
   defineOperation({
-    operationId: 'removeSubscriberTags',
-    tool: 'remove_subscriber_tags',
+    operationId: 'removeNewsletterSubscriberTags',
+    tool: 'remove_newsletter_subscriber_tags',
     summary: 'Removes tags from a contact',
     tags,
     method: 'POST',

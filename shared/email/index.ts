@@ -1,7 +1,7 @@
 import { defineCapability } from '../platform/capability';
 import { emailOperations } from './operations';
 import { EMAIL_QUEUE, POST_SENDING_EVENT } from './service';
-import { emailEventsRoute, emailJobs, postSendingConsumer, sendBatchHandler, sesFeedbackConsumer } from './workers';
+import { emailEventsRoute, emailJobs, refuseMailRoute, postSendingConsumer, sendBatchHandler, sesFeedbackConsumer } from './workers';
 
 /** Sender settings, transactional send, newsletter posts sent in batches, links, bounces. */
 export const email = defineCapability({
@@ -20,6 +20,6 @@ export const email = defineCapability({
     },
   ],
   jobs: emailJobs,
-  controlRoutes: [emailEventsRoute],
+  controlRoutes: [emailEventsRoute, refuseMailRoute],
   eventTypes: [POST_SENDING_EVENT],
 });

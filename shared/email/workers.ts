@@ -93,3 +93,20 @@ export const emailEventsRoute: ControlRoute = {
     return { status: 200, body: { suppressed: input.email.toLowerCase(), type: input.type, scopes } };
   },
 };
+
+/** Local only: the captured-mail adapter refuses mail to these addresses until told otherwise. */
+export const refuseMailRoute: ControlRoute = {
+  method: 'POST',
+  path: '/_local/emails/refuse',
+  async handle(runtime, { body }) {
+    const parsed = z.object({ emails: z.array(z.string().email()), refuse: z.boolean().default(true) }).safeParse(body);
+    if (!parsed.success) throw badRequest('body: { emails: string[], refuse?: boolean }');
+    const captured = runtime.deps.ports.email as unknown as { failFor?: Set<string> };
+    if (!captured.failFor) throw badRequest('The email adapter cannot refuse mail');
+    for (const email of parsed.data.emails) {
+      if (parsed.data.refuse) captured.failFor.add(email.toLowerCase());
+      else captured.failFor.delete(email.toLowerCase());
+    }
+    return { status: 200, body: { refusing: [...captured.failFor] } };
+  },
+};

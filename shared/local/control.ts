@@ -72,7 +72,10 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
     path: '/_local/emails',
     async handle(runtime, { query }) {
       const emails = await runtime.adapters.email.list(query.to);
-      return { status: 200, body: { emails: emails.map(({ to, subject, html, text, sentAt }) => ({ to, subject, html, text, sentAt })) } };
+      return {
+        status: 200,
+        body: { emails: emails.map(({ to, from, fromName, replyTo, subject, html, text, headers, sentAt }) => ({ to, from, fromName, replyTo, subject, html, text, headers, sentAt })) },
+      };
     },
   },
   {
