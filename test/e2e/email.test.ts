@@ -227,15 +227,15 @@ describe('contacts', () => {
 });
 
 describe('newsletter posts', () => {
-  it('sends a post to 2,000 contacts once each, honouring suppression; a tag audience; a segment fails clearly', { timeout: 240_000 }, async () => {
+  it('sends a post to every subscribed contact once each (2,000 across a crash: email-restart.test.ts), honouring suppression; a tag audience; a segment fails clearly', { timeout: 240_000 }, async () => {
     const account = await createTestAccount(runtime);
-    const emails = Array.from({ length: 2000 }, (_, i) => `n${String(i).padStart(4, '0')}@bulk.example.com`);
-    // Seeded through the audience service (2,000 HTTP creates would only test the rate limit).
+    const emails = Array.from({ length: 300 }, (_, i) => `n${String(i).padStart(4, '0')}@bulk.example.com`);
+    // Seeded through the audience service (HTTP creates are covered above and would only add time).
     const scope = { accountId: account.accountId, mode: 'test' as const };
     const seedStart = Date.now();
-    for (let i = 0; i < 1990; i += 50) await Promise.all(emails.slice(i, Math.min(i + 50, 1990)).map((email) => upsertContact(runtime.deps, scope, { email, source: 'import' })));
-    console.log(`seeded 1990 contacts in ${Date.now() - seedStart} ms`);
-    await addContacts(account, emails.slice(1990), { tags: ['few'] });
+    for (let i = 0; i < 290; i += 25) await Promise.all(emails.slice(i, Math.min(i + 25, 290)).map((email) => upsertContact(runtime.deps, scope, { email, source: 'import' })));
+    console.log(`seeded 290 contacts in ${Date.now() - seedStart} ms`);
+    await addContacts(account, emails.slice(290), { tags: ['few'] });
     // One suppressed, one unsubscribed: both left out.
     await account.test.post('/newsletters/send', { to: emails[10]!, subject: 'pre', text: 'x' });
     await ctl.post('/_local/emails/events', { email: emails[10], type: 'bounce' });
@@ -255,18 +255,18 @@ describe('newsletter posts', () => {
     const weekly = (await mails()).filter((m) => m.subject === 'Weekly');
     const counts = new Map<string, number>();
     for (const m of weekly) counts.set(m.to, (counts.get(m.to) ?? 0) + 1);
-    expect(counts.size).toBe(1998);
+    expect(counts.size).toBe(298);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect(counts.has(emails[10]!)).toBe(false);
     expect(counts.has(emails[11]!)).toBe(false);
     const post = (await account.test.get(`/newsletters/posts/${created.body._id}`)).body;
-    expect(post).toMatchObject({ status: 'sent', sent: 1998, source: 'dashboard' });
+    expect(post).toMatchObject({ status: 'sent', sent: 298, source: 'dashboard' });
 
     // Tag audience.
     const tagged = await account.test.post('/newsletters/posts', { subject: 'Few only', text: 'hi', tag: 'few' });
     await account.test.post(`/newsletters/posts/${tagged.body._id}/send`);
     await settle();
-    expect(new Set((await mails()).filter((m) => m.subject === 'Few only').map((m) => m.to))).toEqual(new Set(emails.slice(1990)));
+    expect(new Set((await mails()).filter((m) => m.subject === 'Few only').map((m) => m.to))).toEqual(new Set(emails.slice(290)));
 
     // Segments do not exist yet: the post fails clearly and goes to nobody.
     const segmented = await account.test.post('/newsletters/posts', { subject: 'Seg', text: 'hi', segmentId: 'seg_1' });
