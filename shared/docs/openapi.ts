@@ -61,7 +61,8 @@ function operationObject(operation: AnyOperation): Record<string, unknown> {
     const schema = toSchema(operation.body);
     const content: Record<string, unknown> = {};
     const type = operation.bodyType ?? 'json';
-    if (type === 'json' || type === 'json-or-multipart') content['application/json'] = { schema };
+    if (type === 'json' || type === 'json-or-multipart' || type === 'json-or-form') content['application/json'] = { schema };
+    if (type === 'json-or-form') content['application/x-www-form-urlencoded'] = { schema };
     if (type === 'multipart' || type === 'json-or-multipart') content['multipart/form-data'] = { schema };
     out.requestBody = { required: !operation.body.safeParse(undefined).success && !operation.body.safeParse({}).success, content };
   }

@@ -6,6 +6,7 @@ import { planSchema } from '../platform/plans';
 import { parseOrThrow } from '../platform/http/validation';
 import { eventFromItem } from '../platform/events';
 import { keys } from '../store/keys';
+import { provisionLocalSender } from '../email/settings';
 import type { App } from '../composition/assemble';
 import type { LocalAdapters } from '../composition/local-deps';
 import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
@@ -18,7 +19,7 @@ export interface LocalRuntimeInternals extends LocalRuntimeHandle {
 }
 
 const accountBody = z.object({ email: z.string().email().optional(), plan: planSchema.optional(), name: z.string().optional() });
-const planBody = z.object({ plan: planSchema });
+const patchBody = z.object({ plan: planSchema.optional(), senderVerified: z.boolean().optional() });
 const advanceBody = z.object({ seconds: z.number().nonnegative().max(10 * 365 * 24 * 3600) });
 
 /** Routes of DESIGN.md section 5 that later capabilities take over; until then they say so. */
@@ -28,7 +29,6 @@ const PENDING: [ControlRoute['method'], string, string][] = [
   ['POST', '/_local/sales/{saleId}/refund', 'sales'],
   ['POST', '/_local/sales/{saleId}/dispute', 'sales'],
   ['POST', '/_local/processor/refuse-next', 'the processor'],
-  ['POST', '/_local/emails/events', 'email'],
   ['GET', '/_local/sheets', 'spreadsheet sync'],
   ['POST', '/_local/sheets/fail-next', 'spreadsheet sync'],
 ];
@@ -41,6 +41,7 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
       const input = parseOrThrow(accountBody, body, 'body')!;
       const { store, clock } = runtime.deps;
       const account = await createAccount(store, clock, { email: input.email ?? `creator+${clock.nowMs()}@example.com`, plan: input.plan, name: input.name });
+      await provisionLocalSender(runtime.deps, account.accountId);
       const live = await createApiKey(store, clock, account.accountId, 'live');
       const test = await createApiKey(store, clock, account.accountId, 'test');
       return { status: 201, body: { accountId: account.accountId, liveKey: live.key, testKey: test.key } };
@@ -50,11 +51,11 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
     method: 'PATCH',
     path: '/_local/accounts/{accountId}',
     async handle(runtime, { params, body }) {
-      const input = parseOrThrow(planBody, body, 'body')!;
+      const input = parseOrThrow(patchBody, body, 'body')!;
       if (!(await getAccount(runtime.deps.store, params.accountId!))) throw notFound('Account');
-      const account = await updateAccount(runtime.deps.store, params.accountId!, { plan: input.plan });
+      const account = await updateAccount(runtime.deps.store, params.accountId!, { plan: input.plan, senderVerified: input.senderVerified });
       clearAuthCache();
-      return { status: 200, body: { accountId: account.accountId, plan: account.plan } };
+      return { status: 200, body: { accountId: account.accountId, plan: account.plan, senderVerified: account.senderVerified !== false } };
     },
   },
   {
@@ -71,7 +72,10 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
     path: '/_local/emails',
     async handle(runtime, { query }) {
       const emails = await runtime.adapters.email.list(query.to);
-      return { status: 200, body: { emails: emails.map(({ to, subject, html, text, sentAt }) => ({ to, subject, html, text, sentAt })) } };
+      return {
+        status: 200,
+        body: { emails: emails.map(({ to, from, fromName, replyTo, subject, html, text, headers, sentAt }) => ({ to, from, fromName, replyTo, subject, html, text, headers, sentAt })) },
+      };
     },
   },
   {

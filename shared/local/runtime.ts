@@ -8,6 +8,8 @@ import { APP } from '../app';
 import type { App } from '../composition/assemble';
 import { localAdapters, type LocalAdapters } from '../composition/local-deps';
 import { createAccount, createApiKey } from '../platform/accounts';
+import type { Deps } from '../platform/context';
+import { provisionLocalSender } from '../email/settings';
 import { OffsetClock } from '../platform/clock';
 import { loadConfig, type Config } from '../platform/config';
 import { ApiError, isApiError } from '../platform/errors';
@@ -282,7 +284,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   deps.config = { ...deps.config, PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? baseUrl };
 
   let demo: DemoKeys | undefined;
-  if (options.demo) demo = await ensureDemoAccount(deps.store, clock, dataDir);
+  if (options.demo) demo = await ensureDemoAccount(deps, clock, dataDir);
   // Lets `npm run admin -- --local ...` find this runtime's table while it runs.
   if (dataDir) await writeFile(join(dataDir, 'runtime.json'), JSON.stringify({ dynamoEndpoint: endpoint, tableName, url: baseUrl }, null, 2));
 
@@ -306,7 +308,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 }
 
 /** The demo account is made on first start; its keys are kept under .data/ to print them again. */
-async function ensureDemoAccount(store: Store, clock: OffsetClock, dataDir: string | undefined): Promise<DemoKeys> {
+async function ensureDemoAccount(deps: Deps, clock: OffsetClock, dataDir: string | undefined): Promise<DemoKeys> {
+  const store = deps.store;
   const file = dataDir ? join(dataDir, 'demo-account.json') : undefined;
   if (file) {
     try {
@@ -316,6 +319,7 @@ async function ensureDemoAccount(store: Store, clock: OffsetClock, dataDir: stri
     }
   }
   const account = await createAccount(store, clock, { email: 'demo@example.com', name: 'Demo Creator', plan: 'volume' });
+  await provisionLocalSender(deps, account.accountId);
   const live = await createApiKey(store, clock, account.accountId, 'live');
   const test = await createApiKey(store, clock, account.accountId, 'test');
   const demo = { accountId: account.accountId, liveKey: live.key, testKey: test.key };

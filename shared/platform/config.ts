@@ -18,6 +18,8 @@ const schema = z.object({
   BLOB_BUCKET: z.string().optional(),
   KMS_KEY_ID: z.string().optional(),
   EMAIL_FROM: z.string().default('no-reply@example.com'),
+  /** SES configuration set every message goes through; its event destination reports bounces. */
+  EMAIL_CONFIGURATION_SET: z.string().optional(),
   /** Base address of the API as buyers and sellers reach it; derived from the request when unset. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** HS256 secret for session tokens (JWT); session tokens are refused when unset. */

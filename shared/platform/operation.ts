@@ -76,8 +76,11 @@ export interface Operation<
   params?: PS;
   query?: QS;
   body?: BS;
-  /** json (default), multipart (files plus fields, validated by `body`), json-or-multipart, or none. */
-  bodyType?: 'json' | 'multipart' | 'json-or-multipart';
+  /**
+   * json (default), multipart (files plus fields, validated by `body`), json-or-multipart, or
+   * json-or-form (an HTML form post, application/x-www-form-urlencoded, or JSON).
+   */
+  bodyType?: 'json' | 'multipart' | 'json-or-multipart' | 'json-or-form';
   output?: OS;
   /** Success status; 200 unless stated. */
   status?: number;

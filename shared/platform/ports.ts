@@ -53,12 +53,35 @@ export interface EmailMessage {
   subject: string;
   html: string;
   text: string;
+  /** Sender address; the configured default when absent. */
   from?: string;
+  /** Display name shown with the sender address. */
+  fromName?: string;
+  replyTo?: string;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post of RFC 8058). */
+  headers?: Record<string, string>;
+  /** Provider message tags (SES EmailTags): they come back on bounce and complaint events. */
+  tags?: Record<string, string>;
 }
+
+/**
+ * One message to many recipients, personalised by `{{name}}` placeholders in subject, html and
+ * text, and by per-destination headers (SES v2 SendBulkEmail with an inline template). At most 50
+ * destinations; `data` values are inserted as given (the caller escapes them).
+ */
+export interface BulkEmail extends Omit<EmailMessage, 'to'> {
+  destinations: { to: string; data: Record<string, string>; headers?: Record<string, string> }[];
+}
+
+/** Per destination, in order: the provider's message id, or why it was refused. */
+export type BulkEmailResult = { to: string; messageId?: string; error?: string }[];
 
 /** SES v2 in AWS; captured mail listed by the control API locally. */
 export interface EmailPort {
   send(message: EmailMessage): Promise<{ messageId: string }>;
+  sendBulk(message: BulkEmail): Promise<BulkEmailResult>;
+  /** Whether the provider lets this address send (the SES identity's status, read now). */
+  senderIdentity(address: string): Promise<{ verified: boolean; status: string }>;
 }
 
 /** KMS in AWS; AES-256-GCM with a key under .data/ locally. Context binds a ciphertext to its owner. */

@@ -4,7 +4,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
 import { DecryptCommand, EncryptCommand } from '@aws-sdk/client-kms';
 import { PutObjectCommand, GetObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
-import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { GetEmailIdentityCommand, NotFoundException, SendBulkEmailCommand, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { EventBridgeBus } from '../../shared/adapters/aws/bus';
 import { SqsQueue } from '../../shared/adapters/aws/queue';
 import { EventBridgeScheduler, scheduleName } from '../../shared/adapters/aws/scheduler';
@@ -135,5 +135,93 @@ describe('KMS, S3 and SES', () => {
         Content: { Simple: { Subject: { Data: 'Hi', Charset: 'UTF-8' }, Body: { Html: { Data: '<p>Hi</p>', Charset: 'UTF-8' }, Text: { Data: 'Hi', Charset: 'UTF-8' } } } },
       },
     });
+  });
+
+  it('sends a newsletter message with sender name, reply-to, RFC 8058 headers and tags through the configuration set', async () => {
+    const { client, sent } = fakeClient(() => ({ MessageId: 'm-2' }));
+    await new SesEmail(client, 'from@example.com', 'cs-1').send({
+      to: ['a@example.com'],
+      from: 'creator@example.com',
+      fromName: 'Ann "The" Creator',
+      replyTo: 'reply@example.com',
+      subject: 'Hi',
+      html: '<p>Hi</p>',
+      text: 'Hi',
+      headers: { 'List-Unsubscribe': '<https://x/u>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      tags: { accountId: 'a1', mode: 'test' },
+    });
+    expect(sent[0]).toEqual({
+      name: SendEmailCommand.name,
+      input: {
+        FromEmailAddress: '"Ann \\"The\\" Creator" <creator@example.com>',
+        Destination: { ToAddresses: ['a@example.com'] },
+        ReplyToAddresses: ['reply@example.com'],
+        Content: {
+          Simple: {
+            Subject: { Data: 'Hi', Charset: 'UTF-8' },
+            Body: { Html: { Data: '<p>Hi</p>', Charset: 'UTF-8' }, Text: { Data: 'Hi', Charset: 'UTF-8' } },
+            Headers: [
+              { Name: 'List-Unsubscribe', Value: '<https://x/u>' },
+              { Name: 'List-Unsubscribe-Post', Value: 'List-Unsubscribe=One-Click' },
+            ],
+          },
+        },
+        EmailTags: [
+          { Name: 'accountId', Value: 'a1' },
+          { Name: 'mode', Value: 'test' },
+        ],
+        ConfigurationSetName: 'cs-1',
+      },
+    });
+  });
+
+  it('sends a bulk message as an inline template with per-destination data and headers, and reports each result', async () => {
+    const { client, sent } = fakeClient(() => ({ BulkEmailEntryResults: [{ Status: 'SUCCESS', MessageId: 'm-a' }, { Status: 'MESSAGE_REJECTED', Error: 'rejected' }] }));
+    const results = await new SesEmail(client, 'from@example.com', 'cs-1').sendBulk({
+      fromName: 'Ann',
+      subject: 'News',
+      html: '<a href="{{u}}">x</a>',
+      text: 'x {{u}}',
+      tags: { postId: 'p1' },
+      destinations: [
+        { to: 'a@example.com', data: { u: 'https://x/a' }, headers: { 'List-Unsubscribe': '<https://x/a>' } },
+        { to: 'b@example.com', data: { u: 'https://x/b' } },
+      ],
+    });
+    expect(results).toEqual([
+      { to: 'a@example.com', messageId: 'm-a' },
+      { to: 'b@example.com', error: 'rejected' },
+    ]);
+    expect(sent[0]).toEqual({
+      name: SendBulkEmailCommand.name,
+      input: {
+        FromEmailAddress: '"Ann" <from@example.com>',
+        DefaultContent: { Template: { TemplateContent: { Subject: 'News', Html: '<a href="{{u}}">x</a>', Text: 'x {{u}}' }, TemplateData: '{}' } },
+        BulkEmailEntries: [
+          {
+            Destination: { ToAddresses: ['a@example.com'] },
+            ReplacementEmailContent: { ReplacementTemplate: { ReplacementTemplateData: '{"u":"https://x/a"}' } },
+            ReplacementHeaders: [{ Name: 'List-Unsubscribe', Value: '<https://x/a>' }],
+          },
+          { Destination: { ToAddresses: ['b@example.com'] }, ReplacementEmailContent: { ReplacementTemplate: { ReplacementTemplateData: '{"u":"https://x/b"}' } } },
+        ],
+        DefaultEmailTags: [{ Name: 'postId', Value: 'p1' }],
+        ConfigurationSetName: 'cs-1',
+      },
+    });
+    await expect(new SesEmail(client, 'f@example.com').sendBulk({ subject: 's', html: 'h', text: 't', destinations: Array.from({ length: 51 }, (_, i) => ({ to: `${i}@x.com`, data: {} })) })).rejects.toThrow(/50/);
+  });
+
+  it('reads the sender identity status, falling back to the domain identity', async () => {
+    const { client, sent } = fakeClient((command) =>
+      command.input.EmailIdentity === 'me@example.com' ? new NotFoundException({ message: 'no', $metadata: {} }) : { VerifiedForSendingStatus: true, VerificationStatus: 'SUCCESS' },
+    );
+    expect(await new SesEmail(client, 'f@example.com').senderIdentity('me@example.com')).toEqual({ verified: true, status: 'SUCCESS' });
+    expect(sent.map((s) => [s.name, s.input])).toEqual([
+      [GetEmailIdentityCommand.name, { EmailIdentity: 'me@example.com' }],
+      [GetEmailIdentityCommand.name, { EmailIdentity: 'example.com' }],
+    ]);
+    const none = fakeClient(() => new NotFoundException({ message: 'no', $metadata: {} }));
+    expect(await new SesEmail(none.client, 'f@example.com').senderIdentity('x@y.com')).toEqual({ verified: false, status: 'NOT_FOUND' });
   });
 });

@@ -44,6 +44,10 @@ export async function readInput(operation: AnyOperation, event: APIGatewayProxyE
   }
   if (accepts === 'multipart') throw badRequest('This endpoint takes multipart/form-data');
   if (info.rawBody.trim() === '') return raw;
+  if (accepts === 'json-or-form' && contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+    raw.body = Object.fromEntries(new URLSearchParams(info.rawBody));
+    return raw;
+  }
   try {
     raw.body = JSON.parse(info.rawBody);
   } catch {

@@ -1,0 +1,11 @@
+import { defineCapability } from '../platform/capability';
+import { saleFactsConsumer } from './consumers';
+import { audienceOperations } from './operations';
+
+/** Newsletter contacts: tags, consent, status, purchase and engagement facts, suppression list. */
+export const audience = defineCapability({
+  name: 'audience',
+  operations: audienceOperations,
+  needs: ['table'],
+  consumers: [saleFactsConsumer],
+});

@@ -1,0 +1,147 @@
+import { keys, type Key, type Scope } from '../store/keys';
+import { toItem } from '../store/items';
+import { toRecord, type Store, type TransactOp } from '../store/store';
+import { CONTACT, CONTACT_EMAIL, SUPPRESSED, type ContactRecord, type ContactStatus, type SuppressionRecord } from './records';
+
+// Layout for hundreds of thousands of contacts per account and mode (no request reads a whole
+// partition; every list is one page of one query):
+// - contact:        PK=<scope>#CONTACT, SK=<contactId>  (newest first)
+// - by status:      GSI1 <scope>#CONTACTS_BY_STATUS#<status>, sort <contactId>
+// - by email:       GSI2 <scope>#CONTACTS_BY_EMAIL#all, sort <email>  (`q` is an email prefix)
+// - email → id:     PK=<scope>#U#CONTACT_EMAIL, SK=<email>  (one contact per email)
+// - tag membership: PK=<scope>#TAG#<tag>#CONTACT, SK=<contactId>  (one item per tag carried)
+// - suppression:    PK=<scope>#U#SUPPRESSED, SK=<email>
+
+const contactKey = (scope: Scope, id: string) => keys.entity(scope, CONTACT, id);
+const emailKey = (scope: Scope, email: string) => keys.unique(scope, CONTACT_EMAIL, email);
+const tagKey = (scope: Scope, tag: string, contactId: string) => keys.child(scope, 'TAG', tag, CONTACT, contactId);
+const suppressionKey = (scope: Scope, email: string) => keys.unique(scope, SUPPRESSED, email);
+
+const statusIndex = (scope: Scope, contact: ContactRecord) => keys.indexed('GSI1', scope, 'CONTACTS_BY_STATUS', contact.status, contact._id);
+const emailIndex = (scope: Scope, contact: ContactRecord) => keys.indexed('GSI2', scope, 'CONTACTS_BY_EMAIL', 'all', contact.email);
+
+const contactItem = (scope: Scope, contact: ContactRecord) => toItem(contactKey(scope, contact._id), 'Contact', contact, { indexes: [statusIndex(scope, contact), emailIndex(scope, contact)] });
+
+export async function getContact(store: Store, scope: Scope, id: string): Promise<ContactRecord | undefined> {
+  return toRecord<ContactRecord>(await store.get(contactKey(scope, id)));
+}
+
+export async function findContactId(store: Store, scope: Scope, email: string, consistent = false): Promise<string | undefined> {
+  const item = await store.get<{ contactId: string }>(emailKey(scope, email), { consistent });
+  return item?.contactId;
+}
+
+export async function getContacts(store: Store, scope: Scope, ids: string[]): Promise<ContactRecord[]> {
+  const items = await store.batchGet(ids.map((id) => contactKey(scope, id)));
+  const byId = new Map(items.map((item) => [item.SK as string, toRecord<ContactRecord>(item)!]));
+  return ids.map((id) => byId.get(id)).filter((c): c is ContactRecord => Boolean(c));
+}
+
+const tagOps = (scope: Scope, contact: ContactRecord, before: string[]): TransactOp[] => [
+  ...contact.tags.filter((t) => !before.includes(t)).map((tag): TransactOp => ({ put: toItem(tagKey(scope, tag, contact._id), 'ContactTag', { tag, contactId: contact._id }) })),
+  ...before.filter((t) => !contact.tags.includes(t)).map((tag): TransactOp => ({ delete: tagKey(scope, tag, contact._id) })),
+];
+
+/** Writes handed to the service, to go in one transaction with the event or marker they cause. */
+export const contactWrites = {
+  create: (scope: Scope, contact: ContactRecord): TransactOp[] => [
+    { put: toItem(emailKey(scope, contact.email), 'ContactEmail', { contactId: contact._id }), condition: 'attribute_not_exists(PK)' },
+    { put: contactItem(scope, contact), condition: 'attribute_not_exists(PK)' },
+    ...tagOps(scope, contact, []),
+  ],
+  /** Replaces the contact only if nobody changed it since it was read (`updatedAt` is the version). */
+  replace: (scope: Scope, contact: ContactRecord, before: ContactRecord): TransactOp[] => [
+    {
+      put: contactItem(scope, contact),
+      condition: 'attribute_exists(PK) AND #updatedAt = :readUpdatedAt',
+      names: { '#updatedAt': 'updatedAt' },
+      values: { ':readUpdatedAt': before.updatedAt },
+    },
+    ...tagOps(scope, contact, before.tags),
+  ],
+  remove: (scope: Scope, contact: ContactRecord): TransactOp[] => [
+    { delete: contactKey(scope, contact._id), condition: 'attribute_exists(PK)' },
+    { delete: emailKey(scope, contact.email) },
+    ...contact.tags.map((tag): TransactOp => ({ delete: tagKey(scope, tag, contact._id) })),
+  ],
+};
+
+/** Engagement timestamps: a plain update, no version bump (they race with nothing that matters). */
+export async function touchEngagement(store: Store, scope: Scope, id: string, field: 'lastOpenAt' | 'lastClickAt', at: string): Promise<void> {
+  await store
+    .update(contactKey(scope, id), { set: { [field]: at } }, { mustExist: true })
+    .catch((error: Error) => {
+      if (error.name !== 'ConditionFailed') throw error;
+    });
+}
+
+export interface ContactPage {
+  contacts: ContactRecord[];
+  cursor?: string;
+}
+
+/** One page of contacts for the list endpoint: one query on the path that serves the filter. */
+export async function listContactPage(
+  store: Store,
+  scope: Scope,
+  filter: { status?: ContactStatus; tag?: string; q?: string },
+  page: { limit: number; cursor?: string },
+): Promise<ContactPage> {
+  if (filter.tag) {
+    const ids = await store.query<{ contactId: string }>({ pk: keys.children(scope, 'TAG', filter.tag, CONTACT), limit: page.limit, cursor: page.cursor });
+    const contacts = (await getContacts(store, scope, ids.items.map((i) => i.contactId))).filter(
+      (c) => (!filter.status || c.status === filter.status) && (!filter.q || c.email.startsWith(filter.q)),
+    );
+    return { contacts, cursor: ids.cursor };
+  }
+  const statusFilter = filter.status ? { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': filter.status } } : undefined;
+  if (filter.q) {
+    const byEmail = keys.indexPartition('GSI2', scope, 'CONTACTS_BY_EMAIL', 'all');
+    const result = await store.query({ index: byEmail.index, pk: byEmail.pk, beginsWith: filter.q, ascending: true, limit: page.limit, cursor: page.cursor, filter: statusFilter });
+    return { contacts: result.items.map((i) => toRecord<ContactRecord>(i)!), cursor: result.cursor };
+  }
+  if (filter.status) {
+    const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', filter.status);
+    const result = await store.query({ index: byStatus.index, pk: byStatus.pk, limit: page.limit, cursor: page.cursor });
+    return { contacts: result.items.map((i) => toRecord<ContactRecord>(i)!), cursor: result.cursor };
+  }
+  const result = await store.query({ pk: keys.collection(scope, CONTACT), limit: page.limit, cursor: page.cursor });
+  return { contacts: result.items.map((i) => toRecord<ContactRecord>(i)!), cursor: result.cursor };
+}
+
+/**
+ * One page of an audience, oldest first so a send walks a stable order and resumes from its
+ * cursor: subscribed contacts (GSI1), or the carriers of a tag (filtered to subscribed).
+ */
+export async function audiencePage(store: Store, scope: Scope, audience: { tag?: string }, page: { limit: number; cursor?: string }): Promise<ContactPage> {
+  if (audience.tag) {
+    const ids = await store.query<{ contactId: string }>({ pk: keys.children(scope, 'TAG', audience.tag, CONTACT), ascending: true, limit: page.limit, cursor: page.cursor });
+    const contacts = (await getContacts(store, scope, ids.items.map((i) => i.contactId))).filter((c) => c.status === 'subscribed');
+    return { contacts, cursor: ids.cursor };
+  }
+  const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
+  const result = await store.query({ index: byStatus.index, pk: byStatus.pk, ascending: true, limit: page.limit, cursor: page.cursor });
+  return { contacts: result.items.map((i) => toRecord<ContactRecord>(i)!), cursor: result.cursor };
+}
+
+// ---- suppression list ----
+
+export const suppressionWrite = (scope: Scope, record: SuppressionRecord): TransactOp => ({ put: toItem(suppressionKey(scope, record.email), 'Suppression', record) });
+
+export async function getSuppression(store: Store, scope: Scope, email: string): Promise<SuppressionRecord | undefined> {
+  return toRecord<SuppressionRecord>(await store.get(suppressionKey(scope, email)));
+}
+
+/** The addresses of `emails` on the suppression list (one batched read). */
+export async function suppressedAmong(store: Store, scope: Scope, emails: string[]): Promise<Set<string>> {
+  if (!emails.length) return new Set();
+  const items = await store.batchGet(emails.map((email) => suppressionKey(scope, email)));
+  return new Set(items.map((item) => item.SK as string));
+}
+
+export const processedMarker = (consumer: string, eventId: string, created: number): TransactOp => ({
+  put: toItem(keys.processed(consumer, eventId), 'ProcessedEvent', { eventId }, { expiresAt: created + 7 * 24 * 3600 }),
+  condition: 'attribute_not_exists(PK)',
+});
+
+export const markerKey = (consumer: string, eventId: string): Key => keys.processed(consumer, eventId);

@@ -1,0 +1,302 @@
+import { getAccount } from '../platform/accounts';
+import type { Deps } from '../platform/context';
+import { badRequest, conflict, notFound } from '../platform/errors';
+import type { DomainEvent } from '../platform/events';
+import { objectId } from '../platform/ids';
+import type { Scope } from '../store/keys';
+import { ConditionFailed, type TransactOp } from '../store/store';
+import type { ContactRecord, ContactSource, ContactStatus, Consent, SuppressionReason } from './records';
+import * as repo from './repository';
+import { applySale, buildContact, cleanTags, isSuppressedStatus, isValidEmail, MAX_TAGS_PER_CONTACT, mergeContact, normalizeEmail, type NewContactInput } from './rules';
+
+/**
+ * The audience's public service functions: other capabilities (forms, funnels, memberships,
+ * segments, imports, email) call these, never the repository. Every function takes `deps` and the
+ * tenant scope; none sees HTTP.
+ */
+
+const MAX_ATTEMPTS = 5;
+
+function requireEmail(email: string): string {
+  const normalized = normalizeEmail(email);
+  if (!isValidEmail(normalized)) throw badRequest(`Invalid email address: ${email}`, { field: 'email' });
+  return normalized;
+}
+
+function checkTagCount(contact: ContactRecord) {
+  if (contact.tags.length > MAX_TAGS_PER_CONTACT) throw badRequest(`A contact carries at most ${MAX_TAGS_PER_CONTACT} tags`, { field: 'tags' });
+}
+
+export interface UpsertContactInput {
+  email: string;
+  source?: ContactSource | null;
+  /** Status of a new contact (default `subscribed`); an existing contact's status never changes here. */
+  status?: ContactStatus;
+  tags?: string[];
+  consent?: Consent | null;
+  name?: string | null;
+  country?: string | null;
+}
+
+/**
+ * Creates the contact of an email or adds to the existing one (fills missing fields, adds tags;
+ * never overwrites a name, consent or status). `extraOps` go in the same transaction (an event, a
+ * processed marker). Safe under races: the email guard and the version condition make a loser
+ * read again and merge.
+ */
+export async function upsertContact(
+  deps: Deps,
+  scope: Scope,
+  input: UpsertContactInput,
+  options: { extraOps?: TransactOp[]; apply?: (contact: ContactRecord, created: boolean) => ContactRecord } = {},
+): Promise<{ contact: ContactRecord; created: boolean }> {
+  const email = requireEmail(input.email);
+  for (let attempt = 1; ; attempt++) {
+    const now = deps.clock.now().toISOString();
+    const id = await repo.findContactId(deps.store, scope, email, attempt > 1);
+    const current = id ? await repo.getContact(deps.store, scope, id) : undefined;
+    try {
+      if (!current) {
+        let contact = buildContact({ ...input, email } as NewContactInput, { id: objectId(deps.clock), now });
+        if (options.apply) contact = options.apply(contact, true);
+        checkTagCount(contact);
+        await deps.store.transact([...repo.contactWrites.create(scope, contact), ...(options.extraOps ?? [])]);
+        return { contact, created: true };
+      }
+      let contact = mergeContact(current, input, now);
+      if (options.apply) contact = options.apply(contact, false);
+      checkTagCount(contact);
+      await deps.store.transact([...repo.contactWrites.replace(scope, contact, current), ...(options.extraOps ?? [])]);
+      return { contact, created: false };
+    } catch (error) {
+      if (error instanceof ConditionFailed && attempt < MAX_ATTEMPTS) continue;
+      throw error;
+    }
+  }
+}
+
+/** Read, change, write guarded by the version read; a concurrent change makes it merge again. */
+async function changeContact(deps: Deps, scope: Scope, id: string, apply: (current: ContactRecord, now: string) => ContactRecord | undefined): Promise<ContactRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await repo.getContact(deps.store, scope, id);
+    if (!current) throw notFound('Subscriber');
+    const next = apply(current, deps.clock.now().toISOString());
+    if (!next) return current;
+    checkTagCount(next);
+    try {
+      await deps.store.transact(repo.contactWrites.replace(scope, next, current));
+      return next;
+    } catch (error) {
+      if (error instanceof ConditionFailed && attempt < MAX_ATTEMPTS) continue;
+      throw error;
+    }
+  }
+}
+
+export async function getContact(deps: Deps, scope: Scope, id: string): Promise<ContactRecord> {
+  const contact = await repo.getContact(deps.store, scope, id);
+  if (!contact) throw notFound('Subscriber');
+  return contact;
+}
+
+export async function findContactByEmail(deps: Deps, scope: Scope, email: string): Promise<ContactRecord | undefined> {
+  const id = await repo.findContactId(deps.store, scope, normalizeEmail(email));
+  return id ? repo.getContact(deps.store, scope, id) : undefined;
+}
+
+export async function listContacts(deps: Deps, scope: Scope, filter: { status?: ContactStatus; tag?: string; q?: string }, page: { limit: number; cursor?: string }) {
+  return repo.listContactPage(deps.store, scope, { ...filter, q: filter.q ? filter.q.trim().toLowerCase() : undefined }, page);
+}
+
+/** Creates a contact from the API or dashboard; an email that already has one answers 409. */
+export async function createContact(deps: Deps, scope: Scope, input: UpsertContactInput): Promise<ContactRecord> {
+  const email = requireEmail(input.email);
+  if (input.status && isSuppressedStatus(input.status)) throw badRequest('status: bounced and complained are set by the mail provider', { field: 'status' });
+  if (await repo.findContactId(deps.store, scope, email)) throw conflict(`A subscriber with email ${email} exists`, 'SUBSCRIBER_EXISTS');
+  const suppressed = await repo.getSuppression(deps.store, scope, email);
+  const now = deps.clock.now().toISOString();
+  const contact = buildContact(
+    { ...input, email, status: suppressed ? (suppressed.reason === 'bounce' ? 'bounced' : 'complained') : input.status },
+    { id: objectId(deps.clock), now },
+  );
+  checkTagCount(contact);
+  try {
+    await deps.store.transact(repo.contactWrites.create(scope, contact));
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw conflict(`A subscriber with email ${email} exists`, 'SUBSCRIBER_EXISTS');
+    throw error;
+  }
+  return contact;
+}
+
+export interface ContactChange {
+  name?: string | null;
+  country?: string | null;
+  status?: 'subscribed' | 'unsubscribed';
+  consent?: Consent | null;
+}
+
+/** Edits by the creator. A bounced or complained address cannot be put back to subscribed. */
+export async function updateContact(deps: Deps, scope: Scope, id: string, change: ContactChange): Promise<ContactRecord> {
+  const current = await getContact(deps, scope, id);
+  if (change.status === 'subscribed' && current.status !== 'subscribed') {
+    if (isSuppressedStatus(current.status) || (await repo.getSuppression(deps.store, scope, current.email))) {
+      throw conflict(`${current.email} is on the suppression list (${current.status}) and cannot be resubscribed`, 'SUPPRESSED');
+    }
+  }
+  return changeContact(deps, scope, id, (c, now) => ({
+    ...c,
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(change.country !== undefined ? { country: change.country ? change.country.toUpperCase() : null } : {}),
+    ...(change.consent !== undefined ? { consent: change.consent } : {}),
+    ...(change.status && change.status !== c.status ? { status: change.status, unsubscribedAt: change.status === 'unsubscribed' ? now : null } : {}),
+    updatedAt: now,
+  }));
+}
+
+export async function deleteContact(deps: Deps, scope: Scope, id: string): Promise<ContactRecord> {
+  const contact = await getContact(deps, scope, id);
+  await deps.store.transact(repo.contactWrites.remove(scope, contact));
+  return contact;
+}
+
+/** Adds tags (exact strings). `smart` marks them as added by a segment's smart tag. */
+export async function addTags(deps: Deps, scope: Scope, id: string, tags: string[], options: { smart?: boolean } = {}): Promise<ContactRecord> {
+  const added = cleanTags(tags);
+  return changeContact(deps, scope, id, (c, now) => {
+    const next = cleanTags([...c.tags, ...added]);
+    const smartTags = options.smart ? cleanTags([...c.smartTags, ...added.filter((t) => !c.tags.includes(t) || c.smartTags.includes(t))]) : c.smartTags;
+    if (next.length === c.tags.length && smartTags.length === c.smartTags.length) return undefined;
+    return { ...c, tags: next, smartTags, updatedAt: now };
+  });
+}
+
+/** Removes tags. `smart` removes only tags the smart tag itself added (hand-typed ones stay). */
+export async function removeTags(deps: Deps, scope: Scope, id: string, tags: string[], options: { smart?: boolean } = {}): Promise<ContactRecord> {
+  const removed = new Set(cleanTags(tags));
+  return changeContact(deps, scope, id, (c, now) => {
+    const gone = c.tags.filter((t) => removed.has(t) && (!options.smart || c.smartTags.includes(t)));
+    if (!gone.length) return undefined;
+    return { ...c, tags: c.tags.filter((t) => !gone.includes(t)), smartTags: c.smartTags.filter((t) => !gone.includes(t)), updatedAt: now };
+  });
+}
+
+// ---- suppression and consent ----
+
+export async function isSuppressed(deps: Deps, scope: Scope, email: string): Promise<boolean> {
+  return Boolean(await repo.getSuppression(deps.store, scope, normalizeEmail(email)));
+}
+
+/**
+ * Which of these addresses no mail may reach, and why: on the suppression list (bounce,
+ * complaint) or a contact that unsubscribed. Every send (posts, transactional, funnels,
+ * memberships) asks this first. Reads are batched.
+ */
+export async function blockedRecipients(deps: Deps, scope: Scope, emails: string[]): Promise<Map<string, 'suppressed' | 'unsubscribed'>> {
+  const normalized = emails.map(normalizeEmail);
+  const blocked = new Map<string, 'suppressed' | 'unsubscribed'>();
+  for (const email of await repo.suppressedAmong(deps.store, scope, normalized)) blocked.set(email, 'suppressed');
+  const rest = normalized.filter((e) => !blocked.has(e));
+  const ids = await Promise.all(rest.map((email) => repo.findContactId(deps.store, scope, email)));
+  const contacts = await repo.getContacts(deps.store, scope, ids.filter((id): id is string => Boolean(id)));
+  for (const contact of contacts) if (contact.status !== 'subscribed') blocked.set(contact.email, contact.status === 'unsubscribed' ? 'unsubscribed' : 'suppressed');
+  return blocked;
+}
+
+/** Of a page of contacts about to be mailed, the emails on the suppression list. */
+export async function suppressedAmong(deps: Deps, scope: Scope, emails: string[]): Promise<Set<string>> {
+  return repo.suppressedAmong(deps.store, scope, emails.map(normalizeEmail));
+}
+
+/** The unsubscribe link or one-click post: the contact stops receiving posts. Idempotent. */
+export async function unsubscribeEmail(deps: Deps, scope: Scope, email: string): Promise<ContactRecord | undefined> {
+  const id = await repo.findContactId(deps.store, scope, normalizeEmail(email));
+  if (!id) {
+    // Mail sent to an address with no contact (transactional): remember the choice as a contact.
+    const { contact } = await upsertContact(deps, scope, { email, status: 'unsubscribed', source: null });
+    return contact.status === 'unsubscribed' ? contact : unsubscribeEmail(deps, scope, email);
+  }
+  return changeContact(deps, scope, id, (c, now) => (c.status === 'subscribed' ? { ...c, status: 'unsubscribed', unsubscribedAt: now, updatedAt: now } : undefined));
+}
+
+/**
+ * A bounce or complaint the mail provider reported: the address goes on the suppression list and
+ * its contact (when there is one) takes the matching status, in one transaction.
+ */
+export async function suppressEmail(deps: Deps, scope: Scope, email: string, reason: SuppressionReason): Promise<void> {
+  const address = normalizeEmail(email);
+  const now = deps.clock.now().toISOString();
+  const write = repo.suppressionWrite(scope, { email: address, reason, suppressedAt: now });
+  const status: ContactStatus = reason === 'bounce' ? 'bounced' : 'complained';
+  for (let attempt = 1; ; attempt++) {
+    const id = await repo.findContactId(deps.store, scope, address, attempt > 1);
+    const current = id ? await repo.getContact(deps.store, scope, id) : undefined;
+    // A complaint outranks a bounce; neither is undone by a later report.
+    const keep = current && (current.status === 'complained' || current.status === status);
+    try {
+      if (!current || keep) await deps.store.transact([write]);
+      else await deps.store.transact([...repo.contactWrites.replace(scope, { ...current, status, updatedAt: now }, current), write]);
+      return;
+    } catch (error) {
+      if (error instanceof ConditionFailed && attempt < MAX_ATTEMPTS) continue;
+      throw error;
+    }
+  }
+}
+
+/** An open or click on a contact (last open / last click at). */
+export async function recordEngagement(deps: Deps, scope: Scope, contactId: string, kind: 'open' | 'click'): Promise<void> {
+  await repo.touchEngagement(deps.store, scope, contactId, kind === 'open' ? 'lastOpenAt' : 'lastClickAt', deps.clock.now().toISOString());
+}
+
+/** One page of a post's audience, oldest first, with a cursor to resume from. */
+export async function audiencePage(deps: Deps, scope: Scope, audience: { tag?: string }, page: { limit: number; cursor?: string }) {
+  return repo.audiencePage(deps.store, scope, audience, page);
+}
+
+// ---- facts from sales ----
+
+export const SALE_FACTS_CONSUMER = 'audience-sale-facts';
+
+interface OrderCompletedData {
+  order?: { id?: string; productId?: string; subscriptionId?: string | null; createdAt?: string };
+  amount?: number;
+  currency?: string;
+  product?: { id?: string | null };
+  customer?: { email?: string; firstName?: string | null; lastName?: string | null; country?: string | null };
+}
+
+/**
+ * A committed sale creates or updates the buyer's contact (source `checkout`) with its purchase
+ * facts. The processed marker goes in the same transaction, so a redelivered event changes
+ * nothing.
+ */
+export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<void> {
+  const data = event.data as OrderCompletedData;
+  const email = data.customer?.email;
+  if (!email || !isValidEmail(normalizeEmail(email))) return;
+  const scope: Scope = { accountId: event.accountId, mode: event.mode };
+  if (await deps.store.get(repo.markerKey(SALE_FACTS_CONSUMER, event.id), { consistent: true })) return;
+  const account = await getAccount(deps.store, event.accountId);
+  const name = [data.customer?.firstName, data.customer?.lastName].filter(Boolean).join(' ') || null;
+  const at = data.order?.createdAt ?? new Date(event.created * 1000).toISOString();
+  const fact = {
+    productId: data.product?.id ?? data.order?.productId ?? '',
+    amountCents: Math.round((data.amount ?? 0) * 100),
+    inAccountCurrency: !account || !data.currency || data.currency.toUpperCase() === account.currency.toUpperCase(),
+    at,
+    country: data.customer?.country ?? null,
+  };
+  try {
+    await upsertContact(
+      deps,
+      scope,
+      { email, source: 'checkout', name, country: data.customer?.country ?? null },
+      { extraOps: [repo.processedMarker(SALE_FACTS_CONSUMER, event.id, event.created)], apply: (contact) => applySale(contact, fact, deps.clock.now().toISOString()) },
+    );
+  } catch (error) {
+    // Another delivery of this event got there first.
+    if (error instanceof ConditionFailed && (await deps.store.get(repo.markerKey(SALE_FACTS_CONSUMER, event.id), { consistent: true }))) return;
+    throw error;
+  }
+}

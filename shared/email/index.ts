@@ -1,0 +1,25 @@
+import { defineCapability } from '../platform/capability';
+import { emailOperations } from './operations';
+import { EMAIL_QUEUE, POST_SENDING_EVENT } from './service';
+import { emailEventsRoute, emailJobs, refuseMailRoute, postSendingConsumer, sendBatchHandler, sesFeedbackConsumer } from './workers';
+
+/** Sender settings, transactional send, newsletter posts sent in batches, links, bounces. */
+export const email = defineCapability({
+  name: 'email',
+  operations: emailOperations,
+  needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
+  consumers: [postSendingConsumer, sesFeedbackConsumer],
+  queues: [
+    {
+      name: EMAIL_QUEUE,
+      handle: sendBatchHandler,
+      needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
+      // One batch: a page of 50 contacts, their markers and one bulk call.
+      timeoutSeconds: 60,
+      batchSize: 5,
+    },
+  ],
+  jobs: emailJobs,
+  controlRoutes: [emailEventsRoute, refuseMailRoute],
+  eventTypes: [POST_SENDING_EVENT],
+});

@@ -1,0 +1,54 @@
+export const SETTINGS = 'EMAIL_SETTINGS';
+export const POST = 'NEWSLETTER_POST';
+
+/** Sender and footer of an account and mode (`/newsletters/settings`). */
+export interface EmailSettingsRecord {
+  senderEmail: string | null;
+  fromName: string | null;
+  replyTo: string | null;
+  /** Required before any send: it goes in every footer. */
+  physicalAddress: string | null;
+  footerText: string | null;
+  /** Signs unsubscribe and tracking tokens; encrypted, never returned. */
+  tokenSecretCiphertext?: string;
+  totalEmailsSent: number;
+  updatedAt: string | null;
+}
+
+export type PostStatus = 'draft' | 'scheduled' | 'sending' | 'sent' | 'failed';
+export type PostSource = 'dashboard' | 'api' | 'funnel' | 'membership' | 'automation';
+
+export type Audience = { type: 'all' } | { type: 'tag'; tag: string } | { type: 'segment'; segmentId: string };
+
+export interface PostRecord {
+  _id: string;
+  subject: string;
+  html: string | null;
+  text: string | null;
+  preview: string | null;
+  fromName: string | null;
+  replyTo: string | null;
+  audience: Audience;
+  source: PostSource;
+  status: PostStatus;
+  sendAt: string | null;
+  failureReason: string | null;
+  /** Recipients the mail went to. */
+  sent: number;
+  /** Unique recipients who opened / clicked. */
+  opened: number;
+  clicked: number;
+  // Where a send stands, committed after each batch, so a restart resumes from here.
+  /** Audience cursor after the last committed batch; null before the first. */
+  cursor: string | null;
+  /** Number of the batch to run next. */
+  batch: number;
+  /** A worker holds the batch until then (epoch ms); 0 when free. */
+  leaseUntil: number;
+  /** Base address of the links in the mail, fixed when the send starts. */
+  linkBaseUrl?: string;
+  startedAt: string | null;
+  sentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}

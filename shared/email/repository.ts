@@ -1,0 +1,162 @@
+import { keys, type Scope } from '../store/keys';
+import { toItem } from '../store/items';
+import { ConditionFailed, toRecord, type Store, type TransactOp } from '../store/store';
+import { POST, SETTINGS, type EmailSettingsRecord, type PostRecord } from './records';
+
+// - settings:          PK=<scope>#EMAIL_SETTINGS, SK=SETTINGS (also the totalEmailsSent counter)
+// - post:              PK=<scope>#NEWSLETTER_POST, SK=<postId> (newest first)
+// - delivery marker:   PK=<scope>#NEWSLETTER_POST#<postId>#DELIVERY, SK=<email>; created once, before
+//                      the mail is handed to the provider: the at-most-once guard per recipient
+// - engagement marker: PK=<scope>#NEWSLETTER_POST#<postId>#OPEN | #CLICK, SK=<email>; first open or
+//                      click of a recipient, so the post's counts are unique recipients
+
+const settingsKey = (scope: Scope) => keys.entity(scope, SETTINGS, 'SETTINGS');
+const postKey = (scope: Scope, id: string) => keys.entity(scope, POST, id);
+const deliveryKey = (scope: Scope, postId: string, email: string) => keys.child(scope, POST, postId, 'DELIVERY', email);
+const engagementKey = (scope: Scope, postId: string, kind: 'OPEN' | 'CLICK', email: string) => keys.child(scope, POST, postId, kind, email);
+
+export async function getSettings(store: Store, scope: Scope): Promise<Partial<EmailSettingsRecord> | undefined> {
+  return toRecord<Partial<EmailSettingsRecord>>(await store.get(settingsKey(scope)));
+}
+
+export async function saveSettings(store: Store, scope: Scope, change: Partial<EmailSettingsRecord>): Promise<Partial<EmailSettingsRecord>> {
+  return toRecord<Partial<EmailSettingsRecord>>(await store.update(settingsKey(scope), { set: { ...change, entity: 'EmailSettings', v: 1 } }))!;
+}
+
+/** Stores the token secret unless one exists; answers the one that won. */
+export async function saveTokenSecret(store: Store, scope: Scope, ciphertext: string): Promise<string> {
+  try {
+    await store.update(settingsKey(scope), { set: { tokenSecretCiphertext: ciphertext, entity: 'EmailSettings', v: 1 } }, { condition: 'attribute_not_exists(tokenSecretCiphertext)' });
+    return ciphertext;
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    return (await store.get<{ tokenSecretCiphertext: string }>(settingsKey(scope), { consistent: true }))!.tokenSecretCiphertext;
+  }
+}
+
+export const countSentOp = (scope: Scope, count: number): TransactOp => ({ update: settingsKey(scope), set: { entity: 'EmailSettings' }, add: { totalEmailsSent: count } });
+
+// ---- posts ----
+
+const postItem = (scope: Scope, post: PostRecord) => toItem(postKey(scope, post._id), 'NewsletterPost', post);
+
+export async function getPost(store: Store, scope: Scope, id: string, consistent = false): Promise<PostRecord | undefined> {
+  return toRecord<PostRecord>(await store.get(postKey(scope, id), { consistent }));
+}
+
+export async function listPosts(store: Store, scope: Scope, page: { limit: number; cursor?: string }) {
+  const result = await store.query({ pk: keys.collection(scope, POST), limit: page.limit, cursor: page.cursor });
+  return { posts: result.items.map((i) => toRecord<PostRecord>(i)!), cursor: result.cursor };
+}
+
+export const postWrites = {
+  create: (scope: Scope, post: PostRecord): TransactOp => ({ put: postItem(scope, post), condition: 'attribute_not_exists(PK)' }),
+  /** Replaces the post only if it is unchanged since read (`updatedAt` is the version). */
+  replace: (scope: Scope, post: PostRecord, readUpdatedAt: string): TransactOp => ({
+    put: postItem(scope, post),
+    condition: 'attribute_exists(PK) AND #updatedAt = :readUpdatedAt',
+    names: { '#updatedAt': 'updatedAt' },
+    values: { ':readUpdatedAt': readUpdatedAt },
+  }),
+  delete: (scope: Scope, post: PostRecord): TransactOp => ({
+    delete: postKey(scope, post._id),
+    condition: '#updatedAt = :readUpdatedAt',
+    names: { '#updatedAt': 'updatedAt' },
+    values: { ':readUpdatedAt': post.updatedAt },
+  }),
+};
+
+/** Takes batch `batch` of a sending post until `leaseUntil`; undefined when another worker holds it or it moved on. */
+export async function claimBatch(store: Store, scope: Scope, postId: string, batch: number, nowMs: number, leaseUntil: number): Promise<PostRecord | undefined> {
+  try {
+    const item = await store.update(
+      postKey(scope, postId),
+      { set: { leaseUntil } },
+      {
+        condition: '#status = :sending AND #batch = :batch AND #lease < :now',
+        names: { '#status': 'status', '#batch': 'batch', '#lease': 'leaseUntil' },
+        values: { ':sending': 'sending', ':batch': batch, ':now': nowMs },
+      },
+    );
+    return toRecord<PostRecord>(item);
+  } catch (error) {
+    if (error instanceof ConditionFailed) return undefined;
+    throw error;
+  }
+}
+
+/** Commits a batch: the next cursor, the sent count, and `done` ends the send. Only the lease holder can. */
+export function advanceBatchOp(scope: Scope, post: PostRecord, next: { cursor: string | null; sent: number; done: boolean; now: string }): TransactOp {
+  return {
+    update: postKey(scope, post._id),
+    set: {
+      cursor: next.cursor,
+      batch: post.batch + 1,
+      leaseUntil: 0,
+      updatedAt: next.now,
+      ...(next.done ? { status: 'sent', sentAt: next.now } : {}),
+    },
+    add: { sent: next.sent },
+    condition: '#status = :sending AND #batch = :batch AND #lease = :lease',
+    names: { '#status': 'status', '#batch': 'batch', '#lease': 'leaseUntil' },
+    values: { ':sending': 'sending', ':batch': post.batch, ':lease': post.leaseUntil },
+  };
+}
+
+export async function failPost(store: Store, scope: Scope, postId: string, reason: string, now: string): Promise<void> {
+  await store.update(postKey(scope, postId), { set: { status: 'failed', failureReason: reason, leaseUntil: 0, updatedAt: now } }, { mustExist: true });
+}
+
+// ---- per-recipient markers ----
+
+/** Of these addresses, those that already have a delivery marker for the post. */
+export async function deliveredAmong(store: Store, scope: Scope, postId: string, emails: string[]): Promise<Set<string>> {
+  if (!emails.length) return new Set();
+  const items = await store.batchGet(emails.map((email) => deliveryKey(scope, postId, email)));
+  return new Set(items.map((item) => item.SK as string));
+}
+
+/** Creates the delivery marker; false when it exists (this recipient was already handed over). */
+export async function claimDelivery(store: Store, scope: Scope, postId: string, email: string, at: string): Promise<boolean> {
+  try {
+    await store.put(toItem(deliveryKey(scope, postId, email), 'PostDelivery', { email, status: 'claimed', at }), { ifNotExists: true });
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+}
+
+export async function markDeliveryFailed(store: Store, scope: Scope, postId: string, email: string, error: string): Promise<void> {
+  await store.update(deliveryKey(scope, postId, email), { set: { status: 'failed', error: error.slice(0, 500) } });
+}
+
+export async function getDelivery(store: Store, scope: Scope, postId: string, email: string): Promise<{ email: string; status: string } | undefined> {
+  return toRecord(await store.get(deliveryKey(scope, postId, email)));
+}
+
+/** Records the first open or click of a recipient and bumps the post's count; later ones change nothing. */
+export async function recordFirstEngagement(store: Store, scope: Scope, postId: string, kind: 'open' | 'click', email: string, at: string): Promise<boolean> {
+  try {
+    await store.transact([
+      { put: toItem(engagementKey(scope, postId, kind === 'open' ? 'OPEN' : 'CLICK', email), 'PostEngagement', { email, at }), condition: 'attribute_not_exists(PK)' },
+      { update: postKey(scope, postId), set: {}, add: { [kind === 'open' ? 'opened' : 'clicked']: 1 }, condition: 'attribute_exists(PK)' },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+}
+
+export async function releaseDelivery(store: Store, scope: Scope, postId: string, email: string): Promise<void> {
+  await store.delete(deliveryKey(scope, postId, email));
+}
+
+export async function releaseBatch(store: Store, scope: Scope, postId: string, batch: number): Promise<void> {
+  await store
+    .update(postKey(scope, postId), { set: { leaseUntil: 0 } }, { condition: '#batch = :batch', names: { '#batch': 'batch' }, values: { ':batch': batch } })
+    .catch((error) => {
+      if (!(error instanceof ConditionFailed)) throw error;
+    });
+}

@@ -1,0 +1,492 @@
+import { blockedRecipients, findContactByEmail, recordEngagement, suppressedAmong, audiencePage, unsubscribeEmail, suppressEmail } from '../audience/service';
+import { normalizeEmail, isValidEmail } from '../audience/rules';
+import { getAccount } from '../platform/accounts';
+import type { Account, Deps } from '../platform/context';
+import { ApiError, badGateway, badRequest, conflict, forbidden, notFound } from '../platform/errors';
+import { newEvent, outboxPut } from '../platform/events';
+import { objectId } from '../platform/ids';
+import { logger } from '../platform/logger';
+import type { Scope } from '../store/keys';
+import { ConditionFailed } from '../store/store';
+import { buildMailTemplate, recipientData, unsubscribeHeaders, type MailContent, type MailTemplate } from './mail-builder';
+import type { Audience, EmailSettingsRecord, PostRecord, PostSource } from './records';
+import * as repo from './repository';
+import { tokenSecret, withDefaults } from './settings';
+import { peekToken, signToken, verifyToken, type TokenPayload } from './tokens';
+
+export type EmailCtx = Deps & { scope: Scope; account: Account };
+
+export const EMAIL_QUEUE = 'email-sends';
+export const POST_SENDING_EVENT = 'newsletter.post.sending';
+export const BATCH_SIZE = 50;
+const LEASE_MS = 30_000;
+export const WATCHDOG_SECONDS = 60;
+const MAX_RECIPIENTS = 100;
+
+// ---- settings and sender ----
+
+export interface SettingsView {
+  senderEmail: string | null;
+  fromName: string | null;
+  replyTo: string | null;
+  physicalAddress: string | null;
+  footerText: string | null;
+  senderVerified: boolean;
+  verificationStatus: string;
+  totalEmailsSent: number;
+}
+
+async function senderStatus(deps: Deps, account: Pick<Account, 'senderVerified'>, settings: EmailSettingsRecord) {
+  if (!settings.senderEmail) return { verified: false, status: 'NOT_SET' };
+  if (account.senderVerified === false) return { verified: false, status: 'NOT_VERIFIED' };
+  return deps.ports.email.senderIdentity(settings.senderEmail);
+}
+
+export async function loadSettings(deps: Deps, scope: Scope, account: Pick<Account, 'email' | 'name'>): Promise<EmailSettingsRecord> {
+  return withDefaults(await repo.getSettings(deps.store, scope), account);
+}
+
+/** The settings, with the sender's verification read from the provider now (refreshed on read). */
+export async function readSettings(ctx: EmailCtx): Promise<SettingsView> {
+  const settings = await loadSettings(ctx, ctx.scope, ctx.account);
+  const status = await senderStatus(ctx, ctx.account, settings);
+  const { tokenSecretCiphertext: _secret, updatedAt: _u, ...view } = settings;
+  return { ...view, senderVerified: status.verified, verificationStatus: status.status };
+}
+
+export async function updateSettings(ctx: EmailCtx, change: Partial<Pick<EmailSettingsRecord, 'senderEmail' | 'fromName' | 'replyTo' | 'physicalAddress' | 'footerText'>>): Promise<SettingsView> {
+  const set: Record<string, unknown> = { updatedAt: ctx.clock.now().toISOString() };
+  for (const [field, value] of Object.entries(change)) if (value !== undefined) set[field] = typeof value === 'string' && field.endsWith('Email') ? normalizeEmail(value) : value;
+  await repo.saveSettings(ctx.store, ctx.scope, set);
+  return readSettings(ctx);
+}
+
+/** A send needs a verified sender and a physical address for the footer. */
+async function requireSender(deps: Deps, scope: Scope, account: Account): Promise<EmailSettingsRecord> {
+  const settings = await loadSettings(deps, scope, account);
+  const status = await senderStatus(deps, account, settings);
+  if (!status.verified) throw forbidden(`The sender email ${settings.senderEmail ?? '(not set)'} is not verified`, { code: 'EMAIL_SENDER_NOT_VERIFIED', details: { status: status.status } });
+  if (!settings.physicalAddress) throw badRequest('Set a physical address in /newsletters/settings first: it goes in every footer', { code: 'PHYSICAL_ADDRESS_REQUIRED', field: 'physicalAddress' });
+  return settings;
+}
+
+// ---- links and delivery ----
+
+function linkBase(deps: Deps, fallback?: string) {
+  return (deps.config.PUBLIC_BASE_URL ?? fallback ?? '').replace(/\/$/, '');
+}
+
+function urlsFor(secret: string, scope: Scope, base: string, postId: string | undefined, email: string) {
+  const token = (k: TokenPayload['k'], url?: string) => signToken(secret, { a: scope.accountId, m: scope.mode, e: email, k, ...(postId ? { p: postId } : {}), ...(url ? { url } : {}) });
+  return {
+    unsubscribe: `${base}/email/unsubscribe/${token('u')}`,
+    open: `${base}/email/open/${token('o')}`,
+    click: (url: string) => `${base}/email/click/${token('c', url)}`,
+  };
+}
+
+interface Delivery {
+  template: MailTemplate;
+  settings: EmailSettingsRecord;
+  fromName?: string | null;
+  replyTo?: string | null;
+  recipients: string[];
+  postId?: string;
+  base: string;
+  secret: string;
+}
+
+/** Hands a rendered template to the provider in bulk calls of 50; answers who was accepted. */
+async function deliver(deps: Deps, scope: Scope, d: Delivery): Promise<{ accepted: string[]; failed: { to: string; error: string }[] }> {
+  const accepted: string[] = [];
+  const failed: { to: string; error: string }[] = [];
+  for (let i = 0; i < d.recipients.length; i += BATCH_SIZE) {
+    const chunk = d.recipients.slice(i, i + BATCH_SIZE);
+    const results = await deps.ports.email.sendBulk({
+      from: d.settings.senderEmail ?? undefined,
+      fromName: d.fromName ?? d.settings.fromName ?? undefined,
+      replyTo: d.replyTo ?? d.settings.replyTo ?? undefined,
+      subject: d.template.subject,
+      html: d.template.html,
+      text: d.template.text,
+      tags: { accountId: scope.accountId, mode: scope.mode, ...(d.postId ? { postId: d.postId } : {}) },
+      destinations: chunk.map((to) => {
+        const urls = urlsFor(d.secret, scope, d.base, d.postId, to);
+        return { to, data: recipientData(d.template, urls), headers: unsubscribeHeaders(urls.unsubscribe) };
+      }),
+    });
+    for (const result of results) {
+      if (result.error) failed.push({ to: result.to, error: result.error });
+      else accepted.push(result.to);
+    }
+  }
+  return { accepted, failed };
+}
+
+const footerOf = (settings: EmailSettingsRecord) => ({ physicalAddress: settings.physicalAddress!, footerText: settings.footerText });
+
+function newPost(deps: Deps, fields: Partial<PostRecord> & Pick<PostRecord, 'subject' | 'audience' | 'source'>): PostRecord {
+  const now = deps.clock.now().toISOString();
+  return {
+    _id: objectId(deps.clock),
+    html: null,
+    text: null,
+    preview: null,
+    fromName: null,
+    replyTo: null,
+    status: 'draft',
+    sendAt: null,
+    failureReason: null,
+    sent: 0,
+    opened: 0,
+    clicked: 0,
+    cursor: null,
+    batch: 0,
+    leaseUntil: 0,
+    startedAt: null,
+    sentAt: null,
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  };
+}
+
+// ---- transactional send ----
+
+export interface TransactionalMessage extends MailContent {
+  to: string[];
+  fromName?: string | null;
+  replyTo?: string | null;
+  source?: PostSource;
+  /** Base address for the links in the mail when PUBLIC_BASE_URL is not configured. */
+  baseUrl?: string;
+}
+
+/**
+ * Sends one message to 1 to 100 recipients: lower-cased and de-duplicated, suppressed and
+ * unsubscribed addresses left out, footer and per-recipient unsubscribe link added, recorded as a
+ * sent post counting toward totalEmailsSent. Funnels and memberships send through this too.
+ */
+export async function sendTransactional(deps: Deps, scope: Scope, message: TransactionalMessage, account?: Account): Promise<{ id: string; accepted: string[]; status: 'sent' }> {
+  const owner = account ?? (await getAccount(deps.store, scope.accountId));
+  if (!owner) throw notFound('Account');
+  const recipients = [...new Set(message.to.map(normalizeEmail))];
+  const invalid = recipients.find((r) => !isValidEmail(r));
+  if (invalid) throw badRequest(`Invalid recipient: ${invalid}`, { field: 'to' });
+  if (recipients.length === 0) throw badRequest('At least one recipient is required', { field: 'to' });
+  if (recipients.length > MAX_RECIPIENTS) throw badRequest(`At most ${MAX_RECIPIENTS} recipients per request (got ${recipients.length})`, { field: 'to' });
+  if (!message.subject?.trim()) throw badRequest('subject is required', { field: 'subject' });
+  if (!message.html && !message.text) throw badRequest('Either html or text is required', { field: 'html' });
+  const settings = await requireSender(deps, scope, owner);
+  const blocked = await blockedRecipients(deps, scope, recipients);
+  const allowed = recipients.filter((r) => !blocked.has(r));
+  const post = newPost(deps, {
+    subject: message.subject,
+    html: message.html ?? null,
+    text: message.text ?? null,
+    preview: message.preview ?? null,
+    fromName: message.fromName ?? null,
+    replyTo: message.replyTo ?? null,
+    audience: { type: 'all' },
+    source: message.source ?? 'api',
+  });
+  let accepted: string[] = [];
+  if (allowed.length) {
+    const template = buildMailTemplate(message, footerOf(settings));
+    const secret = await tokenSecret(deps, scope, settings);
+    let result: Awaited<ReturnType<typeof deliver>>;
+    try {
+      result = await deliver(deps, scope, { template, settings, fromName: message.fromName, replyTo: message.replyTo, recipients: allowed, postId: post._id, base: linkBase(deps, message.baseUrl), secret });
+    } catch (error) {
+      logger.error('email provider refused a send', { error: error as Error });
+      throw badGateway('No email could be delivered; retry later', 'EMAIL_SEND_FAILED');
+    }
+    accepted = result.accepted;
+    if (!accepted.length) throw badGateway('No email could be delivered; retry later', 'EMAIL_SEND_FAILED');
+  }
+  const now = deps.clock.now().toISOString();
+  await deps.store.transact([repo.postWrites.create(scope, { ...post, status: 'sent', sent: accepted.length, startedAt: now, sentAt: now }), repo.countSentOp(scope, accepted.length)]);
+  return { id: post._id, accepted, status: 'sent' };
+}
+
+// ---- newsletter posts ----
+
+export interface PostInput {
+  subject?: string;
+  html?: string | null;
+  text?: string | null;
+  preview?: string | null;
+  fromName?: string | null;
+  replyTo?: string | null;
+  tag?: string | null;
+  segmentId?: string | null;
+}
+
+function audienceOf(input: PostInput, current?: Audience): Audience {
+  if (input.segmentId) return { type: 'segment', segmentId: input.segmentId };
+  if (input.tag) return { type: 'tag', tag: input.tag };
+  if (input.segmentId === null || input.tag === null) return { type: 'all' };
+  return current ?? { type: 'all' };
+}
+
+export async function createPost(ctx: EmailCtx, input: PostInput): Promise<PostRecord> {
+  if (!input.subject?.trim()) throw badRequest('subject is required', { field: 'subject' });
+  if (!input.html && !input.text) throw badRequest('Either html or text is required', { field: 'html' });
+  const post = newPost(ctx, {
+    subject: input.subject,
+    html: input.html ?? null,
+    text: input.text ?? null,
+    preview: input.preview ?? null,
+    fromName: input.fromName ?? null,
+    replyTo: input.replyTo ?? null,
+    audience: audienceOf(input),
+    source: 'dashboard',
+  });
+  await ctx.store.transact([repo.postWrites.create(ctx.scope, post)]);
+  return post;
+}
+
+export async function getPost(deps: Deps, scope: Scope, id: string): Promise<PostRecord> {
+  const post = await repo.getPost(deps.store, scope, id);
+  if (!post) throw notFound('Post');
+  return post;
+}
+
+export const listPosts = (deps: Deps, scope: Scope, page: { limit: number; cursor?: string }) => repo.listPosts(deps.store, scope, page);
+
+const EDITABLE = ['draft', 'failed'];
+
+export async function updatePost(ctx: EmailCtx, id: string, input: PostInput): Promise<PostRecord> {
+  const current = await getPost(ctx, ctx.scope, id);
+  if (!EDITABLE.includes(current.status)) throw conflict(`A ${current.status} post cannot be edited${current.status === 'scheduled' ? '; cancel its schedule first' : ''}`, 'POST_NOT_EDITABLE');
+  const next: PostRecord = {
+    ...current,
+    ...(input.subject !== undefined ? { subject: input.subject } : {}),
+    ...(input.html !== undefined ? { html: input.html } : {}),
+    ...(input.text !== undefined ? { text: input.text } : {}),
+    ...(input.preview !== undefined ? { preview: input.preview } : {}),
+    ...(input.fromName !== undefined ? { fromName: input.fromName } : {}),
+    ...(input.replyTo !== undefined ? { replyTo: input.replyTo } : {}),
+    audience: audienceOf(input, current.audience),
+    updatedAt: ctx.clock.now().toISOString(),
+  };
+  if (!next.subject.trim()) throw badRequest('subject is required', { field: 'subject' });
+  if (!next.html && !next.text) throw badRequest('Either html or text is required', { field: 'html' });
+  try {
+    await ctx.store.transact([repo.postWrites.replace(ctx.scope, next, current.updatedAt)]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw conflict('The post changed meanwhile; read it again', 'POST_CHANGED');
+    throw error;
+  }
+  return next;
+}
+
+export async function deletePost(ctx: EmailCtx, id: string): Promise<PostRecord> {
+  const current = await getPost(ctx, ctx.scope, id);
+  if (current.status === 'sending') throw conflict('A post that is sending cannot be deleted', 'POST_SENDING');
+  if (current.status === 'scheduled') await ctx.ports.scheduler.cancel(scheduleName(ctx.scope, id));
+  await ctx.store.transact([repo.postWrites.delete(ctx.scope, current)]);
+  return current;
+}
+
+const scheduleName = (scope: Scope, postId: string) => `email-post-send:${scope.accountId}:${scope.mode}:${postId}`;
+const watchdogName = (scope: Scope, postId: string) => `email-post-watchdog:${scope.accountId}:${scope.mode}:${postId}`;
+
+function audienceProblem(post: PostRecord): string | undefined {
+  // Segments are evaluated by the segments capability at send time; until it exists a post aimed
+  // at one fails rather than going to anyone else.
+  if (post.audience.type === 'segment') return `Segment ${post.audience.segmentId} cannot be evaluated: segments are not available on this deployment yet`;
+  return undefined;
+}
+
+/** Starts sending (now, or when its schedule fires): state and event in one transaction. */
+export async function startPostSend(deps: Deps, scope: Scope, account: Account, id: string, options: { baseUrl?: string; fromSchedule?: boolean } = {}): Promise<PostRecord> {
+  const current = await repo.getPost(deps.store, scope, id, true);
+  if (!current) throw notFound('Post');
+  const allowed = options.fromSchedule ? ['scheduled'] : ['draft', 'failed', 'scheduled'];
+  if (!allowed.includes(current.status)) throw conflict(`A ${current.status} post cannot be sent`, 'POST_NOT_SENDABLE');
+  const problem = audienceProblem(current);
+  if (problem) throw conflict(problem, 'SEGMENT_UNAVAILABLE');
+  await requireSender(deps, scope, account);
+  const now = deps.clock.now().toISOString();
+  const next: PostRecord = { ...current, status: 'sending', failureReason: null, cursor: null, leaseUntil: 0, startedAt: now, updatedAt: now, linkBaseUrl: linkBase(deps, options.baseUrl) };
+  try {
+    await deps.store.transact([repo.postWrites.replace(scope, next, current.updatedAt), outboxPut(newEvent(scope, deps.clock, POST_SENDING_EVENT, { postId: id, batch: next.batch }))]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw conflict('The post changed meanwhile; read it again', 'POST_CHANGED');
+    throw error;
+  }
+  if (current.status === 'scheduled' && !options.fromSchedule) await deps.ports.scheduler.cancel(scheduleName(scope, id));
+  return next;
+}
+
+export async function schedulePost(ctx: EmailCtx, id: string, sendAt: Date): Promise<PostRecord> {
+  if (sendAt.getTime() <= ctx.clock.nowMs()) throw badRequest('sendAt must be in the future', { field: 'sendAt' });
+  const current = await getPost(ctx, ctx.scope, id);
+  if (!['draft', 'failed', 'scheduled'].includes(current.status)) throw conflict(`A ${current.status} post cannot be scheduled`, 'POST_NOT_SENDABLE');
+  const problem = audienceProblem(current);
+  if (problem) throw conflict(problem, 'SEGMENT_UNAVAILABLE');
+  await requireSender(ctx, ctx.scope, ctx.account);
+  const next: PostRecord = { ...current, status: 'scheduled', sendAt: sendAt.toISOString(), failureReason: null, updatedAt: ctx.clock.now().toISOString() };
+  await ctx.store.transact([repo.postWrites.replace(ctx.scope, next, current.updatedAt)]);
+  await ctx.ports.scheduler.schedule(scheduleName(ctx.scope, id), sendAt, { type: 'email.post-send', scope: ctx.scope, payload: { postId: id } });
+  return next;
+}
+
+export async function cancelSchedule(ctx: EmailCtx, id: string): Promise<PostRecord> {
+  const current = await getPost(ctx, ctx.scope, id);
+  if (current.status !== 'scheduled') throw conflict('The post is not scheduled', 'POST_NOT_SCHEDULED');
+  const next: PostRecord = { ...current, status: 'draft', sendAt: null, updatedAt: ctx.clock.now().toISOString() };
+  await ctx.store.transact([repo.postWrites.replace(ctx.scope, next, current.updatedAt)]);
+  await ctx.ports.scheduler.cancel(scheduleName(ctx.scope, id));
+  return next;
+}
+
+/** Job: a scheduled post falls due. A failure (sender, segment) fails the post with its reason. */
+export async function runScheduledSend(deps: Deps, scope: Scope, postId: string): Promise<void> {
+  const account = await getAccount(deps.store, scope.accountId);
+  const post = await repo.getPost(deps.store, scope, postId, true);
+  if (!account || !post || post.status !== 'scheduled') return;
+  try {
+    await startPostSend(deps, scope, account, postId, { fromSchedule: true });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    await repo.failPost(deps.store, scope, postId, error.message, deps.clock.now().toISOString());
+  }
+}
+
+/** Bus consumer of the committed start: queue the batch and arm the watchdog. Idempotent. */
+export async function kickOffSend(deps: Deps, scope: Scope, postId: string, batch: number): Promise<void> {
+  await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), { type: 'email.post-watchdog', scope, payload: { postId } });
+  await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch });
+}
+
+/**
+ * Job: while a post is sending, re-queue its current batch when no worker holds it (a lost
+ * message, a worker or runtime that died). Progress is committed per batch, so this resumes it.
+ */
+export async function watchSend(deps: Deps, scope: Scope, postId: string): Promise<void> {
+  const post = await repo.getPost(deps.store, scope, postId, true);
+  if (!post || post.status !== 'sending') return;
+  if (post.leaseUntil < deps.clock.nowMs()) await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch: post.batch });
+  await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), { type: 'email.post-watchdog', scope, payload: { postId } });
+}
+
+/**
+ * Queue worker: one batch of a post. Each recipient's delivery marker is created before the mail
+ * is handed over, so no crash or duplicate message can mail anyone twice; the batch's cursor,
+ * count and the next batch number are committed together afterwards.
+ */
+export async function processSendBatch(deps: Deps, scope: Scope, postId: string, batch: number): Promise<void> {
+  const nowMs = deps.clock.nowMs();
+  const post = await repo.claimBatch(deps.store, scope, postId, batch, nowMs, nowMs + LEASE_MS);
+  if (!post) return; // finished, moved on, or held by a live worker (the watchdog covers a dead one)
+  const account = await getAccount(deps.store, scope.accountId);
+  const settings = await loadSettings(deps, scope, account ?? { email: '', name: undefined });
+  if (!settings.physicalAddress || !settings.senderEmail) {
+    await repo.failPost(deps.store, scope, postId, 'The sender or physical address was removed during the send', deps.clock.now().toISOString());
+    return;
+  }
+  const page = await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: BATCH_SIZE, cursor: post.cursor ?? undefined });
+  const emails = page.contacts.map((c) => c.email);
+  const [suppressed, delivered] = await Promise.all([suppressedAmong(deps, scope, emails), repo.deliveredAmong(deps.store, scope, postId, emails)]);
+  const candidates = emails.filter((e) => !suppressed.has(e) && !delivered.has(e));
+  const now = deps.clock.now().toISOString();
+  const claims = await Promise.all(candidates.map((email) => repo.claimDelivery(deps.store, scope, postId, email, now)));
+  const recipients = candidates.filter((_, i) => claims[i]);
+  let sent = 0;
+  if (recipients.length) {
+    const template = buildMailTemplate(post, footerOf(settings));
+    const secret = await tokenSecret(deps, scope, settings);
+    const base = post.linkBaseUrl || linkBase(deps);
+    let result: Awaited<ReturnType<typeof deliver>>;
+    try {
+      result = await deliver(deps, scope, { template, settings, fromName: post.fromName, replyTo: post.replyTo, recipients, postId, base, secret });
+    } catch (error) {
+      // The provider refused the whole call: nobody was mailed, so the markers go and the batch
+      // is retried by the queue.
+      await Promise.all(recipients.map((email) => repo.releaseDelivery(deps.store, scope, postId, email)));
+      await repo.releaseBatch(deps.store, scope, postId, batch);
+      throw error;
+    }
+    sent = result.accepted.length;
+    await Promise.all(result.failed.map((f) => repo.markDeliveryFailed(deps.store, scope, postId, f.to, f.error)));
+  }
+  const done = !page.cursor;
+  await deps.store.transact([repo.advanceBatchOp(scope, post, { cursor: page.cursor ?? null, sent, done, now: deps.clock.now().toISOString() }), repo.countSentOp(scope, sent)]);
+  if (done) await deps.ports.scheduler.cancel(watchdogName(scope, postId));
+  else await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch: batch + 1 });
+}
+
+// ---- links followed by recipients ----
+
+/** Verifies a token from a mail link: the signature of its own account and mode's secret. */
+export async function openToken(deps: Deps, token: string, kind: TokenPayload['k']): Promise<{ scope: Scope; payload: TokenPayload } | undefined> {
+  const payload = peekToken(token);
+  if (!payload || payload.k !== kind) return undefined;
+  const scope: Scope = { accountId: payload.a, mode: payload.m };
+  const settings = await repo.getSettings(deps.store, scope);
+  if (!settings?.tokenSecretCiphertext) return undefined;
+  const secret = await tokenSecret(deps, scope, settings);
+  return verifyToken(secret, token) ? { scope, payload } : undefined;
+}
+
+export async function unsubscribeByToken(deps: Deps, token: string): Promise<{ email: string; fromName: string | null } | undefined> {
+  const opened = await openToken(deps, token, 'u');
+  if (!opened) return undefined;
+  await unsubscribeEmail(deps, opened.scope, opened.payload.e);
+  const account = await getAccount(deps.store, opened.scope.accountId);
+  const settings = await loadSettings(deps, opened.scope, account ?? { email: '', name: undefined });
+  return { email: opened.payload.e, fromName: settings.fromName };
+}
+
+export async function describeUnsubscribe(deps: Deps, token: string): Promise<{ email: string; fromName: string | null } | undefined> {
+  const opened = await openToken(deps, token, 'u');
+  if (!opened) return undefined;
+  const account = await getAccount(deps.store, opened.scope.accountId);
+  const settings = await loadSettings(deps, opened.scope, account ?? { email: '', name: undefined });
+  return { email: opened.payload.e, fromName: settings.fromName };
+}
+
+/** Open pixel or click: engagement on the contact, and a unique count on the post. */
+export async function recordLinkEngagement(deps: Deps, token: string, kind: 'open' | 'click'): Promise<{ url?: string } | undefined> {
+  const opened = await openToken(deps, token, kind === 'open' ? 'o' : 'c');
+  if (!opened) return undefined;
+  const { scope, payload } = opened;
+  const contact = await findContactByEmail(deps, scope, payload.e);
+  await Promise.all([
+    contact ? recordEngagement(deps, scope, contact._id, kind) : Promise.resolve(),
+    payload.p ? repo.recordFirstEngagement(deps.store, scope, payload.p, kind, payload.e, deps.clock.now().toISOString()).catch(() => false) : Promise.resolve(false),
+  ]);
+  return { url: payload.url };
+}
+
+// ---- bounces and complaints ----
+
+/**
+ * A bounce or complaint as the provider reports it. The scope comes from the message tags the mail
+ * carried (SES returns them on the event); the address is suppressed in that account and mode.
+ */
+export async function recordFeedback(deps: Deps, scope: Scope, email: string, type: 'bounce' | 'complaint'): Promise<void> {
+  await suppressEmail(deps, scope, email, type);
+}
+
+/** Reads an SES event (EventBridge detail of the configuration set's destination). */
+export function feedbackFromSesEvent(detail: Record<string, unknown>): { scope: Scope; emails: string[]; type: 'bounce' | 'complaint' } | undefined {
+  const eventType = detail.eventType as string | undefined;
+  const mail = detail.mail as { tags?: Record<string, string[]> } | undefined;
+  const accountId = mail?.tags?.accountId?.[0];
+  const mode = mail?.tags?.mode?.[0];
+  if (!accountId || (mode !== 'live' && mode !== 'test')) return undefined;
+  if (eventType === 'Bounce') {
+    const bounce = detail.bounce as { bounceType?: string; bouncedRecipients?: { emailAddress: string }[] } | undefined;
+    // Transient bounces (mailbox full) are not suppressed.
+    if (bounce?.bounceType !== 'Permanent') return undefined;
+    return { scope: { accountId, mode }, emails: (bounce.bouncedRecipients ?? []).map((r) => r.emailAddress), type: 'bounce' };
+  }
+  if (eventType === 'Complaint') {
+    const complaint = detail.complaint as { complainedRecipients?: { emailAddress: string }[] } | undefined;
+    return { scope: { accountId, mode }, emails: (complaint?.complainedRecipients ?? []).map((r) => r.emailAddress), type: 'complaint' };
+  }
+  return undefined;
+}

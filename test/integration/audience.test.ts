@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createTestDeps } from '../support/store';
+import { createAccount } from '../../shared/platform/accounts';
+import { newEvent } from '../../shared/platform/events';
+import { addTags, findContactByEmail, recordSaleFacts, removeTags, upsertContact } from '../../shared/audience/service';
+
+const sale = (email: string, productId: string, amount: number, currency = 'USD', country = 'de') => ({
+  order: { id: 'o1', productId, createdAt: '2026-01-02T03:04:05.000Z' },
+  amount,
+  currency,
+  product: { id: productId },
+  customer: { email, firstName: 'Ada', lastName: 'L', country },
+});
+
+describe('audience facts from sales', () => {
+  it('a committed sale creates the buyer contact with its facts; a redelivered event changes nothing; a second sale adds up', async () => {
+    const { deps, clock } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'c@example.com', currency: 'USD' });
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const first = newEvent(scope, clock, 'order.completed', sale('Buyer@Example.com', 'p1', 12.5));
+    await recordSaleFacts(deps, first);
+    await recordSaleFacts(deps, first); // the bus delivers at least once
+    let contact = await findContactByEmail(deps, scope, 'buyer@example.com');
+    expect(contact).toMatchObject({ email: 'buyer@example.com', source: 'checkout', status: 'subscribed', name: 'Ada L', country: 'DE', totalSpentCents: 1250, productIds: ['p1'], firstPurchaseAt: '2026-01-02T03:04:05.000Z' });
+
+    // Racing deliveries of another event still count it once.
+    const second = newEvent(scope, clock, 'order.completed', { ...sale('buyer@example.com', 'p2', 7), order: { id: 'o2', productId: 'p2', createdAt: '2026-02-01T00:00:00.000Z' } });
+    await Promise.all([recordSaleFacts(deps, second), recordSaleFacts(deps, second), recordSaleFacts(deps, second)]);
+    // A sale in another currency is not summed into the account-currency total.
+    await recordSaleFacts(deps, newEvent(scope, clock, 'order.completed', sale('buyer@example.com', 'p2', 100, 'EUR')));
+    contact = await findContactByEmail(deps, scope, 'buyer@example.com');
+    expect(contact).toMatchObject({ totalSpentCents: 1950, productIds: ['p1', 'p2'], firstPurchaseAt: '2026-01-02T03:04:05.000Z', lastPurchaseAt: '2026-02-01T00:00:00.000Z' });
+
+    // The live mode and other accounts see nothing of it.
+    expect(await findContactByEmail(deps, { ...scope, mode: 'live' }, 'buyer@example.com')).toBeUndefined();
+  });
+
+  it('an existing contact keeps its source, status and name; smart tags are taken back without hand-typed ones', async () => {
+    const { deps, clock } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'c@example.com' });
+    const scope = { accountId: account.accountId, mode: 'live' as const };
+    const { contact } = await upsertContact(deps, scope, { email: 'f@example.com', source: 'form', status: 'unsubscribed', name: 'Fay', tags: ['hand'] });
+    await recordSaleFacts(deps, newEvent(scope, clock, 'order.completed', sale('f@example.com', 'p1', 5)));
+    const after = (await findContactByEmail(deps, scope, 'f@example.com'))!;
+    expect(after).toMatchObject({ _id: contact._id, source: 'form', status: 'unsubscribed', name: 'Fay', totalSpentCents: 500 });
+    await addTags(deps, scope, contact._id, ['hand', 'smart'], { smart: true });
+    const tagged = await removeTags(deps, scope, contact._id, ['hand', 'smart'], { smart: true });
+    expect(tagged.tags).toEqual(['hand']);
+  });
+});
