@@ -1,7 +1,7 @@
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
+import { putNew } from '../store/conditional';
 import { toRecord, type Store, type TransactOp } from '../store/store';
-import { getImage, getRefundPolicy } from '../storefront/repository';
 import { OFFER, PRODUCT, type OfferRecord, type ProductRecord } from './records';
 
 // Products and offers each live in one partition per tenant and mode (`<scope>#PRODUCT`,
@@ -61,16 +61,14 @@ export async function listOffers(store: Store, scope: Scope): Promise<OfferRecor
   return items.map((item) => toRecord<OfferRecord>(item)!);
 }
 
-// ---- references to storefront records (images, refund policies), same tenant and mode ----
-
-export async function refundPolicyExists(store: Store, scope: Scope, id: string): Promise<boolean> {
-  return Boolean(await getRefundPolicy(store, scope, id));
-}
-
-/** The ids of `ids` that are no image of this tenant and mode. */
-export async function missingImageIds(store: Store, scope: Scope, ids: string[]): Promise<string[]> {
-  const found = await Promise.all(ids.map((id) => getImage(store, scope, id)));
-  return ids.filter((_, i) => !found[i]);
+/** Live products that name a refund policy (bounded: one seller's catalog). */
+export async function listProductsWithRefundPolicy(store: Store, scope: Scope): Promise<ProductRecord[]> {
+  const items = await store.queryAll({
+    pk: keys.collection(scope, PRODUCT),
+    // Deleted products stay in the partition for history (deletedAt); they use no policy.
+    filter: { expression: 'attribute_exists(#p) AND attribute_not_exists(#d)', names: { '#p': 'refundPolicyId', '#d': 'deletedAt' } },
+  });
+  return items.map((item) => toRecord<ProductRecord>(item)!);
 }
 
 // ---- writes, handed to the service so it can put them in one transaction with the event ----
@@ -78,7 +76,7 @@ export async function missingImageIds(store: Store, scope: Scope, ids: string[])
 const entityName = { [PRODUCT]: 'Product', [OFFER]: 'Offer' } as const;
 
 function createOp(scope: Scope, type: typeof PRODUCT | typeof OFFER, record: ProductRecord | OfferRecord): TransactOp {
-  return { put: toItem(keys.entity(scope, type, record._id), entityName[type], record), condition: 'attribute_not_exists(PK)' };
+  return putNew(toItem(keys.entity(scope, type, record._id), entityName[type], record));
 }
 
 /**

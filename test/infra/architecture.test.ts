@@ -42,7 +42,6 @@ const example = defineCapability({
  */
 const KNOWN_LOOPS: string[][] = [['shared/checkout/fulfilment.ts', 'shared/credits/service.ts', 'shared/sales/service.ts', 'shared/subscriptions/service.ts']];
 const KNOWN_REPOSITORY_READS = new Set([
-  'shared/catalog/repository.ts -> shared/storefront/repository.ts',
   'shared/checkout/fulfilment.ts -> shared/catalog/repository.ts',
   'shared/checkout/fulfilment.ts -> shared/sales/repository.ts',
   'shared/checkout/fulfilment.ts -> shared/subscriptions/repository.ts',
@@ -54,7 +53,6 @@ const KNOWN_REPOSITORY_READS = new Set([
   'shared/processor/control.ts -> shared/sales/repository.ts',
   'shared/processor/control.ts -> shared/subscriptions/repository.ts',
   'shared/sales/service.ts -> shared/catalog/repository.ts',
-  'shared/storefront/catalog-lookup.ts -> shared/catalog/repository.ts',
   'shared/subscriptions/billing.ts -> shared/catalog/repository.ts',
   'shared/subscriptions/billing.ts -> shared/sales/repository.ts',
   'shared/subscriptions/service.ts -> shared/catalog/repository.ts',
