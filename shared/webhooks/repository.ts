@@ -1,7 +1,8 @@
 import type { IndexName } from '../store/table';
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
-import { ConditionFailed, toRecord, type Store } from '../store/store';
+import { createUnique, onConditionFailed, putNew } from '../store/conditional';
+import { toRecord, type Store } from '../store/store';
 import { LOG_RETENTION_SECONDS, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from './records';
 
 const ENDPOINT = 'WEBHOOK';
@@ -28,12 +29,10 @@ export async function listEndpoints(store: Store, scope: Scope): Promise<Webhook
 }
 
 export async function updateEndpoint(store: Store, scope: Scope, id: string, change: Partial<WebhookEndpoint>): Promise<WebhookEndpoint | undefined> {
-  try {
-    return toRecord<WebhookEndpoint>(await store.update(keys.entity(scope, ENDPOINT, id), { set: change }, { mustExist: true }));
-  } catch (error) {
-    if (error instanceof ConditionFailed) return undefined;
-    throw error;
-  }
+  return onConditionFailed(
+    async () => toRecord<WebhookEndpoint>(await store.update(keys.entity(scope, ENDPOINT, id), { set: change }, { mustExist: true })),
+    () => undefined,
+  );
 }
 
 export async function deleteEndpoint(store: Store, scope: Scope, id: string): Promise<boolean> {
@@ -44,13 +43,7 @@ export async function deleteEndpoint(store: Store, scope: Scope, id: string): Pr
 
 /** Creates the delivery once; false when it already exists (a retried fan-out). */
 export async function createDelivery(store: Store, scope: Scope, delivery: WebhookDelivery): Promise<boolean> {
-  try {
-    await store.put(toItem(keys.entity(scope, DELIVERY, delivery.id), 'WebhookDelivery', delivery, { expiresAt: expiry(delivery.createdAt) }), { ifNotExists: true });
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailed) return false;
-    throw error;
-  }
+  return createUnique(store, toItem(keys.entity(scope, DELIVERY, delivery.id), 'WebhookDelivery', delivery, { expiresAt: expiry(delivery.createdAt) }));
 }
 
 export async function getDelivery(store: Store, scope: Scope, id: string): Promise<WebhookDelivery | undefined> {
@@ -63,40 +56,35 @@ export async function getDelivery(store: Store, scope: Scope, id: string): Promi
  * mid-attempt never blocks the delivery: the queue's redelivery takes it over.
  */
 export async function claimAttempt(store: Store, scope: Scope, id: string, attempt: number, nowMs: number, leaseMs: number): Promise<WebhookDelivery | undefined> {
-  try {
-    const item = await store.update(
-      keys.entity(scope, DELIVERY, id),
-      { set: { claimedAttempt: attempt, claimUntil: nowMs + leaseMs } },
-      {
-        mustExist: true,
-        condition: 'attempts = :prev AND #st = :pending AND (attribute_not_exists(claimedAttempt) OR claimedAttempt < :a OR claimUntil < :now)',
-        names: { '#st': 'status' },
-        values: { ':prev': attempt - 1, ':pending': 'pending', ':a': attempt, ':now': nowMs },
-      },
-    );
-    return toRecord<WebhookDelivery>(item);
-  } catch (error) {
-    if (error instanceof ConditionFailed) return undefined;
-    throw error;
-  }
+  const claim = store.update(
+    keys.entity(scope, DELIVERY, id),
+    { set: { claimedAttempt: attempt, claimUntil: nowMs + leaseMs } },
+    {
+      mustExist: true,
+      condition: 'attempts = :prev AND #st = :pending AND (attribute_not_exists(claimedAttempt) OR claimedAttempt < :a OR claimUntil < :now)',
+      names: { '#st': 'status' },
+      values: { ':prev': attempt - 1, ':pending': 'pending', ':a': attempt, ':now': nowMs },
+    },
+  );
+  return onConditionFailed(
+    claim.then((item) => toRecord<WebhookDelivery>(item)),
+    () => undefined,
+  );
 }
 
 /** Gives a claim back when the attempt could not be made, so the redelivered message can. */
 export async function releaseClaim(store: Store, scope: Scope, id: string, attempt: number): Promise<void> {
-  try {
-    await store.update(keys.entity(scope, DELIVERY, id), { set: { claimUntil: 0 } }, { condition: 'claimedAttempt = :a', values: { ':a': attempt } });
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-  }
+  // Another attempt holding the claim now is fine: nothing to give back.
+  await onConditionFailed(store.update(keys.entity(scope, DELIVERY, id), { set: { claimUntil: 0 } }, { condition: 'claimedAttempt = :a', values: { ':a': attempt } }), () => undefined);
 }
 
 /** Stops a pending delivery whose endpoint went away or was turned off. */
 export async function cancelDelivery(store: Store, scope: Scope, id: string, updatedAt: string): Promise<void> {
-  try {
-    await store.update(keys.entity(scope, DELIVERY, id), { set: { status: 'canceled', nextAttemptAt: null, updatedAt } }, { mustExist: true, condition: '#st = :pending', names: { '#st': 'status' }, values: { ':pending': 'pending' } });
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-  }
+  // A delivery that is no longer pending (done, failed, gone) stays as it is.
+  await onConditionFailed(
+    store.update(keys.entity(scope, DELIVERY, id), { set: { status: 'canceled', nextAttemptAt: null, updatedAt } }, { mustExist: true, condition: '#st = :pending', names: { '#st': 'status' }, values: { ':pending': 'pending' } }),
+    () => undefined,
+  );
 }
 
 /**
@@ -109,28 +97,25 @@ export async function recordAttempt(
   attempt: WebhookAttempt,
   change: Pick<WebhookDelivery, 'status' | 'nextAttemptAt' | 'updatedAt'>,
 ): Promise<boolean> {
-  try {
-    await store.transact([
-      {
-        put: toItem(keys.entity(scope, ATTEMPT, attempt.id), 'WebhookAttempt', attempt, {
-          indexes: [keys.indexed('GSI1', scope, ATTEMPTS_BY_WEBHOOK, attempt.webhookId, attempt.id), keys.indexed('GSI2', scope, ATTEMPTS_BY_EVENT, attempt.eventId, attempt.id)],
-          expiresAt: expiry(attempt.createdAt),
-        }),
-        condition: 'attribute_not_exists(PK)',
-      },
-      {
-        update: keys.entity(scope, DELIVERY, attempt.deliveryId),
-        set: { attempts: attempt.attempt, ...change },
-        condition: 'attempts = :prev AND #st = :pending',
-        names: { '#st': 'status' },
-        values: { ':prev': attempt.attempt - 1, ':pending': 'pending' },
-      },
-    ]);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailed) return false;
-    throw error;
-  }
+  const write = store.transact([
+    putNew(
+      toItem(keys.entity(scope, ATTEMPT, attempt.id), 'WebhookAttempt', attempt, {
+        indexes: [keys.indexed('GSI1', scope, ATTEMPTS_BY_WEBHOOK, attempt.webhookId, attempt.id), keys.indexed('GSI2', scope, ATTEMPTS_BY_EVENT, attempt.eventId, attempt.id)],
+        expiresAt: expiry(attempt.createdAt),
+      }),
+    ),
+    {
+      update: keys.entity(scope, DELIVERY, attempt.deliveryId),
+      set: { attempts: attempt.attempt, ...change },
+      condition: 'attempts = :prev AND #st = :pending',
+      names: { '#st': 'status' },
+      values: { ':prev': attempt.attempt - 1, ':pending': 'pending' },
+    },
+  ]);
+  return onConditionFailed(
+    write.then(() => true),
+    () => false,
+  );
 }
 
 // ---- delivery log ----

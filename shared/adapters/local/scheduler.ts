@@ -2,7 +2,8 @@ import type { Job, SchedulerPort } from '../../platform/ports';
 import type { Clock } from '../../platform/clock';
 import { keys } from '../../store/keys';
 import { toItem } from '../../store/items';
-import { ConditionFailed, type Store } from '../../store/store';
+import { KEY_EXISTS, onConditionFailed } from '../../store/conditional';
+import type { Store } from '../../store/store';
 
 interface TimerRecord {
   name: string;
@@ -53,15 +54,9 @@ export class LocalScheduler implements SchedulerPort {
 
   /** Removes the timer before its job runs, so it fires once even if two loops race for it. */
   async claim(timer: TimerRecord): Promise<boolean> {
-    try {
-      await this.store.transact([
-        { delete: keys.timer(timer.dueAtMs, timer.name), condition: 'attribute_exists(PK)' },
-        { delete: keys.timerByName(timer.name) },
-      ]);
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionFailed) return false;
-      throw error;
-    }
+    return onConditionFailed(
+      this.store.transact([{ delete: keys.timer(timer.dueAtMs, timer.name), condition: KEY_EXISTS }, { delete: keys.timerByName(timer.name) }]).then(() => true),
+      () => false,
+    );
   }
 }
