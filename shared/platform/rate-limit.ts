@@ -1,5 +1,5 @@
-import { keys } from '../store/keys';
 import type { Deps } from './context';
+import { rateWindowEntity } from './entities';
 import { tooManyRequests } from './errors';
 
 /**
@@ -10,7 +10,7 @@ export async function consumeRequest(deps: Deps, accountId: string, limit = deps
   const nowMs = deps.clock.nowMs();
   const windowStart = Math.floor(nowMs / 60_000) * 60_000;
   const item = await deps.store.update<{ count: number }>(
-    keys.rateWindow(accountId, windowStart),
+    rateWindowEntity.declaration.key(accountId, windowStart),
     { set: { expiresAt: Math.floor(windowStart / 1000) + 120 }, add: { count: 1 } },
   );
   if (item.count > limit) {

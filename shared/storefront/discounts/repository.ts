@@ -1,51 +1,50 @@
 /**
  * Every query and write builder of discounts. Services compose the returned TransactOps into one
- * transaction; nothing outside this file builds a discount key.
+ * transaction; keys come from the declarations in entities.ts.
  */
-import { keys, type Scope } from '../../store/keys';
-import { toItem } from '../../store/items';
 import { KEY_EXISTS, putNew } from '../../store/conditional';
-import { toRecord, type Store, type TransactOp } from '../../store/store';
-import { DISCOUNT, type DiscountRecord } from './records';
+import type { Scope } from '../../store/keys';
+import type { Store, TransactOp } from '../../store/store';
+import { discountCodeEntity, discountEntity } from './entities';
+import type { DiscountRecord } from './records';
 
-const DISCOUNT_CODE = 'DISCOUNT_CODE';
+const discountKey = discountEntity.declaration.key;
+const codeKey = discountCodeEntity.declaration.key;
 
-export const loadDiscount = async (store: Store, scope: Scope, id: string) => toRecord<DiscountRecord>(await store.get(keys.entity(scope, DISCOUNT, id)));
+export const loadDiscount = (store: Store, scope: Scope, id: string) => discountEntity.get(store, 'byId', scope, id);
 
-export const loadDiscounts = async (store: Store, scope: Scope) =>
-  (await store.queryAll({ pk: keys.collection(scope, DISCOUNT) })).map((item) => toRecord<DiscountRecord>(item)!);
+export const loadDiscounts = (store: Store, scope: Scope) => discountEntity.queryAll(store, 'ofTenant', [scope]);
 
 /** The discount id a (normalised) code points to. */
 export async function findDiscountIdByCode(store: Store, scope: Scope, normalizedCode: string): Promise<string | undefined> {
-  const guard = await store.get<{ discountId?: string }>(keys.unique(scope, DISCOUNT_CODE, normalizedCode));
-  return guard?.discountId;
+  return (await discountCodeEntity.get(store, 'byCode', scope, normalizedCode))?.discountId;
 }
 
 export const discountCodeGuardPut = (scope: Scope, normalizedCode: string, discountId: string): TransactOp =>
-  putNew(toItem(keys.unique(scope, DISCOUNT_CODE, normalizedCode), 'DiscountCode', { discountId }));
+  putNew(discountCodeEntity.item(codeKey(scope, normalizedCode), { discountId }));
 
 export const discountCodeGuardDelete = (scope: Scope, normalizedCode: string, discountId: string): TransactOp => ({
-  delete: keys.unique(scope, DISCOUNT_CODE, normalizedCode),
+  delete: codeKey(scope, normalizedCode),
   condition: '#d = :d',
   names: { '#d': 'discountId' },
   values: { ':d': discountId },
 });
 
-export const discountPut = (scope: Scope, discount: DiscountRecord): TransactOp => putNew(toItem(keys.entity(scope, DISCOUNT, discount._id), 'Discount', discount));
+export const discountPut = (scope: Scope, discount: DiscountRecord): TransactOp => putNew(discountEntity.item(discountKey(scope, discount._id), discount));
 
 /** Sets the named fields only, so a concurrent redemption count is never overwritten. */
 export const discountUpdate = (scope: Scope, id: string, set: Record<string, unknown>, remove: string[]): TransactOp => ({
-  update: keys.entity(scope, DISCOUNT, id),
+  update: discountKey(scope, id),
   set,
   remove,
   condition: KEY_EXISTS,
 });
 
-export const discountDelete = (scope: Scope, id: string): TransactOp => ({ delete: keys.entity(scope, DISCOUNT, id), condition: KEY_EXISTS });
+export const discountDelete = (scope: Scope, id: string): TransactOp => ({ delete: discountKey(scope, id), condition: KEY_EXISTS });
 
 /** Counts one use; fails the surrounding transaction once the code has reached maxUses. */
 export const discountRedemption = (scope: Scope, id: string): TransactOp => ({
-  update: keys.entity(scope, DISCOUNT, id),
+  update: discountKey(scope, id),
   set: {},
   add: { uses: 1 },
   condition: 'attribute_exists(PK) AND (attribute_not_exists(#max) OR #uses < #max)',

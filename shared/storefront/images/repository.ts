@@ -1,22 +1,23 @@
 /**
  * Every query and write builder of images: the record in the tenant's partition and the public
- * file capability (found by its unguessable token). Nothing outside this file builds an image key.
+ * file capability (found by its unguessable token). Keys come from entities.ts.
  */
-import { keys, type Scope } from '../../store/keys';
-import { toItem } from '../../store/items';
 import { KEY_EXISTS, putNew } from '../../store/conditional';
-import { toRecord, type Store, type TransactOp } from '../../store/store';
-import { IMAGE, type ImageFileCapability, type ImageRecord } from './records';
+import type { Scope } from '../../store/keys';
+import type { Store, TransactOp } from '../../store/store';
+import { imageEntity, imageFileEntity } from './entities';
+import type { ImageFileCapability, ImageRecord } from './records';
 
-const IMAGE_FILE = 'image';
+const imageKey = imageEntity.declaration.key;
+const fileKey = imageFileEntity.declaration.key;
 
-export const loadImage = async (store: Store, scope: Scope, id: string) => toRecord<ImageRecord>(await store.get(keys.entity(scope, IMAGE, id)));
-export const loadImages = async (store: Store, scope: Scope) => (await store.queryAll({ pk: keys.collection(scope, IMAGE) })).map((i) => toRecord<ImageRecord>(i)!);
+export const loadImage = (store: Store, scope: Scope, id: string) => imageEntity.get(store, 'byId', scope, id);
+export const loadImages = (store: Store, scope: Scope) => imageEntity.queryAll(store, 'ofTenant', [scope]);
 
 export const imagePutOps = (scope: Scope, image: ImageRecord): TransactOp[] => [
-  putNew(toItem(keys.entity(scope, IMAGE, image._id), 'Image', image)),
+  putNew(imageEntity.item(imageKey(scope, image._id), image)),
   putNew(
-    toItem(keys.capability(IMAGE_FILE, image.fileToken), 'ImageFile', {
+    imageFileEntity.item(fileKey(image.fileToken), {
       accountId: scope.accountId,
       mode: scope.mode,
       imageId: image._id,
@@ -27,8 +28,8 @@ export const imagePutOps = (scope: Scope, image: ImageRecord): TransactOp[] => [
 ];
 
 export const imageDeleteOps = (scope: Scope, image: ImageRecord): TransactOp[] => [
-  { delete: keys.entity(scope, IMAGE, image._id), condition: KEY_EXISTS },
-  { delete: keys.capability(IMAGE_FILE, image.fileToken) },
+  { delete: imageKey(scope, image._id), condition: KEY_EXISTS },
+  { delete: fileKey(image.fileToken) },
 ];
 
-export const findImageFile = async (store: Store, fileToken: string) => toRecord<ImageFileCapability>(await store.get(keys.capability(IMAGE_FILE, fileToken)));
+export const findImageFile = (store: Store, fileToken: string) => imageFileEntity.get(store, 'byToken', fileToken);

@@ -1,11 +1,10 @@
-/** Refund policies; nothing outside this file builds their keys. */
-import { keys, type Scope } from '../../store/keys';
-import { toItem } from '../../store/items';
-import { toRecord, type Store } from '../../store/store';
-import { REFUND_POLICY, type RefundPolicyRecord } from './records';
+/** Refund policies; keys come from entities.ts. */
+import type { Scope } from '../../store/keys';
+import type { Store } from '../../store/store';
+import { refundPolicyEntity } from './entities';
+import type { RefundPolicyRecord } from './records';
 
-export const loadRefundPolicy = async (store: Store, scope: Scope, id: string) => toRecord<RefundPolicyRecord>(await store.get(keys.entity(scope, REFUND_POLICY, id)));
-export const loadRefundPolicies = async (store: Store, scope: Scope) =>
-  (await store.queryAll({ pk: keys.collection(scope, REFUND_POLICY) })).map((i) => toRecord<RefundPolicyRecord>(i)!);
+export const loadRefundPolicy = (store: Store, scope: Scope, id: string) => refundPolicyEntity.get(store, 'byId', scope, id);
+export const loadRefundPolicies = (store: Store, scope: Scope) => refundPolicyEntity.queryAll(store, 'ofTenant', [scope]);
 export const insertRefundPolicy = (store: Store, scope: Scope, policy: RefundPolicyRecord) =>
-  store.put(toItem(keys.entity(scope, REFUND_POLICY, policy._id), 'RefundPolicy', policy), { ifNotExists: true });
+  store.put(refundPolicyEntity.item(refundPolicyEntity.declaration.key(scope, policy._id), policy), { ifNotExists: true });
