@@ -1,12 +1,12 @@
-import { keys, type Scope } from '../store/keys';
-import { toItem } from '../store/items';
-import { toRecord, type Store, type TransactOp } from '../store/store';
-import { getImage, getRefundPolicy } from '../storefront/repository';
+import type { Scope } from '../store/keys';
+import { putNew } from '../store/conditional';
+import type { Store, TransactOp } from '../store/store';
+import { offerEntity, productEntity } from './entities';
 import { OFFER, PRODUCT, type OfferRecord, type ProductRecord } from './records';
 
 // Products and offers each live in one partition per tenant and mode (`<scope>#PRODUCT`,
-// `<scope>#OFFER`) with the time-ordered id as sort key, so a descending query is newest first.
-// DELETE marks a record `deletedAt` instead of removing it: what was sold stays resolvable (an
+// `<scope>#OFFER`, declared in entities.ts) with the time-ordered id as sort key, so a descending
+// query is newest first. DELETE marks a record `deletedAt` instead of removing it: what was sold stays resolvable (an
 // order's product, a subscriber's offer keeps renewing), while it can no longer be sold, listed,
 // read or changed through the catalog API.
 
@@ -19,12 +19,12 @@ const active = <T extends { deletedAt?: string }>(record: T | undefined): T | un
  * what was already sold. To decide whether something can be sold, use getSellable.
  */
 export async function getProduct(store: Store, scope: Scope, id: string): Promise<ProductRecord | undefined> {
-  return toRecord<ProductRecord>(await store.get(keys.entity(scope, PRODUCT, id)));
+  return productEntity.get(store, 'byId', scope, id);
 }
 
 /** The stored offer, deleted ones included (they carry `deletedAt`); see getProduct. */
 export async function getOffer(store: Store, scope: Scope, id: string): Promise<OfferRecord | undefined> {
-  return toRecord<OfferRecord>(await store.get(keys.entity(scope, OFFER, id)));
+  return offerEntity.get(store, 'byId', scope, id);
 }
 
 /** A product that is not deleted. */
@@ -51,34 +51,30 @@ export async function getSellable(
 
 /** Every product of the tenant and mode, newest first. */
 export async function listProducts(store: Store, scope: Scope): Promise<ProductRecord[]> {
-  const items = await store.queryAll({ pk: keys.collection(scope, PRODUCT), filter: NOT_DELETED });
-  return items.map((item) => toRecord<ProductRecord>(item)!);
+  return productEntity.queryAll(store, 'live', [scope], { filter: NOT_DELETED });
 }
 
 /** Every offer of the tenant and mode, newest first. */
 export async function listOffers(store: Store, scope: Scope): Promise<OfferRecord[]> {
-  const items = await store.queryAll({ pk: keys.collection(scope, OFFER), filter: NOT_DELETED });
-  return items.map((item) => toRecord<OfferRecord>(item)!);
+  return offerEntity.queryAll(store, 'live', [scope], { filter: NOT_DELETED });
 }
 
-// ---- references to storefront records (images, refund policies), same tenant and mode ----
-
-export async function refundPolicyExists(store: Store, scope: Scope, id: string): Promise<boolean> {
-  return Boolean(await getRefundPolicy(store, scope, id));
-}
-
-/** The ids of `ids` that are no image of this tenant and mode. */
-export async function missingImageIds(store: Store, scope: Scope, ids: string[]): Promise<string[]> {
-  const found = await Promise.all(ids.map((id) => getImage(store, scope, id)));
-  return ids.filter((_, i) => !found[i]);
+/** Live products that name a refund policy (bounded: one seller's catalog). */
+export async function listProductsWithRefundPolicy(store: Store, scope: Scope): Promise<ProductRecord[]> {
+  return productEntity.queryAll(store, 'withRefundPolicy', [scope], {
+    // Deleted products stay in the partition for history (deletedAt); they use no policy.
+    filter: { expression: 'attribute_exists(#p) AND attribute_not_exists(#d)', names: { '#p': 'refundPolicyId', '#d': 'deletedAt' } },
+  });
 }
 
 // ---- writes, handed to the service so it can put them in one transaction with the event ----
 
-const entityName = { [PRODUCT]: 'Product', [OFFER]: 'Offer' } as const;
+const entityOf = { [PRODUCT]: productEntity, [OFFER]: offerEntity } as const;
+const itemOf = (scope: Scope, type: typeof PRODUCT | typeof OFFER, record: ProductRecord | OfferRecord) =>
+  entityOf[type].item(entityOf[type].declaration.key(scope, record._id), record);
 
 function createOp(scope: Scope, type: typeof PRODUCT | typeof OFFER, record: ProductRecord | OfferRecord): TransactOp {
-  return { put: toItem(keys.entity(scope, type, record._id), entityName[type], record), condition: 'attribute_not_exists(PK)' };
+  return putNew(itemOf(scope, type, record));
 }
 
 /**
@@ -87,7 +83,7 @@ function createOp(scope: Scope, type: typeof PRODUCT | typeof OFFER, record: Pro
  */
 function replaceOp(scope: Scope, type: typeof PRODUCT | typeof OFFER, record: ProductRecord | OfferRecord, readUpdatedAt: string): TransactOp {
   return {
-    put: toItem(keys.entity(scope, type, record._id), entityName[type], record),
+    put: itemOf(scope, type, record),
     condition: 'attribute_exists(PK) AND #updatedAt = :readUpdatedAt AND attribute_not_exists(#deletedAt)',
     names: { '#updatedAt': 'updatedAt', '#deletedAt': 'deletedAt' },
     values: { ':readUpdatedAt': readUpdatedAt },

@@ -4,11 +4,12 @@ import { ApiError, badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import type { UploadedFile } from '../platform/operation';
 import type { Scope } from '../store/keys';
-import { ConditionFailed } from '../store/store';
+import { isConditionFailed } from '../store/conditional';
 import { copyName } from './copy-name';
-import { deleteImage, uploadImage } from '../storefront/images';
+import { deleteImage, missingImageIds, uploadImage } from '../storefront/images';
+import { refundPolicyExists } from '../storefront/refund-policies';
 import type { OfferRecord, ProductRecord } from './records';
-import { getActiveOffer, getActiveProduct, getOffer, getProduct, getSellable, listOffers, listProducts, missingImageIds, offerWrites, productWrites, refundPolicyExists } from './repository';
+import { getActiveOffer, getActiveProduct, getOffer, getProduct, getSellable, listOffers, listProducts, listProductsWithRefundPolicy, offerWrites, productWrites } from './repository';
 import {
   buildOffer,
   buildProduct,
@@ -52,12 +53,12 @@ function meta(ctx: CatalogCtx, scope: Scope = ctx.scope): NewRecordMeta {
  * unrelated edit.
  */
 async function checkReferences(ctx: CatalogCtx, refs: { refundPolicyId?: string | null; imageIds?: string[] }, current?: { refundPolicyId?: string | null; imageIds?: string[] }) {
-  if (refs.refundPolicyId && refs.refundPolicyId !== current?.refundPolicyId && !(await refundPolicyExists(ctx.store, ctx.scope, refs.refundPolicyId))) {
+  if (refs.refundPolicyId && refs.refundPolicyId !== current?.refundPolicyId && !(await refundPolicyExists(ctx, ctx.scope, refs.refundPolicyId))) {
     throw badRequest(`refundPolicyId: refund policy ${refs.refundPolicyId} not found`, { field: 'refundPolicyId' });
   }
   if (refs.imageIds) {
     const added = refs.imageIds.filter((id) => !(current?.imageIds ?? []).includes(id));
-    const missing = await missingImageIds(ctx.store, ctx.scope, added);
+    const missing = await missingImageIds(ctx, ctx.scope, added);
     if (missing.length) {
       const index = refs.imageIds.indexOf(missing[0]!);
       throw badRequest(`imageIds.${index}: image ${missing[0]} not found`, { field: `imageIds.${index}` });
@@ -138,7 +139,7 @@ async function changeProduct(
       ]);
       return { next };
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!isConditionFailed(error)) throw error;
       if (attempt >= MAX_UPDATE_ATTEMPTS) throw conflict('The product changed while this request ran; try again', 'CONCURRENT_UPDATE');
     }
   }
@@ -242,7 +243,7 @@ async function changeOffer(
       await ctx.store.transact([offerWrites.replace(ctx.scope, next, current.updatedAt)]);
       return next;
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!isConditionFailed(error)) throw error;
       if (attempt >= MAX_UPDATE_ATTEMPTS) throw conflict('The subscription offer changed while this request ran; try again', 'CONCURRENT_UPDATE');
     }
   }
@@ -260,4 +261,20 @@ export async function updateOffer(ctx: CatalogCtx, id: string, change: OfferUpda
 export async function deleteOffer(ctx: CatalogCtx, id: string): Promise<{ _id: string; deleted: true }> {
   await changeOffer(ctx, id, (current, now) => ({ ...current, deletedAt: now }));
   return { _id: id, deleted: true };
+}
+
+// ---- for other capabilities (storefront) ----
+
+/** The product or subscription offer with this id that can be sold in this tenant and mode; undefined when none. */
+export async function findSellable(deps: Deps, scope: Scope, id: string) {
+  return getSellable(deps.store, scope, id);
+}
+
+/** How many live products of the tenant and mode use each refund policy. */
+export async function countProductsByRefundPolicy(deps: Deps, scope: Scope): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const product of await listProductsWithRefundPolicy(deps.store, scope)) {
+    if (product.refundPolicyId) counts.set(product.refundPolicyId, (counts.get(product.refundPolicyId) ?? 0) + 1);
+  }
+  return counts;
 }

@@ -3,6 +3,7 @@ import type { Clock } from './clock';
 import { objectId } from './ids';
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
+import { putNew } from '../store/conditional';
 import type { TransactOp } from '../store/store';
 
 /**
@@ -43,10 +44,7 @@ export function newEvent(scope: Scope, clock: Clock, type: string, data: Record<
  */
 export function outboxPut(event: DomainEvent): TransactOp {
   const scope = { accountId: event.accountId, mode: event.mode };
-  return {
-    put: toItem(keys.outbox(scope, event.id), OUTBOX_ENTITY, { eventType: event.type, event: JSON.stringify(event) }, { expiresAt: event.created + OUTBOX_RETENTION_SECONDS }),
-    condition: 'attribute_not_exists(PK)',
-  };
+  return putNew(toItem(keys.outbox(scope, event.id), OUTBOX_ENTITY, { eventType: event.type, event: JSON.stringify(event) }, { expiresAt: event.created + OUTBOX_RETENTION_SECONDS }));
 }
 
 /** Reads an outbox item back from a stream image or a query. */

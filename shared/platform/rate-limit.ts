@@ -1,6 +1,6 @@
-import { keys } from '../store/keys';
 import { ConditionFailed, type Store } from '../store/store';
 import type { Deps } from './context';
+import { rateWindowEntity } from './entities';
 import { tooManyRequests } from './errors';
 
 /**
@@ -107,12 +107,12 @@ export class RateLimiter {
   /** Reserves a block into the lease, or marks the lease refused for a second. */
   private async reserve(accountId: string, limit: number, lease: Lease, nowMs: number): Promise<void> {
     const store: Store = this.deps.store;
-    lease.previousCount ??= (await store.get<{ count?: number }>(keys.rateWindow(accountId, lease.windowStart - WINDOW_MS), { consistent: true }))?.count ?? 0;
+    lease.previousCount ??= (await rateWindowEntity.get(store, 'previousWindow', accountId, lease.windowStart - WINDOW_MS))?.count ?? 0;
     const allowed = allowedInWindow(limit, lease.previousCount, nowMs);
     for (let block = nextBlock(limit, allowed, lease.lastSeenCount); block >= 1; block = block > 1 ? 1 : 0) {
       try {
         const item = await store.update<{ count: number }>(
-          keys.rateWindow(accountId, lease.windowStart),
+          rateWindowEntity.declaration.key(accountId, lease.windowStart),
           { set: { expiresAt: Math.floor(lease.windowStart / 1000) + 3 * 60 }, add: { count: block } },
           // The block fits only if the count after it stays within what the estimate allows now.
           { condition: 'attribute_not_exists(#count) OR #count <= :max', names: { '#count': 'count' }, values: { ':max': allowed - block } },

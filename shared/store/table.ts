@@ -7,7 +7,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 export const TABLE = {
   partitionKey: 'PK',
   sortKey: 'SK',
-  /** Overloaded indexes: what each one holds is listed in access-patterns.ts. */
+  /** Overloaded indexes: what each one holds is listed in access-patterns.ts (generated from the entity declarations). */
   indexes: [
     { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
     { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },

@@ -1,5 +1,9 @@
 import { defineCapability } from '../platform/capability';
 import { storefrontOperations } from './operations';
 
-/** What a seller arranges around products: discounts, upsells, images, pages, partners, reviews, refund policies. */
+/**
+ * What a seller arranges around products: discounts, upsells, images, pages, partners, reviews,
+ * refund policies. Each is a sub-folder in the catalog shape; together they are one API group
+ * (one `storefront` function) so the routes and CDK resources stay as they were.
+ */
 export const storefront = defineCapability({ name: 'storefront', operations: storefrontOperations, needs: ['table', 'blob'], eventTypes: ['review.created'] });

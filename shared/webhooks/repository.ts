@@ -1,60 +1,50 @@
-import type { IndexName } from '../store/table';
-import { keys, type Scope } from '../store/keys';
-import { toItem } from '../store/items';
-import { ConditionFailed, toRecord, type Store } from '../store/store';
+import type { Scope } from '../store/keys';
+import { createUnique, onConditionFailed, putNew } from '../store/conditional';
+import { toRecord, type QueryPage, type Store } from '../store/store';
+import { attemptEntity, deliveryEntity, endpointEntity } from './entities';
 import { LOG_RETENTION_SECONDS, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from './records';
 
-const ENDPOINT = 'WEBHOOK';
-const DELIVERY = 'WEBHOOK_DELIVERY';
-const ATTEMPT = 'WEBHOOK_ATTEMPT';
-const ATTEMPTS_BY_WEBHOOK = 'WEBHOOK_ATTEMPTS';
-const ATTEMPTS_BY_EVENT = 'EVENT_WEBHOOK_ATTEMPTS';
+const endpointKey = endpointEntity.declaration.key;
+const deliveryKey = deliveryEntity.declaration.key;
+const attemptIndexes = attemptEntity.declaration.indexes;
 
 const expiry = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + LOG_RETENTION_SECONDS;
 
 // ---- endpoints ----
 
 export async function putEndpoint(store: Store, scope: Scope, endpoint: WebhookEndpoint): Promise<void> {
-  await store.put(toItem(keys.entity(scope, ENDPOINT, endpoint.id), 'WebhookEndpoint', endpoint), { ifNotExists: true });
+  await store.put(endpointEntity.item(endpointKey(scope, endpoint.id), endpoint), { ifNotExists: true });
 }
 
 export async function getEndpoint(store: Store, scope: Scope, id: string): Promise<WebhookEndpoint | undefined> {
-  return toRecord<WebhookEndpoint>(await store.get(keys.entity(scope, ENDPOINT, id), { consistent: true }));
+  return endpointEntity.get(store, 'byId', scope, id);
 }
 
 /** A tenant's endpoints: a small, bounded collection (see MAX_ENDPOINTS_PER_MODE). */
 export async function listEndpoints(store: Store, scope: Scope): Promise<WebhookEndpoint[]> {
-  return (await store.queryAll({ pk: keys.collection(scope, ENDPOINT) })).map((item) => toRecord<WebhookEndpoint>(item)!);
+  return endpointEntity.queryAll(store, 'ofTenant', [scope]);
 }
 
 export async function updateEndpoint(store: Store, scope: Scope, id: string, change: Partial<WebhookEndpoint>): Promise<WebhookEndpoint | undefined> {
-  try {
-    return toRecord<WebhookEndpoint>(await store.update(keys.entity(scope, ENDPOINT, id), { set: change }, { mustExist: true }));
-  } catch (error) {
-    if (error instanceof ConditionFailed) return undefined;
-    throw error;
-  }
+  return onConditionFailed(
+    async () => toRecord<WebhookEndpoint>(await store.update(endpointKey(scope, id), { set: change }, { mustExist: true })),
+    () => undefined,
+  );
 }
 
 export async function deleteEndpoint(store: Store, scope: Scope, id: string): Promise<boolean> {
-  return (await store.delete(keys.entity(scope, ENDPOINT, id))) !== undefined;
+  return (await store.delete(endpointKey(scope, id))) !== undefined;
 }
 
 // ---- deliveries ----
 
 /** Creates the delivery once; false when it already exists (a retried fan-out). */
 export async function createDelivery(store: Store, scope: Scope, delivery: WebhookDelivery): Promise<boolean> {
-  try {
-    await store.put(toItem(keys.entity(scope, DELIVERY, delivery.id), 'WebhookDelivery', delivery, { expiresAt: expiry(delivery.createdAt) }), { ifNotExists: true });
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailed) return false;
-    throw error;
-  }
+  return createUnique(store, deliveryEntity.item(deliveryKey(scope, delivery.id), delivery, { expiresAt: expiry(delivery.createdAt) }));
 }
 
 export async function getDelivery(store: Store, scope: Scope, id: string): Promise<WebhookDelivery | undefined> {
-  return toRecord<WebhookDelivery>(await store.get(keys.entity(scope, DELIVERY, id), { consistent: true }));
+  return deliveryEntity.get(store, 'byId', scope, id);
 }
 
 /**
@@ -63,40 +53,35 @@ export async function getDelivery(store: Store, scope: Scope, id: string): Promi
  * mid-attempt never blocks the delivery: the queue's redelivery takes it over.
  */
 export async function claimAttempt(store: Store, scope: Scope, id: string, attempt: number, nowMs: number, leaseMs: number): Promise<WebhookDelivery | undefined> {
-  try {
-    const item = await store.update(
-      keys.entity(scope, DELIVERY, id),
-      { set: { claimedAttempt: attempt, claimUntil: nowMs + leaseMs } },
-      {
-        mustExist: true,
-        condition: 'attempts = :prev AND #st = :pending AND (attribute_not_exists(claimedAttempt) OR claimedAttempt < :a OR claimUntil < :now)',
-        names: { '#st': 'status' },
-        values: { ':prev': attempt - 1, ':pending': 'pending', ':a': attempt, ':now': nowMs },
-      },
-    );
-    return toRecord<WebhookDelivery>(item);
-  } catch (error) {
-    if (error instanceof ConditionFailed) return undefined;
-    throw error;
-  }
+  const claim = store.update(
+    deliveryKey(scope, id),
+    { set: { claimedAttempt: attempt, claimUntil: nowMs + leaseMs } },
+    {
+      mustExist: true,
+      condition: 'attempts = :prev AND #st = :pending AND (attribute_not_exists(claimedAttempt) OR claimedAttempt < :a OR claimUntil < :now)',
+      names: { '#st': 'status' },
+      values: { ':prev': attempt - 1, ':pending': 'pending', ':a': attempt, ':now': nowMs },
+    },
+  );
+  return onConditionFailed(
+    claim.then((item) => toRecord<WebhookDelivery>(item)),
+    () => undefined,
+  );
 }
 
 /** Gives a claim back when the attempt could not be made, so the redelivered message can. */
 export async function releaseClaim(store: Store, scope: Scope, id: string, attempt: number): Promise<void> {
-  try {
-    await store.update(keys.entity(scope, DELIVERY, id), { set: { claimUntil: 0 } }, { condition: 'claimedAttempt = :a', values: { ':a': attempt } });
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-  }
+  // Another attempt holding the claim now is fine: nothing to give back.
+  await onConditionFailed(store.update(deliveryKey(scope, id), { set: { claimUntil: 0 } }, { condition: 'claimedAttempt = :a', values: { ':a': attempt } }), () => undefined);
 }
 
 /** Stops a pending delivery whose endpoint went away or was turned off. */
 export async function cancelDelivery(store: Store, scope: Scope, id: string, updatedAt: string): Promise<void> {
-  try {
-    await store.update(keys.entity(scope, DELIVERY, id), { set: { status: 'canceled', nextAttemptAt: null, updatedAt } }, { mustExist: true, condition: '#st = :pending', names: { '#st': 'status' }, values: { ':pending': 'pending' } });
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-  }
+  // A delivery that is no longer pending (done, failed, gone) stays as it is.
+  await onConditionFailed(
+    store.update(deliveryKey(scope, id), { set: { status: 'canceled', nextAttemptAt: null, updatedAt } }, { mustExist: true, condition: '#st = :pending', names: { '#st': 'status' }, values: { ':pending': 'pending' } }),
+    () => undefined,
+  );
 }
 
 /**
@@ -109,34 +94,31 @@ export async function recordAttempt(
   attempt: WebhookAttempt,
   change: Pick<WebhookDelivery, 'status' | 'nextAttemptAt' | 'updatedAt'>,
 ): Promise<boolean> {
-  try {
-    await store.transact([
-      {
-        put: toItem(keys.entity(scope, ATTEMPT, attempt.id), 'WebhookAttempt', attempt, {
-          indexes: [keys.indexed('GSI1', scope, ATTEMPTS_BY_WEBHOOK, attempt.webhookId, attempt.id), keys.indexed('GSI2', scope, ATTEMPTS_BY_EVENT, attempt.eventId, attempt.id)],
-          expiresAt: expiry(attempt.createdAt),
-        }),
-        condition: 'attribute_not_exists(PK)',
-      },
-      {
-        update: keys.entity(scope, DELIVERY, attempt.deliveryId),
-        set: { attempts: attempt.attempt, ...change },
-        condition: 'attempts = :prev AND #st = :pending',
-        names: { '#st': 'status' },
-        values: { ':prev': attempt.attempt - 1, ':pending': 'pending' },
-      },
-    ]);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailed) return false;
-    throw error;
-  }
+  const write = store.transact([
+    putNew(
+      attemptEntity.item(attemptEntity.declaration.key(scope, attempt.id), attempt, {
+        indexes: [attemptIndexes!.ofEndpoint!.key(scope, attempt.webhookId, attempt.id), attemptIndexes!.ofEvent!.key(scope, attempt.eventId, attempt.id)],
+        expiresAt: expiry(attempt.createdAt),
+      }),
+    ),
+    {
+      update: deliveryKey(scope, attempt.deliveryId),
+      set: { attempts: attempt.attempt, ...change },
+      condition: 'attempts = :prev AND #st = :pending',
+      names: { '#st': 'status' },
+      values: { ':prev': attempt.attempt - 1, ':pending': 'pending' },
+    },
+  ]);
+  return onConditionFailed(
+    write.then(() => true),
+    () => false,
+  );
 }
 
 // ---- delivery log ----
 
 export async function getAttempt(store: Store, scope: Scope, id: string): Promise<WebhookAttempt | undefined> {
-  return toRecord<WebhookAttempt>(await store.get(keys.entity(scope, ATTEMPT, id)));
+  return attemptEntity.get(store, 'byId', scope, id);
 }
 
 export interface AttemptFilters {
@@ -151,7 +133,6 @@ export interface AttemptFilters {
  * remaining filters apply on that partition. `after` is the id of the last entry already seen.
  */
 export async function listAttempts(store: Store, scope: Scope, filters: AttemptFilters, limit: number, after?: string): Promise<{ items: WebhookAttempt[]; hasMore: boolean }> {
-  let partition: { pk: string; index?: IndexName };
   const conditions: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -161,23 +142,14 @@ export async function listAttempts(store: Store, scope: Scope, filters: AttemptF
     values[`:f_${field}`] = value;
     conditions.push(`#f_${field} = :f_${field}`);
   };
-  if (filters.eventId) {
-    partition = keys.indexPartition('GSI2', scope, ATTEMPTS_BY_EVENT, filters.eventId);
-    filterOn('webhookId', filters.webhookId);
-  } else if (filters.webhookId) {
-    partition = keys.indexPartition('GSI1', scope, ATTEMPTS_BY_WEBHOOK, filters.webhookId);
-  } else {
-    partition = { pk: keys.collection(scope, ATTEMPT) };
-  }
+  if (filters.eventId) filterOn('webhookId', filters.webhookId);
   filterOn('eventType', filters.eventType);
   filterOn('status', filters.status);
-  const page = await store.query({
-    pk: partition.pk,
-    index: partition.index,
-    before: after,
-    limit: limit + 1,
-    filter: conditions.length ? { expression: conditions.join(' AND '), names, values } : undefined,
-  });
-  const items = page.items.map((item) => toRecord<WebhookAttempt>(item)!);
+  const options = { before: after, limit: limit + 1, filter: conditions.length ? { expression: conditions.join(' AND '), names, values } : undefined };
+  let page: QueryPage<WebhookAttempt>;
+  if (filters.eventId) page = await attemptEntity.query(store, 'ofEvent', [scope, filters.eventId], options);
+  else if (filters.webhookId) page = await attemptEntity.query(store, 'ofEndpoint', [scope, filters.webhookId], options);
+  else page = await attemptEntity.query(store, 'ofTenant', [scope], options);
+  const items = page.items;
   return { items: items.slice(0, limit), hasMore: items.length > limit };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control, createTestAccount, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
-import { getImage, listImages } from '../../shared/storefront/repository';
+import { loadImage as getImage, loadImages as listImages } from '../../shared/storefront/images/repository';
 
 let runtime: LocalRuntime;
 let seller: TestAccount;

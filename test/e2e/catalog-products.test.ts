@@ -3,8 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { control, createTestAccount, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
-import { uploadImage } from '../../shared/storefront/images';
-import { createRefundPolicy } from '../../shared/storefront/refund-policies';
+import { uploadImage } from '../../shared/storefront/images/service';
+import { createRefundPolicy } from '../../shared/storefront/refund-policies/service';
 
 let runtime: LocalRuntime;
 let seller: TestAccount;

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { control, createTestAccount, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
-import { referralSaleOps } from '../../shared/storefront/partners';
+import { referralSaleOps } from '../../shared/storefront/partners/service';
 import { scopeOf } from '../../shared/store/keys';
 
 let runtime: LocalRuntime;

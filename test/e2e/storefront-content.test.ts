@@ -4,7 +4,7 @@ import type { LocalRuntime } from '../../shared/local/runtime';
 import { keys } from '../../shared/store/keys';
 import { toItem } from '../../shared/store/items';
 import { randomBase62 } from '../../shared/platform/ids';
-import { RECEIPT_CAPABILITY_ENTITY, RECEIPT_CAPABILITY_KIND, type ReceiptCapability } from '../../shared/storefront/records';
+import { RECEIPT_CAPABILITY_ENTITY, RECEIPT_CAPABILITY_KIND, type ReceiptCapability } from '../../shared/storefront/reviews/records';
 
 let runtime: LocalRuntime;
 let seller: TestAccount;

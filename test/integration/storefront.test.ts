@@ -7,10 +7,10 @@ import { toItem } from '../../shared/store/items';
 import { ConditionFailed, type Store } from '../../shared/store/store';
 import { PRODUCT, type ProductRecord } from '../../shared/catalog/records';
 import { objectId } from '../../shared/platform/ids';
-import { createDiscount, getDiscount, redeemDiscountOps, resolveDiscount } from '../../shared/storefront/discounts';
-import { createPartner, partnerStats, referralSaleOps } from '../../shared/storefront/partners';
-import { listReviews, submitReview } from '../../shared/storefront/reviews';
-import { RECEIPT_CAPABILITY_ENTITY, RECEIPT_CAPABILITY_KIND, type ReceiptCapability } from '../../shared/storefront/records';
+import { createDiscount, getDiscount, redeemDiscountOps, resolveDiscount } from '../../shared/storefront/discounts/service';
+import { createPartner, partnerStats, referralSaleOps } from '../../shared/storefront/partners/service';
+import { listReviews, submitReview } from '../../shared/storefront/reviews/service';
+import { RECEIPT_CAPABILITY_ENTITY, RECEIPT_CAPABILITY_KIND, type ReceiptCapability } from '../../shared/storefront/reviews/records';
 
 let deps: Deps;
 let store: Store;

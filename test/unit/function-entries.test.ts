@@ -21,10 +21,10 @@ describe('generated function entries', () => {
   it('give an API function its own manifest, the port providers, and only the AWS ports its needs name', () => {
     const catalog = importsOf(source('api', 'catalog'));
     expect(catalog).toContain('shared/catalog/index');
-    expect(catalog).toContain('shared/processor/index');
+    expect(catalog).toContain('shared/adapters/processor-sandbox/index');
     expect(catalog).toContain('shared/adapters/aws/blob');
     expect(catalog.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/blob']);
-    expect(catalog.filter((m) => /^shared\/[a-z]+\/index$/.test(m)).sort()).toEqual(['shared/catalog/index', 'shared/processor/index']);
+    expect(catalog.filter((m) => /^shared\/[a-z]+\/index$/.test(m)).sort()).toEqual(['shared/catalog/index', 'shared/sheets/index']); // sheets provides the spreadsheet port
     expect(catalog).not.toContain('shared/app');
     const account = importsOf(source('api', 'account'));
     expect(account.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual([]);

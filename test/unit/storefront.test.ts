@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { commissionCents, totalSales } from '../../shared/storefront/commission';
-import { applyDiscount, DISCOUNT_CODE_PATTERN, isExhausted, isExpired, normalizeCode } from '../../shared/storefront/discount-math';
-import { isImageType, normalizeDeclaredType, sniffImageType } from '../../shared/storefront/image-sniff';
-import { acceptedImage } from '../../shared/storefront/images';
+import { commissionCents, totalSales } from '../../shared/storefront/partners/commission';
+import { applyDiscount, DISCOUNT_CODE_PATTERN, isExhausted, isExpired, normalizeCode } from '../../shared/storefront/discounts/discount-math';
+import { isImageType, normalizeDeclaredType, sniffImageType } from '../../shared/storefront/images/image-sniff';
+import { acceptedImage } from '../../shared/storefront/images/service';
 import { storefrontOperations } from '../../shared/storefront/operations';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');

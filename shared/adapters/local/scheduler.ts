@@ -1,14 +1,12 @@
 import type { Job, SchedulerPort } from '../../platform/ports';
 import type { Clock } from '../../platform/clock';
 import { keys } from '../../store/keys';
-import { toItem } from '../../store/items';
-import { ConditionFailed, type Store } from '../../store/store';
+import { KEY_EXISTS, onConditionFailed } from '../../store/conditional';
+import type { Store } from '../../store/store';
+import { timerEntity, timerNameEntity, type TimerRecord } from './entities';
 
-interface TimerRecord {
-  name: string;
-  dueAtMs: number;
-  job: Job;
-}
+const timerKey = timerEntity.declaration.key;
+const nameKey = timerNameEntity.declaration.key;
 
 /**
  * EventBridge Scheduler stand-in: timers are table items sorted by due time, fired by the local
@@ -24,44 +22,33 @@ export class LocalScheduler implements SchedulerPort {
     await this.cancel(name);
     const timer: TimerRecord = { name, dueAtMs: at.getTime(), job };
     await this.store.transact([
-      { put: toItem(keys.timer(timer.dueAtMs, name), 'Timer', timer) },
-      { put: toItem(keys.timerByName(name), 'TimerName', { name, dueAtMs: timer.dueAtMs }) },
+      { put: timerEntity.item(timerKey(timer.dueAtMs, name), timer) },
+      { put: timerNameEntity.item(nameKey(name), { name, dueAtMs: timer.dueAtMs }) },
     ]);
   }
 
   async cancel(name: string): Promise<void> {
-    const pointer = await this.store.get<{ dueAtMs: number }>(keys.timerByName(name), { consistent: true });
+    const pointer = await timerNameEntity.get(this.store, 'byName', name);
     if (!pointer) return;
-    await this.store.transact([{ delete: keys.timer(pointer.dueAtMs, name) }, { delete: keys.timerByName(name) }]);
+    await this.store.transact([{ delete: timerKey(pointer.dueAtMs, name) }, { delete: nameKey(name) }]);
   }
 
   async has(name: string): Promise<boolean> {
-    return !!(await this.store.get(keys.timerByName(name), { consistent: true }));
+    return !!(await timerNameEntity.get(this.store, 'byName', name));
   }
 
   /** The earliest timer due at or before `nowMs`, if any. */
   async nextDue(nowMs = this.clock.nowMs()): Promise<TimerRecord | undefined> {
-    const page = await this.store.query<TimerRecord & Record<string, unknown>>({
-      pk: keys.timersPartition(),
-      before: keys.timerDueBefore(nowMs),
-      ascending: true,
-      limit: 1,
-    });
+    const page = await timerEntity.query(this.store, 'due', [], { before: keys.timerDueBefore(nowMs), limit: 1 });
     const item = page.items[0];
     return item ? { name: item.name, dueAtMs: item.dueAtMs, job: item.job } : undefined;
   }
 
   /** Removes the timer before its job runs, so it fires once even if two loops race for it. */
   async claim(timer: TimerRecord): Promise<boolean> {
-    try {
-      await this.store.transact([
-        { delete: keys.timer(timer.dueAtMs, timer.name), condition: 'attribute_exists(PK)' },
-        { delete: keys.timerByName(timer.name) },
-      ]);
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionFailed) return false;
-      throw error;
-    }
+    return onConditionFailed(
+      this.store.transact([{ delete: timerKey(timer.dueAtMs, timer.name), condition: KEY_EXISTS }, { delete: nameKey(timer.name) }]).then(() => true),
+      () => false,
+    );
   }
 }

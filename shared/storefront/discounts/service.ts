@@ -1,10 +1,11 @@
-import type { Deps } from '../platform/context';
-import { badRequest, conflict, notFound } from '../platform/errors';
-import { objectId } from '../platform/ids';
-import { toCents, toMajor } from '../platform/money';
-import type { Scope } from '../store/keys';
-import { ConditionFailed, type TransactOp } from '../store/store';
-import { assertSellables, sellablePrice } from './catalog-lookup';
+import type { Deps } from '../../platform/context';
+import { badRequest, conflict, notFound } from '../../platform/errors';
+import { objectId } from '../../platform/ids';
+import { toCents, toMajor } from '../../platform/money';
+import type { Scope } from '../../store/keys';
+import { failOnCondition } from '../../store/conditional';
+import type { TransactOp } from '../../store/store';
+import { assertSellables, sellablePrice } from '../catalog-lookup';
 import { applyDiscount, isExhausted, isExpired, normalizeCode, type DiscountValue } from './discount-math';
 import type { DiscountRecord } from './records';
 import {
@@ -15,8 +16,8 @@ import {
   discountRedemption,
   discountUpdate,
   findDiscountIdByCode,
-  getDiscount as readDiscount,
-  listDiscounts as readDiscounts,
+  loadDiscount,
+  loadDiscounts,
 } from './repository';
 import type { CreateDiscountInput, UpdateDiscountInput } from './schemas';
 
@@ -76,19 +77,14 @@ export function createDiscountOps(deps: Deps, scope: Scope, input: CreateDiscoun
 export async function createDiscount(deps: Deps, scope: Scope, input: CreateDiscountInput): Promise<DiscountRecord> {
   const { discount, ops } = createDiscountOps(deps, scope, input);
   await assertSellables(deps, scope, discount.mainProductIds, 'mainProductIds');
-  try {
-    await deps.store.transact(ops);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw codeTaken(input.code);
-    throw error;
-  }
+  await failOnCondition(deps.store.transact(ops), () => codeTaken(input.code));
   return discount;
 }
 
-export const listDiscounts = (deps: Deps, scope: Scope) => readDiscounts(deps.store, scope);
+export const listDiscounts = (deps: Deps, scope: Scope) => loadDiscounts(deps.store, scope);
 
 export async function getDiscount(deps: Deps, scope: Scope, id: string): Promise<DiscountRecord> {
-  const discount = await readDiscount(deps.store, scope, id);
+  const discount = await loadDiscount(deps.store, scope, id);
   if (!discount) throw notFound('Discount');
   return discount;
 }
@@ -133,24 +129,14 @@ export async function updateDiscount(deps: Deps, scope: Scope, id: string, input
     }
   }
   ops.unshift(discountUpdate(scope, id, set, remove));
-  try {
-    await deps.store.transact(ops);
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    if (error.reasons[0] === 'ConditionalCheckFailed') throw notFound('Discount');
-    throw codeTaken(input.code!);
-  }
+  // The first operation is the discount itself: its condition failing means it is gone.
+  await failOnCondition(deps.store.transact(ops), (failed) => (failed.reasons[0] === 'ConditionalCheckFailed' ? notFound('Discount') : codeTaken(input.code!)));
   return getDiscount(deps, scope, id);
 }
 
 export async function deleteDiscount(deps: Deps, scope: Scope, id: string): Promise<void> {
   const current = await getDiscount(deps, scope, id);
-  try {
-    await deps.store.transact([discountDelete(scope, id), discountCodeGuardDelete(scope, normalizeCode(current.code), id)]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw notFound('Discount');
-    throw error;
-  }
+  await failOnCondition(deps.store.transact([discountDelete(scope, id), discountCodeGuardDelete(scope, normalizeCode(current.code), id)]), () => notFound('Discount'));
 }
 
 /** Why a known code cannot be used on this product right now; undefined when it can. */
@@ -166,7 +152,7 @@ function refusal(discount: DiscountRecord, productId: string, nowMs: number) {
 async function discountByCode(deps: Deps, scope: Scope, code: string): Promise<DiscountRecord> {
   const normalized = normalizeCode(code);
   const id = normalized ? await findDiscountIdByCode(deps.store, scope, normalized) : undefined;
-  const discount = id ? await readDiscount(deps.store, scope, id) : undefined;
+  const discount = id ? await loadDiscount(deps.store, scope, id) : undefined;
   if (!discount) throw notFound('Discount code');
   return discount;
 }
@@ -216,5 +202,5 @@ export async function applyDiscountToProduct(deps: Deps, scope: Scope, code: str
 export async function productHasDiscount(deps: Deps, scope: Scope, productId: string): Promise<boolean> {
   if (!(await sellablePrice(deps, scope, productId))) throw notFound('Product');
   const nowMs = deps.clock.nowMs();
-  return (await readDiscounts(deps.store, scope)).some((d) => !refusal(d, productId, nowMs));
+  return (await loadDiscounts(deps.store, scope)).some((d) => !refusal(d, productId, nowMs));
 }

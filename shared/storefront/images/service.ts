@@ -1,12 +1,12 @@
-import type { Deps } from '../platform/context';
-import { badRequest, notFound } from '../platform/errors';
-import { objectId, randomBase62 } from '../platform/ids';
-import type { UploadedFile } from '../platform/operation';
-import type { Scope } from '../store/keys';
-import { ConditionFailed } from '../store/store';
+import type { Deps } from '../../platform/context';
+import { badRequest, notFound } from '../../platform/errors';
+import { objectId, randomBase62 } from '../../platform/ids';
+import type { UploadedFile } from '../../platform/operation';
+import type { Scope } from '../../store/keys';
+import { failOnCondition } from '../../store/conditional';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES, isImageType, normalizeDeclaredType, sniffImageType } from './image-sniff';
 import type { ImageRecord } from './records';
-import { findImageFile, getImage, imageDeleteOps, imagePutOps, listImages as readImages } from './repository';
+import { findImageFile, imageDeleteOps, imagePutOps, loadImage, loadImages } from './repository';
 
 const IMAGE_FIELD = 'image';
 
@@ -71,18 +71,19 @@ export async function uploadImage(deps: Deps, scope: Scope, files: Record<string
   return image;
 }
 
-export const listImages = (deps: Deps, scope: Scope) => readImages(deps.store, scope);
+export const listImages = (deps: Deps, scope: Scope) => loadImages(deps.store, scope);
 
 export async function deleteImage(deps: Deps, scope: Scope, id: string): Promise<void> {
-  const image = await getImage(deps.store, scope, id);
+  const image = await loadImage(deps.store, scope, id);
   if (!image) throw notFound('Image');
-  try {
-    await deps.store.transact(imageDeleteOps(scope, image));
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw notFound('Image');
-    throw error;
-  }
+  await failOnCondition(deps.store.transact(imageDeleteOps(scope, image)), () => notFound('Image'));
   await deps.ports.blob.delete(image.blobKey);
+}
+
+/** The ids of `ids` that are no image of this tenant and mode (the catalog checks references with it). */
+export async function missingImageIds(deps: Deps, scope: Scope, ids: string[]): Promise<string[]> {
+  const found = await Promise.all(ids.map((id) => loadImage(deps.store, scope, id)));
+  return ids.filter((_, i) => !found[i]);
 }
 
 /** The bytes behind a public image address; 404 for any token that is not a live image's. */

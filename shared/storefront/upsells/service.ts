@@ -1,12 +1,12 @@
-import type { Deps } from '../platform/context';
-import { badRequest, notFound } from '../platform/errors';
-import { objectId } from '../platform/ids';
-import { toCents, toMajor } from '../platform/money';
-import type { Scope } from '../store/keys';
-import { ConditionFailed } from '../store/store';
-import { assertSellable, assertSellables } from './catalog-lookup';
+import type { Deps } from '../../platform/context';
+import { badRequest, notFound } from '../../platform/errors';
+import { objectId } from '../../platform/ids';
+import { toCents, toMajor } from '../../platform/money';
+import type { Scope } from '../../store/keys';
+import { failOnCondition } from '../../store/conditional';
+import { assertSellable, assertSellables } from '../catalog-lookup';
 import type { UpsellRecord } from './records';
-import { deleteUpsell as removeUpsell, getUpsell as readUpsell, listUpsells as readUpsells, putUpsell, replaceUpsell } from './repository';
+import { insertUpsell, loadUpsell, loadUpsells, removeUpsell, replaceUpsell } from './repository';
 import type { UpsellInput } from './schemas';
 
 export const presentUpsell = (u: UpsellRecord) => ({
@@ -42,14 +42,14 @@ export async function createUpsell(deps: Deps, scope: Scope, input: Required<Pic
     updatedAt: now,
   };
   await checkProducts(deps, scope, upsell);
-  await putUpsell(deps.store, scope, upsell);
+  await insertUpsell(deps.store, scope, upsell);
   return upsell;
 }
 
-export const listUpsells = (deps: Deps, scope: Scope) => readUpsells(deps.store, scope);
+export const listUpsells = (deps: Deps, scope: Scope) => loadUpsells(deps.store, scope);
 
 export async function getUpsell(deps: Deps, scope: Scope, id: string): Promise<UpsellRecord> {
-  const upsell = await readUpsell(deps.store, scope, id);
+  const upsell = await loadUpsell(deps.store, scope, id);
   if (!upsell) throw notFound('Upsell');
   return upsell;
 }
@@ -65,12 +65,7 @@ export async function updateUpsell(deps: Deps, scope: Scope, id: string, input: 
     updatedAt: deps.clock.now().toISOString(),
   };
   await checkProducts(deps, scope, next);
-  try {
-    await replaceUpsell(deps.store, scope, next);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw notFound('Upsell');
-    throw error;
-  }
+  await failOnCondition(replaceUpsell(deps.store, scope, next), () => notFound('Upsell'));
   return next;
 }
 

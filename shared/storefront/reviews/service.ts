@@ -1,13 +1,13 @@
-import type { Deps } from '../platform/context';
-import { ApiError, notFound } from '../platform/errors';
-import { objectId } from '../platform/ids';
-import { newEvent, outboxPut } from '../platform/events';
-import { scopeOf, type Scope } from '../store/keys';
-import { ConditionFailed } from '../store/store';
+import type { Deps } from '../../platform/context';
+import { ApiError, notFound } from '../../platform/errors';
+import { objectId } from '../../platform/ids';
+import { newEvent, outboxPut } from '../../platform/events';
+import { scopeOf, type Scope } from '../../store/keys';
+import { failOnCondition } from '../../store/conditional';
 import type { ReviewRecord } from './records';
-import { findReceipt, listReviews as readReviews, reviewPutOps } from './repository';
+import { findReceipt, loadReviews, reviewPutOps } from './repository';
 
-export const listReviews = (deps: Deps, scope: Scope, productId?: string) => readReviews(deps.store, scope, productId);
+export const listReviews = (deps: Deps, scope: Scope, productId?: string) => loadReviews(deps.store, scope, productId);
 
 /**
  * A buyer's review, authorised by the receipt token checkout gave them. The token alone decides
@@ -30,11 +30,9 @@ export async function submitReview(deps: Deps, token: string, input: { rating: n
     testMode: scope.mode === 'test',
     createdAt: deps.clock.now().toISOString(),
   };
-  try {
-    await deps.store.transact([...reviewPutOps(scope, review), outboxPut(newEvent(scope, deps.clock, 'review.created', { ...review }))]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw new ApiError(409, 'This purchase has already been reviewed', { code: 'ALREADY_REVIEWED' });
-    throw error;
-  }
+  await failOnCondition(
+    deps.store.transact([...reviewPutOps(scope, review), outboxPut(newEvent(scope, deps.clock, 'review.created', { ...review }))]),
+    () => new ApiError(409, 'This purchase has already been reviewed', { code: 'ALREADY_REVIEWED' }),
+  );
   return review;
 }

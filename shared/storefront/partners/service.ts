@@ -1,22 +1,14 @@
-import type { Deps } from '../platform/context';
-import { ApiError, conflict, notFound } from '../platform/errors';
-import { objectId, randomBase62 } from '../platform/ids';
-import { toMajor } from '../platform/money';
-import type { Scope } from '../store/keys';
-import { ConditionFailed, type TransactOp } from '../store/store';
+import type { Deps } from '../../platform/context';
+import { ApiError, conflict, notFound } from '../../platform/errors';
+import { objectId, randomBase62 } from '../../platform/ids';
+import { toMajor } from '../../platform/money';
+import type { Scope } from '../../store/keys';
+import { isConditionFailed } from '../../store/conditional';
+import type { TransactOp } from '../../store/store';
 import { commissionCents, totalSales } from './commission';
-import { normalizeCode } from './discount-math';
+import { normalizeCode } from '../discounts/discount-math';
 import type { PartnerRecord, ReferralRecord, ReferralSaleRecord } from './records';
-import {
-  findPartnerByCode,
-  getPartner,
-  listPartners as readPartners,
-  listReferralSales as readReferralSales,
-  listReferrals as readReferrals,
-  partnerPutOps,
-  putReferral,
-  referralSalePut,
-} from './repository';
+import { findPartnerByCode, insertReferral, loadPartner, loadPartners, loadReferralSales, loadReferrals, partnerPutOps, referralSalePut } from './repository';
 
 export const presentReferralSale = (s: ReferralSaleRecord) => ({
   _id: s._id,
@@ -54,13 +46,13 @@ export async function createPartner(
       await deps.store.transact(partnerPutOps(scope, partner, normalizeCode(partner.referralCode)));
       return partner;
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!isConditionFailed(error)) throw error;
       if (input.referralCode || attempt >= 3) throw conflict(`Referral code ${partner.referralCode} already exists`, 'REFERRAL_CODE_TAKEN');
     }
   }
 }
 
-export const listPartners = (deps: Deps, scope: Scope) => readPartners(deps.store, scope);
+export const listPartners = (deps: Deps, scope: Scope) => loadPartners(deps.store, scope);
 
 async function partnerByCode(deps: Deps, scope: Scope, code: string): Promise<PartnerRecord> {
   const normalized = normalizeCode(code);
@@ -78,14 +70,14 @@ export async function registerReferral(deps: Deps, scope: Scope, input: { referr
     email: input.email?.toLowerCase() ?? null,
     createdAt: deps.clock.now().toISOString(),
   };
-  await putReferral(deps.store, scope, referral);
+  await insertReferral(deps.store, scope, referral);
   return referral;
 }
 
 /** The partners a listing covers: one (404 when it is not this tenant's) or all. */
 async function partnersFor(deps: Deps, scope: Scope, partnerId?: string): Promise<PartnerRecord[]> {
-  if (!partnerId) return readPartners(deps.store, scope);
-  const partner = await getPartner(deps.store, scope, partnerId);
+  if (!partnerId) return loadPartners(deps.store, scope);
+  const partner = await loadPartner(deps.store, scope, partnerId);
   if (!partner) throw notFound('Partner');
   return [partner];
 }
@@ -95,19 +87,19 @@ const newestFirst = <T extends { createdAt: string; _id: string }>(a: T, b: T) =
 /** Referrals live under their partner; a tenant's partner list is short, so listing all reads each. */
 export async function listReferrals(deps: Deps, scope: Scope, partnerId?: string): Promise<ReferralRecord[]> {
   const partners = await partnersFor(deps, scope, partnerId);
-  return (await Promise.all(partners.map((p) => readReferrals(deps.store, scope, p._id)))).flat().sort(newestFirst);
+  return (await Promise.all(partners.map((p) => loadReferrals(deps.store, scope, p._id)))).flat().sort(newestFirst);
 }
 
 export async function listReferralSales(deps: Deps, scope: Scope, partnerId?: string): Promise<ReferralSaleRecord[]> {
   const partners = await partnersFor(deps, scope, partnerId);
-  return (await Promise.all(partners.map((p) => readReferralSales(deps.store, scope, p._id)))).flat().sort(newestFirst);
+  return (await Promise.all(partners.map((p) => loadReferralSales(deps.store, scope, p._id)))).flat().sort(newestFirst);
 }
 
 export async function partnerStats(deps: Deps, scope: Scope, currency: string) {
-  const partners = await readPartners(deps.store, scope);
+  const partners = await loadPartners(deps.store, scope);
   const rows = await Promise.all(
     partners.map(async (partner) => {
-      const [referrals, sales] = await Promise.all([readReferrals(deps.store, scope, partner._id), readReferralSales(deps.store, scope, partner._id)]);
+      const [referrals, sales] = await Promise.all([loadReferrals(deps.store, scope, partner._id), loadReferralSales(deps.store, scope, partner._id)]);
       const totals = totalSales(sales);
       return {
         partnerId: partner._id,

@@ -1,9 +1,10 @@
-import type { Deps } from '../platform/context';
-import { notFound } from '../platform/errors';
-import { objectId } from '../platform/ids';
-import type { Scope } from '../store/keys';
+import { countProductsByRefundPolicy } from '../../catalog/service';
+import type { Deps } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { objectId } from '../../platform/ids';
+import type { Scope } from '../../store/keys';
 import type { RefundPolicyRecord } from './records';
-import { countProductsByRefundPolicy, getRefundPolicy as readPolicy, listRefundPolicies as readPolicies, putRefundPolicy } from './repository';
+import { insertRefundPolicy, loadRefundPolicies, loadRefundPolicy } from './repository';
 
 export type RefundPolicyView = RefundPolicyRecord & { appliedTo: number };
 
@@ -32,18 +33,18 @@ export async function createRefundPolicy(deps: Deps, scope: Scope, input: { name
     createdAt: now,
     updatedAt: now,
   };
-  await putRefundPolicy(deps.store, scope, policy);
+  await insertRefundPolicy(deps.store, scope, policy);
   return { ...policy, appliedTo: 0 };
 }
 
 export async function listRefundPolicies(deps: Deps, scope: Scope): Promise<RefundPolicyView[]> {
-  const [policies, counts] = await Promise.all([readPolicies(deps.store, scope), countProductsByRefundPolicy(deps.store, scope)]);
+  const [policies, counts] = await Promise.all([loadRefundPolicies(deps.store, scope), countProductsByRefundPolicy(deps, scope)]);
   return policies.map((p) => ({ ...p, appliedTo: counts.get(p._id) ?? 0 }));
 }
 
 export async function getRefundPolicy(deps: Deps, scope: Scope, id: string): Promise<RefundPolicyView> {
-  const policy = await readPolicy(deps.store, scope, id);
+  const policy = await loadRefundPolicy(deps.store, scope, id);
   if (!policy) throw notFound('Refund policy');
-  const counts = await countProductsByRefundPolicy(deps.store, scope);
+  const counts = await countProductsByRefundPolicy(deps, scope);
   return { ...policy, appliedTo: counts.get(policy._id) ?? 0 };
 }

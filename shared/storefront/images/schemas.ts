@@ -1,0 +1,16 @@
+import * as z from 'zod';
+
+// ---- images ----
+/** Documents the multipart file field; the file itself arrives in `files`, not in the fields. */
+export const uploadImageBody = z.object({
+  image: z.unknown().optional().meta({ type: 'string', format: 'binary', description: 'The image file: PNG, JPEG, GIF or WebP, at most 5 MB' }),
+});
+export const imageSchema = z.object({
+  _id: z.string(),
+  url: z.string(),
+  contentType: z.string(),
+  size: z.number(),
+  filename: z.string(),
+  createdAt: z.string(),
+});
+export const imageFileParams = z.object({ token: z.string().min(1).max(100) });
