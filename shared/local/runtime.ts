@@ -270,7 +270,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       send(response, result);
     } catch (error) {
       if (!isApiError(error)) logger.error('local runtime request failed', { error: error as Error });
-      send(response, renderError(error, randomHex(12)));
+      // Answering must never throw out of this callback: the request would hang until the socket
+      // times out and the client sees a reset instead of a status.
+      try {
+        if (response.headersSent) response.destroy();
+        else send(response, renderError(error, randomHex(12)));
+      } catch (sendError) {
+        logger.error('could not answer', { error: sendError as Error });
+        response.destroy();
+      }
     }
   });
   try {

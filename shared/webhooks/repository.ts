@@ -14,8 +14,32 @@ const expiry = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) +
 
 // ---- endpoints ----
 
-export async function putEndpoint(store: Store, scope: Scope, endpoint: WebhookEndpoint): Promise<void> {
-  await store.put(toItem(keys.entity(scope, ENDPOINT, endpoint.id), 'WebhookEndpoint', endpoint), { ifNotExists: true });
+const ENDPOINT_COUNT = 'WEBHOOK_COUNT';
+const countKey = (scope: Scope) => keys.entity(scope, ENDPOINT_COUNT, 'endpoints');
+
+/**
+ * Creates the endpoint and counts it in one transaction that holds only while the count is under
+ * `limit`, so concurrent creates can never pass the limit. False when the limit is reached.
+ */
+export async function putEndpoint(store: Store, scope: Scope, endpoint: WebhookEndpoint, limit: number): Promise<boolean> {
+  const counter = await store.get<{ count: number }>(countKey(scope), { consistent: true });
+  if (!counter) {
+    // Endpoints made before the counter existed are counted once; a concurrent seed loses harmlessly.
+    const existing = (await listEndpoints(store, scope)).length;
+    await store.put(toItem(countKey(scope), 'WebhookEndpointCount', { count: existing }), { ifNotExists: true }).catch((error) => {
+      if (!(error instanceof ConditionFailed)) throw error;
+    });
+  }
+  try {
+    await store.transact([
+      { put: toItem(keys.entity(scope, ENDPOINT, endpoint.id), 'WebhookEndpoint', endpoint), condition: 'attribute_not_exists(PK)' },
+      { update: countKey(scope), set: {}, add: { count: 1 }, condition: '#n < :limit', names: { '#n': 'count' }, values: { ':limit': limit } },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
 }
 
 export async function getEndpoint(store: Store, scope: Scope, id: string): Promise<WebhookEndpoint | undefined> {
@@ -37,7 +61,18 @@ export async function updateEndpoint(store: Store, scope: Scope, id: string, cha
 }
 
 export async function deleteEndpoint(store: Store, scope: Scope, id: string): Promise<boolean> {
-  return (await store.delete(keys.entity(scope, ENDPOINT, id))) !== undefined;
+  try {
+    await store.transact([
+      { delete: keys.entity(scope, ENDPOINT, id), condition: 'attribute_exists(PK)' },
+      { update: countKey(scope), set: {}, add: { count: -1 }, condition: 'attribute_exists(PK)' },
+    ]);
+    return true;
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    // No counter yet (endpoints older than it): a plain delete; the first create counts what is left.
+    if (!(await store.get(countKey(scope), { consistent: true }))) return (await store.delete(keys.entity(scope, ENDPOINT, id))) !== undefined;
+    return false;
+  }
 }
 
 // ---- deliveries ----
