@@ -28,7 +28,8 @@ export async function completeCheckout(deps: Deps, scope: Scope, notification: P
     logger.warn('checkout notification for an unknown session', { sessionId: data.sessionId });
     return true;
   }
-  if (session.status === 'completed') return !(await alreadyProcessed(deps.store, notification.id));
+  // Completed already, by this notification or another one for the same session: a duplicate.
+  if (session.status === 'completed') return false;
   for (const withExtras of [true, false]) {
     const plan = await buildCompletion(deps, scope, notification, data, session, baseUrl, withExtras);
     try {
@@ -36,6 +37,9 @@ export async function completeCheckout(deps: Deps, scope: Scope, notification: P
     } catch (error) {
       if (error instanceof ConditionFailed) {
         if (await alreadyProcessed(deps.store, notification.id)) return false;
+        // Another notification (another id, same session) completed it meanwhile: this one is a
+        // duplicate of that completion, not a failure.
+        if ((await getSession(deps.store, scope, data.sessionId))?.status === 'completed') return false;
         // A discount past its uses or a referral that no longer applies must not lose a paid sale.
         if (withExtras && plan.hasExtras) continue;
       }

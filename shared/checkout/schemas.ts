@@ -13,6 +13,35 @@ const httpUrl = (field: string) =>
       }
     }, `${field} must be an absolute http(s) URL`);
 
+/**
+ * Metadata limits (as Stripe's): at most 50 keys of at most 40 characters, string values of at
+ * most 500 characters, values nested at most 5 levels, 8 KB in all. They keep the record well
+ * inside DynamoDB's item size and nesting limits, so oversize metadata is a 400, not a 500.
+ */
+export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500, depth: 5, totalBytes: 8192 } as const;
+
+function metadataProblem(value: unknown, depth: number): string | undefined {
+  if (typeof value === 'string') return value.length > METADATA_LIMITS.valueLength ? `string values are at most ${METADATA_LIMITS.valueLength} characters` : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  if (depth > METADATA_LIMITS.depth) return `values nest at most ${METADATA_LIMITS.depth} levels deep`;
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+  if (entries.length > METADATA_LIMITS.keys) return `at most ${METADATA_LIMITS.keys} keys (or items) per level`;
+  for (const [key, inner] of entries) {
+    if (!Array.isArray(value) && key.length > METADATA_LIMITS.keyLength) return `keys are at most ${METADATA_LIMITS.keyLength} characters`;
+    const problem = metadataProblem(inner, depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+export const metadataSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((value, ctx) => {
+    const problem = metadataProblem(value, 1) ?? (Buffer.byteLength(JSON.stringify(value)) > METADATA_LIMITS.totalBytes ? `at most ${METADATA_LIMITS.totalBytes} bytes in all` : undefined);
+    if (problem) ctx.addIssue({ code: 'custom', message: `metadata: ${problem}` });
+  })
+  .describe('At most 50 keys of at most 40 characters, string values of at most 500 characters, 5 levels deep, 8 KB in all.');
+
 export const createSessionBody = z
   .object({
     productId: z.string().min(1, 'productId is required').max(64),
@@ -20,7 +49,7 @@ export const createSessionBody = z
     cancelUrl: httpUrl('cancelUrl'),
     clientReferenceId: z.string().max(256, 'clientReferenceId is at most 256 characters').optional(),
     externalId: z.string().max(256, 'externalId is at most 256 characters').optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: metadataSchema.optional(),
     discountCode: z.string().min(1).max(100).optional(),
     referralCode: z.string().min(1).max(100).optional(),
   });

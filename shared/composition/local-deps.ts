@@ -25,6 +25,8 @@ export interface LocalAdapters {
   work: WorkTracker;
   /** Arms the timer of each recurring schedule that has none yet. */
   armRecurringSchedules(): Promise<void>;
+  /** Runs the queue messages and bus deliveries a previous run of the data folder left pending. */
+  resume(): Promise<{ messages: number; deliveries: number }>;
 }
 
 /** Every port's local implementation, wired to the consumers, queues and jobs of the app. */
@@ -45,8 +47,8 @@ export function localAdapters(app: App, options: { store: Store; clock: Clock; c
     [JOBS_QUEUE]: (message) => runLocalJob(message as unknown as Job),
     ...Object.fromEntries(app.queues.map((queue) => [queue.name, (message: Record<string, unknown>) => queue.handle(message, deps)])),
   };
-  const bus = new LocalBus(() => app.consumers, () => deps, work);
-  const queue = new LocalQueue(() => queueHandlers, work);
+  const bus = new LocalBus(() => app.consumers, () => deps, work, options.dataDir);
+  const queue = new LocalQueue(() => queueHandlers, work, options.dataDir);
   const email = new LocalEmail(options.clock, options.config.EMAIL_FROM, options.dataDir ? join(options.dataDir, 'emails.jsonl') : undefined);
   const core: CorePorts = {
     bus,
@@ -64,5 +66,6 @@ export function localAdapters(app: App, options: { store: Store; clock: Clock; c
       if (!(await scheduler.has(recurringTimerName(schedule)))) await armNext(schedule.name, options.clock.now());
     }
   };
-  return { deps, bus, queue, scheduler, email, work, armRecurringSchedules };
+  const resume = async () => ({ messages: await queue.resume(), deliveries: await bus.resume() });
+  return { deps, bus, queue, scheduler, email, work, armRecurringSchedules, resume };
 }

@@ -21,7 +21,8 @@ function assetDir(): string {
 const cache = new Map<string, string>();
 
 export async function readDocsAsset(name: string): Promise<string | undefined> {
-  if (!(name in DOCS_ASSETS)) return undefined;
+  // Own keys only: `__proto__`, `constructor` or `toString` are not files.
+  if (!Object.hasOwn(DOCS_ASSETS, name)) return undefined;
   let text = cache.get(name);
   if (text === undefined) {
     text = await readFile(join(assetDir(), name), 'utf8');

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -140,7 +140,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const rawClient = new DynamoDBClient({ endpoint, region: config.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   await ensureTable(rawClient, tableName);
   const store = new Store(documentClient({ region: config.AWS_REGION, endpoint }), tableName);
-  const clock = new OffsetClock();
+  // The clock's offset persists with the data, so timers due at an advanced time still fire after a restart.
+  const clockFile = dataDir ? join(dataDir, 'clock.json') : undefined;
+  const clock = new OffsetClock(clockFile ? await readFile(clockFile, 'utf8').then((t) => Number(JSON.parse(t).offsetMs) || 0, () => 0) : 0);
+  const saveClock = async () => {
+    if (!clockFile) return;
+    await writeFile(`${clockFile}.tmp`, JSON.stringify({ offsetMs: clock.offset }));
+    await rename(`${clockFile}.tmp`, clockFile);
+  };
   const app = options.app ?? APP;
   const adapters: LocalAdapters = localAdapters(app, { store, clock, config: { ...config }, dataDir, baseUrl: () => baseUrl });
   const deps = adapters.deps;
@@ -156,11 +163,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       let fired = 0;
       try {
         for (let timer = await adapters.scheduler.nextDue(); timer; timer = await adapters.scheduler.nextDue()) {
+          // The job is on disk before the timer is gone, so a crash between the two fires it again
+          // (at least once, as EventBridge Scheduler) rather than never.
+          const held = await adapters.queue.hold('jobs', timer.job as unknown as Record<string, unknown>, `timer~${timer.name}~${timer.dueAtMs}`);
           if (await adapters.scheduler.claim(timer)) {
-            await adapters.queue.send('jobs', timer.job as unknown as Record<string, unknown>);
+            held.release();
             fired++;
             await quiet();
-          }
+          } else await held.discard();
         }
       } finally {
         firing = undefined;
@@ -225,9 +235,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const target = clock.nowMs() + Math.round(seconds * 1000);
     for (let step = 0, next = await adapters.scheduler.nextDue(target); next && step < 10_000; step++, next = await adapters.scheduler.nextDue(target)) {
       clock.moveTo(next.dueAtMs);
+      await saveClock();
       await settle();
     }
     clock.moveTo(target);
+    await saveClock();
     await settle();
     return clock.now();
   };
@@ -261,7 +273,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       send(response, result);
     } catch (error) {
       if (!isApiError(error)) logger.error('local runtime request failed', { error: error as Error });
-      send(response, renderError(error, randomHex(12)));
+      // Answering must never throw out of this callback: the request would hang until the socket
+      // times out and the client sees a reset instead of a status.
+      try {
+        if (response.headersSent) response.destroy();
+        else send(response, renderError(error, randomHex(12)));
+      } catch (sendError) {
+        logger.error('could not answer', { error: sendError as Error });
+        response.destroy();
+      }
     }
   });
   try {
@@ -282,6 +302,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   baseUrl = `http://${host}:${port}`;
   handle.baseUrl = baseUrl;
   deps.config = { ...deps.config, PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? baseUrl };
+
+  // Work a killed run of this data folder accepted and had not finished starts again now that
+  // the server (the processor's notification target) listens.
+  const resumed = await adapters.resume();
+  if (resumed.messages || resumed.deliveries) logger.info('resumed pending work', resumed);
 
   let demo: DemoKeys | undefined;
   if (options.demo) demo = await ensureDemoAccount(deps, clock, dataDir);

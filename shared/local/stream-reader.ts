@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, ExpiredIteratorException, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -178,7 +178,9 @@ export class StreamReader {
     if (!this.checkpointFile) return;
     const data: Record<string, string> = {};
     for (const [shardId, state] of this.shards) if (state.lastSequence) data[shardId] = state.lastSequence;
-    await writeFile(this.checkpointFile, JSON.stringify(data));
+    // Written aside and renamed, so a kill mid-write never leaves a torn checkpoint.
+    await writeFile(`${this.checkpointFile}.tmp`, JSON.stringify(data));
+    await rename(`${this.checkpointFile}.tmp`, this.checkpointFile);
   }
 }
 

@@ -14,7 +14,12 @@ export const systemClock: Clock = {
  * developer can jump days ahead and watch timers fire (`POST /_local/clock/advance`).
  */
 export class OffsetClock implements Clock {
-  private offsetMs = 0;
+  /** `offsetMs`: where a previous run of the same data left the clock (time never runs back). */
+  constructor(private offsetMs = 0) {}
+
+  get offset(): number {
+    return this.offsetMs;
+  }
 
   now(): Date {
     return new Date(this.nowMs());

@@ -6,6 +6,7 @@ import { logger } from '../platform/logger';
 import { onPaymentDisputed, onPaymentRefunded } from '../sales/service';
 import { onChargeFailed, onChargeSucceeded, onMembershipCanceled } from '../subscriptions/billing';
 import type { Scope } from '../store/keys';
+import { ConditionFailed } from '../store/store';
 import { alreadyProcessed } from './marker';
 import type { ProcessorNotification } from './port';
 
@@ -39,7 +40,18 @@ export async function receiveNotification(
   const scope: Scope = { accountId: notification.accountId, mode: notification.mode };
   const base = (deps.config.PUBLIC_BASE_URL ?? request.baseUrl).replace(/\/$/, '');
   try {
-    if ((await handler(deps, scope, notification, base)) === false) return { received: true, duplicate: true };
+    // Distinct notifications about one record (two refunds of a payment) race on its conditional
+    // write: the loser runs again on what the winner left, as one at a time would have.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if ((await handler(deps, scope, notification, base)) === false) return { received: true, duplicate: true };
+        break;
+      } catch (error) {
+        if (!(error instanceof ConditionFailed) || attempt >= 20) throw error;
+        if (await alreadyProcessed(deps.store, notification.id)) return { received: true, duplicate: true };
+        await new Promise((r) => setTimeout(r, Math.random() * 20));
+      }
+    }
   } catch (error) {
     // A racing delivery of the same notification makes DynamoDB cancel one transaction with a
     // conflict; once the winner has committed, the loser is simply a duplicate.

@@ -36,6 +36,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   Upsell v1 (shared/storefront/upsells/entities.ts): PK=<scope>#UPSELL, SK=<id>
 //   WebhookAttempt v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>; GSI1PK=<scope>#WEBHOOK_ATTEMPTS#<webhookId>, GSI1SK=<attemptId>; GSI2PK=<scope>#EVENT_WEBHOOK_ATTEMPTS#<eventId>, GSI2SK=<attemptId>
 //   WebhookDelivery v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId_webhookId[_replayId]>
+//   WebhookEndpointCount v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_COUNT, SK=endpoints
 //   WebhookEndpoint v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK, SK=<webhookId>
 
 export const ACCESS_PATTERNS: AccessPattern[] = [
@@ -84,6 +85,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Webhook delivery log of one endpoint', key: 'GSI1PK=<scope>#WEBHOOK_ATTEMPTS#<webhookId>', index: 'GSI1', notes: 'TTL 30 days', declaredBy: 'webhooks WebhookAttempt v1 .ofEndpoint', declared: true },
   { name: 'Webhook delivery log of one event', key: 'GSI2PK=<scope>#EVENT_WEBHOOK_ATTEMPTS#<eventId>', index: 'GSI2', notes: 'TTL 30 days', declaredBy: 'webhooks WebhookAttempt v1 .ofEvent', declared: true },
   { name: 'Webhook delivery of an event to an endpoint', key: 'PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId_webhookId[_replayId]>', index: 'table', notes: 'created once with a condition; TTL 30 days', declaredBy: 'webhooks WebhookDelivery v1 .byId', declared: true },
+  { name: 'Endpoint count of a tenant (limit check)', key: 'PK=<scope>#WEBHOOK_COUNT, SK=endpoints', index: 'table', declaredBy: 'webhooks WebhookEndpointCount v1 .ofTenant', declared: true },
   { name: 'Webhook endpoint by id', key: 'PK=<scope>#WEBHOOK, SK=<webhookId>', index: 'table', declaredBy: 'webhooks WebhookEndpoint v1 .byId', declared: true },
   { name: 'Webhook endpoints of a tenant (fan-out, list)', key: 'PK=<scope>#WEBHOOK', index: 'table', notes: 'bounded: 50 per mode', declaredBy: 'webhooks WebhookEndpoint v1 .ofTenant', declared: true },
   { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>, SK=<eventId>', index: 'table', notes: 'TTL 7 days', declared: false },

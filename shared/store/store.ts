@@ -48,6 +48,8 @@ export interface QueryPage<T> {
 }
 
 /** Thrown when a conditional write or a transaction's condition fails. */
+const TRANSACTION_CONFLICT_TRIES = 8;
+
 export class ConditionFailed extends Error {
   constructor(readonly reasons: (string | undefined)[] = []) {
     super('Condition failed');
@@ -284,17 +286,26 @@ export class Store {
       }
       return { ConditionCheck: { TableName: this.tableName, Key: op.check, ConditionExpression: op.condition, ExpressionAttributeNames: op.names, ExpressionAttributeValues: op.values } };
     });
-    try {
-      const out = await this.client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token, ReturnConsumedCapacity: 'TOTAL' }));
-      this.consumed('write', out.ConsumedCapacity);
-      if (carried) companion!.committed();
-      else companion?.wrote();
-    } catch (error) {
-      if (error instanceof TransactionCanceledException) {
-        const reasons = error.CancellationReasons?.map((r) => r.Code) ?? [];
-        if (reasons.includes('ConditionalCheckFailed')) throw new ConditionFailed(reasons);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const out = await this.client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token, ReturnConsumedCapacity: 'TOTAL' }));
+        this.consumed('write', out.ConsumedCapacity);
+        if (carried) companion!.committed();
+        else companion?.wrote();
+        return;
+      } catch (error) {
+        if (error instanceof TransactionCanceledException) {
+          const reasons = error.CancellationReasons?.map((r) => r.Code) ?? [];
+          if (reasons.includes('ConditionalCheckFailed')) throw new ConditionFailed(reasons);
+          // Another transaction held one of the items: nothing was written, so trying again (after
+          // a jittered pause) is safe; the conditions decide once the other one is done.
+          if (reasons.includes('TransactionConflict') && attempt < TRANSACTION_CONFLICT_TRIES) {
+            await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
+            continue;
+          }
+        }
+        throw error;
       }
-      throw error;
     }
   }
 

@@ -29,6 +29,21 @@ export const endpointEntity = defineEntity<WebhookEndpoint>()({
   },
 });
 
+const countKey = (scope: Scope) => keys.entity(scope, 'WEBHOOK_COUNT', 'endpoints');
+
+/** How many endpoints a mode has: create and delete move it in their own transaction, so the limit holds under races. */
+export const endpointCountEntity = defineEntity<{ count: number }>()({
+  entity: 'WebhookEndpointCount',
+  version: 1,
+  owner: 'webhooks',
+  key: countKey,
+  keyArgs: ['scope'],
+  patterns: {
+    ofTenant: { kind: 'get', summary: 'Endpoint count of a tenant (limit check)', key: countKey, args: ['scope'], consistent: true },
+  },
+  summary: 'Counter of endpoints per mode, conditioned on the limit',
+});
+
 export const deliveryEntity = defineEntity<WebhookDelivery>()({
   entity: 'WebhookDelivery',
   version: 1,

@@ -1,7 +1,7 @@
 import type { Scope } from '../store/keys';
 import { createUnique, onConditionFailed, putNew } from '../store/conditional';
 import { toRecord, type QueryPage, type Store } from '../store/store';
-import { attemptEntity, deliveryEntity, endpointEntity } from './entities';
+import { attemptEntity, deliveryEntity, endpointCountEntity, endpointEntity } from './entities';
 import { LOG_RETENTION_SECONDS, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from './records';
 
 const endpointKey = endpointEntity.declaration.key;
@@ -12,8 +12,26 @@ const expiry = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) +
 
 // ---- endpoints ----
 
-export async function putEndpoint(store: Store, scope: Scope, endpoint: WebhookEndpoint): Promise<void> {
-  await store.put(endpointEntity.item(endpointKey(scope, endpoint.id), endpoint), { ifNotExists: true });
+/**
+ * Creates the endpoint and counts it in one transaction that holds only while the count is under
+ * `limit`, so concurrent creates can never pass the limit. False when the limit is reached.
+ */
+export async function putEndpoint(store: Store, scope: Scope, endpoint: WebhookEndpoint, limit: number): Promise<boolean> {
+  const countKey = endpointCountEntity.declaration.key(scope);
+  if (!(await endpointCountEntity.get(store, 'ofTenant', scope))) {
+    // Endpoints made before the counter existed are counted once; a concurrent seed loses harmlessly.
+    const existing = (await listEndpoints(store, scope)).length;
+    await onConditionFailed(store.put(endpointCountEntity.item(countKey, { count: existing }), { ifNotExists: true }), () => undefined);
+  }
+  return onConditionFailed(
+    store
+      .transact([
+        { put: endpointEntity.item(endpointKey(scope, endpoint.id), endpoint), condition: 'attribute_not_exists(PK)' },
+        { update: countKey, set: {}, add: { count: 1 }, condition: '#n < :limit', names: { '#n': 'count' }, values: { ':limit': limit } },
+      ])
+      .then(() => true),
+    () => false,
+  );
 }
 
 export async function getEndpoint(store: Store, scope: Scope, id: string): Promise<WebhookEndpoint | undefined> {
@@ -33,7 +51,20 @@ export async function updateEndpoint(store: Store, scope: Scope, id: string, cha
 }
 
 export async function deleteEndpoint(store: Store, scope: Scope, id: string): Promise<boolean> {
-  return (await store.delete(endpointKey(scope, id))) !== undefined;
+  const countKey = endpointCountEntity.declaration.key(scope);
+  const removed = await onConditionFailed(
+    store
+      .transact([
+        { delete: endpointKey(scope, id), condition: 'attribute_exists(PK)' },
+        { update: countKey, set: {}, add: { count: -1 }, condition: 'attribute_exists(PK)' },
+      ])
+      .then(() => true),
+    () => false,
+  );
+  if (removed) return true;
+  // No counter yet (endpoints older than it): a plain delete; the first create counts what is left.
+  if (!(await endpointCountEntity.get(store, 'ofTenant', scope))) return (await store.delete(endpointKey(scope, id))) !== undefined;
+  return false;
 }
 
 // ---- deliveries ----

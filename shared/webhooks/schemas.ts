@@ -16,7 +16,7 @@ export const webhookWithSecretSchema = webhookSchema.extend({
 
 export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema) });
 
-export const idParams = z.object({ id: z.string().min(1) });
+export const idParams = z.object({ id: z.string().min(1).max(64, 'id is at most 64 characters') });
 
 const eventsField = z.array(z.string().min(1)).min(1, 'at least one event type is required').max(100);
 

@@ -61,7 +61,9 @@ export async function createWebhook(ctx: OperationContext, input: { url: string;
     createdAt: now,
     updatedAt: now,
   };
-  await repo.putEndpoint(ctx.store, ctx.scope, endpoint);
+  if (!(await repo.putEndpoint(ctx.store, ctx.scope, endpoint, MAX_ENDPOINTS_PER_MODE))) {
+    throw conflict(`At most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode`, 'WEBHOOK_LIMIT', { limit: MAX_ENDPOINTS_PER_MODE });
+  }
   return { ...publicEndpoint(endpoint), secret };
 }
 

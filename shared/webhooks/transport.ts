@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { classifyIp } from './address';
-import { checkWebhookUrl, type UrlPolicy } from './url-policy';
+import { ALLOWED_LOOPBACK_ADDRESSES, checkWebhookUrl, type UrlPolicy } from './url-policy';
 
 export const ATTEMPT_TIMEOUT_MS = 5000;
 export const MAX_REDIRECTS = 3;
@@ -54,7 +54,7 @@ export function guardedLookup(policy: UrlPolicy, resolver: Resolver = systemReso
       if (!addresses.length) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
       for (const entry of addresses) {
         const verdict = classifyIp(entry.address);
-        const loopbackAllowed = policy.allowLoopback && verdict && !verdict.public && verdict.reason === 'loopback address';
+        const loopbackAllowed = policy.allowLoopback && ALLOWED_LOOPBACK_ADDRESSES.has(entry.address);
         if (!verdict || (!verdict.public && !loopbackAllowed)) {
           const reason = verdict && !verdict.public ? verdict.reason : 'unrecognised address';
           return callback(new BlockedAddressError(`${hostname} resolves to ${entry.address}, a ${reason}; refused`) as NodeJS.ErrnoException, '');

@@ -8,6 +8,10 @@ export interface UrlPolicy {
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
 const MAX_URL_LENGTH = 2048;
+/** The development allowance is these three hosts exactly, not the whole of 127.0.0.0/8 or *.localhost. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/** The addresses a loopback delivery may connect to (what `localhost` must resolve to). */
+export const ALLOWED_LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1']);
 const LOCAL_NAME = /(^|\.)localhost\.?$/i;
 // Names that only ever resolve inside a private network (mDNS, cloud-internal DNS).
 const PRIVATE_SUFFIX = /\.(local|internal|home\.arpa|intranet|lan)\.?$/i;
@@ -28,8 +32,7 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlVerdict {
   // The URL parser has already turned 2130706433, 0x7f000001, 0177.0.0.1 and 127.1 into 127.0.0.1.
   const host = url.hostname;
   const ip = classifyIp(host);
-  const loopback = ip ? !ip.public && ip.reason === 'loopback address' : LOCAL_NAME.test(host);
-  if (policy.allowLoopback && loopback && (url.protocol === 'http:' || url.protocol === 'https:')) return { ok: true, url };
+  if (policy.allowLoopback && LOOPBACK_HOSTS.has(host.toLowerCase()) && (url.protocol === 'http:' || url.protocol === 'https:')) return { ok: true, url };
   if (url.protocol !== 'https:') return { ok: false, reason: 'url must use https' };
   if (ip && !ip.public) return { ok: false, reason: `url host ${ip.address} is a ${ip.reason}, not a public address` };
   if (!ip) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, featureLocked, tooManyRequests } from '../../shared/platform/errors';
 import { decodeFormFields } from '../../shared/platform/http/multipart';
 import { renderError, renderReply } from '../../shared/platform/http/render';

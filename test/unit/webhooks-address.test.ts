@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyIp, parseIPv4, parseIPv6 } from '../../shared/webhooks/address';
 import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
+import { guardedLookup, type Resolver } from '../../shared/webhooks/transport';
 
 const refused: [string, RegExp][] = [
   // IPv4, every non-public range
@@ -151,5 +152,24 @@ describe('endpoint URL policy', () => {
     for (const url of ['http://10.0.0.1/', 'https://10.0.0.1/', 'http://169.254.169.254/', 'http://example.com/']) {
       expect(checkWebhookUrl(url, local).ok, url).toBe(false);
     }
+  });
+});
+
+describe('the loopback allowance is exactly 127.0.0.1, [::1] and localhost', () => {
+  const local = { allowLoopback: true };
+  it('refuses the rest of 127.0.0.0/8 and other loopback names even with the flag', () => {
+    for (const url of ['http://127.0.0.2/', 'http://127.255.255.254/', 'http://api.localhost/', 'http://[::ffff:127.0.0.1]/', 'http://2130706434/']) {
+      expect(checkWebhookUrl(url, local).ok, url).toBe(false);
+    }
+  });
+
+  it('refuses a name that resolves to another loopback address at connect time', async () => {
+    const resolveTo = (address: string, family: number) => ((_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address, family }])) as unknown as Resolver;
+    const lookup = (address: string, family: number) =>
+      new Promise<string>((resolve) => guardedLookup(local, resolveTo(address, family))('localhost', { all: false }, (error, got) => resolve(error ? `refused: ${error.message}` : String(got))));
+    expect(await lookup('127.0.0.1', 4)).toBe('127.0.0.1');
+    expect(await lookup('::1', 6)).toBe('::1');
+    expect(await lookup('127.0.0.2', 4)).toMatch(/refused/);
+    expect(await lookup('127.255.255.254', 4)).toMatch(/refused/);
   });
 });

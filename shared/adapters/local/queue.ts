@@ -1,46 +1,84 @@
 import type { QueueName, QueuePort } from '../../platform/ports';
+import { randomHex } from '../../platform/ids';
 import { logger } from '../../platform/logger';
+import { Spool } from './spool';
 import type { WorkTracker } from './work-tracker';
 
 export type LocalQueueHandler = (message: Record<string, unknown>) => Promise<void>;
 
+/** Doubles per receive (2, 4, 8, 16 s), so the retries outlast a lease a killed worker left (20 s). */
 const VISIBILITY_TIMEOUT_MS = 2000;
 const MAX_RECEIVES = 5;
 
+interface SpooledMessage {
+  queue: QueueName;
+  message: Record<string, unknown>;
+  /** Wall-clock time the message becomes visible (delays are real seconds, as in SQS). */
+  visibleAtMs: number;
+  receive: number;
+}
+
 /**
- * In-process stand-in for SQS: per-message delay, redelivery after a visibility timeout when the
- * handler throws, and a dead-letter list after five receives.
+ * In-process stand-in for SQS: per-message delay, redelivery after a growing visibility timeout when
+ * the handler throws, and a dead-letter list after five receives. With a data folder every message is
+ * on disk from `send` until its handler succeeds, and `resume()` picks up what a crash left.
  */
 export class LocalQueue implements QueuePort {
   readonly deadLetters: { queue: QueueName; message: Record<string, unknown>; error: string }[] = [];
+  private readonly spool: Spool<SpooledMessage>;
 
   constructor(
     private readonly handlers: () => Record<QueueName, LocalQueueHandler | undefined>,
     private readonly work: WorkTracker,
-  ) {}
-
-  async send(queue: QueueName, message: Record<string, unknown>, options: { delaySeconds?: number } = {}): Promise<void> {
-    // Messages are copied, as SQS would serialise them.
-    this.schedule(queue, JSON.parse(JSON.stringify(message)), (options.delaySeconds ?? 0) * 1000, 1);
+    dataDir?: string,
+  ) {
+    this.spool = new Spool(dataDir, 'queue');
   }
 
-  private schedule(queue: QueueName, message: Record<string, unknown>, delayMs: number, receive: number) {
+  async send(queue: QueueName, message: Record<string, unknown>, options: { delaySeconds?: number } = {}): Promise<void> {
+    const held = await this.hold(queue, message, `${Date.now().toString(36)}-${randomHex(6)}`, options);
+    held.release();
+  }
+
+  /**
+   * Writes the message down without running it yet, so a caller can first make the step that
+   * hands work over (a timer's claim) and then release it, or discard it if that step lost.
+   */
+  async hold(queue: QueueName, message: Record<string, unknown>, id: string, options: { delaySeconds?: number } = {}) {
+    // Messages are copied, as SQS would serialise them.
+    const entry: SpooledMessage = { queue, message: JSON.parse(JSON.stringify(message)), visibleAtMs: Date.now() + (options.delaySeconds ?? 0) * 1000, receive: 1 };
+    await this.spool.put(id, entry);
+    return { release: () => this.schedule(id, entry), discard: () => this.spool.remove(id) };
+  }
+
+  /** Runs every message a previous run of this data folder left pending. */
+  async resume(): Promise<number> {
+    const pending = await this.spool.pending();
+    for (const { id, entry } of pending.sort((a, b) => a.entry.visibleAtMs - b.entry.visibleAtMs)) this.schedule(id, entry);
+    return pending.length;
+  }
+
+  private schedule(id: string, entry: SpooledMessage) {
     const done = this.work.begin();
     setTimeout(async () => {
       try {
-        const handler = this.handlers()[queue];
-        if (!handler) throw new Error(`No consumer for queue ${queue}`);
-        await handler(message);
+        const handler = this.handlers()[entry.queue];
+        if (!handler) throw new Error(`No consumer for queue ${entry.queue}`);
+        await handler(entry.message);
+        await this.spool.remove(id);
       } catch (error) {
-        if (receive >= MAX_RECEIVES) {
-          this.deadLetters.push({ queue, message, error: (error as Error).message });
-          logger.error('message moved to dead-letter list', { queue, error: error as Error });
+        if (entry.receive >= MAX_RECEIVES) {
+          this.deadLetters.push({ queue: entry.queue, message: entry.message, error: (error as Error).message });
+          logger.error('message moved to dead-letter list', { queue: entry.queue, error: error as Error });
+          await this.spool.bury(id, entry).catch(() => undefined);
         } else {
-          this.schedule(queue, message, VISIBILITY_TIMEOUT_MS, receive + 1);
+          const next = { ...entry, visibleAtMs: Date.now() + VISIBILITY_TIMEOUT_MS * 2 ** (entry.receive - 1), receive: entry.receive + 1 };
+          await this.spool.put(id, next).catch((e) => logger.error('could not spool a retry', { error: e as Error }));
+          this.schedule(id, next);
         }
       } finally {
         done();
       }
-    }, delayMs);
+    }, Math.max(0, entry.visibleAtMs - Date.now()));
   }
 }

@@ -396,7 +396,23 @@ export class SandboxProcessor implements ProcessorPort {
     return live;
   }
 
+  /**
+   * Refunds race on the payment's refunded amount (a conditional write); the loser reads again
+   * and is judged on what is left, so it refunds the rest or is refused, never fails.
+   */
   async refund(scope: Scope, paymentId: string, amountCents?: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.refundOnce(scope, paymentId, amountCents);
+      } catch (error) {
+        // Each round one racer wins, so a crowd of them needs as many rounds.
+        if (!(error instanceof ConditionFailed) || attempt >= 50) throw error;
+        await new Promise((r) => setTimeout(r, Math.random() * 20));
+      }
+    }
+  }
+
+  private async refundOnce(scope: Scope, paymentId: string, amountCents?: number): Promise<void> {
     const p = await this.paymentRecord(scope, paymentId);
     const remaining = p.amountCents - p.refundedCents;
     const amount = amountCents ?? remaining;
