@@ -26,6 +26,8 @@ const schema = z.object({
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['0', '1']).default('0'),
   /** Validate every answer against its output schema (on in tests, off in production). */
   VALIDATE_OUTPUT: z.enum(['0', '1']).default('0'),
+  /** Stripe API address (`http://127.0.0.1:PORT`); unset means api.stripe.com. Tests point it at a fake. */
+  STRIPE_API_URL: z.string().url().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
 });
 
