@@ -1,6 +1,5 @@
 import type { Frequency } from '../catalog/records';
 import type { Scope } from '../store/keys';
-import type { ScopedProcessorProvider } from './router';
 
 /**
  * The payment processor as the rest of the service sees it. The sandbox provider
@@ -130,6 +129,11 @@ export interface ProcessorPort {
   renewNow?(scope: Scope, membershipId: string, outcome: 'succeed' | 'fail'): Promise<void>;
   /** Sandbox only: the next call of this kind fails. */
   refuseNext?(operation: RefusableOperation): void;
+}
+
+/** A provider whose port depends on the scope's own secrets (Stripe: the seller's keys). */
+export interface ScopedProcessorProvider {
+  forScope(scope: Scope, secrets: Record<string, string>): ProcessorPort;
 }
 
 // ---- notifications: what the processor reports, signed, on the ingress route ----

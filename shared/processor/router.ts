@@ -2,12 +2,8 @@ import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
 import type { Buyer, CreateCheckoutInput, PayInput, ProcessorPort } from './port';
+export type { ScopedProcessorProvider } from './port';
 import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName } from './settings';
-
-/** A provider whose port depends on the scope's own secrets (Stripe: the seller's keys). */
-export interface ScopedProcessorProvider {
-  forScope(scope: Scope, secrets: Record<string, string>): ProcessorPort;
-}
 
 export interface RouterOptions {
   /**
