@@ -3,6 +3,7 @@ import type { Deps } from '../../platform/context';
 import { badRequest } from '../../platform/errors';
 import { logger } from '../../platform/logger';
 import { applyNotification } from '../../processor/ingress';
+import { alreadyProcessed } from '../../processor/marker';
 import { decryptProcessorSecrets, getProcessorSettings } from '../../processor/settings';
 import type { Scope } from '../../store/keys';
 import { stripeClient } from './client';
@@ -34,6 +35,8 @@ export async function receiveStripeEvent(deps: Deps, scope: Scope, request: { ra
     throw invalid(error instanceof Error ? error.message.split('\n')[0]! : 'verification failed');
   }
   if (event.livemode !== (scope.mode === 'live')) throw badRequest(`A ${event.livemode ? 'live' : 'test'}-mode Stripe event cannot be applied to ${scope.mode} mode`, { code: 'MODE_MISMATCH' });
+  // De-duplicated on the Stripe event id first: a replay answers as one, whatever came since.
+  if (await alreadyProcessed(deps.store, event.id)) return { received: true as const, duplicate: true };
   const notification = await translateEvent({ deps, scope, client: stripeClient(secrets.secretKey!, deps.config), event });
   if (!notification) {
     logger.info('acknowledged Stripe event', { type: event.type, id: event.id });
