@@ -4,16 +4,26 @@
  *   npm run admin -- --local create-account --email me@example.com --plan tier2
  *   npm run admin -- --table CreatorCommerce-prod-Table... --region eu-west-1 list-accounts
  *
- * Commands: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token.
+ * Commands: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token,
+ * set-processor (the secrets are encrypted with the stack's KMS key, `--kms-key-id` or KMS_KEY_ID,
+ * or locally with the runtime's key under --data; they can be read back by nothing but the API).
  *
  * Developer commands (through the API with a key; --api defaults to the local runtime):
  *   npm run admin -- listen --key sk_test_... --forward-to http://localhost:4242/webhooks
  *   npm run admin -- trigger order.completed --key sk_test_...
+ *
+ *   npm run admin -- --local set-processor --account ID --mode live --provider stripe \
+ *     --secret-key rk_live_... --webhook-secret whsec_...
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { SignJWT } from 'jose';
+import { KmsEncryption } from '../shared/adapters/aws/encryption';
+import { LocalEncryption } from '../shared/adapters/local/encryption';
+import type { EncryptionPort } from '../shared/platform/ports';
+import { PROCESSOR_PROVIDERS, setProcessorSettings, type ProcessorProviderName } from '../shared/processor/settings';
 import { createAccount, createApiKey, getAccount, listAccounts, listApiKeys, revokeApiKey, updateAccount } from '../shared/platform/accounts';
 import { systemClock } from '../shared/platform/clock';
 import { PLANS, type Plan } from '../shared/platform/plans';
@@ -42,6 +52,10 @@ const { values, positionals } = parseArgs({
     key: { type: 'string' },
     'forward-to': { type: 'string' },
     secret: { type: 'string' },
+    provider: { type: 'string' },
+    'secret-key': { type: 'string' },
+    'webhook-secret': { type: 'string' },
+    'kms-key-id': { type: 'string' },
   },
 });
 
@@ -89,11 +103,17 @@ const mode = (): 'live' | 'test' => {
   if (values.mode !== 'live' && values.mode !== 'test') fail('--mode must be live or test');
   return values.mode;
 };
+/** The stack's KMS key in AWS; the local runtime's own key file otherwise (the API decrypts with it). */
+function encryption(): EncryptionPort {
+  if (values.local || values.endpoint || process.env.DYNAMODB_ENDPOINT) return new LocalEncryption(join(values.data!, 'master.key'));
+  const keyId = values['kms-key-id'] ?? process.env.KMS_KEY_ID ?? fail('--kms-key-id (the stack\'s secrets key) is required for a deployed table');
+  return new KmsEncryption(new KMSClient({ region: values.region ?? process.env.AWS_REGION ?? 'us-east-1' }), keyId);
+}
 const accountId = () => values.account ?? fail('--account ID is required');
 
 async function main() {
   const command = positionals[0];
-  if (!command) fail('a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token');
+  if (!command) fail('a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token, set-processor');
   if (command === 'listen' || command === 'trigger') {
     const local = localApiUrl();
     const api = { baseUrl: values.api ?? local ?? fail('--api URL is required (no local runtime is running)'), key: values.key ?? process.env.API_KEY ?? fail('--key (or API_KEY) is required') };
@@ -160,6 +180,25 @@ async function main() {
       const keyId = values['key-id'] ?? fail('--key-id is required (see list-keys)');
       if (!(await revokeApiKey(store, clock, accountId(), keyId))) fail(`no key ${keyId} for account ${accountId()}`);
       console.log(`revoked ${keyId} (running functions refuse it within a minute)`);
+      return;
+    }
+    case 'set-processor': {
+      const provider = values.provider as ProcessorProviderName;
+      if (!(PROCESSOR_PROVIDERS as readonly string[]).includes(provider)) fail(`--provider must be one of ${PROCESSOR_PROVIDERS.join(', ')}`);
+      const scope = { accountId: accountId(), mode: mode() };
+      if (!(await getAccount(store, scope.accountId))) fail(`no account ${scope.accountId} in ${where}`);
+      let secrets: Record<string, string> = {};
+      if (provider === 'stripe') {
+        const secretKey = values['secret-key'] ?? fail('--secret-key (a Stripe restricted key rk_... or secret key sk_...) is required');
+        const webhookSecret = values['webhook-secret'] ?? fail('--webhook-secret (the endpoint signing secret whsec_...) is required');
+        const prefix = scope.mode === 'live' ? '_live_' : '_test_';
+        if (!/^(rk|sk)_(live|test)_/.test(secretKey) || !secretKey.includes(prefix)) fail(`--secret-key must be a Stripe ${scope.mode}-mode key (rk${prefix}... or sk${prefix}...)`);
+        if (!webhookSecret.startsWith('whsec_')) fail('--webhook-secret must start with whsec_');
+        secrets = { secretKey, webhookSecret };
+      }
+      const saved = await setProcessorSettings({ store, clock, encryption: encryption() }, scope, { provider, secrets });
+      console.log(JSON.stringify({ accountId: scope.accountId, mode: scope.mode, provider: saved.provider, hints: saved.hints, updatedAt: saved.updatedAt }, null, 2));
+      console.error(`Stored in ${where}. Running functions pick it up within a minute. Stripe webhook endpoint: <API base>/processor/stripe/webhooks/${scope.accountId}/${scope.mode}`);
       return;
     }
     default:

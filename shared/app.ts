@@ -1,5 +1,6 @@
 import { account } from './account/index';
 import { processorSandbox } from './adapters/processor-sandbox/index';
+import { processorStripe } from './adapters/processor-stripe/index';
 import { catalog } from './catalog/index';
 import { checkout } from './checkout/index';
 import { assembleApp } from './composition/assemble';
@@ -22,8 +23,8 @@ import { webhooks } from './webhooks/index';
  * control routes and CDK resources all follow from its manifest (shared/<capability>/index.ts).
  * The order is the order of the API functions and bus rules. The sandbox processor (a provider
  * of the processor's port) comes just before the processor, whose API function serves its hosted
- * page, so the routes keep their order.
+ * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -12,6 +12,11 @@ export const accountOperations = [
     auth: 'key',
     output: accountSchema,
     handler: async (ctx) => ({
+      // Which payment processor each mode uses; the secrets behind it are never shown.
+      processors: {
+        live: (await ctx.ports.processor.providerOf?.({ accountId: ctx.account.accountId, mode: 'live' })) ?? 'sandbox',
+        test: (await ctx.ports.processor.providerOf?.({ accountId: ctx.account.accountId, mode: 'test' })) ?? 'sandbox',
+      },
       _id: ctx.account.accountId,
       email: ctx.account.email,
       name: ctx.account.name ?? null,

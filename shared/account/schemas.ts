@@ -10,4 +10,6 @@ export const accountSchema = z.object({
   mode: z.enum(['live', 'test']),
   testMode: z.boolean(),
   createdAt: z.string(),
+  /** The payment processor each mode uses (`none`: live mode of a deployed stack without one). */
+  processors: z.object({ live: z.enum(['sandbox', 'stripe', 'none']), test: z.enum(['sandbox', 'stripe', 'none']) }),
 });

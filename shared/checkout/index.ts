@@ -2,4 +2,4 @@ import { defineCapability } from '../platform/capability';
 import { checkoutOperations } from './operations';
 
 /** Checkout sessions; fulfilment composes the money path's records into one transaction. */
-export const checkout = defineCapability({ name: 'checkout', operations: checkoutOperations, needs: ['table', 'queue', 'scheduler'] });
+export const checkout = defineCapability({ name: 'checkout', operations: checkoutOperations, needs: ['table', 'queue', 'scheduler', 'encryption'] });

@@ -48,6 +48,11 @@ export async function createCheckoutSession(ctx: OperationContext, input: Create
     cancelUrl: input.cancelUrl,
     notifyUrl: `${base}${INGRESS_PATH}`,
     baseUrl: base,
+    productId: record._id,
+    originalAmountCents: original,
+    discountCode: discount?.code ?? null,
+    clientReferenceId: input.clientReferenceId ?? input.externalId ?? null,
+    metadata: input.metadata ?? {},
   });
   const session: CheckoutSessionRecord = {
     _id: sessionId,

@@ -6,6 +6,6 @@ import { creditOperations } from './operations';
 export const credits = defineCapability({
   name: 'credits',
   operations: creditOperations,
-  needs: ['table', 'queue', 'scheduler', 'email'],
+  needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
   consumers: [creditRefillEmailConsumer],
 });

@@ -36,6 +36,8 @@ const schema = z.object({
   GOOGLE_OAUTH_TOKEN_URL: z.string().url().optional(),
   GOOGLE_OAUTH_REVOKE_URL: z.string().url().optional(),
   GOOGLE_SHEETS_ROOT_URL: z.string().url().optional(),
+  /** Stripe API address (`http://127.0.0.1:PORT`); unset means api.stripe.com. Tests point it at a fake. */
+  STRIPE_API_URL: z.string().url().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
 });
 

@@ -31,6 +31,18 @@ export async function receiveNotification(
   // The provider checks its own signature scheme and secret (the sandbox: signing.ts beside it).
   const checked = deps.ports.processor.verifyNotification(request.headers, request.rawBody, Math.floor(deps.clock.nowMs() / 1000));
   if (!checked.ok) throw badRequest(`Invalid signature: ${checked.reason}`, { code: 'INVALID_SIGNATURE' });
+  return applyNotification(deps, notification, request.baseUrl);
+}
+
+/**
+ * Applies a notification whose origin the caller has verified (the sandbox's signature above, or a
+ * provider's own webhook route), once per notification id.
+ */
+export async function applyNotification(
+  deps: Deps,
+  notification: ProcessorNotification,
+  requestBaseUrl: string,
+): Promise<{ received: true; duplicate?: boolean; ignored?: boolean }> {
   const handler = HANDLERS[notification.type];
   if (!handler) {
     logger.info('ignored processor notification', { type: notification.type, id: notification.id });
@@ -38,7 +50,7 @@ export async function receiveNotification(
   }
   if (await alreadyProcessed(deps.store, notification.id)) return { received: true, duplicate: true };
   const scope: Scope = { accountId: notification.accountId, mode: notification.mode };
-  const base = (deps.config.PUBLIC_BASE_URL ?? request.baseUrl).replace(/\/$/, '');
+  const base = (deps.config.PUBLIC_BASE_URL ?? requestBaseUrl).replace(/\/$/, '');
   try {
     // Distinct notifications about one record (two refunds of a payment) race on its conditional
     // write: the loser runs again on what the winner left, as one at a time would have.

@@ -3,8 +3,8 @@ import type { Scope } from '../store/keys';
 
 /**
  * The payment processor as the rest of the service sees it. The sandbox provider
- * (shared/adapters/processor-sandbox/) implements it for test mode everywhere and for the local
- * runtime; a live adapter would implement the same port. Results of checkouts, renewals, refunds and disputes arrive later as signed notifications
+ * (shared/adapters/processor-sandbox/) and the Stripe provider (shared/adapters/processor-stripe/)
+ * implement it; the router (router.ts) picks one per account and mode. Results of checkouts, renewals, refunds and disputes arrive later as signed notifications
  * on the processor ingress route; calls made by the seller's API (pause, resume, cancel) answer
  * synchronously and may be refused.
  */
@@ -41,6 +41,13 @@ export interface CreateCheckoutInput {
   notifyUrl: string;
   /** Base address the hosted page is served from. */
   baseUrl: string;
+  /** The catalog product or offer sold, so a provider can keep one price per product (Stripe). */
+  productId?: string;
+  /** The price before the discount; `amountCents` is what the buyer pays. */
+  originalAmountCents?: number;
+  discountCode?: string | null;
+  clientReferenceId?: string | null;
+  metadata?: Record<string, unknown>;
 }
 
 export interface PayInput {
@@ -116,10 +123,17 @@ export interface ProcessorPort {
    * (`nowSeconds` bounds its age). The ingress trusts nothing it did not verify this way.
    */
   verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number): { ok: true } | { ok: false; reason: string };
+  /** The provider a scope uses (the router answers it; `GET /users/me`). */
+  providerOf?(scope: Scope): Promise<'sandbox' | 'stripe' | 'none'>;
   /** Sandbox only: renew a membership now with the given outcome. */
   renewNow?(scope: Scope, membershipId: string, outcome: 'succeed' | 'fail'): Promise<void>;
   /** Sandbox only: the next call of this kind fails. */
   refuseNext?(operation: RefusableOperation): void;
+}
+
+/** A provider whose port depends on the scope's own secrets (Stripe: the seller's keys). */
+export interface ScopedProcessorProvider {
+  forScope(scope: Scope, secrets: Record<string, string>): ProcessorPort;
 }
 
 // ---- notifications: what the processor reports, signed, on the ingress route ----
@@ -189,6 +203,11 @@ export interface PaymentDisputedData {
 
 declare module '../platform/ports' {
   interface Ports {
+    /** The router (router.ts): picks each account+mode's provider. Services use this one. */
     processor: ProcessorPort;
+    /** The sandbox provider itself (its hosted page, jobs and control routes use it). */
+    processorSandbox: ProcessorPort;
+    /** The Stripe provider, when its adapter is in the app. */
+    processorStripe?: ScopedProcessorProvider;
   }
 }

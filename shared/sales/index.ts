@@ -2,4 +2,4 @@ import { defineCapability } from '../platform/capability';
 import { salesOperations } from './operations';
 
 /** Sales, orders, payments and customers, as the processor's notifications leave them. */
-export const sales = defineCapability({ name: 'sales', operations: salesOperations });
+export const sales = defineCapability({ name: 'sales', operations: salesOperations, needs: ['table', 'encryption'] });

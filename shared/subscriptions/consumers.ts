@@ -57,7 +57,7 @@ function syncCall(deps: Deps, scope: Scope, sub: SubscriberRecord & { membership
  */
 export const subscriptionProcessorSyncConsumer: BusConsumer = {
   name: 'subscription-processor-sync',
-  needs: ['table'],
+  needs: ['table', 'encryption'],
   eventTypes: ['customer.subscription.updated', 'customer.subscription.deleted', 'customer.subscription.resumed'],
   handle: async (event, deps) => {
     const subscriberId = event.data.subscriptionCustomerId;

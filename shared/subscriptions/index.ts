@@ -7,7 +7,7 @@ import { subscriberOperations } from './operations';
 export const subscriptions = defineCapability({
   name: 'subscribers',
   operations: subscriberOperations,
-  needs: ['table', 'queue', 'scheduler'],
+  needs: ['table', 'queue', 'scheduler', 'encryption'],
   consumers: [subscriptionTimersConsumer, subscriptionProcessorSyncConsumer],
   jobs: SUBSCRIPTION_JOB_HANDLERS,
 });

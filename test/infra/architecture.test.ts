@@ -136,10 +136,11 @@ describe('a capability added to the list', () => {
     expect(group.operations.map((o) => o.operationId)).toEqual(['getExampleGreeting', 'getExamplePage']);
     expect(group.needs).toEqual(['table', 'email', 'blob']);
     expect(joined.groups.some((g) => g.name === 'example-provider')).toBe(false);
-    // The shipped sandbox processor's hosted page rides on the processor's function.
+    // The shipped sandbox processor's hosted page and the Stripe webhook ride on the processor's function.
     expect(assembleApp(CAPABILITIES).groups.find((g) => g.name === 'processor')!.operations.map((o) => o.operationId)).toEqual([
       'getSandboxCheckoutPage',
       'paySandboxCheckout',
+      'receiveStripeEvent',
       'receiveProcessorNotification',
     ]);
   });

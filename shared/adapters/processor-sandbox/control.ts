@@ -25,7 +25,7 @@ const refundBody = z.object({ amountCents: z.number().int().positive().optional(
 const refuseBody = z.object({ operation: z.enum(['pause', 'resume', 'cancel', 'charge']) });
 
 function sandbox(runtime: LocalRuntimeHandle): SandboxProcessor {
-  const processor = runtime.deps.ports.processor;
+  const processor = runtime.deps.ports.processorSandbox;
   if (!(processor instanceof SandboxProcessor)) throw badRequest('The local runtime is not using the sandbox processor');
   return processor;
 }

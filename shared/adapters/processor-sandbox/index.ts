@@ -5,8 +5,9 @@ import { sandboxOperations } from './operations';
 import { SandboxProcessor } from './sandbox';
 
 /**
- * The processor port's factories. The sandbox serves test mode in every deployment and everything
- * in the local runtime; no live adapter ships yet, so AWS uses the sandbox for both modes.
+ * The sandbox provider (`ports.processorSandbox`). The processor's router (`ports.processor`)
+ * sends it every scope without other settings: test mode everywhere, and live mode in the local
+ * runtime until Stripe is configured.
  */
 export const sandboxProcessorPort: PortFactory = {
   aws: (deps) => new SandboxProcessor(deps),
@@ -26,5 +27,5 @@ export const processorSandbox = defineCapability({
   needs: ['table', 'queue', 'scheduler'],
   jobs: SANDBOX_JOB_HANDLERS,
   controlRoutes: SANDBOX_CONTROL_ROUTES,
-  ports: { processor: sandboxProcessorPort },
+  ports: { processorSandbox: sandboxProcessorPort },
 });

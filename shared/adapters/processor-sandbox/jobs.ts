@@ -11,7 +11,7 @@ export const SANDBOX_JOB_HANDLERS: Record<string, JobHandler> = {
   },
   [JOB_RENEW]: async (job, deps) => {
     if (!job.scope) return;
-    const processor = deps.ports.processor;
+    const processor = deps.ports.processorSandbox;
     const sandbox = processor instanceof SandboxProcessor ? processor : new SandboxProcessor(deps);
     await sandbox.onRenewalDue(job.scope, String(job.payload.membershipId));
   },

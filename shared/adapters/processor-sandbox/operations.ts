@@ -9,8 +9,8 @@ import { SandboxProcessor } from './sandbox';
 const html = (status: number, body: string) => rawReply(status, body, 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
 
 const sandboxOf = (ports: Ports) => {
-  if (!(ports.processor instanceof SandboxProcessor)) throw badRequest('The hosted checkout page belongs to the sandbox processor');
-  return ports.processor;
+  if (!(ports.processorSandbox instanceof SandboxProcessor)) throw badRequest('The hosted checkout page belongs to the sandbox processor');
+  return ports.processorSandbox;
 };
 
 const checkoutParams = z.object({ checkoutId: z.string().min(1).max(64) });

@@ -1,0 +1,305 @@
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+import type { Deps } from '../../platform/context';
+import {
+  ProcessorError,
+  type CreateCheckoutInput,
+  type LiveMembership,
+  type LivePayment,
+  type PaymentMethod,
+  type PayResult,
+  type ProcessorPort,
+} from '../../processor/port';
+import type { Scope } from '../../store/keys';
+import { stripeClient } from './client';
+import { META, STRIPE_INTERVALS, frequencyOf, specId, type StripePriceRecord, type StripeRef } from './records';
+import { ensureRef, getPrice, getRef, putPrice } from './refs';
+
+const iso = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : null);
+const lower = (currency: string) => currency.toLowerCase();
+
+/** A Stripe PaymentMethod (card) as the port shows it, with its spec id. */
+export function paymentMethodOf(scope: Scope, pm: Stripe.PaymentMethod | null | undefined): PaymentMethod | null {
+  if (!pm || typeof pm === 'string' || !pm.card) return null;
+  return { id: specId('payt', scope, pm.id), type: 'card', brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
+}
+
+/** Stripe's errors as the port's: callers degrade on ProcessorError (spec: 502/409 answers). */
+export function processorErrorOf(error: unknown): never {
+  if (error instanceof Stripe.errors.StripeCardError) throw new ProcessorError(error.message, 'declined');
+  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    if (error.code === 'resource_missing') throw new ProcessorError(error.message, 'not_found');
+    throw new ProcessorError(error.message, 'invalid');
+  }
+  if (error instanceof Stripe.errors.StripeError) throw new ProcessorError(error.message, 'refused');
+  throw error;
+}
+
+/**
+ * The processor port on one seller's Stripe account (one account+mode and its secret key). Spec
+ * ids stay what the API shows; the Stripe ids are kept beside them (STRIPE_REF records). Results
+ * of checkouts, renewals, refunds and disputes arrive as Stripe events on the Stripe webhook route
+ * (webhook.ts), translated into the same notifications the sandbox sends.
+ */
+export class StripeProcessor implements ProcessorPort {
+  readonly client: Stripe;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly scope: Scope,
+    secretKey: string,
+  ) {
+    this.client = stripeClient(secretKey, deps.config);
+  }
+
+  private async call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      return processorErrorOf(error);
+    }
+  }
+
+  private ownMetadata(extra: Record<string, string> = {}) {
+    return { [META.account]: this.scope.accountId, [META.mode]: this.scope.mode, ...extra };
+  }
+
+  // ---- checkout ----
+
+  /**
+   * One Stripe product and one active price per catalog product or offer: reused while the amount,
+   * currency and frequency are unchanged; a change creates a new price and archives the old one
+   * (Stripe prices are immutable).
+   */
+  async priceFor(scope: Scope, input: CreateCheckoutInput): Promise<StripePriceRecord> {
+    const amount = input.originalAmountCents ?? input.amountCents;
+    const interval = input.kind === 'subscription' ? (input.interval ?? 'monthly') : null;
+    const productId = input.productId ?? `session-${input.sessionId}`;
+    const current = await getPrice(this.deps.store, scope, productId);
+    if (current && current.amountCents === amount && current.currency === input.currency && current.interval === interval) return current;
+    const stripeProductId =
+      current?.stripeProductId ??
+      (
+        await this.call(() =>
+          this.client.products.create(
+            { name: input.description, metadata: this.ownMetadata({ [META.product]: productId }) },
+            { idempotencyKey: `cc-product-${scope.mode}-${productId}` },
+          ),
+        )
+      ).id;
+    const price = await this.call(() =>
+      this.client.prices.create(
+        {
+          product: stripeProductId,
+          unit_amount: amount,
+          currency: lower(input.currency),
+          ...(interval ? { recurring: STRIPE_INTERVALS[interval] } : {}),
+          metadata: this.ownMetadata({ [META.product]: productId }),
+        },
+        { idempotencyKey: `cc-price-${scope.mode}-${productId}-${amount}-${lower(input.currency)}-${interval ?? 'once'}` },
+      ),
+    );
+    if (current) await this.call(() => this.client.prices.update(current.stripePriceId, { active: false }, { idempotencyKey: `cc-archive-${current.stripePriceId}` }));
+    const record: StripePriceRecord = {
+      productId,
+      stripeProductId,
+      stripePriceId: price.id,
+      planId: specId('plan', scope, price.id),
+      amountCents: amount,
+      currency: input.currency,
+      interval,
+      updatedAt: this.deps.clock.now().toISOString(),
+    };
+    await putPrice(this.deps.store, scope, record);
+    await ensureRef(this.deps.store, scope, { specId: record.planId, stripeId: price.id, kind: 'plan' });
+    return record;
+  }
+
+  async createCheckout(scope: Scope, input: CreateCheckoutInput) {
+    const price = await this.priceFor(scope, input);
+    const subscription = input.kind === 'subscription';
+    const original = input.originalAmountCents ?? input.amountCents;
+    let coupon: string | undefined;
+    if (original > input.amountCents) {
+      // The discount the service resolved, as a one-use coupon: once for a purchase, on every
+      // renewal for a subscription (the sandbox also renews at the discounted amount).
+      coupon = (
+        await this.call(() =>
+          this.client.coupons.create(
+            {
+              amount_off: original - input.amountCents,
+              currency: lower(input.currency),
+              duration: subscription ? 'forever' : 'once',
+              max_redemptions: 1,
+              ...(input.discountCode ? { name: input.discountCode.slice(0, 40) } : {}),
+              metadata: this.ownMetadata({ [META.session]: input.sessionId }),
+            },
+            { idempotencyKey: `cc-coupon-${input.sessionId}` },
+          ),
+        )
+      ).id;
+    }
+    const sellerMetadata = Object.fromEntries(
+      Object.entries(input.metadata ?? {})
+        .slice(0, 40)
+        .map(([key, value]) => [key.slice(0, 40), (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, 500)]),
+    );
+    const metadata = {
+      ...sellerMetadata,
+      ...this.ownMetadata({ [META.session]: input.sessionId, [META.plan]: price.planId, [META.currency]: input.currency, ...(input.offerSaveCard ? { [META.saveCard]: '1' } : {}) }),
+    };
+    const session = await this.call(() =>
+      this.client.checkout.sessions.create(
+        {
+          mode: subscription ? 'subscription' : 'payment',
+          line_items: [{ price: price.stripePriceId, quantity: 1 }],
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+          client_reference_id: input.clientReferenceId ?? input.sessionId,
+          metadata,
+          ...(coupon ? { discounts: [{ coupon }] } : {}),
+          ...(subscription
+            ? { subscription_data: { metadata: this.ownMetadata({ [META.session]: input.sessionId }), ...(input.trialDays ? { trial_period_days: input.trialDays } : {}) } }
+            : {
+                customer_creation: 'always' as const,
+                payment_intent_data: {
+                  metadata: this.ownMetadata({ [META.session]: input.sessionId }),
+                  // Credits with auto-refill: keep the card for off-session top-offs.
+                  ...(input.offerSaveCard ? { setup_future_usage: 'off_session' as const } : {}),
+                },
+              }),
+        },
+        { idempotencyKey: `cc-checkout-${input.sessionId}` },
+      ),
+    );
+    return { checkoutId: session.id, url: session.url ?? '', planId: price.planId };
+  }
+
+  /** Stripe hosts its own checkout page; the sandbox's page and control routes do not apply. */
+  async payCheckout(): Promise<PayResult> {
+    throw new ProcessorError('Stripe checkouts are paid on Stripe\'s own page', 'invalid');
+  }
+  async completeFreeCheckout(): Promise<PayResult> {
+    throw new ProcessorError('Stripe checkouts are completed on Stripe\'s own page', 'invalid');
+  }
+
+  verifyNotification() {
+    return { ok: false as const, reason: 'Stripe events arrive on the Stripe webhook route' };
+  }
+
+  // ---- saved cards ----
+
+  async chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }) {
+    const card = await getRef(this.deps.store, scope, input.paymentMethodId);
+    if (!card || card.kind !== 'card' || !card.customerId) throw new ProcessorError('No such saved card', 'not_found');
+    const intent = await this.call(() =>
+      this.client.paymentIntents.create(
+        {
+          amount: input.amountCents,
+          currency: lower(input.currency),
+          customer: card.customerId!,
+          payment_method: card.stripeId,
+          off_session: true,
+          confirm: true,
+          description: input.description,
+          metadata: this.ownMetadata(),
+        },
+        { idempotencyKey: `cc-charge-${randomUUID()}` },
+      ),
+    );
+    if (intent.status !== 'succeeded') throw new ProcessorError('The card needs the buyer to confirm the charge', 'declined');
+    const paymentId = specId('pay', scope, intent.id);
+    await ensureRef(this.deps.store, scope, { specId: paymentId, stripeId: intent.id, kind: 'payment', amountCents: intent.amount, currency: input.currency, membershipId: null, refundedCents: 0 });
+    return { paymentId, paymentMethod: card.paymentMethod! };
+  }
+
+  // ---- memberships ----
+
+  private async stripeIdOf(scope: Scope, id: string, kind: StripeRef['kind'], what: string): Promise<StripeRef> {
+    const ref = /^[a-z]+_[0-9a-f]{24}$/.test(id) ? await getRef(this.deps.store, scope, id) : undefined;
+    if (!ref || ref.kind !== kind) throw new ProcessorError(`No such ${what}`, 'not_found');
+    return ref;
+  }
+
+  private async live(scope: Scope, ref: StripeRef, sub: Stripe.Subscription): Promise<LiveMembership> {
+    const item = sub.items.data[0];
+    const pm = typeof sub.default_payment_method === 'object' ? sub.default_payment_method : null;
+    return {
+      id: ref.specId,
+      status: sub.status === 'trialing' ? 'trialing' : sub.status === 'past_due' || sub.status === 'unpaid' ? 'past_due' : sub.status === 'canceled' || sub.status === 'incomplete_expired' ? 'canceled' : 'active',
+      paused: Boolean(sub.pause_collection),
+      cancelAtPeriodEnd: sub.cancel_at_period_end,
+      currentPeriodStart: iso(item?.current_period_start) ?? iso(sub.start_date)!,
+      currentPeriodEnd: iso(item?.current_period_end) ?? iso(sub.start_date)!,
+      trialEnd: iso(sub.trial_end),
+      amountCents: item?.price.unit_amount ?? 0,
+      currency: sub.currency.toUpperCase(),
+      interval: frequencyOf(item?.price.recurring?.interval),
+      retries: ref.failedPeriodEnd === ref.periodEnd ? 0 : (ref.failedAttempt ?? 0),
+      paymentMethod: paymentMethodOf(scope, pm)!,
+    };
+  }
+
+  async getMembership(scope: Scope, membershipId: string) {
+    const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
+    const sub = await this.call(() => this.client.subscriptions.retrieve(ref.stripeId, { expand: ['default_payment_method'] }));
+    return this.live(scope, ref, sub);
+  }
+
+  async pauseMembership(scope: Scope, membershipId: string) {
+    const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
+    const sub = await this.call(() =>
+      this.client.subscriptions.update(ref.stripeId, { pause_collection: { behavior: 'void' }, expand: ['default_payment_method'] }, { idempotencyKey: `cc-pause-${randomUUID()}` }),
+    );
+    return this.live(scope, ref, sub);
+  }
+
+  async resumeMembership(scope: Scope, membershipId: string) {
+    const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
+    const sub = await this.call(() =>
+      this.client.subscriptions.update(ref.stripeId, { pause_collection: '', cancel_at_period_end: false, expand: ['default_payment_method'] }, { idempotencyKey: `cc-resume-${randomUUID()}` }),
+    );
+    return this.live(scope, ref, sub);
+  }
+
+  async cancelMembership(scope: Scope, membershipId: string, options: { atPeriodEnd: boolean }) {
+    const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
+    const sub = options.atPeriodEnd
+      ? await this.call(() =>
+          this.client.subscriptions.update(ref.stripeId, { cancel_at_period_end: true, expand: ['default_payment_method'] }, { idempotencyKey: `cc-cancel-${randomUUID()}` }),
+        )
+      : await this.call(() => this.client.subscriptions.cancel(ref.stripeId, { expand: ['default_payment_method'] }, { idempotencyKey: `cc-cancel-now-${randomUUID()}` }));
+    return this.live(scope, ref, sub);
+  }
+
+  // ---- payments ----
+
+  async refund(scope: Scope, paymentId: string, amountCents?: number) {
+    const ref = await this.stripeIdOf(scope, paymentId, 'payment', 'payment');
+    await this.call(() =>
+      this.client.refunds.create({ payment_intent: ref.stripeId, ...(amountCents ? { amount: amountCents } : {}) }, { idempotencyKey: `cc-refund-${randomUUID()}` }),
+    );
+  }
+
+  /** Disputes are opened by the buyer's bank, never through the API. */
+  async dispute(): Promise<void> {
+    throw new ProcessorError('Disputes are opened by the buyer\'s bank, not by the seller', 'invalid');
+  }
+
+  async getPayment(scope: Scope, paymentId: string): Promise<LivePayment> {
+    const ref = await this.stripeIdOf(scope, paymentId, 'payment', 'payment');
+    const intent = await this.call(() => this.client.paymentIntents.retrieve(ref.stripeId, { expand: ['latest_charge', 'payment_method'] }));
+    const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+    const refunded = charge?.amount_refunded ?? 0;
+    return {
+      id: ref.specId,
+      status: charge?.disputed ? 'disputed' : refunded >= intent.amount && refunded > 0 ? 'refunded' : refunded > 0 ? 'partially_refunded' : 'succeeded',
+      amountCents: intent.amount,
+      refundedCents: refunded,
+      currency: intent.currency.toUpperCase(),
+      membershipId: ref.membershipId ?? null,
+      paymentMethod: paymentMethodOf(scope, typeof intent.payment_method === 'object' ? intent.payment_method : null),
+      createdAt: iso(intent.created)!,
+    };
+  }
+}

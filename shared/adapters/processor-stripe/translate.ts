@@ -1,0 +1,255 @@
+import type Stripe from 'stripe';
+import type { Deps } from '../../platform/context';
+import { conflict } from '../../platform/errors';
+import type {
+  ChargeFailedData,
+  ChargeSucceededData,
+  CheckoutCompletedData,
+  MembershipCanceledData,
+  PaymentDisputedData,
+  PaymentRefundedData,
+  ProcessorNotification,
+} from '../../processor/port';
+import type { Scope } from '../../store/keys';
+import { META, specId } from './records';
+import { advanceRef, ensureRef, getRef } from './refs';
+import { paymentMethodOf, processorErrorOf } from './stripe';
+
+/** The Stripe event types the webhook endpoint is set up to send (README setup guide). */
+export const STRIPE_EVENT_TYPES = [
+  'checkout.session.completed',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'charge.refunded',
+  'charge.dispute.created',
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+] as const;
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+const idOf = (value: string | { id: string } | null | undefined) => (value == null ? null : typeof value === 'string' ? value : value.id);
+
+interface Context {
+  deps: Deps;
+  scope: Scope;
+  client: Stripe;
+  event: Stripe.Event;
+}
+
+type Translation = { type: string; data: unknown } | null;
+
+/** Not ours yet (the checkout that makes it ours has not been applied): Stripe retries a non-2xx. */
+const notYetKnown = (what: string) => conflict(`${what} is not known yet; Stripe will retry this event`, 'STRIPE_EVENT_EARLY');
+
+async function stripeCall<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    return processorErrorOf(error);
+  }
+}
+
+/**
+ * Turns a verified Stripe event into the notification the sandbox would have sent for the same
+ * change, or null (acknowledged, nothing to apply). Guards on the adapter's own records make each
+ * Stripe object move forward only: a stale or reordered event translates to null, a retried one
+ * (the same event id) translates again and the ingress marker applies it once.
+ */
+export async function translateEvent(ctx: Context): Promise<ProcessorNotification | null> {
+  const translation = await translate(ctx);
+  if (!translation) return null;
+  return { id: ctx.event.id, type: translation.type, created: ctx.event.created, accountId: ctx.scope.accountId, mode: ctx.scope.mode, data: translation.data as Record<string, unknown> };
+}
+
+async function translate(ctx: Context): Promise<Translation> {
+  const object = ctx.event.data.object as unknown;
+  switch (ctx.event.type) {
+    case 'checkout.session.completed':
+      return checkoutCompleted(ctx, object as Stripe.Checkout.Session);
+    case 'invoice.paid':
+      return invoicePaid(ctx, object as Stripe.Invoice);
+    case 'invoice.payment_failed':
+      return invoiceFailed(ctx, object as Stripe.Invoice);
+    case 'customer.subscription.deleted':
+      return subscriptionDeleted(ctx, object as Stripe.Subscription);
+    case 'charge.refunded':
+      return chargeRefunded(ctx, object as Stripe.Charge);
+    case 'charge.dispute.created':
+      return disputeCreated(ctx, object as Stripe.Dispute);
+    default:
+      // customer.subscription.updated, payment_intent.*: their effects reach the subscriber
+      // through the invoice and deletion events (and off-session charges answer synchronously),
+      // exactly as the sandbox reports them; they are acknowledged.
+      return null;
+  }
+}
+
+async function checkoutCompleted({ deps, scope, client, event }: Context, session: Stripe.Checkout.Session): Promise<Translation> {
+  const sessionId = session.metadata?.[META.session];
+  if (!sessionId || session.payment_status === 'unpaid') return null;
+  const planId = session.metadata?.[META.plan] ?? '';
+  const currency = session.metadata?.[META.currency] ?? (session.currency ?? 'usd').toUpperCase();
+  const customerId = idOf(session.customer);
+  const details = session.customer_details;
+  const [firstName, ...rest] = (details?.name ?? '').trim().split(/\s+/);
+  const buyer = { email: details?.email ?? session.customer_email ?? '', firstName: firstName || null, lastName: rest.join(' ') || null, country: details?.address?.country ?? null };
+  let paymentMethod = null;
+  // The Stripe card behind the spec's payt_ id, kept for off-session charges.
+  let stripePmId: string | null = null;
+  let payment: CheckoutCompletedData['payment'] = null;
+  let membership: CheckoutCompletedData['membership'] = null;
+  let intentId: string | null = idOf(session.payment_intent);
+  const amount = session.amount_total ?? 0;
+  if (session.mode === 'subscription') {
+    const subscriptionId = idOf(session.subscription)!;
+    const sub = await stripeCall(() => client.subscriptions.retrieve(subscriptionId, { expand: ['default_payment_method'] }));
+    const item = sub.items.data[0]!;
+    paymentMethod = paymentMethodOf(scope, typeof sub.default_payment_method === 'object' ? sub.default_payment_method : null);
+    stripePmId = idOf(sub.default_payment_method);
+    const trialing = sub.status === 'trialing';
+    const membershipId = specId('mem', scope, sub.id);
+    membership = { id: membershipId, status: trialing ? 'trialing' : 'active', currentPeriodStart: iso(item.current_period_start), currentPeriodEnd: iso(item.current_period_end), trialEnd: sub.trial_end ? iso(sub.trial_end) : null };
+    if (!trialing && amount > 0 && session.invoice) {
+      const payments = await stripeCall(() => client.invoicePayments.list({ invoice: idOf(session.invoice)!, limit: 3 }));
+      intentId = idOf(payments.data.find((p) => p.payment.payment_intent)?.payment.payment_intent);
+    }
+    await ensureRef(deps.store, scope, { specId: membershipId, stripeId: sub.id, kind: 'membership', customerId, planId, status: membership.status, periodEnd: item.current_period_end, advancedBy: event.id });
+  } else if (intentId) {
+    const intent = await stripeCall(() => client.paymentIntents.retrieve(intentId!, { expand: ['payment_method'] }));
+    paymentMethod = paymentMethodOf(scope, typeof intent.payment_method === 'object' ? intent.payment_method : null);
+    stripePmId = idOf(intent.payment_method);
+  }
+  if (intentId && amount > 0) {
+    const paymentId = specId('pay', scope, intentId);
+    payment = { id: paymentId, amountCents: amount, currency, planId };
+    await ensureRef(deps.store, scope, { specId: paymentId, stripeId: intentId, kind: 'payment', amountCents: amount, currency, membershipId: membership?.id ?? null, refundedCents: 0 });
+  }
+  const savedCard = session.mode === 'payment' && session.metadata?.[META.saveCard] === '1' && Boolean(paymentMethod);
+  if (paymentMethod && stripePmId && customerId) await ensureRef(deps.store, scope, { specId: paymentMethod.id, stripeId: stripePmId, kind: 'card', customerId, paymentMethod });
+  const data: CheckoutCompletedData = { checkoutId: session.id, sessionId, buyer, paymentMethod, savedCard, payment, membership };
+  return { type: 'checkout.completed', data };
+}
+
+const subscriptionOf = (invoice: Stripe.Invoice) => idOf(invoice.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
+const linePeriod = (invoice: Stripe.Invoice) => invoice.lines.data[0]?.period ?? { start: invoice.period_start, end: invoice.period_end };
+
+async function membershipRef(ctx: Context, invoice: Stripe.Invoice) {
+  const subscriptionId = subscriptionOf(invoice);
+  if (!subscriptionId) return undefined;
+  const ref = await getRef(ctx.deps.store, ctx.scope, specId('mem', ctx.scope, subscriptionId));
+  if (!ref) throw notYetKnown(`Subscription ${subscriptionId}`);
+  return ref;
+}
+
+async function invoicePaid(ctx: Context, invoice: Stripe.Invoice): Promise<Translation> {
+  // The first invoice is the checkout's own payment (checkout.session.completed reports it).
+  if (invoice.billing_reason === 'subscription_create') return null;
+  const ref = await membershipRef(ctx, invoice);
+  if (!ref || ref.status === 'canceled') return null;
+  const period = linePeriod(invoice);
+  // Forward only: a period already paid (a replay, or an older invoice arriving late) is stale.
+  const moved = await advanceRef(
+    ctx.deps.store,
+    ctx.scope,
+    ref.specId,
+    { periodEnd: period.end, advancedBy: ctx.event.id, status: 'active' },
+    'periodEnd < :end OR advancedBy = :event',
+    { ':end': period.end, ':event': ctx.event.id },
+  );
+  if (!moved) return null;
+  let intentId = idOf(invoice.payments?.data.find((p) => p.payment.payment_intent)?.payment.payment_intent);
+  if (!intentId) {
+    const payments = await stripeCall(() => ctx.client.invoicePayments.list({ invoice: invoice.id!, limit: 3 }));
+    intentId = idOf(payments.data.find((p) => p.payment.payment_intent)?.payment.payment_intent);
+  }
+  const paymentId = specId('pay', ctx.scope, intentId ?? invoice.id!);
+  const currency = invoice.currency.toUpperCase();
+  await ensureRef(ctx.deps.store, ctx.scope, { specId: paymentId, stripeId: intentId ?? invoice.id!, kind: 'payment', amountCents: invoice.amount_paid, currency, membershipId: ref.specId, refundedCents: 0 });
+  const data: ChargeSucceededData = {
+    membershipId: ref.specId,
+    billingReason: ref.status === 'trialing' ? 'initial' : 'renewal',
+    payment: { id: paymentId, amountCents: invoice.amount_paid, currency, planId: ref.planId ?? '' },
+    paymentMethod: null,
+    membership: { status: 'active', currentPeriodStart: iso(period.start), currentPeriodEnd: iso(period.end) },
+  };
+  return { type: 'charge.succeeded', data };
+}
+
+async function invoiceFailed(ctx: Context, invoice: Stripe.Invoice): Promise<Translation> {
+  if (invoice.billing_reason === 'subscription_create') return null;
+  const ref = await membershipRef(ctx, invoice);
+  if (!ref || ref.status === 'canceled') return null;
+  const period = linePeriod(invoice);
+  const attempt = Math.max(1, invoice.attempt_count);
+  // A failure for a period already paid, or an earlier attempt than one applied, is stale.
+  const moved = await advanceRef(
+    ctx.deps.store,
+    ctx.scope,
+    ref.specId,
+    { failedPeriodEnd: period.end, failedAttempt: attempt, failedBy: ctx.event.id },
+    'failedBy = :event OR (periodEnd < :end AND (attribute_not_exists(failedPeriodEnd) OR failedPeriodEnd <> :end OR failedAttempt < :attempt))',
+    { ':end': period.end, ':attempt': attempt, ':event': ctx.event.id },
+  );
+  if (!moved) return null;
+  const data: ChargeFailedData = {
+    membershipId: ref.specId,
+    billingReason: ref.status === 'trialing' ? 'initial' : 'renewal',
+    attempt,
+    final: invoice.next_payment_attempt === null,
+    nextRetryAt: invoice.next_payment_attempt ? iso(invoice.next_payment_attempt) : null,
+    failureMessage: 'Your card was declined.',
+    declineCode: 'card_declined',
+    amountCents: invoice.amount_due,
+    currency: invoice.currency.toUpperCase(),
+  };
+  return { type: 'charge.failed', data };
+}
+
+async function subscriptionDeleted(ctx: Context, sub: Stripe.Subscription): Promise<Translation> {
+  const ref = await getRef(ctx.deps.store, ctx.scope, specId('mem', ctx.scope, sub.id));
+  if (!ref) return null;
+  const moved = await advanceRef(ctx.deps.store, ctx.scope, ref.specId, { status: 'canceled', canceledBy: ctx.event.id }, 'attribute_not_exists(canceledBy) OR canceledBy = :event', {
+    ':event': ctx.event.id,
+  });
+  if (!moved) return null;
+  const data: MembershipCanceledData = { membershipId: ref.specId };
+  return { type: 'membership.canceled', data };
+}
+
+async function paymentRef(ctx: Context, intent: string | { id: string } | null) {
+  const intentId = idOf(intent);
+  return intentId ? getRef(ctx.deps.store, ctx.scope, specId('pay', ctx.scope, intentId)) : undefined;
+}
+
+async function chargeRefunded(ctx: Context, charge: Stripe.Charge): Promise<Translation> {
+  const ref = await paymentRef(ctx, charge.payment_intent);
+  if (!ref) return null;
+  const before = ref.refundedBy === ctx.event.id ? (ref.refundedBefore ?? 0) : (ref.refundedCents ?? 0);
+  // Refunded amounts only grow: an older charge.refunded arriving late is stale.
+  const moved = await advanceRef(
+    ctx.deps.store,
+    ctx.scope,
+    ref.specId,
+    { refundedCents: charge.amount_refunded, refundedBefore: before, refundedBy: ctx.event.id },
+    'refundedBy = :event OR refundedCents < :total',
+    { ':event': ctx.event.id, ':total': charge.amount_refunded },
+  );
+  if (!moved) return null;
+  const data: PaymentRefundedData = {
+    paymentId: ref.specId,
+    refundId: charge.refunds?.data[0]?.id ?? `re_${ctx.event.id}`,
+    amountCents: charge.amount_refunded - before,
+    refundedCents: charge.amount_refunded,
+    full: charge.refunded,
+  };
+  return { type: 'payment.refunded', data };
+}
+
+async function disputeCreated(ctx: Context, dispute: Stripe.Dispute): Promise<Translation> {
+  const ref = await paymentRef(ctx, dispute.payment_intent as string | { id: string } | null);
+  if (!ref) return null;
+  const data: PaymentDisputedData = { paymentId: ref.specId };
+  return { type: 'payment.disputed', data };
+}

@@ -1,0 +1,114 @@
+import type { Deps } from '../platform/context';
+import { conflict } from '../platform/errors';
+import type { Scope } from '../store/keys';
+import type { Buyer, CreateCheckoutInput, PayInput, ProcessorPort } from './port';
+export type { ScopedProcessorProvider } from './port';
+import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName } from './settings';
+
+export interface RouterOptions {
+  /**
+   * What a live scope without settings gets: the sandbox (local runtime, so a laptop needs no
+   * provider account) or a 409 PROCESSOR_NOT_CONFIGURED (a deployed stack never fakes live money).
+   */
+  unconfiguredLive: 'sandbox' | 'refuse';
+  /** How long a scope's choice (and its decrypted secrets) is kept in memory. */
+  cacheMs?: number;
+}
+
+export const notConfigured = () =>
+  conflict('No payment processor is configured for live mode: run `npm run admin -- set-processor --mode live --provider stripe ...`', 'PROCESSOR_NOT_CONFIGURED');
+
+/**
+ * `deps.ports.processor`: picks the provider of each account+mode from its processor settings
+ * (settings.ts) and forwards the call. Calls without a scope (the sandbox's hosted page, its
+ * notification signatures) belong to the sandbox, the only provider with a page and an ingress of
+ * its own kind; providers with their own webhook route verify there.
+ */
+export class ProcessorRouter implements ProcessorPort {
+  private readonly cache = new Map<string, { at: number; pick: Promise<{ name: ProcessorProviderName | 'none'; port?: ProcessorPort }> }>();
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly options: RouterOptions,
+  ) {}
+
+  private get sandbox(): ProcessorPort {
+    return this.deps.ports.processorSandbox;
+  }
+
+  /** Forgets cached choices (after the settings of a scope changed in this process). */
+  forget(scope?: Scope) {
+    if (scope) this.cache.delete(`${scope.accountId}#${scope.mode}`);
+    else this.cache.clear();
+  }
+
+  private pick(scope: Scope) {
+    const key = `${scope.accountId}#${scope.mode}`;
+    const now = this.deps.clock.nowMs();
+    const hit = this.cache.get(key);
+    if (hit && now - hit.at < (this.options.cacheMs ?? 30_000) && now >= hit.at) return hit.pick;
+    const pick = this.resolve(scope);
+    this.cache.set(key, { at: now, pick });
+    pick.catch(() => this.cache.delete(key));
+    return pick;
+  }
+
+  private async resolve(scope: Scope): Promise<{ name: ProcessorProviderName | 'none'; port?: ProcessorPort }> {
+    const settings = await getProcessorSettings(this.deps.store, scope);
+    if (settings?.provider === 'stripe') {
+      const stripe = this.deps.ports.processorStripe;
+      if (!stripe) return { name: 'none' };
+      return { name: 'stripe', port: stripe.forScope(scope, await decryptProcessorSecrets(this.deps.ports.encryption, scope, settings)) };
+    }
+    if (settings?.provider === 'sandbox' || scope.mode === 'test' || this.options.unconfiguredLive === 'sandbox') return { name: 'sandbox', port: this.sandbox };
+    return { name: 'none' };
+  }
+
+  /** The provider a scope uses now (`GET /users/me`). */
+  async providerOf(scope: Scope): Promise<ProcessorProviderName | 'none'> {
+    return (await this.pick(scope)).name;
+  }
+
+  private async port(scope: Scope): Promise<ProcessorPort> {
+    const { port } = await this.pick(scope);
+    if (!port) throw notConfigured();
+    return port;
+  }
+
+  async createCheckout(scope: Scope, input: CreateCheckoutInput) {
+    return (await this.port(scope)).createCheckout(scope, input);
+  }
+  payCheckout(checkoutId: string, input: PayInput) {
+    return this.sandbox.payCheckout(checkoutId, input);
+  }
+  completeFreeCheckout(checkoutId: string, buyer: Buyer) {
+    return this.sandbox.completeFreeCheckout(checkoutId, buyer);
+  }
+  async chargeSavedCard(scope: Scope, input: Parameters<ProcessorPort['chargeSavedCard']>[1]) {
+    return (await this.port(scope)).chargeSavedCard(scope, input);
+  }
+  async pauseMembership(scope: Scope, membershipId: string) {
+    return (await this.port(scope)).pauseMembership(scope, membershipId);
+  }
+  async resumeMembership(scope: Scope, membershipId: string) {
+    return (await this.port(scope)).resumeMembership(scope, membershipId);
+  }
+  async cancelMembership(scope: Scope, membershipId: string, options: { atPeriodEnd: boolean }) {
+    return (await this.port(scope)).cancelMembership(scope, membershipId, options);
+  }
+  async refund(scope: Scope, paymentId: string, amountCents?: number) {
+    return (await this.port(scope)).refund(scope, paymentId, amountCents);
+  }
+  async dispute(scope: Scope, paymentId: string) {
+    return (await this.port(scope)).dispute(scope, paymentId);
+  }
+  async getMembership(scope: Scope, membershipId: string) {
+    return (await this.port(scope)).getMembership(scope, membershipId);
+  }
+  async getPayment(scope: Scope, paymentId: string) {
+    return (await this.port(scope)).getPayment(scope, paymentId);
+  }
+  verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number) {
+    return this.sandbox.verifyNotification(headers, rawBody, nowSeconds);
+  }
+}
