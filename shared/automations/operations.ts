@@ -1,0 +1,56 @@
+import * as z from 'zod';
+import { defineOperation } from '../platform/operation';
+import { deleteAutomation, getAutomation, listAutomations } from './service';
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const stepSchema = z.union([z.object({ type: z.literal('send_email'), postId: z.string() }), z.object({ type: z.literal('wait'), hours: z.number() })]);
+export const automationSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  trigger: z.object({ type: z.string(), productId: z.string() }),
+  steps: z.array(stepSchema),
+  status: z.enum(['draft', 'active', 'paused']),
+  owner: z.object({ kind: z.string(), id: z.string() }).optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+const present = ({ linkBaseUrl: _l, ...rest }: z.input<typeof automationSchema> & { linkBaseUrl?: string }) => rest;
+
+export const automationOperations = [
+  defineOperation({
+    operationId: 'listAutomations',
+    summary: 'Automations of the key\'s mode, newest first (funnels create theirs)',
+    tags: ['Automations'],
+    method: 'GET',
+    path: '/automations',
+    auth: 'key',
+    query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(50), cursor: z.string().max(2000).optional() }),
+    output: z.object({ automations: z.array(automationSchema), cursor: z.string().nullable() }),
+    handler: async (ctx, { query }) => {
+      const page = await listAutomations(ctx, ctx.scope, query);
+      return { automations: page.automations.map(present), cursor: page.cursor ?? null };
+    },
+  }),
+  defineOperation({
+    operationId: 'getAutomation',
+    summary: 'One automation: trigger and steps',
+    tags: ['Automations'],
+    method: 'GET',
+    path: '/automations/{id}',
+    auth: 'key',
+    params: idParams,
+    output: automationSchema,
+    handler: async (ctx, { params }) => present(await getAutomation(ctx, ctx.scope, params.id)),
+  }),
+  defineOperation({
+    operationId: 'deleteAutomation',
+    summary: 'Deletes a paused or draft automation; a funnel using it can no longer be activated (SEQUENCE_MISSING)',
+    tags: ['Automations'],
+    method: 'DELETE',
+    path: '/automations/{id}',
+    auth: 'key',
+    params: idParams,
+    output: automationSchema,
+    handler: async (ctx, { params }) => present(await deleteAutomation(ctx, ctx.scope, params.id)),
+  }),
+];

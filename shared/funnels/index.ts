@@ -1,0 +1,41 @@
+import type { BusConsumer } from '../platform/capability';
+import { defineCapability } from '../platform/capability';
+import { funnelOperations } from './operations';
+import { claimLeadMagnet, FUNNEL_LEAD_EVENT, recordOfferRefund, recordOfferSale, startSequence } from './service';
+
+const scopeOf = (event: { accountId: string; mode: 'live' | 'test' }) => ({ accountId: event.accountId, mode: event.mode });
+
+/** Lead magnets claimed at checkout become leads; offer sales and refunds feed the stats. */
+const funnelSales: BusConsumer = {
+  name: 'funnels-sales',
+  eventTypes: ['order.completed', 'order.refunded'],
+  needs: ['table'],
+  handle: async (event, deps) => {
+    const data = event.data as { order: { id: string; productId?: string | null; subscriptionId?: string | null }; amount: number; customer: { email: string; firstName?: string | null; lastName?: string | null }; product: { id: string } };
+    const productId = data.product?.id ?? data.order.productId;
+    if (!productId || !data.customer?.email) return;
+    if (event.type === 'order.refunded') return recordOfferRefund(deps, scopeOf(event), data.order.id, productId);
+    const amountCents = Math.round(data.amount * 100);
+    if (amountCents === 0) {
+      await claimLeadMagnet(deps, scopeOf(event), { productId, email: data.customer.email, firstName: data.customer.firstName, lastName: data.customer.lastName, orderId: data.order.id, source: 'checkout' });
+    }
+    await recordOfferSale(deps, scopeOf(event), { saleId: data.order.id, productId, email: data.customer.email, amountCents, at: new Date(event.created * 1000).toISOString() });
+  },
+};
+
+/** A committed lead starts its sequence. */
+const funnelLeads: BusConsumer = {
+  name: 'funnels-lead-sequence',
+  eventTypes: [FUNNEL_LEAD_EVENT],
+  needs: ['table', 'scheduler', 'email'],
+  handle: async (event, deps) => startSequence(deps, scopeOf(event), event.data as never),
+};
+
+/** Funnels: a free lead magnet, an email sequence (automation) and a paid offer, with stats. */
+export const funnels = defineCapability({
+  name: 'funnels',
+  operations: funnelOperations,
+  needs: ['table', 'email'],
+  consumers: [funnelSales, funnelLeads],
+  eventTypes: [FUNNEL_LEAD_EVENT],
+});
