@@ -27,16 +27,8 @@ function checkTagCount(contact: ContactRecord) {
   if (contact.tags.length > MAX_TAGS_PER_CONTACT) throw badRequest(`A contact carries at most ${MAX_TAGS_PER_CONTACT} tags`, { field: 'tags' });
 }
 
-export interface UpsertContactInput {
-  email: string;
-  source?: ContactSource | null;
-  /** Status of a new contact (default `subscribed`); an existing contact's status never changes here. */
-  status?: ContactStatus;
-  tags?: string[];
-  consent?: Consent | null;
-  name?: string | null;
-  country?: string | null;
-}
+/** A contact to create or update; `status` applies to a new contact only (default `subscribed`). */
+export type UpsertContactInput = NewContactInput;
 
 /**
  * Creates the contact of an email or adds to the existing one (fills missing fields, adds tags;
@@ -57,7 +49,7 @@ export async function upsertContact(
     const current = id ? await repo.getContact(deps.store, scope, id) : undefined;
     try {
       if (!current) {
-        let contact = buildContact({ ...input, email } as NewContactInput, { id: objectId(deps.clock), now });
+        let contact = buildContact({ ...input, email }, { id: objectId(deps.clock), now });
         if (options.apply) contact = options.apply(contact, true);
         checkTagCount(contact);
         await deps.store.transact([...repo.contactWrites.create(scope, contact), ...(options.extraOps ?? [])]);
