@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/adapters/processor-sandbox/signing';
-import { createProduct, events, openCheckout, pay } from '../support/commerce';
+import { createOffer, createProduct, events, openCheckout, pay } from '../support/commerce';
 import { ApiClient, createTestAccount, startTestRuntime } from '../support/runtime';
 
 // Racing duplicates change state once: every request gets a clear answer (never a 5xx) and the
@@ -135,5 +135,34 @@ describe('races', () => {
     expect(completed).toHaveLength(1);
     expect(JSON.stringify(completed[0]!.data)).toContain('DECLINE1');
     expect((await account.test.get(`/discounts/${discount._id}`)).body.uses).toBe(1);
+  });
+
+  it('serialises ten cancels and ten resumes of one subscriber: the record and the processor agree, one event per change', async () => {
+    const account = await createTestAccount(runtime, 'volume');
+    const offer = await createOffer(account, { name: 'Race club', price: 5, frequency: 'monthly' });
+    for (let trial = 0; trial < 3; trial++) {
+      const session = await openCheckout(account, offer._id);
+      const { subscriberId } = await pay(runtime, session.id, { email: `member${trial}@example.com` });
+      expect(subscriberId).toBeTruthy();
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => account.test.post(`/subscriptions/${subscriberId}/${i % 2 === 0 ? 'cancel' : 'resume'}`, {})),
+      );
+      // On a loaded machine a change may give up waiting: a clear 409 that changed nothing.
+      const done = answers.map((a, i) => ({ a, cancel: i % 2 === 0 })).filter(({ a }) => a.status === 200);
+      expect(answers.filter((a) => a.status !== 200 && !(a.status === 409 && a.body.code === 'CONCURRENT_UPDATE')), answers.map((a) => a.text).join('\n')).toEqual([]);
+      expect(done.length).toBeGreaterThanOrEqual(10);
+      const detail = (await account.test.get(`/subscriptions/subscribers/${subscriberId}?live=true`)).body;
+      expect(detail.processorMembership).toBeTruthy();
+      expect(detail.cancelAtPeriodEnd).toBe(detail.processorMembership.cancelAtPeriodEnd);
+      expect(detail.status).toBe('active');
+      // Each answer saw the state the one before it left: a cancel that scheduled the end emitted
+      // one update, a resume that undid it one resumed event, alternately.
+      const mine = (await events(runtime, account)).filter((e) => e.data.subscriptionCustomerId === subscriberId);
+      const scheduled = mine.filter((e) => e.type === 'customer.subscription.updated').length;
+      const resumed = mine.filter((e) => e.type === 'customer.subscription.resumed').length;
+      expect(scheduled - resumed).toBe(detail.cancelAtPeriodEnd ? 1 : 0);
+      // Every change that went through answered the state it left (a cancel scheduled, a resume undid).
+      expect(done.filter(({ a, cancel }) => a.body.cancelAtPeriodEnd !== cancel)).toEqual([]);
+    }
   });
 });
