@@ -138,7 +138,9 @@ async function buildCompletion(
     sale = recorded.sale;
     ops.push(...recorded.ops);
     events.push(...recorded.events);
-    if (withExtras && session.discountId) {
+    // A use claimed with the payment (sandbox) is counted already; otherwise (Stripe's own page)
+    // it is counted here, and a code used up meanwhile does not cost the buyer the paid sale.
+    if (withExtras && session.discountId && !session.discountClaimed) {
       ops.push(...redeemDiscountOps(scope, session.discountId));
       hasExtras = true;
     }

@@ -13,6 +13,8 @@ export interface CheckoutSessionRecord {
   currency: string;
   discountCode: string | null;
   discountId: string | null;
+  /** The code's use was counted when the payment was made (sandbox); completion does not count it again. */
+  discountClaimed?: boolean;
   referralCode: string | null;
   successUrl: string;
   cancelUrl: string;

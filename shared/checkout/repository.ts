@@ -27,3 +27,12 @@ export const sessionCompleted = (scope: Scope, id: string, set: { saleId: string
   values: { ':open': 'open' },
 });
 
+
+/** Records on the open session that its discount use was counted with the payment. */
+export const sessionDiscountClaimed = (scope: Scope, id: string): TransactOp => ({
+  update: keys.entity(scope, CHECKOUT, id),
+  set: { discountClaimed: true },
+  condition: '#status = :open',
+  names: { '#status': 'status' },
+  values: { ':open': 'open' },
+});

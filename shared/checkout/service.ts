@@ -2,8 +2,9 @@ import { lookupSellable } from '../catalog/service';
 import type { Deps, OperationContext } from '../platform/context';
 import { notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
-import { resolveDiscount } from '../storefront/discounts';
-import { getSession, locateSession, sessionPuts } from './repository';
+import type { PaymentClaim } from '../processor/port';
+import { claimDiscountUse, resolveDiscount } from '../storefront/discounts';
+import { getSession, locateSession, sessionDiscountClaimed, sessionPuts } from './repository';
 import type { CheckoutSessionRecord } from './records';
 import type { Scope } from '../store/keys';
 import type { CreateSessionInput } from './schemas';
@@ -93,4 +94,21 @@ export async function locateSessionById(deps: Pick<Deps, 'store'>, sessionId: st
   const scope: Scope = { accountId: located.accountId, mode: located.mode };
   const session = await getSession(deps.store, scope, sessionId);
   return session ? { scope, session, processorCheckoutId: located.processorCheckoutId } : undefined;
+}
+
+/**
+ * What paying a session claims in the payment's own transaction (PaymentClaim): one use of its
+ * discount code, counted against maxUses, and the mark that tells completion it is counted. A code
+ * checked only when the session opened would let every open session be paid at the discount.
+ */
+export function paymentClaim(scope: Scope, session: CheckoutSessionRecord): PaymentClaim | undefined {
+  if (!session.discountId || session.status !== 'open') return undefined;
+  const claim = claimDiscountUse(scope, session.discountId, session.discountCode ?? '');
+  return { ops: [...claim.ops, sessionDiscountClaimed(scope, session._id)], refusal: claim.refusal };
+}
+
+/** The claim of the session a processor checkout belongs to (the sandbox's hosted page). */
+export async function paymentClaimFor(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string): Promise<PaymentClaim | undefined> {
+  const session = await getSession(deps.store, scope, sessionId);
+  return session ? paymentClaim(scope, session) : undefined;
 }

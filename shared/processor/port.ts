@@ -1,5 +1,6 @@
 import type { Frequency } from '../catalog/records';
 import type { Scope } from '../store/keys';
+import type { TransactOp } from '../store/store';
 
 /**
  * The payment processor as the rest of the service sees it. The sandbox provider
@@ -54,6 +55,20 @@ export interface PayInput {
   buyer: Buyer;
   cardNumber?: string;
   saveCard?: boolean;
+  /** The service's writes that must hold for this payment (see PaymentClaim). */
+  claim?: PaymentClaim;
+}
+
+/**
+ * Writes of the service's own records that a payment depends on (a discount code's use, counted
+ * against its maxUses). The sandbox commits them in the payment's own transaction: a failed
+ * condition refuses the payment with `refusal` (nothing is charged), and a declined card never
+ * writes them, so a claim is never held without a payment. Providers that host their own page
+ * (Stripe) cannot take part; the service counts the use when the order completes instead.
+ */
+export interface PaymentClaim {
+  ops: TransactOp[];
+  refusal: { message: string; code: string };
 }
 
 export interface PayResult {
@@ -97,6 +112,8 @@ export class ProcessorError extends Error {
   constructor(
     message: string,
     readonly code: 'refused' | 'not_found' | 'declined' | 'invalid' = 'refused',
+    /** The API error code to answer with, when the refusal has one of the service's own (DISCOUNT_EXHAUSTED). */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'ProcessorError';
@@ -108,7 +125,7 @@ export interface ProcessorPort {
   /** Pays a hosted checkout (the hosted page's form, or the local control API). */
   payCheckout(checkoutId: string, input: PayInput): Promise<PayResult>;
   /** Completes a checkout that costs nothing, without a card. */
-  completeFreeCheckout(checkoutId: string, buyer: Buyer): Promise<PayResult>;
+  completeFreeCheckout(checkoutId: string, buyer: Buyer, claim?: PaymentClaim): Promise<PayResult>;
   /** Charges a saved card now; the answer is synchronous (credits auto-refill). */
   chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }): Promise<{ paymentId: string; paymentMethod: PaymentMethod }>;
   pauseMembership(scope: Scope, membershipId: string): Promise<LiveMembership>;

@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
-import type { Buyer, CreateCheckoutInput, PayInput, ProcessorPort } from './port';
+import type { Buyer, CreateCheckoutInput, PayInput, PaymentClaim, ProcessorPort } from './port';
 export type { ScopedProcessorProvider } from './port';
 import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName } from './settings';
 
@@ -81,8 +81,8 @@ export class ProcessorRouter implements ProcessorPort {
   payCheckout(checkoutId: string, input: PayInput) {
     return this.sandbox.payCheckout(checkoutId, input);
   }
-  completeFreeCheckout(checkoutId: string, buyer: Buyer) {
-    return this.sandbox.completeFreeCheckout(checkoutId, buyer);
+  completeFreeCheckout(checkoutId: string, buyer: Buyer, claim?: PaymentClaim) {
+    return this.sandbox.completeFreeCheckout(checkoutId, buyer, claim);
   }
   async chargeSavedCard(scope: Scope, input: Parameters<ProcessorPort['chargeSavedCard']>[1]) {
     return (await this.port(scope)).chargeSavedCard(scope, input);

@@ -1,4 +1,5 @@
 import type { BusConsumer } from '../platform/capability';
+import { withSubscriberLease } from './lease';
 import { ConditionFailed } from '../store/store';
 import type { Deps } from '../platform/context';
 import type { Scope } from '../store/keys';
@@ -63,13 +64,17 @@ export const subscriptionProcessorSyncConsumer: BusConsumer = {
     const subscriberId = event.data.subscriptionCustomerId;
     if (typeof subscriberId !== 'string') return;
     const scope = { accountId: event.accountId, mode: event.mode };
-    const sub = await getSubscriber(deps.store, scope, subscriberId, true);
-    if (!sub?.processorSync || !sub.membershipId) return;
-    await syncCall(deps, scope, sub as SubscriberRecord & { membershipId: string });
-    try {
-      await deps.store.transact([subscriberReplace(scope, sub, { ...sub, processorSync: null })]);
-    } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
-    }
+    // Under the subscriber's lease, like the seller's and buyer's changes: the intent read here is
+    // the latest, and no other change reaches the processor between this call and the clearing.
+    await withSubscriberLease(deps, scope, subscriberId, async () => {
+      const sub = await getSubscriber(deps.store, scope, subscriberId, true);
+      if (!sub?.processorSync || !sub.membershipId) return;
+      await syncCall(deps, scope, sub as SubscriberRecord & { membershipId: string });
+      try {
+        await deps.store.transact([subscriberReplace(scope, sub, { ...sub, processorSync: null })]);
+      } catch (error) {
+        if (!(error instanceof ConditionFailed)) throw error;
+      }
+    });
   },
 };

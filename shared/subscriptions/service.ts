@@ -12,6 +12,7 @@ import { offerBlock, subscriptionEventData } from './events';
 import type { ProcessorSync, SubscriberRecord } from './records';
 import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace } from './repository';
 import { transition, type Trigger } from './state';
+import { withSubscriberLease } from './lease';
 
 export const portalUrlFor = (baseUrl: string, offerId: string, subscriberId: string, token: string) =>
   `${baseUrl}/subscriptions/sub/portal-data/${offerId}/${subscriberId}?token=${token}`;
@@ -126,34 +127,70 @@ function requireMembership(sub: SubscriberRecord): string {
   return sub.membershipId;
 }
 
+/**
+ * Under the lease, after the processor accepted: the record is written from a fresh read, so a
+ * processor notification landing in between (which takes no lease) cannot turn an accepted change
+ * into a 409 that leaves the processor changed and the record not.
+ */
+async function applyAfterProcessor(deps: Deps, scope: Scope, subscriberId: string, trigger: Trigger, extra: Partial<SubscriberRecord> = {}): Promise<SubscriberRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const fresh = await getSubscriber(deps.store, scope, subscriberId, true);
+    if (!fresh) throw notFound('Subscriber');
+    try {
+      return await applyTrigger(deps, scope, fresh, trigger, extra);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'CONCURRENT_UPDATE') || attempt >= 5) throw error;
+    }
+  }
+}
+
+/**
+ * A seller's or buyer's change of one subscriber: holds the subscriber's lease across the
+ * processor call and the write, and decides on the record read under it, so racing changes apply
+ * one after another and the processor and the record end in the same state.
+ */
+async function serialised<T>(deps: Deps, scope: Scope, subscriberId: string, change: (sub: SubscriberRecord) => Promise<T>): Promise<T> {
+  return withSubscriberLease(deps, scope, subscriberId, async () => {
+    const sub = await getSubscriber(deps.store, scope, subscriberId, true);
+    if (!sub) throw notFound('Subscriber');
+    return change(sub);
+  });
+}
+
 /** Processor first: when it refuses, nothing changes here. */
 export async function cancelSubscription(ctx: OperationContext, id: string) {
-  const sub = await resolve(ctx, ctx.scope, id);
-  const membershipId = requireMembership(sub);
-  if (sub.status === 'canceled') throw conflict('The subscription is already canceled', 'ALREADY_CANCELED');
-  if (!sub.cancelAtPeriodEnd) await ctx.ports.processor.cancelMembership(ctx.scope, membershipId, { atPeriodEnd: true }).catch(processorFailure);
-  return presentSubscriber(await applyTrigger(ctx, ctx.scope, sub, { type: 'cancel_scheduled' }));
+  const found = await resolve(ctx, ctx.scope, id);
+  return serialised(ctx, ctx.scope, found._id, async (sub) => {
+    const membershipId = requireMembership(sub);
+    if (sub.status === 'canceled') throw conflict('The subscription is already canceled', 'ALREADY_CANCELED');
+    if (!sub.cancelAtPeriodEnd) await ctx.ports.processor.cancelMembership(ctx.scope, membershipId, { atPeriodEnd: true }).catch(processorFailure);
+    return presentSubscriber(await applyAfterProcessor(ctx, ctx.scope, sub._id, { type: 'cancel_scheduled' }));
+  });
 }
 
 export async function pauseSubscription(ctx: OperationContext, id: string) {
-  const sub = await resolve(ctx, ctx.scope, id);
-  const membershipId = requireMembership(sub);
-  if (sub.status === 'canceled') throw conflict('A canceled subscription cannot be paused', 'ALREADY_CANCELED');
-  if (!sub.paused) await ctx.ports.processor.pauseMembership(ctx.scope, membershipId).catch(processorFailure);
-  const after = await applyTrigger(ctx, ctx.scope, sub, { type: 'paused' });
-  return { ...presentSubscriber(after), paused: after.paused };
+  const found = await resolve(ctx, ctx.scope, id);
+  return serialised(ctx, ctx.scope, found._id, async (sub) => {
+    const membershipId = requireMembership(sub);
+    if (sub.status === 'canceled') throw conflict('A canceled subscription cannot be paused', 'ALREADY_CANCELED');
+    if (!sub.paused) await ctx.ports.processor.pauseMembership(ctx.scope, membershipId).catch(processorFailure);
+    const after = await applyAfterProcessor(ctx, ctx.scope, sub._id, { type: 'paused' });
+    return { ...presentSubscriber(after), paused: after.paused };
+  });
 }
 
 export async function resumeSubscription(ctx: OperationContext, id: string) {
-  const sub = await resolve(ctx, ctx.scope, id);
-  const membershipId = requireMembership(sub);
-  const now = ctx.clock.now().toISOString();
-  if (!transition(sub, { type: 'resumed', now })) {
-    if (sub.status === 'canceled') throw conflict('The subscription has ended and cannot be resumed', 'SUBSCRIPTION_ENDED');
-    return presentSubscriber(sub);
-  }
-  await ctx.ports.processor.resumeMembership(ctx.scope, membershipId).catch(processorFailure);
-  return presentSubscriber(await applyTrigger(ctx, ctx.scope, sub, { type: 'resumed', now }));
+  const found = await resolve(ctx, ctx.scope, id);
+  return serialised(ctx, ctx.scope, found._id, async (sub) => {
+    const membershipId = requireMembership(sub);
+    const now = ctx.clock.now().toISOString();
+    if (!transition(sub, { type: 'resumed', now })) {
+      if (sub.status === 'canceled') throw conflict('The subscription has ended and cannot be resumed', 'SUBSCRIPTION_ENDED');
+      return presentSubscriber(sub);
+    }
+    await ctx.ports.processor.resumeMembership(ctx.scope, membershipId).catch(processorFailure);
+    return presentSubscriber(await applyAfterProcessor(ctx, ctx.scope, sub._id, { type: 'resumed', now }));
+  });
 }
 
 /** A subscriber found by its id alone, with its tenant (scope-free locator): local control API only. */
@@ -208,35 +245,37 @@ export async function portalData(deps: Deps, subscriptionId: string, subscriberI
 /** Portal writes record the buyer's intent even when the processor call fails. */
 export async function portalChange(deps: Deps, subscriberId: string, token: string | undefined, action: { type: 'cancel'; immediate: boolean } | { type: 'resume' }) {
   if (!token) throw new ApiError(403, 'The portal token is required to change a subscription', { field: 'token' });
-  const { scope, sub } = await portalSubscriber(deps, undefined, subscriberId);
-  if (!(await tokenValid(deps, sub, token))) throw notFound('Subscription');
-  let processorSynced = true;
-  const processor = deps.ports.processor;
-  const now = deps.clock.now().toISOString();
-  let trigger: Trigger;
-  if (action.type === 'cancel') {
-    trigger = action.immediate ? { type: 'canceled' } : { type: 'cancel_scheduled' };
-    if (sub.status !== 'canceled' && sub.membershipId) {
-      processorSynced = await processor.cancelMembership(scope, sub.membershipId, { atPeriodEnd: !action.immediate }).then(() => true, () => false);
+  const { scope, sub: found } = await portalSubscriber(deps, undefined, subscriberId);
+  if (!(await tokenValid(deps, found, token))) throw notFound('Subscription');
+  return serialised(deps, scope, found._id, async (sub) => {
+    let processorSynced = true;
+    const processor = deps.ports.processor;
+    const now = deps.clock.now().toISOString();
+    let trigger: Trigger;
+    if (action.type === 'cancel') {
+      trigger = action.immediate ? { type: 'canceled' } : { type: 'cancel_scheduled' };
+      if (sub.status !== 'canceled' && sub.membershipId) {
+        processorSynced = await processor.cancelMembership(scope, sub.membershipId, { atPeriodEnd: !action.immediate }).then(() => true, () => false);
+      }
+    } else {
+      trigger = { type: 'resumed', now };
+      if (transition(sub, trigger) && sub.membershipId) processorSynced = await processor.resumeMembership(scope, sub.membershipId).then(() => true, () => false);
     }
-  } else {
-    trigger = { type: 'resumed', now };
-    if (transition(sub, trigger) && sub.membershipId) processorSynced = await processor.resumeMembership(scope, sub.membershipId).then(() => true, () => false);
-  }
-  if (!sub.membershipId) processorSynced = false;
-  // An unconfirmed change is recorded with the change itself; its event drives the retries.
-  const pending: ProcessorSync | null =
-    !processorSynced && sub.membershipId
-      ? { action: action.type === 'resume' ? 'resume' : action.immediate ? 'cancel_now' : 'cancel_at_period_end', recordedAt: now }
-      : null;
-  const after = await applyTrigger(deps, scope, sub, trigger, { processorSync: pending });
-  return {
-    subscriptionCustomerId: after._id,
-    status: after.status,
-    active: after.active,
-    cancelAtPeriodEnd: after.cancelAtPeriodEnd,
-    paused: after.paused,
-    processorSynced,
-    manageUrl: manageUrlOf(after),
-  };
+    if (!sub.membershipId) processorSynced = false;
+    // An unconfirmed change is recorded with the change itself; its event drives the retries.
+    const pending: ProcessorSync | null =
+      !processorSynced && sub.membershipId
+        ? { action: action.type === 'resume' ? 'resume' : action.immediate ? 'cancel_now' : 'cancel_at_period_end', recordedAt: now }
+        : null;
+    const after = await applyAfterProcessor(deps, scope, sub._id, trigger, { processorSync: pending });
+    return {
+      subscriptionCustomerId: after._id,
+      status: after.status,
+      active: after.active,
+      cancelAtPeriodEnd: after.cancelAtPeriodEnd,
+      paused: after.paused,
+      processorSynced,
+      manageUrl: manageUrlOf(after),
+    };
+  });
 }

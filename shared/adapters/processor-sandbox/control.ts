@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { locateSessionById } from '../../checkout/service';
+import { locateSessionById, paymentClaim } from '../../checkout/service';
 import type { ControlRoute, LocalRuntimeHandle } from '../../platform/capability';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { parseOrThrow } from '../../platform/http/validation';
@@ -36,6 +36,7 @@ async function processorCall<T>(call: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof ProcessorError) {
       if (error.code === 'not_found') throw notFound('Processor record');
+      if (error.reason) throw conflict(error.message, error.reason);
       if (error.code === 'refused') throw conflict(error.message, 'PROCESSOR_REFUSED');
       throw badRequest(error.message);
     }
@@ -52,11 +53,12 @@ export const SANDBOX_CONTROL_ROUTES: ControlRoute[] = [
       const located = await locateSessionById(runtime.deps, params.sessionId!);
       if (!located) throw notFound('Checkout session');
       const { session } = located;
+      const claim = paymentClaim(located.scope, session);
       const buyer = { email: input.email, firstName: input.firstName, lastName: input.lastName, country: input.country };
       const result = await processorCall(() =>
         session.amountCents === 0
-          ? sandbox(runtime).completeFreeCheckout(located.processorCheckoutId, buyer)
-          : sandbox(runtime).payCheckout(located.processorCheckoutId, { buyer, cardNumber: input.card, saveCard: input.saveCard }),
+          ? sandbox(runtime).completeFreeCheckout(located.processorCheckoutId, buyer, claim)
+          : sandbox(runtime).payCheckout(located.processorCheckoutId, { buyer, cardNumber: input.card, saveCard: input.saveCard, claim }),
       );
       if (result.status === 'declined') return { status: 200, body: { status: 'declined', failureMessage: result.failureMessage } };
       await runtime.settle();

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { paymentClaimFor } from '../../checkout/service';
+import type { Deps } from '../../platform/context';
 import { checkoutPage, notFoundPage } from './page';
 import { ProcessorError } from '../../processor/port';
 import type { SandboxProcessor } from './sandbox';
@@ -19,7 +21,7 @@ export type HostedCheckoutOutcome = { kind: 'redirect'; location: string } | { k
  * A buyer's form post on the hosted checkout page: pays (or completes a free checkout) and sends
  * the buyer on to the success address, or shows the page again with the reason.
  */
-export async function submitHostedCheckout(sandbox: SandboxProcessor, checkoutId: string, body: Record<string, unknown>): Promise<HostedCheckoutOutcome> {
+export async function submitHostedCheckout(deps: Pick<Deps, 'store'>, sandbox: SandboxProcessor, checkoutId: string, body: Record<string, unknown>): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
   if (!checkout) return { kind: 'page', status: 404, html: notFoundPage() };
   const values = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
@@ -27,15 +29,16 @@ export async function submitHostedCheckout(sandbox: SandboxProcessor, checkoutId
   const form = payForm.safeParse(body);
   if (!form.success) return again(400, form.error.issues[0]!.message);
   const buyer = { email: form.data.email, firstName: form.data.firstName || undefined, lastName: form.data.lastName || undefined, country: form.data.country?.toUpperCase() || undefined };
+  const claim = checkout.status === 'open' ? await paymentClaimFor(deps, checkout.scope, checkout.sessionId) : undefined;
   try {
     const result =
       checkout.amountCents === 0
-        ? await sandbox.completeFreeCheckout(checkout.id, buyer)
-        : await sandbox.payCheckout(checkout.id, { buyer, cardNumber: form.data.cardNumber, saveCard: form.data.saveCard === true || form.data.saveCard === 'true' || form.data.saveCard === 'on' });
+        ? await sandbox.completeFreeCheckout(checkout.id, buyer, claim)
+        : await sandbox.payCheckout(checkout.id, { buyer, cardNumber: form.data.cardNumber, saveCard: form.data.saveCard === true || form.data.saveCard === 'true' || form.data.saveCard === 'on', claim });
     if (result.status === 'declined') return again(402, result.failureMessage ?? 'Your card was declined.');
     return { kind: 'redirect', location: result.redirectUrl ?? checkout.successUrl };
   } catch (error) {
-    if (error instanceof ProcessorError) return again(400, error.message);
+    if (error instanceof ProcessorError) return again(error.reason ? 409 : 400, error.message);
     throw error;
   }
 }

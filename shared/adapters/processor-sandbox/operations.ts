@@ -43,7 +43,7 @@ export const sandboxOperations = [
     bodyType: 'json-or-multipart',
     body: z.record(z.string(), z.unknown()),
     handler: async (ctx, { params, body }) => {
-      const outcome = await submitHostedCheckout(sandboxOf(ctx.ports), params.checkoutId, body);
+      const outcome = await submitHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, body);
       return outcome.kind === 'redirect' ? reply(303, undefined, { location: outcome.location, 'cache-control': 'no-store' }) : html(outcome.status, outcome.html);
     },
   }),

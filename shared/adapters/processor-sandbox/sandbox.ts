@@ -16,6 +16,7 @@ import {
   type PaymentMethod,
   type PayInput,
   type PayResult,
+  type PaymentClaim,
   type ProcessorPort,
   type RefusableOperation,
 } from '../../processor/port';
@@ -96,15 +97,15 @@ export class SandboxProcessor implements ProcessorPort {
       return { status: 'declined', failureMessage: 'Your card was declined.', redirectUrl: undefined };
     }
     const card = this.cardFor(checkout.scope, input.buyer.email, digits);
-    return this.complete(checkout, input.buyer, card, Boolean(input.saveCard && checkout.offerSaveCard));
+    return this.complete(checkout, input.buyer, card, Boolean(input.saveCard && checkout.offerSaveCard), input.claim);
   }
 
-  async completeFreeCheckout(checkoutId: string, buyer: Buyer): Promise<PayResult> {
+  async completeFreeCheckout(checkoutId: string, buyer: Buyer, claim?: PaymentClaim): Promise<PayResult> {
     const checkout = await this.getCheckout(checkoutId);
     if (!checkout) throw new ProcessorError('No such checkout', 'not_found');
     if (checkout.amountCents !== 0) throw new ProcessorError('This checkout needs a card', 'invalid');
     if (checkout.status === 'paid') return { status: 'already_paid', redirectUrl: checkout.successUrl };
-    return this.complete(checkout, buyer, null, false);
+    return this.complete(checkout, buyer, null, false, claim);
   }
 
   private cardFor(scope: Scope, email: string, digits: string): PaymentMethod & { declines: boolean } {
@@ -114,7 +115,13 @@ export class SandboxProcessor implements ProcessorPort {
     return { id: `payt_${hash.slice(0, 24)}`, type: 'card', brand: cardBrand(digits), last4: digits.slice(-4), expMonth: 12, expYear: year + 3, declines: cardOutcome(digits) === 'declines' };
   }
 
-  private async complete(checkout: SandboxCheckout, buyer: Buyer, card: (PaymentMethod & { declines: boolean }) | null, saveCard: boolean): Promise<PayResult> {
+  private async complete(
+    checkout: SandboxCheckout,
+    buyer: Buyer,
+    card: (PaymentMethod & { declines: boolean }) | null,
+    saveCard: boolean,
+    claim: PaymentClaim | undefined,
+  ): Promise<PayResult> {
     const { scope } = checkout;
     const now = this.now;
     const paymentMethod: PaymentMethod | null = card ? { id: card.id, type: 'card', brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear } : null;
@@ -179,11 +186,15 @@ export class SandboxProcessor implements ProcessorPort {
         : null,
     });
     ops.push(this.notificationPut(scope, notification));
+    // The service's claim rides in the payment's transaction: both happen or neither does.
+    if (claim) ops.push(...claim.ops);
     try {
       await this.deps.store.transact(ops);
     } catch (error) {
       if (error instanceof ConditionFailed) {
         const again = await this.getCheckout(checkout.id);
+        if (again?.status === 'paid') return { status: 'already_paid', paymentId: again.paymentId, membershipId: again.membershipId, redirectUrl: checkout.successUrl };
+        if (claim) throw new ProcessorError(claim.refusal.message, 'invalid', claim.refusal.code);
         return { status: 'already_paid', paymentId: again?.paymentId, membershipId: again?.membershipId, redirectUrl: checkout.successUrl };
       }
       throw error;

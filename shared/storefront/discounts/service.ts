@@ -181,6 +181,15 @@ function priceWith(deps: Deps, discount: DiscountRecord, productId: string, pric
 /** The write that counts one use of a code; it fails the sale's transaction past maxUses. */
 export const redeemDiscountOps = (scope: Scope, discountId: string): TransactOp[] => [discountRedemption(scope, discountId)];
 
+/**
+ * A use of a code claimed at payment (the sandbox commits it with the payment): the same
+ * conditional count as redeemDiscountOps, with the refusal a buyer sees once the code is used up.
+ */
+export const claimDiscountUse = (scope: Scope, discountId: string, code: string) => ({
+  ops: redeemDiscountOps(scope, discountId),
+  refusal: { message: `Discount code ${code} has reached its limit of uses; open a new checkout without it`, code: 'DISCOUNT_EXHAUSTED' },
+});
+
 export async function applyDiscountToProduct(deps: Deps, scope: Scope, code: string, productId: string) {
   const price = await sellablePrice(deps, scope, productId);
   if (!price) throw notFound('Product');
