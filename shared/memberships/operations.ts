@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineOperation } from '../platform/operation';
-import { idParams, membersPageSchema, membersQuery, membershipCreateBody, membershipListQuery, membershipSchema, membershipUpdateBody } from './schemas';
+import { createMemberPost, deleteMemberPost, listMemberPosts, readMemberPost, updateMemberPost } from './posts';
+import { idParams, postCreateBody, postDeletedSchema, postListQuery, postPageSchema, postParams, postSchema, postUpdateBody, membersPageSchema, membersQuery, membershipCreateBody, membershipListQuery, membershipSchema, membershipUpdateBody } from './schemas';
 import { archiveMembership, createMembership, listMembershipMembers, listMembershipViews, readMembership, reopenMembership, updateMembership } from './service';
 
 const tags = ['Memberships'];
@@ -99,5 +100,71 @@ export const membershipOperations = [
     query: membersQuery,
     output: membersPageSchema,
     handler: async (ctx, { params, query }) => listMembershipMembers(ctx, params.id, query),
+  }),
+  defineOperation({
+    operationId: 'listMemberPosts',
+    tool: 'list_member_posts',
+    summary: 'Posts of a membership, newest first (pinned first within a page); status filters',
+    tags,
+    method: 'GET',
+    path: '/memberships/{id}/posts',
+    auth: 'key',
+    params: idParams,
+    query: postListQuery,
+    output: postPageSchema,
+    handler: async (ctx, { params, query }) => listMemberPosts(ctx, ctx.scope, params.id, query),
+  }),
+  defineOperation({
+    operationId: 'createMemberPost',
+    tool: 'create_member_post',
+    summary: 'Writes a members-only post (Pro); published with notify, each active member is emailed once',
+    description: 'HTML is sanitised. notifyState goes pending, sending, sent; notifiedCount counts members emailed (unsubscribed and suppressed addresses are left out).',
+    tags,
+    method: 'POST',
+    path: '/memberships/{id}/posts',
+    auth: 'key',
+    plan: 'tier3',
+    params: idParams,
+    body: postCreateBody,
+    output: postSchema,
+    status: 201,
+    handler: async (ctx, { params, body }) => createMemberPost(ctx, params.id, body),
+  }),
+  defineOperation({
+    operationId: 'getMemberPost',
+    summary: 'One post of a membership',
+    tags,
+    method: 'GET',
+    path: '/memberships/{id}/posts/{postId}',
+    auth: 'key',
+    params: postParams,
+    output: postSchema,
+    handler: async (ctx, { params }) => readMemberPost(ctx, params.id, params.postId),
+  }),
+  defineOperation({
+    operationId: 'updateMemberPost',
+    tool: 'update_member_post',
+    summary: 'Edits or publishes a post (Pro); pin, unpin and back to draft are open to every plan',
+    tags,
+    method: 'PATCH',
+    path: '/memberships/{id}/posts/{postId}',
+    auth: 'key',
+    planFor: ({ body }) => (body && (body.title !== undefined || body.html !== undefined || body.status === 'published' || body.notify === true) ? 'tier3' : undefined),
+    params: postParams,
+    body: postUpdateBody,
+    output: postSchema,
+    handler: async (ctx, { params, body }) => updateMemberPost(ctx, params.id, params.postId, body),
+  }),
+  defineOperation({
+    operationId: 'deleteMemberPost',
+    tool: 'delete_member_post',
+    summary: 'Deletes a post (409 while its notification is being sent)',
+    tags,
+    method: 'DELETE',
+    path: '/memberships/{id}/posts/{postId}',
+    auth: 'key',
+    params: postParams,
+    output: postDeletedSchema,
+    handler: async (ctx, { params }) => deleteMemberPost(ctx, params.id, params.postId),
   }),
 ];

@@ -38,3 +38,29 @@ export interface MemberRecord {
   leftReason: LeaveReason | null;
   rev: number;
 }
+
+export const POST = 'POST';
+export const NOTIFIED = 'NOTIFIED';
+
+export type PostStatus = 'draft' | 'published';
+export type NotifyState = 'pending' | 'sending' | 'sent';
+
+export interface MemberPostRecord {
+  _id: string;
+  membershipId: string;
+  title: string;
+  /** Sanitised on write. */
+  html: string;
+  status: PostStatus;
+  notify: boolean;
+  pinned: boolean;
+  notifyState: NotifyState | null;
+  notifiedCount: number;
+  /** Resumable notification: the committed member cursor, the batch number and its lease. */
+  notifyCursor: string | null;
+  notifyBatch: number;
+  leaseUntil: number;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,7 +1,8 @@
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { toRecord, type Store, type TransactOp } from '../store/store';
-import { MEMBER, MEMBER_COUNTS, MEMBERSHIP, type MemberRecord, type MemberStatus, type MembershipRecord } from './records';
+import { createUnique, isConditionFailed } from '../store/conditional';
+import { MEMBER, MEMBER_COUNTS, MEMBERSHIP, NOTIFIED, POST, type MemberPostRecord, type MemberRecord, type MemberStatus, type MembershipRecord } from './records';
 
 // Layout, built for hundreds of thousands of members per membership (no request reads a whole
 // partition; each list is one page of one query):
@@ -101,3 +102,74 @@ export const memberWrites = {
     add: { active: delta.active, ended: delta.ended },
   }),
 };
+
+// ---- posts ----
+// - post:      PK=<scope>#MEMBERSHIP#<id>#POST, SK=<postId>  (newest first)
+// - notified:  PK=<scope>#MEMBERSHIP#<id>#NOTIFIED, SK=<postId>#<email>  (created before the mail is handed over)
+
+const postKey = (scope: Scope, membershipId: string, postId: string) => keys.child(scope, MEMBERSHIP, membershipId, POST, postId);
+const notifiedKey = (scope: Scope, membershipId: string, postId: string, email: string) => keys.child(scope, MEMBERSHIP, membershipId, NOTIFIED, `${postId}#${email}`);
+
+export async function getPost(store: Store, scope: Scope, membershipId: string, postId: string, consistent = false): Promise<MemberPostRecord | undefined> {
+  return toRecord<MemberPostRecord>(await store.get(postKey(scope, membershipId, postId), { consistent }));
+}
+
+export async function listPosts(store: Store, scope: Scope, membershipId: string, filter: { status?: 'draft' | 'published' }, page: { limit: number; cursor?: string }) {
+  const result = await store.query({
+    pk: keys.children(scope, MEMBERSHIP, membershipId, POST),
+    limit: page.limit,
+    cursor: page.cursor,
+    ...(filter.status ? { filter: { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': filter.status } } } : {}),
+  });
+  return { items: result.items.map((item) => toRecord<MemberPostRecord>(item)!), cursor: result.cursor };
+}
+
+export const postWrites = {
+  create: (scope: Scope, post: MemberPostRecord): TransactOp => ({ put: toItem(postKey(scope, post.membershipId, post._id), 'MemberPost', post), condition: 'attribute_not_exists(PK)' }),
+  replace: (scope: Scope, post: MemberPostRecord, readUpdatedAt: string): TransactOp => ({
+    put: toItem(postKey(scope, post.membershipId, post._id), 'MemberPost', post),
+    condition: 'attribute_exists(PK) AND #updatedAt = :readUpdatedAt',
+    names: { '#updatedAt': 'updatedAt' },
+    values: { ':readUpdatedAt': readUpdatedAt },
+  }),
+  delete: (scope: Scope, post: MemberPostRecord): TransactOp => ({ delete: postKey(scope, post.membershipId, post._id), condition: 'attribute_exists(PK)' }),
+};
+
+/** Takes the notification's batch if it is still that batch and no live worker holds it. */
+export async function claimNotifyBatch(store: Store, scope: Scope, membershipId: string, postId: string, batch: number, nowMs: number, leaseUntil: number): Promise<MemberPostRecord | undefined> {
+  try {
+    const item = await store.update(postKey(scope, membershipId, postId), { set: { leaseUntil, notifyState: 'sending' } }, {
+      condition: 'attribute_exists(PK) AND #batch = :batch AND #lease < :now AND #state IN (:pending, :sending)',
+      names: { '#batch': 'notifyBatch', '#lease': 'leaseUntil', '#state': 'notifyState' },
+      values: { ':batch': batch, ':now': nowMs, ':pending': 'pending', ':sending': 'sending' },
+    });
+    return toRecord<MemberPostRecord>(item as Record<string, unknown>);
+  } catch (error) {
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Records the batch's progress and hands the next batch on (or finishes). */
+export async function advanceNotifyBatch(store: Store, scope: Scope, post: MemberPostRecord, progress: { cursor: string | null; sent: number; done: boolean }) {
+  await store.update(postKey(scope, post.membershipId, post._id), {
+    set: { notifyCursor: progress.cursor, notifyBatch: post.notifyBatch + 1, leaseUntil: 0, ...(progress.done ? { notifyState: 'sent' } : {}) },
+    add: { notifiedCount: progress.sent },
+  }, { condition: '#batch = :batch', names: { '#batch': 'notifyBatch' }, values: { ':batch': post.notifyBatch } });
+}
+
+/** The at-most-once marker: true if this call created it (the member may be mailed now). */
+export async function claimNotified(store: Store, scope: Scope, membershipId: string, postId: string, email: string, now: string): Promise<boolean> {
+  return createUnique(store, toItem(notifiedKey(scope, membershipId, postId, email), 'MemberPostNotified', { email, at: now }));
+}
+
+export async function releaseNotified(store: Store, scope: Scope, membershipId: string, postId: string, email: string) {
+  await store.delete(notifiedKey(scope, membershipId, postId, email));
+}
+
+/** Gives a failed batch back at once (the queue's retry may take it without waiting for the lease). */
+export async function releaseNotifyLease(store: Store, scope: Scope, post: MemberPostRecord) {
+  await store.update(postKey(scope, post.membershipId, post._id), { set: { leaseUntil: 0 } }, { condition: '#batch = :batch', names: { '#batch': 'notifyBatch' }, values: { ':batch': post.notifyBatch } }).catch((error) => {
+    if (!isConditionFailed(error)) throw error;
+  });
+}

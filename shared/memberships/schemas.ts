@@ -66,3 +66,51 @@ export const membersPageSchema = z.object({
   nextCursor: z.string().nullable(),
   counts: z.object({ all: z.number().int(), active: z.number().int(), ended: z.number().int() }),
 });
+
+// ---- posts ----
+
+export const postParams = z.object({ id: z.string().min(1).max(64), postId: z.string().min(1).max(64) });
+
+export const postCreateBody = z
+  .object({
+    title: z.string().trim().min(1, 'title is required').max(200),
+    html: z.string().min(1, 'html is required').max(200_000),
+    status: z.enum(['draft', 'published']).default('draft'),
+    notify: z.boolean().default(false),
+    pinned: z.boolean().optional(),
+  })
+  .strict();
+
+export const postUpdateBody = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    html: z.string().min(1).max(200_000).optional(),
+    status: z.enum(['draft', 'published']).optional(),
+    notify: z.boolean().optional(),
+    pinned: z.boolean().optional(),
+  })
+  .strict();
+
+export const postListQuery = z.object({
+  status: z.enum(['draft', 'published']).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(2000).optional(),
+});
+
+export const postSchema = z.object({
+  _id: z.string(),
+  membershipId: z.string(),
+  title: z.string(),
+  html: z.string(),
+  status: z.enum(['draft', 'published']),
+  notify: z.boolean(),
+  pinned: z.boolean(),
+  notifyState: z.enum(['pending', 'sending', 'sent']).nullable(),
+  notifiedCount: z.number().int(),
+  publishedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const postPageSchema = z.object({ data: z.array(postSchema), nextCursor: z.string().nullable() });
+export const postDeletedSchema = z.object({ _id: z.string(), deleted: z.literal(true) });

@@ -52,3 +52,23 @@ describe('membership rules', () => {
     expect(memberEventData(membership, member, 'left')).toEqual({ membership: { id: 'm1', name: 'Club', slug: 'club' }, member: { email: 'a@example.com', name: null }, joinedAt: 'j', leftAt: 'l', reason: 'membership_changed' });
   });
 });
+
+import { orderPosts, sanitizePostHtml, startsNotification } from '../../shared/memberships/post-rules';
+
+describe('post rules', () => {
+  it('sanitises scripts, handlers and javascript links', () => {
+    expect(sanitizePostHtml('<p onmouseover="x()">Hi</p><script>1</script><a href="javascript:x()">a</a><a href="https://e.com">b</a>')).toBe('<p>Hi</p><a>a</a><a href="https://e.com">b</a>');
+  });
+
+  it('starts a notification only once, only when published with notify and post emails on', () => {
+    expect(startsNotification(undefined, { status: 'published', notify: true }, true)).toBe(true);
+    expect(startsNotification(undefined, { status: 'draft', notify: true }, true)).toBe(false);
+    expect(startsNotification(undefined, { status: 'published', notify: false }, true)).toBe(false);
+    expect(startsNotification(undefined, { status: 'published', notify: true }, false)).toBe(false);
+    expect(startsNotification({ notifyState: 'sent' }, { status: 'published', notify: true }, true)).toBe(false);
+  });
+
+  it('orders pinned first, then newest', () => {
+    expect(orderPosts([{ _id: 'a1', pinned: false }, { _id: 'a3', pinned: false }, { _id: 'a2', pinned: true }]).map((p) => p._id)).toEqual(['a2', 'a3', 'a1']);
+  });
+});
