@@ -97,3 +97,10 @@ export async function listSubscribers(
   );
   return { ...result, items: result.items.map((item) => toRecord<SubscriberRecord>(item)!) };
 }
+
+/** One page of an offer's subscribers in id order (GSI1), for consumers that walk them (memberships). */
+export async function subscribersOfOfferPage(store: Store, scope: Scope, offerId: string, cursor: string | undefined, limit: number) {
+  const partition = keys.indexPartition('GSI1', scope, OFFER_SUBSCRIBERS, offerId);
+  const result = await store.query({ ...partition, ascending: true, limit, cursor });
+  return { items: result.items.map((item) => toRecord<SubscriberRecord>(item)!), cursor: result.cursor };
+}

@@ -10,7 +10,7 @@ import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
 import { offerBlock, subscriptionEventData } from './events';
 import type { ProcessorSync, SubscriberRecord } from './records';
-import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace } from './repository';
+import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace, subscribersOfOfferPage } from './repository';
 import { transition, type Trigger } from './state';
 import { withSubscriberLease } from './lease';
 
@@ -199,6 +199,16 @@ export async function locateSubscriberById(deps: Pick<Deps, 'store'>, subscriber
   const subscriber = scope ? await getSubscriber(deps.store, scope, subscriberId, true) : undefined;
   return scope && subscriber ? { scope, subscriber } : undefined;
 }
+
+// ---- reads for other capabilities (memberships) ----
+
+/** A subscriber of the tenant and mode as stored now (consistent read), for consumers deriving state from it. */
+export const lookupSubscriber = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<SubscriberRecord | undefined> =>
+  isObjectId(id) ? getSubscriber(deps.store, scope, id, true) : Promise.resolve(undefined);
+
+/** One page of an offer's subscribers (every status), oldest first; pass the cursor back for the next. */
+export const offerSubscribersPage = (deps: Pick<Deps, 'store'>, scope: Scope, offerId: string, cursor?: string, limit = 200) =>
+  subscribersOfOfferPage(deps.store, scope, offerId, cursor, limit);
 
 // ---- buyer portal ----
 

@@ -1,0 +1,26 @@
+import { defineCapability } from '../platform/capability';
+import { memberOrderConsumer, memberSubscriptionConsumer, membershipResyncConsumer } from './consumers';
+import { membershipOperations } from './operations';
+import { NOTIFY_EVENT, NOTIFY_QUEUE } from './posts';
+import { RESYNC_EVENT } from './service';
+import { membershipJobs, notifyBatchHandler, postNotifyConsumer } from './workers';
+
+/** Memberships: members derived from subscriptions and sales, member events, members-only posts with notification. */
+export const memberships = defineCapability({
+  name: 'memberships',
+  operations: membershipOperations,
+  needs: ['table', 'queue', 'scheduler'],
+  consumers: [memberSubscriptionConsumer, memberOrderConsumer, membershipResyncConsumer, postNotifyConsumer],
+  queues: [
+    {
+      name: NOTIFY_QUEUE,
+      handle: notifyBatchHandler,
+      // Sends go through the email capability's transactional send (SES, token secret).
+      needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
+      timeoutSeconds: 60,
+      batchSize: 5,
+    },
+  ],
+  jobs: membershipJobs,
+  eventTypes: ['member.joined', 'member.left', RESYNC_EVENT, NOTIFY_EVENT],
+});

@@ -1,0 +1,191 @@
+import { sendTransactional } from '../email/service';
+import type { Deps } from '../platform/context';
+import { newEvent, outboxPut } from '../platform/events';
+import { conflict, notFound } from '../platform/errors';
+import { isObjectId, objectId } from '../platform/ids';
+import { logger } from '../platform/logger';
+import { isConditionFailed } from '../store/conditional';
+import type { Scope } from '../store/keys';
+import type { TransactOp } from '../store/store';
+import { orderPosts, sanitizePostHtml, startsNotification } from './post-rules';
+import type { MemberPostRecord, MembershipRecord, PostStatus } from './records';
+import { advanceNotifyBatch, claimNotified, claimNotifyBatch, getPost, listMembers, listPosts, postWrites, releaseNotified, releaseNotifyLease } from './repository';
+import { requireMembership, type MembershipCtx } from './service';
+
+/** Internal event (never delivered): a post's notification was committed as pending. */
+export const NOTIFY_EVENT = 'membership.post.notify';
+export const NOTIFY_QUEUE = 'membership-post-notify';
+export const NOTIFY_WATCHDOG_JOB = 'memberships.notify-watchdog';
+/** Members per batch: one transactional send takes at most 100 recipients. */
+export const NOTIFY_BATCH = 100;
+const LEASE_MS = 60_000;
+const WATCHDOG_SECONDS = 60;
+
+export interface PostInput {
+  title?: string;
+  html?: string;
+  status?: PostStatus;
+  notify?: boolean;
+  pinned?: boolean;
+}
+
+export const presentPost = (p: MemberPostRecord) => {
+  const { notifyCursor: _c, notifyBatch: _b, leaseUntil: _l, ...rest } = p;
+  return rest;
+};
+
+const notifyEvent = (deps: Deps, scope: Scope, post: MemberPostRecord) => outboxPut(newEvent(scope, deps.clock, NOTIFY_EVENT, { membershipId: post.membershipId, postId: post._id }));
+
+export async function createMemberPost(ctx: MembershipCtx, membershipId: string, input: PostInput & { title: string; html: string }) {
+  const membership = await requireMembership(ctx, ctx.scope, membershipId);
+  if (membership.status === 'archived') throw conflict('The membership is archived; reopen it first', 'MEMBERSHIP_ARCHIVED');
+  const now = ctx.clock.now().toISOString();
+  const status = input.status ?? 'draft';
+  const post: MemberPostRecord = {
+    _id: objectId(ctx.clock),
+    membershipId,
+    title: input.title.trim(),
+    html: sanitizePostHtml(input.html),
+    status,
+    notify: input.notify ?? false,
+    pinned: input.pinned ?? false,
+    notifyState: null,
+    notifiedCount: 0,
+    notifyCursor: null,
+    notifyBatch: 0,
+    leaseUntil: 0,
+    publishedAt: status === 'published' ? now : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const ops: TransactOp[] = [];
+  if (startsNotification(undefined, post, membership.postEmailsEnabled)) {
+    post.notifyState = 'pending';
+    ops.push(notifyEvent(ctx, ctx.scope, post));
+  }
+  await ctx.store.transact([postWrites.create(ctx.scope, post), ...ops]);
+  return presentPost(post);
+}
+
+async function requirePost(deps: Deps, scope: Scope, membershipId: string, postId: string) {
+  const post = isObjectId(postId) ? await getPost(deps.store, scope, membershipId, postId) : undefined;
+  if (!post) throw notFound('Post');
+  return post;
+}
+
+export async function readMemberPost(ctx: MembershipCtx, membershipId: string, postId: string) {
+  await requireMembership(ctx, ctx.scope, membershipId);
+  return presentPost(await requirePost(ctx, ctx.scope, membershipId, postId));
+}
+
+/** One page, newest first; pinned posts of the page come first. */
+export async function listMemberPosts(deps: Deps, scope: Scope, membershipId: string, query: { status?: PostStatus; limit: number; cursor?: string }) {
+  await requireMembership(deps, scope, membershipId);
+  const page = await listPosts(deps.store, scope, membershipId, query, query);
+  return { data: orderPosts(page.items).map(presentPost), nextCursor: page.cursor ?? null };
+}
+
+export async function updateMemberPost(ctx: MembershipCtx, membershipId: string, postId: string, input: PostInput) {
+  const membership = await requireMembership(ctx, ctx.scope, membershipId);
+  for (let attempt = 1; ; attempt++) {
+    const current = await requirePost(ctx, ctx.scope, membershipId, postId);
+    const now = ctx.clock.now().toISOString();
+    const next: MemberPostRecord = {
+      ...current,
+      title: input.title?.trim() ?? current.title,
+      html: input.html !== undefined ? sanitizePostHtml(input.html) : current.html,
+      status: input.status ?? current.status,
+      notify: input.notify ?? current.notify,
+      pinned: input.pinned ?? current.pinned,
+      updatedAt: now,
+    };
+    if (next.status === 'published' && !next.publishedAt) next.publishedAt = now;
+    const ops: TransactOp[] = [];
+    if (startsNotification(current, next, membership.postEmailsEnabled)) {
+      next.notifyState = 'pending';
+      ops.push(notifyEvent(ctx, ctx.scope, next));
+    }
+    try {
+      await ctx.store.transact([postWrites.replace(ctx.scope, next, current.updatedAt), ...ops]);
+      return presentPost(next);
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      if (attempt >= 3) throw conflict('The post changed while this request ran; try again', 'CONCURRENT_UPDATE');
+    }
+  }
+}
+
+export async function deleteMemberPost(ctx: MembershipCtx, membershipId: string, postId: string) {
+  await requireMembership(ctx, ctx.scope, membershipId);
+  const post = await requirePost(ctx, ctx.scope, membershipId, postId);
+  if (post.notifyState === 'sending' || post.notifyState === 'pending') throw conflict('The post is being emailed; delete it once the notification is sent', 'NOTIFY_IN_PROGRESS');
+  await ctx.store.transact([postWrites.delete(ctx.scope, post)]);
+  return { _id: post._id, deleted: true as const };
+}
+
+// ---- notification: batched through the queue, resumable, at most once per member ----
+
+const watchdogName = (scope: Scope, membershipId: string, postId: string) => `mbrnotify-${scope.accountId}-${scope.mode}-${membershipId}-${postId}`;
+
+async function armWatchdog(deps: Deps, scope: Scope, membershipId: string, postId: string) {
+  await deps.ports.scheduler.schedule(watchdogName(scope, membershipId, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), {
+    type: NOTIFY_WATCHDOG_JOB,
+    scope,
+    payload: { membershipId, postId },
+  });
+}
+
+/** Bus consumer of the committed `pending` state: queue the current batch and arm the watchdog. */
+export async function kickOffNotify(deps: Deps, scope: Scope, membershipId: string, postId: string) {
+  const post = await getPost(deps.store, scope, membershipId, postId, true);
+  if (!post || post.notifyState === 'sent' || !post.notifyState) return;
+  await armWatchdog(deps, scope, membershipId, postId);
+  await deps.ports.queue.send(NOTIFY_QUEUE, { scope, membershipId, postId, batch: post.notifyBatch });
+}
+
+/** Job: while a notification runs, re-queue its current batch when no worker holds it (a crash, a lost message). */
+export async function watchNotify(deps: Deps, scope: Scope, membershipId: string, postId: string) {
+  const post = await getPost(deps.store, scope, membershipId, postId, true);
+  if (!post || post.notifyState === 'sent' || !post.notifyState) return;
+  if (post.leaseUntil < deps.clock.nowMs()) await deps.ports.queue.send(NOTIFY_QUEUE, { scope, membershipId, postId, batch: post.notifyBatch });
+  await armWatchdog(deps, scope, membershipId, postId);
+}
+
+const notificationHtml = (membership: MembershipRecord, post: MemberPostRecord) =>
+  `<p>New in <strong>${escapeHtml(membership.name)}</strong>:</p><h1>${escapeHtml(post.title)}</h1>${post.html}`;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * Queue worker: one batch of active members. Each member's marker is created before the mail is
+ * handed over, so a crash or a duplicate message never mails anyone twice; the cursor and count
+ * are committed after the send, and the next batch is queued.
+ */
+export async function processNotifyBatch(deps: Deps, scope: Scope, membershipId: string, postId: string, batch: number) {
+  const nowMs = deps.clock.nowMs();
+  const post = await claimNotifyBatch(deps.store, scope, membershipId, postId, batch, nowMs, nowMs + LEASE_MS);
+  if (!post) return;
+  const membership = await requireMembership(deps, scope, membershipId);
+  const page = await listMembers(deps.store, scope, membershipId, { status: 'active' }, { limit: NOTIFY_BATCH, cursor: post.notifyCursor ?? undefined });
+  const now = deps.clock.now().toISOString();
+  const emails = page.items.map((m) => m.email);
+  const claims = await Promise.all(emails.map((email) => claimNotified(deps.store, scope, membershipId, postId, email, now)));
+  const recipients = emails.filter((_, i) => claims[i]);
+  let sent = 0;
+  if (recipients.length) {
+    try {
+      const result = await sendTransactional(deps, scope, { to: recipients, subject: post.title, html: notificationHtml(membership, post), source: 'membership' });
+      sent = result.accepted.length;
+    } catch (error) {
+      // Nobody of this batch was mailed: the markers go, the lease is released, the queue retries.
+      logger.warn('membership post notification batch failed', { error: error as Error });
+      await Promise.all(recipients.map((email) => releaseNotified(deps.store, scope, membershipId, postId, email)));
+      await releaseNotifyLease(deps.store, scope, post);
+      throw error;
+    }
+  }
+  const done = !page.cursor;
+  await advanceNotifyBatch(deps.store, scope, post, { cursor: page.cursor ?? null, sent, done });
+  if (done) await deps.ports.scheduler.cancel(watchdogName(scope, membershipId, postId));
+  else await deps.ports.queue.send(NOTIFY_QUEUE, { scope, membershipId, postId, batch: batch + 1 });
+}

@@ -1,0 +1,66 @@
+/** Membership records as stored. Members live under their membership, keyed by email. */
+export const MEMBERSHIP = 'MEMBERSHIP';
+export const MEMBER = 'MEMBER';
+export const MEMBER_COUNTS = 'MEMBERCOUNTS';
+
+export type MembershipStatus = 'active' | 'archived';
+
+export interface MembershipRecord {
+  _id: string;
+  name: string;
+  slug: string;
+  offerIds: string[];
+  productIds: string[];
+  status: MembershipStatus;
+  communityEnabled: boolean;
+  postEmailsEnabled: boolean;
+  testMode: boolean;
+  createdAt: string;
+  updatedAt: string;
+  archivedAt: string | null;
+}
+
+export type MemberStatus = 'active' | 'ended';
+export type LeaveReason = 'subscription_ended' | 'membership_changed' | 'membership_closed';
+
+/**
+ * One row per email in a membership. `sources` are the live reasons for access:
+ * `offer:<offerId>:sub:<subscriberId>` or `product:<productId>:order:<orderId>`. Active while any
+ * source is live; `rev` guards concurrent transitions (optimistic concurrency).
+ */
+export interface MemberRecord {
+  email: string;
+  name: string | null;
+  status: MemberStatus;
+  sources: string[];
+  joinedAt: string;
+  leftAt: string | null;
+  leftReason: LeaveReason | null;
+  rev: number;
+}
+
+export const POST = 'POST';
+export const NOTIFIED = 'NOTIFIED';
+
+export type PostStatus = 'draft' | 'published';
+export type NotifyState = 'pending' | 'sending' | 'sent';
+
+export interface MemberPostRecord {
+  _id: string;
+  membershipId: string;
+  title: string;
+  /** Sanitised on write. */
+  html: string;
+  status: PostStatus;
+  notify: boolean;
+  pinned: boolean;
+  notifyState: NotifyState | null;
+  notifiedCount: number;
+  /** Resumable notification: the committed member cursor, the batch number and its lease. */
+  notifyCursor: string | null;
+  notifyBatch: number;
+  leaseUntil: number;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
