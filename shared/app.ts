@@ -5,6 +5,7 @@ import { checkout } from './checkout/index';
 import { assembleApp } from './composition/assemble';
 import { audience } from './audience/index';
 import { email } from './email/index';
+import { segments } from './segments/index';
 import { credits } from './credits/index';
 import { events } from './events/index';
 import type { Capability } from './platform/capability';
@@ -24,6 +25,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, segments];
 
 export const APP = assembleApp(CAPABILITIES);
