@@ -165,3 +165,91 @@ describe('segments over real contacts and purchases', () => {
     expect((await free.test.get('/newsletters/segments')).status).toBe(200);
   });
 });
+
+describe('smart tags refreshed nightly, and posts to a segment', () => {
+  const tagsOf = async (account: TestAccount, email: string) => {
+    const res = await account.test.get(`/newsletters/subscribers?q=${encodeURIComponent(email)}`);
+    const c = res.body.data[0];
+    return { tags: [...c.tags].sort(), smartTags: [...c.smartTags].sort(), id: c._id as string };
+  };
+  /** Moves the local clock past the next 03:00 UTC, where the nightly refresh fires. */
+  const pastNextNight = async () => {
+    const now = Date.parse((await ctl.post('/_local/clock/advance', { seconds: 0 })).body.now);
+    const next = new Date(now);
+    next.setUTCHours(3, 0, 0, 0);
+    if (next.getTime() <= now) next.setUTCDate(next.getUTCDate() + 1);
+    await ctl.post('/_local/clock/advance', { seconds: Math.ceil((next.getTime() - now) / 1000) + 60 });
+    await settle();
+  };
+
+  it('adds the tag to new members, takes it from leavers only where it added it, and takes it back when the segment goes', async () => {
+    const account = await createTestAccount(runtime, 'tier2');
+    const d = uniq();
+    const [a, b, hand, outsider] = ['a', 'b', 'hand', 'out'].map((n) => `${n}-${d}@example.com`) as [string, string, string, string];
+    await addContact(account, a, { tags: ['fan'] });
+    await addContact(account, b, { tags: ['fan'] });
+    await addContact(account, hand, { tags: ['superfan'] }); // hand-typed, not a member
+    await addContact(account, outsider);
+    const seg = await account.test.post('/newsletters/segments', { name: 'Fans', definition: { match: 'all', groups: [{ match: 'all', rules: [{ type: 'tag', tag: 'fan' }] }] }, smartTag: 'superfan' });
+    expect(seg.status, seg.text).toBe(201);
+    // Nothing happens before the night.
+    expect((await tagsOf(account, a)).tags).toEqual(['fan']);
+
+    await pastNextNight();
+    expect(await tagsOf(account, a)).toMatchObject({ tags: ['fan', 'superfan'], smartTags: ['superfan'] });
+    expect(await tagsOf(account, b)).toMatchObject({ tags: ['fan', 'superfan'], smartTags: ['superfan'] });
+    expect(await tagsOf(account, hand)).toMatchObject({ tags: ['superfan'], smartTags: [] });
+    expect((await tagsOf(account, outsider)).tags).toEqual([]);
+    expect((await account.test.get(`/newsletters/segments/${seg.body._id}`)).body.smartTagRefreshedAt).not.toBeNull();
+
+    // b leaves the segment: the next night takes the smart tag back; hand keeps its hand-typed one.
+    const bId = (await tagsOf(account, b)).id;
+    expect((await account.test.post(`/newsletters/subscribers/${bId}/tags/remove`, { tags: ['fan'] })).status).toBeLessThan(300);
+    await pastNextNight();
+    expect((await tagsOf(account, b)).tags).toEqual([]);
+    expect((await tagsOf(account, a)).tags).toEqual(['fan', 'superfan']);
+    expect((await tagsOf(account, hand)).tags).toEqual(['superfan']);
+
+    // Deleting the segment takes its tag back from the contacts it added it to, at once.
+    await account.test.delete(`/newsletters/segments/${seg.body._id}`);
+    await settle();
+    expect((await tagsOf(account, a)).tags).toEqual(['fan']);
+    expect((await tagsOf(account, hand)).tags).toEqual(['superfan']);
+  });
+
+  it('a post with segmentId reaches exactly the segment at send time; a deleted segment or a lost plan fails the post', async () => {
+    const account = await createTestAccount(runtime, 'tier2');
+    const d = uniq();
+    const members = Array.from({ length: 7 }, (_, i) => `m${i}-${d}@example.com`);
+    const others = Array.from({ length: 5 }, (_, i) => `o${i}-${d}@example.com`);
+    for (const email of members) await addContact(account, email, { country: 'NL' });
+    for (const email of others) await addContact(account, email, { country: 'BE' });
+    const seg = await account.test.post('/newsletters/segments', { name: 'Dutch', definition: { match: 'any', groups: [{ match: 'all', rules: [{ type: 'country', countries: ['NL'] }] }] } });
+    const post = await account.test.post('/newsletters/posts', { subject: `Seg ${d}`, text: 'hi', segmentId: seg.body._id });
+    expect(post.status, post.text).toBe(201);
+    // A member added after the post was written is still reached: evaluated at send time.
+    const late = `late-${d}@example.com`;
+    await addContact(account, late, { country: 'NL' });
+    const sent = await account.test.post(`/newsletters/posts/${post.body._id}/send`);
+    expect(sent.status, sent.text).toBeLessThan(300);
+    await settle();
+    const mails = (await ctl.get('/_local/emails')).body.emails as { to: string; subject: string }[];
+    expect(mails.filter((m) => m.subject === `Seg ${d}`).map((m) => m.to).sort()).toEqual([...members, late].sort());
+
+    await ctl.patch(`/_local/accounts/${account.accountId}`, { plan: 'free' });
+    const noPlan = await account.test.post('/newsletters/posts', { subject: `NoPlan ${d}`, text: 'hi', segmentId: seg.body._id });
+    const refused = await account.test.post(`/newsletters/posts/${noPlan.body._id}/send`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'SEGMENT_UNAVAILABLE' });
+    await ctl.patch(`/_local/accounts/${account.accountId}`, { plan: 'tier2' });
+
+    await account.test.delete(`/newsletters/segments/${seg.body._id}`);
+    const gone = await account.test.post('/newsletters/posts', { subject: `Gone ${d}`, text: 'hi', segmentId: seg.body._id });
+    const res = await account.test.post(`/newsletters/posts/${gone.body._id}/send`);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('SEGMENT_UNAVAILABLE');
+    await settle();
+    const after = (await ctl.get('/_local/emails')).body.emails as { subject: string }[];
+    expect(after.filter((m) => m.subject === `Gone ${d}` || m.subject === `NoPlan ${d}`)).toHaveLength(0);
+  });
+});
