@@ -1,19 +1,20 @@
 import { account } from './account/index';
 import { processorSandbox } from './adapters/processor-sandbox/index';
 import { processorStripe } from './adapters/processor-stripe/index';
+import { audience } from './audience/index';
+import { automations } from './automations/index';
 import { catalog } from './catalog/index';
 import { checkout } from './checkout/index';
 import { assembleApp } from './composition/assemble';
-import { audience } from './audience/index';
+import { credits } from './credits/index';
 import { email } from './email/index';
-import { automations } from './automations/index';
+import { events } from './events/index';
 import { funnels } from './funnels/index';
 import { memberships } from './memberships/index';
-import { credits } from './credits/index';
-import { events } from './events/index';
 import type { Capability } from './platform/capability';
 import { processor } from './processor/index';
 import { sales } from './sales/index';
+import { segments } from './segments/index';
 import { sheets } from './sheets/index';
 import { storefront } from './storefront/index';
 import { subscriptions } from './subscriptions/index';
@@ -28,6 +29,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments];
 
 export const APP = assembleApp(CAPABILITIES);

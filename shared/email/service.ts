@@ -12,6 +12,7 @@ import { buildMailTemplate, recipientData, unsubscribeHeaders, type MailContent,
 import type { Audience, EmailSettingsRecord, PostRecord, PostSource } from './records';
 import * as repo from './repository';
 import { tokenSecret, withDefaults } from './settings';
+import { segmentMembersPage, segmentSendProblem } from '../segments/service';
 import { peekToken, signToken, verifyToken, type TokenPayload } from './tokens';
 
 export type EmailCtx = Deps & { scope: Scope; account: Account };
@@ -292,10 +293,9 @@ export async function deletePost(ctx: EmailCtx, id: string): Promise<PostRecord>
 const scheduleName = (scope: Scope, postId: string) => `email-post-send:${scope.accountId}:${scope.mode}:${postId}`;
 const watchdogName = (scope: Scope, postId: string) => `email-post-watchdog:${scope.accountId}:${scope.mode}:${postId}`;
 
-function audienceProblem(post: PostRecord): string | undefined {
-  // Segments are evaluated by the segments capability at send time; until it exists a post aimed
-  // at one fails rather than going to anyone else.
-  if (post.audience.type === 'segment') return `Segment ${post.audience.segmentId} cannot be evaluated: segments are not available on this deployment yet`;
+/** A post aimed at a segment fails, rather than going to anyone else, when the segment or the plan for it is gone. */
+async function audienceProblem(deps: Deps, scope: Scope, account: Account, post: PostRecord): Promise<string | undefined> {
+  if (post.audience.type === 'segment') return segmentSendProblem(deps, scope, account.plan, post.audience.segmentId);
   return undefined;
 }
 
@@ -305,7 +305,7 @@ export async function startPostSend(deps: Deps, scope: Scope, account: Account, 
   if (!current) throw notFound('Post');
   const allowed = options.fromSchedule ? ['scheduled'] : ['draft', 'failed', 'scheduled'];
   if (!allowed.includes(current.status)) throw conflict(`A ${current.status} post cannot be sent`, 'POST_NOT_SENDABLE');
-  const problem = audienceProblem(current);
+  const problem = await audienceProblem(deps, scope, account, current);
   if (problem) throw conflict(problem, 'SEGMENT_UNAVAILABLE');
   await requireSender(deps, scope, account);
   const now = deps.clock.now().toISOString();
@@ -324,7 +324,7 @@ export async function schedulePost(ctx: EmailCtx, id: string, sendAt: Date): Pro
   if (sendAt.getTime() <= ctx.clock.nowMs()) throw badRequest('sendAt must be in the future', { field: 'sendAt' });
   const current = await getPost(ctx, ctx.scope, id);
   if (!['draft', 'failed', 'scheduled'].includes(current.status)) throw conflict(`A ${current.status} post cannot be scheduled`, 'POST_NOT_SENDABLE');
-  const problem = audienceProblem(current);
+  const problem = await audienceProblem(ctx, ctx.scope, ctx.account, current);
   if (problem) throw conflict(problem, 'SEGMENT_UNAVAILABLE');
   await requireSender(ctx, ctx.scope, ctx.account);
   const next: PostRecord = { ...current, status: 'scheduled', sendAt: sendAt.toISOString(), failureReason: null, updatedAt: ctx.clock.now().toISOString() };
@@ -387,7 +387,18 @@ export async function processSendBatch(deps: Deps, scope: Scope, postId: string,
     await repo.failPost(deps.store, scope, postId, 'The sender or physical address was removed during the send', deps.clock.now().toISOString());
     return;
   }
-  const page = await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: BATCH_SIZE, cursor: post.cursor ?? undefined });
+  if (post.audience.type === 'segment') {
+    // Deleted (or the plan lost segments) mid-send: stop here rather than send to anyone else.
+    const problem = await segmentSendProblem(deps, scope, account?.plan ?? 'free', post.audience.segmentId);
+    if (problem) {
+      await repo.failPost(deps.store, scope, postId, problem, deps.clock.now().toISOString());
+      return;
+    }
+  }
+  const page =
+    post.audience.type === 'segment'
+      ? await segmentMembersPage(deps, scope, post.audience.segmentId, { limit: BATCH_SIZE, cursor: post.cursor ?? undefined })
+      : await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: BATCH_SIZE, cursor: post.cursor ?? undefined });
   const emails = page.contacts.map((c) => c.email);
   const [suppressed, delivered] = await Promise.all([suppressedAmong(deps, scope, emails), repo.deliveredAmong(deps.store, scope, postId, emails)]);
   const candidates = emails.filter((e) => !suppressed.has(e) && !delivered.has(e));

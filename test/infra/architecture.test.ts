@@ -92,7 +92,7 @@ describe('a capability added to the list', () => {
     expect(app.consumers.map((c) => c.name)).toContain('example-on-sale');
     expect(app.queues.map((q) => q.name)).toContain('example-work');
     expect(app.jobs['example.tick']).toBeTypeOf('function');
-    expect(app.schedules.map((s) => s.name)).toEqual(['example-nightly']);
+    expect(app.schedules.map((s) => s.name)).toEqual([...CAPABILITIES.flatMap((c) => (c.schedules ?? []).map((s) => s.name)), 'example-nightly']);
     expect(Object.keys(app.ports)).toEqual([...CAPABILITIES.flatMap((c) => Object.keys(c.ports ?? {})), 'example']);
     expect(app.controlRoutes.map((r) => r.path)).toContain('/_local/example/poke');
   });
@@ -106,8 +106,8 @@ describe('a capability added to the list', () => {
     expect(Object.values(api).some((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'GET /examples/{id}')).toBe(true);
     expect(Object.values(workers).some((r) => r.Type === 'AWS::Events::Rule' && JSON.stringify(r.Properties.EventPattern).includes('order.completed') && JSON.stringify(r.Properties.Targets).includes('Consumerexampleonsale'))).toBe(true);
     expect(Object.keys(workers).some((id) => id.startsWith('QueueWorkerexamplework') && workers[id]!.Type === 'AWS::Lambda::Function')).toBe(true);
-    expect(Object.values(workers).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(4);
-    const schedule = Object.values(workers).find((r) => r.Type === 'AWS::Scheduler::Schedule')!;
+    expect(Object.values(workers).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(5); // 4 before segments, plus its refresh queue's worker
+    const schedule = Object.values(workers).find((r) => r.Type === 'AWS::Scheduler::Schedule' && JSON.stringify(r.Properties.Target).includes('example.tick'))!;
     expect(schedule.Properties.ScheduleExpression).toBe('cron(0 3 * * ? *)');
     expect(JSON.parse(schedule.Properties.Target.Input)).toEqual({ type: 'example.tick', payload: {}, recurring: 'example-nightly' });
     // Every function learns the new queue's address.

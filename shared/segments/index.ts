@@ -1,0 +1,23 @@
+import { defineCapability } from '../platform/capability';
+import { segmentOperations } from './operations';
+import { NIGHTLY_JOB, SEGMENTS_QUEUE } from './service';
+import { nightlyRefreshJob, refreshStepHandler } from './workers';
+
+/** Audience segments: saved rule sets evaluated live over contacts, and their nightly smart tags. */
+export const segments = defineCapability({
+  name: 'segments',
+  operations: segmentOperations,
+  needs: ['table', 'queue'],
+  queues: [
+    {
+      name: SEGMENTS_QUEUE,
+      handle: refreshStepHandler,
+      needs: ['table', 'queue'],
+      // One step: a page of 1,000 contacts and the tag writes of those that join or leave.
+      timeoutSeconds: 120,
+      batchSize: 1,
+    },
+  ],
+  jobs: { [NIGHTLY_JOB]: nightlyRefreshJob },
+  schedules: [{ name: 'segments-nightly-refresh', every: { dailyAtUtc: { hour: 3, minute: 0 } }, job: { type: NIGHTLY_JOB, payload: {} } }],
+});

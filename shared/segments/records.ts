@@ -1,0 +1,18 @@
+import type { Definition } from './rules';
+
+/** A saved rule set of one account and mode. */
+export interface SegmentRecord {
+  _id: string;
+  name: string;
+  description: string | null;
+  definition: Definition;
+  /** Tag applied to every member by the nightly refresh; one segment per tag. */
+  smartTag: string | null;
+  /** When the nightly refresh last finished walking the contacts for the smart tag. */
+  smartTagRefreshedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const SEGMENT = 'SEGMENT';
+export const SEGMENT_SMART_TAG = 'SEGMENT_SMART_TAG';
