@@ -31,7 +31,18 @@ import {
   WEBHOOK_METRICS_NAMESPACE,
 } from './constructs/monitoring';
 
+/**
+ * The seller's Google OAuth client for spreadsheet sync (context `googleClientId` and
+ * `googleClientSecretEncrypted`). The secret is given encrypted with the stack's KMS key, so the
+ * functions' configuration never holds it in the clear; they decrypt it at first use.
+ */
+export interface GoogleClientSettings {
+  clientId?: string;
+  clientSecretEncrypted?: string;
+}
+
 export interface WorkersStackProps extends StackProps {
+  google?: GoogleClientSettings;
   stage: string;
   app: App;
   /** Address the alarm topic mails (context value `alarmEmail`); no subscription without it. */
@@ -160,6 +171,8 @@ export class WorkersStack extends Stack {
       KMS_KEY_ID: stateful.secretsKey.keyArn,
       EMAIL_CONFIGURATION_SET: configurationSetName,
       STAGE: props.stage,
+      ...(props.google?.clientId ? { GOOGLE_CLIENT_ID: props.google.clientId } : {}),
+      ...(props.google?.clientSecretEncrypted ? { GOOGLE_CLIENT_SECRET_ENCRYPTED: props.google.clientSecretEncrypted } : {}),
     };
 
     // Outbox dispatcher: only inserts of outbox items reach the function.

@@ -230,6 +230,22 @@ describe('workers stack', () => {
   });
 });
 
+describe('Google client for spreadsheet sync', () => {
+  it('passes the client id from context and the secret only encrypted, to every function (none without context)', () => {
+    const stacks = buildStacks(newApp(), { stage: 'prod', env, google: { clientId: 'client-1.apps.googleusercontent.com', clientSecretEncrypted: 'AQICAHh-ciphertext' } });
+    const functions = [stacks.api, stacks.workers].flatMap((stack) => resources(Template.fromStack(stack), 'AWS::Lambda::Function'));
+    const service = functions.filter((fn) => fn.Properties.Environment?.Variables?.TABLE_NAME);
+    expect(service.length).toBeGreaterThan(10);
+    for (const fn of service) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({ GOOGLE_CLIENT_ID: 'client-1.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET_ENCRYPTED: 'AQICAHh-ciphertext' });
+      expect(fn.Properties.Environment.Variables.GOOGLE_CLIENT_SECRET).toBeUndefined();
+    }
+    for (const template of [api, workers]) {
+      for (const fn of resources(template, 'AWS::Lambda::Function')) expect(Object.keys(fn.Properties.Environment?.Variables ?? {}).filter((k) => k.startsWith('GOOGLE_'))).toEqual([]);
+    }
+  });
+});
+
 describe('cdk-nag', () => {
   it('finds nothing unacknowledged in the AwsSolutions pack', () => {
     const app = newApp();
