@@ -10,7 +10,9 @@ const app = new App();
 const stage = (app.node.tryGetContext('stage') as string | undefined) ?? process.env.STAGE ?? 'prod';
 // Alarm mail: npx cdk deploy --all -c alarmEmail=ops@example.com (confirm the subscription mail).
 const alarmEmail = app.node.tryGetContext('alarmEmail') as string | undefined;
-buildStacks(app, { stage, alarmEmail, env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION } });
+// Spreadsheet sync: -c googleClientId=<id> -c googleClientSecretEncrypted=<KMS ciphertext> (README, deploy).
+const google = { clientId: app.node.tryGetContext('googleClientId') as string | undefined, clientSecretEncrypted: app.node.tryGetContext('googleClientSecretEncrypted') as string | undefined };
+buildStacks(app, { stage, alarmEmail, google, env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION } });
 Tags.of(app).add('app', 'creator-commerce');
 Tags.of(app).add('stage', stage);
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -4,14 +4,14 @@ import type { App } from '../shared/composition/assemble';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
 import { applyNagSuppressions } from './nag-suppressions';
-import { WorkersStack } from './workers-stack';
+import { WorkersStack, type GoogleClientSettings } from './workers-stack';
 
 /** Builds the three stacks of one stage; shared by bin/app.ts and the infrastructure tests. */
-export function buildStacks(app: CdkApp, options: { stage: string; env?: Environment; capabilities?: App; alarmEmail?: string }) {
+export function buildStacks(app: CdkApp, options: { stage: string; env?: Environment; capabilities?: App; alarmEmail?: string; google?: GoogleClientSettings }) {
   const application = options.capabilities ?? APP;
   const prefix = `CreatorCommerce-${options.stage}`;
   const data = new DataStack(app, `${prefix}-Data`, { stage: options.stage, env: options.env, terminationProtection: options.stage === 'prod' });
-  const workers = new WorkersStack(app, `${prefix}-Workers`, { stage: options.stage, env: options.env, app: application, alarmEmail: options.alarmEmail });
+  const workers = new WorkersStack(app, `${prefix}-Workers`, { stage: options.stage, env: options.env, app: application, alarmEmail: options.alarmEmail, google: options.google });
   workers.addStackDependency(data, "imports the table, bucket and key by export name");
   const api = new ApiStack(app, `${prefix}-Api`, {
     stage: options.stage,

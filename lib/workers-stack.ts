@@ -1,7 +1,8 @@
 import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
-import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
+import { EventBus, Rule, type IEventBus } from 'aws-cdk-lib/aws-events';
+import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
@@ -18,6 +19,7 @@ import { scheduleExpression } from '../shared/composition/schedules';
 import { ServiceFunction } from './constructs/service-function';
 import { importStateful } from './constructs/shared-resources';
 import { ALL_NEEDS, grantNeeds, type ServiceResources } from './constructs/access';
+import type { AccessNeed } from '../shared/platform/capability';
 import {
   createAlarmTopic,
   deadLetterAlarm,
@@ -29,7 +31,18 @@ import {
   WEBHOOK_METRICS_NAMESPACE,
 } from './constructs/monitoring';
 
+/**
+ * The seller's Google OAuth client for spreadsheet sync (context `googleClientId` and
+ * `googleClientSecretEncrypted`). The secret is given encrypted with the stack's KMS key, so the
+ * functions' configuration never holds it in the clear; they decrypt it at first use.
+ */
+export interface GoogleClientSettings {
+  clientId?: string;
+  clientSecretEncrypted?: string;
+}
+
 export interface WorkersStackProps extends StackProps {
+  google?: GoogleClientSettings;
   stage: string;
   app: App;
   /** Address the alarm topic mails (context value `alarmEmail`); no subscription without it. */
@@ -73,6 +86,8 @@ export class WorkersStack extends Stack {
   readonly functions: ServiceFunction[] = [];
   readonly streamDispatcher: ServiceFunction;
   readonly tableName: string;
+  /** SES configuration set every mail goes through; its events reach the default bus. */
+  readonly emailConfigurationSet: ConfigurationSet;
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
@@ -125,6 +140,16 @@ export class WorkersStack extends Stack {
     });
     this.jobsQueue.grantSendMessages(this.schedulerRole);
 
+    // SES publishes configuration-set events only to the account's default bus (source aws.ses).
+    const defaultBus = EventBus.fromEventBusName(this, 'DefaultBus', 'default');
+    // Named, not referenced: the API stack's grants and environment then need no cross-stack export.
+    const configurationSetName = `creator-commerce-${props.stage}`;
+    this.emailConfigurationSet = new ConfigurationSet(this, 'EmailConfigurationSet', { configurationSetName });
+    this.emailConfigurationSet.addEventDestination('EmailEvents', {
+      destination: EventDestination.eventBus(defaultBus),
+      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY],
+    });
+
     this.resources = {
       table,
       bucket: stateful.bucket,
@@ -132,6 +157,7 @@ export class WorkersStack extends Stack {
       queues: [...this.queues.values(), this.jobsQueue],
       scheduleGroupName: this.scheduleGroupName,
       schedulerRole: this.schedulerRole,
+      emailConfigurationSetName: configurationSetName,
     };
     this.serviceEnvironment = {
       TABLE_NAME: table.tableName,
@@ -143,7 +169,10 @@ export class WorkersStack extends Stack {
       SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
       BLOB_BUCKET: stateful.bucket.bucketName,
       KMS_KEY_ID: stateful.secretsKey.keyArn,
+      EMAIL_CONFIGURATION_SET: configurationSetName,
       STAGE: props.stage,
+      ...(props.google?.clientId ? { GOOGLE_CLIENT_ID: props.google.clientId } : {}),
+      ...(props.google?.clientSecretEncrypted ? { GOOGLE_CLIENT_SECRET_ENCRYPTED: props.google.clientSecretEncrypted } : {}),
     };
 
     // Outbox dispatcher: only inserts of outbox items reach the function.
@@ -169,20 +198,28 @@ export class WorkersStack extends Stack {
     );
     this.bus.grantPutEventsTo(dispatcher);
 
-    // Bus consumers: a function and a rule each, matching on the event type (detail-type).
-    for (const consumer of app.consumers) {
-      const fn = new ServiceFunction(this, `Consumer-${consumer.name}`, { entryName: 'consumer', appFunction: consumer.name, app, environment: this.serviceEnvironment });
-      grantNeeds(fn, consumer.needs ?? ['table'], this.resources);
+    // Consumers: a function, a rule targeting it with retries and a dead-letter queue each. Bus
+    // consumers match our events on our bus by type (detail-type); external consumers match another
+    // service's events (source and detail-type) on the default bus.
+    const consume = (name: string, kind: 'consumer' | 'external-consumer', needs: AccessNeed[], eventBus: IEventBus, eventPattern: { source: string[]; detailType?: string[] }) => {
+      const fn = new ServiceFunction(this, `Consumer-${name}`, { entryName: kind, appFunction: name, app, environment: this.serviceEnvironment });
+      grantNeeds(fn, needs, this.resources);
       this.functions.push(fn);
-      const consumerDlq = new Queue(this, `Consumer-${consumer.name}-Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
-      deadLetterAlarm(this, `Consumer-${consumer.name}-DlqAlarm`, topic, consumerDlq, `Events for ${consumer.name}`);
-      this.deadLetterQueues.push({ name: `consumer:${consumer.name}`, kind: 'rule', dlq: consumerDlq, consumer: consumer.name });
+      const consumerDlq = new Queue(this, `Consumer-${name}-Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+      deadLetterAlarm(this, `Consumer-${name}-DlqAlarm`, topic, consumerDlq, `Events for ${name}`);
+      this.deadLetterQueues.push({ name: `consumer:${name}`, kind: 'rule', dlq: consumerDlq, consumer: name });
       Validations.of(consumerDlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of the bus rule target; it needs none of its own.' });
-      new Rule(this, `Rule-${consumer.name}`, {
-        eventBus: this.bus,
-        eventPattern: { source: [EVENT_SOURCE], ...(consumer.eventTypes === '*' ? {} : { detailType: consumer.eventTypes }) },
+      new Rule(this, `Rule-${name}`, {
+        eventBus,
+        eventPattern,
         targets: [new LambdaFunction(fn, { retryAttempts: 8, maxEventAge: Duration.hours(24), deadLetterQueue: consumerDlq })],
       });
+    };
+    for (const consumer of app.consumers) {
+      consume(consumer.name, 'consumer', consumer.needs ?? ['table'], this.bus, { source: [EVENT_SOURCE], ...(consumer.eventTypes === '*' ? {} : { detailType: consumer.eventTypes }) });
+    }
+    for (const consumer of app.externalConsumers) {
+      consume(consumer.name, 'external-consumer', consumer.needs ?? ['table'], defaultBus, { source: [consumer.source], detailType: consumer.detailTypes });
     }
 
     for (const declared of app.queues) {

@@ -16,6 +16,8 @@ export interface ServiceResources {
   queues: Queue[];
   scheduleGroupName: string;
   schedulerRole: Role;
+  /** The SES configuration set every mail names (sending through it needs its own grant). */
+  emailConfigurationSetName: string;
 }
 
 export function grantNeeds(fn: IFunction, needs: AccessNeed[], resources: ServiceResources): void {
@@ -47,10 +49,22 @@ export function grantNeeds(fn: IFunction, needs: AccessNeed[], resources: Servic
         resources.schedulerRole.grantPassRole(fn.grantPrincipal);
         break;
       case 'email':
+        // SES authorises a send against the sender identity and the configuration set it names.
         fn.addToRolePolicy(
           new PolicyStatement({
             effect: Effect.ALLOW,
-            actions: ['ses:SendEmail'],
+            actions: ['ses:SendEmail', 'ses:SendBulkEmail'],
+            resources: [
+              stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+              stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: resources.emailConfigurationSetName }),
+            ],
+          }),
+        );
+        // Sender verification is read from the identity on every settings read and send.
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: ['ses:GetEmailIdentity'],
             resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
           }),
         );

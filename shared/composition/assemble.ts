@@ -1,6 +1,6 @@
 import { docsOperations } from '../docs/operations';
 import { mcpOperations } from '../mcp/operations';
-import { ALL_ACCESS_NEEDS, type AccessNeed, type BusConsumer, type Capability, type ControlRoute, type JobHandler, type PortFactory, type QueueDeclaration, type RecurringSchedule } from '../platform/capability';
+import { ALL_ACCESS_NEEDS, type AccessNeed, type BusConsumer, type Capability, type ExternalEventConsumer, type ControlRoute, type JobHandler, type PortFactory, type QueueDeclaration, type RecurringSchedule } from '../platform/capability';
 import { routeKey, type AnyOperation } from '../platform/operation';
 
 /** One API function and its routes. */
@@ -22,6 +22,8 @@ export interface App {
   apiOperations: AnyOperation[];
   allOperations: { group: string; operation: AnyOperation }[];
   consumers: BusConsumer[];
+  /** Consumers of other services' events (rules on the default bus in AWS). */
+  externalConsumers: ExternalEventConsumer[];
   jobs: Record<string, JobHandler>;
   queues: QueueDeclaration[];
   schedules: RecurringSchedule[];
@@ -70,7 +72,9 @@ export function assembleApp(capabilities: Capability[]): App {
   unique(apiOperations.filter((o) => o.tool), (o) => o.tool!, 'MCP tool');
 
   const consumers = capabilities.flatMap((c) => c.consumers ?? []);
-  unique(consumers, (c) => c.name, 'bus consumer');
+  const externalConsumers = capabilities.flatMap((c) => c.externalConsumers ?? []);
+  // One namespace: both become a function named after the consumer.
+  unique([...consumers, ...externalConsumers], (c) => c.name, 'bus consumer');
   const jobEntries = capabilities.flatMap((c) => Object.entries(c.jobs ?? {}));
   unique(jobEntries, ([type]) => type, 'job type');
   const queues = capabilities.flatMap((c) => c.queues ?? []);
@@ -90,6 +94,7 @@ export function assembleApp(capabilities: Capability[]): App {
     apiOperations,
     allOperations,
     consumers,
+    externalConsumers,
     jobs,
     queues,
     schedules,

@@ -12,7 +12,7 @@ import type { App } from './assemble';
  * The generic entries in functions/ bundle the whole app; these are what `cdk deploy` ships.
  * Files go to build/functions/ (git-ignored); nothing here is kept by hand.
  */
-export type FunctionKind = 'api' | 'consumer' | 'queue' | 'jobs' | 'stream-dispatcher';
+export type FunctionKind = 'api' | 'consumer' | 'external-consumer' | 'queue' | 'jobs' | 'stream-dispatcher';
 
 export interface FunctionSpec {
   kind: FunctionKind;
@@ -69,6 +69,7 @@ export function functionSpecs(app: App): FunctionSpec[] {
   return [
     ...app.groups.map((g) => ({ kind: 'api' as const, appFunction: g.name })),
     ...app.consumers.map((c) => ({ kind: 'consumer' as const, appFunction: c.name })),
+    ...app.externalConsumers.map((c) => ({ kind: 'external-consumer' as const, appFunction: c.name })),
     ...app.queues.map((q) => ({ kind: 'queue' as const, appFunction: q.name })),
     { kind: 'jobs' },
     { kind: 'stream-dispatcher' },
@@ -114,15 +115,16 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
       break;
     }
     case 'consumer':
+    case 'external-consumer':
     case 'queue': {
-      const field = spec.kind === 'consumer' ? 'consumers' : 'queues';
+      const field = spec.kind === 'consumer' ? 'consumers' : spec.kind === 'external-consumer' ? 'externalConsumers' : 'queues';
       const capability = owner((c) => (c[field] ?? []).some((item) => item.name === spec.appFunction))!;
       const item = capability[field]!.find((i) => i.name === spec.appFunction)!;
       needs = item.needs ?? ['table'];
       capabilities = [capability];
       const name = manifest(capability);
       if (!name) return undefined;
-      const fn = spec.kind === 'consumer' ? 'consumerFunction' : 'queueFunction';
+      const fn = spec.kind === 'consumer' ? 'consumerFunction' : spec.kind === 'external-consumer' ? 'externalConsumerFunction' : 'queueFunction';
       imports.add(`import { ${fn}, lambdaDeps } from '${from('shared/composition/lambda')}';`);
       handler = `${fn}(${name}.${field}!.find((item) => item.name === ${JSON.stringify(spec.appFunction)})!, deps)`;
       break;

@@ -2,7 +2,7 @@ import { awsPorts } from '../adapters/aws/index';
 import type { AwsPortEnv } from '../adapters/aws/env';
 import type { App } from './assemble';
 import type { CorePortFactories, FunctionComposition } from './aws-deps';
-import { apiFunction, consumerFunction, jobsFunction, lambdaDeps, queueFunction, streamFunction } from './lambda';
+import { apiFunction, consumerFunction, externalConsumerFunction, jobsFunction, lambdaDeps, queueFunction, streamFunction } from './lambda';
 
 /**
  * The generic entries (functions/*.ts): the whole app, every port, the group picked by
@@ -23,6 +23,8 @@ function named<T extends { name: string }>(items: T[], name: string | undefined,
 
 export const apiEntry = (app: App, name = process.env.APP_FUNCTION) => apiFunction(named(app.groups, name, 'API group').operations, lambdaDeps(wholeApp(app)));
 export const consumerEntry = (app: App, name = process.env.APP_FUNCTION) => consumerFunction(named(app.consumers, name, 'bus consumer'), lambdaDeps(wholeApp(app)));
+export const externalConsumerEntry = (app: App, name = process.env.APP_FUNCTION) =>
+  externalConsumerFunction(named(app.externalConsumers, name, 'external event consumer'), lambdaDeps(wholeApp(app)));
 export const queueEntry = (app: App, name = process.env.APP_FUNCTION) => queueFunction(named(app.queues, name, 'queue'), lambdaDeps(wholeApp(app)));
 export const jobsEntry = (app: App) => jobsFunction(app.jobs, lambdaDeps(wholeApp(app)));
 export const streamEntry = (app: App) => streamFunction(lambdaDeps(wholeApp(app)));

@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, EventBridgeEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import { createStreamHandler } from '../events/stream-handler';
-import type { BusConsumer, JobHandler, QueueDeclaration } from '../platform/capability';
+import type { BusConsumer, ExternalEventConsumer, JobHandler, QueueDeclaration } from '../platform/capability';
 import { loadConfig } from '../platform/config';
 import type { Deps } from '../platform/context';
 import { domainEventSchema, type DomainEvent } from '../platform/events';
@@ -28,6 +28,13 @@ export const apiFunction = (operations: AnyOperation[], deps: () => Deps) => cre
 export function consumerFunction(consumer: BusConsumer, deps: () => Deps) {
   return async (event: EventBridgeEvent<string, unknown>): Promise<void> => {
     await consumer.handle(domainEventSchema.parse(event.detail) as DomainEvent, deps());
+  };
+}
+
+/** A rule target on the default bus: another service's event, handed over with its detail as is. */
+export function externalConsumerFunction(consumer: ExternalEventConsumer, deps: () => Deps) {
+  return async (event: EventBridgeEvent<string, Record<string, unknown>>): Promise<void> => {
+    await consumer.handle({ id: event.id, source: event.source, detailType: event['detail-type'], time: event.time, detail: event.detail ?? {} }, deps());
   };
 }
 

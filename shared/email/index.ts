@@ -8,7 +8,9 @@ export const email = defineCapability({
   name: 'email',
   operations: emailOperations,
   needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
-  consumers: [postSendingConsumer, sesFeedbackConsumer],
+  consumers: [postSendingConsumer],
+  // SES publishes bounces and complaints on the default bus (a rule there in AWS).
+  externalConsumers: [sesFeedbackConsumer],
   queues: [
     {
       name: EMAIL_QUEUE,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { BusConsumer, ControlRoute, JobHandler, QueueHandler } from '../platform/capability';
+import type { BusConsumer, ControlRoute, ExternalEventConsumer, JobHandler, QueueHandler } from '../platform/capability';
 import { badRequest } from '../platform/errors';
 import { logger } from '../platform/logger';
 import type { Scope } from '../store/keys';
@@ -35,17 +35,21 @@ export const emailJobs: Record<string, JobHandler> = {
   'email.post-watchdog': (job, deps) => watchSend(deps, jobScope(job.scope), String(job.payload.postId)),
 };
 
+/** Detail types SES gives configuration-set events on the default bus (source `aws.ses`). */
+export const SES_FEEDBACK_DETAIL_TYPES = ['Email Bounced', 'Email Complaint Received'];
+
 /**
- * SES configuration-set events (EventBridge detail types `Email Bounced`, `Email Complaint`):
- * permanent bounces and complaints suppress the address in the account and mode named by the
- * message tags the mail carried.
+ * SES configuration-set events from the account's default event bus: permanent bounces and
+ * complaints suppress the address in the account and mode named by the message tags the mail
+ * carried. Suppressing twice changes nothing, so a redelivered event is harmless.
  */
-export const sesFeedbackConsumer: BusConsumer = {
+export const sesFeedbackConsumer: ExternalEventConsumer = {
   name: 'email-ses-feedback',
-  eventTypes: ['Email Bounced', 'Email Complaint'],
+  source: 'aws.ses',
+  detailTypes: SES_FEEDBACK_DETAIL_TYPES,
   needs: ['table'],
   handle: async (event, deps) => {
-    const feedback = feedbackFromSesEvent(event.data);
+    const feedback = feedbackFromSesEvent(event.detail);
     if (!feedback) return;
     for (const email of feedback.emails) await recordFeedback(deps, feedback.scope, email, feedback.type);
   },

@@ -27,6 +27,32 @@ export interface BusConsumer {
   handle(event: DomainEvent, deps: Deps): Promise<void>;
 }
 
+/** An event another AWS service published (an EventBridge event as delivered, detail untouched). */
+export interface ExternalEvent {
+  id: string;
+  source: string;
+  detailType: string;
+  time: string;
+  detail: Record<string, unknown>;
+}
+
+/**
+ * A receiver of events another service publishes on the account's default event bus (SES
+ * configuration-set events: source `aws.ses`). In AWS a rule on the default bus targets its
+ * function; the local runtime has no such bus, so a control route stands in for the service.
+ */
+export interface ExternalEventConsumer {
+  /** Function name, unique across the app (bus consumers included); the CDK ids derive from it. */
+  name: string;
+  /** The publishing service's `source` (e.g. `aws.ses`). */
+  source: string;
+  /** The detail types it receives. */
+  detailTypes: string[];
+  needs?: AccessNeed[];
+  /** Must be idempotent on event.id: EventBridge delivers at least once. */
+  handle(event: ExternalEvent, deps: Deps): Promise<void>;
+}
+
 export const matchesConsumer = (consumer: Pick<BusConsumer, 'eventTypes'>, type: string) => consumer.eventTypes === '*' || consumer.eventTypes.includes(type);
 
 /** Runs a job the scheduler fired (through the jobs queue), by job type. Must be idempotent. */
@@ -109,6 +135,8 @@ export interface Capability {
    */
   apiFunction?: string;
   consumers?: BusConsumer[];
+  /** Consumers of other services' events on the default bus. */
+  externalConsumers?: ExternalEventConsumer[];
   /** Handlers of the jobs its timers fire, by job type. */
   jobs?: Record<string, JobHandler>;
   queues?: QueueDeclaration[];

@@ -31,6 +31,8 @@ const schema = z.object({
   /** The seller's Google OAuth client for spreadsheet sync (drive.file scope only). */
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** The client secret encrypted with the deployment's KMS key (context purpose=google-client-secret); what AWS uses. */
+  GOOGLE_CLIENT_SECRET_ENCRYPTED: z.string().optional(),
   /** Overrides of Google's endpoints (tests point them at a fake server on loopback). */
   GOOGLE_OAUTH_AUTH_URL: z.string().url().optional(),
   GOOGLE_OAUTH_TOKEN_URL: z.string().url().optional(),

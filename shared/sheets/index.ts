@@ -21,7 +21,8 @@ export const sheets = defineCapability({
   controlRoutes: SHEETS_CONTROL_ROUTES,
   ports: {
     spreadsheet: {
-      aws: (deps) => googleSpreadsheetFactory(deps.config),
+      // The client secret comes encrypted with the deployment's key; read at first use.
+      aws: (deps) => googleSpreadsheetFactory(deps.config, (ciphertext, context) => deps.ports.encryption.decrypt(ciphertext, context)),
       local: (_deps, host) => new LocalSpreadsheets({ baseUrl: host.baseUrl, dir: host.dataDir ? join(host.dataDir, 'sheets') : undefined }),
     },
   },

@@ -2,7 +2,7 @@
  * `npm run bench`: every API figure beside its floor, measured in the same run on the same DynamoDB
  * Local; capacity units per operation beside the hand-computed minimum; bundle size, top
  * contributors and cold import per function; webhook deliveries per second; capacity per
- * lifecycle step. Prints tables and writes bench-results.json. Speed is reported and checked
+ * lifecycle step; newsletter recipients per second and capacity per recipient beside a floor. Prints tables and writes bench-results.json. Speed is reported and checked
  * against the issue's goals here, never asserted in unit tests.
  *
  * Method: the runtime under test runs in this process; the floor (a bare Node HTTP server making
@@ -133,6 +133,7 @@ async function main() {
     ['webhooks', './webhooks', 'benchWebhooks'],
     ['checkout', './checkout', 'benchCheckout'],
     ['capacityPerLifecycleStep', './lifecycle', 'benchLifecycle'],
+    ['newsletter', './email', 'benchEmail'],
   ] as const) {
     if (!existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
     try {

@@ -69,13 +69,13 @@ describe('alarms', () => {
       .filter(([id]) => /Dlq|StreamDispatchFailures/.test(id))
       .map(([id]) => id);
     // one per capability queue, the jobs queue, the stream and each bus consumer
-    expect(dlqIds).toHaveLength(APP.queues.length + 1 + 1 + APP.consumers.length);
+    expect(dlqIds).toHaveLength(APP.queues.length + 1 + 1 + APP.consumers.length + APP.externalConsumers.length);
     for (const id of dlqIds) {
       const watching = alarmsOn(workers, 'ApproximateNumberOfMessagesVisible', id);
       expect(watching, id).toHaveLength(1);
       expect(watching[0]![1].Properties).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
     }
-    for (const consumer of APP.consumers) {
+    for (const consumer of [...APP.consumers, ...APP.externalConsumers]) {
       expect(dlqIds.some((id) => id.startsWith(`Consumer${consumer.name.replace(/[^A-Za-z0-9]/g, '')}Dlq`)), consumer.name).toBe(true);
     }
   });
@@ -123,7 +123,7 @@ describe('dashboard', () => {
       expect(body, title).toContain(title);
     }
     for (const group of APP.groups) expect(body, group.name).toContain(`errors ${group.name}`);
-    for (const consumer of APP.consumers) expect(body, consumer.name).toContain(`consumer:${consumer.name}`);
+    for (const consumer of [...APP.consumers, ...APP.externalConsumers]) expect(body, consumer.name).toContain(`consumer:${consumer.name}`);
     expect(body).toContain('WebhookAttemptSucceeded');
   });
 
@@ -141,7 +141,7 @@ describe('outputs', () => {
     workers.hasOutput('AlarmTopicArn', {});
     workers.hasOutput('EventBusName', {});
     const dlqs = JSON.stringify(workers.findOutputs('DeadLetterQueues'));
-    for (const name of ['webhooks', 'jobs', 'stream', ...APP.consumers.map((c) => `consumer:${c.name}`)]) expect(dlqs, name).toContain(`\\"${name}\\"`);
+    for (const name of ['webhooks', 'jobs', 'stream', ...[...APP.consumers, ...APP.externalConsumers].map((c) => `consumer:${c.name}`)]) expect(dlqs, name).toContain(`\\"${name}\\"`);
     api.hasOutput('ApiUrl', {});
   });
 });

@@ -120,6 +120,32 @@ describe('least privilege', () => {
     expect(account.some((a) => a.startsWith('s3:') || a.startsWith('kms:') || a.startsWith('ses:') || a.startsWith('sqs:'))).toBe(false);
   });
 
+  const sesStatements = (template: Template, functionPrefix: string) =>
+    Object.entries(template.findResources('AWS::IAM::Policy'))
+      .filter(([id]) => id.startsWith(functionPrefix))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
+
+  it('grants sending (single and bulk) and reading identities where the email need is declared, and nowhere else', () => {
+    const identity = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:eu-west-1:123456789012:identity/*']] };
+    const configurationSet = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:eu-west-1:123456789012:configuration-set/creator-commerce-prod']] };
+    const withEmail = [
+      [api, 'Fnemail'],
+      [api, 'Fnmcp'],
+      [workers, 'QueueWorkeremailsends'],
+      [workers, 'JobsWorker'],
+    ] as const;
+    for (const [template, prefix] of withEmail) {
+      const statements = sesStatements(template, prefix);
+      expect(statements, prefix).toEqual([
+        expect.objectContaining({ Action: ['ses:SendEmail', 'ses:SendBulkEmail'], Effect: 'Allow', Resource: [identity, configurationSet] }),
+        expect.objectContaining({ Action: 'ses:GetEmailIdentity', Effect: 'Allow', Resource: identity }),
+      ]);
+    }
+    for (const prefix of ['Fnaccount', 'Fncatalog', 'Fndocs']) expect(sesStatements(api, prefix), prefix).toEqual([]);
+    for (const prefix of ['Consumeremailsesfeedback', 'StreamDispatcher']) expect(sesStatements(workers, prefix), prefix).toEqual([]);
+  });
+
   it('lets only the dispatcher put events on the bus', () => {
     const putters = resources(workers, 'AWS::IAM::Policy').filter((p) =>
       p.Properties.PolicyDocument.Statement.some((s: { Action: string | string[] }) => [s.Action].flat().includes('events:PutEvents')),
@@ -150,11 +176,49 @@ describe('workers stack', () => {
 
   it('has a rule per bus consumer, matching its event types', () => {
     const rules = resources(workers, 'AWS::Events::Rule');
-    expect(rules).toHaveLength(BUS_CONSUMERS.length);
+    expect(rules).toHaveLength(BUS_CONSUMERS.length + APP.externalConsumers.length);
     for (const consumer of BUS_CONSUMERS) {
       const rule = rules.find((r) => JSON.stringify(r.Properties.Targets).includes(`Consumer${consumer.name.replace(/[^A-Za-z0-9]/g, '')}`));
       expect(rule, consumer.name).toBeDefined();
       if (consumer.eventTypes !== '*') expect(rule!.Properties.EventPattern['detail-type']).toEqual(consumer.eventTypes);
+    }
+  });
+
+  it('sends SES bounces and complaints from the default bus to the feedback consumer, and only there', () => {
+    const rules = Object.entries(workers.findResources('AWS::Events::Rule')) as [string, Resource][];
+    const onDefault = rules.filter(([, r]) => r.Properties.EventBusName === 'default');
+    expect(onDefault).toHaveLength(1);
+    const [id, rule] = onDefault[0]!;
+    expect(id).toMatch(/^Ruleemailsesfeedback/);
+    expect(rule.Properties.EventPattern).toEqual({ source: ['aws.ses'], 'detail-type': ['Email Bounced', 'Email Complaint Received'] });
+    const targets = rule.Properties.Targets as { Arn: { 'Fn::GetAtt': string[] }; RetryPolicy: unknown; DeadLetterConfig: { Arn: { 'Fn::GetAtt': string[] } } }[];
+    expect(targets).toHaveLength(1);
+    expect(targets[0]!.Arn['Fn::GetAtt'][0]).toMatch(/^Consumeremailsesfeedback[0-9A-F]{8}$/);
+    expect(targets[0]!.DeadLetterConfig.Arn['Fn::GetAtt'][0]).toMatch(/^ConsumeremailsesfeedbackDlq/);
+    // Every other rule stays on the app's bus and its source.
+    for (const [, other] of rules.filter(([, r]) => r.Properties.EventBusName !== 'default')) {
+      expect(other.Properties.EventBusName).toEqual({ Ref: expect.stringMatching(/^Bus/) });
+      expect(other.Properties.EventPattern.source).not.toContain('aws.ses');
+    }
+    // The external consumer's function runs the external entry (the SES detail, not a domain event).
+    const fn = Object.entries(workers.findResources('AWS::Lambda::Function')).find(([fnId]) => /^Consumeremailsesfeedback[0-9A-F]{8}$/.test(fnId))![1] as Resource;
+    expect(fn.Properties.Environment.Variables.APP_FUNCTION).toBe('email-ses-feedback');
+  });
+
+  it('creates the SES configuration set with an EventBridge destination on the default bus, and names it to every function', () => {
+    workers.resourceCountIs('AWS::SES::ConfigurationSet', 1);
+    workers.hasResourceProperties('AWS::SES::ConfigurationSet', { Name: 'creator-commerce-prod' });
+    workers.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 1);
+    const [destination] = resources(workers, 'AWS::SES::ConfigurationSetEventDestination');
+    expect(destination!.Properties.ConfigurationSetName).toEqual({ Ref: expect.stringMatching(/^EmailConfigurationSet/) });
+    expect(destination!.Properties.EventDestination.Enabled).toBe(true);
+    expect([...destination!.Properties.EventDestination.MatchingEventTypes].sort()).toEqual(['bounce', 'complaint', 'delivery']);
+    expect(JSON.stringify(destination!.Properties.EventDestination.EventBridgeDestination.EventBusArn)).toContain(':event-bus/default');
+    for (const template of [api, workers]) {
+      for (const fn of resources(template, 'AWS::Lambda::Function')) {
+        if (!fn.Properties.Environment?.Variables?.TABLE_NAME) continue;
+        expect(fn.Properties.Environment.Variables.EMAIL_CONFIGURATION_SET).toBe('creator-commerce-prod');
+      }
     }
   });
 
@@ -163,6 +227,22 @@ describe('workers stack', () => {
     workers.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] },
     });
+  });
+});
+
+describe('Google client for spreadsheet sync', () => {
+  it('passes the client id from context and the secret only encrypted, to every function (none without context)', () => {
+    const stacks = buildStacks(newApp(), { stage: 'prod', env, google: { clientId: 'client-1.apps.googleusercontent.com', clientSecretEncrypted: 'AQICAHh-ciphertext' } });
+    const functions = [stacks.api, stacks.workers].flatMap((stack) => resources(Template.fromStack(stack), 'AWS::Lambda::Function'));
+    const service = functions.filter((fn) => fn.Properties.Environment?.Variables?.TABLE_NAME);
+    expect(service.length).toBeGreaterThan(10);
+    for (const fn of service) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({ GOOGLE_CLIENT_ID: 'client-1.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET_ENCRYPTED: 'AQICAHh-ciphertext' });
+      expect(fn.Properties.Environment.Variables.GOOGLE_CLIENT_SECRET).toBeUndefined();
+    }
+    for (const template of [api, workers]) {
+      for (const fn of resources(template, 'AWS::Lambda::Function')) expect(Object.keys(fn.Properties.Environment?.Variables ?? {}).filter((k) => k.startsWith('GOOGLE_'))).toEqual([]);
+    }
   });
 });
 

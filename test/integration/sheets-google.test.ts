@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVE_FILE_SCOPE, GoogleSpreadsheets } from '../../shared/adapters/spreadsheet-google/index';
+import { LocalEncryption } from '../../shared/adapters/local/encryption';
+import { CLIENT_SECRET_CONTEXT, DRIVE_FILE_SCOPE, GoogleSpreadsheets, SealedSecretSpreadsheets, googleSpreadsheetFactory } from '../../shared/adapters/spreadsheet-google/index';
+import { configFrom } from '../../shared/platform/config';
 import { TABS } from '../../shared/sheets/layout';
 import { SpreadsheetError, type ProviderSession } from '../../shared/sheets/port';
 
@@ -166,5 +168,49 @@ describe('Google spreadsheet adapter against a fake Google', () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]!.path).toBe('/revoke');
     expect(`${requests[0]!.query.get('token') ?? new URLSearchParams(requests[0]!.body).get('token')}`).toBe('rt-9');
+  });
+});
+
+describe('client secret encrypted with the deployment key (GOOGLE_CLIENT_SECRET_ENCRYPTED)', () => {
+  const config = (values: Record<string, string>) =>
+    configFrom({ GOOGLE_OAUTH_AUTH_URL: `${base}/auth`, GOOGLE_OAUTH_TOKEN_URL: `${base}/token`, GOOGLE_OAUTH_REVOKE_URL: `${base}/revoke`, GOOGLE_SHEETS_ROOT_URL: `${base}/`, ...values });
+
+  it('decrypts the secret once, at first use, and sends it to the token endpoint; the consent link needs only the client id', async () => {
+    const key = new LocalEncryption();
+    const sealed = await key.encrypt('secret-sealed', { ...CLIENT_SECRET_CONTEXT });
+    const decrypts: Record<string, string>[] = [];
+    const port = googleSpreadsheetFactory(config({ GOOGLE_CLIENT_ID: 'client-2', GOOGLE_CLIENT_SECRET_ENCRYPTED: sealed }), (ciphertext, context) => {
+      decrypts.push(context);
+      return key.decrypt(ciphertext, context);
+    });
+    expect(port).toBeInstanceOf(SealedSecretSpreadsheets);
+    const consent = new URL(port.consentUrl({ state: 's', redirectUri: 'https://api.example.com/sheets-sync/callback' }));
+    expect(consent.searchParams.get('client_id')).toBe('client-2');
+    expect(decrypts).toEqual([]);
+    await port.exchangeCode({ code: 'code-2', redirectUri: 'https://api.example.com/sheets-sync/callback' });
+    await port.revoke({ accessToken: 'at-1', refreshToken: 'rt-9' });
+    expect(decrypts).toEqual([{ purpose: 'google-client-secret' }]);
+    const tokenRequest = requests.find((r) => r.path === '/token')!;
+    const form = new URLSearchParams(tokenRequest.body);
+    expect(Object.fromEntries(form)).toMatchObject({ client_id: 'client-2', client_secret: 'secret-sealed', code: 'code-2' });
+  });
+
+  it('refuses a ciphertext made for another purpose, and tries again on the next call', async () => {
+    const key = new LocalEncryption();
+    const wrong = await key.encrypt('secret-x', { purpose: 'webhook-secret' });
+    let calls = 0;
+    const port = googleSpreadsheetFactory(config({ GOOGLE_CLIENT_ID: 'client-3', GOOGLE_CLIENT_SECRET_ENCRYPTED: wrong }), (ciphertext, context) => {
+      calls++;
+      return key.decrypt(ciphertext, context);
+    });
+    await expect(port.exchangeCode({ code: 'c', redirectUri: 'https://x.example/cb' })).rejects.toThrow();
+    await expect(port.exchangeCode({ code: 'c', redirectUri: 'https://x.example/cb' })).rejects.toThrow();
+    expect(calls).toBe(2);
+    expect(requests.filter((r) => r.path === '/token')).toHaveLength(0);
+  });
+
+  it('answers 503 SHEETS_NOT_CONFIGURED without a client id or any secret', async () => {
+    const port = googleSpreadsheetFactory(config({ GOOGLE_CLIENT_SECRET_ENCRYPTED: 'x' }), async () => 'never');
+    await expect(port.exchangeCode({ code: 'c', redirectUri: 'https://x.example/cb' })).rejects.toMatchObject({ status: 503, code: 'SHEETS_NOT_CONFIGURED' });
   });
 });

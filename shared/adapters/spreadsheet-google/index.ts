@@ -161,24 +161,70 @@ export class GoogleSpreadsheets implements SpreadsheetPort {
   }
 }
 
+/** Encryption context of the KMS-encrypted client secret (`aws kms encrypt --encryption-context`). */
+export const CLIENT_SECRET_CONTEXT = { purpose: 'google-client-secret' } as const;
+
+/** Decrypts a ciphertext made with the deployment's key (the encryption port in AWS). */
+export type SecretDecrypter = (ciphertext: string, context: Record<string, string>) => Promise<string>;
+
+type ClientOptions = Omit<GoogleSpreadsheetOptions, 'clientSecret'>;
+
 /** The seller's Google OAuth client, from configuration (see the README's deploy section). */
 export function googleOptionsFrom(config: Config): GoogleSpreadsheetOptions | undefined {
   if (!config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET) return undefined;
-  return {
-    clientId: config.GOOGLE_CLIENT_ID,
-    clientSecret: config.GOOGLE_CLIENT_SECRET,
-    authBaseUrl: config.GOOGLE_OAUTH_AUTH_URL,
-    tokenUrl: config.GOOGLE_OAUTH_TOKEN_URL,
-    revokeUrl: config.GOOGLE_OAUTH_REVOKE_URL,
-    sheetsRootUrl: config.GOOGLE_SHEETS_ROOT_URL,
-  };
+  return { ...clientOptionsFrom(config, config.GOOGLE_CLIENT_ID), clientSecret: config.GOOGLE_CLIENT_SECRET };
+}
+
+const clientOptionsFrom = (config: Config, clientId: string): ClientOptions => ({
+  clientId,
+  authBaseUrl: config.GOOGLE_OAUTH_AUTH_URL,
+  tokenUrl: config.GOOGLE_OAUTH_TOKEN_URL,
+  revokeUrl: config.GOOGLE_OAUTH_REVOKE_URL,
+  sheetsRootUrl: config.GOOGLE_SHEETS_ROOT_URL,
+});
+
+/**
+ * The Google client whose secret arrives encrypted with the deployment's KMS key
+ * (`GOOGLE_CLIENT_SECRET_ENCRYPTED`), so the plain secret never sits in the function's
+ * configuration. It is decrypted once per container, on the first call that needs it; a failed
+ * decryption is retried on the next call. The consent link carries only the client id.
+ */
+export class SealedSecretSpreadsheets implements SpreadsheetPort {
+  readonly permission = DRIVE_FILE_SCOPE;
+  private google?: Promise<GoogleSpreadsheets>;
+
+  constructor(
+    private readonly options: ClientOptions,
+    private readonly ciphertext: string,
+    private readonly decrypt: SecretDecrypter,
+  ) {}
+
+  private unsealed(): Promise<GoogleSpreadsheets> {
+    this.google ??= this.decrypt(this.ciphertext, { ...CLIENT_SECRET_CONTEXT })
+      .then((clientSecret) => new GoogleSpreadsheets({ ...this.options, clientSecret }))
+      .catch((error: unknown) => {
+        this.google = undefined;
+        throw error;
+      });
+    return this.google;
+  }
+
+  consentUrl(input: { state: string; redirectUri: string }): string {
+    return new GoogleSpreadsheets({ ...this.options, clientSecret: '' }).consentUrl(input);
+  }
+  exchangeCode: SpreadsheetPort['exchangeCode'] = async (input) => (await this.unsealed()).exchangeCode(input);
+  createSpreadsheet: SpreadsheetPort['createSpreadsheet'] = async (session, input) => (await this.unsealed()).createSpreadsheet(session, input);
+  append: SpreadsheetPort['append'] = async (session, spreadsheetId, tab, rows) => (await this.unsealed()).append(session, spreadsheetId, tab, rows);
+  readColumn: SpreadsheetPort['readColumn'] = async (session, spreadsheetId, tab, column) => (await this.unsealed()).readColumn(session, spreadsheetId, tab, column);
+  updateCells: SpreadsheetPort['updateCells'] = async (session, spreadsheetId, updates) => (await this.unsealed()).updateCells(session, spreadsheetId, updates);
+  revoke: SpreadsheetPort['revoke'] = async (tokens) => (await this.unsealed()).revoke(tokens);
 }
 
 /** Refuses every call with a clear reason when no Google client is configured. */
 class UnconfiguredSpreadsheets implements SpreadsheetPort {
   readonly permission = DRIVE_FILE_SCOPE;
   private fail(): never {
-    throw new ApiError(503, 'Google Sheets is not configured on this deployment: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET', { code: 'SHEETS_NOT_CONFIGURED' });
+    throw new ApiError(503, 'Google Sheets is not configured on this deployment: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET_ENCRYPTED (or GOOGLE_CLIENT_SECRET)', { code: 'SHEETS_NOT_CONFIGURED' });
   }
   consentUrl(): string {
     return this.fail();
@@ -191,8 +237,14 @@ class UnconfiguredSpreadsheets implements SpreadsheetPort {
   revoke = async () => this.fail();
 }
 
-export const googleSpreadsheetFactory = (config: Config): SpreadsheetPort => {
+/**
+ * The spreadsheet port from configuration: a secret encrypted with the deployment's key (what the
+ * CDK stacks pass), else a plain one (local and tests), else a port that answers 503.
+ */
+export const googleSpreadsheetFactory = (config: Config, decrypt?: SecretDecrypter): SpreadsheetPort => {
+  if (config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET_ENCRYPTED && decrypt) {
+    return new SealedSecretSpreadsheets(clientOptionsFrom(config, config.GOOGLE_CLIENT_ID), config.GOOGLE_CLIENT_SECRET_ENCRYPTED, decrypt);
+  }
   const options = googleOptionsFrom(config);
   return options ? new GoogleSpreadsheets(options) : new UnconfiguredSpreadsheets();
 };
-
