@@ -41,6 +41,7 @@ export class LocalQueue implements QueuePort {
     private readonly handlers: () => Record<QueueName, LocalQueueHandler | undefined>,
     private readonly work: WorkTracker,
     dataDir?: string,
+    private readonly options: { visibilityTimeoutMs?: number } = {},
   ) {
     this.spool = new Spool(dataDir, 'queue');
   }
@@ -105,7 +106,7 @@ export class LocalQueue implements QueuePort {
           logger.error('message moved to dead-letter list', { queue: entry.queue, error: error as Error });
           await this.spool.bury(id, { ...entry, error: (error as Error).message }).catch(() => undefined);
         } else {
-          const next = { ...entry, visibleAtMs: Date.now() + VISIBILITY_TIMEOUT_MS * 2 ** (entry.receive - 1), receive: entry.receive + 1 };
+          const next = { ...entry, visibleAtMs: Date.now() + (this.options.visibilityTimeoutMs ?? VISIBILITY_TIMEOUT_MS) * 2 ** (entry.receive - 1), receive: entry.receive + 1 };
           await this.spool.put(id, next).catch((e) => logger.error('could not spool a retry', { error: e as Error }));
           this.schedule(id, next);
         }
