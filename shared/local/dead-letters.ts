@@ -1,9 +1,11 @@
 import * as z from 'zod';
 import { badRequest } from '../platform/errors';
 import { parseOrThrow } from '../platform/http/validation';
-import type { ControlRoute } from '../platform/capability';
+import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
 import type { LocalAdapters } from '../composition/local-deps';
-import type { LocalRuntimeInternals } from './control';
+
+/** What these routes reach of the runtime (control.ts's internals, named here so neither imports the other). */
+type LocalRuntimeInternals = LocalRuntimeHandle & { adapters: Pick<LocalAdapters, 'queue' | 'bus'> };
 
 /**
  * The local runtime's dead letters under the names `npm run admin -- redrive` uses for a deployed
