@@ -122,7 +122,7 @@ const accountId = () => values.account ?? fail('--account ID is required');
 
 async function main() {
   const command = positionals[0];
-  if (!command) fail('a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token, set-processor');
+  if (!command) fail('a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token, set-processor, listen, trigger, redrive');
   if (command === 'listen' || command === 'trigger') {
     const local = localApiUrl();
     const api = { baseUrl: values.api ?? local ?? fail('--api URL is required (no local runtime is running)'), key: values.key ?? process.env.API_KEY ?? fail('--key (or API_KEY) is required') };
