@@ -12,6 +12,11 @@
  *   npm run admin -- listen --key sk_test_... --forward-to http://localhost:4242/webhooks
  *   npm run admin -- trigger order.completed --key sk_test_...
  *
+ * Dead letters (see the README's runbook): a deployed stack's, named in its DeadLetterQueues output,
+ * or the running local runtime's without --outputs:
+ *   npm run admin -- redrive --outputs cdk-outputs.json [--queue webhooks] [--dry-run]
+ *   npm run admin -- redrive [--queue consumer:webhooks-fanout] [--dry-run]
+ *
  *   npm run admin -- --local set-processor --account ID --mode live --provider stripe \
  *     --secret-key rk_live_... --webhook-secret whsec_...
  */
@@ -30,6 +35,7 @@ import { PLANS, type Plan } from '../shared/platform/plans';
 import { documentClient } from '../shared/store/client';
 import { Store } from '../shared/store/store';
 import { listen, trigger, TRIGGERS } from './cli/developer';
+import { readStackOutputs, redrive, regionOf } from './cli/redrive';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -56,6 +62,9 @@ const { values, positionals } = parseArgs({
     'secret-key': { type: 'string' },
     'webhook-secret': { type: 'string' },
     'kms-key-id': { type: 'string' },
+    queue: { type: 'string' },
+    outputs: { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
   },
 });
 
@@ -113,7 +122,7 @@ const accountId = () => values.account ?? fail('--account ID is required');
 
 async function main() {
   const command = positionals[0];
-  if (!command) fail('a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token, set-processor');
+  if (!command) fail('a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token, set-processor, listen, trigger, redrive');
   if (command === 'listen' || command === 'trigger') {
     const local = localApiUrl();
     const api = { baseUrl: values.api ?? local ?? fail('--api URL is required (no local runtime is running)'), key: values.key ?? process.env.API_KEY ?? fail('--key (or API_KEY) is required') };
@@ -129,6 +138,10 @@ async function main() {
     // The payment step of a purchase can be driven only on the local runtime.
     const isLocal = /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(api.baseUrl);
     await trigger(api, type, { localControlUrl: isLocal ? api.baseUrl : undefined });
+    return;
+  }
+  if (command === 'redrive') {
+    await redriveCommand();
     return;
   }
   if (command === 'session-token') {
@@ -204,6 +217,42 @@ async function main() {
     default:
       fail(`unknown command ${command}`);
   }
+}
+
+async function redriveCommand() {
+  const dryRun = values['dry-run'];
+  if (!values.outputs) {
+    const baseUrl = values.api ?? localApiUrl() ?? fail('--outputs cdk-outputs.json (a deployed stack), or a running local runtime (npm start)');
+    const response = await fetch(`${baseUrl.replace(/\/$/, '')}/_local/dead-letters/redrive`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ queue: values.queue, dryRun }),
+    });
+    const answer = (await response.json()) as { message?: string; deadLetters?: { queue: string; id: string; error: string; type?: string }[] };
+    if (!response.ok) fail(answer.message ?? `redrive answered ${response.status}`);
+    for (const dead of answer.deadLetters ?? []) console.log(`${dead.queue}  ${dead.type ?? ''}  ${dead.id}  (failed: ${dead.error})`);
+    console.error(`${answer.deadLetters?.length ?? 0} dead letter(s) ${dryRun ? 'would be redriven (dry run)' : 'redriven'} on the local runtime at ${baseUrl}`);
+    return;
+  }
+  const { queues, busName } = readStackOutputs(values.outputs);
+  const first = Object.values(queues)[0];
+  const region = values.region ?? process.env.AWS_REGION ?? (first ? regionOf(first.dlqArn) : undefined);
+  const [{ SQSClient }, { EventBridgeClient }, { DynamoDBStreamsClient }] = await Promise.all([
+    import('@aws-sdk/client-sqs'),
+    import('@aws-sdk/client-eventbridge'),
+    import('@aws-sdk/client-dynamodb-streams'),
+  ]);
+  const reports = await redrive(queues, { queue: values.queue, dryRun, busName }, {
+    sqs: new SQSClient({ region }),
+    events: new EventBridgeClient({ region }),
+    streams: new DynamoDBStreamsClient({ region }),
+  });
+  for (const report of reports) {
+    console.log(`${report.queue} (${report.kind}): ${report.moved} ${dryRun ? 'to redrive (dry run)' : 'redriven'}`);
+    for (const line of report.lines) console.log(`  ${line}`);
+    for (const line of report.left) console.log(`  left: ${line}`);
+  }
+  if (reports.some((r) => r.left.length)) process.exitCode = 1;
 }
 
 main().catch((error) => fail(error instanceof Error ? error.message : String(error)));

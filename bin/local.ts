@@ -32,6 +32,7 @@ Creator Commerce is running at ${runtime.url}
   OpenAPI        ${runtime.url}/docs.json
   MCP            ${runtime.url}/mcp
   Data           ${values.memory ? 'in memory (gone when stopped)' : values.data ?? '.data/'}
+  Webhooks to    ${runtime.config.WEBHOOK_ALLOW_LOOPBACK === '1' ? 'http://127.0.0.1 and localhost allowed (WEBHOOK_ALLOW_LOOPBACK=1)' : 'public https only; start with WEBHOOK_ALLOW_LOOPBACK=1 to deliver to http://127.0.0.1'}
 
 Demo account ${demo.accountId}
   test key  ${demo.testKey}

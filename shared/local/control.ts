@@ -11,6 +11,7 @@ import type { App } from '../composition/assemble';
 import type { LocalAdapters } from '../composition/local-deps';
 import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
 import type { OffsetClock } from '../platform/clock';
+import { DEAD_LETTER_ROUTES } from './dead-letters';
 
 /** What the runtime's own control routes reach; capabilities' routes see only LocalRuntimeHandle. */
 export interface LocalRuntimeInternals extends LocalRuntimeHandle {
@@ -110,7 +111,7 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
 
 /** The runtime's own routes, then each capability's; a capability's route replaces a pending one. */
 export function controlRoutes(app: App): ControlRoute<LocalRuntimeInternals>[] {
-  const routes: ControlRoute<LocalRuntimeInternals>[] = [...CORE_CONTROL_ROUTES, ...app.controlRoutes];
+  const routes: ControlRoute<LocalRuntimeInternals>[] = [...CORE_CONTROL_ROUTES, ...DEAD_LETTER_ROUTES, ...app.controlRoutes];
   for (const [method, path, capability] of PENDING) {
     if (!routes.some((r) => r.method === method && r.path === path)) {
       routes.push({ method, path, handle: async () => { throw notImplemented(`${path} arrives with ${capability}`); } });

@@ -21,6 +21,23 @@ const PRIVATE_SUFFIX = /\.(local|internal|home\.arpa|intranet|lan)\.?$/i;
  * redirect). A host name passes here and is checked again, address by address, at connect time.
  */
 export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlVerdict {
+  const verdict = judgeUrl(raw, policy);
+  // A developer pointing an endpoint at their laptop learns how the local runtime allows it.
+  if (!verdict.ok && !policy.allowLoopback && LOOPBACK_HOSTS.has(hostOf(raw))) {
+    return { ok: false, reason: `${verdict.reason} (the local runtime delivers to http://127.0.0.1, [::1] and localhost when started with WEBHOOK_ALLOW_LOOPBACK=1)` };
+  }
+  return verdict;
+}
+
+const hostOf = (raw: string) => {
+  try {
+    return new URL(raw).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+};
+
+function judgeUrl(raw: string, policy: UrlPolicy): UrlVerdict {
   if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `url is longer than ${MAX_URL_LENGTH} characters` };
   let url: URL;
   try {

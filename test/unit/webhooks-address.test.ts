@@ -110,6 +110,17 @@ describe('endpoint URL policy', () => {
     }
   });
 
+  it('tells a developer refused a loopback endpoint how the local runtime allows it, and nobody else', () => {
+    for (const url of ['http://127.0.0.1:4242/hooks', 'https://localhost/x', 'http://[::1]/x']) {
+      const verdict = checkWebhookUrl(url, { allowLoopback: false });
+      expect(verdict.ok).toBe(false);
+      expect(!verdict.ok && verdict.reason).toMatch(/WEBHOOK_ALLOW_LOOPBACK=1/);
+    }
+    const other = checkWebhookUrl('http://example.com/hooks', { allowLoopback: false });
+    expect(!other.ok && other.reason).not.toMatch(/WEBHOOK_ALLOW_LOOPBACK/);
+    expect(checkWebhookUrl('http://127.0.0.1:4242/hooks', { allowLoopback: true }).ok).toBe(true);
+  });
+
   it('refuses http, credentials, non-public literals in any form, and private names, saying why', () => {
     const cases: [string, RegExp][] = [
       ['http://example.com/hooks', /https/],

@@ -11,6 +11,16 @@ const RETRY_DELAYS_MS = [200, 1000, 3000];
 interface SpooledDelivery {
   consumer: string;
   event: DomainEvent;
+  /** The last failure, kept on a dead letter. */
+  error?: string;
+}
+
+/** A delivery its consumer refused on every attempt, kept until it is redriven (a rule's DLQ in AWS). */
+export interface LocalDeadDelivery {
+  id: string;
+  consumer: string;
+  event: DomainEvent;
+  error: string;
 }
 
 /**
@@ -21,6 +31,7 @@ interface SpooledDelivery {
  * delivers what a crash left.
  */
 export class LocalBus implements BusPort {
+  readonly deadLetters: LocalDeadDelivery[] = [];
   private readonly spool: Spool<SpooledDelivery>;
 
   constructor(
@@ -42,6 +53,9 @@ export class LocalBus implements BusPort {
   }
 
   async resume(): Promise<number> {
+    for (const { id, entry } of await this.spool.buried()) {
+      if (!this.deadLetters.some((d) => d.id === id)) this.deadLetters.push({ id, consumer: entry.consumer, event: entry.event, error: entry.error ?? 'failed in an earlier run' });
+    }
     let resumed = 0;
     for (const { id, entry } of await this.spool.pending()) {
       const consumer = this.consumers().find((c) => c.name === entry.consumer);
@@ -55,6 +69,29 @@ export class LocalBus implements BusPort {
     return resumed;
   }
 
+  consumerNames(): string[] {
+    return this.consumers().map((c) => c.name);
+  }
+
+  /**
+   * Hands dead deliveries to their consumer again (only that consumer: the others already have the
+   * event). Without `dryRun` they leave the list; answers what was (or would be) redelivered.
+   */
+  async redrive(options: { consumer?: string; dryRun?: boolean } = {}): Promise<LocalDeadDelivery[]> {
+    const chosen = this.deadLetters.filter((d) => !options.consumer || d.consumer === options.consumer);
+    if (options.dryRun) return chosen.map((d) => ({ ...d }));
+    const moved: LocalDeadDelivery[] = [];
+    for (const dead of chosen) {
+      const consumer = this.consumers().find((c) => c.name === dead.consumer);
+      if (!consumer) continue; // its consumer is gone from the app: it stays listed
+      this.deadLetters.splice(this.deadLetters.indexOf(dead), 1);
+      await this.spool.unbury(dead.id, { consumer: dead.consumer, event: dead.event });
+      this.deliver(consumer, dead.event, 0);
+      moved.push(dead);
+    }
+    return moved;
+  }
+
   private deliver(consumer: BusConsumer, event: DomainEvent, attempt: number) {
     const done = this.work.begin();
     setImmediate(async () => {
@@ -65,7 +102,10 @@ export class LocalBus implements BusPort {
         const delay = RETRY_DELAYS_MS[attempt];
         if (delay === undefined) {
           logger.error('bus consumer gave up', { consumer: consumer.name, eventId: event.id, error: error as Error });
-          await this.spool.bury(deliveryId(consumer.name, event), { consumer: consumer.name, event }).catch(() => undefined);
+          const id = deliveryId(consumer.name, event);
+          const message = (error as Error).message;
+          if (!this.deadLetters.some((d) => d.id === id)) this.deadLetters.push({ id, consumer: consumer.name, event, error: message });
+          await this.spool.bury(id, { consumer: consumer.name, event, error: message }).catch(() => undefined);
         } else {
           const retryDone = this.work.begin();
           setTimeout(() => {

@@ -4,6 +4,14 @@ import { logger } from '../../platform/logger';
 import { Spool } from './spool';
 import type { WorkTracker } from './work-tracker';
 
+/** A message that failed every receive, kept until it is redriven. */
+export interface LocalDeadLetter {
+  id: string;
+  queue: QueueName;
+  message: Record<string, unknown>;
+  error: string;
+}
+
 export type LocalQueueHandler = (message: Record<string, unknown>) => Promise<void>;
 
 /** Doubles per receive (2, 4, 8, 16 s), so the retries outlast a lease a killed worker left (20 s). */
@@ -16,6 +24,8 @@ interface SpooledMessage {
   /** Wall-clock time the message becomes visible (delays are real seconds, as in SQS). */
   visibleAtMs: number;
   receive: number;
+  /** The last failure, kept on a dead letter. */
+  error?: string;
 }
 
 /**
@@ -24,13 +34,14 @@ interface SpooledMessage {
  * on disk from `send` until its handler succeeds, and `resume()` picks up what a crash left.
  */
 export class LocalQueue implements QueuePort {
-  readonly deadLetters: { queue: QueueName; message: Record<string, unknown>; error: string }[] = [];
+  readonly deadLetters: LocalDeadLetter[] = [];
   private readonly spool: Spool<SpooledMessage>;
 
   constructor(
     private readonly handlers: () => Record<QueueName, LocalQueueHandler | undefined>,
     private readonly work: WorkTracker,
     dataDir?: string,
+    private readonly options: { visibilityTimeoutMs?: number } = {},
   ) {
     this.spool = new Spool(dataDir, 'queue');
   }
@@ -51,11 +62,34 @@ export class LocalQueue implements QueuePort {
     return { release: () => this.schedule(id, entry), discard: () => this.spool.remove(id) };
   }
 
-  /** Runs every message a previous run of this data folder left pending. */
+  /** Runs every message a previous run of this data folder left pending, and lists its dead letters again. */
   async resume(): Promise<number> {
+    for (const { id, entry } of await this.spool.buried()) {
+      if (!this.deadLetters.some((d) => d.id === id)) this.deadLetters.push({ id, queue: entry.queue, message: entry.message, error: entry.error ?? 'failed in an earlier run' });
+    }
     const pending = await this.spool.pending();
     for (const { id, entry } of pending.sort((a, b) => a.entry.visibleAtMs - b.entry.visibleAtMs)) this.schedule(id, entry);
     return pending.length;
+  }
+
+  names(): QueueName[] {
+    return Object.keys(this.handlers());
+  }
+
+  /**
+   * Sends dead letters back to their queue with a fresh receive count (SQS's message move task does
+   * the same in AWS). Without `dryRun` they leave the list; answers what was (or would be) moved.
+   */
+  async redrive(options: { queue?: QueueName; dryRun?: boolean } = {}): Promise<LocalDeadLetter[]> {
+    const chosen = this.deadLetters.filter((d) => !options.queue || d.queue === options.queue);
+    if (options.dryRun) return chosen.map((d) => ({ ...d }));
+    for (const dead of chosen) {
+      this.deadLetters.splice(this.deadLetters.indexOf(dead), 1);
+      const entry: SpooledMessage = { queue: dead.queue, message: dead.message, visibleAtMs: Date.now(), receive: 1 };
+      await this.spool.unbury(dead.id, entry);
+      this.schedule(dead.id, entry);
+    }
+    return chosen;
   }
 
   private schedule(id: string, entry: SpooledMessage) {
@@ -68,11 +102,11 @@ export class LocalQueue implements QueuePort {
         await this.spool.remove(id);
       } catch (error) {
         if (entry.receive >= MAX_RECEIVES) {
-          this.deadLetters.push({ queue: entry.queue, message: entry.message, error: (error as Error).message });
+          this.deadLetters.push({ id, queue: entry.queue, message: entry.message, error: (error as Error).message });
           logger.error('message moved to dead-letter list', { queue: entry.queue, error: error as Error });
-          await this.spool.bury(id, entry).catch(() => undefined);
+          await this.spool.bury(id, { ...entry, error: (error as Error).message }).catch(() => undefined);
         } else {
-          const next = { ...entry, visibleAtMs: Date.now() + VISIBILITY_TIMEOUT_MS * 2 ** (entry.receive - 1), receive: entry.receive + 1 };
+          const next = { ...entry, visibleAtMs: Date.now() + (this.options.visibilityTimeoutMs ?? VISIBILITY_TIMEOUT_MS) * 2 ** (entry.receive - 1), receive: entry.receive + 1 };
           await this.spool.put(id, next).catch((e) => logger.error('could not spool a retry', { error: e as Error }));
           this.schedule(id, next);
         }

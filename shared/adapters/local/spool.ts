@@ -48,6 +48,28 @@ export class Spool<T> {
     await this.remove(id);
   }
 
+  /** Every buried entry (a previous run's dead letters), oldest name first. */
+  async buried(): Promise<{ id: string; entry: T }[]> {
+    if (!this.deadDir) return [];
+    const out: { id: string; entry: T }[] = [];
+    for (const name of (await readdir(this.deadDir)).sort()) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        out.push({ id: unsafe(name.slice(0, -'.json'.length)), entry: JSON.parse(await readFile(join(this.deadDir, name), 'utf8')) as T });
+      } catch {
+        // An unreadable file stays where it is, for a person to look at.
+      }
+    }
+    return out;
+  }
+
+  /** Brings a dead letter back as pending work: written as pending first, so a crash between keeps it. */
+  async unbury(id: string, entry: T): Promise<void> {
+    if (!this.deadDir) return;
+    await this.put(id, entry);
+    await rm(join(this.deadDir, `${safe(id)}.json`), { force: true });
+  }
+
   /** Every pending entry, to resume after a start. Unreadable leftovers of a killed write are dropped. */
   async pending(): Promise<{ id: string; entry: T }[]> {
     if (!this.dir) return [];
