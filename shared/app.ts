@@ -13,6 +13,7 @@ import { sales } from './sales/index';
 import { sheets } from './sheets/index';
 import { storefront } from './storefront/index';
 import { subscriptions } from './subscriptions/index';
+import { imports } from './imports/index';
 import { team } from './team/index';
 import { webhooks } from './webhooks/index';
 
@@ -24,6 +25,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, imports];
 
 export const APP = assembleApp(CAPABILITIES);
