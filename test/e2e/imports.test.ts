@@ -34,8 +34,16 @@ const subscribersCsv = (emails: { ok: string; unsub: string; archived: string; b
     `${emails.bounced};Eve;;subscribed;;`,
   ].join('\r\n');
 
-async function subscribers(account: TestAccount) {
-  return (await account.test.get('/newsletters/subscribers?pageSize=100')).body.data as { email: string; status: string; source: string; consent: { source: string; wording: string; optedInAt: string } | null; tags: string[] }[];
+type Contact = { email: string; status: string; source: string; consent: { source: string; wording: string; optedInAt: string } | null; tags: string[] };
+async function subscribers(account: TestAccount): Promise<Contact[]> {
+  const all: Contact[] = [];
+  let after = '';
+  for (;;) {
+    const page = (await account.test.get(`/newsletters/subscribers?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`)).body;
+    all.push(...page.data);
+    if (!page.nextCursor) return all;
+    after = page.nextCursor;
+  }
 }
 
 describe('imports', () => {
@@ -177,14 +185,7 @@ describe('imports', () => {
     const done = (await account.test.get(`/migrations/${id}`)).body;
     expect(done.status).toBe('completed');
     expect(done.progress.subscribers).toEqual({ total: 230, done: 230, created: 230, existing: 0, skipped: 0, failed: 0 });
-    let count = 0;
-    let cursor = '';
-    for (;;) {
-      const page = (await account.test.get(`/newsletters/subscribers?pageSize=100${cursor ? `&cursor=${cursor}` : ''}`)).body;
-      count += page.data.length;
-      if (!page.nextCursor && !page.cursor) break;
-      cursor = page.nextCursor ?? page.cursor;
-    }
+    const count = (await subscribers(account)).length;
     expect(count).toBe(230);
   });
 
