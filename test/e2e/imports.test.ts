@@ -11,7 +11,14 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-const settle = async () => expect((await control(runtime).post('/_local/settle', {})).status).toBe(200);
+// A busy machine can take longer than one settle's deadline (504): settle until idle, a few times.
+const settle = async () => {
+  for (let attempt = 1; ; attempt++) {
+    const res = await control(runtime).post('/_local/settle', {});
+    if (res.status === 200) return;
+    if (res.status !== 504 || attempt === 4) expect(res.status, res.text).toBe(200);
+  }
+};
 
 // A Shopify products export (columns as Shopify writes them, trimmed to the ones that matter here).
 const productsCsv = [
@@ -171,7 +178,7 @@ describe('imports', () => {
   it('resumes a run that died mid-way from the first row not done and creates nothing twice', async () => {
     const account = await createTestAccount(runtime, 'volume');
     const scope = { accountId: account.accountId, mode: 'test' as const };
-    const rows = Array.from({ length: 230 }, (_, i) => `sub${i}@example.com,subscribed`);
+    const rows = Array.from({ length: 130 }, (_, i) => `sub${i}@example.com,subscribed`);
     const created = await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 's.csv', csv: ['email,status', ...rows].join('\n') }] });
     const id = created.body._id;
     // A worker did 30 rows (contacts and markers written) and died before moving the cursor.
@@ -183,11 +190,11 @@ describe('imports', () => {
     expect((await account.test.post(`/migrations/${id}/start`)).status).toBe(202);
     await settle();
     const done = (await account.test.get(`/migrations/${id}`)).body;
-    expect(done.status).toBe('completed');
-    expect(done.progress.subscribers).toEqual({ total: 230, done: 230, created: 230, existing: 0, skipped: 0, failed: 0 });
+    expect(done.status, JSON.stringify(done.progress)).toBe('completed');
+    expect(done.progress.subscribers).toEqual({ total: 130, done: 130, created: 130, existing: 0, skipped: 0, failed: 0 });
     const count = (await subscribers(account)).length;
-    expect(count).toBe(230);
-  });
+    expect(count).toBe(130);
+  }, 180_000);
 
   it('keeps accounts apart', async () => {
     const a = await createTestAccount(runtime, 'volume');
