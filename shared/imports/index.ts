@@ -1,0 +1,25 @@
+import { defineCapability } from '../platform/capability';
+import { importsOperations } from './operations';
+import { IMPORT_QUEUE } from './service';
+import { IMPORTS_JOB_HANDLERS, runBatchHandler } from './workers';
+
+/**
+ * Store imports: products, customers, purchase history and subscribers from CSV exports of other
+ * platforms, checked by a dry run, then run in batches from a queue, resumable and idempotent.
+ */
+export const imports = defineCapability({
+  name: 'imports',
+  operations: importsOperations,
+  needs: ['table', 'queue', 'scheduler', 'blob'],
+  queues: [
+    {
+      name: IMPORT_QUEUE,
+      handle: runBatchHandler,
+      needs: ['table', 'queue', 'scheduler', 'blob'],
+      // One batch: up to 100 rows, a few writes each.
+      timeoutSeconds: 120,
+      batchSize: 1,
+    },
+  ],
+  jobs: IMPORTS_JOB_HANDLERS,
+});

@@ -1,0 +1,76 @@
+import type { Kind } from './platforms';
+import type { Mapping } from './rules';
+
+export type ImportStatus = 'draft' | 'running' | 'completed' | 'failed' | 'canceled';
+export type RowState = 'pending' | 'created' | 'existing' | 'skipped' | 'failed';
+/** Progress counters, one per kind and outcome (flat attributes so a row's transaction can add to them). */
+export const OUTCOMES = ['created', 'existing', 'skipped', 'failed'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+export const counterName = (kind: Kind, outcome: Outcome): `n_${string}` => `n_${kind}_${outcome}`;
+
+export interface ImportFile {
+  kind: Kind;
+  filename: string;
+  header: string[];
+  rowCount: number;
+  mapping: Mapping;
+  /** The CSV as sent, kept in the blob store (S3) for the report and a later re-read. */
+  blobKey: string;
+  addedAt: string;
+}
+
+export interface ImportRecord {
+  _id: string;
+  source: string;
+  status: ImportStatus;
+  files: Partial<Record<Kind, ImportFile>>;
+  dryRun: Record<string, unknown> | null;
+  createdBy: { type: 'user' | 'admin' };
+  /** The next row to run: rows before it (in run order) are done. */
+  cursor: string | null;
+  leaseUntil: number;
+  cancelRequested: boolean;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Counters `n_<kind>_<outcome>`, read through progressOf. */
+  [counter: `n_${string}`]: number | undefined;
+}
+
+/** One CSV row, in run order (`<kind order>#<row number>`), with its per-row marker `state`. */
+export interface RowRecord {
+  sk: string;
+  kind: Kind;
+  n: number;
+  raw: string[];
+  state: RowState;
+  reason?: string | null;
+  /** What it became (product id, contact id, imported order key). */
+  ref?: string | null;
+}
+
+/** Purchase history: an imported record, never a sale (no revenue, fees, payouts or webhooks). */
+export interface ImportedOrder {
+  key: string;
+  importId: string;
+  source: string;
+  orderId: string | null;
+  email: string;
+  productId: string | null;
+  productName: string | null;
+  amountCents: number | null;
+  currency: string | null;
+  date: string | null;
+  refunded: boolean;
+  importedAt: string;
+}
+
+export interface ImportedCustomer {
+  email: string;
+  name: string | null;
+  country: string | null;
+  source: string;
+  importId: string;
+  importedAt: string;
+}

@@ -1,0 +1,539 @@
+import { stringify } from 'csv-stringify/sync';
+import { findContactByEmail, suppressedAmong, upsertContact } from '../audience/service';
+import { createProduct, listProductViews } from '../catalog/service';
+import { getAccount } from '../platform/accounts';
+import type { Account, Deps } from '../platform/context';
+import { badRequest, conflict, notFound, notImplemented } from '../platform/errors';
+import { objectId } from '../platform/ids';
+import type { Scope } from '../store/keys';
+import { isConditionFailed } from '../store/conditional';
+import type { TransactOp } from '../store/store';
+import { KINDS, PLATFORMS, platformOf, type Kind } from './platforms';
+import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type RowRecord, type RowState } from './records';
+import * as repo from './repository';
+import { checkRow, detectMapping, mappingProblems, parseCsv, type Checked, type Mapping, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
+
+export type ImportsCtx = Deps & { scope: Scope; account: Account; createdBy?: 'user' | 'admin' };
+
+export const IMPORT_QUEUE = 'imports-run';
+export const SWEEP_JOB = 'imports.sweep';
+/** Rows per batch: one lease renewal, one cursor move. */
+export const BATCH_ROWS = 100;
+const LEASE_MS = 60_000;
+const SWEEP_SECONDS = 60;
+const sweepTimer = (scope: Scope, id: string) => `imports-sweep-${scope.accountId}-${scope.mode}-${id}`;
+
+// ---- views ----
+
+export function progressOf(record: ImportRecord) {
+  const progress: Record<string, Record<string, number>> = {};
+  for (const kind of KINDS) {
+    const file = record.files[kind];
+    if (!file) continue;
+    const counts = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, record[counterName(kind, outcome)] ?? 0]));
+    progress[kind] = { total: file.rowCount, done: Object.values(counts).reduce((a, b) => a + b, 0), ...counts };
+  }
+  return progress;
+}
+
+export function toView(record: ImportRecord) {
+  return {
+    _id: record._id,
+    source: record.source,
+    status: record.status,
+    files: KINDS.flatMap((kind) => {
+      const file = record.files[kind];
+      return file ? [{ kind, filename: file.filename, columns: file.header, rowCount: file.rowCount, addedAt: file.addedAt }] : [];
+    }),
+    mapping: Object.fromEntries(KINDS.flatMap((kind) => (record.files[kind] ? [[kind, record.files[kind]!.mapping]] : []))),
+    dryRun: record.dryRun,
+    progress: progressOf(record),
+    cancelRequested: record.cancelRequested,
+    createdBy: record.createdBy,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    startedAt: record.startedAt,
+    finishedAt: record.finishedAt,
+  };
+}
+export type ImportView = ReturnType<typeof toView>;
+
+export const listPlatforms = () => ({
+  sources: [
+    { id: 'csv', name: 'Any CSV', category: 'generic', apiSupported: false, exports: KINDS.map((kind) => ({ kind, name: `${kind} CSV`, columns: [] as string[] })) },
+    ...PLATFORMS.map(({ id, name, category, apiSupported, docs, exports }) => ({ id, name, category, apiSupported, docs, exports: exports.map(({ kind, name: exportName, columns }) => ({ kind, name: exportName, columns })) })),
+  ],
+});
+
+// ---- drafts and files ----
+
+async function requireImport(deps: Deps, scope: Scope, id: string): Promise<ImportRecord> {
+  const record = await repo.getImport(deps.store, scope, id);
+  if (!record) throw notFound('Import');
+  return record;
+}
+
+export const readImport = async (ctx: ImportsCtx, id: string) => toView(await requireImport(ctx, ctx.scope, id));
+
+function requireEditable(record: ImportRecord) {
+  if (record.status !== 'draft') throw conflict(`The import is ${record.status}; files and mapping change only on a draft`, 'IMPORT_NOT_DRAFT');
+}
+
+export async function createImport(ctx: ImportsCtx, input: { source: string; files?: { kind: Kind; filename: string; csv: string }[] }): Promise<ImportView> {
+  const kinds = (input.files ?? []).map((file) => file.kind);
+  const duplicate = kinds.find((kind, index) => kinds.indexOf(kind) !== index);
+  if (duplicate) throw badRequest(`files: two files of kind ${duplicate}; one file per kind`, { field: 'files' });
+  // Parse everything before writing anything, so a bad file changes nothing.
+  const parsed = (input.files ?? []).map((file, index) => ({ ...file, parsed: parseOrThrow(file.csv, `files.${index}.csv`) }));
+  const now = ctx.clock.now().toISOString();
+  const record: ImportRecord = {
+    _id: objectId(ctx.clock),
+    source: input.source,
+    status: 'draft',
+    files: {},
+    dryRun: null,
+    createdBy: { type: ctx.createdBy ?? 'user' },
+    cursor: null,
+    leaseUntil: 0,
+    cancelRequested: false,
+    createdAt: now,
+    updatedAt: now,
+    startedAt: null,
+    finishedAt: null,
+  };
+  await repo.putImport(ctx.store, ctx.scope, record);
+  let current = record;
+  for (const file of parsed) current = await storeFile(ctx, current, file);
+  return toView(current);
+}
+
+function parseOrThrow(csv: string, field: string) {
+  try {
+    return parseCsv(csv);
+  } catch (error) {
+    throw badRequest(`${field}: not a readable CSV file (${(error as Error).message})`, { field });
+  }
+}
+
+async function storeFile(ctx: ImportsCtx, record: ImportRecord, file: { kind: Kind; filename: string; csv: string; parsed: ReturnType<typeof parseCsv> }): Promise<ImportRecord> {
+  const blobKey = `imports/${ctx.scope.accountId}/${ctx.scope.mode}/${record._id}/${file.kind}.csv`;
+  await ctx.ports.blob.put(blobKey, Buffer.from(file.csv, 'utf8'), 'text/csv');
+  if (record.files[file.kind]) await repo.deleteRows(ctx.store, ctx.scope, record._id, file.kind);
+  const rows: RowRecord[] = file.parsed.rows.map((raw, index) => ({ sk: repo.rowSk(file.kind, index + 1), kind: file.kind, n: index + 1, raw, state: 'pending' }));
+  await repo.putRows(ctx.store, ctx.scope, record._id, rows);
+  const entry: ImportFile = {
+    kind: file.kind,
+    filename: file.filename,
+    header: file.parsed.header,
+    rowCount: rows.length,
+    mapping: detectMapping(record.source, file.kind, file.parsed.header),
+    blobKey,
+    addedAt: ctx.clock.now().toISOString(),
+  };
+  return repo.updateImport(ctx.store, ctx.scope, record._id, { set: { files: { ...record.files, [file.kind]: entry }, dryRun: null, updatedAt: entry.addedAt } }, draftOnly);
+}
+
+const draftOnly = { expression: '#status = :draft', names: { '#status': 'status' }, values: { ':draft': 'draft' } };
+
+export async function addFile(ctx: ImportsCtx, id: string, file: { kind: Kind; filename: string; csv: string }): Promise<ImportView> {
+  const record = await requireImport(ctx, ctx.scope, id);
+  requireEditable(record);
+  return toView(await storeFile(ctx, record, { ...file, parsed: parseOrThrow(file.csv, 'csv') }));
+}
+
+export async function removeFile(ctx: ImportsCtx, id: string, kind: Kind): Promise<ImportView> {
+  const record = await requireImport(ctx, ctx.scope, id);
+  requireEditable(record);
+  const file = record.files[kind];
+  if (!file) throw notFound(`File of kind ${kind}`);
+  await repo.deleteRows(ctx.store, ctx.scope, id, kind);
+  await ctx.ports.blob.delete(file.blobKey);
+  const files = { ...record.files };
+  delete files[kind];
+  return toView(await repo.updateImport(ctx.store, ctx.scope, id, { set: { files, dryRun: null, updatedAt: ctx.clock.now().toISOString() } }, draftOnly));
+}
+
+export async function updateMapping(ctx: ImportsCtx, id: string, kind: Kind, change: Mapping) {
+  const record = await requireImport(ctx, ctx.scope, id);
+  requireEditable(record);
+  const file = record.files[kind];
+  if (!file) throw notFound(`File of kind ${kind}`);
+  const mapping = { ...file.mapping, ...change };
+  const problems = mappingProblems(kind, mapping, file.header);
+  if (problems.length) throw badRequest(`mapping: ${problems.join('; ')}`, { field: 'mapping', details: { problems } });
+  const next = await repo.updateImport(ctx.store, ctx.scope, id, { set: { files: { ...record.files, [kind]: { ...file, mapping } }, dryRun: null, updatedAt: ctx.clock.now().toISOString() } }, draftOnly);
+  const counts = { total: 0, problems: 0 };
+  for await (const rows of repo.eachRow(ctx.store, ctx.scope, id, kind)) {
+    for (const row of rows) {
+      counts.total++;
+      if (!checkFileRow(next, row).ok) counts.problems++;
+    }
+  }
+  return { ...toView(next), revalidated: { kind, ...counts } };
+}
+
+const checkFileRow = (record: ImportRecord, row: RowRecord): Checked => {
+  const file = record.files[row.kind]!;
+  const problems = mappingProblems(row.kind, file.mapping, file.header);
+  if (problems.length) return { ok: false, reason: `mapping: ${problems.join('; ')}` };
+  return checkRow(row.kind, file.header, row.raw, file.mapping, { source: record.source, filename: file.filename });
+};
+
+export async function listRows(ctx: ImportsCtx, id: string, query: { kind?: Kind; filter?: 'problems' | 'all'; page: number; pageSize: number }) {
+  const record = await requireImport(ctx, ctx.scope, id);
+  const wanted = (row: RowRecord, checked: Checked) => query.filter !== 'problems' || !checked.ok || row.state === 'failed' || (row.state === 'skipped' && !!row.reason);
+  const skip = (query.page - 1) * query.pageSize;
+  const out: unknown[] = [];
+  let seen = 0;
+  let more = false;
+  for await (const rows of repo.eachRow(ctx.store, ctx.scope, id, query.kind)) {
+    for (const row of rows) {
+      if (!record.files[row.kind]) continue;
+      const checked = checkFileRow(record, row);
+      if (!wanted(row, checked)) continue;
+      if (seen++ < skip) continue;
+      if (out.length === query.pageSize) {
+        more = true;
+        break;
+      }
+      const file = record.files[row.kind]!;
+      out.push({ kind: row.kind, row: row.n, values: Object.fromEntries(file.header.map((column, index) => [column, row.raw[index] ?? ''])), state: row.state, problem: checked.ok ? (row.reason ?? null) : checked.reason });
+    }
+    if (more) break;
+  }
+  return { rows: out, page: query.page, pageSize: query.pageSize, hasMore: more };
+}
+
+export async function connectPlatform(ctx: ImportsCtx, id: string): Promise<never> {
+  const record = await requireImport(ctx, ctx.scope, id);
+  throw notImplemented(`Pulling from the ${platformOf(record.source)?.name ?? record.source} API is not supported yet; upload its CSV exports instead`);
+}
+
+// ---- dry run ----
+
+async function existingProducts(ctx: ImportsCtx) {
+  const products = await listProductViews(ctx);
+  return new Map(products.map((product) => [product.name.trim().toLowerCase(), product._id as string]));
+}
+
+export async function dryRun(ctx: ImportsCtx, id: string) {
+  const record = await requireImport(ctx, ctx.scope, id);
+  const products = await existingProducts(ctx);
+  const kinds = {
+    products: { total: 0, invalid: 0, skipped: 0, create: 0, existing: 0, filesToDownload: 0, fileNeeded: 0 },
+    orders: { total: 0, invalid: 0, skipped: 0, create: 0, alreadyImported: 0, newCustomers: 0, refunded: 0 },
+    subscribers: { total: 0, invalid: 0, noConsent: 0, create: 0, active: 0, unsubscribed: 0, existing: 0, suppressed: 0, overLimit: 0, activeNow: 0 },
+    customers: { total: 0, invalid: 0, create: 0, existing: 0 },
+  };
+  const notes: string[] = [];
+  const newProductNames = new Set<string>();
+  const orderEmails = new Set<string>();
+  for (const kind of KINDS) {
+    const file = record.files[kind];
+    if (!file) continue;
+    const problems = mappingProblems(kind, file.mapping, file.header);
+    if (problems.length) notes.push(`${kind}: ${problems.join('; ')}`);
+    for await (const rows of repo.eachRow(ctx.store, ctx.scope, id, kind)) {
+      const checked = rows.map((row) => checkFileRow(record, row));
+      const valid = checked.flatMap((c) => (c.ok ? [c.row] : []));
+      const invalid = checked.length - valid.length;
+      if (kind === 'products') {
+        const k = kinds.products;
+        k.total += rows.length;
+        k.invalid += invalid;
+        for (const row of valid as ProductRow[]) {
+          const name = row.name.toLowerCase();
+          if (products.has(name) || newProductNames.has(name)) k.existing++;
+          else {
+            newProductNames.add(name);
+            k.create++;
+            if (row.fileUrl) k.fileNeeded++;
+          }
+        }
+      } else if (kind === 'customers') {
+        const k = kinds.customers;
+        k.total += rows.length;
+        k.invalid += invalid;
+        const emails = (valid as { email: string }[]).map((row) => row.email);
+        const known = await repo.importedCustomersAmong(ctx.store, ctx.scope, emails);
+        for (const email of emails) known.has(email) ? k.existing++ : k.create++;
+      } else if (kind === 'orders') {
+        const k = kinds.orders;
+        k.total += rows.length;
+        k.invalid += invalid;
+        const orders = valid as OrderRow[];
+        const done = await repo.importedOrdersAmong(ctx.store, ctx.scope, orders.map((order) => order.key));
+        const seen = new Set<string>();
+        for (const order of orders) {
+          if (done.has(order.key)) k.alreadyImported++;
+          else if (seen.has(order.key)) k.skipped++;
+          else {
+            seen.add(order.key);
+            k.create++;
+            if (order.refunded) k.refunded++;
+            orderEmails.add(order.email);
+          }
+        }
+      } else {
+        const k = kinds.subscribers;
+        k.total += rows.length;
+        k.invalid += invalid;
+        const subscribers = valid as SubscriberRow[];
+        const suppressed = await suppressedAmong(ctx, ctx.scope, subscribers.map((row) => row.email));
+        for (const row of subscribers) {
+          if (!row.status) k.noConsent++;
+          else if (suppressed.has(row.email)) k.suppressed++;
+          else if (await findContactByEmail(ctx, ctx.scope, row.email)) k.existing++;
+          else {
+            k.create++;
+            if (row.status === 'subscribed') k.active++;
+            else k.unsubscribed++;
+          }
+        }
+        k.activeNow = k.active;
+      }
+    }
+  }
+  const known = await repo.importedCustomersAmong(ctx.store, ctx.scope, [...orderEmails]);
+  kinds.orders.newCustomers = [...orderEmails].filter((email) => !known.has(email)).length;
+  if (kinds.products.fileNeeded) notes.push(`${kinds.products.fileNeeded} product file(s) must be uploaded after the import: downloading files from links is not supported yet`);
+  if (!Object.keys(record.files).length) notes.push('Add at least one file');
+  notes.push('Nobody is emailed by an import; purchase history is kept as imported records and never counts as sales.');
+  const result = {
+    computedAt: ctx.clock.now().toISOString(),
+    canStart: Object.keys(record.files).length > 0 && !KINDS.some((kind) => record.files[kind] && mappingProblems(kind, record.files[kind]!.mapping, record.files[kind]!.header).length) && record.status !== 'running' && record.status !== 'completed',
+    subscriberLimit: null,
+    kinds,
+    notes,
+  };
+  await repo.updateImport(ctx.store, ctx.scope, id, { set: { dryRun: result } });
+  return result;
+}
+
+// ---- run ----
+
+export async function startImport(ctx: ImportsCtx, id: string): Promise<ImportView> {
+  const record = await requireImport(ctx, ctx.scope, id);
+  if (record.status === 'running') throw conflict('The import is already running', 'IMPORT_RUNNING');
+  if (record.status === 'completed') throw conflict('The import is completed', 'IMPORT_COMPLETED');
+  if (!Object.keys(record.files).length) throw badRequest('Add at least one file before starting', { field: 'files' });
+  for (const kind of KINDS) {
+    const file = record.files[kind];
+    const problems = file ? mappingProblems(kind, file.mapping, file.header) : [];
+    if (problems.length) throw badRequest(`mapping of ${kind}: ${problems.join('; ')}`, { field: `mapping.${kind}` });
+  }
+  let next: ImportRecord;
+  try {
+    // A failed or canceled import resumes from its cursor: rows already done keep their markers.
+    next = await repo.updateImport(
+      ctx.store,
+      ctx.scope,
+      id,
+      { set: { status: 'running', cancelRequested: false, leaseUntil: 0, startedAt: record.startedAt ?? ctx.clock.now().toISOString(), finishedAt: null, updatedAt: ctx.clock.now().toISOString() } },
+      { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': record.status } },
+    );
+  } catch (error) {
+    if (isConditionFailed(error)) throw conflict('The import changed while this request ran; try again', 'CONCURRENT_UPDATE');
+    throw error;
+  }
+  await armSweep(ctx, ctx.scope, id);
+  await ctx.ports.queue.send(IMPORT_QUEUE, { scope: ctx.scope, importId: id });
+  return toView(next);
+}
+
+export async function cancelImport(ctx: ImportsCtx, id: string): Promise<ImportView> {
+  const record = await requireImport(ctx, ctx.scope, id);
+  if (record.status !== 'running') throw conflict(`Only a running import can be canceled; this one is ${record.status}`, 'IMPORT_NOT_RUNNING');
+  return toView(await repo.updateImport(ctx.store, ctx.scope, id, { set: { cancelRequested: true, updatedAt: ctx.clock.now().toISOString() } }));
+}
+
+const armSweep = (deps: Deps, scope: Scope, id: string) =>
+  deps.ports.scheduler.schedule(sweepTimer(scope, id), new Date(deps.clock.nowMs() + SWEEP_SECONDS * 1000), { type: SWEEP_JOB, scope, payload: { importId: id } });
+
+/** The 1-minute sweep of one running import: a run whose lease ran out (a crashed worker) is queued again. */
+export async function sweep(deps: Deps, scope: Scope, id: string): Promise<void> {
+  const record = await repo.getImport(deps.store, scope, id);
+  if (!record || record.status !== 'running') return;
+  if (record.leaseUntil < deps.clock.nowMs()) await deps.ports.queue.send(IMPORT_QUEUE, { scope, importId: id });
+  await armSweep(deps, scope, id);
+}
+
+/** One batch of a run: claim the lease, do up to BATCH_ROWS rows after the cursor, move it, queue the next. */
+export async function runBatch(deps: Deps, scope: Scope, id: string): Promise<void> {
+  const now = deps.clock.nowMs();
+  let record: ImportRecord;
+  try {
+    record = await repo.updateImport(deps.store, scope, id, { set: { leaseUntil: now + LEASE_MS } }, {
+      expression: '#status = :running AND leaseUntil < :now',
+      names: { '#status': 'status' },
+      values: { ':running': 'running', ':now': now },
+    });
+  } catch (error) {
+    if (isConditionFailed(error)) return; // not running, or another worker holds the lease
+    throw error;
+  }
+  if (record.cancelRequested) return finish(deps, scope, record, 'canceled');
+  const account = await getAccount(deps.store, scope.accountId);
+  if (!account) return finish(deps, scope, record, 'failed');
+  const ctx: ImportsCtx = { ...deps, scope, account };
+  const page = await repo.rowPage(deps.store, scope, id, { after: record.cursor ?? undefined, limit: BATCH_ROWS });
+  const rows = page.rows.filter((row) => record.files[row.kind]);
+  let states: Map<string, RowState>;
+  try {
+    states = await processRows(ctx, record, rows);
+  } catch (error) {
+    // Rows done so far keep their markers; the sweep or a new start goes on from the cursor.
+    await repo.updateImport(deps.store, scope, id, { set: { leaseUntil: 0 } });
+    throw error;
+  }
+  // The counters move with the cursor in one conditional write: each row is counted exactly once,
+  // also the rows an earlier, crashed attempt marked done before it could move the cursor.
+  const add: Record<string, number> = {};
+  for (const row of rows) {
+    const state = states.get(row.sk) ?? row.state;
+    if (state !== 'pending') add[counterName(row.kind, state)] = (add[counterName(row.kind, state)] ?? 0) + 1;
+  }
+  const last = page.rows.at(-1)?.sk ?? record.cursor;
+  const completed = !page.cursor;
+  await repo.updateImport(
+    deps.store,
+    scope,
+    id,
+    {
+      set: { cursor: last, leaseUntil: 0, updatedAt: deps.clock.now().toISOString(), ...(completed ? { status: 'completed', cancelRequested: false, finishedAt: deps.clock.now().toISOString() } : {}) },
+      add,
+    },
+    { expression: '#cursor = :cursor', names: { '#cursor': 'cursor' }, values: { ':cursor': record.cursor } },
+  );
+  if (completed) await deps.ports.scheduler.cancel(sweepTimer(scope, id));
+  else await deps.ports.queue.send(IMPORT_QUEUE, { scope, importId: id });
+}
+
+async function finish(deps: Deps, scope: Scope, record: ImportRecord, status: 'canceled' | 'failed') {
+  await repo.updateImport(deps.store, scope, record._id, { set: { status, leaseUntil: 0, cancelRequested: false, finishedAt: deps.clock.now().toISOString(), updatedAt: deps.clock.now().toISOString() } });
+  await deps.ports.scheduler.cancel(sweepTimer(scope, record._id));
+}
+
+/** Runs `work` over items, `limit` at a time. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
+}
+
+class ExistingContact extends Error {}
+const ROW_CONCURRENCY = 10;
+
+/**
+ * Runs the pending rows of a batch; each row's effect and its marker are one transaction where
+ * the effect is ours. Products go one by one (a name repeated in the file is created once); the
+ * other kinds run side by side. Answers the state each row ended in.
+ */
+export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: RowRecord[]): Promise<Map<string, RowState>> {
+  const states = new Map<string, RowState>();
+  const pending = rows.filter((row) => row.state === 'pending');
+  if (!pending.length) return states;
+  const id = record._id;
+  const done = async (row: RowRecord, ops: TransactOp[], state: Exclude<RowState, 'pending'>, extra?: { reason?: string | null; ref?: string | null }) => {
+    try {
+      await ctx.store.transact([...ops, ...repo.rowDone(ctx.scope, id, row, state, extra)]);
+      states.set(row.sk, state);
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      // Either the row was marked by an earlier attempt, or what it creates exists (imported before).
+      const current = await repo.getRow(ctx.store, ctx.scope, id, row.sk);
+      if (current && current.state !== 'pending') states.set(row.sk, current.state);
+      else await done(row, [], 'existing', { ref: extra?.ref });
+    }
+  };
+  const checked = pending.map((row) => ({ row, checked: checkFileRow(record, row) }));
+  const products = checked.some(({ row }) => row.kind === 'products' || row.kind === 'orders') ? await existingProducts(ctx) : new Map<string, string>();
+  const sourceIds = await repo.productIdsBySource(ctx.store, ctx.scope, record.source, checked.flatMap(({ checked: c }) => (c.ok && (c.row.kind === 'products' || c.row.kind === 'orders') ? [(c.row.kind === 'products' ? c.row.sourceId : c.row.productId) ?? ''] : [])).filter(Boolean));
+  const subscriberEmails = checked.flatMap(({ checked: c }) => (c.ok && c.row.kind === 'subscribers' ? [c.row.email] : []));
+  const suppressed = subscriberEmails.length ? await suppressedAmong(ctx, ctx.scope, subscriberEmails) : new Set<string>();
+  const platform = platformOf(record.source);
+  const now = ctx.clock.now().toISOString();
+
+  const one = async ({ row, checked: c }: (typeof checked)[number]) => {
+    if (!c.ok) return done(row, [], 'failed', { reason: c.reason });
+    const item = c.row;
+    if (item.kind === 'products') {
+      const existing = (item.sourceId && sourceIds.get(item.sourceId)) || products.get(item.name.toLowerCase());
+      if (existing) return done(row, [], 'existing', { ref: existing });
+      // The catalog writes the product and its event; a crash before the marker finds it by name on resume.
+      const product = await createProduct(ctx, { name: item.name, price: item.price, ...(item.description ? { description: item.description.slice(0, 5000) } : {}) } as Parameters<typeof createProduct>[1]);
+      const productId = product._id as string;
+      products.set(item.name.toLowerCase(), productId);
+      if (item.sourceId) sourceIds.set(item.sourceId, productId);
+      const reason = item.fileUrl ? 'fileNeeded: downloading product files from links is not supported yet; upload the file' : null;
+      return done(row, item.sourceId ? [repo.productSourcePut(ctx.scope, record.source, item.sourceId, productId)] : [], 'created', { ref: productId, reason });
+    }
+    if (item.kind === 'customers') {
+      return done(row, [repo.importedCustomerPut(ctx.scope, { email: item.email, name: item.name, country: item.country, source: record.source, importId: id, importedAt: now })], 'created', { ref: item.email });
+    }
+    if (item.kind === 'orders') {
+      const productId = (item.productId && sourceIds.get(item.productId)) || (item.productName ? products.get(item.productName.toLowerCase()) : undefined) || null;
+      const order = { key: item.key, importId: id, source: record.source, orderId: item.orderId, email: item.email, productId, productName: item.productName, amountCents: item.amountCents, currency: item.currency, date: item.date, refunded: item.refunded, importedAt: now };
+      return done(row, [repo.importedOrderPut(ctx.scope, order)], 'created', { ref: item.key });
+    }
+    if (!item.status) return done(row, [], 'skipped', { reason: `noConsent: status "${item.rawStatus}" carries no consent` });
+    if (suppressed.has(item.email)) return done(row, [], 'skipped', { reason: 'suppressed: the address is on the bounce or complaint list' });
+    const consent = { source: `${record.source}_csv`, wording: platform?.consentWording ?? "Opted in on the creator's previous platform (CSV import)", optedInAt: item.optedInAt ?? now };
+    try {
+      // Existing data wins: an existing contact is left exactly as it is (its status never changes).
+      const { contact } = await upsertContact(
+        ctx,
+        ctx.scope,
+        { email: item.email, source: 'import', status: item.status, tags: item.tags, consent, name: item.name },
+        {
+          extraOps: repo.rowDone(ctx.scope, id, row, 'created', { ref: item.email }),
+          apply: (contact, created) => {
+            if (!created) throw new ExistingContact(contact._id);
+            return contact;
+          },
+        },
+      );
+      states.set(row.sk, 'created');
+      void contact;
+    } catch (error) {
+      if (error instanceof ExistingContact) return done(row, [], 'existing', { ref: error.message });
+      if (isConditionFailed(error)) return done(row, [], 'existing');
+      if ((error as { status?: number }).status === 400) return done(row, [], 'failed', { reason: (error as Error).message });
+      throw error;
+    }
+  };
+  const productRows = checked.filter(({ row }) => row.kind === 'products');
+  for (const entry of productRows) await one(entry);
+  await eachLimited(checked.filter(({ row }) => row.kind !== 'products'), ROW_CONCURRENCY, one);
+  return states;
+}
+
+// ---- report ----
+
+export async function report(ctx: ImportsCtx, id: string) {
+  const record = await requireImport(ctx, ctx.scope, id);
+  const fileNeeded: { row: number; productId: string | null; reason: string }[] = [];
+  if (record.files.products) {
+    for await (const rows of repo.eachRow(ctx.store, ctx.scope, id, 'products')) {
+      for (const row of rows) if (row.reason?.startsWith('fileNeeded')) fileNeeded.push({ row: row.n, productId: row.ref ?? null, reason: row.reason });
+    }
+  }
+  return { _id: record._id, status: record.status, kinds: progressOf(record), fileNeeded, finishedAt: record.finishedAt };
+}
+
+/** Every row not imported cleanly, with the reason. */
+export async function errorsCsv(ctx: ImportsCtx, id: string): Promise<string> {
+  const record = await requireImport(ctx, ctx.scope, id);
+  const lines: string[][] = [['kind', 'row', 'state', 'reason', 'data']];
+  for await (const rows of repo.eachRow(ctx.store, ctx.scope, id)) {
+    for (const row of rows) {
+      if (!record.files[row.kind]) continue;
+      const checked = row.state === 'pending' ? checkFileRow(record, row) : undefined;
+      const reason = checked && !checked.ok ? checked.reason : row.state === 'failed' || row.state === 'skipped' || row.reason ? row.reason : null;
+      if (!reason) continue;
+      lines.push([row.kind, String(row.n), row.state, reason, row.raw.join(', ')]);
+    }
+  }
+  return stringify(lines);
+}
