@@ -8,6 +8,7 @@ import { audience } from './audience/index';
 import { email } from './email/index';
 import { automations } from './automations/index';
 import { funnels } from './funnels/index';
+import { forms } from './forms/index';
 import { credits } from './credits/index';
 import { events } from './events/index';
 import type { Capability } from './platform/capability';
@@ -27,6 +28,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, forms];
 
 export const APP = assembleApp(CAPABILITIES);
