@@ -9,6 +9,7 @@ import { assembleApp } from './composition/assemble';
 import { credits } from './credits/index';
 import { email } from './email/index';
 import { events } from './events/index';
+import { forms } from './forms/index';
 import { funnels } from './funnels/index';
 import { imports } from './imports/index';
 import { memberships } from './memberships/index';
@@ -30,6 +31,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -1,0 +1,9 @@
+import { defineCapability } from '../platform/capability';
+import { formOperations } from './operations';
+
+/** Signup forms: inline forms, slide-ins and popups embedded on any site, public signups. */
+export const forms = defineCapability({
+  name: 'forms',
+  operations: formOperations,
+  needs: ['table', 'email'],
+});
