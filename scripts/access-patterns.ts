@@ -62,7 +62,7 @@ export async function renderAccessPatterns(root = ROOT): Promise<string> {
     '/**',
     ' * Every access pattern of the single table and what serves it. No request path scans the table.',
     ' * `scope` is `A#<accountId>#<mode>`; ids are 24-hex and time-ordered. `declared: false` rows are',
-    ' * key shapes and the money path, not declared per entity yet.',
+    ' * the key shapes of keys.ts (and any row not declared per entity yet).',
     ' */',
     "import type { AccessPatternRow } from './entity';",
     '',
@@ -85,7 +85,7 @@ export function declaredRepositories(root = ROOT): string[] {
   const repositories = files(join(root, 'shared'), 'entities.ts')
     .map((file) => join(file, '..', 'repository.ts'))
     .filter((file) => existsSync(file));
-  return [...repositories, join(root, 'shared/platform/accounts.ts'), join(root, 'shared/platform/rate-limit.ts'), join(root, 'shared/adapters/local/scheduler.ts')].map((file) => relative(root, file));
+  return [...repositories, join(root, 'shared/platform/accounts.ts'), join(root, 'shared/platform/rate-limit.ts'), join(root, 'shared/adapters/local/scheduler.ts'), join(root, 'shared/processor/marker.ts'), join(root, 'shared/processor/settings.ts'), join(root, 'shared/adapters/processor-sandbox/sandbox.ts'), join(root, 'shared/adapters/processor-sandbox/delivery.ts')].map((file) => relative(root, file));
 }
 
 const DIRECT_READ = /\bstore\.(get|batchGet|query|queryAll|queryPage)\s*[<(]/g;

@@ -11,7 +11,8 @@ import { redeemDiscountOps } from '../storefront/discounts';
 import { referralSaleOps } from '../storefront/partners';
 import type { SubscriberRecord } from '../subscriptions/records';
 import { initialInvoiceEvents, startSubscription, subscriptionCreatedEvent } from '../subscriptions/transaction';
-import { ConditionFailed, type TransactOp } from '../store/store';
+import { onConditionFailed } from '../store/conditional';
+import type { TransactOp } from '../store/store';
 import type { Scope } from '../store/keys';
 import { getSession, sessionCompleted } from './repository';
 import type { CheckoutSessionRecord } from './records';
@@ -32,19 +33,17 @@ export async function completeCheckout(deps: Deps, scope: Scope, notification: P
   if (session.status === 'completed') return false;
   for (const withExtras of [true, false]) {
     const plan = await buildCompletion(deps, scope, notification, data, session, baseUrl, withExtras);
-    try {
-      await deps.store.transact(plan.ops);
-    } catch (error) {
-      if (error instanceof ConditionFailed) {
-        if (await alreadyProcessed(deps.store, notification.id)) return false;
-        // Another notification (another id, same session) completed it meanwhile: this one is a
-        // duplicate of that completion, not a failure.
-        if ((await getSession(deps.store, scope, data.sessionId))?.status === 'completed') return false;
-        // A discount past its uses or a referral that no longer applies must not lose a paid sale.
-        if (withExtras && plan.hasExtras) continue;
-      }
+    const outcome = await onConditionFailed(deps.store.transact(plan.ops).then(() => 'done' as const), async (error) => {
+      if (await alreadyProcessed(deps.store, notification.id)) return 'duplicate' as const;
+      // Another notification (another id, same session) completed it meanwhile: this one is a
+      // duplicate of that completion, not a failure.
+      if ((await getSession(deps.store, scope, data.sessionId))?.status === 'completed') return 'duplicate' as const;
+      // A discount past its uses or a referral that no longer applies must not lose a paid sale.
+      if (withExtras && plan.hasExtras) return 'without extras' as const;
       throw error;
-    }
+    });
+    if (outcome === 'duplicate') return false;
+    if (outcome === 'without extras') continue;
     return true;
   }
   return true;

@@ -1,6 +1,5 @@
 import { lookupProduct } from '../catalog/service';
-import { keys } from '../store/keys';
-import { toItem } from '../store/items';
+import { consumerMarkerEntity } from '../platform/entities';
 import type { BusConsumer } from '../platform/capability';
 
 const MARKER_DAYS = 7;
@@ -18,8 +17,7 @@ export const creditRefillEmailConsumer: BusConsumer = {
   needs: ['table', 'email'],
   eventTypes: ['credit.auto_refill.failed'],
   handle: async (event, deps) => {
-    const marker = keys.processed('credit-refill-email', event.id);
-    if (await deps.store.get(marker, { consistent: true })) return;
+    if (await consumerMarkerEntity.get(deps.store, 'byEvent', 'credit-refill-email', event.id)) return;
     const data = event.data as { account: { email: string; productId: string }; failureMessage?: string };
     const scope = { accountId: event.accountId, mode: event.mode };
     const product = await lookupProduct(deps, scope, data.account.productId);
@@ -31,6 +29,6 @@ export const creditRefillEmailConsumer: BusConsumer = {
       text: `We could not charge your saved card for the ${name} top-off (${reason}). Your balance is paused until you buy more credits.`,
       html: `<p>We could not charge your saved card for the <strong>${escapeHtml(name)}</strong> top-off (${escapeHtml(reason)}).</p><p>Your balance is paused until you buy more credits.</p>`,
     });
-    await deps.store.put(toItem(marker, 'ProcessedEvent', { eventId: event.id }, { expiresAt: event.created + MARKER_DAYS * 24 * 3600 }));
+    await deps.store.put(consumerMarkerEntity.item(consumerMarkerEntity.declaration.key('credit-refill-email', event.id), { eventId: event.id }, { expiresAt: event.created + MARKER_DAYS * 24 * 3600 }));
   },
 };

@@ -9,7 +9,8 @@ import { normalizeEmail } from '../sales/records';
 import { findCustomer, findCustomerOfEmail } from '../sales/service';
 import { newSale, saleWrites } from '../sales/transaction';
 import type { Scope } from '../store/keys';
-import { ConditionFailed, type TransactOp } from '../store/store';
+import { onConditionFailed } from '../store/conditional';
+import type { TransactOp } from '../store/store';
 import type { CreditAccountRecord } from './records';
 import { creditAccountPointerPut, creditAccountPut, findCreditAccount, listCreditAccountRecords } from './repository';
 import type { DeductInput } from './schemas';
@@ -90,12 +91,7 @@ export async function deductCredits(ctx: OperationContext, input: DeductInput) {
     }
     const after: CreditAccountRecord = { ...account, balanceCents: account.balanceCents - input.amountCents, updatedAt: ctx.clock.now().toISOString() };
     const event = newEvent(scope, ctx.clock, 'credit.balance_changed', { account: accountBlock(after), balanceCents: after.balanceCents, changeCents: -input.amountCents, reason: input.reason ?? 'usage' });
-    try {
-      await ctx.store.transact([creditAccountPut(scope, after, account), outboxPut(event)]);
-    } catch (error) {
-      if (error instanceof ConditionFailed) continue;
-      throw error;
-    }
+    if (!(await onConditionFailed(ctx.store.transact([creditAccountPut(scope, after, account), outboxPut(event)]).then(() => true), () => false))) continue;
     let refill: { attempted: boolean; succeeded: boolean } = { attempted: false, succeeded: false };
     let final = after;
     if (after.balanceCents === 0 && after.autoRefill.consent && after.autoRefill.paymentMethodId) {

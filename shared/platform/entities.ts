@@ -72,3 +72,16 @@ export const outboxEntity = defineEntity<{ eventType: string; event: string }>()
     },
   },
 });
+
+/** A bus consumer's "done" marker for one event, so a redelivered event changes nothing twice. */
+export const consumerMarkerEntity = defineEntity<{ eventId: string }>()({
+  entity: 'ProcessedEvent',
+  version: 1,
+  owner: 'platform',
+  key: keys.processed,
+  keyArgs: ['consumer', 'eventId'],
+  patterns: {
+    byEvent: { kind: 'get', summary: 'Consumer idempotency marker', key: keys.processed, args: ['consumer', 'eventId'], consistent: true },
+  },
+  notes: 'TTL 7 days',
+});

@@ -6,7 +6,7 @@ import { logger } from '../platform/logger';
 import { onPaymentDisputed, onPaymentRefunded } from '../sales/service';
 import { onChargeFailed, onChargeSucceeded, onMembershipCanceled } from '../subscriptions/billing';
 import type { Scope } from '../store/keys';
-import { ConditionFailed } from '../store/store';
+import { isConditionFailed } from '../store/conditional';
 import { alreadyProcessed } from './marker';
 import type { ProcessorNotification } from './port';
 
@@ -59,7 +59,7 @@ export async function applyNotification(
         if ((await handler(deps, scope, notification, base)) === false) return { received: true, duplicate: true };
         break;
       } catch (error) {
-        if (!(error instanceof ConditionFailed) || attempt >= 20) throw error;
+        if (!isConditionFailed(error) || attempt >= 20) throw error;
         if (await alreadyProcessed(deps.store, notification.id)) return { received: true, duplicate: true };
         await new Promise((r) => setTimeout(r, Math.random() * 20));
       }

@@ -1,8 +1,7 @@
-import { toItem } from '../store/items';
-import { keys } from '../store/keys';
-import { ConditionFailed, type Store, type TransactOp } from '../store/store';
+import { isConditionFailed, KEY_IS_FREE } from '../store/conditional';
+import type { Store, TransactOp } from '../store/store';
+import { processedNotificationEntity } from './entities';
 
-const CONSUMER = 'processor-ingress';
 const RETENTION_SECONDS = 30 * 24 * 3600;
 
 /**
@@ -11,12 +10,12 @@ const RETENTION_SECONDS = 30 * 24 * 3600;
  * whole transaction and so changes nothing.
  */
 export const processedMarker = (notificationId: string, nowSeconds: number): TransactOp => ({
-  put: toItem(keys.processed(CONSUMER, notificationId), 'ProcessedNotification', { notificationId, processedAt: nowSeconds }, { expiresAt: nowSeconds + RETENTION_SECONDS }),
-  condition: 'attribute_not_exists(PK)',
+  put: processedNotificationEntity.item(processedNotificationEntity.declaration.key(notificationId), { notificationId, processedAt: nowSeconds }, { expiresAt: nowSeconds + RETENTION_SECONDS }),
+  condition: KEY_IS_FREE,
 });
 
 export async function alreadyProcessed(store: Store, notificationId: string): Promise<boolean> {
-  return Boolean(await store.get(keys.processed(CONSUMER, notificationId), { consistent: true }));
+  return Boolean(await processedNotificationEntity.get(store, 'byNotification', notificationId));
 }
 
 /** A transaction guarded by the notification's marker: a duplicate is a quiet no-op (false). */
@@ -25,7 +24,7 @@ export async function transactOnce(deps: { store: Store }, notificationId: strin
     await deps.store.transact(ops);
     return true;
   } catch (error) {
-    if (error instanceof ConditionFailed && (await alreadyProcessed(deps.store, notificationId))) return false;
+    if (isConditionFailed(error) && (await alreadyProcessed(deps.store, notificationId))) return false;
     throw error;
   }
 }

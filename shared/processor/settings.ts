@@ -1,29 +1,13 @@
 import type { Clock } from '../platform/clock';
 import type { EncryptionPort } from '../platform/ports';
-import { toItem } from '../store/items';
-import { keys, type Scope } from '../store/keys';
-import { toRecord, type Store } from '../store/store';
+import type { Scope } from '../store/keys';
+import type { Store } from '../store/store';
+import { processorSettingsEntity } from './entities';
+import type { ProcessorProviderName, ProcessorSettingsRecord } from './records';
 
-/** The providers a scope can use. `sandbox` needs no settings; others bring their secrets. */
-export const PROCESSOR_PROVIDERS = ['sandbox', 'stripe'] as const;
-export type ProcessorProviderName = (typeof PROCESSOR_PROVIDERS)[number];
+export { PROCESSOR_PROVIDERS, type ProcessorProviderName, type ProcessorSettingsRecord } from './records';
 
-/**
- * Which processor one account+mode uses, with that provider's secrets encrypted by the encryption
- * port (KMS in AWS). The ciphertexts are bound to their scope and name by the encryption context,
- * so a copied ciphertext decrypts for no other account, mode or secret. No route returns them.
- */
-export interface ProcessorSettingsRecord {
-  provider: ProcessorProviderName;
-  /** Secret name → ciphertext (base64). */
-  secrets: Record<string, string>;
-  /** Secret name → the first characters, so a person can tell which key is stored. */
-  hints: Record<string, string>;
-  updatedAt: string;
-}
-
-const SETTINGS = 'PROCESSOR_SETTINGS';
-const settingsKey = (scope: Scope) => keys.entity(scope, SETTINGS, 'current');
+const settingsKey = (scope: Scope) => processorSettingsEntity.declaration.key(scope);
 const context = (scope: Scope, provider: string, name: string) => ({ accountId: scope.accountId, mode: scope.mode, purpose: `processor:${provider}:${name}` });
 const hint = (secret: string) => `${secret.slice(0, Math.min(12, Math.floor(secret.length / 3)))}...`;
 
@@ -39,12 +23,12 @@ export async function setProcessorSettings(
     hints[name] = hint(value);
   }
   const record: ProcessorSettingsRecord = { provider: input.provider, secrets, hints, updatedAt: deps.clock.now().toISOString() };
-  await deps.store.put(toItem(settingsKey(scope), 'ProcessorSettings', record));
+  await deps.store.put(processorSettingsEntity.item(settingsKey(scope), record));
   return record;
 }
 
 export async function getProcessorSettings(store: Store, scope: Scope): Promise<ProcessorSettingsRecord | undefined> {
-  return toRecord<ProcessorSettingsRecord>(await store.get(settingsKey(scope)));
+  return processorSettingsEntity.get(store, 'ofTenant', scope);
 }
 
 export async function decryptProcessorSecrets(encryption: EncryptionPort, scope: Scope, settings: ProcessorSettingsRecord): Promise<Record<string, string>> {

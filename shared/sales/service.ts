@@ -7,7 +7,7 @@ import { toMajor } from '../platform/money';
 import { processedMarker, transactOnce } from '../processor/marker';
 import type { LivePayment, PaymentDisputedData, PaymentRefundedData, ProcessorNotification } from '../processor/port';
 import type { Scope } from '../store/keys';
-import { ConditionFailed } from '../store/store';
+import { failOnCondition } from '../store/conditional';
 import { offerBlock } from '../subscriptions/events';
 import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
@@ -147,12 +147,9 @@ export async function createCustomer(ctx: OperationContext, input: { email: stri
     updatedAt: now,
   };
   const presented = presentCustomer(customer);
-  try {
-    await ctx.store.transact([...customerPuts(ctx.scope, customer), outboxPut(newEvent(ctx.scope, ctx.clock, 'customer.created', { ...presented }))]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw conflict('A customer with this email already exists', 'CUSTOMER_EXISTS');
-    throw error;
-  }
+  await failOnCondition(ctx.store.transact([...customerPuts(ctx.scope, customer), outboxPut(newEvent(ctx.scope, ctx.clock, 'customer.created', { ...presented }))]), () =>
+    conflict('A customer with this email already exists', 'CUSTOMER_EXISTS'),
+  );
   return presented;
 }
 

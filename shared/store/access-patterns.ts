@@ -4,7 +4,7 @@
 /**
  * Every access pattern of the single table and what serves it. No request path scans the table.
  * `scope` is `A#<accountId>#<mode>`; ids are 24-hex and time-ordered. `declared: false` rows are
- * key shapes and the money path, not declared per entity yet.
+ * the key shapes of keys.ts (and any row not declared per entity yet).
  */
 import type { AccessPatternRow } from './entity';
 
@@ -13,12 +13,29 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 // Entity key templates:
 //   Timer v1 (shared/adapters/local/entities.ts): PK=TIMERS, SK=<dueAt>#<name>
 //   TimerName v1 (shared/adapters/local/entities.ts): PK=TIMERS#NAME, SK=<name>
+//   SandboxCard v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_CARD, SK=<pm_id>
+//   SandboxCheckout v1 (shared/adapters/processor-sandbox/entities.ts): PK=CAP#sbx-checkout#<cs_id>, SK=CAP
+//   SandboxMembership v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>
+//   SandboxNotification v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>
+//   SandboxPayment v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_PAYMENT, SK=<pay_id>
 //   Offer v1 (shared/catalog/entities.ts): PK=<scope>#OFFER, SK=<id>
 //   Product v1 (shared/catalog/entities.ts): PK=<scope>#PRODUCT, SK=<id>
+//   CheckoutLocator v1 (shared/checkout/entities.ts): PK=CAP#checkout-session#<sessionId>, SK=CAP
+//   CheckoutSession v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT, SK=<sessionId>
+//   CreditAccount v1 (shared/credits/entities.ts): PK=<scope>#CREDIT_ACCOUNT, SK=<id>
+//   CreditAccountOf v1 (shared/credits/entities.ts): PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>
 //   Account v1 (shared/platform/entities.ts): PK=ACCOUNT#<accountId>, SK=ACCOUNT; GSI1PK=ACCOUNTS, GSI1SK=<accountId>
 //   ApiKey v1 (shared/platform/entities.ts): PK=APIKEY#<sha256(key)>, SK=APIKEY; GSI1PK=ACCOUNT#<accountId>#KEYS, GSI1SK=<keyId>
+//   ProcessedEvent v1 (shared/platform/entities.ts): PK=DONE#<consumer>, SK=<eventId>
 //   OutboxEvent v1 (shared/platform/entities.ts): PK=<scope>#EVENT, SK=<eventId>
 //   RateWindow v1 (shared/platform/entities.ts): PK=RATE#<accountId>, SK=<window start>
+//   ProcessedNotification v1 (shared/processor/entities.ts): PK=DONE#processor-ingress, SK=<notificationId>
+//   ProcessorSettings v1 (shared/processor/entities.ts): PK=<scope>#PROCESSOR_SETTINGS, SK=current
+//   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>
+//   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER, SK=<customerId>
+//   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT, SK=<pay_id>
+//   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>
+//   SaleLocator v1 (shared/sales/entities.ts): PK=CAP#sale#<saleId>, SK=CAP
 //   CreatorPageLink v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE#PAGE#LINK, SK=<linkId>
 //   CreatorPage v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE, SK=PAGE
 //   DiscountCode v1 (shared/storefront/discounts/entities.ts): PK=<scope>#U#DISCOUNT_CODE, SK=<UPPER(code)>
@@ -34,6 +51,12 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   Review v1 (shared/storefront/reviews/entities.ts): PK=<scope>#REVIEW, SK=<reviewId>; GSI1PK=<scope>#REVIEWS_OF_PRODUCT#<productId>, GSI1SK=<reviewId>
 //   ReviewOfSale v1 (shared/storefront/reviews/entities.ts): PK=<scope>#U#REVIEW_SALE, SK=<saleId>
 //   Upsell v1 (shared/storefront/upsells/entities.ts): PK=<scope>#UPSELL, SK=<id>
+//   MembershipPointer v1 (shared/subscriptions/entities.ts): PK=<scope>#U#MEMBERSHIP, SK=<mem_id>
+//   PortalCapability v1 (shared/subscriptions/entities.ts): PK=CAP#portal#<token>, SK=CAP
+//   Subscriber v1 (shared/subscriptions/entities.ts): PK=<scope>#SUBSCRIBER, SK=<subscriberId>; GSI1PK=<scope>#OFFER_SUBSCRIBERS#<offerId>, GSI1SK=<subscriberId>; GSI2PK=<scope>#SUBSCRIBER_EMAIL#<email>, GSI2SK=<subscriberId>
+//   SubscriberLocator v1 (shared/subscriptions/entities.ts): PK=CAP#subscriber#<subscriberId>, SK=CAP
+//   SubscriberOf v1 (shared/subscriptions/entities.ts): PK=<scope>#U#SUBSCRIBER_OF, SK=<offerId>#<email>
+//   ProcessedTimer v1 (shared/subscriptions/entities.ts): PK=DONE#subscription-timers, SK=<<type>:<subscriberId>:<periodEnd>>
 //   WebhookAttempt v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>; GSI1PK=<scope>#WEBHOOK_ATTEMPTS#<webhookId>, GSI1SK=<attemptId>; GSI2PK=<scope>#EVENT_WEBHOOK_ATTEMPTS#<eventId>, GSI2SK=<attemptId>
 //   WebhookDelivery v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId_webhookId[_replayId]>
 //   WebhookEndpointCount v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_COUNT, SK=endpoints
@@ -47,17 +70,41 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Capability token lookup (portal, hosted checkout)', key: 'PK=CAP#<kind>#<token>, SK=CAP', index: 'table', declared: false },
   { name: 'Local scheduler: timers due before now', key: 'PK=TIMERS, ScanIndexForward=true, SK<=<dueAt>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) Timer v1 .due', declared: true },
   { name: 'Local scheduler: timer by name (cancel, replace)', key: 'PK=TIMERS#NAME, SK=<name>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) TimerName v1 .byName', declared: true },
+  { name: 'Sandbox card by id (saved-card charges)', key: 'PK=<scope>#SBX_CARD, SK=<pm_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxCard v1 .byId', declared: true },
+  { name: 'Sandbox hosted checkout by id (hosted page, pay)', key: 'PK=CAP#sbx-checkout#<cs_id>, SK=CAP', index: 'table', notes: 'paid once, conditioned on status = open', declaredBy: 'adapters/processor-sandbox SandboxCheckout v1 .byId', declared: true },
+  { name: 'Sandbox membership by id (renewals, changes)', key: 'PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxMembership v1 .byId', declared: true },
+  { name: 'Sandbox notification to deliver', key: 'PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>', index: 'table', notes: 'TTL 30 days', declaredBy: 'adapters/processor-sandbox SandboxNotification v1 .byId', declared: true },
+  { name: 'Sandbox payment by id (refunds, disputes)', key: 'PK=<scope>#SBX_PAYMENT, SK=<pay_id>', index: 'table', notes: 'refunds conditioned on refundedCents as read', declaredBy: 'adapters/processor-sandbox SandboxPayment v1 .byId', declared: true },
   { name: 'Subscription offer by id (checkout, joins, catalog API)', key: 'PK=<scope>#OFFER, SK=<id>', index: 'table', notes: 'deleted ones stay with deletedAt set; the catalog API and getSellable treat them as missing', declaredBy: 'catalog Offer v1 .byId', declared: true },
   { name: 'Subscription offers of a tenant and mode, newest first', key: 'PK=<scope>#OFFER, filter attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant list', declaredBy: 'catalog Offer v1 .live', declared: true },
   { name: 'Product by id (checkout, joins, catalog API)', key: 'PK=<scope>#PRODUCT, SK=<id>', index: 'table', notes: 'deleted ones stay with deletedAt set; the catalog API and getSellable treat them as missing', declaredBy: 'catalog Product v1 .byId', declared: true },
   { name: 'Products of a tenant and mode, newest first', key: 'PK=<scope>#PRODUCT, filter attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant list; also read for copy-name de-duplication', declaredBy: 'catalog Product v1 .live', declared: true },
   { name: 'Products using a refund policy (appliedTo)', key: 'PK=<scope>#PRODUCT, filter attribute_exists(refundPolicyId) AND attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant query; counted in memory', declaredBy: 'catalog Product v1 .withRefundPolicy', declared: true },
+  { name: 'Checkout session locator (local control API)', key: 'PK=CAP#checkout-session#<sessionId>, SK=CAP', index: 'table', notes: 'holds accountId, mode and the processor checkout id', declaredBy: 'checkout CheckoutLocator v1 .bySession', declared: true },
+  { name: 'Checkout session by id', key: 'PK=<scope>#CHECKOUT, SK=<sessionId>', index: 'table', notes: 'completed once, conditioned on status = open', declaredBy: 'checkout CheckoutSession v1 .byId', declared: true },
+  { name: 'Credit account by id, read consistently (the balance decides a deduction)', key: 'PK=<scope>#CREDIT_ACCOUNT, SK=<id>', index: 'table', declaredBy: 'credits CreditAccount v1 .byId', declared: true },
+  { name: 'Credit accounts of a tenant', key: 'PK=<scope>#CREDIT_ACCOUNT', index: 'table', declaredBy: 'credits CreditAccount v1 .ofTenant', declared: true },
+  { name: 'Credit account of a buyer and product', key: 'PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>', index: 'table', notes: 'holds accountId', declaredBy: 'credits CreditAccountOf v1 .byBuyer', declared: true },
   { name: 'Get account', key: 'PK=ACCOUNT#<accountId>, SK=ACCOUNT', index: 'table', declaredBy: 'platform Account v1 .byId', declared: true },
   { name: 'List accounts (admin CLI only)', key: 'GSI1PK=ACCOUNTS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform Account v1 .all', declared: true },
   { name: 'Authenticate an API key', key: 'PK=APIKEY#<sha256(key)>, SK=APIKEY', index: 'table', notes: 'cached per function container for 60 s', declaredBy: 'platform ApiKey v1 .byHash', declared: true },
   { name: 'List an account\'s API keys', key: 'GSI1PK=ACCOUNT#<accountId>#KEYS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform ApiKey v1 .ofAccount', declared: true },
+  { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>, SK=<eventId>', index: 'table', notes: 'TTL 7 days', declaredBy: 'platform ProcessedEvent v1 .byEvent', declared: true },
   { name: 'Outbox events of a tenant', key: 'PK=<scope>#EVENT, ScanIndexForward=true', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by the local control API', declaredBy: 'platform OutboxEvent v1 .ofTenant', declared: true },
   { name: 'Requests admitted in the previous minute (sliding estimate)', key: 'PK=RATE#<accountId>, SK=<previous window start>', index: 'table', notes: 'conditional ADD per block, TTL 3 min', declaredBy: 'platform RateWindow v1 .previousWindow', declared: true },
+  { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress, SK=<notificationId>', index: 'table', notes: 'in the same transaction as the change; TTL 30 days', declaredBy: 'processor ProcessedNotification v1 .byNotification', declared: true },
+  { name: 'Processor settings of a tenant and mode (routing)', key: 'PK=<scope>#PROCESSOR_SETTINGS, SK=current', index: 'table', notes: 'secrets encrypted, bound to scope and name', declaredBy: 'processor ProcessorSettings v1 .ofTenant', declared: true },
+  { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', notes: 'holds customerId', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
+  { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byId', declared: true },
+  { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },
+  { name: 'All customers (not paginated)', key: 'PK=<scope>#CUSTOMER', index: 'table', declaredBy: 'sales Customer v1 .all', declared: true },
+  { name: 'Sale by processor payment id (refunds, disputes)', key: 'PK=<scope>#U#PAYMENT, SK=<pay_id>', index: 'table', notes: 'holds saleId', declaredBy: 'sales PaymentPointer v1 .byPayment', declared: true },
+  { name: 'Sale by id', key: 'PK=<scope>#SALE, SK=<saleId>', index: 'table', declaredBy: 'sales Sale v1 .byId', declared: true },
+  { name: 'Every sale, newest first', key: 'PK=<scope>#SALE', index: 'table', declaredBy: 'sales Sale v1 .all', declared: true },
+  { name: 'Sales after a sale id, one page at a time', key: 'PK=<scope>#SALE, ScanIndexForward=true, SK > <afterId>', index: 'table', declaredBy: 'sales Sale v1 .after', declared: true },
+  { name: 'Sales of one type (orders = one_time, payments?type=)', key: 'GSI1PK=<scope>#SALES_BY_TYPE#<type>', index: 'GSI1', declaredBy: 'sales Sale v1 .ofType', declared: true },
+  { name: 'Sales of a subscriber (payments history)', key: 'GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>', index: 'GSI2', declaredBy: 'sales Sale v1 .ofSubscriber', declared: true },
+  { name: 'Sale locator (local control API)', key: 'PK=CAP#sale#<saleId>, SK=CAP', index: 'table', notes: 'holds accountId and mode', declaredBy: 'sales SaleLocator v1 .bySale', declared: true },
   { name: 'Creator page link by id', key: 'PK=<scope>#CREATOR_PAGE#PAGE#LINK, SK=<linkId>', index: 'table', declaredBy: 'storefront/creator-pages CreatorPageLink v1 .byId', declared: true },
   { name: 'Creator page links, in order added', key: 'PK=<scope>#CREATOR_PAGE#PAGE#LINK, ScanIndexForward=true', index: 'table', notes: 'at most 50', declaredBy: 'storefront/creator-pages CreatorPageLink v1 .ofPage', declared: true },
   { name: 'Creator page of a tenant', key: 'PK=<scope>#CREATOR_PAGE, SK=PAGE', index: 'table', notes: 'one per account and mode, made on first read', declaredBy: 'storefront/creator-pages CreatorPage v1 .ofTenant', declared: true },
@@ -80,6 +127,16 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'One review per sale', key: 'PK=<scope>#U#REVIEW_SALE, SK=<saleId>', index: 'table', notes: 'written with the review; its condition is what refuses a second one', declaredBy: 'storefront/reviews ReviewOfSale v1 (written, not read)', declared: true },
   { name: 'Upsell by id', key: 'PK=<scope>#UPSELL, SK=<id>', index: 'table', declaredBy: 'storefront/upsells Upsell v1 .byId', declared: true },
   { name: 'Upsells of a tenant', key: 'PK=<scope>#UPSELL', index: 'table', notes: 'bounded per-tenant list', declaredBy: 'storefront/upsells Upsell v1 .ofTenant', declared: true },
+  { name: 'Subscriber by mem_ id', key: 'PK=<scope>#U#MEMBERSHIP, SK=<mem_id>', index: 'table', notes: 'holds subscriberId', declaredBy: 'subscriptions MembershipPointer v1 .byMembership', declared: true },
+  { name: 'Portal token', key: 'PK=CAP#portal#<token>, SK=CAP', index: 'table', notes: 'permits portal cancel and resume', declaredBy: 'subscriptions PortalCapability v1 .byToken', declared: true },
+  { name: 'Subscriber by id', key: 'PK=<scope>#SUBSCRIBER, SK=<subscriberId>', index: 'table', notes: 'replaced whole, conditioned on the updatedAt it was read with', declaredBy: 'subscriptions Subscriber v1 .byId', declared: true },
+  { name: 'Subscriber by id, read consistently (before a change)', key: 'PK=<scope>#SUBSCRIBER, SK=<subscriberId>', index: 'table', notes: 'replaced whole, conditioned on the updatedAt it was read with', declaredBy: 'subscriptions Subscriber v1 .latest', declared: true },
+  { name: 'All subscribers', key: 'PK=<scope>#SUBSCRIBER, filter status', index: 'table', notes: 'replaced whole, conditioned on the updatedAt it was read with', declaredBy: 'subscriptions Subscriber v1 .all', declared: true },
+  { name: 'Subscribers of an offer', key: 'GSI1PK=<scope>#OFFER_SUBSCRIBERS#<offerId>, filter status, buyerEmail', index: 'GSI1', notes: 'replaced whole, conditioned on the updatedAt it was read with', declaredBy: 'subscriptions Subscriber v1 .ofOffer', declared: true },
+  { name: 'Subscribers of a buyer email', key: 'GSI2PK=<scope>#SUBSCRIBER_EMAIL#<email>, filter status', index: 'GSI2', notes: 'replaced whole, conditioned on the updatedAt it was read with', declaredBy: 'subscriptions Subscriber v1 .ofEmail', declared: true },
+  { name: 'Subscriber locator (local control API, portal pair)', key: 'PK=CAP#subscriber#<subscriberId>, SK=CAP', index: 'table', notes: 'holds accountId and mode', declaredBy: 'subscriptions SubscriberLocator v1 .bySubscriber', declared: true },
+  { name: 'One subscriber per buyer per offer', key: 'PK=<scope>#U#SUBSCRIBER_OF, SK=<offerId>#<email>', index: 'table', notes: 'holds subscriberId', declaredBy: 'subscriptions SubscriberOf v1 .byBuyer', declared: true },
+  { name: 'Subscription timer fired once per period', key: 'PK=DONE#subscription-timers, SK=<<type>:<subscriberId>:<periodEnd>>', index: 'table', notes: 'TTL 30 days; created with the event it fires, conditioned on a free key', declaredBy: 'subscriptions ProcessedTimer v1 (written, not read)', declared: true },
   { name: 'Webhook delivery log entry by id', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>', index: 'table', notes: 'TTL 30 days', declaredBy: 'webhooks WebhookAttempt v1 .byId', declared: true },
   { name: 'Webhook delivery log, newest first', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK < <after> (cursor)', index: 'table', notes: 'TTL 30 days', declaredBy: 'webhooks WebhookAttempt v1 .ofTenant', declared: true },
   { name: 'Webhook delivery log of one endpoint', key: 'GSI1PK=<scope>#WEBHOOK_ATTEMPTS#<webhookId>', index: 'GSI1', notes: 'TTL 30 days', declaredBy: 'webhooks WebhookAttempt v1 .ofEndpoint', declared: true },
@@ -88,23 +145,4 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Endpoint count of a tenant (limit check)', key: 'PK=<scope>#WEBHOOK_COUNT, SK=endpoints', index: 'table', declaredBy: 'webhooks WebhookEndpointCount v1 .ofTenant', declared: true },
   { name: 'Webhook endpoint by id', key: 'PK=<scope>#WEBHOOK, SK=<webhookId>', index: 'table', declaredBy: 'webhooks WebhookEndpoint v1 .byId', declared: true },
   { name: 'Webhook endpoints of a tenant (fan-out, list)', key: 'PK=<scope>#WEBHOOK', index: 'table', notes: 'bounded: 50 per mode', declaredBy: 'webhooks WebhookEndpoint v1 .ofTenant', declared: true },
-  { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>, SK=<eventId>', index: 'table', notes: 'TTL 7 days', declared: false },
-  { name: 'Checkout session by id', key: 'PK=<scope>#CHECKOUT, SK=<sessionId>', index: 'table', declared: false },
-  { name: 'Checkout session / sale / subscriber locator (local control API, portal pair)', key: 'PK=CAP#checkout-session | #sale | #subscriber#<id>, SK=CAP', index: 'table', notes: 'holds accountId and mode', declared: false },
-  { name: 'Sale by id; every sale newest first', key: 'PK=<scope>#SALE, SK=<saleId>', index: 'table', declared: false },
-  { name: 'Sales of one type (orders = one_time, payments?type=)', key: 'GSI1PK=<scope>#SALES_BY_TYPE#<type>, GSI1SK=<saleId>', index: 'GSI1', declared: false },
-  { name: 'Sales of a subscriber (payments history)', key: 'GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>', index: 'GSI2', declared: false },
-  { name: 'Sale by processor payment id (refunds, disputes)', key: 'PK=<scope>#U#PAYMENT, SK=<pay_id>', index: 'table', notes: 'holds saleId', declared: false },
-  { name: 'Customer by id; all customers (not paginated)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declared: false },
-  { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', notes: 'holds customerId', declared: false },
-  { name: 'Subscriber by id; all subscribers', key: 'PK=<scope>#SUBSCRIBER, SK=<subscriberId>', index: 'table', declared: false },
-  { name: 'Subscribers of an offer', key: 'GSI1PK=<scope>#OFFER_SUBSCRIBERS#<offerId>, GSI1SK=<subscriberId>', index: 'GSI1', declared: false },
-  { name: 'Subscribers of a buyer email', key: 'GSI2PK=<scope>#SUBSCRIBER_EMAIL#<email>, GSI2SK=<subscriberId>', index: 'GSI2', declared: false },
-  { name: 'One subscriber per buyer per offer', key: 'PK=<scope>#U#SUBSCRIBER_OF, SK=<offerId>#<email>', index: 'table', notes: 'holds subscriberId', declared: false },
-  { name: 'Subscriber by mem_ id', key: 'PK=<scope>#U#MEMBERSHIP, SK=<mem_id>', index: 'table', notes: 'holds subscriberId', declared: false },
-  { name: 'Portal token', key: 'PK=CAP#portal#<token>, SK=CAP', index: 'table', notes: 'permits portal cancel and resume', declared: false },
-  { name: 'Credit accounts of a tenant; by buyer and product', key: 'PK=<scope>#CREDIT_ACCOUNT, SK=<id>; PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>', index: 'table', declared: false },
-  { name: 'Sandbox processor records', key: 'PK=<scope>#SBX_MEMBERSHIP | #SBX_PAYMENT | #SBX_CARD | #SBX_NOTIFICATION, SK=<id>; PK=CAP#sbx-checkout#<cs_id>', index: 'table', notes: 'notifications TTL 30 days', declared: false },
-  { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress, SK=<notificationId>', index: 'table', notes: 'TTL 30 days; in the same transaction as the change', declared: false },
-  { name: 'Subscription timer fired once per period', key: 'PK=DONE#subscription-timers, SK=<type>:<subscriberId>:<periodEnd>', index: 'table', notes: 'TTL 30 days', declared: false },
 ];

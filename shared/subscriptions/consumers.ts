@@ -1,6 +1,6 @@
 import type { BusConsumer } from '../platform/capability';
 import { withSubscriberLease } from './lease';
-import { ConditionFailed } from '../store/store';
+import { onConditionFailed } from '../store/conditional';
 import type { Deps } from '../platform/context';
 import type { Scope } from '../store/keys';
 import { getSubscriber, subscriberReplace } from './repository';
@@ -70,11 +70,8 @@ export const subscriptionProcessorSyncConsumer: BusConsumer = {
       const sub = await getSubscriber(deps.store, scope, subscriberId, true);
       if (!sub?.processorSync || !sub.membershipId) return;
       await syncCall(deps, scope, sub as SubscriberRecord & { membershipId: string });
-      try {
-        await deps.store.transact([subscriberReplace(scope, sub, { ...sub, processorSync: null })]);
-      } catch (error) {
-        if (!(error instanceof ConditionFailed)) throw error;
-      }
+      // A change meanwhile wrote the record again; the sync flag is that change's to settle.
+      await onConditionFailed(deps.store.transact([subscriberReplace(scope, sub, { ...sub, processorSync: null })]), () => undefined);
     });
   },
 };

@@ -1,39 +1,32 @@
-import { toItem } from '../store/items';
-import { keys, type Scope } from '../store/keys';
-import { toRecord, type Store, type TransactOp } from '../store/store';
-import { SUBSCRIBER, type SubscriberRecord } from './records';
+import { KEY_IS_FREE, putNew } from '../store/conditional';
+import type { Scope } from '../store/keys';
+import type { Store, TransactOp } from '../store/store';
+import { membershipPointerEntity, portalEntity, subscriberEntity, subscriberLocatorEntity, subscriberOfEntity, timerMarkerEntity } from './entities';
+import type { SubscriberRecord } from './records';
 
-const NOT_EXISTS = 'attribute_not_exists(PK)';
-const SUBSCRIBER_OF = 'SUBSCRIBER_OF';
-const MEMBERSHIP = 'MEMBERSHIP';
-const OFFER_SUBSCRIBERS = 'OFFER_SUBSCRIBERS';
-const SUBSCRIBER_EMAIL = 'SUBSCRIBER_EMAIL';
-/** Scope-free pointer from a subscriber id to its tenant (portal pair, local control API). */
-const SUBSCRIBER_LOCATOR = 'subscriber';
-/** The portal token: holding it permits cancel and resume. */
-export const PORTAL = 'portal';
+export { PORTAL } from './entities';
+
+const { ofOffer, ofEmail } = subscriberEntity.declaration.indexes!;
 
 export const subscriberItem = (scope: Scope, sub: SubscriberRecord) =>
-  toItem(keys.entity(scope, SUBSCRIBER, sub._id), 'Subscriber', sub, {
-    indexes: [keys.indexed('GSI1', scope, OFFER_SUBSCRIBERS, sub.subscriptionId, sub._id), keys.indexed('GSI2', scope, SUBSCRIBER_EMAIL, sub.buyerEmail, sub._id)],
+  subscriberEntity.item(subscriberEntity.declaration.key(scope, sub._id), sub, {
+    indexes: [ofOffer.key(scope, sub.subscriptionId, sub._id), ofEmail.key(scope, sub.buyerEmail, sub._id)],
   });
 
 /** A new subscriber with its guards: one per buyer per offer, the mem_ pointer, locator and portal token. */
 export function subscriberPuts(scope: Scope, sub: SubscriberRecord): TransactOp[] {
   const ops: TransactOp[] = [
-    { put: subscriberItem(scope, sub), condition: NOT_EXISTS },
-    { put: toItem(keys.unique(scope, SUBSCRIBER_OF, `${sub.subscriptionId}#${sub.buyerEmail}`), 'SubscriberOf', { subscriberId: sub._id }), condition: NOT_EXISTS },
-    { put: toItem(keys.capability(SUBSCRIBER_LOCATOR, sub._id), 'SubscriberLocator', { accountId: scope.accountId, mode: scope.mode }) },
-    { put: toItem(keys.capability(PORTAL, sub.portalToken), 'PortalCapability', { accountId: scope.accountId, mode: scope.mode, subscriberId: sub._id, subscriptionId: sub.subscriptionId }), condition: NOT_EXISTS },
+    putNew(subscriberItem(scope, sub)),
+    putNew(subscriberOfEntity.item(subscriberOfEntity.declaration.key(scope, sub.subscriptionId, sub.buyerEmail), { subscriberId: sub._id })),
+    { put: subscriberLocatorEntity.item(subscriberLocatorEntity.declaration.key(sub._id), { accountId: scope.accountId, mode: scope.mode }) },
+    putNew(portalEntity.item(portalEntity.declaration.key(sub.portalToken), { accountId: scope.accountId, mode: scope.mode, subscriberId: sub._id, subscriptionId: sub.subscriptionId })),
   ];
   if (sub.membershipId) ops.push(membershipPointer(scope, sub.membershipId, sub._id));
   return ops;
 }
 
-export const membershipPointer = (scope: Scope, membershipId: string, subscriberId: string): TransactOp => ({
-  put: toItem(keys.unique(scope, MEMBERSHIP, membershipId), 'MembershipPointer', { subscriberId }),
-  condition: NOT_EXISTS,
-});
+export const membershipPointer = (scope: Scope, membershipId: string, subscriberId: string): TransactOp =>
+  putNew(membershipPointerEntity.item(membershipPointerEntity.declaration.key(scope, membershipId), { subscriberId }));
 
 /**
  * Writes the whole record back, guarded by the `updatedAt` it was read with: two racing changes
@@ -43,27 +36,33 @@ export function subscriberReplace(scope: Scope, before: SubscriberRecord, after:
   return { put: subscriberItem(scope, after), condition: 'updatedAt = :seen', values: { ':seen': before.updatedAt } };
 }
 
+/** A subscription timer's "fired" marker for one period: a second firing fails its transaction. */
+export const timerMarkerPut = (marker: string, nowMs: number): TransactOp => ({
+  put: timerMarkerEntity.item(timerMarkerEntity.declaration.key(marker), { marker }, { expiresAt: Math.floor(nowMs / 1000) + 30 * 24 * 3600 }),
+  condition: KEY_IS_FREE,
+});
+
 export async function getSubscriber(store: Store, scope: Scope, id: string, consistent = false): Promise<SubscriberRecord | undefined> {
-  return toRecord<SubscriberRecord>(await store.get(keys.entity(scope, SUBSCRIBER, id), { consistent }));
+  return consistent ? subscriberEntity.get(store, 'latest', scope, id) : subscriberEntity.get(store, 'byId', scope, id);
 }
 
 export async function findSubscriberOf(store: Store, scope: Scope, offerId: string, email: string): Promise<SubscriberRecord | undefined> {
-  const pointer = await store.get<{ subscriberId: string }>(keys.unique(scope, SUBSCRIBER_OF, `${offerId}#${email}`), { consistent: true });
+  const pointer = await subscriberOfEntity.get(store, 'byBuyer', scope, offerId, email);
   return pointer ? getSubscriber(store, scope, pointer.subscriberId, true) : undefined;
 }
 
 export async function findSubscriberByMembership(store: Store, scope: Scope, membershipId: string): Promise<SubscriberRecord | undefined> {
-  const pointer = await store.get<{ subscriberId: string }>(keys.unique(scope, MEMBERSHIP, membershipId), { consistent: true });
+  const pointer = await membershipPointerEntity.get(store, 'byMembership', scope, membershipId);
   return pointer ? getSubscriber(store, scope, pointer.subscriberId, true) : undefined;
 }
 
 export async function locateSubscriber(store: Store, subscriberId: string): Promise<Scope | undefined> {
-  const locator = await store.get<{ accountId: string; mode: Scope['mode'] }>(keys.capability(SUBSCRIBER_LOCATOR, subscriberId));
+  const locator = await subscriberLocatorEntity.get(store, 'bySubscriber', subscriberId);
   return locator ? { accountId: locator.accountId, mode: locator.mode } : undefined;
 }
 
 export async function findPortalToken(store: Store, token: string) {
-  return store.get<{ accountId: string; mode: Scope['mode']; subscriberId: string; subscriptionId: string }>(keys.capability(PORTAL, token));
+  return portalEntity.get(store, 'byToken', token);
 }
 
 export async function listSubscribers(
@@ -73,11 +72,6 @@ export async function listSubscribers(
   page: number,
   pageSize: number,
 ) {
-  const partition = filter.subscriptionId
-    ? keys.indexPartition('GSI1', scope, OFFER_SUBSCRIBERS, filter.subscriptionId)
-    : filter.email
-      ? keys.indexPartition('GSI2', scope, SUBSCRIBER_EMAIL, filter.email)
-      : { pk: keys.collection(scope, SUBSCRIBER) };
   const conditions: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -90,17 +84,19 @@ export async function listSubscribers(
     conditions.push('buyerEmail = :email');
     values[':email'] = filter.email;
   }
-  const result = await store.queryPage(
-    { ...partition, filter: conditions.length ? { expression: conditions.join(' AND '), names: Object.keys(names).length ? names : undefined, values } : undefined },
-    page,
-    pageSize,
-  );
-  return { ...result, items: result.items.map((item) => toRecord<SubscriberRecord>(item)!) };
+  const options = { filter: conditions.length ? { expression: conditions.join(' AND '), names: Object.keys(names).length ? names : undefined, values } : undefined };
+  const all = filter.subscriptionId
+    ? await subscriberEntity.queryAll(store, 'ofOffer', [scope, filter.subscriptionId], options)
+    : filter.email
+      ? await subscriberEntity.queryAll(store, 'ofEmail', [scope, filter.email], options)
+      : await subscriberEntity.queryAll(store, 'all', [scope], options);
+  // Page numbers over the whole (filtered) partition, as store.queryPage counts them.
+  const start = (page - 1) * pageSize;
+  return { items: all.slice(start, start + pageSize), total: all.length, page, pageSize };
 }
 
 /** One page of an offer's subscribers in id order (GSI1), for consumers that walk them (memberships). */
 export async function subscribersOfOfferPage(store: Store, scope: Scope, offerId: string, cursor: string | undefined, limit: number) {
-  const partition = keys.indexPartition('GSI1', scope, OFFER_SUBSCRIBERS, offerId);
-  const result = await store.query({ ...partition, ascending: true, limit, cursor });
-  return { items: result.items.map((item) => toRecord<SubscriberRecord>(item)!), cursor: result.cursor };
+  const result = await subscriberEntity.query(store, 'ofOffer', [scope, offerId], { ascending: true, limit, cursor });
+  return { items: result.items, cursor: result.cursor };
 }

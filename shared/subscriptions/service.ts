@@ -7,7 +7,7 @@ import { isObjectId } from '../platform/ids';
 import { ProcessorError, type LiveMembership } from '../processor/port';
 import { subscriberPayments } from '../sales/service';
 import type { Scope } from '../store/keys';
-import { ConditionFailed } from '../store/store';
+import { failOnCondition } from '../store/conditional';
 import { offerBlock, subscriptionEventData } from './events';
 import type { ProcessorSync, SubscriberRecord } from './records';
 import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace, subscribersOfOfferPage } from './repository';
@@ -105,12 +105,9 @@ export async function applyTrigger(deps: Deps, scope: Scope, sub: SubscriberReco
   if (after.status === 'canceled' && sub.status !== 'canceled') after.canceledAt = now;
   const offer = await lookupOffer(deps, scope, sub.subscriptionId);
   const events = offer ? move.events.map((type) => newEvent(scope, deps.clock, type, subscriptionEventData(type, after, offer))) : [];
-  try {
-    await deps.store.transact([subscriberReplace(scope, sub, after), ...events.map(outboxPut)]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw conflict('The subscription changed at the same time; read it again and retry', 'CONCURRENT_UPDATE');
-    throw error;
-  }
+  await failOnCondition(deps.store.transact([subscriberReplace(scope, sub, after), ...events.map(outboxPut)]), () =>
+    conflict('The subscription changed at the same time; read it again and retry', 'CONCURRENT_UPDATE'),
+  );
   return after;
 }
 

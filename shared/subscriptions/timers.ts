@@ -2,12 +2,11 @@ import type { Job } from '../platform/ports';
 import { lookupOffer } from '../catalog/service';
 import { newEvent, outboxPut } from '../platform/events';
 import type { Deps } from '../platform/context';
-import { toItem } from '../store/items';
-import { keys, type Scope } from '../store/keys';
-import { ConditionFailed } from '../store/store';
+import { onConditionFailed } from '../store/conditional';
+import type { Scope } from '../store/keys';
 import { subscriptionEventData } from './events';
 import type { SubscriberRecord } from './records';
-import { getSubscriber } from './repository';
+import { getSubscriber, timerMarkerPut } from './repository';
 import { willRenew } from './state';
 
 export const JOB_UPCOMING = 'subscriptions.invoice_upcoming';
@@ -48,14 +47,8 @@ async function fire(job: Job, deps: Deps, type: 'invoice.upcoming' | 'customer.s
   if (!offer) return;
   const marker = `${type}:${sub._id}:${periodEnd}`;
   const event = newEvent(scope, deps.clock, type, subscriptionEventData(type, sub, offer, { invoice: type === 'invoice.upcoming' ? { id: `upcoming_${sub._id}`, amountCents: offer.priceCents, currency: offer.currency, paymentIntentId: null, periodStart: sub.currentPeriodEnd, periodEnd: null } : undefined }));
-  try {
-    await deps.store.transact([
-      { put: toItem(keys.processed('subscription-timers', marker), 'ProcessedTimer', { marker }, { expiresAt: Math.floor(deps.clock.nowMs() / 1000) + 30 * 24 * 3600 }), condition: 'attribute_not_exists(PK)' },
-      outboxPut(event),
-    ]);
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-  }
+  // Fired already for this period: the marker's condition drops the second event.
+  await onConditionFailed(deps.store.transact([timerMarkerPut(marker, deps.clock.nowMs()), outboxPut(event)]), () => undefined);
 }
 
 export const upcomingJob = (job: Job, deps: Deps) =>

@@ -16,7 +16,7 @@ describe('entity declarations and the access-pattern table', () => {
   it('declares the storefront, catalog, webhooks, platform and local scheduler entities, each with a version and owner', async () => {
     const entities = await declaredEntities();
     const owners = new Set(entities.map(({ entity }) => entity.declaration.owner.split('/')[0]!.split(' ')[0]));
-    expect([...owners]).toEqual(expect.arrayContaining(['adapters', 'catalog', 'platform', 'storefront', 'webhooks']));
+    expect([...owners]).toEqual(expect.arrayContaining(['adapters', 'catalog', 'checkout', 'credits', 'platform', 'processor', 'sales', 'storefront', 'subscriptions', 'webhooks']));
     for (const { entity } of entities) expect(entity.declaration.version).toBeGreaterThanOrEqual(1);
     expect(new Set(entities.map(({ entity }) => entity.declaration.entity)).size).toBe(entities.length);
   });
@@ -25,6 +25,10 @@ describe('entity declarations and the access-pattern table', () => {
     const files = declaredRepositories();
     expect(files).toContain('shared/storefront/discounts/repository.ts');
     expect(files).toContain('shared/webhooks/repository.ts');
+    for (const moneyPath of ['checkout', 'sales', 'subscriptions', 'credits']) expect(files).toContain(`shared/${moneyPath}/repository.ts`);
+    expect(files).toEqual(
+      expect.arrayContaining(['shared/processor/marker.ts', 'shared/processor/settings.ts', 'shared/adapters/processor-sandbox/repository.ts', 'shared/adapters/processor-sandbox/sandbox.ts', 'shared/adapters/processor-sandbox/delivery.ts']),
+    );
     expect(files.flatMap((file) => bypasses(file, read(file)))).toEqual([]);
   });
 

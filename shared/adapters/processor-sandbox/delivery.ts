@@ -1,8 +1,8 @@
 import type { Deps } from '../../platform/context';
 import { logger } from '../../platform/logger';
-import { keys, type Scope } from '../../store/keys';
-import { toRecord } from '../../store/store';
-import { SBX, type SandboxNotification } from './records';
+import type { Scope } from '../../store/keys';
+import type { SandboxNotification } from './records';
+import { getNotification, notificationKey } from './repository';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from './signing';
 
 /** Serialises a notification exactly once; these bytes are signed and sent. */
@@ -16,8 +16,8 @@ export const notificationBody = (n: SandboxNotification) =>
  * changes nothing.
  */
 export async function deliverNotification(deps: Deps, scope: Scope, notificationId: string): Promise<void> {
-  const key = keys.entity(scope, SBX.notification, notificationId);
-  const notification = toRecord<SandboxNotification>(await deps.store.get(key, { consistent: true }));
+  const key = notificationKey(scope, notificationId);
+  const notification = await getNotification(deps.store, scope, notificationId);
   if (!notification || notification.deliveredAt || !notification.notifyUrl) return;
   const body = notificationBody(notification);
   const timestamp = Math.floor(deps.clock.nowMs() / 1000);

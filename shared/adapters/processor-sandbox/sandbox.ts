@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../platform/context';
 import { prefixedId, randomBase62 } from '../../platform/ids';
-import { toItem } from '../../store/items';
-import { keys, type Scope } from '../../store/keys';
-import { ConditionFailed, toRecord, type TransactOp } from '../../store/store';
+import { isConditionFailed, onConditionFailed, putNew } from '../../store/conditional';
+import type { Scope } from '../../store/keys';
+import type { TransactOp } from '../../store/store';
+import * as repo from './repository';
 import { addDays, addInterval, cardBrand, cardOutcome, RETRY_DELAYS_DAYS } from './periods';
 import { JOB_DELIVER, JOB_RENEW, SBX, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment } from './records';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, verify } from './signing';
@@ -21,7 +22,6 @@ import {
   type RefusableOperation,
 } from '../../processor/port';
 
-const NOT_EXISTS = 'attribute_not_exists(PK)';
 const renewTimer = (membershipId: string) => `sbx-renew-${membershipId}`;
 
 /**
@@ -76,13 +76,13 @@ export class SandboxProcessor implements ProcessorPort {
       status: 'open',
       createdAt: this.now.toISOString(),
     };
-    await this.deps.store.put(toItem(keys.capability(SBX.checkout, checkout.id), 'SandboxCheckout', checkout), { ifNotExists: true });
+    await this.deps.store.put(repo.checkoutItem(checkout), { ifNotExists: true });
     return { checkoutId: checkout.id, url: `${input.baseUrl}/processor/sandbox/checkout/${checkout.id}`, planId: checkout.planId };
   }
 
   async getCheckout(checkoutId: string): Promise<SandboxCheckout | undefined> {
     if (!/^cs_[0-9A-Za-z]{32}$/.test(checkoutId)) return undefined;
-    return toRecord<SandboxCheckout>(await this.deps.store.get(keys.capability(SBX.checkout, checkoutId), { consistent: true }));
+    return repo.getCheckout(this.deps.store, checkoutId);
   }
 
   async payCheckout(checkoutId: string, input: PayInput): Promise<PayResult> {
@@ -163,12 +163,12 @@ export class SandboxProcessor implements ProcessorPort {
         createdAt: now.toISOString(),
       };
       if (payment) payment.membershipId = membership.id;
-      ops.push({ put: toItem(keys.entity(scope, SBX.membership, membership.id), 'SandboxMembership', membership), condition: NOT_EXISTS });
+      ops.push(putNew(repo.membershipItem(scope, membership)));
     }
-    if (payment) ops.push({ put: toItem(keys.entity(scope, SBX.payment, payment.id), 'SandboxPayment', payment), condition: NOT_EXISTS });
-    if (card) ops.push({ put: toItem(keys.entity(scope, SBX.card, card.id), 'SandboxCard', { ...card, email: buyer.email.toLowerCase(), saved: saveCard }) });
+    if (payment) ops.push(putNew(repo.paymentItem(scope, payment)));
+    if (card) ops.push({ put: repo.cardItem(scope, { ...card, email: buyer.email.toLowerCase(), saved: saveCard }) });
     ops.push({
-      update: keys.capability(SBX.checkout, checkout.id),
+      update: repo.checkoutKey(checkout.id),
       set: { status: 'paid', paymentId: payment?.id, membershipId: membership?.id },
       condition: '#status = :open',
       names: { '#status': 'status' },
@@ -191,7 +191,7 @@ export class SandboxProcessor implements ProcessorPort {
     try {
       await this.deps.store.transact(ops);
     } catch (error) {
-      if (error instanceof ConditionFailed) {
+      if (isConditionFailed(error)) {
         const again = await this.getCheckout(checkout.id);
         if (again?.status === 'paid') return { status: 'already_paid', paymentId: again.paymentId, membershipId: again.membershipId, redirectUrl: checkout.successUrl };
         if (claim) throw new ProcessorError(claim.refusal.message, 'invalid', claim.refusal.code);
@@ -207,7 +207,7 @@ export class SandboxProcessor implements ProcessorPort {
   // ---- saved cards ----
 
   async chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }) {
-    const card = toRecord<PaymentMethod & { declines: boolean; saved: boolean }>(await this.deps.store.get(keys.entity(scope, SBX.card, input.paymentMethodId)));
+    const card = await repo.getCard(this.deps.store, scope, input.paymentMethodId);
     if (!card || !card.saved) throw new ProcessorError('No such saved card', 'not_found');
     if (this.refused('charge') || card.declines) throw new ProcessorError('Your card was declined.', 'declined');
     const paymentMethod: PaymentMethod = { id: card.id, type: 'card', brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
@@ -222,14 +222,14 @@ export class SandboxProcessor implements ProcessorPort {
       notifyUrl: null,
       createdAt: this.now.toISOString(),
     };
-    await this.deps.store.put(toItem(keys.entity(scope, SBX.payment, payment.id), 'SandboxPayment', payment), { ifNotExists: true });
+    await this.deps.store.put(repo.paymentItem(scope, payment), { ifNotExists: true });
     return { paymentId: payment.id, paymentMethod };
   }
 
   // ---- memberships ----
 
   private async membership(scope: Scope, id: string): Promise<SandboxMembership> {
-    const record = /^mem_[0-9A-Za-z]{24}$/.test(id) ? toRecord<SandboxMembership>(await this.deps.store.get(keys.entity(scope, SBX.membership, id), { consistent: true })) : undefined;
+    const record = /^mem_[0-9A-Za-z]{24}$/.test(id) ? await repo.getMembership(this.deps.store, scope, id) : undefined;
     if (!record) throw new ProcessorError('No such membership', 'not_found');
     return record;
   }
@@ -252,7 +252,7 @@ export class SandboxProcessor implements ProcessorPort {
   }
 
   private async saveMembership(scope: Scope, m: SandboxMembership, extra: TransactOp[] = []) {
-    await this.deps.store.transact([{ put: toItem(keys.entity(scope, SBX.membership, m.id), 'SandboxMembership', m) }, ...extra]);
+    await this.deps.store.transact([{ put: repo.membershipItem(scope, m) }, ...extra]);
   }
 
   async getMembership(scope: Scope, membershipId: string) {
@@ -360,7 +360,7 @@ export class SandboxProcessor implements ProcessorPort {
         createdAt: now.toISOString(),
       };
       Object.assign(m, { status: 'active', failures: 0, currentPeriodStart: start.toISOString(), currentPeriodEnd: end.toISOString() });
-      ops.push({ put: toItem(keys.entity(scope, SBX.payment, payment.id), 'SandboxPayment', payment), condition: NOT_EXISTS });
+      ops.push(putNew(repo.paymentItem(scope, payment)));
       notification = this.notification(scope, 'charge.succeeded', m.notifyUrl, {
         membershipId: m.id,
         billingReason,
@@ -397,7 +397,7 @@ export class SandboxProcessor implements ProcessorPort {
   // ---- payments ----
 
   private async paymentRecord(scope: Scope, paymentId: string): Promise<SandboxPayment> {
-    const record = /^pay_[0-9A-Za-z]{24}$/.test(paymentId) ? toRecord<SandboxPayment>(await this.deps.store.get(keys.entity(scope, SBX.payment, paymentId), { consistent: true })) : undefined;
+    const record = /^pay_[0-9A-Za-z]{24}$/.test(paymentId) ? await repo.getPayment(this.deps.store, scope, paymentId) : undefined;
     if (!record) throw new ProcessorError('No such payment', 'not_found');
     return record;
   }
@@ -417,7 +417,7 @@ export class SandboxProcessor implements ProcessorPort {
         return await this.refundOnce(scope, paymentId, amountCents);
       } catch (error) {
         // Each round one racer wins, so a crowd of them needs as many rounds.
-        if (!(error instanceof ConditionFailed) || attempt >= 50) throw error;
+        if (!isConditionFailed(error) || attempt >= 50) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 20));
       }
     }
@@ -441,7 +441,7 @@ export class SandboxProcessor implements ProcessorPort {
     });
     await this.deps.store.transact([
       {
-        update: keys.entity(scope, SBX.payment, p.id),
+        update: repo.paymentKey(scope, p.id),
         set: { refundedCents, status: full ? 'refunded' : 'partially_refunded' },
         condition: 'refundedCents = :before',
         values: { ':before': p.refundedCents },
@@ -456,7 +456,7 @@ export class SandboxProcessor implements ProcessorPort {
     if (p.status === 'disputed') return;
     const notification = this.notification(scope, 'payment.disputed', p.notifyUrl ?? '', { paymentId: p.id, disputeId: prefixedId('dp'), amountCents: p.amountCents, currency: p.currency });
     await this.deps.store.transact([
-      { update: keys.entity(scope, SBX.payment, p.id), set: { status: 'disputed' } },
+      { update: repo.paymentKey(scope, p.id), set: { status: 'disputed' } },
       ...(p.notifyUrl ? [this.notificationPut(scope, notification)] : []),
     ]);
     if (p.notifyUrl) await this.enqueue(scope, notification.id);
@@ -469,10 +469,7 @@ export class SandboxProcessor implements ProcessorPort {
   }
 
   private notificationPut(scope: Scope, notification: SandboxNotification): TransactOp {
-    return {
-      put: toItem(keys.entity(scope, SBX.notification, notification.id), 'SandboxNotification', notification, { expiresAt: notification.created + 30 * 24 * 3600 }),
-      condition: NOT_EXISTS,
-    };
+    return putNew(repo.notificationItem(scope, notification));
   }
 
   private scheduler() {

@@ -1,0 +1,71 @@
+import type { PaymentMethod } from '../../processor/port';
+import { defineEntity } from '../../store/entity';
+import { keys, type Scope } from '../../store/keys';
+import { SBX, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment } from './records';
+
+/** A card the sandbox issued: what it reports, plus whether it declines and was saved for later charges. */
+export type SandboxCard = PaymentMethod & { declines: boolean; saved: boolean; email: string };
+
+const OWNER = 'adapters/processor-sandbox';
+const checkoutKey = (checkoutId: string) => keys.capability(SBX.checkout, checkoutId);
+const membershipKey = (scope: Scope, id: string) => keys.entity(scope, SBX.membership, id);
+const paymentKey = (scope: Scope, id: string) => keys.entity(scope, SBX.payment, id);
+const cardKey = (scope: Scope, id: string) => keys.entity(scope, SBX.card, id);
+const notificationKey = (scope: Scope, id: string) => keys.entity(scope, SBX.notification, id);
+
+/** The hosted checkout: scope-free, its id is the secret of the hosted page's address. */
+export const sandboxCheckoutEntity = defineEntity<SandboxCheckout>()({
+  entity: 'SandboxCheckout',
+  version: 1,
+  owner: OWNER,
+  key: checkoutKey,
+  keyArgs: ['cs_id'],
+  patterns: {
+    byId: { kind: 'get', summary: 'Sandbox hosted checkout by id (hosted page, pay)', key: checkoutKey, args: ['cs_id'], consistent: true, notes: 'paid once, conditioned on status = open' },
+  },
+});
+
+export const sandboxMembershipEntity = defineEntity<SandboxMembership>()({
+  entity: 'SandboxMembership',
+  version: 1,
+  owner: OWNER,
+  key: membershipKey,
+  keyArgs: ['scope', 'mem_id'],
+  patterns: {
+    byId: { kind: 'get', summary: 'Sandbox membership by id (renewals, changes)', key: membershipKey, args: ['scope', 'mem_id'], consistent: true },
+  },
+});
+
+export const sandboxPaymentEntity = defineEntity<SandboxPayment>()({
+  entity: 'SandboxPayment',
+  version: 1,
+  owner: OWNER,
+  key: paymentKey,
+  keyArgs: ['scope', 'pay_id'],
+  patterns: {
+    byId: { kind: 'get', summary: 'Sandbox payment by id (refunds, disputes)', key: paymentKey, args: ['scope', 'pay_id'], consistent: true, notes: 'refunds conditioned on refundedCents as read' },
+  },
+});
+
+export const sandboxCardEntity = defineEntity<SandboxCard>()({
+  entity: 'SandboxCard',
+  version: 1,
+  owner: OWNER,
+  key: cardKey,
+  keyArgs: ['scope', 'pm_id'],
+  patterns: {
+    byId: { kind: 'get', summary: 'Sandbox card by id (saved-card charges)', key: cardKey, args: ['scope', 'pm_id'] },
+  },
+});
+
+export const sandboxNotificationEntity = defineEntity<SandboxNotification>()({
+  entity: 'SandboxNotification',
+  version: 1,
+  owner: OWNER,
+  key: notificationKey,
+  keyArgs: ['scope', 'ntf_id'],
+  patterns: {
+    byId: { kind: 'get', summary: 'Sandbox notification to deliver', key: notificationKey, args: ['scope', 'ntf_id'], consistent: true },
+  },
+  notes: 'TTL 30 days',
+});

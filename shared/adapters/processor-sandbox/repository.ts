@@ -1,0 +1,34 @@
+/**
+ * The sandbox processor's own records in the service's table (declared in entities.ts). sandbox.ts
+ * and delivery.ts read and key them only through these functions.
+ */
+import type { Scope } from '../../store/keys';
+import type { Item, Store } from '../../store/store';
+import {
+  sandboxCardEntity,
+  sandboxCheckoutEntity,
+  sandboxMembershipEntity,
+  sandboxNotificationEntity,
+  sandboxPaymentEntity,
+  type SandboxCard,
+} from './entities';
+import type { SandboxCheckout, SandboxMembership, SandboxNotification, SandboxPayment } from './records';
+
+const NOTIFICATION_TTL_SECONDS = 30 * 24 * 3600;
+
+export const checkoutKey = (checkoutId: string) => sandboxCheckoutEntity.declaration.key(checkoutId);
+export const paymentKey = (scope: Scope, paymentId: string) => sandboxPaymentEntity.declaration.key(scope, paymentId);
+export const notificationKey = (scope: Scope, notificationId: string) => sandboxNotificationEntity.declaration.key(scope, notificationId);
+
+export const checkoutItem = (checkout: SandboxCheckout): Item => sandboxCheckoutEntity.item(checkoutKey(checkout.id), checkout);
+export const membershipItem = (scope: Scope, m: SandboxMembership): Item => sandboxMembershipEntity.item(sandboxMembershipEntity.declaration.key(scope, m.id), m);
+export const paymentItem = (scope: Scope, p: SandboxPayment): Item => sandboxPaymentEntity.item(paymentKey(scope, p.id), p);
+export const cardItem = (scope: Scope, card: SandboxCard): Item => sandboxCardEntity.item(sandboxCardEntity.declaration.key(scope, card.id), card);
+export const notificationItem = (scope: Scope, n: SandboxNotification): Item =>
+  sandboxNotificationEntity.item(notificationKey(scope, n.id), n, { expiresAt: n.created + NOTIFICATION_TTL_SECONDS });
+
+export const getCheckout = (store: Store, checkoutId: string) => sandboxCheckoutEntity.get(store, 'byId', checkoutId);
+export const getMembership = (store: Store, scope: Scope, id: string) => sandboxMembershipEntity.get(store, 'byId', scope, id);
+export const getPayment = (store: Store, scope: Scope, id: string) => sandboxPaymentEntity.get(store, 'byId', scope, id);
+export const getCard = (store: Store, scope: Scope, id: string) => sandboxCardEntity.get(store, 'byId', scope, id);
+export const getNotification = (store: Store, scope: Scope, id: string) => sandboxNotificationEntity.get(store, 'byId', scope, id);

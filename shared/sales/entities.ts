@@ -1,0 +1,100 @@
+import { defineEntity } from '../store/entity';
+import { keys, type Scope } from '../store/keys';
+import { CUSTOMER, SALE, type CustomerRecord, type SaleRecord } from './records';
+
+const CUSTOMER_EMAIL = 'CUSTOMER_EMAIL';
+const PAYMENT = 'PAYMENT';
+const SALES_BY_TYPE = 'SALES_BY_TYPE';
+const SUBSCRIBER_SALES = 'SUBSCRIBER_SALES';
+/** Scope-free pointer from a sale id to its tenant, for the local control API. */
+export const SALE_LOCATOR = 'sale';
+
+const saleKey = (scope: Scope, id: string) => keys.entity(scope, SALE, id);
+const customerKey = (scope: Scope, id: string) => keys.entity(scope, CUSTOMER, id);
+const paymentKey = (scope: Scope, paymentId: string) => keys.unique(scope, PAYMENT, paymentId);
+const customerEmailKey = (scope: Scope, email: string) => keys.unique(scope, CUSTOMER_EMAIL, email);
+const saleLocatorKey = (saleId: string) => keys.capability(SALE_LOCATOR, saleId);
+
+export const saleEntity = defineEntity<SaleRecord>()({
+  entity: 'Sale',
+  version: 1,
+  owner: 'sales',
+  key: saleKey,
+  keyArgs: ['scope', 'saleId'],
+  indexes: {
+    ofType: { index: 'GSI1', key: (scope: Scope, type: string, id: string) => keys.indexed('GSI1', scope, SALES_BY_TYPE, type, id), args: ['scope', 'type', 'saleId'] },
+    ofSubscriber: { index: 'GSI2', key: (scope: Scope, subscriberId: string, id: string) => keys.indexed('GSI2', scope, SUBSCRIBER_SALES, subscriberId, id), args: ['scope', 'subscriberId', 'saleId'] },
+  },
+  patterns: {
+    byId: { kind: 'get', summary: 'Sale by id', key: saleKey, args: ['scope', 'saleId'] },
+    all: { kind: 'query', summary: 'Every sale, newest first', partition: (scope: Scope) => keys.collection(scope, SALE), args: ['scope'] },
+    after: {
+      kind: 'query',
+      summary: 'Sales after a sale id, one page at a time',
+      partition: (scope: Scope) => keys.collection(scope, SALE),
+      args: ['scope'],
+      order: 'oldest first',
+      condition: 'SK > <afterId>',
+    },
+    ofType: {
+      kind: 'query',
+      summary: 'Sales of one type (orders = one_time, payments?type=)',
+      partition: (scope: Scope, type: string) => keys.indexPartition('GSI1', scope, SALES_BY_TYPE, type),
+      args: ['scope', 'type'],
+    },
+    ofSubscriber: {
+      kind: 'query',
+      summary: 'Sales of a subscriber (payments history)',
+      partition: (scope: Scope, subscriberId: string) => keys.indexPartition('GSI2', scope, SUBSCRIBER_SALES, subscriberId),
+      args: ['scope', 'subscriberId'],
+    },
+  },
+});
+
+/** The processor payment id of a sale (refunds, disputes); a second sale for one payment fails its transaction. */
+export const paymentPointerEntity = defineEntity<{ saleId: string }>()({
+  entity: 'PaymentPointer',
+  version: 1,
+  owner: 'sales',
+  key: paymentKey,
+  keyArgs: ['scope', 'pay_id'],
+  patterns: {
+    byPayment: { kind: 'get', summary: 'Sale by processor payment id (refunds, disputes)', key: paymentKey, args: ['scope', 'pay_id'], consistent: true, notes: 'holds saleId' },
+  },
+});
+
+export const saleLocatorEntity = defineEntity<{ accountId: string; mode: Scope['mode']; saleId: string }>()({
+  entity: 'SaleLocator',
+  version: 1,
+  owner: 'sales',
+  key: saleLocatorKey,
+  keyArgs: ['saleId'],
+  patterns: {
+    bySale: { kind: 'get', summary: 'Sale locator (local control API)', key: saleLocatorKey, args: ['saleId'], notes: 'holds accountId and mode' },
+  },
+});
+
+export const customerEntity = defineEntity<CustomerRecord>()({
+  entity: 'Customer',
+  version: 1,
+  owner: 'sales',
+  key: customerKey,
+  keyArgs: ['scope', 'customerId'],
+  patterns: {
+    byId: { kind: 'get', summary: 'Customer by id', key: customerKey, args: ['scope', 'customerId'] },
+    latest: { kind: 'get', summary: 'Customer by id, read consistently (after the email pointer)', key: customerKey, args: ['scope', 'customerId'], consistent: true },
+    all: { kind: 'query', summary: 'All customers (not paginated)', partition: (scope: Scope) => keys.collection(scope, CUSTOMER), args: ['scope'] },
+  },
+});
+
+/** One customer per email: the guard fails the transaction of a second customer with the same email. */
+export const customerEmailEntity = defineEntity<{ customerId: string }>()({
+  entity: 'CustomerEmail',
+  version: 1,
+  owner: 'sales',
+  key: customerEmailKey,
+  keyArgs: ['scope', 'lower(email)'],
+  patterns: {
+    byEmail: { kind: 'get', summary: 'Customer by email / one customer per email', key: customerEmailKey, args: ['scope', 'lower(email)'], consistent: true, notes: 'holds customerId' },
+  },
+});
