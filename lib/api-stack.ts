@@ -80,7 +80,9 @@ export class ApiStack extends Stack {
       grantNeeds(fn, group.needs, props.resources);
       apiFunctions.push({ name: group.name, fn });
       watchFunction(fn, props.workers.alarmTopic);
-      const integration = new HttpLambdaIntegration(`Integration-${group.name}`, fn);
+      // One invoke permission per function (any route of this API), not one per route: with a
+      // permission per route the stack passes CloudFormation's 500-resource limit.
+      const integration = new HttpLambdaIntegration(`Integration-${group.name}`, fn, { scopePermissionToRoute: false });
       for (const operation of group.operations) {
         this.api.addRoutes({ path: operation.path, methods: [HttpMethod[operation.method]], integration });
       }

@@ -106,7 +106,8 @@ describe('a capability added to the list', () => {
     expect(Object.values(api).some((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'GET /examples/{id}')).toBe(true);
     expect(Object.values(workers).some((r) => r.Type === 'AWS::Events::Rule' && JSON.stringify(r.Properties.EventPattern).includes('order.completed') && JSON.stringify(r.Properties.Targets).includes('Consumerexampleonsale'))).toBe(true);
     expect(Object.keys(workers).some((id) => id.startsWith('QueueWorkerexamplework') && workers[id]!.Type === 'AWS::Lambda::Function')).toBe(true);
-    expect(Object.values(workers).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(5); // 4 before segments, plus its refresh queue's worker
+    // One worker per declared queue (the example's included), plus the jobs queue and the stream.
+    expect(Object.values(workers).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(app.queues.length + 2);
     const schedule = Object.values(workers).find((r) => r.Type === 'AWS::Scheduler::Schedule' && JSON.stringify(r.Properties.Target).includes('example.tick'))!;
     expect(schedule.Properties.ScheduleExpression).toBe('cron(0 3 * * ? *)');
     expect(JSON.parse(schedule.Properties.Target.Input)).toEqual({ type: 'example.tick', payload: {}, recurring: 'example-nightly' });
@@ -140,8 +141,8 @@ describe('a capability added to the list', () => {
     expect(assembleApp(CAPABILITIES).groups.find((g) => g.name === 'processor')!.operations.map((o) => o.operationId)).toEqual([
       'getSandboxCheckoutPage',
       'paySandboxCheckout',
-      'receiveStripeEvent',
       'receiveProcessorNotification',
+      'receiveStripeEvent',
     ]);
   });
 
@@ -153,6 +154,11 @@ describe('a capability added to the list', () => {
 });
 
 describe('the shipped app', () => {
+  it('keeps every stack under CloudFormation\'s 500-resource limit', () => {
+    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', env: { account: '123456789012', region: 'eu-west-1' } });
+    for (const [name, stack] of Object.entries(stacks)) expect(Object.keys(Template.fromStack(stack).toJSON().Resources).length, name).toBeLessThan(500);
+  });
+
   it('synthesises the same CDK resources as before the manifests (logical ids and types)', () => {
     const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', env: { account: '123456789012', region: 'eu-west-1' } });
     for (const [name, stack] of Object.entries(stacks)) {

@@ -24,7 +24,7 @@ describe('generated function entries', () => {
     expect(catalog).toContain('shared/adapters/processor-sandbox/index');
     expect(catalog).toContain('shared/adapters/aws/blob');
     expect(catalog.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/blob']);
-    expect(catalog.filter((m) => /^shared\/[a-z]+\/index$/.test(m)).sort()).toEqual(['shared/catalog/index', 'shared/sheets/index']); // sheets provides the spreadsheet port
+    expect(catalog.filter((m) => /^shared\/[a-z]+\/index$/.test(m)).sort()).toEqual(['shared/catalog/index', 'shared/processor/index', 'shared/sheets/index']); // the processor (router) and sheets provide ports
     expect(catalog).not.toContain('shared/app');
     const account = importsOf(source('api', 'account'));
     expect(account.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual([]);
