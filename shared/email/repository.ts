@@ -5,14 +5,16 @@ import { POST, SETTINGS, type EmailSettingsRecord, type PostRecord } from './rec
 
 // - settings:          PK=<scope>#EMAIL_SETTINGS, SK=SETTINGS (also the totalEmailsSent counter)
 // - post:              PK=<scope>#NEWSLETTER_POST, SK=<postId> (newest first)
-// - delivery marker:   PK=<scope>#NEWSLETTER_POST#<postId>#DELIVERY, SK=<email>; created once, before
-//                      the mail is handed to the provider: the at-most-once guard per recipient
+// - batch marker:      PK=<scope>#NEWSLETTER_POST#<postId>#BATCH, SK=<batch, zero-padded>; the batch's
+//                      recipients and next cursor, fixed when first read, and `claimed`: how many of
+//                      them were handed to the provider (raised before each chunk of 50 goes out, so
+//                      it is the at-most-once guard per recipient and a restart resumes after it)
 // - engagement marker: PK=<scope>#NEWSLETTER_POST#<postId>#OPEN | #CLICK, SK=<email>; first open or
 //                      click of a recipient, so the post's counts are unique recipients
 
 const settingsKey = (scope: Scope) => keys.entity(scope, SETTINGS, 'SETTINGS');
 const postKey = (scope: Scope, id: string) => keys.entity(scope, POST, id);
-const deliveryKey = (scope: Scope, postId: string, email: string) => keys.child(scope, POST, postId, 'DELIVERY', email);
+const batchMarkerKey = (scope: Scope, postId: string, batch: number) => keys.child(scope, POST, postId, 'BATCH', String(batch).padStart(8, '0'));
 const engagementKey = (scope: Scope, postId: string, kind: 'OPEN' | 'CLICK', email: string) => keys.child(scope, POST, postId, kind, email);
 
 export async function getSettings(store: Store, scope: Scope): Promise<Partial<EmailSettingsRecord> | undefined> {
@@ -107,19 +109,47 @@ export async function failPost(store: Store, scope: Scope, postId: string, reaso
   await store.update(postKey(scope, postId), { set: { status: 'failed', failureReason: reason, leaseUntil: 0, updatedAt: now } }, { mustExist: true });
 }
 
-// ---- per-recipient markers ----
+// ---- batch markers ----
 
-/** Of these addresses, those that already have a delivery marker for the post. */
-export async function deliveredAmong(store: Store, scope: Scope, postId: string, emails: string[]): Promise<Set<string>> {
-  if (!emails.length) return new Set();
-  const items = await store.batchGet(emails.map((email) => deliveryKey(scope, postId, email)));
-  return new Set(items.map((item) => item.SK as string));
+export interface BatchMarker {
+  batch: number;
+  /** The batch's recipients in send order (suppressed addresses already left out). */
+  recipients: string[];
+  /** Audience cursor after this batch; null when it is the last. */
+  nextCursor: string | null;
+  /** The first `claimed` recipients were handed to the provider (or were in a chunk cut short by a crash). */
+  claimed: number;
+  /** Recipients the provider accepted, as of the last claim. */
+  accepted: number;
+  failed: { to: string; error: string }[];
 }
 
-/** Creates the delivery marker; false when it exists (this recipient was already handed over). */
-export async function claimDelivery(store: Store, scope: Scope, postId: string, email: string, at: string): Promise<boolean> {
+export async function getBatchMarker(store: Store, scope: Scope, postId: string, batch: number): Promise<BatchMarker | undefined> {
+  return toRecord<BatchMarker>(await store.get(batchMarkerKey(scope, postId, batch), { consistent: true }));
+}
+
+/** Fixes a batch's recipients; answers the marker that won when another worker fixed it first. */
+export async function createBatchMarker(store: Store, scope: Scope, postId: string, marker: BatchMarker): Promise<BatchMarker> {
   try {
-    await store.put(toItem(deliveryKey(scope, postId, email), 'PostDelivery', { email, status: 'claimed', at }), { ifNotExists: true });
+    await store.put(toItem(batchMarkerKey(scope, postId, marker.batch), 'PostBatch', { ...marker }), { ifNotExists: true });
+    return marker;
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    return (await getBatchMarker(store, scope, postId, marker.batch))!;
+  }
+}
+
+/**
+ * Moves `claimed` from `from` to `to` (and records the results so far); false when another worker
+ * moved it first. Conditional on the value read, so two workers can never claim the same chunk.
+ */
+export async function moveBatchClaim(store: Store, scope: Scope, postId: string, batch: number, from: number, to: number, results: { accepted: number; failed: BatchMarker['failed'] }): Promise<boolean> {
+  try {
+    await store.update(
+      batchMarkerKey(scope, postId, batch),
+      { set: { claimed: to, accepted: results.accepted, failed: results.failed } },
+      { condition: '#claimed = :from', names: { '#claimed': 'claimed' }, values: { ':from': from } },
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionFailed) return false;
@@ -127,12 +157,10 @@ export async function claimDelivery(store: Store, scope: Scope, postId: string, 
   }
 }
 
-export async function markDeliveryFailed(store: Store, scope: Scope, postId: string, email: string, error: string): Promise<void> {
-  await store.update(deliveryKey(scope, postId, email), { set: { status: 'failed', error: error.slice(0, 500) } });
-}
-
-export async function getDelivery(store: Store, scope: Scope, postId: string, email: string): Promise<{ email: string; status: string } | undefined> {
-  return toRecord(await store.get(deliveryKey(scope, postId, email)));
+/** A page of a post's batch markers, oldest first (support and tests: who got which batch). */
+export async function listBatchMarkers(store: Store, scope: Scope, postId: string, page: { limit: number; cursor?: string }) {
+  const result = await store.query({ pk: keys.children(scope, POST, postId, 'BATCH'), ascending: true, limit: page.limit, cursor: page.cursor });
+  return { markers: result.items.map((item) => toRecord<BatchMarker>(item)!), cursor: result.cursor };
 }
 
 /** Records the first open or click of a recipient and bumps the post's count; later ones change nothing. */
@@ -147,10 +175,6 @@ export async function recordFirstEngagement(store: Store, scope: Scope, postId: 
     if (error instanceof ConditionFailed) return false;
     throw error;
   }
-}
-
-export async function releaseDelivery(store: Store, scope: Scope, postId: string, email: string): Promise<void> {
-  await store.delete(deliveryKey(scope, postId, email));
 }
 
 export async function releaseBatch(store: Store, scope: Scope, postId: string, batch: number): Promise<void> {

@@ -19,7 +19,10 @@ export type EmailCtx = Deps & { scope: Scope; account: Account };
 
 export const EMAIL_QUEUE = 'email-sends';
 export const POST_SENDING_EVENT = 'newsletter.post.sending';
+/** Destinations per provider call (SES SendBulkEmail takes at most 50). */
 export const BATCH_SIZE = 50;
+/** Recipients per queued batch: four provider calls, so the per-batch reads and commit are shared. */
+export const SEND_PAGE = 200;
 const LEASE_MS = 30_000;
 export const WATCHDOG_SECONDS = 60;
 const MAX_RECIPIENTS = 100;
@@ -373,60 +376,76 @@ export async function watchSend(deps: Deps, scope: Scope, postId: string): Promi
 }
 
 /**
- * Queue worker: one batch of a post. Each recipient's delivery marker is created before the mail
- * is handed over, so no crash or duplicate message can mail anyone twice; the batch's cursor,
- * count and the next batch number are committed together afterwards.
+ * Queue worker: one batch of a post (up to SEND_PAGE recipients). The batch's recipients are fixed
+ * in its marker when first read; before each chunk of 50 goes to the provider the marker's
+ * `claimed` count is raised past it, conditionally, so no crash or duplicate message can mail
+ * anyone twice and a restart resumes after the last chunk handed over. The cursor, count and
+ * next batch number are committed together at the end.
  */
 export async function processSendBatch(deps: Deps, scope: Scope, postId: string, batch: number): Promise<void> {
   const nowMs = deps.clock.nowMs();
   const post = await repo.claimBatch(deps.store, scope, postId, batch, nowMs, nowMs + LEASE_MS);
   if (!post) return; // finished, moved on, or held by a live worker (the watchdog covers a dead one)
-  const account = await getAccount(deps.store, scope.accountId);
-  const settings = await loadSettings(deps, scope, account ?? { email: '', name: undefined });
-  if (!settings.physicalAddress || !settings.senderEmail) {
-    await repo.failPost(deps.store, scope, postId, 'The sender or physical address was removed during the send', deps.clock.now().toISOString());
+  const accountRead = getAccount(deps.store, scope.accountId);
+  const [settings, problem, known] = await Promise.all([
+    accountRead.then((account) => loadSettings(deps, scope, account ?? { email: '', name: undefined })),
+    // Deleted (or the plan lost segments) mid-send: stop here rather than send to anyone else.
+    post.audience.type === 'segment' ? accountRead.then((account) => segmentSendProblem(deps, scope, account?.plan ?? 'free', (post.audience as { segmentId: string }).segmentId)) : undefined,
+    repo.getBatchMarker(deps.store, scope, postId, batch),
+  ]);
+  const failure = !settings.physicalAddress || !settings.senderEmail ? 'The sender or physical address was removed during the send' : problem;
+  if (failure) {
+    await repo.failPost(deps.store, scope, postId, failure, deps.clock.now().toISOString());
     return;
   }
-  if (post.audience.type === 'segment') {
-    // Deleted (or the plan lost segments) mid-send: stop here rather than send to anyone else.
-    const problem = await segmentSendProblem(deps, scope, account?.plan ?? 'free', post.audience.segmentId);
-    if (problem) {
-      await repo.failPost(deps.store, scope, postId, problem, deps.clock.now().toISOString());
-      return;
-    }
-  }
-  const page =
-    post.audience.type === 'segment'
-      ? await segmentMembersPage(deps, scope, post.audience.segmentId, { limit: BATCH_SIZE, cursor: post.cursor ?? undefined })
-      : await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: BATCH_SIZE, cursor: post.cursor ?? undefined });
-  const emails = page.contacts.map((c) => c.email);
-  const [suppressed, delivered] = await Promise.all([suppressedAmong(deps, scope, emails), repo.deliveredAmong(deps.store, scope, postId, emails)]);
-  const candidates = emails.filter((e) => !suppressed.has(e) && !delivered.has(e));
-  const now = deps.clock.now().toISOString();
-  const claims = await Promise.all(candidates.map((email) => repo.claimDelivery(deps.store, scope, postId, email, now)));
-  const recipients = candidates.filter((_, i) => claims[i]);
-  let sent = 0;
-  if (recipients.length) {
-    const template = buildMailTemplate(post, footerOf(settings));
-    const secret = await tokenSecret(deps, scope, settings);
-    const base = post.linkBaseUrl || linkBase(deps);
+  const marker = known ?? (await planBatch(deps, scope, post));
+  const template = buildMailTemplate(post, footerOf(settings));
+  const secret = await tokenSecret(deps, scope, settings);
+  const base = post.linkBaseUrl || linkBase(deps);
+  let { claimed, accepted } = marker;
+  const failed = [...marker.failed];
+  while (claimed < marker.recipients.length) {
+    const chunk = marker.recipients.slice(claimed, claimed + BATCH_SIZE);
+    if (!(await repo.moveBatchClaim(deps.store, scope, postId, batch, claimed, claimed + chunk.length, { accepted, failed }))) return; // another worker is on it
     let result: Awaited<ReturnType<typeof deliver>>;
     try {
-      result = await deliver(deps, scope, { template, settings, fromName: post.fromName, replyTo: post.replyTo, recipients, postId, base, secret });
+      result = await deliver(deps, scope, { template, settings, fromName: post.fromName, replyTo: post.replyTo, recipients: chunk, postId, base, secret });
     } catch (error) {
-      // The provider refused the whole call: nobody was mailed, so the markers go and the batch
-      // is retried by the queue.
-      await Promise.all(recipients.map((email) => repo.releaseDelivery(deps.store, scope, postId, email)));
+      // The provider refused the whole call: nobody in the chunk was mailed, so the claim goes
+      // back and the queue retries the batch from this chunk.
+      await repo.moveBatchClaim(deps.store, scope, postId, batch, claimed + chunk.length, claimed, { accepted, failed });
       await repo.releaseBatch(deps.store, scope, postId, batch);
       throw error;
     }
-    sent = result.accepted.length;
-    await Promise.all(result.failed.map((f) => repo.markDeliveryFailed(deps.store, scope, postId, f.to, f.error)));
+    claimed += chunk.length;
+    accepted += result.accepted.length;
+    failed.push(...result.failed);
   }
-  const done = !page.cursor;
-  await deps.store.transact([repo.advanceBatchOp(scope, post, { cursor: page.cursor ?? null, sent, done, now: deps.clock.now().toISOString() }), repo.countSentOp(scope, sent)]);
+  if (failed.length !== marker.failed.length) await repo.moveBatchClaim(deps.store, scope, postId, batch, claimed, claimed, { accepted, failed });
+  const done = !marker.nextCursor;
+  const now = deps.clock.now().toISOString();
+  // `accepted` counts this batch's chunks whose results were recorded; a chunk cut short by a crash is not counted.
+  await deps.store.transact([repo.advanceBatchOp(scope, post, { cursor: marker.nextCursor, sent: accepted, done, now }), repo.countSentOp(scope, accepted)]);
   if (done) await deps.ports.scheduler.cancel(watchdogName(scope, postId));
   else await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch: batch + 1 });
+}
+
+/** Reads a batch's page of the audience, leaves out suppressed addresses and fixes the result in its marker. */
+async function planBatch(deps: Deps, scope: Scope, post: PostRecord): Promise<repo.BatchMarker> {
+  const page =
+    post.audience.type === 'segment'
+      ? await segmentMembersPage(deps, scope, post.audience.segmentId, { limit: SEND_PAGE, cursor: post.cursor ?? undefined })
+      : await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: SEND_PAGE, cursor: post.cursor ?? undefined });
+  const emails = page.contacts.map((c) => c.email);
+  const suppressed = await suppressedAmong(deps, scope, emails);
+  return repo.createBatchMarker(deps.store, scope, post._id, {
+    batch: post.batch,
+    recipients: emails.filter((e) => !suppressed.has(e)),
+    nextCursor: page.cursor ?? null,
+    claimed: 0,
+    accepted: 0,
+    failed: [],
+  });
 }
 
 // ---- links followed by recipients ----
