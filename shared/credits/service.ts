@@ -1,4 +1,5 @@
 import type { ProductRecord } from '../catalog/records';
+import { autoRefillFailedData, autoRefillSucceededData, balanceChangedData, consentEnabledData, creditGrantedData } from './events';
 import { lookupProduct } from '../catalog/service';
 import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
@@ -34,7 +35,6 @@ export const presentCreditAccount = (a: CreditAccountRecord) => ({
   updatedAt: a.updatedAt,
 });
 
-const accountBlock = (a: CreditAccountRecord) => ({ id: a._id, productId: a.productId, customerId: a.customerId, email: a.buyerEmail, status: a.status });
 
 /** The writes and events of buying a credits product; they ride in the sale's transaction. */
 export async function creditPurchaseOps(
@@ -64,10 +64,10 @@ export async function creditPurchaseOps(
   const ops: TransactOp[] = [creditAccountPut(scope, account, existing)];
   if (!existing) ops.push(creditAccountPointerPut(scope, account));
   const events = [
-    newEvent(scope, deps.clock, 'credit.granted', { account: accountBlock(account), amountCents: grant, reason: 'purchase', order: { id: input.sale._id } }),
-    newEvent(scope, deps.clock, 'credit.balance_changed', { account: accountBlock(account), balanceCents: account.balanceCents, changeCents: grant, reason: 'purchase' }),
+    newEvent(scope, deps.clock, 'credit.granted', creditGrantedData(account, grant, input.sale._id)),
+    newEvent(scope, deps.clock, 'credit.balance_changed', balanceChangedData(account, grant, 'purchase')),
   ];
-  if (consentNow) events.push(newEvent(scope, deps.clock, 'credit.consent.enabled', { account: accountBlock(account), paymentMethodId: input.savedCardId }));
+  if (consentNow) events.push(newEvent(scope, deps.clock, 'credit.consent.enabled', consentEnabledData(account, input.savedCardId)));
   return { ops, events };
 }
 
@@ -90,7 +90,7 @@ export async function deductCredits(ctx: OperationContext, input: DeductInput) {
       throw conflict(`Insufficient credits: the balance is ${account.balanceCents}`, 'INSUFFICIENT_CREDITS', { balanceCents: account.balanceCents });
     }
     const after: CreditAccountRecord = { ...account, balanceCents: account.balanceCents - input.amountCents, updatedAt: ctx.clock.now().toISOString() };
-    const event = newEvent(scope, ctx.clock, 'credit.balance_changed', { account: accountBlock(after), balanceCents: after.balanceCents, changeCents: -input.amountCents, reason: input.reason ?? 'usage' });
+    const event = newEvent(scope, ctx.clock, 'credit.balance_changed', balanceChangedData(after, -input.amountCents, input.reason ?? 'usage'));
     if (!(await onConditionFailed(ctx.store.transact([creditAccountPut(scope, after, account), outboxPut(event)]).then(() => true), () => false))) continue;
     let refill: { attempted: boolean; succeeded: boolean } = { attempted: false, succeeded: false };
     let final = after;
@@ -120,7 +120,7 @@ async function autoRefill(deps: Deps, scope: Scope, account: CreditAccountRecord
     const after: CreditAccountRecord = { ...account, status: 'paused', updatedAt: now };
     await deps.store.transact([
       creditAccountPut(scope, after, account),
-      outboxPut(newEvent(scope, deps.clock, 'credit.auto_refill.failed', { account: accountBlock(after), amountCents: topOff, failureMessage: failure ?? 'declined' })),
+      outboxPut(newEvent(scope, deps.clock, 'credit.auto_refill.failed', autoRefillFailedData(after, topOff, failure ?? 'declined'))),
     ]);
     // The buyer's email follows from the committed event (see consumers.ts), so it cannot be lost.
     return { succeeded: false, account: after };
@@ -160,8 +160,8 @@ async function autoRefill(deps: Deps, scope: Scope, account: CreditAccountRecord
       now,
     );
     events.push(
-      newEvent(scope, deps.clock, 'credit.auto_refill.succeeded', { account: accountBlock(after), amountCents: topOff, order: { id: sale._id }, paymentIntentId: charge.paymentId }),
-      newEvent(scope, deps.clock, 'credit.balance_changed', { account: accountBlock(after), balanceCents: after.balanceCents, changeCents: topOff, reason: 'auto_refill' }),
+      newEvent(scope, deps.clock, 'credit.auto_refill.succeeded', autoRefillSucceededData(after, topOff, sale._id, charge.paymentId)),
+      newEvent(scope, deps.clock, 'credit.balance_changed', balanceChangedData(after, topOff, 'auto_refill')),
     );
     // The top-off is a sale of the credits product: sales' own writes and events.
     const recorded = saleWrites(deps, scope, { sale, customer, countOrder: true, now, reviewLink: false });

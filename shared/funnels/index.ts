@@ -1,7 +1,16 @@
+import * as z from 'zod';
 import type { BusConsumer } from '../platform/capability';
 import { defineCapability } from '../platform/capability';
 import { funnelOperations } from './operations';
 import { claimLeadMagnet, FUNNEL_LEAD_EVENT, recordOfferRefund, recordOfferSale, startSequence } from './service';
+
+/** The fields of order.completed / order.refunded this consumer reads. */
+const saleEventData = z.object({
+  order: z.object({ id: z.string(), productId: z.string().nullish() }),
+  amount: z.number(),
+  customer: z.object({ email: z.string(), firstName: z.string().nullish(), lastName: z.string().nullish() }),
+  product: z.object({ id: z.string().nullish() }).nullish(),
+});
 
 const scopeOf = (event: { accountId: string; mode: 'live' | 'test' }) => ({ accountId: event.accountId, mode: event.mode });
 
@@ -11,9 +20,11 @@ const funnelSales: BusConsumer = {
   eventTypes: ['order.completed', 'order.refunded'],
   needs: ['table'],
   handle: async (event, deps) => {
-    const data = event.data as { order: { id: string; productId?: string | null; subscriptionId?: string | null }; amount: number; customer: { email: string; firstName?: string | null; lastName?: string | null }; product: { id: string } };
+    const parsed = saleEventData.safeParse(event.data);
+    if (!parsed.success) return; // not a sale this consumer can attribute (no order or no buyer)
+    const data = parsed.data;
     const productId = data.product?.id ?? data.order.productId;
-    if (!productId || !data.customer?.email) return;
+    if (!productId) return;
     if (event.type === 'order.refunded') return recordOfferRefund(deps, scopeOf(event), data.order.id, productId);
     const amountCents = Math.round(data.amount * 100);
     if (amountCents === 0) {

@@ -8,6 +8,7 @@ import { createPost, deletePost, getPost, readSettings } from '../email/service'
 import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, forbidden, notFound } from '../platform/errors';
 import { newEvent, outboxPut } from '../platform/events';
+import { leadEventData } from './events';
 import { objectId } from '../platform/ids';
 import { toMajor } from '../platform/money';
 import { planAtLeast } from '../platform/plans';
@@ -199,12 +200,7 @@ export async function claimLeadMagnet(deps: Deps, scope: Scope, claim: Claim): P
         { email, source: claim.source, tags: [funnel.tag], name: claim.firstName ?? null },
       ).then(async ({ contact }) => {
         const lead: LeadRecord = { email, firstName: claim.firstName ?? null, lastName: claim.lastName ?? null, subscriberId: contact._id, subscribed, orderId: claim.orderId ?? null, capturedAt };
-        const event = newEvent(scope, deps.clock, FUNNEL_LEAD_EVENT, {
-          funnel: { id: funnel._id, name: funnel.name, leadMagnetProductId: funnel.leadMagnetProductId, offerProductId: funnel.offerProductId },
-          lead: { email, firstName: lead.firstName, lastName: lead.lastName, subscriberId: contact._id, subscribed, tag: funnel.tag },
-          order: { id: lead.orderId },
-          capturedAt,
-        });
+        const event = newEvent(scope, deps.clock, FUNNEL_LEAD_EVENT, leadEventData(funnel, lead));
         await deps.store.transact([repo.leadWrites.create(scope, funnel._id, lead), repo.funnelWrites.count(scope, funnel._id, { leads: 1 }), outboxPut(event)]);
       });
     } catch (error) {

@@ -284,6 +284,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       }
     }
   });
+  // Idle keep-alive sockets outlive a client's reuse window (undici keeps them ~4 s), so a busy
+  // machine never closes one just as a client sends on it (ECONNRESET on a reused socket).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   try {
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>

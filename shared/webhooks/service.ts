@@ -1,4 +1,5 @@
-import { isDeliverableEventType, isKnownEventType } from '../events/catalog';
+import { isKnownEventType } from '../events/catalog';
+import { sampleEventData, typesWithSamples } from '../events/samples';
 import type { Deps, OperationContext } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { objectId, randomHex } from '../platform/ids';
@@ -114,18 +115,20 @@ function mustBeActive(endpoint: WebhookEndpoint) {
   if (!endpoint.active) throw conflict('The webhook endpoint is inactive; activate it first', 'WEBHOOK_INACTIVE');
 }
 
+/**
+ * A test delivery carries a complete sample of the event type's data, built by the same payload
+ * builders as real events (shared/events/samples.ts), marked `test: true`.
+ */
 export async function sendTestDelivery(ctx: OperationContext, id: string, input: { type?: string } | undefined) {
   const endpoint = await mustGet(ctx, ctx.scope, id);
   mustBeActive(endpoint);
   let type = input?.type;
   if (type !== undefined && !isKnownEventType(type)) throw badRequest(`type: "${type}" is not a known event type`, { field: 'type', code: 'UNKNOWN_EVENT_TYPE' });
-  type ??= endpoint.events.find(isDeliverableEventType) ?? 'order.completed';
-  const event = {
-    id: objectId(ctx.clock),
-    type,
-    created: Math.floor(ctx.clock.nowMs() / 1000),
-    data: { message: 'This is a test delivery. It carries no real activity.' },
-  };
+  const sampled = new Set(typesWithSamples());
+  type ??= endpoint.events.find((t) => sampled.has(t)) ?? 'order.completed';
+  const data = sampleEventData(type, ctx.clock, ctx.config.PUBLIC_BASE_URL ?? ctx.request.baseUrl);
+  if (!data) throw badRequest(`type: "${type}" is not emitted by this deployment, so it has no sample; choose one of ${[...sampled].join(', ')}`, { field: 'type', code: 'NO_SAMPLE_FOR_TYPE' });
+  const event = { id: objectId(ctx.clock), type, created: Math.floor(ctx.clock.nowMs() / 1000), data };
   const body = buildDeliveryBody(event, endpoint.id, { test: true });
   const delivery = newDelivery(ctx, { id: `${event.id}_${endpoint.id}`, webhookId: endpoint.id, eventId: event.id, eventType: type, body, test: true, redelivery: false });
   await repo.createDelivery(ctx.store, ctx.scope, delivery);

@@ -45,6 +45,15 @@ describe('OpenAPI contract', () => {
 });
 
 describe('routes', () => {
+  it('points a newcomer at the docs from GET /: a browser is redirected, an API client gets the links', async () => {
+    const browser = await fetch(`${runtime.url}/`, { headers: { accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe(`${runtime.url}/docs`);
+    const client = await new ApiClient(runtime.url).get('/');
+    expect(client.status).toBe(200);
+    expect(client.body).toMatchObject({ docs: `${runtime.url}/docs`, openapi: `${runtime.url}/docs.json`, mcp: `${runtime.url}/mcp` });
+  });
+
   it('serves every registered operation at its method and path (no router miss)', async () => {
     const client = new ApiClient(runtime.url, account.testKey);
     for (const { operation } of allOperations()) {

@@ -3,6 +3,7 @@ import { newEvent, outboxPut } from '../../shared/platform/events';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import type { Mode } from '../../shared/store/keys';
 import { createTestAccount, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';
+import { createOffer, createProduct, events, openCheckout, pay } from '../support/commerce';
 import { helperVerified, independentlyVerified, startReceiver, waitFor } from './webhooks-receiver';
 
 let runtime: LocalRuntime;
@@ -137,6 +138,38 @@ describe('deliveries', () => {
     expect(log[0].requestHeaders['X-Service-Signature-V2']).toBe(got!.headers['x-service-signature-v2']);
     expect(log[0].responseBodyExcerpt).toBe('{"received":true}');
     expect(Date.parse(log[0].expiresAt) - Date.parse(log[0].createdAt)).toBe(30 * 24 * 3600 * 1000);
+  });
+
+  it('a test delivery of a type carries the same fields a real event of that type carries', async () => {
+    const product = await createProduct(owner, { name: 'Shape check', price: 12 });
+    const offer = await createOffer(owner, { name: 'Shape club', price: 9, frequency: 'monthly' });
+    await pay(runtime, (await openCheckout(owner, product._id)).id, { email: 'shape@example.com', firstName: 'Ann', lastName: 'Lee', country: 'US' });
+    await pay(runtime, (await openCheckout(owner, offer._id)).id, { email: 'shape@example.com', firstName: 'Ann', lastName: 'Lee', country: 'US' });
+    const real = await events(runtime, owner);
+    const types = ['order.completed', 'customer.created', 'product.created', 'invoice.payment_succeeded', 'customer.subscription.created', 'payment_intent.succeeded'];
+    const endpoint = await createEndpoint(owner.test, '/samples', types);
+    // Every key path of a payload, so a sample missing a nested field fails too.
+    const paths = (value: unknown, prefix = ''): string[] =>
+      value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value).flatMap(([k, v]) => [`${prefix}${k}`, ...paths(v, `${prefix}${k}.`)]) : [];
+    for (const type of types) {
+      const sent = await owner.test.post(`/webhooks/${endpoint.id}/test`, { type });
+      expect(sent.status, sent.text).toBe(202);
+    }
+    const got = await waitFor(() => (receiver.received('/samples').length === types.length ? receiver.received('/samples') : undefined));
+    for (const type of types) {
+      // The event's data fields sit beside the envelope (id, type, created, webhookId, test).
+      const { id: _id, type: _type, created: _created, webhookId: _webhook, test, ...data } = got.map((g) => JSON.parse(g.body)).find((b) => b.type === type);
+      expect(test).toBe(true);
+      const actual = real.find((e) => e.type === type);
+      expect(actual, type).toBeDefined();
+      // Every field the real event carries, nested ones too (the sample may fill an optional block
+      // the real one left null, such as a discount).
+      expect(paths(data), type).toEqual(expect.arrayContaining(paths(actual!.data)));
+      expect(Object.keys(data).sort(), type).toEqual(Object.keys(actual!.data).sort());
+    }
+    const reserved = await owner.test.post(`/webhooks/${endpoint.id}/test`, { type: 'identity.verification_session.verified' });
+    expect(reserved.status).toBe(400);
+    expect(reserved.body).toMatchObject({ code: 'NO_SAMPLE_FOR_TYPE', field: 'type' });
   });
 
   it('delivers real outbox events to subscribed endpoints of the same mode only; inactive and reserved get nothing', async () => {

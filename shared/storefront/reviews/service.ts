@@ -4,6 +4,7 @@ import { objectId } from '../../platform/ids';
 import { newEvent, outboxPut } from '../../platform/events';
 import { scopeOf, type Scope } from '../../store/keys';
 import { failOnCondition } from '../../store/conditional';
+import { reviewEventData } from './events';
 import type { ReviewRecord } from './records';
 import { findReceipt, loadReviews, reviewPutOps } from './repository';
 
@@ -31,7 +32,7 @@ export async function submitReview(deps: Deps, token: string, input: { rating: n
     createdAt: deps.clock.now().toISOString(),
   };
   await failOnCondition(
-    deps.store.transact([...reviewPutOps(scope, review), outboxPut(newEvent(scope, deps.clock, 'review.created', { ...review }))]),
+    deps.store.transact([...reviewPutOps(scope, review), outboxPut(newEvent(scope, deps.clock, 'review.created', reviewEventData(review)))]),
     () => new ApiError(409, 'This purchase has already been reviewed', { code: 'ALREADY_REVIEWED' }),
   );
   return review;
