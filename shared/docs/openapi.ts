@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { annotateMoneyUnits } from './money-units';
 import type { AnyOperation } from '../platform/operation';
 import { operationAccess } from '../platform/permissions';
 
@@ -74,7 +75,9 @@ export function buildOpenApi(operations: AnyOperation[], baseUrl: string): Recor
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of operations) {
     const path = openApiPath(operation.path);
-    (paths[path] ??= {})[operation.method.toLowerCase()] = operationObject(operation);
+    const object = operationObject(operation);
+    annotateMoneyUnits(object);
+    (paths[path] ??= {})[operation.method.toLowerCase()] = object;
   }
   return {
     openapi: '3.1.0',
@@ -82,7 +85,7 @@ export function buildOpenApi(operations: AnyOperation[], baseUrl: string): Recor
       title: 'Creator Commerce API',
       version: '1.0.0',
       description:
-        'Commerce and creator-growth API. Authenticate with `Authorization: Bearer pk_live_...` or `pk_test_...`; the key\'s mode decides which records are visible. Money is integer cents unless an endpoint says otherwise.',
+        'Commerce and creator-growth API. Authenticate with `Authorization: Bearer pk_live_...` or `pk_test_...`; the key\'s mode decides which records are visible. Money: a field ending in `Cents` is integer cents; `price`, `amount` and their compounds are decimal major units (19.99). Every money field states its unit.',
     },
     servers: [{ url: baseUrl }],
     paths,
