@@ -66,9 +66,10 @@ async function runPipeline(operations: Map<string, AnyOperation>, deps: Deps, ev
 }
 
 function failed(error: unknown, event: ApiEvent, requestId: string): ApiResult {
-  if (!(error instanceof ApiError) || error.status >= 500) {
-    logger.error('request failed', { routeKey: event.routeKey, requestId, error: error as Error });
-  }
+  // A deliberate 5xx (a dependency refused or timed out, answered with its reason) is expected
+  // operation and a warning; anything else reaching here is a defect and an error.
+  if (!(error instanceof ApiError)) logger.error('request failed', { routeKey: event.routeKey, requestId, error: error as Error });
+  else if (error.status >= 500) logger.warn('answered a dependency fault', { routeKey: event.routeKey, requestId, status: error.status, code: error.code, reason: error.message });
   return renderError(error, requestId);
 }
 
