@@ -133,6 +133,16 @@ describe('buyers answer and the report counts them', () => {
     expect(report.body.options[0]).toMatchObject({ id: 'instagram', answers: 1, share: 50, revenue: 40 });
     expect(report.body.trackedLinks.locked).toBe(false);
 
+    // d saw the question without answering; e is refunded before its buyer ever opens the page.
+    const e = await buy(account, productId, 'e@example.com');
+    await ctl.post(`/_local/sales/${d.saleId}/refund`, {});
+    await ctl.post(`/_local/sales/${e.saleId}/refund`, {});
+    await settle();
+    expect((await ctl.get(`/survey/${e.token}`)).status).toBe(410);
+    expect((await ctl.post(`/survey/${e.token}`, { answer: 'youtube' })).status).toBe(410);
+    report = await account.test.get('/attribution-survey/report');
+    expect(report.body.totals).toEqual({ shown: 2, answered: 2, responseRate: 100, revenue: 80 });
+
     // The live key sees live orders only.
     const live = await account.live.get('/attribution-survey/report');
     expect(live.body.totals).toEqual({ shown: 0, answered: 0, responseRate: 0, revenue: 0 });
