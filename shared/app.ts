@@ -12,6 +12,7 @@ import { events } from './events/index';
 import { forms } from './forms/index';
 import { funnels } from './funnels/index';
 import { imports } from './imports/index';
+import { links } from './links/index';
 import { memberships } from './memberships/index';
 import type { Capability } from './platform/capability';
 import { processor } from './processor/index';
@@ -20,6 +21,7 @@ import { segments } from './segments/index';
 import { sheets } from './sheets/index';
 import { storefront } from './storefront/index';
 import { subscriptions } from './subscriptions/index';
+import { survey } from './survey/index';
 import { team } from './team/index';
 import { webhooks } from './webhooks/index';
 
@@ -31,6 +33,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -37,3 +37,6 @@ export async function submitReview(deps: Deps, token: string, input: { rating: n
   );
   return review;
 }
+
+/** The receipt a buyer's token stands for (accountId, mode, saleId), for features the token unlocks (the attribution survey). */
+export const receiptOfToken = (deps: Pick<Deps, 'store'>, token: string) => findReceipt(deps.store, token);

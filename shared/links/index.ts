@@ -1,0 +1,10 @@
+import { defineCapability } from '../platform/capability';
+import { linkRefundsConsumer, linkSalesConsumer } from './consumers';
+import { linkOperations } from './operations';
+
+/** Tracked short links per channel: clicks, unique visitors, and the sales they lead to. */
+export const links = defineCapability({
+  name: 'links',
+  operations: linkOperations,
+  consumers: [linkSalesConsumer, linkRefundsConsumer],
+});
