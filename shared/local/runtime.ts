@@ -65,7 +65,7 @@ export interface LocalRuntime extends LocalRuntimeInternals {
 
 type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
-const SETTLE_DEADLINE_MS = 45_000;
+const SETTLE_DEADLINE_MS = 120_000;
 
 const lambdaContext = (group: string, requestId: string): Context =>
   ({
