@@ -50,7 +50,7 @@ export async function issueAreaLink(deps: Deps, event: DomainEvent) {
   if (area.mailed) return;
   const mail = accessMail({ membershipName: membership.name, url: areaUrl(deps, area.token) });
   try {
-    await sendTransactional(deps, scope, { to: [email], subject: mail.subject, html: mail.html, text: mail.text, source: 'membership' });
+    await sendTransactional(deps, scope, { to: [email], subject: mail.subject, html: mail.html, text: mail.text, source: 'membership', track: false });
   } catch (error) {
     // A store without a verified sender cannot mail; the link still works and is not retried forever.
     if (error instanceof ApiError && error.status < 500) {
