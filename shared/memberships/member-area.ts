@@ -8,7 +8,7 @@ import { logger } from '../platform/logger';
 import { isConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import { areaWrites, findAreaToken, getArea, getBan } from './community-repository';
-import { accessMail } from './member-pages';
+import { accessMail, type AreaRefusal } from './member-pages';
 import type { MemberAreaRecord, MemberRecord, MembershipRecord } from './records';
 import { getMember, getMembership } from './repository';
 
@@ -76,8 +76,6 @@ export async function revokeAreaLink(deps: Deps, event: DomainEvent) {
     if (!isConditionFailed(error)) throw error;
   });
 }
-
-export type AreaRefusal = 'invalid' | 'ended' | 'banned' | 'closed';
 
 export interface AreaAccess {
   scope: Scope;

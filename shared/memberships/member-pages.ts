@@ -1,4 +1,3 @@
-import type { AreaRefusal } from './member-area';
 import { publicAuthor } from './community-rules';
 import type { MemberPostRecord, MembershipRecord, ReplyRecord, ThreadRecord } from './records';
 
@@ -6,6 +5,9 @@ import type { MemberPostRecord, MembershipRecord, ReplyRecord, ThreadRecord } fr
  * The member area's server-rendered pages: no script, one nonce'd style block, no external
  * assets. Everything a person wrote is escaped; post HTML was sanitised when it was written.
  */
+/** Why a member-area link is refused. */
+export type AreaRefusal = 'invalid' | 'ended' | 'banned' | 'closed';
+
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Strict policy: nothing loads but the nonce'd style and https images of posts; forms post only here. */
