@@ -87,7 +87,9 @@ export async function writeReply(deps: Deps, scope: Scope, membership: Membershi
   checkWritable(membership);
   const thread = await requireThread(deps, scope, membership._id, threadId);
   const asMember = author.role === 'member';
-  if (asMember && (thread.locked || thread.hidden)) throw conflict(thread.locked ? 'The thread is locked' : 'The thread is hidden', 'THREAD_LOCKED');
+  // A hidden thread does not exist for members; a locked one is closed to them.
+  if (asMember && thread.hidden) throw notFound('Thread');
+  if (asMember && thread.locked) throw conflict('The thread is locked', 'THREAD_LOCKED');
   const body = cleanText(input.body);
   if (!body) throw badRequest('body is required', { field: 'body' });
   const now = deps.clock.now().toISOString();
