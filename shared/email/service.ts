@@ -164,6 +164,8 @@ export interface TransactionalMessage extends MailContent {
   source?: PostSource;
   /** Base address for the links in the mail when PUBLIC_BASE_URL is not configured. */
   baseUrl?: string;
+  /** false: links stay as written and no open pixel (mails that carry a capability link). */
+  track?: boolean;
 }
 
 /**
@@ -196,7 +198,7 @@ export async function sendTransactional(deps: Deps, scope: Scope, message: Trans
   });
   let accepted: string[] = [];
   if (allowed.length) {
-    const template = buildMailTemplate(message, footerOf(settings));
+    const template = buildMailTemplate(message, footerOf(settings), { track: message.track });
     const secret = await tokenSecret(deps, scope, settings);
     let result: Awaited<ReturnType<typeof deliver>>;
     try {

@@ -1,4 +1,6 @@
 import type { BusConsumer } from '../platform/capability';
+import { BAN_HIDE_EVENT, hideAuthorContent, removeThreadReplies, THREAD_DELETED_EVENT } from './community';
+import { issueAreaLink, revokeAreaLink } from './member-area';
 import { onOrderEvent, onSubscriptionEvent, resyncMembership, RESYNC_EVENT } from './service';
 
 /** Subscription events whose subscriber state may have changed access. */
@@ -30,4 +32,19 @@ export const membershipResyncConsumer: BusConsumer = {
   name: 'memberships-resync',
   eventTypes: [RESYNC_EVENT],
   handle: (event, deps) => resyncMembership(deps, event),
+};
+
+/** Issues and mails the member-area link on join; revokes it on leave. */
+export const memberAreaConsumer: BusConsumer = {
+  name: 'memberships-member-area',
+  // Mails go through the email capability's transactional send.
+  needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
+  eventTypes: ['member.joined', 'member.left'],
+  handle: (event, deps) => (event.type === 'member.joined' ? issueAreaLink(deps, event) : revokeAreaLink(deps, event)),
+};
+
+export const communityCleanupConsumer: BusConsumer = {
+  name: 'memberships-community',
+  eventTypes: [BAN_HIDE_EVENT, THREAD_DELETED_EVENT],
+  handle: (event, deps) => (event.type === BAN_HIDE_EVENT ? hideAuthorContent(deps, event) : removeThreadReplies(deps, event)),
 };

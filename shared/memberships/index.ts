@@ -1,16 +1,18 @@
 import { defineCapability } from '../platform/capability';
-import { memberOrderConsumer, memberSubscriptionConsumer, membershipResyncConsumer } from './consumers';
+import { BAN_HIDE_EVENT, THREAD_DELETED_EVENT } from './community';
+import { communityCleanupConsumer, memberAreaConsumer, memberOrderConsumer, memberSubscriptionConsumer, membershipResyncConsumer } from './consumers';
+import { memberAreaOperations } from './member-area-operations';
 import { membershipOperations } from './operations';
 import { NOTIFY_EVENT, NOTIFY_QUEUE } from './posts';
 import { RESYNC_EVENT } from './service';
 import { membershipJobs, notifyBatchHandler, postNotifyConsumer } from './workers';
 
-/** Memberships: members derived from subscriptions and sales, member events, members-only posts with notification. */
+/** Memberships: members derived from subscriptions and sales, member events, members-only posts with notification, community, member area. */
 export const memberships = defineCapability({
   name: 'memberships',
-  operations: membershipOperations,
+  operations: [...membershipOperations, ...memberAreaOperations],
   needs: ['table', 'queue', 'scheduler'],
-  consumers: [memberSubscriptionConsumer, memberOrderConsumer, membershipResyncConsumer, postNotifyConsumer],
+  consumers: [memberSubscriptionConsumer, memberOrderConsumer, membershipResyncConsumer, postNotifyConsumer, memberAreaConsumer, communityCleanupConsumer],
   queues: [
     {
       name: NOTIFY_QUEUE,
@@ -22,5 +24,5 @@ export const memberships = defineCapability({
     },
   ],
   jobs: membershipJobs,
-  eventTypes: ['member.joined', 'member.left', RESYNC_EVENT, NOTIFY_EVENT],
+  eventTypes: ['member.joined', 'member.left', RESYNC_EVENT, NOTIFY_EVENT, BAN_HIDE_EVENT, THREAD_DELETED_EVENT],
 });

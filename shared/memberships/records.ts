@@ -64,3 +64,66 @@ export interface MemberPostRecord {
   createdAt: string;
   updatedAt: string;
 }
+
+// ---- community ----
+
+export const THREAD = 'THREAD';
+export const REPLY = 'REPLY';
+export const BAN = 'MEMBERSHIPBAN';
+export const AREA = 'AREA';
+
+export type AuthorRole = 'member' | 'creator';
+
+/** A community thread. `replyCount` counts visible replies, changed in the same transaction as each reply. */
+export interface ThreadRecord {
+  _id: string;
+  membershipId: string;
+  title: string;
+  /** Plain text; escaped when rendered. */
+  body: string;
+  authorEmail: string;
+  authorName: string | null;
+  authorRole: AuthorRole;
+  hidden: boolean;
+  locked: boolean;
+  pinned: boolean;
+  replyCount: number;
+  /** Guards moderation changes (reply counts move with atomic adds and leave it alone). */
+  rev: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ReplyRecord {
+  _id: string;
+  membershipId: string;
+  threadId: string;
+  body: string;
+  authorEmail: string;
+  authorName: string | null;
+  authorRole: AuthorRole;
+  hidden: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A banned author: refused in every community of the account's mode. */
+export interface BanRecord {
+  email: string;
+  hideContent: boolean;
+  bannedAt: string;
+}
+
+/**
+ * A member's capability link into the member area: `token` is the unguessable path segment,
+ * `csrf` the form secret. Issued when the member joins, revoked when they leave.
+ */
+export interface MemberAreaRecord {
+  email: string;
+  membershipId: string;
+  token: string;
+  csrf: string;
+  joinEventId: string;
+  mailed: boolean;
+  issuedAt: string;
+}

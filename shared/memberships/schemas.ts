@@ -114,3 +114,64 @@ export const postSchema = z.object({
 
 export const postPageSchema = z.object({ data: z.array(postSchema), nextCursor: z.string().nullable() });
 export const postDeletedSchema = z.object({ _id: z.string(), deleted: z.literal(true) });
+
+// ---- community ----
+
+export const threadParams = z.object({ id: z.string().min(1).max(64), threadId: z.string().min(1).max(64) });
+export const replyParams = threadParams.extend({ replyId: z.string().min(1).max(64) });
+
+export const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(2000).optional(),
+});
+
+export const threadCreateBody = z
+  .object({
+    title: z.string().trim().min(1, 'title is required').max(200),
+    body: z.string().trim().min(1, 'body is required').max(10_000),
+  })
+  .strict();
+
+export const replyCreateBody = z.object({ body: z.string().trim().min(1, 'body is required').max(10_000) }).strict();
+
+export const threadModerateBody = z
+  .object({ hidden: z.boolean().optional(), locked: z.boolean().optional(), pinned: z.boolean().optional() })
+  .strict()
+  .refine((b) => b.hidden !== undefined || b.locked !== undefined || b.pinned !== undefined, { message: 'Give at least one of hidden, locked, pinned' });
+
+export const replyModerateBody = z.object({ hidden: z.boolean() }).strict();
+
+const authorSchema = z.object({ email: z.string(), name: z.string().nullable(), role: z.enum(['member', 'creator']) });
+
+export const threadSchema = z.object({
+  _id: z.string(),
+  membershipId: z.string(),
+  title: z.string(),
+  body: z.string(),
+  author: authorSchema,
+  hidden: z.boolean(),
+  locked: z.boolean(),
+  pinned: z.boolean(),
+  replyCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const replySchema = z.object({
+  _id: z.string(),
+  threadId: z.string(),
+  body: z.string(),
+  author: authorSchema,
+  hidden: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const threadPageSchema = z.object({ data: z.array(threadSchema), nextCursor: z.string().nullable() });
+export const threadDetailSchema = threadSchema.extend({ replies: z.object({ data: z.array(replySchema), nextCursor: z.string().nullable() }) });
+export const deletedSchema = z.object({ _id: z.string(), deleted: z.literal(true) });
+
+export const banBody = z.object({ email: z.string().trim().email('email must be an email address').max(320), hideContent: z.boolean().default(false) }).strict();
+export const unbanBody = z.object({ email: z.string().trim().email('email must be an email address').max(320) }).strict();
+export const banSchema = z.object({ email: z.string(), banned: z.literal(true), hideContent: z.boolean(), bannedAt: z.string() });
+export const unbanSchema = z.object({ email: z.string(), banned: z.literal(false) });
