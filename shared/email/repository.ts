@@ -1,3 +1,4 @@
+import type { ClaimedBatch } from '../store/claimed-batch';
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { ConditionFailed, toRecord, type Store, type TransactOp } from '../store/store';
@@ -14,7 +15,6 @@ import { POST, SETTINGS, type EmailSettingsRecord, type PostRecord } from './rec
 
 const settingsKey = (scope: Scope) => keys.entity(scope, SETTINGS, 'SETTINGS');
 const postKey = (scope: Scope, id: string) => keys.entity(scope, POST, id);
-const batchMarkerKey = (scope: Scope, postId: string, batch: number) => keys.child(scope, POST, postId, 'BATCH', String(batch).padStart(8, '0'));
 const engagementKey = (scope: Scope, postId: string, kind: 'OPEN' | 'CLICK', email: string) => keys.child(scope, POST, postId, kind, email);
 
 export async function getSettings(store: Store, scope: Scope): Promise<Partial<EmailSettingsRecord> | undefined> {
@@ -109,58 +109,14 @@ export async function failPost(store: Store, scope: Scope, postId: string, reaso
   await store.update(postKey(scope, postId), { set: { status: 'failed', failureReason: reason, leaseUntil: 0, updatedAt: now } }, { mustExist: true });
 }
 
-// ---- batch markers ----
+// ---- batch markers (shared/store/claimed-batch.ts: the at-most-once guard) ----
 
-export interface BatchMarker {
-  batch: number;
-  /** The batch's recipients in send order (suppressed addresses already left out). */
-  recipients: string[];
-  /** Audience cursor after this batch; null when it is the last. */
-  nextCursor: string | null;
-  /** The first `claimed` recipients were handed to the provider (or were in a chunk cut short by a crash). */
-  claimed: number;
-  /** Recipients the provider accepted, as of the last claim. */
-  accepted: number;
-  failed: { to: string; error: string }[];
-}
-
-export async function getBatchMarker(store: Store, scope: Scope, postId: string, batch: number): Promise<BatchMarker | undefined> {
-  return toRecord<BatchMarker>(await store.get(batchMarkerKey(scope, postId, batch), { consistent: true }));
-}
-
-/** Fixes a batch's recipients; answers the marker that won when another worker fixed it first. */
-export async function createBatchMarker(store: Store, scope: Scope, postId: string, marker: BatchMarker): Promise<BatchMarker> {
-  try {
-    await store.put(toItem(batchMarkerKey(scope, postId, marker.batch), 'PostBatch', { ...marker }), { ifNotExists: true });
-    return marker;
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    return (await getBatchMarker(store, scope, postId, marker.batch))!;
-  }
-}
-
-/**
- * Moves `claimed` from `from` to `to` (and records the results so far); false when another worker
- * moved it first. Conditional on the value read, so two workers can never claim the same chunk.
- */
-export async function moveBatchClaim(store: Store, scope: Scope, postId: string, batch: number, from: number, to: number, results: { accepted: number; failed: BatchMarker['failed'] }): Promise<boolean> {
-  try {
-    await store.update(
-      batchMarkerKey(scope, postId, batch),
-      { set: { claimed: to, accepted: results.accepted, failed: results.failed } },
-      { condition: '#claimed = :from', names: { '#claimed': 'claimed' }, values: { ':from': from } },
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailed) return false;
-    throw error;
-  }
-}
+export const batchMarkerKey = (scope: Scope, postId: string, batch: number) => keys.child(scope, POST, postId, 'BATCH', String(batch).padStart(8, '0'));
 
 /** A page of a post's batch markers, oldest first (support and tests: who got which batch). */
 export async function listBatchMarkers(store: Store, scope: Scope, postId: string, page: { limit: number; cursor?: string }) {
   const result = await store.query({ pk: keys.children(scope, POST, postId, 'BATCH'), ascending: true, limit: page.limit, cursor: page.cursor });
-  return { markers: result.items.map((item) => toRecord<BatchMarker>(item)!), cursor: result.cursor };
+  return { markers: result.items.map((item) => toRecord<ClaimedBatch>(item)!), cursor: result.cursor };
 }
 
 /** Records the first open or click of a recipient and bumps the post's count; later ones change nothing. */

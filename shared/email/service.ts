@@ -1,4 +1,5 @@
 import { blockedRecipients, findContactByEmail, recordEngagement, suppressedAmong, audiencePage, unsubscribeEmail, suppressEmail } from '../audience/service';
+import { fixClaimedBatch, readClaimedBatch, sendClaimedChunks, type ClaimedBatch } from '../store/claimed-batch';
 import { normalizeEmail, isValidEmail } from '../audience/rules';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';
@@ -388,12 +389,13 @@ export async function processSendBatch(deps: Deps, scope: Scope, postId: string,
   const nowMs = deps.clock.nowMs();
   const post = await repo.claimBatch(deps.store, scope, postId, batch, nowMs, nowMs + LEASE_MS);
   if (!post) return; // finished, moved on, or held by a live worker (the watchdog covers a dead one)
+  const markerKey = repo.batchMarkerKey(scope, postId, batch);
   const accountRead = getAccount(deps.store, scope.accountId);
   const [settings, problem, known] = await Promise.all([
     accountRead.then((account) => loadSettings(deps, scope, account ?? { email: '', name: undefined })),
     // Deleted (or the plan lost segments) mid-send: stop here rather than send to anyone else.
     post.audience.type === 'segment' ? accountRead.then((account) => segmentSendProblem(deps, scope, account?.plan ?? 'free', (post.audience as { segmentId: string }).segmentId)) : undefined,
-    repo.getBatchMarker(deps.store, scope, postId, batch),
+    readClaimedBatch(deps.store, markerKey),
   ]);
   const failure = !settings.physicalAddress || !settings.senderEmail ? 'The sender or physical address was removed during the send' : problem;
   if (failure) {
@@ -404,26 +406,18 @@ export async function processSendBatch(deps: Deps, scope: Scope, postId: string,
   const template = buildMailTemplate(post, footerOf(settings));
   const secret = await tokenSecret(deps, scope, settings);
   const base = post.linkBaseUrl || linkBase(deps);
-  let { claimed, accepted } = marker;
-  const failed = [...marker.failed];
-  while (claimed < marker.recipients.length) {
-    const chunk = marker.recipients.slice(claimed, claimed + BATCH_SIZE);
-    if (!(await repo.moveBatchClaim(deps.store, scope, postId, batch, claimed, claimed + chunk.length, { accepted, failed }))) return; // another worker is on it
-    let result: Awaited<ReturnType<typeof deliver>>;
-    try {
-      result = await deliver(deps, scope, { template, settings, fromName: post.fromName, replyTo: post.replyTo, recipients: chunk, postId, base, secret });
-    } catch (error) {
-      // The provider refused the whole call: nobody in the chunk was mailed, so the claim goes
-      // back and the queue retries the batch from this chunk.
-      await repo.moveBatchClaim(deps.store, scope, postId, batch, claimed + chunk.length, claimed, { accepted, failed });
-      await repo.releaseBatch(deps.store, scope, postId, batch);
-      throw error;
-    }
-    claimed += chunk.length;
-    accepted += result.accepted.length;
-    failed.push(...result.failed);
+  let outcome: Awaited<ReturnType<typeof sendClaimedChunks>>;
+  try {
+    outcome = await sendClaimedChunks(deps.store, markerKey, marker, BATCH_SIZE, (chunk) =>
+      deliver(deps, scope, { template, settings, fromName: post.fromName, replyTo: post.replyTo, recipients: chunk, postId, base, secret }),
+    );
+  } catch (error) {
+    // The provider refused a whole call: its chunk was given back; the queue retries from there.
+    await repo.releaseBatch(deps.store, scope, postId, batch);
+    throw error;
   }
-  if (failed.length !== marker.failed.length) await repo.moveBatchClaim(deps.store, scope, postId, batch, claimed, claimed, { accepted, failed });
+  if (outcome.taken) return; // another worker is on it
+  const accepted = outcome.accepted;
   const done = !marker.nextCursor;
   const now = deps.clock.now().toISOString();
   // `accepted` counts this batch's chunks whose results were recorded; a chunk cut short by a crash is not counted.
@@ -433,21 +427,14 @@ export async function processSendBatch(deps: Deps, scope: Scope, postId: string,
 }
 
 /** Reads a batch's page of the audience, leaves out suppressed addresses and fixes the result in its marker. */
-async function planBatch(deps: Deps, scope: Scope, post: PostRecord): Promise<repo.BatchMarker> {
+async function planBatch(deps: Deps, scope: Scope, post: PostRecord): Promise<ClaimedBatch> {
   const page =
     post.audience.type === 'segment'
       ? await segmentMembersPage(deps, scope, post.audience.segmentId, { limit: SEND_PAGE, cursor: post.cursor ?? undefined })
       : await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: SEND_PAGE, cursor: post.cursor ?? undefined });
   const emails = page.contacts.map((c) => c.email);
   const suppressed = await suppressedAmong(deps, scope, emails);
-  return repo.createBatchMarker(deps.store, scope, post._id, {
-    batch: post.batch,
-    recipients: emails.filter((e) => !suppressed.has(e)),
-    nextCursor: page.cursor ?? null,
-    claimed: 0,
-    accepted: 0,
-    failed: [],
-  });
+  return fixClaimedBatch(deps.store, repo.batchMarkerKey(scope, post._id, post.batch), 'PostBatch', { recipients: emails.filter((e) => !suppressed.has(e)), nextCursor: page.cursor ?? null });
 }
 
 // ---- links followed by recipients ----

@@ -6,18 +6,21 @@ import { isObjectId, objectId } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { isConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
+import { fixClaimedBatch, readClaimedBatch, sendClaimedChunks } from '../store/claimed-batch';
 import type { TransactOp } from '../store/store';
 import { orderPosts, sanitizePostHtml, startsNotification } from './post-rules';
 import type { MemberPostRecord, MembershipRecord, PostStatus } from './records';
-import { advanceNotifyBatch, claimNotified, claimNotifyBatch, getPost, listMembers, listPosts, postWrites, releaseNotified, releaseNotifyLease } from './repository';
+import { advanceNotifyBatch, claimNotifyBatch, getPost, listMembers, listPosts, notifyBatchKey, postWrites, releaseNotifyLease } from './repository';
 import { requireMembership, type MembershipCtx } from './service';
 
 /** Internal event (never delivered): a post's notification was committed as pending. */
 export const NOTIFY_EVENT = 'membership.post.notify';
 export const NOTIFY_QUEUE = 'membership-post-notify';
 export const NOTIFY_WATCHDOG_JOB = 'memberships.notify-watchdog';
-/** Members per batch: one transactional send takes at most 100 recipients. */
+/** Members per provider call: one transactional send takes at most 100 recipients. */
 export const NOTIFY_BATCH = 100;
+/** Members per queued batch: several provider calls share its reads and commit. */
+export const NOTIFY_PAGE = 300;
 const LEASE_MS = 60_000;
 const WATCHDOG_SECONDS = 60;
 
@@ -157,35 +160,37 @@ const notificationHtml = (membership: MembershipRecord, post: MemberPostRecord) 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
- * Queue worker: one batch of active members. Each member's marker is created before the mail is
- * handed over, so a crash or a duplicate message never mails anyone twice; the cursor and count
- * are committed after the send, and the next batch is queued.
+ * Queue worker: one batch of active members (NOTIFY_PAGE), sent in chunks of NOTIFY_BATCH through
+ * a claimed-batch marker, so a crash or a duplicate message never mails anyone twice; the cursor
+ * and count are committed after the send, and the next batch is queued.
  */
 export async function processNotifyBatch(deps: Deps, scope: Scope, membershipId: string, postId: string, batch: number) {
   const nowMs = deps.clock.nowMs();
   const post = await claimNotifyBatch(deps.store, scope, membershipId, postId, batch, nowMs, nowMs + LEASE_MS);
   if (!post) return;
-  const membership = await requireMembership(deps, scope, membershipId);
-  const page = await listMembers(deps.store, scope, membershipId, { status: 'active' }, { limit: NOTIFY_BATCH, cursor: post.notifyCursor ?? undefined });
-  const now = deps.clock.now().toISOString();
-  const emails = page.items.map((m) => m.email);
-  const claims = await Promise.all(emails.map((email) => claimNotified(deps.store, scope, membershipId, postId, email, now)));
-  const recipients = emails.filter((_, i) => claims[i]);
-  let sent = 0;
-  if (recipients.length) {
-    try {
-      const result = await sendTransactional(deps, scope, { to: recipients, subject: post.title, html: notificationHtml(membership, post), source: 'membership' });
-      sent = result.accepted.length;
-    } catch (error) {
-      // Nobody of this batch was mailed: the markers go, the lease is released, the queue retries.
-      logger.warn('membership post notification batch failed', { error: error as Error });
-      await Promise.all(recipients.map((email) => releaseNotified(deps.store, scope, membershipId, postId, email)));
-      await releaseNotifyLease(deps.store, scope, post);
-      throw error;
-    }
+  const markerKey = notifyBatchKey(scope, membershipId, postId, batch);
+  const [membership, known] = await Promise.all([requireMembership(deps, scope, membershipId), readClaimedBatch(deps.store, markerKey)]);
+  let marker = known;
+  if (!marker) {
+    const page = await listMembers(deps.store, scope, membershipId, { status: 'active' }, { limit: NOTIFY_PAGE, cursor: post.notifyCursor ?? undefined });
+    marker = await fixClaimedBatch(deps.store, markerKey, 'MemberPostNotifyBatch', { recipients: page.items.map((m) => m.email), nextCursor: page.cursor ?? null });
   }
-  const done = !page.cursor;
-  await advanceNotifyBatch(deps.store, scope, post, { cursor: page.cursor ?? null, sent, done });
+  let outcome: Awaited<ReturnType<typeof sendClaimedChunks>>;
+  try {
+    outcome = await sendClaimedChunks(deps.store, markerKey, marker, NOTIFY_BATCH, async (chunk) => {
+      const result = await sendTransactional(deps, scope, { to: chunk, subject: post.title, html: notificationHtml(membership, post), source: 'membership' });
+      return { accepted: result.accepted, failed: [] };
+    });
+  } catch (error) {
+    // Nobody of the chunk was mailed: its claim went back; the lease is released and the queue retries.
+    logger.warn('membership post notification batch failed', { error: error as Error });
+    await releaseNotifyLease(deps.store, scope, post);
+    throw error;
+  }
+  if (outcome.taken) return;
+  const done = !marker.nextCursor;
+  // A chunk cut short by a crash is not counted: its recipients may not have been mailed.
+  await advanceNotifyBatch(deps.store, scope, post, { cursor: marker.nextCursor, sent: outcome.accepted, done });
   if (done) await deps.ports.scheduler.cancel(watchdogName(scope, membershipId, postId));
   else await deps.ports.queue.send(NOTIFY_QUEUE, { scope, membershipId, postId, batch: batch + 1 });
 }

@@ -1,7 +1,7 @@
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { toRecord, type Store, type TransactOp } from '../store/store';
-import { createUnique, isConditionFailed } from '../store/conditional';
+import { isConditionFailed } from '../store/conditional';
 import { MEMBER, MEMBER_COUNTS, MEMBERSHIP, NOTIFIED, POST, type MemberPostRecord, type MemberRecord, type MemberStatus, type MembershipRecord } from './records';
 
 // Layout, built for hundreds of thousands of members per membership (no request reads a whole
@@ -108,7 +108,8 @@ export const memberWrites = {
 // - notified:  PK=<scope>#MEMBERSHIP#<id>#NOTIFIED, SK=<postId>#<email>  (created before the mail is handed over)
 
 const postKey = (scope: Scope, membershipId: string, postId: string) => keys.child(scope, MEMBERSHIP, membershipId, POST, postId);
-const notifiedKey = (scope: Scope, membershipId: string, postId: string, email: string) => keys.child(scope, MEMBERSHIP, membershipId, NOTIFIED, `${postId}#${email}`);
+/** A notification batch's claimed-batch marker (shared/store/claimed-batch.ts): the at-most-once guard. */
+export const notifyBatchKey = (scope: Scope, membershipId: string, postId: string, batch: number) => keys.child(scope, MEMBERSHIP, membershipId, NOTIFIED, `${postId}#${String(batch).padStart(8, '0')}`);
 
 export async function getPost(store: Store, scope: Scope, membershipId: string, postId: string, consistent = false): Promise<MemberPostRecord | undefined> {
   return toRecord<MemberPostRecord>(await store.get(postKey(scope, membershipId, postId), { consistent }));
@@ -156,15 +157,6 @@ export async function advanceNotifyBatch(store: Store, scope: Scope, post: Membe
     set: { notifyCursor: progress.cursor, notifyBatch: post.notifyBatch + 1, leaseUntil: 0, ...(progress.done ? { notifyState: 'sent' } : {}) },
     add: { notifiedCount: progress.sent },
   }, { condition: '#batch = :batch', names: { '#batch': 'notifyBatch' }, values: { ':batch': post.notifyBatch } });
-}
-
-/** The at-most-once marker: true if this call created it (the member may be mailed now). */
-export async function claimNotified(store: Store, scope: Scope, membershipId: string, postId: string, email: string, now: string): Promise<boolean> {
-  return createUnique(store, toItem(notifiedKey(scope, membershipId, postId, email), 'MemberPostNotified', { email, at: now }));
-}
-
-export async function releaseNotified(store: Store, scope: Scope, membershipId: string, postId: string, email: string) {
-  await store.delete(notifiedKey(scope, membershipId, postId, email));
 }
 
 /** Gives a failed batch back at once (the queue's retry may take it without waiting for the lease). */

@@ -102,11 +102,13 @@ describe('members-only post notification across a crash', () => {
     for (const m of mails.filter((m) => m.subject === 'Crash notes')) counts.set(m.to, (counts.get(m.to) ?? 0) + 1);
     // Never twice.
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
-    // Markers are created before the hand-over, so only the batch the kill cut (marked, maybe not
-    // handed over) can lose members: at most one batch.
+    // Each chunk is claimed in its batch marker before the hand-over, so only the chunk the kill
+    // cut (claimed, maybe not handed over) can lose members: at most one chunk. Its accepted
+    // count is unknown after the crash, so the count may fall short by that chunk too.
     const missing = emails.filter((e) => !counts.has(e));
     expect(missing.length).toBeLessThanOrEqual(NOTIFY_BATCH);
-    expect(final.notifiedCount).toBe(counts.size);
+    expect(final.notifiedCount).toBeLessThanOrEqual(counts.size);
+    expect(final.notifiedCount).toBeGreaterThanOrEqual(counts.size - NOTIFY_BATCH);
     console.log(`delivered ${counts.size} of ${MEMBERS} (${before} before the kill), ${missing.length} lost in the interrupted batch`);
     second.child.kill('SIGTERM');
   });
