@@ -1,0 +1,29 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * CSRF defence of the portal page's forms. The form token is an HMAC of the subscriber id keyed
+ * with the portal token, so only a page rendered for the holder of the portal link carries a valid
+ * one; and a browser that says the post came from another site (Origin, Sec-Fetch-Site) is refused
+ * before the token is even looked at.
+ */
+export const csrfToken = (portalToken: string, subscriberId: string) => createHmac('sha256', portalToken).update(`portal-form:${subscriberId}`).digest('base64url');
+
+export function csrfValid(portalToken: string, subscriberId: string, given: string | undefined): boolean {
+  if (!given) return false;
+  const expected = Buffer.from(csrfToken(portalToken, subscriberId));
+  const actual = Buffer.from(given);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/** True when the browser reports a cross-site request (a form on another site posting here). */
+export function crossSite(headers: Record<string, string>): boolean {
+  const site = headers['sec-fetch-site'];
+  if (site && site !== 'same-origin' && site !== 'none') return true;
+  const origin = headers.origin;
+  if (!origin || origin === 'null') return origin === 'null';
+  try {
+    return new URL(origin).host !== headers.host;
+  } catch {
+    return true;
+  }
+}
