@@ -6,7 +6,6 @@ import type { Deps } from '../platform/context';
 import type { DomainEvent } from '../platform/events';
 import { logger } from '../platform/logger';
 import { toCents } from '../platform/money';
-import { findSale } from '../sales/service';
 import type { Scope } from '../store/keys';
 import { portalUrlOf } from '../subscriptions/service';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
@@ -54,7 +53,7 @@ export const receiptConsumer: BusConsumer = {
     // Free orders (lead magnets) get no receipt: the funnel's own mail is what they wait for.
     if (!to || !orderId || !(Number(event.data.amount) > 0)) return;
     const subscriberId = str(event.data.subscriptionCustomerId);
-    const [sale, portalUrl] = await Promise.all([findSale(deps, scope, orderId), subscriberId ? portalUrlOf(deps, scope, subscriberId) : null]);
+    const portalUrl = subscriberId ? await portalUrlOf(deps, scope, subscriberId) : null;
     const base = baseOf(deps, portalUrl);
     const kind = order.type === 'subscription' ? 'subscription' : 'one_time';
     const offer = kind === 'subscription' && str(product.id) ? await lookupOffer(deps, scope, str(product.id)!) : undefined;
@@ -70,7 +69,8 @@ export const receiptConsumer: BusConsumer = {
       interval: offer?.frequency ?? null,
       discount: str(discount.code) ? { code: str(discount.code)!, amountOffCents: toCents(Number(discount.amountOff ?? 0)) } : null,
       paidAt: str(order.createdAt) ?? new Date(event.created * 1000).toISOString(),
-      reviewUrl: sale?.reviewPath ? `${base}${sale.reviewPath}` : null,
+      // The review route is an API (POST) with no buyer page yet; a link to it would not work.
+      reviewUrl: null,
       portalUrl,
       testMode: event.mode === 'test',
     });
