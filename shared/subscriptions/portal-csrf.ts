@@ -15,15 +15,16 @@ export function csrfValid(portalToken: string, subscriberId: string, given: stri
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-/** True when the browser reports a cross-site request (a form on another site posting here). */
-export function crossSite(headers: Record<string, string>): boolean {
+/**
+ * True when the browser reports a cross-site request (a form on another site posting here):
+ * Sec-Fetch-Site where the browser sends it, else an Origin that is none of this API's own.
+ */
+export function crossSite(headers: Record<string, string>, ownOrigins: string[]): boolean {
   const site = headers['sec-fetch-site'];
-  if (site && site !== 'same-origin' && site !== 'none') return true;
+  if (site) return site !== 'same-origin' && site !== 'none';
   const origin = headers.origin;
-  if (!origin || origin === 'null') return origin === 'null';
-  try {
-    return new URL(origin).host !== headers.host;
-  } catch {
-    return true;
-  }
+  if (!origin) return false;
+  const own = new Set(ownOrigins.map((o) => { try { return new URL(o).origin; } catch { return ''; } }).filter(Boolean));
+  if (headers.host) own.add(`http://${headers.host}`).add(`https://${headers.host}`);
+  return !own.has(origin);
 }

@@ -42,7 +42,7 @@ export async function showPortal(deps: Deps, request: RequestInfo, subscriptionI
 
 /** The portal page's form post: cancel at period end or resume, then back to the page (303). */
 export async function submitPortalForm(deps: Deps, request: RequestInfo, subscriptionId: string, subscriberId: string, form: { action: 'cancel' | 'resume'; token?: string; csrf?: string }): Promise<PortalHtmlOutcome> {
-  if (crossSite(request.headers)) return plainPage(403, 'Request refused', 'This change did not come from the subscription page. Open the link in your receipt and try again.');
+  if (crossSite(request.headers, [request.baseUrl, deps.config.PUBLIC_BASE_URL ?? ''])) return plainPage(403, 'Request refused', 'This change did not come from the subscription page. Open the link in your receipt and try again.');
   const data = await portalData(deps, subscriptionId, subscriberId, form.token).catch((e) => {
     if (e instanceof ApiError && e.status === 404) return undefined;
     throw e;
