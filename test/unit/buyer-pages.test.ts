@@ -59,11 +59,13 @@ describe('portal CSRF', () => {
     expect(csrfValid('portal-secret', 'sub1', undefined)).toBe(false);
   });
   it('refuses posts the browser marks as cross-site', () => {
-    expect(crossSite({ host: 'api.example.com', origin: 'https://evil.example' })).toBe(true);
-    expect(crossSite({ host: 'api.example.com', 'sec-fetch-site': 'cross-site' })).toBe(true);
-    expect(crossSite({ host: 'api.example.com', origin: 'null' })).toBe(true);
-    expect(crossSite({ host: 'api.example.com', origin: 'https://api.example.com', 'sec-fetch-site': 'same-origin' })).toBe(false);
-    expect(crossSite({ host: 'api.example.com' })).toBe(false);
+    const own = ['https://api.example.com'];
+    expect(crossSite({ origin: 'https://evil.example' }, own)).toBe(true);
+    expect(crossSite({ origin: 'https://api.example.com', 'sec-fetch-site': 'cross-site' }, own)).toBe(true);
+    expect(crossSite({ origin: 'null' }, own)).toBe(true);
+    expect(crossSite({ origin: 'https://api.example.com', 'sec-fetch-site': 'same-origin' }, own)).toBe(false);
+    expect(crossSite({ origin: 'https://api.example.com' }, own)).toBe(false);
+    expect(crossSite({}, own)).toBe(false);
   });
 });
 
