@@ -10,6 +10,7 @@ import { credits } from './credits/index';
 import { email } from './email/index';
 import { events } from './events/index';
 import { forms } from './forms/index';
+import { receipts } from './receipts/index';
 import { funnels } from './funnels/index';
 import { imports } from './imports/index';
 import { links } from './links/index';
@@ -33,6 +34,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -1,5 +1,6 @@
 import { defineOperation } from '../platform/operation';
-import { accountSchema } from './schemas';
+import { accountSchema, brandingBody, brandingSchema } from './schemas';
+import { readBranding, updateBranding } from './branding';
 
 export const accountOperations = [
   defineOperation({
@@ -26,5 +27,28 @@ export const accountOperations = [
       testMode: ctx.scope.mode === 'test',
       createdAt: ctx.account.createdAt,
     }),
+  }),
+  defineOperation({
+    operationId: 'getBranding',
+    tool: 'get_branding',
+    summary: 'The seller branding buyers see on checkout, thank-you and portal pages and in receipts',
+    tags: ['Account'],
+    method: 'GET',
+    path: '/account/branding',
+    auth: 'key',
+    output: brandingSchema,
+    handler: (ctx) => readBranding(ctx, ctx.scope),
+  }),
+  defineOperation({
+    operationId: 'updateBranding',
+    tool: 'update_branding',
+    summary: 'Change the seller branding (display name, logo image id, accent colour, support email); null clears a field',
+    tags: ['Account'],
+    method: 'PATCH',
+    path: '/account/branding',
+    auth: 'key',
+    body: brandingBody,
+    output: brandingSchema,
+    handler: (ctx, { body }) => updateBranding(ctx, ctx.scope, body),
   }),
 ];

@@ -36,3 +36,12 @@ export const sessionDiscountClaimed = (scope: Scope, id: string): TransactOp => 
   names: { '#status': 'status' },
   values: { ':open': 'open' },
 });
+
+/** A new price on the open session (a discount code typed on the hosted page). */
+export const sessionRepriced = (scope: Scope, id: string, set: { amountCents: number; discountCode: string; discountId: string }): TransactOp => ({
+  update: checkoutSessionEntity.declaration.key(scope, id),
+  set,
+  condition: '#status = :open',
+  names: { '#status': 'status' },
+  values: { ':open': 'open' },
+});

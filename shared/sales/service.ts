@@ -215,3 +215,9 @@ export async function saleForControl(deps: Deps, scope: Scope, saleId: string) {
   if (!sale.paymentIntentId) throw badRequest('A free order has no payment to refund or dispute', { field: 'saleId' });
   return sale;
 }
+
+/** One sale as the API shows it, or undefined (receipts and other consumers of sale events). */
+export async function findSale(deps: Pick<Deps, 'store'>, scope: Scope, id: string) {
+  const sale = await getSale(deps.store, scope, id);
+  return sale ? presentSale(sale) : undefined;
+}

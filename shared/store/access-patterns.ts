@@ -11,6 +11,7 @@ import type { AccessPatternRow } from './entity';
 export type AccessPattern = AccessPatternRow & { declared: boolean };
 
 // Entity key templates:
+//   Branding v1 (shared/account/entities.ts): PK=<scope>#BRANDING, SK=branding
 //   Timer v1 (shared/adapters/local/entities.ts): PK=TIMERS, SK=<dueAt>#<name>
 //   TimerName v1 (shared/adapters/local/entities.ts): PK=TIMERS#NAME, SK=<name>
 //   SandboxCard v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_CARD, SK=<pm_id>
@@ -68,6 +69,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Children of a record', key: 'PK=<scope>#<PARENT>#<parentId>#<TYPE>', index: 'table', declared: false },
   { name: 'Exact-match lookup / uniqueness guard', key: 'PK=<scope>#U#<name>, SK=<value>', index: 'table', declared: false },
   { name: 'Capability token lookup (portal, hosted checkout)', key: 'PK=CAP#<kind>#<token>, SK=CAP', index: 'table', declared: false },
+  { name: 'The seller branding of an account and mode', key: 'PK=<scope>#BRANDING, SK=branding', index: 'table', notes: 'read by every buyer page and mail', declaredBy: 'account Branding v1 .ofTenant', declared: true },
   { name: 'Local scheduler: timers due before now', key: 'PK=TIMERS, ScanIndexForward=true, SK<=<dueAt>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) Timer v1 .due', declared: true },
   { name: 'Local scheduler: timer by name (cancel, replace)', key: 'PK=TIMERS#NAME, SK=<name>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) TimerName v1 .byName', declared: true },
   { name: 'Sandbox card by id (saved-card charges)', key: 'PK=<scope>#SBX_CARD, SK=<pm_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxCard v1 .byId', declared: true },

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { defineOperation } from '../platform/operation';
+import { defineOperation, rawReply, reply } from '../platform/operation';
+import { showPortal, submitPortalForm, wantsHtml, type PortalHtmlOutcome } from './portal-html';
 import { getSubscriberDetail, listSubscribersOf, cancelSubscription, pauseSubscription, resumeSubscription, portalData, portalChange } from './service';
 
 const subscriberSchema = z.looseObject({
@@ -11,6 +12,11 @@ const subscriberSchema = z.looseObject({
   paused: z.boolean(),
   portalUrl: z.string(),
 });
+const portalAnswer = (outcome: PortalHtmlOutcome) =>
+  outcome.kind === 'redirect'
+    ? reply(303, undefined, { location: outcome.location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+    : rawReply(outcome.status, outcome.page.html, 'text/html; charset=utf-8', { ...outcome.page.headers, vary: 'Accept' });
+
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const emptyBody = z.object({}).optional();
 
@@ -94,8 +100,24 @@ export const subscriberOperations = [
     path: '/subscriptions/sub/portal-data/{subscriptionId}/{subscriptionCustomerId}',
     auth: 'portal',
     params: z.object({ subscriptionId: z.string().min(1).max(64), subscriptionCustomerId: z.string().min(1).max(64) }),
-    query: z.object({ token: z.string().max(128).optional() }),
-    handler: (ctx, { params, query }) => portalData(ctx, params.subscriptionId, params.subscriptionCustomerId, query.token),
+    query: z.object({ token: z.string().max(128).optional(), done: z.enum(['canceled', 'resumed']).optional() }),
+    // A browser (Accept: text/html) gets the portal page; API clients get the JSON.
+    handler: async (ctx, { params, query }) =>
+      wantsHtml(ctx.request.headers)
+        ? portalAnswer(await showPortal(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, query.token, query.done))
+        : portalData(ctx, params.subscriptionId, params.subscriptionCustomerId, query.token),
+  }),
+  defineOperation({
+    operationId: 'portalForm',
+    summary: 'Buyer portal page form post (HTML): cancel at period end or resume; needs the portal token and the form\'s CSRF token',
+    tags: ['Portal'],
+    method: 'POST',
+    path: '/subscriptions/sub/portal-form/{subscriptionId}/{subscriptionCustomerId}',
+    auth: 'portal',
+    params: z.object({ subscriptionId: z.string().min(1).max(64), subscriptionCustomerId: z.string().min(1).max(64) }),
+    bodyType: 'json-or-form',
+    body: z.object({ action: z.enum(['cancel', 'resume']), token: z.string().max(128).optional(), csrf: z.string().max(128).optional() }),
+    handler: async (ctx, { params, body }) => portalAnswer(await submitPortalForm(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, body)),
   }),
   defineOperation({
     operationId: 'portalCancel',

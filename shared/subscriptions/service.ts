@@ -286,3 +286,8 @@ export async function portalChange(deps: Deps, subscriberId: string, token: stri
     };
   });
 }
+
+/** The buyer's portal link of a subscriber (receipts and reminder mails), or null. */
+export async function portalUrlOf(deps: Pick<Deps, 'store'>, scope: Scope, subscriberId: string): Promise<string | null> {
+  return (await getSubscriber(deps.store, scope, subscriberId))?.portalUrl ?? null;
+}

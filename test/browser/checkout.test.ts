@@ -40,18 +40,26 @@ describe('sandbox hosted checkout in a browser', () => {
     expect(session.status).toBe(201);
     const page = await browser.newPage();
     await page.goto(session.body.url);
-    await expect(page.locator('#price').textContent()).resolves.toContain('12.50 USD');
+    await expect(page.locator('#price').textContent()).resolves.toContain('$12.50');
     await page.fill('#email', 'browser@example.com');
     await page.fill('#firstName', 'Bea');
     await page.fill('#country', 'FR');
     await page.fill('#cardNumber', '4000 0000 0000 0002');
+    await page.fill('#expiry', '12/34');
+    await page.fill('#cvc', '123');
     await page.click('#pay');
+    await page.locator('#error').waitFor();
     await expect(page.locator('#error').textContent()).resolves.toContain('declined');
     // The form keeps what the buyer typed.
     expect(await page.inputValue('#email')).toBe('browser@example.com');
+    // The card fields are never shown again.
+    expect(await page.inputValue('#cardNumber')).toBe('');
     await page.fill('#cardNumber', '4242 4242 4242 4242');
-    await Promise.all([page.waitForURL(`${shopUrl}/thanks`), page.click('#pay')]);
-    await expect(page.locator('#thanks').textContent()).resolves.toContain('/thanks');
+    await page.fill('#expiry', '12/34');
+    await page.fill('#cvc', '123');
+    await Promise.all([page.waitForURL(/\/processor\/sandbox\/checkout\/cs_\w+\/thanks$/), page.click('#pay')]);
+    await Promise.all([page.waitForURL(`${shopUrl}/thanks?session_id=${session.body.id}`), page.click('#continue')]);
+    await expect(page.locator('#thanks').textContent()).resolves.toContain('/thanks?session_id=');
     await page.close();
 
     const completed = (await events(runtime, account, 'order.completed')).filter((e) => e.data.clientReferenceId === 'browser-1');

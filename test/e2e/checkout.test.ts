@@ -91,13 +91,15 @@ describe('checkout sessions', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const html = await page.text();
-    expect(html).toContain('<form method="post" enctype="multipart/form-data"');
+    expect(html).toContain('method="post" enctype="multipart/form-data"');
     const form = (card: string) => {
       const f = new FormData();
       f.set('email', 'form@example.com');
       f.set('firstName', 'Fay');
       f.set('country', 'de');
       f.set('cardNumber', card);
+      f.set('expiry', '12/34');
+      f.set('cvc', '123');
       return f;
     };
     const declined = await fetch(session.url, { method: 'POST', body: form('4000000000000002'), redirect: 'manual' });
@@ -105,7 +107,11 @@ describe('checkout sessions', () => {
     expect(await declined.text()).toContain('declined');
     const ok = await fetch(session.url, { method: 'POST', body: form('4242 4242 4242 4242'), redirect: 'manual' });
     expect(ok.status).toBe(303);
-    expect(ok.headers.get('location')).toBe('https://shop.example.com/thanks');
+    // The thank-you page, then successUrl with the session id.
+    const thanksPath = ok.headers.get('location')!;
+    expect(thanksPath).toBe(`${new URL(session.url).pathname}/thanks`);
+    const thanks = await (await fetch(new URL(thanksPath, session.url))).text();
+    expect(thanks).toContain(`https://shop.example.com/thanks?session_id=${session.id}`);
     const completed = (await events(runtime, account, 'order.completed')).filter((e) => e.data.clientReferenceId === 'form-1');
     expect(completed).toHaveLength(1);
     expect(completed[0]!.data.customer).toMatchObject({ email: 'form@example.com', firstName: 'Fay', country: 'DE' });

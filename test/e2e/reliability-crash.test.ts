@@ -93,6 +93,8 @@ function payForm(email: string) {
   const form = new FormData();
   form.set('email', email);
   form.set('cardNumber', '4242424242424242');
+  form.set('expiry', '12/34');
+  form.set('cvc', '123');
   return form;
 }
 

@@ -99,7 +99,7 @@ describe('races', () => {
           const res = await control.post(`/_local/checkout/${session.id}/pay`, { email: `disc${i}@example.com` });
           return { paid: res.status === 200 && res.body.status === 'paid', status: res.status, code: res.body?.code, text: res.text };
         }
-        const res = await fetch(session.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `disc${i}@example.com`, cardNumber: '4242424242424242' }) });
+        const res = await fetch(session.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `disc${i}@example.com`, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' }) });
         const text = await res.text();
         return { paid: res.status === 303, status: res.status, code: text.includes('limit of uses') ? 'DISCOUNT_EXHAUSTED' : undefined, text };
       }),

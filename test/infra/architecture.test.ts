@@ -141,6 +141,7 @@ describe('a capability added to the list', () => {
     expect(assembleApp(CAPABILITIES).groups.find((g) => g.name === 'processor')!.operations.map((o) => o.operationId)).toEqual([
       'getSandboxCheckoutPage',
       'paySandboxCheckout',
+      'getSandboxThankYouPage',
       'receiveProcessorNotification',
       'receiveStripeEvent',
     ]);

@@ -1,44 +1,110 @@
 import * as z from 'zod';
+import { sellerBrand } from '../../account/branding';
+import type { BuyerPage } from '../../account/buyer-page';
+import { hostedCheckoutView, sessionDiscountChange } from '../../checkout/hosted-view';
 import { paymentClaimFor } from '../../checkout/service';
 import type { Deps } from '../../platform/context';
-import { checkoutPage, notFoundPage } from './page';
+import { ApiError } from '../../platform/errors';
 import { ProcessorError } from '../../processor/port';
+import { checkCard } from './card-fields';
+import { checkoutPage, notFoundPage, thankYouPage, type CheckoutPageState } from './page';
+import { checkoutRepriced } from './repository';
+import type { SandboxCheckout } from './records';
 import type { SandboxProcessor } from './sandbox';
 
+const text = (max: number) => z.coerce.string().trim().max(max).optional();
+
 const payForm = z.object({
-  email: z.coerce.string().trim().pipe(z.string().email('Enter a valid email address')),
+  intent: z.enum(['pay', 'discount']).optional(),
   // The form decoder turns digit-only fields into numbers; a card number is text.
-  firstName: z.coerce.string().trim().max(100).optional(),
-  lastName: z.coerce.string().trim().max(100).optional(),
-  country: z.coerce.string().trim().max(2, 'Country is a 2-letter code').optional(),
-  cardNumber: z.coerce.string().trim().max(40).optional(),
+  email: text(320),
+  firstName: text(100),
+  lastName: text(100),
+  country: text(10),
+  discountCode: text(100),
+  cardNumber: text(40),
+  expiry: text(10),
+  cvc: text(10),
   saveCard: z.union([z.boolean(), z.string()]).optional(),
 });
 
-export type HostedCheckoutOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; html: string };
+export type HostedCheckoutOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; page: BuyerPage } | { kind: 'missing'; html: string };
+
+type PageDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'ports'>;
+
+async function render(deps: PageDeps, checkout: SandboxCheckout, baseUrl: string, status: number, state: CheckoutPageState = {}): Promise<HostedCheckoutOutcome> {
+  const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
+  if (!view) return { kind: 'missing', html: notFoundPage() };
+  const brand = await sellerBrand(deps, checkout.scope, baseUrl);
+  return { kind: 'page', status, page: checkoutPage(brand, view, checkout, baseUrl, state) };
+}
+
+export async function showHostedCheckout(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, baseUrl: string): Promise<HostedCheckoutOutcome> {
+  const checkout = await sandbox.getCheckout(checkoutId);
+  return checkout ? render(deps, checkout, baseUrl, 200) : { kind: 'missing', html: notFoundPage() };
+}
+
+export async function showThankYou(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, baseUrl: string): Promise<HostedCheckoutOutcome> {
+  const checkout = await sandbox.getCheckout(checkoutId);
+  if (!checkout) return { kind: 'missing', html: notFoundPage() };
+  if (checkout.status !== 'paid') return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}` };
+  const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
+  if (!view) return { kind: 'missing', html: notFoundPage() };
+  return { kind: 'page', status: 200, page: thankYouPage(await sellerBrand(deps, checkout.scope, baseUrl), view, checkout, baseUrl, null) };
+}
+
+const EMAIL = z.email();
 
 /**
- * A buyer's form post on the hosted checkout page: pays (or completes a free checkout) and sends
- * the buyer on to the success address, or shows the page again with the reason.
+ * A buyer's form post on the hosted checkout page: applies a discount code (and shows the page
+ * again with the new total), or pays (or completes a free checkout) and sends the buyer to the
+ * thank-you page; otherwise shows the page again with the reasons, keeping what was typed except
+ * the card.
  */
-export async function submitHostedCheckout(deps: Pick<Deps, 'store'>, sandbox: SandboxProcessor, checkoutId: string, body: Record<string, unknown>): Promise<HostedCheckoutOutcome> {
+export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, body: Record<string, unknown>, baseUrl: string): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
-  if (!checkout) return { kind: 'page', status: 404, html: notFoundPage() };
+  if (!checkout) return { kind: 'missing', html: notFoundPage() };
   const values = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
-  const again = (status: number, error: string): HostedCheckoutOutcome => ({ kind: 'page', status, html: checkoutPage(checkout, { error, values }) });
+  const again = (status: number, state: CheckoutPageState) => render(deps, checkout, baseUrl, status, { values, ...state });
   const form = payForm.safeParse(body);
-  if (!form.success) return again(400, form.error.issues[0]!.message);
-  const buyer = { email: form.data.email, firstName: form.data.firstName || undefined, lastName: form.data.lastName || undefined, country: form.data.country?.toUpperCase() || undefined };
-  const claim = checkout.status === 'open' ? await paymentClaimFor(deps, checkout.scope, checkout.sessionId) : undefined;
+  if (!form.success) return again(400, { error: form.error.issues[0]!.message });
+  if (checkout.status === 'paid') return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}/thanks` };
+
+  if (form.data.intent === 'discount') {
+    const code = form.data.discountCode ?? '';
+    if (!code) return again(400, { fieldErrors: { discountCode: 'Enter a discount code' } });
+    try {
+      const change = await sessionDiscountChange(deps as Deps, checkout.scope, checkout.sessionId, code);
+      await deps.store.transact([change.op, checkoutRepriced(checkout.id, change.amountCents)]);
+      const fresh = (await sandbox.getCheckout(checkout.id))!;
+      return render(deps, fresh, baseUrl, 200, { values: { ...values, discountCode: change.code }, notice: `Code ${change.code} applied.` });
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) return again(error.status === 404 ? 400 : error.status, { fieldErrors: { discountCode: error.status === 404 ? 'This discount code does not exist' : error.message } });
+      throw error;
+    }
+  }
+
+  const fieldErrors: Record<string, string> = {};
+  const email = form.data.email ?? '';
+  if (!email) fieldErrors.email = 'Enter your email address';
+  else if (!EMAIL.safeParse(email).success) fieldErrors.email = 'Enter a valid email address, like name@example.com';
+  const country = form.data.country?.toUpperCase() || undefined;
+  if (country && !/^[A-Z]{2}$/.test(country)) fieldErrors.country = 'The country is a 2-letter code, like US';
+  const free = checkout.amountCents === 0;
+  const card = free ? { errors: {} } : checkCard(form.data, deps.clock.now());
+  Object.assign(fieldErrors, card.errors);
+  if (Object.keys(fieldErrors).length) return again(400, { fieldErrors });
+
+  const buyer = { email, firstName: form.data.firstName || undefined, lastName: form.data.lastName || undefined, country };
+  const claim = await paymentClaimFor(deps, checkout.scope, checkout.sessionId);
   try {
-    const result =
-      checkout.amountCents === 0
-        ? await sandbox.completeFreeCheckout(checkout.id, buyer, claim)
-        : await sandbox.payCheckout(checkout.id, { buyer, cardNumber: form.data.cardNumber, saveCard: form.data.saveCard === true || form.data.saveCard === 'true' || form.data.saveCard === 'on', claim });
-    if (result.status === 'declined') return again(402, result.failureMessage ?? 'Your card was declined.');
-    return { kind: 'redirect', location: result.redirectUrl ?? checkout.successUrl };
+    const result = free
+      ? await sandbox.completeFreeCheckout(checkout.id, buyer, claim)
+      : await sandbox.payCheckout(checkout.id, { buyer, cardNumber: card.number, saveCard: form.data.saveCard === true || form.data.saveCard === 'true' || form.data.saveCard === 'on', claim });
+    if (result.status === 'declined') return again(402, { error: `${result.failureMessage ?? 'Your card was declined.'} Try another card; nothing was charged.` });
+    return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}/thanks` };
   } catch (error) {
-    if (error instanceof ProcessorError) return again(error.reason ? 409 : 400, error.message);
+    if (error instanceof ProcessorError) return again(error.reason ? 409 : 400, error.code === 'invalid' ? { fieldErrors: { cardNumber: error.message } } : { error: error.message });
     throw error;
   }
 }

@@ -1,12 +1,21 @@
 import * as z from 'zod';
+import { publicBaseUrl } from '../../checkout/service';
 import { badRequest } from '../../platform/errors';
 import { defineOperation, rawReply, reply } from '../../platform/operation';
 import type { Ports } from '../../platform/ports';
-import { submitHostedCheckout } from './hosted-checkout';
-import { checkoutPage, notFoundPage } from './page';
+import { showHostedCheckout, showThankYou, submitHostedCheckout, type HostedCheckoutOutcome } from './hosted-checkout';
 import { SandboxProcessor } from './sandbox';
 
-const html = (status: number, body: string) => rawReply(status, body, 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
+const answer = (outcome: HostedCheckoutOutcome) => {
+  switch (outcome.kind) {
+    case 'redirect':
+      return reply(303, undefined, { location: outcome.location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+    case 'missing':
+      return rawReply(404, outcome.html, 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
+    case 'page':
+      return rawReply(outcome.status, outcome.page.html, 'text/html; charset=utf-8', outcome.page.headers);
+  }
+};
 
 const sandboxOf = (ports: Ports) => {
   if (!(ports.processorSandbox instanceof SandboxProcessor)) throw badRequest('The hosted checkout page belongs to the sandbox processor');
@@ -15,7 +24,7 @@ const sandboxOf = (ports: Ports) => {
 
 const checkoutParams = z.object({ checkoutId: z.string().min(1).max(64) });
 
-/** The sandbox's hosted checkout page and its form post (public HTML routes). */
+/** The sandbox's hosted checkout page, its form post and the thank-you page (public HTML routes). */
 export const sandboxOperations = [
   defineOperation({
     operationId: 'getSandboxCheckoutPage',
@@ -26,14 +35,11 @@ export const sandboxOperations = [
     auth: 'public',
     unmetered: true,
     params: checkoutParams,
-    handler: async (ctx, { params }) => {
-      const checkout = await sandboxOf(ctx.ports).getCheckout(params.checkoutId);
-      return checkout ? html(200, checkoutPage(checkout)) : html(404, notFoundPage());
-    },
+    handler: async (ctx, { params }) => answer(await showHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx))),
   }),
   defineOperation({
     operationId: 'paySandboxCheckout',
-    summary: 'Form post of the sandbox hosted checkout: pays and redirects to successUrl',
+    summary: 'Form post of the sandbox hosted checkout: applies a discount code (intent=discount) or pays and redirects to the thank-you page',
     tags: ['Processor'],
     method: 'POST',
     path: '/processor/sandbox/checkout/{checkoutId}',
@@ -42,9 +48,17 @@ export const sandboxOperations = [
     params: checkoutParams,
     bodyType: 'json-or-multipart',
     body: z.record(z.string(), z.unknown()),
-    handler: async (ctx, { params, body }) => {
-      const outcome = await submitHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, body);
-      return outcome.kind === 'redirect' ? reply(303, undefined, { location: outcome.location, 'cache-control': 'no-store' }) : html(outcome.status, outcome.html);
-    },
+    handler: async (ctx, { params, body }) => answer(await submitHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, body, publicBaseUrl(ctx))),
+  }),
+  defineOperation({
+    operationId: 'getSandboxThankYouPage',
+    summary: 'The thank-you page after a sandbox payment (HTML): order summary, then on to successUrl with session_id',
+    tags: ['Processor'],
+    method: 'GET',
+    path: '/processor/sandbox/checkout/{checkoutId}/thanks',
+    auth: 'public',
+    unmetered: true,
+    params: checkoutParams,
+    handler: async (ctx, { params }) => answer(await showThankYou(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx))),
   }),
 ];

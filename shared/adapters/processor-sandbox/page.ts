@@ -1,39 +1,110 @@
+import type { SellerBrand } from '../../account/branding';
+import { buyerPage, escapeHtml as escape, formatMoney, perInterval, type BuyerPage } from '../../account/buyer-page';
+import type { HostedCheckoutView } from '../../checkout/hosted-view';
 import type { SandboxCheckout } from './records';
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export interface CheckoutPageState {
+  /** A problem with the whole form (decline, closed checkout). */
+  error?: string;
+  /** Problems by field name. */
+  fieldErrors?: Record<string, string>;
+  /** A confirmation (the code was applied). */
+  notice?: string;
+  /** What the buyer typed, shown again (never the card fields). */
+  values?: Record<string, string>;
+}
 
-const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
+const priceLine = (view: HostedCheckoutView, amountCents: number) => {
+  if (amountCents === 0 && view.kind === 'one_time') return 'Free';
+  return `${formatMoney(amountCents, view.currency)}${view.kind === 'subscription' ? perInterval(view.interval) : ''}`;
+};
 
-/** The sandbox's hosted checkout page: a plain HTML form, no script, no external assets. */
-export function checkoutPage(checkout: SandboxCheckout, options: { error?: string; values?: Record<string, string> } = {}): string {
-  const v = options.values ?? {};
+function field(name: string, label: string, state: CheckoutPageState, attrs: string, options: { keep?: boolean; hint?: string } = {}): string {
+  const error = state.fieldErrors?.[name];
+  const described = [options.hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
+  const value = options.keep === false ? '' : (state.values?.[name] ?? '');
+  return `<div><label for="${name}">${label}</label>${options.hint ? `<p class="muted" id="${name}-hint">${options.hint}</p>` : ''}<input id="${name}" name="${name}" ${attrs} value="${escape(value)}"${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>${error ? `<p class="field-error" id="${name}-error">${escape(error)}</p>` : ''}</div>`;
+}
+
+/** The order summary card shared by the checkout and the thank-you page. */
+export function summaryCard(view: HostedCheckoutView, amountCents: number, heading = 'Order summary'): string {
+  const image = view.imageUrl ? `<img src="${escape(view.imageUrl)}" alt="${escape(view.productName)}">` : '';
+  const discounted = view.discountCode && amountCents < view.originalAmountCents;
+  const trial = view.kind === 'subscription' && view.trialDays ? `<p class="badge" id="trial">${view.trialDays}-day free trial, then ${escape(priceLine(view, amountCents))}</p>` : '';
+  return `<section class="card" aria-labelledby="summary-heading">
+<h2 id="summary-heading">${escape(heading)}</h2>
+<div class="product">${image}<div>
+<h1>${escape(view.productName)}</h1>
+${view.description ? `<p id="description">${escape(view.description)}</p>` : ''}
+${view.quantity !== null ? `<p id="quantity">Quantity: ${view.quantity}</p>` : ''}
+</div></div>
+<p class="price" id="price">${discounted ? `<span class="was"><span class="sr-only">Was </span>${escape(priceLine(view, view.originalAmountCents))}</span><span class="sr-only">Now </span>` : ''}${escape(priceLine(view, amountCents))}</p>
+${trial}
+${discounted ? `<p id="discount-applied">Code <strong>${escape(view.discountCode!)}</strong>: you save ${escape(formatMoney(view.originalAmountCents - amountCents, view.currency))}</p>` : ''}
+${view.kind === 'subscription' ? `<p class="muted">Renews every ${escape(perInterval(view.interval).slice(3) || 'period')} until you cancel. You can cancel any time from the link in your receipt.</p>` : ''}
+</section>`;
+}
+
+/** The sandbox's hosted checkout page: branded, one form, no script, no external asset. */
+export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, state: CheckoutPageState = {}): BuyerPage {
   const free = checkout.amountCents === 0;
-  const trial = checkout.kind === 'subscription' && checkout.trialDays ? `${checkout.trialDays}-day free trial, then ` : '';
-  const price = free ? 'Free' : `${trial}${money(checkout.amountCents, checkout.currency)}${checkout.kind === 'subscription' ? ` / ${checkout.interval === 'weekly' ? 'week' : checkout.interval === 'yearly' ? 'year' : 'month'}` : ''}`;
-  const field = (name: string, label: string, type = 'text', required = false, extra = '') =>
-    `<label for="${name}">${label}</label><input id="${name}" name="${name}" type="${type}" value="${escape(v[name] ?? '')}"${required ? ' required' : ''} ${extra}>`;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Checkout: ${escape(checkout.description)} (sandbox)</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#222}label{display:block;margin-top:.8rem;font-size:.9rem}input{width:100%;padding:.5rem;box-sizing:border-box}button{margin-top:1.2rem;width:100%;padding:.7rem;font-size:1rem}.error{color:#a00;border:1px solid #a00;padding:.5rem}.note{font-size:.8rem;color:#666}</style>
-</head><body>
-<p class="note">Sandbox checkout: no real money moves. Card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined.</p>
-<h1>${escape(checkout.description)}</h1>
-<p id="price">${escape(price)}</p>
-${options.error ? `<p class="error" role="alert" id="error">${escape(options.error)}</p>` : ''}
-${checkout.status === 'paid' ? `<p id="paid">This checkout is already paid. <a href="${escape(checkout.successUrl)}">Continue</a></p>` : `<form method="post" enctype="multipart/form-data" action="/processor/sandbox/checkout/${escape(checkout.id)}">
-${field('email', 'Email', 'email', true, 'autocomplete="email"')}
-${field('firstName', 'First name')}
-${field('lastName', 'Last name')}
-${field('country', 'Country (2 letters)', 'text', false, 'maxlength="2"')}
-${free ? '' : field('cardNumber', 'Card number', 'text', true, 'inputmode="numeric" autocomplete="cc-number"')}
-${checkout.offerSaveCard ? '<label><input type="checkbox" name="saveCard" value="true" style="width:auto"> Save my card to top up my balance automatically</label>' : ''}
-<button type="submit" id="pay">${free ? 'Get it free' : 'Pay'}</button>
-</form>
-<p><a href="${escape(checkout.cancelUrl)}" id="cancel">Cancel and go back</a></p>`}
-</body></html>`;
+  const action = `/processor/sandbox/checkout/${escape(checkout.id)}`;
+  const problems = state.fieldErrors ? Object.keys(state.fieldErrors).length : 0;
+  const alert = state.error
+    ? `<div class="alert" role="alert" id="error">${escape(state.error)}</div>`
+    : problems
+      ? `<div class="alert" role="alert" id="error">Please correct ${problems === 1 ? 'the field' : `the ${problems} fields`} marked below.</div>`
+      : '';
+  const notice = state.notice ? `<div class="ok" role="status" id="notice">${escape(state.notice)}</div>` : '';
+  const testNote = view.testMode
+    ? `<p class="test" id="test-cards"><strong>Test mode</strong>: no real money moves. Card <strong>4242 4242 4242 4242</strong> pays, <strong>4000 0000 0000 0002</strong> is declined; any future expiry date and any 3 digits work.</p>`
+    : '';
+  const paid = checkout.status === 'paid';
+  const body = paid
+    ? `${summaryCard(view, checkout.amountCents)}<section class="card"><p id="paid">This checkout is already paid.</p><p><a href="${action}/thanks">See your order</a></p></section>`
+    : `${summaryCard(view, checkout.amountCents)}
+<form class="card" method="post" enctype="multipart/form-data" action="${action}" novalidate aria-labelledby="pay-heading">
+<h2 id="pay-heading">${free ? 'Your details' : 'Pay'}</h2>
+${alert}${notice}
+<div class="inline">${field('discountCode', 'Discount code', state, 'type="text" autocomplete="off" maxlength="100"', { keep: true })}<button type="submit" name="intent" value="discount" formnovalidate id="apply">Apply</button></div>
+${field('email', 'Email', state, 'type="email" required autocomplete="email" aria-required="true"', { hint: 'Your receipt is sent here.' })}
+<div class="row">${field('firstName', 'First name', state, 'type="text" autocomplete="given-name" maxlength="100"')}${field('lastName', 'Last name', state, 'type="text" autocomplete="family-name" maxlength="100"')}</div>
+${field('country', 'Country code', state, 'type="text" autocomplete="country" maxlength="2" pattern="[A-Za-z]{2}"', { hint: 'Two letters, for example US or FR.' })}
+${
+  free
+    ? ''
+    : `<fieldset class="plain"><legend><h2>Card</h2></legend>${testNote}
+${field('cardNumber', 'Card number', state, 'type="text" inputmode="numeric" autocomplete="cc-number" required aria-required="true" maxlength="23"', { keep: false })}
+<div class="row">${field('expiry', 'Expiry (MM/YY)', state, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', 'Security code', state, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div></fieldset>`
+}
+${checkout.offerSaveCard ? '<p><label><input type="checkbox" name="saveCard" value="true"> Save my card to top up my balance automatically</label></p>' : ''}
+<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? 'Get it free' : `Pay ${escape(view.kind === 'subscription' && view.trialDays ? 'and start trial' : formatMoney(checkout.amountCents, view.currency))}`}</button>
+<p><a href="${escape(checkout.cancelUrl)}" id="cancel">Cancel and go back</a></p>
+</form>`;
+  return buyerPage({ brand, title: `Checkout: ${view.productName}`, baseUrl, body });
+}
+
+/** Where the buyer goes after the thank-you page: successUrl with `session_id` appended. */
+export function successAddress(successUrl: string, sessionId: string): string {
+  try {
+    const url = new URL(successUrl);
+    url.searchParams.set('session_id', sessionId);
+    return url.toString();
+  } catch {
+    return successUrl;
+  }
+}
+
+export function thankYouPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, buyerEmail: string | null): BuyerPage {
+  const body = `<section class="card" aria-labelledby="thanks-heading">
+<h1 id="thanks-heading">Thank you!</h1>
+<p id="confirmation">Your ${view.kind === 'subscription' ? 'subscription is active' : 'order is complete'}.${buyerEmail ? ` A receipt is on its way to <strong>${escape(buyerEmail)}</strong>.` : ''}</p>
+</section>
+${summaryCard(view, checkout.amountCents, 'What you bought')}
+<section class="card"><a class="button" id="continue" href="${escape(successAddress(view.successUrl, view.sessionId))}">Continue to ${escape(brand.name)}</a></section>`;
+  return buyerPage({ brand, title: 'Thank you', baseUrl, body });
 }
 
 export function notFoundPage(): string {
-  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout not found</title></head><body><h1>This checkout does not exist</h1></body></html>';
+  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout not found</title></head><body><main><h1>This checkout does not exist</h1></main></body></html>';
 }

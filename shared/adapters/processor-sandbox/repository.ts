@@ -3,7 +3,7 @@
  * and delivery.ts read and key them only through these functions.
  */
 import type { Scope } from '../../store/keys';
-import type { Item, Store } from '../../store/store';
+import type { Item, Store, TransactOp } from '../../store/store';
 import {
   sandboxCardEntity,
   sandboxCheckoutEntity,
@@ -32,3 +32,12 @@ export const getMembership = (store: Store, scope: Scope, id: string) => sandbox
 export const getPayment = (store: Store, scope: Scope, id: string) => sandboxPaymentEntity.get(store, 'byId', scope, id);
 export const getCard = (store: Store, scope: Scope, id: string) => sandboxCardEntity.get(store, 'byId', scope, id);
 export const getNotification = (store: Store, scope: Scope, id: string) => sandboxNotificationEntity.get(store, 'byId', scope, id);
+
+/** The open checkout's new amount, committed with the session's (a discount code on the hosted page). */
+export const checkoutRepriced = (checkoutId: string, amountCents: number): TransactOp => ({
+  update: checkoutKey(checkoutId),
+  set: { amountCents },
+  condition: '#status = :open',
+  names: { '#status': 'status' },
+  values: { ':open': 'open' },
+});

@@ -93,3 +93,9 @@ export async function readImageFile(deps: Deps, token: string): Promise<{ body: 
   if (!file || !blob) throw notFound('Image');
   return { body: blob.body, contentType: file.contentType };
 }
+
+/** The public address of one image by id, or null when the tenant has no such image. */
+export async function imageUrlById(deps: Pick<Deps, 'store'>, scope: Scope, id: string, baseUrl: string): Promise<string | null> {
+  const image = await loadImage(deps.store, scope, id);
+  return image ? imageUrl(baseUrl, image) : null;
+}

@@ -1,0 +1,107 @@
+import { sellerBrand } from '../account/branding';
+import { lookupOffer } from '../catalog/service';
+import { sendTransactional } from '../email/service';
+import type { BusConsumer } from '../platform/capability';
+import type { Deps } from '../platform/context';
+import type { DomainEvent } from '../platform/events';
+import { logger } from '../platform/logger';
+import { toCents } from '../platform/money';
+import type { Scope } from '../store/keys';
+import { portalUrlOf } from '../subscriptions/service';
+import { failedPaymentMail, receiptMail, type MailBody } from './mails';
+import { claimMail, releaseMail } from './repository';
+
+const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+
+const baseOf = (deps: Deps, fallback: string | null) => {
+  if (deps.config.PUBLIC_BASE_URL) return deps.config.PUBLIC_BASE_URL.replace(/\/$/, '');
+  try {
+    return fallback ? new URL(fallback).origin : '';
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * Sends one buyer mail for one event, at most once: the claim is written first, and given back
+ * only when the provider refused, so the bus's retry sends it then.
+ */
+async function sendOnce(deps: Deps, consumer: string, event: DomainEvent, scope: Scope, to: string, mail: MailBody, baseUrl: string) {
+  if (!(await claimMail(deps.store, consumer, event.id, event.created))) return;
+  try {
+    await sendTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, source: 'api', baseUrl });
+  } catch (error) {
+    logger.warn('buyer mail not sent; the bus retries', { consumer, eventId: event.id, error: error as Error });
+    await releaseMail(deps.store, consumer, event.id);
+    throw error;
+  }
+}
+
+/** A receipt for every order: one-time purchases, first subscription charges and renewals. */
+export const receiptConsumer: BusConsumer = {
+  name: 'buyer-receipts',
+  needs: ['table', 'email', 'encryption'],
+  eventTypes: ['order.completed'],
+  handle: async (event, deps) => {
+    const scope = { accountId: event.accountId, mode: event.mode };
+    const order = obj(event.data.order);
+    const customer = obj(event.data.customer);
+    const product = obj(event.data.product);
+    const to = str(customer.email);
+    const orderId = str(order.id);
+    // Free orders (lead magnets) get no receipt: the funnel's own mail is what they wait for.
+    if (!to || !orderId || !(Number(event.data.amount) > 0)) return;
+    const subscriberId = str(event.data.subscriptionCustomerId);
+    const portalUrl = subscriberId ? await portalUrlOf(deps, scope, subscriberId) : null;
+    const base = baseOf(deps, portalUrl);
+    const kind = order.type === 'subscription' ? 'subscription' : 'one_time';
+    const offer = kind === 'subscription' && str(product.id) ? await lookupOffer(deps, scope, str(product.id)!) : undefined;
+    const discount = obj(event.data.discount);
+    const mail = receiptMail({
+      brand: await sellerBrand(deps, scope, base),
+      orderId,
+      productName: str(product.name) ?? 'Your purchase',
+      amountCents: toCents(Number(event.data.amount ?? 0)),
+      currency: str(event.data.currency) ?? 'USD',
+      kind,
+      billingReason: (str(order.billingReason) as 'initial' | 'renewal' | 'usage' | null) ?? null,
+      interval: offer?.frequency ?? null,
+      discount: str(discount.code) ? { code: str(discount.code)!, amountOffCents: toCents(Number(discount.amountOff ?? 0)) } : null,
+      paidAt: str(order.createdAt) ?? new Date(event.created * 1000).toISOString(),
+      // The review route is an API (POST) with no buyer page yet; a link to it would not work.
+      reviewUrl: null,
+      portalUrl,
+      testMode: event.mode === 'test',
+    });
+    await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);
+  },
+};
+
+/** A failed subscription charge: the reason, the next try, and where to update the card. */
+export const failedPaymentConsumer: BusConsumer = {
+  name: 'buyer-payment-failed',
+  needs: ['table', 'email', 'encryption'],
+  eventTypes: ['invoice.payment_failed'],
+  handle: async (event, deps) => {
+    const scope = { accountId: event.accountId, mode: event.mode };
+    const to = str(obj(event.data.customer).email);
+    if (!to) return;
+    const subscriberId = str(event.data.subscriptionCustomerId);
+    const portalUrl = subscriberId ? await portalUrlOf(deps, scope, subscriberId) : null;
+    const base = baseOf(deps, portalUrl);
+    const invoice = obj(event.data.invoice);
+    const subscription = obj(event.data.subscription);
+    const mail = failedPaymentMail({
+      brand: await sellerBrand(deps, scope, base),
+      productName: str(subscription.name) ?? 'your subscription',
+      amountCents: toCents(Number(invoice.amount ?? subscription.price ?? 0)),
+      currency: str(invoice.currency) ?? str(subscription.currency) ?? 'USD',
+      failureMessage: str(event.data.failureMessage),
+      nextRetryAt: str(invoice.nextRetryAt),
+      portalUrl,
+      testMode: event.mode === 'test',
+    });
+    await sendOnce(deps, 'buyer-payment-failed', event, scope, to, mail, base);
+  },
+};

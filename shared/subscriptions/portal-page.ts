@@ -1,0 +1,71 @@
+import type { SellerBrand } from '../account/branding';
+import { buyerPage, escapeHtml as escape, formatMoney, perInterval, type BuyerPage } from '../account/buyer-page';
+import type { portalData } from './service';
+
+type PortalData = Awaited<ReturnType<typeof portalData>>;
+
+const STATUS_WORD: Record<string, string> = { trialing: 'Trial', active: 'Active', past_due: 'Payment overdue', paused: 'Paused', canceled: 'Canceled' };
+
+const day = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '');
+
+/** The next charge the buyer should expect, or null when none is coming. */
+export function nextCharge(data: PortalData): { date: string; amountCents: number; currency: string } | null {
+  if (data.status === 'canceled' || data.status === 'paused' || data.cancelAtPeriodEnd || !data.subscription) return null;
+  const date = data.status === 'trialing' ? (data.trialEnd ?? data.currentPeriodEnd) : data.currentPeriodEnd;
+  if (!date) return null;
+  const last = data.payments.find((p) => p.status !== 'refunded');
+  const amountCents = last ? last.amountCents : Math.round(data.subscription.price * 100);
+  return { date, amountCents, currency: data.subscription.currency };
+}
+
+export interface PortalPageInput {
+  brand: SellerBrand;
+  data: PortalData;
+  baseUrl: string;
+  /** Present when the visitor holds the token: the forms post it with the CSRF token. */
+  manage?: { token: string; csrf: string; action: string; cardUpdateUrl: string | null };
+  notice?: string;
+  error?: string;
+}
+
+/**
+ * The buyer's portal as a page: status, next charge, payment history and, with the token, the
+ * cancel or resume form. Plain forms, no script; the page works with JavaScript off.
+ */
+export function portalPage(input: PortalPageInput): BuyerPage {
+  const { data, manage } = input;
+  const offer = data.subscription;
+  const next = nextCharge(data);
+  const status = STATUS_WORD[data.status] ?? data.status;
+  const state = data.cancelAtPeriodEnd && data.status !== 'canceled' ? `Ends on ${day(data.currentPeriodEnd)}` : data.status === 'trialing' && data.trialEnd ? `Trial ends on ${day(data.trialEnd)}` : '';
+  const rows = data.payments
+    .map((p) => `<tr><td>${escape(day(p.createdAt))}</td><td>${escape(p.billingReason === 'renewal' ? 'Renewal' : p.billingReason === 'initial' ? 'First payment' : p.productName)}</td><td class="num">${escape(formatMoney(p.amountCents, p.currency))}</td><td>${p.status === 'refunded' ? 'Refunded' : p.refundedCents ? 'Partly refunded' : 'Paid'}</td></tr>`)
+    .join('');
+  const history = data.payments.length
+    ? `<table id="payments"><caption class="sr-only">Payment history, newest first</caption><thead><tr><th scope="col">Date</th><th scope="col">For</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead><tbody>${rows}</tbody></table>`
+    : '<p id="payments" class="muted">No payments yet.</p>';
+  const hidden = manage ? `<input type="hidden" name="token" value="${escape(manage.token)}"><input type="hidden" name="csrf" value="${escape(manage.csrf)}">` : '';
+  let actions = '';
+  if (manage) {
+    const canResume = data.cancelAtPeriodEnd || data.status === 'canceled' || data.status === 'paused';
+    const cancelForm =
+      !canResume
+        ? `<form method="post" action="${escape(manage.action)}">${hidden}<input type="hidden" name="action" value="cancel"><p>Cancel and keep access until ${escape(day(data.currentPeriodEnd) || 'the end of the period')}. No further charges.</p><button type="submit" id="cancel">Cancel subscription</button></form>`
+        : '';
+    const resumeForm = canResume ? `<form method="post" action="${escape(manage.action)}">${hidden}<input type="hidden" name="action" value="resume"><button type="submit" class="primary" id="resume">Resume subscription</button></form>` : '';
+    const card = manage.cardUpdateUrl ? `<p><a id="update-card" href="${escape(manage.cardUpdateUrl)}">Update your card</a></p>` : '';
+    actions = `<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">Manage</h2>${cancelForm}${resumeForm}${card}</section>`;
+  } else {
+    actions = '<p class="muted" id="read-only">This view is read-only. Use the link in your receipt to make changes.</p>';
+  }
+  const body = `<section class="card" aria-labelledby="sub-heading">
+<h1 id="sub-heading">${escape(offer?.name ?? 'Your subscription')}</h1>
+${input.notice ? `<div class="ok" role="status" id="notice">${escape(input.notice)}</div>` : ''}${input.error ? `<div class="alert" role="alert" id="error">${escape(input.error)}</div>` : ''}
+<p>Status: <span class="badge" id="status">${escape(status)}</span>${state ? ` <span id="status-detail">${escape(state)}</span>` : ''}</p>
+${offer ? `<p class="muted">${escape(formatMoney(Math.round(offer.price * 100), offer.currency))}${escape(perInterval(offer.frequency))} · ${escape(data.customer.email)}</p>` : ''}
+<p id="next-charge">${next ? `Next charge: <strong>${escape(formatMoney(next.amountCents, next.currency))}</strong> on ${escape(day(next.date))}` : 'No further charges are scheduled.'}</p>
+</section>
+${actions}
+<section class="card" aria-labelledby="history-heading"><h2 id="history-heading">Payment history</h2>${history}</section>`;
+  return buyerPage({ brand: input.brand, title: offer?.name ?? 'Subscription', baseUrl: input.baseUrl, body });
+}

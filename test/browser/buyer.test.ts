@@ -1,0 +1,129 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
+import type { LocalRuntime } from '../../shared/local/runtime';
+
+const SHOTS = join(__dirname, 'screenshots');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PHONE = { viewport: { width: 375, height: 740 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
+
+let runtime: LocalRuntime;
+let seller: TestAccount;
+let browser: Browser;
+let context: BrowserContext;
+let shop: Server;
+let shopUrl: string;
+
+/** axe-core in the page; the pages forbid scripts, so the test context bypasses their CSP for it. */
+async function serious(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => (await (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run()).violations);
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
+}
+
+const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  runtime = await startTestRuntime();
+  seller = await createTestAccount(runtime, 'volume');
+  await seller.test.patch('/account/branding', { displayName: 'Moss & Fern', accentColor: '#2f6f4e', supportEmail: 'help@moss.example' });
+  shop = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<!doctype html><title>Shop</title><h1 id="shop">Back at the shop (${req.url})</h1>`);
+  });
+  await new Promise<void>((r) => shop.listen(0, '127.0.0.1', () => r()));
+  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  context = await browser.newContext({ ...PHONE, bypassCSP: true });
+}, 180_000);
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  shop?.close();
+  await runtime?.stop();
+});
+
+describe('buyer pages in Chromium at phone width', () => {
+  it('buys with a discount code: checkout, thank-you page, then successUrl with session_id', { timeout: 240_000 }, async () => {
+    const product = await createProduct(seller, { name: 'Moss field guide', price: 24, description: 'Forty illustrated pages on the mosses of northern woods.' });
+    await seller.test.post('/discounts', { name: 'Quarter', code: 'QUARTER', valueType: 'percentage', value: 25, mainProductIds: [product._id] });
+    const session = await openCheckout(seller, product._id, { successUrl: `${shopUrl}/done`, cancelUrl: `${shopUrl}/cart` });
+    const page = await context.newPage();
+    await page.goto(session.url);
+    await expect(page.locator('header.seller').textContent()).resolves.toContain('Moss & Fern');
+    await expect(page.locator('#price').textContent()).resolves.toContain('$24.00');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'checkout.png'), fullPage: true });
+    expect(await serious(page)).toEqual([]);
+
+    await page.fill('#discountCode', 'quarter');
+    await page.click('#apply');
+    await page.locator('#notice').waitFor();
+    await expect(page.locator('#notice').textContent()).resolves.toContain('QUARTER applied');
+    await expect(page.locator('#price').textContent()).resolves.toContain('$18.00');
+
+    // A missing security code is named at its field, and what was typed stays.
+    await page.fill('#email', 'fern@example.com');
+    await page.fill('#cardNumber', '4242 4242 4242 4242');
+    await page.fill('#expiry', '12/34');
+    await page.click('#pay');
+    await page.locator('#cvc-error').waitFor();
+    await expect(page.locator('#cvc-error').textContent()).resolves.toContain('Enter the security code');
+    expect(await page.getAttribute('#cvc', 'aria-invalid')).toBe('true');
+    expect(await page.inputValue('#email')).toBe('fern@example.com');
+    await page.screenshot({ path: join(SHOTS, 'checkout-error.png'), fullPage: true });
+    expect(await serious(page)).toEqual([]);
+
+    await page.fill('#cardNumber', '4242 4242 4242 4242');
+    await page.fill('#expiry', '12/34');
+    await page.fill('#cvc', '123');
+    await Promise.all([page.waitForURL(/\/thanks$/), page.click('#pay')]);
+    await expect(page.locator('#confirmation').textContent()).resolves.toContain('order is complete');
+    await expect(page.locator('#price').textContent()).resolves.toContain('$18.00');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'thank-you.png'), fullPage: true });
+    expect(await serious(page)).toEqual([]);
+    await Promise.all([page.waitForURL(`${shopUrl}/done?session_id=${session.id}`), page.click('#continue')]);
+    await page.close();
+  });
+
+  it('the portal page cancels at period end and resumes, with forms and no script', { timeout: 240_000 }, async () => {
+    const offer = await createOffer(seller, { name: 'Moss club', price: 9, frequency: 'monthly' });
+    const paid = await pay(runtime, (await openCheckout(seller, offer._id)).id, { email: 'club@example.com' });
+    await control(runtime).post('/_local/settle', {});
+    const portalUrl = (await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.portalUrl as string;
+    const page = await context.newPage();
+    await page.goto(portalUrl);
+    await expect(page.locator('#status').textContent()).resolves.toBe('Active');
+    await expect(page.locator('#next-charge').textContent()).resolves.toContain('$9.00');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'portal.png'), fullPage: true });
+    expect(await serious(page)).toEqual([]);
+
+    await Promise.all([page.waitForURL(/done=canceled/), page.click('#cancel')]);
+    await expect(page.locator('#notice').textContent()).resolves.toContain('end at the close of the current period');
+    await expect(page.locator('#next-charge').textContent()).resolves.toContain('No further charges');
+    await page.screenshot({ path: join(SHOTS, 'portal-canceled.png'), fullPage: true });
+    expect((await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.cancelAtPeriodEnd).toBe(true);
+
+    await Promise.all([page.waitForURL(/done=resumed/), page.click('#resume')]);
+    await expect(page.locator('#cancel').isVisible()).resolves.toBe(true);
+    expect((await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.cancelAtPeriodEnd).toBe(false);
+
+    // Without the token: read-only, and still accessible.
+    await page.goto(portalUrl.replace(/\?token=.*/, ''));
+    expect(await page.locator('form').count()).toBe(0);
+    expect(await serious(page)).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
+import type { LocalRuntime } from '../../shared/local/runtime';
+
+let runtime: LocalRuntime;
+let seller: TestAccount;
+let other: TestAccount;
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const settle = () => control(runtime).post('/_local/settle', {});
+const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
+const linkAfter = (text: string, label: string) => new RegExp(`${label}: (\\S+)`).exec(text)?.[1];
+const HTML = { accept: 'text/html,application/xhtml+xml' };
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  seller = await createTestAccount(runtime, 'volume');
+  other = await createTestAccount(runtime, 'volume');
+}, 120_000);
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+describe('what the buyer sees', () => {
+  it('branding: validated, per account and mode, shown on the hosted checkout under a strict CSP', { timeout: 240_000 }, async () => {
+    expect((await seller.test.get('/account/branding')).body).toEqual({ displayName: null, logoImageId: null, accentColor: null, supportEmail: null, updatedAt: null });
+    const badColour = await seller.test.patch('/account/branding', { displayName: 'Nope', accentColor: 'blue' });
+    expect(badColour.status).toBe(400);
+    expect(badColour.text).toContain('accentColor is a #rrggbb colour');
+    const missingLogo = await seller.test.patch('/account/branding', { logoImageId: 'a'.repeat(24) });
+    expect(missingLogo.status).toBe(400);
+    expect((await seller.test.patch('/account/branding', {})).status).toBe(400);
+    expect((await seller.test.get('/account/branding')).body.displayName).toBeNull();
+
+    const form = new FormData();
+    form.set('image', new Blob([PNG], { type: 'image/png' }), 'logo.png');
+    const logo = (await seller.test.post('/images', form)).body;
+    // Another account's image is not this account's logo.
+    expect((await other.test.patch('/account/branding', { logoImageId: logo._id })).status).toBe(400);
+    const saved = await seller.test.patch('/account/branding', { displayName: 'Ada Studio', logoImageId: logo._id, accentColor: '#0A7F5A', supportEmail: 'help@ada.example' });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toMatchObject({ displayName: 'Ada Studio', accentColor: '#0a7f5a', supportEmail: 'help@ada.example' });
+    expect((await seller.live.get('/account/branding')).body.displayName).toBeNull();
+    expect((await other.test.get('/account/branding')).body.displayName).toBeNull();
+
+    const product = await createProduct(seller, { name: 'Field guide', price: 20, description: 'Forty pages on mosses.' });
+    const session = await openCheckout(seller, product._id);
+    const page = await fetch(session.url);
+    const html = await page.text();
+    expect(html).toContain('Ada Studio');
+    expect(html).toContain(logo.url);
+    expect(html).toContain('Forty pages on mosses.');
+    expect(html).toContain('$20.00');
+    expect(html).toContain('id="test-cards"');
+    expect(html).not.toContain('<script');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/default-src 'none'; img-src 'self'.*; style-src 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('a discount code on the page, errors by field, the thank-you page, and a receipt with working links', { timeout: 240_000 }, async () => {
+    const product = await createProduct(seller, { name: 'Seed pack', price: 30 });
+    await seller.test.post('/discounts', { name: 'Third off', code: 'THIRD', valueType: 'percentage', value: 30, mainProductIds: [product._id] });
+    const session = await openCheckout(seller, product._id, { successUrl: 'https://shop.example.com/done?from=page' });
+    const post = (fields: Record<string, string>) => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries(fields)) f.set(k, v);
+      return fetch(session.url, { method: 'POST', body: f, redirect: 'manual' });
+    };
+    const unknown = await post({ intent: 'discount', discountCode: 'NOPE', email: 'kept@example.com' });
+    expect(unknown.status).toBe(400);
+    const unknownHtml = await unknown.text();
+    expect(unknownHtml).toContain('This discount code does not exist');
+    expect(unknownHtml).toContain('value="kept@example.com"');
+    const applied = await post({ intent: 'discount', discountCode: 'third' });
+    expect(applied.status).toBe(200);
+    const appliedHtml = await applied.text();
+    expect(appliedHtml).toContain('$21.00');
+    expect(appliedHtml).toContain('you save $9.00');
+
+    const invalid = await post({ intent: 'pay', email: 'not-an-email', cardNumber: '4242', expiry: '01/20', cvc: '' });
+    expect(invalid.status).toBe(400);
+    const invalidHtml = await invalid.text();
+    for (const message of ['Enter a valid email address', 'The card number is 12 to 19 digits', 'This card has expired', 'Enter the security code']) expect(invalidHtml).toContain(message);
+    expect(invalidHtml).toContain('aria-invalid="true"');
+
+    const buyer = `receipt-${Date.now()}@example.com`;
+    const paid = await post({ intent: 'pay', email: buyer, firstName: 'Rae', cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' });
+    expect(paid.status).toBe(303);
+    const thanks = await (await fetch(new URL(paid.headers.get('location')!, session.url))).text();
+    expect(thanks).toContain('Seed pack');
+    expect(thanks).toContain(`https://shop.example.com/done?from=page&amp;session_id=${session.id}`);
+
+    await settle();
+    const received = await mails(buyer);
+    expect(received).toHaveLength(1);
+    const receipt = received[0]!;
+    expect(receipt.subject).toBe('Your receipt from Ada Studio: $21.00');
+    expect(receipt.text).toContain('Discount THIRD: -$9.00');
+    expect(receipt.text).toContain('Total paid: $21.00');
+    // Every web link in the mail works (tracked links redirect to a live target).
+    for (const href of [...receipt.html.matchAll(/href="(https?:[^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'))) {
+      expect((await fetch(href)).status, href).toBeLessThan(400);
+    }
+  });
+
+  it('a renewal receipt and a failed-payment mail carry the portal, whose page manages the subscription with CSRF-checked forms', { timeout: 240_000 }, async () => {
+    const offer = await createOffer(seller, { name: 'Moss club', price: 10, frequency: 'monthly' });
+    const buyer = `renew-${Date.now()}@example.com`;
+    const paid = await pay(runtime, (await openCheckout(seller, offer._id)).id, { email: buyer });
+    await settle();
+    await control(runtime).post(`/_local/subscribers/${paid.subscriberId}/renew`, { outcome: 'succeed' });
+    await settle();
+    const receipts = (await mails(buyer)).filter((m) => m.subject.startsWith('Your receipt'));
+    expect(receipts).toHaveLength(2);
+    const renewal = receipts.find((m) => m.text.includes('Renewal of Moss club'))!;
+    expect(renewal.subject).toBe('Your receipt from Ada Studio: $10.00');
+    const portalUrl = linkAfter(renewal.text, 'Manage your subscription')!;
+    // The HTML button is a tracked link that lands on the same portal.
+    const tracked = [...renewal.html.matchAll(/href="([^"]+\/email\/click\/[^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    expect((await fetch(tracked[0]!, { redirect: 'manual' })).headers.get('location')).toBe(portalUrl);
+    expect(portalUrl).toContain(`/subscriptions/sub/portal-data/${offer._id}/${paid.subscriberId}?token=`);
+
+    // The same address answers JSON to API clients and the page to browsers.
+    expect((await (await fetch(portalUrl)).json()).canManage).toBe(true);
+    const page = await fetch(portalUrl, { headers: HTML });
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await page.text();
+    expect(html).toContain('Moss club');
+    expect(html).toContain('id="cancel"');
+    expect((html.match(/<tr><td>/g) ?? []).length).toBe(2);
+    // Read-only without the token: status and history, no forms.
+    const readOnly = await (await fetch(portalUrl.replace(/\?token=.*/, ''), { headers: HTML })).text();
+    expect(readOnly).toContain('id="read-only"');
+    expect(readOnly).not.toContain('<form');
+
+    const formAction = /action="([^"]+)"/.exec(html)![1]!;
+    const token = new URL(portalUrl).searchParams.get('token')!;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
+    const submit = (body: Record<string, string>, headers: Record<string, string> = {}) =>
+      fetch(new URL(formAction, portalUrl), { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
+    expect((await submit({ action: 'cancel', token })).status).toBe(403);
+    expect((await submit({ action: 'cancel', token, csrf }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.cancelAtPeriodEnd).toBe(false);
+    const done = await submit({ action: 'cancel', token, csrf });
+    expect(done.status).toBe(303);
+    expect((await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.cancelAtPeriodEnd).toBe(true);
+    expect(await (await fetch(new URL(done.headers.get('location')!, portalUrl), { headers: HTML })).text()).toContain('id="resume"');
+    expect((await submit({ action: 'resume', token, csrf })).status).toBe(303);
+    expect((await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.cancelAtPeriodEnd).toBe(false);
+
+    await control(runtime).post(`/_local/subscribers/${paid.subscriberId}/renew`, { outcome: 'fail' });
+    await settle();
+    const failed = (await mails(buyer)).filter((m) => m.subject.startsWith('Action needed'));
+    expect(failed).toHaveLength(1);
+    expect(linkAfter(failed[0]!.text, 'Update card and manage subscription')).toBe(portalUrl);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { accentOnWhite, contrast, textOnAccent } from '../../shared/account/branding-rules';
+import { buyerPage } from '../../shared/account/buyer-page';
+import { createHash } from 'node:crypto';
+import { checkCard } from '../../shared/adapters/processor-sandbox/card-fields';
+import { successAddress } from '../../shared/adapters/processor-sandbox/page';
+import { crossSite, csrfToken, csrfValid } from '../../shared/subscriptions/portal-csrf';
+import { failedPaymentMail, receiptMail } from '../../shared/receipts/mails';
+
+const now = new Date('2026-11-22T10:00:00Z');
+const brand = { name: 'Ada <Studio>', logoUrl: null, accent: '#ffcc00', accentText: accentOnWhite('#ffcc00'), onAccent: textOnAccent('#ffcc00'), supportEmail: 'help@ada.example' };
+
+describe('card fields of the hosted page', () => {
+  it('accepts a test card with a future expiry and a 3-digit code', () => {
+    expect(checkCard({ cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' }, now)).toEqual({ number: '4242424242424242', errors: {} });
+    expect(checkCard({ cardNumber: '4242424242424242', expiry: '11/2026', cvc: '1234' }, now).errors).toEqual({});
+  });
+  it('names each problem: missing, malformed, expired', () => {
+    expect(checkCard({}, now).errors).toEqual({ cardNumber: 'Enter the card number', expiry: 'Enter the expiry date as MM/YY', cvc: 'Enter the security code' });
+    const bad = checkCard({ cardNumber: '4242', expiry: '13/30', cvc: '12a' }, now);
+    expect(bad.number).toBeUndefined();
+    expect(bad.errors).toEqual({ cardNumber: 'The card number is 12 to 19 digits', expiry: 'The expiry date is MM/YY, for example 12/30', cvc: 'The security code is 3 or 4 digits' });
+    expect(checkCard({ cardNumber: '4242424242424242', expiry: '10/26', cvc: '123' }, now).errors).toEqual({ expiry: 'This card has expired' });
+  });
+});
+
+describe('branding colours', () => {
+  it('picks the readable text colour on the accent and darkens a pale accent for links', () => {
+    expect(textOnAccent('#ffcc00')).toBe('#111111');
+    expect(textOnAccent('#1d4ed8')).toBe('#ffffff');
+    expect(contrast(accentOnWhite('#ffcc00'), '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    expect(accentOnWhite('#1d4ed8')).toBe('#1d4ed8');
+  });
+});
+
+describe('buyer page frame', () => {
+  it('escapes the seller name and allows its one style block by hash, with no script or inline allowance', () => {
+    const page = buyerPage({ brand, title: 'T', body: '<p>x</p>', baseUrl: 'https://pay.example.com' });
+    expect(page.html).toContain('Ada &lt;Studio&gt;');
+    expect(page.html).not.toContain('<script');
+    const style = /<style>([\s\S]*?)<\/style>/.exec(page.html)![1]!;
+    const csp = page.headers['content-security-policy']!;
+    expect(csp).toContain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+  });
+  it('appends session_id to the success address, keeping its query', () => {
+    expect(successAddress('https://shop.example.com/thanks?x=1', 'abc')).toBe('https://shop.example.com/thanks?x=1&session_id=abc');
+  });
+});
+
+describe('portal CSRF', () => {
+  it('accepts only the token made for that subscriber with that portal token', () => {
+    const token = csrfToken('portal-secret', 'sub1');
+    expect(csrfValid('portal-secret', 'sub1', token)).toBe(true);
+    expect(csrfValid('portal-secret', 'sub2', token)).toBe(false);
+    expect(csrfValid('other-secret', 'sub1', token)).toBe(false);
+    expect(csrfValid('portal-secret', 'sub1', undefined)).toBe(false);
+  });
+  it('refuses posts the browser marks as cross-site', () => {
+    const own = ['https://api.example.com'];
+    expect(crossSite({ origin: 'https://evil.example' }, own)).toBe(true);
+    expect(crossSite({ origin: 'https://api.example.com', 'sec-fetch-site': 'cross-site' }, own)).toBe(true);
+    expect(crossSite({ origin: 'null' }, own)).toBe(true);
+    expect(crossSite({ origin: 'https://api.example.com', 'sec-fetch-site': 'same-origin' }, own)).toBe(false);
+    expect(crossSite({ origin: 'https://api.example.com' }, own)).toBe(false);
+    expect(crossSite({}, own)).toBe(false);
+  });
+});
+
+describe('buyer mails', () => {
+  it('a renewal receipt shows the amount, the discount and the portal link', () => {
+    const mail = receiptMail({
+      brand, orderId: 'o1', productName: 'Pro', amountCents: 800, currency: 'USD', kind: 'subscription', billingReason: 'renewal', interval: 'monthly',
+      discount: { code: 'TEN', amountOffCents: 200 }, paidAt: '2026-11-22T10:00:00Z', reviewUrl: null, portalUrl: 'https://api.example.com/p?token=t', testMode: true,
+    });
+    expect(mail.subject).toBe('Your receipt from Ada <Studio>: $8.00');
+    expect(mail.html).toContain('Renewal of Pro');
+    expect(mail.html).toContain('-$2.00');
+    expect(mail.html).toContain('href="https://api.example.com/p?token=t"');
+    expect(mail.text).toContain('Total paid: $8.00');
+    expect(mail.html).toContain('mailto:help@ada.example');
+  });
+  it('a failed payment names the retry and links to the portal to update the card', () => {
+    const mail = failedPaymentMail({ brand, productName: 'Pro', amountCents: 1000, currency: 'EUR', failureMessage: 'Your card was declined.', nextRetryAt: '2026-11-25T00:00:00Z', portalUrl: 'https://api.example.com/p', testMode: false });
+    expect(mail.subject).toContain('failed');
+    expect(mail.text).toContain('€10.00: Your card was declined. We will try again on November 25, 2026.');
+    expect(mail.html).toContain('Update card and manage subscription');
+  });
+});
