@@ -21,6 +21,7 @@ import { sheets } from './sheets/index';
 import { storefront } from './storefront/index';
 import { subscriptions } from './subscriptions/index';
 import { team } from './team/index';
+import { usage } from './usage/index';
 import { webhooks } from './webhooks/index';
 
 /**
@@ -31,6 +32,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, usage];
 
 export const APP = assembleApp(CAPABILITIES);
