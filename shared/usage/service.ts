@@ -21,7 +21,6 @@ import {
   checkoutSeats,
   extraSeatPeriods,
   isUsagePriced,
-  MAX_QUANTITY,
   meterCharges,
   nextRetryAt,
   parsePricing,
