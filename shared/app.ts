@@ -24,6 +24,7 @@ import { storefront } from './storefront/index';
 import { subscriptions } from './subscriptions/index';
 import { survey } from './survey/index';
 import { team } from './team/index';
+import { usage } from './usage/index';
 import { webhooks } from './webhooks/index';
 
 /**
@@ -34,6 +35,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -10,6 +10,7 @@ import { newSale, purchaseCustomer, saleWrites } from '../sales/transaction';
 import { redeemDiscountOps } from '../storefront/discounts';
 import { referralSaleOps } from '../storefront/partners';
 import type { SubscriberRecord } from '../subscriptions/records';
+import { initialSeatsPut } from '../usage/service';
 import { initialInvoiceEvents, startSubscription, subscriptionCreatedEvent } from '../subscriptions/transaction';
 import { onConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
@@ -127,6 +128,7 @@ async function buildCompletion(
     });
     subscriber = started.subscriber;
     ops.push(...started.ops);
+    if (session.seats) ops.push(initialSeatsPut(scope, subscriber._id, session.seats, data.membership.currentPeriodStart, now));
     if (sale) sale = { ...sale, subscriberId: subscriber._id };
   }
 

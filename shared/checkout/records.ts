@@ -16,6 +16,8 @@ export interface CheckoutSessionRecord {
   /** The code's use was counted when the payment was made (sandbox); completion does not count it again. */
   discountClaimed?: boolean;
   referralCode: string | null;
+  /** Seats bought, for offers sold per seat (usage billing); the amount includes them. */
+  seats?: number;
   successUrl: string;
   cancelUrl: string;
   clientReferenceId: string | null;

@@ -52,6 +52,11 @@ export const createSessionBody = z
     metadata: metadataSchema.optional(),
     discountCode: z.string().min(1).max(100).optional(),
     referralCode: z.string().min(1).max(100).optional(),
+    quantity: z
+      .number({ error: 'quantity: must be an integer number of seats' })
+      .int('quantity: must be an integer number of seats')
+      .optional()
+      .describe("Seats, for offers sold per seat: within the offer's minimum and maximum; the minimum unless stated"),
   });
 
 export type CreateSessionInput = z.output<typeof createSessionBody>;

@@ -1,6 +1,7 @@
 import { lookupSellable } from '../catalog/service';
 import type { Deps, OperationContext } from '../platform/context';
-import { notFound } from '../platform/errors';
+import { badRequest, notFound } from '../platform/errors';
+import { seatsForCheckout } from '../usage/service';
 import { objectId } from '../platform/ids';
 import type { PaymentClaim } from '../processor/port';
 import { claimDiscountUse, resolveDiscount } from '../storefront/discounts';
@@ -32,6 +33,10 @@ export async function createCheckoutSession(ctx: OperationContext, input: Create
     amountCents = resolved.finalPriceCents;
     discount = { discountId: resolved.discountId, code: resolved.code };
   }
+  // Offers sold per seat: the discounted price plus each seat bought (usage billing owns the rule).
+  const seats = sellable.kind === 'offer' ? await seatsForCheckout(ctx, sellable.offer, input.quantity) : undefined;
+  if (sellable.kind !== 'offer' && input.quantity !== undefined) throw badRequest('quantity: only offers sold per seat take a quantity', { field: 'quantity' });
+  if (seats) amountCents += seats.quantity * seats.unitPriceCents;
   const base = publicBaseUrl(ctx);
   const sessionId = objectId(ctx.clock);
   const isOffer = sellable.kind === 'offer';
@@ -66,6 +71,7 @@ export async function createCheckoutSession(ctx: OperationContext, input: Create
     discountCode: discount?.code ?? null,
     discountId: discount?.discountId ?? null,
     referralCode: input.referralCode ?? null,
+    ...(seats ? { seats: seats.quantity } : {}),
     successUrl: input.successUrl,
     cancelUrl: input.cancelUrl,
     clientReferenceId: input.clientReferenceId ?? input.externalId ?? null,

@@ -86,6 +86,11 @@ export interface Operation<
   status?: number;
   /** Leave out of the request-rate count (docs, health). */
   unmetered?: boolean;
+  /**
+   * The operation reads `Idempotency-Key` itself (usage reports: replays answer 200 with
+   * `replayed: true` and count once even under racing retries); the generic layer leaves it alone.
+   */
+  ownIdempotency?: boolean;
   handler: (ctx: Ctx<A>, input: OperationInput<Infer<PS>, Infer<QS>, Infer<BS>>) => Promise<(OS extends z.ZodType ? z.input<OS> : unknown) | Reply>;
 }
 

@@ -128,6 +128,12 @@ export interface ProcessorPort {
   completeFreeCheckout(checkoutId: string, buyer: Buyer, claim?: PaymentClaim): Promise<PayResult>;
   /** Charges a saved card now; the answer is synchronous (credits auto-refill). */
   chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }): Promise<{ paymentId: string; paymentMethod: PaymentMethod }>;
+  /**
+   * Charges a membership's card once, outside its renewals (a period's usage overage); the answer
+   * is synchronous, a decline throws `ProcessorError` with code `declined`. Optional: a provider
+   * without it refuses usage charges.
+   */
+  chargeMembership?(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }): Promise<{ paymentId: string; paymentMethod: PaymentMethod | null }>;
   pauseMembership(scope: Scope, membershipId: string): Promise<LiveMembership>;
   resumeMembership(scope: Scope, membershipId: string): Promise<LiveMembership>;
   cancelMembership(scope: Scope, membershipId: string, options: { atPeriodEnd: boolean }): Promise<LiveMembership>;
@@ -144,6 +150,8 @@ export interface ProcessorPort {
   providerOf?(scope: Scope): Promise<'sandbox' | 'stripe' | 'none'>;
   /** Sandbox only: renew a membership now with the given outcome. */
   renewNow?(scope: Scope, membershipId: string, outcome: 'succeed' | 'fail'): Promise<void>;
+  /** Sandbox only: from now on the membership's card declines (or pays again). */
+  setCardDeclining?(scope: Scope, membershipId: string, declining: boolean): Promise<void>;
   /** Sandbox only: the next call of this kind fails. */
   refuseNext?(operation: RefusableOperation): void;
 }

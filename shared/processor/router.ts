@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
-import type { Buyer, CreateCheckoutInput, PayInput, PaymentClaim, ProcessorPort } from './port';
+import { ProcessorError, type Buyer, type CreateCheckoutInput, type PayInput, type PaymentClaim, type ProcessorPort } from './port';
 export type { ScopedProcessorProvider } from './port';
 import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName } from './settings';
 
@@ -86,6 +86,11 @@ export class ProcessorRouter implements ProcessorPort {
   }
   async chargeSavedCard(scope: Scope, input: Parameters<ProcessorPort['chargeSavedCard']>[1]) {
     return (await this.port(scope)).chargeSavedCard(scope, input);
+  }
+  async chargeMembership(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }) {
+    const port = await this.port(scope);
+    if (!port.chargeMembership) throw new ProcessorError('This payment processor cannot charge usage', 'refused');
+    return port.chargeMembership(scope, membershipId, input);
   }
   async pauseMembership(scope: Scope, membershipId: string) {
     return (await this.port(scope)).pauseMembership(scope, membershipId);

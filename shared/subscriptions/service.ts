@@ -96,6 +96,11 @@ async function resolve(deps: Deps, scope: Scope, id: string): Promise<Subscriber
   return sub;
 }
 
+/** A subscriber by its _id or mem_ id, read consistently (usage billing's `{id}`); undefined when none. */
+export async function findSubscriberByAnyId(deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<SubscriberRecord | undefined> {
+  return id.startsWith('mem_') ? findSubscriberByMembership(deps.store, scope, id) : isObjectId(id) ? getSubscriber(deps.store, scope, id, true) : undefined;
+}
+
 /** Applies a state move with its events in one transaction; answers the record after the move. */
 export async function applyTrigger(deps: Deps, scope: Scope, sub: SubscriberRecord, trigger: Trigger, extra: Partial<SubscriberRecord> = {}): Promise<SubscriberRecord> {
   const move = transition(sub, trigger);

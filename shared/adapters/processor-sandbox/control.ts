@@ -21,6 +21,7 @@ const payBody = z.object({
   saveCard: z.boolean().optional(),
 });
 const renewBody = z.object({ outcome: z.enum(['succeed', 'fail']) });
+const cardBody = z.object({ outcome: z.enum(['declines', 'pays']) });
 const refundBody = z.object({ amountCents: z.number().int().positive().optional() });
 const refuseBody = z.object({ operation: z.enum(['pause', 'resume', 'cancel', 'charge']) });
 
@@ -82,6 +83,17 @@ export const SANDBOX_CONTROL_ROUTES: ControlRoute[] = [
       await runtime.settle();
       const after = (await locateSubscriberById(runtime.deps, sub._id))?.subscriber;
       return { status: 200, body: { status: after?.status } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_local/subscribers/{subscriberId}/card',
+    async handle(runtime, { params, body }) {
+      const input = parseOrThrow(cardBody, body, 'body')!;
+      const located = await locateSubscriberById(runtime.deps, params.subscriberId!);
+      if (!located?.subscriber.membershipId) throw notFound('Subscriber');
+      await processorCall(() => sandbox(runtime).setCardDeclining(located.scope, located.subscriber.membershipId!, input.outcome === 'declines'));
+      return { status: 200, body: { outcome: input.outcome } };
     },
   },
   {

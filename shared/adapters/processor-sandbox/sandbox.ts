@@ -228,6 +228,31 @@ export class SandboxProcessor implements ProcessorPort {
 
   // ---- memberships ----
 
+  /** A usage charge on the membership's card: declines while the card declines (control API). */
+  async chargeMembership(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }) {
+    const m = await this.membership(scope, membershipId);
+    if (this.refused('charge') || m.declining || !m.paymentMethod) throw new ProcessorError(m.paymentMethod ? 'Your card was declined.' : 'No payment method on file.', 'declined');
+    const payment: SandboxPayment = {
+      id: prefixedId('pay'),
+      amountCents: input.amountCents,
+      refundedCents: 0,
+      currency: input.currency,
+      status: 'succeeded',
+      membershipId: m.id,
+      paymentMethod: m.paymentMethod,
+      notifyUrl: m.notifyUrl,
+      createdAt: this.now.toISOString(),
+    };
+    await this.deps.store.put(repo.paymentItem(scope, payment), { ifNotExists: true });
+    return { paymentId: payment.id, paymentMethod: m.paymentMethod };
+  }
+
+  async setCardDeclining(scope: Scope, membershipId: string, declining: boolean): Promise<void> {
+    const m = await this.membership(scope, membershipId);
+    m.declining = declining;
+    await this.saveMembership(scope, m);
+  }
+
   private async membership(scope: Scope, id: string): Promise<SandboxMembership> {
     const record = /^mem_[0-9A-Za-z]{24}$/.test(id) ? await repo.getMembership(this.deps.store, scope, id) : undefined;
     if (!record) throw new ProcessorError('No such membership', 'not_found');

@@ -58,7 +58,7 @@ async function runPipeline(operations: Map<string, AnyOperation>, deps: Deps, ev
         return failed(error, event, info.requestId);
       }
     };
-    const idempotencyKey = operation.method === 'POST' && ctx.scope ? idempotencyKeyOf(info) : undefined;
+    const idempotencyKey = operation.method === 'POST' && ctx.scope && !operation.ownIdempotency ? idempotencyKeyOf(info) : undefined;
     return idempotencyKey ? await withIdempotencyKey(deps, ctx.scope!, idempotencyKey, info, run) : await run();
   } catch (error) {
     return failed(error, event, info.requestId);

@@ -1,0 +1,35 @@
+import { defineCapability, type BusConsumer } from '../platform/capability';
+import { usageOperations } from './operations';
+import { closePeriod, JOB_CLOSE_PERIOD, JOB_RETRY_CHARGE, retryCharge, schedulePeriodClose } from './service';
+
+/**
+ * Keeps a close timer at the end of each period of a usage-priced subscriber: derived from the
+ * committed change (created, renewed, resumed), one timer per period end, so a renewal recorded
+ * before the previous close fired never replaces it.
+ */
+export const usagePeriodTimerConsumer: BusConsumer = {
+  name: 'usage-period-timers',
+  needs: ['table', 'scheduler'],
+  eventTypes: ['customer.subscription.created', 'customer.subscription.resumed', 'invoice.payment_succeeded'],
+  handle: async (event, deps) => {
+    const subscriberId = event.data.subscriptionCustomerId;
+    if (typeof subscriberId !== 'string') return;
+    await schedulePeriodClose(deps, { accountId: event.accountId, mode: event.mode }, subscriberId);
+  },
+};
+
+/** Usage and seat billing: meters, usage reports, seats, and the close and charge of each period. */
+export const usage = defineCapability({
+  name: 'usage',
+  operations: usageOperations,
+  needs: ['table', 'queue', 'scheduler', 'encryption'],
+  consumers: [usagePeriodTimerConsumer],
+  jobs: {
+    [JOB_CLOSE_PERIOD]: async (job, deps) => {
+      if (job.scope) await closePeriod(deps, job.scope, job.payload as { subscriberId: string; periodStart: string; periodEnd: string });
+    },
+    [JOB_RETRY_CHARGE]: async (job, deps) => {
+      if (job.scope) await retryCharge(deps, job.scope, job.payload as { subscriberId: string; periodStart: string });
+    },
+  },
+});

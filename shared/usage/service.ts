@@ -1,0 +1,403 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { lookupOffer, updateOffer, type CatalogCtx } from '../catalog/service';
+import type { OfferRecord } from '../catalog/records';
+import type { Deps, OperationContext } from '../platform/context';
+import { badRequest, conflict, notFound } from '../platform/errors';
+import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
+import { objectId } from '../platform/ids';
+import { reply } from '../platform/operation';
+import { consumeRequest } from '../platform/rate-limit';
+import { ProcessorError } from '../processor/port';
+import { findCustomer } from '../sales/service';
+import { newSale, saleWrites } from '../sales/transaction';
+import { isConditionFailed } from '../store/conditional';
+import type { Scope } from '../store/keys';
+import type { TransactOp } from '../store/store';
+import { findSubscriberByAnyId } from '../subscriptions/service';
+import type { SubscriberRecord } from '../subscriptions/records';
+import type { PeriodCharge, SeatsRecord, UsagePeriodRecord, UsageReportRecord } from './records';
+import * as repo from './repository';
+import {
+  checkoutSeats,
+  extraSeatPeriods,
+  isUsagePriced,
+  meterCharges,
+  nextRetryAt,
+  parsePricing,
+  pricingOf,
+  REPORTS_PER_MINUTE,
+  reportFingerprint,
+  seatChargeCents,
+  type Pricing,
+  type SeatSegment,
+} from './rules';
+
+export const JOB_CLOSE_PERIOD = 'usage.close_period';
+export const JOB_RETRY_CHARGE = 'usage.retry_charge';
+const closeTimer = (subscriberId: string, periodEnd: string) => `usage-close-${subscriberId}-${Date.parse(periodEnd)}`;
+const retryTimer = (subscriberId: string, periodStart: string) => `usage-retry-${subscriberId}-${Date.parse(periodStart)}`;
+
+const inactive = () => conflict('The subscription is not active', 'SUBSCRIPTION_INACTIVE');
+const isActive = (sub: SubscriberRecord) => sub.status === 'active' || sub.status === 'trialing' || sub.status === 'past_due';
+
+async function subscriberAndPricing(deps: Deps, scope: Scope, id: string): Promise<{ sub: SubscriberRecord; offer: OfferRecord | undefined; pricing: Pricing }> {
+  const sub = await findSubscriberByAnyId(deps, scope, id);
+  if (!sub) throw notFound('Subscriber');
+  const offer = await lookupOffer(deps, scope, sub.subscriptionId);
+  return { sub, offer, pricing: pricingOf(offer?.usagePricing) };
+}
+
+// ---- pricing ----
+
+/** The plan a pricing body needs: Pro to turn usage billing on; flat pricing is always allowed. */
+export function pricingPlan(body: unknown) {
+  try {
+    return isUsagePriced(parsePricing(body)) ? ('tier3' as const) : undefined;
+  } catch {
+    // The handler answers the 400 with the field; the plan gate does not hide it.
+    return undefined;
+  }
+}
+
+/** `PUT /subscriptions/{id}/usage-pricing`: replaces the offer's seats and meters (catalog stores them). */
+export async function updateUsagePricing(ctx: OperationContext, offerId: string, body: unknown) {
+  const pricing = parsePricing(body);
+  const offer = await lookupOffer(ctx, ctx.scope, offerId);
+  if (!offer || offer.deletedAt) throw notFound('Subscription');
+  const view = await updateOffer(ctx as CatalogCtx, offerId, { usagePricing: pricing } as never);
+  return { _id: view._id, usagePricing: pricing, usageBilling: isUsagePriced(pricing) };
+}
+
+// ---- reports ----
+
+const present = (report: UsageReportRecord, replayed: boolean) => ({ ...report, replayed });
+
+/** The period a report made now counts in: the subscriber's, or the next when its end has passed. */
+function periodStartAt(sub: SubscriberRecord, nowIso: string): string {
+  if (!sub.currentPeriodStart || !sub.currentPeriodEnd) throw inactive();
+  // The renewal that moves the period may not be recorded yet: the new period starts at the old end.
+  return nowIso >= sub.currentPeriodEnd ? sub.currentPeriodEnd : sub.currentPeriodStart;
+}
+
+async function replay(deps: Deps, scope: Scope, subscriberId: string, key: string, fingerprint: string) {
+  const held = await repo.getKey(deps.store, scope, subscriberId, key);
+  if (!held) return undefined;
+  if (held.fingerprint !== fingerprint) throw conflict('This Idempotency-Key was already used with a different body; use a new key', 'IDEMPOTENCY_KEY_REUSED');
+  return reply(200, present(held.report, true));
+}
+
+/**
+ * `POST /subscriptions/{id}/usage`. Without a key every request counts. With a key the report,
+ * its counter and the key's guard are one transaction whose guard is put only if absent: of racing
+ * retries one commits, the others fail the condition (or conflict) and replay the winner's record.
+ */
+export async function reportUsage(ctx: OperationContext, id: string, body: { meter: string; quantity: number }, idempotencyKey: string | undefined) {
+  const { scope } = ctx;
+  if (idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(idempotencyKey)) {
+    throw badRequest('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces', { field: 'Idempotency-Key' });
+  }
+  const { sub, pricing } = await subscriberAndPricing(ctx, scope, id);
+  const fingerprint = reportFingerprint(body.meter, body.quantity);
+  if (idempotencyKey) {
+    const replayed = await replay(ctx, scope, sub._id, idempotencyKey, fingerprint);
+    if (replayed) return replayed;
+  }
+  if (!pricing.meters.some((m) => m.key === body.meter)) {
+    throw badRequest(`meter: "${body.meter}" is not a meter of this subscription (${pricing.meters.map((m) => m.key).join(', ') || 'none'})`, { field: 'meter' });
+  }
+  if (!isActive(sub)) throw inactive();
+  // Per subscriber, inside the account's limit (already taken by the request itself).
+  await consumeRequest(ctx, `usage#${scope.accountId}#${scope.mode}#${sub._id}`, REPORTS_PER_MINUTE);
+  const now = ctx.clock.now().toISOString();
+  const report: UsageReportRecord = {
+    _id: objectId(ctx.clock),
+    subscriberId: sub._id,
+    subscriptionId: sub.subscriptionId,
+    meter: body.meter,
+    quantity: body.quantity,
+    periodStart: periodStartAt(sub, now),
+    idempotencyKey: idempotencyKey ?? null,
+    createdAt: now,
+  };
+  const event = newEvent(scope, ctx.clock, 'usage.recorded', { ...report, subscriptionCustomerId: sub._id });
+  const ops = [...repo.reportWrites(scope, report, idempotencyKey ? fingerprint : null, Math.floor(ctx.clock.nowMs() / 1000)), outboxPut(event)];
+  try {
+    await ctx.store.transact(ops);
+  } catch (error) {
+    const lost = isConditionFailed(error) || (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict'));
+    if (idempotencyKey && lost) {
+      const replayed = await replay(ctx, scope, sub._id, idempotencyKey, fingerprint);
+      if (replayed) return replayed;
+    }
+    throw error;
+  }
+  return reply(201, present(report, false));
+}
+
+// ---- seats ----
+
+/** Seats a subscriber holds during `periodStart`, starting from the record as stored. */
+function segmentsFor(seats: SeatsRecord, periodStart: string): SeatSegment[] {
+  return seats.periodStart === periodStart ? seats.segments : [{ at: periodStart, quantity: seats.quantity }];
+}
+
+/** The seats record a subscriber of a seat offer has (a subscriber from before seats were on holds the minimum). */
+function seatsOrDefault(found: SeatsRecord | undefined, sub: SubscriberRecord, pricing: Pricing, now: string): SeatsRecord {
+  if (found) return found;
+  const start = sub.currentPeriodStart ?? now;
+  return { subscriberId: sub._id, purchased: pricing.seats.minimum, quantity: pricing.seats.minimum, periodStart: start, segments: [{ at: start, quantity: pricing.seats.minimum }], updatedAt: '' };
+}
+
+/** `POST /subscriptions/{id}/seats`: applies at once; seats above those bought are billed at period end. */
+export async function changeSeats(ctx: OperationContext, id: string, quantity: number) {
+  const { scope } = ctx;
+  const { sub, pricing } = await subscriberAndPricing(ctx, scope, id);
+  if (!pricing.seats.enabled) throw badRequest('quantity: this subscription is not sold per seat', { field: 'quantity' });
+  if (!isActive(sub)) throw inactive();
+  if (quantity < pricing.seats.minimum || quantity > pricing.seats.maximum) {
+    throw badRequest(`quantity: must be between ${pricing.seats.minimum} and ${pricing.seats.maximum}`, { field: 'quantity' });
+  }
+  const now = ctx.clock.now().toISOString();
+  const found = await repo.getSeats(ctx.store, scope, sub._id);
+  const before = seatsOrDefault(found, sub, pricing, now);
+  if (quantity < before.purchased) {
+    throw conflict(`quantity: ${quantity} is below the ${before.purchased} seats bought at checkout`, 'BELOW_PURCHASED_SEATS', { purchased: before.purchased });
+  }
+  const periodStart = sub.currentPeriodStart ?? now;
+  const after: SeatsRecord = { ...before, quantity, periodStart, segments: [...segmentsFor(before, periodStart), { at: now, quantity }], updatedAt: now };
+  const op = found ? repo.seatsReplace(scope, found, after) : { ...repo.seatsPut(scope, after), condition: 'attribute_not_exists(PK)' };
+  try {
+    await ctx.store.transact([op]);
+  } catch (error) {
+    if (isConditionFailed(error)) throw conflict('The seats changed at the same time; read them again and retry', 'CONCURRENT_UPDATE');
+    throw error;
+  }
+  return { subscriptionCustomerId: sub._id, purchased: after.purchased, quantity, minimum: pricing.seats.minimum, maximum: pricing.seats.maximum, unitPriceCents: pricing.seats.unitPriceCents };
+}
+
+/** For checkout: the seats an offer's session buys (undefined when the offer is not sold per seat). */
+export async function seatsForCheckout(deps: Pick<Deps, 'store'>, offer: OfferRecord, quantity: number | undefined) {
+  const pricing = pricingOf(offer.usagePricing);
+  const seats = checkoutSeats(pricing.seats, quantity);
+  return seats === undefined ? undefined : { quantity: seats, unitPriceCents: pricing.seats.unitPriceCents };
+}
+
+/** For checkout's fulfilment: the seats record of a new subscriber, in the fulfilment's transaction. */
+export function initialSeatsPut(scope: Scope, subscriberId: string, quantity: number, periodStart: string, now: string): TransactOp {
+  return repo.seatsPut(scope, { subscriberId, purchased: quantity, quantity, periodStart, segments: [{ at: periodStart, quantity }], updatedAt: now });
+}
+
+// ---- reads ----
+
+function sumTotals(days: repo.DayCounters[]) {
+  const totals: Record<string, number> = {};
+  for (const day of days) for (const [meter, q] of Object.entries(day.totals)) totals[meter] = (totals[meter] ?? 0) + q;
+  return totals;
+}
+
+const presentPeriod = (p: UsagePeriodRecord) => ({
+  periodStart: p.periodStart,
+  periodEnd: p.periodEnd,
+  totals: p.totals,
+  meters: p.meters,
+  seats: p.seats,
+  amountCents: p.charge.amountCents,
+  currency: p.charge.currency,
+  charge: p.charge,
+  closedAt: p.closedAt,
+});
+
+/** `GET /subscriptions/{id}/usage`: open to every plan (readable after a downgrade). */
+export async function getUsage(ctx: OperationContext, id: string, limit: number) {
+  const { scope } = ctx;
+  const { sub, offer, pricing } = await subscriberAndPricing(ctx, scope, id);
+  const now = ctx.clock.now().toISOString();
+  const periodStart = sub.currentPeriodStart ? periodStartAt(sub, now) : null;
+  const periodEnd = sub.currentPeriodEnd && periodStart === sub.currentPeriodStart ? sub.currentPeriodEnd : null;
+  const [days, reports, periods, seatsFound] = await Promise.all([
+    periodStart ? repo.periodDays(ctx.store, scope, sub._id, periodStart) : Promise.resolve([]),
+    repo.latestReports(ctx.store, scope, sub._id, limit),
+    repo.latestPeriods(ctx.store, scope, sub._id, 12),
+    repo.getSeats(ctx.store, scope, sub._id),
+  ]);
+  const totals = sumTotals(days);
+  const meters = meterCharges(pricing.meters, totals);
+  let seats = null;
+  if (pricing.seats.enabled && periodStart) {
+    const record = seatsOrDefault(seatsFound, sub, pricing, now);
+    // Upcoming: the seats held so far, and the current count until the period ends.
+    const end = periodEnd ?? now;
+    const seatPeriods = extraSeatPeriods(segmentsFor(record, periodStart), record.purchased, periodStart, end);
+    seats = { purchased: record.purchased, quantity: record.quantity, minimum: pricing.seats.minimum, maximum: pricing.seats.maximum, unitPriceCents: pricing.seats.unitPriceCents, extraSeatPeriods: seatPeriods, amountCents: seatChargeCents(seatPeriods, pricing.seats.unitPriceCents) };
+  }
+  const overageCents = meters.reduce((a, m) => a + m.amountCents, 0) + (seats?.amountCents ?? 0);
+  return {
+    subscriptionCustomerId: sub._id,
+    subscriptionId: sub.subscriptionId,
+    usagePricing: pricing,
+    currentPeriod: { periodStart, periodEnd, totals, meters, seats, upcomingOverageCents: overageCents, currency: offer?.currency ?? null },
+    days: days.map((d) => ({ day: d.day, totals: d.totals })),
+    reports: reports.map((r) => present(r, false)),
+    periods: periods.map(presentPeriod),
+  };
+}
+
+// ---- period close and its charge ----
+
+/** Schedules the close of the subscriber's current period (one timer per period, named by its end). */
+export async function schedulePeriodClose(deps: Deps, scope: Scope, subscriberId: string): Promise<void> {
+  const sub = await findSubscriberByAnyId(deps, scope, subscriberId);
+  if (!sub?.currentPeriodStart || !sub.currentPeriodEnd || sub.status === 'canceled') return;
+  const offer = await lookupOffer(deps, scope, sub.subscriptionId);
+  if (!isUsagePriced(pricingOf(offer?.usagePricing))) return;
+  await deps.ports.scheduler.schedule(closeTimer(sub._id, sub.currentPeriodEnd), new Date(sub.currentPeriodEnd), {
+    type: JOB_CLOSE_PERIOD,
+    scope,
+    payload: { subscriberId: sub._id, periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd },
+  });
+}
+
+const periodEventData = (p: UsagePeriodRecord) => ({ subscriptionCustomerId: p.subscriberId, subscriptionId: p.subscriptionId, ...presentPeriod(p) });
+
+/**
+ * Closes one period: totals from its day counters, overage per meter, seat-periods, and the charge
+ * of the sum; written once (the period item is put only if absent) with `usage.period_closed`.
+ * Then the charge is attempted. A repeat of the timer finds the period and changes nothing.
+ */
+export async function closePeriod(deps: Deps, scope: Scope, input: { subscriberId: string; periodStart: string; periodEnd: string }): Promise<void> {
+  if (deps.clock.nowMs() < Date.parse(input.periodEnd)) return;
+  const existing = await repo.getPeriod(deps.store, scope, input.subscriberId, input.periodStart);
+  if (existing) return;
+  const sub = await findSubscriberByAnyId(deps, scope, input.subscriberId);
+  if (!sub) return;
+  const offer = await lookupOffer(deps, scope, sub.subscriptionId);
+  const pricing = pricingOf(offer?.usagePricing);
+  const now = deps.clock.now().toISOString();
+  const totals = sumTotals(await repo.periodDays(deps.store, scope, sub._id, input.periodStart));
+  const meters = meterCharges(pricing.meters, totals);
+  const seatsFound = await repo.getSeats(deps.store, scope, sub._id);
+  const ops: TransactOp[] = [];
+  let seats: UsagePeriodRecord['seats'] = null;
+  if (pricing.seats.enabled || seatsFound) {
+    const record = seatsOrDefault(seatsFound, sub, pricing, now);
+    const seatPeriods = extraSeatPeriods(segmentsFor(record, input.periodStart), record.purchased, input.periodStart, input.periodEnd);
+    const unit = pricing.seats.enabled ? pricing.seats.unitPriceCents : 0;
+    seats = { purchased: record.purchased, quantity: record.quantity, extraSeatPeriods: seatPeriods, unitPriceCents: unit, amountCents: seatChargeCents(seatPeriods, unit) };
+    // The next period starts with the seats held now.
+    if (seatsFound) ops.push(repo.seatsReplace(scope, seatsFound, { ...seatsFound, periodStart: input.periodEnd, segments: [{ at: input.periodEnd, quantity: seatsFound.quantity }], updatedAt: now }));
+  }
+  const amountCents = meters.reduce((a, m) => a + m.amountCents, 0) + (seats?.amountCents ?? 0);
+  const charge: PeriodCharge = {
+    status: amountCents > 0 ? 'processing' : 'not_due',
+    amountCents,
+    currency: offer?.currency ?? 'usd',
+    saleId: null,
+    paymentId: null,
+    retries: 0,
+    nextRetryAt: null,
+    firstFailedAt: null,
+    failureMessage: null,
+    paidAt: null,
+  };
+  const period: UsagePeriodRecord = { subscriberId: sub._id, subscriptionId: sub.subscriptionId, periodStart: input.periodStart, periodEnd: input.periodEnd, totals, meters, seats, charge, closedAt: now, updatedAt: now };
+  ops.unshift(repo.periodPutNew(scope, period));
+  ops.push(outboxPut(newEvent(scope, deps.clock, 'usage.period_closed', periodEventData(period))));
+  try {
+    await deps.store.transact(ops);
+  } catch (error) {
+    if (isConditionFailed(error)) return; // closed by a repeat of the timer, or the seats moved: the next run decides
+    throw error;
+  }
+  if (charge.status === 'processing') await attemptCharge(deps, scope, sub, period);
+}
+
+/** The retry timer: re-attempts a failed or due charge once its time has come. */
+export async function retryCharge(deps: Deps, scope: Scope, input: { subscriberId: string; periodStart: string }): Promise<void> {
+  const period = await repo.getPeriod(deps.store, scope, input.subscriberId, input.periodStart);
+  if (!period || (period.charge.status !== 'failed' && period.charge.status !== 'due')) return;
+  if (period.charge.nextRetryAt && Date.parse(period.charge.nextRetryAt) > deps.clock.nowMs()) return;
+  const sub = await findSubscriberByAnyId(deps, scope, input.subscriberId);
+  if (!sub) return;
+  // Claim the attempt: of two runs of the timer only one moves the charge to processing.
+  const now = deps.clock.now().toISOString();
+  const claimed: UsagePeriodRecord = { ...period, charge: { ...period.charge, status: 'processing' }, updatedAt: now };
+  try {
+    await deps.store.transact([repo.periodReplace(scope, period, claimed)]);
+  } catch (error) {
+    if (isConditionFailed(error)) return;
+    throw error;
+  }
+  await attemptCharge(deps, scope, sub, claimed);
+}
+
+/** One charge attempt of a period in `processing`; records paid (with its sale) or the failure. */
+async function attemptCharge(deps: Deps, scope: Scope, sub: SubscriberRecord, period: UsagePeriodRecord): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  let paid: { paymentId: string } | undefined;
+  let failure: { message: string; declined: boolean } | undefined;
+  try {
+    if (!sub.membershipId) throw new ProcessorError('No membership to charge', 'refused');
+    paid = await deps.ports.processor.chargeMembership!(scope, sub.membershipId, {
+      amountCents: period.charge.amountCents,
+      currency: period.charge.currency,
+      description: `Usage ${period.periodStart.slice(0, 10)} to ${period.periodEnd.slice(0, 10)}`,
+    });
+  } catch (error) {
+    if (!(error instanceof ProcessorError)) throw error;
+    failure = { message: error.message, declined: error.code === 'declined' };
+  }
+  if (paid) {
+    const customer = await findCustomer(deps, scope, sub.customerId);
+    const offer = await lookupOffer(deps, scope, sub.subscriptionId);
+    const sale = newSale(
+      deps.clock,
+      scope,
+      {
+        type: 'subscription',
+        billingReason: 'usage',
+        productId: '',
+        productName: offer ? `${offer.name} (usage)` : 'Usage',
+        subscriptionId: sub.subscriptionId,
+        subscriberId: sub._id,
+        customerId: sub.customerId,
+        buyerEmail: sub.buyerEmail,
+        firstName: sub.firstName,
+        lastName: sub.lastName,
+        country: sub.country,
+        amountCents: period.charge.amountCents,
+        originalAmountCents: period.charge.amountCents,
+        currency: period.charge.currency,
+        discountCode: null,
+        paymentIntentId: paid.paymentId,
+        planId: sub.planId,
+        membershipId: sub.membershipId,
+        paymentMethod: sub.paymentMethod,
+        checkoutSessionId: null,
+        clientReferenceId: sub.clientReferenceId,
+        metadata: sub.metadata,
+        free: false,
+      },
+      now,
+    );
+    const ops: TransactOp[] = [];
+    const events: DomainEvent[] = [];
+    let saleId = sale._id;
+    if (customer) {
+      const written = saleWrites(deps, scope, { sale, customer, countOrder: true, now, reviewLink: false });
+      saleId = written.sale._id;
+      ops.push(...written.ops);
+      events.push(...written.events);
+    }
+    const after: UsagePeriodRecord = { ...period, charge: { ...period.charge, status: 'paid', saleId, paymentId: paid.paymentId, nextRetryAt: null, paidAt: now }, updatedAt: now };
+    await deps.store.transact([repo.periodReplace(scope, period, after), ...ops, ...events.map(outboxPut)]);
+    await deps.ports.scheduler.cancel(retryTimer(sub._id, period.periodStart));
+    return;
+  }
+  const first = period.charge.firstFailedAt ?? now;
+  const retries = period.charge.firstFailedAt ? period.charge.retries + 1 : 0;
+  const next = nextRetryAt(first, retries);
+  const status = next === null ? 'uncollectible' : failure!.declined ? 'failed' : 'due';
+  const after: UsagePeriodRecord = { ...period, charge: { ...period.charge, status, retries, firstFailedAt: first, nextRetryAt: next, failureMessage: failure!.message }, updatedAt: now };
+  await deps.store.transact([repo.periodReplace(scope, period, after)]);
+  if (next) await deps.ports.scheduler.schedule(retryTimer(sub._id, period.periodStart), new Date(next), { type: JOB_RETRY_CHARGE, scope, payload: { subscriberId: sub._id, periodStart: period.periodStart } });
+}
