@@ -12,6 +12,7 @@ import type { CustomerRecord, SaleRecord } from '../sales/records';
 import { reviewEventData } from '../storefront/reviews/events';
 import { subscriptionEventData, type EventOptions } from '../subscriptions/events';
 import type { SubscriberRecord } from '../subscriptions/records';
+import { periodEventData, reportEventData } from '../usage/events';
 
 /**
  * A complete `data` for each event type, built by the same payload builders as the real events
@@ -129,5 +130,19 @@ const SAMPLES: Record<string, (r: Records) => Record<string, unknown>> = {
   'credit.consent.enabled': (r) => consentEnabledData(r.credits, r.credits.autoRefill.paymentMethodId),
   'member.joined': (r) => memberEventData(r.membership, r.member, 'joined'),
   'member.left': (r) => memberEventData(r.membership, { ...r.member, status: 'ended', leftAt: r.at, leftReason: 'subscription_ended' }, 'left'),
+  'usage.recorded': (r) => reportEventData({ _id: r.id(), subscriberId: r.subscriber._id, subscriptionId: r.offer._id, meter: 'api_calls', quantity: 120, periodStart: r.at, idempotencyKey: null, createdAt: r.at }),
+  'usage.period_closed': (r) =>
+    periodEventData({
+      subscriberId: r.subscriber._id,
+      subscriptionId: r.offer._id,
+      periodStart: r.at,
+      periodEnd: r.subscriber.currentPeriodEnd!,
+      totals: { api_calls: 12_500 },
+      meters: [{ key: 'api_calls', name: 'API calls', quantity: 12_500, includedUnits: 10_000, overageUnits: 2_500, unitPriceCents: 1, amountCents: 2_500 }],
+      seats: null,
+      charge: { status: 'paid', amountCents: 2_500, currency: 'USD', saleId: r.sale._id, paymentId: r.sale.paymentIntentId, retries: 0, nextRetryAt: null, firstFailedAt: null, failureMessage: null, paidAt: r.at },
+      closedAt: r.at,
+      updatedAt: r.at,
+    }),
   'funnel.lead': (r) => leadEventData({ _id: r.id(), name: 'Sample funnel', leadMagnetProductId: r.product._id, offerProductId: r.product._id, tag: 'sample-funnel' }, { email: r.sale.buyerEmail, firstName: 'Sam', lastName: 'Sample', subscriberId: r.id(), subscribed: true, orderId: r.sale._id, capturedAt: r.at }),
 };

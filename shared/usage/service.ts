@@ -1,4 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { periodEventData, presentPeriod, reportEventData } from './events';
 import { lookupOffer, updateOffer, type CatalogCtx } from '../catalog/service';
 import type { OfferRecord } from '../catalog/records';
 import type { Deps, OperationContext } from '../platform/context';
@@ -119,7 +120,7 @@ export async function reportUsage(ctx: OperationContext, id: string, body: { met
     idempotencyKey: idempotencyKey ?? null,
     createdAt: now,
   };
-  const event = newEvent(scope, ctx.clock, 'usage.recorded', { ...report, subscriptionCustomerId: sub._id });
+  const event = newEvent(scope, ctx.clock, 'usage.recorded', reportEventData(report));
   const ops = [...repo.reportWrites(scope, report, idempotencyKey ? fingerprint : null, Math.floor(ctx.clock.nowMs() / 1000)), outboxPut(event)];
   try {
     await ctx.store.transact(ops);
@@ -195,17 +196,6 @@ function sumTotals(days: repo.DayCounters[]) {
   return totals;
 }
 
-const presentPeriod = (p: UsagePeriodRecord) => ({
-  periodStart: p.periodStart,
-  periodEnd: p.periodEnd,
-  totals: p.totals,
-  meters: p.meters,
-  seats: p.seats,
-  amountCents: p.charge.amountCents,
-  currency: p.charge.currency,
-  charge: p.charge,
-  closedAt: p.closedAt,
-});
 
 /** `GET /subscriptions/{id}/usage`: open to every plan (readable after a downgrade). */
 export async function getUsage(ctx: OperationContext, id: string, limit: number) {
@@ -257,7 +247,6 @@ export async function schedulePeriodClose(deps: Deps, scope: Scope, subscriberId
   });
 }
 
-const periodEventData = (p: UsagePeriodRecord) => ({ subscriptionCustomerId: p.subscriberId, subscriptionId: p.subscriptionId, ...presentPeriod(p) });
 
 /**
  * Closes one period: totals from its day counters, overage per meter, seat-periods, and the charge
