@@ -145,7 +145,7 @@ describe('usage reports and seats', () => {
 });
 
 describe('period close', () => {
-  it('closes a period with meters and seat changes, charges it as a usage sale, then fails and retries on days 1, 3, 5, 7', { timeout: 180_000 }, async () => {
+  it('closes a period with meters and seat changes, charges it as a usage sale, then fails and retries on days 1, 3, 5, 7', { timeout: 420_000 }, async () => {
     const account = await createTestAccount(runtime, 'volume');
     const offerId = await usageOffer(account);
     const { subscriberId: id } = await subscribe(account, offerId, 'close@example.com', 3);
