@@ -1,8 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { upsertContact } from '../../shared/audience/service';
 import { listBatchMarkers } from '../../shared/email/repository';
@@ -10,53 +5,23 @@ import { BATCH_SIZE } from '../../shared/email/service';
 import { systemClock } from '../../shared/platform/clock';
 import { loadConfig } from '../../shared/platform/config';
 import type { Deps } from '../../shared/platform/context';
-import { randomHex } from '../../shared/platform/ids';
 import type { Ports } from '../../shared/platform/ports';
 import { documentClient } from '../../shared/store/client';
 import { Store } from '../../shared/store/store';
 import { ApiClient } from '../support/runtime';
+import { runtimeChildren } from '../support/runtime-children';
 
 const endpoint = inject('dynamoEndpoint');
-const tableName = `t_${randomHex(6)}`;
-const children: ChildProcess[] = [];
-let dataDir = '';
+let runtimes: Awaited<ReturnType<typeof runtimeChildren>> | undefined;
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  const raw = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  await raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
-  raw.destroy();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await runtimes?.cleanup();
 });
-
-function startChild(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../support/runtime-child.ts'), endpoint, tableName, dataDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR' },
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n').find((l) => l.startsWith('{"url"'));
-      if (line) resolve({ child, url: JSON.parse(line).url });
-    });
-    child.once('exit', (code) => reject(new Error(`runtime exited with ${code}`)));
-  });
-}
-
-const mailLines = async () => {
-  try {
-    return (await readFile(join(dataDir, 'emails.jsonl'), 'utf8')).split('\n').filter(Boolean).length;
-  } catch {
-    return 0;
-  }
-};
 
 describe('newsletter post across a crash', () => {
   it('a post to 2,000 contacts goes out at most once each when the runtime is killed mid-send, and the restart finishes it', { timeout: 600_000 }, async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'cc-mail-'));
+    runtimes = await runtimeChildren(endpoint, 'cc-mail-');
+    const { start: startChild, kill, mailLines, tableName } = runtimes;
     const first = await startChild();
     const ctl = new ApiClient(first.url);
     const created = (await ctl.post('/_local/accounts', {})).body;
@@ -71,8 +36,7 @@ describe('newsletter post across a crash', () => {
     expect((await api.post(`/newsletters/posts/${post._id}/send`)).status).toBe(202);
     // Kill it (no chance to flush anything) once part of the audience has mail.
     for (let i = 0; i < 600 && (await mailLines()) < 400; i++) await new Promise((r) => setTimeout(r, 100));
-    first.child.kill('SIGKILL');
-    await new Promise((r) => first.child.once('exit', r));
+    await kill(first.child);
     const before = await mailLines();
     expect(before).toBeGreaterThanOrEqual(400);
     expect(before).toBeLessThan(2000);

@@ -1,59 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { NOTIFY_BATCH } from '../../shared/memberships/posts';
 import { memberWrites } from '../../shared/memberships/repository';
-import { randomHex } from '../../shared/platform/ids';
 import { documentClient } from '../../shared/store/client';
 import { Store } from '../../shared/store/store';
 import { ApiClient } from '../support/runtime';
+import { runtimeChildren } from '../support/runtime-children';
 
 const endpoint = inject('dynamoEndpoint');
-const tableName = `t_${randomHex(6)}`;
-const children: ChildProcess[] = [];
-let dataDir = '';
+let runtimes: Awaited<ReturnType<typeof runtimeChildren>> | undefined;
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  const raw = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  await raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
-  raw.destroy();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await runtimes?.cleanup();
 });
-
-function startChild(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../support/runtime-child.ts'), endpoint, tableName, dataDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR' },
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n').find((l) => l.startsWith('{"url"'));
-      if (line) resolve({ child, url: JSON.parse(line).url });
-    });
-    child.once('exit', (code) => reject(new Error(`runtime exited with ${code}`)));
-  });
-}
-
-const mailLines = async () => {
-  try {
-    return (await readFile(join(dataDir, 'emails.jsonl'), 'utf8')).split('\n').filter(Boolean).length;
-  } catch {
-    return 0;
-  }
-};
 
 const MEMBERS = 2000;
 
 describe('members-only post notification across a crash', () => {
   it('notifies 2,000 members, never twice, when the runtime is SIGKILLed mid-send and restarted', { timeout: 600_000 }, async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'cc-mbr-'));
+    runtimes = await runtimeChildren(endpoint, 'cc-mbr-');
+    const { start: startChild, kill, mailLines, tableName } = runtimes;
     const first = await startChild();
     const created = (await new ApiClient(first.url).post('/_local/accounts', { plan: 'tier3' })).body;
     const api = new ApiClient(first.url, created.testKey);
@@ -81,8 +46,7 @@ describe('members-only post notification across a crash', () => {
     const post = (await api.post(`/memberships/${membership._id}/posts`, { title: 'Crash notes', html: '<p>Hello</p>', status: 'published', notify: true })).body;
     expect(post.notifyState).toBe('pending');
     for (let i = 0; i < 900 && (await mailLines()) < 400; i++) await new Promise((r) => setTimeout(r, 100));
-    first.child.kill('SIGKILL');
-    await new Promise((r) => first.child.once('exit', r));
+    await kill(first.child);
     const before = await mailLines();
     expect(before).toBeGreaterThanOrEqual(400);
     expect(before).toBeLessThan(MEMBERS);

@@ -33,6 +33,20 @@ const renewTimer = (membershipId: string) => `sbx-renew-${membershipId}`;
  * same transaction as the change they report and delivered by the jobs queue, retried until the
  * ingress accepts them.
  */
+
+/** A succeeded sandbox payment: a first charge, a renewal, a saved-card or a usage charge. */
+const succeededPayment = (p: { amountCents: number; currency: string; membershipId: string | null; paymentMethod: PaymentMethod | null; notifyUrl: string | null; at: string }): SandboxPayment => ({
+  id: prefixedId('pay'),
+  amountCents: p.amountCents,
+  refundedCents: 0,
+  currency: p.currency,
+  status: 'succeeded',
+  membershipId: p.membershipId,
+  paymentMethod: p.paymentMethod,
+  notifyUrl: p.notifyUrl,
+  createdAt: p.at,
+});
+
 export class SandboxProcessor implements ProcessorPort {
   private readonly refusals = new Set<RefusableOperation>();
 
@@ -211,17 +225,7 @@ export class SandboxProcessor implements ProcessorPort {
     if (!card || !card.saved) throw new ProcessorError('No such saved card', 'not_found');
     if (this.refused('charge') || card.declines) throw new ProcessorError('Your card was declined.', 'declined');
     const paymentMethod: PaymentMethod = { id: card.id, type: 'card', brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
-    const payment: SandboxPayment = {
-      id: prefixedId('pay'),
-      amountCents: input.amountCents,
-      refundedCents: 0,
-      currency: input.currency,
-      status: 'succeeded',
-      membershipId: null,
-      paymentMethod,
-      notifyUrl: null,
-      createdAt: this.now.toISOString(),
-    };
+    const payment = succeededPayment({ amountCents: input.amountCents, currency: input.currency, membershipId: null, paymentMethod, notifyUrl: null, at: this.now.toISOString() });
     await this.deps.store.put(repo.paymentItem(scope, payment), { ifNotExists: true });
     return { paymentId: payment.id, paymentMethod };
   }
@@ -232,17 +236,7 @@ export class SandboxProcessor implements ProcessorPort {
   async chargeMembership(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }) {
     const m = await this.membership(scope, membershipId);
     if (this.refused('charge') || m.declining || !m.paymentMethod) throw new ProcessorError(m.paymentMethod ? 'Your card was declined.' : 'No payment method on file.', 'declined');
-    const payment: SandboxPayment = {
-      id: prefixedId('pay'),
-      amountCents: input.amountCents,
-      refundedCents: 0,
-      currency: input.currency,
-      status: 'succeeded',
-      membershipId: m.id,
-      paymentMethod: m.paymentMethod,
-      notifyUrl: m.notifyUrl,
-      createdAt: this.now.toISOString(),
-    };
+    const payment = succeededPayment({ amountCents: input.amountCents, currency: input.currency, membershipId: m.id, paymentMethod: m.paymentMethod, notifyUrl: m.notifyUrl, at: this.now.toISOString() });
     await this.deps.store.put(repo.paymentItem(scope, payment), { ifNotExists: true });
     return { paymentId: payment.id, paymentMethod: m.paymentMethod };
   }
@@ -373,17 +367,7 @@ export class SandboxProcessor implements ProcessorPort {
       const start = forced || m.status === 'past_due' ? now : new Date(m.currentPeriodEnd);
       const end = addInterval(start, m.interval);
       const recovered = m.status === 'past_due';
-      const payment: SandboxPayment = {
-        id: prefixedId('pay'),
-        amountCents: m.amountCents,
-        refundedCents: 0,
-        currency: m.currency,
-        status: 'succeeded',
-        membershipId: m.id,
-        paymentMethod: m.paymentMethod,
-        notifyUrl: m.notifyUrl,
-        createdAt: now.toISOString(),
-      };
+      const payment = succeededPayment({ amountCents: m.amountCents, currency: m.currency, membershipId: m.id, paymentMethod: m.paymentMethod, notifyUrl: m.notifyUrl, at: now.toISOString() });
       Object.assign(m, { status: 'active', failures: 0, currentPeriodStart: start.toISOString(), currentPeriodEnd: end.toISOString() });
       ops.push(putNew(repo.paymentItem(scope, payment)));
       notification = this.notification(scope, 'charge.succeeded', m.notifyUrl, {
