@@ -17,6 +17,8 @@ export interface ImportFile {
   /** The CSV as sent, kept in the blob store (S3) for the report and a later re-read. */
   blobKey: string;
   addedAt: string;
+  /** `api`: pulled by `connect` (consent source `<platform>_api`); a CSV upload otherwise. */
+  origin?: 'csv' | 'api';
 }
 
 export interface ImportRecord {

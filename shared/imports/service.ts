@@ -3,13 +3,14 @@ import { findContactByEmail, suppressedAmong, upsertContact } from '../audience/
 import { createProduct, listProductViews } from '../catalog/service';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';
-import { badRequest, conflict, notFound, notImplemented } from '../platform/errors';
+import { badGateway, badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import type { Scope } from '../store/keys';
 import { isConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
 import { KINDS, PLATFORMS, platformOf, type Kind } from './platforms';
 import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type RowRecord, type RowState } from './records';
+import { PullError, pullFromPlatform, type PulledTable } from './platform-api';
 import * as repo from './repository';
 import { checkRow, detectMapping, mappingProblems, parseCsv, type Checked, type Mapping, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
 
@@ -115,7 +116,7 @@ function parseOrThrow(csv: string, field: string) {
   }
 }
 
-async function storeFile(ctx: ImportsCtx, record: ImportRecord, file: { kind: Kind; filename: string; csv: string; parsed: ReturnType<typeof parseCsv> }): Promise<ImportRecord> {
+async function storeFile(ctx: ImportsCtx, record: ImportRecord, file: { kind: Kind; filename: string; csv: string; parsed: ReturnType<typeof parseCsv>; mapping?: Mapping; origin?: 'api' }): Promise<ImportRecord> {
   const blobKey = `imports/${ctx.scope.accountId}/${ctx.scope.mode}/${record._id}/${file.kind}.csv`;
   await ctx.ports.blob.put(blobKey, Buffer.from(file.csv, 'utf8'), 'text/csv');
   if (record.files[file.kind]) await repo.deleteRows(ctx.store, ctx.scope, record._id, file.kind);
@@ -126,9 +127,10 @@ async function storeFile(ctx: ImportsCtx, record: ImportRecord, file: { kind: Ki
     filename: file.filename,
     header: file.parsed.header,
     rowCount: rows.length,
-    mapping: detectMapping(record.source, file.kind, file.parsed.header),
+    mapping: file.mapping ?? detectMapping(record.source, file.kind, file.parsed.header),
     blobKey,
     addedAt: ctx.clock.now().toISOString(),
+    ...(file.origin ? { origin: file.origin } : {}),
   };
   return repo.updateImport(ctx.store, ctx.scope, record._id, { set: { files: { ...record.files, [file.kind]: entry }, dryRun: null, updatedAt: entry.addedAt } }, draftOnly);
 }
@@ -204,9 +206,36 @@ export async function listRows(ctx: ImportsCtx, id: string, query: { kind?: Kind
   return { rows: out, page: query.page, pageSize: query.pageSize, hasMore: more };
 }
 
-export async function connectPlatform(ctx: ImportsCtx, id: string): Promise<never> {
+/** Where `connect` pulls from: the platform's own API unless config points it elsewhere (tests). */
+const apiBase = (ctx: ImportsCtx, platform: string): string | undefined =>
+  ({ gumroad: ctx.config.IMPORT_GUMROAD_API_URL, shopify: ctx.config.IMPORT_SHOPIFY_API_URL, mailchimp: ctx.config.IMPORT_MAILCHIMP_API_URL })[platform];
+
+/**
+ * Pulls the account's records from the platform's API with `token` and stores them as the draft's
+ * files (one per kind, replacing an uploaded one), so validation, mapping, dry run and run are
+ * the CSV path's. Everything is pulled before anything is written: a refused token or a platform
+ * that is down changes nothing. The token lives only in this call.
+ */
+export async function connectPlatform(ctx: ImportsCtx, id: string, input: { token: string; shop?: string }) {
   const record = await requireImport(ctx, ctx.scope, id);
-  throw notImplemented(`Pulling from the ${platformOf(record.source)?.name ?? record.source} API is not supported yet; upload its CSV exports instead`);
+  const platform = platformOf(record.source);
+  if (!platform) throw badRequest(`source: ${record.source} has no API to pull from; upload CSV files instead`, { field: 'source' });
+  requireEditable(record);
+  let tables: PulledTable[];
+  try {
+    tables = await pullFromPlatform(platform.id, input.token, { baseUrl: apiBase(ctx, platform.id), shop: input.shop });
+  } catch (error) {
+    if (!(error instanceof PullError)) throw error;
+    const { failure } = error;
+    if (failure.type === 'unavailable') throw badGateway(failure.message, 'PLATFORM_UNAVAILABLE');
+    throw badRequest(failure.message, { field: failure.type === 'token' ? 'token' : 'shop', code: failure.type === 'token' ? 'PLATFORM_TOKEN_REFUSED' : undefined });
+  }
+  let current = record;
+  for (const table of tables) {
+    const csv = stringify([table.header, ...table.rows]);
+    current = await storeFile(ctx, current, { kind: table.kind, filename: table.filename, csv, parsed: { header: table.header, rows: table.rows }, mapping: table.mapping, origin: 'api' });
+  }
+  return { ...toView(current), pulled: Object.fromEntries(KINDS.map((kind) => [kind, tables.find((table) => table.kind === kind)?.rows.length ?? 0])) };
 }
 
 // ---- dry run ----
@@ -479,7 +508,7 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
     }
     if (!item.status) return done(row, [], 'skipped', { reason: `noConsent: status "${item.rawStatus}" carries no consent` });
     if (suppressed.has(item.email)) return done(row, [], 'skipped', { reason: 'suppressed: the address is on the bounce or complaint list' });
-    const consent = { source: `${record.source}_csv`, wording: platform?.consentWording ?? "Opted in on the creator's previous platform (CSV import)", optedInAt: item.optedInAt ?? now };
+    const consent = { source: `${record.source}_${record.files.subscribers?.origin ?? 'csv'}`, wording: platform?.consentWording ?? "Opted in on the creator's previous platform (CSV import)", optedInAt: item.optedInAt ?? now };
     try {
       // Existing data wins: an existing contact is left exactly as it is (its status never changes).
       const { contact } = await upsertContact(

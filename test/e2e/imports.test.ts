@@ -62,7 +62,7 @@ describe('imports', () => {
     expect(ids).toEqual(['csv', 'gumroad', 'shopify', 'mailchimp']);
     const shopify = res.body.sources.find((source: { id: string }) => source.id === 'shopify');
     expect(shopify.exports.find((e: { kind: string }) => e.kind === 'products').columns).toContain('Variant Price');
-    expect(shopify.apiSupported).toBe(false);
+    expect(shopify.apiSupported).toBe(true);
   });
 
   it('needs Volume to create, and answers a clear 400 for a bad body without creating anything', async () => {
