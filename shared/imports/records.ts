@@ -50,6 +50,17 @@ export interface RowRecord {
   reason?: string | null;
   /** What it became (product id, contact id, imported order key). */
   ref?: string | null;
+  /** Products: the file downloaded from the row's link. */
+  file?: ProductFile;
+}
+
+/** A product file fetched from an export's link, kept in the blob store and attached to the product. */
+export interface ProductFile {
+  blobKey: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  sourceUrl: string;
 }
 
 /** Purchase history: an imported record, never a sale (no revenue, fees, payouts or webhooks). */

@@ -9,8 +9,9 @@ import type { Scope } from '../store/keys';
 import { isConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
 import { KINDS, PLATFORMS, platformOf, type Kind } from './platforms';
-import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type RowRecord, type RowState } from './records';
+import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type ProductFile, type RowRecord, type RowState } from './records';
 import { PullError, pullFromPlatform, type PulledTable } from './platform-api';
+import { fetchProductFile, linkProblem, UPLOAD_BYTES } from './product-files';
 import * as repo from './repository';
 import { checkRow, detectMapping, mappingProblems, parseCsv, type Checked, type Mapping, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
 
@@ -276,7 +277,7 @@ export async function dryRun(ctx: ImportsCtx, id: string) {
           else {
             newProductNames.add(name);
             k.create++;
-            if (row.fileUrl) k.fileNeeded++;
+            if (row.fileUrl) linkProblem(row.fileUrl) ? k.fileNeeded++ : k.filesToDownload++;
           }
         }
       } else if (kind === 'customers') {
@@ -325,7 +326,8 @@ export async function dryRun(ctx: ImportsCtx, id: string) {
   }
   const known = await repo.importedCustomersAmong(ctx.store, ctx.scope, [...orderEmails]);
   kinds.orders.newCustomers = [...orderEmails].filter((email) => !known.has(email)).length;
-  if (kinds.products.fileNeeded) notes.push(`${kinds.products.fileNeeded} product file(s) must be uploaded after the import: downloading files from links is not supported yet`);
+  if (kinds.products.filesToDownload) notes.push(`${kinds.products.filesToDownload} product file(s) will be downloaded from their links (public https only, up to ${Math.floor(UPLOAD_BYTES[ctx.account.plan] / (1024 * 1024))} MB, deliverable types); a link that fails marks its product fileNeeded`);
+  if (kinds.products.fileNeeded) notes.push(`${kinds.products.fileNeeded} product file link(s) are refused (not public https); those products are created fileNeeded`);
   if (!Object.keys(record.files).length) notes.push('Add at least one file');
   notes.push('Nobody is emailed by an import; purchase history is kept as imported records and never counts as sales.');
   const result = {
@@ -464,7 +466,7 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
   const pending = rows.filter((row) => row.state === 'pending');
   if (!pending.length) return states;
   const id = record._id;
-  const done = async (row: RowRecord, ops: TransactOp[], state: Exclude<RowState, 'pending'>, extra?: { reason?: string | null; ref?: string | null }) => {
+  const done = async (row: RowRecord, ops: TransactOp[], state: Exclude<RowState, 'pending'>, extra?: { reason?: string | null; ref?: string | null; file?: ProductFile }) => {
     try {
       await ctx.store.transact([...ops, ...repo.rowDone(ctx.scope, id, row, state, extra)]);
       states.set(row.sk, state);
@@ -495,8 +497,13 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
       const productId = product._id as string;
       products.set(item.name.toLowerCase(), productId);
       if (item.sourceId) sourceIds.set(item.sourceId, productId);
-      const reason = item.fileUrl ? 'fileNeeded: downloading product files from links is not supported yet; upload the file' : null;
-      return done(row, item.sourceId ? [repo.productSourcePut(ctx.scope, record.source, item.sourceId, productId)] : [], 'created', { ref: productId, reason });
+      const ops = item.sourceId ? [repo.productSourcePut(ctx.scope, record.source, item.sourceId, productId)] : [];
+      if (!item.fileUrl) return done(row, ops, 'created', { ref: productId });
+      const fetched = await fetchProductFile(item.fileUrl, ctx.account.plan);
+      if (!fetched.ok) return done(row, ops, 'created', { ref: productId, reason: `fileNeeded: ${fetched.reason}` });
+      const file = { blobKey: `products/${ctx.scope.accountId}/${ctx.scope.mode}/${productId}/files/${fetched.filename.replace(/[^\w.-]+/g, '_')}`, filename: fetched.filename, contentType: fetched.contentType, size: fetched.size, sourceUrl: item.fileUrl };
+      await ctx.ports.blob.put(file.blobKey, fetched.body, file.contentType);
+      return done(row, [...ops, repo.productFilePut(ctx.scope, productId, file)], 'created', { ref: productId, file });
     }
     if (item.kind === 'customers') {
       return done(row, [repo.importedCustomerPut(ctx.scope, { email: item.email, name: item.name, country: item.country, source: record.source, importId: id, importedAt: now })], 'created', { ref: item.email });
@@ -543,12 +550,16 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
 export async function report(ctx: ImportsCtx, id: string) {
   const record = await requireImport(ctx, ctx.scope, id);
   const fileNeeded: { row: number; productId: string | null; reason: string }[] = [];
+  const filesAttached: { row: number; productId: string | null; filename: string; size: number; contentType: string }[] = [];
   if (record.files.products) {
     for await (const rows of repo.eachRow(ctx.store, ctx.scope, id, 'products')) {
-      for (const row of rows) if (row.reason?.startsWith('fileNeeded')) fileNeeded.push({ row: row.n, productId: row.ref ?? null, reason: row.reason });
+      for (const row of rows) {
+        if (row.reason?.startsWith('fileNeeded')) fileNeeded.push({ row: row.n, productId: row.ref ?? null, reason: row.reason });
+        if (row.file) filesAttached.push({ row: row.n, productId: row.ref ?? null, filename: row.file.filename, size: row.file.size, contentType: row.file.contentType });
+      }
     }
   }
-  return { _id: record._id, status: record.status, kinds: progressOf(record), fileNeeded, finishedAt: record.finishedAt };
+  return { _id: record._id, status: record.status, kinds: progressOf(record), fileNeeded, filesAttached, finishedAt: record.finishedAt };
 }
 
 /** Every row not imported cleanly, with the reason. */
