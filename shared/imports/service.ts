@@ -3,6 +3,7 @@ import { findContactByEmail, suppressedAmong, upsertContact } from '../audience/
 import { createProduct, listProductViews } from '../catalog/service';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';
+import type { Actor } from '../platform/permissions';
 import { badGateway, badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import type { Scope } from '../store/keys';
@@ -15,7 +16,7 @@ import { fetchProductFile, linkProblem, UPLOAD_BYTES } from './product-files';
 import * as repo from './repository';
 import { checkRow, detectMapping, mappingProblems, parseCsv, type Checked, type Mapping, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
 
-export type ImportsCtx = Deps & { scope: Scope; account: Account; createdBy?: 'user' | 'admin' };
+export type ImportsCtx = Deps & { scope: Scope; account: Account; actor?: Actor };
 
 export const IMPORT_QUEUE = 'imports-run';
 export const SWEEP_JOB = 'imports.sweep';
@@ -94,7 +95,8 @@ export async function createImport(ctx: ImportsCtx, input: { source: string; fil
     status: 'draft',
     files: {},
     dryRun: null,
-    createdBy: { type: ctx.createdBy ?? 'user' },
+    // Staff (the admin CLI's session token) start imports for a creator: recorded as `admin`.
+    createdBy: { type: ctx.actor?.type === 'owner_key' && ctx.actor.staff ? 'admin' : 'user' },
     cursor: null,
     leaseUntil: 0,
     cancelRequested: false,
