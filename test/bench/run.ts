@@ -134,6 +134,7 @@ async function main() {
     ['checkout', './checkout', 'benchCheckout'],
     ['capacityPerLifecycleStep', './lifecycle', 'benchLifecycle'],
     ['newsletter', './email', 'benchEmail'],
+    ['imports', './imports', 'benchImports'],
   ] as const) {
     if (!existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
     try {
