@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { findContactByEmail, suppressedAmong, upsertContact } from '../audience/service';
+import { findContactByEmail, newContactWrites, suppressedAmong, upsertContact } from '../audience/service';
 import { createProduct, listProductViews } from '../catalog/service';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';
@@ -457,6 +457,9 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 
 class ExistingContact extends Error {}
 const ROW_CONCURRENCY = 10;
+/** Items per grouped transaction (DynamoDB allows 100) and groups in flight. */
+const GROUP_ITEMS = 100;
+const GROUP_CONCURRENCY = 4;
 
 /**
  * Runs the pending rows of a batch; each row's effect and its marker are one transaction where
@@ -543,7 +546,47 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
   };
   const productRows = checked.filter(({ row }) => row.kind === 'products');
   for (const entry of productRows) await one(entry);
-  await eachLimited(checked.filter(({ row }) => row.kind !== 'products'), ROW_CONCURRENCY, one);
+  const rest = checked.filter(({ row }) => row.kind !== 'products');
+  // New subscribers go several to a transaction (each row's contact with its own marker, so the
+  // per-row guarantee holds); a group that fails (an existing address, a row already done) is
+  // redone row by row, which sorts out which rows are existing.
+  const groups: { entries: typeof rest; ops: TransactOp[] }[] = [];
+  const single: typeof rest = [];
+  const seen = new Set<string>();
+  let group: (typeof groups)[number] = { entries: [], ops: [] };
+  for (const entry of rest) {
+    const c = entry.checked;
+    if (!c.ok || c.row.kind !== 'subscribers' || !c.row.status || suppressed.has(c.row.email) || seen.has(c.row.email)) {
+      single.push(entry);
+      continue;
+    }
+    seen.add(c.row.email);
+    let ops: TransactOp[];
+    try {
+      const consent = { source: `${record.source}_${record.files.subscribers?.origin ?? 'csv'}`, wording: platform?.consentWording ?? "Opted in on the creator's previous platform (CSV import)", optedInAt: c.row.optedInAt ?? now };
+      ops = [...newContactWrites(ctx, ctx.scope, { email: c.row.email, source: 'import', status: c.row.status, tags: c.row.tags, consent, name: c.row.name }).ops, ...repo.rowDone(ctx.scope, id, entry.row, 'created', { ref: c.row.email })];
+    } catch {
+      single.push(entry);
+      continue;
+    }
+    if (group.ops.length + ops.length > GROUP_ITEMS) {
+      groups.push(group);
+      group = { entries: [], ops: [] };
+    }
+    group.entries.push(entry);
+    group.ops.push(...ops);
+  }
+  if (group.entries.length) groups.push(group);
+  await eachLimited(groups, GROUP_CONCURRENCY, async ({ entries, ops }) => {
+    try {
+      await ctx.store.transact(ops);
+      for (const { row } of entries) states.set(row.sk, 'created');
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      await eachLimited(entries, ROW_CONCURRENCY, one);
+    }
+  });
+  await eachLimited(single, ROW_CONCURRENCY, one);
   return states;
 }
 
