@@ -17,6 +17,11 @@
  *   npm run admin -- redrive --outputs cdk-outputs.json [--queue webhooks] [--dry-run]
  *   npm run admin -- redrive [--queue consumer:webhooks-fanout] [--dry-run]
  *
+ * Store imports run by staff for an account (recorded as createdBy.type `admin`), through the API
+ * with a staff session token (JWT_SECRET must be the API's); --api defaults to the local runtime:
+ *   npm run admin -- start-import --account ID --mode live --source shopify \
+ *     --file products=products_export.csv --file customers=customers_export.csv [--token T --shop S]
+ *
  *   npm run admin -- --local set-processor --account ID --mode live --provider stripe \
  *     --secret-key rk_live_... --webhook-secret whsec_...
  */
@@ -65,6 +70,10 @@ const { values, positionals } = parseArgs({
     queue: { type: 'string' },
     outputs: { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
+    source: { type: 'string' },
+    file: { type: 'string', multiple: true },
+    token: { type: 'string' },
+    shop: { type: 'string' },
   },
 });
 
@@ -122,7 +131,7 @@ const accountId = () => values.account ?? fail('--account ID is required');
 
 async function main() {
   const command = positionals[0];
-  if (!command) fail('a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token, set-processor, listen, trigger, redrive');
+  if (!command) fail('a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token, set-processor, start-import, listen, trigger, redrive');
   if (command === 'listen' || command === 'trigger') {
     const local = localApiUrl();
     const api = { baseUrl: values.api ?? local ?? fail('--api URL is required (no local runtime is running)'), key: values.key ?? process.env.API_KEY ?? fail('--key (or API_KEY) is required') };
@@ -142,6 +151,10 @@ async function main() {
   }
   if (command === 'redrive') {
     await redriveCommand();
+    return;
+  }
+  if (command === 'start-import') {
+    await startImportCommand();
     return;
   }
   if (command === 'session-token') {
@@ -217,6 +230,55 @@ async function main() {
     default:
       fail(`unknown command ${command}`);
   }
+}
+
+/** A session token for the account that marks its holder as the service's staff. */
+async function staffToken(account: string, tokenMode: 'live' | 'test'): Promise<string> {
+  const secret = process.env.JWT_SECRET;
+  if (!secret || secret.length < 32) fail('JWT_SECRET (32+ characters, the same the API runs with) must be set');
+  return new SignJWT({ mode: tokenMode, staff: true })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(account)
+    .setIssuer('creator-commerce')
+    .setIssuedAt()
+    .setExpirationTime('15m')
+    .sign(new TextEncoder().encode(secret));
+}
+
+/** Creates the import (files from disk, or pulled with --token), dry-runs it and starts it. */
+async function startImportCommand() {
+  const baseUrl = (values.api ?? localApiUrl() ?? fail('--api URL is required (no local runtime is running)')).replace(/\/$/, '');
+  const source = values.source ?? fail('--source is required (csv, gumroad, shopify, mailchimp)');
+  const files = (values.file ?? []).map((entry) => {
+    const [kind, ...rest] = entry.split('=');
+    const path = rest.join('=');
+    if (!kind || !path) fail(`--file ${entry}: write it as kind=path (kinds: products, customers, orders, subscribers)`);
+    let csv: string;
+    try {
+      csv = readFileSync(path, 'utf8');
+    } catch (error) {
+      fail(`--file ${entry}: ${(error as Error).message}`);
+    }
+    return { kind, filename: path.split('/').pop()!, csv };
+  });
+  if (!files.length && !values.token) fail('give at least one --file kind=path, or --token to pull from the platform API');
+  const bearer = await staffToken(accountId(), mode());
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const answer = (await response.json().catch(() => ({}))) as Record<string, any>;
+    if (!response.ok) fail(`${method} ${path} answered ${response.status}: ${answer.message ?? JSON.stringify(answer)}`);
+    return answer;
+  };
+  const created = await call('POST', '/migrations', { source, ...(files.length ? { files } : {}) });
+  if (values.token) await call('POST', `/migrations/${created._id}/connect`, { token: values.token, ...(values.shop ? { shop: values.shop } : {}) });
+  const dry = await call('POST', `/migrations/${created._id}/dry-run`);
+  if (!dry.canStart) fail(`import ${created._id} cannot start: ${(dry.notes as string[]).join('; ')}`);
+  if (values['dry-run']) {
+    console.log(JSON.stringify({ importId: created._id, dryRun: dry }, null, 2));
+    return;
+  }
+  const started = await call('POST', `/migrations/${created._id}/start`);
+  console.log(JSON.stringify({ importId: started._id, status: started.status, createdBy: started.createdBy, dryRun: dry.kinds }, null, 2));
 }
 
 async function redriveCommand() {

@@ -67,6 +67,17 @@ export async function upsertContact(
   }
 }
 
+/**
+ * The writes that create a new contact, for a caller's own transaction (bulk imports put several
+ * contacts and their own markers in one): the transaction fails as a whole when the email exists.
+ */
+export function newContactWrites(deps: Deps, scope: Scope, input: UpsertContactInput): { contact: ContactRecord; ops: TransactOp[] } {
+  const email = requireEmail(input.email);
+  const contact = buildContact({ ...input, email }, { id: objectId(deps.clock), now: deps.clock.now().toISOString() });
+  checkTagCount(contact);
+  return { contact, ops: repo.contactWrites.create(scope, contact) };
+}
+
 /** Read, change, write guarded by the version read; a concurrent change makes it merge again. */
 async function changeContact(deps: Deps, scope: Scope, id: string, apply: (current: ContactRecord, now: string) => ContactRecord | undefined): Promise<ContactRecord> {
   for (let attempt = 1; ; attempt++) {

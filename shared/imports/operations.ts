@@ -63,9 +63,9 @@ export const importsOperations = [
   }),
   defineOperation({
     operationId: 'connectImportAccount', tool: 'connect_import_account', tags, auth: 'key', plan,
-    summary: 'Pulls from the platform API with { token } (never stored); not supported yet (501)',
+    summary: 'Pulls products, customers, purchase history and subscribers from the platform API with { token } (never stored; Shopify also needs { shop }) into the draft\'s files',
     method: 'POST', path: '/migrations/{id}/connect', params: idParams, body: connectBody,
-    handler: async (ctx, { params }) => service.connectPlatform(ctx, params.id),
+    handler: async (ctx, { params, body }) => service.connectPlatform(ctx, params.id, body),
   }),
   defineOperation({
     operationId: 'dryRunImportJob', tool: 'dry_run_import_job', tags, auth: 'key', plan,

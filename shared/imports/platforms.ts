@@ -74,8 +74,8 @@ export const PLATFORMS: Platform[] = [
     name: 'Gumroad',
     category: 'digital-goods store',
     consentWording: 'Gumroad buyer who did not tick "Do not contact"',
-    apiSupported: false,
-    docs: 'https://gumroad.com/help/article/74-the-analytics-dashboard (Sales CSV); https://app.gumroad.com/api',
+    apiSupported: true,
+    docs: 'https://gumroad.com/help/article/74-the-analytics-dashboard (Sales CSV); https://app.gumroad.com/api (API v2: GET /v2/products, GET /v2/sales with page_key)',
     exports: [
       {
         kind: 'orders',
@@ -90,7 +90,7 @@ export const PLATFORMS: Platform[] = [
     name: 'Shopify',
     category: 'creator-commerce platform',
     consentWording: 'Shopify customer with "Accepts Email Marketing" set to yes',
-    apiSupported: false,
+    apiSupported: true,
     docs: 'https://help.shopify.com/en/manual/products/import-export/using-csv ; https://help.shopify.com/en/manual/customers/import-export-customers ; https://help.shopify.com/en/manual/fulfillment/managing-orders/exporting-orders',
     exports: [
       {
@@ -124,7 +124,7 @@ export const PLATFORMS: Platform[] = [
     name: 'Mailchimp',
     category: 'email platform',
     consentWording: 'Opted in to the Mailchimp audience',
-    apiSupported: false,
+    apiSupported: true,
     docs: 'https://mailchimp.com/help/view-export-contacts/ (subscribed_members_export, unsubscribed_members_export, cleaned_members_export)',
     exports: [
       {

@@ -17,6 +17,8 @@ export interface ImportFile {
   /** The CSV as sent, kept in the blob store (S3) for the report and a later re-read. */
   blobKey: string;
   addedAt: string;
+  /** `api`: pulled by `connect` (consent source `<platform>_api`); a CSV upload otherwise. */
+  origin?: 'csv' | 'api';
 }
 
 export interface ImportRecord {
@@ -48,6 +50,17 @@ export interface RowRecord {
   reason?: string | null;
   /** What it became (product id, contact id, imported order key). */
   ref?: string | null;
+  /** Products: the file downloaded from the row's link. */
+  file?: ProductFile;
+}
+
+/** A product file fetched from an export's link, kept in the blob store and attached to the product. */
+export interface ProductFile {
+  blobKey: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  sourceUrl: string;
 }
 
 /** Purchase history: an imported record, never a sale (no revenue, fees, payouts or webhooks). */

@@ -2,7 +2,7 @@ import { toItem } from '../store/items';
 import { keys, type Scope } from '../store/keys';
 import { toRecord, type Store, type TransactOp } from '../store/store';
 import { KINDS, type Kind } from './platforms';
-import type { ImportedCustomer, ImportedOrder, ImportRecord, RowRecord, RowState } from './records';
+import type { ImportedCustomer, ImportedOrder, ImportRecord, ProductFile, RowRecord, RowState } from './records';
 
 /**
  * Every query of the imports capability. Layout (scope = account + mode):
@@ -11,6 +11,7 @@ import type { ImportedCustomer, ImportedOrder, ImportRecord, RowRecord, RowState
  *   imported orders    <scope>#U#IMPORTED_ORDER / id:<platform order id> | hash:<row hash>
  *   imported customers <scope>#U#IMPORTED_CUSTOMER / <email>
  *   product source ids <scope>#U#IMPORTED_PRODUCT / <source>:<platform product id> -> product id
+ *   product files      <scope>#U#IMPORTED_PRODUCT_FILE / <product id> -> blob key, name, type, size
  */
 const IMPORT = 'IMPORT';
 const ROW = 'ROW';
@@ -88,11 +89,11 @@ export async function deleteRows(store: Store, scope: Scope, id: string, kind: K
  * anything twice. Progress counters move with the cursor (see service.runBatch), not here, so rows
  * of one batch can run side by side without contending on the job item.
  */
-export function rowDone(scope: Scope, id: string, row: RowRecord, state: Exclude<RowState, 'pending'>, extra: { reason?: string | null; ref?: string | null } = {}): TransactOp[] {
+export function rowDone(scope: Scope, id: string, row: RowRecord, state: Exclude<RowState, 'pending'>, extra: { reason?: string | null; ref?: string | null; file?: ProductFile } = {}): TransactOp[] {
   return [
     {
       update: rowKey(scope, id, row.sk),
-      set: { state, reason: extra.reason ?? null, ref: extra.ref ?? null },
+      set: { state, reason: extra.reason ?? null, ref: extra.ref ?? null, ...(extra.file ? { file: extra.file } : {}) },
       condition: '#state = :pending',
       names: { '#state': 'state' },
       values: { ':pending': 'pending' },
@@ -133,4 +134,13 @@ export async function productIdsBySource(store: Store, scope: Scope, source: str
   if (!sourceIds.length) return new Map();
   const items = await store.batchGet<{ sourceId: string; productId: string }>([...new Set(sourceIds)].map((id) => productSourceKey(scope, source, id)));
   return new Map(items.map((item) => [item.sourceId, item.productId]));
+}
+
+const productFileKey = (scope: Scope, productId: string) => keys.unique(scope, 'IMPORTED_PRODUCT_FILE', productId);
+
+/** The file attached to an imported product (the blob holds the bytes). */
+export const productFilePut = (scope: Scope, productId: string, file: ProductFile): TransactOp => ({ put: toItem(productFileKey(scope, productId), 'ImportedProductFile', { productId, ...file }) });
+
+export async function getProductFile(store: Store, scope: Scope, productId: string): Promise<(ProductFile & { productId: string }) | undefined> {
+  return toRecord(await store.get(productFileKey(scope, productId)));
 }

@@ -32,7 +32,11 @@ export const rowsQuery = listQuery.extend({
   filter: z.enum(['problems', 'all']).optional(),
 });
 
-export const connectBody = z.object({ token: z.string().min(1, 'must not be empty') });
+export const connectBody = z.object({
+  token: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'),
+  /** Shopify only: the store's myshopify.com domain. */
+  shop: z.string().trim().max(255).optional(),
+});
 
 export const importView = z.object({
   _id: z.string(),

@@ -1,19 +1,22 @@
 import { stringify } from 'csv-stringify/sync';
-import { findContactByEmail, suppressedAmong, upsertContact } from '../audience/service';
+import { findContactByEmail, newContactWrites, suppressedAmong, upsertContact } from '../audience/service';
 import { createProduct, listProductViews } from '../catalog/service';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';
-import { badRequest, conflict, notFound, notImplemented } from '../platform/errors';
+import type { Actor } from '../platform/permissions';
+import { badGateway, badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import type { Scope } from '../store/keys';
 import { isConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
 import { KINDS, PLATFORMS, platformOf, type Kind } from './platforms';
-import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type RowRecord, type RowState } from './records';
+import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type ProductFile, type RowRecord, type RowState } from './records';
+import { PullError, pullFromPlatform, type PulledTable } from './platform-api';
+import { fetchProductFile, linkProblem, UPLOAD_BYTES } from './product-files';
 import * as repo from './repository';
 import { checkRow, detectMapping, mappingProblems, parseCsv, type Checked, type Mapping, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
 
-export type ImportsCtx = Deps & { scope: Scope; account: Account; createdBy?: 'user' | 'admin' };
+export type ImportsCtx = Deps & { scope: Scope; account: Account; actor?: Actor };
 
 export const IMPORT_QUEUE = 'imports-run';
 export const SWEEP_JOB = 'imports.sweep';
@@ -92,7 +95,8 @@ export async function createImport(ctx: ImportsCtx, input: { source: string; fil
     status: 'draft',
     files: {},
     dryRun: null,
-    createdBy: { type: ctx.createdBy ?? 'user' },
+    // Staff (the admin CLI's session token) start imports for a creator: recorded as `admin`.
+    createdBy: { type: ctx.actor?.type === 'owner_key' && ctx.actor.staff ? 'admin' : 'user' },
     cursor: null,
     leaseUntil: 0,
     cancelRequested: false,
@@ -115,7 +119,7 @@ function parseOrThrow(csv: string, field: string) {
   }
 }
 
-async function storeFile(ctx: ImportsCtx, record: ImportRecord, file: { kind: Kind; filename: string; csv: string; parsed: ReturnType<typeof parseCsv> }): Promise<ImportRecord> {
+async function storeFile(ctx: ImportsCtx, record: ImportRecord, file: { kind: Kind; filename: string; csv: string; parsed: ReturnType<typeof parseCsv>; mapping?: Mapping; origin?: 'api' }): Promise<ImportRecord> {
   const blobKey = `imports/${ctx.scope.accountId}/${ctx.scope.mode}/${record._id}/${file.kind}.csv`;
   await ctx.ports.blob.put(blobKey, Buffer.from(file.csv, 'utf8'), 'text/csv');
   if (record.files[file.kind]) await repo.deleteRows(ctx.store, ctx.scope, record._id, file.kind);
@@ -126,9 +130,10 @@ async function storeFile(ctx: ImportsCtx, record: ImportRecord, file: { kind: Ki
     filename: file.filename,
     header: file.parsed.header,
     rowCount: rows.length,
-    mapping: detectMapping(record.source, file.kind, file.parsed.header),
+    mapping: file.mapping ?? detectMapping(record.source, file.kind, file.parsed.header),
     blobKey,
     addedAt: ctx.clock.now().toISOString(),
+    ...(file.origin ? { origin: file.origin } : {}),
   };
   return repo.updateImport(ctx.store, ctx.scope, record._id, { set: { files: { ...record.files, [file.kind]: entry }, dryRun: null, updatedAt: entry.addedAt } }, draftOnly);
 }
@@ -204,9 +209,36 @@ export async function listRows(ctx: ImportsCtx, id: string, query: { kind?: Kind
   return { rows: out, page: query.page, pageSize: query.pageSize, hasMore: more };
 }
 
-export async function connectPlatform(ctx: ImportsCtx, id: string): Promise<never> {
+/** Where `connect` pulls from: the platform's own API unless config points it elsewhere (tests). */
+const apiBase = (ctx: ImportsCtx, platform: string): string | undefined =>
+  ({ gumroad: ctx.config.IMPORT_GUMROAD_API_URL, shopify: ctx.config.IMPORT_SHOPIFY_API_URL, mailchimp: ctx.config.IMPORT_MAILCHIMP_API_URL })[platform];
+
+/**
+ * Pulls the account's records from the platform's API with `token` and stores them as the draft's
+ * files (one per kind, replacing an uploaded one), so validation, mapping, dry run and run are
+ * the CSV path's. Everything is pulled before anything is written: a refused token or a platform
+ * that is down changes nothing. The token lives only in this call.
+ */
+export async function connectPlatform(ctx: ImportsCtx, id: string, input: { token: string; shop?: string }) {
   const record = await requireImport(ctx, ctx.scope, id);
-  throw notImplemented(`Pulling from the ${platformOf(record.source)?.name ?? record.source} API is not supported yet; upload its CSV exports instead`);
+  const platform = platformOf(record.source);
+  if (!platform) throw badRequest(`source: ${record.source} has no API to pull from; upload CSV files instead`, { field: 'source' });
+  requireEditable(record);
+  let tables: PulledTable[];
+  try {
+    tables = await pullFromPlatform(platform.id, input.token, { baseUrl: apiBase(ctx, platform.id), shop: input.shop });
+  } catch (error) {
+    if (!(error instanceof PullError)) throw error;
+    const { failure } = error;
+    if (failure.type === 'unavailable') throw badGateway(failure.message, 'PLATFORM_UNAVAILABLE');
+    throw badRequest(failure.message, { field: failure.type === 'token' ? 'token' : 'shop', code: failure.type === 'token' ? 'PLATFORM_TOKEN_REFUSED' : undefined });
+  }
+  let current = record;
+  for (const table of tables) {
+    const csv = stringify([table.header, ...table.rows]);
+    current = await storeFile(ctx, current, { kind: table.kind, filename: table.filename, csv, parsed: { header: table.header, rows: table.rows }, mapping: table.mapping, origin: 'api' });
+  }
+  return { ...toView(current), pulled: Object.fromEntries(KINDS.map((kind) => [kind, tables.find((table) => table.kind === kind)?.rows.length ?? 0])) };
 }
 
 // ---- dry run ----
@@ -247,7 +279,7 @@ export async function dryRun(ctx: ImportsCtx, id: string) {
           else {
             newProductNames.add(name);
             k.create++;
-            if (row.fileUrl) k.fileNeeded++;
+            if (row.fileUrl) linkProblem(row.fileUrl) ? k.fileNeeded++ : k.filesToDownload++;
           }
         }
       } else if (kind === 'customers') {
@@ -296,7 +328,8 @@ export async function dryRun(ctx: ImportsCtx, id: string) {
   }
   const known = await repo.importedCustomersAmong(ctx.store, ctx.scope, [...orderEmails]);
   kinds.orders.newCustomers = [...orderEmails].filter((email) => !known.has(email)).length;
-  if (kinds.products.fileNeeded) notes.push(`${kinds.products.fileNeeded} product file(s) must be uploaded after the import: downloading files from links is not supported yet`);
+  if (kinds.products.filesToDownload) notes.push(`${kinds.products.filesToDownload} product file(s) will be downloaded from their links (public https only, up to ${Math.floor(UPLOAD_BYTES[ctx.account.plan] / (1024 * 1024))} MB, deliverable types); a link that fails marks its product fileNeeded`);
+  if (kinds.products.fileNeeded) notes.push(`${kinds.products.fileNeeded} product file link(s) are refused (not public https); those products are created fileNeeded`);
   if (!Object.keys(record.files).length) notes.push('Add at least one file');
   notes.push('Nobody is emailed by an import; purchase history is kept as imported records and never counts as sales.');
   const result = {
@@ -424,6 +457,9 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 
 class ExistingContact extends Error {}
 const ROW_CONCURRENCY = 10;
+/** Items per grouped transaction (DynamoDB allows 100) and groups in flight. */
+const GROUP_ITEMS = 100;
+const GROUP_CONCURRENCY = 4;
 
 /**
  * Runs the pending rows of a batch; each row's effect and its marker are one transaction where
@@ -435,7 +471,7 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
   const pending = rows.filter((row) => row.state === 'pending');
   if (!pending.length) return states;
   const id = record._id;
-  const done = async (row: RowRecord, ops: TransactOp[], state: Exclude<RowState, 'pending'>, extra?: { reason?: string | null; ref?: string | null }) => {
+  const done = async (row: RowRecord, ops: TransactOp[], state: Exclude<RowState, 'pending'>, extra?: { reason?: string | null; ref?: string | null; file?: ProductFile }) => {
     try {
       await ctx.store.transact([...ops, ...repo.rowDone(ctx.scope, id, row, state, extra)]);
       states.set(row.sk, state);
@@ -466,8 +502,13 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
       const productId = product._id as string;
       products.set(item.name.toLowerCase(), productId);
       if (item.sourceId) sourceIds.set(item.sourceId, productId);
-      const reason = item.fileUrl ? 'fileNeeded: downloading product files from links is not supported yet; upload the file' : null;
-      return done(row, item.sourceId ? [repo.productSourcePut(ctx.scope, record.source, item.sourceId, productId)] : [], 'created', { ref: productId, reason });
+      const ops = item.sourceId ? [repo.productSourcePut(ctx.scope, record.source, item.sourceId, productId)] : [];
+      if (!item.fileUrl) return done(row, ops, 'created', { ref: productId });
+      const fetched = await fetchProductFile(item.fileUrl, ctx.account.plan);
+      if (!fetched.ok) return done(row, ops, 'created', { ref: productId, reason: `fileNeeded: ${fetched.reason}` });
+      const file = { blobKey: `products/${ctx.scope.accountId}/${ctx.scope.mode}/${productId}/files/${fetched.filename.replace(/[^\w.-]+/g, '_')}`, filename: fetched.filename, contentType: fetched.contentType, size: fetched.size, sourceUrl: item.fileUrl };
+      await ctx.ports.blob.put(file.blobKey, fetched.body, file.contentType);
+      return done(row, [...ops, repo.productFilePut(ctx.scope, productId, file)], 'created', { ref: productId, file });
     }
     if (item.kind === 'customers') {
       return done(row, [repo.importedCustomerPut(ctx.scope, { email: item.email, name: item.name, country: item.country, source: record.source, importId: id, importedAt: now })], 'created', { ref: item.email });
@@ -479,7 +520,7 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
     }
     if (!item.status) return done(row, [], 'skipped', { reason: `noConsent: status "${item.rawStatus}" carries no consent` });
     if (suppressed.has(item.email)) return done(row, [], 'skipped', { reason: 'suppressed: the address is on the bounce or complaint list' });
-    const consent = { source: `${record.source}_csv`, wording: platform?.consentWording ?? "Opted in on the creator's previous platform (CSV import)", optedInAt: item.optedInAt ?? now };
+    const consent = { source: `${record.source}_${record.files.subscribers?.origin ?? 'csv'}`, wording: platform?.consentWording ?? "Opted in on the creator's previous platform (CSV import)", optedInAt: item.optedInAt ?? now };
     try {
       // Existing data wins: an existing contact is left exactly as it is (its status never changes).
       const { contact } = await upsertContact(
@@ -505,7 +546,47 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
   };
   const productRows = checked.filter(({ row }) => row.kind === 'products');
   for (const entry of productRows) await one(entry);
-  await eachLimited(checked.filter(({ row }) => row.kind !== 'products'), ROW_CONCURRENCY, one);
+  const rest = checked.filter(({ row }) => row.kind !== 'products');
+  // New subscribers go several to a transaction (each row's contact with its own marker, so the
+  // per-row guarantee holds); a group that fails (an existing address, a row already done) is
+  // redone row by row, which sorts out which rows are existing.
+  const groups: { entries: typeof rest; ops: TransactOp[] }[] = [];
+  const single: typeof rest = [];
+  const seen = new Set<string>();
+  let group: (typeof groups)[number] = { entries: [], ops: [] };
+  for (const entry of rest) {
+    const c = entry.checked;
+    if (!c.ok || c.row.kind !== 'subscribers' || !c.row.status || suppressed.has(c.row.email) || seen.has(c.row.email)) {
+      single.push(entry);
+      continue;
+    }
+    seen.add(c.row.email);
+    let ops: TransactOp[];
+    try {
+      const consent = { source: `${record.source}_${record.files.subscribers?.origin ?? 'csv'}`, wording: platform?.consentWording ?? "Opted in on the creator's previous platform (CSV import)", optedInAt: c.row.optedInAt ?? now };
+      ops = [...newContactWrites(ctx, ctx.scope, { email: c.row.email, source: 'import', status: c.row.status, tags: c.row.tags, consent, name: c.row.name }).ops, ...repo.rowDone(ctx.scope, id, entry.row, 'created', { ref: c.row.email })];
+    } catch {
+      single.push(entry);
+      continue;
+    }
+    if (group.ops.length + ops.length > GROUP_ITEMS) {
+      groups.push(group);
+      group = { entries: [], ops: [] };
+    }
+    group.entries.push(entry);
+    group.ops.push(...ops);
+  }
+  if (group.entries.length) groups.push(group);
+  await eachLimited(groups, GROUP_CONCURRENCY, async ({ entries, ops }) => {
+    try {
+      await ctx.store.transact(ops);
+      for (const { row } of entries) states.set(row.sk, 'created');
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      await eachLimited(entries, ROW_CONCURRENCY, one);
+    }
+  });
+  await eachLimited(single, ROW_CONCURRENCY, one);
   return states;
 }
 
@@ -514,12 +595,16 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
 export async function report(ctx: ImportsCtx, id: string) {
   const record = await requireImport(ctx, ctx.scope, id);
   const fileNeeded: { row: number; productId: string | null; reason: string }[] = [];
+  const filesAttached: { row: number; productId: string | null; filename: string; size: number; contentType: string }[] = [];
   if (record.files.products) {
     for await (const rows of repo.eachRow(ctx.store, ctx.scope, id, 'products')) {
-      for (const row of rows) if (row.reason?.startsWith('fileNeeded')) fileNeeded.push({ row: row.n, productId: row.ref ?? null, reason: row.reason });
+      for (const row of rows) {
+        if (row.reason?.startsWith('fileNeeded')) fileNeeded.push({ row: row.n, productId: row.ref ?? null, reason: row.reason });
+        if (row.file) filesAttached.push({ row: row.n, productId: row.ref ?? null, filename: row.file.filename, size: row.file.size, contentType: row.file.contentType });
+      }
     }
   }
-  return { _id: record._id, status: record.status, kinds: progressOf(record), fileNeeded, finishedAt: record.finishedAt };
+  return { _id: record._id, status: record.status, kinds: progressOf(record), fileNeeded, filesAttached, finishedAt: record.finishedAt };
 }
 
 /** Every row not imported cleanly, with the reason. */

@@ -56,7 +56,8 @@ async function fromSessionToken(deps: Deps, token: string): Promise<Principal | 
     const account = await getAccount(deps.store, payload.sub);
     if (!account) return undefined;
     const scope: Scope = { accountId: account.accountId, mode };
-    if (payload.member === undefined) return { scope, account, actor: OWNER_KEY };
+    // Only holders of JWT_SECRET (the service's operators, through the admin CLI) can mint `staff`.
+    if (payload.member === undefined) return { scope, account, actor: payload.staff === true ? { type: 'owner_key', staff: true } : OWNER_KEY };
     if (typeof payload.member !== 'string') return undefined;
     const access = await getMemberAccess(deps.store, scope, payload.member);
     if (!access) return undefined;

@@ -40,6 +40,10 @@ const schema = z.object({
   GOOGLE_SHEETS_ROOT_URL: z.string().url().optional(),
   /** Stripe API address (`http://127.0.0.1:PORT`); unset means api.stripe.com. Tests point it at a fake. */
   STRIPE_API_URL: z.string().url().optional(),
+  /** Platform API addresses for imports' `connect` (tests point them at a fake on loopback); unset means the platform's own. */
+  IMPORT_GUMROAD_API_URL: z.string().url().optional(),
+  IMPORT_SHOPIFY_API_URL: z.string().url().optional(),
+  IMPORT_MAILCHIMP_API_URL: z.string().url().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
 });
 

@@ -135,6 +135,7 @@ async function main() {
     ['capacityPerLifecycleStep', './lifecycle', 'benchLifecycle'],
     ['newsletter', './email', 'benchEmail'],
     ['usageReports', './usage', 'benchUsage'],
+    ['imports', './imports', 'benchImports'],
   ] as const) {
     if (!existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
     try {

@@ -62,7 +62,7 @@ describe('imports', () => {
     expect(ids).toEqual(['csv', 'gumroad', 'shopify', 'mailchimp']);
     const shopify = res.body.sources.find((source: { id: string }) => source.id === 'shopify');
     expect(shopify.exports.find((e: { kind: string }) => e.kind === 'products').columns).toContain('Variant Price');
-    expect(shopify.apiSupported).toBe(false);
+    expect(shopify.apiSupported).toBe(true);
   });
 
   it('needs Volume to create, and answers a clear 400 for a bad body without creating anything', async () => {
@@ -195,6 +195,35 @@ describe('imports', () => {
     const count = (await subscribers(account)).length;
     expect(count).toBe(130);
   }, 180_000);
+
+  it('refuses product file links to private addresses and marks the products fileNeeded with the reason', async () => {
+    const account = await createTestAccount(runtime, 'volume');
+    const t = Date.now().toString(36);
+    const csv = [
+      'Title,Price,File URL',
+      `Loopback ${t},5,https://127.0.0.1/secret.pdf`,
+      `Private ${t},6,https://10.1.2.3/book.pdf`,
+      `Metadata ${t},7,https://169.254.169.254/latest/meta-data`,
+      `Plain ${t},8,http://files.example.com/book.pdf`,
+    ].join('\n');
+    const id = (await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'products', filename: 'p.csv', csv }] })).body._id;
+    const dry = await account.test.post(`/migrations/${id}/dry-run`);
+    expect(dry.body.kinds.products).toMatchObject({ create: 4, fileNeeded: 4, filesToDownload: 0 });
+    expect((await account.test.post(`/migrations/${id}/start`)).status).toBe(202);
+    await settle();
+    const report = (await account.test.get(`/migrations/${id}/report`)).body;
+    expect(report.kinds.products).toMatchObject({ created: 4 });
+    expect(report.filesAttached).toEqual([]);
+    expect(report.fileNeeded.map((f: { row: number; reason: string }) => [f.row, f.reason])).toEqual([
+      [1, 'fileNeeded: url host 127.0.0.1 is a loopback address, not a public address'],
+      [2, 'fileNeeded: url host 10.1.2.3 is a private address (10.0.0.0/8), not a public address'],
+      [3, 'fileNeeded: url host 169.254.169.254 is a cloud metadata address, not a public address'],
+      [4, 'fileNeeded: url must use https'],
+    ]);
+    expect(report.fileNeeded.every((f: { productId: string | null }) => !!f.productId)).toBe(true);
+    const errors = await account.test.get(`/migrations/${id}/errors.csv`);
+    expect(errors.text).toContain('10.1.2.3 is a private address');
+  });
 
   it('keeps accounts apart', async () => {
     const a = await createTestAccount(runtime, 'volume');
