@@ -8,6 +8,7 @@ import { logger } from '../platform/logger';
 import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
 import { portalUrlOf } from '../subscriptions/service';
+import { surveyUrlForSale } from '../survey/service';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
 import { claimMail, releaseMail } from './repository';
 
@@ -71,6 +72,7 @@ export const receiptConsumer: BusConsumer = {
       paidAt: str(order.createdAt) ?? new Date(event.created * 1000).toISOString(),
       // The review route is an API (POST) with no buyer page yet; a link to it would not work.
       reviewUrl: null,
+      surveyUrl: await surveyUrlForSale(deps, scope, orderId, base),
       portalUrl,
       testMode: event.mode === 'test',
     });

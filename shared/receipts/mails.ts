@@ -24,6 +24,8 @@ export interface ReceiptInput {
   discount: { code: string; amountOffCents: number } | null;
   paidAt: string;
   reviewUrl: string | null;
+  /** The attribution survey's question for this order, when the seller asks it. */
+  surveyUrl?: string | null;
   portalUrl: string | null;
   testMode: boolean;
 }
@@ -51,6 +53,7 @@ export function receiptMail(input: ReceiptInput): MailBody {
     `<table width="100%" cellpadding="6" cellspacing="0" border="0">${rows}</table>`,
     input.portalUrl ? `<p>Manage your subscription (see payments, cancel or resume) any time:</p>${button(brand, input.portalUrl, 'Manage subscription')}` : '',
     input.reviewUrl ? `<p><a href="${esc(input.reviewUrl)}">Leave a review of ${esc(input.productName)}</a></p>` : '',
+    input.surveyUrl ? `<p>One question, if you have a moment: <a href="${esc(input.surveyUrl)}">where did you hear about us?</a></p>` : '',
     brand.supportEmail ? `<p>Questions? Reply to this mail or write to <a href="mailto:${esc(brand.supportEmail)}">${esc(brand.supportEmail)}</a>.</p>` : '',
   ].join('\n');
   const text = [
@@ -62,6 +65,7 @@ export function receiptMail(input: ReceiptInput): MailBody {
     `Total paid: ${total}`,
     input.portalUrl ? `Manage your subscription: ${input.portalUrl}` : '',
     input.reviewUrl ? `Leave a review: ${input.reviewUrl}` : '',
+    input.surveyUrl ? `Where did you hear about us? ${input.surveyUrl}` : '',
     brand.supportEmail ? `Questions? ${brand.supportEmail}` : '',
   ]
     .filter(Boolean)

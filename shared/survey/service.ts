@@ -92,6 +92,18 @@ async function resolve(deps: Deps, token: string): Promise<Resolved | Exclude<Su
   return { scope, account, settings, order, productName: sale.productName, seen: Boolean(existing) };
 }
 
+/**
+ * The survey page of a sale, for the buyer's receipt: only when the seller's survey is on (and
+ * the plan has it) and the sale is one the survey asks about (a paid first purchase).
+ */
+export async function surveyUrlForSale(deps: Deps, scope: Scope, saleId: string, baseUrl: string): Promise<string | null> {
+  const [account, settings, found] = await Promise.all([getAccount(deps.store, scope.accountId), loadSettings(deps, scope), locateSaleById(deps, saleId)]);
+  if (!account || !settings.enabled || !planAtLeast(account.plan, SURVEY_PLAN)) return null;
+  if (!found || found.scope.accountId !== scope.accountId || found.scope.mode !== scope.mode) return null;
+  if (!isSurveyedSale(found.sale) || !found.sale.receiptToken) return null;
+  return `${baseUrl}/survey/${found.sale.receiptToken}`;
+}
+
 /** The buyer opens the survey: the first view counts the order as shown. */
 export async function visitSurvey(deps: Deps, token: string): Promise<SurveyVisit> {
   const r = await resolve(deps, token);

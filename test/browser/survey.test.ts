@@ -57,7 +57,10 @@ describe('tracked link to purchase to survey answer, in a browser', () => {
     await page.goto(session.body.url);
     await page.fill('#email', 'viewer@example.com');
     await page.fill('#cardNumber', '4242 4242 4242 4242');
-    await Promise.all([page.waitForURL(`${shopUrl}/thanks`), page.click('#pay')]);
+    await page.fill('#expiry', '12/34');
+    await page.fill('#cvc', '123');
+    await Promise.all([page.waitForURL(/\/processor\/sandbox\/checkout\/cs_\w+\/thanks$/), page.click('#pay')]);
+    await Promise.all([page.waitForURL(`${shopUrl}/thanks?session_id=${session.body.id}`), page.click('#continue')]);
 
     const completed = (await events(runtime, account, 'order.completed')).find((e) => e.data.clientReferenceId === 'survey-browser')!;
     const order = await account.test.get(`/orders/${completed.data.order.id}`);

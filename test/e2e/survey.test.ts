@@ -92,6 +92,13 @@ describe('buyers answer and the report counts them', () => {
     const c = await buy(account, productId, 'c@example.com');
     const d = await buy(account, productId, 'd@example.com');
 
+    // The buyer's receipt carries the survey link of their own order (through click tracking).
+    const receipt = ((await ctl.get('/_local/emails')).body.emails as { to: string; html: string }[]).find((m) => m.to === 'a@example.com' && m.html.includes('where did you hear about us?'));
+    const href = /<a href="([^"]+)">where did you hear about us\?<\/a>/.exec(receipt?.html ?? '')?.[1];
+    expect(href).toBeTruthy();
+    const followed = await fetch(href!.replace(/&amp;/g, '&'), { redirect: 'manual' });
+    expect(followed.headers.get('location')).toBe(`${runtime.url}/survey/${a.token}`);
+
     const page = await ctl.get(`/survey/${a.token}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
