@@ -343,7 +343,7 @@ export interface ContactFacts {
 export async function contactFacts(deps: Deps, scope: Scope): Promise<ContactFacts> {
   for (let attempt = 1; ; attempt++) {
     const head = await repo.getFactsHead(deps.store, scope);
-    const since = head ? new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString() : '';
+    const since = head ? new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString() : '0';
     const [snapshot, read] = await Promise.all([head ? snapshotRows(deps, scope, head) : Promise.resolve([]), repo.factDeltasSince(deps.store, scope, since, FACTS_DELTA_HARD_LIMIT)]);
     // A newer rebuild removed this generation's chunks between the two reads: read the new head.
     if (!snapshot) {

@@ -15,7 +15,8 @@ export async function purchaseTotals(deps: Deps, scope: Scope): Promise<Map<stri
   const account = await getAccount(deps.store, scope.accountId);
   const currency = account?.currency.toUpperCase();
   const totals = new Map<string, number>();
-  let after = '';
+  // Below every object id (a key condition cannot compare with an empty string).
+  let after = '0';
   for (;;) {
     const page = await pastSalesPage(deps, scope, after, SALES_PAGE);
     for (const sale of page) {
