@@ -282,6 +282,7 @@ export async function batchCreateContacts(store: Store, scope: Scope, contacts: 
         while (pending.length) {
           const out = await store.client.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: pending } }));
           pending = (out.UnprocessedItems?.[store.tableName] ?? []) as typeof pending;
+          if (pending.length) await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
         }
       }
     }),

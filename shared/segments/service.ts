@@ -125,9 +125,12 @@ export interface Evaluation {
  * The facts every evaluation reads. A rebuild that is due (no snapshot yet, many deltas) is queued
  * on the segments queue; past the hard delta bound the answer is 503 until it has run.
  */
+/** A rebuild queued by a request is not queued again for this long (it runs meanwhile). */
+const REBUILD_WINDOW_MS = 60_000;
+
 async function factsFor(deps: Deps, scope: Scope): Promise<ContactFactRow[]> {
   const facts = await contactFacts(deps, scope);
-  if (facts.rebuildDue) await queueRefresh(deps, scope, { facts: true }).catch(() => undefined);
+  if (facts.rebuildDue && (await repo.claimFactsRebuild(deps.store, scope, deps.clock.nowMs(), REBUILD_WINDOW_MS))) await queueRefresh(deps, scope, { facts: true });
   if (!facts.complete) {
     throw new ApiError(503, 'Contact facts are being rebuilt after a large change (import); try again in a minute', { code: 'FACTS_REBUILDING', headers: { 'retry-after': '30' }, details: { retryAfterSeconds: 30 } });
   }
