@@ -257,10 +257,29 @@ export async function factDeltasSince(store: Store, scope: Scope, since: string,
   return { deltas, more };
 }
 
-/** One page of subscribed contacts, oldest first, as fact rows (the rebuild's read). */
-export async function subscribedFactsPage(store: Store, scope: Scope, cursor: string | undefined): Promise<{ rows: ContactFactRow[]; contacts: ContactRecord[]; cursor?: string }> {
+/**
+ * Every subscribed contact's id range split in `parts` ranges of the id space (ids are ordered),
+ * so a rebuild reads them in parallel; empty when there is no subscribed contact.
+ */
+export async function subscribedIdRanges(store: Store, scope: Scope, parts: number): Promise<[string, string][]> {
   const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
-  const result = await store.query({ index: byStatus.index, pk: byStatus.pk, ascending: true, limit: 2000, cursor });
+  const [first, last] = await Promise.all(
+    [true, false].map(async (ascending) => (await store.query<{ GSI1SK: string }>({ index: byStatus.index, pk: byStatus.pk, ascending, limit: 1 })).items[0]?.GSI1SK),
+  );
+  if (!first || !last) return [];
+  if (!/^[0-9a-f]{24}$/.test(first) || !/^[0-9a-f]{24}$/.test(last) || parts < 2 || first === last) return [[first, last]];
+  const lo = BigInt(`0x${first}`);
+  const hi = BigInt(`0x${last}`);
+  const step = (hi - lo) / BigInt(parts);
+  const at = (i: number) => (i === 0 ? first : i === parts ? last : (lo + step * BigInt(i)).toString(16).padStart(24, '0'));
+  // BETWEEN is inclusive: every range but the first starts just above the previous end (ids have 24 characters, so `<end>0` sorts above it and below any greater id).
+  return Array.from({ length: parts }, (_, i) => [i === 0 ? at(0) : `${at(i)}0`, at(i + 1)] as [string, string]);
+}
+
+/** One page of subscribed contacts of an id range, oldest first, as fact rows (the rebuild's read). */
+export async function subscribedFactsPage(store: Store, scope: Scope, range: [string, string], cursor: string | undefined): Promise<{ rows: ContactFactRow[]; contacts: ContactRecord[]; cursor?: string }> {
+  const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
+  const result = await store.query({ index: byStatus.index, pk: byStatus.pk, between: range, ascending: true, limit: 2000, cursor });
   const contacts = result.items.map((i) => toRecord<ContactRecord>(i)!);
   return { rows: contacts.map(factRow), contacts, cursor: result.cursor };
 }
