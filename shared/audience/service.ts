@@ -299,8 +299,12 @@ export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<v
 
 export type { ContactFactRow } from './facts';
 
-/** Deltas read past the snapshot start: a writer's clock may lag the rebuild's by this much. */
-const DELTA_OVERLAP_MS = 5 * 60_000;
+/**
+ * Deltas read from before the snapshot start: a write stamped just before the rebuild started may
+ * commit after the rebuild read its contact (transaction latency, retries, clock skew). Kept short:
+ * every delta in the window counts towards the bounds (an import just before a rebuild).
+ */
+const DELTA_OVERLAP_MS = 30_000;
 /** Above this many deltas a rebuild is due (the caller queues one). */
 export const FACTS_DELTA_SOFT_LIMIT = 5_000;
 /** A request never reads more deltas than this; past it the facts are unavailable until a rebuild. */
