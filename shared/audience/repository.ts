@@ -1,7 +1,9 @@
 import { keys, type Key, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { toRecord, type Store, type TransactOp } from '../store/store';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTACT, CONTACT_EMAIL, SUPPRESSED, type ContactRecord, type ContactStatus, type SuppressionRecord } from './records';
+import { encodeRow, factRow, decodeRow, type ContactFactRow, type FactDelta } from './facts';
 
 // Layout for hundreds of thousands of contacts per account and mode (no request reads a whole
 // partition; every list is one page of one query):
@@ -11,6 +13,10 @@ import { CONTACT, CONTACT_EMAIL, SUPPRESSED, type ContactRecord, type ContactSta
 // - email → id:     PK=<scope>#U#CONTACT_EMAIL, SK=<email>  (one contact per email)
 // - tag membership: PK=<scope>#TAG#<tag>#CONTACT, SK=<contactId>  (one item per tag carried)
 // - suppression:    PK=<scope>#U#SUPPRESSED, SK=<email>
+// - facts snapshot: PK=<scope>#CONTACT_FACTS, SK=HEAD (generation, chunk count, startedAt) and
+//                   SK=G#<generation>#<n> (gzipped JSON lines, <= 350 KB each)
+// - facts deltas:   PK=<scope>#CONTACT_FACTS_DELTA#<shard 0..3>, SK=<at>#<contactId>#<r|x|o|c>
+//                   one per contact change, written in the change's transaction (TTL 8 days)
 
 const contactKey = (scope: Scope, id: string) => keys.entity(scope, CONTACT, id);
 const emailKey = (scope: Scope, email: string) => keys.unique(scope, CONTACT_EMAIL, email);
@@ -19,6 +25,32 @@ const suppressionKey = (scope: Scope, email: string) => keys.unique(scope, SUPPR
 
 const statusIndex = (scope: Scope, contact: ContactRecord) => keys.indexed('GSI1', scope, 'CONTACTS_BY_STATUS', contact.status, contact._id);
 const emailIndex = (scope: Scope, contact: ContactRecord) => keys.indexed('GSI2', scope, 'CONTACTS_BY_EMAIL', 'all', contact.email);
+
+const FACTS = 'CONTACT_FACTS';
+export const DELTA_SHARDS = 4;
+/** Deltas outlive several missed nightly rebuilds, then expire (the snapshot holds their effect). */
+const DELTA_TTL_SECONDS = 8 * 24 * 3600;
+const shardOf = (contactId: string) => {
+  let h = 0;
+  for (let i = 0; i < contactId.length; i++) h = (h * 31 + contactId.charCodeAt(i)) >>> 0;
+  return h % DELTA_SHARDS;
+};
+const deltaPartition = (scope: Scope, shard: number) => keys.collection(scope, `${FACTS}_DELTA#${shard}`);
+const headKey = (scope: Scope) => keys.entity(scope, FACTS, 'HEAD');
+const chunkKey = (scope: Scope, generation: string, n: number) => keys.entity(scope, FACTS, `G#${generation}#${String(n).padStart(5, '0')}`);
+
+type DeltaKind = 'r' | 'x' | 'o' | 'c';
+function deltaItem(scope: Scope, contactId: string, at: string, kind: DeltaKind, body: Record<string, unknown>) {
+  return {
+    PK: deltaPartition(scope, shardOf(contactId)),
+    SK: `${at}#${contactId}#${kind}`,
+    entity: 'ContactFactDelta',
+    v: 1,
+    ...body,
+    expiresAt: Math.floor(Date.parse(at) / 1000) + DELTA_TTL_SECONDS,
+  };
+}
+const rowDelta = (scope: Scope, contact: ContactRecord): TransactOp => ({ put: deltaItem(scope, contact._id, contact.updatedAt, 'r', { row: encodeRow(factRow(contact)) }) });
 
 const contactItem = (scope: Scope, contact: ContactRecord) => toItem(contactKey(scope, contact._id), 'Contact', contact, { indexes: [statusIndex(scope, contact), emailIndex(scope, contact)] });
 
@@ -48,6 +80,7 @@ export const contactWrites = {
     { put: toItem(emailKey(scope, contact.email), 'ContactEmail', { contactId: contact._id }), condition: 'attribute_not_exists(PK)' },
     { put: contactItem(scope, contact), condition: 'attribute_not_exists(PK)' },
     ...tagOps(scope, contact, []),
+    rowDelta(scope, contact),
   ],
   /** Replaces the contact only if nobody changed it since it was read (`updatedAt` is the version). */
   replace: (scope: Scope, contact: ContactRecord, before: ContactRecord): TransactOp[] => [
@@ -58,18 +91,23 @@ export const contactWrites = {
       values: { ':readUpdatedAt': before.updatedAt },
     },
     ...tagOps(scope, contact, before.tags),
+    rowDelta(scope, contact),
   ],
-  remove: (scope: Scope, contact: ContactRecord): TransactOp[] => [
+  remove: (scope: Scope, contact: ContactRecord, at: string): TransactOp[] => [
     { delete: contactKey(scope, contact._id), condition: 'attribute_exists(PK)' },
     { delete: emailKey(scope, contact.email) },
     ...contact.tags.map((tag): TransactOp => ({ delete: tagKey(scope, tag, contact._id) })),
+    { put: deltaItem(scope, contact._id, at, 'x', {}) },
   ],
 };
 
-/** Engagement timestamps: a plain update, no version bump (they race with nothing that matters). */
+/** Engagement timestamps: no version bump (they race with nothing that matters); the facts delta goes in the same transaction. */
 export async function touchEngagement(store: Store, scope: Scope, id: string, field: 'lastOpenAt' | 'lastClickAt', at: string): Promise<void> {
   await store
-    .update(contactKey(scope, id), { set: { [field]: at } }, { mustExist: true })
+    .transact([
+      { update: contactKey(scope, id), set: { [field]: at }, condition: 'attribute_exists(PK)' },
+      { put: deltaItem(scope, id, at, field === 'lastOpenAt' ? 'o' : 'c', { at }) },
+    ])
     .catch((error: Error) => {
       if (error.name !== 'ConditionFailed') throw error;
     });
@@ -145,3 +183,127 @@ export const processedMarker = (consumer: string, eventId: string, created: numb
 });
 
 export const markerKey = (consumer: string, eventId: string): Key => keys.processed(consumer, eventId);
+
+// ---- contact facts: snapshot chunks and deltas (the layout segments evaluate over) ----
+
+export interface FactsHead {
+  generation: string;
+  chunks: number;
+  count: number;
+  /** When the rebuild that wrote this snapshot started reading contacts. */
+  startedAt: string;
+}
+
+export async function getFactsHead(store: Store, scope: Scope): Promise<FactsHead | undefined> {
+  return store.get<FactsHead>(headKey(scope), { consistent: true });
+}
+
+/** Every chunk of one snapshot generation, read in parallel; undefined when one is gone (a newer rebuild removed it). */
+export async function getFactsChunks(store: Store, scope: Scope, head: FactsHead): Promise<Uint8Array[] | undefined> {
+  const items = await Promise.all(Array.from({ length: head.chunks }, (_, n) => store.get<{ data: Uint8Array }>(chunkKey(scope, head.generation, n))));
+  return items.every(Boolean) ? items.map((i) => i!.data) : undefined;
+}
+
+export async function putFactsChunk(store: Store, scope: Scope, generation: string, n: number, data: Buffer): Promise<void> {
+  await store.put({ ...chunkKey(scope, generation, n), entity: 'ContactFactsChunk', v: 1, data });
+}
+
+/** Switches readers to a new snapshot unless a rebuild that started later got there first. */
+export async function putFactsHead(store: Store, scope: Scope, head: FactsHead): Promise<boolean> {
+  try {
+    await store.put({ ...headKey(scope), entity: 'ContactFactsHead', v: 1, ...head }, { condition: 'attribute_not_exists(PK) OR startedAt <= :s', values: { ':s': head.startedAt } });
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionFailed') return false;
+    throw error;
+  }
+}
+
+export async function deleteFactsChunks(store: Store, scope: Scope, head: FactsHead): Promise<void> {
+  await Promise.all(Array.from({ length: head.chunks }, (_, n) => store.delete(chunkKey(scope, head.generation, n))));
+}
+
+/**
+ * The deltas written after `since`, in write order, reading at most `max` (the four shards in
+ * parallel). `more` says the bound was reached and the list is cut short.
+ */
+export async function factDeltasSince(store: Store, scope: Scope, since: string, max: number): Promise<{ deltas: FactDelta[]; more: boolean }> {
+  let more = false;
+  const shards = await Promise.all(
+    Array.from({ length: DELTA_SHARDS }, async (_, shard) => {
+      const items: { SK: string; row?: string; at?: string }[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.query<{ SK: string; row?: string; at?: string }>({ pk: deltaPartition(scope, shard), after: since, ascending: true, limit: 5000, cursor });
+        items.push(...page.items);
+        cursor = page.cursor;
+        if (items.length > max / DELTA_SHARDS) {
+          more = Boolean(cursor) || more;
+          break;
+        }
+      } while (cursor);
+      return items;
+    }),
+  );
+  const all = shards.flat();
+  if (all.length > max) more = true;
+  all.sort((a, b) => (a.SK < b.SK ? -1 : a.SK > b.SK ? 1 : 0));
+  const deltas = all.map((item): FactDelta => {
+    const [, id, kind] = item.SK.split('#') as [string, string, DeltaKind];
+    if (kind === 'r') return { kind: 'row', row: decodeRow(item.row!) };
+    if (kind === 'x') return { kind: 'gone', id };
+    return { kind: kind === 'o' ? 'open' : 'click', id, at: item.at! };
+  });
+  return { deltas, more };
+}
+
+/**
+ * Every subscribed contact's id range split in `parts` ranges of the id space (ids are ordered),
+ * so a rebuild reads them in parallel; empty when there is no subscribed contact.
+ */
+export async function subscribedIdRanges(store: Store, scope: Scope, parts: number): Promise<[string, string][]> {
+  const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
+  const [first, last] = await Promise.all(
+    [true, false].map(async (ascending) => (await store.query<{ GSI1SK: string }>({ index: byStatus.index, pk: byStatus.pk, ascending, limit: 1 })).items[0]?.GSI1SK),
+  );
+  if (!first || !last) return [];
+  if (!/^[0-9a-f]{24}$/.test(first) || !/^[0-9a-f]{24}$/.test(last) || parts < 2 || first === last) return [[first, last]];
+  const lo = BigInt(`0x${first}`);
+  const hi = BigInt(`0x${last}`);
+  const step = (hi - lo) / BigInt(parts);
+  const at = (i: number) => (i === 0 ? first : i === parts ? last : (lo + step * BigInt(i)).toString(16).padStart(24, '0'));
+  // BETWEEN is inclusive: every range but the first starts just above the previous end (ids have 24 characters, so `<end>0` sorts above it and below any greater id).
+  return Array.from({ length: parts }, (_, i) => [i === 0 ? at(0) : `${at(i)}0`, at(i + 1)] as [string, string]);
+}
+
+/** One page of subscribed contacts of an id range, oldest first, as fact rows (the rebuild's read). */
+export async function subscribedFactsPage(store: Store, scope: Scope, range: [string, string], cursor: string | undefined): Promise<{ rows: ContactFactRow[]; contacts: ContactRecord[]; cursor?: string }> {
+  const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
+  const result = await store.query({ index: byStatus.index, pk: byStatus.pk, between: range, ascending: true, limit: 2000, cursor });
+  const contacts = result.items.map((i) => toRecord<ContactRecord>(i)!);
+  return { rows: contacts.map(factRow), contacts, cursor: result.cursor };
+}
+
+/**
+ * Bulk seeding and imports: the very items `contactWrites.create` writes (contact, email guard,
+ * tag memberships, facts delta), in BatchWriteItem calls of 25, without the per-contact
+ * transaction or its conditions. The caller guarantees new, distinct emails.
+ */
+export async function batchCreateContacts(store: Store, scope: Scope, contacts: ContactRecord[], concurrency = 8): Promise<void> {
+  const items = contacts.flatMap((c) => contactWrites.create(scope, c).map((op) => ('put' in op ? op.put : undefined)).filter((i): i is NonNullable<typeof i> => Boolean(i)));
+  const batches: (typeof items)[] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < batches.length) {
+        let pending = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
+        while (pending.length) {
+          const out = await store.client.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: pending } }));
+          pending = (out.UnprocessedItems?.[store.tableName] ?? []) as typeof pending;
+          if (pending.length) await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
+        }
+      }
+    }),
+  );
+}

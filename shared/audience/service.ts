@@ -7,6 +7,8 @@ import type { Scope } from '../store/keys';
 import { ConditionFailed, type TransactOp } from '../store/store';
 import type { ContactRecord, ContactSource, ContactStatus, Consent, SuppressionReason } from './records';
 import * as repo from './repository';
+import { mergeFacts, packChunks, encodeRow, unpackChunk, type ContactFactRow } from './facts';
+import { randomHex } from '../platform/ids';
 import { applySale, buildContact, cleanTags, isSuppressedStatus, isValidEmail, MAX_TAGS_PER_CONTACT, mergeContact, normalizeEmail, type NewContactInput } from './rules';
 
 /**
@@ -159,7 +161,7 @@ export async function updateContact(deps: Deps, scope: Scope, id: string, change
 
 export async function deleteContact(deps: Deps, scope: Scope, id: string): Promise<ContactRecord> {
   const contact = await getContact(deps, scope, id);
-  await deps.store.transact(repo.contactWrites.remove(scope, contact));
+  await deps.store.transact(repo.contactWrites.remove(scope, contact, deps.clock.now().toISOString()));
   return contact;
 }
 
@@ -302,4 +304,147 @@ export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<v
     if (error instanceof ConditionFailed && (await deps.store.get(repo.markerKey(SALE_FACTS_CONSUMER, event.id), { consistent: true }))) return;
     throw error;
   }
+}
+
+// ---- contact facts for segments (snapshot + deltas; see README "Contact facts") ----
+
+export type { ContactFactRow } from './facts';
+
+/**
+ * Deltas read from before the snapshot start: a write stamped just before the rebuild started may
+ * commit after the rebuild read its contact (transaction latency, retries, clock skew). Kept short:
+ * every delta in the window counts towards the bounds (an import just before a rebuild).
+ */
+const DELTA_OVERLAP_MS = 30_000;
+/** Above this many deltas a rebuild is due (the caller queues one). */
+export const FACTS_DELTA_SOFT_LIMIT = 5_000;
+/** A request never reads more deltas than this; past it the facts are unavailable until a rebuild. */
+export const FACTS_DELTA_HARD_LIMIT = 20_000;
+
+// Decoded snapshots by table, scope and generation: a generation never changes once its head is
+// written, so a warm container reads only the head and the deltas.
+const snapshotCache = new Map<string, ContactFactRow[]>();
+const CACHE_ENTRIES = 2;
+
+async function snapshotRows(deps: Deps, scope: Scope, head: repo.FactsHead): Promise<ContactFactRow[] | undefined> {
+  const cacheKey = `${deps.store.tableName}|${scope.accountId}|${scope.mode}|${head.generation}`;
+  const hit = snapshotCache.get(cacheKey);
+  if (hit) return hit;
+  const chunks = await repo.getFactsChunks(deps.store, scope, head);
+  if (!chunks) return undefined;
+  const rows = chunks.flatMap(unpackChunk);
+  snapshotCache.set(cacheKey, rows);
+  while (snapshotCache.size > CACHE_ENTRIES) snapshotCache.delete(snapshotCache.keys().next().value!);
+  return rows;
+}
+
+export interface ContactFacts {
+  /** Subscribed contacts' facts, oldest contact first. */
+  rows: ContactFactRow[];
+  /** Deltas merged on top of the snapshot. */
+  deltas: number;
+  /** False when the deltas passed the hard limit: `rows` is incomplete and must not be used. */
+  complete: boolean;
+  /** True when a rebuild is due (no snapshot yet, or many deltas): the caller queues one. */
+  rebuildDue: boolean;
+  snapshotAt: string | null;
+}
+
+/**
+ * The facts of every subscribed contact: the snapshot's chunks (read in parallel, cached by
+ * generation) with the deltas written since its rebuild started merged on top. Bounded: the
+ * snapshot by design, the deltas by FACTS_DELTA_HARD_LIMIT.
+ */
+export async function contactFacts(deps: Deps, scope: Scope): Promise<ContactFacts> {
+  for (let attempt = 1; ; attempt++) {
+    const head = await repo.getFactsHead(deps.store, scope);
+    const since = head ? new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString() : '0';
+    const [snapshot, read] = await Promise.all([head ? snapshotRows(deps, scope, head) : Promise.resolve([]), repo.factDeltasSince(deps.store, scope, since, FACTS_DELTA_HARD_LIMIT)]);
+    // A newer rebuild removed this generation's chunks between the two reads: read the new head.
+    if (!snapshot) {
+      if (attempt < 3) continue;
+      throw new Error('contact facts snapshot vanished three times in a row');
+    }
+    return {
+      rows: read.more ? [] : mergeFacts(snapshot, read.deltas),
+      deltas: read.deltas.length,
+      complete: !read.more,
+      rebuildDue: !head || read.more || read.deltas.length > FACTS_DELTA_SOFT_LIMIT,
+      snapshotAt: head?.startedAt ?? null,
+    };
+  }
+}
+
+/**
+ * Rebuilds the facts snapshot from the subscribed contacts (paged), switches readers to it and
+ * removes the previous one. `correct` may fix a contact on the way (the nightly purchase-total
+ * rebuild): it returns the corrected contact to write, or undefined.
+ */
+const REBUILD_READERS = 4;
+
+export async function rebuildContactFacts(
+  deps: Deps,
+  scope: Scope,
+  options: { correct?: (contact: ContactRecord) => ContactRecord | undefined } = {},
+): Promise<{ count: number; chunks: number; corrected: number }> {
+  const startedAt = deps.clock.now().toISOString();
+  const generation = `${startedAt.replace(/[^0-9]/g, '')}${randomHex(4)}`;
+  const previous = await repo.getFactsHead(deps.store, scope);
+  const corrections: ContactRecord[] = [];
+  // The id space in ranges read in parallel, each page by page; concatenated in range order.
+  const ranges = await repo.subscribedIdRanges(deps.store, scope, REBUILD_READERS);
+  const parts = await Promise.all(
+    ranges.map(async (range) => {
+      const out: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await repo.subscribedFactsPage(deps.store, scope, range, cursor);
+        for (let i = 0; i < page.rows.length; i++) {
+          const fixed = options.correct?.(page.contacts[i]!);
+          if (fixed) corrections.push(fixed);
+          out.push(encodeRow(page.rows[i]!));
+        }
+        cursor = page.cursor;
+      } while (cursor);
+      return out;
+    }),
+  );
+  const lines = parts.flat();
+  // Corrected contacts are written through the normal versioned path; their deltas (written after
+  // startedAt) carry the new values on top of this snapshot.
+  let corrected = 0;
+  for (let i = 0; i < corrections.length; i += 16) {
+    const done = await Promise.all(corrections.slice(i, i + 16).map((c) => changeContact(deps, scope, c._id, (current, now) => (current.totalSpentCents === c.totalSpentCents ? undefined : { ...current, totalSpentCents: c.totalSpentCents, updatedAt: now })).then(() => 1, () => 0)));
+    corrected += done.reduce<number>((a, b) => a + b, 0);
+  }
+  const chunks = packChunks(lines);
+  for (let i = 0; i < chunks.length; i += 8) await Promise.all(chunks.slice(i, i + 8).map((data, j) => repo.putFactsChunk(deps.store, scope, generation, i + j, data)));
+  const head: repo.FactsHead = { generation, chunks: chunks.length, count: lines.length, startedAt };
+  if (await repo.putFactsHead(deps.store, scope, head)) {
+    if (previous && previous.generation !== generation) await repo.deleteFactsChunks(deps.store, scope, previous);
+  } else await repo.deleteFactsChunks(deps.store, scope, head);
+  return { count: lines.length, chunks: chunks.length, corrected };
+}
+
+/** Full contacts by id (at most a page: a send batch), in the order asked. */
+export async function contactsByIds(deps: Deps, scope: Scope, ids: string[]): Promise<ContactRecord[]> {
+  return repo.getContacts(deps.store, scope, ids);
+}
+
+/**
+ * Bulk seeding and imports of new contacts: BatchWriteItem of the very items a create writes
+ * (contact, email guard, tags, facts delta). Skips the email-uniqueness condition: the caller
+ * hands new, distinct addresses. A facts rebuild is due afterwards.
+ */
+export type ContactFactFields = Pick<ContactRecord, 'firstPurchaseAt' | 'lastPurchaseAt' | 'totalSpentCents' | 'productIds' | 'lastOpenAt' | 'lastClickAt'>;
+
+export async function bulkCreateContacts(deps: Deps, scope: Scope, inputs: (UpsertContactInput & { facts?: Partial<ContactFactFields> })[]): Promise<ContactRecord[]> {
+  const now = deps.clock.now().toISOString();
+  const contacts = inputs.map(({ facts, ...input }) => {
+    const contact = { ...buildContact({ ...input, email: requireEmail(input.email) }, { id: objectId(deps.clock), now }), ...(facts ?? {}) };
+    checkTagCount(contact);
+    return contact;
+  });
+  await repo.batchCreateContacts(deps.store, scope, contacts);
+  return contacts;
 }

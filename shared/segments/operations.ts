@@ -37,7 +37,7 @@ export const segmentOperations = [
   defineOperation({
     operationId: 'previewSegment',
     tool: 'preview_segment',
-    summary: 'Counts the subscribed contacts a definition selects and shows 5 of them; `complete` false when the count stopped at the scan bound',
+    summary: 'Counts the subscribed contacts a definition selects and shows 5 of them',
     tags,
     method: 'POST',
     path: '/newsletters/segments/preview',
@@ -94,7 +94,7 @@ export const segmentOperations = [
   defineOperation({
     operationId: 'getSegmentCount',
     tool: 'get_segment_count',
-    summary: 'Live count of the subscribed contacts in the segment; `complete` false when it stopped at the scan bound',
+    summary: 'Live count of the subscribed contacts in the segment',
     tags,
     method: 'GET',
     path: '/newsletters/segments/{id}/count',
@@ -110,7 +110,7 @@ export const segmentOperations = [
   defineOperation({
     operationId: 'listSegmentSubscribers',
     tool: 'list_segment_subscribers',
-    summary: 'Subscribed contacts in the segment, evaluated now; cursor pagination with `limit` and `after` (a page may hold fewer than `limit` while `nextCursor` moves on)',
+    summary: 'Subscribed contacts in the segment, evaluated now; cursor pagination with `limit` and `after`',
     tags,
     method: 'GET',
     path: '/newsletters/segments/{id}/subscribers',

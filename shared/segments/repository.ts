@@ -1,7 +1,7 @@
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { KEY_IS_FREE } from '../store/conditional';
-import { toRecord, type Store, type TransactOp } from '../store/store';
+import { ConditionFailed, toRecord, type Store, type TransactOp } from '../store/store';
 import { SEGMENT, SEGMENT_SMART_TAG, type SegmentRecord } from './records';
 
 // Layout (segments are few per tenant: at most MAX_SEGMENTS, so listing reads one bounded partition):
@@ -62,4 +62,21 @@ export async function smartTagOwner(store: Store, scope: Scope, tag: string): Pr
 export async function markRefreshed(store: Store, scope: Scope, id: string, at: string): Promise<void> {
   // A segment deleted while its refresh ran: nothing to mark.
   await store.update(segmentKey(scope, id), { set: { smartTagRefreshedAt: at } }, { mustExist: true }).catch(() => undefined);
+}
+
+/**
+ * At most one facts rebuild queued by requests per scope every `windowMs`: many counts seeing a
+ * rebuild due must not queue many rebuilds. True when this caller should queue it.
+ */
+export async function claimFactsRebuild(store: Store, scope: Scope, nowMs: number, windowMs: number): Promise<boolean> {
+  try {
+    await store.put(
+      { ...keys.unique(scope, 'SEGMENT_FACTS_REBUILD', 'next'), entity: 'SegmentFactsRebuild', v: 1, requestedAtMs: nowMs, expiresAt: Math.floor(nowMs / 1000) + 86_400 },
+      { condition: 'attribute_not_exists(PK) OR requestedAtMs < :cutoff', values: { ':cutoff': nowMs - windowMs } },
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
 }

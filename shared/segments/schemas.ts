@@ -55,8 +55,8 @@ const sampleRow = z.object({ _id: z.string(), email: z.string(), name: z.string(
 const evaluationFields = {
   count: z.number().int(),
   computedAt: z.string(),
-  complete: z.boolean().describe('false when the count stopped at the scan bound: `count` is then a lower bound'),
-  scanned: z.number().int().describe('contacts read'),
+  complete: z.boolean().describe('true: every subscribed contact was evaluated (kept for clients of the bounded scan)'),
+  scanned: z.number().int().describe('subscribed contacts evaluated'),
 };
 export const previewOutput = z.object({ ...evaluationFields, sample: z.array(sampleRow) });
 export const countOutput = z.object({ _id: z.string(), ...evaluationFields });

@@ -1,25 +1,24 @@
-import { addTags, audiencePage, removeTags } from '../audience/service';
+import { addTags, audiencePage, contactFacts, contactsByIds, rebuildContactFacts, removeTags, type ContactFactRow } from '../audience/service';
 import type { ContactRecord } from '../audience/records';
 import type { Deps, OperationContext } from '../platform/context';
-import { badRequest, conflict, notFound } from '../platform/errors';
+import { ApiError, badRequest, conflict, notFound } from '../platform/errors';
+import { purchaseTotals } from './totals';
 import { objectId } from '../platform/ids';
 import { planAtLeast, type Plan } from '../platform/plans';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
 import type { SegmentRecord } from './records';
 import * as repo from './repository';
-import { DefinitionError, matchesDefinition, parseDefinition, requiredTag, tagsRead, type Definition } from './rules';
+import { DefinitionError, matchesDefinition, parseDefinition, tagsRead, type Definition } from './rules';
 
 /**
- * Segments: saved definitions, evaluated live over the audience's contacts page by page. A request
- * never walks more than SCAN_LIMIT contacts; an answer that stopped there says so (`complete`
- * false). The nightly smart-tag refresh walks every contact, in a queue of page-sized steps.
+ * Segments: saved definitions, evaluated live over the audience's contact facts (a compact
+ * snapshot plus the deltas since its rebuild; see README). The nightly job rebuilds the snapshot
+ * (and the purchase totals), then refreshes every smart tag from it.
  */
 
 export const SEGMENTS_PLAN: Plan = 'tier2';
 export const MAX_SEGMENTS = 200;
-/** Contacts one request may read while counting or listing members. */
-export const SCAN_LIMIT = 20_000;
 export const PAGE = 1_000;
 export const SEGMENTS_QUEUE = 'segments-refresh';
 export const NIGHTLY_JOB = 'segments.nightly-refresh';
@@ -110,84 +109,92 @@ export async function deleteSegment(ctx: Ctx, id: string): Promise<SegmentRecord
   return current;
 }
 
-// ---- evaluation ----
-
-/** Where a walk over candidates starts: every subscribed contact, or a tag every member carries. */
-const candidates = (definition: Definition) => {
-  const tag = requiredTag(definition);
-  return tag ? { tag } : {};
-};
+// ---- evaluation: over the audience's contact facts (snapshot + deltas), see README ----
 
 export interface Evaluation {
   count: number;
-  sample: ContactRecord[];
-  /** Contacts read. */
+  sample: ContactFactRow[];
+  /** Subscribed contacts evaluated. */
   scanned: number;
-  /** False when the walk stopped at SCAN_LIMIT: `count` is then a lower bound. */
+  /** Always true: every subscribed contact's facts are evaluated. */
   complete: boolean;
   computedAt: string;
 }
 
-/** Counts the members among subscribed contacts, reading at most SCAN_LIMIT of them. */
-export async function evaluate(deps: Deps, scope: Scope, definition: Definition, options: { sample?: number; scanLimit?: number } = {}): Promise<Evaluation> {
+/**
+ * The facts every evaluation reads. A rebuild that is due (no snapshot yet, many deltas) is queued
+ * on the segments queue; past the hard delta bound the answer is 503 until it has run.
+ */
+/** A rebuild queued by a request is not queued again for this long (it runs meanwhile). */
+const REBUILD_WINDOW_MS = 60_000;
+
+async function factsFor(deps: Deps, scope: Scope): Promise<ContactFactRow[]> {
+  const facts = await contactFacts(deps, scope);
+  if (facts.rebuildDue && (await repo.claimFactsRebuild(deps.store, scope, deps.clock.nowMs(), REBUILD_WINDOW_MS))) await queueRefresh(deps, scope, { facts: true });
+  if (!facts.complete) {
+    throw new ApiError(503, 'Contact facts are being rebuilt after a large change (import); try again in a minute', { code: 'FACTS_REBUILDING', headers: { 'retry-after': '30' }, details: { retryAfterSeconds: 30 } });
+  }
+  return facts.rows;
+}
+
+/** Counts the members among the subscribed contacts and keeps the first `sample` (oldest first). */
+export async function evaluate(deps: Deps, scope: Scope, definition: Definition, options: { sample?: number } = {}): Promise<Evaluation> {
+  const rows = await factsFor(deps, scope);
   const nowMs = deps.clock.nowMs();
-  const scanLimit = options.scanLimit ?? SCAN_LIMIT;
-  const sample: ContactRecord[] = [];
+  const sample: ContactFactRow[] = [];
   let count = 0;
-  let scanned = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await audiencePage(deps, scope, candidates(definition), { limit: Math.min(PAGE, scanLimit - scanned), cursor });
-    scanned += page.contacts.length;
-    for (const contact of page.contacts) {
-      if (!matchesDefinition(definition, contact, nowMs)) continue;
-      count++;
-      if (sample.length < (options.sample ?? 0)) sample.push(contact);
-    }
-    cursor = page.cursor;
-  } while (cursor && scanned < scanLimit);
-  return { count, sample, scanned, complete: !cursor, computedAt: deps.clock.now().toISOString() };
+  for (const row of rows) {
+    if (!matchesDefinition(definition, row, nowMs)) continue;
+    count++;
+    if (sample.length < (options.sample ?? 0)) sample.push(row);
+  }
+  return { count, sample, scanned: rows.length, complete: true, computedAt: deps.clock.now().toISOString() };
 }
 
 /**
- * One page of a segment's members with a cursor to resume from. Walks candidate pages until
- * `limit` members are found or SCAN_LIMIT contacts were read, so a page may hold fewer than
- * `limit` rows while the cursor still moves on. The cursor is the audience's cursor of the page
- * being read plus how many of its members were already handed out (the audience validates its
- * own cursor against the tenant's partition). The public function the email capability sends through.
+ * One page of a segment's members, oldest contact first, with a cursor (the last id handed out)
+ * to resume from: evaluated now over the facts, then the page's full contacts read by id (those
+ * that left or unsubscribed in between are dropped). The public function the email capability
+ * sends through.
  */
 export async function segmentMembersPage(deps: Deps, scope: Scope, segmentId: string, page: { limit: number; cursor?: string }): Promise<{ contacts: ContactRecord[]; cursor?: string }> {
   const segment = await readSegment(deps, scope, segmentId);
+  const after = decodeCursor(page.cursor);
+  const rows = await factsFor(deps, scope);
   const nowMs = deps.clock.nowMs();
-  const contacts: ContactRecord[] = [];
-  let at = decodeCursor(page.cursor);
-  let scanned = 0;
-  for (;;) {
-    const read = await audiencePage(deps, scope, candidates(segment.definition), { limit: PAGE, cursor: at.c });
-    scanned += read.contacts.length;
-    const members = read.contacts.filter((c) => matchesDefinition(segment.definition, c, nowMs)).slice(at.s);
-    const want = page.limit - contacts.length;
-    if (members.length > want) {
-      contacts.push(...members.slice(0, want));
-      return { contacts, cursor: encodeCursor({ c: at.c, s: at.s + want }) };
+  const ids: string[] = [];
+  let more = false;
+  for (let i = firstAfter(rows, after); i < rows.length; i++) {
+    if (!matchesDefinition(segment.definition, rows[i]!, nowMs)) continue;
+    if (ids.length === page.limit) {
+      more = true;
+      break;
     }
-    contacts.push(...members);
-    if (!read.cursor) return { contacts };
-    at = { c: read.cursor, s: 0 };
-    if (contacts.length === page.limit || scanned >= SCAN_LIMIT) return { contacts, cursor: encodeCursor(at) };
+    ids.push(rows[i]!._id);
   }
+  const contacts = (await contactsByIds(deps, scope, ids)).filter((c) => c.status === 'subscribed');
+  return more ? { contacts, cursor: encodeCursor(ids[ids.length - 1]!) } : { contacts };
 }
 
-interface MembersCursor {
-  c?: string;
-  s: number;
+/** Index of the first row whose id is above `after` (rows are sorted by id). */
+function firstAfter(rows: ContactFactRow[], after: string | undefined): number {
+  if (!after) return 0;
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid]!._id <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
-const encodeCursor = (cursor: MembersCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
-function decodeCursor(text: string | undefined): MembersCursor {
-  if (!text) return { s: 0 };
+
+const encodeCursor = (lastId: string) => Buffer.from(JSON.stringify({ a: lastId })).toString('base64url');
+function decodeCursor(text: string | undefined): string | undefined {
+  if (!text) return undefined;
   try {
-    const parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as MembersCursor;
-    if ((parsed.c === undefined || typeof parsed.c === 'string') && Number.isInteger(parsed.s) && parsed.s >= 0) return parsed;
+    const parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { a?: unknown };
+    if (typeof parsed.a === 'string' && /^[0-9a-f]{24}$/.test(parsed.a)) return parsed.a;
   } catch {
     // fall through
   }
@@ -204,63 +211,108 @@ export async function segmentSendProblem(deps: Deps, scope: Scope, plan: Plan, s
   return undefined;
 }
 
-// ---- smart tags: the nightly refresh, in page-sized steps on the segments queue ----
+// ---- smart tags and facts: the nightly refresh, in steps on the segments queue ----
 
 export interface RefreshStep {
   scope: Scope;
-  segmentId: string;
-  /** `add`: walk members and tag them; `remove`: walk carriers and untag leavers; `takeBack`: untag everyone (segment gone or tag renamed). */
-  phase?: 'add' | 'remove';
+  /** Rebuild the contact-facts snapshot (with the purchase totals when `nightly`), then, when `nightly`, refresh every smart tag. */
+  facts?: boolean;
+  nightly?: boolean;
+  segmentId?: string;
+  /** Untag everyone the segment tagged (segment gone or tag renamed), a page of carriers per step. */
   takeBack?: string;
   cursor?: string;
-  startedAt?: string;
 }
+
+/** Tag writes one refresh step makes at most; the step queues itself again while more remain. */
+export const STEP_WRITES = 2_000;
+const WRITE_CONCURRENCY = 16;
 
 async function queueRefresh(deps: Deps, scope: Scope, step: Omit<RefreshStep, 'scope'>) {
   await deps.ports.queue.send(SEGMENTS_QUEUE, { scope, ...step });
 }
 
-/** Fired by the nightly schedule: one refresh per segment with a smart tag, in every account and mode. */
+/** Fired by the nightly schedule: one facts rebuild (then the smart tags) per account and mode. */
 export async function startNightlyRefresh(deps: Deps, accounts: { accountId: string }[]): Promise<number> {
   let started = 0;
   for (const { accountId } of accounts) {
     for (const mode of ['live', 'test'] as const) {
-      const scope = { accountId, mode };
-      for (const segment of await repo.listSegments(deps.store, scope)) {
-        if (!segment.smartTag) continue;
-        await queueRefresh(deps, scope, { segmentId: segment._id, phase: 'add' });
-        started++;
-      }
+      await queueRefresh(deps, { accountId, mode }, { facts: true, nightly: true });
+      started++;
     }
   }
   return started;
 }
 
-/** One step: a page of contacts. Sends the next step before returning; every step is idempotent. */
+/** One step. Every step is idempotent and queues what follows it. */
 export async function refreshStep(deps: Deps, step: RefreshStep): Promise<void> {
   const { scope } = step;
+  if (step.facts) {
+    await rebuildFacts(deps, scope, { totals: Boolean(step.nightly) });
+    if (step.nightly) for (const segment of await repo.listSegments(deps.store, scope)) if (segment.smartTag) await queueRefresh(deps, scope, { segmentId: segment._id });
+    return;
+  }
   if (step.takeBack) {
     // Carriers of a tag the segment added: take it back where the segment added it (hand-typed stays).
     const page = await audiencePage(deps, scope, { tag: step.takeBack }, { limit: PAGE, cursor: step.cursor });
-    await Promise.all(page.contacts.filter((c) => c.smartTags.includes(step.takeBack!)).map((c) => removeTags(deps, scope, c._id, [step.takeBack!], { smart: true })));
+    await inParallel(page.contacts.filter((c) => c.smartTags.includes(step.takeBack!)), (c) => removeTags(deps, scope, c._id, [step.takeBack!], { smart: true }));
     if (page.cursor) await queueRefresh(deps, scope, { ...step, cursor: page.cursor });
     return;
   }
-  const segment = await repo.getSegment(deps.store, scope, step.segmentId);
-  if (!segment?.smartTag) return; // deleted or untagged meanwhile: its own take-back step runs
+  if (step.segmentId && !(await refreshSmartTag(deps, scope, step.segmentId))) await queueRefresh(deps, scope, { segmentId: step.segmentId });
+}
+
+/**
+ * One pass of a segment's smart tag over the facts: joiners get the tag, leavers that the segment
+ * tagged lose it, at most STEP_WRITES writes. True when nothing is left to do.
+ */
+export async function refreshSmartTag(deps: Deps, scope: Scope, segmentId: string): Promise<boolean> {
+  const segment = await repo.getSegment(deps.store, scope, segmentId);
+  if (!segment?.smartTag) return true; // deleted or untagged meanwhile: its own take-back step runs
   const tag = segment.smartTag;
-  const nowMs = deps.clock.nowMs();
-  const startedAt = step.startedAt ?? deps.clock.now().toISOString();
-  if (step.phase !== 'remove') {
-    const page = await audiencePage(deps, scope, candidates(segment.definition), { limit: PAGE, cursor: step.cursor });
-    const joiners = page.contacts.filter((c) => !c.tags.includes(tag) && matchesDefinition(segment.definition, c, nowMs));
-    await Promise.all(joiners.map((c) => addTags(deps, scope, c._id, [tag], { smart: true })));
-    await queueRefresh(deps, scope, page.cursor ? { segmentId: segment._id, phase: 'add', cursor: page.cursor, startedAt } : { segmentId: segment._id, phase: 'remove', startedAt });
-    return;
+  let facts = await contactFacts(deps, scope);
+  // Not a request path: a worker may rebuild first rather than read many deltas.
+  if (facts.rebuildDue) {
+    await rebuildFacts(deps, scope, { totals: false });
+    facts = await contactFacts(deps, scope);
   }
-  const page = await audiencePage(deps, scope, { tag }, { limit: PAGE, cursor: step.cursor });
-  const leavers = page.contacts.filter((c) => c.smartTags.includes(tag) && !matchesDefinition(segment.definition, c, nowMs));
-  await Promise.all(leavers.map((c) => removeTags(deps, scope, c._id, [tag], { smart: true })));
-  if (page.cursor) await queueRefresh(deps, scope, { segmentId: segment._id, phase: 'remove', cursor: page.cursor, startedAt });
-  else await repo.markRefreshed(deps.store, scope, segment._id, deps.clock.now().toISOString());
+  const nowMs = deps.clock.nowMs();
+  const joiners: string[] = [];
+  const leavers: string[] = [];
+  for (const row of facts.rows) {
+    const member = matchesDefinition(segment.definition, row, nowMs);
+    if (member && !row.tags.includes(tag)) joiners.push(row._id);
+    else if (!member && row.smartTags.includes(tag)) leavers.push(row._id);
+  }
+  const work = [...joiners.map((id) => ({ id, add: true })), ...leavers.map((id) => ({ id, add: false }))];
+  await inParallel(work.slice(0, STEP_WRITES), ({ id, add }) =>
+    (add ? addTags(deps, scope, id, [tag], { smart: true }) : removeTags(deps, scope, id, [tag], { smart: true })).catch((error: Error & { status?: number }) => {
+      if (error.status !== 404) throw error; // deleted meanwhile
+    }),
+  );
+  if (work.length > STEP_WRITES) return false;
+  await repo.markRefreshed(deps.store, scope, segment._id, deps.clock.now().toISOString());
+  return true;
+}
+
+/** Rebuilds the facts snapshot; nightly also rebuilds purchase totals from the sales. */
+export async function rebuildFacts(deps: Deps, scope: Scope, options: { totals: boolean }) {
+  const totals = options.totals ? await purchaseTotals(deps, scope) : undefined;
+  return rebuildContactFacts(deps, scope, {
+    correct: totals
+      ? (contact) => {
+          const total = totals.get(contact.email);
+          return total !== undefined && total !== contact.totalSpentCents ? { ...contact, totalSpentCents: total } : undefined;
+        }
+      : undefined,
+  });
+}
+
+async function inParallel<T>(items: T[], fn: (item: T) => Promise<unknown>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }

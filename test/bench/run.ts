@@ -2,7 +2,8 @@
  * `npm run bench`: every API figure beside its floor, measured in the same run on the same DynamoDB
  * Local; capacity units per operation beside the hand-computed minimum; bundle size, top
  * contributors and cold import per function; webhook deliveries per second; capacity per
- * lifecycle step; newsletter recipients per second and capacity per recipient beside a floor. Prints tables and writes bench-results.json. Speed is reported and checked
+ * lifecycle step; newsletter recipients per second and capacity per recipient beside a floor; segment count,
+ * preview and nightly refresh over 100,000 contacts beside a bare Query page. Prints tables and writes bench-results.json. Speed is reported and checked
  * against the issue's goals here, never asserted in unit tests.
  *
  * Method: the runtime under test runs in this process; the floor (a bare Node HTTP server making
@@ -136,6 +137,7 @@ async function main() {
     ['newsletter', './email', 'benchEmail'],
     ['usageReports', './usage', 'benchUsage'],
     ['imports', './imports', 'benchImports'],
+    ['segments', './segments', 'benchSegments'],
   ] as const) {
     if (!existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
     try {
