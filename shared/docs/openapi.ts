@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { validExample } from './examples';
 import { annotateMoneyUnits } from './money-units';
 import type { AnyOperation } from '../platform/operation';
 import { operationAccess } from '../platform/permissions';
@@ -60,9 +61,10 @@ function operationObject(operation: AnyOperation): Record<string, unknown> {
   if (operation.plan) out['x-required-plan'] = operation.plan;
   if (operation.body) {
     const schema = toSchema(operation.body);
+    const example = validExample(schema, (value) => operation.body!.safeParse(value).success);
     const content: Record<string, unknown> = {};
     const type = operation.bodyType ?? 'json';
-    if (type === 'json' || type === 'json-or-multipart' || type === 'json-or-form') content['application/json'] = { schema };
+    if (type === 'json' || type === 'json-or-multipart' || type === 'json-or-form') content['application/json'] = { schema, ...(example !== undefined ? { example } : {}) };
     if (type === 'json-or-form') content['application/x-www-form-urlencoded'] = { schema };
     if (type === 'multipart' || type === 'json-or-multipart') content['multipart/form-data'] = { schema };
     out.requestBody = { required: !operation.body.safeParse(undefined).success && !operation.body.safeParse({}).success, content };
