@@ -1,10 +1,11 @@
+import { launchChromium } from '../support/browser';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
 import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
@@ -40,10 +41,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => shop.listen(0, '127.0.0.1', () => r()));
   shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ ...PHONE, bypassCSP: true });
 }, 180_000);
 afterAll(async () => {

@@ -1,7 +1,8 @@
+import { launchChromium } from '../support/browser';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
 import { createProduct, events } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
@@ -22,10 +23,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => shop.listen(0, '127.0.0.1', () => r()));
   shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
