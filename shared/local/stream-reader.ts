@@ -92,8 +92,16 @@ export class StreamReader {
     for (const waiter of this.cycleWaiters.splice(0)) waiter.resolve();
   }
 
+  /**
+   * DescribeStream is the costliest call DynamoDB Local serves (it walks the stream's records, so
+   * it slows as a long test run piles them up, and it holds the one SQLite thread every other
+   * request waits for). It is made when no open shard is known (at start, or once a shard has
+   * ended, which is when a new one appears) and otherwise once a minute as a safety net.
+   */
   private async discoverShards() {
-    if (Date.now() - this.lastDescribe < 2000 && this.shards.size) return;
+    const open = [...this.shards.values()].some((state) => !state.done);
+    if (open && Date.now() - this.lastDescribe < 60_000) return;
+    if (!open && Date.now() - this.lastDescribe < 1000) return;
     this.lastDescribe = Date.now();
     let exclusiveStart: string | undefined;
     do {
