@@ -19,6 +19,9 @@ interface ShardState {
  * and hands each batch to the outbox dispatcher. A failed batch is retried from the same
  * position, so no record is skipped. With a checkpoint file, a restart resumes where it stopped.
  */
+const IDLE_DELAY_MIN_MS = 40;
+const IDLE_DELAY_MAX_MS = 320;
+
 export class StreamReader {
   private readonly streams: DynamoDBStreamsClient;
   private readonly shards = new Map<string, ShardState>();
@@ -63,13 +66,36 @@ export class StreamReader {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.wake?.();
     await this.loop;
     this.streams.destroy();
   }
 
   /** Resolves after a complete pass over the stream, begun after this call, found nothing new. */
   caughtUp(): Promise<void> {
-    return new Promise((resolve) => this.cycleWaiters.push({ startedAfter: this.cycle, resolve }));
+    const caught = new Promise<void>((resolve) => this.cycleWaiters.push({ startedAfter: this.cycle, resolve }));
+    this.wake?.();
+    return caught;
+  }
+
+  /** Ends the current idle wait at once (someone is waiting for a pass). */
+  private wake?: () => void;
+
+  /** An idle stream is polled less and less often (every GetRecords costs DynamoDB Local a stream description), but a waiter wakes it at once. */
+  private idleDelay = IDLE_DELAY_MIN_MS;
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+    });
   }
 
   private async run() {
@@ -87,7 +113,8 @@ export class StreamReader {
         this.cycleWaiters = this.cycleWaiters.filter((w) => w.startedAfter >= cycle);
         for (const waiter of ready) waiter.resolve();
       }
-      await new Promise((r) => setTimeout(r, found ? 5 : 40));
+      this.idleDelay = found ? IDLE_DELAY_MIN_MS : Math.min(this.idleDelay * 2, IDLE_DELAY_MAX_MS);
+      await this.pause(found || this.cycleWaiters.length ? 5 : this.idleDelay);
     }
     for (const waiter of this.cycleWaiters.splice(0)) waiter.resolve();
   }
