@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { upsertContact } from '../../shared/audience/service';
 import { listBatchMarkers } from '../../shared/email/repository';
 import { BATCH_SIZE } from '../../shared/email/service';
@@ -11,7 +11,6 @@ import { Store } from '../../shared/store/store';
 import { ApiClient } from '../support/runtime';
 import { runtimeChildren } from '../support/runtime-children';
 
-const endpoint = inject('dynamoEndpoint');
 let runtimes: Awaited<ReturnType<typeof runtimeChildren>> | undefined;
 
 afterAll(async () => {
@@ -20,8 +19,8 @@ afterAll(async () => {
 
 describe('newsletter post across a crash', () => {
   it('a post to 2,000 contacts goes out at most once each when the runtime is killed mid-send, and the restart finishes it', { timeout: 600_000 }, async () => {
-    runtimes = await runtimeChildren(endpoint, 'cc-mail-');
-    const { start: startChild, kill, mailLines, tableName } = runtimes;
+    runtimes = await runtimeChildren('cc-mail-');
+    const { start: startChild, kill, mailLines, tableName, endpoint } = runtimes;
     const first = await startChild();
     const ctl = new ApiClient(first.url);
     const created = (await ctl.post('/_local/accounts', {})).body;

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { NOTIFY_BATCH } from '../../shared/memberships/posts';
 import { memberWrites } from '../../shared/memberships/repository';
 import { documentClient } from '../../shared/store/client';
@@ -6,7 +6,6 @@ import { Store } from '../../shared/store/store';
 import { ApiClient } from '../support/runtime';
 import { runtimeChildren } from '../support/runtime-children';
 
-const endpoint = inject('dynamoEndpoint');
 let runtimes: Awaited<ReturnType<typeof runtimeChildren>> | undefined;
 
 afterAll(async () => {
@@ -17,8 +16,8 @@ const MEMBERS = 2000;
 
 describe('members-only post notification across a crash', () => {
   it('notifies 2,000 members, never twice, when the runtime is SIGKILLed mid-send and restarted', { timeout: 600_000 }, async () => {
-    runtimes = await runtimeChildren(endpoint, 'cc-mbr-');
-    const { start: startChild, kill, mailLines, tableName } = runtimes;
+    runtimes = await runtimeChildren('cc-mbr-');
+    const { start: startChild, kill, mailLines, tableName, endpoint } = runtimes;
     const first = await startChild();
     const created = (await new ApiClient(first.url).post('/_local/accounts', { plan: 'tier3' })).body;
     const api = new ApiClient(first.url, created.testKey);

@@ -3,13 +3,18 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { startDynamoDbLocal } from '../../shared/local/dynamodb';
 import { randomHex } from '../../shared/platform/ids';
 
 /**
  * Whole local runtimes in child processes on one table and one data folder, for tests that kill
- * one (SIGKILL: nothing flushed) and start another on the same state.
+ * one (SIGKILL: nothing flushed) and start another on the same state. They get a DynamoDB Local of
+ * their own: the suite's shared one slows down late in a long run (every write there re-describes
+ * a stream whose records have piled up), and these tests write thousands of items.
  */
-export async function runtimeChildren(endpoint: string, prefix: string) {
+export async function runtimeChildren(prefix: string) {
+  const dynamo = await startDynamoDbLocal();
+  const endpoint = dynamo.endpoint;
   const tableName = `t_${randomHex(6)}`;
   const dataDir = await mkdtemp(join(tmpdir(), prefix));
   const children: ChildProcess[] = [];
@@ -50,8 +55,9 @@ export async function runtimeChildren(endpoint: string, prefix: string) {
     const raw = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
     raw.destroy();
+    await dynamo.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
 
-  return { tableName, dataDir, start, kill, mailLines, cleanup };
+  return { endpoint, tableName, dataDir, start, kill, mailLines, cleanup };
 }
