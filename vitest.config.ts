@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 const env = { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_DEV: 'true', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
 /**
- * One run, five suites. Suites that touch data share one DynamoDB Local started by the global
- * setup; every test file creates its own table, so files run in parallel without meeting.
+ * One run, five suites. Suites that touch data use the DynamoDB Local of their worker, started by
+ * the global setup; every test file creates its own tables (dropped when it ends), so files run in
+ * parallel without meeting.
  */
 export default defineConfig({
   test: {
@@ -13,8 +14,8 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 120_000 } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], setupFiles: ['test/support/drop-tables.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], setupFiles: ['test/support/drop-tables.ts'], testTimeout: 180_000, hookTimeout: 120_000 } },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000 } },
     ],

@@ -57,9 +57,9 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
     } catch {
       /* not listening yet */
     }
-    if (Date.now() - started > 30_000) {
+    if (Date.now() - started > 120_000) {
       child.kill('SIGKILL');
-      throw new Error(`DynamoDB Local did not start within 30 s: ${stderr.slice(-500)}`);
+      throw new Error(`DynamoDB Local did not start within 120 s: ${stderr.slice(-500)}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDynamoEndpoint } from '../support/dynamo-endpoint';
 import { CAPABILITIES } from '../../shared/app';
 import { assembleApp } from '../../shared/composition/assemble';
 import { startLocalRuntime, type LocalRuntime } from '../../shared/local/runtime';
@@ -34,7 +35,7 @@ beforeAll(async () => {
   runtime = await startLocalRuntime({
     port: 0,
     memory: true,
-    dynamoEndpoint: inject('dynamoEndpoint'),
+    dynamoEndpoint: testDynamoEndpoint(),
     tableName: `t_${randomHex(6)}`,
     dropTableOnStop: true,
     env: { JWT_SECRET: TEST_JWT_SECRET },

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { testDynamoEndpoint } from '../support/dynamo-endpoint';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../shared/local/dynamodb';
 import { randomHex } from '../../shared/platform/ids';
 import { ApiClient } from '../support/runtime';
@@ -31,7 +32,7 @@ async function startChild(): Promise<string> {
       ...process.env,
       CRASH_PORT: String(port),
       CRASH_DATA_DIR: dataDir,
-      CRASH_DYNAMO_ENDPOINT: inject('dynamoEndpoint'),
+      CRASH_DYNAMO_ENDPOINT: testDynamoEndpoint(),
       CRASH_TABLE: tableName,
       POWERTOOLS_LOG_LEVEL: 'ERROR',
     },
@@ -83,7 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await kill().catch(() => undefined);
   await receiver?.close();
-  const client = new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({ endpoint: testDynamoEndpoint(), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
   client.destroy();
   for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });

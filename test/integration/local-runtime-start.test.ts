@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
+import { testDynamoEndpoint } from '../support/dynamo-endpoint';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { startLocalRuntime } from '../../shared/local/runtime';
 
 let blocker: Server | undefined;
@@ -12,7 +12,7 @@ describe('local runtime start-up', () => {
     blocker = createServer();
     await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', () => resolve()));
     const port = (blocker.address() as AddressInfo).port;
-    await expect(startLocalRuntime({ port, memory: true, dynamoEndpoint: inject('dynamoEndpoint'), tableName: 'port_clash' })).rejects.toThrow(
+    await expect(startLocalRuntime({ port, memory: true, dynamoEndpoint: testDynamoEndpoint(), tableName: 'port_clash' })).rejects.toThrow(
       new RegExp(`Port ${port} is in use`),
     );
   });

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { testDynamoEndpoint } from '../support/dynamo-endpoint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { ensureTable } from '../../shared/local/dynamodb';
 import type { Clock } from '../../shared/platform/clock';
 import { blockSizeFor, RateLimiter, WINDOW_MS } from '../../shared/platform/rate-limit';
@@ -20,7 +20,7 @@ let tableName: string;
 let endpoint: string;
 
 beforeAll(async () => {
-  endpoint = inject('dynamoEndpoint');
+  endpoint = testDynamoEndpoint();
   tableName = `t_${randomHex(6)}`;
   const raw = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   await ensureTable(raw, tableName);

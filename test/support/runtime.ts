@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { testDynamoEndpoint } from './dynamo-endpoint';
 import { randomHex } from '../../shared/platform/ids';
 import { startLocalRuntime, type LocalRuntime } from '../../shared/local/runtime';
 
@@ -9,7 +9,7 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
   return startLocalRuntime({
     port: 0,
     memory: true,
-    dynamoEndpoint: inject('dynamoEndpoint'),
+    dynamoEndpoint: testDynamoEndpoint(),
     tableName: `t_${randomHex(6)}`,
     allowLoopbackWebhooks: true,
     dropTableOnStop: true,
