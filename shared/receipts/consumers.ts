@@ -7,7 +7,7 @@ import type { DomainEvent } from '../platform/events';
 import { logger } from '../platform/logger';
 import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
-import { portalUrlOf } from '../subscriptions/service';
+import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/service';
 import { surveyUrlForSale } from '../survey/service';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
 import { claimMail, releaseMail } from './repository';
@@ -102,6 +102,7 @@ export const failedPaymentConsumer: BusConsumer = {
       failureMessage: str(event.data.failureMessage),
       nextRetryAt: str(invoice.nextRetryAt),
       portalUrl,
+      cardUpdateUrl: subscriberId ? await cardUpdateUrlFor(deps, scope, subscriberId) : null,
       testMode: event.mode === 'test',
     });
     await sendOnce(deps, 'buyer-payment-failed', event, scope, to, mail, base);

@@ -81,6 +81,8 @@ export interface FailedPaymentInput {
   failureMessage: string | null;
   nextRetryAt: string | null;
   portalUrl: string | null;
+  /** The processor's card-update page, through the portal's card link. */
+  cardUpdateUrl?: string | null;
   testMode: boolean;
 }
 
@@ -97,14 +99,16 @@ export function failedPaymentMail(input: FailedPaymentInput): MailBody {
     input.testMode ? '<p><strong>Test mode</strong>: no real money moved.</p>' : '',
     `<p>We could not charge ${esc(total)}${input.failureMessage ? `: ${esc(input.failureMessage)}` : '.'} ${esc(retry)}</p>`,
     `<p>Please update your card so that your subscription continues.</p>`,
-    input.portalUrl ? button(brand, input.portalUrl, 'Update card and manage subscription') : '',
+    input.cardUpdateUrl ? button(brand, input.cardUpdateUrl, 'Update your card') : '',
+    input.portalUrl ? (input.cardUpdateUrl ? `<p><a href="${esc(input.portalUrl)}">Manage your subscription</a></p>` : button(brand, input.portalUrl, 'Update card and manage subscription')) : '',
     brand.supportEmail ? `<p>Questions? Write to <a href="mailto:${esc(brand.supportEmail)}">${esc(brand.supportEmail)}</a>.</p>` : '',
   ].join('\n');
   const text = [
     `Your payment for ${input.productName} did not go through.`,
     `We could not charge ${total}${input.failureMessage ? `: ${input.failureMessage}` : '.'} ${retry}`,
     'Please update your card so that your subscription continues.',
-    input.portalUrl ? `Update card and manage subscription: ${input.portalUrl}` : '',
+    input.cardUpdateUrl ? `Update your card: ${input.cardUpdateUrl}` : '',
+    input.portalUrl ? `${input.cardUpdateUrl ? 'Manage your subscription' : 'Update card and manage subscription'}: ${input.portalUrl}` : '',
     brand.supportEmail ? `Questions? ${brand.supportEmail}` : '',
   ]
     .filter(Boolean)

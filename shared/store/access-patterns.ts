@@ -15,6 +15,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   Timer v1 (shared/adapters/local/entities.ts): PK=TIMERS, SK=<dueAt>#<name>
 //   TimerName v1 (shared/adapters/local/entities.ts): PK=TIMERS#NAME, SK=<name>
 //   SandboxCard v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_CARD, SK=<pm_id>
+//   SandboxCardUpdate v1 (shared/adapters/processor-sandbox/entities.ts): PK=CAP#sbx-card-update#<cu_id>, SK=CAP
 //   SandboxCheckout v1 (shared/adapters/processor-sandbox/entities.ts): PK=CAP#sbx-checkout#<cs_id>, SK=CAP
 //   SandboxMembership v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>
 //   SandboxNotification v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>
@@ -73,6 +74,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Local scheduler: timers due before now', key: 'PK=TIMERS, ScanIndexForward=true, SK<=<dueAt>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) Timer v1 .due', declared: true },
   { name: 'Local scheduler: timer by name (cancel, replace)', key: 'PK=TIMERS#NAME, SK=<name>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) TimerName v1 .byName', declared: true },
   { name: 'Sandbox card by id (saved-card charges)', key: 'PK=<scope>#SBX_CARD, SK=<pm_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxCard v1 .byId', declared: true },
+  { name: 'Sandbox card-update session by id (card-update page)', key: 'PK=CAP#sbx-card-update#<cu_id>, SK=CAP', index: 'table', notes: 'used once, conditioned on status = open; TTL a day after it expires', declaredBy: 'adapters/processor-sandbox SandboxCardUpdate v1 .byId', declared: true },
   { name: 'Sandbox hosted checkout by id (hosted page, pay)', key: 'PK=CAP#sbx-checkout#<cs_id>, SK=CAP', index: 'table', notes: 'paid once, conditioned on status = open', declaredBy: 'adapters/processor-sandbox SandboxCheckout v1 .byId', declared: true },
   { name: 'Sandbox membership by id (renewals, changes)', key: 'PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxMembership v1 .byId', declared: true },
   { name: 'Sandbox notification to deliver', key: 'PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>', index: 'table', notes: 'TTL 30 days', declaredBy: 'adapters/processor-sandbox SandboxNotification v1 .byId', declared: true },
