@@ -9,6 +9,7 @@ import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
 import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/service';
 import { surveyUrlForSale } from '../survey/service';
+import { downloadLinksFor, MAIL_LINK_MS } from './downloads';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
 import { claimMail, releaseMail } from './repository';
 
@@ -74,6 +75,7 @@ export const receiptConsumer: BusConsumer = {
       reviewUrl: null,
       surveyUrl: await surveyUrlForSale(deps, scope, orderId, base),
       portalUrl,
+      downloads: kind === 'one_time' && base && str(product.id) ? await downloadLinksFor(deps, scope, str(product.id)!, { ref: orderId, baseUrl: base, validForMs: MAIL_LINK_MS }) : [],
       testMode: event.mode === 'test',
     });
     await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);

@@ -124,4 +124,46 @@ describe('buyer pages in Chromium at phone width', () => {
     expect(await serious(page)).toEqual([]);
     await page.close();
   });
+
+  it('a failed renewal recovers after the buyer updates the card from the portal', { timeout: 240_000 }, async () => {
+    const offer = await createOffer(seller, { name: 'Fern box', price: 12, frequency: 'monthly' });
+    const paid = await pay(runtime, (await openCheckout(seller, offer._id)).id, { email: 'fern-box@example.com' });
+    await control(runtime).post('/_local/settle', {});
+    await control(runtime).post(`/_local/subscribers/${paid.subscriberId}/renew`, { outcome: 'fail' });
+    await control(runtime).post('/_local/settle', {});
+    const portalUrl = (await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.portalUrl as string;
+    const page = await context.newPage();
+    await page.goto(portalUrl);
+    await expect(page.locator('#status').textContent()).resolves.toBe('Payment overdue');
+    await Promise.all([page.waitForURL(/\/processor\/sandbox\/card-update\/cu_/), page.click('#update-card')]);
+    await expect(page.locator('#current-card').textContent()).resolves.toContain('4242');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'card-update.png'), fullPage: true });
+    expect(await serious(page)).toEqual([]);
+
+    // A declining card is refused on the page; nothing changes.
+    await page.fill('#cardNumber', '4000 0000 0000 0002');
+    await page.fill('#expiry', '12/34');
+    await page.fill('#cvc', '123');
+    await page.click('#save-card');
+    await page.locator('#error').waitFor();
+    await expect(page.locator('#error').textContent()).resolves.toContain('declined');
+    expect(await serious(page)).toEqual([]);
+
+    await page.fill('#cardNumber', '5555 5555 5555 4444');
+    await page.fill('#expiry', '12/34');
+    await page.fill('#cvc', '123');
+    await page.click('#save-card');
+    await page.locator('#card-result').waitFor();
+    await expect(page.locator('#card-result').textContent()).resolves.toContain('We charged $12.00');
+    await page.screenshot({ path: join(SHOTS, 'card-updated.png'), fullPage: true });
+    expect(await serious(page)).toEqual([]);
+    await control(runtime).post('/_local/settle', {});
+    await Promise.all([page.waitForURL(/portal-data/), page.click('#return')]);
+    await expect(page.locator('#status').textContent()).resolves.toBe('Active');
+    await expect(page.locator('#payments tbody tr').count()).resolves.toBe(2);
+    const detail = (await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body;
+    expect(detail.status).toBe('active');
+    await page.close();
+  });
 });

@@ -154,6 +154,39 @@ describe('what the buyer sees', () => {
     await settle();
     const failed = (await mails(buyer)).filter((m) => m.subject.startsWith('Action needed'));
     expect(failed).toHaveLength(1);
-    expect(linkAfter(failed[0]!.text, 'Update card and manage subscription')).toBe(portalUrl);
+    expect(linkAfter(failed[0]!.text, 'Manage your subscription')).toBe(portalUrl);
+    const cardUrl = linkAfter(failed[0]!.text, 'Update your card')!;
+    expect(cardUrl).toBe(portalUrl.replace('/portal-data/', '/portal-card/'));
+
+    // The card link opens a fresh sandbox card-update page, without a referrer; the token is required.
+    const opened = await fetch(cardUrl, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('referrer-policy')).toBe('no-referrer');
+    const updateUrl = opened.headers.get('location')!;
+    expect(updateUrl).toMatch(/\/processor\/sandbox\/card-update\/cu_[0-9A-Za-z]{32}$/);
+    expect((await fetch(cardUrl.replace(/\?token=.*/, ''), { redirect: 'manual' })).status).toBe(404);
+    expect((await fetch(cardUrl.replace(/token=[^&]+/, 'token=wrong'), { redirect: 'manual' })).status).toBe(404);
+    const updatePage = await fetch(new URL(updateUrl, portalUrl), { headers: HTML });
+    expect(updatePage.status).toBe(200);
+    expect(updatePage.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const updateHtml = await updatePage.text();
+    expect(updateHtml).toContain('id="overdue"');
+    // The way back is the read-only portal: the token is not handed to the processor.
+    expect(updateHtml).toContain(`href="${portalUrl.replace(/\?token=.*/, '')}"`);
+    const saveCard = (card: string) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ cardNumber: card, expiry: '12/34', cvc: '123' })) form.set(k, v);
+      return fetch(new URL(updateUrl, portalUrl), { method: 'POST', body: form });
+    };
+    const declined = await saveCard('4000 0000 0000 0002');
+    expect(declined.status).toBe(402);
+    expect(await declined.text()).toContain('This card was declined');
+    const saved = await saveCard('4242 4242 4242 4242');
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain('We charged $10.00');
+    await settle();
+    expect((await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.status).toBe('active');
+    // Used once: the same page is now gone.
+    expect((await saveCard('4242 4242 4242 4242')).status).toBe(410);
   });
 });

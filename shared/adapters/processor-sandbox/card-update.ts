@@ -41,7 +41,7 @@ async function render(deps: PageDeps, sandbox: SandboxProcessor, session: Sandbo
 }
 
 const usable = (deps: PageDeps, session: SandboxCardUpdate | undefined): session is SandboxCardUpdate =>
-  Boolean(session && session.status === 'open' && Date.parse(session.expiresAt) > deps.clock.now().getTime());
+  Boolean(session && session.status === 'open' && Date.parse(session.validUntil) > deps.clock.now().getTime());
 
 /** GET the card-update page. */
 export async function showCardUpdate(deps: PageDeps, sandbox: SandboxProcessor, sessionId: string, baseUrl: string): Promise<HostedCheckoutOutcome> {

@@ -95,11 +95,19 @@ export function successAddress(successUrl: string, sessionId: string): string {
   }
 }
 
-export function thankYouPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, buyerEmail: string | null): BuyerPage {
+const fileSize = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+
+export function thankYouPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, buyerEmail: string | null, downloads: { filename: string; size: number; url: string }[] = []): BuyerPage {
+  const files = downloads.length
+    ? `<section class="card" aria-labelledby="downloads-heading"><h2 id="downloads-heading">Your downloads</h2><ul id="downloads">${downloads
+        .map((d) => `<li><a href="${escape(d.url)}" download>${escape(d.filename)}</a> <span class="muted">(${escape(fileSize(d.size))})</span></li>`)
+        .join('')}</ul><p class="muted">This link works for 24 hours; your receipt has its own.</p></section>`
+    : '';
   const body = `<section class="card" aria-labelledby="thanks-heading">
 <h1 id="thanks-heading">Thank you!</h1>
 <p id="confirmation">Your ${view.kind === 'subscription' ? 'subscription is active' : 'order is complete'}.${buyerEmail ? ` A receipt is on its way to <strong>${escape(buyerEmail)}</strong>.` : ''}</p>
 </section>
+${files}
 ${summaryCard(view, checkout.amountCents, 'What you bought')}
 <section class="card"><a class="button" id="continue" href="${escape(successAddress(view.successUrl, view.sessionId))}">Continue to ${escape(brand.name)}</a></section>`;
   return buyerPage({ brand, title: 'Thank you', baseUrl, body });

@@ -75,7 +75,7 @@ export interface SandboxCardUpdate {
   membershipId: string;
   returnUrl: string;
   status: 'open' | 'used';
-  expiresAt: string;
+  validUntil: string;
   createdAt: string;
   /** Set when used: the new card's last digits and whether a past-due charge was retried with it. */
   last4?: string;

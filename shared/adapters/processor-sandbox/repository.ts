@@ -45,5 +45,5 @@ export const checkoutRepriced = (checkoutId: string, amountCents: number): Trans
 
 export const cardUpdateKey = (sessionId: string) => sandboxCardUpdateEntity.declaration.key(sessionId);
 export const cardUpdateItem = (session: SandboxCardUpdate): Item =>
-  sandboxCardUpdateEntity.item(cardUpdateKey(session.id), session, { expiresAt: Math.floor(Date.parse(session.expiresAt) / 1000) + 24 * 3600 });
+  sandboxCardUpdateEntity.item(cardUpdateKey(session.id), session, { expiresAt: Math.floor(Date.parse(session.validUntil) / 1000) + 24 * 3600 });
 export const getCardUpdate = (store: Store, sessionId: string) => sandboxCardUpdateEntity.get(store, 'byId', sessionId);

@@ -261,11 +261,11 @@ export class SandboxProcessor implements ProcessorPort {
       membershipId: m.id,
       returnUrl: input.returnUrl,
       status: 'open',
-      expiresAt: new Date(now.getTime() + CARD_UPDATE_TTL_MS).toISOString(),
+      validUntil: new Date(now.getTime() + CARD_UPDATE_TTL_MS).toISOString(),
       createdAt: now.toISOString(),
     };
     await this.deps.store.put(repo.cardUpdateItem(session), { ifNotExists: true });
-    return { url: `${input.baseUrl}/processor/sandbox/card-update/${session.id}`, expiresAt: session.expiresAt };
+    return { url: `${input.baseUrl}/processor/sandbox/card-update/${session.id}`, expiresAt: session.validUntil };
   }
 
   async getCardUpdate(sessionId: string): Promise<SandboxCardUpdate | undefined> {
@@ -285,7 +285,7 @@ export class SandboxProcessor implements ProcessorPort {
    */
   async updateCard(sessionId: string, cardNumber: string): Promise<{ last4: string; retried: boolean }> {
     const session = await this.getCardUpdate(sessionId);
-    if (!session || session.status !== 'open' || Date.parse(session.expiresAt) <= this.now.getTime()) throw new ProcessorError('This card-update link has expired. Open it again from your subscription page.', 'not_found');
+    if (!session || session.status !== 'open' || Date.parse(session.validUntil) <= this.now.getTime()) throw new ProcessorError('This card-update link has expired. Open it again from your subscription page.', 'not_found');
     const digits = cardNumber.replace(/[\s-]/g, '');
     const outcome = cardOutcome(digits);
     if (outcome === 'invalid') throw new ProcessorError('The card number is not valid', 'invalid');
