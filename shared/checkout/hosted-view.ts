@@ -14,6 +14,8 @@ import { getSession, sessionRepriced } from './repository';
  */
 export interface HostedCheckoutView {
   sessionId: string;
+  /** The catalog product or offer sold. */
+  productId: string;
   kind: 'one_time' | 'subscription';
   productName: string;
   description: string | null;
@@ -41,6 +43,7 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
   const quantity = (session as { quantity?: unknown }).quantity;
   return {
     sessionId: session._id,
+    productId: session.productId,
     kind: session.kind,
     productName: session.productName,
     description: record?.description?.trim() || null,

@@ -134,6 +134,14 @@ export interface ProcessorPort {
    * without it refuses usage charges.
    */
   chargeMembership?(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }): Promise<{ paymentId: string; paymentMethod: PaymentMethod | null }>;
+  /**
+   * A page of the processor's own where the buyer enters a new card for a membership (the Stripe
+   * Billing Portal's payment-method flow; the sandbox's card-update page). The card is used for the
+   * membership's next charge, and a past-due membership is charged again at once. The link is
+   * short-lived and single-purpose: ask for a fresh one per visit. Optional: a provider without it
+   * offers no card update.
+   */
+  cardUpdateSession?(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }): Promise<{ url: string; expiresAt: string }>;
   pauseMembership(scope: Scope, membershipId: string): Promise<LiveMembership>;
   resumeMembership(scope: Scope, membershipId: string): Promise<LiveMembership>;
   cancelMembership(scope: Scope, membershipId: string, options: { atPeriodEnd: boolean }): Promise<LiveMembership>;

@@ -92,6 +92,11 @@ export class ProcessorRouter implements ProcessorPort {
     if (!port.chargeMembership) throw new ProcessorError('This payment processor cannot charge usage', 'refused');
     return port.chargeMembership(scope, membershipId, input);
   }
+  async cardUpdateSession(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }) {
+    const port = await this.port(scope);
+    if (!port.cardUpdateSession) throw new ProcessorError('This payment processor offers no card update', 'refused');
+    return port.cardUpdateSession(scope, membershipId, input);
+  }
   async pauseMembership(scope: Scope, membershipId: string) {
     return (await this.port(scope)).pauseMembership(scope, membershipId);
   }

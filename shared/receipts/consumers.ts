@@ -7,8 +7,9 @@ import type { DomainEvent } from '../platform/events';
 import { logger } from '../platform/logger';
 import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
-import { portalUrlOf } from '../subscriptions/service';
+import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/service';
 import { surveyUrlForSale } from '../survey/service';
+import { downloadLinksFor, MAIL_LINK_MS } from './downloads';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
 import { claimMail, releaseMail } from './repository';
 
@@ -74,6 +75,7 @@ export const receiptConsumer: BusConsumer = {
       reviewUrl: null,
       surveyUrl: await surveyUrlForSale(deps, scope, orderId, base),
       portalUrl,
+      downloads: kind === 'one_time' && base && str(product.id) ? await downloadLinksFor(deps, scope, str(product.id)!, { ref: orderId, baseUrl: base, validForMs: MAIL_LINK_MS }) : [],
       testMode: event.mode === 'test',
     });
     await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);
@@ -102,6 +104,7 @@ export const failedPaymentConsumer: BusConsumer = {
       failureMessage: str(event.data.failureMessage),
       nextRetryAt: str(invoice.nextRetryAt),
       portalUrl,
+      cardUpdateUrl: subscriberId ? await cardUpdateUrlFor(deps, scope, subscriberId) : null,
       testMode: event.mode === 'test',
     });
     await sendOnce(deps, 'buyer-payment-failed', event, scope, to, mail, base);

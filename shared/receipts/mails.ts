@@ -27,6 +27,8 @@ export interface ReceiptInput {
   /** The attribution survey's question for this order, when the seller asks it. */
   surveyUrl?: string | null;
   portalUrl: string | null;
+  /** Download links of the product files bought. */
+  downloads?: { filename: string; url: string }[];
   testMode: boolean;
 }
 
@@ -51,6 +53,7 @@ export function receiptMail(input: ReceiptInput): MailBody {
     test,
     `<p>Order ${esc(input.orderId)} · ${esc(day(input.paidAt))}</p>`,
     `<table width="100%" cellpadding="6" cellspacing="0" border="0">${rows}</table>`,
+    ...(input.downloads ?? []).map((d) => `<p>Your download: <a href="${esc(d.url)}">${esc(d.filename)}</a> (the link works for 7 days)</p>`),
     input.portalUrl ? `<p>Manage your subscription (see payments, cancel or resume) any time:</p>${button(brand, input.portalUrl, 'Manage subscription')}` : '',
     input.reviewUrl ? `<p><a href="${esc(input.reviewUrl)}">Leave a review of ${esc(input.productName)}</a></p>` : '',
     input.surveyUrl ? `<p>One question, if you have a moment: <a href="${esc(input.surveyUrl)}">where did you hear about us?</a></p>` : '',
@@ -63,6 +66,7 @@ export function receiptMail(input: ReceiptInput): MailBody {
     `${what}: ${formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency)}`,
     input.discount ? `Discount ${input.discount.code}: -${formatMoney(input.discount.amountOffCents, input.currency)}` : '',
     `Total paid: ${total}`,
+    ...(input.downloads ?? []).map((d) => `Download ${d.filename}: ${d.url}`),
     input.portalUrl ? `Manage your subscription: ${input.portalUrl}` : '',
     input.reviewUrl ? `Leave a review: ${input.reviewUrl}` : '',
     input.surveyUrl ? `Where did you hear about us? ${input.surveyUrl}` : '',
@@ -81,6 +85,8 @@ export interface FailedPaymentInput {
   failureMessage: string | null;
   nextRetryAt: string | null;
   portalUrl: string | null;
+  /** The processor's card-update page, through the portal's card link. */
+  cardUpdateUrl?: string | null;
   testMode: boolean;
 }
 
@@ -97,14 +103,16 @@ export function failedPaymentMail(input: FailedPaymentInput): MailBody {
     input.testMode ? '<p><strong>Test mode</strong>: no real money moved.</p>' : '',
     `<p>We could not charge ${esc(total)}${input.failureMessage ? `: ${esc(input.failureMessage)}` : '.'} ${esc(retry)}</p>`,
     `<p>Please update your card so that your subscription continues.</p>`,
-    input.portalUrl ? button(brand, input.portalUrl, 'Update card and manage subscription') : '',
+    input.cardUpdateUrl ? button(brand, input.cardUpdateUrl, 'Update your card') : '',
+    input.portalUrl ? (input.cardUpdateUrl ? `<p><a href="${esc(input.portalUrl)}">Manage your subscription</a></p>` : button(brand, input.portalUrl, 'Update card and manage subscription')) : '',
     brand.supportEmail ? `<p>Questions? Write to <a href="mailto:${esc(brand.supportEmail)}">${esc(brand.supportEmail)}</a>.</p>` : '',
   ].join('\n');
   const text = [
     `Your payment for ${input.productName} did not go through.`,
     `We could not charge ${total}${input.failureMessage ? `: ${input.failureMessage}` : '.'} ${retry}`,
     'Please update your card so that your subscription continues.',
-    input.portalUrl ? `Update card and manage subscription: ${input.portalUrl}` : '',
+    input.cardUpdateUrl ? `Update your card: ${input.cardUpdateUrl}` : '',
+    input.portalUrl ? `${input.cardUpdateUrl ? 'Manage your subscription' : 'Update card and manage subscription'}: ${input.portalUrl}` : '',
     brand.supportEmail ? `Questions? ${brand.supportEmail}` : '',
   ]
     .filter(Boolean)

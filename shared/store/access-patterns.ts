@@ -15,6 +15,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   Timer v1 (shared/adapters/local/entities.ts): PK=TIMERS, SK=<dueAt>#<name>
 //   TimerName v1 (shared/adapters/local/entities.ts): PK=TIMERS#NAME, SK=<name>
 //   SandboxCard v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_CARD, SK=<pm_id>
+//   SandboxCardUpdate v1 (shared/adapters/processor-sandbox/entities.ts): PK=CAP#sbx-card-update#<cu_id>, SK=CAP
 //   SandboxCheckout v1 (shared/adapters/processor-sandbox/entities.ts): PK=CAP#sbx-checkout#<cs_id>, SK=CAP
 //   SandboxMembership v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>
 //   SandboxNotification v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>
@@ -32,6 +33,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   RateWindow v1 (shared/platform/entities.ts): PK=RATE#<accountId>, SK=<window start>
 //   ProcessedNotification v1 (shared/processor/entities.ts): PK=DONE#processor-ingress, SK=<notificationId>
 //   ProcessorSettings v1 (shared/processor/entities.ts): PK=<scope>#PROCESSOR_SETTINGS, SK=current
+//   DownloadLink v1 (shared/receipts/entities.ts): PK=CAP#download#<token>, SK=CAP
 //   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>
 //   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER, SK=<customerId>
 //   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT, SK=<pay_id>
@@ -73,6 +75,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Local scheduler: timers due before now', key: 'PK=TIMERS, ScanIndexForward=true, SK<=<dueAt>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) Timer v1 .due', declared: true },
   { name: 'Local scheduler: timer by name (cancel, replace)', key: 'PK=TIMERS#NAME, SK=<name>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) TimerName v1 .byName', declared: true },
   { name: 'Sandbox card by id (saved-card charges)', key: 'PK=<scope>#SBX_CARD, SK=<pm_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxCard v1 .byId', declared: true },
+  { name: 'Sandbox card-update session by id (card-update page)', key: 'PK=CAP#sbx-card-update#<cu_id>, SK=CAP', index: 'table', notes: 'used once, conditioned on status = open; TTL a day after it expires', declaredBy: 'adapters/processor-sandbox SandboxCardUpdate v1 .byId', declared: true },
   { name: 'Sandbox hosted checkout by id (hosted page, pay)', key: 'PK=CAP#sbx-checkout#<cs_id>, SK=CAP', index: 'table', notes: 'paid once, conditioned on status = open', declaredBy: 'adapters/processor-sandbox SandboxCheckout v1 .byId', declared: true },
   { name: 'Sandbox membership by id (renewals, changes)', key: 'PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxMembership v1 .byId', declared: true },
   { name: 'Sandbox notification to deliver', key: 'PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>', index: 'table', notes: 'TTL 30 days', declaredBy: 'adapters/processor-sandbox SandboxNotification v1 .byId', declared: true },
@@ -96,6 +99,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Requests admitted in the previous minute (sliding estimate)', key: 'PK=RATE#<accountId>, SK=<previous window start>', index: 'table', notes: 'conditional ADD per block, TTL 3 min', declaredBy: 'platform RateWindow v1 .previousWindow', declared: true },
   { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress, SK=<notificationId>', index: 'table', notes: 'in the same transaction as the change; TTL 30 days', declaredBy: 'processor ProcessedNotification v1 .byNotification', declared: true },
   { name: 'Processor settings of a tenant and mode (routing)', key: 'PK=<scope>#PROCESSOR_SETTINGS, SK=current', index: 'table', notes: 'secrets encrypted, bound to scope and name', declaredBy: 'processor ProcessorSettings v1 .ofTenant', declared: true },
+  { name: 'Download link by its token (GET /downloads/{productId}/{token})', key: 'PK=CAP#download#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'receipts DownloadLink v1 .byToken', declared: true },
   { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', notes: 'holds customerId', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
   { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byId', declared: true },
   { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineOperation, rawReply, reply } from '../platform/operation';
+import { openCardUpdate } from './portal-card';
 import { showPortal, submitPortalForm, wantsHtml, type PortalHtmlOutcome } from './portal-html';
 import { getSubscriberDetail, listSubscribersOf, cancelSubscription, pauseSubscription, resumeSubscription, portalData, portalChange } from './service';
 
@@ -106,6 +107,17 @@ export const subscriberOperations = [
       wantsHtml(ctx.request.headers)
         ? portalAnswer(await showPortal(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, query.token, query.done))
         : portalData(ctx, params.subscriptionId, params.subscriptionCustomerId, query.token),
+  }),
+  defineOperation({
+    operationId: 'portalCardUpdate',
+    summary: 'Buyer portal: opens the payment processor\'s card-update page for the subscription (303); needs the portal token',
+    tags: ['Portal'],
+    method: 'GET',
+    path: '/subscriptions/sub/portal-card/{subscriptionId}/{subscriptionCustomerId}',
+    auth: 'portal',
+    params: z.object({ subscriptionId: z.string().min(1).max(64), subscriptionCustomerId: z.string().min(1).max(64) }),
+    query: z.object({ token: z.string().max(128).optional() }),
+    handler: async (ctx, { params, query }) => portalAnswer(await openCardUpdate(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, query.token)),
   }),
   defineOperation({
     operationId: 'portalForm',

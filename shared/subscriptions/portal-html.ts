@@ -36,7 +36,7 @@ export async function showPortal(deps: Deps, request: RequestInfo, subscriptionI
   const scope = (await locateSubscriber(deps.store, subscriberId))!;
   const baseUrl = baseOf(deps, request);
   const brand = await sellerBrand(deps, scope, baseUrl);
-  const manage = data.canManage && token ? { token, csrf: csrfToken(token, subscriberId), action: formAction(subscriptionId, subscriberId), cardUpdateUrl: null } : undefined;
+  const manage = data.canManage && token ? { token, csrf: csrfToken(token, subscriberId), action: formAction(subscriptionId, subscriberId), cardUpdateUrl: data.cardUpdateUrl } : undefined;
   return { kind: 'page', status: error ? 403 : 200, page: portalPage({ brand, data, baseUrl, manage, notice: done ? NOTICES[done] : undefined, error }) };
 }
 

@@ -233,6 +233,36 @@ async function tokenValid(deps: Deps, sub: SubscriberRecord, token: string | und
 
 const manageUrlOf = (sub: SubscriberRecord) => sub.portalUrl;
 
+/**
+ * The portal's card-update link (it carries the portal token): opening it asks the processor for a
+ * fresh card-update page. Only while there is a membership to charge.
+ */
+const cardUpdateUrlOf = (sub: SubscriberRecord) => (sub.membershipId && sub.status !== 'canceled' ? sub.portalUrl.replace('/portal-data/', '/portal-card/') : null);
+
+/**
+ * Opening the card-update link: checks the portal token, then asks the processor for its
+ * card-update page. The processor sends the buyer back to the read-only portal address: the
+ * token is never handed to the processor.
+ */
+export async function portalCardUpdate(deps: Deps, subscriptionId: string, subscriberId: string, token: string | undefined, baseUrl: string): Promise<{ url: string }> {
+  const { scope, sub } = await portalSubscriber(deps, subscriptionId, subscriberId);
+  if (!(await tokenValid(deps, sub, token))) throw notFound('Subscription');
+  if (!sub.membershipId || sub.status === 'canceled') throw new ApiError(409, 'This subscription has no card to update', { code: 'NO_MEMBERSHIP' });
+  const returnUrl = `${baseUrl}/subscriptions/sub/portal-data/${sub.subscriptionId}/${sub._id}`;
+  try {
+    return await deps.ports.processor.cardUpdateSession!(scope, sub.membershipId, { returnUrl, baseUrl });
+  } catch (error) {
+    if (error instanceof ProcessorError) throw new ApiError(409, error.message, { code: 'CARD_UPDATE_UNAVAILABLE' });
+    throw error;
+  }
+}
+
+/** The card-update link of a subscriber (failed-payment mails), or null. */
+export async function cardUpdateUrlFor(deps: Pick<Deps, 'store'>, scope: Scope, subscriberId: string): Promise<string | null> {
+  const sub = await getSubscriber(deps.store, scope, subscriberId);
+  return sub ? cardUpdateUrlOf(sub) : null;
+}
+
 export async function portalData(deps: Deps, subscriptionId: string, subscriberId: string, token: string | undefined) {
   const { scope, sub } = await portalSubscriber(deps, subscriptionId, subscriberId);
   const offer = await lookupOffer(deps, scope, sub.subscriptionId);
@@ -250,6 +280,7 @@ export async function portalData(deps: Deps, subscriptionId: string, subscriberI
     customer: { email: sub.buyerEmail, firstName: sub.firstName, lastName: sub.lastName },
     canManage,
     manageUrl: canManage ? manageUrlOf(sub) : null,
+    cardUpdateUrl: canManage ? cardUpdateUrlOf(sub) : null,
     payments: await payments(deps, scope, sub._id),
   };
 }

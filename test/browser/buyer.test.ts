@@ -9,6 +9,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
 import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
+import { productFilePut } from '../../shared/imports/repository';
 
 const SHOTS = join(__dirname, 'screenshots');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -54,6 +55,10 @@ afterAll(async () => {
 describe('buyer pages in Chromium at phone width', () => {
   it('buys with a discount code: checkout, thank-you page, then successUrl with session_id', { timeout: 240_000 }, async () => {
     const product = await createProduct(seller, { name: 'Moss field guide', price: 24, description: 'Forty illustrated pages on the mosses of northern woods.' });
+    // The guide is a digital product: its file is offered on the thank-you page.
+    const blobKey = `products/${seller.accountId}/test/${product._id}/files/moss.pdf`;
+    await runtime.deps.ports.blob.put(blobKey, Buffer.from('%PDF-1.4 moss'), 'application/pdf');
+    await runtime.deps.store.transact([productFilePut({ accountId: seller.accountId, mode: 'test' }, product._id, { blobKey, filename: 'moss-guide.pdf', contentType: 'application/pdf', size: 13, sourceUrl: 'https://example.com/moss.pdf' })]);
     await seller.test.post('/discounts', { name: 'Quarter', code: 'QUARTER', valueType: 'percentage', value: 25, mainProductIds: [product._id] });
     const session = await openCheckout(seller, product._id, { successUrl: `${shopUrl}/done`, cancelUrl: `${shopUrl}/cart` });
     const page = await context.newPage();
@@ -87,6 +92,7 @@ describe('buyer pages in Chromium at phone width', () => {
     await page.fill('#cvc', '123');
     await Promise.all([page.waitForURL(/\/thanks$/), page.click('#pay')]);
     await expect(page.locator('#confirmation').textContent()).resolves.toContain('order is complete');
+    await expect(page.locator('#downloads a').textContent()).resolves.toBe('moss-guide.pdf');
     await expect(page.locator('#price').textContent()).resolves.toContain('$18.00');
     expect(await fitsWidth(page)).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'thank-you.png'), fullPage: true });
@@ -122,6 +128,48 @@ describe('buyer pages in Chromium at phone width', () => {
     await page.goto(portalUrl.replace(/\?token=.*/, ''));
     expect(await page.locator('form').count()).toBe(0);
     expect(await serious(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('a failed renewal recovers after the buyer updates the card from the portal', { timeout: 240_000 }, async () => {
+    const offer = await createOffer(seller, { name: 'Fern box', price: 12, frequency: 'monthly' });
+    const paid = await pay(runtime, (await openCheckout(seller, offer._id)).id, { email: 'fern-box@example.com' });
+    await control(runtime).post('/_local/settle', {});
+    await control(runtime).post(`/_local/subscribers/${paid.subscriberId}/renew`, { outcome: 'fail' });
+    await control(runtime).post('/_local/settle', {});
+    const portalUrl = (await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.portalUrl as string;
+    const page = await context.newPage();
+    await page.goto(portalUrl);
+    await expect(page.locator('#status').textContent()).resolves.toBe('Payment overdue');
+    await Promise.all([page.waitForURL(/\/processor\/sandbox\/card-update\/cu_/), page.click('#update-card')]);
+    await expect(page.locator('#current-card').textContent()).resolves.toContain('4242');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'card-update.png'), fullPage: true });
+    expect(await serious(page)).toEqual([]);
+
+    // A declining card is refused on the page; nothing changes.
+    await page.fill('#cardNumber', '4000 0000 0000 0002');
+    await page.fill('#expiry', '12/34');
+    await page.fill('#cvc', '123');
+    await page.click('#save-card');
+    await page.locator('#error').waitFor();
+    await expect(page.locator('#error').textContent()).resolves.toContain('declined');
+    expect(await serious(page)).toEqual([]);
+
+    await page.fill('#cardNumber', '5555 5555 5555 4444');
+    await page.fill('#expiry', '12/34');
+    await page.fill('#cvc', '123');
+    await page.click('#save-card');
+    await page.locator('#card-result').waitFor();
+    await expect(page.locator('#card-result').textContent()).resolves.toContain('We charged $12.00');
+    await page.screenshot({ path: join(SHOTS, 'card-updated.png'), fullPage: true });
+    expect(await serious(page)).toEqual([]);
+    await control(runtime).post('/_local/settle', {});
+    await Promise.all([page.waitForURL(/portal-data/), page.click('#return')]);
+    await expect(page.locator('#status').textContent()).resolves.toBe('Active');
+    await expect(page.locator('#payments tbody tr').count()).resolves.toBe(2);
+    const detail = (await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body;
+    expect(detail.status).toBe('active');
     await page.close();
   });
 });

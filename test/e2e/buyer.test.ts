@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
-import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
+import { advanceDays, control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
+import { productFilePut } from '../../shared/imports/repository';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 let runtime: LocalRuntime;
@@ -154,6 +155,87 @@ describe('what the buyer sees', () => {
     await settle();
     const failed = (await mails(buyer)).filter((m) => m.subject.startsWith('Action needed'));
     expect(failed).toHaveLength(1);
-    expect(linkAfter(failed[0]!.text, 'Update card and manage subscription')).toBe(portalUrl);
+    expect(linkAfter(failed[0]!.text, 'Manage your subscription')).toBe(portalUrl);
+    const cardUrl = linkAfter(failed[0]!.text, 'Update your card')!;
+    expect(cardUrl).toBe(portalUrl.replace('/portal-data/', '/portal-card/'));
+
+    // The card link opens a fresh sandbox card-update page, without a referrer; the token is required.
+    const opened = await fetch(cardUrl, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('referrer-policy')).toBe('no-referrer');
+    const updateUrl = opened.headers.get('location')!;
+    expect(updateUrl).toMatch(/\/processor\/sandbox\/card-update\/cu_[0-9A-Za-z]{32}$/);
+    expect((await fetch(cardUrl.replace(/\?token=.*/, ''), { redirect: 'manual' })).status).toBe(404);
+    expect((await fetch(cardUrl.replace(/token=[^&]+/, 'token=wrong'), { redirect: 'manual' })).status).toBe(404);
+    const updatePage = await fetch(new URL(updateUrl, portalUrl), { headers: HTML });
+    expect(updatePage.status).toBe(200);
+    expect(updatePage.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const updateHtml = await updatePage.text();
+    expect(updateHtml).toContain('id="overdue"');
+    // The way back is the read-only portal: the token is not handed to the processor.
+    expect(updateHtml).toContain(`href="${portalUrl.replace(/\?token=.*/, '')}"`);
+    const saveCard = (card: string) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ cardNumber: card, expiry: '12/34', cvc: '123' })) form.set(k, v);
+      return fetch(new URL(updateUrl, portalUrl), { method: 'POST', body: form });
+    };
+    const declined = await saveCard('4000 0000 0000 0002');
+    expect(declined.status).toBe(402);
+    expect(await declined.text()).toContain('This card was declined');
+    const saved = await saveCard('4242 4242 4242 4242');
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain('We charged $10.00');
+    await settle();
+    expect((await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.status).toBe('active');
+    // Used once: the same page is now gone.
+    expect((await saveCard('4242 4242 4242 4242')).status).toBe(410);
+  });
+
+  // Last in the file: it moves the runtime's clock.
+  it('download links on the thank-you page and in the receipt: bound to their token, product and time', { timeout: 240_000 }, async () => {
+    const attach = async (account: TestAccount, productId: string, text: string) => {
+      const body = Buffer.from(text);
+      const blobKey = `products/${account.accountId}/test/${productId}/files/notes.pdf`;
+      await runtime.deps.ports.blob.put(blobKey, body, 'application/pdf');
+      await runtime.deps.store.transact([productFilePut({ accountId: account.accountId, mode: 'test' }, productId, { blobKey, filename: 'field notes.pdf', contentType: 'application/pdf', size: body.length, sourceUrl: 'https://example.com/notes.pdf' })]);
+    };
+    const product = await createProduct(seller, { name: 'Field notes', price: 5 });
+    const foreign = await createProduct(other, { name: 'Other notes', price: 5 });
+    await attach(seller, product._id, '%PDF-1.4 field notes');
+    await attach(other, foreign._id, '%PDF-1.4 other account');
+    const buyer = `dl-${Date.now()}@example.com`;
+    const session = await openCheckout(seller, product._id);
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' })) form.set(k, v);
+    const paid = await fetch(session.url, { method: 'POST', body: form, redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    const thanks = await (await fetch(new URL(paid.headers.get('location')!, session.url))).text();
+    const pageLink = /<ul id="downloads"><li><a href="([^"]+)"/.exec(thanks)![1]!.replace(/&amp;/g, '&');
+    expect(pageLink).toMatch(new RegExp(`/downloads/${product._id}/[0-9A-Za-z]{40}$`));
+    expect(thanks).not.toContain('products/');
+    const file = await fetch(pageLink);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toContain('attachment; filename="field_notes.pdf"');
+    expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('%PDF-1.4 field notes');
+
+    // Wrong token, and a token carried to another account's product: the same 404.
+    const token = pageLink.split('/').pop()!;
+    const wrong = pageLink.replace(token, token.slice(0, -1) + (token.endsWith('a') ? 'b' : 'a'));
+    expect((await fetch(wrong)).status).toBe(404);
+    expect((await fetch(pageLink.replace(`/downloads/${product._id}/`, `/downloads/${foreign._id}/`))).status).toBe(404);
+    expect((await fetch(pageLink.replace(token, 'short'))).status).toBe(404);
+
+    await settle();
+    const receipt = (await mails(buyer)).find((m) => m.subject.startsWith('Your receipt'))!;
+    const mailLink = linkAfter(receipt.text, 'Download field notes.pdf')!;
+    expect(mailLink).not.toBe(pageLink);
+    expect((await fetch(mailLink)).status).toBe(200);
+
+    // The page's link lasts a day, the mail's a week.
+    await advanceDays(runtime, 2);
+    expect((await fetch(pageLink)).status).toBe(410);
+    expect((await fetch(mailLink)).status).toBe(200);
+    await advanceDays(runtime, 6);
+    expect((await fetch(mailLink)).status).toBe(410);
   });
 });

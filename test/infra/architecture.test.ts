@@ -142,6 +142,8 @@ describe('a capability added to the list', () => {
       'getSandboxCheckoutPage',
       'paySandboxCheckout',
       'getSandboxThankYouPage',
+      'getSandboxCardUpdatePage',
+      'submitSandboxCardUpdate',
       'receiveProcessorNotification',
       'receiveStripeEvent',
     ]);

@@ -182,6 +182,28 @@ describe('Stripe adapter against a fake Stripe API', () => {
     expect(requests[5]!.query).toEqual({ 'expand[0]': 'latest_charge', 'expand[1]': 'payment_method' });
   });
 
+  it('card update: a Billing Portal session in the payment-method-update flow for the subscription\'s customer', async () => {
+    const membershipId = specId('mem', live, 'sub_card');
+    await ensureRef(deps.store, live, { specId: membershipId, stripeId: 'sub_card', kind: 'membership', status: 'past_due', periodEnd: 1 });
+    fake.objects.sub_card = { id: 'sub_card', object: 'subscription', customer: 'cus_card', status: 'past_due' };
+    fake.take();
+    const back = 'https://api.example.com/subscriptions/sub/portal-data/o1/s1';
+    const session = await deps.ports.processor.cardUpdateSession!(live, membershipId, { returnUrl: back, baseUrl: 'https://api.example.com' });
+    expect(session.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/bps_/);
+    const requests = fake.take();
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/subscriptions/sub_card', 'POST /v1/billing_portal/sessions']);
+    expect(requests[1]!.idempotencyKey).toMatch(IDEMPOTENCY);
+    expect(requests[1]!.form).toEqual({
+      customer: 'cus_card',
+      return_url: back,
+      'flow_data[type]': 'payment_method_update',
+      'flow_data[after_completion][type]': 'redirect',
+      'flow_data[after_completion][redirect][return_url]': back,
+    });
+    // Another account's membership id is not found in this scope.
+    await expect(deps.ports.processor.cardUpdateSession!({ ...live, accountId: 'acct_other' }, membershipId, { returnUrl: back, baseUrl: '' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('a declined off-session charge and a missing object surface as ProcessorError', async () => {
     const card = { id: specId('payt', live, 'pm_bad'), type: 'card' as const, brand: 'visa', last4: '0002', expMonth: 1, expYear: 2030 };
     await ensureRef(deps.store, live, { specId: card.id, stripeId: 'pm_bad', kind: 'card', customerId: 'cus_bad', paymentMethod: card });

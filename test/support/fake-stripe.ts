@@ -69,6 +69,10 @@ export class FakeStripe {
       const cs = this.id('cs_test');
       return { body: { id: cs, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${cs}` } };
     }
+    if (r.method === 'POST' && r.path === '/v1/billing_portal/sessions') {
+      const bps = this.id('bps');
+      return { body: { id: bps, object: 'billing_portal.session', customer: r.form.customer, return_url: r.form.return_url, url: `https://billing.stripe.com/p/session/${bps}` } };
+    }
     const [, , resource, id, sub] = r.path.split('/');
     if (r.method === 'POST' && !id) {
       const prefix = { products: 'prod', prices: 'price', coupons: 'co', refunds: 're', payment_intents: 'pi' }[resource!] ?? 'obj';

@@ -87,5 +87,15 @@ describe('buyer mails', () => {
     expect(mail.subject).toContain('failed');
     expect(mail.text).toContain('€10.00: Your card was declined. We will try again on November 25, 2026.');
     expect(mail.html).toContain('Update card and manage subscription');
+    // With the processor's card link, the mail's button goes there and the portal stays a link.
+    const withCard = failedPaymentMail({ brand, productName: 'Pro', amountCents: 1000, currency: 'EUR', failureMessage: null, nextRetryAt: null, portalUrl: 'https://api.example.com/p', cardUpdateUrl: 'https://api.example.com/c?token=t', testMode: false });
+    expect(withCard.text).toContain('Update your card: https://api.example.com/c?token=t');
+    expect(withCard.text).toContain('Manage your subscription: https://api.example.com/p');
+    expect(withCard.html).toContain('href="https://api.example.com/c?token=t"');
+  });
+  it('a receipt lists the download links of the files bought', () => {
+    const mail = receiptMail({ brand, orderId: 'o1', productName: 'Guide', amountCents: 500, currency: 'USD', kind: 'one_time', billingReason: null, interval: null, discount: null, paidAt: now.toISOString(), reviewUrl: null, portalUrl: null, downloads: [{ filename: 'guide <1>.pdf', url: 'https://api.example.com/downloads/p/t' }], testMode: false });
+    expect(mail.text).toContain('Download guide <1>.pdf: https://api.example.com/downloads/p/t');
+    expect(mail.html).toContain('<a href="https://api.example.com/downloads/p/t">guide &lt;1&gt;.pdf</a>');
   });
 });

@@ -1,13 +1,14 @@
 import type { PaymentMethod } from '../../processor/port';
 import { defineEntity } from '../../store/entity';
 import { keys, type Scope } from '../../store/keys';
-import { SBX, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment } from './records';
+import { SBX, type SandboxCardUpdate, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment } from './records';
 
 /** A card the sandbox issued: what it reports, plus whether it declines and was saved for later charges. */
 export type SandboxCard = PaymentMethod & { declines: boolean; saved: boolean; email: string };
 
 const OWNER = 'adapters/processor-sandbox';
 const checkoutKey = (checkoutId: string) => keys.capability(SBX.checkout, checkoutId);
+const cardUpdateKey = (sessionId: string) => keys.capability(SBX.cardUpdate, sessionId);
 const membershipKey = (scope: Scope, id: string) => keys.entity(scope, SBX.membership, id);
 const paymentKey = (scope: Scope, id: string) => keys.entity(scope, SBX.payment, id);
 const cardKey = (scope: Scope, id: string) => keys.entity(scope, SBX.card, id);
@@ -68,4 +69,17 @@ export const sandboxNotificationEntity = defineEntity<SandboxNotification>()({
     byId: { kind: 'get', summary: 'Sandbox notification to deliver', key: notificationKey, args: ['scope', 'ntf_id'], consistent: true },
   },
   notes: 'TTL 30 days',
+});
+
+/** A card-update session: scope-free like the checkout, its id is the secret of the page's address. */
+export const sandboxCardUpdateEntity = defineEntity<SandboxCardUpdate>()({
+  entity: 'SandboxCardUpdate',
+  version: 1,
+  owner: OWNER,
+  key: cardUpdateKey,
+  keyArgs: ['cu_id'],
+  patterns: {
+    byId: { kind: 'get', summary: 'Sandbox card-update session by id (card-update page)', key: cardUpdateKey, args: ['cu_id'], consistent: true, notes: 'used once, conditioned on status = open' },
+  },
+  notes: 'TTL a day after it expires',
 });

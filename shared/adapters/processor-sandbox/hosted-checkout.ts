@@ -3,6 +3,7 @@ import { sellerBrand } from '../../account/branding';
 import type { BuyerPage } from '../../account/buyer-page';
 import { hostedCheckoutView, sessionDiscountChange } from '../../checkout/hosted-view';
 import { paymentClaimFor } from '../../checkout/service';
+import { downloadLinksFor, PAGE_LINK_MS } from '../../receipts/downloads';
 import type { Deps } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { ProcessorError } from '../../processor/port';
@@ -50,7 +51,9 @@ export async function showThankYou(deps: PageDeps, sandbox: SandboxProcessor, ch
   if (checkout.status !== 'paid') return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}` };
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
   if (!view) return { kind: 'missing', html: notFoundPage() };
-  return { kind: 'page', status: 200, page: thankYouPage(await sellerBrand(deps, checkout.scope, baseUrl), view, checkout, baseUrl, null) };
+  // A fresh link per visit, bound to this paid checkout; the page itself is no-store.
+  const downloads = view.kind === 'one_time' ? await downloadLinksFor(deps, checkout.scope, view.productId, { ref: checkout.id, baseUrl, validForMs: PAGE_LINK_MS }) : [];
+  return { kind: 'page', status: 200, page: thankYouPage(await sellerBrand(deps, checkout.scope, baseUrl), view, checkout, baseUrl, null, downloads) };
 }
 
 const EMAIL = z.email();

@@ -5,6 +5,7 @@ import { defineOperation, rawReply, reply } from '../../platform/operation';
 import type { Ports } from '../../platform/ports';
 import { showHostedCheckout, showThankYou, submitHostedCheckout, type HostedCheckoutOutcome } from './hosted-checkout';
 import { SandboxProcessor } from './sandbox';
+import { showCardUpdate, submitCardUpdate } from './card-update';
 
 const answer = (outcome: HostedCheckoutOutcome) => {
   switch (outcome.kind) {
@@ -23,6 +24,7 @@ const sandboxOf = (ports: Ports) => {
 };
 
 const checkoutParams = z.object({ checkoutId: z.string().min(1).max(64) });
+const cardUpdateParams = z.object({ sessionId: z.string().min(1).max(64) });
 
 /** The sandbox's hosted checkout page, its form post and the thank-you page (public HTML routes). */
 export const sandboxOperations = [
@@ -60,5 +62,29 @@ export const sandboxOperations = [
     unmetered: true,
     params: checkoutParams,
     handler: async (ctx, { params }) => answer(await showThankYou(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx))),
+  }),
+  defineOperation({
+    operationId: 'getSandboxCardUpdatePage',
+    summary: 'The sandbox processor\'s card-update page (HTML): the buyer enters a new card for a membership; the link works once, for an hour',
+    tags: ['Processor'],
+    method: 'GET',
+    path: '/processor/sandbox/card-update/{sessionId}',
+    auth: 'public',
+    unmetered: true,
+    params: cardUpdateParams,
+    handler: async (ctx, { params }) => answer(await showCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, publicBaseUrl(ctx))),
+  }),
+  defineOperation({
+    operationId: 'submitSandboxCardUpdate',
+    summary: 'Form post of the sandbox card-update page: saves the new card (a past-due membership is charged again with it)',
+    tags: ['Processor'],
+    method: 'POST',
+    path: '/processor/sandbox/card-update/{sessionId}',
+    auth: 'public',
+    unmetered: true,
+    params: cardUpdateParams,
+    bodyType: 'json-or-multipart',
+    body: z.record(z.string(), z.unknown()),
+    handler: async (ctx, { params, body }) => answer(await submitCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, body, publicBaseUrl(ctx))),
   }),
 ];

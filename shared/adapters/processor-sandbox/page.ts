@@ -95,11 +95,19 @@ export function successAddress(successUrl: string, sessionId: string): string {
   }
 }
 
-export function thankYouPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, buyerEmail: string | null): BuyerPage {
+const fileSize = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+
+export function thankYouPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, buyerEmail: string | null, downloads: { filename: string; size: number; url: string }[] = []): BuyerPage {
+  const files = downloads.length
+    ? `<section class="card" aria-labelledby="downloads-heading"><h2 id="downloads-heading">Your downloads</h2><ul id="downloads">${downloads
+        .map((d) => `<li><a href="${escape(d.url)}" download>${escape(d.filename)}</a> <span class="muted">(${escape(fileSize(d.size))})</span></li>`)
+        .join('')}</ul><p class="muted">This link works for 24 hours; your receipt has its own.</p></section>`
+    : '';
   const body = `<section class="card" aria-labelledby="thanks-heading">
 <h1 id="thanks-heading">Thank you!</h1>
 <p id="confirmation">Your ${view.kind === 'subscription' ? 'subscription is active' : 'order is complete'}.${buyerEmail ? ` A receipt is on its way to <strong>${escape(buyerEmail)}</strong>.` : ''}</p>
 </section>
+${files}
 ${summaryCard(view, checkout.amountCents, 'What you bought')}
 <section class="card"><a class="button" id="continue" href="${escape(successAddress(view.successUrl, view.sessionId))}">Continue to ${escape(brand.name)}</a></section>`;
   return buyerPage({ brand, title: 'Thank you', baseUrl, body });
@@ -107,4 +115,53 @@ ${summaryCard(view, checkout.amountCents, 'What you bought')}
 
 export function notFoundPage(): string {
   return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout not found</title></head><body><main><h1>This checkout does not exist</h1></main></body></html>';
+}
+
+export interface CardUpdatePageInput {
+  membership: { amountCents: number; currency: string; interval: 'weekly' | 'monthly' | 'yearly'; status: string; card: { brand: string; last4: string } | null };
+  action: string;
+  returnUrl: string;
+  testMode: boolean;
+  state?: CheckoutPageState;
+}
+
+/** The sandbox's card-update page: the membership's price and current card, and the new card's fields. */
+export function cardUpdatePage(brand: SellerBrand, baseUrl: string, input: CardUpdatePageInput): BuyerPage {
+  const state = input.state ?? {};
+  const { membership: m } = input;
+  const problems = state.fieldErrors ? Object.keys(state.fieldErrors).length : 0;
+  const alert = state.error
+    ? `<div class="alert" role="alert" id="error">${escape(state.error)}</div>`
+    : problems
+      ? `<div class="alert" role="alert" id="error">Please correct ${problems === 1 ? 'the field' : `the ${problems} fields`} marked below.</div>`
+      : '';
+  const overdue = m.status === 'past_due' ? `<p class="alert" id="overdue">Your last payment did not go through. The new card is charged ${escape(formatMoney(m.amountCents, m.currency))} right away.</p>` : '';
+  const testNote = input.testMode
+    ? `<p class="test" id="test-cards"><strong>Test mode</strong>: no real money moves. Card <strong>4242 4242 4242 4242</strong> is accepted, <strong>4000 0000 0000 0002</strong> is declined; any future expiry date and any 3 digits work.</p>`
+    : '';
+  const body = `<section class="card" aria-labelledby="update-heading">
+<h1 id="update-heading">Update your card</h1>
+<p class="price">${escape(formatMoney(m.amountCents, m.currency))}${escape(perInterval(m.interval))}</p>
+<p id="current-card">${m.card ? `Card on file: ${escape(m.card.brand)} ending in ${escape(m.card.last4)}` : 'No card on file.'}</p>
+${overdue}
+</section>
+<form class="card" method="post" enctype="multipart/form-data" action="${escape(input.action)}" novalidate aria-labelledby="card-heading">
+<h2 id="card-heading">New card</h2>
+${alert}${testNote}
+${field('cardNumber', 'Card number', state, 'type="text" inputmode="numeric" autocomplete="cc-number" required aria-required="true" maxlength="23"', { keep: false })}
+<div class="row">${field('expiry', 'Expiry (MM/YY)', state, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', 'Security code', state, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div>
+<button type="submit" class="primary" id="save-card">Save card</button>
+<p><a href="${escape(input.returnUrl)}" id="back">Cancel and go back</a></p>
+</form>`;
+  return buyerPage({ brand, title: 'Update your card', baseUrl, body });
+}
+
+/** After the update (or for a used or expired link): what happened and the way back. */
+export function cardUpdateDonePage(brand: SellerBrand, baseUrl: string, input: { heading: string; message: string; returnUrl: string | null }): BuyerPage {
+  const body = `<section class="card" aria-labelledby="done-heading">
+<h1 id="done-heading">${escape(input.heading)}</h1>
+<p id="card-result" role="status">${escape(input.message)}</p>
+${input.returnUrl ? `<a class="button" id="return" href="${escape(input.returnUrl)}">Back to your subscription</a>` : ''}
+</section>`;
+  return buyerPage({ brand, title: input.heading, baseUrl, body });
 }

@@ -8,6 +8,7 @@ import type { Scope } from '../../store/keys';
  */
 export const SBX = {
   checkout: 'sbx-checkout',
+  cardUpdate: 'sbx-card-update',
   membership: 'SBX_MEMBERSHIP',
   payment: 'SBX_PAYMENT',
   card: 'SBX_CARD',
@@ -63,3 +64,20 @@ export interface SandboxNotification {
   attempts: number;
 }
 
+
+/**
+ * A card-update session: the address of the sandbox's card-update page (its id is the secret, like
+ * a hosted checkout's), bound to one membership, used once, and short-lived.
+ */
+export interface SandboxCardUpdate {
+  id: string;
+  scope: Scope;
+  membershipId: string;
+  returnUrl: string;
+  status: 'open' | 'used';
+  validUntil: string;
+  createdAt: string;
+  /** Set when used: the new card's last digits and whether a past-due charge was retried with it. */
+  last4?: string;
+  retried?: boolean;
+}

@@ -6,13 +6,14 @@ import type { Scope } from '../../store/keys';
 import type { Item, Store, TransactOp } from '../../store/store';
 import {
   sandboxCardEntity,
+  sandboxCardUpdateEntity,
   sandboxCheckoutEntity,
   sandboxMembershipEntity,
   sandboxNotificationEntity,
   sandboxPaymentEntity,
   type SandboxCard,
 } from './entities';
-import type { SandboxCheckout, SandboxMembership, SandboxNotification, SandboxPayment } from './records';
+import type { SandboxCardUpdate, SandboxCheckout, SandboxMembership, SandboxNotification, SandboxPayment } from './records';
 
 const NOTIFICATION_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -41,3 +42,8 @@ export const checkoutRepriced = (checkoutId: string, amountCents: number): Trans
   names: { '#status': 'status' },
   values: { ':open': 'open' },
 });
+
+export const cardUpdateKey = (sessionId: string) => sandboxCardUpdateEntity.declaration.key(sessionId);
+export const cardUpdateItem = (session: SandboxCardUpdate): Item =>
+  sandboxCardUpdateEntity.item(cardUpdateKey(session.id), session, { expiresAt: Math.floor(Date.parse(session.validUntil) / 1000) + 24 * 3600 });
+export const getCardUpdate = (store: Store, sessionId: string) => sandboxCardUpdateEntity.get(store, 'byId', sessionId);

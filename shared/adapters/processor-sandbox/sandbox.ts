@@ -6,7 +6,7 @@ import type { Scope } from '../../store/keys';
 import type { TransactOp } from '../../store/store';
 import * as repo from './repository';
 import { addDays, addInterval, cardBrand, cardOutcome, RETRY_DELAYS_DAYS } from './periods';
-import { JOB_DELIVER, JOB_RENEW, SBX, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment } from './records';
+import { JOB_DELIVER, JOB_RENEW, SBX, type SandboxCardUpdate, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment } from './records';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, verify } from './signing';
 import {
   ProcessorError,
@@ -22,6 +22,7 @@ import {
   type RefusableOperation,
 } from '../../processor/port';
 
+const CARD_UPDATE_TTL_MS = 60 * 60 * 1000;
 const renewTimer = (membershipId: string) => `sbx-renew-${membershipId}`;
 
 /**
@@ -245,6 +246,71 @@ export class SandboxProcessor implements ProcessorPort {
     const m = await this.membership(scope, membershipId);
     m.declining = declining;
     await this.saveMembership(scope, m);
+  }
+
+  // ---- card update ----
+
+  /** A card-update page for the membership, valid for an hour and used once. */
+  async cardUpdateSession(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }) {
+    const m = await this.membership(scope, membershipId);
+    if (m.status === 'canceled') throw new ProcessorError('The membership has ended', 'invalid');
+    const now = this.now;
+    const session: SandboxCardUpdate = {
+      id: `cu_${randomBase62(32)}`,
+      scope,
+      membershipId: m.id,
+      returnUrl: input.returnUrl,
+      status: 'open',
+      validUntil: new Date(now.getTime() + CARD_UPDATE_TTL_MS).toISOString(),
+      createdAt: now.toISOString(),
+    };
+    await this.deps.store.put(repo.cardUpdateItem(session), { ifNotExists: true });
+    return { url: `${input.baseUrl}/processor/sandbox/card-update/${session.id}`, expiresAt: session.validUntil };
+  }
+
+  async getCardUpdate(sessionId: string): Promise<SandboxCardUpdate | undefined> {
+    if (!/^cu_[0-9A-Za-z]{32}$/.test(sessionId)) return undefined;
+    return repo.getCardUpdate(this.deps.store, sessionId);
+  }
+
+  /** The membership a card-update session is for, as the page shows it. */
+  async cardUpdateMembership(session: SandboxCardUpdate): Promise<LiveMembership> {
+    return this.getMembership(session.scope, session.membershipId);
+  }
+
+  /**
+   * The buyer's new card from the card-update page. A card that declines is refused here, as a
+   * processor's card setup would refuse it; an accepted card replaces the membership's card (and
+   * clears a declining one), and a past-due membership is charged again at once with it.
+   */
+  async updateCard(sessionId: string, cardNumber: string): Promise<{ last4: string; retried: boolean }> {
+    const session = await this.getCardUpdate(sessionId);
+    if (!session || session.status !== 'open' || Date.parse(session.validUntil) <= this.now.getTime()) throw new ProcessorError('This card-update link has expired. Open it again from your subscription page.', 'not_found');
+    const digits = cardNumber.replace(/[\s-]/g, '');
+    const outcome = cardOutcome(digits);
+    if (outcome === 'invalid') throw new ProcessorError('The card number is not valid', 'invalid');
+    if (outcome === 'declines') throw new ProcessorError('This card was declined. Try another card; nothing changed.', 'declined');
+    const { scope } = session;
+    const m = await this.membership(scope, session.membershipId);
+    if (m.status === 'canceled') throw new ProcessorError('The membership has ended', 'invalid');
+    const id = createHash('sha256').update(`${scope.accountId}|${scope.mode}|${m.id}|${digits}`).digest('hex');
+    m.paymentMethod = { id: `payt_${id.slice(0, 24)}`, type: 'card', brand: cardBrand(digits), last4: digits.slice(-4), expMonth: 12, expYear: this.now.getUTCFullYear() + 3 };
+    m.declining = false;
+    const retried = m.status === 'past_due' && !m.paused;
+    await this.saveMembership(scope, m, [
+      {
+        update: repo.cardUpdateKey(session.id),
+        set: { status: 'used', last4: m.paymentMethod.last4, retried },
+        condition: '#status = :open',
+        names: { '#status': 'status' },
+        values: { ':open': 'open' },
+      },
+    ]);
+    if (retried) {
+      await this.scheduler().cancel(renewTimer(m.id));
+      await this.charge(scope, m, false);
+    }
+    return { last4: m.paymentMethod.last4, retried };
   }
 
   private async membership(scope: Scope, id: string): Promise<SandboxMembership> {

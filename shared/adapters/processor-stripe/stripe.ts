@@ -246,6 +246,29 @@ export class StripeProcessor implements ProcessorPort {
     return this.live(scope, ref, sub);
   }
 
+  /**
+   * A Billing Portal session in the payment-method-update flow for the subscription's customer: the
+   * buyer enters a new card on Stripe's page and comes back to `returnUrl`. Stripe makes the card
+   * the default for the customer's subscriptions; its retry settings decide when an open invoice
+   * is tried again. Portal sessions are short-lived, so one is made per visit.
+   */
+  async cardUpdateSession(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }) {
+    const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
+    const sub = await this.call(() => this.client.subscriptions.retrieve(ref.stripeId));
+    const customer = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
+    const session = await this.call(() =>
+      this.client.billingPortal.sessions.create(
+        {
+          customer,
+          return_url: input.returnUrl,
+          flow_data: { type: 'payment_method_update', after_completion: { type: 'redirect', redirect: { return_url: input.returnUrl } } },
+        },
+        { idempotencyKey: `cc-card-update-${randomUUID()}` },
+      ),
+    );
+    return { url: session.url, expiresAt: new Date(this.deps.clock.nowMs() + 5 * 60_000).toISOString() };
+  }
+
   async pauseMembership(scope: Scope, membershipId: string) {
     const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
     const sub = await this.call(() =>

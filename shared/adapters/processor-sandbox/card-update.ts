@@ -1,0 +1,76 @@
+import * as z from 'zod';
+import { sellerBrand } from '../../account/branding';
+import { formatMoney } from '../../account/buyer-page';
+import type { Deps } from '../../platform/context';
+import { ProcessorError } from '../../processor/port';
+import { isConditionFailed } from '../../store/conditional';
+import { checkCard } from './card-fields';
+import type { HostedCheckoutOutcome } from './hosted-checkout';
+import { cardUpdateDonePage, cardUpdatePage, type CheckoutPageState } from './page';
+import type { SandboxCardUpdate } from './records';
+import type { SandboxProcessor } from './sandbox';
+
+type PageDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'ports'>;
+
+const cardForm = z.object({ cardNumber: z.coerce.string().max(40).optional(), expiry: z.coerce.string().max(10).optional(), cvc: z.coerce.string().max(10).optional() });
+
+const expiredOrMissing = async (deps: PageDeps, session: SandboxCardUpdate | undefined, baseUrl: string): Promise<HostedCheckoutOutcome> => {
+  const brand = session ? await sellerBrand(deps, session.scope, baseUrl) : { name: 'Subscription', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null };
+  return {
+    kind: 'page',
+    status: session ? 410 : 404,
+    page: cardUpdateDonePage(brand, baseUrl, {
+      heading: 'This link has expired',
+      message: 'Card-update links work once and for an hour. Open your subscription page and choose Update your card again.',
+      returnUrl: session?.returnUrl ?? null,
+    }),
+  };
+};
+
+async function render(deps: PageDeps, sandbox: SandboxProcessor, session: SandboxCardUpdate, baseUrl: string, status: number, state?: CheckoutPageState): Promise<HostedCheckoutOutcome> {
+  const m = await sandbox.cardUpdateMembership(session);
+  const brand = await sellerBrand(deps, session.scope, baseUrl);
+  const page = cardUpdatePage(brand, baseUrl, {
+    membership: { amountCents: m.amountCents, currency: m.currency, interval: m.interval, status: m.status, card: m.paymentMethod ? { brand: m.paymentMethod.brand, last4: m.paymentMethod.last4 } : null },
+    action: `/processor/sandbox/card-update/${session.id}`,
+    returnUrl: session.returnUrl,
+    testMode: session.scope.mode === 'test',
+    state,
+  });
+  return { kind: 'page', status, page };
+}
+
+const usable = (deps: PageDeps, session: SandboxCardUpdate | undefined): session is SandboxCardUpdate =>
+  Boolean(session && session.status === 'open' && Date.parse(session.validUntil) > deps.clock.now().getTime());
+
+/** GET the card-update page. */
+export async function showCardUpdate(deps: PageDeps, sandbox: SandboxProcessor, sessionId: string, baseUrl: string): Promise<HostedCheckoutOutcome> {
+  const session = await sandbox.getCardUpdate(sessionId);
+  if (!usable(deps, session)) return expiredOrMissing(deps, session, baseUrl);
+  return render(deps, sandbox, session, baseUrl, 200);
+}
+
+/** The card-update form post: checks the card fields, saves the card, shows the outcome. */
+export async function submitCardUpdate(deps: PageDeps, sandbox: SandboxProcessor, sessionId: string, body: Record<string, unknown>, baseUrl: string): Promise<HostedCheckoutOutcome> {
+  const session = await sandbox.getCardUpdate(sessionId);
+  if (!usable(deps, session)) return expiredOrMissing(deps, session, baseUrl);
+  const form = cardForm.safeParse(body);
+  if (!form.success) return render(deps, sandbox, session, baseUrl, 400, { error: form.error.issues[0]!.message });
+  const card = checkCard(form.data, deps.clock.now());
+  if (!card.number) return render(deps, sandbox, session, baseUrl, 400, { fieldErrors: card.errors });
+  let result: { last4: string; retried: boolean };
+  try {
+    result = await sandbox.updateCard(session.id, card.number);
+  } catch (error) {
+    if (isConditionFailed(error)) return expiredOrMissing(deps, session, baseUrl);
+    if (error instanceof ProcessorError) {
+      if (error.code === 'not_found') return expiredOrMissing(deps, session, baseUrl);
+      return render(deps, sandbox, session, baseUrl, error.code === 'declined' ? 402 : 400, error.code === 'invalid' ? { fieldErrors: { cardNumber: error.message } } : { error: error.message });
+    }
+    throw error;
+  }
+  const m = await sandbox.cardUpdateMembership(session);
+  const charged = result.retried ? (m.status === 'active' ? ` We charged ${formatMoney(m.amountCents, m.currency)} to it for the overdue payment; your subscription is active again.` : ' The overdue payment did not go through; we will try again.') : ' It is used for your next charge.';
+  const brand = await sellerBrand(deps, session.scope, baseUrl);
+  return { kind: 'page', status: 200, page: cardUpdateDonePage(brand, baseUrl, { heading: 'Card updated', message: `Your card ending in ${result.last4} is saved.${charged}`, returnUrl: session.returnUrl }) };
+}
