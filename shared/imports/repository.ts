@@ -144,3 +144,12 @@ export const productFilePut = (scope: Scope, productId: string, file: ProductFil
 export async function getProductFile(store: Store, scope: Scope, productId: string): Promise<(ProductFile & { productId: string }) | undefined> {
   return toRecord(await store.get(productFileKey(scope, productId)));
 }
+
+/**
+ * Row markers of a whole batch at once (BatchWriteItem of the row items with their outcome), for
+ * rows whose effects are idempotent without the marker's condition (subscribers: the contact id
+ * comes from the row). Written after those effects, so a marker never claims work not done.
+ */
+export async function markRows(store: Store, scope: Scope, id: string, rows: RowRecord[]): Promise<void> {
+  await store.batchPut(rows.map((row) => toItem(rowKey(scope, id, row.sk), 'ImportRow', row)));
+}
