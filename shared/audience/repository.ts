@@ -307,3 +307,25 @@ export async function batchCreateContacts(store: Store, scope: Scope, contacts: 
     }),
   );
 }
+
+/** email → contact id, for many addresses at once (BatchGetItem, 100 keys a call). */
+export async function contactIdsByEmail(store: Store, scope: Scope, emails: string[]): Promise<Map<string, string>> {
+  if (!emails.length) return new Map();
+  const items = await store.batchGet<{ SK: string; contactId: string }>([...new Set(emails)].map((email) => emailKey(scope, email)));
+  return new Map(items.map((item) => [item.SK, item.contactId]));
+}
+
+/** The email claim of a new contact alone: a conditional put, for a caller's transaction. */
+export const emailClaim = (scope: Scope, email: string, contactId: string): TransactOp => ({
+  put: toItem(emailKey(scope, email), 'ContactEmail', { contactId }),
+  condition: 'attribute_not_exists(PK)',
+});
+
+/** Everything a create writes except the email claim (contact, tag memberships, facts delta), as plain items. */
+export function contactBodyItems(scope: Scope, contact: ContactRecord) {
+  const claim = emailKey(scope, contact.email);
+  return contactWrites
+    .create(scope, contact)
+    .map((op) => ('put' in op ? op.put : undefined))
+    .filter((item): item is NonNullable<typeof item> => Boolean(item) && !(item!.PK === claim.PK && item!.SK === claim.SK));
+}

@@ -448,3 +448,99 @@ export async function bulkCreateContacts(deps: Deps, scope: Scope, inputs: (Upse
   await repo.batchCreateContacts(deps.store, scope, contacts);
   return contacts;
 }
+
+export type ImportContactInput = UpsertContactInput & { id: string };
+export type ImportContactOutcome = { state: 'created' | 'existing'; contactId: string } | { state: 'failed'; reason: string };
+
+/**
+ * Imports: creates many new contacts at once; an address that already has a contact keeps it
+ * exactly as it is (existing data wins, its status never changes). Each input brings the id its
+ * contact gets, derived by the caller from the row, so a redone batch recognises its own work: an
+ * address claimed by that very id is `created`, and its contact is written only if a crash left
+ * the claim alone. The email claims are conditional puts, up to 100 to a transaction (an address
+ * taken meanwhile drops out and the rest go again); the contacts, tags and facts deltas then go by
+ * BatchWriteItem. Answers one outcome per input, in order.
+ */
+export async function importContacts(deps: Deps, scope: Scope, inputs: ImportContactInput[]): Promise<ImportContactOutcome[]> {
+  const now = deps.clock.now().toISOString();
+  const outcomes: (ImportContactOutcome | undefined)[] = new Array(inputs.length);
+  const candidates: { index: number; contact: ContactRecord }[] = [];
+  const firstOf = new Map<string, number>();
+  inputs.forEach(({ id, ...input }, index) => {
+    try {
+      const contact = buildContact({ ...input, email: requireEmail(input.email) }, { id, now });
+      checkTagCount(contact);
+      // The same address twice in one call: the first row creates it, the others find it.
+      if (firstOf.has(contact.email)) return;
+      firstOf.set(contact.email, index);
+      candidates.push({ index, contact });
+    } catch (error) {
+      if ((error as { status?: number }).status !== 400) throw error;
+      outcomes[index] = { state: 'failed', reason: (error as Error).message };
+    }
+  });
+  const held = await repo.contactIdsByEmail(deps.store, scope, candidates.map((c) => c.contact.email));
+  const toWrite: ContactRecord[] = [];
+  const redone: { index: number; contact: ContactRecord }[] = [];
+  let toClaim: typeof candidates = [];
+  for (const candidate of candidates) {
+    const holder = held.get(candidate.contact.email);
+    if (!holder) toClaim.push(candidate);
+    else if (holder === candidate.contact._id) redone.push(candidate);
+    else outcomes[candidate.index] = { state: 'existing', contactId: holder };
+  }
+  // Claims: a transaction refused by taken addresses is sent again without them.
+  const recheck: typeof candidates = [];
+  while (toClaim.length) {
+    const groups: (typeof candidates)[] = [];
+    for (let i = 0; i < toClaim.length; i += 100) groups.push(toClaim.slice(i, i + 100));
+    const again: typeof candidates = [];
+    await Promise.all(
+      groups.map(async (group) => {
+        try {
+          await deps.store.transact(group.map(({ contact }) => repo.emailClaim(scope, contact.email, contact._id)));
+          for (const candidate of group) {
+            outcomes[candidate.index] = { state: 'created', contactId: candidate.contact._id };
+            toWrite.push(candidate.contact);
+          }
+        } catch (error) {
+          if (!(error instanceof ConditionFailed)) throw error;
+          const taken = group.filter((_, i) => error.reasons[i] === 'ConditionalCheckFailed');
+          if (!taken.length) throw error;
+          recheck.push(...taken);
+          again.push(...group.filter((_, i) => error.reasons[i] !== 'ConditionalCheckFailed'));
+        }
+      }),
+    );
+    toClaim = again;
+  }
+  if (recheck.length) {
+    const holders = await repo.contactIdsByEmail(deps.store, scope, recheck.map((c) => c.contact.email));
+    for (const candidate of recheck) {
+      const holder = holders.get(candidate.contact.email)!;
+      if (holder === candidate.contact._id) redone.push(candidate);
+      else outcomes[candidate.index] = { state: 'existing', contactId: holder };
+    }
+  }
+  if (redone.length) {
+    // Claimed by an earlier attempt: write the contact only where the crash left the claim alone,
+    // so a contact changed since (unsubscribed, tagged) is never overwritten.
+    const present = new Set((await repo.getContacts(deps.store, scope, redone.map((c) => c.contact._id))).map((c) => c._id));
+    for (const candidate of redone) {
+      outcomes[candidate.index] = { state: 'created', contactId: candidate.contact._id };
+      if (!present.has(candidate.contact._id)) toWrite.push(candidate.contact);
+    }
+  }
+  await deps.store.batchPut(toWrite.flatMap((contact) => repo.contactBodyItems(scope, contact)));
+  return inputs.map((input, index) => {
+    const outcome = outcomes[index];
+    if (outcome) return outcome;
+    const first = outcomes[firstOf.get(normalizeEmail(input.email))!]!;
+    return first.state === 'failed' ? first : { state: 'existing', contactId: first.contactId };
+  });
+}
+
+/** Which of these addresses have a contact: email → contact id (BatchGetItem, no contact read). */
+export async function contactIdsByEmail(deps: Deps, scope: Scope, emails: string[]): Promise<Map<string, string>> {
+  return repo.contactIdsByEmail(deps.store, scope, emails.map(normalizeEmail));
+}

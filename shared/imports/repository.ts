@@ -48,11 +48,14 @@ export async function listImports(store: Store, scope: Scope, page: { limit: num
 
 // ---- rows ----
 
-export const rowPut = (scope: Scope, id: string, row: RowRecord): TransactOp => ({ put: toItem(rowKey(scope, id, row.sk), 'ImportRow', row) });
+const rowItem = (scope: Scope, id: string, row: RowRecord) => toItem(rowKey(scope, id, row.sk), 'ImportRow', row);
 
-/** Writes many rows, 100 to a transaction (new rows of a file being added). */
+/**
+ * Writes the rows of a file being added, by BatchWriteItem (25 a call, several in flight): plain
+ * puts need no transaction, and the file counts only once its entry is on the job (written after).
+ */
 export async function putRows(store: Store, scope: Scope, id: string, rows: RowRecord[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 100) await store.transact(rows.slice(i, i + 100).map((row) => rowPut(scope, id, row)));
+  await store.batchPut(rows.map((row) => rowItem(scope, id, row)));
 }
 
 export async function rowPage(store: Store, scope: Scope, id: string, options: { kind?: Kind; after?: string; limit: number; cursor?: string }) {
@@ -143,4 +146,13 @@ export const productFilePut = (scope: Scope, productId: string, file: ProductFil
 
 export async function getProductFile(store: Store, scope: Scope, productId: string): Promise<(ProductFile & { productId: string }) | undefined> {
   return toRecord(await store.get(productFileKey(scope, productId)));
+}
+
+/**
+ * Row markers of a whole batch at once (BatchWriteItem of the row items with their outcome), for
+ * rows whose effects are idempotent without the marker's condition (subscribers: the contact id
+ * comes from the row). Written after those effects, so a marker never claims work not done.
+ */
+export async function markRows(store: Store, scope: Scope, id: string, rows: RowRecord[]): Promise<void> {
+  await store.batchPut(rows.map((row) => rowItem(scope, id, row)));
 }

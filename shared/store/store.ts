@@ -1,5 +1,6 @@
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -177,6 +178,30 @@ export class Store {
       }
     }
     return results;
+  }
+
+  /**
+   * Unconditional puts in BatchWriteItem calls of 25, `concurrency` calls in flight; unprocessed
+   * items are sent again after a jittered pause. No conditions and no atomicity: for bulk writes
+   * whose items are already guarded some other way (imports, seeding).
+   */
+  async batchPut(items: Item[], concurrency = 8): Promise<void> {
+    const chunks: Item[][] = [];
+    for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, chunks.length) }, async () => {
+        while (next < chunks.length) {
+          let pending = chunks[next++]!.map((Item) => ({ PutRequest: { Item } }));
+          while (pending.length) {
+            const out = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending }, ReturnConsumedCapacity: 'TOTAL' }));
+            this.consumed('write', out.ConsumedCapacity);
+            pending = (out.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
+            if (pending.length) await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
+          }
+        }
+      }),
+    );
   }
 
   /** Put; `ifNotExists` makes it a create that fails with ConditionFailed when the key is taken. */

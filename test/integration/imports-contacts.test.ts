@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createTestDeps } from '../support/store';
+import { createAccount } from '../../shared/platform/accounts';
+import { createContact, findContactByEmail, importContacts, unsubscribeEmail } from '../../shared/audience/service';
+import { emailClaim } from '../../shared/audience/repository';
+import { rowContactId } from '../../shared/imports/service';
+
+/**
+ * The bulk path of a subscriber import (audience `importContacts`): existing data wins, and a batch
+ * redone after a crash recognises its own contacts by the id derived from the row.
+ */
+describe('imports: contacts in bulk', () => {
+  it('creates new addresses, leaves existing contacts untouched, and counts a repeated address once', async () => {
+    const { deps, clock } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'c@example.com', currency: 'USD' });
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const before = await createContact(deps, scope, { email: 'kept@example.com', status: 'unsubscribed', name: 'Kept', source: 'form' });
+    const id = (n: number) => rowContactId('65a000000000000000000001', `3#${String(n).padStart(7, '0')}`);
+    const outcomes = await importContacts(deps, scope, [
+      { id: id(1), email: 'new@example.com', status: 'subscribed', source: 'import', name: 'New' },
+      { id: id(2), email: 'Kept@Example.com', status: 'subscribed', source: 'import', name: 'Other' },
+      { id: id(3), email: 'new@example.com', status: 'subscribed', source: 'import' },
+      { id: id(4), email: 'not-an-address', status: 'subscribed', source: 'import' },
+    ]);
+    expect(outcomes.map((o) => o.state)).toEqual(['created', 'existing', 'existing', 'failed']);
+    expect(outcomes[1]).toEqual({ state: 'existing', contactId: before._id });
+    expect(outcomes[2]).toEqual({ state: 'existing', contactId: id(1) });
+    expect(await findContactByEmail(deps, scope, 'kept@example.com')).toEqual(before);
+    expect(await findContactByEmail(deps, scope, 'new@example.com')).toMatchObject({ _id: id(1), name: 'New', source: 'import', status: 'subscribed' });
+  });
+
+  it('a redone batch finds its own contacts created, writes one a crash left as a bare claim, and never overwrites a contact changed since', async () => {
+    const { deps, clock } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'c@example.com', currency: 'USD' });
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const id = (n: number) => rowContactId('65a000000000000000000002', `3#${String(n).padStart(7, '0')}`);
+    const inputs = [
+      { id: id(1), email: 'a@example.com', status: 'subscribed' as const, source: 'import' as const },
+      { id: id(2), email: 'b@example.com', status: 'subscribed' as const, source: 'import' as const },
+    ];
+    // First attempt: both created; then a's contact unsubscribes.
+    expect((await importContacts(deps, scope, inputs)).map((o) => o.state)).toEqual(['created', 'created']);
+    await unsubscribeEmail(deps, scope, 'a@example.com');
+    // A crashed attempt claimed c's address and died before writing its contact.
+    await deps.store.transact([emailClaim(scope, 'c@example.com', id(3))]);
+    const redo = await importContacts(deps, scope, [...inputs, { id: id(3), email: 'c@example.com', status: 'subscribed', source: 'import' }]);
+    expect(redo.map((o) => o.state)).toEqual(['created', 'created', 'created']);
+    expect(await findContactByEmail(deps, scope, 'a@example.com')).toMatchObject({ _id: id(1), status: 'unsubscribed' });
+    expect(await findContactByEmail(deps, scope, 'c@example.com')).toMatchObject({ _id: id(3), status: 'subscribed', source: 'import' });
+  });
+});
