@@ -190,8 +190,12 @@ export interface FactsHead {
   generation: string;
   chunks: number;
   count: number;
-  /** When the rebuild that wrote this snapshot started reading contacts. */
+  /** When the rebuild that wrote this snapshot started reading contacts (or the deltas it compacted). */
   startedAt: string;
+  /** 'F2': gzipped columnar chunks (facts.ts `packTable`); absent: gzipped JSON lines (before it). */
+  format?: 'F2';
+  /** When a rebuild last read the contacts themselves (compactions carry it over). */
+  fullAt?: string;
 }
 
 export async function getFactsHead(store: Store, scope: Scope): Promise<FactsHead | undefined> {
