@@ -194,69 +194,60 @@ export async function removeTags(deps: Deps, scope: Scope, id: string, tags: str
   return changeContact(deps, scope, id, tagsRemoved(tags, options));
 }
 
-/** Operations per grouped transaction (at most 100; a tag change is 3 to 4). */
-const GROUP_OPS = 96;
-const GROUP_CONCURRENCY = 4;
+const SMART_WRITE_CONCURRENCY = 16;
 
 /**
- * The same change to many contacts (the smart-tag refresh): the contacts read in batches of 100,
- * the versioned writes of several contacts in one transaction (each contact's write, tag items and
- * facts delta, conditional on the version read). A group whose condition fails (someone changed
- * one of its contacts meanwhile) is redone contact by contact through the normal path. Contacts
- * gone meanwhile are skipped. Returns how many contacts changed.
+ * The same tag change to many contacts (the smart-tag refresh): the contacts read in batches of
+ * 100; each changed contact's record written alone, conditional on the version read (16 in
+ * flight); then the tag items and facts deltas of all of them in BatchWriteItem calls. A contact
+ * changed meanwhile is redone through the normal transactional path. A contact whose record
+ * already carries the change (the caller saw it unchanged in the facts: a crash between the two
+ * writes) gets its tag items and delta written again. Contacts gone meanwhile are skipped.
+ * Returns how many contacts changed.
  */
-async function changeContactsGrouped(deps: Deps, scope: Scope, ids: string[], apply: (current: ContactRecord, now: string) => ContactRecord | undefined): Promise<number> {
+async function changeTagsBatched(deps: Deps, scope: Scope, ids: string[], touched: string[], apply: (current: ContactRecord, now: string) => ContactRecord | undefined): Promise<number> {
   const contacts = await repo.getContacts(deps.store, scope, ids);
   const now = deps.clock.now().toISOString();
-  const groups: { ids: string[]; ops: TransactOp[] }[] = [];
-  let group: { ids: string[]; ops: TransactOp[] } = { ids: [], ops: [] };
-  for (const contact of contacts) {
-    const next = apply(contact, now);
-    if (!next) continue;
-    checkTagCount(next);
-    const ops = repo.contactWrites.replace(scope, next, contact);
-    if (group.ops.length + ops.length > GROUP_OPS) {
-      groups.push(group);
-      group = { ids: [], ops: [] };
-    }
-    group.ids.push(contact._id);
-    group.ops.push(...ops);
-  }
-  if (group.ids.length) groups.push(group);
+  const side: ReturnType<typeof repo.contactSideWrites> = [];
   let changed = 0;
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.min(GROUP_CONCURRENCY, groups.length) }, async () => {
-      while (next < groups.length) {
-        const { ids: groupIds, ops } = groups[next++]!;
-        try {
-          await deps.store.transact(ops);
-          changed += groupIds.length;
-        } catch (error) {
-          if (!(error instanceof ConditionFailed)) throw error;
-          for (const id of groupIds) {
-            await changeContact(deps, scope, id, apply).then(
-              () => changed++,
-              (failure: Error & { status?: number }) => {
-                if (failure.status !== 404) throw failure; // deleted meanwhile
-              },
-            );
-          }
+    Array.from({ length: Math.min(SMART_WRITE_CONCURRENCY, contacts.length) }, async () => {
+      while (next < contacts.length) {
+        const contact = contacts[next++]!;
+        const updated = apply(contact, now);
+        if (!updated) {
+          // Repair: the tag items of the touched tags as the record has them, and its delta.
+          side.push(...repo.contactSideWrites(scope, contact, contact.tags.filter((t) => !touched.includes(t)).concat(touched.filter((t) => !contact.tags.includes(t)))));
+          continue;
         }
+        checkTagCount(updated);
+        if (await repo.putContactIfUnchanged(deps.store, scope, updated, contact)) {
+          side.push(...repo.contactSideWrites(scope, updated, contact.tags));
+          changed++;
+          continue;
+        }
+        await changeContact(deps, scope, contact._id, apply).then(
+          () => changed++,
+          (failure: Error & { status?: number }) => {
+            if (failure.status !== 404) throw failure; // deleted meanwhile
+          },
+        );
       }
     }),
   );
+  await repo.batchWrite(deps.store, side);
   return changed;
 }
 
-/** `addTags` for many contacts at once (grouped transactions; see changeContactsGrouped). */
+/** `addTags` for many contacts at once (see changeTagsBatched). */
 export async function addTagsToMany(deps: Deps, scope: Scope, ids: string[], tags: string[], options: { smart?: boolean } = {}): Promise<number> {
-  return changeContactsGrouped(deps, scope, ids, tagsAdded(tags, options));
+  return changeTagsBatched(deps, scope, ids, cleanTags(tags), tagsAdded(tags, options));
 }
 
 /** `removeTags` for many contacts at once. */
 export async function removeTagsFromMany(deps: Deps, scope: Scope, ids: string[], tags: string[], options: { smart?: boolean } = {}): Promise<number> {
-  return changeContactsGrouped(deps, scope, ids, tagsRemoved(tags, options));
+  return changeTagsBatched(deps, scope, ids, cleanTags(tags), tagsRemoved(tags, options));
 }
 
 // ---- suppression and consent ----
