@@ -14,7 +14,7 @@ import { encodeRow, factRow, decodeRow, type ContactFactRow, type FactDelta } fr
 // - tag membership: PK=<scope>#TAG#<tag>#CONTACT, SK=<contactId>  (one item per tag carried)
 // - suppression:    PK=<scope>#U#SUPPRESSED, SK=<email>
 // - facts snapshot: PK=<scope>#CONTACT_FACTS, SK=HEAD (generation, chunk count, startedAt) and
-//                   SK=G#<generation>#<n> (gzipped JSON lines, <= 350 KB each)
+//                   SK=G#<generation>#<n> (gzipped columnar chunks, <= 390 KB each; facts.ts packTable)
 // - facts deltas:   PK=<scope>#CONTACT_FACTS_DELTA#<shard 0..3>, SK=<at>#<contactId>#<r|x|o|c>
 //                   one per contact change, written in the change's transaction (TTL 8 days)
 
