@@ -14,7 +14,7 @@ import { encodeRow, factRow, decodeRow, type ContactFactRow, type FactDelta } fr
 // - tag membership: PK=<scope>#TAG#<tag>#CONTACT, SK=<contactId>  (one item per tag carried)
 // - suppression:    PK=<scope>#U#SUPPRESSED, SK=<email>
 // - facts snapshot: PK=<scope>#CONTACT_FACTS, SK=HEAD (generation, chunk count, startedAt) and
-//                   SK=G#<generation>#<n> (gzipped JSON lines, <= 350 KB each)
+//                   SK=G#<generation>#<n> (gzipped columnar chunks, <= 390 KB each; facts.ts packTable)
 // - facts deltas:   PK=<scope>#CONTACT_FACTS_DELTA#<shard 0..3>, SK=<at>#<contactId>#<r|x|o|c>
 //                   one per contact change, written in the change's transaction (TTL 8 days)
 
@@ -190,8 +190,12 @@ export interface FactsHead {
   generation: string;
   chunks: number;
   count: number;
-  /** When the rebuild that wrote this snapshot started reading contacts. */
+  /** When the rebuild that wrote this snapshot started reading contacts (or the deltas it compacted). */
   startedAt: string;
+  /** 'F2': gzipped columnar chunks (facts.ts `packTable`); absent: gzipped JSON lines (before it). */
+  format?: 'F2';
+  /** When a rebuild last read the contacts themselves (compactions carry it over). */
+  fullAt?: string;
 }
 
 export async function getFactsHead(store: Store, scope: Scope): Promise<FactsHead | undefined> {
@@ -291,15 +295,44 @@ export async function subscribedFactsPage(store: Store, scope: Scope, range: [st
  */
 export async function batchCreateContacts(store: Store, scope: Scope, contacts: ContactRecord[], concurrency = 8): Promise<void> {
   const items = contacts.flatMap((c) => contactWrites.create(scope, c).map((op) => ('put' in op ? op.put : undefined)).filter((i): i is NonNullable<typeof i> => Boolean(i)));
-  const batches: (typeof items)[] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  await batchWrite(store, items.map((Item) => ({ PutRequest: { Item } })), concurrency);
+}
+
+type BatchRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
+
+/**
+ * The smart-tag path: the contact's versioned put alone (false when someone changed it since it
+ * was read), its tag items and facts delta after it through `batchWrite`. A crash in between
+ * leaves a contact whose record carries the change without its delta; the next refresh sees it
+ * unchanged in the facts, finds the record already changed and writes `contactSideWrites` again.
+ */
+export async function putContactIfUnchanged(store: Store, scope: Scope, contact: ContactRecord, before: ContactRecord): Promise<boolean> {
+  try {
+    await store.put(contactItem(scope, contact), { condition: 'attribute_exists(PK) AND #updatedAt = :readUpdatedAt', names: { '#updatedAt': 'updatedAt' }, values: { ':readUpdatedAt': before.updatedAt } });
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionFailed') return false;
+    throw error;
+  }
+}
+
+/** A contact's tag items (against the tags it carried before) and its facts delta, for `batchWrite`. */
+export function contactSideWrites(scope: Scope, contact: ContactRecord, beforeTags: string[]): BatchRequest[] {
+  return [...tagOps(scope, contact, beforeTags), rowDelta(scope, contact)].map((op): BatchRequest => ('put' in op ? { PutRequest: { Item: op.put } } : { DeleteRequest: { Key: (op as { delete: Record<string, unknown> }).delete } }));
+}
+
+/** BatchWriteItem in calls of 25, `concurrency` in flight, unprocessed items retried with backoff. */
+export async function batchWrite(store: Store, requests: BatchRequest[], concurrency = 8): Promise<void> {
+  const batches: BatchRequest[][] = [];
+  for (let i = 0; i < requests.length; i += 25) batches.push(requests.slice(i, i + 25));
   let next = 0;
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: Math.min(concurrency, batches.length) }, async () => {
       while (next < batches.length) {
-        let pending = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
+        let pending = batches[next++]!;
         while (pending.length) {
-          const out = await store.client.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: pending } }));
+          const out = await store.client.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: pending }, ReturnConsumedCapacity: 'TOTAL' }));
+          for (const entry of out.ConsumedCapacity ?? []) store.totals.write += entry.CapacityUnits ?? 0;
           pending = (out.UnprocessedItems?.[store.tableName] ?? []) as typeof pending;
           if (pending.length) await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
         }

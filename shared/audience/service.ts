@@ -7,7 +7,7 @@ import type { Scope } from '../store/keys';
 import { ConditionFailed, type TransactOp } from '../store/store';
 import type { ContactRecord, ContactSource, ContactStatus, Consent, SuppressionReason } from './records';
 import * as repo from './repository';
-import { mergeFacts, packChunks, encodeRow, unpackChunk, type ContactFactRow } from './facts';
+import { concatTables, mergeView, packTable, tableFromRows, unpackChunk, unpackTableChunk, viewRows, type ContactFactRow, type FactsTable, type FactsView } from './facts';
 import { randomHex } from '../platform/ids';
 import { applySale, buildContact, cleanTags, isSuppressedStatus, isValidEmail, MAX_TAGS_PER_CONTACT, mergeContact, normalizeEmail, type NewContactInput } from './rules';
 
@@ -166,24 +166,88 @@ export async function deleteContact(deps: Deps, scope: Scope, id: string): Promi
 }
 
 /** Adds tags (exact strings). `smart` marks them as added by a segment's smart tag. */
-export async function addTags(deps: Deps, scope: Scope, id: string, tags: string[], options: { smart?: boolean } = {}): Promise<ContactRecord> {
+const tagsAdded = (tags: string[], options: { smart?: boolean }) => {
   const added = cleanTags(tags);
-  return changeContact(deps, scope, id, (c, now) => {
+  return (c: ContactRecord, now: string): ContactRecord | undefined => {
     const next = cleanTags([...c.tags, ...added]);
     const smartTags = options.smart ? cleanTags([...c.smartTags, ...added.filter((t) => !c.tags.includes(t) || c.smartTags.includes(t))]) : c.smartTags;
     if (next.length === c.tags.length && smartTags.length === c.smartTags.length) return undefined;
     return { ...c, tags: next, smartTags, updatedAt: now };
-  });
+  };
+};
+
+const tagsRemoved = (tags: string[], options: { smart?: boolean }) => {
+  const removed = new Set(cleanTags(tags));
+  return (c: ContactRecord, now: string): ContactRecord | undefined => {
+    const gone = c.tags.filter((t) => removed.has(t) && (!options.smart || c.smartTags.includes(t)));
+    if (!gone.length) return undefined;
+    return { ...c, tags: c.tags.filter((t) => !gone.includes(t)), smartTags: c.smartTags.filter((t) => !gone.includes(t)), updatedAt: now };
+  };
+};
+
+export async function addTags(deps: Deps, scope: Scope, id: string, tags: string[], options: { smart?: boolean } = {}): Promise<ContactRecord> {
+  return changeContact(deps, scope, id, tagsAdded(tags, options));
 }
 
 /** Removes tags. `smart` removes only tags the smart tag itself added (hand-typed ones stay). */
 export async function removeTags(deps: Deps, scope: Scope, id: string, tags: string[], options: { smart?: boolean } = {}): Promise<ContactRecord> {
-  const removed = new Set(cleanTags(tags));
-  return changeContact(deps, scope, id, (c, now) => {
-    const gone = c.tags.filter((t) => removed.has(t) && (!options.smart || c.smartTags.includes(t)));
-    if (!gone.length) return undefined;
-    return { ...c, tags: c.tags.filter((t) => !gone.includes(t)), smartTags: c.smartTags.filter((t) => !gone.includes(t)), updatedAt: now };
-  });
+  return changeContact(deps, scope, id, tagsRemoved(tags, options));
+}
+
+const SMART_WRITE_CONCURRENCY = 16;
+
+/**
+ * The same tag change to many contacts (the smart-tag refresh): the contacts read in batches of
+ * 100; each changed contact's record written alone, conditional on the version read (16 in
+ * flight); then the tag items and facts deltas of all of them in BatchWriteItem calls. A contact
+ * changed meanwhile is redone through the normal transactional path. A contact whose record
+ * already carries the change (the caller saw it unchanged in the facts: a crash between the two
+ * writes) gets its tag items and delta written again. Contacts gone meanwhile are skipped.
+ * Returns how many contacts changed.
+ */
+async function changeTagsBatched(deps: Deps, scope: Scope, ids: string[], touched: string[], apply: (current: ContactRecord, now: string) => ContactRecord | undefined): Promise<number> {
+  const contacts = await repo.getContacts(deps.store, scope, ids);
+  const now = deps.clock.now().toISOString();
+  const side: ReturnType<typeof repo.contactSideWrites> = [];
+  let changed = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(SMART_WRITE_CONCURRENCY, contacts.length) }, async () => {
+      while (next < contacts.length) {
+        const contact = contacts[next++]!;
+        const updated = apply(contact, now);
+        if (!updated) {
+          // Repair: the tag items of the touched tags as the record has them, and its delta.
+          side.push(...repo.contactSideWrites(scope, contact, contact.tags.filter((t) => !touched.includes(t)).concat(touched.filter((t) => !contact.tags.includes(t)))));
+          continue;
+        }
+        checkTagCount(updated);
+        if (await repo.putContactIfUnchanged(deps.store, scope, updated, contact)) {
+          side.push(...repo.contactSideWrites(scope, updated, contact.tags));
+          changed++;
+          continue;
+        }
+        await changeContact(deps, scope, contact._id, apply).then(
+          () => changed++,
+          (failure: Error & { status?: number }) => {
+            if (failure.status !== 404) throw failure; // deleted meanwhile
+          },
+        );
+      }
+    }),
+  );
+  await repo.batchWrite(deps.store, side);
+  return changed;
+}
+
+/** `addTags` for many contacts at once (see changeTagsBatched). */
+export async function addTagsToMany(deps: Deps, scope: Scope, ids: string[], tags: string[], options: { smart?: boolean } = {}): Promise<number> {
+  return changeTagsBatched(deps, scope, ids, cleanTags(tags), tagsAdded(tags, options));
+}
+
+/** `removeTags` for many contacts at once. */
+export async function removeTagsFromMany(deps: Deps, scope: Scope, ids: string[], tags: string[], options: { smart?: boolean } = {}): Promise<number> {
+  return changeTagsBatched(deps, scope, ids, cleanTags(tags), tagsRemoved(tags, options));
 }
 
 // ---- suppression and consent ----
@@ -308,7 +372,8 @@ export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<v
 
 // ---- contact facts for segments (snapshot + deltas; see README "Contact facts") ----
 
-export type { ContactFactRow } from './facts';
+export type { ContactFactRow, FactsTable, FactsView } from './facts';
+export { rowAt, walkView } from './facts';
 
 /**
  * Deltas read from before the snapshot start: a write stamped just before the rebuild started may
@@ -317,33 +382,42 @@ export type { ContactFactRow } from './facts';
  */
 const DELTA_OVERLAP_MS = 30_000;
 /** Above this many deltas a rebuild is due (the caller queues one). */
-export const FACTS_DELTA_SOFT_LIMIT = 5_000;
+export const FACTS_DELTA_SOFT_LIMIT = 2_000;
 /** A request never reads more deltas than this; past it the facts are unavailable until a rebuild. */
 export const FACTS_DELTA_HARD_LIMIT = 20_000;
 
-// Decoded snapshots by table, scope and generation: a generation never changes once its head is
-// written, so a warm container reads only the head and the deltas.
-const snapshotCache = new Map<string, ContactFactRow[]>();
+// Decoded snapshots (columns) by table, scope and generation: a generation never changes once its
+// head is written, so a warm container reads only the head and the deltas.
+const snapshotCache = new Map<string, FactsTable>();
 const CACHE_ENTRIES = 2;
+const EMPTY = tableFromRows([]);
 
-async function snapshotRows(deps: Deps, scope: Scope, head: repo.FactsHead): Promise<ContactFactRow[] | undefined> {
+async function snapshotTable(deps: Deps, scope: Scope, head: repo.FactsHead): Promise<FactsTable | undefined> {
   const cacheKey = `${deps.store.tableName}|${scope.accountId}|${scope.mode}|${head.generation}`;
   const hit = snapshotCache.get(cacheKey);
   if (hit) return hit;
   const chunks = await repo.getFactsChunks(deps.store, scope, head);
   if (!chunks) return undefined;
-  const rows = chunks.flatMap(unpackChunk);
-  snapshotCache.set(cacheKey, rows);
+  // Snapshots written before the columnar format hold gzipped JSON lines.
+  const table = head.format === 'F2' ? concatTables(chunks.map(unpackTableChunk)) : tableFromRows(chunks.flatMap(unpackChunk));
+  snapshotCache.set(cacheKey, table);
   while (snapshotCache.size > CACHE_ENTRIES) snapshotCache.delete(snapshotCache.keys().next().value!);
-  return rows;
+  return table;
+}
+
+/** Drops the decoded snapshots (a bench measures a cold container's first count with it). */
+export function forgetDecodedSnapshots(): void {
+  snapshotCache.clear();
 }
 
 export interface ContactFacts {
-  /** Subscribed contacts' facts, oldest contact first. */
-  rows: ContactFactRow[];
+  /** Subscribed contacts' facts: the snapshot's columns with the deltas on top (see facts.ts `FactsView`). */
+  view: FactsView;
+  /** The same as rows, oldest contact first (built on demand: tests and the nightly rebuild). */
+  readonly rows: ContactFactRow[];
   /** Deltas merged on top of the snapshot. */
   deltas: number;
-  /** False when the deltas passed the hard limit: `rows` is incomplete and must not be used. */
+  /** False when the deltas passed the hard limit: the view is empty and must not be used. */
   complete: boolean;
   /** True when a rebuild is due (no snapshot yet, or many deltas): the caller queues one. */
   rebuildDue: boolean;
@@ -351,22 +425,27 @@ export interface ContactFacts {
 }
 
 /**
- * The facts of every subscribed contact: the snapshot's chunks (read in parallel, cached by
- * generation) with the deltas written since its rebuild started merged on top. Bounded: the
- * snapshot by design, the deltas by FACTS_DELTA_HARD_LIMIT.
+ * The facts of every subscribed contact: the snapshot's chunks (read in parallel, decoded into
+ * columns, cached by generation) with the deltas written since its rebuild started merged on top.
+ * Bounded: the snapshot by design, the deltas by FACTS_DELTA_HARD_LIMIT.
  */
 export async function contactFacts(deps: Deps, scope: Scope): Promise<ContactFacts> {
   for (let attempt = 1; ; attempt++) {
     const head = await repo.getFactsHead(deps.store, scope);
     const since = head ? new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString() : '0';
-    const [snapshot, read] = await Promise.all([head ? snapshotRows(deps, scope, head) : Promise.resolve([]), repo.factDeltasSince(deps.store, scope, since, FACTS_DELTA_HARD_LIMIT)]);
+    const [snapshot, read] = await Promise.all([head ? snapshotTable(deps, scope, head) : Promise.resolve(EMPTY), repo.factDeltasSince(deps.store, scope, since, FACTS_DELTA_HARD_LIMIT)]);
     // A newer rebuild removed this generation's chunks between the two reads: read the new head.
     if (!snapshot) {
       if (attempt < 3) continue;
       throw new Error('contact facts snapshot vanished three times in a row');
     }
+    const view = mergeView(read.more ? EMPTY : snapshot, read.more ? [] : read.deltas);
+    let rows: ContactFactRow[] | undefined;
     return {
-      rows: read.more ? [] : mergeFacts(snapshot, read.deltas),
+      view,
+      get rows() {
+        return (rows ??= viewRows(view));
+      },
       deltas: read.deltas.length,
       complete: !read.more,
       rebuildDue: !head || read.more || read.deltas.length > FACTS_DELTA_SOFT_LIMIT,
@@ -375,55 +454,76 @@ export async function contactFacts(deps: Deps, scope: Scope): Promise<ContactFac
   }
 }
 
+/** A compacting rebuild needs every delta since the previous snapshot: well inside their TTL (8 days). */
+const COMPACT_WITHIN_MS = 6 * 86_400_000;
+/** A full rebuild from the contacts at least this often reconciles the snapshot with the records. */
+const FULL_EVERY_MS = 7 * 86_400_000;
+
 /**
- * Rebuilds the facts snapshot from the subscribed contacts (paged), switches readers to it and
- * removes the previous one. `correct` may fix a contact on the way (the nightly purchase-total
- * rebuild): it returns the corrected contact to write, or undefined.
+ * Rebuilds the facts snapshot, switches readers to it and removes the previous one. Usually a
+ * compaction: the previous snapshot with the deltas since merged in (every contact write records
+ * its delta in the same transaction, so they are the whole state), no contact read. From the
+ * contacts themselves (the subscribed contacts, paged, 8 id ranges in parallel) when there is no
+ * snapshot, it is older than COMPACT_WITHIN_MS, the deltas passed the hard limit, the last full
+ * read is FULL_EVERY_MS old, or `full` is asked. `correct` may give a contact a new purchase
+ * total on the way (the nightly rebuild from the sales); it is written through the normal
+ * versioned path, whose delta carries the new value on top of this snapshot.
  */
-const REBUILD_READERS = 4;
+const REBUILD_READERS = 8;
 
 export async function rebuildContactFacts(
   deps: Deps,
   scope: Scope,
-  options: { correct?: (contact: ContactRecord) => ContactRecord | undefined } = {},
-): Promise<{ count: number; chunks: number; corrected: number }> {
+  options: { correct?: (row: Pick<ContactFactRow, '_id' | 'email' | 'totalSpentCents'>) => number | undefined; full?: boolean } = {},
+): Promise<{ count: number; chunks: number; corrected: number; full: boolean }> {
   const startedAt = deps.clock.now().toISOString();
+  const nowMs = deps.clock.nowMs();
   const generation = `${startedAt.replace(/[^0-9]/g, '')}${randomHex(4)}`;
   const previous = await repo.getFactsHead(deps.store, scope);
-  const corrections: ContactRecord[] = [];
-  // The id space in ranges read in parallel, each page by page; concatenated in range order.
-  const ranges = await repo.subscribedIdRanges(deps.store, scope, REBUILD_READERS);
-  const parts = await Promise.all(
-    ranges.map(async (range) => {
-      const out: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await repo.subscribedFactsPage(deps.store, scope, range, cursor);
-        for (let i = 0; i < page.rows.length; i++) {
-          const fixed = options.correct?.(page.contacts[i]!);
-          if (fixed) corrections.push(fixed);
-          out.push(encodeRow(page.rows[i]!));
-        }
-        cursor = page.cursor;
-      } while (cursor);
-      return out;
-    }),
-  );
-  const lines = parts.flat();
-  // Corrected contacts are written through the normal versioned path; their deltas (written after
-  // startedAt) carry the new values on top of this snapshot.
+  let rows: ContactFactRow[] | undefined;
+  let fullAt = previous?.fullAt;
+  if (!options.full && previous?.format === 'F2' && previous.fullAt && nowMs - Date.parse(previous.startedAt) < COMPACT_WITHIN_MS && nowMs - Date.parse(previous.fullAt) < FULL_EVERY_MS) {
+    const facts = await contactFacts(deps, scope);
+    if (facts.complete) rows = facts.rows;
+  }
+  const full = !rows;
+  if (!rows) {
+    fullAt = startedAt;
+    // The id space in ranges read in parallel, each page by page; concatenated in range order.
+    const ranges = await repo.subscribedIdRanges(deps.store, scope, REBUILD_READERS);
+    const parts = await Promise.all(
+      ranges.map(async (range) => {
+        const out: ContactFactRow[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await repo.subscribedFactsPage(deps.store, scope, range, cursor);
+          out.push(...page.rows);
+          cursor = page.cursor;
+        } while (cursor);
+        return out;
+      }),
+    );
+    rows = parts.flat();
+  }
+  const corrections: { id: string; total: number }[] = [];
+  if (options.correct) {
+    for (const row of rows) {
+      const total = options.correct(row);
+      if (total !== undefined && total !== row.totalSpentCents) corrections.push({ id: row._id, total });
+    }
+  }
   let corrected = 0;
   for (let i = 0; i < corrections.length; i += 16) {
-    const done = await Promise.all(corrections.slice(i, i + 16).map((c) => changeContact(deps, scope, c._id, (current, now) => (current.totalSpentCents === c.totalSpentCents ? undefined : { ...current, totalSpentCents: c.totalSpentCents, updatedAt: now })).then(() => 1, () => 0)));
+    const done = await Promise.all(corrections.slice(i, i + 16).map(({ id, total }) => changeContact(deps, scope, id, (current, now) => (current.totalSpentCents === total ? undefined : { ...current, totalSpentCents: total, updatedAt: now })).then(() => 1, () => 0)));
     corrected += done.reduce<number>((a, b) => a + b, 0);
   }
-  const chunks = packChunks(lines);
+  const chunks = packTable(rows);
   for (let i = 0; i < chunks.length; i += 8) await Promise.all(chunks.slice(i, i + 8).map((data, j) => repo.putFactsChunk(deps.store, scope, generation, i + j, data)));
-  const head: repo.FactsHead = { generation, chunks: chunks.length, count: lines.length, startedAt };
+  const head: repo.FactsHead = { generation, chunks: chunks.length, count: rows.length, startedAt, format: 'F2', fullAt };
   if (await repo.putFactsHead(deps.store, scope, head)) {
     if (previous && previous.generation !== generation) await repo.deleteFactsChunks(deps.store, scope, previous);
   } else await repo.deleteFactsChunks(deps.store, scope, head);
-  return { count: lines.length, chunks: chunks.length, corrected };
+  return { count: rows.length, chunks: chunks.length, corrected, full };
 }
 
 /** Full contacts by id (at most a page: a send batch), in the order asked. */

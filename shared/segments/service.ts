@@ -1,4 +1,5 @@
-import { addTags, audiencePage, contactFacts, contactsByIds, rebuildContactFacts, removeTags, type ContactFactRow } from '../audience/service';
+import { addTagsToMany, audiencePage, contactFacts, contactsByIds, rebuildContactFacts, removeTagsFromMany, rowAt, walkView, type ContactFactRow, type FactsView } from '../audience/service';
+import { compileDefinition } from './columns';
 import type { ContactRecord } from '../audience/records';
 import type { Deps, OperationContext } from '../platform/context';
 import { ApiError, badRequest, conflict, notFound } from '../platform/errors';
@@ -128,27 +129,43 @@ export interface Evaluation {
 /** A rebuild queued by a request is not queued again for this long (it runs meanwhile). */
 const REBUILD_WINDOW_MS = 60_000;
 
-async function factsFor(deps: Deps, scope: Scope): Promise<ContactFactRow[]> {
+async function factsFor(deps: Deps, scope: Scope): Promise<FactsView> {
   const facts = await contactFacts(deps, scope);
   if (facts.rebuildDue && (await repo.claimFactsRebuild(deps.store, scope, deps.clock.nowMs(), REBUILD_WINDOW_MS))) await queueRefresh(deps, scope, { facts: true });
   if (!facts.complete) {
     throw new ApiError(503, 'Contact facts are being rebuilt after a large change (import); try again in a minute', { code: 'FACTS_REBUILDING', headers: { 'retry-after': '30' }, details: { retryAfterSeconds: 30 } });
   }
-  return facts.rows;
+  return facts.view;
+}
+
+/**
+ * A member test over the view: the compiled one for snapshot entries, the plain evaluator for
+ * rows the deltas changed or added.
+ */
+function memberTest(view: FactsView, definition: Definition, nowMs: number) {
+  const inTable = compileDefinition(definition, view.table, nowMs);
+  return (at: { index: number; row?: ContactFactRow }) => (at.row ? matchesDefinition(definition, at.row, nowMs) : inTable(at.index));
 }
 
 /** Counts the members among the subscribed contacts and keeps the first `sample` (oldest first). */
 export async function evaluate(deps: Deps, scope: Scope, definition: Definition, options: { sample?: number } = {}): Promise<Evaluation> {
-  const rows = await factsFor(deps, scope);
+  const view = await factsFor(deps, scope);
   const nowMs = deps.clock.nowMs();
-  const sample: ContactFactRow[] = [];
+  const { table, hidden, extra } = view;
+  const inTable = compileDefinition(definition, table, nowMs);
   let count = 0;
-  for (const row of rows) {
-    if (!matchesDefinition(definition, row, nowMs)) continue;
-    count++;
-    if (sample.length < (options.sample ?? 0)) sample.push(row);
+  for (let i = 0; i < table.size; i++) if (!hidden[i] && inTable(i)) count++;
+  for (const row of extra) if (matchesDefinition(definition, row, nowMs)) count++;
+  const sample: ContactFactRow[] = [];
+  const wanted = options.sample ?? 0;
+  if (wanted && count) {
+    const member = memberTest(view, definition, nowMs);
+    walkView(view, undefined, (at) => {
+      if (member(at)) sample.push(at.row ?? rowAt(table, at.index));
+      return sample.length < wanted;
+    });
   }
-  return { count, sample, scanned: rows.length, complete: true, computedAt: deps.clock.now().toISOString() };
+  return { count, sample, scanned: view.size, complete: true, computedAt: deps.clock.now().toISOString() };
 }
 
 /**
@@ -160,33 +177,21 @@ export async function evaluate(deps: Deps, scope: Scope, definition: Definition,
 export async function segmentMembersPage(deps: Deps, scope: Scope, segmentId: string, page: { limit: number; cursor?: string }): Promise<{ contacts: ContactRecord[]; cursor?: string }> {
   const segment = await readSegment(deps, scope, segmentId);
   const after = decodeCursor(page.cursor);
-  const rows = await factsFor(deps, scope);
-  const nowMs = deps.clock.nowMs();
+  const view = await factsFor(deps, scope);
+  const member = memberTest(view, segment.definition, deps.clock.nowMs());
   const ids: string[] = [];
   let more = false;
-  for (let i = firstAfter(rows, after); i < rows.length; i++) {
-    if (!matchesDefinition(segment.definition, rows[i]!, nowMs)) continue;
+  walkView(view, after, (at) => {
+    if (!member(at)) return true;
     if (ids.length === page.limit) {
       more = true;
-      break;
+      return false;
     }
-    ids.push(rows[i]!._id);
-  }
+    ids.push(at.row ? at.row._id : view.table.ids[at.index]!);
+    return true;
+  });
   const contacts = (await contactsByIds(deps, scope, ids)).filter((c) => c.status === 'subscribed');
   return more ? { contacts, cursor: encodeCursor(ids[ids.length - 1]!) } : { contacts };
-}
-
-/** Index of the first row whose id is above `after` (rows are sorted by id). */
-function firstAfter(rows: ContactFactRow[], after: string | undefined): number {
-  if (!after) return 0;
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid]!._id <= after) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 const encodeCursor = (lastId: string) => Buffer.from(JSON.stringify({ a: lastId })).toString('base64url');
@@ -225,7 +230,9 @@ export interface RefreshStep {
 }
 
 /** Tag writes one refresh step makes at most; the step queues itself again while more remain. */
-export const STEP_WRITES = 2_000;
+export const STEP_WRITES = 20_000;
+/** Contacts read and written per grouped call (a read batch is 100). */
+const WRITE_BATCH = 1_000;
 const WRITE_CONCURRENCY = 16;
 
 async function queueRefresh(deps: Deps, scope: Scope, step: Omit<RefreshStep, 'scope'>) {
@@ -249,17 +256,21 @@ export async function refreshStep(deps: Deps, step: RefreshStep): Promise<void> 
   const { scope } = step;
   if (step.facts) {
     await rebuildFacts(deps, scope, { totals: Boolean(step.nightly) });
-    if (step.nightly) for (const segment of await repo.listSegments(deps.store, scope)) if (segment.smartTag) await queueRefresh(deps, scope, { segmentId: segment._id });
+    if (step.nightly) for (const segment of await repo.listSegments(deps.store, scope)) if (segment.smartTag) await queueRefresh(deps, scope, { segmentId: segment._id, nightly: true });
     return;
   }
   if (step.takeBack) {
     // Carriers of a tag the segment added: take it back where the segment added it (hand-typed stays).
     const page = await audiencePage(deps, scope, { tag: step.takeBack }, { limit: PAGE, cursor: step.cursor });
-    await inParallel(page.contacts.filter((c) => c.smartTags.includes(step.takeBack!)), (c) => removeTags(deps, scope, c._id, [step.takeBack!], { smart: true }));
+    await removeTagsFromMany(deps, scope, page.contacts.filter((c) => c.smartTags.includes(step.takeBack!)).map((c) => c._id), [step.takeBack], { smart: true });
     if (page.cursor) await queueRefresh(deps, scope, { ...step, cursor: page.cursor });
     return;
   }
-  if (step.segmentId && !(await refreshSmartTag(deps, scope, step.segmentId))) await queueRefresh(deps, scope, { segmentId: step.segmentId });
+  if (!step.segmentId) return;
+  if (!(await refreshSmartTag(deps, scope, step.segmentId))) await queueRefresh(deps, scope, { segmentId: step.segmentId, nightly: step.nightly });
+  // The night's tag writes are deltas every count would read all day: fold them into the snapshot
+  // (a compaction, seconds; once a minute per scope however many smart tags finish).
+  else if (step.nightly && (await repo.claimFactsRebuild(deps.store, scope, deps.clock.nowMs(), REBUILD_WINDOW_MS))) await queueRefresh(deps, scope, { facts: true });
 }
 
 /**
@@ -276,36 +287,40 @@ export async function refreshSmartTag(deps: Deps, scope: Scope, segmentId: strin
     await rebuildFacts(deps, scope, { totals: false });
     facts = await contactFacts(deps, scope);
   }
-  const nowMs = deps.clock.nowMs();
+  const view = facts.view;
+  const { table } = view;
+  const member = memberTest(view, segment.definition, deps.clock.nowMs());
+  const tagId = table.tags.indexOf(tag);
+  const carries = (start: Uint32Array, flat: Uint32Array, i: number) => {
+    if (tagId < 0) return false;
+    for (let k = start[i]!; k < start[i + 1]!; k++) if (flat[k] === tagId) return true;
+    return false;
+  };
   const joiners: string[] = [];
   const leavers: string[] = [];
-  for (const row of facts.rows) {
-    const member = matchesDefinition(segment.definition, row, nowMs);
-    if (member && !row.tags.includes(tag)) joiners.push(row._id);
-    else if (!member && row.smartTags.includes(tag)) leavers.push(row._id);
-  }
-  const work = [...joiners.map((id) => ({ id, add: true })), ...leavers.map((id) => ({ id, add: false }))];
-  await inParallel(work.slice(0, STEP_WRITES), ({ id, add }) =>
-    (add ? addTags(deps, scope, id, [tag], { smart: true }) : removeTags(deps, scope, id, [tag], { smart: true })).catch((error: Error & { status?: number }) => {
-      if (error.status !== 404) throw error; // deleted meanwhile
-    }),
-  );
-  if (work.length > STEP_WRITES) return false;
+  walkView(view, undefined, (at) => {
+    const isMember = member(at);
+    const id = at.row ? at.row._id : table.ids[at.index]!;
+    const tagged = at.row ? at.row.tags.includes(tag) : carries(table.tagStart, table.tagIds, at.index);
+    const smart = at.row ? at.row.smartTags.includes(tag) : carries(table.smartStart, table.smartIds, at.index);
+    if (isMember && !tagged) joiners.push(id);
+    else if (!isMember && smart) leavers.push(id);
+    return true;
+  });
+  // Only changed memberships are written, several contacts per transaction.
+  const add = joiners.slice(0, STEP_WRITES);
+  const remove = leavers.slice(0, STEP_WRITES - add.length);
+  for (let i = 0; i < add.length; i += WRITE_BATCH) await addTagsToMany(deps, scope, add.slice(i, i + WRITE_BATCH), [tag], { smart: true });
+  for (let i = 0; i < remove.length; i += WRITE_BATCH) await removeTagsFromMany(deps, scope, remove.slice(i, i + WRITE_BATCH), [tag], { smart: true });
+  if (joiners.length + leavers.length > STEP_WRITES) return false;
   await repo.markRefreshed(deps.store, scope, segment._id, deps.clock.now().toISOString());
   return true;
 }
 
 /** Rebuilds the facts snapshot; nightly also rebuilds purchase totals from the sales. */
-export async function rebuildFacts(deps: Deps, scope: Scope, options: { totals: boolean }) {
+export async function rebuildFacts(deps: Deps, scope: Scope, options: { totals: boolean; full?: boolean }) {
   const totals = options.totals ? await purchaseTotals(deps, scope) : undefined;
-  return rebuildContactFacts(deps, scope, {
-    correct: totals
-      ? (contact) => {
-          const total = totals.get(contact.email);
-          return total !== undefined && total !== contact.totalSpentCents ? { ...contact, totalSpentCents: total } : undefined;
-        }
-      : undefined,
-  });
+  return rebuildContactFacts(deps, scope, { correct: totals ? (row) => totals.get(row.email) : undefined, full: options.full });
 }
 
 async function inParallel<T>(items: T[], fn: (item: T) => Promise<unknown>) {

@@ -12,10 +12,12 @@ import {
   recordSaleFacts,
   rebuildContactFacts,
   removeTags,
+  listContacts,
   updateContact,
   upsertContact,
 } from '../../shared/audience/service';
 import type { ContactRecord } from '../../shared/audience/records';
+import { putContactIfUnchanged } from '../../shared/audience/repository';
 import { createSegment, evaluate, refreshSmartTag, segmentMembersPage } from '../../shared/segments/service';
 import { matchesDefinition, parseDefinition, type Definition } from '../../shared/segments/rules';
 import type { OperationContext } from '../../shared/platform/context';
@@ -203,5 +205,15 @@ describe('segments over the contact-facts layout', () => {
     expect(carriers).not.toContain(contacts[0]!._id);
     expect(carriers).not.toContain(contacts[3]!._id);
     expect(carriers.length).toBe(30 - 2 + 1);
+
+    // A crash between the record write and its tag item and delta: the record carries the tag,
+    // the facts do not. The next refresh writes the tag item and the delta again.
+    const moved = await updateContact(deps, scope, contacts[2]!._id, { country: 'DE' });
+    clock.advance(1);
+    await putContactIfUnchanged(deps.store, scope, { ...moved, tags: [...moved.tags, 'german'], smartTags: ['german'], updatedAt: clock.now().toISOString() }, moved);
+    expect((await contactFacts(deps, scope)).rows.find((row) => row._id === moved._id)!.tags).not.toContain('german');
+    expect(await refreshSmartTag(deps, scope, segment._id)).toBe(true);
+    expect((await contactFacts(deps, scope)).rows.find((row) => row._id === moved._id)!.tags).toContain('german');
+    expect((await listContacts(deps, scope, { tag: 'german' }, { limit: 100 })).contacts.map((c) => c._id)).toContain(moved._id);
   }, 120_000);
 });
