@@ -10,9 +10,10 @@ import {
   sandboxMembershipEntity,
   sandboxNotificationEntity,
   sandboxPaymentEntity,
+  sandboxSettingsEntity,
   type SandboxCard,
 } from './entities';
-import type { SandboxCheckout, SandboxMembership, SandboxNotification, SandboxPayment } from './records';
+import type { SandboxCheckout, SandboxMembership, SandboxNotification, SandboxPayment, SandboxSettings } from './records';
 
 const NOTIFICATION_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -41,3 +42,6 @@ export const checkoutRepriced = (checkoutId: string, amountCents: number): Trans
   names: { '#status': 'status' },
   values: { ':open': 'open' },
 });
+
+export const getSettings = (store: Store, scope: Scope) => sandboxSettingsEntity.get(store, 'byScope', scope);
+export const settingsItem = (scope: Scope, settings: SandboxSettings): Item => sandboxSettingsEntity.item(sandboxSettingsEntity.declaration.key(scope), settings);

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { advanceDays, control, createOffer, events, openCheckout, pay } from '../support/commerce';
+import type { LocalRuntime } from '../../shared/local/runtime';
+
+let runtime: LocalRuntime;
+beforeAll(async () => {
+  runtime = await startTestRuntime({ RATE_LIMIT_PER_MINUTE: '100000' });
+});
+afterAll(async () => runtime?.stop());
+
+const DAY_MS = 86_400_000;
+
+async function subscribe(account: TestAccount, offerId: string, email: string) {
+  const session = await openCheckout(account, offerId);
+  return (await pay(runtime, session.id, { email })) as { saleId: string; subscriberId: string };
+}
+
+const declines = async (subscriberId: string, outcome: 'declines' | 'pays' = 'declines') => {
+  const res = await control(runtime).post(`/_local/subscribers/${subscriberId}/card`, { outcome });
+  expect(res.status, res.text).toBe(200);
+};
+
+const subscriber = async (account: TestAccount, id: string) => (await account.test.get(`/subscriptions/subscribers/${id}`)).body;
+const about = (list: { data: Record<string, any> }[], subscriberId: string) => list.filter((e) => e.data.subscriptionCustomerId === subscriberId);
+
+describe('recovery settings', () => {
+  it('reads defaults, needs Pro to turn on, switching off stays open, and checks the body', async () => {
+    const free = await createTestAccount(runtime, 'free');
+    const read = await free.test.get('/subscription-retention/recovery/settings');
+    expect(read.status, read.text).toBe(200);
+    expect(read.body).toMatchObject({ enabled: false, finalAction: 'cancel', emailBuyer: true, retryDays: [1, 3, 6] });
+    const locked = await free.test.put('/subscription-retention/recovery/settings', { enabled: true });
+    expect(locked.status).toBe(403);
+    expect(locked.body).toMatchObject({ code: 'FEATURE_LOCKED', details: { requiredPlan: 'tier3' } });
+    const off = await free.test.put('/subscription-retention/recovery/settings', { enabled: false, finalAction: 'keep' });
+    expect(off.status, off.text).toBe(200);
+    expect(off.body.finalAction).toBe('keep');
+    const bad = await free.test.put('/subscription-retention/recovery/settings', { finalAction: 'delete' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('finalAction');
+    const summary = await free.test.get('/subscription-retention/recovery/summary?days=30');
+    expect(summary.body).toEqual({ days: 30, recovered: [], recoveredCount: 0, atRisk: [], atRiskCount: 0, lostCount: 0, recoveryRate: 0, entitlement: { allowed: false, requiredPlan: 'tier3' } });
+  });
+
+  it('keeps each account and mode to its own settings and cases', async () => {
+    const a = await createTestAccount(runtime, 'tier3');
+    const b = await createTestAccount(runtime, 'tier3');
+    expect((await a.test.put('/subscription-retention/recovery/settings', { enabled: true, finalAction: 'pause' })).status).toBe(200);
+    expect((await b.test.get('/subscription-retention/recovery/settings')).body.enabled).toBe(false);
+    expect((await a.live.get('/subscription-retention/recovery/settings')).body.enabled).toBe(false);
+    const offer = await createOffer(a, { name: 'A only', price: 9, frequency: 'monthly' });
+    expect((await b.test.get(`/subscription-retention/offers/${offer._id}`)).status).toBe(404);
+    const foreign = await b.test.put(`/subscription-retention/offers/${offer._id}`, { saveOffers: { enabled: true } });
+    expect(foreign.status, foreign.text).toBe(404);
+    expect((await a.live.get(`/subscription-retention/offers/${offer._id}`)).status).toBe(404);
+    expect((await b.test.get('/subscription-retention/offers')).body.data).toEqual([]);
+  });
+});
+
+describe('recovery lifecycle', () => {
+  it('retries on days 1, 3 and 6, recovers on a retry, and applies each final action on day 7', async () => {
+    // One account per final action; the subscriber that recovers shares the cancel account.
+    const accounts: Record<string, { account: TestAccount; offerId: string }> = {};
+    for (const finalAction of ['cancel', 'pause', 'keep']) {
+      const account = await createTestAccount(runtime, 'tier3');
+      const on = await account.test.put('/subscription-retention/recovery/settings', { enabled: true, finalAction, emailBuyer: true });
+      expect(on.status, on.text).toBe(200);
+      accounts[finalAction] = { account, offerId: (await createOffer(account, { name: `Club ${finalAction}`, price: 12.5, frequency: 'monthly' }))._id };
+    }
+    const setup: Record<string, { account: TestAccount; subscriberId: string; email: string }> = {};
+    for (const [name, via] of [['recovers', 'cancel'], ['cancel', 'cancel'], ['pause', 'pause'], ['keep', 'keep']] as const) {
+      const { account, offerId } = accounts[via]!;
+      const email = `${name}-${account.accountId.slice(-6)}@example.com`;
+      const { subscriberId } = await subscribe(account, offerId, email);
+      await declines(subscriberId);
+      setup[name] = { account, subscriberId, email };
+    }
+    const starts: Record<string, number> = {};
+    for (const [name, { account, subscriberId }] of Object.entries(setup)) starts[name] = Date.parse((await subscriber(account, subscriberId)).currentPeriodEnd);
+
+    // The renewal fails (a quarter day past the period end): recovery starts.
+    const now = Date.parse((await control(runtime).post('/_local/clock/advance', { seconds: 0 })).body.now);
+    const toFirst = await control(runtime).post('/_local/clock/advance', { seconds: Math.ceil((Math.max(...Object.values(starts)) - now) / 1000) + 6 * 3600 });
+    expect(toFirst.status, toFirst.text).toBe(200);
+    for (const name of ['recovers', 'cancel', 'pause', 'keep']) {
+      const { account, subscriberId } = setup[name]!;
+      const failed = about(await events(runtime, account, 'subscription.payment_failed'), subscriberId);
+      expect(failed, name).toHaveLength(1);
+      expect(failed[0]!.data.recovery).toMatchObject({ attempt: 1, amount: 12.5, currency: 'USD' });
+      expect(Math.abs(Date.parse(failed[0]!.data.recovery.nextRetryAt) - (starts[name]! + DAY_MS))).toBeLessThan(60_000);
+      expect((await subscriber(account, subscriberId)).status).toBe('past_due');
+    }
+    const mails = (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(setup.recovers!.email)}`)).body.emails as { subject: string; html: string; text: string }[];
+    const recoveryMail = mails.find((m) => m.subject.startsWith('Please update your card'));
+    expect(recoveryMail, JSON.stringify(mails.map((m) => m.subject))).toBeDefined();
+    expect(recoveryMail!.text).toContain(`/subscriptions/sub/portal-data/`);
+    expect(recoveryMail!.text).toContain(setup.recovers!.subscriberId);
+
+    const atRisk = await setup.recovers!.account.test.get('/subscription-retention/recovery/at-risk?status=open');
+    expect(atRisk.body.data).toHaveLength(2);
+    expect(atRisk.body.data.find((c: { subscriptionCustomerId: string }) => c.subscriptionCustomerId === setup.recovers!.subscriberId)).toMatchObject({ subscriptionCustomerId: setup.recovers!.subscriberId, status: 'open', amount: 12.5, attempts: 1 });
+
+    // Day 1: the first retry fails too; then the card is fixed and the day-3 retry pays.
+    await advanceDays(runtime, 1);
+    await declines(setup.recovers!.subscriberId, 'pays');
+    await advanceDays(runtime, 2);
+    const rec = setup.recovers!;
+    expect(about(await events(runtime, rec.account, 'subscription.payment_failed'), rec.subscriberId)).toHaveLength(2);
+    const recovered = about(await events(runtime, rec.account, 'subscription.recovered'), rec.subscriberId);
+    expect(recovered).toHaveLength(1);
+    expect(recovered[0]!.data.recovery).toMatchObject({ attempts: 2, amount: 12.5, currency: 'USD' });
+    expect((await subscriber(rec.account, rec.subscriberId)).status).toBe('active');
+
+    // Days 6 and 7: the last retry fails, then the final action.
+    await advanceDays(runtime, 3);
+    for (const name of ['cancel', 'pause', 'keep']) {
+      const { account, subscriberId } = setup[name]!;
+      const failed = about(await events(runtime, account, 'subscription.payment_failed'), subscriberId);
+      expect(failed.map((e) => e.data.recovery.attempt), name).toEqual([1, 2, 3, 4]);
+      // Retries count from the first failure (days 1, 3, 6), not from the previous attempt.
+      const retryDays = failed.map((e) => e.data.recovery.nextRetryAt && Math.round((Date.parse(e.data.recovery.nextRetryAt) - starts[name]!) / 3_600_000) / 24);
+      expect(retryDays).toEqual([1, 3, 6, null]);
+      expect((await subscriber(account, subscriberId)).status, name).toBe('past_due');
+    }
+    await advanceDays(runtime, 1);
+    expect((await subscriber(setup.cancel!.account, setup.cancel!.subscriberId)).status).toBe('canceled');
+    expect(about(await events(runtime, setup.cancel!.account, 'customer.subscription.deleted'), setup.cancel!.subscriberId)).toHaveLength(1);
+    const paused = await subscriber(setup.pause!.account, setup.pause!.subscriberId);
+    expect(paused).toMatchObject({ status: 'paused', paused: true, active: true });
+    expect(about(await events(runtime, setup.pause!.account, 'customer.subscription.pause'), setup.pause!.subscriberId)).toHaveLength(1);
+    expect((await subscriber(setup.keep!.account, setup.keep!.subscriberId)).status).toBe('past_due');
+
+    const closed = await setup.keep!.account.test.get('/subscription-retention/recovery/at-risk?status=closed');
+    expect(closed.body.data[0]).toMatchObject({ status: 'closed', outcome: 'kept', attempts: 4 });
+    const summary = await rec.account.test.get('/subscription-retention/recovery/summary?days=30');
+    expect(summary.body).toMatchObject({ days: 30, recovered: [{ currency: 'USD', amount: 12.5, count: 1 }], recoveredCount: 1, atRisk: [], atRiskCount: 0, lostCount: 1, recoveryRate: 50, entitlement: { allowed: true, requiredPlan: 'tier3' } });
+  }, 240_000);
+});
