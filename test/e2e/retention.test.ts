@@ -137,3 +137,83 @@ describe('recovery lifecycle', () => {
     expect(summary.body).toMatchObject({ days: 30, recovered: [{ currency: 'USD', amount: 12.5, count: 1 }], recoveredCount: 1, atRisk: [], atRiskCount: 0, lostCount: 1, recoveryRate: 50, entitlement: { allowed: true, requiredPlan: 'tier3' } });
   }, 240_000);
 });
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+async function portalPage(url: string) {
+  const res = await fetch(url, { headers: { accept: 'text/html' } });
+  return { status: res.status, html: await res.text() };
+}
+
+async function postForm(action: string, fields: Record<string, string>) {
+  const res = await fetch(`${runtime.url}${action}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, body: form(fields) });
+  return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+}
+
+describe('save offers at cancel', () => {
+  it('offers a pause or a discount first; the discount lowers the next two renewals and the pause skips one', async () => {
+    const account = await createTestAccount(runtime, 'tier3');
+    const offerId = (await createOffer(account, { name: 'Studio', price: 20, frequency: 'monthly' }))._id;
+    const growth = await createTestAccount(runtime, 'tier2');
+    const growthOffer = (await createOffer(growth, { name: 'Growth club', price: 20, frequency: 'monthly' }))._id;
+    const locked = await growth.test.put(`/subscription-retention/offers/${growthOffer}`, { saveOffers: { enabled: true } });
+    expect(locked.status).toBe(403);
+    expect(locked.body).toMatchObject({ code: 'FEATURE_LOCKED', details: { requiredPlan: 'tier3' } });
+    expect((await growth.test.put(`/subscription-retention/offers/${growthOffer}`, { saveOffers: { enabled: false, discountPercent: 40 } })).status).toBe(200);
+    const bad = await account.test.put(`/subscription-retention/offers/${offerId}`, { saveOffers: { enabled: true, discountPercent: 95 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'INVALID_RETENTION_CONFIG', field: 'saveOffers.discountPercent' });
+    expect(bad.body.message).toContain('saveOffers.discountPercent');
+    const on = await account.test.put(`/subscription-retention/offers/${offerId}`, { saveOffers: { enabled: true, pauseMaxMonths: 2, discountPercent: 25, discountMonths: 2 } });
+    expect(on.status, on.text).toBe(200);
+    expect(on.body.saveOffers).toEqual({ enabled: true, pauseMaxMonths: 2, discountPercent: 25, discountMonths: 2 });
+
+    const discounted = await subscribe(account, offerId, 'stay-discount@example.com');
+    const paused = await subscribe(account, offerId, 'stay-pause@example.com');
+    const sub = await subscriber(account, discounted.subscriberId);
+    const action = `/subscriptions/sub/portal-form/${offerId}/${discounted.subscriberId}`;
+    const token = new URL(sub.portalUrl).searchParams.get('token')!;
+    const page = await portalPage(sub.portalUrl);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.html)![1]!;
+
+    // Cancel shows the offers first and changes nothing.
+    const offers = await postForm(action, { action: 'cancel', token, csrf });
+    expect(offers.status).toBe(200);
+    expect(offers.html).toContain('id="save-discount"');
+    expect(offers.html).toContain('$15.00');
+    expect(offers.html).toMatch(/<select id="months" name="months"><option value="1">1<\/option><option value="2">2<\/option><\/select>/);
+    expect((await subscriber(account, discounted.subscriberId)).cancelAtPeriodEnd).toBe(false);
+    // A forged form (bad CSRF token) is refused and applies nothing.
+    const forged = await postForm(action, { action: 'save_discount', token, csrf: 'forged' });
+    expect(forged.status).toBe(403);
+    const accepted = await postForm(action, { action: 'save_discount', token, csrf, reason: 'too_expensive' });
+    expect(accepted.status).toBe(303);
+    expect(accepted.location).toContain('done=saved');
+
+    // The JSON portal route takes the pause.
+    const pausedSub = await subscriber(account, paused.subscriberId);
+    const pausedToken = new URL(pausedSub.portalUrl).searchParams.get('token')!;
+    const tooLong = await control(runtime).post(`/subscriptions/sub/portal/${paused.subscriberId}/cancel?token=${pausedToken}`, { saveOffer: { kind: 'pause', months: 3 } });
+    expect(tooLong.status).toBe(400);
+    const pause = await control(runtime).post(`/subscriptions/sub/portal/${paused.subscriberId}/cancel?token=${pausedToken}`, { saveOffer: { kind: 'pause', months: 1 }, reason: 'not_using' });
+    expect(pause.status, pause.text).toBe(200);
+    expect(Date.parse(pause.body.currentPeriodEnd) - Date.parse(pausedSub.currentPeriodEnd)).toBeGreaterThan(27 * DAY_MS);
+
+    const saved = await events(runtime, account, 'subscription.saved');
+    expect(saved.map((e) => [e.data.subscriptionCustomerId, e.data.offer.type])).toEqual([[discounted.subscriberId, 'discount'], [paused.subscriberId, 'pause']]);
+    expect(saved[0]!.data.offer).toMatchObject({ percentOff: 25, payments: 2, price: 15 });
+
+    // Two renewals at the discount; the paused subscriber is not charged in the skipped month.
+    await advanceDays(runtime, 45);
+    const renewals = async (id: string) => ((await subscriber(account, id)).payments as { billingReason: string; amountCents: number }[]).filter((p) => p.billingReason === 'renewal').map((p) => p.amountCents);
+    expect(await renewals(discounted.subscriberId)).toEqual([1500]);
+    expect(await renewals(paused.subscriberId)).toEqual([]);
+    await advanceDays(runtime, 16);
+    expect(await renewals(discounted.subscriberId)).toEqual([1500, 1500]);
+
+    const report = await account.test.get('/subscription-retention/save-offers/report?days=90');
+    expect(report.status, report.text).toBe(200);
+    expect(report.body).toMatchObject({ savedCount: 2, saved: { pause: 1, discount: 1 } });
+    expect(report.body.reasons).toEqual(expect.arrayContaining([{ reason: 'too_expensive', count: 1 }, { reason: 'not_using', count: 1 }]));
+  }, 240_000);
+});
