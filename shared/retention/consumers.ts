@@ -4,6 +4,7 @@ import { sendTransactional } from '../email/service';
 import type { BusConsumer } from '../platform/capability';
 import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
+import { onInvoicePaid, onSubscriptionCreated } from './intro-yearly';
 import { onRenewalFailed, onRenewalPaid, readRecoverySettings } from './recovery';
 import * as repo from './repository';
 
@@ -55,5 +56,16 @@ export const recoveryMailConsumer: BusConsumer = {
       baseUrl: base,
     });
     await deps.store.transact([repo.eventMarkerPut(scope, MAIL_CONSUMER, event.id, Math.floor(deps.clock.nowMs() / 1000))]).catch(() => undefined);
+  },
+};
+
+/** Intro pricing for new subscribers, and the payment count behind the yearly-switch prompt. */
+export const introYearlyConsumer: BusConsumer = {
+  name: 'retention-intro-yearly',
+  needs: ['table', 'email', 'encryption'],
+  eventTypes: ['customer.subscription.created', 'invoice.payment_succeeded'],
+  handle: async (event, deps) => {
+    if (event.type === 'customer.subscription.created') await onSubscriptionCreated(deps, event);
+    else await onInvoicePaid(deps, event);
   },
 };

@@ -1,5 +1,5 @@
 import { defineCapability } from '../platform/capability';
-import { recoveryConsumer, recoveryMailConsumer } from './consumers';
+import { introYearlyConsumer, recoveryConsumer, recoveryMailConsumer } from './consumers';
 import { retentionOperations } from './operations';
 import { JOB_FINAL_ACTION, runFinalAction } from './recovery';
 import { saveOffersOnCancel } from './save-offers';
@@ -13,7 +13,7 @@ export const retention = defineCapability({
   name: 'retention',
   operations: retentionOperations,
   needs: ['table', 'queue', 'scheduler', 'encryption'],
-  consumers: [recoveryConsumer, recoveryMailConsumer],
+  consumers: [recoveryConsumer, recoveryMailConsumer, introYearlyConsumer],
   // The buyer portal (shared/subscriptions/) asks this port for save offers before a cancel.
   ports: { subscriptionSaveOffers: { aws: () => saveOffersOnCancel, local: () => saveOffersOnCancel } },
   jobs: {

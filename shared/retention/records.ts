@@ -82,4 +82,6 @@ export interface SubscriberRetention {
   yearlyPromptedAt: string | null;
   yearlySwitch: { amountCents: number; at: string } | null;
   discount: { percent: number; payments: number; at: string } | null;
+  /** Payments made so far (initial and renewals), counted from paid invoice events. */
+  payments?: number;
 }

@@ -98,3 +98,10 @@ export const countersAdd = (scope: Scope, add: Partial<Record<keyof RetentionCou
   add: add as Record<string, number>,
 });
 export const getCounters = async (store: Store, scope: Scope): Promise<RetentionCounters> => toRecord<RetentionCounters>(await store.get(countersKey(scope), { consistent: true })) ?? {};
+
+/** Sets fields of a subscriber's retention row without touching the others (consumers race on it). */
+export const subscriberRetentionSet = (scope: Scope, subscriberId: string, offerId: string, set: Partial<SubscriberRetention>, add?: { payments?: number }): TransactOp => ({
+  update: subKey(scope, subscriberId),
+  set: { entity: 'SubscriberRetention', v: 1, subscriberId, offerId, ...set },
+  ...(add ? { add: add as Record<string, number> } : {}),
+});

@@ -9,6 +9,7 @@ import type { Scope } from '../store/keys';
 import type { SubscriberRecord } from '../subscriptions/records';
 import type { SaveOfferChoice, SaveOffersOnCancel } from '../subscriptions/save-offers';
 import { subscriberChangeOp } from '../subscriptions/service';
+import { acceptYearlySwitch, yearlySwitchFor } from './intro-yearly';
 import { offerRetentionOf } from './offers';
 import type { SaveFlow, SubscriberRetention } from './records';
 import * as repo from './repository';
@@ -25,7 +26,6 @@ async function activeOffers(deps: Deps, scope: Scope, sub: SubscriberRecord) {
   return { config: config.saveOffers, offer };
 }
 
-const blankRetention = (sub: SubscriberRecord): SubscriberRetention => ({ subscriberId: sub._id, offerId: sub.subscriptionId, intro: null, yearlyPromptedAt: null, yearlySwitch: null, discount: null });
 
 /**
  * Save offers at cancel, as the subscriptions portal asks for them (its `subscriptionSaveOffers`
@@ -56,7 +56,7 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
     const now = deps.clock.now().toISOString();
     const flow: SaveFlow = { _id: objectId(deps.clock), subscriberId: sub._id, offerId: sub.subscriptionId, kind: choice.kind, months: null, percent: null, reason: cleanReason(reason), createdAt: now };
     let after: SubscriberRecord = sub;
-    const retention = (await repo.getSubscriberRetention(deps.store, scope, sub._id)) ?? blankRetention(sub);
+    let discount: SubscriberRetention['discount'] = null;
     try {
       if (choice.kind === 'pause') {
         const months = choice.months ?? 1;
@@ -70,7 +70,7 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
         await deps.ports.processor.adjustMembership!(scope, sub.membershipId, { nextPayments: { amountCents, payments: config.discountMonths } });
         flow.percent = config.discountPercent;
         flow.months = config.discountMonths;
-        retention.discount = { percent: config.discountPercent, payments: config.discountMonths, at: now };
+        discount = { percent: config.discountPercent, payments: config.discountMonths, at: now };
       }
     } catch (error) {
       if (error instanceof ProcessorError) throw conflict(`The payment processor refused: ${error.message}`, 'PROCESSOR_REFUSED');
@@ -85,10 +85,14 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
       currentPeriodEnd: after.currentPeriodEnd,
       savedAt: now,
     });
-    const ops = [repo.flowPut(scope, flow), repo.subscriberRetentionPut(scope, retention), outboxPut(event)];
+    const ops = [repo.flowPut(scope, flow), outboxPut(event)];
+    if (discount) ops.push(repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, { discount }));
     if (after !== sub) ops.push(subscriberChangeOp(scope, sub, after));
     await deps.store.transact(ops);
   },
+
+  yearlySwitchFor,
+  acceptYearlySwitch,
 
   async declined(deps, scope, sub, reason) {
     if (!(await activeOffers(deps, scope, sub))) return;

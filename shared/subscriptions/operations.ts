@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { showPortal, submitPortalForm, wantsHtml, type PortalHtmlOutcome } from './portal-html';
-import { getSubscriberDetail, listSubscribersOf, cancelSubscription, pauseSubscription, resumeSubscription, portalData, portalChange, portalSave, portalSaveDeclined } from './service';
+import { getSubscriberDetail, listSubscribersOf, cancelSubscription, pauseSubscription, resumeSubscription, portalData, portalChange, portalSave, portalSaveDeclined, portalYearlySwitch } from './service';
 
 const subscriberSchema = z.looseObject({
   _id: z.string(),
@@ -100,7 +100,7 @@ export const subscriberOperations = [
     path: '/subscriptions/sub/portal-data/{subscriptionId}/{subscriptionCustomerId}',
     auth: 'portal',
     params: z.object({ subscriptionId: z.string().min(1).max(64), subscriptionCustomerId: z.string().min(1).max(64) }),
-    query: z.object({ token: z.string().max(128).optional(), done: z.enum(['canceled', 'resumed', 'saved']).optional() }),
+    query: z.object({ token: z.string().max(128).optional(), done: z.enum(['canceled', 'resumed', 'saved', 'yearly']).optional() }),
     // A browser (Accept: text/html) gets the portal page; API clients get the JSON.
     handler: async (ctx, { params, query }) =>
       wantsHtml(ctx.request.headers)
@@ -117,7 +117,7 @@ export const subscriberOperations = [
     params: z.object({ subscriptionId: z.string().min(1).max(64), subscriptionCustomerId: z.string().min(1).max(64) }),
     bodyType: 'json-or-form',
     body: z.object({
-      action: z.enum(['cancel', 'resume', 'save_pause', 'save_discount']),
+      action: z.enum(['cancel', 'resume', 'save_pause', 'save_discount', 'yearly_switch']),
       token: z.string().max(128).optional(),
       csrf: z.string().max(128).optional(),
       confirm: z.string().max(8).optional(),
@@ -152,6 +152,18 @@ export const subscriberOperations = [
       if (body?.reason !== undefined || ctx.ports.subscriptionSaveOffers) await portalSaveDeclined(ctx, params.subscriptionCustomerId, body?.reason ?? null).catch(() => undefined);
       return answer;
     },
+  }),
+  defineOperation({
+    operationId: 'portalYearlySwitch',
+    summary: 'Buyer portal: accept the offered switch to yearly billing (retention), applied at the next period boundary; needs the portal token',
+    tags: ['Portal'],
+    method: 'POST',
+    path: '/subscriptions/sub/portal/{subscriptionCustomerId}/yearly-switch',
+    auth: 'portal',
+    params: z.object({ subscriptionCustomerId: z.string().min(1).max(64) }),
+    query: z.object({ token: z.string().max(128).optional() }),
+    body: z.object({ token: z.string().max(128).optional() }).optional(),
+    handler: (ctx, { params, query, body }) => portalYearlySwitch(ctx, params.subscriptionCustomerId, query.token ?? body?.token),
   }),
   defineOperation({
     operationId: 'portalResume',

@@ -5,7 +5,7 @@ import { ApiError } from '../platform/errors';
 import { csrfToken, csrfValid, crossSite } from './portal-csrf';
 import { portalPage, saveOffersPage } from './portal-page';
 import { locateSubscriber } from './repository';
-import { portalChange, portalData, portalSave, portalSaveDeclined, portalSaveOffers } from './service';
+import { portalChange, portalData, portalSave, portalSaveDeclined, portalSaveOffers, portalYearlySwitch } from './service';
 
 export type PortalHtmlOutcome = { kind: 'page'; status: number; page: BuyerPage } | { kind: 'redirect'; location: string };
 
@@ -14,7 +14,7 @@ const baseOf = (deps: Pick<Deps, 'config'>, request: RequestInfo) => (deps.confi
 /** A browser asking for a page (Accept names text/html); API clients keep getting JSON. */
 export const wantsHtml = (headers: Record<string, string>) => /\btext\/html\b/.test(headers.accept ?? '');
 
-const NOTICES = { canceled: 'Your subscription will end at the close of the current period. You keep access until then.', resumed: 'Your subscription continues. Thank you for staying!', saved: 'Thank you for staying! Your offer is applied.' } as const;
+const NOTICES = { canceled: 'Your subscription will end at the close of the current period. You keep access until then.', resumed: 'Your subscription continues. Thank you for staying!', saved: 'Thank you for staying! Your offer is applied.', yearly: 'Your subscription switches to yearly billing at the next renewal.' } as const;
 
 const plainPage = (status: number, title: string, message: string): PortalHtmlOutcome => ({
   kind: 'page',
@@ -42,7 +42,7 @@ export async function showPortal(deps: Deps, request: RequestInfo, subscriptionI
 
 /** The portal page's form post: cancel at period end or resume, then back to the page (303). */
 export interface PortalForm {
-  action: 'cancel' | 'resume' | 'save_pause' | 'save_discount';
+  action: 'cancel' | 'resume' | 'save_pause' | 'save_discount' | 'yearly_switch';
   token?: string;
   csrf?: string;
   /** Cancel anyway, after the save offers were shown. */
@@ -64,6 +64,10 @@ export async function submitPortalForm(deps: Deps, request: RequestInfo, subscri
   if (form.action === 'save_pause' || form.action === 'save_discount') {
     await portalSave(deps, subscriberId, form.token, form.action === 'save_pause' ? { kind: 'pause', months: Number(form.months) } : { kind: 'discount' }, reason);
     return { kind: 'redirect', location: `/subscriptions/sub/portal-data/${subscriptionId}/${subscriberId}?${new URLSearchParams({ token: form.token, done: 'saved' })}` };
+  }
+  if (form.action === 'yearly_switch') {
+    await portalYearlySwitch(deps, subscriberId, form.token);
+    return { kind: 'redirect', location: `/subscriptions/sub/portal-data/${subscriptionId}/${subscriberId}?${new URLSearchParams({ token: form.token, done: 'yearly' })}` };
   }
   if (form.action === 'cancel') {
     // Save offers come first; the page's "cancel anyway" form confirms.

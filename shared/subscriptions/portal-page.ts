@@ -54,7 +54,10 @@ export function portalPage(input: PortalPageInput): BuyerPage {
         : '';
     const resumeForm = canResume ? `<form method="post" action="${escape(manage.action)}">${hidden}<input type="hidden" name="action" value="resume"><button type="submit" class="primary" id="resume">Resume subscription</button></form>` : '';
     const card = manage.cardUpdateUrl ? `<p><a id="update-card" href="${escape(manage.cardUpdateUrl)}">Update your card</a></p>` : '';
-    actions = `<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">Manage</h2>${cancelForm}${resumeForm}${card}</section>`;
+    const yearly = data.yearlySwitch && !data.yearlySwitch.accepted && !canResume
+      ? `<form method="post" action="${escape(manage.action)}" id="yearly-switch">${hidden}<input type="hidden" name="action" value="yearly_switch"><p>Switch to yearly billing and save ${data.yearlySwitch.percentOff}%: ${escape(formatMoney(Math.round(data.yearlySwitch.yearlyPrice * 100), data.yearlySwitch.currency))} a year from your next renewal.</p><button type="submit" class="primary" id="accept-yearly">Switch to yearly</button></form>`
+      : '';
+    actions = `<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">Manage</h2>${yearly}${cancelForm}${resumeForm}${card}</section>`;
   } else {
     actions = '<p class="muted" id="read-only">This view is read-only. Use the link in your receipt to make changes.</p>';
   }

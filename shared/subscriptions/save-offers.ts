@@ -21,6 +21,10 @@ export interface SaveOffersOnCancel {
   accept(deps: Deps, scope: Scope, sub: SubscriberRecord, choice: SaveOfferChoice, reason: string | null): Promise<void>;
   /** The buyer saw the offers and canceled anyway (for the report). */
   declined(deps: Deps, scope: Scope, sub: SubscriberRecord, reason: string | null): Promise<void>;
+  /** The switch to yearly billing the portal prompts for (after enough payments), or null. */
+  yearlySwitchFor?(deps: Deps, scope: Scope, sub: SubscriberRecord): Promise<{ percentOff: number; yearlyPrice: number; currency: string; accepted: boolean } | null>;
+  /** The buyer accepts the switch: applied by the processor at the next period boundary. */
+  acceptYearlySwitch?(deps: Deps, scope: Scope, sub: SubscriberRecord): Promise<void>;
 }
 
 declare module '../platform/ports' {

@@ -253,6 +253,8 @@ export async function portalData(deps: Deps, subscriptionId: string, subscriberI
     manageUrl: canManage ? manageUrlOf(sub) : null,
     /** With the token, the save offers a cancel shows first (retention), or null. */
     saveOffers: canManage && deps.ports.subscriptionSaveOffers && sub.status === 'active' && !sub.cancelAtPeriodEnd && !sub.paused ? await deps.ports.subscriptionSaveOffers.offersFor(deps, scope, sub) : null,
+    /** With the token, the switch to yearly billing on offer (retention), or null. */
+    yearlySwitch: canManage && sub.status === 'active' && !sub.cancelAtPeriodEnd ? ((await deps.ports.subscriptionSaveOffers?.yearlySwitchFor?.(deps, scope, sub)) ?? null) : null,
     payments: await payments(deps, scope, sub._id),
   };
 }
@@ -319,6 +321,19 @@ export async function portalSave(deps: Deps, subscriberId: string, token: string
     await hook.accept(deps, scope, sub, choice, reason);
     const after = (await getSubscriber(deps.store, scope, sub._id, true)) ?? sub;
     return { subscriptionCustomerId: after._id, status: after.status, saved: choice.kind, currentPeriodEnd: after.currentPeriodEnd, manageUrl: manageUrlOf(after) };
+  });
+}
+
+/** The buyer accepts the switch to yearly billing (retention), from the next period boundary. */
+export async function portalYearlySwitch(deps: Deps, subscriberId: string, token: string | undefined) {
+  if (!token) throw new ApiError(403, 'The portal token is required to change a subscription', { field: 'token' });
+  const hook = deps.ports.subscriptionSaveOffers;
+  const { scope, sub: found } = await portalSubscriber(deps, undefined, subscriberId);
+  if (!(await tokenValid(deps, found, token))) throw notFound('Subscription');
+  if (!hook?.acceptYearlySwitch) throw conflict('No switch to yearly billing is offered', 'NO_YEARLY_SWITCH');
+  return serialised(deps, scope, found._id, async (sub) => {
+    await hook.acceptYearlySwitch!(deps, scope, sub);
+    return { subscriptionCustomerId: sub._id, status: sub.status, yearlySwitch: 'scheduled', switchesAt: sub.currentPeriodEnd };
   });
 }
 

@@ -168,6 +168,25 @@ describe('save offers at cancel', () => {
     expect(on.status, on.text).toBe(200);
     expect(on.body.saveOffers).toEqual({ enabled: true, pauseMaxMonths: 2, discountPercent: 25, discountMonths: 2 });
 
+    // Intro pricing and the yearly switch ride the same months.
+    const introOffer = (await createOffer(account, { name: 'Intro club', price: 20, frequency: 'monthly' }))._id;
+    const badIntro = await account.test.put(`/subscription-retention/offers/${introOffer}`, { intro: { enabled: true, price: 25 } });
+    expect(badIntro.body).toMatchObject({ code: 'INVALID_RETENTION_CONFIG', field: 'intro.price' });
+    expect((await account.test.put(`/subscription-retention/offers/${introOffer}`, { intro: { enabled: true, price: 5, periods: 1 } })).status).toBe(200);
+    const yearlyOffer = (await createOffer(account, { name: 'Yearly club', price: 10, frequency: 'monthly' }))._id;
+    expect((await account.test.put(`/subscription-retention/offers/${yearlyOffer}`, { yearlySwitch: { enabled: true, afterPayments: 1, percentOff: 20 } })).status).toBe(200);
+    const intro = await subscribe(account, introOffer, 'intro@example.com');
+    const yearly = await subscribe(account, yearlyOffer, 'yearly@example.com');
+    await events(runtime, account);
+    const yearlyMail = ((await control(runtime).get('/_local/emails?to=yearly%40example.com')).body.emails as { subject: string }[]).filter((m) => m.subject.includes('yearly billing'));
+    expect(yearlyMail).toHaveLength(1);
+    const yearlySub = await subscriber(account, yearly.subscriberId);
+    const yearlyPortal = await (await fetch(yearlySub.portalUrl)).json();
+    expect(yearlyPortal.yearlySwitch).toEqual({ percentOff: 20, yearlyPrice: 96, currency: 'USD', accepted: false });
+    expect((await portalPage(yearlySub.portalUrl)).html).toContain('id="yearly-switch"');
+    const switched = await control(runtime).post(`/subscriptions/sub/portal/${yearly.subscriberId}/yearly-switch?token=${new URL(yearlySub.portalUrl).searchParams.get('token')}`, {});
+    expect(switched.status, switched.text).toBe(200);
+
     const discounted = await subscribe(account, offerId, 'stay-discount@example.com');
     const paused = await subscribe(account, offerId, 'stay-pause@example.com');
     const sub = await subscriber(account, discounted.subscriberId);
@@ -208,8 +227,15 @@ describe('save offers at cancel', () => {
     const renewals = async (id: string) => ((await subscriber(account, id)).payments as { billingReason: string; amountCents: number }[]).filter((p) => p.billingReason === 'renewal').map((p) => p.amountCents);
     expect(await renewals(discounted.subscriberId)).toEqual([1500]);
     expect(await renewals(paused.subscriberId)).toEqual([]);
+    expect(await renewals(intro.subscriberId)).toEqual([500]);
+    expect(await renewals(yearly.subscriberId)).toEqual([9600]);
+    const afterSwitch = await subscriber(account, yearly.subscriberId);
+    expect(Date.parse(afterSwitch.currentPeriodEnd) - Date.parse(afterSwitch.currentPeriodStart)).toBeGreaterThan(364 * DAY_MS);
     await advanceDays(runtime, 16);
     expect(await renewals(discounted.subscriberId)).toEqual([1500, 1500]);
+    expect(await renewals(intro.subscriberId)).toEqual([2000, 500]); // newest first
+    const introReport = await account.test.get('/subscription-retention/intro/report');
+    expect(introReport.body).toMatchObject({ intro: { subscribersStarted: 1, paymentsAtIntroPrice: 1 }, yearlySwitch: { prompted: 1, accepted: 1 } });
 
     const report = await account.test.get('/subscription-retention/save-offers/report?days=90');
     expect(report.status, report.text).toBe(200);
