@@ -11,6 +11,7 @@ import { email } from './email/index';
 import { events } from './events/index';
 import { forms } from './forms/index';
 import { receipts } from './receipts/index';
+import { retention } from './retention/index';
 import { funnels } from './funnels/index';
 import { imports } from './imports/index';
 import { links } from './links/index';
@@ -35,6 +36,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage, retention];
 
 export const APP = assembleApp(CAPABILITIES);

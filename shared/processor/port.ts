@@ -107,6 +107,22 @@ export interface LivePayment {
 
 export type RefusableOperation = 'pause' | 'resume' | 'cancel' | 'charge';
 
+export interface RecoveryPolicy {
+  /** Days after the first failure of a renewal on which it is tried again (ascending). */
+  retryDays: number[];
+}
+
+export interface MembershipAdjustment {
+  /** The next `payments` renewals charge `amountCents` (replaces any earlier override). */
+  nextPayments?: { amountCents: number; payments: number };
+  /** Moves the period end forward by this many periods with no charge (a pause that skips renewals). */
+  skipPeriods?: number;
+  /** From the next period boundary on: this interval and price. */
+  switchAtNextRenewal?: { interval: Frequency; amountCents: number };
+  /** A past-due membership: void the unpaid renewal and pause it (access kept, no charge until resumed). */
+  voidAndPause?: boolean;
+}
+
 /** The processor said no (declined, refused, unreachable): callers decide how to degrade. */
 export class ProcessorError extends Error {
   constructor(
@@ -156,6 +172,15 @@ export interface ProcessorPort {
   verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number): { ok: true } | { ok: false; reason: string };
   /** The provider a scope uses (the router answers it; `GET /users/me`). */
   providerOf?(scope: Scope): Promise<'sandbox' | 'stripe' | 'none'>;
+  /**
+   * Failed-renewal recovery of an account+mode (retention): retry a failed renewal this many days
+   * after the first failure and leave the membership past due after the last retry (the service
+   * decides its end); null restores the provider's own schedule. Optional: without it, recovery
+   * keeps the provider's schedule.
+   */
+  setRecoveryPolicy?(scope: Scope, policy: RecoveryPolicy | null): Promise<void>;
+  /** Changes a membership's coming renewals (retention: save offers, intro price, yearly switch). */
+  adjustMembership?(scope: Scope, membershipId: string, change: MembershipAdjustment): Promise<LiveMembership>;
   /** Sandbox only: renew a membership now with the given outcome. */
   renewNow?(scope: Scope, membershipId: string, outcome: 'succeed' | 'fail'): Promise<void>;
   /** Sandbox only: from now on the membership's card declines (or pays again). */

@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
-import { ProcessorError, type Buyer, type CreateCheckoutInput, type PayInput, type PaymentClaim, type ProcessorPort } from './port';
+import { ProcessorError, type Buyer, type CreateCheckoutInput, type MembershipAdjustment, type PayInput, type PaymentClaim, type ProcessorPort, type RecoveryPolicy } from './port';
 export type { ScopedProcessorProvider } from './port';
 import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName } from './settings';
 
@@ -117,6 +117,15 @@ export class ProcessorRouter implements ProcessorPort {
   }
   async getPayment(scope: Scope, paymentId: string) {
     return (await this.port(scope)).getPayment(scope, paymentId);
+  }
+  async setRecoveryPolicy(scope: Scope, policy: RecoveryPolicy | null) {
+    const port = await this.pick(scope).then((p) => p.port);
+    await port?.setRecoveryPolicy?.(scope, policy);
+  }
+  async adjustMembership(scope: Scope, membershipId: string, change: MembershipAdjustment) {
+    const port = await this.port(scope);
+    if (!port.adjustMembership) throw new ProcessorError('This payment processor cannot change coming renewals', 'refused');
+    return port.adjustMembership(scope, membershipId, change);
   }
   verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number) {
     return this.sandbox.verifyNotification(headers, rawBody, nowSeconds);

@@ -20,6 +20,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   SandboxMembership v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>
 //   SandboxNotification v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>
 //   SandboxPayment v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_PAYMENT, SK=<pay_id>
+//   SandboxSettings v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_SETTINGS, SK=settings
 //   Offer v1 (shared/catalog/entities.ts): PK=<scope>#OFFER, SK=<id>
 //   Product v1 (shared/catalog/entities.ts): PK=<scope>#PRODUCT, SK=<id>
 //   CheckoutLocator v1 (shared/checkout/entities.ts): PK=CAP#checkout-session#<sessionId>, SK=CAP
@@ -80,6 +81,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Sandbox membership by id (renewals, changes)', key: 'PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxMembership v1 .byId', declared: true },
   { name: 'Sandbox notification to deliver', key: 'PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>', index: 'table', notes: 'TTL 30 days', declaredBy: 'adapters/processor-sandbox SandboxNotification v1 .byId', declared: true },
   { name: 'Sandbox payment by id (refunds, disputes)', key: 'PK=<scope>#SBX_PAYMENT, SK=<pay_id>', index: 'table', notes: 'refunds conditioned on refundedCents as read', declaredBy: 'adapters/processor-sandbox SandboxPayment v1 .byId', declared: true },
+  { name: 'Sandbox settings of a tenant and mode (recovery retry days at a failed charge)', key: 'PK=<scope>#SBX_SETTINGS, SK=settings', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxSettings v1 .byScope', declared: true },
   { name: 'Subscription offer by id (checkout, joins, catalog API)', key: 'PK=<scope>#OFFER, SK=<id>', index: 'table', notes: 'deleted ones stay with deletedAt set; the catalog API and getSellable treat them as missing', declaredBy: 'catalog Offer v1 .byId', declared: true },
   { name: 'Subscription offers of a tenant and mode, newest first', key: 'PK=<scope>#OFFER, filter attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant list', declaredBy: 'catalog Offer v1 .live', declared: true },
   { name: 'Product by id (checkout, joins, catalog API)', key: 'PK=<scope>#PRODUCT, SK=<id>', index: 'table', notes: 'deleted ones stay with deletedAt set; the catalog API and getSellable treat them as missing', declaredBy: 'catalog Product v1 .byId', declared: true },

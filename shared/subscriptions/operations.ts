@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { openCardUpdate } from './portal-card';
 import { showPortal, submitPortalForm, wantsHtml, type PortalHtmlOutcome } from './portal-html';
-import { getSubscriberDetail, listSubscribersOf, cancelSubscription, pauseSubscription, resumeSubscription, portalData, portalChange } from './service';
+import { getSubscriberDetail, listSubscribersOf, cancelSubscription, pauseSubscription, resumeSubscription, portalData, portalChange, portalSave, portalSaveDeclined, portalYearlySwitch } from './service';
 
 const subscriberSchema = z.looseObject({
   _id: z.string(),
@@ -101,7 +101,7 @@ export const subscriberOperations = [
     path: '/subscriptions/sub/portal-data/{subscriptionId}/{subscriptionCustomerId}',
     auth: 'portal',
     params: z.object({ subscriptionId: z.string().min(1).max(64), subscriptionCustomerId: z.string().min(1).max(64) }),
-    query: z.object({ token: z.string().max(128).optional(), done: z.enum(['canceled', 'resumed']).optional() }),
+    query: z.object({ token: z.string().max(128).optional(), done: z.enum(['canceled', 'resumed', 'saved', 'yearly']).optional() }),
     // A browser (Accept: text/html) gets the portal page; API clients get the JSON.
     handler: async (ctx, { params, query }) =>
       wantsHtml(ctx.request.headers)
@@ -128,7 +128,14 @@ export const subscriberOperations = [
     auth: 'portal',
     params: z.object({ subscriptionId: z.string().min(1).max(64), subscriptionCustomerId: z.string().min(1).max(64) }),
     bodyType: 'json-or-form',
-    body: z.object({ action: z.enum(['cancel', 'resume']), token: z.string().max(128).optional(), csrf: z.string().max(128).optional() }),
+    body: z.object({
+      action: z.enum(['cancel', 'resume', 'save_pause', 'save_discount', 'yearly_switch']),
+      token: z.string().max(128).optional(),
+      csrf: z.string().max(128).optional(),
+      confirm: z.string().max(8).optional(),
+      months: z.coerce.number().int().min(1).max(12).optional(),
+      reason: z.string().max(40).optional(),
+    }),
     handler: async (ctx, { params, body }) => portalAnswer(await submitPortalForm(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, body)),
   }),
   defineOperation({
@@ -140,8 +147,35 @@ export const subscriberOperations = [
     auth: 'portal',
     params: z.object({ subscriptionCustomerId: z.string().min(1).max(64) }),
     query: z.object({ token: z.string().max(128).optional() }),
-    body: z.object({ immediate: z.boolean().optional(), token: z.string().max(128).optional() }).optional(),
-    handler: (ctx, { params, query, body }) => portalChange(ctx, params.subscriptionCustomerId, query.token ?? body?.token, { type: 'cancel', immediate: body?.immediate === true }),
+    description:
+      'When the offer has save offers (retention), `saveOffer` accepts one instead of canceling: `{ kind: "pause", months }` (1 to pauseMaxMonths) or `{ kind: "discount" }`; `reason` is kept for the report. `GET portal-data` lists them as `saveOffers`.',
+    body: z
+      .object({
+        immediate: z.boolean().optional(),
+        token: z.string().max(128).optional(),
+        saveOffer: z.object({ kind: z.enum(['pause', 'discount']), months: z.number().int().min(1).max(12).optional() }).optional(),
+        reason: z.string().max(40).optional(),
+      })
+      .optional(),
+    handler: async (ctx, { params, query, body }) => {
+      const token = query.token ?? body?.token;
+      if (body?.saveOffer) return portalSave(ctx, params.subscriptionCustomerId, token, body.saveOffer, body.reason ?? null);
+      const answer = await portalChange(ctx, params.subscriptionCustomerId, token, { type: 'cancel', immediate: body?.immediate === true });
+      if (body?.reason !== undefined || ctx.ports.subscriptionSaveOffers) await portalSaveDeclined(ctx, params.subscriptionCustomerId, body?.reason ?? null).catch(() => undefined);
+      return answer;
+    },
+  }),
+  defineOperation({
+    operationId: 'portalYearlySwitch',
+    summary: 'Buyer portal: accept the offered switch to yearly billing (retention), applied at the next period boundary; needs the portal token',
+    tags: ['Portal'],
+    method: 'POST',
+    path: '/subscriptions/sub/portal/{subscriptionCustomerId}/yearly-switch',
+    auth: 'portal',
+    params: z.object({ subscriptionCustomerId: z.string().min(1).max(64) }),
+    query: z.object({ token: z.string().max(128).optional() }),
+    body: z.object({ token: z.string().max(128).optional() }).optional(),
+    handler: (ctx, { params, query, body }) => portalYearlySwitch(ctx, params.subscriptionCustomerId, query.token ?? body?.token),
   }),
   defineOperation({
     operationId: 'portalResume',

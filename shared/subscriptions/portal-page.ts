@@ -54,7 +54,10 @@ export function portalPage(input: PortalPageInput): BuyerPage {
         : '';
     const resumeForm = canResume ? `<form method="post" action="${escape(manage.action)}">${hidden}<input type="hidden" name="action" value="resume"><button type="submit" class="primary" id="resume">Resume subscription</button></form>` : '';
     const card = manage.cardUpdateUrl ? `<p><a id="update-card" href="${escape(manage.cardUpdateUrl)}">Update your card</a></p>` : '';
-    actions = `<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">Manage</h2>${cancelForm}${resumeForm}${card}</section>`;
+    const yearly = data.yearlySwitch && !data.yearlySwitch.accepted && !canResume
+      ? `<form method="post" action="${escape(manage.action)}" id="yearly-switch">${hidden}<input type="hidden" name="action" value="yearly_switch"><p>Switch to yearly billing and save ${data.yearlySwitch.percentOff}%: ${escape(formatMoney(Math.round(data.yearlySwitch.yearlyPrice * 100), data.yearlySwitch.currency))} a year from your next renewal.</p><button type="submit" class="primary" id="accept-yearly">Switch to yearly</button></form>`
+      : '';
+    actions = `<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">Manage</h2>${yearly}${cancelForm}${resumeForm}${card}</section>`;
   } else {
     actions = '<p class="muted" id="read-only">This view is read-only. Use the link in your receipt to make changes.</p>';
   }
@@ -68,4 +71,44 @@ ${offer ? `<p class="muted">${escape(formatMoney(Math.round(offer.price * 100), 
 ${actions}
 <section class="card" aria-labelledby="history-heading"><h2 id="history-heading">Payment history</h2>${history}</section>`;
   return buyerPage({ brand: input.brand, title: offer?.name ?? 'Subscription', baseUrl: input.baseUrl, body });
+}
+
+export interface SaveOffersPageInput {
+  brand: SellerBrand;
+  data: PortalData;
+  baseUrl: string;
+  offers: { pauseMaxMonths: number | null; discountPercent: number; discountMonths: number; discountedPrice: number; currency: string };
+  manage: { token: string; csrf: string; action: string };
+}
+
+const REASONS: [string, string][] = [
+  ['', 'Prefer not to say'],
+  ['too_expensive', 'It costs too much'],
+  ['not_using', 'I do not use it enough'],
+  ['missing_features', 'It is missing something I need'],
+  ['other', 'Something else'],
+];
+
+/**
+ * Before a cancel, when the seller offers it: a pause or a discount instead, or cancel anyway.
+ * Three plain forms with the same token and CSRF token as the portal's; no script.
+ */
+export function saveOffersPage(input: SaveOffersPageInput): BuyerPage {
+  const { data, manage, offers } = input;
+  const name = data.subscription?.name ?? 'your subscription';
+  const hidden = `<input type="hidden" name="token" value="${escape(manage.token)}"><input type="hidden" name="csrf" value="${escape(manage.csrf)}">`;
+  const reason = (id: string) =>
+    `<label for="${id}">Why are you leaving?</label> <select id="${id}" name="reason">${REASONS.map(([v, l]) => `<option value="${escape(v)}">${escape(l)}</option>`).join('')}</select>`;
+  const months = offers.pauseMaxMonths ? Array.from({ length: offers.pauseMaxMonths }, (_, i) => i + 1) : [];
+  const pause = months.length
+    ? `<form method="post" action="${escape(manage.action)}" id="save-pause">${hidden}<input type="hidden" name="action" value="save_pause"><h2>Take a break</h2><p>Pause for up to ${months.length} month${months.length > 1 ? 's' : ''}: no charges, and your subscription continues afterwards.</p><label for="months">Months</label> <select id="months" name="months">${months.map((m) => `<option value="${m}">${m}</option>`).join('')}</select> ${reason('reason-pause')} <button type="submit" class="primary" id="accept-pause">Pause instead</button></form>`
+    : '';
+  const price = formatMoney(Math.round(offers.discountedPrice * 100), offers.currency);
+  const discount = `<form method="post" action="${escape(manage.action)}" id="save-discount">${hidden}<input type="hidden" name="action" value="save_discount"><h2>${offers.discountPercent}% off</h2><p>Stay and pay ${escape(price)} for your next ${offers.discountMonths} payment${offers.discountMonths > 1 ? 's' : ''}.</p>${reason('reason-discount')} <button type="submit" class="primary" id="accept-discount">Keep it with ${offers.discountPercent}% off</button></form>`;
+  const cancel = `<form method="post" action="${escape(manage.action)}" id="cancel-anyway">${hidden}<input type="hidden" name="action" value="cancel"><input type="hidden" name="confirm" value="1">${reason('reason-cancel')} <button type="submit" id="confirm-cancel">No thanks, cancel</button></form>`;
+  const body = `<section class="card" aria-labelledby="save-heading"><h1 id="save-heading">Before you cancel ${escape(name)}</h1><p>Would one of these help?</p></section>
+<section class="card">${pause}</section>
+<section class="card">${discount}</section>
+<section class="card">${cancel}</section>`;
+  return buyerPage({ brand: input.brand, title: `Before you cancel ${name}`, baseUrl: input.baseUrl, body });
 }

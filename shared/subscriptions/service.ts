@@ -13,6 +13,7 @@ import type { ProcessorSync, SubscriberRecord } from './records';
 import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace, subscribersOfOfferPage } from './repository';
 import { transition, type Trigger } from './state';
 import { withSubscriberLease } from './lease';
+import type { SaveOfferChoice } from './save-offers';
 
 export const portalUrlFor = (baseUrl: string, offerId: string, subscriberId: string, token: string) =>
   `${baseUrl}/subscriptions/sub/portal-data/${offerId}/${subscriberId}?token=${token}`;
@@ -281,6 +282,10 @@ export async function portalData(deps: Deps, subscriptionId: string, subscriberI
     canManage,
     manageUrl: canManage ? manageUrlOf(sub) : null,
     cardUpdateUrl: canManage ? cardUpdateUrlOf(sub) : null,
+    /** With the token, the save offers a cancel shows first (retention), or null. */
+    saveOffers: canManage && deps.ports.subscriptionSaveOffers && sub.status === 'active' && !sub.cancelAtPeriodEnd && !sub.paused ? await deps.ports.subscriptionSaveOffers.offersFor(deps, scope, sub) : null,
+    /** With the token, the switch to yearly billing on offer (retention), or null. */
+    yearlySwitch: canManage && sub.status === 'active' && !sub.cancelAtPeriodEnd ? ((await deps.ports.subscriptionSaveOffers?.yearlySwitchFor?.(deps, scope, sub)) ?? null) : null,
     payments: await payments(deps, scope, sub._id),
   };
 }
@@ -321,6 +326,54 @@ export async function portalChange(deps: Deps, subscriberId: string, token: stri
       manageUrl: manageUrlOf(after),
     };
   });
+}
+
+/** The subscriber's record replaced by `after` (guarded by the `updatedAt` read), for a capability's own transaction (retention). */
+export const subscriberChangeOp = (scope: Scope, before: SubscriberRecord, after: SubscriberRecord) => subscriberReplace(scope, before, after);
+
+/** The save offers a portal cancel shows first (retention), or null: needs the portal token. */
+export async function portalSaveOffers(deps: Deps, subscriberId: string, token: string | undefined) {
+  const hook = deps.ports.subscriptionSaveOffers;
+  if (!hook || !token) return null;
+  const { scope, sub } = await portalSubscriber(deps, undefined, subscriberId);
+  if (!(await tokenValid(deps, sub, token))) throw notFound('Subscription');
+  if (sub.status !== 'active' || sub.cancelAtPeriodEnd || sub.paused) return null;
+  return hook.offersFor(deps, scope, sub);
+}
+
+/** The buyer accepts a save offer instead of canceling: applied under the subscriber's lease. */
+export async function portalSave(deps: Deps, subscriberId: string, token: string | undefined, choice: SaveOfferChoice, reason: string | null) {
+  if (!token) throw new ApiError(403, 'The portal token is required to change a subscription', { field: 'token' });
+  const hook = deps.ports.subscriptionSaveOffers;
+  const { scope, sub: found } = await portalSubscriber(deps, undefined, subscriberId);
+  if (!(await tokenValid(deps, found, token))) throw notFound('Subscription');
+  if (!hook) throw conflict('This subscription has no save offers', 'NO_SAVE_OFFER');
+  return serialised(deps, scope, found._id, async (sub) => {
+    await hook.accept(deps, scope, sub, choice, reason);
+    const after = (await getSubscriber(deps.store, scope, sub._id, true)) ?? sub;
+    return { subscriptionCustomerId: after._id, status: after.status, saved: choice.kind, currentPeriodEnd: after.currentPeriodEnd, manageUrl: manageUrlOf(after) };
+  });
+}
+
+/** The buyer accepts the switch to yearly billing (retention), from the next period boundary. */
+export async function portalYearlySwitch(deps: Deps, subscriberId: string, token: string | undefined) {
+  if (!token) throw new ApiError(403, 'The portal token is required to change a subscription', { field: 'token' });
+  const hook = deps.ports.subscriptionSaveOffers;
+  const { scope, sub: found } = await portalSubscriber(deps, undefined, subscriberId);
+  if (!(await tokenValid(deps, found, token))) throw notFound('Subscription');
+  if (!hook?.acceptYearlySwitch) throw conflict('No switch to yearly billing is offered', 'NO_YEARLY_SWITCH');
+  return serialised(deps, scope, found._id, async (sub) => {
+    await hook.acceptYearlySwitch!(deps, scope, sub);
+    return { subscriptionCustomerId: sub._id, status: sub.status, yearlySwitch: 'scheduled', switchesAt: sub.currentPeriodEnd };
+  });
+}
+
+/** The buyer saw the save offers and canceled anyway (retention's report). */
+export async function portalSaveDeclined(deps: Deps, subscriberId: string, reason: string | null) {
+  const hook = deps.ports.subscriptionSaveOffers;
+  if (!hook) return;
+  const { scope, sub } = await portalSubscriber(deps, undefined, subscriberId);
+  await hook.declined(deps, scope, sub, reason);
 }
 
 /** The buyer's portal link of a subscriber (receipts and reminder mails), or null. */

@@ -1,7 +1,7 @@
 import type { PaymentMethod } from '../../processor/port';
 import { defineEntity } from '../../store/entity';
 import { keys, type Scope } from '../../store/keys';
-import { SBX, type SandboxCardUpdate, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment } from './records';
+import { SBX, type SandboxCardUpdate, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment, type SandboxSettings } from './records';
 
 /** A card the sandbox issued: what it reports, plus whether it declines and was saved for later charges. */
 export type SandboxCard = PaymentMethod & { declines: boolean; saved: boolean; email: string };
@@ -13,6 +13,19 @@ const membershipKey = (scope: Scope, id: string) => keys.entity(scope, SBX.membe
 const paymentKey = (scope: Scope, id: string) => keys.entity(scope, SBX.payment, id);
 const cardKey = (scope: Scope, id: string) => keys.entity(scope, SBX.card, id);
 const notificationKey = (scope: Scope, id: string) => keys.entity(scope, SBX.notification, id);
+const settingsKey = (scope: Scope) => keys.entity(scope, SBX.settings, 'settings');
+
+/** One per account+mode: what the service set (recovery retry days). */
+export const sandboxSettingsEntity = defineEntity<SandboxSettings>()({
+  entity: 'SandboxSettings',
+  version: 1,
+  owner: OWNER,
+  key: settingsKey,
+  keyArgs: ['scope'],
+  patterns: {
+    byScope: { kind: 'get', summary: 'Sandbox settings of a tenant and mode (recovery retry days at a failed charge)', key: settingsKey, args: ['scope'], consistent: true },
+  },
+});
 
 /** The hosted checkout: scope-free, its id is the secret of the hosted page's address. */
 export const sandboxCheckoutEntity = defineEntity<SandboxCheckout>()({

@@ -13,7 +13,13 @@ export const SBX = {
   payment: 'SBX_PAYMENT',
   card: 'SBX_CARD',
   notification: 'SBX_NOTIFICATION',
+  settings: 'SBX_SETTINGS',
 } as const;
+
+/** The account+mode's processor settings the service sets (failed-renewal recovery). */
+export interface SandboxSettings {
+  recovery: { retryDays: number[] } | null;
+}
 
 export const JOB_DELIVER = 'processor.deliver';
 export const JOB_RENEW = 'processor.renew';
@@ -38,6 +44,12 @@ export interface SandboxMembership extends Omit<LiveMembership, 'retries' | 'pay
   paymentMethod: PaymentMethod | null;
   notifyUrl: string;
   createdAt: string;
+  /** The next `remaining` renewals charge this amount instead of amountCents (intro price, save discount). */
+  nextPayments?: { amountCents: number; remaining: number } | null;
+  /** Applied at the next period boundary (yearly switch). */
+  switchAtRenewal?: { interval: SandboxMembership['interval']; amountCents: number } | null;
+  /** When the renewal now past due first failed (recovery retries count from it). */
+  firstFailureAt?: string | null;
 }
 
 export interface SandboxPayment {

@@ -11,9 +11,10 @@ import {
   sandboxMembershipEntity,
   sandboxNotificationEntity,
   sandboxPaymentEntity,
+  sandboxSettingsEntity,
   type SandboxCard,
 } from './entities';
-import type { SandboxCardUpdate, SandboxCheckout, SandboxMembership, SandboxNotification, SandboxPayment } from './records';
+import type { SandboxCardUpdate, SandboxCheckout, SandboxMembership, SandboxNotification, SandboxPayment, SandboxSettings } from './records';
 
 const NOTIFICATION_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -47,3 +48,6 @@ export const cardUpdateKey = (sessionId: string) => sandboxCardUpdateEntity.decl
 export const cardUpdateItem = (session: SandboxCardUpdate): Item =>
   sandboxCardUpdateEntity.item(cardUpdateKey(session.id), session, { expiresAt: Math.floor(Date.parse(session.validUntil) / 1000) + 24 * 3600 });
 export const getCardUpdate = (store: Store, sessionId: string) => sandboxCardUpdateEntity.get(store, 'byId', sessionId);
+
+export const getSettings = (store: Store, scope: Scope) => sandboxSettingsEntity.get(store, 'byScope', scope);
+export const settingsItem = (scope: Scope, settings: SandboxSettings): Item => sandboxSettingsEntity.item(sandboxSettingsEntity.declaration.key(scope), settings);

@@ -14,7 +14,9 @@ import {
   type CreateCheckoutInput,
   type LiveMembership,
   type LivePayment,
+  type MembershipAdjustment,
   type PaymentMethod,
+  type RecoveryPolicy,
   type PayInput,
   type PayResult,
   type PaymentClaim,
@@ -388,6 +390,35 @@ export class SandboxProcessor implements ProcessorPort {
     return this.live(m);
   }
 
+  // ---- retention: recovery policy and changes of coming renewals ----
+
+  async setRecoveryPolicy(scope: Scope, policy: RecoveryPolicy | null): Promise<void> {
+    await this.deps.store.put(repo.settingsItem(scope, { recovery: policy ? { retryDays: [...policy.retryDays] } : null }));
+  }
+
+  async adjustMembership(scope: Scope, membershipId: string, change: MembershipAdjustment): Promise<LiveMembership> {
+    const m = await this.membership(scope, membershipId);
+    if (m.status === 'canceled') throw new ProcessorError('The membership has ended', 'invalid');
+    let reschedule = false;
+    if (change.nextPayments) m.nextPayments = { amountCents: change.nextPayments.amountCents, remaining: change.nextPayments.payments };
+    if (change.switchAtNextRenewal) m.switchAtRenewal = { ...change.switchAtNextRenewal };
+    if (change.skipPeriods) {
+      if (m.status === 'past_due' || m.paused) throw new ProcessorError('Only a membership in good standing can skip renewals', 'invalid');
+      let end = new Date(m.currentPeriodEnd);
+      for (let i = 0; i < change.skipPeriods; i++) end = addInterval(end, m.interval);
+      m.currentPeriodEnd = end.toISOString();
+      reschedule = true;
+    }
+    if (change.voidAndPause) {
+      if (m.status !== 'past_due') throw new ProcessorError('Only a past-due membership has a renewal to void', 'invalid');
+      Object.assign(m, { status: 'active', failures: 0, firstFailureAt: null, paused: true });
+    }
+    await this.saveMembership(scope, m);
+    if (change.voidAndPause) await this.scheduler().cancel(renewTimer(m.id));
+    if (reschedule) await this.scheduleRenewal(scope, m.id, new Date(m.currentPeriodEnd));
+    return this.live(m);
+  }
+
   /** The scheduler's renewal timer, and the retry timers after a failed charge. */
   async onRenewalDue(scope: Scope, membershipId: string): Promise<void> {
     let m: SandboxMembership;
@@ -429,12 +460,19 @@ export class SandboxProcessor implements ProcessorPort {
     const ops: TransactOp[] = [];
     let notification: SandboxNotification;
     let nextTimer: Date | undefined;
+    const recovered = m.status === 'past_due';
+    // A switch of interval (yearly switch) starts with a new period, never on a retry of an old one.
+    if (ok && !recovered && m.switchAtRenewal) {
+      Object.assign(m, { interval: m.switchAtRenewal.interval, amountCents: m.switchAtRenewal.amountCents, switchAtRenewal: null });
+    }
+    const override = m.nextPayments && m.nextPayments.remaining > 0 ? m.nextPayments : null;
+    const amountCents = override ? override.amountCents : m.amountCents;
     if (ok) {
-      const start = forced || m.status === 'past_due' ? now : new Date(m.currentPeriodEnd);
+      const start = forced || recovered ? now : new Date(m.currentPeriodEnd);
       const end = addInterval(start, m.interval);
-      const recovered = m.status === 'past_due';
-      const payment = succeededPayment({ amountCents: m.amountCents, currency: m.currency, membershipId: m.id, paymentMethod: m.paymentMethod, notifyUrl: m.notifyUrl, at: now.toISOString() });
-      Object.assign(m, { status: 'active', failures: 0, currentPeriodStart: start.toISOString(), currentPeriodEnd: end.toISOString() });
+      const payment = succeededPayment({ amountCents, currency: m.currency, membershipId: m.id, paymentMethod: m.paymentMethod, notifyUrl: m.notifyUrl, at: now.toISOString() });
+      if (override) m.nextPayments = override.remaining > 1 ? { ...override, remaining: override.remaining - 1 } : null;
+      Object.assign(m, { status: 'active', failures: 0, firstFailureAt: null, currentPeriodStart: start.toISOString(), currentPeriodEnd: end.toISOString() });
       ops.push(putNew(repo.paymentItem(scope, payment)));
       notification = this.notification(scope, 'charge.succeeded', m.notifyUrl, {
         membershipId: m.id,
@@ -447,9 +485,21 @@ export class SandboxProcessor implements ProcessorPort {
       nextTimer = end;
     } else {
       const failures = m.status === 'past_due' ? m.failures + 1 : 1;
-      const final = failures > RETRY_DELAYS_DAYS.length;
-      const nextRetryAt = final ? null : addDays(now, RETRY_DELAYS_DAYS[failures - 1]!);
-      Object.assign(m, { status: final ? 'canceled' : 'past_due', failures });
+      const firstFailureAt = m.status === 'past_due' && m.firstFailureAt ? new Date(m.firstFailureAt) : now;
+      const policy = (await repo.getSettings(this.deps.store, scope))?.recovery;
+      let final: boolean;
+      let nextRetryAt: Date | null;
+      if (policy) {
+        // Recovery: retries on fixed days after the first failure; after the last one the
+        // membership stays past due and the service applies its final action.
+        const day = policy.retryDays[failures - 1];
+        final = false;
+        nextRetryAt = day === undefined ? null : addDays(firstFailureAt, day);
+      } else {
+        final = failures > RETRY_DELAYS_DAYS.length;
+        nextRetryAt = final ? null : addDays(now, RETRY_DELAYS_DAYS[failures - 1]!);
+      }
+      Object.assign(m, { status: final ? 'canceled' : 'past_due', failures, firstFailureAt: firstFailureAt.toISOString() });
       notification = this.notification(scope, 'charge.failed', m.notifyUrl, {
         membershipId: m.id,
         billingReason,
@@ -458,7 +508,7 @@ export class SandboxProcessor implements ProcessorPort {
         nextRetryAt: nextRetryAt?.toISOString() ?? null,
         failureMessage: m.paymentMethod ? 'Your card was declined.' : 'No payment method on file.',
         declineCode: 'card_declined',
-        amountCents: m.amountCents,
+        amountCents,
         currency: m.currency,
         paymentMethod: m.paymentMethod,
       });

@@ -1,0 +1,24 @@
+import { defineCapability } from '../platform/capability';
+import { introYearlyConsumer, recoveryConsumer, recoveryMailConsumer } from './consumers';
+import { retentionOperations } from './operations';
+import { JOB_FINAL_ACTION, runFinalAction } from './recovery';
+import { saveOffersOnCancel } from './save-offers';
+
+/**
+ * Subscription retention: failed-renewal recovery, save offers at cancel, intro pricing and the
+ * yearly switch, with their reports. It extends the subscriber lifecycle (shared/subscriptions/)
+ * through its service functions and the processor's port; see README.md.
+ */
+export const retention = defineCapability({
+  name: 'retention',
+  operations: retentionOperations,
+  needs: ['table', 'queue', 'scheduler', 'encryption'],
+  consumers: [recoveryConsumer, recoveryMailConsumer, introYearlyConsumer],
+  // The buyer portal (shared/subscriptions/) asks this port for save offers before a cancel.
+  ports: { subscriptionSaveOffers: { aws: () => saveOffersOnCancel, local: () => saveOffersOnCancel } },
+  jobs: {
+    [JOB_FINAL_ACTION]: async (job, deps) => {
+      if (job.scope) await runFinalAction(deps, job.scope, String(job.payload.caseId));
+    },
+  },
+});

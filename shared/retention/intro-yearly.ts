@@ -1,0 +1,125 @@
+import { sellerBrand } from '../account/branding';
+import { escapeHtml as esc, formatMoney } from '../account/buyer-page';
+import { lookupOffer } from '../catalog/service';
+import { sendTransactional } from '../email/service';
+import type { Deps } from '../platform/context';
+import { conflict } from '../platform/errors';
+import type { DomainEvent } from '../platform/events';
+import { toCents, toMajor } from '../platform/money';
+import { ProcessorError } from '../processor/port';
+import { isConditionFailed } from '../store/conditional';
+import type { Scope } from '../store/keys';
+import type { TransactOp } from '../store/store';
+import type { SubscriberRecord } from '../subscriptions/records';
+import { lookupSubscriber } from '../subscriptions/service';
+import { offerRetentionOf } from './offers';
+import type { SubscriberRetention } from './records';
+import * as repo from './repository';
+import { yearlyCents } from './rules';
+
+const CONSUMER = 'retention-intro-yearly';
+const blank = (sub: SubscriberRecord): SubscriberRetention => ({ subscriberId: sub._id, offerId: sub.subscriptionId, intro: null, yearlyPromptedAt: null, yearlySwitch: null, discount: null, payments: 0 });
+
+const COUNT = 'retention-payment-count';
+
+async function commit(deps: Deps, scope: Scope, eventId: string, ops: TransactOp[], marker = CONSUMER) {
+  try {
+    await deps.store.transact([...ops, repo.eventMarkerPut(scope, marker, eventId, Math.floor(deps.clock.nowMs() / 1000))]);
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error) && (await repo.hasEventMarker(deps.store, scope, marker, eventId))) return false;
+    throw error;
+  }
+}
+
+/**
+ * Intro pricing: a new subscriber of an offer with intro on pays `intro.price` for its first
+ * `periods` renewals (the processor charges the override, then the regular price). Set once per
+ * subscriber, from `customer.subscription.created`.
+ */
+export async function onSubscriptionCreated(deps: Deps, event: DomainEvent): Promise<void> {
+  const scope: Scope = { accountId: event.accountId, mode: event.mode };
+  const subscriberId = event.data.subscriptionCustomerId;
+  if (typeof subscriberId !== 'string') return;
+  const sub = await lookupSubscriber(deps, scope, subscriberId);
+  if (!sub?.membershipId) return;
+  // The first payment's invoice events carry no subscriber yet: it is counted here.
+  if (sub.status === 'active') await countPayment(deps, scope, sub, event, 'initial');
+  if (await repo.hasEventMarker(deps.store, scope, CONSUMER, event.id)) return;
+  const config = await offerRetentionOf(deps, scope, sub.subscriptionId);
+  const existing = await repo.getSubscriberRetention(deps.store, scope, sub._id);
+  if (!config.intro.enabled || config.intro.price === null || existing?.intro) return;
+  const amountCents = toCents(config.intro.price);
+  await deps.ports.processor.adjustMembership?.(scope, sub.membershipId, { nextPayments: { amountCents, payments: config.intro.periods } });
+  const intro = { amountCents, periods: config.intro.periods, at: deps.clock.now().toISOString() };
+  await commit(deps, scope, event.id, [repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, { intro }), repo.countersAdd(scope, { introStarted: 1 })]);
+}
+
+/**
+ * Counts a subscriber's payments; once a monthly subscriber of an offer with the yearly switch on
+ * has made `afterPayments`, the portal offers the switch and the buyer gets one mail about it.
+ */
+export async function onInvoicePaid(deps: Deps, event: DomainEvent): Promise<void> {
+  const scope: Scope = { accountId: event.accountId, mode: event.mode };
+  const subscriberId = event.data.subscriptionCustomerId;
+  if (typeof subscriberId !== 'string') return;
+  const sub = await lookupSubscriber(deps, scope, subscriberId);
+  if (!sub) return;
+  await countPayment(deps, scope, sub, event, String(event.data.billingReason ?? 'renewal'));
+}
+
+async function countPayment(deps: Deps, scope: Scope, sub: SubscriberRecord, event: DomainEvent, billingReason: string): Promise<void> {
+  if (await repo.hasEventMarker(deps.store, scope, COUNT, event.id)) return;
+  const row = (await repo.getSubscriberRetention(deps.store, scope, sub._id)) ?? blank(sub);
+  const next: SubscriberRetention = { ...row, payments: (row.payments ?? 0) + 1 };
+  const config = await offerRetentionOf(deps, scope, sub.subscriptionId);
+  const offer = await lookupOffer(deps, scope, sub.subscriptionId);
+  const prompt = Boolean(config.yearlySwitch.enabled && offer?.frequency === 'monthly' && !row.yearlyPromptedAt && !row.yearlySwitch && next.payments! >= config.yearlySwitch.afterPayments);
+  const ops: TransactOp[] = [];
+  if (row.intro && billingReason === 'renewal' && (row.payments ?? 0) <= row.intro.periods) ops.push(repo.countersAdd(scope, { introPayments: 1 }));
+  if (prompt) {
+    next.yearlyPromptedAt = deps.clock.now().toISOString();
+    ops.push(repo.countersAdd(scope, { yearlyPrompted: 1 }));
+  }
+  ops.push(repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, prompt ? { yearlyPromptedAt: next.yearlyPromptedAt } : {}, { payments: 1 }));
+  if (!(await commit(deps, scope, event.id, ops, COUNT)) || !prompt || !offer) return;
+  // One mail, after the prompt is recorded: a crash before it loses the mail, never doubles it.
+  const yearly = formatMoney(yearlyCents(offer.priceCents, config.yearlySwitch.percentOff), offer.currency);
+  const base = deps.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? new URL(sub.portalUrl).origin;
+  const brand = await sellerBrand(deps, scope, base);
+  await sendTransactional(deps, scope, {
+    to: [sub.buyerEmail],
+    subject: `Save ${config.yearlySwitch.percentOff}% on ${offer.name} with yearly billing`,
+    preview: `Switch to ${yearly} a year.`,
+    html: `<h1>Save ${config.yearlySwitch.percentOff}% with yearly billing</h1><p>Switch ${esc(offer.name)} to ${esc(yearly)} a year from your next renewal.</p><p><a href="${esc(sub.portalUrl)}">Switch in your subscription page</a></p><p>${esc(brand.name)}</p>`,
+    text: `Save ${config.yearlySwitch.percentOff}% with yearly billing: ${offer.name} for ${yearly} a year from your next renewal.\n\nSwitch here: ${sub.portalUrl}`,
+    source: 'api',
+    baseUrl: base,
+  }).catch(() => undefined);
+}
+
+export async function yearlySwitchFor(deps: Deps, scope: Scope, sub: SubscriberRecord) {
+  const row = await repo.getSubscriberRetention(deps.store, scope, sub._id);
+  if (!row?.yearlyPromptedAt) return null;
+  const config = await offerRetentionOf(deps, scope, sub.subscriptionId);
+  const offer = await lookupOffer(deps, scope, sub.subscriptionId);
+  if (!offer || (!config.yearlySwitch.enabled && !row.yearlySwitch)) return null;
+  const cents = row.yearlySwitch?.amountCents ?? yearlyCents(offer.priceCents, config.yearlySwitch.percentOff);
+  return { percentOff: config.yearlySwitch.percentOff, yearlyPrice: toMajor(cents), currency: offer.currency, accepted: Boolean(row.yearlySwitch) };
+}
+
+/** The buyer accepts: the processor switches interval and price at the next period boundary. */
+export async function acceptYearlySwitch(deps: Deps, scope: Scope, sub: SubscriberRecord) {
+  const offered = await yearlySwitchFor(deps, scope, sub);
+  if (!offered) throw conflict('No switch to yearly billing is offered', 'NO_YEARLY_SWITCH');
+  if (offered.accepted) return;
+  if (!sub.membershipId || sub.status !== 'active') throw conflict('Only an active subscription can switch', 'SUBSCRIPTION_INACTIVE');
+  const amountCents = toCents(offered.yearlyPrice);
+  try {
+    await deps.ports.processor.adjustMembership!(scope, sub.membershipId, { switchAtNextRenewal: { interval: 'yearly', amountCents } });
+  } catch (error) {
+    if (error instanceof ProcessorError) throw conflict(`The payment processor refused: ${error.message}`, 'PROCESSOR_REFUSED');
+    throw error;
+  }
+  await deps.store.transact([repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, { yearlySwitch: { amountCents, at: deps.clock.now().toISOString() } }), repo.countersAdd(scope, { yearlyAccepted: 1 })]);
+}
