@@ -36,12 +36,13 @@ export function contributors(metafile: Metafile, count = 5): { module: string; b
   return [...sums].map(([module, bytes]) => ({ module, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, count);
 }
 
-export async function bundleAll(options: { tracing?: boolean } = {}): Promise<BundleResult[]> {
+export async function bundleAll(options: { tracing?: boolean; only?: RegExp } = {}): Promise<BundleResult[]> {
   mkdirSync(OUT_DIR, { recursive: true });
   const results: BundleResult[] = [];
   for (const spec of functionSpecs(APP)) {
-    const entry = writeFunctionEntry(APP, spec, { tracing: options.tracing ?? false });
     const name = specName(spec);
+    if (options.only && !options.only.test(name)) continue;
+    const entry = writeFunctionEntry(APP, spec, { tracing: options.tracing ?? false });
     const outfile = join(OUT_DIR, `${name.replace(':', '-')}.mjs`);
     const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', sourcemap: false, metafile: true, logLevel: 'error' });
     results.push({ name, entry: relativeToRoot(entry), outfile, bytes: statSync(outfile).size, top: contributors(out.metafile) });
@@ -52,7 +53,8 @@ export async function bundleAll(options: { tracing?: boolean } = {}): Promise<Bu
 export const kib = (bytes: number) => Math.round(bytes / 1024);
 
 if (process.argv[1]?.endsWith('bundle.ts')) {
-  const results = await bundleAll({ tracing: process.argv.includes('--tracing') });
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  const results = await bundleAll({ tracing: process.argv.includes('--tracing'), only: only ? new RegExp(only) : undefined });
   for (const r of results) {
     console.log(`${String(kib(r.bytes)).padStart(6)} KiB  ${r.name}`);
     console.log(`          ${r.top.map((t) => `${t.module} ${kib(t.bytes)}`).join(' · ')}`);

@@ -144,8 +144,10 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
       handler = 'streamFunction(deps)';
       break;
   }
-  // Ports that capabilities provide go to every function that runs capability code.
-  const providers = capabilities.length ? app.capabilities.filter((c) => Object.keys(c.ports ?? {}).length) : [];
+  // Ports that capabilities provide go to a function whose code can reach them (`ports.<name>` in
+  // the files its manifests import), and so on for what those providers reach: a port no code of
+  // the function names is never built, and its SDK (Stripe, Google) stays out of the bundle.
+  const providers = capabilities.length ? reachableProviders(app, capabilities.map((c) => located.get(c)?.module).filter((m): m is string => !!m)) : [];
   const providerNames = providers.map(manifest);
   if (providerNames.some((n) => !n)) return undefined;
   const core = [...new Set(needs)].filter((n): n is keyof typeof PORT_MODULES => n !== 'table').map((n) => PORT_MODULES[n]);
@@ -167,6 +169,72 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
   ];
   return lines.join('\n');
 }
+
+const PORT_ACCESS = /\bports\??\.(\w+)/g;
+const IMPORT_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.[^'"]+)['"]/g;
+const fileCache = new Map<string, { imports: string[]; ports: string[] }>();
+
+function resolveSource(from: string, specifier: string): string | undefined {
+  const base = join(dirname(from), specifier);
+  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), base.replace(/\.js$/, '.ts'), base]) {
+    if (candidate.endsWith('.ts') && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function scanFile(file: string): { imports: string[]; ports: string[] } {
+  let scanned = fileCache.get(file);
+  if (!scanned) {
+    const text = readFileSync(file, 'utf8');
+    const imports = [...text.matchAll(IMPORT_SPECIFIER)].map((m) => resolveSource(file, m[1]!)).filter((f): f is string => !!f);
+    scanned = { imports: [...new Set(imports)], ports: [...new Set([...text.matchAll(PORT_ACCESS)].map((m) => m[1]!))] };
+    fileCache.set(file, scanned);
+  }
+  return scanned;
+}
+
+/** Every port name (`ports.<name>`) in the project files these modules import, transitively. */
+function portsReachedFrom(modules: string[]): Set<string> {
+  const seen = new Set<string>();
+  const ports = new Set<string>();
+  const pending = modules.map((m) => resolveSource(join(PROJECT_ROOT, 'x.ts'), `./${m}`)).filter((f): f is string => !!f);
+  while (pending.length) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const { imports, ports: named } = scanFile(file);
+    for (const port of named) ports.add(port);
+    pending.push(...imports);
+  }
+  return ports;
+}
+
+/** The port-providing capabilities a function running these manifests' code can reach. */
+export function reachableProviders(app: App, manifestModules: string[]): Capability[] {
+  const located = manifestModules.length ? manifestModules : [];
+  const all = app.capabilities.filter((c) => Object.keys(c.ports ?? {}).length);
+  const modules = manifestModulesOf(all);
+  const chosen = new Set<Capability>();
+  let used = portsReachedFrom(located);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const provider of all) {
+      if (chosen.has(provider) || !Object.keys(provider.ports ?? {}).some((name) => used.has(name))) continue;
+      chosen.add(provider);
+      changed = true;
+      const module = modules.get(provider);
+      // A provider outside shared/app.ts cannot be located: keep every provider (the old behaviour).
+      if (!module) return all;
+      used = new Set([...used, ...portsReachedFrom([module])]);
+    }
+  }
+  return all.filter((c) => chosen.has(c));
+}
+
+const manifestModulesOf = (capabilities: Capability[]) => {
+  const located = manifestModules();
+  return new Map(capabilities.map((c) => [c, located.get(c)?.module] as const));
+};
 
 /**
  * Writes the entry of one function and answers its path; falls back to the generic entry in

@@ -35,40 +35,58 @@ export function newDelivery(
  * Sends the message of an attempt. Nothing records that it was sent: whoever retries after a
  * crash (the bus retrying the fan-out, the queue redelivering the previous attempt's message)
  * sends it again, and the worker's attempt check and claim make a second copy harmless.
+ * `create` carries the whole record on a fan-out's first message: the worker's claim creates it.
  */
-export async function enqueueDelivery(deps: Deps, scope: Scope, delivery: Pick<WebhookDelivery, 'id' | 'webhookId'>, attempt = 1, delaySeconds = 0): Promise<void> {
-  const message: DeliveryMessage = { scope, deliveryId: delivery.id, webhookId: delivery.webhookId, attempt };
+export async function enqueueDelivery(
+  deps: Deps,
+  scope: Scope,
+  delivery: Pick<WebhookDelivery, 'id' | 'webhookId'>,
+  attempt = 1,
+  delaySeconds = 0,
+  create?: WebhookDelivery,
+): Promise<void> {
+  const message: DeliveryMessage = { scope, deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, ...(create ? { create } : {}) };
   await deps.ports.queue.send('webhooks', message as unknown as Record<string, unknown>, { delaySeconds });
 }
 
 export const fanOutDeliveryId = (eventId: string, webhookId: string) => `${eventId}_${webhookId}`;
 
 /**
+ * A body up to this size rides in the queue message (SQS takes 256 KiB per message); a larger one
+ * is written to the table by the fan-out first, as every delivery once was.
+ */
+const MAX_BODY_IN_MESSAGE = 128 * 1024;
+
+/**
  * Bus consumer step: one delivery per active endpoint of the event's account and mode that
- * subscribes to its type. Safe to run any number of times for the same event.
+ * subscribes to its type. Safe to run any number of times for the same event: the delivery id is
+ * derived from the event and the endpoint, and the worker's claim creates its record once.
  */
 export async function fanOutEvent(deps: Deps, event: DomainEvent): Promise<number> {
   if (!isDeliverableEventType(event.type)) return 0;
   const scope: Scope = { accountId: event.accountId, mode: event.mode };
   const endpoints = (await repo.listEndpoints(deps.store, scope)).filter((endpoint) => endpoint.active && endpoint.events.includes(event.type));
-  for (const endpoint of endpoints) {
-    const delivery = newDelivery(deps, {
-      id: fanOutDeliveryId(event.id, endpoint.id),
-      webhookId: endpoint.id,
-      eventId: event.id,
-      eventType: event.type,
-      body: buildDeliveryBody(event, endpoint.id),
-      test: false,
-      redelivery: false,
-    });
-    if (!(await repo.createDelivery(deps.store, scope, delivery))) {
-      // An earlier run created it. If no attempt is recorded yet, that run may have died before
-      // sending the message: send it (again). A copy is dropped by the worker.
-      const existing = await repo.getDelivery(deps.store, scope, delivery.id);
-      if (!existing || existing.status !== 'pending' || existing.attempts > 0) continue;
-    }
-    await enqueueDelivery(deps, scope, delivery);
-  }
+  await Promise.all(
+    endpoints.map(async (endpoint) => {
+      const delivery = newDelivery(deps, {
+        id: fanOutDeliveryId(event.id, endpoint.id),
+        webhookId: endpoint.id,
+        eventId: event.id,
+        eventType: event.type,
+        body: buildDeliveryBody(event, endpoint.id),
+        test: false,
+        redelivery: false,
+      });
+      if (Buffer.byteLength(delivery.body) <= MAX_BODY_IN_MESSAGE) return enqueueDelivery(deps, scope, delivery, 1, 0, delivery);
+      if (!(await repo.createDelivery(deps.store, scope, delivery))) {
+        // An earlier run created it. If no attempt is recorded yet, that run may have died before
+        // sending the message: send it (again). A copy is dropped by the worker.
+        const existing = await repo.getDelivery(deps.store, scope, delivery.id);
+        if (!existing || existing.status !== 'pending' || existing.attempts > 0) return;
+      }
+      await enqueueDelivery(deps, scope, delivery);
+    }),
+  );
   return endpoints.length;
 }
 
@@ -87,12 +105,35 @@ async function secretOf(deps: Deps, scope: Scope, endpoint: WebhookEndpoint): Pr
 /** Seconds from now until `iso`, never negative; fractional (SQS rounds to whole seconds). */
 const secondsUntil = (deps: Deps, iso: string) => Math.max(0, (Date.parse(iso) - deps.clock.nowMs()) / 1000);
 
+/** The record a fan-out message carries, when it has every field a delivery needs (else none). */
+const parseCreate = (value: unknown, deliveryId: string): WebhookDelivery | undefined => {
+  if (!value || typeof value !== 'object') return undefined;
+  const d = value as Record<string, unknown>;
+  const strings = ['id', 'webhookId', 'eventId', 'eventType', 'body', 'createdAt'].every((field) => typeof d[field] === 'string');
+  if (!strings || d.id !== deliveryId || typeof d.test !== 'boolean' || typeof d.redelivery !== 'boolean') return undefined;
+  return {
+    id: d.id as string,
+    webhookId: d.webhookId as string,
+    eventId: d.eventId as string,
+    eventType: d.eventType as string,
+    body: d.body as string,
+    test: d.test as boolean,
+    redelivery: d.redelivery as boolean,
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: null,
+    createdAt: d.createdAt as string,
+    updatedAt: d.createdAt as string,
+  };
+};
+
 const parseMessage = (message: Record<string, unknown>): DeliveryMessage | undefined => {
   const scope = message.scope as Scope | undefined;
   if (!scope || typeof scope.accountId !== 'string' || (scope.mode !== 'live' && scope.mode !== 'test')) return undefined;
   if (typeof message.deliveryId !== 'string' || typeof message.attempt !== 'number') return undefined;
   const webhookId = typeof message.webhookId === 'string' ? message.webhookId : undefined;
-  return { scope: { accountId: scope.accountId, mode: scope.mode }, deliveryId: message.deliveryId, webhookId, attempt: message.attempt };
+  const create = parseCreate(message.create, message.deliveryId);
+  return { scope: { accountId: scope.accountId, mode: scope.mode }, deliveryId: message.deliveryId, webhookId, attempt: message.attempt, ...(create ? { create } : {}) };
 };
 
 /**
@@ -111,7 +152,7 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
   // The usual path: claim the attempt (one conditional write that returns the delivery) and read
   // the endpoint at the same time, so little stands between the message and the HTTP call.
   const [delivery, endpointRead] = await Promise.all([
-    repo.claimAttempt(deps.store, scope, deliveryId, attempt, deps.clock.nowMs(), CLAIM_LEASE_MS),
+    repo.claimAttempt(deps.store, scope, deliveryId, attempt, deps.clock.nowMs(), CLAIM_LEASE_MS, message.create),
     message.webhookId ? repo.getEndpoint(deps.store, scope, message.webhookId) : Promise.resolve(undefined),
   ]);
   if (!delivery) {

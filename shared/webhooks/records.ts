@@ -67,6 +67,8 @@ export interface DeliveryMessage {
   /** Lets the worker read the endpoint while it claims the attempt; the delivery is the truth. */
   webhookId?: string;
   attempt: number;
+  /** On a fan-out's first message: the record the worker's claim creates if it is not there yet. */
+  create?: WebhookDelivery;
 }
 
 export const MAX_ATTEMPTS = 3;

@@ -1,5 +1,5 @@
 import type { Scope } from '../store/keys';
-import { createUnique, onConditionFailed, putNew } from '../store/conditional';
+import { createUnique, onConditionFailed } from '../store/conditional';
 import { toRecord, type QueryPage, type Store } from '../store/store';
 import { attemptEntity, deliveryEntity, endpointCountEntity, endpointEntity } from './entities';
 import { LOG_RETENTION_SECONDS, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from './records';
@@ -82,14 +82,33 @@ export async function getDelivery(store: Store, scope: Scope, id: string): Promi
  * Claims attempt `attempt` for one worker and returns the delivery (undefined: not claimable), so two copies of a message (SQS delivers at least
  * once) do not both call the receiver. A claim lapses after `leaseMs`, so a worker that died
  * mid-attempt never blocks the delivery: the queue's redelivery takes it over.
+ *
+ * With `create` (the fan-out's first message carries the record), the same one write also creates
+ * the delivery when it is not there yet: the fan-out then writes nothing to the table, and a
+ * delivery costs one write fewer. The fields are the ones the fan-out would have written, so a
+ * claim that finds the record already there (a test or a redelivery) sets them to what they are.
  */
-export async function claimAttempt(store: Store, scope: Scope, id: string, attempt: number, nowMs: number, leaseMs: number): Promise<WebhookDelivery | undefined> {
+export async function claimAttempt(
+  store: Store,
+  scope: Scope,
+  id: string,
+  attempt: number,
+  nowMs: number,
+  leaseMs: number,
+  create?: WebhookDelivery,
+): Promise<WebhookDelivery | undefined> {
+  const claimable = 'attempts = :prev AND #st = :pending AND (attribute_not_exists(claimedAttempt) OR claimedAttempt < :a OR claimUntil < :now)';
+  let fields: Record<string, unknown> = {};
+  if (create && attempt === 1) {
+    const { PK: _pk, SK: _sk, ...item } = deliveryEntity.item(deliveryKey(scope, id), create, { expiresAt: expiry(create.createdAt) });
+    fields = item;
+  }
   const claim = store.update(
     deliveryKey(scope, id),
-    { set: { claimedAttempt: attempt, claimUntil: nowMs + leaseMs } },
+    { set: { ...fields, claimedAttempt: attempt, claimUntil: nowMs + leaseMs } },
     {
-      mustExist: true,
-      condition: 'attempts = :prev AND #st = :pending AND (attribute_not_exists(claimedAttempt) OR claimedAttempt < :a OR claimUntil < :now)',
+      mustExist: !create,
+      condition: create ? `attribute_not_exists(PK) OR (${claimable})` : claimable,
       names: { '#st': 'status' },
       values: { ':prev': attempt - 1, ':pending': 'pending', ':a': attempt, ':now': nowMs },
     },
@@ -116,8 +135,12 @@ export async function cancelDelivery(store: Store, scope: Scope, id: string, upd
 }
 
 /**
- * Logs an attempt and moves the delivery on, together. The condition makes a duplicate queue
- * message that raced this one lose: false means another worker already recorded this attempt.
+ * Logs an attempt, then moves the delivery on. Two plain writes, not one transaction (a
+ * transaction bills both items twice): the claim already keeps a second worker off this attempt,
+ * and the order keeps every attempt logged. A crash between the two leaves the attempt logged and
+ * the delivery where it was, so the redelivered message makes it again once the claim lapses: the
+ * receiver sees a duplicate (deliveries are at least once) and the log shows both real attempts.
+ * False when another worker already recorded this attempt (a copy that outlived its claim).
  */
 export async function recordAttempt(
   store: Store,
@@ -125,23 +148,21 @@ export async function recordAttempt(
   attempt: WebhookAttempt,
   change: Pick<WebhookDelivery, 'status' | 'nextAttemptAt' | 'updatedAt'>,
 ): Promise<boolean> {
-  const write = store.transact([
-    putNew(
-      attemptEntity.item(attemptEntity.declaration.key(scope, attempt.id), attempt, {
-        indexes: [attemptIndexes!.ofEndpoint!.key(scope, attempt.webhookId, attempt.id), attemptIndexes!.ofEvent!.key(scope, attempt.eventId, attempt.id)],
-        expiresAt: expiry(attempt.createdAt),
-      }),
-    ),
-    {
-      update: deliveryKey(scope, attempt.deliveryId),
-      set: { attempts: attempt.attempt, ...change },
-      condition: 'attempts = :prev AND #st = :pending',
-      names: { '#st': 'status' },
-      values: { ':prev': attempt.attempt - 1, ':pending': 'pending' },
-    },
-  ]);
+  await store.put(
+    attemptEntity.item(attemptEntity.declaration.key(scope, attempt.id), attempt, {
+      indexes: [attemptIndexes!.ofEndpoint!.key(scope, attempt.webhookId, attempt.id), attemptIndexes!.ofEvent!.key(scope, attempt.eventId, attempt.id)],
+      expiresAt: expiry(attempt.createdAt),
+    }),
+    { ifNotExists: true },
+  );
   return onConditionFailed(
-    write.then(() => true),
+    store
+      .update(
+        deliveryKey(scope, attempt.deliveryId),
+        { set: { attempts: attempt.attempt, ...change } },
+        { condition: 'attempts = :prev AND #st = :pending', names: { '#st': 'status' }, values: { ':prev': attempt.attempt - 1, ':pending': 'pending' } },
+      )
+      .then(() => true),
     () => false,
   );
 }

@@ -68,7 +68,7 @@ async function idle() {
 }
 
 describe('crash recovery', () => {
-  it('fan-out dies after writing the delivery record, before enqueueing: the bus retry sends it, once', async () => {
+  it('fan-out dies before enqueueing: the bus retry sends it, once', async () => {
     const { scope, endpoint } = await endpointFor('/crash-fanout');
     const crashes = crashQueueOnce(() => true);
     const event = newEvent(scope, setup.clock, 'order.completed', { amount: 1 });
@@ -156,7 +156,7 @@ describe('crash recovery', () => {
     const event = newEvent(scope, setup.clock, 'order.completed', { amount: 5 });
     await fanOutEvent(setup.deps, event);
     const deliveryId = fanOutDeliveryId(event.id, endpoint.id);
-    for (let i = 0; i < 100 && (await repo.getDelivery(setup.store, scope, deliveryId))!.attempts < 1; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && ((await repo.getDelivery(setup.store, scope, deliveryId))?.attempts ?? 0) < 1; i++) await new Promise((r) => setTimeout(r, 20));
     await updateWebhook(context(scope), endpoint.id, { active: false });
     await idle();
     expect(receiver.received('/switched-off')).toHaveLength(1);
@@ -171,5 +171,30 @@ describe('crash recovery', () => {
     const context = (id: string) => ({ purpose: 'webhook-secret', accountId: scope.accountId, mode: scope.mode, webhookId: id });
     expect(await setup.deps.ports.encryption.decrypt(stored!.secretCiphertext, context(endpoint.id))).toBe(endpoint.secret);
     await expect(setup.deps.ports.encryption.decrypt(stored!.secretCiphertext, context(other.endpoint.id))).rejects.toThrow();
+  });
+});
+
+describe('claim that creates the delivery (the fan-out writes nothing to the table)', () => {
+  it('creates the record once with the claim; a second copy meets the live claim; a record already there is claimed as it is', async () => {
+    const { scope, endpoint } = await endpointFor('/claim-create');
+    const event = newEvent(scope, setup.clock, 'order.completed', { amount: 7 });
+    const deliveryId = fanOutDeliveryId(event.id, endpoint.id);
+    const record = newDelivery(setup.deps, { id: deliveryId, webhookId: endpoint.id, eventId: event.id, eventType: event.type, body: buildDeliveryBody(event, endpoint.id), test: false, redelivery: false });
+    expect(await repo.getDelivery(setup.store, scope, deliveryId)).toBeUndefined();
+    const now = setup.clock.nowMs();
+    expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, now, 20_000, record)).toMatchObject({ id: deliveryId, body: record.body, status: 'pending', attempts: 0 });
+    expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, now, 20_000, record)).toBeUndefined();
+    // Without the record, a claim never creates one.
+    expect(await repo.claimAttempt(setup.store, scope, `${deliveryId}x`, 1, now, 20_000)).toBeUndefined();
+    expect(await repo.getDelivery(setup.store, scope, `${deliveryId}x`)).toBeUndefined();
+    // Once the attempt is recorded, a late fan-out copy can neither claim nor reset it.
+    await repo.recordAttempt(
+      setup.store,
+      scope,
+      { id: `att${deliveryId}`, deliveryId, webhookId: endpoint.id, eventId: event.id, eventType: event.type, attempt: 1, status: 'success', statusCode: 200, durationMs: 1, error: null, url: endpoint.url, finalUrl: endpoint.url, redirects: 0, requestHeaders: {}, requestBody: record.body, responseBodyExcerpt: null, willRetry: false, nextAttemptAt: null, test: false, redelivery: false, createdAt: record.createdAt },
+      { status: 'succeeded', nextAttemptAt: null, updatedAt: record.createdAt },
+    );
+    expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, now + 60_000, 20_000, record)).toBeUndefined();
+    expect(await repo.getDelivery(setup.store, scope, deliveryId)).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 });

@@ -18,14 +18,21 @@ describe('generated function entries', () => {
     }
   });
 
-  it('give an API function its own manifest, the port providers, and only the AWS ports its needs name', () => {
+  it('give an API function its own manifest, the port providers its code can reach, and only the AWS ports its needs name', () => {
     const catalog = importsOf(source('api', 'catalog'));
     expect(catalog).toContain('shared/catalog/index');
-    expect(catalog).toContain('shared/adapters/processor-sandbox/index');
     expect(catalog).toContain('shared/adapters/aws/blob');
     expect(catalog.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/blob']);
-    expect(catalog.filter((m) => /^shared\/[a-z]+\/index$/.test(m)).sort()).toEqual(['shared/catalog/index', 'shared/processor/index', 'shared/sheets/index']); // the processor (router) and sheets provide ports
+    // The catalog's code never names a provided port: no processor, no Stripe, no Google client.
+    expect(catalog.filter((m) => /^shared\/([a-z]+|adapters\/[a-z-]+)\/index$/.test(m)).sort()).toEqual(['shared/catalog/index']);
     expect(catalog).not.toContain('shared/app');
+    // Checkout charges through the processor's router, which reaches both providers.
+    const checkout = importsOf(source('api', 'checkout'));
+    expect(checkout).toEqual(expect.arrayContaining(['shared/processor/index', 'shared/adapters/processor-sandbox/index', 'shared/adapters/processor-stripe/index']));
+    expect(checkout).not.toContain('shared/sheets/index');
+    // The sheets consumer writes rows through the spreadsheet port its own manifest provides.
+    expect(importsOf(source('consumer', 'sheets-rows'))).toContain('shared/sheets/index');
+    expect(importsOf(source('queue', 'webhooks')).filter((m) => /processor|sheets/.test(m))).toEqual([]);
     const account = importsOf(source('api', 'account'));
     expect(account.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual([]);
   });

@@ -17,6 +17,11 @@ export type LocalQueueHandler = (message: Record<string, unknown>) => Promise<vo
 /** Doubles per receive (2, 4, 8, 16 s), so the retries outlast a lease a killed worker left (20 s). */
 const VISIBILITY_TIMEOUT_MS = 2000;
 const MAX_RECEIVES = 5;
+/**
+ * Messages of one queue handled at once, as a Lambda event source's concurrency would cap them:
+ * without it a burst starts every message together and they queue on the SDK's sockets instead.
+ */
+const MAX_CONCURRENT_PER_QUEUE = 24;
 
 interface SpooledMessage {
   queue: QueueName;
@@ -36,12 +41,14 @@ interface SpooledMessage {
 export class LocalQueue implements QueuePort {
   readonly deadLetters: LocalDeadLetter[] = [];
   private readonly spool: Spool<SpooledMessage>;
+  private readonly running = new Map<QueueName, number>();
+  private readonly waiting = new Map<QueueName, (() => void)[]>();
 
   constructor(
     private readonly handlers: () => Record<QueueName, LocalQueueHandler | undefined>,
     private readonly work: WorkTracker,
     dataDir?: string,
-    private readonly options: { visibilityTimeoutMs?: number } = {},
+    private readonly options: { visibilityTimeoutMs?: number; maxConcurrent?: number } = {},
   ) {
     this.spool = new Spool(dataDir, 'queue');
   }
@@ -92,9 +99,28 @@ export class LocalQueue implements QueuePort {
     return chosen;
   }
 
+  /** Waits for one of the queue's handler slots; the answer gives it back. */
+  private async slot(queue: QueueName): Promise<() => void> {
+    const limit = this.options.maxConcurrent ?? MAX_CONCURRENT_PER_QUEUE;
+    if ((this.running.get(queue) ?? 0) >= limit) {
+      await new Promise<void>((resolve) => {
+        const list = this.waiting.get(queue) ?? [];
+        list.push(resolve);
+        this.waiting.set(queue, list);
+      });
+    } else this.running.set(queue, (this.running.get(queue) ?? 0) + 1);
+    return () => {
+      // Hand the slot straight to the next waiter, or give it back.
+      const next = this.waiting.get(queue)?.shift();
+      if (next) next();
+      else this.running.set(queue, (this.running.get(queue) ?? 1) - 1);
+    };
+  }
+
   private schedule(id: string, entry: SpooledMessage) {
     const done = this.work.begin();
     setTimeout(async () => {
+      const free = await this.slot(entry.queue);
       try {
         const handler = this.handlers()[entry.queue];
         if (!handler) throw new Error(`No consumer for queue ${entry.queue}`);
@@ -111,6 +137,7 @@ export class LocalQueue implements QueuePort {
           this.schedule(id, next);
         }
       } finally {
+        free();
         done();
       }
     }, Math.max(0, entry.visibleAtMs - Date.now()));
