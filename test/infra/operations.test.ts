@@ -150,8 +150,9 @@ describe('offline synth', () => {
   const out = mkdtempSync(join(tmpdir(), 'cdk-offline-'));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  // The real CLI, as the README runs it (bundling included: about 25 s of CPU on an idle machine).
-  it('`cdk synth` succeeds with no credentials and no AWS environment, cdk-nag clean', { timeout: 300_000 }, async () => {
+  // The real CLI, as the README runs it (bundling included: about 25 s of CPU on an idle machine;
+  // minutes when the machine is shared, hence the generous limit).
+  it('`cdk synth` succeeds with no credentials and no AWS environment, cdk-nag clean', { timeout: 600_000 }, async () => {
     const home = join(out, 'home');
     // A clean environment: no AWS_* variables, no profile or config file, no CDK_DEFAULT_*.
     const cleanEnv = { PATH: process.env.PATH!, HOME: home, AWS_CONFIG_FILE: join(home, 'none'), AWS_SHARED_CREDENTIALS_FILE: join(home, 'none'), CI: '1' };
