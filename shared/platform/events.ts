@@ -56,7 +56,7 @@ export function outboxPut(event: DomainEvent): TransactOp {
  */
 export const CARRIES_EVENT = 'carriesEvent';
 export function carriedEvent(event: DomainEvent): Record<string, unknown> {
-  return { [CARRIES_EVENT]: true, eventType: event.type, event: JSON.stringify(event) };
+  return { [CARRIES_EVENT]: true, event: JSON.stringify(event) };
 }
 
 /** Reads an outbox item (or an entity item carrying its event) back from a stream image or a query. */

@@ -1,6 +1,7 @@
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { toRecord, type Store, type TransactOp } from '../store/store';
+import type { ActivityActor } from '../platform/activity';
 import { carriedEvent, type DomainEvent } from '../platform/events';
 import type { DayGroup } from './rules';
 import type { SeatsRecord, UsageKeyRecord, UsagePeriodRecord, UsageReportRecord } from './records';
@@ -32,13 +33,16 @@ const reportFrom = (item: Record<string, unknown>): UsageReportRecord => Object.
  * The report item: the report and its `usage.recorded` event in one small item (the stream
  * dispatches the insert's event, as for an outbox item), so a keyless report is one PutItem.
  */
-export const reportItem = (scope: Scope, report: UsageReportRecord, event: DomainEvent) => ({
+export const reportItem = (scope: Scope, report: UsageReportRecord, event: DomainEvent, reportedBy?: ActivityActor) => ({
   ...toItem(reportKey(scope, report.subscriberId, report._id), 'UsageReport', report),
   ...carriedEvent(event),
+  // Compact (the item must stay under 1 KB): `owner_key`, `system` or `member:<memberId>`.
+  ...(reportedBy ? { reportedBy: reportedBy.memberId ? `member:${reportedBy.memberId}` : reportedBy.type } : {}),
 });
 
 /** A keyless report: one PutItem (ids are unique; the condition only guards against a clash). */
-export const putReport = (store: Store, scope: Scope, report: UsageReportRecord, event: DomainEvent) => store.put(reportItem(scope, report, event), { ifNotExists: true });
+export const putReport = (store: Store, scope: Scope, report: UsageReportRecord, event: DomainEvent, reportedBy?: ActivityActor) =>
+  store.put(reportItem(scope, report, event, reportedBy), { ifNotExists: true });
 
 /** A keyed report: the report item and the key's guard, each put only if absent, in one transaction. */
 export function keyedReportWrites(scope: Scope, report: UsageReportRecord, event: DomainEvent, fingerprint: string, nowSeconds: number): TransactOp[] {

@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound } from '../platform/errors';
 import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import { objectId } from '../platform/ids';
 import { reply } from '../platform/operation';
+import { activityInOwnRecord } from '../platform/activity';
 import { consumeRequest } from '../platform/rate-limit';
 import { ProcessorError } from '../processor/port';
 import { findCustomer } from '../sales/service';
@@ -129,8 +130,9 @@ export async function reportUsage(ctx: OperationContext, id: string, body: { met
   };
   const event = newEvent(scope, ctx.clock, 'usage.recorded', reportEventData(report));
   if (!idempotencyKey) {
-    // One PutItem of one small item: the report carries its event; the counters fold later.
-    await repo.putReport(ctx.store, scope, report, event);
+    // One PutItem of one small item: the report carries its event and who made it (it is its own
+    // activity record); the counters fold later.
+    await repo.putReport(ctx.store, scope, report, event, activityInOwnRecord());
     return reply(201, present(report, false));
   }
   try {
