@@ -12,7 +12,7 @@ import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../shared/adapters/aws/bus';
-import { OUTBOX_ENTITY } from '../shared/platform/events';
+import { CARRIES_EVENT, OUTBOX_ENTITY } from '../shared/platform/events';
 import type { App } from '../shared/composition/assemble';
 import { queueUrlVariable } from '../shared/composition/aws-deps';
 import { scheduleExpression } from '../shared/composition/schedules';
@@ -193,7 +193,11 @@ export class WorkersStack extends Stack {
         reportBatchItemFailures: true,
         retryAttempts: 10,
         onFailure: new SqsDlq(streamDlq),
-        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(OUTBOX_ENTITY) } } } })],
+        filters: [
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(OUTBOX_ENTITY) } } } }),
+          // Entity items that are their own outbox record (shared/platform/events.ts carriedEvent).
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { [CARRIES_EVENT]: { BOOL: [true] } } } }),
+        ],
       }),
     );
     this.bus.grantPutEventsTo(dispatcher);

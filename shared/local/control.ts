@@ -4,7 +4,7 @@ import { clearAuthCache } from '../platform/auth';
 import { badRequest, notFound, notImplemented } from '../platform/errors';
 import { planSchema } from '../platform/plans';
 import { parseOrThrow } from '../platform/http/validation';
-import { eventFromItem } from '../platform/events';
+import { eventFromItem, type DomainEvent } from '../platform/events';
 import { keys } from '../store/keys';
 import { provisionLocalSender } from '../email/settings';
 import type { App } from '../composition/assemble';
@@ -17,6 +17,8 @@ import { DEAD_LETTER_ROUTES } from './dead-letters';
 export interface LocalRuntimeInternals extends LocalRuntimeHandle {
   adapters: LocalAdapters;
   clock: OffsetClock;
+  /** Events carried by entity inserts the stream dispatched (they are not in the outbox partition). */
+  carriedEvents: Map<string, DomainEvent>;
 }
 
 const accountBody = z.object({ email: z.string().email().optional(), plan: planSchema.optional(), name: z.string().optional() });
@@ -103,7 +105,10 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
     async handle(runtime, { query }) {
       if (!query.accountId || (query.mode !== 'live' && query.mode !== 'test')) throw badRequest('accountId and mode (live or test) are required');
       const items = await runtime.deps.store.queryAll({ pk: keys.outboxPartition({ accountId: query.accountId, mode: query.mode }), ascending: true });
-      const events = items.map(eventFromItem).filter((e) => e && (!query.type || e.type === query.type));
+      const scoped = [...runtime.carriedEvents.values()].filter((e) => e.accountId === query.accountId && e.mode === query.mode);
+      const events = [...items.map(eventFromItem), ...scoped]
+        .filter((e): e is DomainEvent => !!e && (!query.type || e.type === query.type))
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       return { status: 200, body: { events } };
     },
   },

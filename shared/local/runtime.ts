@@ -26,7 +26,8 @@ import { toApiGatewayEvent } from './apigw';
 import type { ControlRoute } from '../platform/capability';
 import { controlRoutes, type LocalRuntimeInternals } from './control';
 import { ensureTable, portIsFree, startDynamoDbLocal, type DynamoDbLocalProcess } from './dynamodb';
-import { StreamReader } from './stream-reader';
+import { StreamReader, type StreamImage } from './stream-reader';
+import { eventFromItem, OUTBOX_ENTITY, type DomainEvent } from '../platform/events';
 
 export interface LocalRuntimeOptions {
   port?: number;
@@ -152,7 +153,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const adapters: LocalAdapters = localAdapters(app, { store, clock, config: { ...config }, dataDir, baseUrl: () => baseUrl });
   const deps = adapters.deps;
 
-  const stream = new StreamReader(rawClient, endpoint, tableName, (images) => adapters.work.run(() => dispatchStreamImages(adapters.bus, images).then(() => undefined)), dataDir ? join(dataDir, 'stream-checkpoint.json') : undefined);
+  // Events carried by entity items (not in the outbox partition), kept for `GET /_local/events`.
+  const carriedEvents = new Map<string, DomainEvent>();
+  const keepCarried = (images: StreamImage[]) => {
+    for (const image of images) {
+      if (image.eventName !== 'INSERT' || !image.newImage || image.newImage.entity === OUTBOX_ENTITY) continue;
+      const event = eventFromItem(image.newImage);
+      if (event) carriedEvents.set(event.id, event);
+    }
+  };
+  const stream = new StreamReader(rawClient, endpoint, tableName, (images) => adapters.work.run(() => dispatchStreamImages(adapters.bus, images).then(() => keepCarried(images))), dataDir ? join(dataDir, 'stream-checkpoint.json') : undefined);
   await stream.start();
   await adapters.armRecurringSchedules();
 
@@ -244,7 +254,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     return clock.now();
   };
 
-  const handle: LocalRuntimeInternals = { deps, adapters, clock, baseUrl: '', settle, advance };
+  const handle: LocalRuntimeInternals = { deps, adapters, clock, baseUrl: '', settle, advance, carriedEvents };
 
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', baseUrl);

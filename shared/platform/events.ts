@@ -47,9 +47,21 @@ export function outboxPut(event: DomainEvent): TransactOp {
   return putNew(toItem(keys.outbox(scope, event.id), OUTBOX_ENTITY, { eventType: event.type, event: JSON.stringify(event) }, { expiresAt: event.created + OUTBOX_RETENTION_SECONDS }));
 }
 
-/** Reads an outbox item back from a stream image or a query. */
+/**
+ * An entity item that is its own outbox record: the attribute that marks it, and the attributes to
+ * spread into the item. For a high-volume insert whose only write is the item itself (a usage
+ * report), so the insert is one PutItem instead of a transaction of two items: the stream
+ * dispatches the insert's event exactly as it dispatches an outbox item. The item keeps its own
+ * key and entity; only inserts dispatch (a later update of the item emits nothing).
+ */
+export const CARRIES_EVENT = 'carriesEvent';
+export function carriedEvent(event: DomainEvent): Record<string, unknown> {
+  return { [CARRIES_EVENT]: true, event: JSON.stringify(event) };
+}
+
+/** Reads an outbox item (or an entity item carrying its event) back from a stream image or a query. */
 export function eventFromItem(item: Record<string, unknown>): DomainEvent | undefined {
-  if (item.entity !== OUTBOX_ENTITY || typeof item.event !== 'string') return undefined;
+  if ((item.entity !== OUTBOX_ENTITY && item[CARRIES_EVENT] !== true) || typeof item.event !== 'string') return undefined;
   let value: unknown;
   try {
     value = JSON.parse(item.event);

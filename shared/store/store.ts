@@ -40,6 +40,8 @@ export interface QueryOptions {
   ascending?: boolean;
   cursor?: string;
   filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  /** Strongly consistent read (table only; twice the read units). */
+  consistent?: boolean;
 }
 
 export interface QueryPage<T> {
@@ -368,6 +370,7 @@ export class Store {
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
       ScanIndexForward: options.ascending ?? false,
+      ConsistentRead: options.consistent,
       Limit: options.limit,
       ExclusiveStartKey: options.cursor ? decodeCursor(options.cursor, pkAttribute, options.pk) : undefined,
       ReturnConsumedCapacity: 'TOTAL',

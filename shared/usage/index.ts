@@ -1,6 +1,6 @@
 import { defineCapability, type BusConsumer } from '../platform/capability';
 import { usageOperations } from './operations';
-import { closePeriod, JOB_CLOSE_PERIOD, JOB_RETRY_CHARGE, retryCharge, schedulePeriodClose } from './service';
+import { closePeriod, foldReports, JOB_CLOSE_PERIOD, JOB_RETRY_CHARGE, retryCharge, schedulePeriodClose } from './service';
 
 /**
  * Keeps a close timer at the end of each period of a usage-priced subscriber: derived from the
@@ -18,12 +18,27 @@ export const usagePeriodTimerConsumer: BusConsumer = {
   },
 };
 
+/**
+ * Keeps the day counters: on each `usage.recorded`, folds the subscriber's settled reports into
+ * them (at most about once a minute per subscriber; idempotent: the fold is guarded by its state,
+ * so a repeated or racing delivery adds nothing twice). Reads never depend on it being current.
+ */
+export const usageFoldConsumer: BusConsumer = {
+  name: 'usage-fold',
+  eventTypes: ['usage.recorded'],
+  handle: async (event, deps) => {
+    const subscriberId = event.data.subscriberId;
+    if (typeof subscriberId !== 'string') return;
+    await foldReports(deps, { accountId: event.accountId, mode: event.mode }, subscriberId);
+  },
+};
+
 /** Usage and seat billing: meters, usage reports, seats, and the close and charge of each period. */
 export const usage = defineCapability({
   name: 'usage',
   operations: usageOperations,
   needs: ['table', 'queue', 'scheduler', 'encryption'],
-  consumers: [usagePeriodTimerConsumer],
+  consumers: [usagePeriodTimerConsumer, usageFoldConsumer],
   jobs: {
     [JOB_CLOSE_PERIOD]: async (job, deps) => {
       if (job.scope) await closePeriod(deps, job.scope, job.payload as { subscriberId: string; periodStart: string; periodEnd: string });

@@ -170,3 +170,69 @@ export const dayOf = (iso: string) => iso.slice(0, 10);
 
 /** The body a report's idempotency key stands for: a retry with another body is refused. */
 export const reportFingerprint = (meter: string, quantity: number) => `${meter}\n${quantity}`;
+
+// ---- folding reports into day counters ----
+
+/**
+ * A report is written within this many seconds of the time in its id: the request path mints the
+ * id, then makes one PutItem, and the API function times out after 29 s. Reports whose id is older
+ * than this are settled: no report with a lower id can still appear. Counters fold settled reports
+ * only, so a fold never passes a report that commits later.
+ */
+export const REPORT_SETTLE_SECONDS = 60;
+/** A subscriber's reports are folded at most about once per this many seconds (amortises the write). */
+export const FOLD_EVERY_SECONDS = 60;
+/** Most day counters one fold writes (a transaction holds at most 100 items, one is the fold state). */
+export const MAX_FOLD_GROUPS = 50;
+
+/** The sort-key bound below which report ids are settled at `nowMs` (ids start with 8 hex digits of seconds). */
+export const settledBound = (nowMs: number) => Math.max(0, Math.floor(nowMs / 1000) - REPORT_SETTLE_SECONDS).toString(16).padStart(8, '0');
+
+export interface FoldableReport {
+  _id: string;
+  meter: string;
+  quantity: number;
+  periodStart: string;
+  createdAt: string;
+}
+
+export interface DayGroup {
+  periodStart: string;
+  day: string;
+  totals: Record<string, number>;
+}
+
+/**
+ * Sums reports (ascending ids) per (period, day) and meter, stopping before a report that would
+ * open more than `maxGroups` groups; `through` is the last id folded (undefined: none).
+ */
+export function groupReports(reports: FoldableReport[], maxGroups = MAX_FOLD_GROUPS): { groups: DayGroup[]; through: string | undefined } {
+  const groups = new Map<string, DayGroup>();
+  let through: string | undefined;
+  for (const r of reports) {
+    const day = r.createdAt.slice(0, 10);
+    const key = `${r.periodStart}#${day}`;
+    let group = groups.get(key);
+    if (!group) {
+      if (groups.size >= maxGroups) break;
+      group = { periodStart: r.periodStart, day, totals: {} };
+      groups.set(key, group);
+    }
+    group.totals[r.meter] = (group.totals[r.meter] ?? 0) + r.quantity;
+    through = r._id;
+  }
+  return { groups: [...groups.values()], through };
+}
+
+/** Day counters of a period plus its reports not folded yet: per-day series, ascending by day. */
+export function addUnfolded(days: { day: string; totals: Record<string, number> }[], unfolded: FoldableReport[], periodStart: string) {
+  const byDay = new Map(days.map((d) => [d.day, { day: d.day, totals: { ...d.totals } }]));
+  for (const r of unfolded) {
+    if (r.periodStart !== periodStart) continue;
+    const day = r.createdAt.slice(0, 10);
+    const entry = byDay.get(day) ?? { day, totals: {} };
+    entry.totals[r.meter] = (entry.totals[r.meter] ?? 0) + r.quantity;
+    byDay.set(day, entry);
+  }
+  return [...byDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+}

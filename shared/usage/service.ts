@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound } from '../platform/errors';
 import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import { objectId } from '../platform/ids';
 import { reply } from '../platform/operation';
+import { activityInOwnRecord } from '../platform/activity';
 import { consumeRequest } from '../platform/rate-limit';
 import { ProcessorError } from '../processor/port';
 import { findCustomer } from '../sales/service';
@@ -27,6 +28,11 @@ import {
   parsePricing,
   pricingOf,
   REPORTS_PER_MINUTE,
+  REPORT_SETTLE_SECONDS,
+  FOLD_EVERY_SECONDS,
+  addUnfolded,
+  groupReports,
+  settledBound,
   reportFingerprint,
   seatChargeCents,
   type Pricing,
@@ -88,9 +94,11 @@ async function replay(deps: Deps, scope: Scope, subscriberId: string, key: strin
 }
 
 /**
- * `POST /subscriptions/{id}/usage`. Without a key every request counts. With a key the report,
- * its counter and the key's guard are one transaction whose guard is put only if absent: of racing
- * retries one commits, the others fail the condition (or conflict) and replay the winner's record.
+ * `POST /subscriptions/{id}/usage`. Without a key every request counts: one PutItem of the report,
+ * which carries its `usage.recorded` event. With a key the report and the key's guard are one
+ * transaction whose guard is put only if absent: of racing retries one commits, the others fail the
+ * condition (or conflict) and replay the winner's record. The day counters are not written here:
+ * `foldReports` adds settled reports to them later, and reads add the reports not folded yet.
  */
 export async function reportUsage(ctx: OperationContext, id: string, body: { meter: string; quantity: number }, idempotencyKey: string | undefined) {
   const { scope } = ctx;
@@ -121,12 +129,17 @@ export async function reportUsage(ctx: OperationContext, id: string, body: { met
     createdAt: now,
   };
   const event = newEvent(scope, ctx.clock, 'usage.recorded', reportEventData(report));
-  const ops = [...repo.reportWrites(scope, report, idempotencyKey ? fingerprint : null, Math.floor(ctx.clock.nowMs() / 1000)), outboxPut(event)];
+  if (!idempotencyKey) {
+    // One PutItem of one small item: the report carries its event and who made it (it is its own
+    // activity record); the counters fold later.
+    await repo.putReport(ctx.store, scope, report, event, activityInOwnRecord());
+    return reply(201, present(report, false));
+  }
   try {
-    await ctx.store.transact(ops);
+    await ctx.store.transact(repo.keyedReportWrites(scope, report, event, fingerprint, Math.floor(ctx.clock.nowMs() / 1000)));
   } catch (error) {
     const lost = isConditionFailed(error) || (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict'));
-    if (idempotencyKey && lost) {
+    if (lost) {
       const replayed = await replay(ctx, scope, sub._id, idempotencyKey, fingerprint);
       if (replayed) return replayed;
     }
@@ -196,6 +209,51 @@ function sumTotals(days: repo.DayCounters[]) {
   return totals;
 }
 
+/**
+ * A period's per-day usage: its day counters plus the reports not folded into them yet. The fold
+ * state is read before and after the counters; a fold committing in between moves it, and the read
+ * starts again (folds are at most about one a minute per subscriber, so this settles at once).
+ */
+export async function periodUsage(deps: Pick<Deps, 'store'>, scope: Scope, sub: string, periodStart: string): Promise<repo.DayCounters[]> {
+  for (let attempt = 0; ; attempt++) {
+    const before = await repo.getFoldState(deps.store, scope, sub);
+    const days = await repo.periodDays(deps.store, scope, sub, periodStart);
+    const after = await repo.getFoldState(deps.store, scope, sub);
+    if ((before?.through ?? '') !== (after?.through ?? '') && attempt < 5) continue;
+    const unfolded = await repo.reportsBetween(deps.store, scope, sub, { after: after?.through ?? '' });
+    return addUnfolded(days, unfolded, periodStart);
+  }
+}
+
+/**
+ * Folds a subscriber's settled reports (ids older than REPORT_SETTLE_SECONDS) into its day
+ * counters: one ADD per (period, day) for the whole batch and the moved fold state, one
+ * transaction guarded by the state read. Unless `force`, skipped while the last fold is younger
+ * than FOLD_EVERY_SECONDS, so a busy subscriber pays one fold a minute, not one per report.
+ */
+export async function foldReports(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, subscriberId: string, options: { force?: boolean } = {}): Promise<number> {
+  const nowMs = deps.clock.nowMs();
+  let folded = 0;
+  for (let round = 0; round < 20; round++) {
+    const state = await repo.getFoldState(deps.store, scope, subscriberId);
+    if (!options.force && round === 0 && state && nowMs - Date.parse(state.foldedAt) < FOLD_EVERY_SECONDS * 1000) return 0;
+    const bound = settledBound(nowMs);
+    if ((state?.through ?? '') >= bound) return folded;
+    const reports = await repo.reportsBetween(deps.store, scope, subscriberId, { after: state?.through ?? '', before: bound, limit: 1000 });
+    const { groups, through } = groupReports(reports);
+    if (!through) return folded;
+    const after: repo.FoldState = { subscriberId, through, foldedAt: new Date(nowMs).toISOString() };
+    try {
+      await deps.store.transact(repo.foldWrites(scope, subscriberId, state, after, groups));
+    } catch (error) {
+      // Another fold moved the state first: it folded these reports.
+      if (isConditionFailed(error) || (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict'))) return folded;
+      throw error;
+    }
+    folded += reports.findIndex((r) => r._id === through) + 1;
+  }
+  return folded;
+}
 
 /** `GET /subscriptions/{id}/usage`: open to every plan (readable after a downgrade). */
 export async function getUsage(ctx: OperationContext, id: string, limit: number) {
@@ -205,7 +263,7 @@ export async function getUsage(ctx: OperationContext, id: string, limit: number)
   const periodStart = sub.currentPeriodStart ? periodStartAt(sub, now) : null;
   const periodEnd = sub.currentPeriodEnd && periodStart === sub.currentPeriodStart ? sub.currentPeriodEnd : null;
   const [days, reports, periods, seatsFound] = await Promise.all([
-    periodStart ? repo.periodDays(ctx.store, scope, sub._id, periodStart) : Promise.resolve([]),
+    periodStart ? periodUsage(ctx, scope, sub._id, periodStart) : Promise.resolve([]),
     repo.latestReports(ctx.store, scope, sub._id, limit),
     repo.latestPeriods(ctx.store, scope, sub._id, 12),
     repo.getSeats(ctx.store, scope, sub._id),
@@ -240,7 +298,8 @@ export async function schedulePeriodClose(deps: Deps, scope: Scope, subscriberId
   if (!sub?.currentPeriodStart || !sub.currentPeriodEnd || sub.status === 'canceled') return;
   const offer = await lookupOffer(deps, scope, sub.subscriptionId);
   if (!isUsagePriced(pricingOf(offer?.usagePricing))) return;
-  await deps.ports.scheduler.schedule(closeTimer(sub._id, sub.currentPeriodEnd), new Date(sub.currentPeriodEnd), {
+  // After the period's last report has settled (see REPORT_SETTLE_SECONDS).
+  await deps.ports.scheduler.schedule(closeTimer(sub._id, sub.currentPeriodEnd), new Date(Date.parse(sub.currentPeriodEnd) + REPORT_SETTLE_SECONDS * 1000), {
     type: JOB_CLOSE_PERIOD,
     scope,
     payload: { subscriberId: sub._id, periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd },
@@ -254,7 +313,7 @@ export async function schedulePeriodClose(deps: Deps, scope: Scope, subscriberId
  * Then the charge is attempted. A repeat of the timer finds the period and changes nothing.
  */
 export async function closePeriod(deps: Deps, scope: Scope, input: { subscriberId: string; periodStart: string; periodEnd: string }): Promise<void> {
-  if (deps.clock.nowMs() < Date.parse(input.periodEnd)) return;
+  if (deps.clock.nowMs() < Date.parse(input.periodEnd) + REPORT_SETTLE_SECONDS * 1000) return;
   const existing = await repo.getPeriod(deps.store, scope, input.subscriberId, input.periodStart);
   if (existing) return;
   const sub = await findSubscriberByAnyId(deps, scope, input.subscriberId);
@@ -262,7 +321,10 @@ export async function closePeriod(deps: Deps, scope: Scope, input: { subscriberI
   const offer = await lookupOffer(deps, scope, sub.subscriptionId);
   const pricing = pricingOf(offer?.usagePricing);
   const now = deps.clock.now().toISOString();
-  const totals = sumTotals(await repo.periodDays(deps.store, scope, sub._id, input.periodStart));
+  // Every report of the period has settled (the timer fires REPORT_SETTLE_SECONDS after its end):
+  // fold them, then read counters plus anything still unfolded, so the totals are complete.
+  await foldReports(deps, scope, sub._id, { force: true });
+  const totals = sumTotals(await periodUsage(deps, scope, sub._id, input.periodStart));
   const meters = meterCharges(pricing.meters, totals);
   const seatsFound = await repo.getSeats(deps.store, scope, sub._id);
   const ops: TransactOp[] = [];

@@ -156,11 +156,11 @@ describe('least privilege', () => {
 });
 
 describe('workers stack', () => {
-  it('feeds only outbox inserts from the stream to the dispatcher, with failure handling', () => {
+  it('feeds only outbox inserts (and inserts of items carrying their event) from the stream to the dispatcher, with failure handling', () => {
     workers.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       BisectBatchOnFunctionError: true,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      FilterCriteria: { Filters: [{ Pattern: Match.stringLikeRegexp('OutboxEvent') }] },
+      FilterCriteria: { Filters: [{ Pattern: Match.stringLikeRegexp('INSERT.*OutboxEvent') }, { Pattern: Match.stringLikeRegexp('INSERT.*carriesEvent') }] },
       DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
     });
   });
