@@ -104,6 +104,7 @@ export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, check
 <form class="card" method="post" enctype="multipart/form-data" action="${action}" novalidate aria-labelledby="pay-heading">
 <h2 id="pay-heading">${free ? 'Your details' : 'Pay'}</h2>
 ${alert}${notice}
+${upsellCard(view)}
 <div class="inline">${field('discountCode', 'Discount code', state, 'type="text" autocomplete="off" maxlength="100"', { keep: true })}<button type="submit" name="intent" value="discount" formnovalidate id="apply">Apply</button></div>
 ${field('email', 'Email', state, 'type="email" required autocomplete="email" aria-required="true"', { hint: 'Your receipt is sent here.' })}
 <div class="row">${field('firstName', 'First name', state, 'type="text" autocomplete="given-name" maxlength="100"')}${field('lastName', 'Last name', state, 'type="text" autocomplete="family-name" maxlength="100"')}</div>
@@ -115,7 +116,6 @@ ${
 ${field('cardNumber', 'Card number', state, 'type="text" inputmode="numeric" autocomplete="cc-number" required aria-required="true" maxlength="23"', { keep: false })}
 <div class="row">${field('expiry', 'Expiry (MM/YY)', state, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', 'Security code', state, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div></fieldset>`
 }
-${upsellCard(view)}
 ${checkout.offerSaveCard ? '<p><label><input type="checkbox" name="saveCard" value="true"> Save my card to top up my balance automatically</label></p>' : ''}
 <button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? 'Get it free' : `Pay ${escape(view.kind === 'subscription' && view.trialDays ? 'and start trial' : formatMoney(checkout.amountCents, view.currency))}`}</button>
 <p><a href="${escape(checkout.cancelUrl)}" id="cancel">Cancel and go back</a></p>
