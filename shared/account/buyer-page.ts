@@ -52,6 +52,7 @@ button.primary{width:100%;margin-top:1.25rem;background:var(--accent);color:var(
 .test{border:1px dashed #9a6700;background:#fff8c5;color:#4d2d00;border-radius:8px;padding:.75rem;font-size:.9rem}
 a{color:var(--accent-text)}
 table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:.4rem .25rem;border-bottom:1px solid #d8dee4}td.num,th.num{text-align:right}
+.upsell{border:2px dashed var(--accent);border-radius:8px;padding:.75rem;margin:1rem 0}.upsell h2{margin-top:0}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 fieldset.plain{border:0;padding:0;margin:1rem 0 0}legend{padding:0}
 a.button{display:block;text-align:center;padding:.7rem 1rem;border-radius:8px;background:var(--accent);color:var(--on-accent);font-weight:600;text-decoration:none}

@@ -73,6 +73,7 @@ async function buildCompletion(
 
   const product = session.kind === 'one_time' ? await lookupProduct(deps, scope, session.productId) : undefined;
   const offer = session.kind === 'subscription' ? await lookupOffer(deps, scope, session.productId) : undefined;
+  const upsell = session.kind === 'one_time' ? session.upsell ?? null : null;
   const charged = Boolean(data.payment) || (session.kind === 'one_time' && session.amountCents === 0);
 
   const purchase = await purchaseCustomer(deps, scope, { buyer, productId: session.productId, charged, now });
@@ -96,9 +97,18 @@ async function buildCompletion(
           lastName: customer.lastName,
           country: customer.country,
           amountCents: data.payment?.amountCents ?? 0,
-          originalAmountCents: session.originalAmountCents,
+          // With an upsell taken the original is the product's plus the upsell's, so the code's saving stays right.
+          originalAmountCents: session.originalAmountCents + (upsell?.amountCents ?? 0),
           currency: session.currency,
           discountCode: session.discountCode,
+          ...(upsell && data.payment
+            ? {
+                lines: [
+                  { productId: session.productId, productName: session.productName, amountCents: data.payment.amountCents - upsell.amountCents },
+                  { productId: upsell.productId, productName: upsell.productName, amountCents: upsell.amountCents, upsellId: upsell.upsellId },
+                ],
+              }
+            : {}),
           paymentIntentId: data.payment?.id ?? null,
           planId: data.payment?.planId ?? null,
           membershipId: data.membership?.id ?? null,

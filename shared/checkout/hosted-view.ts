@@ -3,9 +3,13 @@ import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
+import { introPricingFor } from '../retention/offers';
 import { resolveDiscount } from '../storefront/discounts';
 import { imageUrlById } from '../storefront/images/service';
-import { getSession, sessionRepriced } from './repository';
+import { upsellForCheckout } from '../storefront/upsells/service';
+import { badRequest } from '../platform/errors';
+import { getSession, sessionRepriced, sessionUpsellSet } from './repository';
+import type { SessionUpsellLine } from './records';
 
 /**
  * What a hosted checkout page shows of the thing sold: the session (price after any code, the
@@ -25,7 +29,19 @@ export interface HostedCheckoutView {
   currency: string;
   interval: 'weekly' | 'monthly' | 'yearly' | null;
   trialDays: number | null;
+  /**
+   * Intro pricing of the offer (retention): after the first charge (amountCents, today), the next
+   * `periods` renewals charge `amountCents` each, then the regular renewal price.
+   */
+  intro: { amountCents: number; periods: number } | null;
   discountCode: string | null;
+  /**
+   * The upsell offered with this one-time product (shown with its price and an "add" button), and
+   * whether the buyer took it: then `amountCents` is the product after any code plus the upsell.
+   */
+  upsell: { upsellId: string; productId: string; productName: string; description: string | null; amountCents: number; regularCents: number; taken: boolean } | null;
+  /** The lines charged, when there is more than the product (an upsell taken). */
+  lines: { productName: string; amountCents: number }[] | null;
   /** Seats bought, when the session carries a quantity. */
   quantity: number | null;
   successUrl: string;
@@ -41,6 +57,14 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
   const record = sellable ? (sellable.kind === 'product' ? sellable.product : sellable.offer) : undefined;
   const imageId = record?.imageIds?.[0];
   const quantity = (session as { quantity?: unknown }).quantity;
+  const offered = session.kind === 'one_time' ? await upsellForCheckout(deps, scope, session.productId, session.currency) : undefined;
+  const taken = session.upsell ?? null;
+  // A taken upsell stays on the page (as its line) even if the seller changed it meanwhile.
+  const upsell = taken
+    ? { upsellId: taken.upsellId, productId: taken.productId, productName: taken.productName, description: offered?.upsellId === taken.upsellId ? offered.description : null, amountCents: taken.amountCents, regularCents: offered?.upsellId === taken.upsellId ? offered.regularCents : taken.amountCents, taken: true }
+    : offered && session.status === 'open'
+      ? { ...offered, taken: false }
+      : null;
   return {
     sessionId: session._id,
     productId: session.productId,
@@ -53,7 +77,10 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
     currency: session.currency,
     interval: sellable?.kind === 'offer' ? sellable.offer.frequency : null,
     trialDays: sellable?.kind === 'offer' && sellable.offer.trialPeriod ? sellable.offer.trialPeriod : null,
+    intro: session.kind === 'subscription' ? await introPricingFor(deps, scope, session.productId) : null,
     discountCode: session.discountCode,
+    upsell,
+    lines: taken ? [{ productName: session.productName, amountCents: session.amountCents - taken.amountCents }, { productName: taken.productName, amountCents: taken.amountCents }] : null,
     quantity: typeof quantity === 'number' ? quantity : null,
     successUrl: session.successUrl,
     cancelUrl: session.cancelUrl,
@@ -72,9 +99,31 @@ export async function sessionDiscountChange(deps: Deps, scope: Scope, sessionId:
   const session = await getSession(deps.store, scope, sessionId);
   if (!session || session.status !== 'open') throw conflict('This checkout is no longer open', 'CHECKOUT_CLOSED');
   const resolved = await resolveDiscount(deps as Deps, scope, code, session.productId, session.originalAmountCents);
+  // The code is for the product; an upsell taken keeps its own price on top.
+  const upsellCents = session.upsell?.amountCents ?? 0;
   return {
-    amountCents: resolved.finalPriceCents,
+    amountCents: resolved.finalPriceCents + upsellCents,
     code: resolved.code,
-    op: sessionRepriced(scope, sessionId, { amountCents: resolved.finalPriceCents, discountCode: resolved.code, discountId: resolved.discountId }),
+    op: sessionRepriced(scope, sessionId, { amountCents: resolved.finalPriceCents + upsellCents, discountCode: resolved.code, discountId: resolved.discountId }),
   };
+}
+
+/**
+ * The buyer adds (`take`) or removes the upsell on the hosted page: the session's new total and
+ * line, for the processor to commit with its own checkout's new amount in one transaction (as a
+ * discount code). Only the upsell the catalog offers for this product now can be added.
+ */
+export async function sessionUpsellChange(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string, take: boolean): Promise<{ amountCents: number; line: SessionUpsellLine | null; op: TransactOp }> {
+  const session = await getSession(deps.store, scope, sessionId);
+  if (!session || session.status !== 'open') throw conflict('This checkout is no longer open', 'CHECKOUT_CLOSED');
+  const productCents = session.amountCents - (session.upsell?.amountCents ?? 0);
+  let line: SessionUpsellLine | null = null;
+  if (take) {
+    if (session.upsell) return { amountCents: session.amountCents, line: session.upsell, op: sessionUpsellSet(scope, sessionId, { amountCents: session.amountCents, upsell: session.upsell }, session.amountCents) };
+    const offered = session.kind === 'one_time' ? await upsellForCheckout(deps, scope, session.productId, session.currency) : undefined;
+    if (!offered) throw badRequest('This checkout has no upsell to add', { field: 'upsell' });
+    line = { upsellId: offered.upsellId, productId: offered.productId, productName: offered.productName, amountCents: offered.amountCents };
+  }
+  const amountCents = productCents + (line?.amountCents ?? 0);
+  return { amountCents, line, op: sessionUpsellSet(scope, sessionId, { amountCents, upsell: line }, session.amountCents) };
 }

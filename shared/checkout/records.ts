@@ -16,6 +16,11 @@ export interface CheckoutSessionRecord {
   /** The code's use was counted when the payment was made (sandbox); completion does not count it again. */
   discountClaimed?: boolean;
   referralCode: string | null;
+  /**
+   * The upsell the buyer added on the hosted page: a second line, charged with the product in the
+   * same payment; `amountCents` includes it.
+   */
+  upsell?: SessionUpsellLine | null;
   /** Seats bought, for offers sold per seat (usage billing); the amount includes them. */
   seats?: number;
   successUrl: string;
@@ -31,4 +36,11 @@ export interface CheckoutSessionRecord {
   testMode: boolean;
   createdAt: string;
   completedAt: string | null;
+}
+
+export interface SessionUpsellLine {
+  upsellId: string;
+  productId: string;
+  productName: string;
+  amountCents: number;
 }

@@ -2,7 +2,7 @@ import type { Scope } from '../store/keys';
 import { putNew } from '../store/conditional';
 import type { Store, TransactOp } from '../store/store';
 import { checkoutLocatorEntity, checkoutSessionEntity } from './entities';
-import type { CheckoutSessionRecord } from './records';
+import type { CheckoutSessionRecord, SessionUpsellLine } from './records';
 
 export function sessionPuts(scope: Scope, session: CheckoutSessionRecord): TransactOp[] {
   return [
@@ -35,6 +35,16 @@ export const sessionDiscountClaimed = (scope: Scope, id: string): TransactOp => 
   condition: '#status = :open',
   names: { '#status': 'status' },
   values: { ':open': 'open' },
+});
+
+/** The buyer added (or removed) the upsell on the hosted page: the new total with its line. */
+export const sessionUpsellSet = (scope: Scope, id: string, set: { amountCents: number; upsell: SessionUpsellLine | null }, wasCents: number): TransactOp => ({
+  update: checkoutSessionEntity.declaration.key(scope, id),
+  set,
+  // Priced from the total read: a code applied meanwhile fails this write instead of being lost.
+  condition: '#status = :open AND #amount = :was',
+  names: { '#status': 'status', '#amount': 'amountCents' },
+  values: { ':open': 'open', ':was': wasCents },
 });
 
 /** A new price on the open session (a discount code typed on the hosted page). */

@@ -14,6 +14,8 @@ import { failedPaymentMail, receiptMail, type MailBody } from './mails';
 import { claimMail, releaseMail } from './repository';
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+/** The product and, with an upsell taken, the upsell product: each one's files are the buyer's. */
+const boughtIds = (productId: string, lines: unknown) => [...new Set([productId, ...(Array.isArray(lines) ? lines.map((l) => str(obj(l).productId)).filter((id): id is string => !!id) : [])])];
 const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
 
 const baseOf = (deps: Deps, fallback: string | null) => {
@@ -69,13 +71,14 @@ export const receiptConsumer: BusConsumer = {
       kind,
       billingReason: (str(order.billingReason) as 'initial' | 'renewal' | 'usage' | null) ?? null,
       interval: offer?.frequency ?? null,
+      lines: Array.isArray(order.lines) ? order.lines.map((l) => obj(l)).map((l) => ({ name: str(l.name) ?? 'Item', amountCents: toCents(Number(l.amount ?? 0)) })) : null,
       discount: str(discount.code) ? { code: str(discount.code)!, amountOffCents: toCents(Number(discount.amountOff ?? 0)) } : null,
       paidAt: str(order.createdAt) ?? new Date(event.created * 1000).toISOString(),
       // The review route is an API (POST) with no buyer page yet; a link to it would not work.
       reviewUrl: null,
       surveyUrl: await surveyUrlForSale(deps, scope, orderId, base),
       portalUrl,
-      downloads: kind === 'one_time' && base && str(product.id) ? await downloadLinksFor(deps, scope, str(product.id)!, { ref: orderId, baseUrl: base, validForMs: MAIL_LINK_MS }) : [],
+      downloads: kind === 'one_time' && base && str(product.id) ? (await Promise.all(boughtIds(str(product.id)!, order.lines).map((id) => downloadLinksFor(deps, scope, id, { ref: orderId, baseUrl: base, validForMs: MAIL_LINK_MS })))).flat() : [],
       testMode: event.mode === 'test',
     });
     await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);

@@ -22,6 +22,8 @@ export interface ReceiptInput {
   billingReason: 'initial' | 'renewal' | 'usage' | null;
   interval: 'weekly' | 'monthly' | 'yearly' | null;
   discount: { code: string; amountOffCents: number } | null;
+  /** The order's lines when it has more than the product (an upsell taken at checkout). */
+  lines?: { name: string; amountCents: number }[] | null;
   paidAt: string;
   reviewUrl: string | null;
   /** The attribution survey's question for this order, when the seller asks it. */
@@ -43,7 +45,13 @@ export function receiptMail(input: ReceiptInput): MailBody {
   const what = input.billingReason === 'renewal' ? `Renewal of ${input.productName}` : input.productName;
   const subject = input.amountCents === 0 ? `Your order from ${brand.name}: ${input.productName}` : `Your receipt from ${brand.name}: ${total}`;
   const test = input.testMode ? '<p><strong>Test mode</strong>: no real money moved.</p>' : '';
-  const rows = [
+  const lines = input.lines?.length ? input.lines : null;
+  // With lines, the first is the product after its code: the code's row is shown before it.
+  const rows = lines ? [
+    input.discount ? `<tr><td>Discount ${esc(input.discount.code)} on ${esc(input.productName)}</td><td align="right">-${esc(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
+    ...lines.map((l) => `<tr><td>${esc(l.name)}</td><td align="right">${esc(formatMoney(l.amountCents, input.currency))}</td></tr>`),
+    `<tr><td><strong>Total paid</strong></td><td align="right"><strong>${esc(total)}</strong></td></tr>`,
+  ].join('') : [
     `<tr><td>${esc(what)}${input.kind === 'subscription' ? ` (${esc(perInterval(input.interval).slice(3) || 'period')}ly plan)` : ''}</td><td align="right">${esc(formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))}</td></tr>`,
     input.discount ? `<tr><td>Discount ${esc(input.discount.code)}</td><td align="right">-${esc(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
     `<tr><td><strong>Total paid</strong></td><td align="right"><strong>${esc(total)}</strong></td></tr>`,
@@ -63,7 +71,7 @@ export function receiptMail(input: ReceiptInput): MailBody {
     `Thank you for your ${input.billingReason === 'renewal' ? 'payment' : 'order'}.`,
     input.testMode ? 'Test mode: no real money moved.' : '',
     `Order ${input.orderId}, ${day(input.paidAt)}`,
-    `${what}: ${formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency)}`,
+    ...(lines ? lines.map((l) => `${l.name}: ${formatMoney(l.amountCents, input.currency)}`) : [`${what}: ${formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency)}`]),
     input.discount ? `Discount ${input.discount.code}: -${formatMoney(input.discount.amountOffCents, input.currency)}` : '',
     `Total paid: ${total}`,
     ...(input.downloads ?? []).map((d) => `Download ${d.filename}: ${d.url}`),

@@ -33,6 +33,16 @@ async function requireOffer(ctx: OperationContext, id: string): Promise<OfferRec
 export const offerRetentionOf = async (deps: Pick<Deps, 'store'>, scope: Scope, offerId: string): Promise<OfferRetention> =>
   (await repo.getOfferRetention(deps.store, scope, offerId)) ?? DEFAULT_OFFER_RETENTION(offerId);
 
+/**
+ * The intro price a new subscriber of this offer gets (what the hosted checkout page shows), or
+ * null when intro pricing is off: `amountCents` for each of the first `periods` renewals after the
+ * checkout's first (regular-price) charge; see intro-yearly.ts.
+ */
+export async function introPricingFor(deps: Pick<Deps, 'store'>, scope: Scope, offerId: string): Promise<{ amountCents: number; periods: number } | null> {
+  const { intro } = await offerRetentionOf(deps, scope, offerId);
+  return intro.enabled && intro.price !== null ? { amountCents: toCents(intro.price), periods: intro.periods } : null;
+}
+
 /** Settings of every live subscription offer (defaults where none were saved). */
 export async function listRetentionOffers(ctx: OperationContext) {
   const offers = await listOfferViews(ctx as CatalogCtx);

@@ -30,6 +30,8 @@ export function orderCompletedData(sale: SaleRecord): Record<string, unknown> {
     amount: toMajor(sale.amountCents),
     currency: sale.currency,
     createdAt: sale.createdAt,
+    // Only on a checkout with its upsell taken: what the amount is made of.
+    ...(sale.lines ? { lines: sale.lines.map((l) => ({ productId: l.productId, name: l.productName, amount: toMajor(l.amountCents), ...(l.upsellId ? { upsellId: l.upsellId } : {}) })) } : {}),
   });
   return {
     order,

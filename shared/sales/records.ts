@@ -24,6 +24,11 @@ export interface SaleRecord {
   originalAmountCents: number;
   currency: string;
   discountCode: string | null;
+  /**
+   * The lines of a sale of more than one thing (a checkout with its upsell taken): the product
+   * (after any code) and the upsell product at its upsell price; they sum to amountCents.
+   */
+  lines?: SaleLine[];
   status: SaleStatus;
   refundedCents: number;
   paymentIntentId: string | null;
@@ -40,6 +45,14 @@ export interface SaleRecord {
   createdAt: string;
   refundedAt?: string;
   disputedAt?: string;
+}
+
+export interface SaleLine {
+  productId: string;
+  productName: string;
+  amountCents: number;
+  /** Set on the line an upsell added. */
+  upsellId?: string;
 }
 
 export interface CustomerRecord {

@@ -17,6 +17,10 @@ export const saleSchema = z.looseObject({
   status: z.enum(['completed', 'refunded', 'disputed']),
   refundedAmount: z.number(),
   paymentIntentId: z.string().nullable(),
+  lines: z
+    .array(z.object({ productId: z.string(), productName: z.string(), amount: z.number(), amountCents: z.number().int(), upsellId: z.string().nullable() }))
+    .optional()
+    .describe('Only when the buyer took an upsell at checkout: the product and the upsell, summing to amount'),
   paymentMethod,
   clientReferenceId: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),

@@ -31,6 +31,7 @@ export function presentSale(sale: SaleRecord) {
     amountCents: sale.amountCents,
     currency: sale.currency,
     discountCode: sale.discountCode,
+    ...(sale.lines ? { lines: sale.lines.map((l) => ({ productId: l.productId, productName: l.productName, amount: toMajor(l.amountCents), amountCents: l.amountCents, upsellId: l.upsellId ?? null })) } : {}),
     status: sale.status,
     refundedAmount: toMajor(sale.refundedCents),
     refundedCents: sale.refundedCents,

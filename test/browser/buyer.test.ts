@@ -101,6 +101,50 @@ describe('buyer pages in Chromium at phone width', () => {
     await page.close();
   });
 
+  it('takes the upsell with a discount code, pays the total, and sees an intro price', { timeout: 120_000 }, async () => {
+    const product = await createProduct(seller, { name: 'Lichen atlas', price: 30 });
+    const kit = await createProduct(seller, { name: 'Hand lens', price: 20, description: 'A 10x loupe for the field.' });
+    await seller.test.post('/upsells', { mainProductIds: [product._id], upsellProductId: kit._id, upsellPrice: 12 });
+    await seller.test.post('/discounts', { name: 'Tenth', code: 'TENTH', valueType: 'percentage', value: 10, mainProductIds: [product._id] });
+    const session = await openCheckout(seller, product._id, { successUrl: `${shopUrl}/done`, cancelUrl: `${shopUrl}/cart` });
+    const page = await context.newPage();
+    await page.goto(session.url);
+    await expect(page.locator('#upsell-price').textContent()).resolves.toBe('$12.00');
+    await page.click('#upsell-add');
+    await page.locator('#upsell-remove').waitFor();
+    await expect(page.locator('#total').textContent()).resolves.toBe('$42.00');
+    await page.fill('#discountCode', 'tenth');
+    await page.click('#apply');
+    await page.locator('#notice').waitFor();
+    await expect(page.locator('#total').textContent()).resolves.toBe('$39.00');
+    await expect(page.locator('#pay').textContent()).resolves.toBe('Pay $39.00');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'checkout-upsell.png'), fullPage: true });
+    expect(await serious(page)).toEqual([]);
+    await page.fill('#email', 'lichen@example.com');
+    await page.fill('#cardNumber', '4242 4242 4242 4242');
+    await page.fill('#expiry', '12/34');
+    await page.fill('#cvc', '123');
+    await Promise.all([page.waitForURL(/\/thanks$/), page.click('#pay')]);
+    await expect(page.locator('#lines').textContent()).resolves.toContain('Hand lens$12.00');
+    await expect(page.locator('#total').textContent()).resolves.toBe('$39.00');
+    expect(await serious(page)).toEqual([]);
+    await control(runtime).post('/_local/settle', {});
+    const order = (await seller.test.get('/orders')).body.find((o: { buyerEmail: string }) => o.buyerEmail === 'lichen@example.com');
+    expect(order).toMatchObject({ amountCents: 3900, lines: [{ productName: 'Lichen atlas', amountCents: 2700 }, { productName: 'Hand lens', amountCents: 1200 }] });
+
+    // Intro pricing (retention, a Pro feature): the schedule of charges, on a subscription checkout.
+    const pro = await createTestAccount(runtime, 'tier3');
+    const offer = await createOffer(pro, { name: 'Moss club', price: 20, frequency: 'monthly' });
+    expect((await pro.test.put(`/subscription-retention/offers/${offer._id}`, { intro: { enabled: true, price: 5, periods: 2 } })).status).toBe(200);
+    await page.goto((await openCheckout(pro, offer._id)).url);
+    await expect(page.locator('#intro').textContent()).resolves.toBe('Intro price: $20.00 today, then $5.00 / month for the next 2 months, then $20.00 / month.');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'checkout-intro.png'), fullPage: true });
+    expect(await serious(page)).toEqual([]);
+    await page.close();
+  });
+
   it('the portal page cancels at period end and resumes, with forms and no script', { timeout: 240_000 }, async () => {
     const offer = await createOffer(seller, { name: 'Moss club', price: 9, frequency: 'monthly' });
     const paid = await pay(runtime, (await openCheckout(seller, offer._id)).id, { email: 'club@example.com' });

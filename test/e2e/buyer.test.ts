@@ -238,4 +238,76 @@ describe('what the buyer sees', () => {
     await advanceDays(runtime, 6);
     expect((await fetch(mailLink)).status).toBe(410);
   });
+  it('the upsell on the hosted page is charged with the product: one payment, two lines in the order and the receipt', { timeout: 120_000 }, async () => {
+    const product = await createProduct(seller, { name: 'Herb guide', price: 40 });
+    const extra = await createProduct(seller, { name: 'Pressing kit', price: 25, description: 'Boards and blotting paper.' });
+    const foreignExtra = await createProduct(other, { name: 'Other kit', price: 5 });
+    // Another account's upsell naming this product id never shows here.
+    expect((await other.test.post('/upsells', { mainProductIds: [foreignExtra._id], upsellProductId: (await createProduct(other, { name: 'X', price: 3 }))._id, upsellPrice: 1 })).status).toBe(201);
+    expect((await seller.test.post('/upsells', { mainProductIds: [product._id], upsellProductId: extra._id, upsellPrice: 15 })).status).toBe(201);
+    await seller.test.post('/discounts', { name: 'Quarter', code: 'HERB25', valueType: 'percentage', value: 25, mainProductIds: [product._id] });
+    const session = await openCheckout(seller, product._id);
+    const post = (fields: Record<string, string>) => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries(fields)) f.set(k, v);
+      return fetch(session.url, { method: 'POST', body: f, redirect: 'manual' });
+    };
+    const shown = await (await fetch(session.url)).text();
+    expect(shown).toContain('id="upsell-add"');
+    expect(shown).toMatch(/Pressing kit<\/strong>: <span id="upsell-price">\$15\.00<\/span>/);
+    expect(shown).toContain('Boards and blotting paper.');
+    expect(shown).not.toContain('Other kit');
+
+    const added = await post({ intent: 'upsell-add', email: 'kept@example.com' });
+    expect(added.status).toBe(200);
+    const addedHtml = await added.text();
+    expect(addedHtml).toContain('Pressing kit was added to your order.');
+    expect(addedHtml).toContain('<td id="total">$55.00</td>');
+    expect(addedHtml).toContain('value="kept@example.com"');
+    // The code applies to the product only; the upsell keeps its price on top.
+    const coded = await (await post({ intent: 'discount', discountCode: 'herb25' })).text();
+    expect(coded).toContain('<td id="total">$45.00</td>');
+    expect(coded).toContain('you save $10.00');
+    expect(coded).toContain('Pay $45.00');
+    // Removed and added again: the total follows.
+    expect(await (await post({ intent: 'upsell-remove' })).text()).toContain('Pay $30.00');
+    expect(await (await post({ intent: 'upsell-add' })).text()).toContain('Pay $45.00');
+
+    const buyer = `upsell-${Date.now()}@example.com`;
+    const paid = await post({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' });
+    expect(paid.status).toBe(303);
+    const thanks = await (await fetch(new URL(paid.headers.get('location')!, session.url))).text();
+    expect(thanks).toContain('<td id="total">$45.00</td>');
+    expect(thanks).not.toContain('id="upsell-add"');
+    await settle();
+    const order = (await seller.test.get('/orders')).body.find((o: { buyerEmail: string }) => o.buyerEmail === buyer);
+    expect(order).toMatchObject({ amountCents: 4500, productId: product._id, discountCode: 'HERB25' });
+    expect(order.lines).toEqual([
+      { productId: product._id, productName: 'Herb guide', amount: 30, amountCents: 3000, upsellId: null },
+      { productId: extra._id, productName: 'Pressing kit', amount: 15, amountCents: 1500, upsellId: expect.any(String) },
+    ]);
+    // The processor's own payment: one charge of the whole total.
+    const payment = await seller.test.get(`/payments/${order._id}?live=true`);
+    expect(payment.status, payment.text).toBe(200);
+    expect(payment.body.lines).toHaveLength(2);
+    expect(payment.body.processorLive).toMatchObject({ id: order.paymentIntentId, status: 'succeeded' });
+    expect(payment.body.processorLive.amountCents).toBe(4500);
+    const receipt = (await mails(buyer)).find((m) => m.subject.startsWith('Your receipt'))!;
+    expect(receipt.subject).toMatch(/^Your receipt from .+: \$45\.00$/);
+    for (const line of ['Discount HERB25: -$10.00', 'Herb guide: $30.00', 'Pressing kit: $15.00', 'Total paid: $45.00']) expect(receipt.text).toContain(line);
+    // A paid checkout takes no more changes.
+    expect((await post({ intent: 'upsell-remove' })).status).toBe(303);
+  });
+
+  it('an offer with intro pricing shows what is charged today, for the intro renewals, and after', { timeout: 60_000 }, async () => {
+    const pro = await createTestAccount(runtime, 'tier3');
+    const offer = await createOffer(pro, { name: 'Herb club', price: 20, frequency: 'monthly' });
+    const before = await (await fetch((await openCheckout(pro, offer._id)).url)).text();
+    expect(before).not.toContain('id="intro"');
+    expect((await pro.test.put(`/subscription-retention/offers/${offer._id}`, { intro: { enabled: true, price: 5, periods: 2 } })).status).toBe(200);
+    const html = await (await fetch((await openCheckout(pro, offer._id)).url)).text();
+    expect(html).toContain('<strong>Intro price:</strong> $20.00 today, then $5.00 / month for the next 2 months, then $20.00 / month.');
+    // Another account's checkout of an offer without intro shows none.
+    expect(await (await fetch((await openCheckout(seller, (await createOffer(seller, { name: 'Plain', price: 20, frequency: 'monthly' }))._id)).url)).text()).not.toContain('id="intro"');
+  });
 });

@@ -3,7 +3,7 @@ import { accentOnWhite, contrast, textOnAccent } from '../../shared/account/bran
 import { buyerPage } from '../../shared/account/buyer-page';
 import { createHash } from 'node:crypto';
 import { checkCard } from '../../shared/adapters/processor-sandbox/card-fields';
-import { successAddress } from '../../shared/adapters/processor-sandbox/page';
+import { introSchedule, successAddress } from '../../shared/adapters/processor-sandbox/page';
 import { crossSite, csrfToken, csrfValid } from '../../shared/subscriptions/portal-csrf';
 import { failedPaymentMail, receiptMail } from '../../shared/receipts/mails';
 
@@ -97,5 +97,26 @@ describe('buyer mails', () => {
     const mail = receiptMail({ brand, orderId: 'o1', productName: 'Guide', amountCents: 500, currency: 'USD', kind: 'one_time', billingReason: null, interval: null, discount: null, paidAt: now.toISOString(), reviewUrl: null, portalUrl: null, downloads: [{ filename: 'guide <1>.pdf', url: 'https://api.example.com/downloads/p/t' }], testMode: false });
     expect(mail.text).toContain('Download guide <1>.pdf: https://api.example.com/downloads/p/t');
     expect(mail.html).toContain('<a href="https://api.example.com/downloads/p/t">guide &lt;1&gt;.pdf</a>');
+  });
+});
+
+describe('intro price and upsell lines', () => {
+  it('states every charge of an intro price: today, the intro renewals, then the regular price', () => {
+    const view = { kind: 'subscription' as const, interval: 'monthly' as const, currency: 'USD', intro: { amountCents: 500, periods: 2 } };
+    expect(introSchedule(view, 2000)).toBe('$20.00 today, then $5.00 / month for the next 2 months, then $20.00 / month');
+    expect(introSchedule({ ...view, interval: 'yearly', intro: { amountCents: 9900, periods: 1 } }, 15000)).toBe('$150.00 today, then $99.00 / year for the next year, then $150.00 / year');
+    expect(introSchedule({ ...view, intro: null }, 2000)).toBeNull();
+    expect(introSchedule({ ...view, kind: 'one_time' }, 2000)).toBeNull();
+  });
+  it('a receipt of a checkout with its upsell lists both lines, the code, and the total', () => {
+    const mail = receiptMail({
+      brand, orderId: 'o2', productName: 'Guide', amountCents: 4500, currency: 'USD', kind: 'one_time', billingReason: null, interval: null,
+      discount: { code: 'HERB25', amountOffCents: 1000 }, lines: [{ name: 'Guide', amountCents: 3000 }, { name: 'Kit <b>', amountCents: 1500 }],
+      paidAt: now.toISOString(), reviewUrl: null, portalUrl: null, testMode: false,
+    });
+    expect(mail.text).toContain('Guide: $30.00\n\nKit <b>: $15.00');
+    expect(mail.text).toContain('Total paid: $45.00');
+    expect(mail.html).toContain('Kit &lt;b&gt;');
+    expect(mail.html).toContain('Discount HERB25 on Guide');
   });
 });

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { sellerBrand } from '../../account/branding';
 import type { BuyerPage } from '../../account/buyer-page';
-import { hostedCheckoutView, sessionDiscountChange } from '../../checkout/hosted-view';
+import { hostedCheckoutView, sessionDiscountChange, sessionUpsellChange } from '../../checkout/hosted-view';
+import { isConditionFailed } from '../../store/conditional';
 import { paymentClaimFor } from '../../checkout/service';
 import { downloadLinksFor, PAGE_LINK_MS } from '../../receipts/downloads';
 import type { Deps } from '../../platform/context';
@@ -16,7 +17,7 @@ import type { SandboxProcessor } from './sandbox';
 const text = (max: number) => z.coerce.string().trim().max(max).optional();
 
 const payForm = z.object({
-  intent: z.enum(['pay', 'discount']).optional(),
+  intent: z.enum(['pay', 'discount', 'upsell-add', 'upsell-remove']).optional(),
   // The form decoder turns digit-only fields into numbers; a card number is text.
   email: text(320),
   firstName: text(100),
@@ -52,7 +53,8 @@ export async function showThankYou(deps: PageDeps, sandbox: SandboxProcessor, ch
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
   if (!view) return { kind: 'missing', html: notFoundPage() };
   // A fresh link per visit, bound to this paid checkout; the page itself is no-store.
-  const downloads = view.kind === 'one_time' ? await downloadLinksFor(deps, checkout.scope, view.productId, { ref: checkout.id, baseUrl, validForMs: PAGE_LINK_MS }) : [];
+  const bought = view.kind === 'one_time' ? [view.productId, ...(view.upsell?.taken ? [view.upsell.productId] : [])] : [];
+  const downloads = (await Promise.all(bought.map((id) => downloadLinksFor(deps, checkout.scope, id, { ref: checkout.id, baseUrl, validForMs: PAGE_LINK_MS })))).flat();
   return { kind: 'page', status: 200, page: thankYouPage(await sellerBrand(deps, checkout.scope, baseUrl), view, checkout, baseUrl, null, downloads) };
 }
 
@@ -83,6 +85,20 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
       return render(deps, fresh, baseUrl, 200, { values: { ...values, discountCode: change.code }, notice: `Code ${change.code} applied.` });
     } catch (error) {
       if (error instanceof ApiError && error.status < 500) return again(error.status === 404 ? 400 : error.status, { fieldErrors: { discountCode: error.status === 404 ? 'This discount code does not exist' : error.message } });
+      throw error;
+    }
+  }
+
+  if (form.data.intent === 'upsell-add' || form.data.intent === 'upsell-remove') {
+    const take = form.data.intent === 'upsell-add';
+    try {
+      const change = await sessionUpsellChange(deps, checkout.scope, checkout.sessionId, take);
+      await deps.store.transact([change.op, checkoutRepriced(checkout.id, change.amountCents)]);
+      const fresh = (await sandbox.getCheckout(checkout.id))!;
+      return render(deps, fresh, baseUrl, 200, { values, notice: take ? `${change.line?.productName ?? 'The offer'} was added to your order.` : 'The offer was removed from your order.' });
+    } catch (error) {
+      if (isConditionFailed(error)) return again(409, { error: 'Your order changed meanwhile; please check it and try again.' });
+      if (error instanceof ApiError && error.status < 500) return again(error.status, { error: error.message });
       throw error;
     }
   }

@@ -26,11 +26,31 @@ function field(name: string, label: string, state: CheckoutPageState, attrs: str
   return `<div><label for="${name}">${label}</label>${options.hint ? `<p class="muted" id="${name}-hint">${options.hint}</p>` : ''}<input id="${name}" name="${name}" ${attrs} value="${escape(value)}"${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>${error ? `<p class="field-error" id="${name}-error">${escape(error)}</p>` : ''}</div>`;
 }
 
+const PERIOD_WORD = { weekly: 'week', monthly: 'month', yearly: 'year' } as const;
+
+/**
+ * What an offer with intro pricing charges, in order: today's charge (the session's price, after
+ * any code), then the intro price for each of the next `periods` renewals, then the regular
+ * renewal price again (retention's intro-yearly.ts: the processor charges the override for that
+ * many renewals).
+ */
+export function introSchedule(view: Pick<HostedCheckoutView, 'kind' | 'intro' | 'interval' | 'currency'>, amountCents: number): string | null {
+  if (view.kind !== 'subscription' || !view.intro) return null;
+  const word = PERIOD_WORD[view.interval ?? 'monthly'];
+  const n = view.intro.periods;
+  const per = perInterval(view.interval ?? 'monthly');
+  return `${formatMoney(amountCents, view.currency)} today, then ${formatMoney(view.intro.amountCents, view.currency)}${per} for the next ${n === 1 ? word : `${n} ${word}s`}, then ${formatMoney(amountCents, view.currency)}${per}`;
+}
+
 /** The order summary card shared by the checkout and the thank-you page. */
 export function summaryCard(view: HostedCheckoutView, amountCents: number, heading = 'Order summary'): string {
   const image = view.imageUrl ? `<img src="${escape(view.imageUrl)}" alt="${escape(view.productName)}">` : '';
-  const discounted = view.discountCode && amountCents < view.originalAmountCents;
+  // A taken upsell is on top of the product's price; the code's saving is the product's alone.
+  const extra = view.upsell?.taken ? view.upsell.amountCents : 0;
+  const discounted = view.discountCode && amountCents - extra < view.originalAmountCents;
   const trial = view.kind === 'subscription' && view.trialDays ? `<p class="badge" id="trial">${view.trialDays}-day free trial, then ${escape(priceLine(view, amountCents))}</p>` : '';
+  const introLine = introSchedule(view, amountCents);
+  const intro = introLine ? `<p class="badge" id="intro"><strong>Intro price:</strong> ${escape(introLine)}.</p>` : '';
   return `<section class="card" aria-labelledby="summary-heading">
 <h2 id="summary-heading">${escape(heading)}</h2>
 <div class="product">${image}<div>
@@ -38,10 +58,28 @@ export function summaryCard(view: HostedCheckoutView, amountCents: number, headi
 ${view.description ? `<p id="description">${escape(view.description)}</p>` : ''}
 ${view.quantity !== null ? `<p id="quantity">Quantity: ${view.quantity}</p>` : ''}
 </div></div>
-<p class="price" id="price">${discounted ? `<span class="was"><span class="sr-only">Was </span>${escape(priceLine(view, view.originalAmountCents))}</span><span class="sr-only">Now </span>` : ''}${escape(priceLine(view, amountCents))}</p>
-${trial}
-${discounted ? `<p id="discount-applied">Code <strong>${escape(view.discountCode!)}</strong>: you save ${escape(formatMoney(view.originalAmountCents - amountCents, view.currency))}</p>` : ''}
+${view.lines ? `<table class="lines" id="lines"><caption class="sr-only">Your order</caption>${view.lines.map((l) => `<tr><th scope="row">${escape(l.productName)}</th><td>${escape(formatMoney(l.amountCents, view.currency))}</td></tr>`).join('')}<tr><th scope="row">Total</th><td id="total">${escape(formatMoney(amountCents, view.currency))}</td></tr></table>` : ''}
+<p class="price" id="price">${discounted ? `<span class="was"><span class="sr-only">Was </span>${escape(priceLine(view, view.originalAmountCents + extra))}</span><span class="sr-only">Now </span>` : ''}${escape(priceLine(view, amountCents))}</p>
+${trial}${intro}
+${discounted ? `<p id="discount-applied">Code <strong>${escape(view.discountCode!)}</strong>: you save ${escape(formatMoney(view.originalAmountCents + extra - amountCents, view.currency))}</p>` : ''}
 ${view.kind === 'subscription' ? `<p class="muted">Renews every ${escape(perInterval(view.interval).slice(3) || 'period')} until you cancel. You can cancel any time from the link in your receipt.</p>` : ''}
+</section>`;
+}
+
+/**
+ * The upsell offered with the product: its name, description and price, and one button in the
+ * checkout form (a plain submit, no script) that adds it to the order or takes it off again.
+ */
+function upsellCard(view: HostedCheckoutView): string {
+  const u = view.upsell;
+  if (!u) return '';
+  const price = formatMoney(u.amountCents, view.currency);
+  const was = u.regularCents > u.amountCents ? ` <span class="was"><span class="sr-only">Regular price </span>${escape(formatMoney(u.regularCents, view.currency))}</span>` : '';
+  return `<section class="upsell" id="upsell" aria-labelledby="upsell-heading">
+<h2 id="upsell-heading">${u.taken ? 'Added to your order' : 'Add to your order'}</h2>
+<p><strong id="upsell-name">${escape(u.productName)}</strong>: <span id="upsell-price">${escape(price)}</span>${was}</p>
+${u.description ? `<p class="muted" id="upsell-description">${escape(u.description)}</p>` : ''}
+${u.taken ? `<button type="submit" name="intent" value="upsell-remove" formnovalidate id="upsell-remove">Remove ${escape(u.productName)}</button>` : `<button type="submit" name="intent" value="upsell-add" formnovalidate id="upsell-add">Add ${escape(u.productName)} for ${escape(price)}</button>`}
 </section>`;
 }
 
@@ -66,6 +104,7 @@ export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, check
 <form class="card" method="post" enctype="multipart/form-data" action="${action}" novalidate aria-labelledby="pay-heading">
 <h2 id="pay-heading">${free ? 'Your details' : 'Pay'}</h2>
 ${alert}${notice}
+${upsellCard(view)}
 <div class="inline">${field('discountCode', 'Discount code', state, 'type="text" autocomplete="off" maxlength="100"', { keep: true })}<button type="submit" name="intent" value="discount" formnovalidate id="apply">Apply</button></div>
 ${field('email', 'Email', state, 'type="email" required autocomplete="email" aria-required="true"', { hint: 'Your receipt is sent here.' })}
 <div class="row">${field('firstName', 'First name', state, 'type="text" autocomplete="given-name" maxlength="100"')}${field('lastName', 'Last name', state, 'type="text" autocomplete="family-name" maxlength="100"')}</div>

@@ -4,6 +4,7 @@ import { objectId } from '../../platform/ids';
 import { toCents, toMajor } from '../../platform/money';
 import type { Scope } from '../../store/keys';
 import { failOnCondition } from '../../store/conditional';
+import { lookupProduct } from '../../catalog/service';
 import { assertSellable, assertSellables } from '../catalog-lookup';
 import type { UpsellRecord } from './records';
 import { insertUpsell, loadUpsell, loadUpsells, removeUpsell, replaceUpsell } from './repository';
@@ -71,4 +72,19 @@ export async function updateUpsell(deps: Deps, scope: Scope, id: string, input: 
 
 export async function deleteUpsell(deps: Deps, scope: Scope, id: string): Promise<void> {
   if (!(await removeUpsell(deps.store, scope, id))) throw notFound('Upsell');
+}
+
+/**
+ * The upsell a checkout of `productId` offers (an order bump on the hosted page), or undefined:
+ * the newest upsell naming the product among its mainProductIds whose upsell product is a live
+ * one-time product in the checkout's currency. Upsells are a bounded per-tenant list.
+ */
+export async function upsellForCheckout(deps: Pick<Deps, 'store'>, scope: Scope, productId: string, currency: string) {
+  const candidates = (await loadUpsells(deps.store, scope)).filter((u) => u.mainProductIds.includes(productId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  for (const upsell of candidates) {
+    const product = await lookupProduct(deps, scope, upsell.upsellProductId);
+    if (!product || product.deletedAt || product.currency !== currency) continue;
+    return { upsellId: upsell._id, productId: product._id, productName: product.name, description: product.description?.trim() || null, regularCents: product.priceCents, amountCents: upsell.upsellPriceCents };
+  }
+  return undefined;
 }
