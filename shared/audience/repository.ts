@@ -1,7 +1,6 @@
 import { keys, type Key, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
-import { toRecord, type Store, type TransactOp } from '../store/store';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { toRecord, type BatchWriteRequest, type Store, type TransactOp } from '../store/store';
 import { CONTACT, CONTACT_EMAIL, SUPPRESSED, type ContactRecord, type ContactStatus, type SuppressionRecord } from './records';
 import { encodeRow, factRow, decodeRow, type ContactFactRow, type FactDelta } from './facts';
 
@@ -298,7 +297,7 @@ export async function batchCreateContacts(store: Store, scope: Scope, contacts: 
   await batchWrite(store, items.map((Item) => ({ PutRequest: { Item } })), concurrency);
 }
 
-type BatchRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
+type BatchRequest = BatchWriteRequest;
 
 /**
  * The smart-tag path: the contact's versioned put alone (false when someone changed it since it
@@ -323,22 +322,7 @@ export function contactSideWrites(scope: Scope, contact: ContactRecord, beforeTa
 
 /** BatchWriteItem in calls of 25, `concurrency` in flight, unprocessed items retried with backoff. */
 export async function batchWrite(store: Store, requests: BatchRequest[], concurrency = 8): Promise<void> {
-  const batches: BatchRequest[][] = [];
-  for (let i = 0; i < requests.length; i += 25) batches.push(requests.slice(i, i + 25));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, batches.length) }, async () => {
-      while (next < batches.length) {
-        let pending = batches[next++]!;
-        while (pending.length) {
-          const out = await store.client.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: pending }, ReturnConsumedCapacity: 'TOTAL' }));
-          for (const entry of out.ConsumedCapacity ?? []) store.totals.write += entry.CapacityUnits ?? 0;
-          pending = (out.UnprocessedItems?.[store.tableName] ?? []) as typeof pending;
-          if (pending.length) await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
-        }
-      }
-    }),
-  );
+  await store.batchWrite(requests, concurrency);
 }
 
 /** email → contact id, for many addresses at once (BatchGetItem, 100 keys a call). */

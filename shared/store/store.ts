@@ -18,6 +18,8 @@ import { KEY_ATTRIBUTES, type Key } from './keys';
 import { TABLE, type IndexName } from './table';
 
 export type Item = Record<string, unknown>;
+/** One request of a BatchWriteItem call. */
+export type BatchWriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
 
 /** A write inside a transaction. Conditions are DynamoDB condition expressions. */
 export type TransactOp =
@@ -188,17 +190,22 @@ export class Store {
    * whose items are already guarded some other way (imports, seeding).
    */
   async batchPut(items: Item[], concurrency = 8): Promise<void> {
-    const chunks: Item[][] = [];
-    for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+    await this.batchWrite(items.map((Item) => ({ PutRequest: { Item } })), concurrency);
+  }
+
+  /** Puts and deletes as `batchPut` sends them: calls of 25, unprocessed requests sent again. */
+  async batchWrite(requests: BatchWriteRequest[], concurrency = 8): Promise<void> {
+    const chunks: BatchWriteRequest[][] = [];
+    for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
     let next = 0;
     await Promise.all(
       Array.from({ length: Math.min(concurrency, chunks.length) }, async () => {
         while (next < chunks.length) {
-          let pending = chunks[next++]!.map((Item) => ({ PutRequest: { Item } }));
+          let pending = chunks[next++]!;
           while (pending.length) {
             const out = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending }, ReturnConsumedCapacity: 'TOTAL' }));
             this.consumed('write', out.ConsumedCapacity);
-            pending = (out.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
+            pending = (out.UnprocessedItems?.[this.tableName] ?? []) as BatchWriteRequest[];
             if (pending.length) await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
           }
         }
