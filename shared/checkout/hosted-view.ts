@@ -99,12 +99,12 @@ export async function sessionDiscountChange(deps: Deps, scope: Scope, sessionId:
   const session = await getSession(deps.store, scope, sessionId);
   if (!session || session.status !== 'open') throw conflict('This checkout is no longer open', 'CHECKOUT_CLOSED');
   const resolved = await resolveDiscount(deps as Deps, scope, code, session.productId, session.originalAmountCents);
-  // The code is for the product; an upsell taken keeps its own price on top.
-  const upsellCents = session.upsell?.amountCents ?? 0;
+  // The code is for the product; seats bought and an upsell taken keep their own prices on top.
+  const amountCents = resolved.finalPriceCents + (session.seatsAmountCents ?? 0) + (session.upsell?.amountCents ?? 0);
   return {
-    amountCents: resolved.finalPriceCents + upsellCents,
+    amountCents,
     code: resolved.code,
-    op: sessionRepriced(scope, sessionId, { amountCents: resolved.finalPriceCents + upsellCents, discountCode: resolved.code, discountId: resolved.discountId }),
+    op: sessionRepriced(scope, sessionId, { amountCents, discountCode: resolved.code, discountId: resolved.discountId }),
   };
 }
 

@@ -23,6 +23,8 @@ export interface CheckoutSessionRecord {
   upsell?: SessionUpsellLine | null;
   /** Seats bought, for offers sold per seat (usage billing); the amount includes them. */
   seats?: number;
+  /** What those seats add to the amount, so a code applied later on the page reprices the product only. */
+  seatsAmountCents?: number;
   successUrl: string;
   cancelUrl: string;
   clientReferenceId: string | null;

@@ -71,7 +71,7 @@ export async function createCheckoutSession(ctx: OperationContext, input: Create
     discountCode: discount?.code ?? null,
     discountId: discount?.discountId ?? null,
     referralCode: input.referralCode ?? null,
-    ...(seats ? { seats: seats.quantity } : {}),
+    ...(seats ? { seats: seats.quantity, seatsAmountCents: seats.quantity * seats.unitPriceCents } : {}),
     successUrl: input.successUrl,
     cancelUrl: input.cancelUrl,
     clientReferenceId: input.clientReferenceId ?? input.externalId ?? null,

@@ -136,6 +136,18 @@ describe('usage reports and seats', () => {
     const paid = await subscribe(account, offerId, 'seats@example.com', 3);
     const sales = (await account.test.get(`/orders/subscriptions/${paid.subscriberId}`)).body.sales;
     expect(sales.find((s: { _id: string }) => s._id === paid.saleId).amountCents).toBe(1000 + 3 * 500);
+    // A code applied on the hosted page reprices the offer only; the seats keep their price.
+    expect((await account.test.post('/discounts', { name: 'Half', code: 'HALF', valueType: 'percentage', value: 50, mainProductIds: [offerId] })).status).toBe(201);
+    const coded = await openCheckout(account, offerId, { quantity: 3 });
+    const form = new FormData();
+    form.set('intent', 'discount');
+    form.set('discountCode', 'HALF');
+    const applied = await fetch(coded.url, { method: 'POST', body: form });
+    expect(applied.status).toBe(200);
+    expect(await applied.text()).toContain('$20.00'); // $10 halved + 3 seats × $5
+    const codedSale = (await pay(runtime, coded.id, { email: 'coded@example.com' })) as { saleId: string; subscriberId: string };
+    const codedSales = (await account.test.get(`/orders/subscriptions/${codedSale.subscriberId}`)).body.sales;
+    expect(codedSales.find((s: { _id: string }) => s._id === codedSale.saleId).amountCents).toBe(2000);
     const defaulted = await subscribe(account, offerId, 'default@example.com');
     expect((await account.test.get(`/subscriptions/${defaulted.subscriberId}/usage`)).body.currentPeriod.seats).toMatchObject({ purchased: 2, quantity: 2 });
 
