@@ -270,13 +270,19 @@ export async function subscribedIdRanges(store: Store, scope: Scope, parts: numb
     [true, false].map(async (ascending) => (await store.query<{ GSI1SK: string }>({ index: byStatus.index, pk: byStatus.pk, ascending, limit: 1 })).items[0]?.GSI1SK),
   );
   if (!first || !last) return [];
+  return splitIdRange(first, last, parts);
+}
+
+/** `first`..`last` (24-hex ids, inclusive) in at most `parts` ranges that together hold every id between them once. */
+export function splitIdRange(first: string, last: string, parts: number): [string, string][] {
   if (!/^[0-9a-f]{24}$/.test(first) || !/^[0-9a-f]{24}$/.test(last) || parts < 2 || first === last) return [[first, last]];
   const lo = BigInt(`0x${first}`);
   const hi = BigInt(`0x${last}`);
   const step = (hi - lo) / BigInt(parts);
   const at = (i: number) => (i === 0 ? first : i === parts ? last : (lo + step * BigInt(i)).toString(16).padStart(24, '0'));
   // BETWEEN is inclusive: every range but the first starts just above the previous end (ids have 24 characters, so `<end>0` sorts above it and below any greater id).
-  return Array.from({ length: parts }, (_, i) => [i === 0 ? at(0) : `${at(i)}0`, at(i + 1)] as [string, string]);
+  // Ids closer together than `parts` give equal bounds: such a range holds no id, and DynamoDB refuses a BETWEEN whose lower bound is above its upper one.
+  return Array.from({ length: parts }, (_, i) => [i === 0 ? at(0) : `${at(i)}0`, at(i + 1)] as [string, string]).filter(([from, to]) => from <= to);
 }
 
 /** One page of subscribed contacts of an id range, oldest first, as fact rows (the rebuild's read). */
