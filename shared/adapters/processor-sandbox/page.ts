@@ -83,16 +83,18 @@ ${u.taken ? `<button type="submit" name="intent" value="upsell-remove" formnoval
 </section>`;
 }
 
+/** The page's error banner: the form's error, or how many fields are marked below. */
+function formAlert(state: { error?: string; fieldErrors?: Record<string, string> }): string {
+  const problems = state.fieldErrors ? Object.keys(state.fieldErrors).length : 0;
+  if (state.error) return `<div class="alert" role="alert" id="error">${escape(state.error)}</div>`;
+  return problems ? `<div class="alert" role="alert" id="error">Please correct ${problems === 1 ? 'the field' : `the ${problems} fields`} marked below.</div>` : '';
+}
+
 /** The sandbox's hosted checkout page: branded, one form, no script, no external asset. */
 export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, state: CheckoutPageState = {}): BuyerPage {
   const free = checkout.amountCents === 0;
   const action = `/processor/sandbox/checkout/${escape(checkout.id)}`;
-  const problems = state.fieldErrors ? Object.keys(state.fieldErrors).length : 0;
-  const alert = state.error
-    ? `<div class="alert" role="alert" id="error">${escape(state.error)}</div>`
-    : problems
-      ? `<div class="alert" role="alert" id="error">Please correct ${problems === 1 ? 'the field' : `the ${problems} fields`} marked below.</div>`
-      : '';
+  const alert = formAlert(state);
   const notice = state.notice ? `<div class="ok" role="status" id="notice">${escape(state.notice)}</div>` : '';
   const testNote = view.testMode
     ? `<p class="test" id="test-cards"><strong>Test mode</strong>: no real money moves. Card <strong>4242 4242 4242 4242</strong> pays, <strong>4000 0000 0000 0002</strong> is declined; any future expiry date and any 3 digits work.</p>`
@@ -168,12 +170,7 @@ export interface CardUpdatePageInput {
 export function cardUpdatePage(brand: SellerBrand, baseUrl: string, input: CardUpdatePageInput): BuyerPage {
   const state = input.state ?? {};
   const { membership: m } = input;
-  const problems = state.fieldErrors ? Object.keys(state.fieldErrors).length : 0;
-  const alert = state.error
-    ? `<div class="alert" role="alert" id="error">${escape(state.error)}</div>`
-    : problems
-      ? `<div class="alert" role="alert" id="error">Please correct ${problems === 1 ? 'the field' : `the ${problems} fields`} marked below.</div>`
-      : '';
+  const alert = formAlert(state);
   const overdue = m.status === 'past_due' ? `<p class="alert" id="overdue">Your last payment did not go through. The new card is charged ${escape(formatMoney(m.amountCents, m.currency))} right away.</p>` : '';
   const testNote = input.testMode
     ? `<p class="test" id="test-cards"><strong>Test mode</strong>: no real money moves. Card <strong>4242 4242 4242 4242</strong> is accepted, <strong>4000 0000 0000 0002</strong> is declined; any future expiry date and any 3 digits work.</p>`
