@@ -9,7 +9,7 @@ const step = (command, args) => spawnSync(command, args, { stdio: 'inherit', env
 
 const started = Date.now();
 console.log('== typecheck');
-if (step('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) {
+if (step('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0 || step('npx', ['tsc', '--noEmit', '-p', 'dashboard/tsconfig.json']) !== 0) {
   console.log('Typecheck: 0 passed, 1 failed');
   process.exit(1);
 }

@@ -1,0 +1,10 @@
+import type { PageDefinition } from './types';
+import { homePage } from './commerce/HomePage';
+
+/**
+ * Every page of the dashboard, one line each. A page module exports its PageDefinition; add the
+ * import and the line here, nothing else of the shell. Order within a group is nav order.
+ */
+export const PAGES: PageDefinition[] = [
+  homePage,
+];
