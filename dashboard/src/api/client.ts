@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { paths } from './schema';
+import type { operations, paths } from './schema';
 
 /** The typed API client: every call of the dashboard goes through one of these. */
 export type Api = ReturnType<typeof createClient<paths>>;
@@ -70,3 +70,8 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   if (!result.response.ok) throw new ApiFailure(result.response.status, result.error as ApiErrorBody | undefined);
   return result.data as T;
 }
+
+/** The JSON body an operation takes, by operationId: `JsonBody<'createProduct'>`. */
+export type JsonBody<Op extends keyof operations> = NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer B } } ? B : never;
+/** The JSON answer of an operation's success status, by operationId: `JsonAnswer<'listProducts'>`. */
+export type JsonAnswer<Op extends keyof operations> = operations[Op]['responses'] extends infer R ? { [S in keyof R]: S extends 200 | 201 ? (R[S] extends { content: { 'application/json': infer A } } ? A : never) : never }[keyof R] : never;

@@ -1,5 +1,6 @@
 import type { PageDefinition } from './types';
 import { homePage } from './commerce/HomePage';
+import { productsPage } from './commerce/ProductsPage';
 
 /**
  * Every page of the dashboard, one line each. A page module exports its PageDefinition; add the
@@ -7,4 +8,5 @@ import { homePage } from './commerce/HomePage';
  */
 export const PAGES: PageDefinition[] = [
   homePage,
+  productsPage,
 ];

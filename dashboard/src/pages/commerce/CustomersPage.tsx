@@ -1,0 +1,61 @@
+import { Button, Select, Stack } from '@mantine/core';
+import { useState } from 'react';
+import { unwrap } from '../../api/client';
+import { DataTable } from '../../components/DataTable';
+import { attempt, FormModal, text } from '../../components/FormModal';
+import { PageHeader } from '../../components/Page';
+import { QueryView } from '../../components/states';
+import { useQuery } from '../../lib/hooks';
+import { formatDate } from '../../lib/money';
+import { useSession } from '../../session';
+import type { PageDefinition } from '../types';
+
+export function CustomersPage() {
+  const { api } = useSession();
+  const [productId, setProductId] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const products = useQuery((api) => unwrap(api.GET('/products')));
+  const query = useQuery((api) => unwrap(api.GET('/customers', { params: { query: productId ? { productId } : {} } })), [productId]);
+  return (
+    <Stack>
+      <PageHeader title="Customers" description="Everyone who bought, keyed by email." actions={<Button onClick={() => setCreating(true)}>New customer</Button>} />
+      <Select label="Bought product" placeholder="Any product" data={(products.data ?? []).map((p) => ({ value: p._id, label: p.name }))} value={productId} onChange={setProductId} clearable w={300} />
+      <QueryView query={query}>
+        {(customers) => (
+          <DataTable
+            caption="Customers"
+            rows={customers}
+            rowKey={(c) => c._id}
+            columns={[
+              { key: 'email', header: 'Email', render: (c) => c.buyerEmail },
+              { key: 'name', header: 'Name', render: (c) => [c.firstName, c.lastName].filter(Boolean).join(' ') || '—' },
+              { key: 'country', header: 'Country', render: (c) => c.country ?? '—' },
+              { key: 'orders', header: 'Orders', numeric: true, render: (c) => c.numberOfOrders },
+              { key: 'since', header: 'Since', render: (c) => formatDate(c.createdAt) },
+            ]}
+          />
+        )}
+      </QueryView>
+      <FormModal
+        title="New customer"
+        opened={creating}
+        onClose={() => setCreating(false)}
+        fields={[
+          { name: 'email', label: 'Email', kind: 'email', required: true },
+          { name: 'firstName', label: 'First name' },
+          { name: 'lastName', label: 'Last name' },
+          { name: 'country', label: 'Country (two letters)' },
+        ]}
+        onSubmit={(v) =>
+          attempt(async () => {
+            const country = text(v.country)?.toUpperCase();
+            await unwrap(api.POST('/customers', { body: { email: text(v.email) ?? '', ...(text(v.firstName) ? { firstName: text(v.firstName) } : {}), ...(text(v.lastName) ? { lastName: text(v.lastName) } : {}), ...(country ? { country } : {}) } }));
+            query.reload();
+          })
+        }
+      />
+    </Stack>
+  );
+}
+
+export const customersPage: PageDefinition = { path: 'customers', title: 'Customers', area: 'orders', group: 'Customers', element: <CustomersPage /> };

@@ -1,0 +1,70 @@
+import { Anchor, SegmentedControl, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { unwrap, type JsonAnswer } from '../../api/client';
+import { DataTable } from '../../components/DataTable';
+import { Money, PageHeader, StatusBadge } from '../../components/Page';
+import { QueryView } from '../../components/states';
+import { useQuery } from '../../lib/hooks';
+import { formatDate } from '../../lib/money';
+import type { PageDefinition } from '../types';
+
+export type Sale = JsonAnswer<'listPayments'>[number];
+
+/** The sales table shared by orders and payments. */
+export function SalesTable({ rows, caption, detail }: { rows: Sale[]; caption: string; detail: (sale: Sale) => string }) {
+  return (
+    <DataTable
+      caption={caption}
+      rows={rows}
+      rowKey={(s) => s._id}
+      empty={{ title: `No ${caption.toLowerCase()} yet`, text: 'Sales appear here once a buyer pays through the checkout.' }}
+      columns={[
+        { key: 'date', header: 'Date', render: (s) => <Anchor component={Link} to={detail(s)}>{formatDate(s.createdAt)}</Anchor> },
+        { key: 'buyer', header: 'Buyer', render: (s) => s.buyerEmail },
+        { key: 'what', header: 'Items', render: (s) => (s.lines ?? []).map((l) => l.productName).join(', ') || (s.billingReason ?? s.type) },
+        { key: 'amount', header: 'Amount', numeric: true, render: (s) => <Money amount={s.amount} currency={s.currency} /> },
+        { key: 'refunded', header: 'Refunded', numeric: true, render: (s) => (s.refundedAmount ? <Money amount={s.refundedAmount} currency={s.currency} /> : '—') },
+        { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status} /> },
+      ]}
+    />
+  );
+}
+
+export function OrdersPage() {
+  const query = useQuery((api) => unwrap(api.GET('/orders')));
+  return (
+    <Stack>
+      <PageHeader title="Orders" description="One-time orders. Subscription charges are under Payments." />
+      <QueryView query={query}>{(orders) => <SalesTable rows={orders} caption="Orders" detail={(s) => `/orders/${s._id}`} />}</QueryView>
+    </Stack>
+  );
+}
+
+export function PaymentsPage() {
+  const [type, setType] = useState<'all' | 'one_time' | 'subscription'>('all');
+  const query = useQuery((api) => unwrap(api.GET('/payments', { params: { query: type === 'all' ? {} : { type } } })), [type]);
+  return (
+    <Stack>
+      <PageHeader title="Payments" description="Every charge: one-time orders and subscription payments." />
+      <SegmentedControl
+        aria-label="Payment type"
+        value={type}
+        onChange={(v) => setType(v as typeof type)}
+        data={[
+          { value: 'all', label: 'All' },
+          { value: 'one_time', label: 'One-time' },
+          { value: 'subscription', label: 'Subscriptions' },
+        ]}
+        w="fit-content"
+      />
+      <QueryView query={query}>{(payments) => <SalesTable rows={payments} caption="Payments" detail={(s) => `/payments/${s._id}`} />}</QueryView>
+      <Text size="sm" c="dimmed">
+        Refunds are issued with the payment processor; a refunded payment shows its refunded amount here once the processor reports it.
+      </Text>
+    </Stack>
+  );
+}
+
+export const ordersPage: PageDefinition = { path: 'orders', title: 'Orders', area: 'orders', group: 'Sales', element: <OrdersPage /> };
+export const paymentsPage: PageDefinition = { path: 'payments', title: 'Payments', area: 'orders', group: 'Sales', element: <PaymentsPage /> };

@@ -1,0 +1,152 @@
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { unwrap, type Api, type JsonAnswer, type JsonBody } from '../../api/client';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { DataTable } from '../../components/DataTable';
+import { attempt, FormModal, list, num, text, type Field, type FormValues } from '../../components/FormModal';
+import { Money, PageHeader } from '../../components/Page';
+import { QueryView } from '../../components/states';
+import { useQuery } from '../../lib/hooks';
+import { formatDate } from '../../lib/money';
+import { useSession } from '../../session';
+import type { PageDefinition } from '../types';
+
+type Product = JsonAnswer<'listProducts'>[number];
+type ProductBody = JsonBody<'createProduct'>;
+
+async function load(api: Api) {
+  const [products, images, policies] = await Promise.all([unwrap(api.GET('/products')), unwrap(api.GET('/images')), unwrap(api.GET('/refunds'))]);
+  return { products, images, policies };
+}
+
+function fields(images: { _id: string; filename: string }[], policies: { _id: string; name: string }[]): Field[] {
+  return [
+    { name: 'name', label: 'Name', required: true },
+    { name: 'price', label: 'Price (USD)', kind: 'number', required: true, min: 0, decimals: 2 },
+    { name: 'description', label: 'Description', kind: 'textarea' },
+    { name: 'productType', label: 'Type', kind: 'select', options: [{ value: 'digital', label: 'Digital product' }, { value: 'credits', label: 'Credits' }] },
+    { name: 'creditAmount', label: 'Credits granted (credits products)', kind: 'number', min: 1 },
+    { name: 'imageIds', label: 'Images', kind: 'multiselect', options: images.map((i) => ({ value: i._id, label: i.filename })) },
+    { name: 'refundPolicyId', label: 'Refund policy', kind: 'select', options: policies.map((p) => ({ value: p._id, label: p.name })) },
+    { name: 'published', label: 'Published', kind: 'switch' },
+  ];
+}
+
+function body(values: FormValues): ProductBody {
+  const productType = text(values.productType) as ProductBody['productType'];
+  return {
+    name: text(values.name) ?? '',
+    price: num(values.price) ?? (NaN as number),
+    description: text(values.description) ?? null,
+    ...(productType ? { productType } : {}),
+    ...(num(values.creditAmount) !== undefined ? { creditAmount: num(values.creditAmount) } : {}),
+    imageIds: list(values.imageIds),
+    refundPolicyId: text(values.refundPolicyId) ?? null,
+    published: Boolean(values.published),
+  } as ProductBody;
+}
+
+const initialOf = (p: Product): FormValues => ({ name: p.name, price: p.price, description: p.description ?? '', productType: p.productType, creditAmount: p.creditAmount ?? '', imageIds: p.imageIds, refundPolicyId: p.refundPolicyId, published: p.published });
+
+export function ProductsPage() {
+  const { api, current, modes } = useSession();
+  const query = useQuery(load);
+  const [editing, setEditing] = useState<Product | 'new' | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  return (
+    <Stack>
+      <PageHeader
+        title="Products"
+        description="One-time products. Subscription offers have their own page."
+        actions={
+          <Button onClick={() => setEditing('new')} data-testid="new-product">
+            New product
+          </Button>
+        }
+      />
+      {notice && (
+        <Text role="status" c="green.8">
+          {notice}
+        </Text>
+      )}
+      <QueryView query={query}>
+        {({ products, images, policies }) => (
+          <>
+            <DataTable
+              caption="Products"
+              rows={products}
+              rowKey={(p) => p._id}
+              empty={{ title: 'No products yet', text: 'Create your first product to sell it through the hosted checkout.' }}
+              columns={[
+                { key: 'name', header: 'Name', render: (p) => <Text fw={500}>{p.name}</Text> },
+                { key: 'price', header: 'Price', numeric: true, render: (p) => <Money amount={p.price} currency={p.currency} /> },
+                { key: 'type', header: 'Type', render: (p) => p.productType },
+                { key: 'published', header: 'Status', render: (p) => <Badge variant="light" color={p.published ? 'green' : 'gray'}>{p.published ? 'published' : 'draft'}</Badge> },
+                { key: 'created', header: 'Created', render: (p) => formatDate(p.createdAt) },
+                {
+                  key: 'actions',
+                  header: 'Actions',
+                  render: (p) => (
+                    <Group gap={4} wrap="nowrap">
+                      <Button size="xs" variant="default" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
+                        Edit
+                      </Button>
+                      {current?.mode === 'test' && modes.includes('live') && (
+                        <ConfirmButton
+                          color="indigo"
+                          title="Copy to live mode"
+                          message={`A copy of "${p.name}" is created in live mode, unpublished, without images or refund policy.`}
+                          confirmLabel="Copy to live"
+                          aria-label={`Copy ${p.name} to live`}
+                          onConfirm={() =>
+                            attempt(async () => {
+                              const copy = await unwrap(api.POST('/products/copy/{id}', { params: { path: { id: p._id } }, body: { testMode: false } }));
+                              setNotice(`Copied to live mode as "${copy.name}".`);
+                            })
+                          }
+                        >
+                          Copy to live
+                        </ConfirmButton>
+                      )}
+                      <ConfirmButton
+                        title="Delete product"
+                        message={`Delete "${p.name}"? Buyers can no longer check out with it.`}
+                        confirmLabel="Delete"
+                        aria-label={`Delete ${p.name}`}
+                        onConfirm={() =>
+                          attempt(async () => {
+                            await unwrap(api.DELETE('/products/{id}', { params: { path: { id: p._id } } }));
+                            query.reload();
+                          })
+                        }
+                      >
+                        Delete
+                      </ConfirmButton>
+                    </Group>
+                  ),
+                },
+              ]}
+            />
+            <FormModal
+              title={editing === 'new' ? 'New product' : `Edit ${editing ? editing.name : ''}`}
+              opened={editing !== null}
+              onClose={() => setEditing(null)}
+              fields={fields(images, policies)}
+              initial={editing && editing !== 'new' ? initialOf(editing) : { productType: 'digital', published: true }}
+              submitLabel={editing === 'new' ? 'Create product' : 'Save changes'}
+              onSubmit={(values) =>
+                attempt(async () => {
+                  if (editing === 'new') await unwrap(api.POST('/products', { body: body(values) }));
+                  else if (editing) await unwrap(api.POST('/products/update/{id}', { params: { path: { id: editing._id } }, body: body(values) }));
+                  query.reload();
+                })
+              }
+            />
+          </>
+        )}
+      </QueryView>
+    </Stack>
+  );
+}
+
+export const productsPage: PageDefinition = { path: 'products', title: 'Products', area: 'products', group: 'Products', element: <ProductsPage /> };
