@@ -7,6 +7,7 @@ import { catalog } from './catalog/index';
 import { checkout } from './checkout/index';
 import { assembleApp } from './composition/assemble';
 import { credits } from './credits/index';
+import { dashboard } from './dashboard/index';
 import { email } from './email/index';
 import { events } from './events/index';
 import { forms } from './forms/index';
@@ -36,6 +37,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage, retention];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage, retention, dashboard];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -5,7 +5,7 @@ import { objectId, randomBase62 } from './ids';
 import type { Plan } from './plans';
 import { accountEntity, apiKeyEntity, type ApiKeyRecord } from './entities';
 import type { Mode } from '../store/keys';
-import { toRecord, type Store } from '../store/store';
+import { ConditionFailed, toRecord, type Store } from '../store/store';
 
 export type { ApiKeyRecord } from './entities';
 
@@ -27,7 +27,9 @@ export async function createAccount(
     senderVerified: true,
     createdAt: clock.now().toISOString(),
   };
-  await store.put(accountEntity.item(accountEntity.declaration.key(account.accountId), account, { indexes: [accountEntity.declaration.indexes!.all!.key(account.accountId)] }), { ifNotExists: true });
+  await store.put(accountEntity.item(accountEntity.declaration.key(account.accountId), account, {
+      indexes: [accountEntity.declaration.indexes!.all!.key(account.accountId), accountEntity.declaration.indexes!.byOwnerEmail!.key(account.email, account.accountId)],
+    }), { ifNotExists: true });
   return account;
 }
 
@@ -44,9 +46,9 @@ export async function updateAccount(store: Store, accountId: string, change: Par
 }
 
 /** Creates an API key; its text is returned once and only its hash is stored. */
-export async function createApiKey(store: Store, clock: Clock, accountId: string, mode: Mode): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createApiKey(store: Store, clock: Clock, accountId: string, mode: Mode, name?: string): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = `pk_${mode}_${randomBase62(32)}`;
-  const record: ApiKeyRecord = { keyId: objectId(clock), accountId, mode, hint: key.slice(0, 12), createdAt: clock.now().toISOString() };
+  const record: ApiKeyRecord = { keyId: objectId(clock), accountId, mode, hint: key.slice(0, 12), createdAt: clock.now().toISOString(), ...(name ? { name } : {}) };
   await store.put(apiKeyEntity.item(apiKeyEntity.declaration.key(hashKey(key)), record, { indexes: [apiKeyEntity.declaration.indexes!.ofAccount!.key(accountId, record.keyId)] }), { ifNotExists: true });
   return { key, record };
 }
@@ -60,11 +62,24 @@ export async function listApiKeys(store: Store, accountId: string): Promise<ApiK
   return apiKeyEntity.queryAll(store, 'ofAccount', [accountId]);
 }
 
-/** Revokes by key id (what the admin CLI lists); the hash stays so the key can never come back. */
+/**
+ * Revokes by key id (what the admin CLI lists); the hash stays so the key can never come back.
+ * A key revoked already keeps its first revocation time. This process's authentication cache
+ * forgets the key at once (auth.ts); other containers' caches within their TTL (60 s).
+ */
 export async function revokeApiKey(store: Store, clock: Clock, accountId: string, keyId: string): Promise<boolean> {
   // The record carries no hash (the table key), so the key is read from the index item.
   const [key] = await apiKeyEntity.queryKeys(store, 'ofAccount', [accountId], { beginsWith: keyId });
   if (!key) return false;
-  await store.update(key, { set: { revokedAt: clock.now().toISOString() } });
+  try {
+    await store.update(key, { set: { revokedAt: clock.now().toISOString() } }, { condition: 'attribute_not_exists(revokedAt)' });
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+  }
+  for (const listener of revocationListeners) listener(keyId);
   return true;
 }
+
+const revocationListeners = new Set<(keyId: string) => void>();
+/** auth.ts listens, so a revoked key leaves this process's cache with the revocation. */
+export const onApiKeyRevoked = (listener: (keyId: string) => void) => revocationListeners.add(listener);

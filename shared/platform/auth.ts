@@ -1,5 +1,6 @@
 import { jwtVerify } from 'jose';
-import { findApiKey, getAccount } from './accounts';
+import { findApiKey, getAccount, onApiKeyRevoked } from './accounts';
+import { dashboardSessionEntity } from './entities';
 import type { Scope } from '../store/keys';
 import type { Account, Deps } from './context';
 import { ApiError, forbidden, unauthorized } from './errors';
@@ -11,6 +12,8 @@ export interface Principal {
   account: Account;
   /** The owner (API keys, account session tokens) or the team member a session token names. */
   actor: Actor;
+  /** The dashboard sign-in (`sid` claim) a session token belongs to; sign-out ends them all. */
+  sessionId?: string;
 }
 
 /**
@@ -20,9 +23,15 @@ export interface Principal {
  * key's text for 60 seconds, which is what an authorizer cache would give.
  */
 const CACHE_TTL_MS = 60_000;
-const cache = new Map<string, { principal: Principal; expires: number }>();
+const cache = new Map<string, { principal: Principal; expires: number; keyId?: string }>();
 
 export const clearAuthCache = () => cache.clear();
+
+// A key revoked through this process (the key-management routes, the admin CLI) leaves the cache
+// at once; another container keeps a cached key for the rest of its TTL (at most 60 s).
+onApiKeyRevoked((keyId) => {
+  for (const [token, entry] of cache) if (entry.keyId === keyId) cache.delete(token);
+});
 
 function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
@@ -30,12 +39,12 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-async function fromApiKey(deps: Deps, token: string): Promise<Principal | undefined> {
+async function fromApiKey(deps: Deps, token: string): Promise<{ principal: Principal; keyId: string } | undefined> {
   const record = await findApiKey(deps.store, token);
   if (!record || record.revokedAt) return undefined;
   const account = await getAccount(deps.store, record.accountId);
   if (!account) return undefined;
-  return { scope: { accountId: account.accountId, mode: record.mode }, account, actor: OWNER_KEY };
+  return { principal: { scope: { accountId: account.accountId, mode: record.mode }, account, actor: OWNER_KEY }, keyId: record.keyId };
 }
 
 /**
@@ -53,24 +62,31 @@ async function fromSessionToken(deps: Deps, token: string): Promise<Principal | 
     });
     const mode = payload.mode === 'live' || payload.mode === 'test' ? payload.mode : undefined;
     if (!payload.sub || !mode) return undefined;
+    // A dashboard sign-in's tokens name it in `sid`: they work while it is open (sign-out deletes it).
+    const sid = payload.sid;
+    if (sid !== undefined && (typeof sid !== 'string' || !(await dashboardSessionEntity.get(deps.store, 'bySid', sid)))) return undefined;
     const account = await getAccount(deps.store, payload.sub);
     if (!account) return undefined;
     const scope: Scope = { accountId: account.accountId, mode };
+    const session = sid ? { sessionId: sid } : {};
     // Only holders of JWT_SECRET (the service's operators, through the admin CLI) can mint `staff`.
-    if (payload.member === undefined) return { scope, account, actor: payload.staff === true ? { type: 'owner_key', staff: true } : OWNER_KEY };
+    if (payload.member === undefined) return { scope, account, actor: payload.staff === true ? { type: 'owner_key', staff: true } : OWNER_KEY, ...session };
     if (typeof payload.member !== 'string') return undefined;
     const access = await getMemberAccess(deps.store, scope, payload.member);
     if (!access) return undefined;
     if (access.status !== 'active') throw forbidden('This team member is suspended', { code: 'MEMBER_SUSPENDED' });
-    return { scope, account, actor: { type: 'member', memberId: access.memberId, email: access.email, role: access.role, areas: access.areas } };
+    return { scope, account, actor: { type: 'member', memberId: access.memberId, email: access.email, role: access.role, areas: access.areas }, ...session };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     return undefined;
   }
 }
 
-/** Team members' tokens are checked against their grant on every request: never cached. */
-const cacheable = (principal: Principal) => principal.actor.type === 'owner_key';
+/**
+ * Team members' tokens are checked against their grant on every request, and dashboard sessions
+ * against their sign-in (sign-out applies at once): never cached.
+ */
+const cacheable = (principal: Principal) => principal.actor.type === 'owner_key' && !principal.sessionId;
 
 export async function authenticate(deps: Deps, authorization: string | undefined): Promise<Principal> {
   const token = bearerToken(authorization);
@@ -78,7 +94,13 @@ export async function authenticate(deps: Deps, authorization: string | undefined
   const now = deps.clock.nowMs();
   const hit = cache.get(token);
   if (hit && hit.expires > now) return hit.principal;
-  const principal = token.startsWith('pk_') ? await fromApiKey(deps, token) : await fromSessionToken(deps, token);
+  if (token.startsWith('pk_')) {
+    const found = await fromApiKey(deps, token);
+    if (!found) throw unauthorized('Invalid API key');
+    cache.set(token, { principal: found.principal, expires: now + CACHE_TTL_MS, keyId: found.keyId });
+    return found.principal;
+  }
+  const principal = await fromSessionToken(deps, token);
   if (!principal) throw unauthorized('Invalid API key');
   if (cacheable(principal)) cache.set(token, { principal, expires: now + CACHE_TTL_MS });
   return principal;

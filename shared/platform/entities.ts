@@ -12,6 +12,8 @@ export interface ApiKeyRecord {
   mode: 'live' | 'test';
   /** First characters of the key, so a person can tell keys apart; never enough to use it. */
   hint: string;
+  /** What the key is for, as its creator named it (keys made by the admin CLI have none). */
+  name?: string;
   createdAt: string;
   revokedAt?: string;
 }
@@ -22,9 +24,20 @@ export const accountEntity = defineEntity<Account>()({
   owner: 'platform',
   key: keys.account,
   keyArgs: ['accountId'],
-  indexes: { all: { index: 'GSI1', key: keys.accountIndex, args: ['accountId'] } },
+  indexes: {
+    all: { index: 'GSI1', key: keys.accountIndex, args: ['accountId'] },
+    byOwnerEmail: { index: 'GSI2', key: (email: string, accountId: string) => keys.personIndex(email.trim().toLowerCase(), `OWNER#${accountId}`), args: ['email', 'accountId'] },
+  },
   patterns: {
     byId: { kind: 'get', summary: 'Get account', key: keys.account, args: ['accountId'] },
+    ownedBy: {
+      kind: 'query',
+      summary: 'Accounts owned by an email (dashboard sign-in)',
+      partition: keys.personPartition,
+      args: ['email'],
+      condition: 'begins_with(GSI2SK, OWNER#)',
+      notes: 'accounts created before the index existed are not found until their owner email is written again',
+    },
     all: { kind: 'query', summary: 'List accounts (admin CLI only)', partition: keys.accountsPartition, args: [], order: 'oldest first' },
   },
 });
@@ -39,6 +52,69 @@ export const apiKeyEntity = defineEntity<ApiKeyRecord>()({
   patterns: {
     byHash: { kind: 'get', summary: 'Authenticate an API key', key: keys.apiKey, args: ['sha256(key)'], notes: 'cached per function container for 60 s' },
     ofAccount: { kind: 'query', summary: "List an account's API keys", partition: keys.apiKeysPartition, args: ['accountId'], order: 'oldest first' },
+  },
+});
+
+/**
+ * A team member's grant (member-access.ts; the team capability writes it with every change of the
+ * member or their teams). Its person index lets sign-in find a person's stores without a scan.
+ */
+export interface MemberAccessItem {
+  memberId: string;
+  email: string;
+  role: 'owner' | 'admin' | 'member';
+  areas: string[];
+  status: 'active' | 'suspended';
+  /** Written since the person index exists (older grants lack them, and the index key). */
+  accountId?: string;
+  mode?: 'live' | 'test';
+}
+
+export const memberAccessEntity = defineEntity<MemberAccessItem>()({
+  entity: 'MemberAccess',
+  version: 1,
+  owner: 'platform',
+  key: (scope: Scope, memberId: string) => keys.entity(scope, 'MEMBER_ACCESS', memberId),
+  keyArgs: ['scope', 'memberId'],
+  indexes: {
+    ofPerson: { index: 'GSI2', key: (email: string, scope: Scope, memberId: string) => keys.personIndex(email.trim().toLowerCase(), `MEMBER#${scope.accountId}#${scope.mode}#${memberId}`), args: ['email', 'scope', 'memberId'] },
+  },
+  patterns: {
+    byId: { kind: 'get', summary: "A team member's grant (every request made with a member's session token)", key: (scope: Scope, memberId: string) => keys.entity(scope, 'MEMBER_ACCESS', memberId), args: ['scope', 'memberId'] },
+    ofPerson: {
+      kind: 'query',
+      summary: 'Team grants of an email across stores (dashboard sign-in)',
+      partition: keys.personPartition,
+      args: ['email'],
+      condition: 'begins_with(GSI2SK, MEMBER#)',
+      notes: 'one item per store and mode the person is a member of',
+    },
+  },
+});
+
+/** A dashboard sign-in (issue 22): every session token it issued names it in `sid`; deleting it signs them all out. */
+export interface DashboardSessionRecord {
+  sid: string;
+  email: string;
+  createdAt: string;
+  validUntil: string;
+}
+
+export const dashboardSessionEntity = defineEntity<DashboardSessionRecord>()({
+  entity: 'DashboardSession',
+  version: 1,
+  owner: 'platform',
+  key: (sid: string) => keys.capability('DASHSESSION', sid),
+  keyArgs: ['sid'],
+  patterns: {
+    bySid: {
+      kind: 'get',
+      summary: 'Is a dashboard sign-in still open (every request with a session token that has a sid)',
+      key: (sid: string) => keys.capability('DASHSESSION', sid),
+      args: ['sid'],
+      consistent: true,
+      notes: 'consistent read, so a sign-out applies to the very next request; TTL at the tokens\' expiry',
+    },
   },
 });
 

@@ -1,6 +1,6 @@
-import { keys, type Scope } from '../store/keys';
-import { toItem } from '../store/items';
-import { toRecord, type Store, type TransactOp } from '../store/store';
+import type { Scope } from '../store/keys';
+import type { Store, TransactOp } from '../store/store';
+import { memberAccessEntity } from './entities';
 import type { Area, Role } from './permissions';
 
 /**
@@ -8,6 +8,8 @@ import type { Area, Role } from './permissions';
  * made with that token (one GetItem, never cached, so a suspension or removal applies at once).
  * The team capability owns members and teams and keeps this grant in step with them, writing it in
  * the same transaction as the change; the kernel only reads it. No grant: the token is refused.
+ * The grant also carries the person index (email → stores), so dashboard sign-in finds a person's
+ * stores with one index query, kept right by the very writes that grant and remove access.
  */
 export interface MemberAccess {
   memberId: string;
@@ -18,14 +20,14 @@ export interface MemberAccess {
   status: 'active' | 'suspended';
 }
 
-const MEMBER_ACCESS = 'MEMBER_ACCESS';
-
 export async function getMemberAccess(store: Store, scope: Scope, memberId: string): Promise<MemberAccess | undefined> {
-  return toRecord<MemberAccess>(await store.get(keys.entity(scope, MEMBER_ACCESS, memberId)));
+  return (await memberAccessEntity.get(store, 'byId', scope, memberId)) as MemberAccess | undefined;
 }
 
 export const memberAccessPut = (scope: Scope, access: MemberAccess): TransactOp => ({
-  put: toItem(keys.entity(scope, MEMBER_ACCESS, access.memberId), 'MemberAccess', access),
+  put: memberAccessEntity.item(memberAccessEntity.declaration.key(scope, access.memberId), { ...access, accountId: scope.accountId, mode: scope.mode }, {
+    indexes: [memberAccessEntity.declaration.indexes!.ofPerson!.key(access.email, scope, access.memberId)],
+  }),
 });
 
-export const memberAccessDelete = (scope: Scope, memberId: string): TransactOp => ({ delete: keys.entity(scope, MEMBER_ACCESS, memberId) });
+export const memberAccessDelete = (scope: Scope, memberId: string): TransactOp => ({ delete: memberAccessEntity.declaration.key(scope, memberId) });

@@ -59,8 +59,10 @@ export const AREA_BY_TAG: Record<string, OperationAccess> = {
   Events: 'developers',
   'Spreadsheet sync': 'developers',
   Sheets: 'developers',
+  'API keys': 'developers',
   Account: 'admin',
   Team: 'admin',
+  'Dashboard sign-in': 'any',
   MCP: 'any',
   Docs: 'any',
 };

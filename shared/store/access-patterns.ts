@@ -27,9 +27,13 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   CheckoutSession v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT, SK=<sessionId>
 //   CreditAccount v1 (shared/credits/entities.ts): PK=<scope>#CREDIT_ACCOUNT, SK=<id>
 //   CreditAccountOf v1 (shared/credits/entities.ts): PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>
-//   Account v1 (shared/platform/entities.ts): PK=ACCOUNT#<accountId>, SK=ACCOUNT; GSI1PK=ACCOUNTS, GSI1SK=<accountId>
+//   DashboardSignInLink v1 (shared/dashboard/entities.ts): PK=CAP#SIGNIN#<sha256(token)>, SK=CAP
+//   DashboardSignInRate v1 (shared/dashboard/entities.ts): PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP
+//   Account v1 (shared/platform/entities.ts): PK=ACCOUNT#<accountId>, SK=ACCOUNT; GSI1PK=ACCOUNTS, GSI1SK=<accountId>; GSI2PK=PERSON#<email>, GSI2SK=OWNER#<accountId>
 //   ApiKey v1 (shared/platform/entities.ts): PK=APIKEY#<sha256(key)>, SK=APIKEY; GSI1PK=ACCOUNT#<accountId>#KEYS, GSI1SK=<keyId>
 //   ProcessedEvent v1 (shared/platform/entities.ts): PK=DONE#<consumer>, SK=<eventId>
+//   DashboardSession v1 (shared/platform/entities.ts): PK=CAP#DASHSESSION#<sid>, SK=CAP
+//   MemberAccess v1 (shared/platform/entities.ts): PK=<scope>#MEMBER_ACCESS, SK=<memberId>; GSI2PK=PERSON#<email>, GSI2SK=MEMBER#<accountId>#<mode>#<memberId>
 //   OutboxEvent v1 (shared/platform/entities.ts): PK=<scope>#EVENT, SK=<eventId>
 //   RateWindow v1 (shared/platform/entities.ts): PK=RATE#<accountId>, SK=<window start>
 //   ProcessedNotification v1 (shared/processor/entities.ts): PK=DONE#processor-ingress, SK=<notificationId>
@@ -92,11 +96,17 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Credit account by id, read consistently (the balance decides a deduction)', key: 'PK=<scope>#CREDIT_ACCOUNT, SK=<id>', index: 'table', declaredBy: 'credits CreditAccount v1 .byId', declared: true },
   { name: 'Credit accounts of a tenant', key: 'PK=<scope>#CREDIT_ACCOUNT', index: 'table', declaredBy: 'credits CreditAccount v1 .ofTenant', declared: true },
   { name: 'Credit account of a buyer and product', key: 'PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>', index: 'table', notes: 'holds accountId', declaredBy: 'credits CreditAccountOf v1 .byBuyer', declared: true },
+  { name: 'A dashboard sign-in link by its token', key: 'PK=CAP#SIGNIN#<sha256(token)>, SK=CAP', index: 'table', notes: 'used once (conditional update); TTL a day after it lapses', declaredBy: 'dashboard DashboardSignInLink v1 .byTokenHash', declared: true },
+  { name: 'Sign-in links sent to one address in a 15-minute window (conditional ADD)', key: 'PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP', index: 'table', notes: 'TTL at the window end', declaredBy: 'dashboard DashboardSignInRate v1 (written, not read)', declared: true },
   { name: 'Get account', key: 'PK=ACCOUNT#<accountId>, SK=ACCOUNT', index: 'table', declaredBy: 'platform Account v1 .byId', declared: true },
+  { name: 'Accounts owned by an email (dashboard sign-in)', key: 'GSI2PK=PERSON#<email>, begins_with(GSI2SK, OWNER#)', index: 'GSI2', notes: 'accounts created before the index existed are not found until their owner email is written again', declaredBy: 'platform Account v1 .ownedBy', declared: true },
   { name: 'List accounts (admin CLI only)', key: 'GSI1PK=ACCOUNTS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform Account v1 .all', declared: true },
   { name: 'Authenticate an API key', key: 'PK=APIKEY#<sha256(key)>, SK=APIKEY', index: 'table', notes: 'cached per function container for 60 s', declaredBy: 'platform ApiKey v1 .byHash', declared: true },
   { name: 'List an account\'s API keys', key: 'GSI1PK=ACCOUNT#<accountId>#KEYS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform ApiKey v1 .ofAccount', declared: true },
   { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>, SK=<eventId>', index: 'table', notes: 'TTL 7 days', declaredBy: 'platform ProcessedEvent v1 .byEvent', declared: true },
+  { name: 'Is a dashboard sign-in still open (every request with a session token that has a sid)', key: 'PK=CAP#DASHSESSION#<sid>, SK=CAP', index: 'table', notes: 'consistent read, so a sign-out applies to the very next request; TTL at the tokens\' expiry', declaredBy: 'platform DashboardSession v1 .bySid', declared: true },
+  { name: 'A team member\'s grant (every request made with a member\'s session token)', key: 'PK=<scope>#MEMBER_ACCESS, SK=<memberId>', index: 'table', declaredBy: 'platform MemberAccess v1 .byId', declared: true },
+  { name: 'Team grants of an email across stores (dashboard sign-in)', key: 'GSI2PK=PERSON#<email>, begins_with(GSI2SK, MEMBER#)', index: 'GSI2', notes: 'one item per store and mode the person is a member of', declaredBy: 'platform MemberAccess v1 .ofPerson', declared: true },
   { name: 'Outbox events of a tenant', key: 'PK=<scope>#EVENT, ScanIndexForward=true', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by the local control API', declaredBy: 'platform OutboxEvent v1 .ofTenant', declared: true },
   { name: 'Requests admitted in the previous minute (sliding estimate)', key: 'PK=RATE#<accountId>, SK=<previous window start>', index: 'table', notes: 'conditional ADD per block, TTL 3 min', declaredBy: 'platform RateWindow v1 .previousWindow', declared: true },
   { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress, SK=<notificationId>', index: 'table', notes: 'in the same transaction as the change; TTL 30 days', declaredBy: 'processor ProcessedNotification v1 .byNotification', declared: true },

@@ -26,6 +26,7 @@ const GLOBAL = {
   rate: 'RATE',
   timer: 'TIMERS',
   local: 'LOCAL',
+  person: 'PERSON',
 } as const;
 
 export const keys = {
@@ -40,6 +41,13 @@ export const keys = {
   apiKeyOfAccount: (accountId: string, keyId: string): IndexKey => ({ GSI1PK: `${GLOBAL.account}#${accountId}#KEYS`, GSI1SK: keyId }),
   apiKeysPartition: (accountId: string): { index: IndexName; pk: string } => ({ index: 'GSI1', pk: `${GLOBAL.account}#${accountId}#KEYS` }),
   rateWindow: (accountId: string, windowStart: number): Key => ({ PK: `${GLOBAL.rate}#${accountId}`, SK: String(windowStart) }),
+  /**
+   * The stores a person (by lower-cased email) can sign in to: the accounts they own
+   * (`OWNER#<accountId>`) and their team grants (`MEMBER#<accountId>#<mode>#<memberId>`), as index
+   * keys on those items themselves, so the index is written in the same write as what it mirrors.
+   */
+  personIndex: (email: string, sort: string): IndexKey => ({ GSI2PK: `${GLOBAL.person}#${email}`, GSI2SK: sort }),
+  personPartition: (email: string): { index: IndexName; pk: string } => ({ index: 'GSI2', pk: `${GLOBAL.person}#${email}` }),
 
   // ---- tenant records ----
   /** One record of a kind: `<scope>#<TYPE>` / id. */

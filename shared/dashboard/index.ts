@@ -1,0 +1,13 @@
+import { defineCapability } from '../platform/capability';
+import { dashboardOperations } from './operations';
+
+/**
+ * The seller dashboard's server side: magic-link sign-in issuing the API's session tokens (one per
+ * store and mode the person reaches), sign-out, and API key management. The app itself is static
+ * (dashboard/ at the repository root), served by the local runtime and by CloudFront in AWS.
+ */
+export const dashboard = defineCapability({
+  name: 'dashboard',
+  operations: dashboardOperations,
+  needs: ['table', 'email'],
+});
