@@ -7,6 +7,7 @@ import type { App } from '../shared/composition/assemble';
 import { grantNeeds, type ServiceResources } from './constructs/access';
 import { ServiceFunction } from './constructs/service-function';
 import { OperationsDashboard } from './constructs/dashboard';
+import { DashboardHosting } from './constructs/dashboard-hosting';
 import { notifyingAlarm, watchFunction } from './constructs/monitoring';
 import type { WorkersStack } from './workers-stack';
 import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
@@ -18,6 +19,8 @@ export interface ApiStackProps extends StackProps {
   app: App;
   /** The alarm topic, queues and worker functions to watch and graph. */
   workers: WorkersStack;
+  /** The built dashboard to deploy (default dashboard/dist); tests point it at a fixture or nowhere. */
+  dashboardDist?: string;
 }
 
 /**
@@ -27,6 +30,7 @@ export interface ApiStackProps extends StackProps {
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
+  readonly dashboard: DashboardHosting;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -52,17 +56,22 @@ export class ApiStack extends Stack {
     // The per-account limit (600/min) is enforced in the functions; this caps the whole API.
     stage.defaultRouteSettings = { throttlingBurstLimit: 500, throttlingRateLimit: 1000 };
 
+    // The seller dashboard (static, S3 behind CloudFront): its config.json names this API, and the
+    // API's sign-in links point at it.
+    this.dashboard = new DashboardHosting(this, 'SellerDashboard', { apiUrl: this.api.apiEndpoint, distDir: props.dashboardDist });
+    const serviceEnvironment = { ...props.serviceEnvironment, DASHBOARD_URL: this.dashboard.url };
+
     const apiFunctions: { name: string; fn: ServiceFunction }[] = [];
     for (const group of props.app.groups) {
       const fn = new ServiceFunction(this, `Fn-${group.name}`, {
         entryName: 'api',
         appFunction: group.name,
         app: props.app,
-        environment: props.serviceEnvironment,
+        environment: serviceEnvironment,
         timeout: Duration.seconds(29),
         ...(group.name === 'docs'
           ? {
-              environment: { ...props.serviceEnvironment, DOCS_ASSET_DIR: '/var/task/docs-assets' },
+              environment: { ...serviceEnvironment, DOCS_ASSET_DIR: '/var/task/docs-assets' },
               bundling: {
                 commandHooks: {
                   beforeBundling: () => [],

@@ -7,7 +7,7 @@ import { applyNagSuppressions } from './nag-suppressions';
 import { WorkersStack, type GoogleClientSettings } from './workers-stack';
 
 /** Builds the three stacks of one stage; shared by bin/app.ts and the infrastructure tests. */
-export function buildStacks(app: CdkApp, options: { stage: string; env?: Environment; capabilities?: App; alarmEmail?: string; google?: GoogleClientSettings }) {
+export function buildStacks(app: CdkApp, options: { stage: string; env?: Environment; capabilities?: App; alarmEmail?: string; google?: GoogleClientSettings; dashboardDist?: string }) {
   const application = options.capabilities ?? APP;
   const prefix = `CreatorCommerce-${options.stage}`;
   const data = new DataStack(app, `${prefix}-Data`, { stage: options.stage, env: options.env, terminationProtection: options.stage === 'prod' });
@@ -20,6 +20,7 @@ export function buildStacks(app: CdkApp, options: { stage: string; env?: Environ
     serviceEnvironment: workers.serviceEnvironment,
     app: application,
     workers,
+    dashboardDist: options.dashboardDist,
   });
   api.addStackDependency(workers, 'uses the queues, bus and scheduler of the workers stack');
   for (const stack of [data, workers, api]) applyNagSuppressions(stack);
