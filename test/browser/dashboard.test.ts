@@ -2,15 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
-import { control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
-import { dashboardHost, pageSettled, seriousAxeViolations, signInByMagicLink, type DashboardHost } from '../support/dashboard';
+import { ApiClient, control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { dashboardUrl, pageSettled, seriousAxeViolations, signInByMagicLink, signInToken } from '../support/dashboard';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 const SHOTS = 'test/browser/screenshots';
 const OWNER = 'owner-dash@example.com';
 
 let runtime: LocalRuntime;
-let host: DashboardHost;
 let browser: Browser;
 let account: TestAccount;
 let page: Page;
@@ -18,20 +17,19 @@ let page: Page;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   runtime = await startTestRuntime();
-  [host, browser, account] = await Promise.all([dashboardHost(runtime), launchChromium(), createTestAccount(runtime, 'volume', OWNER)]);
+  [browser, account] = await Promise.all([launchChromium(), createTestAccount(runtime, 'volume', OWNER)]);
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
 });
 afterAll(async () => {
   await browser?.close();
-  await host?.close();
   await runtime?.stop();
 });
 
-const shot = (name: string) => page.screenshot({ path: `${SHOTS}/dashboard-${name}.png`, fullPage: true });
+const shot = (name: string) => page.screenshot({ path: `${SHOTS}/dashboard-${name}.png` });
 
 describe('seller dashboard in a browser', () => {
   it('signs in by magic link, creates a product, sees it bought through the hosted checkout and refunded', { timeout: 60_000 }, async () => {
-    await signInByMagicLink(page, runtime, host.origin, OWNER);
+    await signInByMagicLink(page, runtime, OWNER);
     await pageSettled(page);
     expect(await page.locator('main h1').textContent()).toBe('Home');
     await shot('home-live');
@@ -60,7 +58,7 @@ describe('seller dashboard in a browser', () => {
     expect((await account.live.get('/products')).body).toHaveLength(0);
 
     // A buyer pays through the hosted checkout of test mode.
-    const session = await account.test.post('/checkout/sessions', { productId: product._id, successUrl: `${host.origin}/thanks`, cancelUrl: `${host.origin}/cart` });
+    const session = await account.test.post('/checkout/sessions', { productId: product._id, successUrl: `${runtime.url}/thanks`, cancelUrl: `${runtime.url}/cart` });
     expect(session.status).toBe(201);
     const buyer = await browser.newPage();
     await buyer.goto(session.body.url);
@@ -99,7 +97,7 @@ describe('seller dashboard in a browser', () => {
     const found: Record<string, unknown> = {};
     for (const link of links) {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link.name, exact: true }).click();
-      await page.waitForURL(`${host.origin}${link.href}`);
+      await page.waitForURL(`${runtime.url}${link.href}`);
       await pageSettled(page);
       expect(await page.getByTestId('error-state').count(), `${link.href} shows an error`).toBe(0);
       const violations = await seriousAxeViolations(page);
@@ -107,5 +105,34 @@ describe('seller dashboard in a browser', () => {
       await shot(link.href.replace(/^\/dashboard\/?/, '').replace(/\//g, '-') || 'home');
     }
     expect(found).toEqual({});
+  });
+
+  it('sends a person whose session ended back to sign-in, refuses a used link with its reason, and signs out', { timeout: 40_000 }, async () => {
+    const tokens = async () => (await page.evaluate(() => JSON.parse(localStorage.getItem('dashboard.session') ?? 'null'))) as { stores: { mode: string; token: string }[] } | null;
+    // The session ends elsewhere (sign-out with one of its tokens): the next call answers 401.
+    const ended = (await tokens())!.stores[0]!.token;
+    expect((await new ApiClient(runtime.url, ended).post('/dashboard/auth/sign-out')).status).toBe(204);
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor();
+    await page.getByText('Your session has expired').waitFor();
+    expect(await tokens()).toBeNull();
+
+    // The link used at the start works once.
+    await page.goto(dashboardUrl(runtime, `/sign-in?token=${encodeURIComponent(await signInToken(runtime, OWNER))}`));
+    await expect(page.getByTestId('form-error').textContent()).resolves.toMatch(/already used/);
+
+    // Small screens: the nav folds behind a labelled button.
+    await signInByMagicLink(page, runtime, OWNER);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
+    await pageSettled(page);
+    await shot('mobile-orders');
+    await page.setViewportSize({ width: 1280, height: 860 });
+
+    const current = (await tokens())!.stores.map((s) => s.token);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You are signed out.').waitFor();
+    for (const token of current) expect((await new ApiClient(runtime.url, token).get('/dashboard/auth/me')).status).toBe(401);
   });
 });
