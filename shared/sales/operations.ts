@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { defineOperation } from '../platform/operation';
 import { getSubscriptionOrder } from '../subscriptions/service';
-import { createCustomerBody, customerSchema, customersQuery, idParams, paymentQuery, paymentsQuery, saleSchema } from './schemas';
-import { createCustomer, getCustomerById, getOrder, getPayment, listCustomersOf, listOrders, listPayments } from './service';
+import { createCustomerBody, customerSchema, customersQuery, idParams, paymentQuery, paymentsQuery, refundBody, saleSchema } from './schemas';
+import { createCustomer, getCustomerById, getOrder, getPayment, listCustomersOf, listOrders, listPayments, refundPayment } from './service';
 
 export const salesOperations = [
   defineOperation({
@@ -64,6 +64,20 @@ export const salesOperations = [
     query: paymentQuery,
     output: saleSchema,
     handler: (ctx, { params, query }) => getPayment(ctx, params.id, query.live === 'true'),
+  }),
+  defineOperation({
+    operationId: 'refundPayment',
+    tool: 'refund_payment',
+    summary: 'Refund a sale, in full or amountCents of it; the processor carries it out and order.refunded follows',
+    tags: ['Payments'],
+    method: 'POST',
+    path: '/payments/{id}/refund',
+    auth: 'key',
+    status: 202,
+    params: idParams,
+    body: refundBody,
+    output: saleSchema,
+    handler: (ctx, { params, body }) => refundPayment(ctx, params.id, body?.amountCents),
   }),
   defineOperation({
     operationId: 'listCustomers',

@@ -45,6 +45,7 @@ export const customerSchema = z.object({
 export const idParams = z.object({ id: z.string().min(1).max(64) });
 
 export const paymentsQuery = z.object({ type: z.enum(['one_time', 'subscription']).optional() });
+export const refundBody = z.object({ amountCents: z.number().int().positive().optional() }).optional();
 export const paymentQuery = z.object({ live: z.enum(['true', 'false']).optional() });
 
 export const customersQuery = z.object({

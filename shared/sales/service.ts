@@ -1,16 +1,17 @@
 import { lookupOffer, lookupProduct } from '../catalog/service';
 import { newEvent, outboxPut } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
-import { badRequest, conflict, notFound } from '../platform/errors';
+import { badGateway, badRequest, conflict, notFound } from '../platform/errors';
 import { isObjectId, objectId } from '../platform/ids';
 import { toMajor } from '../platform/money';
 import { processedMarker, transactOnce } from '../processor/marker';
-import type { LivePayment, PaymentDisputedData, PaymentRefundedData, ProcessorNotification } from '../processor/port';
+import { ProcessorError, type LivePayment, type PaymentDisputedData, type PaymentRefundedData, type ProcessorNotification } from '../processor/port';
 import type { Scope } from '../store/keys';
 import { failOnCondition } from '../store/conditional';
 import { offerBlock } from '../subscriptions/events';
 import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
+import { refundCheck } from './refund-rules';
 import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, listSubscriberSales, locateSale, saleUpdate, salesPage } from './repository';
 
 export function presentSale(sale: SaleRecord) {
@@ -106,6 +107,28 @@ async function livePayment(ctx: OperationContext, paymentId: string): Promise<Li
   } catch {
     return null;
   }
+}
+
+/**
+ * The seller's refund of a sale (all of what is left, or `amountCents` of it). The processor
+ * carries it out and its notification updates the sale and fires `order.refunded`, as for a refund
+ * made in the processor's own dashboard: this answers 202 with the sale as it stands.
+ */
+export async function refundPayment(ctx: OperationContext, id: string, amountCents?: number) {
+  const sale = isObjectId(id) ? await getSale(ctx.store, ctx.scope, id) : undefined;
+  if (!sale) throw notFound('Payment');
+  const check = refundCheck(sale, amountCents);
+  if (!check.ok) throw conflict(check.reason, check.code);
+  try {
+    await ctx.ports.processor.refund(ctx.scope, sale.paymentIntentId!, amountCents);
+  } catch (error) {
+    if (error instanceof ProcessorError) {
+      if (error.code === 'invalid' || error.code === 'not_found') throw conflict(error.message, 'PROCESSOR_INVALID_STATE');
+      throw badGateway(`The payment processor refused: ${error.message}`, 'PROCESSOR_REFUSED');
+    }
+    throw error;
+  }
+  return { ...presentSale(sale), refund: { requestedCents: check.amountCents, status: 'pending' as const } };
 }
 
 // ---- customers ----

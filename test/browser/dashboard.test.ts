@@ -76,10 +76,14 @@ describe('seller dashboard in a browser', () => {
     const orders = (await account.test.get('/orders')).body as { _id: string }[];
     expect(orders).toHaveLength(1);
 
-    // The API has no refund route: the processor refunds (sandbox control route) and reports it.
-    expect((await control(runtime).post(`/_local/sales/${orders[0]!._id}/refund`, {})).status).toBe(200);
-    await control(runtime).post('/_local/settle', {});
+    // The seller refunds it in the dashboard; the processor carries it out and reports it.
     await page.getByRole('link', { name: /^\S+ \d/ }).first().click();
+    await pageSettled(page);
+    await page.getByRole('button', { name: 'Refund' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Refund' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await control(runtime).post('/_local/settle', {});
+    await page.reload();
     await pageSettled(page);
     await expect(page.getByTestId('sale-status').textContent()).resolves.toMatch(/refunded/);
     await expect(page.getByTestId('refunded-amount').textContent()).resolves.toMatch(/19\.50/);

@@ -165,6 +165,31 @@ describe('checkout sessions', () => {
     expect((await account.test.get(`/payments/${other.saleId}?live=true`)).body.processorLive.status).toBe('disputed');
   });
 
+  it('refunds through the API: partial, full, never more than is left, never another account or mode', { timeout: 240_000 }, async () => {
+    const product = await createProduct(account, { name: 'Workshop', price: 40 });
+    const paid = await pay(runtime, (await openCheckout(account, product._id)).id, { email: 'api-refund@example.com' });
+    const other = await createTestAccount(runtime);
+    expect((await other.test.post(`/payments/${paid.saleId}/refund`, {})).status).toBe(404);
+    expect((await account.live.post(`/payments/${paid.saleId}/refund`, {})).status).toBe(404);
+    expect((await account.test.post(`/payments/${paid.saleId}/refund`, { amountCents: -5 })).status).toBe(400);
+    const tooMuch = await account.test.post(`/payments/${paid.saleId}/refund`, { amountCents: 4001 });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.code).toBe('REFUND_TOO_LARGE');
+    const partial = await account.test.post(`/payments/${paid.saleId}/refund`, { amountCents: 1000 });
+    expect(partial.status).toBe(202);
+    expect(partial.body.refund).toEqual({ requestedCents: 1000, status: 'pending' });
+    await control(runtime).post('/_local/settle', {});
+    expect((await account.test.get(`/payments/${paid.saleId}`)).body).toMatchObject({ status: 'completed', refundedCents: 1000 });
+    const rest = await account.test.post(`/payments/${paid.saleId}/refund`, {});
+    expect(rest.body.refund.requestedCents).toBe(3000);
+    await control(runtime).post('/_local/settle', {});
+    expect((await account.test.get(`/orders/${paid.saleId}`)).body).toMatchObject({ status: 'refunded', refundedCents: 4000 });
+    const again = await account.test.post(`/payments/${paid.saleId}/refund`, {});
+    expect([again.status, again.body.code]).toEqual([409, 'ALREADY_REFUNDED']);
+    const refunds = (await events(runtime, account, 'order.refunded')).filter((e) => e.data.order.id === paid.saleId);
+    expect(refunds.map((e) => e.data.amount)).toEqual([10, 30]);
+  });
+
   it('lists payments by type and creates customers through the API', { timeout: 240_000 }, async () => {
     const offer = await createOffer(account, { name: 'Club', price: 9, frequency: 'monthly' });
     const sub = await pay(runtime, (await openCheckout(account, offer._id)).id, { email: 'member@example.com' });

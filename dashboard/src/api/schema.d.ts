@@ -1939,6 +1939,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a sale, in full or amountCents of it; the processor carries it out and order.refunded follows */
+        post: operations["refundPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/processor/notifications": {
         parameters: {
             query?: never;
@@ -15461,6 +15478,126 @@ export interface operations {
         responses: {
             /** @description Success */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        /** @description Decimal major units (19.99), at most 2 decimals. */
+                        amount: number;
+                        /** @description Integer cents (1999 = 19.99 in the currency). */
+                        amountCents: number;
+                        billingReason: ("initial" | "renewal" | "usage") | null;
+                        buyerEmail: string;
+                        clientReferenceId: string | null;
+                        createdAt: string;
+                        currency: string;
+                        customerId: string;
+                        /** @description Only when the buyer took an upsell at checkout: the product and the upsell, summing to amount */
+                        lines?: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            productId: string;
+                            productName: string;
+                            upsellId: string | null;
+                        }[];
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        paymentIntentId: string | null;
+                        paymentMethod: {
+                            brand: string;
+                            expMonth: number;
+                            expYear: number;
+                            id: string;
+                            last4: string;
+                            type: string;
+                        } | null;
+                        productId: string;
+                        /** @description Decimal major units (19.99), at most 2 decimals. */
+                        refundedAmount: number;
+                        /** @enum {string} */
+                        status: "completed" | "refunded" | "disputed";
+                        subscriberId: string | null;
+                        subscriptionId: string | null;
+                        /** @enum {string} */
+                        type: "one_time" | "subscription";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refundPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description Integer cents (1999 = 19.99 in the currency). */
+                    amountCents?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,11 @@
-import { Anchor, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Card, Code, Group, NumberInput, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { unwrap, type Api } from '../../api/client';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { attempt } from '../../components/FormModal';
 import { Money, PageHeader, StatusBadge } from '../../components/Page';
+import { useSession } from '../../session';
 import { QueryView } from '../../components/states';
 import { useQuery } from '../../lib/hooks';
 import { formatDate } from '../../lib/money';
@@ -16,6 +20,37 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
       </Text>
       <Text size="sm">{children}</Text>
     </div>
+  );
+}
+
+/**
+ * Refund all that is left, or a part of it (major units). The processor carries it out and its
+ * notification updates the sale, so the page reloads the sale rather than guessing the outcome.
+ */
+function RefundCard({ sale, onRefunded }: { sale: Sale & Record<string, unknown>; onRefunded: () => void }) {
+  const { api } = useSession();
+  const [amount, setAmount] = useState<number | string>('');
+  const left = Math.round((sale.amount - (sale.refundedAmount ?? 0)) * 100) / 100;
+  if (sale.status !== 'completed' || left <= 0) return null;
+  const refund = () =>
+    attempt(async () => {
+      const body = typeof amount === 'number' ? { amountCents: Math.round(amount * 100) } : {};
+      await unwrap(api.POST('/payments/{id}/refund', { params: { path: { id: sale._id } }, body }));
+      // The processor reports the refund a moment later; read the sale again then.
+      window.setTimeout(onRefunded, 800);
+    });
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        Refund
+      </Title>
+      <Group align="flex-end">
+        <NumberInput label={`Amount (${sale.currency}), empty for all that is left`} value={amount} onChange={setAmount} min={0.01} max={left} decimalScale={2} w={300} />
+        <ConfirmButton title="Refund this payment" confirmLabel="Refund" message={typeof amount === 'number' ? `Refund ${amount} ${sale.currency} to ${sale.buyerEmail}?` : `Refund all that is left (${left} ${sale.currency}) to ${sale.buyerEmail}?`} onConfirm={refund}>
+          Refund
+        </ConfirmButton>
+      </Group>
+    </Card>
   );
 }
 
@@ -84,9 +119,7 @@ function SaleDetail({ kind }: { kind: 'order' | 'payment' }) {
                 <Code block>{JSON.stringify(sale.metadata, null, 2)}</Code>
               </Card>
             )}
-            <Text size="sm" c="dimmed">
-              Refunds are issued with the payment processor (the API has no refund route); the refunded amount and status update here when the processor reports the refund.
-            </Text>
+            <RefundCard sale={sale} onRefunded={query.reload} />
           </Stack>
         )}
       </QueryView>
