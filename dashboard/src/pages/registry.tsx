@@ -1,6 +1,7 @@
 import type { PageDefinition } from './types';
 import { homePage } from './commerce/HomePage';
 import { productsPage } from './commerce/ProductsPage';
+import { segmentEditorPage, segmentsPage } from './growth/SegmentsPage';
 
 /**
  * Every page of the dashboard, one line each. A page module exports its PageDefinition; add the
@@ -9,4 +10,6 @@ import { productsPage } from './commerce/ProductsPage';
 export const PAGES: PageDefinition[] = [
   homePage,
   productsPage,
+  segmentsPage,
+  segmentEditorPage,
 ];
