@@ -2,6 +2,8 @@ import type { PageDefinition } from './types';
 import { homePage } from './commerce/HomePage';
 import { productsPage } from './commerce/ProductsPage';
 import { segmentEditorPage, segmentsPage } from './growth/SegmentsPage';
+import { importDetailPage, importsPage, newImportPage } from './growth/ImportsPage';
+import { teamPage } from './growth/TeamPage';
 
 /**
  * Every page of the dashboard, one line each. A page module exports its PageDefinition; add the
@@ -12,4 +14,8 @@ export const PAGES: PageDefinition[] = [
   productsPage,
   segmentsPage,
   segmentEditorPage,
+  importsPage,
+  newImportPage,
+  importDetailPage,
+  teamPage,
 ];
