@@ -4,6 +4,11 @@ import { productsPage } from './commerce/ProductsPage';
 import { segmentEditorPage, segmentsPage } from './growth/SegmentsPage';
 import { importDetailPage, importsPage, newImportPage } from './growth/ImportsPage';
 import { teamPage } from './growth/TeamPage';
+import { formEditorPage, formsPage } from './growth/FormsPage';
+import { sheetsPage } from './growth/SheetsPage';
+import { surveyPage } from './growth/SurveyPage';
+import { linksPage } from './growth/LinksPage';
+import { contactsPage } from './growth/ContactsPage';
 
 /**
  * Every page of the dashboard, one line each. A page module exports its PageDefinition; add the
@@ -18,4 +23,10 @@ export const PAGES: PageDefinition[] = [
   newImportPage,
   importDetailPage,
   teamPage,
+  contactsPage,
+  formsPage,
+  formEditorPage,
+  sheetsPage,
+  surveyPage,
+  linksPage,
 ];

@@ -284,7 +284,9 @@ function RunProgress({ job }: { job: Job }) {
                 {p.done ?? 0} of {p.total ?? 0} · {p.created ?? 0} created · {p.existing ?? 0} existing · {p.skipped ?? 0} skipped · {p.failed ?? 0} failed
               </Text>
             </Group>
-            <Progress value={pct} aria-labelledby={`progress-${kind}`} animated={job.status === 'running'} />
+            <Progress.Root size="lg">
+              <Progress.Section value={pct} aria-label={`${kind}: ${pct}% done`} animated={job.status === 'running'} />
+            </Progress.Root>
           </div>
         );
       })}
