@@ -88,7 +88,7 @@ function EmbedCode({ form }: { form: SignupForm }) {
           Embed code
         </Title>
         <Text size="sm">Paste this where the form should appear (inline) or anywhere in the page (slide-in, popup).</Text>
-        <Code block data-testid="embed-script">
+        <Code block data-testid="embed-script" tabIndex={0} aria-label="Embed script" style={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
           {form.embed.script}
         </Code>
         <Group>
