@@ -114,7 +114,7 @@ function FileEditor({ onAdd, running }: { onAdd: (file: { kind: Kind; filename: 
         <Group grow align="flex-start" wrap="wrap">
           <Select label="Kind of export" data={KINDS} value={kind} onChange={(v) => v && setKind(v as Kind)} allowDeselect={false} />
           <TextInput label="File name" value={filename} onChange={(e) => setFilename(e.currentTarget.value)} placeholder={`${kind}.csv`} />
-          <FileInput label="CSV file" value={file} onChange={pick} accept=".csv,text/csv" clearable placeholder="Choose a file" />
+          <FileInput label="CSV file" value={file} onChange={pick} accept=".csv,text/csv" clearable />
         </Group>
         <Textarea label="CSV content" description="Paste the export here, or choose a file above" autosize minRows={4} maxRows={12} value={csv} onChange={(e) => setCsv(e.currentTarget.value)} styles={{ input: { fontFamily: 'monospace' } }} />
         <Group justify="flex-end">
