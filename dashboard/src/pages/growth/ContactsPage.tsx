@@ -88,7 +88,7 @@ export function ContactsPage() {
                   render: (c) => (
                     <Group gap={4} wrap="nowrap">
                       <Button size="xs" variant="default" onClick={() => setTagging(c)} aria-label={`Add tags to ${c.email}`}>
-                        Tag
+                        Add tags
                       </Button>
                       <ConfirmButton title="Delete contact" message={`Delete ${c.email} and their history?`} confirmLabel="Delete" aria-label={`Delete ${c.email}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/newsletters/subscribers/{id}', { params: { path: { id: c._id } } })); query.reload(); })}>
                         Delete
