@@ -17,6 +17,14 @@ import { apiKeysPage } from './developers/ApiKeysPage';
 import { webhooksPage } from './developers/WebhooksPage';
 import { deliveriesPage } from './developers/DeliveriesPage';
 import { eventsPage } from './developers/EventsPage';
+import { segmentEditorPage, segmentsPage } from './growth/SegmentsPage';
+import { importDetailPage, importsPage, newImportPage } from './growth/ImportsPage';
+import { teamPage } from './growth/TeamPage';
+import { formEditorPage, formsPage } from './growth/FormsPage';
+import { sheetsPage } from './growth/SheetsPage';
+import { surveyPage } from './growth/SurveyPage';
+import { linksPage } from './growth/LinksPage';
+import { contactsPage } from './growth/ContactsPage';
 
 /**
  * Every page of the dashboard, one line each. A page module exports its PageDefinition; add the
@@ -43,4 +51,16 @@ export const PAGES: PageDefinition[] = [
   webhooksPage,
   deliveriesPage,
   eventsPage,
+  segmentsPage,
+  segmentEditorPage,
+  importsPage,
+  newImportPage,
+  importDetailPage,
+  teamPage,
+  contactsPage,
+  formsPage,
+  formEditorPage,
+  sheetsPage,
+  surveyPage,
+  linksPage,
 ];
