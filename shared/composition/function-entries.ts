@@ -1,9 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { CAPABILITIES } from '../app';
 import type { AccessNeed, Capability } from '../platform/capability';
+import { buildOpenApi } from '../docs/openapi';
 import type { App } from './assemble';
+import { BASE_URL_PLACEHOLDER } from './docs-prebuilt';
 
 /**
  * Each deployed function's entry, generated at build and synth time from the manifests, so its
@@ -97,7 +100,14 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
     case 'api': {
       const group = app.groups.find((g) => g.name === spec.appFunction)!;
       needs = group.needs;
-      if (group.name === 'docs' || group.name === 'mcp') {
+      if (group.name === 'docs') {
+        // The contract is built here, from every manifest, and shipped prebuilt: the function
+        // carries no capability (shared/composition/docs-prebuilt.ts).
+        const documented = [...app.apiOperations, ...group.operations, ...(app.groups.find((g) => g.name === 'mcp')?.operations ?? [])];
+        const contract = gzipSync(JSON.stringify(buildOpenApi(documented, BASE_URL_PLACEHOLDER)), { level: 9 }).toString('base64');
+        imports.add(`import { prebuiltDocsGroup } from '${from('shared/composition/docs-prebuilt')}';`);
+        handler = `apiFunction(prebuiltDocsGroup(${JSON.stringify(contract)}), deps)`;
+      } else if (group.name === 'mcp') {
         // They serve every operation (the contract, the tools): the whole list.
         capabilities = app.capabilities;
         const names = capabilities.map(manifest);

@@ -6,7 +6,10 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
 import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
-import { PROJECT_ROOT } from '../../shared/composition/function-entries';
+import { PROJECT_ROOT, entrySource } from '../../shared/composition/function-entries';
+import { prebuiltDocsGroup } from '../../shared/composition/docs-prebuilt';
+import { APP } from '../../shared/app';
+import type { AnyOperation } from '../../shared/platform/operation';
 
 // The Lambda bundles swap some packages for lighter ones (esbuild aliases): what the bundle runs
 // must answer exactly what the local runtime (unbundled) answers.
@@ -23,7 +26,7 @@ async function bundle(name: string, source: string) {
 }
 
 describe('Lambda bundles', () => {
-  it('render mail exactly as the unbundled builder does, without parse5, undici or the resource inliner', async () => {
+  it('render mail exactly as the unbundled builder does, without parse5, undici or the resource inliner', { timeout: 60_000 }, async () => {
     const { module, inputs } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';");
     const contents = [
       { subject: 'Hello {{x}}', html: '<style>p.lead { color: #c00; font-weight: bold } a:hover { color: red } @media (max-width: 600px) { p { font-size: 14px } }</style><p class="lead">Hi &amp; welcome&nbsp;— <a href="https://example.com/a?b=1&c=2">read</a></p><table><tr><td>é ✓</td></tr></table>', preview: 'Preview' },
@@ -38,7 +41,7 @@ describe('Lambda bundles', () => {
     expect(inputs.filter((p) => /node_modules\/(parse5|undici|encoding-sniffer|whatwg-encoding|web-resource-inliner|mime)\//.test(p))).toEqual([]);
   });
 
-  it('take the AWS credentials from the environment Lambda sets, without the default chain', async () => {
+  it('take the AWS credentials from the environment Lambda sets, without the default chain', { timeout: 60_000 }, async () => {
     const { module, inputs } = await bundle('credentials', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const credentials = () => new DynamoDBClient({ region: 'us-east-1' }).config.credentials();");
     const env = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: process.env.AWS_SESSION_TOKEN };
     Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDLAMBDA', AWS_SECRET_ACCESS_KEY: 'secret-lambda', AWS_SESSION_TOKEN: 'token-lambda' });
@@ -53,5 +56,22 @@ describe('Lambda bundles', () => {
       }
     }
     expect(inputs.filter((p) => /node_modules\/@aws-sdk\/(nested-clients|credential-provider-(node|ini|sso|login|process|http|web-identity))\//.test(p))).toEqual([]);
+  });
+
+  it('serve from the docs function the very contract the local runtime builds, prebuilt and without any capability', { timeout: 60_000 }, async () => {
+    const source = entrySource(APP, { kind: 'api', appFunction: 'docs' }, { tracing: false })!;
+    const contract = /prebuiltDocsGroup\("([A-Za-z0-9+/=]+)"\)/.exec(source)![1]!;
+    expect(source.match(/from '[^']+'/g)!.filter((m) => /shared\/(?!composition\/)/.test(m))).toEqual([]);
+    const serve = async (operations: AnyOperation[], baseUrl: string) => {
+      const operation = operations.find((o) => o.operationId === 'getOpenApi')!;
+      return (operation.handler as (ctx: unknown, input: unknown) => Promise<{ body: string }>)({ request: { baseUrl } }, {});
+    };
+    const local = APP.groups.find((g) => g.name === 'docs')!.operations;
+    const deployed = prebuiltDocsGroup(contract);
+    for (const baseUrl of ['https://api.example.com/prod', 'http://127.0.0.1:3000']) {
+      const [mine, theirs] = [await serve(deployed, baseUrl), await serve(local, baseUrl)];
+      expect(mine).toEqual(theirs);
+      expect(JSON.parse(mine.body).servers).toEqual([{ url: baseUrl }]);
+    }
   });
 });
