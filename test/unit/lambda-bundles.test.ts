@@ -74,4 +74,12 @@ describe('Lambda bundles', () => {
       expect(JSON.parse(mine.body).servers).toEqual([{ url: baseUrl }]);
     }
   });
+
+  it('reach a capability providing a port through its ports module only, never its consumers and operations', () => {
+    const source = entrySource(APP, { kind: 'consumer', appFunction: 'usage-fold' }, { tracing: false })!;
+    expect(source).toContain("import { ports as retentionPorts } from '../../shared/retention/ports';");
+    expect(source).not.toContain('shared/retention/index');
+    // A function running the capability itself keeps its manifest (and the same ports through it).
+    expect(entrySource(APP, { kind: 'api', appFunction: 'retention' }, { tracing: false })).toContain('retention.ports');
+  });
 });
