@@ -5,10 +5,10 @@
  * the bench reuses it to measure bundle size and cold import time.
  */
 import { build, type Metafile } from 'esbuild';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP } from '../shared/app';
-import { functionSpecs, relativeToRoot, writeFunctionEntry, type FunctionSpec } from '../shared/composition/function-entries';
+import { ENTRY_DIR, functionSpecs, relativeToRoot, writeFunctionEntry, type FunctionSpec } from '../shared/composition/function-entries';
 import { ESBUILD_OPTIONS } from '../shared/composition/esbuild-options';
 
 export const OUT_DIR = join('dist', 'functions');
@@ -45,6 +45,25 @@ export async function bundleAll(options: { tracing?: boolean; only?: RegExp } = 
     const entry = writeFunctionEntry(APP, spec, { tracing: options.tracing ?? false });
     const outfile = join(OUT_DIR, `${name.replace(':', '-')}.mjs`);
     const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', sourcemap: false, metafile: true, logLevel: 'error' });
+    results.push({ name, entry: relativeToRoot(entry), outfile, bytes: statSync(outfile).size, top: contributors(out.metafile) });
+  }
+  return results;
+}
+
+/**
+ * The floor every function is measured beside: the DynamoDB client and its document client alone,
+ * built once as a plain esbuild bundle (the SDK's own defaults, as issue 18 measured it) and once
+ * with the functions' options (their aliases: the environment credential provider only).
+ */
+export async function bundleFloor(): Promise<BundleResult[]> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const entry = join(ENTRY_DIR, 'floor.ts');
+  mkdirSync(ENTRY_DIR, { recursive: true });
+  writeFileSync(entry, "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\n");
+  const results: BundleResult[] = [];
+  for (const [name, options] of [['floor (SDK defaults)', { ...ESBUILD_OPTIONS, alias: {} }], ['floor (function options)', ESBUILD_OPTIONS]] as const) {
+    const outfile = join(OUT_DIR, `${name.replace(/\W+/g, '-')}.mjs`);
+    const out = await build({ ...options, entryPoints: [entry], outfile, bundle: true, platform: 'node', sourcemap: false, metafile: true, logLevel: 'error' });
     results.push({ name, entry: relativeToRoot(entry), outfile, bytes: statSync(outfile).size, top: contributors(out.metafile) });
   }
   return results;

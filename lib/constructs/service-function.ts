@@ -58,6 +58,7 @@ export class ServiceFunction extends NodejsFunction {
         mainFields: ESBUILD_OPTIONS.mainFields,
         externalModules: [],
         banner: ESBUILD_OPTIONS.banner.js,
+        esbuildArgs: Object.fromEntries(Object.entries(ESBUILD_OPTIONS.alias).map(([from, to]) => [`--alias:${from}`, to])),
         ...bundling,
       },
       ...rest,

@@ -1,3 +1,4 @@
+import { buildOpenApi } from '../docs/openapi';
 import { docsOperations } from '../docs/operations';
 import { mcpOperations } from '../mcp/operations';
 import { ALL_ACCESS_NEEDS, type AccessNeed, type BusConsumer, type Capability, type ExternalEventConsumer, type ControlRoute, type JobHandler, type PortFactory, type QueueDeclaration, type RecurringSchedule } from '../platform/capability';
@@ -46,7 +47,7 @@ export function assembleApp(capabilities: Capability[]): App {
   unique(capabilities, (c) => c.name, 'capability');
   const apiOperations = capabilities.flatMap((c) => c.operations ?? []);
   const mcp = mcpOperations(() => apiOperations);
-  const docs: AnyOperation[] = docsOperations(() => [...apiOperations, ...docs, ...mcp]);
+  const docs: AnyOperation[] = docsOperations((baseUrl) => buildOpenApi([...apiOperations, ...docs, ...mcp], baseUrl));
   // One group per API function; a capability naming another's function (apiFunction) joins it.
   const capabilityGroups = new Map<string, ApiGroup>();
   for (const c of capabilities.filter((c) => c.operations?.length)) {

@@ -1,3 +1,4 @@
+import { buildOpenApi } from '../docs/openapi';
 import { docsOperations } from '../docs/operations';
 import { ApiError } from '../platform/errors';
 import type { Capability } from '../platform/capability';
@@ -17,6 +18,6 @@ const notServedHere = async (): Promise<Response> => {
 
 export function docsGroup(capabilities: Capability[]): AnyOperation[] {
   const api = operationsOf(capabilities);
-  const docs: AnyOperation[] = docsOperations(() => [...api, ...docs, ...mcpRoutes(() => api, notServedHere)]);
+  const docs: AnyOperation[] = docsOperations((baseUrl) => buildOpenApi([...api, ...docs, ...mcpRoutes(() => api, notServedHere)], baseUrl));
   return docs;
 }

@@ -1,9 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { CAPABILITIES } from '../app';
 import type { AccessNeed, Capability } from '../platform/capability';
+import { buildOpenApi } from '../docs/openapi';
 import type { App } from './assemble';
+import { BASE_URL_PLACEHOLDER } from './docs-prebuilt';
 
 /**
  * Each deployed function's entry, generated at build and synth time from the manifests, so its
@@ -97,7 +100,14 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
     case 'api': {
       const group = app.groups.find((g) => g.name === spec.appFunction)!;
       needs = group.needs;
-      if (group.name === 'docs' || group.name === 'mcp') {
+      if (group.name === 'docs') {
+        // The contract is built here, from every manifest, and shipped prebuilt: the function
+        // carries no capability (shared/composition/docs-prebuilt.ts).
+        const documented = [...app.apiOperations, ...group.operations, ...(app.groups.find((g) => g.name === 'mcp')?.operations ?? [])];
+        const contract = gzipSync(JSON.stringify(buildOpenApi(documented, BASE_URL_PLACEHOLDER)), { level: 9 }).toString('base64');
+        imports.add(`import { prebuiltDocsGroup } from '${from('shared/composition/docs-prebuilt')}';`);
+        handler = `apiFunction(prebuiltDocsGroup(${JSON.stringify(contract)}), deps)`;
+      } else if (group.name === 'mcp') {
         // They serve every operation (the contract, the tools): the whole list.
         capabilities = app.capabilities;
         const names = capabilities.map(manifest);
@@ -148,7 +158,15 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
   // the files its manifests import), and so on for what those providers reach: a port no code of
   // the function names is never built, and its SDK (Stripe, Google) stays out of the bundle.
   const providers = capabilities.length ? reachableProviders(app, capabilities.map((c) => located.get(c)?.module).filter((m): m is string => !!m)) : [];
-  const providerNames = providers.map(manifest);
+  // A provider with a ports module (ports.ts beside its manifest, exporting `ports`) is reached
+  // through it alone, unless the function runs that capability anyway.
+  const providerNames = providers.map((provider) => {
+    const module = located.get(provider);
+    const portsModule = module && !capabilities.includes(provider) ? portsModuleOf(module.module) : undefined;
+    if (!portsModule) return manifest(provider) && `${manifest(provider)}.ports`;
+    imports.add(`import { ports as ${module!.exportName}Ports } from '${from(portsModule)}';`);
+    return `${module!.exportName}Ports`;
+  });
   if (providerNames.some((n) => !n)) return undefined;
   const core = [...new Set(needs)].filter((n): n is keyof typeof PORT_MODULES => n !== 'table').map((n) => PORT_MODULES[n]);
   for (const port of core) imports.add(`import { ${port.factory} } from '${from(port.module)}';`);
@@ -160,7 +178,7 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
     '',
     `const deps = lambdaDeps({`,
     `  core: { ${core.map((p) => `${p.port}: ${p.factory}`).join(', ')} },`,
-    `  ports: Object.assign({}, ${providerNames.map((n) => `${n}.ports`).join(', ') || '{}'}),`,
+    `  ports: Object.assign({}, ${providerNames.join(', ') || '{}'}),`,
     `  queues: ${JSON.stringify(queues)},`,
     `});`,
     '',
@@ -168,6 +186,12 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
     '',
   ];
   return lines.join('\n');
+}
+
+/** The ports module beside a manifest (`shared/x/index` -> `shared/x/ports`), if there is one. */
+function portsModuleOf(manifestModule: string): string | undefined {
+  const module = join(dirname(manifestModule), 'ports');
+  return existsSync(join(PROJECT_ROOT, `${module}.ts`)) ? module : undefined;
 }
 
 const PORT_ACCESS = /\bports\??\.(\w+)/g;
@@ -225,7 +249,7 @@ export function reachableProviders(app: App, manifestModules: string[]): Capabil
       const module = modules.get(provider);
       // A provider outside shared/app.ts cannot be located: keep every provider (the old behaviour).
       if (!module) return all;
-      used = new Set([...used, ...portsReachedFrom([module])]);
+      used = new Set([...used, ...portsReachedFrom([portsModuleOf(module) ?? module])]);
     }
   }
   return all.filter((c) => chosen.has(c));

@@ -2,12 +2,16 @@ import * as z from 'zod';
 import { notFound } from '../platform/errors';
 import { defineOperation, rawReply, type AnyOperation } from '../platform/operation';
 import { DOCS_ASSETS, explorerPage, readDocsAsset } from './assets';
-import { buildOpenApi } from './openapi';
 
 const CACHE = { 'cache-control': 'public, max-age=300' };
 
-/** The docs group: the contract and the explorer of `documented()`, every operation the API serves. */
-export const docsOperations = (documented: () => AnyOperation[]): AnyOperation[] => [
+/**
+ * The docs group: the contract (`contract(baseUrl)`, the OpenAPI document of every operation the
+ * API serves) and the explorer. The contract is built from the operations locally and read
+ * prebuilt in the deployed docs function (shared/composition/docs-prebuilt.ts), which then
+ * carries none of the capabilities' code.
+ */
+export const docsOperations = (contract: (baseUrl: string) => unknown): AnyOperation[] => [
   defineOperation({
     operationId: 'getOpenApi',
     summary: 'The OpenAPI 3.1 contract of this API',
@@ -16,8 +20,7 @@ export const docsOperations = (documented: () => AnyOperation[]): AnyOperation[]
     path: '/docs.json',
     auth: 'public',
     handler: async (ctx) => {
-      const spec = buildOpenApi(documented(), ctx.request.baseUrl);
-      return rawReply(200, JSON.stringify(spec), 'application/json; charset=utf-8', CACHE);
+      return rawReply(200, JSON.stringify(contract(ctx.request.baseUrl)), 'application/json; charset=utf-8', CACHE);
     },
   }),
   defineOperation({

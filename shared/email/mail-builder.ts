@@ -1,5 +1,5 @@
 import { convert } from 'html-to-text';
-import juice from 'juice';
+import juice from 'juice/client';
 import sanitizeHtml from 'sanitize-html';
 
 /**

@@ -2,7 +2,7 @@ import { defineCapability } from '../platform/capability';
 import { introYearlyConsumer, recoveryConsumer, recoveryMailConsumer } from './consumers';
 import { retentionOperations } from './operations';
 import { JOB_FINAL_ACTION, runFinalAction } from './recovery';
-import { saveOffersOnCancel } from './save-offers';
+import { ports } from './ports';
 
 /**
  * Subscription retention: failed-renewal recovery, save offers at cancel, intro pricing and the
@@ -14,8 +14,7 @@ export const retention = defineCapability({
   operations: retentionOperations,
   needs: ['table', 'queue', 'scheduler', 'encryption'],
   consumers: [recoveryConsumer, recoveryMailConsumer, introYearlyConsumer],
-  // The buyer portal (shared/subscriptions/) asks this port for save offers before a cancel.
-  ports: { subscriptionSaveOffers: { aws: () => saveOffersOnCancel, local: () => saveOffersOnCancel } },
+  ports,
   jobs: {
     [JOB_FINAL_ACTION]: async (job, deps) => {
       if (job.scope) await runFinalAction(deps, job.scope, String(job.payload.caseId));

@@ -1,29 +1,89 @@
+/**
+ * Bundle size and cold import of every deployed function, beside the floor (the DynamoDB client
+ * and its document client alone). Part of `npm run bench`; alone: `npx tsx test/bench/functions.ts`
+ * (`BENCH_FUNCTIONS=<regex>` for some, `BENCH_COLD_RUNS` runs per bundle, default 5).
+ *
+ * A cold import is a fresh `node` process importing the built bundle and timing the import alone
+ * (process start excluded); the figure is the median of the runs. The floor's cold import is
+ * measured in the same run, before and after the functions, to show how the machine's load moved.
+ * Sizes are exact; times depend on what else the machine runs.
+ */
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { bundleAll } from '../../scripts/bundle';
+import { bundleAll, bundleFloor, type BundleResult } from '../../scripts/bundle';
 
 export interface FunctionResult {
   name: string;
   entry: string;
   kib: number;
   coldImportMs: number;
+  /** Cold import over the floor's (SDK defaults) median in the same run. */
+  coldRatio?: number;
   top: { module: string; bytes: number }[];
 }
 
+export interface FunctionsReport {
+  floor: FunctionResult[];
+  /** The floor's cold import measured again after every function. */
+  floorAfterMs: number;
+  functions: FunctionResult[];
+}
+
+export const GOAL = { kib: 450, coldImportMs: 70 };
+
+const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
+
+function coldImport(outfile: string): number {
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const out = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `const t = performance.now(); await import(${JSON.stringify('file://' + resolve(outfile))}); console.log(performance.now() - t);`],
+      { env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_REGION: 'us-east-1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    samples.push(Number(out.trim().split('\n').pop()));
+  }
+  samples.sort((a, b) => a - b);
+  return Math.round(samples[Math.floor(samples.length / 2)]! * 10) / 10;
+}
+
+const measured = (bundle: BundleResult): FunctionResult => ({ name: bundle.name, entry: bundle.entry, kib: Math.round(bundle.bytes / 1024), coldImportMs: coldImport(bundle.outfile), top: bundle.top });
+
 /** Bundles every function as deployed and times a cold import of each in a fresh Node process. */
-export async function measureFunctions(): Promise<FunctionResult[]> {
-  const bundles = await bundleAll();
-  return bundles.map((bundle) => {
-    const samples: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const out = execFileSync(
-        process.execPath,
-        ['--input-type=module', '-e', `const t = performance.now(); await import(${JSON.stringify('file://' + resolve(bundle.outfile))}); console.log(performance.now() - t);`],
-        { env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_REGION: 'us-east-1' }, encoding: 'utf8' },
-      );
-      samples.push(Number(out.trim()));
-    }
-    samples.sort((a, b) => a - b);
-    return { name: bundle.name, entry: bundle.entry, kib: Math.round(bundle.bytes / 1024), coldImportMs: Math.round(samples[1]! * 10) / 10, top: bundle.top };
+export async function measureFunctions(options: { only?: RegExp } = {}): Promise<FunctionsReport> {
+  const floorBundles = await bundleFloor();
+  const bundles = await bundleAll({ only: options.only });
+  const floor = floorBundles.map(measured);
+  const base = floor[0]!.coldImportMs;
+  const functions = bundles.map((bundle) => {
+    const result = measured(bundle);
+    return { ...result, coldRatio: Math.round((result.coldImportMs / base) * 100) / 100 };
   });
+  return { floor, floorAfterMs: coldImport(floorBundles[0]!.outfile), functions };
+}
+
+/** Prints the report as a table: each function beside the floor, the goal and the top five. */
+export function printFunctions(report: FunctionsReport): void {
+  const [floor] = report.floor;
+  console.log(
+    `Functions (generated entry, esbuild bundle as deployed with tracing off; cold import: fresh Node process, median of ${RUNS}; goal ≤ ${GOAL.kib} KiB, ≤ ${GOAL.coldImportMs} ms on a quiet machine, where the floor took 53 ms)`,
+  );
+  console.log(`Floor cold import ${floor!.coldImportMs} ms before the functions, ${report.floorAfterMs} ms after (load moves times; sizes are exact)`);
+  const row = (f: FunctionResult) => ({
+    function: f.name,
+    KiB: f.kib,
+    'size ok': f.name.startsWith('floor') ? '-' : f.kib <= GOAL.kib ? 'yes' : 'NO',
+    'cold import ms': f.coldImportMs,
+    '×floor': f.coldRatio ?? '-',
+    'top five contributors (KiB)': f.top.map((t) => `${t.module} ${Math.round(t.bytes / 1024)}`).join(', '),
+  });
+  console.table([...report.floor.map(row), ...report.functions.map(row)]);
+  const over = report.functions.filter((f) => f.kib > GOAL.kib);
+  console.log(`${report.functions.length - over.length} of ${report.functions.length} functions within ${GOAL.kib} KiB${over.length ? `; over: ${over.map((f) => `${f.name} ${f.kib}`).join(', ')}` : ''}`);
+}
+
+if (process.argv[1]?.endsWith('functions.ts')) {
+  const only = process.env.BENCH_FUNCTIONS;
+  const report = await measureFunctions({ only: only ? new RegExp(only) : undefined });
+  printFunctions(report);
 }

@@ -16,7 +16,7 @@ import { createInterface } from 'node:readline';
 import { startDynamoDbLocal } from '../../shared/local/dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../../shared/local/runtime';
 import { keys } from '../../shared/store/keys';
-import { measureFunctions } from './functions';
+import { measureFunctions, printFunctions } from './functions';
 import { runLoad, type LoadFigures } from './http';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -169,8 +169,7 @@ async function main() {
   );
   console.log('Capacity units per request (measured over the whole load, rate-limit blocks included) beside the minimum');
   console.table(results.map((r) => ({ operation: r.operation, RCU: r.capacity.read, 'min RCU': r.minimum.read, WCU: r.capacity.write, 'min WCU': r.minimum.write, minimum: r.minimum.why })));
-  console.log('Functions (generated entry, esbuild bundle as deployed with tracing off; cold import in a fresh Node process, median of 3; goal ≤ 450 KiB, ≤ 70 ms)');
-  console.table(functions.map((f) => ({ function: f.name, KiB: f.kib, 'cold import ms': f.coldImportMs, 'top five contributors (KiB)': f.top.map((t) => `${t.module} ${Math.round(t.bytes / 1024)}`).join(', ') })));
+  printFunctions(functions);
   const { capacityPerLifecycleStep, ...others } = extras as { capacityPerLifecycleStep?: Record<string, { read: number; write: number }> };
   if (capacityPerLifecycleStep && !('error' in capacityPerLifecycleStep)) {
     console.log('Capacity units per lifecycle step (the request and everything it sets off, until idle)');

@@ -1,0 +1,85 @@
+import { build } from 'esbuild';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildMailTemplate } from '../../shared/email/mail-builder';
+import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
+import { PROJECT_ROOT, entrySource } from '../../shared/composition/function-entries';
+import { prebuiltDocsGroup } from '../../shared/composition/docs-prebuilt';
+import { APP } from '../../shared/app';
+import type { AnyOperation } from '../../shared/platform/operation';
+
+// The Lambda bundles swap some packages for lighter ones (esbuild aliases): what the bundle runs
+// must answer exactly what the local runtime (unbundled) answers.
+const dir = mkdtempSync(join(tmpdir(), 'lambda-bundles-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function bundle(name: string, source: string) {
+  const entry = join(PROJECT_ROOT, 'build', `bundle-test-${name}.ts`);
+  writeFileSync(entry, source);
+  const outfile = join(dir, `${name}.mjs`);
+  const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', metafile: true, logLevel: 'error' });
+  rmSync(entry);
+  return { module: await import(pathToFileURL(outfile).href), inputs: Object.keys(out.metafile.inputs) };
+}
+
+describe('Lambda bundles', () => {
+  it('render mail exactly as the unbundled builder does, without parse5, undici or the resource inliner', { timeout: 60_000 }, async () => {
+    const { module, inputs } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';");
+    const contents = [
+      { subject: 'Hello {{x}}', html: '<style>p.lead { color: #c00; font-weight: bold } a:hover { color: red } @media (max-width: 600px) { p { font-size: 14px } }</style><p class="lead">Hi &amp; welcome&nbsp;— <a href="https://example.com/a?b=1&c=2">read</a></p><table><tr><td>é ✓</td></tr></table>', preview: 'Preview' },
+      { subject: 'Text', text: 'Line one\nline two\n\nhttps://example.com and {{u}}' },
+      { subject: 'Img', html: '<div><img src="https://example.com/x.png" alt="x"><br><span style="color: blue">blue</span><!-- comment --></div>' },
+    ];
+    for (const content of contents) {
+      const footer = { physicalAddress: '1 Main St\nTown', footerText: 'Thanks' };
+      expect(module.buildMailTemplate(content, footer)).toEqual(buildMailTemplate(content, footer));
+      expect(module.buildMailTemplate(content, footer, { track: false })).toEqual(buildMailTemplate(content, footer, { track: false }));
+    }
+    expect(inputs.filter((p) => /node_modules\/(parse5|undici|encoding-sniffer|whatwg-encoding|web-resource-inliner|mime)\//.test(p))).toEqual([]);
+  });
+
+  it('take the AWS credentials from the environment Lambda sets, without the default chain', { timeout: 60_000 }, async () => {
+    const { module, inputs } = await bundle('credentials', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const credentials = () => new DynamoDBClient({ region: 'us-east-1' }).config.credentials();");
+    const env = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: process.env.AWS_SESSION_TOKEN };
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDLAMBDA', AWS_SECRET_ACCESS_KEY: 'secret-lambda', AWS_SESSION_TOKEN: 'token-lambda' });
+    try {
+      expect(await module.credentials()).toMatchObject({ accessKeyId: 'AKIDLAMBDA', secretAccessKey: 'secret-lambda', sessionToken: 'token-lambda' });
+      delete process.env.AWS_ACCESS_KEY_ID;
+      await expect(module.credentials()).rejects.toThrow(/environment variable credentials/);
+    } finally {
+      for (const [key, value] of Object.entries(env)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    expect(inputs.filter((p) => /node_modules\/@aws-sdk\/(nested-clients|credential-provider-(node|ini|sso|login|process|http|web-identity))\//.test(p))).toEqual([]);
+  });
+
+  it('serve from the docs function the very contract the local runtime builds, prebuilt and without any capability', { timeout: 60_000 }, async () => {
+    const source = entrySource(APP, { kind: 'api', appFunction: 'docs' }, { tracing: false })!;
+    const contract = /prebuiltDocsGroup\("([A-Za-z0-9+/=]+)"\)/.exec(source)![1]!;
+    expect(source.match(/from '[^']+'/g)!.filter((m) => /shared\/(?!composition\/)/.test(m))).toEqual([]);
+    const serve = async (operations: AnyOperation[], baseUrl: string) => {
+      const operation = operations.find((o) => o.operationId === 'getOpenApi')!;
+      return (operation.handler as (ctx: unknown, input: unknown) => Promise<{ body: string }>)({ request: { baseUrl } }, {});
+    };
+    const local = APP.groups.find((g) => g.name === 'docs')!.operations;
+    const deployed = prebuiltDocsGroup(contract);
+    for (const baseUrl of ['https://api.example.com/prod', 'http://127.0.0.1:3000']) {
+      const [mine, theirs] = [await serve(deployed, baseUrl), await serve(local, baseUrl)];
+      expect(mine).toEqual(theirs);
+      expect(JSON.parse(mine.body).servers).toEqual([{ url: baseUrl }]);
+    }
+  });
+
+  it('reach a capability providing a port through its ports module only, never its consumers and operations', () => {
+    const source = entrySource(APP, { kind: 'consumer', appFunction: 'usage-fold' }, { tracing: false })!;
+    expect(source).toContain("import { ports as retentionPorts } from '../../shared/retention/ports';");
+    expect(source).not.toContain('shared/retention/index');
+    // A function running the capability itself keeps its manifest (and the same ports through it).
+    expect(entrySource(APP, { kind: 'api', appFunction: 'retention' }, { tracing: false })).toContain('retention.ports');
+  });
+});
