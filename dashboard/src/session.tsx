@@ -139,5 +139,5 @@ export function allows(access: StoreAccess | null, area: string): boolean {
   if (access.role === 'owner' || access.role === 'admin') return true;
   if (area === 'any') return true;
   if (area === 'admin') return false;
-  return access.areas.includes(area);
+  return (access.areas as string[]).includes(area);
 }

@@ -95,7 +95,8 @@ export async function exchangeLink(ctx: PublicContext, token: string) {
   if (verdict !== 'ok') throw linkGone(verdict);
   const stores = await storesOf(ctx, link.email);
   const sid = randomBase62(24);
-  const until = new Date(now.getTime() + SESSION_TTL_SECONDS * 1000);
+  // Whole seconds: a JWT's `exp` has no finer grain, and `me` answers from it.
+  const until = new Date(Math.floor(now.getTime() / 1000 + SESSION_TTL_SECONDS) * 1000);
   try {
     await useLink(ctx.store, tokenHash, now, { sid, email: link.email, createdAt: now.toISOString(), validUntil: until.toISOString() });
   } catch (error) {

@@ -25,6 +25,7 @@ import { Store } from '../store/store';
 import { toApiGatewayEvent } from './apigw';
 import type { ControlRoute } from '../platform/capability';
 import { controlRoutes, type LocalRuntimeInternals } from './control';
+import { DASHBOARD_DIST, isDashboardPath, serveDashboard } from './dashboard-static';
 import { ensureTable, portIsFree, startDynamoDbLocal, type DynamoDbLocalProcess } from './dynamodb';
 import { StreamReader, type StreamImage } from './stream-reader';
 import { eventFromItem, OUTBOX_ENTITY, type DomainEvent } from '../platform/events';
@@ -47,6 +48,8 @@ export interface LocalRuntimeOptions {
   dropTableOnStop?: boolean;
   /** The application to serve (default: shared/app.ts). */
   app?: App;
+  /** The built dashboard served at /dashboard (default: dashboard/dist of the repository). */
+  dashboardDir?: string;
 }
 
 export interface DemoKeys {
@@ -256,11 +259,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   const handle: LocalRuntimeInternals = { deps, adapters, clock, baseUrl: '', settle, advance, carriedEvents };
 
+  const dashboardDir = resolve(options.dashboardDir ?? DASHBOARD_DIST);
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', baseUrl);
     try {
       const body = await readBody(request);
       const match = router.match(request.method ?? 'GET', url.pathname);
+      if (!match && isDashboardPath(url.pathname)) {
+        const answer = await serveDashboard(url.pathname, request.method ?? 'GET', dashboardDir, baseUrl);
+        response.writeHead(answer.status, { ...answer.headers, 'content-length': String(answer.body.length) });
+        response.end(answer.body);
+        return;
+      }
       if (!match) throw new ApiError(404, `No route ${request.method} ${url.pathname}`);
       if ('methodNotAllowed' in match) throw new ApiError(405, `Method ${request.method} not allowed on ${url.pathname}`);
       const target = match.route;

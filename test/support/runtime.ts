@@ -1,12 +1,13 @@
 import { testDynamoEndpoint } from './dynamo-endpoint';
 import { randomHex } from '../../shared/platform/ids';
-import { startLocalRuntime, type LocalRuntime } from '../../shared/local/runtime';
+import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../shared/local/runtime';
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
 /** A fresh local runtime on a random port with its own table in the shared DynamoDB Local. */
-export async function startTestRuntime(env: Record<string, string> = {}): Promise<LocalRuntime> {
+export async function startTestRuntime(env: Record<string, string> = {}, options: Partial<LocalRuntimeOptions> = {}): Promise<LocalRuntime> {
   return startLocalRuntime({
+    ...options,
     port: 0,
     memory: true,
     dynamoEndpoint: testDynamoEndpoint(),

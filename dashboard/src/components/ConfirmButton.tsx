@@ -20,7 +20,7 @@ export function ConfirmButton({ title, message, confirmLabel = 'Confirm', onConf
   };
   return (
     <>
-      <Button color={color} variant="light" size="xs" {...button} onClick={() => { setError(null); setOpen(true); }}>
+      <Button variant="default" size="xs" {...button} onClick={() => { setError(null); setOpen(true); }}>
         {children}
       </Button>
       <Modal opened={open} onClose={() => setOpen(false)} title={title} centered>

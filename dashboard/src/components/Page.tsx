@@ -22,7 +22,7 @@ export const Money = ({ amount, currency }: { amount: number | null | undefined;
 const STATUS_COLORS: Record<string, string> = { active: 'green', completed: 'green', delivered: 'green', succeeded: 'green', trialing: 'blue', paused: 'yellow', past_due: 'orange', pending: 'gray', refunded: 'grape', partially_refunded: 'grape', disputed: 'red', canceled: 'gray', failed: 'red', revoked: 'gray' };
 
 export const StatusBadge = ({ status }: { status: string }) => (
-  <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light">
+  <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="dot">
     {status.replace(/_/g, ' ')}
   </Badge>
 );

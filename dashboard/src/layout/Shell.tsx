@@ -19,7 +19,7 @@ export function ModeSwitch() {
   return (
     <Group gap="xs" wrap="nowrap">
       {current.mode === 'test' && (
-        <Badge color="orange" variant="filled" size="lg" data-testid="test-badge">
+        <Badge color="#b03a00" variant="filled" size="lg" data-testid="test-badge">
           TEST
         </Badge>
       )}

@@ -1,6 +1,22 @@
 import type { PageDefinition } from './types';
 import { homePage } from './commerce/HomePage';
 import { productsPage } from './commerce/ProductsPage';
+import { offersPage } from './commerce/OffersPage';
+import { imagesPage } from './commerce/ImagesPage';
+import { refundPoliciesPage } from './commerce/RefundPoliciesPage';
+import { reviewsPage } from './commerce/ReviewsPage';
+import { ordersPage, paymentsPage } from './commerce/OrdersPage';
+import { orderDetailPage, paymentDetailPage } from './commerce/SaleDetailPage';
+import { customersPage } from './commerce/CustomersPage';
+import { subscribersPage } from './commerce/SubscribersPage';
+import { creditsPage } from './commerce/CreditsPage';
+import { discountsPage } from './commerce/DiscountsPage';
+import { upsellsPage } from './commerce/UpsellsPage';
+import { partnersPage } from './commerce/PartnersPage';
+import { apiKeysPage } from './developers/ApiKeysPage';
+import { webhooksPage } from './developers/WebhooksPage';
+import { deliveriesPage } from './developers/DeliveriesPage';
+import { eventsPage } from './developers/EventsPage';
 import { membershipsPage } from './engage/MembershipsPage';
 import { membershipDetailPage } from './engage/MembershipDetailPage';
 import { funnelsPage } from './engage/FunnelsPage';
@@ -23,6 +39,24 @@ import { automationsPage } from './engage/AutomationsPage';
 export const PAGES: PageDefinition[] = [
   homePage,
   productsPage,
+  offersPage,
+  imagesPage,
+  refundPoliciesPage,
+  reviewsPage,
+  ordersPage,
+  orderDetailPage,
+  paymentsPage,
+  paymentDetailPage,
+  customersPage,
+  subscribersPage,
+  creditsPage,
+  discountsPage,
+  upsellsPage,
+  partnersPage,
+  apiKeysPage,
+  webhooksPage,
+  deliveriesPage,
+  eventsPage,
   membershipsPage,
   membershipDetailPage,
   funnelsPage,

@@ -69,7 +69,9 @@ export function HomePage() {
                 {currencies.length === 0 ? (
                   <Text c="dimmed">No sales yet.</Text>
                 ) : (
-                  <AreaChart h={240} data={points} dataKey="date" series={currencies.map((code, i) => ({ name: code, color: ['indigo.6', 'teal.6', 'orange.6', 'grape.6'][i % 4]! }))} curveType="linear" aria-label="Revenue per day" />
+                  <div role="img" aria-label={`Revenue per day over the last 30 days, in ${currencies.join(', ')}`}>
+                    <AreaChart h={240} data={points} dataKey="date" series={currencies.map((code, i) => ({ name: code, color: ['indigo.6', 'teal.6', 'orange.6', 'grape.6'][i % 4]! }))} curveType="linear" />
+                  </div>
                 )}
               </Card>
               <Card withBorder>
@@ -78,7 +80,9 @@ export function HomePage() {
                     Sales per day
                   </Title>
                 </Group>
-                <BarChart h={200} data={points} dataKey="date" series={[{ name: 'sales', color: 'indigo.6', label: 'Sales' }]} aria-label="Sales per day" />
+                <div role="img" aria-label="Number of sales per day over the last 30 days">
+                  <BarChart h={200} data={points} dataKey="date" series={[{ name: 'sales', color: 'indigo.6', label: 'Sales' }]} />
+                </div>
               </Card>
             </Stack>
           );

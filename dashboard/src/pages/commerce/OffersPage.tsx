@@ -49,7 +49,7 @@ export function OffersPage() {
                 { key: 'price', header: 'Price', numeric: true, render: (o) => <Money amount={o.price} currency={o.currency} /> },
                 { key: 'frequency', header: 'Every', render: (o) => o.frequency },
                 { key: 'trial', header: 'Trial', render: (o) => (o.trialPeriod ? `${o.trialPeriod} days` : '—') },
-                { key: 'published', header: 'Status', render: (o) => <Badge variant="light" color={o.published ? 'green' : 'gray'}>{o.published ? 'published' : 'draft'}</Badge> },
+                { key: 'published', header: 'Status', render: (o) => <Badge variant="dot" color={o.published ? 'green' : 'gray'}>{o.published ? 'published' : 'draft'}</Badge> },
                 {
                   key: 'actions',
                   header: 'Actions',

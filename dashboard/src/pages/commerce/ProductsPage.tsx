@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, Alert } from '@mantine/core';
 import { useState } from 'react';
 import { unwrap, type Api, type JsonAnswer, type JsonBody } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -65,9 +65,7 @@ export function ProductsPage() {
         }
       />
       {notice && (
-        <Text role="status" c="green.8">
-          {notice}
-        </Text>
+        <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>{notice}</Alert>
       )}
       <QueryView query={query}>
         {({ products, images, policies }) => (
@@ -81,7 +79,7 @@ export function ProductsPage() {
                 { key: 'name', header: 'Name', render: (p) => <Text fw={500}>{p.name}</Text> },
                 { key: 'price', header: 'Price', numeric: true, render: (p) => <Money amount={p.price} currency={p.currency} /> },
                 { key: 'type', header: 'Type', render: (p) => p.productType },
-                { key: 'published', header: 'Status', render: (p) => <Badge variant="light" color={p.published ? 'green' : 'gray'}>{p.published ? 'published' : 'draft'}</Badge> },
+                { key: 'published', header: 'Status', render: (p) => <Badge variant="dot" color={p.published ? 'green' : 'gray'}>{p.published ? 'published' : 'draft'}</Badge> },
                 { key: 'created', header: 'Created', render: (p) => formatDate(p.createdAt) },
                 {
                   key: 'actions',
@@ -97,7 +95,7 @@ export function ProductsPage() {
                           title="Copy to live mode"
                           message={`A copy of "${p.name}" is created in live mode, unpublished, without images or refund policy.`}
                           confirmLabel="Copy to live"
-                          aria-label={`Copy ${p.name} to live`}
+                          aria-label={`Copy to live: ${p.name}`}
                           onConfirm={() =>
                             attempt(async () => {
                               const copy = await unwrap(api.POST('/products/copy/{id}', { params: { path: { id: p._id } }, body: { testMode: false } }));

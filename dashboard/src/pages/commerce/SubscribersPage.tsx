@@ -60,12 +60,12 @@ export function SubscribersPage() {
                         </ConfirmButton>
                       )}
                       {s.active && !s.paused && (
-                        <ConfirmButton color="yellow" title="Pause collection" message="Payment collection stops; the buyer keeps access." confirmLabel="Pause" aria-label={`Pause ${String(s.buyerEmail ?? s._id)}`} onConfirm={() => act(s._id, 'pause')}>
+                        <ConfirmButton color="indigo" title="Pause collection" message="Payment collection stops; the buyer keeps access." confirmLabel="Pause" aria-label={`Pause ${String(s.buyerEmail ?? s._id)}`} onConfirm={() => act(s._id, 'pause')}>
                           Pause
                         </ConfirmButton>
                       )}
                       {(s.paused || s.cancelAtPeriodEnd) && (
-                        <ConfirmButton color="green" title="Resume" message="Collection resumes and any scheduled cancel is withdrawn." confirmLabel="Resume" aria-label={`Resume ${String(s.buyerEmail ?? s._id)}`} onConfirm={() => act(s._id, 'resume')}>
+                        <ConfirmButton color="indigo" title="Resume" message="Collection resumes and any scheduled cancel is withdrawn." confirmLabel="Resume" aria-label={`Resume ${String(s.buyerEmail ?? s._id)}`} onConfirm={() => act(s._id, 'resume')}>
                           Resume
                         </ConfirmButton>
                       )}
