@@ -66,7 +66,7 @@ beforeAll(async () => {
   // The data is in test mode: switch as a person does; the choice stays for the pages opened next.
   await page.getByTestId('mode-switch').getByText('Test').click();
   await page.getByTestId('test-badge').waitFor();
-}, 60_000);
+}, 90_000);
 afterAll(async () => {
   await context?.close();
   await browser?.close();

@@ -139,7 +139,7 @@ function ThreadPanel({ membershipId, thread, onClose, onBan }: { membershipId: s
                   render: (r) => (
                     <Group gap={4} wrap="nowrap">
                       <Button size="xs" variant="default" aria-label={`${r.hidden ? 'Show' : 'Hide'} reply by ${r.author.email}`} onClick={async () => { await attempt(() => unwrap(api.PATCH('/memberships/{id}/threads/{threadId}/replies/{replyId}', { params: { path: { id: membershipId, threadId: thread._id, replyId: r._id } }, body: { hidden: !r.hidden } }))); query.reload(); }}>{r.hidden ? 'Show' : 'Hide'}</Button>
-                      {r.author.role === 'member' && <Button size="xs" variant="subtle" color="red" onClick={() => onBan(r.author.email)} aria-label={`Ban ${r.author.email}`}>Ban author</Button>}
+                      {r.author.role === 'member' && <Button size="xs" variant="subtle" color="red" onClick={() => onBan(r.author.email)} aria-label={`Ban author ${r.author.email}`}>Ban author</Button>}
                       <ConfirmButton title="Delete reply" message="Delete this reply for good?" confirmLabel="Delete" aria-label={`Delete reply by ${r.author.email}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/memberships/{id}/threads/{threadId}/replies/{replyId}', { params: { path: { id: membershipId, threadId: thread._id, replyId: r._id } } })); query.reload(); })}>Delete</ConfirmButton>
                     </Group>
                   ),
@@ -194,7 +194,7 @@ function CommunityTab({ membershipId, enabled, onBan }: { membershipId: string; 
                       <Button size="xs" variant="default" onClick={() => moderate(t, { hidden: !t.hidden })} aria-label={`${t.hidden ? 'Show' : 'Hide'} ${t.title}`}>{t.hidden ? 'Show' : 'Hide'}</Button>
                       <Button size="xs" variant="subtle" onClick={() => moderate(t, { locked: !t.locked })} aria-label={`${t.locked ? 'Unlock' : 'Lock'} ${t.title}`}>{t.locked ? 'Unlock' : 'Lock'}</Button>
                       <Button size="xs" variant="subtle" onClick={() => moderate(t, { pinned: !t.pinned })} aria-label={`${t.pinned ? 'Unpin' : 'Pin'} ${t.title}`}>{t.pinned ? 'Unpin' : 'Pin'}</Button>
-                      {t.author.role === 'member' && <Button size="xs" variant="subtle" color="red" onClick={() => onBan(t.author.email)} aria-label={`Ban ${t.author.email}`}>Ban author</Button>}
+                      {t.author.role === 'member' && <Button size="xs" variant="subtle" color="red" onClick={() => onBan(t.author.email)} aria-label={`Ban author ${t.author.email}`}>Ban author</Button>}
                       <ConfirmButton title="Delete thread" message="Delete the thread and its replies for good?" confirmLabel="Delete" aria-label={`Delete ${t.title}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/memberships/{id}/threads/{threadId}', { params: { path: { id: membershipId, threadId: t._id } } })); query.reload(); })}>Delete</ConfirmButton>
                     </Group>
                   ),

@@ -132,7 +132,7 @@ export function UsagePage() {
                 { key: 'price', header: 'Base price', numeric: true, render: (o) => <Money amount={o.price} currency={o.currency} /> },
                 { key: 'seats', header: 'Seats', render: (o) => { const s = pricingOf(o).seats; return s.enabled ? `${formatCents(s.unitPriceCents ?? 0, o.currency)} per extra seat (${s.minimum ?? 1}–${s.maximum ?? '∞'})` : <OnOff on={false} />; } },
                 { key: 'meters', header: 'Meters', render: (o) => pricingOf(o).meters.map((m) => `${m.name} (${m.includedUnits} included, then ${formatCents(m.unitPriceCents, o.currency)})`).join('; ') || '—' },
-                { key: 'edit', header: 'Edit', render: (o) => <Button size="xs" variant="default" onClick={() => setEditing(o)} aria-label={`Edit usage pricing of ${o.name}`}>Edit pricing</Button> },
+                { key: 'edit', header: 'Edit', render: (o) => <Button size="xs" variant="default" onClick={() => setEditing(o)} aria-label={`Edit pricing of ${o.name}`}>Edit pricing</Button> },
               ]}
             />
             <PricingEditor offer={editing} onClose={() => setEditing(null)} onSaved={query.reload} />
