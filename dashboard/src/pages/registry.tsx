@@ -25,6 +25,20 @@ import { sheetsPage } from './growth/SheetsPage';
 import { surveyPage } from './growth/SurveyPage';
 import { linksPage } from './growth/LinksPage';
 import { contactsPage } from './growth/ContactsPage';
+import { membershipsPage } from './engage/MembershipsPage';
+import { membershipDetailPage } from './engage/MembershipDetailPage';
+import { funnelsPage } from './engage/FunnelsPage';
+import { funnelDetailPage } from './engage/FunnelDetailPage';
+import { retentionPage } from './engage/RetentionPage';
+import { retentionOffersPage } from './engage/RetentionOffersPage';
+import { retentionReportsPage } from './engage/RetentionReportsPage';
+import { usagePage } from './engage/UsagePage';
+import { usageReportPage } from './engage/UsageReportPage';
+import { newsletterPostsPage } from './engage/NewsletterPostsPage';
+import { newsletterPostPage } from './engage/NewsletterPostPage';
+import { emailSettingsPage } from './engage/EmailSettingsPage';
+import { suppressionsPage } from './engage/SuppressionsPage';
+import { automationsPage } from './engage/AutomationsPage';
 
 /**
  * Every page of the dashboard, one line each. A page module exports its PageDefinition; add the
@@ -63,4 +77,18 @@ export const PAGES: PageDefinition[] = [
   sheetsPage,
   surveyPage,
   linksPage,
+  membershipsPage,
+  membershipDetailPage,
+  funnelsPage,
+  funnelDetailPage,
+  retentionPage,
+  retentionOffersPage,
+  retentionReportsPage,
+  usagePage,
+  usageReportPage,
+  newsletterPostsPage,
+  newsletterPostPage,
+  emailSettingsPage,
+  suppressionsPage,
+  automationsPage,
 ];
