@@ -17,10 +17,16 @@ export async function benchImports(options: { rows?: number } = {}) {
   const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT, tableName: `bench_imp_${randomHex(6)}` });
   // DynamoDB calls by command over the run (the runtime runs in this process).
   const calls: Record<string, number> = {};
+  const callMs: Record<string, number> = {};
   runtime.deps.store.client.middlewareStack.add((next, context) => async (args) => {
     const name = String(context.commandName ?? 'unknown').replace(/Command$/, '');
     calls[name] = (calls[name] ?? 0) + 1;
-    return next(args);
+    const started = performance.now();
+    try {
+      return await next(args);
+    } finally {
+      callMs[name] = (callMs[name] ?? 0) + performance.now() - started;
+    }
   }, { step: 'initialize', name: 'benchCallCounter' });
   const call = async (method: string, path: string, body?: unknown, key?: string, okStatuses = [504]) => {
     const res = await fetch(`${runtime.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
