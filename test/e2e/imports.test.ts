@@ -150,6 +150,10 @@ describe('imports', () => {
     const second = (await account.test.get(`/migrations/${again.body._id}`)).body;
     expect(second.progress.products).toMatchObject({ created: 0, existing: 2 });
     expect(second.progress.subscribers).toMatchObject({ created: 0, existing: 2 });
+    // Row states: subscribers that were created or found existing carry no marker; the listing reads them from the email claims.
+    const states = (import_: string) => account.test.get(`/migrations/${import_}/rows?kind=subscribers`).then((res) => res.body.rows.map((r: { row: number; state: string }) => [r.row, r.state]));
+    expect(await states(id)).toEqual([[1, 'created'], [2, 'created'], [3, 'skipped'], [4, 'failed'], [5, 'skipped']]);
+    expect(await states(again.body._id)).toEqual([[1, 'existing'], [2, 'existing'], [3, 'skipped'], [4, 'failed'], [5, 'skipped']]);
     const after = (await account.test.get('/products')).body;
     expect((Array.isArray(after) ? after : after.data).length).toBe(2);
     expect((await subscribers(account)).length).toBe(contacts.length);
@@ -199,7 +203,7 @@ describe('imports', () => {
   it('cancel stops a running import after the current batch, keeps its progress, and start imports the rest without creating anything twice', async () => {
     const account = await createTestAccount(runtime, 'volume');
     const scope = { accountId: account.accountId, mode: 'test' as const };
-    const total = BATCH_ROWS * 4;
+    const total = BATCH_ROWS * 3;
     const rows = Array.from({ length: total }, (_, i) => `cancel${i}@example.com,subscribed`);
     const id = (await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 's.csv', csv: ['email,status', ...rows].join('\n') }] })).body._id;
     // The run's queue messages are held here, so the test decides when each batch runs.
@@ -227,6 +231,10 @@ describe('imports', () => {
     const stopped = (await account.test.get(`/migrations/${id}`)).body;
     expect(stopped.status).toBe('canceled');
     expect(stopped.cancelRequested).toBe(false);
+    const boundary = (await account.test.get(`/migrations/${id}/rows?kind=subscribers&page=${BATCH_ROWS / 10}&pageSize=10`)).body.rows.map((r: { state: string }) => r.state);
+    expect(boundary).toEqual(Array(10).fill('created'));
+    const after = (await account.test.get(`/migrations/${id}/rows?kind=subscribers&page=${BATCH_ROWS / 10 + 1}&pageSize=10`)).body.rows.map((r: { state: string }) => r.state);
+    expect(after).toEqual(Array(10).fill('pending'));
     expect(stopped.progress.subscribers).toEqual({ total, done: BATCH_ROWS, created: BATCH_ROWS, existing: 0, skipped: 0, failed: 0 });
     expect((await subscribers(account)).length).toBe(BATCH_ROWS);
     expect((await account.test.post(`/migrations/${id}/cancel`)).status).toBe(409);
