@@ -203,7 +203,7 @@ describe('imports', () => {
   it('cancel stops a running import after the current batch, keeps its progress, and start imports the rest without creating anything twice', async () => {
     const account = await createTestAccount(runtime, 'volume');
     const scope = { accountId: account.accountId, mode: 'test' as const };
-    const total = BATCH_ROWS * 3;
+    const total = BATCH_ROWS * 2;
     const rows = Array.from({ length: total }, (_, i) => `cancel${i}@example.com,subscribed`);
     const id = (await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 's.csv', csv: ['email,status', ...rows].join('\n') }] })).body._id;
     // The run's queue messages are held here, so the test decides when each batch runs.
@@ -248,29 +248,6 @@ describe('imports', () => {
     const emails = (await subscribers(account)).map((c) => c.email);
     expect(emails.length).toBe(total);
     expect(new Set(emails).size).toBe(total);
-  }, 180_000);
-
-  it('cancel over HTTP right after start: the run stops at a batch boundary, and start imports the rest', async () => {
-    const account = await createTestAccount(runtime, 'volume');
-    const total = BATCH_ROWS * 3;
-    const rows = Array.from({ length: total }, (_, i) => `race${i}@example.com,subscribed`);
-    const id = (await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 's.csv', csv: ['email,status', ...rows].join('\n') }] })).body._id;
-    expect((await account.test.post(`/migrations/${id}/start`)).status).toBe(202);
-    const canceled = await account.test.post(`/migrations/${id}/cancel`);
-    await settle();
-    const stopped = (await account.test.get(`/migrations/${id}`)).body;
-    // Only when the whole run beat the cancel request is there nothing to cancel (409, completed).
-    if (canceled.status === 200) {
-      expect(stopped.status).toBe('canceled');
-      expect(stopped.progress.subscribers.done % BATCH_ROWS).toBe(0);
-      expect(stopped.progress.subscribers.done).toBeLessThan(total);
-      expect((await subscribers(account)).length).toBe(stopped.progress.subscribers.created);
-      expect((await account.test.post(`/migrations/${id}/start`)).status).toBe(202);
-      await settle();
-    } else expect(canceled.status).toBe(409);
-    const done = (await account.test.get(`/migrations/${id}`)).body;
-    expect(done.progress.subscribers).toEqual({ total, done: total, created: total, existing: 0, skipped: 0, failed: 0 });
-    expect((await subscribers(account)).length).toBe(total);
   }, 180_000);
 
   it('refuses product file links to private addresses and marks the products fileNeeded with the reason', async () => {
