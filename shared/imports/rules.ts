@@ -73,9 +73,14 @@ export function parseMoney(text: string): number {
   return normalized && /^-?\d*(\.\d+)?$/.test(normalized) ? Number(normalized) : NaN;
 }
 
-function parseDate(text: string | null): string | null | undefined {
+/**
+ * A date cell as platforms write it: ISO 8601, a bare date, "2023-01-02 10:00:00" (UTC, Gumroad)
+ * or "2023-02-01 10:00:00 -0500" (Shopify's orders export, with the shop's offset).
+ */
+export function parseDate(text: string | null): string | null | undefined {
   if (!text) return null;
-  const ms = Date.parse(text.includes('T') || !/^\d{4}-\d{2}-\d{2} \d/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
+  const spaced = /^(\d{4}-\d{2}-\d{2}) (\d{1,2}:\d{2}(?::\d{2})?)\s*(?:([+-]\d{2}):?(\d{2})|UTC|Z)?$/i.exec(text.trim());
+  const ms = Date.parse(spaced ? `${spaced[1]}T${spaced[2]!.replace(/^(\d):/, '0$1:')}${spaced[3] ? `${spaced[3]}:${spaced[4]}` : 'Z'}` : text);
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 

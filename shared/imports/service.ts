@@ -193,24 +193,28 @@ export async function listRows(ctx: ImportsCtx, id: string, query: { kind?: Kind
   const record = await requireImport(ctx, ctx.scope, id);
   const wanted = (row: RowRecord, checked: Checked) => query.filter !== 'problems' || !checked.ok || row.state === 'failed' || (row.state === 'skipped' && !!row.reason);
   const skip = (query.page - 1) * query.pageSize;
-  const out: unknown[] = [];
   let seen = 0;
   let more = false;
+  const picked: { row: RowRecord; checked: Checked }[] = [];
   for await (const rows of repo.eachRow(ctx.store, ctx.scope, id, query.kind)) {
     for (const row of rows) {
       if (!record.files[row.kind]) continue;
       const checked = checkFileRow(record, row);
       if (!wanted(row, checked)) continue;
       if (seen++ < skip) continue;
-      if (out.length === query.pageSize) {
+      if (picked.length === query.pageSize) {
         more = true;
         break;
       }
-      const file = record.files[row.kind]!;
-      out.push({ kind: row.kind, row: row.n, values: Object.fromEntries(file.header.map((column, index) => [column, row.raw[index] ?? ''])), state: row.state, problem: checked.ok ? (row.reason ?? null) : checked.reason });
+      picked.push({ row, checked });
     }
     if (more) break;
   }
+  const derived = await subscriberRowStates(ctx, record, picked.map((p) => p.row));
+  const out = picked.map(({ row, checked }) => {
+    const file = record.files[row.kind]!;
+    return { kind: row.kind, row: row.n, values: Object.fromEntries(file.header.map((column, index) => [column, row.raw[index] ?? ''])), state: derived.get(row.sk)?.state ?? row.state, problem: checked.ok ? (row.reason ?? null) : checked.reason };
+  });
   return { rows: out, page: query.page, pageSize: query.pageSize, hasMore: more };
 }
 
@@ -473,7 +477,9 @@ export const rowContactId = (importId: string, sk: string) => importId.slice(0, 
 /**
  * Subscriber rows of a batch, all at once: rules and suppression decide in memory, audience's
  * `importContacts` claims the new addresses (conditional, 100 to a transaction) and writes the
- * contacts in bulk, then every row's marker goes in one BatchWriteItem pass, after the contacts.
+ * contacts in bulk. Only rows left out or failed get a marker (they carry the reason); a row that
+ * ends `created` or `existing` writes nothing of its own: the cursor says it is done and the
+ * email claim says which (`subscriberRowStates`), so a subscriber costs its contact's items only.
  */
 async function importSubscribers(ctx: ImportsCtx, record: ImportRecord, entries: { row: RowRecord; checked: Checked }[], suppressed: Set<string>, states: Map<string, RowState>) {
   const platform = platformOf(record.source);
@@ -496,12 +502,31 @@ async function importSubscribers(ctx: ImportsCtx, record: ImportRecord, entries:
   }
   const outcomes = await importContacts(ctx, ctx.scope, toImport.map(({ input }) => input));
   outcomes.forEach((outcome, i) => {
-    const { row, input } = toImport[i]!;
+    const { row } = toImport[i]!;
     if (outcome.state === 'failed') mark(row, 'failed', outcome.reason, null);
-    else mark(row, outcome.state, null, outcome.state === 'created' ? input.email : outcome.contactId);
+    else states.set(row.sk, outcome.state);
   });
   await repo.markRows(ctx.store, ctx.scope, record._id, marked);
   for (const row of marked) states.set(row.sk, row.state);
+}
+
+/**
+ * The state of subscriber rows the run has passed (at or before the cursor) that carry no marker:
+ * `created` when the address is held by the contact id derived from the row, otherwise
+ * `existing` (another contact had it). One BatchGetItem of the email claims for the page.
+ */
+async function subscriberRowStates(ctx: ImportsCtx, record: ImportRecord, rows: RowRecord[]): Promise<Map<string, { state: RowState; ref: string | null }>> {
+  const passed = rows.flatMap((row) => {
+    if (row.kind !== 'subscribers' || row.state !== 'pending' || !record.cursor || row.sk > record.cursor) return [];
+    const checked = checkFileRow(record, row);
+    return checked.ok && checked.row.kind === 'subscribers' ? [{ row, email: checked.row.email }] : [];
+  });
+  if (!passed.length) return new Map();
+  const holders = await contactIdsByEmail(ctx, ctx.scope, passed.map((p) => p.email));
+  return new Map(passed.map(({ row, email }) => {
+    const holder = holders.get(email) ?? null;
+    return [row.sk, { state: holder === rowContactId(record._id, row.sk) ? 'created' : 'existing', ref: holder }];
+  }));
 }
 
 /**

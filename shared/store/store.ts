@@ -168,19 +168,27 @@ export class Store {
     return out.Item as T | undefined;
   }
 
+  /** BatchGetItem in calls of 100 keys, up to 4 in flight; items come back in no particular order. */
   async batchGet<T = Item>(keyList: Key[]): Promise<T[]> {
     const results: T[] = [];
-    for (let i = 0; i < keyList.length; i += 100) {
-      let pending: Record<string, unknown>[] | undefined = keyList.slice(i, i + 100);
-      while (pending && pending.length) {
-        const out = await this.client.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } }, ReturnConsumedCapacity: 'TOTAL' }),
-        );
-        this.consumed('read', out.ConsumedCapacity);
-        results.push(...((out.Responses?.[this.tableName] ?? []) as T[]));
-        pending = out.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined;
-      }
-    }
+    const chunks: Key[][] = [];
+    for (let i = 0; i < keyList.length; i += 100) chunks.push(keyList.slice(i, i + 100));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(4, chunks.length) }, async () => {
+        while (next < chunks.length) {
+          let pending: Record<string, unknown>[] | undefined = chunks[next++];
+          while (pending && pending.length) {
+            const out = await this.client.send(
+              new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } }, ReturnConsumedCapacity: 'TOTAL' }),
+            );
+            this.consumed('read', out.ConsumedCapacity);
+            results.push(...((out.Responses?.[this.tableName] ?? []) as T[]));
+            pending = out.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined;
+          }
+        }
+      }),
+    );
     return results;
   }
 

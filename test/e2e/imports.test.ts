@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { getAccount } from '../../shared/platform/accounts';
 import { getImport, rowPage } from '../../shared/imports/repository';
-import { processRows } from '../../shared/imports/service';
+import { BATCH_ROWS, IMPORT_QUEUE, processRows, runBatch } from '../../shared/imports/service';
 import { control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
 
 let runtime: LocalRuntime;
@@ -150,6 +150,10 @@ describe('imports', () => {
     const second = (await account.test.get(`/migrations/${again.body._id}`)).body;
     expect(second.progress.products).toMatchObject({ created: 0, existing: 2 });
     expect(second.progress.subscribers).toMatchObject({ created: 0, existing: 2 });
+    // Row states: subscribers that were created or found existing carry no marker; the listing reads them from the email claims.
+    const states = (import_: string) => account.test.get(`/migrations/${import_}/rows?kind=subscribers`).then((res) => res.body.rows.map((r: { row: number; state: string }) => [r.row, r.state]));
+    expect(await states(id)).toEqual([[1, 'created'], [2, 'created'], [3, 'skipped'], [4, 'failed'], [5, 'skipped']]);
+    expect(await states(again.body._id)).toEqual([[1, 'existing'], [2, 'existing'], [3, 'skipped'], [4, 'failed'], [5, 'skipped']]);
     const after = (await account.test.get('/products')).body;
     expect((Array.isArray(after) ? after : after.data).length).toBe(2);
     expect((await subscribers(account)).length).toBe(contacts.length);
@@ -194,6 +198,56 @@ describe('imports', () => {
     expect(done.progress.subscribers).toEqual({ total: 130, done: 130, created: 130, existing: 0, skipped: 0, failed: 0 });
     const count = (await subscribers(account)).length;
     expect(count).toBe(130);
+  }, 180_000);
+
+  it('cancel stops a running import after the current batch, keeps its progress, and start imports the rest without creating anything twice', async () => {
+    const account = await createTestAccount(runtime, 'volume');
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const total = BATCH_ROWS * 2;
+    const rows = Array.from({ length: total }, (_, i) => `cancel${i}@example.com,subscribed`);
+    const id = (await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 's.csv', csv: ['email,status', ...rows].join('\n') }] })).body._id;
+    // The run's queue messages are held here, so the test decides when each batch runs.
+    const queue = runtime.deps.ports.queue;
+    const send = queue.send.bind(queue);
+    const held: Record<string, unknown>[] = [];
+    queue.send = async (name, message, options) => (name === IMPORT_QUEUE ? void held.push(message) : send(name, message, options));
+    try {
+      expect((await account.test.post(`/migrations/${id}/start`)).status).toBe(202);
+      expect(held.length).toBe(1);
+      // Cancel arrives while the first batch runs: that batch finishes (rows, cursor, counters) and queues the next.
+      const batch = runBatch(runtime.deps, scope, id);
+      while (!(await getImport(runtime.deps.store, scope, id))!.leaseUntil) await new Promise((resolve) => setTimeout(resolve, 5));
+      const canceled = await account.test.post(`/migrations/${id}/cancel`);
+      await batch;
+      expect(canceled.status, canceled.text).toBe(200);
+      expect(canceled.body).toMatchObject({ status: 'running', cancelRequested: true });
+      expect(held.length).toBe(2);
+    } finally {
+      queue.send = send;
+    }
+    // The next batch sees the cancel and stops the run.
+    await send(IMPORT_QUEUE, held[1]!);
+    await settle();
+    const stopped = (await account.test.get(`/migrations/${id}`)).body;
+    expect(stopped.status).toBe('canceled');
+    expect(stopped.cancelRequested).toBe(false);
+    const boundary = (await account.test.get(`/migrations/${id}/rows?kind=subscribers&page=${BATCH_ROWS / 10}&pageSize=10`)).body.rows.map((r: { state: string }) => r.state);
+    expect(boundary).toEqual(Array(10).fill('created'));
+    const after = (await account.test.get(`/migrations/${id}/rows?kind=subscribers&page=${BATCH_ROWS / 10 + 1}&pageSize=10`)).body.rows.map((r: { state: string }) => r.state);
+    expect(after).toEqual(Array(10).fill('pending'));
+    expect(stopped.progress.subscribers).toEqual({ total, done: BATCH_ROWS, created: BATCH_ROWS, existing: 0, skipped: 0, failed: 0 });
+    expect((await subscribers(account)).length).toBe(BATCH_ROWS);
+    expect((await account.test.post(`/migrations/${id}/cancel`)).status).toBe(409);
+    // Reads, report and errors still work; start again imports the rest.
+    expect((await account.test.get(`/migrations/${id}/report`)).body.kinds.subscribers.done).toBe(BATCH_ROWS);
+    expect((await account.test.post(`/migrations/${id}/start`)).status).toBe(202);
+    await settle();
+    const done = (await account.test.get(`/migrations/${id}`)).body;
+    expect(done.status, JSON.stringify(done.progress)).toBe('completed');
+    expect(done.progress.subscribers).toEqual({ total, done: total, created: total, existing: 0, skipped: 0, failed: 0 });
+    const emails = (await subscribers(account)).map((c) => c.email);
+    expect(emails.length).toBe(total);
+    expect(new Set(emails).size).toBe(total);
   }, 180_000);
 
   it('refuses product file links to private addresses and marks the products fileNeeded with the reason', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLATFORMS } from '../../shared/imports/platforms';
-import { checkRow, detectMapping, mappingProblems, parseCsv, parseMoney, rowHash, statusFromFilename, subscriberStatus } from '../../shared/imports/rules';
+import { checkRow, detectMapping, mappingProblems, parseCsv, parseDate, parseMoney, rowHash, statusFromFilename, subscriberStatus } from '../../shared/imports/rules';
 
 const opts = { source: 'csv', filename: 'x.csv' };
 
@@ -83,6 +83,16 @@ describe('imports: row validation', () => {
     expect(noId).toMatchObject({ ok: true, row: { key: `hash:${rowHash(['', 'a@b.co', '12.5'])}` } });
     expect(rowHash(['a'])).toBe(rowHash(['a']));
     expect(rowHash(['a'])).not.toBe(rowHash(['b']));
+  });
+
+  it('reads dates as platforms write them, with the offset when one is given', () => {
+    expect(parseDate('2023-01-02 10:00:00')).toBe('2023-01-02T10:00:00.000Z');
+    expect(parseDate('2023-02-01 10:00:00 -0500')).toBe('2023-02-01T15:00:00.000Z');
+    expect(parseDate('2023-02-01 9:05 +0530')).toBe('2023-02-01T03:35:00.000Z');
+    expect(parseDate('2021-03-04T05:06:07+00:00')).toBe('2021-03-04T05:06:07.000Z');
+    expect(parseDate('2023-04-01')).toBe('2023-04-01T00:00:00.000Z');
+    expect(parseDate('')).toBeNull();
+    expect(parseDate('yesterday')).toBeUndefined();
   });
 
   it('reads money as platforms write it', () => {
