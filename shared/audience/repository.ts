@@ -351,7 +351,9 @@ export function tagDeltaItems(scope: Scope, at: string, contacts: Pick<ContactRe
   let first = '';
   let bytes = 0;
   const flush = () => {
-    if (group.length) items.push(deltaItem(scope, first, at, 't', { rows: `[${group.join(',')}]` }));
+    // `~` sorts after every id: a row delta stamped the same millisecond (the contact's creation, or
+    // the write this change was conditional on) is older than the change and must apply first.
+    if (group.length) items.push(deltaItem(scope, `~${first}`, at, 't', { rows: `[${group.join(',')}]` }));
     group = [];
     bytes = 0;
   };
