@@ -124,10 +124,21 @@ export function unpackChunk(data: Uint8Array): ContactFactRow[] {
   return text ? text.split('\n').map(decodeRow) : [];
 }
 
-/** A change recorded since the snapshot: the whole row, the contact gone, or one engagement time. */
-export type FactDelta = { kind: 'row'; row: ContactFactRow } | { kind: 'gone'; id: string } | { kind: 'open' | 'click'; id: string; at: string };
+/** A change recorded since the snapshot: the whole row, the contact gone, one engagement time, or its tag lists. */
+export type FactDelta =
+  | { kind: 'row'; row: ContactFactRow }
+  | { kind: 'gone'; id: string }
+  | { kind: 'open' | 'click'; id: string; at: string }
+  /** A batched tag change (the smart-tag refresh): the tag lists the record now holds. */
+  | { kind: 'tags'; id: string; tags: string[]; smartTags: string[] };
 
 const later = (a: string | null, b: string) => (a && a > b ? a : b);
+
+/** An engagement time (the later one wins) or a batched tag change on top of a contact's row. */
+function applyPartial(before: ContactFactRow, delta: Extract<FactDelta, { kind: 'open' | 'click' | 'tags' }>): ContactFactRow {
+  if (delta.kind === 'tags') return { ...before, tags: delta.tags, smartTags: delta.smartTags };
+  return delta.kind === 'open' ? { ...before, lastOpenAt: later(before.lastOpenAt, delta.at) } : { ...before, lastClickAt: later(before.lastClickAt, delta.at) };
+}
 
 /**
  * The snapshot's rows with the deltas applied in the order they were written, subscribed contacts
@@ -151,7 +162,7 @@ export function mergeFacts(snapshot: ContactFactRow[], deltas: FactDelta[]): Con
     else {
       const before = current(delta.id);
       if (!before) continue; // not a subscribed contact of the snapshot, and no row since: nothing to evaluate
-      changed.set(delta.id, delta.kind === 'open' ? { ...before, lastOpenAt: later(before.lastOpenAt, delta.at) } : { ...before, lastClickAt: later(before.lastClickAt, delta.at) });
+      changed.set(delta.id, applyPartial(before, delta));
     }
   }
   const out: ContactFactRow[] = [];
@@ -188,8 +199,8 @@ function maxTime(a: string | null, b: string | null): string | null {
 export interface FactsTable {
   size: number;
   ids: string[];
-  emails: string[];
-  names: (string | null)[];
+  /** Email and name of entry `i`: only samples and member pages read them, so a stored chunk's are parsed on first use. */
+  text: (i: number) => [string, string | null];
   status: Uint8Array;
   /** Index in CONTACT_SOURCES, -1 none. */
   source: Int8Array;
@@ -251,8 +262,7 @@ export function tableFromRows(rows: ContactFactRow[]): FactsTable {
   return {
     size: n,
     ids: rows.map((r) => r._id),
-    emails: rows.map((r) => r.email),
-    names: rows.map((r) => r.name),
+    text: (i) => [rows[i]!.email, rows[i]!.name],
     status: Uint8Array.from(rows, (r) => CONTACT_STATUSES.indexOf(r.status)),
     source: Int8Array.from(rows, (r) => (r.source ? CONTACT_SOURCES.indexOf(r.source) : -1)),
     country: Int32Array.from(rows, (r) => (r.country === null ? -1 : countries.id(r.country))),
@@ -281,10 +291,11 @@ const listAt = (start: Uint32Array, flat: Uint32Array, dict: string[], i: number
 
 /** One contact of a table as a row (times in canonical ISO form). */
 export function rowAt(t: FactsTable, i: number): ContactFactRow {
+  const [email, name] = t.text(i);
   return {
     _id: t.ids[i]!,
-    email: t.emails[i]!,
-    name: t.names[i]!,
+    email,
+    name,
     status: CONTACT_STATUSES[t.status[i]!]!,
     source: t.source[i]! >= 0 ? CONTACT_SOURCES[t.source[i]!]! : null,
     country: t.country[i]! >= 0 ? t.countries[t.country[i]!]! : null,
@@ -320,14 +331,6 @@ export function indexOfId(t: FactsTable, id: string): number {
  */
 const FORMAT = 'F2';
 
-function encodeTable(t: FactsTable): Buffer {
-  const header = Buffer.from(JSON.stringify({ f: FORMAT, n: t.size, ids: t.ids, emails: t.emails, names: t.names, tags: t.tags, products: t.products, countries: t.countries, lists: [t.tagIds.length, t.smartIds.length, t.productIds.length] }));
-  const counts = (start: Uint32Array) => Uint32Array.from({ length: t.size }, (_, i) => start[i + 1]! - start[i]!);
-  const parts: ArrayBufferView[] = [t.firstPurchase, t.lastPurchase, t.lastOpen, t.lastClick, t.spent, counts(t.tagStart), counts(t.smartStart), counts(t.productStart), t.tagIds, t.smartIds, t.productIds, t.country, t.status, t.source];
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(header.length);
-  return Buffer.concat([length, header, ...parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength))]);
-}
 
 function decodeTable(raw: Buffer): FactsTable {
   const headerLength = raw.readUInt32LE(0);
@@ -354,7 +357,7 @@ function decodeTable(raw: Buffer): FactsTable {
   const country = take((b) => new Int32Array(b), n * 4);
   const status = take((b) => new Uint8Array(b), n);
   const source = take((b) => new Int8Array(b), n);
-  return { size: n, ids: h.ids, emails: h.emails, names: h.names, status, source, country, firstPurchase, lastPurchase, lastOpen, lastClick, spent, tagStart, tagIds, smartStart, smartIds, productStart, productIds, tags: h.tags, products: h.products, countries: h.countries };
+  return { size: n, ids: h.ids, text: (i) => [h.emails[i]!, h.names[i]!], status, source, country, firstPurchase, lastPurchase, lastOpen, lastClick, spent, tagStart, tagIds, smartStart, smartIds, productStart, productIds, tags: h.tags, products: h.products, countries: h.countries };
 }
 
 /** Tables one after another (ids ascending across them), dictionaries merged. */
@@ -403,8 +406,7 @@ export function concatTables(tables: FactsTable[]): FactsTable {
   return {
     size: n,
     ids: tables.flatMap((t) => t.ids),
-    emails: tables.flatMap((t) => t.emails),
-    names: tables.flatMap((t) => t.names),
+    text: textAcross(tables.map((t) => ({ size: t.size, text: t.text }))),
     status: cat((len) => new Uint8Array(len), (t) => t.status),
     source: cat((len) => new Int8Array(len), (t) => t.source),
     country,
@@ -425,19 +427,62 @@ export function concatTables(tables: FactsTable[]): FactsTable {
   };
 }
 
+/** Entry `i` of tables laid end to end, through each part's own `text`. */
+function textAcross(parts: { size: number; text: (i: number) => [string, string | null] }[]): (i: number) => [string, string | null] {
+  const starts: number[] = [];
+  let at = 0;
+  for (const part of parts) {
+    starts.push(at);
+    at += part.size;
+  }
+  return (i) => {
+    let lo = 0;
+    let hi = parts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return parts[lo]!.text(i - starts[lo]!);
+  };
+}
+
 /** A stored columnar chunk stays under DynamoDB's 400 KB item limit (with the key and attribute names). */
 export const TABLE_CHUNK_BYTES = 390_000;
 
 /**
- * Rows (sorted by id) into gzipped columnar chunks of at most `maxBytes`: groups sized by an
+ * Chunk format F3: `u32 length of A`, then A = gzip(`u32 header length`, header JSON (ids and the
+ * tag / product / country dictionaries), the numeric columns as little-endian bytes: 5 × Float64
+ * per contact, list lengths as Uint32, dictionary ids as Uint32, country as Int32, status, source),
+ * then B = gzip(JSON `[emails, names]`). A count decompresses and parses A only; B (more than half
+ * the bytes) is decompressed and parsed the first time a sample or member page reads a row of it.
+ */
+const F3 = 'F3';
+
+function encodeChunk(rows: ContactFactRow[]): Buffer {
+  const t = tableFromRows(rows);
+  const header = Buffer.from(JSON.stringify({ f: F3, n: t.size, ids: t.ids, tags: t.tags, products: t.products, countries: t.countries, lists: [t.tagIds.length, t.smartIds.length, t.productIds.length] }));
+  const counts = (start: Uint32Array) => Uint32Array.from({ length: t.size }, (_, i) => start[i + 1]! - start[i]!);
+  const parts: ArrayBufferView[] = [t.firstPurchase, t.lastPurchase, t.lastOpen, t.lastClick, t.spent, counts(t.tagStart), counts(t.smartStart), counts(t.productStart), t.tagIds, t.smartIds, t.productIds, t.country, t.status, t.source];
+  const headerLength = Buffer.alloc(4);
+  headerLength.writeUInt32LE(header.length);
+  const core = gzipSync(Buffer.concat([headerLength, header, ...parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength))]), { level: 1 });
+  const text = gzipSync(JSON.stringify([rows.map((r) => r.email), rows.map((r) => r.name)]), { level: 1 });
+  const coreLength = Buffer.alloc(4);
+  coreLength.writeUInt32LE(core.length);
+  return Buffer.concat([coreLength, core, text]);
+}
+
+/**
+ * Rows (sorted by id) into gzipped columnar chunks (F3) of at most `maxBytes`: groups sized by an
  * estimate (about 10:1 compression measured on seeded contacts), a group that still compresses above the limit split in two.
  */
 export function packTable(rows: ContactFactRow[], maxBytes = TABLE_CHUNK_BYTES): Buffer[] {
   const out: Buffer[] = [];
   const pack = (group: ContactFactRow[]) => {
-    const zipped = gzipSync(encodeTable(tableFromRows(group)), { level: 1 });
-    if (zipped.length <= maxBytes || group.length === 1) {
-      out.push(zipped);
+    const chunk = encodeChunk(group);
+    if (chunk.length <= maxBytes || group.length === 1) {
+      out.push(chunk);
       return;
     }
     const half = Math.ceil(group.length / 2);
@@ -460,7 +505,123 @@ export function packTable(rows: ContactFactRow[], maxBytes = TABLE_CHUNK_BYTES):
   return out;
 }
 
+/** A format F2 chunk (snapshots written before F3). */
 export const unpackTableChunk = (data: Uint8Array): FactsTable => decodeTable(gunzipSync(data));
+
+interface F3Header {
+  f: string;
+  n: number;
+  ids: string[];
+  tags: string[];
+  products: string[];
+  countries: string[];
+  lists: [number, number, number];
+}
+
+/**
+ * F3 chunks (in id order) decoded straight into one table: each chunk's numeric columns are copied
+ * once into arrays sized for all of them (no per-chunk table, no second copy), dictionary ids
+ * remapped to the merged dictionaries; emails and names stay compressed until read.
+ */
+export function unpackTables(chunks: Uint8Array[]): FactsTable {
+  const parts = chunks.map((data) => {
+    const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const coreLength = buffer.readUInt32LE(0);
+    const core = gunzipSync(buffer.subarray(4, 4 + coreLength));
+    const headerLength = core.readUInt32LE(0);
+    const header = JSON.parse(core.toString('utf8', 4, 4 + headerLength)) as F3Header;
+    if (header.f !== F3) throw new Error(`unknown contact facts chunk format ${header.f}`);
+    let text: [string[], (string | null)[]] | undefined;
+    const zipped = buffer.subarray(4 + coreLength);
+    return { header, core, at: 4 + headerLength, text: (i: number): [string, string | null] => {
+      text ??= JSON.parse(gunzipSync(zipped).toString('utf8')) as [string[], (string | null)[]];
+      return [text[0][i]!, text[1][i]!];
+    } };
+  });
+  const n = parts.reduce((a, p) => a + p.header.n, 0);
+  const totals = [0, 1, 2].map((k) => parts.reduce((a, p) => a + p.header.lists[k]!, 0));
+  const tags = new Dictionary();
+  const products = new Dictionary();
+  const countries = new Dictionary();
+  const t: FactsTable = {
+    size: n,
+    ids: n ? new Array<string>(n) : [],
+    text: textAcross(parts.map((p) => ({ size: p.header.n, text: p.text }))),
+    status: new Uint8Array(n),
+    source: new Int8Array(n),
+    country: new Int32Array(n),
+    firstPurchase: new Float64Array(n),
+    lastPurchase: new Float64Array(n),
+    lastOpen: new Float64Array(n),
+    lastClick: new Float64Array(n),
+    spent: new Float64Array(n),
+    tagStart: new Uint32Array(n + 1),
+    tagIds: new Uint32Array(totals[0]!),
+    smartStart: new Uint32Array(n + 1),
+    smartIds: new Uint32Array(totals[1]!),
+    productStart: new Uint32Array(n + 1),
+    productIds: new Uint32Array(totals[2]!),
+    tags: tags.values,
+    products: products.values,
+    countries: countries.values,
+  };
+  let row = 0;
+  const listBase = [0, 0, 0];
+  for (const { header: h, core, at: from } of parts) {
+    const m = h.n;
+    let at = from;
+    // Copied out byte-wise: the views must be aligned, the header length is arbitrary.
+    const take = (bytes: number) => {
+      const slice = core.subarray(at, at + bytes);
+      at += bytes;
+      return slice;
+    };
+    const aligned = (bytes: number) => {
+      const copy = new Uint8Array(bytes);
+      copy.set(take(bytes));
+      return copy.buffer;
+    };
+    const f64 = (target: Float64Array) => new Uint8Array(target.buffer).set(take(m * 8), row * 8);
+    f64(t.firstPurchase);
+    f64(t.lastPurchase);
+    f64(t.lastOpen);
+    f64(t.lastClick);
+    f64(t.spent);
+    const counts = [0, 1, 2].map(() => new Uint32Array(aligned(m * 4)));
+    const tagMap = h.tags.map((v) => tags.id(v));
+    const maps = [tagMap, tagMap, h.products.map((v) => products.id(v))];
+    const starts = [t.tagStart, t.smartStart, t.productStart];
+    const flats = [t.tagIds, t.smartIds, t.productIds];
+    for (let k = 0; k < 3; k++) {
+      const start = starts[k]!;
+      const count = counts[k]!;
+      let base = listBase[k]!;
+      for (let i = 0; i < m; i++) {
+        start[row + i] = base;
+        base += count[i]!;
+      }
+    }
+    for (let k = 0; k < 3; k++) {
+      const ids = new Uint32Array(aligned(h.lists[k]! * 4));
+      const flat = flats[k]!;
+      const map = maps[k]!;
+      const base = listBase[k]!;
+      for (let j = 0; j < ids.length; j++) flat[base + j] = map[ids[j]!]!;
+      listBase[k] = base + ids.length;
+    }
+    const countryMap = h.countries.map((v) => countries.id(v));
+    const country = new Int32Array(aligned(m * 4));
+    for (let i = 0; i < m; i++) t.country[row + i] = country[i]! >= 0 ? countryMap[country[i]!]! : -1;
+    t.status.set(take(m), row);
+    new Uint8Array(t.source.buffer).set(take(m), row);
+    for (let i = 0; i < m; i++) t.ids[row + i] = h.ids[i]!;
+    row += m;
+  }
+  t.tagStart[n] = listBase[0]!;
+  t.smartStart[n] = listBase[1]!;
+  t.productStart[n] = listBase[2]!;
+  return t;
+}
 
 /**
  * The snapshot with the deltas on top, without copying the snapshot: `hidden[i]` marks snapshot
@@ -497,7 +658,7 @@ export function mergeView(table: FactsTable, deltas: FactDelta[]): FactsView {
     else {
       const before = current(delta.id);
       if (!before) continue;
-      changed.set(delta.id, delta.kind === 'open' ? { ...before, lastOpenAt: later(before.lastOpenAt, delta.at) } : { ...before, lastClickAt: later(before.lastClickAt, delta.at) });
+      changed.set(delta.id, applyPartial(before, delta));
     }
   }
   const extra: ContactFactRow[] = [];

@@ -38,7 +38,7 @@ const deltaPartition = (scope: Scope, shard: number) => keys.collection(scope, `
 const headKey = (scope: Scope) => keys.entity(scope, FACTS, 'HEAD');
 const chunkKey = (scope: Scope, generation: string, n: number) => keys.entity(scope, FACTS, `G#${generation}#${String(n).padStart(5, '0')}`);
 
-type DeltaKind = 'r' | 'x' | 'o' | 'c';
+type DeltaKind = 'r' | 'x' | 'o' | 'c' | 't';
 function deltaItem(scope: Scope, contactId: string, at: string, kind: DeltaKind, body: Record<string, unknown>) {
   return {
     PK: deltaPartition(scope, shardOf(contactId)),
@@ -191,8 +191,8 @@ export interface FactsHead {
   count: number;
   /** When the rebuild that wrote this snapshot started reading contacts (or the deltas it compacted). */
   startedAt: string;
-  /** 'F2': gzipped columnar chunks (facts.ts `packTable`); absent: gzipped JSON lines (before it). */
-  format?: 'F2';
+  /** 'F3': columnar chunks, emails and names compressed apart (facts.ts `packTable`); 'F2': columnar, one gzip (before F3); absent: gzipped JSON lines. */
+  format?: 'F2' | 'F3';
   /** When a rebuild last read the contacts themselves (compactions carry it over). */
   fullAt?: string;
 }
@@ -230,17 +230,22 @@ export async function deleteFactsChunks(store: Store, scope: Scope, head: FactsH
  * The deltas written after `since`, in write order, reading at most `max` (the four shards in
  * parallel). `more` says the bound was reached and the list is cut short.
  */
+type DeltaItem = { SK: string; row?: string; at?: string; rows?: string };
+
 export async function factDeltasSince(store: Store, scope: Scope, since: string, max: number): Promise<{ deltas: FactDelta[]; more: boolean }> {
   let more = false;
   const shards = await Promise.all(
     Array.from({ length: DELTA_SHARDS }, async (_, shard) => {
-      const items: { SK: string; row?: string; at?: string }[] = [];
+      const items: DeltaItem[] = [];
+      let weight = 0;
       let cursor: string | undefined;
       do {
-        const page = await store.query<{ SK: string; row?: string; at?: string }>({ pk: deltaPartition(scope, shard), after: since, ascending: true, limit: 5000, cursor });
+        const page = await store.query<DeltaItem>({ pk: deltaPartition(scope, shard), after: since, ascending: true, limit: 5000, cursor });
         items.push(...page.items);
+        // A tag delta counts as many deltas as it holds contacts (roughly: by its length).
+        for (const item of page.items) weight += item.rows ? Math.ceil(item.rows.length / 60) : 1;
         cursor = page.cursor;
-        if (items.length > max / DELTA_SHARDS) {
+        if (weight > max / DELTA_SHARDS) {
           more = Boolean(cursor) || more;
           break;
         }
@@ -249,14 +254,16 @@ export async function factDeltasSince(store: Store, scope: Scope, since: string,
     }),
   );
   const all = shards.flat();
-  if (all.length > max) more = true;
   all.sort((a, b) => (a.SK < b.SK ? -1 : a.SK > b.SK ? 1 : 0));
-  const deltas = all.map((item): FactDelta => {
+  const deltas: FactDelta[] = [];
+  for (const item of all) {
     const [, id, kind] = item.SK.split('#') as [string, string, DeltaKind];
-    if (kind === 'r') return { kind: 'row', row: decodeRow(item.row!) };
-    if (kind === 'x') return { kind: 'gone', id };
-    return { kind: kind === 'o' ? 'open' : 'click', id, at: item.at! };
-  });
+    if (kind === 'r') deltas.push({ kind: 'row', row: decodeRow(item.row!) });
+    else if (kind === 'x') deltas.push({ kind: 'gone', id });
+    else if (kind === 't') for (const [contactId, tags, smartTags] of JSON.parse(item.rows!) as [string, string[], string[]][]) deltas.push({ kind: 'tags', id: contactId, tags, smartTags });
+    else deltas.push({ kind: kind === 'o' ? 'open' : 'click', id, at: item.at! });
+  }
+  if (deltas.length > max) more = true;
   return { deltas, more };
 }
 
@@ -306,24 +313,59 @@ export async function batchCreateContacts(store: Store, scope: Scope, contacts: 
 type BatchRequest = BatchWriteRequest;
 
 /**
- * The smart-tag path: the contact's versioned put alone (false when someone changed it since it
- * was read), its tag items and facts delta after it through `batchWrite`. A crash in between
- * leaves a contact whose record carries the change without its delta; the next refresh sees it
- * unchanged in the facts, finds the record already changed and writes `contactSideWrites` again.
+ * The smart-tag path: many contacts' new tag lists, each written only if the contact was not
+ * changed since it was read (`updatedAt` is the version), as conditional PartiQL UPDATEs sent 25
+ * to a BatchExecuteStatement call (one statement per contact, no atomicity between them; a single
+ * conditional put per contact cost one round trip each). Only `tags`, `smartTags` and `updatedAt`
+ * change, so no index key moves. Answers per contact whether it was written. The tag items and the
+ * facts delta follow through `batchWrite` (`contactTagWrites`, `tagDeltaItems`); a crash in between
+ * leaves records carrying the change without their delta, and the next refresh (which sees them
+ * unchanged in the facts, and the records already changed) writes those again.
  */
-export async function putContactIfUnchanged(store: Store, scope: Scope, contact: ContactRecord, before: ContactRecord): Promise<boolean> {
-  try {
-    await store.put(contactItem(scope, contact), { condition: 'attribute_exists(PK) AND #updatedAt = :readUpdatedAt', names: { '#updatedAt': 'updatedAt' }, values: { ':readUpdatedAt': before.updatedAt } });
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionFailed') return false;
-    throw error;
-  }
+export async function updateContactTagsIfUnchanged(store: Store, scope: Scope, changes: { next: ContactRecord; before: ContactRecord }[]): Promise<boolean[]> {
+  const statement = `UPDATE "${store.tableName}" SET "tags" = ? SET "smartTags" = ? SET "updatedAt" = ? WHERE "PK" = ? AND "SK" = ? AND "updatedAt" = ?`;
+  return store.batchStatements(
+    changes.map(({ next, before }) => {
+      const key = contactKey(scope, next._id);
+      return { statement, parameters: [next.tags, next.smartTags, next.updatedAt, key.PK, key.SK, before.updatedAt] };
+    }),
+  );
 }
 
-/** A contact's tag items (against the tags it carried before) and its facts delta, for `batchWrite`. */
-export function contactSideWrites(scope: Scope, contact: ContactRecord, beforeTags: string[]): BatchRequest[] {
-  return [...tagOps(scope, contact, beforeTags), rowDelta(scope, contact)].map((op): BatchRequest => ('put' in op ? { PutRequest: { Item: op.put } } : { DeleteRequest: { Key: (op as { delete: Record<string, unknown> }).delete } }));
+/** A contact's tag items against the tags it carried before, for `batchWrite`. */
+export function contactTagWrites(scope: Scope, contact: ContactRecord, beforeTags: string[]): BatchRequest[] {
+  return tagOps(scope, contact, beforeTags).map((op): BatchRequest => ('put' in op ? { PutRequest: { Item: op.put } } : { DeleteRequest: { Key: (op as { delete: Record<string, unknown> }).delete } }));
+}
+
+/** A tag delta item holds at most this much JSON (well under the 400 KB item limit). */
+const TAG_DELTA_BYTES = 300_000;
+
+/**
+ * The facts deltas of many contacts' tag changes at one time `at`: one item (kind `t`) per group
+ * of contacts, each row `[id, tags, smartTags]` (the lists the record now holds), instead of a
+ * full-row delta per contact. Named after the group's first contact, so groups of one write differ.
+ */
+export function tagDeltaItems(scope: Scope, at: string, contacts: Pick<ContactRecord, '_id' | 'tags' | 'smartTags'>[]): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [];
+  let group: string[] = [];
+  let first = '';
+  let bytes = 0;
+  const flush = () => {
+    // `~` sorts after every id: a row delta stamped the same millisecond (the contact's creation, or
+    // the write this change was conditional on) is older than the change and must apply first.
+    if (group.length) items.push(deltaItem(scope, `~${first}`, at, 't', { rows: `[${group.join(',')}]` }));
+    group = [];
+    bytes = 0;
+  };
+  for (const c of contacts) {
+    const row = JSON.stringify([c._id, c.tags, c.smartTags]);
+    if (bytes + row.length > TAG_DELTA_BYTES) flush();
+    if (!group.length) first = c._id;
+    group.push(row);
+    bytes += row.length + 1;
+  }
+  flush();
+  return items;
 }
 
 /** BatchWriteItem in calls of 25, `concurrency` in flight, unprocessed items retried with backoff. */

@@ -7,7 +7,7 @@ import type { Scope } from '../store/keys';
 import { ConditionFailed, type TransactOp } from '../store/store';
 import type { ContactRecord, ContactSource, ContactStatus, Consent, SuppressionReason } from './records';
 import * as repo from './repository';
-import { concatTables, mergeView, packTable, tableFromRows, unpackChunk, unpackTableChunk, viewRows, type ContactFactRow, type FactsTable, type FactsView } from './facts';
+import { concatTables, mergeView, packTable, tableFromRows, unpackChunk, unpackTableChunk, unpackTables, viewRows, type ContactFactRow, type FactsTable, type FactsView } from './facts';
 import { randomHex } from '../platform/ids';
 import { applySale, buildContact, cleanTags, isSuppressedStatus, isValidEmail, MAX_TAGS_PER_CONTACT, mergeContact, normalizeEmail, type NewContactInput } from './rules';
 
@@ -194,50 +194,73 @@ export async function removeTags(deps: Deps, scope: Scope, id: string, tags: str
   return changeContact(deps, scope, id, tagsRemoved(tags, options));
 }
 
-const SMART_WRITE_CONCURRENCY = 16;
+/** BatchGetItem calls (100 contacts each) in flight while the smart-tag refresh reads. */
+const SMART_READ_CONCURRENCY = 8;
 
 /**
- * The same tag change to many contacts (the smart-tag refresh): the contacts read in batches of
- * 100; each changed contact's record written alone, conditional on the version read (16 in
- * flight); then the tag items and facts deltas of all of them in BatchWriteItem calls. A contact
+ * The same tag change to many contacts (the smart-tag refresh): the contacts read in BatchGetItem
+ * calls of 100 (8 in flight); each changed contact's tag lists written conditional on the version
+ * read, 25 contacts to a BatchExecuteStatement call (8 in flight); then the tag items by
+ * BatchWriteItem and the facts deltas as a few grouped items (one row per contact). A contact
  * changed meanwhile is redone through the normal transactional path. A contact whose record
- * already carries the change (the caller saw it unchanged in the facts: a crash between the two
+ * already carries the change (the caller saw it unchanged in the facts: a crash between the
  * writes) gets its tag items and delta written again. Contacts gone meanwhile are skipped.
  * Returns how many contacts changed.
  */
 async function changeTagsBatched(deps: Deps, scope: Scope, ids: string[], touched: string[], apply: (current: ContactRecord, now: string) => ContactRecord | undefined): Promise<number> {
-  const contacts = await repo.getContacts(deps.store, scope, ids);
+  const groups: string[][] = [];
+  for (let i = 0; i < ids.length; i += 100) groups.push(ids.slice(i, i + 100));
+  const contacts = (await inPool(groups, SMART_READ_CONCURRENCY, (group) => repo.getContacts(deps.store, scope, group))).flat();
   const now = deps.clock.now().toISOString();
-  const side: ReturnType<typeof repo.contactSideWrites> = [];
+  const tagWrites: ReturnType<typeof repo.contactTagWrites> = [];
+  const written: ContactRecord[] = [];
+  const changes: { next: ContactRecord; before: ContactRecord }[] = [];
+  for (const contact of contacts) {
+    const updated = apply(contact, now);
+    if (!updated) {
+      // Repair: the tag items of the touched tags as the record has them, and its delta.
+      tagWrites.push(...repo.contactTagWrites(scope, contact, contact.tags.filter((t) => !touched.includes(t)).concat(touched.filter((t) => !contact.tags.includes(t)))));
+      written.push(contact);
+      continue;
+    }
+    checkTagCount(updated);
+    changes.push({ next: updated, before: contact });
+  }
+  const applied = await repo.updateContactTagsIfUnchanged(deps.store, scope, changes);
   let changed = 0;
+  const redo: ContactRecord[] = [];
+  changes.forEach(({ next, before }, i) => {
+    if (!applied[i]) return void redo.push(before);
+    tagWrites.push(...repo.contactTagWrites(scope, next, before.tags));
+    written.push(next);
+    changed++;
+  });
+  // Changed since it was read: the normal transaction (its own delta), re-reading the contact.
+  await inPool(redo, 8, (contact) =>
+    changeContact(deps, scope, contact._id, apply).then(
+      () => changed++,
+      (failure: Error & { status?: number }) => {
+        if (failure.status !== 404) throw failure; // deleted meanwhile
+      },
+    ),
+  );
+  await repo.batchWrite(deps.store, [...tagWrites, ...repo.tagDeltaItems(scope, now, written).map((Item) => ({ PutRequest: { Item } }))]);
+  return changed;
+}
+
+/** `fn` over `items`, at most `concurrency` at once; results in input order. */
+async function inPool<T, R>(items: T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.min(SMART_WRITE_CONCURRENCY, contacts.length) }, async () => {
-      while (next < contacts.length) {
-        const contact = contacts[next++]!;
-        const updated = apply(contact, now);
-        if (!updated) {
-          // Repair: the tag items of the touched tags as the record has them, and its delta.
-          side.push(...repo.contactSideWrites(scope, contact, contact.tags.filter((t) => !touched.includes(t)).concat(touched.filter((t) => !contact.tags.includes(t)))));
-          continue;
-        }
-        checkTagCount(updated);
-        if (await repo.putContactIfUnchanged(deps.store, scope, updated, contact)) {
-          side.push(...repo.contactSideWrites(scope, updated, contact.tags));
-          changed++;
-          continue;
-        }
-        await changeContact(deps, scope, contact._id, apply).then(
-          () => changed++,
-          (failure: Error & { status?: number }) => {
-            if (failure.status !== 404) throw failure; // deleted meanwhile
-          },
-        );
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
       }
     }),
   );
-  await repo.batchWrite(deps.store, side);
-  return changed;
+  return out;
 }
 
 /** `addTags` for many contacts at once (see changeTagsBatched). */
@@ -398,8 +421,8 @@ async function snapshotTable(deps: Deps, scope: Scope, head: repo.FactsHead): Pr
   if (hit) return hit;
   const chunks = await repo.getFactsChunks(deps.store, scope, head);
   if (!chunks) return undefined;
-  // Snapshots written before the columnar format hold gzipped JSON lines.
-  const table = head.format === 'F2' ? concatTables(chunks.map(unpackTableChunk)) : tableFromRows(chunks.flatMap(unpackChunk));
+  // Snapshots written before F3: F2 (columnar, one gzip per chunk) or gzipped JSON lines.
+  const table = head.format === 'F3' ? unpackTables(chunks) : head.format === 'F2' ? concatTables(chunks.map(unpackTableChunk)) : tableFromRows(chunks.flatMap(unpackChunk));
   snapshotCache.set(cacheKey, table);
   while (snapshotCache.size > CACHE_ENTRIES) snapshotCache.delete(snapshotCache.keys().next().value!);
   return table;
@@ -482,7 +505,7 @@ export async function rebuildContactFacts(
   const previous = await repo.getFactsHead(deps.store, scope);
   let rows: ContactFactRow[] | undefined;
   let fullAt = previous?.fullAt;
-  if (!options.full && previous?.format === 'F2' && previous.fullAt && nowMs - Date.parse(previous.startedAt) < COMPACT_WITHIN_MS && nowMs - Date.parse(previous.fullAt) < FULL_EVERY_MS) {
+  if (!options.full && (previous?.format === 'F2' || previous?.format === 'F3') && previous.fullAt && nowMs - Date.parse(previous.startedAt) < COMPACT_WITHIN_MS && nowMs - Date.parse(previous.fullAt) < FULL_EVERY_MS) {
     const facts = await contactFacts(deps, scope);
     if (facts.complete) rows = facts.rows;
   }
@@ -519,7 +542,7 @@ export async function rebuildContactFacts(
   }
   const chunks = packTable(rows);
   for (let i = 0; i < chunks.length; i += 8) await Promise.all(chunks.slice(i, i + 8).map((data, j) => repo.putFactsChunk(deps.store, scope, generation, i + j, data)));
-  const head: repo.FactsHead = { generation, chunks: chunks.length, count: rows.length, startedAt, format: 'F2', fullAt };
+  const head: repo.FactsHead = { generation, chunks: chunks.length, count: rows.length, startedAt, format: 'F3', fullAt };
   if (await repo.putFactsHead(deps.store, scope, head)) {
     if (previous && previous.generation !== generation) await repo.deleteFactsChunks(deps.store, scope, previous);
   } else await repo.deleteFactsChunks(deps.store, scope, head);

@@ -17,7 +17,8 @@ export function documentClient(options: { region: string; endpoint?: string }): 
       ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
       maxAttempts: 5,
       // A request that hangs must fail and be retried, never block a request or a settle forever.
-      requestHandler: new NodeHttpHandler({ connectionTimeout: 3000, requestTimeout: 10_000, throwOnRequestTimeout: true }),
+      // DYNAMODB_REQUEST_TIMEOUT_MS: benches on a shared, overloaded machine (DynamoDB Local answering slowly).
+      requestHandler: new NodeHttpHandler({ connectionTimeout: 3000, requestTimeout: Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? 10_000), throwOnRequestTimeout: true }),
     });
     activeTracing()?.captureClient(base);
     client = DynamoDBDocumentClient.from(base, {

@@ -1,4 +1,5 @@
 import {
+  BatchExecuteStatementCommand,
   BatchGetCommand,
   BatchWriteCommand,
   DeleteCommand,
@@ -54,6 +55,8 @@ export interface QueryPage<T> {
 
 /** Thrown when a conditional write or a transaction's condition fails. */
 const TRANSACTION_CONFLICT_TRIES = 8;
+/** Per-statement errors of BatchExecuteStatement worth sending again. */
+const RETRIED_STATEMENT_ERRORS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded', 'TransactionConflict', 'InternalServerError']);
 
 export class ConditionFailed extends Error {
   constructor(readonly reasons: (string | undefined)[] = []) {
@@ -219,6 +222,44 @@ export class Store {
         }
       }),
     );
+  }
+
+  /**
+   * PartiQL statements in BatchExecuteStatement calls of 25, `concurrency` calls in flight. Each
+   * statement stands alone (no atomicity between them): the answer says, per statement, whether it
+   * applied (false: its WHERE condition failed, e.g. a version check). Throttled statements are
+   * sent again after a jittered pause; any other error is thrown. For many independent
+   * conditional updates where one call per item would cost too much.
+   */
+  async batchStatements(statements: { statement: string; parameters: unknown[] }[], concurrency = 8): Promise<boolean[]> {
+    const applied: boolean[] = new Array(statements.length).fill(false);
+    const chunks: number[][] = [];
+    for (let i = 0; i < statements.length; i += 25) chunks.push(Array.from({ length: Math.min(25, statements.length - i) }, (_, k) => i + k));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, chunks.length) }, async () => {
+        while (next < chunks.length) {
+          let pending = chunks[next++]!;
+          for (let attempt = 1; pending.length; attempt++) {
+            const out = await this.client.send(
+              new BatchExecuteStatementCommand({ Statements: pending.map((i) => ({ Statement: statements[i]!.statement, Parameters: statements[i]!.parameters })), ReturnConsumedCapacity: 'TOTAL' }),
+            );
+            this.consumed('write', out.ConsumedCapacity);
+            const again: number[] = [];
+            (out.Responses ?? []).forEach((response, k) => {
+              const code = response.Error?.Code;
+              if (!code) applied[pending[k]!] = true;
+              else if (code === 'ConditionalCheckFailed') applied[pending[k]!] = false;
+              else if (RETRIED_STATEMENT_ERRORS.has(code) && attempt < TRANSACTION_CONFLICT_TRIES) again.push(pending[k]!);
+              else throw new Error(`${code}: ${response.Error?.Message ?? 'statement failed'}`);
+            });
+            pending = again;
+            if (pending.length) await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+          }
+        }
+      }),
+    );
+    return applied;
   }
 
   /** Put; `ifNotExists` makes it a create that fails with ConditionFailed when the key is taken. */

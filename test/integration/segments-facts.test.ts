@@ -17,7 +17,7 @@ import {
   upsertContact,
 } from '../../shared/audience/service';
 import type { ContactRecord } from '../../shared/audience/records';
-import { putContactIfUnchanged } from '../../shared/audience/repository';
+import { updateContactTagsIfUnchanged } from '../../shared/audience/repository';
 import { createSegment, evaluate, refreshSmartTag, segmentMembersPage } from '../../shared/segments/service';
 import { matchesDefinition, parseDefinition, type Definition } from '../../shared/segments/rules';
 import type { OperationContext } from '../../shared/platform/context';
@@ -210,7 +210,7 @@ describe('segments over the contact-facts layout', () => {
     // the facts do not. The next refresh writes the tag item and the delta again.
     const moved = await updateContact(deps, scope, contacts[2]!._id, { country: 'DE' });
     clock.advance(1);
-    await putContactIfUnchanged(deps.store, scope, { ...moved, tags: [...moved.tags, 'german'], smartTags: ['german'], updatedAt: clock.now().toISOString() }, moved);
+    expect(await updateContactTagsIfUnchanged(deps.store, scope, [{ next: { ...moved, tags: [...moved.tags, 'german'], smartTags: ['german'], updatedAt: clock.now().toISOString() }, before: moved }])).toEqual([true]);
     expect((await contactFacts(deps, scope)).rows.find((row) => row._id === moved._id)!.tags).not.toContain('german');
     expect(await refreshSmartTag(deps, scope, segment._id)).toBe(true);
     expect((await contactFacts(deps, scope)).rows.find((row) => row._id === moved._id)!.tags).toContain('german');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { concatTables, mergeFacts, mergeView, packTable, rowAt, tableFromRows, unpackTableChunk, viewRows, walkView, type ContactFactRow, type FactDelta } from '../../shared/audience/facts';
+import { mergeFacts, mergeView, packTable, rowAt, tableFromRows, unpackTables, viewRows, walkView, type ContactFactRow, type FactDelta } from '../../shared/audience/facts';
 import { compileDefinition } from '../../shared/segments/columns';
 import { matchesDefinition, parseDefinition, type Rule } from '../../shared/segments/rules';
 
@@ -83,7 +83,7 @@ describe('segments over columns (compiled evaluator, columnar chunks, merged vie
     const chunks = packTable(rows, 20_000);
     expect(chunks.length).toBeGreaterThan(2);
     for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(20_000);
-    const back = concatTables(chunks.map(unpackTableChunk));
+    const back = unpackTables(chunks);
     expect(back.size).toBe(rows.length);
     expect(Array.from({ length: back.size }, (_, i) => rowAt(back, i))).toEqual(rows);
     expect(packTable([])).toEqual([]);
@@ -98,8 +98,13 @@ describe('segments over columns (compiled evaluator, columnar chunks, merged vie
       { kind: 'row', row: { ...row(99_999), _id: '00000000000000000000005g' } }, // new, sorts among the others
       { kind: 'click', id: rows[9]!._id, at: at(NOW) },
       { kind: 'open', id: 'ffffffffffffffffffffffff', at: at(NOW) },
+      { kind: 'tags', id: rows[10]!._id, tags: ['smart'], smartTags: ['smart'] }, // a batched smart-tag change
+      { kind: 'tags', id: rows[5]!._id, tags: ['new', 'smart'], smartTags: ['smart'] }, // on top of a row delta
+      { kind: 'tags', id: 'fffffffffffffffffffffffe', tags: ['smart'], smartTags: ['smart'] }, // not subscribed: ignored
     ];
     const view = mergeView(table, deltas);
+    expect(viewRows(view).find((r) => r._id === rows[10]!._id)).toMatchObject({ tags: ['smart'], smartTags: ['smart'], email: rows[10]!.email });
+    expect(viewRows(view).find((r) => r._id === rows[5]!._id)).toMatchObject({ tags: ['new', 'smart'], smartTags: ['smart'] });
     expect(viewRows(view)).toEqual(mergeFacts(rows, deltas));
     expect(view.size).toBe(rows.length - 2 + 1);
     const after: string[] = [];

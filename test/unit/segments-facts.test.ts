@@ -47,10 +47,13 @@ describe('contact facts (compact rows, chunks, merge)', () => {
       { kind: 'open', id: 'zz', at: '2026-06-01T00:00:00.000Z' }, // not subscribed in the snapshot: ignored
       { kind: 'row', row: row('e', { status: 'unsubscribed' }) },
       { kind: 'row', row: row('e') }, // resubscribed later
+      { kind: 'tags', id: 'e', tags: ['smart'], smartTags: ['smart'] }, // a batched smart-tag change: tag lists only
+      { kind: 'tags', id: 'd', tags: ['smart'], smartTags: ['smart'] }, // unsubscribed: stays out
     ]);
     expect(merged.map((r) => r._id)).toEqual(['0', 'a', 'b', 'e']);
     expect(merged[1]).toMatchObject({ tags: ['new'], lastClickAt: '2026-06-01T00:00:00.000Z' });
     expect(merged[2]).toMatchObject({ tags: ['t'], lastOpenAt: '2026-05-01T00:00:00.000Z' });
+    expect(merged[3]).toMatchObject({ _id: 'e', tags: ['smart'], smartTags: ['smart'], email: row('e').email });
     expect(mergeFacts([row('x', { status: 'bounced' }), row('y')], []).map((r) => r._id)).toEqual(['y']);
   });
 });
