@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { createOffer, createProduct, openCheckout, pay } from '../support/commerce';
-import { dashboardHost, pageSettled, seriousAxeViolations, signInByMagicLink, type DashboardHost } from '../support/dashboard';
+import { dashboardUrl, pageSettled, seriousAxeViolations, signInByMagicLink } from '../support/dashboard';
 import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
@@ -12,7 +12,6 @@ const SHOTS = join(__dirname, 'screenshots');
 const OWNER = 'engage-owner@example.com';
 
 let runtime: LocalRuntime;
-let host: DashboardHost;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -21,7 +20,7 @@ const ids: Record<string, string> = {};
 
 /** Opens a dashboard page by its address and waits for its content. */
 async function open(path: string) {
-  await page.goto(`${host.origin}/dashboard/${path}`);
+  await page.goto(dashboardUrl(runtime, `/${path}`));
   await pageSettled(page);
 }
 
@@ -57,12 +56,12 @@ async function seed() {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   runtime = await startTestRuntime();
-  [host, browser, account] = await Promise.all([dashboardHost(runtime), launchChromium(), createTestAccount(runtime, 'tier3', OWNER)]);
+  [browser, account] = await Promise.all([launchChromium(), createTestAccount(runtime, 'tier3', OWNER)]);
   await seed();
   // bypassCSP: axe-core is injected by the test; the app itself loads nothing from elsewhere.
   context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
-  await signInByMagicLink(page, runtime, host.origin, OWNER);
+  await signInByMagicLink(page, runtime, OWNER);
   // The data is in test mode: switch as a person does; the choice stays for the pages opened next.
   await page.getByTestId('mode-switch').getByText('Test').click();
   await page.getByTestId('test-badge').waitFor();
@@ -70,7 +69,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   await browser?.close();
-  await host?.close();
   await runtime?.stop();
 });
 
