@@ -71,9 +71,8 @@ export class DashboardHosting extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      // The app is a build output, deployed again from source at any time.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
+      // Kept on stack deletion like the other buckets (no extra custom resource to empty it).
+      removalPolicy: RemovalPolicy.RETAIN,
     });
 
     const apiOrigin = props.apiUrl;

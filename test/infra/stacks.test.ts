@@ -83,7 +83,11 @@ describe('api stack', () => {
 
   it('runs every function on Node.js 22, ARM64, with tracing and JSON logs', () => {
     for (const template of [api, workers]) {
-      for (const fn of resources(template, 'AWS::Lambda::Function')) {
+      // CDK's own deployment handler (the dashboard's BucketDeployment, a Python function CDK
+      // provides, logical id `CustomCDKBucketDeployment...`) is not one of the service's functions.
+      const own = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !id.startsWith('CustomCDKBucketDeployment')).map(([, fn]) => fn as Resource);
+      expect(own.length).toBeGreaterThan(5);
+      for (const fn of own) {
         expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogFormat: 'JSON' } });
       }
     }
@@ -215,7 +219,11 @@ describe('workers stack', () => {
     expect([...destination!.Properties.EventDestination.MatchingEventTypes].sort()).toEqual(['bounce', 'complaint', 'delivery']);
     expect(JSON.stringify(destination!.Properties.EventDestination.EventBridgeDestination.EventBusArn)).toContain(':event-bus/default');
     for (const template of [api, workers]) {
-      for (const fn of resources(template, 'AWS::Lambda::Function')) {
+      // CDK's own deployment handler (the dashboard's BucketDeployment, a Python function CDK
+      // provides, logical id `CustomCDKBucketDeployment...`) is not one of the service's functions.
+      const own = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !id.startsWith('CustomCDKBucketDeployment')).map(([, fn]) => fn as Resource);
+      expect(own.length).toBeGreaterThan(5);
+      for (const fn of own) {
         if (!fn.Properties.Environment?.Variables?.TABLE_NAME) continue;
         expect(fn.Properties.Environment.Variables.EMAIL_CONFIGURATION_SET).toBe('creator-commerce-prod');
       }
