@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { ApiClient, control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
 import { dashboardUrl, pageSettled, seriousAxeViolations, signInByMagicLink, signInToken } from '../support/dashboard';
+import { joinTeam } from '../support/team';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 const SHOTS = 'test/browser/screenshots';
@@ -138,5 +139,23 @@ describe('seller dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();
     for (const token of current) expect((await new ApiClient(runtime.url, token).get('/dashboard/auth/me')).status).toBe(401);
+  });
+
+  it('shows a team member only the pages of their areas', { timeout: 30_000 }, async () => {
+    const team = (await account.live.post('/team/teams', { name: 'Catalog', areas: ['products'] })).body;
+    await joinTeam(runtime, account, 'member-dash@example.com', 'member', [team._id]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const member = await context.newPage();
+    await signInByMagicLink(member, runtime, 'member-dash@example.com');
+    // Home needs the orders area: the member lands on their first page instead.
+    await member.waitForURL(`${runtime.url}/dashboard/products`);
+    const nav = await member.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
+    expect(nav).toEqual(['Products', 'Subscription offers', 'Images', 'Refund policies', 'Reviews']);
+    // A member of live mode only: the test side of the switch is off.
+    await expect(member.getByTestId('mode-switch').getByRole('radio', { name: 'Test' }).isDisabled()).resolves.toBe(true);
+    await member.goto(dashboardUrl(runtime, '/orders'));
+    await member.getByText('Your role does not include this part of the store').waitFor();
+    await member.screenshot({ path: `${SHOTS}/dashboard-member-refused.png` });
+    await context.close();
   });
 });

@@ -92,4 +92,4 @@ export function HomePage() {
   );
 }
 
-export const homePage: PageDefinition = { path: '', title: 'Home', area: 'analytics', group: 'Overview', element: <HomePage /> };
+export const homePage: PageDefinition = { path: '', title: 'Home', area: 'orders', group: 'Overview', element: <HomePage /> };
