@@ -80,14 +80,7 @@ export function ImportsPage() {
                 { key: 'status', header: 'Status', render: (j) => <StatusBadge status={j.status} /> },
               ]}
             />
-            <Group justify="flex-end" gap="xs">
-              <Button size="xs" variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
-              </Button>
-              <Button size="xs" variant="default" disabled={!answer.hasMore} onClick={() => setPage(page + 1)}>
-                Next
-              </Button>
-            </Group>
+            <PrevNext page={page} hasMore={answer.hasMore} onPage={setPage} />
           </>
         )}
       </QueryView>
@@ -96,6 +89,21 @@ export function ImportsPage() {
 }
 
 /** One CSV export: pasted, or read from a chosen file in the browser (nothing is uploaded elsewhere). */
+
+/** Page-numbered lists whose answers say only whether more follow. */
+function PrevNext({ page, hasMore, onPage }: { page: number; hasMore: boolean; onPage: (page: number) => void }) {
+  return (
+    <Group justify="flex-end" gap="xs">
+      <Button size="xs" variant="default" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </Button>
+      <Button size="xs" variant="default" disabled={!hasMore} onClick={() => onPage(page + 1)}>
+        Next
+      </Button>
+    </Group>
+  );
+}
+
 function FileEditor({ onAdd, running }: { onAdd: (file: { kind: Kind; filename: string; csv: string }) => void; running?: boolean }) {
   const [kind, setKind] = useState<Kind>('subscribers');
   const [filename, setFilename] = useState('');
@@ -218,16 +226,7 @@ function ProblemRows({ id, kind, version }: { id: string; kind: Kind; version: s
               { key: 'values', header: 'Values', render: (r) => <Text size="xs" ff="monospace">{Object.values(r.values).join(', ')}</Text> },
             ]}
           />
-          {(page > 1 || answer.hasMore) && (
-            <Group justify="flex-end" gap="xs">
-              <Button size="xs" variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
-              </Button>
-              <Button size="xs" variant="default" disabled={!answer.hasMore} onClick={() => setPage(page + 1)}>
-                Next
-              </Button>
-            </Group>
-          )}
+          {(page > 1 || answer.hasMore) && <PrevNext page={page} hasMore={answer.hasMore} onPage={setPage} />}
         </>
       )}
     </QueryView>
