@@ -150,7 +150,8 @@ describe('seller dashboard in a browser', () => {
     // Home needs the orders area: the member lands on their first page instead.
     await member.waitForURL(`${runtime.url}/dashboard/products`);
     const nav = await member.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
-    expect(nav).toEqual(['Products', 'Subscription offers', 'Images', 'Refund policies', 'Reviews']);
+    // The pages of the products area (catalog, imports, memberships), nothing of another area.
+    expect(nav).toEqual(['Products', 'Subscription offers', 'Images', 'Refund policies', 'Reviews', 'Imports', 'Memberships']);
     // A member of live mode only: the test side of the switch is off.
     await expect(member.getByTestId('mode-switch').getByRole('radio', { name: 'Test' }).isDisabled()).resolves.toBe(true);
     await member.goto(dashboardUrl(runtime, '/orders'));
