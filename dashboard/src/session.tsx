@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { createApiClient, type Api } from './api/client';
+import { ApiFailure, createApiClient, type Api } from './api/client';
 import { signOutEverywhere, type Mode, type SignedIn, type StoreAccess } from './api/auth';
 import type { DashboardConfig } from './config';
 
@@ -112,10 +112,12 @@ export function SessionProvider({ config, children }: { config: DashboardConfig;
         update({ ...session, mode });
       },
       async signOut() {
+        // The server ends every token of the sign-in first: "signed out" is only said once it is true.
         const token = current?.token;
+        // A 401 means the session had already ended elsewhere: that is signed out too.
+        const ended = token ? await signOutEverywhere(config.apiBaseUrl, token).then(() => true, (error: unknown) => error instanceof ApiFailure && error.status === 401) : true;
         update(null);
-        setNotice('You are signed out.');
-        if (token) await signOutEverywhere(config.apiBaseUrl, token).catch(() => undefined);
+        setNotice(ended ? 'You are signed out.' : 'You are signed out on this device. The server could not be reached, so the session ends when it expires.');
       },
       expire,
     };
