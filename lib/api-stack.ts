@@ -67,8 +67,9 @@ export class ApiStack extends Stack {
         entryName: 'api',
         appFunction: group.name,
         app: props.app,
-        environment: serviceEnvironment,
         timeout: Duration.seconds(29),
+        // Each MCP tool call is a request to this API (shared/mcp/server.ts).
+        environment: group.name === 'mcp' ? { ...serviceEnvironment, API_URL: this.api.apiEndpoint } : serviceEnvironment,
         ...(group.name === 'docs'
           ? {
               environment: { ...serviceEnvironment, DOCS_ASSET_DIR: '/var/task/docs-assets' },

@@ -1,7 +1,9 @@
 import { buildOpenApi } from '../docs/openapi';
 import { docsOperations } from '../docs/operations';
+import { toolCatalog } from '../mcp/catalog';
 import { mcpOperations } from '../mcp/operations';
-import { ALL_ACCESS_NEEDS, type AccessNeed, type BusConsumer, type Capability, type ExternalEventConsumer, type ControlRoute, type JobHandler, type PortFactory, type QueueDeclaration, type RecurringSchedule } from '../platform/capability';
+import type { ToolEntry } from '../mcp/tool-entry';
+import { type AccessNeed, type BusConsumer, type Capability, type ExternalEventConsumer, type ControlRoute, type JobHandler, type PortFactory, type QueueDeclaration, type RecurringSchedule } from '../platform/capability';
 import { routeKey, type AnyOperation } from '../platform/operation';
 
 /** One API function and its routes. */
@@ -46,7 +48,8 @@ function unique<T>(items: T[], key: (item: T) => string, what: string): void {
 export function assembleApp(capabilities: Capability[]): App {
   unique(capabilities, (c) => c.name, 'capability');
   const apiOperations = capabilities.flatMap((c) => c.operations ?? []);
-  const mcp = mcpOperations(() => apiOperations);
+  let catalog: ToolEntry[] | undefined;
+  const mcp = mcpOperations(() => (catalog ??= toolCatalog(apiOperations)));
   const docs: AnyOperation[] = docsOperations((baseUrl) => buildOpenApi([...apiOperations, ...docs, ...mcp], baseUrl));
   // One group per API function; a capability naming another's function (apiFunction) joins it.
   const capabilityGroups = new Map<string, ApiGroup>();
@@ -63,8 +66,8 @@ export function assembleApp(capabilities: Capability[]): App {
   const groups: ApiGroup[] = [
     ...capabilityGroups.values(),
     { name: 'docs', operations: docs, needs: [] },
-    // The MCP function runs every tool, so it may touch whatever any group may.
-    { name: 'mcp', operations: mcp, needs: ALL_ACCESS_NEEDS.filter((need) => capabilities.some((c) => (c.needs ?? ['table']).includes(need))) },
+    // The MCP function sends each tool call to the API as a request: it only reads keys (auth).
+    { name: 'mcp', operations: mcp, needs: ['table'] },
   ];
   unique(groups, (g) => g.name, 'API function');
   const allOperations = groups.flatMap((group) => group.operations.map((operation) => ({ group: group.name, operation })));

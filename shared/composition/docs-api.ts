@@ -18,6 +18,6 @@ const notServedHere = async (): Promise<Response> => {
 
 export function docsGroup(capabilities: Capability[]): AnyOperation[] {
   const api = operationsOf(capabilities);
-  const docs: AnyOperation[] = docsOperations((baseUrl) => buildOpenApi([...api, ...docs, ...mcpRoutes(() => api, notServedHere)], baseUrl));
+  const docs: AnyOperation[] = docsOperations((baseUrl) => buildOpenApi([...api, ...docs, ...mcpRoutes(() => [], notServedHere)], baseUrl));
   return docs;
 }

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { CAPABILITIES } from '../app';
 import type { AccessNeed, Capability } from '../platform/capability';
 import { buildOpenApi } from '../docs/openapi';
+import { toolCatalog } from '../mcp/catalog';
 import type { App } from './assemble';
 import { BASE_URL_PLACEHOLDER } from './docs-prebuilt';
 
@@ -108,12 +109,11 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
         imports.add(`import { prebuiltDocsGroup } from '${from('shared/composition/docs-prebuilt')}';`);
         handler = `apiFunction(prebuiltDocsGroup(${JSON.stringify(contract)}), deps)`;
       } else if (group.name === 'mcp') {
-        // They serve every operation (the contract, the tools): the whole list.
-        capabilities = app.capabilities;
-        const names = capabilities.map(manifest);
-        if (names.some((n) => !n)) return undefined;
-        imports.add(`import { ${group.name}Group } from '${from(`shared/composition/${group.name}-api`)}';`);
-        handler = `apiFunction(${group.name}Group([${names.join(', ')}]), deps)`;
+        // The tool catalog is built here, from every manifest, and shipped prebuilt: the function
+        // carries the MCP SDK and no capability (tool calls go to the API).
+        const catalog = gzipSync(JSON.stringify(toolCatalog(app.apiOperations)), { level: 9 }).toString('base64');
+        imports.add(`import { prebuiltMcpGroup } from '${from('shared/composition/mcp-prebuilt')}';`);
+        handler = `apiFunction(prebuiltMcpGroup(${JSON.stringify(catalog)}), deps)`;
       } else {
         const capability = owner((c) => c.name === group.name)!;
         capabilities = [capability];

@@ -325,7 +325,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const port = (server.address() as AddressInfo).port;
   baseUrl = `http://${host}:${port}`;
   handle.baseUrl = baseUrl;
-  deps.config = { ...deps.config, PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? baseUrl };
+  deps.config = { ...deps.config, PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? baseUrl, API_URL: config.API_URL ?? baseUrl };
 
   // Work a killed run of this data folder accepted and had not finished starts again now that
   // the server (the processor's notification target) listens.

@@ -22,6 +22,8 @@ const schema = z.object({
   EMAIL_CONFIGURATION_SET: z.string().optional(),
   /** Base address of the API as buyers and sellers reach it; derived from the request when unset. */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** The API's own address, where the MCP endpoint sends each tool call (the stack sets its endpoint; the local runtime its own address). */
+  API_URL: z.string().url().optional(),
   /** Address of the seller dashboard (its sign-in links point here); `<API base>/dashboard` when unset. */
   DASHBOARD_URL: z.string().url().optional(),
   /** HS256 secret for session tokens (JWT); session tokens are refused when unset. */

@@ -81,8 +81,8 @@ describe('a capability added to the list', () => {
     expect(app.groups.find((g) => g.name === 'example')).toMatchObject({ needs: ['table', 'email'] });
     expect(app.allOperations.some(({ group, operation }) => group === 'example' && operation.path === '/examples/{id}')).toBe(true);
     expect(app.apiOperations.map((o) => o.tool)).toContain('get_example_greeting');
-    // The MCP function may touch what any group may, the example's email included.
-    expect(app.groups.find((g) => g.name === 'mcp')!.needs).toContain('email');
+    // The MCP function sends tool calls to the API: it reads keys and touches nothing else.
+    expect(app.groups.find((g) => g.name === 'mcp')!.needs).toEqual(['table']);
     const docs = app.groups.find((g) => g.name === 'docs')!.operations.find((o) => o.path === '/docs.json')!;
     const answer = (await docs.handler({ request: { baseUrl: 'https://api.example.com' } } as never, { params: {}, query: {}, body: undefined, files: {} })) as { body: string };
     expect(Object.keys(JSON.parse(answer.body).paths)).toContain('/examples/{id}');

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,10 +38,17 @@ describe('generated function entries', () => {
     expect(account.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual([]);
   });
 
+  it('give the MCP function its tool catalog prebuilt and no capability', () => {
+    const text = source('api', 'mcp');
+    expect(importsOf(text).filter((m) => /^shared\/(?!composition|adapters)/.test(m))).toEqual([]);
+    const catalog = JSON.parse(gunzipSync(Buffer.from(JSON.parse(/prebuiltMcpGroup\(("[^"]+")\)/.exec(text)![1]!), 'base64')).toString('utf8')) as { name: string }[];
+    expect(catalog.map((t) => t.name).sort()).toEqual(APP.apiOperations.filter((o) => o.tool).map((o) => o.tool!).sort());
+  });
+
   it('keep the MCP server in the MCP function only, and the tracer only with tracing on', () => {
     for (const spec of functionSpecs(APP)) {
       const text = source(spec.kind, spec.appFunction);
-      expect(text.includes('mcp-api')).toBe(spec.appFunction === 'mcp');
+      expect(text.includes('mcp-prebuilt')).toBe(spec.appFunction === 'mcp');
       expect(text).not.toContain('composition/tracing');
     }
     expect(importsOf(source('api', 'sales', true))).toContain('shared/composition/tracing');

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { AnyOperation } from '../platform/operation';
-import type { RawInput } from '../platform/http/execute';
+import type { ToolEntry } from './tool-entry';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -17,7 +17,7 @@ const jsonSchema = (schema: z.ZodType): JsonSchema => {
  * A tool's arguments are the operation's path, query and body fields side by side (a body that is
  * not an object goes under `body`), which is what an agent finds easiest to fill in.
  */
-export function toolInputSchema(operation: AnyOperation): JsonSchema {
+export function toolInputSchema(operation: AnyOperation): ToolEntry['inputSchema'] {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const part of [operation.params, operation.query]) {
@@ -39,19 +39,20 @@ export function toolInputSchema(operation: AnyOperation): JsonSchema {
   return { type: 'object', properties, ...(required.length ? { required: [...new Set(required)] } : {}) };
 }
 
-/** Splits tool arguments back into the parts the HTTP pipeline would have produced. */
-export function splitToolArguments(operation: AnyOperation, args: Record<string, unknown>): RawInput {
-  const params: Record<string, string | undefined> = {};
-  const query: Record<string, string | undefined> = {};
-  const rest: Record<string, unknown> = { ...args };
-  for (const name of Object.keys(fieldsOf(operation.params))) {
-    if (args[name] !== undefined) params[name] = String(args[name]);
-    delete rest[name];
-  }
-  for (const name of Object.keys(fieldsOf(operation.query))) {
-    if (args[name] !== undefined) query[name] = typeof args[name] === 'string' ? (args[name] as string) : String(args[name]);
-    delete rest[name];
-  }
-  const body = operation.body && !(operation.body instanceof z.ZodObject) ? rest.body : operation.body ? rest : undefined;
-  return { params, query, body };
+/** The tools of these operations (those with a tool name), in the form the MCP server serves. */
+export function toolCatalog(operations: AnyOperation[]): ToolEntry[] {
+  return operations
+    .filter((op) => op.tool)
+    .map((op) => ({
+      name: op.tool!,
+      title: op.summary,
+      description: [op.summary, op.description, `(${op.method} ${op.path}${op.plan ? `; needs plan ${op.plan}` : ''})`].filter(Boolean).join('\n'),
+      inputSchema: toolInputSchema(op),
+      annotations: { readOnlyHint: op.method === 'GET', destructiveHint: op.method === 'DELETE' },
+      method: op.method,
+      path: op.path,
+      params: Object.keys(fieldsOf(op.params)),
+      query: Object.keys(fieldsOf(op.query)),
+      body: !op.body ? 'none' : op.body instanceof z.ZodObject ? 'fields' : 'value',
+    }));
 }
