@@ -270,8 +270,13 @@ async function listAttemptsOfEvent(store: Store, scope: Scope, filters: AttemptF
     .map((d) => asDelivery(d)!)
     .filter((d) => d.eventId === filters.eventId && (!filters.webhookId || d.webhookId === filters.webhookId));
   const ids = new Set(deliveries.flatMap((d) => d.attemptIds ?? []));
-  const found = ids.size ? await store.batchGet<Record<string, unknown>>([...ids].map((id) => attemptKey(scope, id))) : [];
-  let entries = found.map((item) => toRecord<StoredAttempt>(item)!);
+  // Gets through the entity's declared pattern, 25 at a time (a bounded set: see ofEvent).
+  const list = [...ids];
+  let entries: StoredAttempt[] = [];
+  for (let i = 0; i < list.length; i += 25) {
+    const got = await Promise.all(list.slice(i, i + 25).map((id) => attemptEntity.get(store, 'byId', scope, id) as Promise<StoredAttempt | undefined>));
+    entries.push(...got.filter((entry): entry is StoredAttempt => entry !== undefined));
+  }
   if (deliveries.some((d) => !d.attemptIds?.length && d.attempts > 0)) {
     // Entries logged before deliveries listed their attempts carry the event's index key instead.
     const legacy = (await attemptEntity.queryAll(store, 'ofEventLegacy', [scope, filters.eventId])) as StoredAttempt[];
