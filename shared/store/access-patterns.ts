@@ -65,7 +65,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   SubscriberLocator v1 (shared/subscriptions/entities.ts): PK=CAP#subscriber#<subscriberId>, SK=CAP
 //   SubscriberOf v1 (shared/subscriptions/entities.ts): PK=<scope>#U#SUBSCRIBER_OF, SK=<offerId>#<email>
 //   ProcessedTimer v1 (shared/subscriptions/entities.ts): PK=DONE#subscription-timers, SK=<<type>:<subscriberId>:<periodEnd>>
-//   WebhookAttempt v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>; GSI1PK=<scope>#WEBHOOK_ATTEMPTS#<webhookId>, GSI1SK=<attemptId>; GSI2PK=<scope>#EVENT_WEBHOOK_ATTEMPTS#<eventId>, GSI2SK=<attemptId>
+//   WebhookAttempt v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>
 //   WebhookDelivery v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId_webhookId[_replayId]>
 //   WebhookEndpointCount v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_COUNT, SK=endpoints
 //   WebhookEndpoint v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK, SK=<webhookId>
@@ -155,11 +155,12 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Subscriber locator (local control API, portal pair)', key: 'PK=CAP#subscriber#<subscriberId>, SK=CAP', index: 'table', notes: 'holds accountId and mode', declaredBy: 'subscriptions SubscriberLocator v1 .bySubscriber', declared: true },
   { name: 'One subscriber per buyer per offer', key: 'PK=<scope>#U#SUBSCRIBER_OF, SK=<offerId>#<email>', index: 'table', notes: 'holds subscriberId', declaredBy: 'subscriptions SubscriberOf v1 .byBuyer', declared: true },
   { name: 'Subscription timer fired once per period', key: 'PK=DONE#subscription-timers, SK=<<type>:<subscriberId>:<periodEnd>>', index: 'table', notes: 'TTL 30 days; created with the event it fires, conditioned on a free key', declaredBy: 'subscriptions ProcessedTimer v1 (written, not read)', declared: true },
-  { name: 'Webhook delivery log entry by id', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>', index: 'table', notes: 'TTL 30 days', declaredBy: 'webhooks WebhookAttempt v1 .byId', declared: true },
-  { name: 'Webhook delivery log, newest first', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK < <after> (cursor)', index: 'table', notes: 'TTL 30 days', declaredBy: 'webhooks WebhookAttempt v1 .ofTenant', declared: true },
-  { name: 'Webhook delivery log of one endpoint', key: 'GSI1PK=<scope>#WEBHOOK_ATTEMPTS#<webhookId>', index: 'GSI1', notes: 'TTL 30 days', declaredBy: 'webhooks WebhookAttempt v1 .ofEndpoint', declared: true },
-  { name: 'Webhook delivery log of one event', key: 'GSI2PK=<scope>#EVENT_WEBHOOK_ATTEMPTS#<eventId>', index: 'GSI2', notes: 'TTL 30 days', declaredBy: 'webhooks WebhookAttempt v1 .ofEvent', declared: true },
+  { name: 'Webhook delivery log entry by id', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>', index: 'table', notes: 'TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .byId', declared: true },
+  { name: 'Webhook delivery log, newest first', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK < <after> (cursor)', index: 'table', notes: 'TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofTenant', declared: true },
+  { name: 'Webhook delivery log of one endpoint, newest first', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK < <after>, filter webhookId', index: 'table', notes: 'reads past other endpoints\' entries (at most 50 endpoints per mode); TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofEndpoint', declared: true },
+  { name: 'Webhook delivery log of one event, entries written before deliveries listed their attempts', key: 'GSI2PK=<scope>#EVENT_WEBHOOK_ATTEMPTS#<eventId>', index: 'GSI2', notes: 'read only for a delivery without attemptIds; empty once those entries expire (30 days); TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofEventLegacy', declared: true },
   { name: 'Webhook delivery of an event to an endpoint', key: 'PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId_webhookId[_replayId]>', index: 'table', notes: 'created once with a condition; TTL 30 days', declaredBy: 'webhooks WebhookDelivery v1 .byId', declared: true },
+  { name: 'Webhook deliveries of one event (delivery-log filter by event)', key: 'PK=<scope>#WEBHOOK_DELIVERY, begins_with(SK, <eventId>_)', index: 'table', notes: 'bounded: one per endpoint (50) plus test deliveries and redeliveries of the event', declaredBy: 'webhooks WebhookDelivery v1 .ofEvent', declared: true },
   { name: 'Endpoint count of a tenant (limit check)', key: 'PK=<scope>#WEBHOOK_COUNT, SK=endpoints', index: 'table', declaredBy: 'webhooks WebhookEndpointCount v1 .ofTenant', declared: true },
   { name: 'Webhook endpoint by id', key: 'PK=<scope>#WEBHOOK, SK=<webhookId>', index: 'table', declaredBy: 'webhooks WebhookEndpoint v1 .byId', declared: true },
   { name: 'Webhook endpoints of a tenant (fan-out, list)', key: 'PK=<scope>#WEBHOOK', index: 'table', notes: 'bounded: 50 per mode', declaredBy: 'webhooks WebhookEndpoint v1 .ofTenant', declared: true },

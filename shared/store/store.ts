@@ -112,7 +112,7 @@ function decodeCursor(cursor: string, pkAttribute: string, pk: string): Item {
   return key;
 }
 
-function buildUpdate(set: Record<string, unknown>, remove: string[] = [], add: Record<string, number> = {}) {
+function buildUpdate(set: Record<string, unknown>, remove: string[] = [], add: Record<string, number | Set<string>> = {}) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];
@@ -287,7 +287,8 @@ export class Store {
   /** Updates named fields; returns the whole item after the update. */
   async update<T = Item>(
     key: Key,
-    change: { set?: Record<string, unknown>; remove?: string[]; add?: Record<string, number> },
+    /** `add`: a number adds to a number; a set of strings joins a string set (DynamoDB ADD). */
+    change: { set?: Record<string, unknown>; remove?: string[]; add?: Record<string, number | Set<string>> },
     options: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown>; mustExist?: boolean } = {},
   ): Promise<T> {
     const update = buildUpdate(change.set ?? {}, change.remove, change.add);

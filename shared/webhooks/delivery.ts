@@ -9,6 +9,7 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, type DeliveryMessage, type WebhookA
 import * as repo from './repository';
 import { deliveryHeaders } from './signing';
 import { attemptDelivery } from './transport';
+import { cachedEndpoints } from './endpoint-cache';
 
 /** Binds a secret's ciphertext to its endpoint: moved to another record, it no longer decrypts. */
 export const secretContext = (scope: Scope, webhookId: string): Record<string, string> => ({
@@ -44,8 +45,9 @@ export async function enqueueDelivery(
   attempt = 1,
   delaySeconds = 0,
   create?: WebhookDelivery,
+  body?: string,
 ): Promise<void> {
-  const message: DeliveryMessage = { scope, deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, ...(create ? { create } : {}) };
+  const message: DeliveryMessage = { scope, deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, ...(create ? { create } : {}), ...(body !== undefined ? { body } : {}) };
   await deps.ports.queue.send('webhooks', message as unknown as Record<string, unknown>, { delaySeconds });
 }
 
@@ -65,19 +67,16 @@ const MAX_BODY_IN_MESSAGE = 128 * 1024;
 export async function fanOutEvent(deps: Deps, event: DomainEvent): Promise<number> {
   if (!isDeliverableEventType(event.type)) return 0;
   const scope: Scope = { accountId: event.accountId, mode: event.mode };
-  const endpoints = (await repo.listEndpoints(deps.store, scope)).filter((endpoint) => endpoint.active && endpoint.events.includes(event.type));
+  const endpoints = (await endpointsOf(deps, scope)).filter((endpoint) => endpoint.active && endpoint.events.includes(event.type));
   await Promise.all(
     endpoints.map(async (endpoint) => {
-      const delivery = newDelivery(deps, {
-        id: fanOutDeliveryId(event.id, endpoint.id),
-        webhookId: endpoint.id,
-        eventId: event.id,
-        eventType: event.type,
-        body: buildDeliveryBody(event, endpoint.id),
-        test: false,
-        redelivery: false,
-      });
-      if (Buffer.byteLength(delivery.body) <= MAX_BODY_IN_MESSAGE) return enqueueDelivery(deps, scope, delivery, 1, 0, delivery);
+      const body = buildDeliveryBody(event, endpoint.id);
+      const delivery = newDelivery(deps, { id: fanOutDeliveryId(event.id, endpoint.id), webhookId: endpoint.id, eventId: event.id, eventType: event.type, body, test: false, redelivery: false });
+      if (Buffer.byteLength(body) <= MAX_BODY_IN_MESSAGE) {
+        // The record the claim creates leaves the body out: every message carries it instead.
+        const { body: _inMessage, ...record } = delivery;
+        return enqueueDelivery(deps, scope, delivery, 1, 0, record, body);
+      }
       if (!(await repo.createDelivery(deps.store, scope, delivery))) {
         // An earlier run created it. If no attempt is recorded yet, that run may have died before
         // sending the message: send it (again). A copy is dropped by the worker.
@@ -92,6 +91,9 @@ export async function fanOutEvent(deps: Deps, event: DomainEvent): Promise<numbe
 
 // Decrypted secrets by ciphertext: a rotation writes a new ciphertext, so a cached entry can
 // never sign with a replaced secret.
+/** The tenant's endpoints through the per-process cache (see endpoint-cache.ts for the bound). */
+const endpointsOf = (deps: Deps, scope: Scope) => cachedEndpoints(deps.store, scope, () => repo.listEndpoints(deps.store, scope));
+
 const secretCache = new Map<string, string>();
 async function secretOf(deps: Deps, scope: Scope, endpoint: WebhookEndpoint): Promise<string> {
   const cached = secretCache.get(endpoint.secretCiphertext);
@@ -109,14 +111,16 @@ const secondsUntil = (deps: Deps, iso: string) => Math.max(0, (Date.parse(iso) -
 const parseCreate = (value: unknown, deliveryId: string): WebhookDelivery | undefined => {
   if (!value || typeof value !== 'object') return undefined;
   const d = value as Record<string, unknown>;
-  const strings = ['id', 'webhookId', 'eventId', 'eventType', 'body', 'createdAt'].every((field) => typeof d[field] === 'string');
+  const strings = ['id', 'webhookId', 'eventId', 'eventType', 'createdAt'].every((field) => typeof d[field] === 'string');
   if (!strings || d.id !== deliveryId || typeof d.test !== 'boolean' || typeof d.redelivery !== 'boolean') return undefined;
+  if (d.body !== undefined && typeof d.body !== 'string') return undefined;
   return {
     id: d.id as string,
     webhookId: d.webhookId as string,
     eventId: d.eventId as string,
     eventType: d.eventType as string,
-    body: d.body as string,
+    // An older fan-out's message kept the body in the record.
+    ...(typeof d.body === 'string' ? { body: d.body } : {}),
     test: d.test as boolean,
     redelivery: d.redelivery as boolean,
     status: 'pending',
@@ -133,7 +137,8 @@ const parseMessage = (message: Record<string, unknown>): DeliveryMessage | undef
   if (typeof message.deliveryId !== 'string' || typeof message.attempt !== 'number') return undefined;
   const webhookId = typeof message.webhookId === 'string' ? message.webhookId : undefined;
   const create = parseCreate(message.create, message.deliveryId);
-  return { scope: { accountId: scope.accountId, mode: scope.mode }, deliveryId: message.deliveryId, webhookId, attempt: message.attempt, ...(create ? { create } : {}) };
+  const body = typeof message.body === 'string' ? message.body : create?.body;
+  return { scope: { accountId: scope.accountId, mode: scope.mode }, deliveryId: message.deliveryId, webhookId, attempt: message.attempt, ...(create ? { create } : {}), ...(body !== undefined ? { body } : {}) };
 };
 
 /**
@@ -149,11 +154,13 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
     return;
   }
   const { scope, deliveryId, attempt } = message;
-  // The usual path: claim the attempt (one conditional write that returns the delivery) and read
-  // the endpoint at the same time, so little stands between the message and the HTTP call.
-  const [delivery, endpointRead] = await Promise.all([
-    repo.claimAttempt(deps.store, scope, deliveryId, attempt, deps.clock.nowMs(), CLAIM_LEASE_MS, message.create),
-    message.webhookId ? repo.getEndpoint(deps.store, scope, message.webhookId) : Promise.resolve(undefined),
+  // The log entry's id is fixed before the claim, which lists it on the delivery (see claimAttempt).
+  const attemptId = objectId(deps.clock);
+  // The usual path: claim the attempt (one conditional write that returns the delivery) while the
+  // endpoint comes from the per-process copy, so little stands between the message and the call.
+  const [delivery, endpoints] = await Promise.all([
+    repo.claimAttempt(deps.store, scope, deliveryId, attempt, attemptId, deps.clock.nowMs(), CLAIM_LEASE_MS, message.create),
+    endpointsOf(deps, scope),
   ]);
   if (!delivery) {
     const current = await repo.getDelivery(deps.store, scope, deliveryId);
@@ -162,7 +169,7 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
       // This attempt is recorded. This copy of its message came back because the worker died
       // before sending the retry message, or it is a duplicate: send the retry (again) either way.
       if (current.attempts === attempt && current.nextAttemptAt) {
-        await enqueueDelivery(deps, scope, current, attempt + 1, secondsUntil(deps, current.nextAttemptAt));
+        await enqueueDelivery(deps, scope, current, attempt + 1, secondsUntil(deps, current.nextAttemptAt), undefined, message.body ?? current.body);
       }
       return;
     }
@@ -172,17 +179,23 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
     throw new Error(`attempt ${attempt} of delivery ${deliveryId} is in progress elsewhere`);
   }
 
-  const endpoint = message.webhookId === delivery.webhookId ? endpointRead : await repo.getEndpoint(deps.store, scope, delivery.webhookId);
+  let endpoint = endpoints.find((e) => e.id === delivery.webhookId);
   if (!endpoint || !endpoint.active) {
-    await repo.cancelDelivery(deps.store, scope, deliveryId, deps.clock.now().toISOString());
-    return;
+    // The copy may predate the endpoint's creation or reactivation: cancel only on a fresh read.
+    endpoint = await repo.getEndpoint(deps.store, scope, delivery.webhookId);
+    if (!endpoint || !endpoint.active) {
+      await repo.cancelDelivery(deps.store, scope, deliveryId, deps.clock.now().toISOString());
+      return;
+    }
   }
   let headers: Record<string, string>;
   let result: Awaited<ReturnType<typeof attemptDelivery>>;
+  let body: string;
   try {
+    body = message.body ?? delivery.body ?? (await loggedBody(deps, scope, delivery));
     const secret = await secretOf(deps, scope, endpoint);
-    headers = deliveryHeaders({ secret, body: delivery.body, eventType: delivery.eventType, eventId: delivery.eventId, nowMs: deps.clock.nowMs() });
-    result = await attemptDelivery({ url: endpoint.url, body: delivery.body, headers, policy: { allowLoopback: allowLoopback(deps) }, nowMs: () => deps.clock.nowMs() });
+    headers = deliveryHeaders({ secret, body, eventType: delivery.eventType, eventId: delivery.eventId, nowMs: deps.clock.nowMs() });
+    result = await attemptDelivery({ url: endpoint.url, body, headers, policy: { allowLoopback: allowLoopback(deps) }, nowMs: () => deps.clock.nowMs() });
   } catch (error) {
     await repo.releaseClaim(deps.store, scope, deliveryId, attempt);
     throw error;
@@ -193,14 +206,15 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
   const willRetry = result.outcome === 'retry' && attempt < MAX_ATTEMPTS;
   const delaySeconds = willRetry ? RETRY_DELAYS_SECONDS[attempt - 1]! : 0;
   const nextAttemptAt = willRetry ? new Date(attemptEndMs + delaySeconds * 1000).toISOString() : null;
+  const success = result.outcome === 'success';
   const record: WebhookAttempt = {
-    id: objectId(deps.clock),
+    id: attemptId,
     deliveryId,
     webhookId: endpoint.id,
     eventId: delivery.eventId,
     eventType: delivery.eventType,
     attempt,
-    status: result.outcome === 'success' ? 'success' : 'failed',
+    status: success ? 'success' : 'failed',
     statusCode: result.statusCode,
     durationMs: result.durationMs,
     error: result.error,
@@ -208,18 +222,39 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
     finalUrl: result.finalUrl,
     redirects: result.redirects,
     requestHeaders: headers,
-    requestBody: delivery.body,
-    responseBodyExcerpt: result.responseBodyExcerpt,
+    requestBody: body,
+    responseBodyExcerpt: excerptToKeep(result.responseBodyExcerpt, success),
     willRetry,
     nextAttemptAt,
     test: delivery.test,
     redelivery: delivery.redelivery,
     createdAt: deps.clock.now().toISOString(),
   };
-  const status = result.outcome === 'success' ? 'succeeded' : willRetry ? 'pending' : 'failed';
+  const status = success ? 'succeeded' : willRetry ? 'pending' : 'failed';
   const recorded = await repo.recordAttempt(deps.store, scope, record, { status, nextAttemptAt, updatedAt: record.createdAt });
   // Counted by a CloudWatch metric filter (delivery success rate on the dashboard): keep the message.
   logger.info('webhook attempt', { outcome: record.status, statusCode: record.statusCode, attempt, eventType: record.eventType, test: Boolean(record.test) });
   if (!recorded || !willRetry) return;
-  await enqueueDelivery(deps, scope, delivery, attempt + 1, secondsUntil(deps, nextAttemptAt!));
+  await enqueueDelivery(deps, scope, delivery, attempt + 1, secondsUntil(deps, nextAttemptAt!), undefined, body);
+}
+
+/**
+ * The answer of a successful attempt is rarely worth keeping whole, and the log entry costs one
+ * write unit per KiB: a 2xx keeps its first 256 characters, a failure its first 2 KB (what a
+ * seller needs to see why the receiver refused).
+ */
+export const SUCCESS_EXCERPT_CHARS = 256;
+export const excerptToKeep = (excerpt: string | null, success: boolean): string | null =>
+  excerpt === null || !success || excerpt.length <= SUCCESS_EXCERPT_CHARS ? excerpt : excerpt.slice(0, SUCCESS_EXCERPT_CHARS);
+
+/**
+ * The body when neither the message nor the record has it: a message sent before bodies rode in
+ * every message. The first logged attempt has it byte for byte.
+ */
+async function loggedBody(deps: Deps, scope: Scope, delivery: WebhookDelivery): Promise<string> {
+  for (const id of delivery.attemptIds ?? []) {
+    const entry = await repo.getAttempt(deps.store, scope, id);
+    if (entry) return entry.requestBody;
+  }
+  throw new Error(`delivery ${delivery.id} has no body to send`);
 }

@@ -23,14 +23,25 @@ export interface WebhookDelivery {
   webhookId: string;
   eventId: string;
   eventType: string;
-  /** The body, built once; every attempt signs and sends exactly these bytes. */
-  body: string;
+  /**
+   * The body, built once; every attempt signs and sends exactly these bytes. Kept on the record
+   * only when no message carries it (a body over the message limit, a test delivery, a
+   * redelivery); a fan-out's body rides in each attempt's message and in the log entry, so the
+   * record stays small and each write to it costs one unit.
+   */
+  body?: string;
   test: boolean;
   redelivery: boolean;
   status: DeliveryStatus;
   /** Attempts finished and logged. */
   attempts: number;
   nextAttemptAt: string | null;
+  /**
+   * Ids of the log entries its attempts wrote (or were about to write: each claim adds the id
+   * before the HTTP call, so an entry a crash left before the delivery moved on is still found).
+   * The event filter of the log reads them.
+   */
+  attemptIds?: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -69,6 +80,8 @@ export interface DeliveryMessage {
   attempt: number;
   /** On a fan-out's first message: the record the worker's claim creates if it is not there yet. */
   create?: WebhookDelivery;
+  /** The body to send, on every message of a fan-out delivery (the record does not keep it). */
+  body?: string;
 }
 
 export const MAX_ATTEMPTS = 3;

@@ -2,11 +2,13 @@ import type { Scope } from '../store/keys';
 import { createUnique, onConditionFailed } from '../store/conditional';
 import { toRecord, type QueryPage, type Store } from '../store/store';
 import { attemptEntity, deliveryEntity, endpointCountEntity, endpointEntity } from './entities';
+import { HEADER } from './signing';
+import { forgetEndpoints } from './endpoint-cache';
 import { LOG_RETENTION_SECONDS, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from './records';
 
 const endpointKey = endpointEntity.declaration.key;
 const deliveryKey = deliveryEntity.declaration.key;
-const attemptIndexes = attemptEntity.declaration.indexes;
+const attemptKey = attemptEntity.declaration.key;
 
 const expiry = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + LOG_RETENTION_SECONDS;
 
@@ -23,6 +25,7 @@ export async function putEndpoint(store: Store, scope: Scope, endpoint: WebhookE
     const existing = (await listEndpoints(store, scope)).length;
     await onConditionFailed(store.put(endpointCountEntity.item(countKey, { count: existing }), { ifNotExists: true }), () => undefined);
   }
+  forgetEndpoints(store, scope);
   return onConditionFailed(
     store
       .transact([
@@ -31,7 +34,7 @@ export async function putEndpoint(store: Store, scope: Scope, endpoint: WebhookE
       ])
       .then(() => true),
     () => false,
-  );
+  ).finally(() => forgetEndpoints(store, scope));
 }
 
 export async function getEndpoint(store: Store, scope: Scope, id: string): Promise<WebhookEndpoint | undefined> {
@@ -44,13 +47,22 @@ export async function listEndpoints(store: Store, scope: Scope): Promise<Webhook
 }
 
 export async function updateEndpoint(store: Store, scope: Scope, id: string, change: Partial<WebhookEndpoint>): Promise<WebhookEndpoint | undefined> {
+  // Every change drops this process's copy of the tenant's endpoints (endpoint-cache.ts).
   return onConditionFailed(
     async () => toRecord<WebhookEndpoint>(await store.update(endpointKey(scope, id), { set: change }, { mustExist: true })),
     () => undefined,
-  );
+  ).finally(() => forgetEndpoints(store, scope));
 }
 
 export async function deleteEndpoint(store: Store, scope: Scope, id: string): Promise<boolean> {
+  try {
+    return await deleteEndpointItem(store, scope, id);
+  } finally {
+    forgetEndpoints(store, scope);
+  }
+}
+
+async function deleteEndpointItem(store: Store, scope: Scope, id: string): Promise<boolean> {
   const countKey = endpointCountEntity.declaration.key(scope);
   const removed = await onConditionFailed(
     store
@@ -74,25 +86,36 @@ export async function createDelivery(store: Store, scope: Scope, delivery: Webho
   return createUnique(store, deliveryEntity.item(deliveryKey(scope, delivery.id), delivery, { expiresAt: expiry(delivery.createdAt) }));
 }
 
+/** The item keeps `attemptIds` as a string set (ADD appends to it without reading it first). */
+const asDelivery = (record: (Omit<WebhookDelivery, 'attemptIds'> & { attemptIds?: Iterable<string> }) | undefined): WebhookDelivery | undefined =>
+  record && { ...record, attemptIds: record.attemptIds ? [...record.attemptIds].sort() : [] };
+
 export async function getDelivery(store: Store, scope: Scope, id: string): Promise<WebhookDelivery | undefined> {
-  return deliveryEntity.get(store, 'byId', scope, id);
+  return asDelivery(await deliveryEntity.get(store, 'byId', scope, id));
 }
 
 /**
- * Claims attempt `attempt` for one worker and returns the delivery (undefined: not claimable), so two copies of a message (SQS delivers at least
- * once) do not both call the receiver. A claim lapses after `leaseMs`, so a worker that died
- * mid-attempt never blocks the delivery: the queue's redelivery takes it over.
+ * Claims attempt `attempt` for one worker and returns the delivery (undefined: not claimable), so
+ * two copies of a message (SQS delivers at least once) do not both call the receiver. A claim
+ * lapses after `leaseMs`, so a worker that died mid-attempt never blocks the delivery: the queue's
+ * redelivery takes it over.
+ *
+ * The same write adds `attemptId`, the id the attempt's log entry will have, to the delivery's
+ * list: the entry is written after the HTTP call, and a crash before the delivery moves on must
+ * not leave it unreachable from the event filter. An id whose entry never got written (a crash
+ * before or during the call) is skipped when read.
  *
  * With `create` (the fan-out's first message carries the record), the same one write also creates
- * the delivery when it is not there yet: the fan-out then writes nothing to the table, and a
- * delivery costs one write fewer. The fields are the ones the fan-out would have written, so a
- * claim that finds the record already there (a test or a redelivery) sets them to what they are.
+ * the delivery when it is not there yet: the fan-out then writes nothing to the table. The fields
+ * are the ones the fan-out would have written, so a claim that finds the record already there (a
+ * duplicate message) sets them to what they are.
  */
 export async function claimAttempt(
   store: Store,
   scope: Scope,
   id: string,
   attempt: number,
+  attemptId: string,
   nowMs: number,
   leaseMs: number,
   create?: WebhookDelivery,
@@ -100,12 +123,13 @@ export async function claimAttempt(
   const claimable = 'attempts = :prev AND #st = :pending AND (attribute_not_exists(claimedAttempt) OR claimedAttempt < :a OR claimUntil < :now)';
   let fields: Record<string, unknown> = {};
   if (create && attempt === 1) {
-    const { PK: _pk, SK: _sk, ...item } = deliveryEntity.item(deliveryKey(scope, id), create, { expiresAt: expiry(create.createdAt) });
+    const { attemptIds: _ids, ...record } = create;
+    const { PK: _pk, SK: _sk, ...item } = deliveryEntity.item(deliveryKey(scope, id), record, { expiresAt: expiry(create.createdAt) });
     fields = item;
   }
   const claim = store.update(
     deliveryKey(scope, id),
-    { set: { ...fields, claimedAttempt: attempt, claimUntil: nowMs + leaseMs } },
+    { set: { ...fields, claimedAttempt: attempt, claimUntil: nowMs + leaseMs }, add: { attemptIds: new Set([attemptId]) } },
     {
       mustExist: !create,
       condition: create ? `attribute_not_exists(PK) OR (${claimable})` : claimable,
@@ -114,7 +138,7 @@ export async function claimAttempt(
     },
   );
   return onConditionFailed(
-    claim.then((item) => toRecord<WebhookDelivery>(item)),
+    claim.then((item) => asDelivery(toRecord<WebhookDelivery>(item))),
     () => undefined,
   );
 }
@@ -148,13 +172,7 @@ export async function recordAttempt(
   attempt: WebhookAttempt,
   change: Pick<WebhookDelivery, 'status' | 'nextAttemptAt' | 'updatedAt'>,
 ): Promise<boolean> {
-  await store.put(
-    attemptEntity.item(attemptEntity.declaration.key(scope, attempt.id), attempt, {
-      indexes: [attemptIndexes!.ofEndpoint!.key(scope, attempt.webhookId, attempt.id), attemptIndexes!.ofEvent!.key(scope, attempt.eventId, attempt.id)],
-      expiresAt: expiry(attempt.createdAt),
-    }),
-    { ifNotExists: true },
-  );
+  await store.put(attemptEntity.item(attemptKey(scope, attempt.id), toStoredAttempt(attempt), { expiresAt: expiry(attempt.createdAt) }), { ifNotExists: true });
   return onConditionFailed(
     store
       .update(
@@ -169,8 +187,48 @@ export async function recordAttempt(
 
 // ---- delivery log ----
 
+/**
+ * The stored form of a log entry, kept under 1 KiB for a usual body so that it costs one write
+ * unit: the signed headers are kept as their values only (names and the content type are fixed,
+ * event type and id are fields already) and `finalUrl` only when a redirect changed it.
+ */
+interface StoredAttempt extends Omit<WebhookAttempt, 'requestHeaders' | 'finalUrl'> {
+  finalUrl?: string;
+  requestHeaders?: Record<string, string>;
+  sig?: { v2: string; v1: string; ts: string };
+}
+
+function toStoredAttempt(attempt: WebhookAttempt): StoredAttempt {
+  const { requestHeaders, finalUrl, ...rest } = attempt;
+  const compact = Object.keys(requestHeaders).length === 6 && requestHeaders['Content-Type'] === 'application/json' && requestHeaders[HEADER.event] === attempt.eventType && requestHeaders[HEADER.eventId] === attempt.eventId;
+  return {
+    ...rest,
+    ...(finalUrl !== attempt.url ? { finalUrl } : {}),
+    ...(compact ? { sig: { v2: requestHeaders[HEADER.signatureV2]!, v1: requestHeaders[HEADER.signatureV1]!, ts: requestHeaders[HEADER.timestamp]! } } : { requestHeaders }),
+  };
+}
+
+function fromStoredAttempt(stored: StoredAttempt): WebhookAttempt {
+  const { sig, finalUrl, requestHeaders, ...rest } = stored;
+  return {
+    ...rest,
+    finalUrl: finalUrl ?? stored.url,
+    requestHeaders: sig
+      ? {
+          'Content-Type': 'application/json',
+          [HEADER.signatureV2]: sig.v2,
+          [HEADER.signatureV1]: sig.v1,
+          [HEADER.event]: stored.eventType,
+          [HEADER.eventId]: stored.eventId,
+          [HEADER.timestamp]: sig.ts,
+        }
+      : (requestHeaders ?? {}),
+  };
+}
+
 export async function getAttempt(store: Store, scope: Scope, id: string): Promise<WebhookAttempt | undefined> {
-  return attemptEntity.get(store, 'byId', scope, id);
+  const stored = (await attemptEntity.get(store, 'byId', scope, id)) as StoredAttempt | undefined;
+  return stored && fromStoredAttempt(stored);
 }
 
 export interface AttemptFilters {
@@ -181,10 +239,12 @@ export interface AttemptFilters {
 }
 
 /**
- * Newest first. An event id or an endpoint id picks the narrowest partition (GSI2, GSI1); the
- * remaining filters apply on that partition. `after` is the id of the last entry already seen.
+ * Newest first; `after` is the id of the last entry already seen. An event id reads that event's
+ * deliveries (one per endpoint, plus tests and redeliveries) and the entries they list; otherwise
+ * the tenant's log is read in order, the other filters applied as it goes.
  */
 export async function listAttempts(store: Store, scope: Scope, filters: AttemptFilters, limit: number, after?: string): Promise<{ items: WebhookAttempt[]; hasMore: boolean }> {
+  if (filters.eventId) return listAttemptsOfEvent(store, scope, { ...filters, eventId: filters.eventId }, limit, after);
   const conditions: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -194,14 +254,37 @@ export async function listAttempts(store: Store, scope: Scope, filters: AttemptF
     values[`:f_${field}`] = value;
     conditions.push(`#f_${field} = :f_${field}`);
   };
-  if (filters.eventId) filterOn('webhookId', filters.webhookId);
+  filterOn('webhookId', filters.webhookId);
   filterOn('eventType', filters.eventType);
   filterOn('status', filters.status);
   const options = { before: after, limit: limit + 1, filter: conditions.length ? { expression: conditions.join(' AND '), names, values } : undefined };
-  let page: QueryPage<WebhookAttempt>;
-  if (filters.eventId) page = await attemptEntity.query(store, 'ofEvent', [scope, filters.eventId], options);
-  else if (filters.webhookId) page = await attemptEntity.query(store, 'ofEndpoint', [scope, filters.webhookId], options);
-  else page = await attemptEntity.query(store, 'ofTenant', [scope], options);
-  const items = page.items;
+  const page: QueryPage<StoredAttempt> = filters.webhookId
+    ? await attemptEntity.query(store, 'ofEndpoint', [scope], options)
+    : await attemptEntity.query(store, 'ofTenant', [scope], options);
+  const items = page.items.map(fromStoredAttempt);
+  return { items: items.slice(0, limit), hasMore: items.length > limit };
+}
+
+async function listAttemptsOfEvent(store: Store, scope: Scope, filters: AttemptFilters & { eventId: string }, limit: number, after?: string) {
+  const deliveries = (await deliveryEntity.queryAll(store, 'ofEvent', [scope], { beginsWith: `${filters.eventId}_` }))
+    .map((d) => asDelivery(d)!)
+    .filter((d) => d.eventId === filters.eventId && (!filters.webhookId || d.webhookId === filters.webhookId));
+  const ids = new Set(deliveries.flatMap((d) => d.attemptIds ?? []));
+  // Gets through the entity's declared pattern, 25 at a time (a bounded set: see ofEvent).
+  const list = [...ids];
+  let entries: StoredAttempt[] = [];
+  for (let i = 0; i < list.length; i += 25) {
+    const got = await Promise.all(list.slice(i, i + 25).map((id) => attemptEntity.get(store, 'byId', scope, id) as Promise<StoredAttempt | undefined>));
+    entries.push(...got.filter((entry): entry is StoredAttempt => entry !== undefined));
+  }
+  if (deliveries.some((d) => !d.attemptIds?.length && d.attempts > 0)) {
+    // Entries logged before deliveries listed their attempts carry the event's index key instead.
+    const legacy = (await attemptEntity.queryAll(store, 'ofEventLegacy', [scope, filters.eventId])) as StoredAttempt[];
+    entries = [...entries, ...legacy.filter((entry) => !ids.has(entry.id))];
+  }
+  const items = entries
+    .filter((e) => (!after || e.id < after) && (!filters.webhookId || e.webhookId === filters.webhookId) && (!filters.eventType || e.eventType === filters.eventType) && (!filters.status || e.status === filters.status))
+    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .map(fromStoredAttempt);
   return { items: items.slice(0, limit), hasMore: items.length > limit };
 }

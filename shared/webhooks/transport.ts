@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { classifyIp } from './address';
 import { ALLOWED_LOOPBACK_ADDRESSES, checkWebhookUrl, type UrlPolicy } from './url-policy';
 
@@ -72,7 +72,41 @@ interface HopAnswer {
   excerpt: string;
 }
 
-function postOnce(url: URL, body: string, headers: Record<string, string>, policy: UrlPolicy, deadline: { signal: AbortSignal }, resolver?: Resolver): Promise<HopAnswer> {
+/**
+ * Connections kept open between attempts to the same receiver (host and port): a new TCP (and
+ * TLS) handshake per delivery cost more than the request. A kept socket was dialled through
+ * `guardedLookup`, so it is connected to an address that passed the check; a redirect to another
+ * host opens its own. One pool per policy, so a socket opened under the loopback allowance is
+ * never lent to a request made without it. Idle sockets close after 4 s, under the 5 s a Node
+ * server keeps an idle connection, so a request is rarely written to a socket the server is
+ * closing; when it is (ECONNRESET on a reused socket), the hop is sent once more on a new one.
+ */
+const MAX_SOCKETS_PER_RECEIVER = 32;
+const agents = new Map<string, HttpAgent>();
+function agentFor(protocol: string, policy: UrlPolicy): HttpAgent {
+  const key = `${protocol}|${policy.allowLoopback ? 'loopback' : 'public'}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_RECEIVER, maxFreeSockets: MAX_SOCKETS_PER_RECEIVER, timeout: 4000, scheduling: 'lifo' as const };
+    agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+async function postOnce(url: URL, body: string, headers: Record<string, string>, policy: UrlPolicy, deadline: { signal: AbortSignal }, resolver?: Resolver): Promise<HopAnswer> {
+  // An injected resolver (tests of the guard) always dials anew: a pooled socket skips the lookup.
+  const pooled = !resolver;
+  try {
+    return await postOn(pooled ? agentFor(url.protocol, policy) : false, url, body, headers, policy, deadline, resolver);
+  } catch (error) {
+    const code = errorCode(error);
+    if (!pooled || !(error as { reusedSocket?: boolean }).reusedSocket || (code !== 'ECONNRESET' && code !== 'EPIPE') || deadline.signal.aborted) throw error;
+    return postOn(false, url, body, headers, policy, deadline, resolver);
+  }
+}
+
+function postOn(agent: HttpAgent | false, url: URL, body: string, headers: Record<string, string>, policy: UrlPolicy, deadline: { signal: AbortSignal }, resolver?: Resolver): Promise<HopAnswer> {
   return new Promise((resolve, reject) => {
     const options: RequestOptions = {
       method: 'POST',
@@ -81,7 +115,7 @@ function postOnce(url: URL, body: string, headers: Record<string, string>, polic
       path: `${url.pathname}${url.search}`,
       headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), 'User-Agent': 'Service-Webhooks/1.0' },
       lookup: guardedLookup(policy, resolver) as unknown as RequestOptions['lookup'],
-      agent: false,
+      agent,
       signal: deadline.signal,
     };
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, (response: IncomingMessage) => {
@@ -105,7 +139,7 @@ function postOnce(url: URL, body: string, headers: Record<string, string>, polic
       response.on('close', finish);
       response.on('error', finish);
     });
-    request.on('error', reject);
+    request.on('error', (error) => reject(Object.assign(error, { reusedSocket: request.reusedSocket })));
     request.end(body);
   });
 }

@@ -1,8 +1,10 @@
-import { createServer } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import os from 'node:os';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../shared/store/client';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal, type DynamoDbLocalProcess } from '../../shared/local/dynamodb';
-import { withCapacityMeter, type CapacityMeter } from '../../shared/store/capacity';
 import { newEvent, outboxPut } from '../../shared/platform/events';
 import { randomHex } from '../../shared/platform/ids';
 import { startLocalRuntime } from '../../shared/local/runtime';
@@ -11,16 +13,43 @@ import { buildDeliveryBody } from '../../shared/webhooks/payload';
 import { deliveryHeaders } from '../../shared/webhooks/signing';
 
 export interface WebhookFigures {
-  events: number;
-  deliveriesPerSecond: number;
-  goalPerSecond: number;
-  /** Commit of the event's transaction to the first byte of its attempt at the receiver. */
-  commitToAttemptMs: { p50: number; p99: number; max: number };
-  /** Most attempts the receiver held open at once: the worker's concurrency bound, seen from outside. */
-  maxConcurrentAtReceiver: number;
-  /** Capacity units per successful first attempt, whole webhook path (fan-out, claim, log). */
-  perDelivery: { read: number; write: number; outboxEventWrite: number; minimumWrite: number; why: string };
+  /** `os.loadavg()` when the run started and ended: the machine is shared, so rates move with it. */
+  loadAverage: { start: number[]; end: number[] };
+  floors: {
+    /** Bare 1 KiB conditional PutItems per second, 24 in flight (the worker's bound), same DynamoDB Local. */
+    putItemPerSecond: number;
+    putItemP50Ms: number;
+    /** A bare keep-alive POST to the same receiver, p50. */
+    httpPostP50Ms: number;
+    /** The store's ceiling for deliveries: PutItem rate over the writes a delivery must make. */
+    storeCeilingPerSecond: number;
+  };
+  burst: {
+    events: number;
+    deliveriesPerSecond: number;
+    goalPerSecond: number;
+    /** Deliveries per second over the store's ceiling (1 = every write the store could take went to a delivery). */
+    ratioToStoreCeiling: number;
+    /** Queueing, for reference: every event is committed within the first second. */
+    commitToAttemptMs: { p50: number; p99: number; max: number };
+    /** Most attempts the receiver held open at once: the worker's concurrency bound, seen from outside. */
+    maxConcurrentAtReceiver: number;
+  };
+  paced: {
+    events: number;
+    perSecond: number;
+    /** Commit of the event's transaction to the first byte of its attempt at the receiver. */
+    commitToAttemptMs: { p50: number; p99: number; max: number };
+    goalP99Ms: number;
+    /** The irreducible part: one write (the claim) and one HTTP POST; the rest is stream, bus and queue hops. */
+    floorMs: number;
+    p50RatioToFloor: number;
+  };
+  /** Capacity units per successful first attempt, whole webhook path (fan-out, claim, log), burst run. */
+  perDelivery: { read: number; minimumRead: number; write: number; minimumWrite: number; outboxEventWrite: number; why: string };
   signMicros: number;
+  /** Attempts that did not succeed (each was retried and its event delivered): should be none. */
+  failedAttempts: { count: number; errors: string[] };
 }
 
 /**
@@ -28,19 +57,90 @@ export interface WebhookFigures {
  * (an order.completed also runs receipts, audience, links, sheets, funnels and memberships).
  */
 const EVENT_TYPE = 'payment_intent.succeeded';
+const WORKER_CONCURRENCY = 24;
+const MINIMUM_WRITE = 3;
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const spread = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0) };
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Bare PutItems of a 1 KiB item, `concurrency` in flight: the store's own write rate. */
+async function putFloor(endpoint: string, table: string, count: number, concurrency: number) {
+  const client = documentClient({ region: 'us-east-1', endpoint });
+  const filler = 'x'.repeat(900);
+  let n = 0;
+  const latencies: number[] = [];
+  const run = async (total: number) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next++ < total) {
+          const t = performance.now();
+          await client.send(new PutCommand({ TableName: table, Item: { PK: 'FLOOR#puts', SK: `p${n++}`, filler }, ConditionExpression: 'attribute_not_exists(PK)' }));
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
+  };
+  await run(200);
+  latencies.length = 0;
+  const started = performance.now();
+  await run(count);
+  const perSecond = count / ((performance.now() - started) / 1000);
+  // Latency alone (one in flight), as the claim of a delivery on a quiet worker sees it.
+  latencies.length = 0;
+  for (let i = 0; i < 200; i++) {
+    const t = performance.now();
+    await client.send(new PutCommand({ TableName: table, Item: { PK: 'FLOOR#puts', SK: `s${n++}`, filler }, ConditionExpression: 'attribute_not_exists(PK)' }));
+    latencies.push(performance.now() - t);
+  }
+  // The client is the runtime's own (one per endpoint): left open.
+  return { perSecond: round(perSecond), p50: spread(latencies).p50 };
+}
+
+/** A bare keep-alive POST of a delivery-sized body to the receiver, one at a time: its p50. */
+async function httpFloor(url: string): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const body = JSON.stringify({ id: 'x'.repeat(24), type: EVENT_TYPE, amount: 1000 });
+  const once = () =>
+    new Promise<void>((resolve, reject) => {
+      const request = httpRequest(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-service-event-id': 'floor' } }, (response) => {
+        response.resume();
+        response.on('end', resolve);
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  for (let i = 0; i < 50; i++) await once();
+  const latencies: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const t = performance.now();
+    await once();
+    latencies.push(performance.now() - t);
+  }
+  agent.destroy();
+  return spread(latencies).p50;
+}
 
 /**
- * Webhook throughput end to end on the local runtime: N events written to the outbox, through
- * the stream, the bus, the fan-out, the queue and the signed HTTP attempt, to a receiver on
- * 127.0.0.1, until every attempt record is written (the clock stops when the runtime is idle again
- * and the log holds one record per event). A warm-up batch goes first. Also the cost of signing
- * one delivery (both signatures).
+ * Webhook delivery end to end on the local runtime: events written to the outbox, through the
+ * stream, the bus, the fan-out, the queue and the signed HTTP attempt, to a receiver on 127.0.0.1,
+ * until every attempt record is written (the clock stops when the runtime is idle again and the
+ * log holds one record per event). Two loads after a warm-up:
+ * - burst: every event committed at once, for throughput and capacity units per delivery;
+ * - paced: events committed at a steady rate under the delivery rate, for the latency from commit
+ *   to the first attempt without queueing.
+ * Beside them, floors from the same DynamoDB Local and receiver: a bare PutItem rate (and the
+ * store's ceiling for deliveries it implies), a bare PutItem and a bare POST.
  */
-export async function benchWebhooks(options: { events?: number; timeoutMs?: number } = {}): Promise<WebhookFigures> {
+export async function benchWebhooks(options: { events?: number; pacedEvents?: number; pacePerSecond?: number; timeoutMs?: number } = {}): Promise<WebhookFigures> {
   const total = options.events ?? Number(process.env.BENCH_WEBHOOK_EVENTS ?? 600);
+  const pacedTotal = options.pacedEvents ?? Number(process.env.BENCH_WEBHOOK_PACED_EVENTS ?? 600);
+  const loadStart = os.loadavg().map((l) => round(l, 2));
   const warmup = 60;
   const arrivals = new Map<string, number>();
   let inFlight = 0;
@@ -54,14 +154,14 @@ export async function benchWebhooks(options: { events?: number; timeoutMs?: numb
   };
   const receiver = createServer((request, response) => {
     const id = String(request.headers['x-service-event-id'] ?? '');
-    if (!arrivals.has(id)) arrivals.set(id, performance.now());
+    if (id !== 'floor' && !arrivals.has(id)) arrivals.set(id, performance.now());
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     request.resume();
     request.on('end', () => {
       inFlight--;
       response.writeHead(200).end();
-      if (arrivals.size >= expected) allArrived();
+      if (expected && arrivals.size >= expected) allArrived();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -69,31 +169,25 @@ export async function benchWebhooks(options: { events?: number; timeoutMs?: numb
 
   let ownDynamo: DynamoDbLocalProcess | undefined;
   if (!process.env.BENCH_DYNAMODB_ENDPOINT) ownDynamo = await startDynamoDbLocal();
-  const runtime = await startLocalRuntime({
-    port: 0,
-    memory: true,
-    dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT ?? ownDynamo!.endpoint,
-    tableName: `bench_wh_${randomHex(6)}`,
-    allowLoopbackWebhooks: true,
-  });
+  const dynamoEndpoint = process.env.BENCH_DYNAMODB_ENDPOINT ?? ownDynamo!.endpoint;
+  const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint, tableName: `bench_wh_${randomHex(6)}`, allowLoopbackWebhooks: true });
   try {
+    const put = await putFloor(dynamoEndpoint, runtime.tableName, 1500, WORKER_CONCURRENCY);
+    const httpP50 = await httpFloor(receiverUrl);
     const account = (await (await fetch(`${runtime.url}/_local/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { accountId: string; testKey: string };
-    const created = await fetch(`${runtime.url}/webhooks`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${account.testKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: receiverUrl, events: [EVENT_TYPE] }),
-    });
-    if (created.status !== 201) throw new Error(`endpoint creation failed: ${await created.text()}`);
     const scope = { accountId: account.accountId, mode: 'test' as const };
 
     const commits = new Map<string, number>();
-    const emitted: CapacityMeter = { read: 0, write: 0 };
-    const emit = async (from: number, count: number) => {
+    let sequence = 0;
+    /** Commits `count` events in transactions of up to 25. */
+    const commit = async (count: number) => {
       const writes: Promise<void>[] = [];
-      for (let i = from; i < from + count; i += 25) {
-        const events = Array.from({ length: Math.min(25, from + count - i) }, (_, j) => newEvent(scope, runtime.clock, EVENT_TYPE, { paymentIntent: { id: `pi${i + j}` }, amount: 1000 + i + j, metadata: {} }));
-        // The events' own writes are the caller's, not the webhook path's: metered apart.
-        writes.push(withCapacityMeter(emitted, () => runtime.deps.store.transact(events.map(outboxPut))).then(() => events.forEach((e) => commits.set(e.id, performance.now()))));
+      for (let left = count; left > 0; left -= 25) {
+        const events = Array.from({ length: Math.min(25, left) }, () => {
+          const i = sequence++;
+          return newEvent(scope, runtime.clock, EVENT_TYPE, { paymentIntent: { id: `pi${i}` }, amount: 1000 + i, metadata: {} });
+        });
+        writes.push(runtime.deps.store.transact(events.map(outboxPut)).then(() => events.forEach((e) => commits.set(e.id, performance.now()))));
       }
       await Promise.all(writes);
     };
@@ -105,28 +199,69 @@ export async function benchWebhooks(options: { events?: number; timeoutMs?: numb
       ]).finally(() => clearTimeout(timer));
       await runtime.settle();
     };
+    const reset = (n: number) => {
+      arrivals.clear();
+      commits.clear();
+      maxInFlight = 0;
+      expect(n);
+    };
+    const latencies = () => [...arrivals.entries()].map(([id, at]) => at - (commits.get(id) ?? at));
 
-    expect(warmup);
-    await emit(0, warmup);
+    // The events' own writes are the caller's, not the webhook path's: measured apart, while no
+    // endpoint subscribes (a capacity meter around the commit would also count the work the
+    // commit wakes: the stream reader runs on in its async context).
+    const beforeOwn = runtime.deps.store.totals.write;
+    await commit(50);
+    await runtime.settle();
+    const outboxWritePerEvent = (runtime.deps.store.totals.write - beforeOwn) / 50;
+
+    const created = await fetch(`${runtime.url}/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.testKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiverUrl, events: [EVENT_TYPE] }),
+    });
+    if (created.status !== 201) throw new Error(`endpoint creation failed: ${await created.text()}`);
+    reset(warmup);
+    await commit(warmup);
     await waitFor(60_000);
-    arrivals.clear();
-    commits.clear();
-    maxInFlight = 0;
 
+    // Burst: throughput and capacity.
+    reset(total);
     const before = { ...runtime.deps.store.totals };
-    emitted.read = emitted.write = 0;
-    expect(total);
     const started = performance.now();
-    await emit(warmup, total);
+    await commit(total);
     await waitFor(options.timeoutMs ?? 180_000);
     const seconds = (performance.now() - started) / 1000;
     const after = { ...runtime.deps.store.totals };
+    const burstEmitted = total * outboxWritePerEvent;
+    const burstLatency = spread(latencies());
+    const burstConcurrency = maxInFlight;
+    const deliveriesPerSecond = total / seconds;
+
+    // Paced: a steady rate under the measured delivery rate, committed every 50 ms.
+    const pace = options.pacePerSecond ?? Number(process.env.BENCH_WEBHOOK_PACE ?? Math.max(10, Math.min(100, Math.floor(deliveriesPerSecond * 0.7))));
+    reset(pacedTotal);
+    const tickMs = 50;
+    const pacedStart = performance.now();
+    let committed = 0;
+    const pending: Promise<void>[] = [];
+    while (committed < pacedTotal) {
+      const due = Math.min(pacedTotal, Math.floor(((performance.now() - pacedStart) / 1000) * pace) + 1);
+      if (due > committed) {
+        pending.push(commit(due - committed));
+        committed = due;
+      }
+      await sleep(tickMs);
+    }
+    await Promise.all(pending);
+    await waitFor(options.timeoutMs ?? 180_000);
+    const paced = spread(latencies());
 
     // Every attempt is in the log (read after the capacity snapshot, so it does not count).
-    const logged = (await attemptEntity.queryAll(runtime.deps.store, 'ofTenant', [scope])).filter((a) => a.attempt === 1 && a.status === 'success').length;
-    if (logged < total + warmup) throw new Error(`only ${logged} of ${total + warmup} attempts logged`);
-
-    const latencies = [...arrivals.entries()].map(([id, at]) => at - (commits.get(id) ?? at)).sort((a, b) => a - b);
+    const log = await attemptEntity.queryAll(runtime.deps.store, 'ofTenant', [scope]);
+    const delivered = new Set(log.filter((a) => a.status === 'success').map((a) => a.eventId)).size;
+    const failed = log.filter((a) => a.status !== 'success');
+    if (delivered < total + pacedTotal + warmup) throw new Error(`only ${delivered} of ${total + pacedTotal + warmup} events logged as delivered`);
 
     // Signing cost: a realistic body (an order.completed of about 1 KB), both signatures.
     const body = buildDeliveryBody(
@@ -140,20 +275,30 @@ export async function benchWebhooks(options: { events?: number; timeoutMs?: numb
     for (let i = 0; i < rounds; i++) deliveryHeaders({ secret, body, eventType: 'order.completed', eventId: 'e', nowMs: 1_700_000_000_000 + i });
     const signMicros = ((performance.now() - signStart) * 1000) / rounds;
 
+    const storeCeiling = put.perSecond / MINIMUM_WRITE;
+    const floorMs = put.p50 + httpP50;
     return {
-      events: total,
-      deliveriesPerSecond: round(total / seconds),
-      goalPerSecond: 120,
-      commitToAttemptMs: { p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? 0) },
-      maxConcurrentAtReceiver: maxInFlight,
+      loadAverage: { start: loadStart, end: os.loadavg().map((l) => round(l, 2)) },
+      floors: { putItemPerSecond: put.perSecond, putItemP50Ms: round(put.p50, 2), httpPostP50Ms: round(httpP50, 2), storeCeilingPerSecond: round(storeCeiling) },
+      burst: {
+        events: total,
+        deliveriesPerSecond: round(deliveriesPerSecond),
+        goalPerSecond: 120,
+        ratioToStoreCeiling: round(deliveriesPerSecond / storeCeiling, 2),
+        commitToAttemptMs: burstLatency,
+        maxConcurrentAtReceiver: burstConcurrency,
+      },
+      paced: { events: pacedTotal, perSecond: pace, commitToAttemptMs: paced, goalP99Ms: 250, floorMs: round(floorMs, 2), p50RatioToFloor: round(paced.p50 / floorMs) },
       perDelivery: {
         read: round((after.read - before.read) / total, 2),
-        write: round((after.write - before.write - emitted.write) / total, 2),
-        outboxEventWrite: round(emitted.write / total, 2),
-        minimumWrite: 7,
-        why: 'the attempt log entry (1-2 KiB: headers, body, answer excerpt = 2 WCU) written to the table and to both indexes the log filters query (they project the whole item: 3 × 2), and moving the delivery on (1); the claim before the HTTP call is the 8th, the price of never calling a receiver twice at once',
+        minimumRead: 0,
+        write: round((after.write - before.write - burstEmitted) / total, 2),
+        minimumWrite: MINIMUM_WRITE,
+        outboxEventWrite: round(burstEmitted / total, 2),
+        why: 'the claim that creates the delivery with its lease before the HTTP call (1, the price of never calling a receiver twice at once), the log entry (1: under 1 KiB, no index keys), moving the delivery on (1); no read: the endpoint comes from the per-process copy and the body rides in the message',
       },
       signMicros: round(signMicros, 2),
+      failedAttempts: { count: failed.length, errors: [...new Set(failed.map((a) => a.error ?? `status ${a.statusCode}`))].slice(0, 5) },
     };
   } finally {
     await runtime.stop();
