@@ -167,6 +167,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   };
   const stream = new StreamReader(rawClient, endpoint, tableName, (images) => adapters.work.run(() => dispatchStreamImages(adapters.bus, images).then(() => keepCarried(images))), dataDir ? join(dataDir, 'stream-checkpoint.json') : undefined);
   await stream.start();
+  store.afterWrite = () => stream.nudge();
   await adapters.armRecurringSchedules();
 
   // Fires due timers one at a time, letting each one's effects settle before the next.

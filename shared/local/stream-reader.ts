@@ -78,6 +78,18 @@ export class StreamReader {
     return caught;
   }
 
+  /**
+   * Something was just written: an idle reader polls now instead of after its back-off (up to
+   * 320 ms), as a Lambda event source mapping picks a record up within its own short polling.
+   */
+  nudge(): void {
+    this.nudged = true;
+    this.wake?.();
+  }
+
+  /** A write came after the current pass began reading: the next pass must not wait. */
+  private nudged = false;
+
   /** Ends the current idle wait at once (someone is waiting for a pass). */
   private wake?: () => void;
 
@@ -102,6 +114,7 @@ export class StreamReader {
     while (this.running) {
       const cycle = ++this.cycle;
       let found = 0;
+      this.nudged = false;
       try {
         found = await this.pass();
       } catch (error) {
@@ -113,8 +126,8 @@ export class StreamReader {
         this.cycleWaiters = this.cycleWaiters.filter((w) => w.startedAfter >= cycle);
         for (const waiter of ready) waiter.resolve();
       }
-      this.idleDelay = found ? IDLE_DELAY_MIN_MS : Math.min(this.idleDelay * 2, IDLE_DELAY_MAX_MS);
-      await this.pause(found || this.cycleWaiters.length ? 5 : this.idleDelay);
+      this.idleDelay = found || this.nudged ? IDLE_DELAY_MIN_MS : Math.min(this.idleDelay * 2, IDLE_DELAY_MAX_MS);
+      await this.pause(found || this.nudged || this.cycleWaiters.length ? 5 : this.idleDelay);
     }
     for (const waiter of this.cycleWaiters.splice(0)) waiter.resolve();
   }

@@ -152,6 +152,8 @@ const mergeValues = (a: Record<string, unknown>, b?: Record<string, unknown>) =>
 export class Store {
   /** Capacity units this store has consumed since it was made (the local runtime reports it). */
   readonly totals = { read: 0, write: 0 };
+  /** Told after each write (the local runtime wakes its stream reader, so an event waits for no poll). */
+  afterWrite?: () => void;
 
   constructor(
     readonly client: DynamoDBDocumentClient,
@@ -161,6 +163,7 @@ export class Store {
   private consumed(kind: 'read' | 'write', capacity: ConsumedCapacity | ConsumedCapacity[] | undefined) {
     recordCapacity(kind, capacity);
     for (const entry of [capacity ?? []].flat()) this.totals[kind] += entry.CapacityUnits ?? 0;
+    if (kind === 'write') this.afterWrite?.();
   }
 
   async get<T = Item>(key: Key, options: { consistent?: boolean } = {}): Promise<T | undefined> {
