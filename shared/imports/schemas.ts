@@ -42,7 +42,7 @@ export const importView = z.object({
   _id: z.string(),
   source: z.string(),
   status: z.enum(['draft', 'running', 'completed', 'failed', 'canceled']),
-  files: z.array(z.object({ kind: kindSchema, filename: z.string(), columns: z.array(z.string()), rowCount: z.number().int(), addedAt: z.string() })),
+  files: z.array(z.object({ kind: kindSchema, filename: z.string(), columns: z.array(z.string()), rowCount: z.number().int(), status: z.enum(['processing', 'ready']), rowsStored: z.number().int(), addedAt: z.string() })),
   mapping: z.record(z.string(), z.record(z.string(), z.string().nullable())),
   dryRun: z.record(z.string(), z.unknown()).nullable(),
   progress: z.record(z.string(), z.record(z.string(), z.number())),
