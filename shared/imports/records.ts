@@ -29,6 +29,8 @@ export interface ImportRecord {
   status: ImportStatus;
   files: Partial<Record<Kind, ImportFile>>;
   dryRun: Record<string, unknown> | null;
+  /** A dry run asked for and being computed by the worker (large imports); null once it lands. */
+  dryRunRequestedAt?: string | null;
   createdBy: { type: 'user' | 'admin' };
   /** The next row to run: rows before it (in run order) are done. */
   cursor: string | null;

@@ -45,6 +45,7 @@ export const importView = z.object({
   files: z.array(z.object({ kind: kindSchema, filename: z.string(), columns: z.array(z.string()), rowCount: z.number().int(), status: z.enum(['processing', 'ready']), rowsStored: z.number().int(), addedAt: z.string() })),
   mapping: z.record(z.string(), z.record(z.string(), z.string().nullable())),
   dryRun: z.record(z.string(), z.unknown()).nullable(),
+  dryRunComputing: z.boolean(),
   progress: z.record(z.string(), z.record(z.string(), z.number())),
   cancelRequested: z.boolean(),
   createdBy: z.object({ type: z.enum(['user', 'admin']) }),

@@ -57,6 +57,7 @@ export function toView(record: ImportRecord) {
     }),
     mapping: Object.fromEntries(KINDS.flatMap((kind) => (record.files[kind] ? [[kind, record.files[kind]!.mapping]] : []))),
     dryRun: record.dryRun,
+    dryRunComputing: !!record.dryRunRequestedAt && !record.dryRun,
     progress: progressOf(record),
     cancelRequested: record.cancelRequested,
     createdBy: record.createdBy,
@@ -186,7 +187,7 @@ async function storeFile(ctx: ImportsCtx, record: ImportRecord, file: { kind: Ki
     ctx.store,
     ctx.scope,
     record._id,
-    { set: { files: { ...record.files, [file.kind]: entry }, dryRun: null, updatedAt: entry.addedAt, ...(deferred ? { [`storing_${file.kind}`]: uploadId, [`stored_${file.kind}`]: 0 } : {}) } },
+    { set: { files: { ...record.files, [file.kind]: entry }, dryRun: null, dryRunRequestedAt: null, updatedAt: entry.addedAt, ...(deferred ? { [`storing_${file.kind}`]: uploadId, [`stored_${file.kind}`]: 0 } : {}) } },
     draftOnly,
   );
   if (deferred) await ctx.ports.queue.send(IMPORT_QUEUE, { scope: ctx.scope, importId: record._id, store: file.kind, uploadId });
@@ -267,7 +268,7 @@ export async function removeFile(ctx: ImportsCtx, id: string, kind: Kind): Promi
   if (!deferred) await repo.deleteRowsAbove(ctx.store, ctx.scope, id, kind, 0, ctx.config.IMPORT_INLINE_ROWS + 1);
   const files = { ...record.files };
   delete files[kind];
-  const next = await repo.updateImport(ctx.store, ctx.scope, id, { set: { files, dryRun: null, updatedAt: ctx.clock.now().toISOString(), ...(deferred ? { [`purging_${kind}`]: purgeId } : {}) } }, draftOnly);
+  const next = await repo.updateImport(ctx.store, ctx.scope, id, { set: { files, dryRun: null, dryRunRequestedAt: null, updatedAt: ctx.clock.now().toISOString(), ...(deferred ? { [`purging_${kind}`]: purgeId } : {}) } }, draftOnly);
   if (deferred) await ctx.ports.queue.send(IMPORT_QUEUE, { scope: ctx.scope, importId: id, purge: kind, uploadId: purgeId });
   await ctx.ports.blob.delete(file.blobKey);
   return toView(next);
@@ -282,7 +283,7 @@ export async function updateMapping(ctx: ImportsCtx, id: string, kind: Kind, cha
   const mapping = { ...file.mapping, ...change };
   const problems = mappingProblems(kind, mapping, file.header);
   if (problems.length) throw badRequest(`mapping: ${problems.join('; ')}`, { field: 'mapping', details: { problems } });
-  const next = await repo.updateImport(ctx.store, ctx.scope, id, { set: { files: { ...record.files, [kind]: { ...file, mapping } }, dryRun: null, updatedAt: ctx.clock.now().toISOString() } }, draftOnly);
+  const next = await repo.updateImport(ctx.store, ctx.scope, id, { set: { files: { ...record.files, [kind]: { ...file, mapping } }, dryRun: null, dryRunRequestedAt: null, updatedAt: ctx.clock.now().toISOString() } }, draftOnly);
   const counts = { total: 0, problems: 0 };
   for await (const rows of repo.eachRow(ctx.store, ctx.scope, id, kind)) {
     for (const row of rows) {
@@ -369,7 +370,33 @@ async function existingProducts(ctx: ImportsCtx) {
   return new Map(products.map((product) => [product.name.trim().toLowerCase(), product._id as string]));
 }
 
-export async function dryRun(ctx: ImportsCtx, id: string) {
+/**
+ * The dry run. An import of up to IMPORT_DRY_RUN_INLINE_ROWS rows is computed in the request
+ * (200, the spec's answer). A larger one reads too many rows and addresses for a request (50,000
+ * subscriber rows: ~50 s on DynamoDB Local), so it answers 202 `{ status: 'computing' }` and a
+ * queue worker computes it onto the import (`dryRun`, polled on `GET /migrations/{id}`).
+ */
+export async function requestDryRun(ctx: ImportsCtx, id: string): Promise<{ status: 200 | 202; body: unknown }> {
+  const record = await requireImport(ctx, ctx.scope, id);
+  requireStored(record, KINDS, 'the dry run');
+  const rows = KINDS.reduce((sum, kind) => sum + (record.files[kind]?.rowCount ?? 0), 0);
+  if (rows <= ctx.config.IMPORT_DRY_RUN_INLINE_ROWS) return { status: 200, body: await dryRun(ctx, id) };
+  const requestedAt = ctx.clock.now().toISOString();
+  await repo.updateImport(ctx.store, ctx.scope, id, { set: { dryRun: null, dryRunRequestedAt: requestedAt } });
+  await ctx.ports.queue.send(IMPORT_QUEUE, { scope: ctx.scope, importId: id, dryRun: requestedAt });
+  return { status: 202, body: { _id: id, status: 'computing', requestedAt, rows, poll: `/migrations/${id}` } };
+}
+
+/** The dry-run worker: computes a requested dry run onto the import, unless a file changed since. */
+export async function dryRunInBackground(deps: Deps, scope: Scope, id: string, requestedAt: string): Promise<void> {
+  const record = await repo.getImport(deps.store, scope, id);
+  if (!record || record.dryRunRequestedAt !== requestedAt) return;
+  const account = await getAccount(deps.store, scope.accountId);
+  if (!account) return;
+  await dryRun({ ...deps, scope, account }, id, requestedAt);
+}
+
+export async function dryRun(ctx: ImportsCtx, id: string, requestedAt?: string) {
   const record = await requireImport(ctx, ctx.scope, id);
   requireStored(record, KINDS, 'the dry run');
   const products = await existingProducts(ctx);
@@ -461,7 +488,9 @@ export async function dryRun(ctx: ImportsCtx, id: string) {
     kinds,
     notes,
   };
-  await repo.updateImport(ctx.store, ctx.scope, id, { set: { dryRun: result } });
+  // A background dry run lands only if no file or mapping changed since it was asked for.
+  const unchanged = requestedAt ? { expression: 'dryRunRequestedAt = :requested', values: { ':requested': requestedAt } } : undefined;
+  await conditionally(repo.updateImport(ctx.store, ctx.scope, id, { set: { dryRun: result, dryRunRequestedAt: null } }, unchanged));
   return result;
 }
 

@@ -4,10 +4,11 @@ import { rowPage } from '../../shared/imports/repository';
 import { IMPORT_QUEUE } from '../../shared/imports/service';
 import { control, createTestAccount, startTestRuntime } from '../support/runtime';
 
-// Large files, made small: a file of more than 5 rows is stored by the file worker, 4 rows a message.
+// Large files, made small: a file of more than 5 rows is stored by the file worker, 4 rows a message;
+// a dry run over more than 10 rows is computed by the worker.
 let runtime: LocalRuntime;
 beforeAll(async () => {
-  runtime = await startTestRuntime({ IMPORT_INLINE_ROWS: '5', IMPORT_FILE_CHUNK_ROWS: '4' });
+  runtime = await startTestRuntime({ IMPORT_INLINE_ROWS: '5', IMPORT_FILE_CHUNK_ROWS: '4', IMPORT_DRY_RUN_INLINE_ROWS: '10' });
 });
 afterAll(async () => runtime?.stop());
 
@@ -78,7 +79,14 @@ describe('imports: large files', () => {
     expect(ready.files.find((f: { kind: string }) => f.kind === 'subscribers')).toMatchObject({ status: 'ready', rowsStored: 13, rowCount: 13 });
     const rows = (await account.test.get(`/migrations/${id}/rows?kind=subscribers&pageSize=100`)).body;
     expect(rows.rows.map((r: { row: number; values: Record<string, string> }) => [r.row, r.values.Email])).toEqual(Array.from({ length: 13 }, (_, i) => [i + 1, `big${i}@large.example.com`]));
-    expect((await account.test.post(`/migrations/${id}/dry-run`)).body.kinds.subscribers).toMatchObject({ total: 13, create: 13 });
+    // 14 rows (13 subscribers, 1 customer): the dry run is computed in the background.
+    const asked = await account.test.post(`/migrations/${id}/dry-run`);
+    expect(asked.status, asked.text).toBe(202);
+    expect(asked.body).toMatchObject({ _id: id, status: 'computing', rows: 14, poll: `/migrations/${id}` });
+    await settle();
+    const computed = (await account.test.get(`/migrations/${id}`)).body;
+    expect(computed.dryRunComputing).toBe(false);
+    expect(computed.dryRun).toMatchObject({ canStart: true, kinds: { subscribers: { total: 13, create: 13 }, customers: { total: 1, create: 1 } } });
     expect((await account.test.post(`/migrations/${id}/start`)).status).toBe(202);
     await settle();
     const done = (await account.test.get(`/migrations/${id}`)).body;
