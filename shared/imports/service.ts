@@ -23,7 +23,7 @@ export const IMPORT_QUEUE = 'imports-run';
 export const SWEEP_JOB = 'imports.sweep';
 /**
  * Rows per batch: one lease renewal, one cursor move and one progress update for this many rows.
- * Subscriber rows cost about 4 item writes each, so a batch is ~1,000 writes: seconds on DynamoDB
+ * Subscriber rows cost 3 item writes each, so a batch is ~750 writes: seconds on DynamoDB
  * Local, well inside the lease, and cancel still stops within a few seconds.
  */
 export const BATCH_ROWS = 250;
@@ -619,7 +619,7 @@ export const rowContactId = (importId: string, sk: string) => importId.slice(0, 
 
 /**
  * Subscriber rows of a batch, all at once: rules and suppression decide in memory, audience's
- * `importContacts` claims the new addresses (conditional, 100 to a transaction) and writes the
+ * `importContacts` claims the new addresses (conditional PartiQL INSERTs, 25 a call) and writes the
  * contacts in bulk. Only rows left out or failed get a marker (they carry the reason); a row that
  * ends `created` or `existing` writes nothing of its own: the cursor says it is done and the
  * email claim says which (`subscriberRowStates`), so a subscriber costs its contact's items only.
