@@ -1,4 +1,4 @@
-import { defineOperation, rawReply } from '../platform/operation';
+import { defineOperation, rawReply, reply } from '../platform/operation';
 import { connectBody, createBody, fileInput, idParams, importView, kindParams, listQuery, mappingBody, rowsQuery } from './schemas';
 import * as service from './service';
 import { toView } from './service';
@@ -73,7 +73,7 @@ export const importsOperations = [
     method: 'POST', path: '/migrations/{id}/dry-run', params: idParams,
     handler: async (ctx, { params }) => {
       const { status, body } = await service.requestDryRun(ctx, params.id);
-      return status === 200 ? body : rawReply(202, JSON.stringify(body), 'application/json; charset=utf-8');
+      return status === 200 ? body : reply(202, body);
     },
   }),
   defineOperation({
