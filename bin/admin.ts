@@ -271,7 +271,18 @@ async function startImportCommand() {
   };
   const created = await call('POST', '/migrations', { source, ...(files.length ? { files } : {}) });
   if (values.token) await call('POST', `/migrations/${created._id}/connect`, { token: values.token, ...(values.shop ? { shop: values.shop } : {}) });
-  const dry = await call('POST', `/migrations/${created._id}/dry-run`);
+  // A large file is stored by a worker (`processing`) and a large import's dry run is computed by one
+  // (202): both are waited for here, polling the import.
+  const until = async (done: (record: Record<string, any>) => boolean) => {
+    for (;;) {
+      const record = await call('GET', `/migrations/${created._id}`);
+      if (done(record)) return record;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  };
+  await until((record) => (record.files as { status: string }[]).every((file) => file.status === 'ready'));
+  let dry = await call('POST', `/migrations/${created._id}/dry-run`);
+  if (dry.status === 'computing') dry = (await until((record) => !!record.dryRun)).dryRun;
   if (!dry.canStart) fail(`import ${created._id} cannot start: ${(dry.notes as string[]).join('; ')}`);
   if (values['dry-run']) {
     console.log(JSON.stringify({ importId: created._id, dryRun: dry }, null, 2));

@@ -380,6 +380,23 @@ export async function contactIdsByEmail(store: Store, scope: Scope, emails: stri
   return new Map(items.map((item) => [item.SK, item.contactId]));
 }
 
+/**
+ * Email claims of many new contacts, each on its own: a PartiQL INSERT (which fails on a key that
+ * exists, like a put on `attribute_not_exists(PK)`), 25 to a BatchExecuteStatement call, several
+ * calls in flight. No atomicity between claims, and none is needed: each claim stands for its own
+ * address. 1 WCU a claim (a transactional put costs 2), and no 100-item transaction limit.
+ * Answers per claim whether it was made (false: the address was taken).
+ */
+export async function claimEmails(store: Store, scope: Scope, claims: { email: string; contactId: string }[]): Promise<boolean[]> {
+  return store.batchStatements(
+    claims.map(({ email, contactId }) => {
+      const item = toItem(emailKey(scope, email), 'ContactEmail', { contactId });
+      const names = Object.keys(item);
+      return { statement: `INSERT INTO "${store.tableName}" VALUE {${names.map((name) => `'${name}': ?`).join(', ')}}`, parameters: names.map((name) => item[name]) };
+    }),
+  );
+}
+
 /** The email claim of a new contact alone: a conditional put, for a caller's transaction. */
 export const emailClaim = (scope: Scope, email: string, contactId: string): TransactOp => ({
   put: toItem(emailKey(scope, email), 'ContactEmail', { contactId }),

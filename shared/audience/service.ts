@@ -575,14 +575,17 @@ export async function bulkCreateContacts(deps: Deps, scope: Scope, inputs: (Upse
 export type ImportContactInput = UpsertContactInput & { id: string };
 export type ImportContactOutcome = { state: 'created' | 'existing'; contactId: string } | { state: 'failed'; reason: string };
 
+/** Claims per group: 8 BatchExecuteStatement calls of 25, one round in flight. */
+const CLAIM_GROUP = 200;
+
 /**
  * Imports: creates many new contacts at once; an address that already has a contact keeps it
  * exactly as it is (existing data wins, its status never changes). Each input brings the id its
  * contact gets, derived by the caller from the row, so a redone batch recognises its own work: an
  * address claimed by that very id is `created`, and its contact is written only if a crash left
- * the claim alone. The email claims are conditional puts, up to 100 to a transaction, one
- * transaction at a time (an address taken meanwhile drops out and the rest go again); each claimed
- * group's contacts, tags and facts deltas go by BatchWriteItem while the next group is claimed.
+ * the claim alone. The email claims are conditional inserts, each standing alone (`claimEmails`,
+ * 25 to a call, 200 at a time; an address taken meanwhile is looked up again); each claimed group's
+ * contacts, tags and facts deltas go by BatchWriteItem while the next group is claimed.
  * Answers one outcome per input, in order.
  */
 export async function importContacts(deps: Deps, scope: Scope, inputs: ImportContactInput[]): Promise<ImportContactOutcome[]> {
@@ -606,39 +609,30 @@ export async function importContacts(deps: Deps, scope: Scope, inputs: ImportCon
   const held = await repo.contactIdsByEmail(deps.store, scope, candidates.map((c) => c.contact.email));
   const toWrite: ContactRecord[] = [];
   const redone: { index: number; contact: ContactRecord }[] = [];
-  let toClaim: typeof candidates = [];
+  const toClaim: typeof candidates = [];
   for (const candidate of candidates) {
     const holder = held.get(candidate.contact.email);
     if (!holder) toClaim.push(candidate);
     else if (holder === candidate.contact._id) redone.push(candidate);
     else outcomes[candidate.index] = { state: 'existing', contactId: holder };
   }
-  // Claims: a transaction refused by taken addresses is sent again without them.
+  // Claims: conditional inserts, a group at a time; each claimed group's contacts are written
+  // while the next group is claimed. An address taken meanwhile (a signup, an earlier attempt of
+  // this very batch) is looked at again below.
   const recheck: typeof candidates = [];
   const writes: Promise<void>[] = [];
-  while (toClaim.length) {
-    const groups: (typeof candidates)[] = [];
-    for (let i = 0; i < toClaim.length; i += 100) groups.push(toClaim.slice(i, i + 100));
-    const again: typeof candidates = [];
-    // One transaction at a time: DynamoDB Local runs concurrent transactions slower than serial
-    // ones (measured: ~630 items/s alone, ~280 with 4 in flight); on AWS they are a few per batch.
-    for (const group of groups) {
-      try {
-        await deps.store.transact(group.map(({ contact }) => repo.emailClaim(scope, contact.email, contact._id)));
-        for (const candidate of group) outcomes[candidate.index] = { state: 'created', contactId: candidate.contact._id };
-        // The claimed group's contacts go while the next group is claimed.
-        const write = deps.store.batchPut(group.flatMap(({ contact }) => repo.contactBodyItems(scope, contact)));
-        write.catch(() => undefined); // judged below, with the others
-        writes.push(write);
-      } catch (error) {
-        if (!(error instanceof ConditionFailed)) throw error;
-        const taken = group.filter((_, i) => error.reasons[i] === 'ConditionalCheckFailed');
-        if (!taken.length) throw error;
-        recheck.push(...taken);
-        again.push(...group.filter((_, i) => error.reasons[i] !== 'ConditionalCheckFailed'));
-      }
-    }
-    toClaim = again;
+  for (let i = 0; i < toClaim.length; i += CLAIM_GROUP) {
+    const group = toClaim.slice(i, i + CLAIM_GROUP);
+    const made = await repo.claimEmails(deps.store, scope, group.map(({ contact }) => ({ email: contact.email, contactId: contact._id })));
+    const claimed = group.filter((candidate, k) => {
+      if (made[k]) outcomes[candidate.index] = { state: 'created', contactId: candidate.contact._id };
+      else recheck.push(candidate);
+      return made[k];
+    });
+    if (!claimed.length) continue;
+    const write = deps.store.batchPut(claimed.flatMap(({ contact }) => repo.contactBodyItems(scope, contact)));
+    write.catch(() => undefined); // judged below, with the others
+    writes.push(write);
   }
   if (recheck.length) {
     const holders = await repo.contactIdsByEmail(deps.store, scope, recheck.map((c) => c.contact.email));

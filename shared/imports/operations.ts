@@ -1,4 +1,4 @@
-import { defineOperation, rawReply } from '../platform/operation';
+import { defineOperation, rawReply, reply } from '../platform/operation';
 import { connectBody, createBody, fileInput, idParams, importView, kindParams, listQuery, mappingBody, rowsQuery } from './schemas';
 import * as service from './service';
 import { toView } from './service';
@@ -69,8 +69,12 @@ export const importsOperations = [
   }),
   defineOperation({
     operationId: 'dryRunImportJob', tool: 'dry_run_import_job', tags, auth: 'key', plan,
-    summary: 'Computes what the run will do, per kind', method: 'POST', path: '/migrations/{id}/dry-run', params: idParams,
-    handler: async (ctx, { params }) => service.dryRun(ctx, params.id),
+    summary: 'Computes what the run will do, per kind (200); a large import answers 202 { status: computing } and the dry run appears on the import',
+    method: 'POST', path: '/migrations/{id}/dry-run', params: idParams,
+    handler: async (ctx, { params }) => {
+      const { status, body } = await service.requestDryRun(ctx, params.id);
+      return status === 200 ? body : reply(202, body);
+    },
   }),
   defineOperation({
     operationId: 'startImportJob', tool: 'start_import_job', tags, auth: 'key', plan,

@@ -19,6 +19,8 @@ export interface ImportFile {
   addedAt: string;
   /** `api`: pulled by `connect` (consent source `<platform>_api`); a CSV upload otherwise. */
   origin?: 'csv' | 'api';
+  /** This upload's id (in its blob key): a file worker's messages name it, so a stale one does nothing. */
+  uploadId?: string;
 }
 
 export interface ImportRecord {
@@ -27,6 +29,8 @@ export interface ImportRecord {
   status: ImportStatus;
   files: Partial<Record<Kind, ImportFile>>;
   dryRun: Record<string, unknown> | null;
+  /** A dry run asked for and being computed by the worker (large imports); null once it lands. */
+  dryRunRequestedAt?: string | null;
   createdBy: { type: 'user' | 'admin' };
   /** The next row to run: rows before it (in run order) are done. */
   cursor: string | null;
@@ -38,6 +42,15 @@ export interface ImportRecord {
   finishedAt: string | null;
   /** Counters `n_<kind>_<outcome>`, read through progressOf. */
   [counter: `n_${string}`]: number | undefined;
+  /**
+   * Large files: `storing_<kind>` holds the upload id while a queue worker stores the file's rows
+   * (the file is `processing`), `stored_<kind>` how many are stored; `purging_<kind>` the upload id
+   * of a removed file whose rows are being deleted. Top-level attributes, so a worker never
+   * rewrites the `files` map another request may be changing.
+   */
+  [storing: `storing_${string}`]: string | undefined;
+  [stored: `stored_${string}`]: number | undefined;
+  [purging: `purging_${string}`]: string | undefined;
 }
 
 /** One CSV row, in run order (`<kind order>#<row number>`), with its per-row marker `state`. */

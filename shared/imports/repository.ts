@@ -34,7 +34,7 @@ export async function updateImport(
   store: Store,
   scope: Scope,
   id: string,
-  change: { set?: Record<string, unknown>; add?: Record<string, number> },
+  change: { set?: Record<string, unknown>; remove?: string[]; add?: Record<string, number> },
   condition?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
 ): Promise<ImportRecord> {
   const item = await store.update(importKey(scope, id), change, { mustExist: true, condition: condition?.expression, names: condition?.names, values: condition?.values });
@@ -80,10 +80,20 @@ export async function* eachRow(store: Store, scope: Scope, id: string, kind?: Ki
   } while (cursor);
 }
 
-export async function deleteRows(store: Store, scope: Scope, id: string, kind: Kind): Promise<void> {
-  for await (const rows of eachRow(store, scope, id, kind)) {
-    for (let i = 0; i < rows.length; i += 100) await store.transact(rows.slice(i, i + 100).map((row) => ({ delete: rowKey(scope, id, row.sk) })));
-  }
+/**
+ * Deletes up to `limit` rows of a kind numbered above `keep` (0: every row), by BatchWriteItem;
+ * answers whether more are left. Rows past a file's `rowCount` are never read as rows of the file,
+ * so deleting them needs no atomicity.
+ */
+export async function deleteRowsAbove(store: Store, scope: Scope, id: string, kind: Kind, keep: number, limit = 5000): Promise<boolean> {
+  const page = await store.query({
+    pk: keys.children(scope, IMPORT, id, ROW),
+    between: [rowSk(kind, keep + 1), rowSk(kind, 9_999_999)],
+    ascending: true,
+    limit,
+  });
+  await store.batchWrite(page.items.map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } })));
+  return !!page.cursor;
 }
 
 /**

@@ -25,6 +25,14 @@ export function parseCsv(text: string): ParsedCsv {
   return { header, rows: records.slice(1) };
 }
 
+/**
+ * Rows `from` (0-based, after the header) up to `to` of a CSV, as `parseCsv` reads them: the file
+ * worker stores a large file's rows chunk by chunk from the CSV kept in the blob store.
+ */
+export function parseCsvRows(text: string, from: number, to: number): string[][] {
+  return parseCsv(text).rows.slice(from, to);
+}
+
 /** The mapping of a file: the platform's own columns first, then common spellings, case-insensitively. */
 export function detectMapping(source: string, kind: Kind, header: string[]): Mapping {
   const byLower = new Map(header.map((column) => [column.toLowerCase(), column]));

@@ -48,6 +48,12 @@ const schema = z.object({
   IMPORT_GUMROAD_API_URL: z.string().url().optional(),
   IMPORT_SHOPIFY_API_URL: z.string().url().optional(),
   IMPORT_MAILCHIMP_API_URL: z.string().url().optional(),
+  /** Imports: a file of more rows than this (or replacing one) has its rows stored by a queue worker, not in the request. */
+  IMPORT_INLINE_ROWS: z.coerce.number().int().positive().default(2000),
+  /** Imports: a dry run over more rows than this is computed by a queue worker (202), not in the request. */
+  IMPORT_DRY_RUN_INLINE_ROWS: z.coerce.number().int().positive().default(10000),
+  /** Imports: rows a file worker stores per queue message. */
+  IMPORT_FILE_CHUNK_ROWS: z.coerce.number().int().positive().default(5000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
 });
 

@@ -252,7 +252,8 @@ export class Store {
             (out.Responses ?? []).forEach((response, k) => {
               const code = response.Error?.Code;
               if (!code) applied[pending[k]!] = true;
-              else if (code === 'ConditionalCheckFailed') applied[pending[k]!] = false;
+              // DuplicateItem: an INSERT whose key exists (its implicit condition failed).
+              else if (code === 'ConditionalCheckFailed' || code === 'DuplicateItem') applied[pending[k]!] = false;
               else if (RETRIED_STATEMENT_ERRORS.has(code) && attempt < TRANSACTION_CONFLICT_TRIES) again.push(pending[k]!);
               else throw new Error(`${code}: ${response.Error?.Message ?? 'statement failed'}`);
             });

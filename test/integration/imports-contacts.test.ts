@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTestDeps } from '../support/store';
 import { createAccount } from '../../shared/platform/accounts';
 import { createContact, findContactByEmail, importContacts, unsubscribeEmail } from '../../shared/audience/service';
-import { emailClaim } from '../../shared/audience/repository';
+import { emailClaim, getContacts } from '../../shared/audience/repository';
 import { rowContactId } from '../../shared/imports/service';
 
 /**
@@ -47,5 +47,28 @@ describe('imports: contacts in bulk', () => {
     expect(redo.map((o) => o.state)).toEqual(['created', 'created', 'created']);
     expect(await findContactByEmail(deps, scope, 'a@example.com')).toMatchObject({ _id: id(1), status: 'unsubscribed' });
     expect(await findContactByEmail(deps, scope, 'c@example.com')).toMatchObject({ _id: id(3), status: 'subscribed', source: 'import' });
+  });
+
+  it('an address taken between the lookup and the claim (a signup meanwhile) is existing, and the import writes no contact for it', async () => {
+    const { deps, clock } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'c@example.com', currency: 'USD' });
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const id = (n: number) => rowContactId('65a000000000000000000003', `3#${String(n).padStart(7, '0')}`);
+    // The claims go after the lookup; a signup takes race@ just before they are sent.
+    const store = deps.store;
+    const send = store.batchStatements.bind(store);
+    let signup: Awaited<ReturnType<typeof createContact>> | undefined;
+    store.batchStatements = async (statements, concurrency) => {
+      signup ??= await createContact(deps, scope, { email: 'race@example.com', status: 'subscribed', source: 'form' });
+      return send(statements, concurrency);
+    };
+    const outcomes = await importContacts(deps, scope, [
+      { id: id(1), email: 'race@example.com', status: 'subscribed', source: 'import' },
+      { id: id(2), email: 'calm@example.com', status: 'subscribed', source: 'import' },
+    ]);
+    store.batchStatements = send;
+    expect(outcomes).toEqual([{ state: 'existing', contactId: signup!._id }, { state: 'created', contactId: id(2) }]);
+    expect(await findContactByEmail(deps, scope, 'race@example.com')).toEqual(signup);
+    expect((await getContacts(deps.store, scope, [id(1)])).length).toBe(0);
   });
 });

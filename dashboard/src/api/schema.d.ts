@@ -1355,7 +1355,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Computes what the run will do, per kind */
+        /** Computes what the run will do, per kind (200); a large import answers 202 { status: computing } and the dry run appears on the import */
         post: operations["dryRunImportJob"];
         delete?: never;
         options?: never;
@@ -10939,6 +10939,7 @@ export interface operations {
                         dryRun: {
                             [key: string]: unknown;
                         } | null;
+                        dryRunComputing: boolean;
                         files: {
                             addedAt: string;
                             columns: string[];
@@ -10946,6 +10947,9 @@ export interface operations {
                             /** @enum {string} */
                             kind: "products" | "customers" | "orders" | "subscribers";
                             rowCount: number;
+                            rowsStored: number;
+                            /** @enum {string} */
+                            status: "processing" | "ready";
                         }[];
                         finishedAt: string | null;
                         mapping: {
@@ -11043,6 +11047,7 @@ export interface operations {
                         dryRun: {
                             [key: string]: unknown;
                         } | null;
+                        dryRunComputing: boolean;
                         files: {
                             addedAt: string;
                             columns: string[];
@@ -11050,6 +11055,9 @@ export interface operations {
                             /** @enum {string} */
                             kind: "products" | "customers" | "orders" | "subscribers";
                             rowCount: number;
+                            rowsStored: number;
+                            /** @enum {string} */
+                            status: "processing" | "ready";
                         }[];
                         finishedAt: string | null;
                         mapping: {
@@ -11147,6 +11155,7 @@ export interface operations {
                         dryRun: {
                             [key: string]: unknown;
                         } | null;
+                        dryRunComputing: boolean;
                         files: {
                             addedAt: string;
                             columns: string[];
@@ -11154,6 +11163,9 @@ export interface operations {
                             /** @enum {string} */
                             kind: "products" | "customers" | "orders" | "subscribers";
                             rowCount: number;
+                            rowsStored: number;
+                            /** @enum {string} */
+                            status: "processing" | "ready";
                         }[];
                         finishedAt: string | null;
                         mapping: {
@@ -11474,6 +11486,7 @@ export interface operations {
                         dryRun: {
                             [key: string]: unknown;
                         } | null;
+                        dryRunComputing: boolean;
                         files: {
                             addedAt: string;
                             columns: string[];
@@ -11481,6 +11494,9 @@ export interface operations {
                             /** @enum {string} */
                             kind: "products" | "customers" | "orders" | "subscribers";
                             rowCount: number;
+                            rowsStored: number;
+                            /** @enum {string} */
+                            status: "processing" | "ready";
                         }[];
                         finishedAt: string | null;
                         mapping: {
@@ -11579,6 +11595,7 @@ export interface operations {
                         dryRun: {
                             [key: string]: unknown;
                         } | null;
+                        dryRunComputing: boolean;
                         files: {
                             addedAt: string;
                             columns: string[];
@@ -11586,6 +11603,9 @@ export interface operations {
                             /** @enum {string} */
                             kind: "products" | "customers" | "orders" | "subscribers";
                             rowCount: number;
+                            rowsStored: number;
+                            /** @enum {string} */
+                            status: "processing" | "ready";
                         }[];
                         finishedAt: string | null;
                         mapping: {
@@ -11897,6 +11917,7 @@ export interface operations {
                         dryRun: {
                             [key: string]: unknown;
                         } | null;
+                        dryRunComputing: boolean;
                         files: {
                             addedAt: string;
                             columns: string[];
@@ -11904,6 +11925,9 @@ export interface operations {
                             /** @enum {string} */
                             kind: "products" | "customers" | "orders" | "subscribers";
                             rowCount: number;
+                            rowsStored: number;
+                            /** @enum {string} */
+                            status: "processing" | "ready";
                         }[];
                         finishedAt: string | null;
                         mapping: {

@@ -326,15 +326,16 @@ export function ImportDetailPage() {
   useEffect(() => {
     if (job?.dryRun && !dryRun) setDryRun(job.dryRun as unknown as DryRun);
   }, [job, dryRun]);
-  // Progress: poll while the run is under way.
+  // Progress: poll while the run is under way, a large file is stored or a large dry run computed.
+  const waiting = !!job && ((job as { dryRunComputing?: boolean }).dryRunComputing || (job.files as { status?: string }[]).some((f) => f.status === 'processing'));
   useEffect(() => {
-    if (job?.status !== 'running') return;
+    if (job?.status !== 'running' && !waiting) return;
     const timer = window.setInterval(() => {
       unwrap(api.GET('/migrations/{id}', { params: { path: { id } } })).then(query.set, () => undefined);
     }, 1000);
     return () => window.clearInterval(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [job?.status, api, id]);
+  }, [job?.status, waiting, api, id]);
 
   return (
     <Stack>
@@ -420,7 +421,14 @@ export function ImportDetailPage() {
                     </Stack>
                   )}
                   <Group justify="flex-end">
-                    <Button variant="light" loading={dry.running} onClick={async () => { const answer = await dry.run(); if (answer) setDryRun(answer); }}>
+                    <Button variant="light" loading={dry.running} onClick={async () => {
+                      const answer = await dry.run();
+                      // A large import's dry run answers 202 computing; it lands on the import (polled).
+                      if (answer && (answer as unknown as { status?: string }).status === 'computing') {
+                        setDryRun(null);
+                        query.reload();
+                      } else if (answer) setDryRun(answer);
+                    }}>
                       {dryRun ? 'Run the dry run again' : 'Run the dry run'}
                     </Button>
                     <Button disabled={!dryRun?.canStart} loading={starting} onClick={startRun}>
