@@ -48,9 +48,9 @@ export const LIFECYCLE_MINIMUM: Record<string, StepMinimum> = {
   },
   'renewal failed (past_due)': { read: 5, write: 19, why: 'W: processor membership, notification (2); marker, subscriber (2 KiB), 4 events of 1–2 KiB (11); notification delivered (1); payment-failed mail marker and record (3); retention recovery record and marker (2). R: subscriber, membership, notification, membership pointer strongly, offer (0.5), mail (0.5)' },
   'retry paid (recovered)': { read: 7, write: 30, why: 'as a paid renewal (28), plus the recovery closed on the retention record and its marker (2)' },
-  pause: { read: 2.5, write: 5, why: 'W: processor membership, activity entry, subscriber (2 KiB), subscription.paused event. R: subscriber and membership strongly, offer' },
-  resume: { read: 2.5, write: 5, why: 'W: processor membership, activity entry, subscriber (2 KiB), event. R: subscriber and membership strongly, offer' },
-  'cancel at period end': { read: 2.5, write: 6, why: 'W: processor membership, activity entry, subscriber (2 KiB), event (2 KiB). R: subscriber and membership strongly, offer' },
+  pause: { read: 2.5, write: 5, why: 'W: processor membership, activity entry, subscriber (2 KiB), subscription.paused event. R: subscriber and processor membership strongly, processor settings' },
+  resume: { read: 2.5, write: 5, why: 'W: processor membership, activity entry, subscriber (2 KiB), event. R: subscriber and processor membership strongly, processor settings' },
+  'cancel at period end': { read: 2.5, write: 6, why: 'W: processor membership, activity entry, subscriber (2 KiB), event (2 KiB). R: subscriber and processor membership strongly, processor settings' },
   'read subscriber with payments': { read: 1, write: 0, why: 'R: the subscriber, one Query page of its payments (eventually consistent)' },
 };
 
