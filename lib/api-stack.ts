@@ -10,6 +10,7 @@ import { OperationsDashboard } from './constructs/dashboard';
 import { DashboardHosting } from './constructs/dashboard-hosting';
 import { notifyingAlarm, watchFunction } from './constructs/monitoring';
 import type { WorkersStack } from './workers-stack';
+import type { JobsStack } from './jobs-stack';
 import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 
 export interface ApiStackProps extends StackProps {
@@ -19,6 +20,8 @@ export interface ApiStackProps extends StackProps {
   app: App;
   /** The alarm topic, queues and worker functions to watch and graph. */
   workers: WorkersStack;
+  /** The job groups' queues and functions, graphed beside the workers'. */
+  jobs: JobsStack;
   /** The built dashboard to deploy (default dashboard/dist); tests point it at a fixture or nowhere. */
   dashboardDist?: string;
 }
@@ -115,10 +118,14 @@ export class ApiStack extends Stack {
       stage: props.stage,
       api: this.api,
       apiFunctions,
-      workerFunctions: workers.functions.map((fn) => ({ name: fn.node.id, fn })),
+      workerFunctions: [...workers.functions, ...props.jobs.functions].map((fn) => ({ name: fn.node.id, fn })),
       streamDispatcher: workers.streamDispatcher,
-      queues: [...[...workers.queues].map(([name, queue]) => ({ name, queue })), { name: 'jobs', queue: workers.jobsQueue }],
-      deadLetterQueues: workers.deadLetterQueues,
+      queues: [
+        ...[...workers.queues].map(([name, queue]) => ({ name, queue })),
+        { name: 'jobs', queue: workers.jobsQueue },
+        ...[...props.jobs.queues].map(([name, queue]) => ({ name: `jobs:${name}`, queue })),
+      ],
+      deadLetterQueues: [...workers.deadLetterQueues, ...props.jobs.deadLetterQueues],
       tableName: workers.tableName,
     });
 

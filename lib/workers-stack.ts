@@ -1,11 +1,10 @@
-import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { EventBus, Rule, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
@@ -15,10 +14,10 @@ import { EVENT_SOURCE } from '../shared/adapters/aws/bus';
 import { CARRIES_EVENT, OUTBOX_ENTITY } from '../shared/platform/events';
 import type { App } from '../shared/composition/assemble';
 import { queueUrlVariable } from '../shared/composition/aws-deps';
-import { scheduleExpression } from '../shared/composition/schedules';
 import { ServiceFunction } from './constructs/service-function';
 import { importStateful } from './constructs/shared-resources';
-import { ALL_NEEDS, grantNeeds, type ServiceResources } from './constructs/access';
+import { grantNeeds, sendToJobsQueues, type ServiceResources } from './constructs/access';
+import { jobsQueueName, jobsQueueNamePrefix } from '../shared/composition/jobs';
 import type { AccessNeed } from '../shared/platform/capability';
 import {
   createAlarmTopic,
@@ -67,8 +66,10 @@ export interface DeadLetterQueue {
 /**
  * The asynchronous half, derived from the capability manifests (shared/app.ts): the outbox
  * dispatcher on the table stream, the event bus and one rule per consumer, one queue with a worker
- * per declared queue (per-message delay), the jobs queue fed by EventBridge Scheduler and its
- * recurring schedules, dead-letter queues and their alarms.
+ * per declared queue (per-message delay), the schedule group and the role EventBridge Scheduler
+ * fires timers with, dead-letter queues and their alarms. The job groups' queues and functions are
+ * the jobs stack's (lib/jobs-stack.ts); the jobs queue here is the one every timer went to before,
+ * kept so the one-time schedules made then still arrive: its worker forwards each to its group.
  */
 export class WorkersStack extends Stack {
   readonly bus: EventBus;
@@ -82,6 +83,8 @@ export class WorkersStack extends Stack {
   readonly resources: ServiceResources;
   readonly alarmTopic: Topic;
   readonly deadLetterQueues: DeadLetterQueue[] = [];
+  /** ARNs of the job groups' queues (the jobs stack creates them under these names). */
+  readonly jobsQueueArns: string[];
   /** Every function of this stack (the dashboard graphs them). */
   readonly functions: ServiceFunction[] = [];
   readonly streamDispatcher: ServiceFunction;
@@ -122,8 +125,10 @@ export class WorkersStack extends Stack {
       queueAgeAlarm(this, `${id}AgeAlarm`, topic, created, 600, `the ${declared.name} queue`);
     }
     this.jobsQueue = queue('JobsQueue', Duration.seconds(120), 'jobs').queue;
-    // Timers fire into this queue at their due time: an old message is an overdue timer.
+    // Timers made before the job groups fire into this queue at their due time: an old message is an overdue timer.
     queueAgeAlarm(this, 'JobsQueueAgeAlarm', topic, this.jobsQueue, 600, 'the jobs queue (timers are overdue)');
+    const sqsArn = (name: string) => this.formatArn({ service: 'sqs', resource: name, arnFormat: ArnFormat.NO_RESOURCE_NAME });
+    this.jobsQueueArns = app.jobGroups.map((group) => sqsArn(jobsQueueName(props.stage, group.name)));
     const streamDlq = new Queue(this, 'StreamDispatchFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
     deadLetterAlarm(this, 'StreamDispatchFailuresAlarm', topic, streamDlq, 'Outbox batches of the table stream');
     this.deadLetterQueues.push({ name: 'stream', kind: 'stream', dlq: streamDlq });
@@ -136,9 +141,11 @@ export class WorkersStack extends Stack {
     this.scheduleGroupName = group.name!;
     this.schedulerRole = new Role(this, 'SchedulerRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
-      description: 'Lets EventBridge Scheduler put fired timers on the jobs queue',
+      description: 'Lets EventBridge Scheduler put fired timers on the jobs queues',
     });
+    // The old queue too: one-time schedules made before the job groups still name it.
     this.jobsQueue.grantSendMessages(this.schedulerRole);
+    if (this.jobsQueueArns.length) this.schedulerRole.addToPolicy(sendToJobsQueues(this.jobsQueueArns));
 
     // SES publishes configuration-set events only to the account's default bus (source aws.ses).
     const defaultBus = EventBus.fromEventBusName(this, 'DefaultBus', 'default');
@@ -155,6 +162,7 @@ export class WorkersStack extends Stack {
       bucket: stateful.bucket,
       secretsKey: stateful.secretsKey,
       queues: [...this.queues.values(), this.jobsQueue],
+      jobsQueueArns: this.jobsQueueArns,
       scheduleGroupName: this.scheduleGroupName,
       schedulerRole: this.schedulerRole,
       emailConfigurationSetName: configurationSetName,
@@ -163,8 +171,8 @@ export class WorkersStack extends Stack {
       TABLE_NAME: table.tableName,
       EVENT_BUS_NAME: this.bus.eventBusName,
       ...Object.fromEntries([...this.queues].map(([name, q]) => [queueUrlVariable(name), q.queueUrl])),
-      JOBS_QUEUE_URL: this.jobsQueue.queueUrl,
-      JOBS_QUEUE_ARN: this.jobsQueue.queueArn,
+      JOBS_QUEUE_URL_PREFIX: `https://sqs.${this.region}.${this.urlSuffix}/${this.account}/${jobsQueueNamePrefix(props.stage)}`,
+      JOBS_QUEUE_ARN_PREFIX: sqsArn(jobsQueueNamePrefix(props.stage)),
       SCHEDULER_GROUP: this.scheduleGroupName,
       SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
       BLOB_BUCKET: stateful.bucket.bucketName,
@@ -240,21 +248,11 @@ export class WorkersStack extends Stack {
       worker.addEventSource(new SqsEventSource(this.queues.get(declared.name)!, { batchSize: declared.batchSize ?? 10, reportBatchItemFailures: true }));
     }
 
-    const jobs = new ServiceFunction(this, 'JobsWorker', { entryName: 'jobs', app, environment: this.serviceEnvironment, timeout: Duration.seconds(60) });
-    // Timers can do anything a request can (charge, email, reschedule).
-    grantNeeds(jobs, ALL_NEEDS, this.resources);
-    jobs.addEventSource(new SqsEventSource(this.jobsQueue, { batchSize: 10, reportBatchItemFailures: true }));
-    this.functions.push(jobs);
-
-    for (const schedule of app.schedules) {
-      new CfnSchedule(this, `Schedule-${schedule.name}`, {
-        groupName: this.scheduleGroupName,
-        scheduleExpression: scheduleExpression(schedule.every),
-        scheduleExpressionTimezone: 'UTC',
-        flexibleTimeWindow: { mode: 'OFF' },
-        target: { arn: this.jobsQueue.queueArn, roleArn: this.schedulerRole.roleArn, input: JSON.stringify({ ...schedule.job, recurring: schedule.name }) },
-      });
-    }
+    // The old jobs queue's worker only forwards each job to its group's queue (no capability code).
+    const router = new ServiceFunction(this, 'JobsWorker', { entryName: 'jobs', app, environment: this.serviceEnvironment, timeout: Duration.seconds(60) });
+    grantNeeds(router, ['queue'], this.resources);
+    router.addEventSource(new SqsEventSource(this.jobsQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    this.functions.push(router);
 
     for (const fn of this.functions) watchFunction(fn, topic);
     notifyingAlarm(this, 'TableThrottlesAlarm', topic, { metric: tableThrottles(table.tableName), threshold: 0, description: 'DynamoDB throttled requests on the table' });

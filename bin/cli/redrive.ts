@@ -51,9 +51,11 @@ const VISIBILITY_SECONDS = 120;
 /** The `DeadLetterQueues` and `EventBusName` outputs from `cdk deploy --outputs-file`. */
 export function readStackOutputs(file: string): { queues: Record<string, DeadLetterQueueOutput>; busName: string } {
   const stacks = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;
-  const workers = Object.values(stacks).find((outputs) => outputs.DeadLetterQueues);
-  if (!workers) throw new Error(`${file} has no DeadLetterQueues output (deploy with --outputs-file ${file})`);
-  return { queues: JSON.parse(workers.DeadLetterQueues!) as Record<string, DeadLetterQueueOutput>, busName: workers.EventBusName ?? '' };
+  // The workers stack's and the jobs stack's (the job groups' queues), merged.
+  const listing = Object.values(stacks).filter((outputs) => outputs.DeadLetterQueues);
+  if (!listing.length) throw new Error(`${file} has no DeadLetterQueues output (deploy with --outputs-file ${file})`);
+  const queues = Object.assign({}, ...listing.map((outputs) => JSON.parse(outputs.DeadLetterQueues!))) as Record<string, DeadLetterQueueOutput>;
+  return { queues, busName: listing.find((outputs) => outputs.EventBusName)?.EventBusName ?? '' };
 }
 
 /** The region of the queues, from an ARN (arn:aws:sqs:REGION:...). */

@@ -12,8 +12,10 @@ export interface ServiceResources {
   table: ITableV2;
   bucket: IBucket;
   secretsKey: IKey;
-  /** The jobs queue and every capability queue: the `queue` need may send to each. */
+  /** The legacy jobs queue and every capability queue: the `queue` need may send to each. */
   queues: Queue[];
+  /** ARNs of the job groups' queues (named, in the jobs stack): the `queue` need may send to each. */
+  jobsQueueArns: string[];
   scheduleGroupName: string;
   schedulerRole: Role;
   /** The SES configuration set every mail names (sending through it needs its own grant). */
@@ -29,6 +31,8 @@ export function grantNeeds(fn: IFunction, needs: AccessNeed[], resources: Servic
         break;
       case 'queue':
         for (const queue of resources.queues) queue.grantSendMessages(fn);
+        // By ARN, not by construct: the queues live in the jobs stack, which depends on this one.
+        if (resources.jobsQueueArns.length) fn.addToRolePolicy(sendToJobsQueues(resources.jobsQueueArns));
         break;
       case 'blob':
         resources.bucket.grantReadWrite(fn);
@@ -72,5 +76,9 @@ export function grantNeeds(fn: IFunction, needs: AccessNeed[], resources: Servic
     }
   }
 }
+
+/** What `grantSendMessages` allows, on the job groups' queues. */
+export const sendToJobsQueues = (arns: string[]) =>
+  new PolicyStatement({ effect: Effect.ALLOW, actions: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], resources: arns });
 
 export const ALL_NEEDS: AccessNeed[] = ALL_ACCESS_NEEDS;

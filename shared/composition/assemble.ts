@@ -13,6 +13,19 @@ export interface ApiGroup {
   needs: AccessNeed[];
 }
 
+/**
+ * One jobs function and its queue: the job handlers of the capabilities that share an API function
+ * (grouped as `groups` are), and the recurring schedules that fire those job types.
+ */
+export interface JobGroup {
+  name: string;
+  /** The capabilities of the group that declare job handlers. */
+  capabilities: Capability[];
+  jobs: Record<string, JobHandler>;
+  /** The recurring schedules whose job type this group handles (declared by any capability). */
+  schedules: RecurringSchedule[];
+}
+
 export { JOBS_QUEUE } from './jobs';
 import { JOBS_QUEUE } from './jobs';
 
@@ -28,6 +41,10 @@ export interface App {
   /** Consumers of other services' events (rules on the default bus in AWS). */
   externalConsumers: ExternalEventConsumer[];
   jobs: Record<string, JobHandler>;
+  /** One jobs queue and function per group of capabilities with job handlers. */
+  jobGroups: JobGroup[];
+  /** The job group (its queue) of each job type. */
+  jobGroupOf: Record<string, string>;
   queues: QueueDeclaration[];
   schedules: RecurringSchedule[];
   controlRoutes: ControlRoute[];
@@ -87,6 +104,19 @@ export function assembleApp(capabilities: Capability[]): App {
   unique(schedules, (s) => s.name, 'schedule');
   const jobs = Object.fromEntries(jobEntries);
   for (const schedule of schedules) if (!jobs[schedule.job.type]) throw new Error(`Schedule ${schedule.name} fires job ${schedule.job.type}, which no capability handles`);
+  // A job runs in the jobs function of its capability's API group, so a provider's timers (the
+  // sandbox processor's) run beside the capability whose function already serves its routes.
+  const jobGroups = new Map<string, JobGroup>();
+  const jobGroupOf: Record<string, string> = {};
+  for (const c of capabilities.filter((c) => Object.keys(c.jobs ?? {}).length)) {
+    const name = c.apiFunction ?? c.name;
+    const group = jobGroups.get(name) ?? { name, capabilities: [], jobs: {}, schedules: [] };
+    jobGroups.set(name, group);
+    group.capabilities.push(c);
+    Object.assign(group.jobs, c.jobs);
+    for (const type of Object.keys(c.jobs!)) jobGroupOf[type] = name;
+  }
+  for (const schedule of schedules) jobGroups.get(jobGroupOf[schedule.job.type]!)!.schedules.push(schedule);
   const controlRoutes = capabilities.flatMap((c) => c.controlRoutes ?? []);
   unique(controlRoutes, (r) => `${r.method} ${r.path}`, 'control route');
   const portEntries = capabilities.flatMap((c) => Object.entries(c.ports ?? {}));
@@ -100,6 +130,8 @@ export function assembleApp(capabilities: Capability[]): App {
     consumers,
     externalConsumers,
     jobs,
+    jobGroups: [...jobGroups.values()],
+    jobGroupOf,
     queues,
     schedules,
     controlRoutes,

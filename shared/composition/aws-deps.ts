@@ -6,7 +6,6 @@ import type { Deps } from '../platform/context';
 import type { CorePorts, Ports } from '../platform/ports';
 import { documentClient } from '../store/client';
 import { Store } from '../store/store';
-import { JOBS_QUEUE } from './jobs';
 
 /** Environment variable that carries a capability queue's URL to every function. */
 export const queueUrlVariable = (queue: string) => `QUEUE_URL_${queue.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
@@ -21,6 +20,8 @@ export interface FunctionComposition {
   ports: Record<string, PortFactory>;
   /** Names of the capability queues whose URLs the environment carries. */
   queues: string[];
+  /** The job group of each job type, for a function that schedules jobs or sends them to a jobs queue. */
+  jobGroupOf?: Record<string, string>;
 }
 
 /** A port this function was not composed with: calling it is a wiring mistake, said plainly. */
@@ -37,8 +38,8 @@ function absent(name: string): never {
 /** The dependencies of a Lambda function: DynamoDB, the AWS ports it needs, and capability ports. */
 export function composeDeps(composition: FunctionComposition, config: Config, env: NodeJS.ProcessEnv = process.env): Deps {
   const store = new Store(documentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }), config.TABLE_NAME);
-  const queueUrls = Object.fromEntries([[JOBS_QUEUE, config.JOBS_QUEUE_URL], ...composition.queues.map((queue) => [queue, env[queueUrlVariable(queue)]])]);
-  const portEnv: AwsPortEnv = { config, queueUrls };
+  const queueUrls = Object.fromEntries(composition.queues.map((queue) => [queue, env[queueUrlVariable(queue)]]));
+  const portEnv: AwsPortEnv = { config, queueUrls, jobGroupOf: composition.jobGroupOf };
   const core = Object.fromEntries(
     (['bus', 'queue', 'scheduler', 'blob', 'email', 'encryption'] as const).map((name) => {
       const factory = composition.core[name] as ((env: AwsPortEnv) => unknown) | undefined;

@@ -3,10 +3,10 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { CAPABILITIES } from '../app';
-import type { AccessNeed, Capability } from '../platform/capability';
+import { ALL_ACCESS_NEEDS, type AccessNeed, type Capability } from '../platform/capability';
 import { buildOpenApi } from '../docs/openapi';
 import { toolCatalog } from '../mcp/catalog';
-import type { App } from './assemble';
+import type { App, JobGroup } from './assemble';
 import { BASE_URL_PLACEHOLDER } from './docs-prebuilt';
 
 /**
@@ -20,7 +20,7 @@ export type FunctionKind = 'api' | 'consumer' | 'external-consumer' | 'queue' | 
 
 export interface FunctionSpec {
   kind: FunctionKind;
-  /** The API group, bus consumer or queue it runs (its APP_FUNCTION). */
+  /** The API group, bus consumer, queue or job group it runs (its APP_FUNCTION); a `jobs` function without one is the legacy jobs queue's router. */
   appFunction?: string;
 }
 
@@ -75,6 +75,7 @@ export function functionSpecs(app: App): FunctionSpec[] {
     ...app.consumers.map((c) => ({ kind: 'consumer' as const, appFunction: c.name })),
     ...app.externalConsumers.map((c) => ({ kind: 'external-consumer' as const, appFunction: c.name })),
     ...app.queues.map((q) => ({ kind: 'queue' as const, appFunction: q.name })),
+    ...app.jobGroups.map((g) => ({ kind: 'jobs' as const, appFunction: g.name })),
     { kind: 'jobs' },
     { kind: 'stream-dispatcher' },
   ];
@@ -140,10 +141,17 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
       break;
     }
     case 'jobs': {
-      needs = ['table', 'queue', 'scheduler', 'blob', 'email', 'encryption'];
-      capabilities = app.capabilities.filter((c) => Object.keys(c.jobs ?? {}).length);
+      if (!spec.appFunction) {
+        needs = ['queue'];
+        imports.add(`import { jobsRouterFunction, lambdaDeps } from '${from('shared/composition/lambda')}';`);
+        handler = 'jobsRouterFunction(deps)';
+        break;
+      }
+      const group = app.jobGroups.find((g) => g.name === spec.appFunction)!;
+      capabilities = group.capabilities;
       const names = capabilities.map(manifest);
       if (names.some((n) => !n)) return undefined;
+      needs = jobGroupNeeds(app, group);
       imports.add(`import { jobsFunction, lambdaDeps } from '${from('shared/composition/lambda')}';`);
       handler = `jobsFunction(Object.assign({}, ${names.map((n) => `${n}.jobs`).join(', ')}), deps)`;
       break;
@@ -171,6 +179,8 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
   const core = [...new Set(needs)].filter((n): n is keyof typeof PORT_MODULES => n !== 'table').map((n) => PORT_MODULES[n]);
   for (const port of core) imports.add(`import { ${port.factory} } from '${from(port.module)}';`);
   const queues = needs.includes('queue') ? app.queues.map((q) => q.name) : [];
+  // Scheduling a job, or sending one to the jobs queue, picks the queue of the group handling its type.
+  const jobGroupOf = needs.includes('queue') || needs.includes('scheduler') ? app.jobGroupOf : undefined;
   const lines = [
     '// Generated from shared/app.ts by shared/composition/function-entries.ts; do not edit (build/ is git-ignored).',
     ...(options.tracing ? [`import '${from('shared/composition/tracing')}';`] : []),
@@ -180,12 +190,30 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
     `  core: { ${core.map((p) => `${p.port}: ${p.factory}`).join(', ')} },`,
     `  ports: Object.assign({}, ${providerNames.join(', ') || '{}'}),`,
     `  queues: ${JSON.stringify(queues)},`,
+    ...(jobGroupOf ? [`  jobGroupOf: ${JSON.stringify(jobGroupOf)},`] : []),
     `});`,
     '',
     `export const handler = ${handler};`,
     '',
   ];
   return lines.join('\n');
+}
+
+/**
+ * What a job group's function may touch in AWS. Timers run whatever their capability's services
+ * do (an automation step sends mail through the email capability), which no declared `needs` of
+ * an API group or worker covers, so they are read from the code: every core port (`ports.<name>`)
+ * named in the files the group's manifests and the port providers they reach import. This is a
+ * superset of what the handlers use, and so never too little.
+ */
+export function jobGroupNeeds(app: App, group: JobGroup): AccessNeed[] {
+  const located = manifestModules();
+  const modules = group.capabilities.map((c) => located.get(c)?.module).filter((m): m is string => !!m);
+  // A group assembled outside shared/app.ts cannot be read: it may touch anything, as before.
+  if (modules.length < group.capabilities.length) return [...ALL_ACCESS_NEEDS];
+  const providers = reachableProviders(app, modules).map((p) => located.get(p)?.module).filter((m): m is string => !!m);
+  const reached = portsReachedFrom([...modules, ...providers.map((m) => portsModuleOf(m) ?? m)]);
+  return ALL_ACCESS_NEEDS.filter((need) => need === 'table' || reached.has(need));
 }
 
 /** The ports module beside a manifest (`shared/x/index` -> `shared/x/ports`), if there is one. */

@@ -10,7 +10,7 @@ import { createApiHandler } from '../platform/http/api-handler';
 import type { AnyOperation } from '../platform/operation';
 import type { Job } from '../platform/ports';
 import { composeDeps, type FunctionComposition } from './aws-deps';
-import { runJob } from './jobs';
+import { JOBS_QUEUE, runJob } from './jobs';
 
 /**
  * The Lambda handlers of the app, one per kind of function. Each deployed function's entry is
@@ -58,7 +58,7 @@ export function queueFunction(queue: QueueDeclaration, deps: () => Deps) {
     processPartialResponse(event, (record: SQSRecord) => queue.handle(parseBody(messageSchema, record), deps()), processor, { context, throwOnFullBatchFailure: false });
 }
 
-/** The jobs queue: timers fired by EventBridge Scheduler, one after another. */
+/** A job group's jobs queue: timers fired by EventBridge Scheduler, one after another. */
 export function jobsFunction(jobs: Record<string, JobHandler>, deps: () => Deps) {
   const processor = new BatchProcessor(EventType.SQS);
   return (event: SQSEvent, context: Context) =>
@@ -67,6 +67,16 @@ export function jobsFunction(jobs: Record<string, JobHandler>, deps: () => Deps)
       processInParallel: false,
       throwOnFullBatchFailure: false,
     });
+}
+
+/**
+ * The jobs queue every timer went to before each job group had its own: one-time schedules made
+ * before that still fire into it, so its worker forwards each job, as is, to its group's queue.
+ */
+export function jobsRouterFunction(deps: () => Deps) {
+  const processor = new BatchProcessor(EventType.SQS);
+  return (event: SQSEvent, context: Context) =>
+    processPartialResponse(event, (record: SQSRecord) => deps().ports.queue.send(JOBS_QUEUE, parseBody(jobSchema, record)), processor, { context, throwOnFullBatchFailure: false });
 }
 
 /** The outbox dispatcher on the table stream. */

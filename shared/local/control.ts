@@ -91,7 +91,8 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
   },
   {
     // Not in DESIGN.md's table: DynamoDB capacity units consumed so far by everything this runtime
-    // did (requests, stream consumers, queues, timers), for per-step cost figures in the bench.
+    // did (requests, stream consumers, queues, jobs; not the local scheduler's own timer items,
+    // which EventBridge Scheduler holds in AWS), for per-step cost figures in the bench.
     method: 'GET',
     path: '/_local/capacity',
     async handle(runtime) {

@@ -11,8 +11,12 @@ const schema = z.object({
   /** Set only for DynamoDB Local. */
   DYNAMODB_ENDPOINT: z.string().url().optional(),
   EVENT_BUS_NAME: z.string().default('creator-commerce'),
-  JOBS_QUEUE_URL: z.string().optional(),
-  JOBS_QUEUE_ARN: z.string().optional(),
+  /**
+   * Address and ARN of the jobs queues up to the job group's name: each group of capabilities with
+   * job handlers has its own queue, named `<prefix><group>` (shared/composition/jobs.ts).
+   */
+  JOBS_QUEUE_URL_PREFIX: z.string().optional(),
+  JOBS_QUEUE_ARN_PREFIX: z.string().optional(),
   SCHEDULER_GROUP: z.string().default('default'),
   SCHEDULER_ROLE_ARN: z.string().optional(),
   BLOB_BUCKET: z.string().optional(),

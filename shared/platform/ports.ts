@@ -19,6 +19,9 @@ export interface QueuePort {
   send(queue: QueueName, message: Record<string, unknown>, options?: { delaySeconds?: number }): Promise<void>;
 }
 
+/** The queue jobs go to (`queue.send(JOBS_QUEUE, job)`): in AWS, the jobs queue of the job's capability. */
+export const JOBS_QUEUE = 'jobs';
+
 /** A job the scheduler fires into the jobs queue when it falls due. */
 export interface Job {
   type: string;

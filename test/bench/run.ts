@@ -18,6 +18,7 @@ import { startLocalRuntime, type LocalRuntime } from '../../shared/local/runtime
 import { keys } from '../../shared/store/keys';
 import { measureFunctions, printFunctions } from './functions';
 import { runLoad, type LoadFigures } from './http';
+import { lifecycleRows, type StepCapacity } from './lifecycle';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
@@ -170,10 +171,10 @@ async function main() {
   console.log('Capacity units per request (measured over the whole load, rate-limit blocks included) beside the minimum');
   console.table(results.map((r) => ({ operation: r.operation, RCU: r.capacity.read, 'min RCU': r.minimum.read, WCU: r.capacity.write, 'min WCU': r.minimum.write, minimum: r.minimum.why })));
   printFunctions(functions);
-  const { capacityPerLifecycleStep, ...others } = extras as { capacityPerLifecycleStep?: Record<string, { read: number; write: number }> };
+  const { capacityPerLifecycleStep, ...others } = extras as { capacityPerLifecycleStep?: Record<string, StepCapacity> };
   if (capacityPerLifecycleStep && !('error' in capacityPerLifecycleStep)) {
-    console.log('Capacity units per lifecycle step (the request and everything it sets off, until idle)');
-    console.table(Object.entries(capacityPerLifecycleStep).map(([step, units]) => ({ step, RCU: units.read, WCU: units.write })));
+    console.log('Capacity units per lifecycle step (the request and everything it sets off, until idle) beside the hand-computed minimum (README: why a step is above 1.5×)');
+    console.table(lifecycleRows(capacityPerLifecycleStep));
   } else if (capacityPerLifecycleStep) console.log('capacityPerLifecycleStep', capacityPerLifecycleStep);
   for (const [name, value] of Object.entries(others)) {
     console.log(name);

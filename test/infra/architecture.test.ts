@@ -92,6 +92,11 @@ describe('a capability added to the list', () => {
     expect(app.consumers.map((c) => c.name)).toContain('example-on-sale');
     expect(app.queues.map((q) => q.name)).toContain('example-work');
     expect(app.jobs['example.tick']).toBeTypeOf('function');
+    // Its jobs form a job group of their own (its API group's name), with the schedule firing them.
+    expect(app.jobGroupOf['example.tick']).toBe('example');
+    const group = app.jobGroups.find((g) => g.name === 'example')!;
+    expect(Object.keys(group.jobs)).toEqual(['example.tick']);
+    expect(group.schedules.map((s) => s.name)).toEqual(['example-nightly']);
     expect(app.schedules.map((s) => s.name)).toEqual([...CAPABILITIES.flatMap((c) => (c.schedules ?? []).map((s) => s.name)), 'example-nightly']);
     expect(Object.keys(app.ports)).toEqual([...CAPABILITIES.flatMap((c) => Object.keys(c.ports ?? {})), 'example']);
     expect(app.controlRoutes.map((r) => r.path)).toContain('/_local/example/poke');
@@ -106,10 +111,17 @@ describe('a capability added to the list', () => {
     expect(Object.values(api).some((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'GET /examples/{id}')).toBe(true);
     expect(Object.values(workers).some((r) => r.Type === 'AWS::Events::Rule' && JSON.stringify(r.Properties.EventPattern).includes('order.completed') && JSON.stringify(r.Properties.Targets).includes('Consumerexampleonsale'))).toBe(true);
     expect(Object.keys(workers).some((id) => id.startsWith('QueueWorkerexamplework') && workers[id]!.Type === 'AWS::Lambda::Function')).toBe(true);
-    // One worker per declared queue (the example's included), plus the jobs queue and the stream.
+    // One worker per declared queue (the example's included), plus the old jobs queue's router and the stream.
     expect(Object.values(workers).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(app.queues.length + 2);
-    const schedule = Object.values(workers).find((r) => r.Type === 'AWS::Scheduler::Schedule' && JSON.stringify(r.Properties.Target).includes('example.tick'))!;
+    // Its jobs get a queue and a function of their own in the jobs stack, and its schedule fires there.
+    const jobs = Template.fromStack(stacks.jobs).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+    expect(Object.values(jobs).some((r) => r.Type === 'AWS::SQS::Queue' && r.Properties.QueueName === 'creator-commerce-prod-jobs-example')).toBe(true);
+    const worker = Object.entries(jobs).find(([id, r]) => id.startsWith('JobsWorkerexample') && r.Type === 'AWS::Lambda::Function')!;
+    expect(worker[1].Properties.Environment.Variables.APP_FUNCTION).toBe('example');
+    expect(Object.values(jobs).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(app.jobGroups.length);
+    const schedule = Object.values(jobs).find((r) => r.Type === 'AWS::Scheduler::Schedule' && JSON.stringify(r.Properties.Target).includes('example.tick'))!;
     expect(schedule.Properties.ScheduleExpression).toBe('cron(0 3 * * ? *)');
+    expect(JSON.stringify(schedule.Properties.Target.Arn)).toContain('JobsQueueexample');
     expect(JSON.parse(schedule.Properties.Target.Input)).toEqual({ type: 'example.tick', payload: {}, recurring: 'example-nightly' });
     // Every function learns the new queue's address.
     expect(JSON.stringify(workers)).toContain('QUEUE_URL_EXAMPLE_WORK');

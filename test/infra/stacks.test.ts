@@ -17,12 +17,14 @@ const env = { account: '123456789012', region: 'eu-west-1' };
 let data: Template;
 let workers: Template;
 let api: Template;
+let jobs: Template;
 
 beforeAll(() => {
   const stacks = buildStacks(newApp(), { stage: 'prod', env });
   data = Template.fromStack(stacks.data);
   workers = Template.fromStack(stacks.workers);
   api = Template.fromStack(stacks.api);
+  jobs = Template.fromStack(stacks.jobs);
 });
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -137,7 +139,8 @@ describe('least privilege', () => {
       [api, 'Fnemail'],
       [api, 'Fnmcp'],
       [workers, 'QueueWorkeremailsends'],
-      [workers, 'JobsWorker'],
+      // An automation step sends its mail through the email capability: read from its code.
+      [jobs, 'JobsWorkerautomations'],
     ] as const;
     for (const [template, prefix] of withEmail) {
       const statements = sesStatements(template, prefix);
@@ -147,7 +150,9 @@ describe('least privilege', () => {
       ]);
     }
     for (const prefix of ['Fnaccount', 'Fncatalog', 'Fndocs']) expect(sesStatements(api, prefix), prefix).toEqual([]);
-    for (const prefix of ['Consumeremailsesfeedback', 'StreamDispatcher']) expect(sesStatements(workers, prefix), prefix).toEqual([]);
+    // The old jobs queue's router forwards jobs and runs none; the imports sweep reaches no mail.
+    for (const prefix of ['Consumeremailsesfeedback', 'StreamDispatcher', 'JobsWorker']) expect(sesStatements(workers, prefix), prefix).toEqual([]);
+    expect(sesStatements(jobs, 'JobsWorkerimports')).toEqual([]);
   });
 
   it('lets only the dispatcher put events on the bus', () => {
@@ -230,25 +235,75 @@ describe('workers stack', () => {
     }
   });
 
-  it('has a schedule group and a scheduler role that can only send to the jobs queue', () => {
+  it('has a schedule group and a scheduler role that can only send to the jobs queues', () => {
     workers.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
     workers.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] },
     });
+    const [policy] = Object.entries(workers.findResources('AWS::IAM::Policy')).filter(([id]) => id.startsWith('SchedulerRole'));
+    const statements = policy![1].Properties.PolicyDocument.Statement as { Action: string[]; Resource: unknown }[];
+    expect(statements.flatMap((s) => s.Action).filter((a) => !a.startsWith('sqs:'))).toEqual([]);
+    // The old jobs queue (one-time schedules made before the job groups name it) and each group's named queue.
+    const targets = JSON.stringify(statements.map((s) => s.Resource));
+    expect(targets).toMatch(/JobsQueue[0-9A-F]{8}/);
+    for (const group of APP.jobGroups) expect(targets).toContain(`:sqs:eu-west-1:123456789012:creator-commerce-prod-jobs-${group.name}`);
+  });
+});
+
+describe('jobs stack', () => {
+  it('has one named jobs queue with a dead-letter queue and alarms, and one function, per job group', () => {
+    const groups = APP.jobGroups.map((g) => g.name);
+    expect(groups.length).toBeGreaterThan(5);
+    const queues = resources(jobs, 'AWS::SQS::Queue');
+    expect(queues.filter((q) => q.Properties.QueueName).map((q) => q.Properties.QueueName).sort()).toEqual(groups.map((g) => `creator-commerce-prod-jobs-${g}`).sort());
+    expect(queues).toHaveLength(groups.length * 2);
+    const functions = resources(jobs, 'AWS::Lambda::Function');
+    expect(functions.map((fn) => fn.Properties.Environment.Variables.APP_FUNCTION).sort()).toEqual([...groups].sort());
+    const mappings = resources(jobs, 'AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(groups.length);
+    for (const mapping of mappings) expect(mapping.Properties).toMatchObject({ BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    const alarms = Object.keys(jobs.findResources('AWS::CloudWatch::Alarm'));
+    for (const group of groups) {
+      for (const id of [`JobsQueue${group.replace(/\W/g, '')}DlqAlarm`, `JobsQueue${group.replace(/\W/g, '')}AgeAlarm`, `JobsWorker${group.replace(/\W/g, '')}ErrorsAlarm`, `JobsWorker${group.replace(/\W/g, '')}ThrottlesAlarm`]) {
+        expect(alarms.some((a) => a.startsWith(id)), id).toBe(true);
+      }
+    }
+  });
+
+  it('fires each recurring schedule into the queue of the group handling its job type', () => {
+    const schedules = resources(jobs, 'AWS::Scheduler::Schedule');
+    expect(schedules).toHaveLength(APP.schedules.length);
+    for (const schedule of APP.schedules) {
+      const found = schedules.find((s) => JSON.parse(s.Properties.Target.Input).recurring === schedule.name)!;
+      expect(JSON.stringify(found.Properties.Target.Arn)).toContain(`JobsQueue${APP.jobGroupOf[schedule.job.type]}`);
+      expect(found.Properties.GroupName).toBe('creator-commerce-prod');
+    }
+    workers.resourceCountIs('AWS::Scheduler::Schedule', 0);
+  });
+
+  it('tells every function where the jobs queues are, by prefix', () => {
+    for (const template of [api, workers, jobs]) {
+      for (const fn of resources(template, 'AWS::Lambda::Function').filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME)) {
+        const variables = fn.Properties.Environment.Variables;
+        expect(JSON.stringify(variables.JOBS_QUEUE_ARN_PREFIX)).toContain(':sqs:eu-west-1:123456789012:creator-commerce-prod-jobs-');
+        expect(JSON.stringify(variables.JOBS_QUEUE_URL_PREFIX)).toContain('https://sqs.eu-west-1.');
+        expect(variables.JOBS_QUEUE_URL).toBeUndefined();
+      }
+    }
   });
 });
 
 describe('Google client for spreadsheet sync', () => {
   it('passes the client id from context and the secret only encrypted, to every function (none without context)', () => {
     const stacks = buildStacks(newApp(), { stage: 'prod', env, google: { clientId: 'client-1.apps.googleusercontent.com', clientSecretEncrypted: 'AQICAHh-ciphertext' } });
-    const functions = [stacks.api, stacks.workers].flatMap((stack) => resources(Template.fromStack(stack), 'AWS::Lambda::Function'));
+    const functions = [stacks.api, stacks.workers, stacks.jobs].flatMap((stack) => resources(Template.fromStack(stack), 'AWS::Lambda::Function'));
     const service = functions.filter((fn) => fn.Properties.Environment?.Variables?.TABLE_NAME);
     expect(service.length).toBeGreaterThan(10);
     for (const fn of service) {
       expect(fn.Properties.Environment.Variables).toMatchObject({ GOOGLE_CLIENT_ID: 'client-1.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET_ENCRYPTED: 'AQICAHh-ciphertext' });
       expect(fn.Properties.Environment.Variables.GOOGLE_CLIENT_SECRET).toBeUndefined();
     }
-    for (const template of [api, workers]) {
+    for (const template of [api, workers, jobs]) {
       for (const fn of resources(template, 'AWS::Lambda::Function')) expect(Object.keys(fn.Properties.Environment?.Variables ?? {}).filter((k) => k.startsWith('GOOGLE_'))).toEqual([]);
     }
   });

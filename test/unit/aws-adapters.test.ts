@@ -7,6 +7,8 @@ import { PutObjectCommand, GetObjectCommand, NoSuchKey } from '@aws-sdk/client-s
 import { GetEmailIdentityCommand, NotFoundException, SendBulkEmailCommand, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { EventBridgeBus } from '../../shared/adapters/aws/bus';
 import { SqsQueue } from '../../shared/adapters/aws/queue';
+import { jobsQueueFor } from '../../shared/adapters/aws/env';
+import { loadConfig } from '../../shared/platform/config';
 import { EventBridgeScheduler, scheduleName } from '../../shared/adapters/aws/scheduler';
 import { KmsEncryption } from '../../shared/adapters/aws/encryption';
 import { S3Blob } from '../../shared/adapters/aws/blob';
@@ -57,12 +59,22 @@ describe('SQS queue', () => {
     expect(sent[1]!.input.DelaySeconds).toBe(900);
     await expect(queue.send('jobs', {})).rejects.toThrow(/not configured/);
   });
+
+  it('sends a job to the jobs queue of the group handling its type, and refuses a type no group handles', async () => {
+    const { client, sent } = fakeClient();
+    const env = { config: loadConfig({ JOBS_QUEUE_URL_PREFIX: 'https://sqs/cc-jobs-' }), queueUrls: {}, jobGroupOf: { 'sheets.batch': 'sheets', 'processor.deliver': 'processor' } };
+    const queue = new SqsQueue(client, {}, jobsQueueFor(env, env.config.JOBS_QUEUE_URL_PREFIX, 'JOBS_QUEUE_URL_PREFIX'));
+    await queue.send('jobs', { type: 'processor.deliver', payload: { notificationId: 'n1' } });
+    expect(sent[0]!.input.QueueUrl).toBe('https://sqs/cc-jobs-processor');
+    await expect(queue.send('jobs', { type: 'unknown.job', payload: {} })).rejects.toThrow(/No jobs queue handles job type unknown.job/);
+    expect(sent).toHaveLength(1);
+  });
 });
 
 describe('EventBridge Scheduler', () => {
-  const options = { group: 'g1', roleArn: 'arn:role', jobsQueueArn: 'arn:queue' };
+  const options = { group: 'g1', roleArn: 'arn:role', jobsQueueArn: (type: string) => `arn:queue-${type.split('.')[0]}` };
 
-  it('creates a one-time, self-deleting schedule that puts the job on the jobs queue', async () => {
+  it('creates a one-time, self-deleting schedule that puts the job on the jobs queue of its type', async () => {
     const { client, sent } = fakeClient();
     await new EventBridgeScheduler(client, options).schedule('invoice-upcoming:sub 1', new Date('2026-12-01T10:00:00.123Z'), { type: 'invoice.upcoming', payload: { id: 1 } });
     expect(sent).toEqual([
@@ -75,7 +87,7 @@ describe('EventBridge Scheduler', () => {
           ScheduleExpressionTimezone: 'UTC',
           FlexibleTimeWindow: { Mode: 'OFF' },
           ActionAfterCompletion: 'DELETE',
-          Target: { Arn: 'arn:queue', RoleArn: 'arn:role', Input: JSON.stringify({ type: 'invoice.upcoming', payload: { id: 1 } }) },
+          Target: { Arn: 'arn:queue-invoice', RoleArn: 'arn:role', Input: JSON.stringify({ type: 'invoice.upcoming', payload: { id: 1 } }) },
         },
       },
     ]);

@@ -60,6 +60,31 @@ describe('generated function entries', () => {
     expect(imports.some((m) => /^shared\/[a-z]+\/index$/.test(m))).toBe(false);
   });
 
+  it('give each job group a function with its own handlers only, and the old jobs queue a router with no capability', () => {
+    const specs = functionSpecs(APP).filter((s) => s.kind === 'jobs');
+    expect(specs.map((s) => s.appFunction)).toEqual([...APP.jobGroups.map((g) => g.name), undefined]);
+    const manifests = (text: string) => importsOf(text).filter((m) => /^shared\/([a-z]+|adapters\/[a-z-]+)\/(index|ports)$/.test(m));
+    // The imports sweep: its own manifest, no processor, no mail, no other capability's jobs.
+    const imports = source('jobs', 'imports');
+    expect(manifests(imports)).toEqual(['shared/imports/index']);
+    expect(imports).toContain('jobsFunction(Object.assign({}, imports.jobs), deps)');
+    // The sandbox processor's timers run in the processor group's function.
+    expect(source('jobs', 'processor')).toContain('jobsFunction(Object.assign({}, processorSandbox.jobs), deps)');
+    for (const group of APP.jobGroups) {
+      const text = source('jobs', group.name);
+      for (const other of APP.jobGroups.filter((g) => g !== group)) {
+        for (const capability of other.capabilities) expect(text, group.name).not.toMatch(new RegExp(`\\b${manifestModules().get(capability)!.exportName}\\.jobs\\b`));
+      }
+    }
+    // An automation step mails through the email capability: its function gets the email port.
+    expect(importsOf(source('jobs', 'automations'))).toContain('shared/adapters/aws/email');
+    const router = source('jobs');
+    expect(manifests(router)).toEqual([]);
+    expect(importsOf(router).filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/queue']);
+    expect(router).toContain('jobsRouterFunction(deps)');
+    expect(router).toContain('"automation.step":"automations"');
+  });
+
   it('a queue worker runs its queue from its own manifest', () => {
     const text = source('queue', 'webhooks');
     expect(importsOf(text)).toContain('shared/webhooks/index');

@@ -153,6 +153,10 @@ describe('redrive of a deployed stack', () => {
     const file = join(dir, 'cdk-outputs.json');
     await writeFile(file, JSON.stringify({ 'CreatorCommerce-prod-Data': { TableName: 'T' }, 'CreatorCommerce-prod-Workers': { EventBusName: 'b', DeadLetterQueues: JSON.stringify(QUEUES) } }));
     expect(readStackOutputs(file)).toEqual({ queues: QUEUES, busName: 'b' });
+    // The job groups' dead-letter queues are the jobs stack's output: both lists are offered.
+    const jobs = { 'jobs:sheets': { kind: 'sqs', dlq: 'https://sqs/jobs-sheets-dlq', dlqArn: 'arn:jobs-sheets-dlq', source: 'arn:jobs-sheets' } };
+    await writeFile(file, JSON.stringify({ 'CreatorCommerce-prod-Jobs': { DeadLetterQueues: JSON.stringify(jobs) }, 'CreatorCommerce-prod-Workers': { EventBusName: 'b', DeadLetterQueues: JSON.stringify(QUEUES) } }));
+    expect(readStackOutputs(file)).toEqual({ queues: { ...QUEUES, ...jobs }, busName: 'b' });
     await rm(dir, { recursive: true });
   });
 });

@@ -5,6 +5,20 @@ import type { QueueName } from '../../platform/ports';
 export interface AwsPortEnv {
   config: Config;
   queueUrls: Partial<Record<QueueName, string>>;
+  /** The job group of each job type: its jobs queue is the configured prefix and the group's name. */
+  jobGroupOf?: Record<string, string>;
+}
+
+/**
+ * The jobs queue (URL or ARN, by the prefix given) a job of this type goes to: the queue of the
+ * job group whose capability handles the type.
+ */
+export function jobsQueueFor(env: AwsPortEnv, prefix: string | undefined, prefixName: string) {
+  return (type: string): string => {
+    const group = env.jobGroupOf?.[type];
+    if (!group) throw new Error(`No jobs queue handles job type ${type}`);
+    return `${required(prefix, prefixName)}${group}`;
+  };
 }
 
 export const required = (value: string | undefined, name: string) => {

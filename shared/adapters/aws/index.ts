@@ -1,9 +1,9 @@
-import type { Config } from '../../platform/config';
-import type { CorePorts, QueueName } from '../../platform/ports';
+import type { CorePorts } from '../../platform/ports';
 import { awsBlobPort } from './blob';
 import { awsBusPort } from './bus';
 import { awsEmailPort } from './email';
 import { awsEncryptionPort } from './encryption';
+import type { AwsPortEnv } from './env';
 import { awsQueuePort } from './queue';
 import { awsSchedulerPort } from './scheduler';
 
@@ -13,8 +13,7 @@ import { awsSchedulerPort } from './scheduler';
  * port modules its needs name (shared/composition/function-entries.ts), so its bundle carries only
  * those clients. Each client is still made on the port's first use.
  */
-export function awsPorts(config: Config, queueUrls: Partial<Record<QueueName, string>>): CorePorts {
-  const env = { config, queueUrls };
+export function awsPorts(env: AwsPortEnv): CorePorts {
   return {
     bus: awsBusPort(env),
     queue: awsQueuePort(env),

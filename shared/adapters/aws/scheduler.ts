@@ -1,6 +1,6 @@
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Job, SchedulerPort } from '../../platform/ports';
-import { lazily, required, type AwsPortEnv } from './env';
+import { jobsQueueFor, lazily, required, type AwsPortEnv } from './env';
 
 /** Schedule names allow [0-9a-zA-Z-_.] up to 64 characters; longer names are hashed down. */
 export function scheduleName(name: string): string {
@@ -13,11 +13,14 @@ export function scheduleName(name: string): string {
 
 const atExpression = (at: Date) => `at(${at.toISOString().slice(0, 19)})`;
 
-/** EventBridge Scheduler one-time schedules that put the job on the jobs queue and delete themselves. */
+/**
+ * EventBridge Scheduler one-time schedules that put the job on the jobs queue of the capability
+ * handling its type, and delete themselves.
+ */
 export class EventBridgeScheduler implements SchedulerPort {
   constructor(
     private readonly client: Pick<SchedulerClient, 'send'>,
-    private readonly options: { group: string; roleArn: string; jobsQueueArn: string },
+    private readonly options: { group: string; roleArn: string; jobsQueueArn: (type: string) => string },
   ) {}
 
   async schedule(name: string, at: Date, job: Job): Promise<void> {
@@ -28,7 +31,7 @@ export class EventBridgeScheduler implements SchedulerPort {
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' as const },
       ActionAfterCompletion: 'DELETE' as const,
-      Target: { Arn: this.options.jobsQueueArn, RoleArn: this.options.roleArn, Input: JSON.stringify(job) },
+      Target: { Arn: this.options.jobsQueueArn(job.type), RoleArn: this.options.roleArn, Input: JSON.stringify(job) },
     };
     try {
       await this.client.send(new CreateScheduleCommand(input));
@@ -55,7 +58,7 @@ export function awsSchedulerPort(env: AwsPortEnv): SchedulerPort {
       new EventBridgeScheduler(new SchedulerClient({ region: config.AWS_REGION }), {
         group: config.SCHEDULER_GROUP,
         roleArn: required(config.SCHEDULER_ROLE_ARN, 'SCHEDULER_ROLE_ARN'),
-        jobsQueueArn: required(config.JOBS_QUEUE_ARN, 'JOBS_QUEUE_ARN'),
+        jobsQueueArn: jobsQueueFor(env, config.JOBS_QUEUE_ARN_PREFIX, 'JOBS_QUEUE_ARN_PREFIX'),
       }),
   );
   return { schedule: (name, at, job) => scheduler().schedule(name, at, job), cancel: (name) => scheduler().cancel(name) };
