@@ -6,7 +6,7 @@ import type { Deps } from '../platform/context';
 import type { DomainEvent } from '../platform/events';
 import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
-import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/service';
+import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/lookups';
 import { surveyUrlForSale } from '../survey/service';
 import { downloadLinksFor, MAIL_LINK_MS } from './downloads';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';

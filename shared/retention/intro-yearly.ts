@@ -12,7 +12,7 @@ import { isConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
 import type { SubscriberRecord } from '../subscriptions/records';
-import { lookupSubscriber } from '../subscriptions/service';
+import { lookupSubscriber } from '../subscriptions/lookups';
 import { offerRetentionOf } from './offers';
 import type { SubscriberRetention } from './records';
 import * as repo from './repository';
