@@ -1,13 +1,12 @@
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
-import { createUnique } from '../store/conditional';
 import { toRecord, type Store, type TransactOp } from '../store/store';
 import { AUTOMATION, RUN, SEND, STEP_STAT, type AutomationRecord, type RunRecord, type StepStatRecord } from './records';
 
 // - automation:  PK=<scope>#AUTOMATION, SK=<automationId> (newest first; bounded per seller)
 // - run:         PK=<scope>#AUTOMATION#<id>#RUN, SK=<email>; one per contact, created once
-// - send marker: PK=<scope>#AUTOMATION#<id>#SEND, SK=<step>#<email>; written before the mail is
-//                handed over, so a redelivered timer never mails twice (at most once)
+// - send marker: PK=<scope>#AUTOMATION#<id>#SEND, SK=<step>#<email>; written in the transaction
+//                that queues the mail, so a redelivered timer never mails twice
 // - step stat:   PK=<scope>#AUTOMATION#<id>#STEP_STAT, SK=<step, 3 digits>; counters (ADD)
 
 const automationKey = (scope: Scope, id: string) => keys.entity(scope, AUTOMATION, id);
@@ -49,12 +48,14 @@ export const runWrites = {
 };
 
 /** Claims the right to send step `step` to `email`; false when it was claimed before. */
-export const claimSend = (store: Store, scope: Scope, automationId: string, step: number, email: string, at: string): Promise<boolean> =>
-  createUnique(store, toItem(sendKey(scope, automationId, step, email), 'AutomationSend', { step, email, at }));
-
-export const recordSentOps = (scope: Scope, automationId: string, step: number, email: string, sentPostId: string): TransactOp[] => [
-  { update: sendKey(scope, automationId, step, email), set: { sentPostId } },
-  { update: statKey(scope, automationId, step), set: { step, entity: 'AutomationStepStat', v: 1 }, add: { sent: 1 } },
+/**
+ * The send marker of a step for a contact, written in the transaction that queues its mail (the
+ * condition makes a redelivered timer queue nothing), with the sent post's id and the step's count
+ * when a mail was queued (none when the address is unsubscribed or suppressed).
+ */
+export const sendOps = (scope: Scope, automationId: string, step: number, email: string, at: string, sentPostId: string | null): TransactOp[] => [
+  { put: toItem(sendKey(scope, automationId, step, email), 'AutomationSend', { step, email, at, ...(sentPostId ? { sentPostId } : {}) }), condition: 'attribute_not_exists(PK)' },
+  ...(sentPostId ? [{ update: statKey(scope, automationId, step), set: { step, entity: 'AutomationStepStat', v: 1 }, add: { sent: 1 } }] : []),
 ];
 
 export async function stepStats(store: Store, scope: Scope, automationId: string): Promise<StepStatRecord[]> {

@@ -1,4 +1,5 @@
-import { getPost, sendTransactional } from '../email/service';
+import { prepareTransactional } from '../email/outbox';
+import { getPost } from '../email/service';
 import type { PostSource } from '../email/records';
 import type { Deps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
@@ -110,15 +111,15 @@ export async function runStep(deps: Deps, scope: Scope, automationId: string, em
 async function sendStep(deps: Deps, scope: Scope, automation: AutomationRecord, index: number, email: string): Promise<void> {
   const step = automation.steps[index];
   if (step?.type !== 'send_email') return;
-  if (!(await repo.claimSend(deps.store, scope, automation._id, index, email, deps.clock.now().toISOString()))) return;
   try {
     const post = await getPost(deps, scope, step.postId);
     const source: PostSource = automation.owner?.kind === 'funnel' ? 'funnel' : 'automation';
-    const result = await sendTransactional(deps, scope, { to: [email], subject: post.subject, html: post.html, text: post.text, preview: post.preview, fromName: post.fromName, replyTo: post.replyTo, source, baseUrl: automation.linkBaseUrl });
-    if (result.accepted.length) await deps.store.transact(repo.recordSentOps(scope, automation._id, index, email, result.id));
+    // Queued for the email capability's worker with the step's marker, in one transaction.
+    const queued = await prepareTransactional(deps, scope, { to: [email], subject: post.subject, html: post.html, text: post.text, preview: post.preview, fromName: post.fromName, replyTo: post.replyTo, source, baseUrl: automation.linkBaseUrl });
+    await deps.store.transact([...repo.sendOps(scope, automation._id, index, email, deps.clock.now().toISOString(), queued.id), ...queued.ops]);
   } catch (error) {
-    // At most once: the claim stays, the sequence goes on (an unsubscribed address, a deleted
-    // post or a provider refusal must not block the later steps).
+    if (isConditionFailed(error)) return; // queued by an earlier firing
+    // The sequence goes on: a deleted post or an address the mail cannot take must not block the later steps.
     logger.warn('automation mail not sent', { automationId: automation._id, step: index, error: error as Error });
   }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -98,6 +98,7 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
   let needs: (AccessNeed | 'bus')[] = [];
   let handler: string;
   let capabilities: Capability[] = [];
+  let roots: string[] | undefined;
   switch (spec.kind) {
     case 'api': {
       const group = app.groups.find((g) => g.name === spec.appFunction)!;
@@ -132,11 +133,21 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
       const capability = owner((c) => (c[field] ?? []).some((item) => item.name === spec.appFunction))!;
       const item = capability[field]!.find((i) => i.name === spec.appFunction)!;
       needs = item.needs ?? ['table'];
+      const fn = spec.kind === 'consumer' ? 'consumerFunction' : spec.kind === 'external-consumer' ? 'externalConsumerFunction' : 'queueFunction';
+      imports.add(`import { ${fn}, lambdaDeps } from '${from('shared/composition/lambda')}';`);
+      // A consumer exported from its own module is imported from there, not through the manifest:
+      // the function then bundles that consumer's code alone, not its capability's operations and
+      // other workers (the email worker's renderer, a capability's processor calls).
+      const own = spec.kind === 'queue' ? undefined : consumerModuleOf(located.get(capability)?.module, spec.appFunction!);
+      if (own) {
+        imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
+        handler = `${fn}(${own.exportName}, deps)`;
+        roots = [own.module];
+        break;
+      }
       capabilities = [capability];
       const name = manifest(capability);
       if (!name) return undefined;
-      const fn = spec.kind === 'consumer' ? 'consumerFunction' : spec.kind === 'external-consumer' ? 'externalConsumerFunction' : 'queueFunction';
-      imports.add(`import { ${fn}, lambdaDeps } from '${from('shared/composition/lambda')}';`);
       handler = `${fn}(${name}.${field}!.find((item) => item.name === ${JSON.stringify(spec.appFunction)})!, deps)`;
       break;
     }
@@ -165,7 +176,8 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
   // Ports that capabilities provide go to a function whose code can reach them (`ports.<name>` in
   // the files its manifests import), and so on for what those providers reach: a port no code of
   // the function names is never built, and its SDK (Stripe, Google) stays out of the bundle.
-  const providers = capabilities.length ? reachableProviders(app, capabilities.map((c) => located.get(c)?.module).filter((m): m is string => !!m)) : [];
+  roots ??= capabilities.map((c) => located.get(c)?.module).filter((m): m is string => !!m);
+  const providers = roots.length ? reachableProviders(app, roots) : [];
   // A provider with a ports module (ports.ts beside its manifest, exporting `ports`) is reached
   // through it alone, unless the function runs that capability anyway.
   const providerNames = providers.map((provider) => {
@@ -214,6 +226,24 @@ export function jobGroupNeeds(app: App, group: JobGroup): AccessNeed[] {
   const providers = reachableProviders(app, modules).map((p) => located.get(p)?.module).filter((m): m is string => !!m);
   const reached = portsReachedFrom([...modules, ...providers.map((m) => portsModuleOf(m) ?? m)]);
   return ALL_ACCESS_NEEDS.filter((need) => need === 'table' || reached.has(need));
+}
+
+/**
+ * The module of a capability's folder that exports the consumer named `name` as
+ * `export const x: BusConsumer = { name: '<name>', ... }` (the name a literal, first), if exactly
+ * one does; test/unit/function-entries.test.ts checks that each one found is the manifest's own.
+ */
+export function consumerModuleOf(manifestModule: string | undefined, name: string): ManifestModule | undefined {
+  if (!manifestModule) return undefined;
+  const folder = join(PROJECT_ROOT, dirname(manifestModule));
+  const pattern = new RegExp(`export const (\\w+)(?::\\s*\\w+)?\\s*=\\s*\\{\\s*name:\\s*['"]${name.replace(/[^\w-]/g, '')}['"]`);
+  const found: ManifestModule[] = [];
+  for (const file of readdirSync(folder)) {
+    if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
+    const match = pattern.exec(readFileSync(join(folder, file), 'utf8'));
+    if (match) found.push({ exportName: match[1]!, module: join(dirname(manifestModule), file.replace(/\.ts$/, '')) });
+  }
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /** The ports module beside a manifest (`shared/x/index` -> `shared/x/ports`), if there is one. */

@@ -7,7 +7,7 @@ import { badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import type { CustomerRecord, SaleRecord } from '../sales/records';
 import { normalizeEmail } from '../sales/records';
-import { findCustomer, findCustomerOfEmail } from '../sales/service';
+import { findCustomer, findCustomerOfEmail } from '../sales/lookups';
 import { newSale, saleWrites } from '../sales/transaction';
 import type { Scope } from '../store/keys';
 import { onConditionFailed } from '../store/conditional';

@@ -1,14 +1,17 @@
 import { defineCapability } from '../platform/capability';
 import { emailOperations } from './operations';
+import { MAIL_QUEUED_EVENT } from './outbox';
 import { EMAIL_QUEUE, POST_SENDING_EVENT } from './service';
-import { emailEventsRoute, emailJobs, refuseMailRoute, postSendingConsumer, sendBatchHandler, sesFeedbackConsumer } from './workers';
+import { queuedMailConsumer, sendBatchHandler } from './senders';
+import { emailEventsRoute, emailJobs, refuseMailRoute, postSendingConsumer, sesFeedbackConsumer } from './workers';
 
 /** Sender settings, transactional send, newsletter posts sent in batches, links, bounces. */
 export const email = defineCapability({
   name: 'email',
   operations: emailOperations,
   needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
-  consumers: [postSendingConsumer],
+  // queuedMailConsumer renders and delivers the transactional mail other capabilities queue (outbox.ts).
+  consumers: [postSendingConsumer, queuedMailConsumer],
   // SES publishes bounces and complaints on the default bus (a rule there in AWS).
   externalConsumers: [sesFeedbackConsumer],
   queues: [
@@ -23,5 +26,5 @@ export const email = defineCapability({
   ],
   jobs: emailJobs,
   controlRoutes: [emailEventsRoute, refuseMailRoute],
-  eventTypes: [POST_SENDING_EVENT],
+  eventTypes: [POST_SENDING_EVENT, MAIL_QUEUED_EVENT],
 });

@@ -13,12 +13,12 @@ import {
   readSettings,
   recordLinkEngagement,
   schedulePost,
-  sendTransactional,
   startPostSend,
   unsubscribeByToken,
   updatePost,
   updateSettings,
 } from './service';
+import { sendTransactional } from './delivery';
 
 const view = (post: PostRecord) => {
   const { cursor: _c, batch: _b, leaseUntil: _l, linkBaseUrl: _u, ...rest } = post;

@@ -52,3 +52,30 @@ export interface PostRecord {
   createdAt: string;
   updatedAt: string;
 }
+
+export type QueuedMailStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+/**
+ * A transactional mail another capability queued (shared/email/outbox.ts) for the email
+ * capability's own worker to render and deliver. Its id becomes the id of the sent post.
+ */
+export interface QueuedMailRecord {
+  _id: string;
+  /** Recipients, lower-cased and de-duplicated, none suppressed or unsubscribed when queued. */
+  to: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  preview: string | null;
+  fromName: string | null;
+  replyTo: string | null;
+  source: PostSource;
+  baseUrl: string | null;
+  track: boolean;
+  status: QueuedMailStatus;
+  failureReason: string | null;
+  /** Delivery attempts that reached the provider and were refused as a whole. */
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -2,7 +2,7 @@ import type { ClaimedBatch } from '../store/claimed-batch';
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { ConditionFailed, toRecord, type Store, type TransactOp } from '../store/store';
-import { POST, SETTINGS, type EmailSettingsRecord, type PostRecord } from './records';
+import { POST, SETTINGS, type EmailSettingsRecord, type PostRecord, type QueuedMailRecord, type QueuedMailStatus } from './records';
 
 // - settings:          PK=<scope>#EMAIL_SETTINGS, SK=SETTINGS (also the totalEmailsSent counter)
 // - post:              PK=<scope>#NEWSLETTER_POST, SK=<postId> (newest first)
@@ -140,3 +140,40 @@ export async function releaseBatch(store: Store, scope: Scope, postId: string, b
       if (!(error instanceof ConditionFailed)) throw error;
     });
 }
+
+// ---- queued transactional mail (shared/email/outbox.ts) ----
+// - queued mail: PK=<scope>#NEWSLETTER_POST#<id>#QUEUED, SK=MAIL; the message until the email
+//   worker delivers it (its id is the id of the post recorded for the send); it carries the
+//   event that wakes the worker, and `status` is the at-most-once guard (queued → sending → sent)
+
+export const QUEUED_MAIL_ENTITY = 'QueuedTransactionalMail';
+const QUEUED_MAIL_SECONDS = 30 * 24 * 3600;
+const queuedMailKey = (scope: Scope, id: string) => keys.child(scope, POST, id, 'QUEUED', 'MAIL');
+
+export const queuedMailPut = (scope: Scope, mail: QueuedMailRecord, event: Record<string, unknown>, createdSeconds: number): TransactOp => ({
+  put: toItem(queuedMailKey(scope, mail._id), QUEUED_MAIL_ENTITY, { ...mail, ...event }, { expiresAt: createdSeconds + QUEUED_MAIL_SECONDS }),
+  condition: 'attribute_not_exists(PK)',
+});
+
+export async function getQueuedMail(store: Store, scope: Scope, id: string): Promise<QueuedMailRecord | undefined> {
+  return toRecord<QueuedMailRecord>(await store.get(queuedMailKey(scope, id), { consistent: true }));
+}
+
+/** Moves a queued mail from one status to the next; false when it was not in `from` (another worker, a redelivery). */
+export async function moveQueuedMail(store: Store, scope: Scope, id: string, from: QueuedMailStatus, set: Partial<QueuedMailRecord> & { status: QueuedMailStatus }, add: Record<string, number> = {}): Promise<boolean> {
+  try {
+    await store.update(queuedMailKey(scope, id), { set, add }, { condition: '#status = :from', names: { '#status': 'status' }, values: { ':from': from } });
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+}
+
+export const queuedMailSentOp = (scope: Scope, id: string, now: string): TransactOp => ({
+  update: queuedMailKey(scope, id),
+  set: { status: 'sent', updatedAt: now },
+  condition: '#status = :sending',
+  names: { '#status': 'status' },
+  values: { ':sending': 'sending' },
+});

@@ -1,20 +1,20 @@
-import { blockedRecipients, findContactByEmail, recordEngagement, suppressedAmong, audiencePage, unsubscribeEmail, suppressEmail } from '../audience/service';
-import { fixClaimedBatch, readClaimedBatch, sendClaimedChunks, type ClaimedBatch } from '../store/claimed-batch';
-import { normalizeEmail, isValidEmail } from '../audience/rules';
+import { findContactByEmail, recordEngagement, unsubscribeEmail, suppressEmail } from '../audience/service';
+import { normalizeEmail } from '../audience/rules';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';
-import { ApiError, badGateway, badRequest, conflict, forbidden, notFound } from '../platform/errors';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../platform/errors';
 import { newEvent, outboxPut } from '../platform/events';
 import { objectId } from '../platform/ids';
-import { logger } from '../platform/logger';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
-import { buildMailTemplate, recipientData, unsubscribeHeaders, type MailContent, type MailTemplate } from './mail-builder';
-import type { Audience, EmailSettingsRecord, PostRecord, PostSource } from './records';
+import type { Audience, EmailSettingsRecord, PostRecord } from './records';
 import * as repo from './repository';
 import { tokenSecret, withDefaults } from './settings';
-import { segmentMembersPage, segmentSendProblem } from '../segments/service';
-import { peekToken, signToken, verifyToken, type TokenPayload } from './tokens';
+import { segmentSendProblem } from '../segments/service';
+import { peekToken, verifyToken, type TokenPayload } from './tokens';
+
+// Rendering and delivery (sanitize-html, juice, html-to-text) live in delivery.ts, which only the
+// email capability's own functions import; other capabilities queue mail through outbox.ts.
 
 export type EmailCtx = Deps & { scope: Scope; account: Account };
 
@@ -24,9 +24,8 @@ export const POST_SENDING_EVENT = 'newsletter.post.sending';
 export const BATCH_SIZE = 50;
 /** Recipients per queued batch: four provider calls, so the per-batch reads and commit are shared. */
 export const SEND_PAGE = 200;
-const LEASE_MS = 30_000;
+export const LEASE_MS = 30_000;
 export const WATCHDOG_SECONDS = 60;
-const MAX_RECIPIENTS = 100;
 
 // ---- settings and sender ----
 
@@ -67,7 +66,7 @@ export async function updateSettings(ctx: EmailCtx, change: Partial<Pick<EmailSe
 }
 
 /** A send needs a verified sender and a physical address for the footer. */
-async function requireSender(deps: Deps, scope: Scope, account: Account): Promise<EmailSettingsRecord> {
+export async function requireSender(deps: Deps, scope: Scope, account: Account): Promise<EmailSettingsRecord> {
   const settings = await loadSettings(deps, scope, account);
   const status = await senderStatus(deps, account, settings);
   if (!status.verified) throw forbidden(`The sender email ${settings.senderEmail ?? '(not set)'} is not verified`, { code: 'EMAIL_SENDER_NOT_VERIFIED', details: { status: status.status } });
@@ -77,60 +76,13 @@ async function requireSender(deps: Deps, scope: Scope, account: Account): Promis
 
 // ---- links and delivery ----
 
-function linkBase(deps: Deps, fallback?: string) {
+export function linkBase(deps: Deps, fallback?: string) {
   return (deps.config.PUBLIC_BASE_URL ?? fallback ?? '').replace(/\/$/, '');
 }
 
-function urlsFor(secret: string, scope: Scope, base: string, postId: string | undefined, email: string) {
-  const token = (k: TokenPayload['k'], url?: string) => signToken(secret, { a: scope.accountId, m: scope.mode, e: email, k, ...(postId ? { p: postId } : {}), ...(url ? { url } : {}) });
-  return {
-    unsubscribe: `${base}/email/unsubscribe/${token('u')}`,
-    open: `${base}/email/open/${token('o')}`,
-    click: (url: string) => `${base}/email/click/${token('c', url)}`,
-  };
-}
+export const footerOf = (settings: EmailSettingsRecord) => ({ physicalAddress: settings.physicalAddress!, footerText: settings.footerText });
 
-interface Delivery {
-  template: MailTemplate;
-  settings: EmailSettingsRecord;
-  fromName?: string | null;
-  replyTo?: string | null;
-  recipients: string[];
-  postId?: string;
-  base: string;
-  secret: string;
-}
-
-/** Hands a rendered template to the provider in bulk calls of 50; answers who was accepted. */
-async function deliver(deps: Deps, scope: Scope, d: Delivery): Promise<{ accepted: string[]; failed: { to: string; error: string }[] }> {
-  const accepted: string[] = [];
-  const failed: { to: string; error: string }[] = [];
-  for (let i = 0; i < d.recipients.length; i += BATCH_SIZE) {
-    const chunk = d.recipients.slice(i, i + BATCH_SIZE);
-    const results = await deps.ports.email.sendBulk({
-      from: d.settings.senderEmail ?? undefined,
-      fromName: d.fromName ?? d.settings.fromName ?? undefined,
-      replyTo: d.replyTo ?? d.settings.replyTo ?? undefined,
-      subject: d.template.subject,
-      html: d.template.html,
-      text: d.template.text,
-      tags: { accountId: scope.accountId, mode: scope.mode, ...(d.postId ? { postId: d.postId } : {}) },
-      destinations: chunk.map((to) => {
-        const urls = urlsFor(d.secret, scope, d.base, d.postId, to);
-        return { to, data: recipientData(d.template, urls), headers: unsubscribeHeaders(urls.unsubscribe) };
-      }),
-    });
-    for (const result of results) {
-      if (result.error) failed.push({ to: result.to, error: result.error });
-      else accepted.push(result.to);
-    }
-  }
-  return { accepted, failed };
-}
-
-const footerOf = (settings: EmailSettingsRecord) => ({ physicalAddress: settings.physicalAddress!, footerText: settings.footerText });
-
-function newPost(deps: Deps, fields: Partial<PostRecord> & Pick<PostRecord, 'subject' | 'audience' | 'source'>): PostRecord {
+export function newPost(deps: Deps, fields: Partial<PostRecord> & Pick<PostRecord, 'subject' | 'audience' | 'source'>): PostRecord {
   const now = deps.clock.now().toISOString();
   return {
     _id: objectId(deps.clock),
@@ -154,66 +106,6 @@ function newPost(deps: Deps, fields: Partial<PostRecord> & Pick<PostRecord, 'sub
     updatedAt: now,
     ...fields,
   };
-}
-
-// ---- transactional send ----
-
-export interface TransactionalMessage extends MailContent {
-  to: string[];
-  fromName?: string | null;
-  replyTo?: string | null;
-  source?: PostSource;
-  /** Base address for the links in the mail when PUBLIC_BASE_URL is not configured. */
-  baseUrl?: string;
-  /** false: links stay as written and no open pixel (mails that carry a capability link). */
-  track?: boolean;
-}
-
-/**
- * Sends one message to 1 to 100 recipients: lower-cased and de-duplicated, suppressed and
- * unsubscribed addresses left out, footer and per-recipient unsubscribe link added, recorded as a
- * sent post counting toward totalEmailsSent. Funnels and memberships send through this too.
- */
-export async function sendTransactional(deps: Deps, scope: Scope, message: TransactionalMessage, account?: Account): Promise<{ id: string; accepted: string[]; status: 'sent' }> {
-  const owner = account ?? (await getAccount(deps.store, scope.accountId));
-  if (!owner) throw notFound('Account');
-  const recipients = [...new Set(message.to.map(normalizeEmail))];
-  const invalid = recipients.find((r) => !isValidEmail(r));
-  if (invalid) throw badRequest(`Invalid recipient: ${invalid}`, { field: 'to' });
-  if (recipients.length === 0) throw badRequest('At least one recipient is required', { field: 'to' });
-  if (recipients.length > MAX_RECIPIENTS) throw badRequest(`At most ${MAX_RECIPIENTS} recipients per request (got ${recipients.length})`, { field: 'to' });
-  if (!message.subject?.trim()) throw badRequest('subject is required', { field: 'subject' });
-  if (!message.html && !message.text) throw badRequest('Either html or text is required', { field: 'html' });
-  const settings = await requireSender(deps, scope, owner);
-  const blocked = await blockedRecipients(deps, scope, recipients);
-  const allowed = recipients.filter((r) => !blocked.has(r));
-  const post = newPost(deps, {
-    subject: message.subject,
-    html: message.html ?? null,
-    text: message.text ?? null,
-    preview: message.preview ?? null,
-    fromName: message.fromName ?? null,
-    replyTo: message.replyTo ?? null,
-    audience: { type: 'all' },
-    source: message.source ?? 'api',
-  });
-  let accepted: string[] = [];
-  if (allowed.length) {
-    const template = buildMailTemplate(message, footerOf(settings), { track: message.track });
-    const secret = await tokenSecret(deps, scope, settings);
-    let result: Awaited<ReturnType<typeof deliver>>;
-    try {
-      result = await deliver(deps, scope, { template, settings, fromName: message.fromName, replyTo: message.replyTo, recipients: allowed, postId: post._id, base: linkBase(deps, message.baseUrl), secret });
-    } catch (error) {
-      logger.error('email provider refused a send', { error: error as Error });
-      throw badGateway('No email could be delivered; retry later', 'EMAIL_SEND_FAILED');
-    }
-    accepted = result.accepted;
-    if (!accepted.length) throw badGateway('No email could be delivered; retry later', 'EMAIL_SEND_FAILED');
-  }
-  const now = deps.clock.now().toISOString();
-  await deps.store.transact([repo.postWrites.create(scope, { ...post, status: 'sent', sent: accepted.length, startedAt: now, sentAt: now }), repo.countSentOp(scope, accepted.length)]);
-  return { id: post._id, accepted, status: 'sent' };
 }
 
 // ---- newsletter posts ----
@@ -297,7 +189,7 @@ export async function deletePost(ctx: EmailCtx, id: string): Promise<PostRecord>
 }
 
 const scheduleName = (scope: Scope, postId: string) => `email-post-send:${scope.accountId}:${scope.mode}:${postId}`;
-const watchdogName = (scope: Scope, postId: string) => `email-post-watchdog:${scope.accountId}:${scope.mode}:${postId}`;
+export const watchdogName = (scope: Scope, postId: string) => `email-post-watchdog:${scope.accountId}:${scope.mode}:${postId}`;
 
 /** A post aimed at a segment fails, rather than going to anyone else, when the segment or the plan for it is gone. */
 async function audienceProblem(deps: Deps, scope: Scope, account: Account, post: PostRecord): Promise<string | undefined> {
@@ -376,65 +268,6 @@ export async function watchSend(deps: Deps, scope: Scope, postId: string): Promi
   if (!post || post.status !== 'sending') return;
   if (post.leaseUntil < deps.clock.nowMs()) await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch: post.batch });
   await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), { type: 'email.post-watchdog', scope, payload: { postId } });
-}
-
-/**
- * Queue worker: one batch of a post (up to SEND_PAGE recipients). The batch's recipients are fixed
- * in its marker when first read; before each chunk of 50 goes to the provider the marker's
- * `claimed` count is raised past it, conditionally, so no crash or duplicate message can mail
- * anyone twice and a restart resumes after the last chunk handed over. The cursor, count and
- * next batch number are committed together at the end.
- */
-export async function processSendBatch(deps: Deps, scope: Scope, postId: string, batch: number): Promise<void> {
-  const nowMs = deps.clock.nowMs();
-  const post = await repo.claimBatch(deps.store, scope, postId, batch, nowMs, nowMs + LEASE_MS);
-  if (!post) return; // finished, moved on, or held by a live worker (the watchdog covers a dead one)
-  const markerKey = repo.batchMarkerKey(scope, postId, batch);
-  const accountRead = getAccount(deps.store, scope.accountId);
-  const [settings, problem, known] = await Promise.all([
-    accountRead.then((account) => loadSettings(deps, scope, account ?? { email: '', name: undefined })),
-    // Deleted (or the plan lost segments) mid-send: stop here rather than send to anyone else.
-    post.audience.type === 'segment' ? accountRead.then((account) => segmentSendProblem(deps, scope, account?.plan ?? 'free', (post.audience as { segmentId: string }).segmentId)) : undefined,
-    readClaimedBatch(deps.store, markerKey),
-  ]);
-  const failure = !settings.physicalAddress || !settings.senderEmail ? 'The sender or physical address was removed during the send' : problem;
-  if (failure) {
-    await repo.failPost(deps.store, scope, postId, failure, deps.clock.now().toISOString());
-    return;
-  }
-  const marker = known ?? (await planBatch(deps, scope, post));
-  const template = buildMailTemplate(post, footerOf(settings));
-  const secret = await tokenSecret(deps, scope, settings);
-  const base = post.linkBaseUrl || linkBase(deps);
-  let outcome: Awaited<ReturnType<typeof sendClaimedChunks>>;
-  try {
-    outcome = await sendClaimedChunks(deps.store, markerKey, marker, BATCH_SIZE, (chunk) =>
-      deliver(deps, scope, { template, settings, fromName: post.fromName, replyTo: post.replyTo, recipients: chunk, postId, base, secret }),
-    );
-  } catch (error) {
-    // The provider refused a whole call: its chunk was given back; the queue retries from there.
-    await repo.releaseBatch(deps.store, scope, postId, batch);
-    throw error;
-  }
-  if (outcome.taken) return; // another worker is on it
-  const accepted = outcome.accepted;
-  const done = !marker.nextCursor;
-  const now = deps.clock.now().toISOString();
-  // `accepted` counts this batch's chunks whose results were recorded; a chunk cut short by a crash is not counted.
-  await deps.store.transact([repo.advanceBatchOp(scope, post, { cursor: marker.nextCursor, sent: accepted, done, now }), repo.countSentOp(scope, accepted)]);
-  if (done) await deps.ports.scheduler.cancel(watchdogName(scope, postId));
-  else await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch: batch + 1 });
-}
-
-/** Reads a batch's page of the audience, leaves out suppressed addresses and fixes the result in its marker. */
-async function planBatch(deps: Deps, scope: Scope, post: PostRecord): Promise<ClaimedBatch> {
-  const page =
-    post.audience.type === 'segment'
-      ? await segmentMembersPage(deps, scope, post.audience.segmentId, { limit: SEND_PAGE, cursor: post.cursor ?? undefined })
-      : await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: SEND_PAGE, cursor: post.cursor ?? undefined });
-  const emails = page.contacts.map((c) => c.email);
-  const suppressed = await suppressedAmong(deps, scope, emails);
-  return fixClaimedBatch(deps.store, repo.batchMarkerKey(scope, post._id, post.batch), 'PostBatch', { recipients: emails.filter((e) => !suppressed.has(e)), nextCursor: page.cursor ?? null });
 }
 
 // ---- links followed by recipients ----

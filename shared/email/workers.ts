@@ -1,12 +1,10 @@
 import * as z from 'zod';
 import type { BusConsumer, ControlRoute, ExternalEventConsumer, JobHandler, QueueHandler } from '../platform/capability';
 import { badRequest } from '../platform/errors';
-import { logger } from '../platform/logger';
 import type { Scope } from '../store/keys';
-import { feedbackFromSesEvent, kickOffSend, POST_SENDING_EVENT, processSendBatch, recordFeedback, runScheduledSend, watchSend } from './service';
+import { feedbackFromSesEvent, kickOffSend, POST_SENDING_EVENT, recordFeedback, runScheduledSend, watchSend } from './service';
 
-const scopeSchema = z.object({ accountId: z.string(), mode: z.enum(['live', 'test']) });
-const batchMessage = z.object({ scope: scopeSchema, postId: z.string(), batch: z.number().int().nonnegative() });
+export const scopeSchema = z.object({ accountId: z.string(), mode: z.enum(['live', 'test']) });
 
 /** The committed start of a send queues its first batch and arms the watchdog. */
 export const postSendingConsumer: BusConsumer = {
@@ -17,15 +15,6 @@ export const postSendingConsumer: BusConsumer = {
     const data = event.data as { postId: string; batch?: number };
     await kickOffSend(deps, { accountId: event.accountId, mode: event.mode }, data.postId, data.batch ?? 0);
   },
-};
-
-export const sendBatchHandler: QueueHandler = async (message, deps) => {
-  const parsed = batchMessage.safeParse(message);
-  if (!parsed.success) {
-    logger.error('malformed email batch message dropped', { message: JSON.stringify(message).slice(0, 500) });
-    return;
-  }
-  await processSendBatch(deps, parsed.data.scope, parsed.data.postId, parsed.data.batch);
 };
 
 const jobScope = (scope: Scope | undefined): Scope => scopeSchema.parse(scope);

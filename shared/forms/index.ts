@@ -5,5 +5,5 @@ import { formOperations } from './operations';
 export const forms = defineCapability({
   name: 'forms',
   operations: formOperations,
-  needs: ['table', 'email'],
+  needs: ['table'],
 });

@@ -1,7 +1,7 @@
 import { upsertContact } from '../audience/service';
 import { isValidEmail, normalizeEmail } from '../audience/rules';
 import { lookupProduct } from '../catalog/service';
-import { sendTransactional } from '../email/service';
+import { prepareTransactional } from '../email/outbox';
 import { claimLeadMagnet } from '../funnels/service';
 import type { Account, Deps, RequestInfo } from '../platform/context';
 import { badRequest, conflict, notFound, tooManyRequests } from '../platform/errors';
@@ -188,20 +188,22 @@ export async function subscribe(deps: Deps, request: Pick<RequestInfo, 'sourceIp
   return { status: 'subscribed', leadMagnet };
 }
 
+/** The pending confirmation and its mail (queued for the email worker) are one transaction. */
 async function requestConfirmation(deps: Deps, scope: Scope, form: FormRecord, email: string, name: string | null, base: string) {
   const token = randomBase62(32);
   const now = deps.clock.now();
-  await deps.store.transact([
-    repo.confirmationWrites.create(token, { accountId: scope.accountId, mode: scope.mode, formId: form._id, email, name, requestedAt: now.toISOString() }, Math.floor(now.getTime() / 1000) + CONFIRM_TTL_DAYS * 86_400),
-  ]);
   const link = `${base}/forms/public/${form._id}/confirm/${token}`;
-  await sendTransactional(deps, scope, {
+  const mail = await prepareTransactional(deps, scope, {
     to: [email],
     subject: 'Please confirm your subscription',
     preview: 'One click and you are in.',
     html: `<h1>${escapeHtml(form.headline)}</h1><p>Please confirm that you want to subscribe with ${escapeHtml(email)}.</p><p><a href="${link}">Confirm my subscription</a></p><p>If you did not ask for this, ignore this mail: nothing happens without the click.</p>`,
     baseUrl: base,
   });
+  await deps.store.transact([
+    repo.confirmationWrites.create(token, { accountId: scope.accountId, mode: scope.mode, formId: form._id, email, name, requestedAt: now.toISOString() }, Math.floor(now.getTime() / 1000) + CONFIRM_TTL_DAYS * 86_400),
+    ...mail.ops,
+  ]);
 }
 
 /** The contact with the form's tags and consent, the signup counted, the lead magnet claimed. */

@@ -162,12 +162,13 @@ export const areaWrites = {
     ...(previous ? [{ delete: areaCapabilityKey(previous.token) }] : []),
     { put: toItem(areaCapabilityKey(area.token), 'MemberAreaToken', { accountId: scope.accountId, mode: scope.mode, membershipId: area.membershipId, email: area.email }), condition: 'attribute_not_exists(PK)' },
   ],
+  /** Marks the link mailed, once: it goes in the transaction that queues the mail. */
   mailed: (scope: Scope, area: MemberAreaRecord): TransactOp => ({
     update: areaKey(scope, area.membershipId, area.email),
     set: { mailed: true },
-    condition: '#token = :token',
-    names: { '#token': 'token' },
-    values: { ':token': area.token },
+    condition: '#token = :token AND #mailed = :no',
+    names: { '#token': 'token', '#mailed': 'mailed' },
+    values: { ':token': area.token, ':no': false },
   }),
   revoke: (scope: Scope, area: MemberAreaRecord): TransactOp[] => [
     { delete: areaKey(scope, area.membershipId, area.email), condition: '#token = :token', names: { '#token': 'token' }, values: { ':token': area.token } },

@@ -37,8 +37,8 @@ export const membershipResyncConsumer: BusConsumer = {
 /** Issues and mails the member-area link on join; revokes it on leave. */
 export const memberAreaConsumer: BusConsumer = {
   name: 'memberships-member-area',
-  // Mails go through the email capability's transactional send.
-  needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
+  // Mails are queued for the email capability's worker (shared/email/outbox.ts).
+  needs: ['table', 'queue', 'scheduler'],
   eventTypes: ['member.joined', 'member.left'],
   handle: (event, deps) => (event.type === 'member.joined' ? issueAreaLink(deps, event) : revokeAreaLink(deps, event)),
 };

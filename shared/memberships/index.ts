@@ -17,8 +17,8 @@ export const memberships = defineCapability({
     {
       name: NOTIFY_QUEUE,
       handle: notifyBatchHandler,
-      // Sends go through the email capability's transactional send (SES, token secret).
-      needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
+      // Mails are queued for the email capability's worker (shared/email/outbox.ts).
+      needs: ['table', 'queue', 'scheduler'],
       timeoutSeconds: 60,
       batchSize: 5,
     },

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { sendTransactional } from '../email/service';
+import { prepareTransactional } from '../email/outbox';
 import type { Deps } from '../platform/context';
 import type { DomainEvent } from '../platform/events';
 import { ApiError } from '../platform/errors';
@@ -7,6 +7,7 @@ import { randomBase62 } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { isConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
+import type { TransactOp } from '../store/store';
 import { areaWrites, findAreaToken, getArea, getBan } from './community-repository';
 import { accessMail, type AreaRefusal } from './member-pages';
 import type { MemberAreaRecord, MemberRecord, MembershipRecord } from './records';
@@ -18,7 +19,8 @@ export const areaUrl = (deps: Deps, token: string) => `${(deps.config.PUBLIC_BAS
 /**
  * `member.joined` consumer: issues the member's link (a fresh token per join, so a link from an
  * earlier membership period stays dead) and mails it. The link is stored under the join event's
- * id, so a redelivered event neither issues a second token nor, once mailed, sends a second mail.
+ * id, so a redelivered event neither issues a second token nor, once mailed, sends a second mail:
+ * the mail is queued for the email worker in the transaction that marks the link mailed.
  */
 export async function issueAreaLink(deps: Deps, event: DomainEvent) {
   const scope: Scope = { accountId: event.accountId, mode: event.mode };
@@ -49,15 +51,16 @@ export async function issueAreaLink(deps: Deps, event: DomainEvent) {
   }
   if (area.mailed) return;
   const mail = accessMail({ membershipName: membership.name, url: areaUrl(deps, area.token) });
+  let queued: TransactOp[] = [];
   try {
-    await sendTransactional(deps, scope, { to: [email], subject: mail.subject, html: mail.html, text: mail.text, source: 'membership', track: false });
+    queued = (await prepareTransactional(deps, scope, { to: [email], subject: mail.subject, html: mail.html, text: mail.text, source: 'membership', track: false })).ops;
   } catch (error) {
-    // A store without a verified sender cannot mail; the link still works and is not retried forever.
+    // An address the mail cannot take: the link still works and is not retried forever.
     if (error instanceof ApiError && error.status < 500) {
       logger.warn('member area link not mailed', { error: error as Error, code: error.code });
     } else throw error;
   }
-  await deps.store.transact([areaWrites.mailed(scope, area)]).catch((error) => {
+  await deps.store.transact([areaWrites.mailed(scope, area), ...queued]).catch((error) => {
     if (!isConditionFailed(error)) throw error;
   });
 }

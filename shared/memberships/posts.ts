@@ -1,4 +1,4 @@
-import { sendTransactional } from '../email/service';
+import { queueTransactional } from '../email/outbox';
 import type { Deps } from '../platform/context';
 import { newEvent, outboxPut } from '../platform/events';
 import { conflict, notFound } from '../platform/errors';
@@ -178,7 +178,8 @@ export async function processNotifyBatch(deps: Deps, scope: Scope, membershipId:
   let outcome: Awaited<ReturnType<typeof sendClaimedChunks>>;
   try {
     outcome = await sendClaimedChunks(deps.store, markerKey, marker, NOTIFY_BATCH, async (chunk) => {
-      const result = await sendTransactional(deps, scope, { to: chunk, subject: post.title, html: notificationHtml(membership, post), source: 'membership' });
+      // Queued (one write) for the email capability's worker, which renders and delivers it.
+      const result = await queueTransactional(deps, scope, { to: chunk, subject: post.title, html: notificationHtml(membership, post), source: 'membership' });
       return { accepted: result.accepted, failed: [] };
     });
   } catch (error) {

@@ -6,7 +6,7 @@ import { isObjectId, objectId } from '../platform/ids';
 import { isConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
-import { lookupSubscriber, offerSubscribersPage } from '../subscriptions/service';
+import { lookupSubscriber, offerSubscribersPage } from '../subscriptions/lookups';
 import type { LeaveReason, MemberRecord, MemberStatus, MembershipRecord } from './records';
 import { getCounts, getMember, getMembership, listMembers, listMemberships, memberPage, memberWrites, membershipWrites } from './repository';
 import { applySources, countDelta, memberEventData, offerSource, personName, productSource, sourceAllowed, uniqueSlug, type SourceUpdate } from './rules';

@@ -1,17 +1,17 @@
 import { sellerBrand } from '../account/branding';
 import { lookupOffer } from '../catalog/service';
-import { sendTransactional } from '../email/service';
+import { prepareTransactional } from '../email/outbox';
 import type { BusConsumer } from '../platform/capability';
 import type { Deps } from '../platform/context';
 import type { DomainEvent } from '../platform/events';
-import { logger } from '../platform/logger';
 import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
-import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/service';
+import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/lookups';
 import { surveyUrlForSale } from '../survey/service';
 import { downloadLinksFor, MAIL_LINK_MS } from './downloads';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
-import { claimMail, releaseMail } from './repository';
+import { isConditionFailed } from '../store/conditional';
+import { claimMailOp } from './repository';
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 /** The product and, with an upsell taken, the upsell product: each one's files are the buyer's. */
@@ -28,24 +28,23 @@ const baseOf = (deps: Deps, fallback: string | null) => {
 };
 
 /**
- * Sends one buyer mail for one event, at most once: the claim is written first, and given back
- * only when the provider refused, so the bus's retry sends it then.
+ * Queues one buyer mail for one event, at most once: the claim and the queued mail are one
+ * transaction, so a redelivered event queues nothing. The email capability's worker renders and
+ * delivers it (retrying provider faults), so this function does not bundle the renderer.
  */
 async function sendOnce(deps: Deps, consumer: string, event: DomainEvent, scope: Scope, to: string, mail: MailBody, baseUrl: string) {
-  if (!(await claimMail(deps.store, consumer, event.id, event.created))) return;
+  const queued = await prepareTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, source: 'api', baseUrl });
   try {
-    await sendTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, source: 'api', baseUrl });
+    await deps.store.transact([claimMailOp(consumer, event.id, event.created), ...queued.ops]);
   } catch (error) {
-    logger.warn('buyer mail not sent; the bus retries', { consumer, eventId: event.id, error: error as Error });
-    await releaseMail(deps.store, consumer, event.id);
-    throw error;
+    if (!isConditionFailed(error)) throw error;
   }
 }
 
 /** A receipt for every order: one-time purchases, first subscription charges and renewals. */
 export const receiptConsumer: BusConsumer = {
   name: 'buyer-receipts',
-  needs: ['table', 'email', 'encryption'],
+  needs: ['table'],
   eventTypes: ['order.completed'],
   handle: async (event, deps) => {
     const scope = { accountId: event.accountId, mode: event.mode };
@@ -88,7 +87,7 @@ export const receiptConsumer: BusConsumer = {
 /** A failed subscription charge: the reason, the next try, and where to update the card. */
 export const failedPaymentConsumer: BusConsumer = {
   name: 'buyer-payment-failed',
-  needs: ['table', 'email', 'encryption'],
+  needs: ['table'],
   eventTypes: ['invoice.payment_failed'],
   handle: async (event, deps) => {
     const scope = { accountId: event.accountId, mode: event.mode };

@@ -1,8 +1,9 @@
 import { sellerBrand } from '../account/branding';
 import { escapeHtml as esc, formatMoney } from '../account/buyer-page';
-import { sendTransactional } from '../email/service';
+import { prepareTransactional } from '../email/outbox';
 import type { BusConsumer } from '../platform/capability';
 import { toCents } from '../platform/money';
+import { isConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import { onInvoicePaid, onSubscriptionCreated } from './intro-yearly';
 import { onRenewalFailed, onRenewalPaid, readRecoverySettings } from './recovery';
@@ -23,11 +24,12 @@ const MAIL_CONSUMER = 'retention-recovery-mail';
 
 /**
  * Once per recovery, at its start: the buyer gets a mail with the portal link to update the card,
- * when the seller asked for it. The marker after the send stops a redelivery from mailing twice.
+ * when the seller asked for it. The mail is queued for the email worker in the transaction that
+ * writes the event's marker, so a redelivery queues nothing.
  */
 export const recoveryMailConsumer: BusConsumer = {
   name: 'retention-recovery-mail',
-  needs: ['table', 'email', 'encryption'],
+  needs: ['table'],
   eventTypes: ['subscription.payment_failed'],
   handle: async (event, deps) => {
     const data = event.data as { customer?: { email?: string }; subscription?: { name?: string }; recovery?: { attempt?: number; amount?: number; currency?: string; nextRetryAt?: string | null }; portalUrl?: string };
@@ -42,7 +44,7 @@ export const recoveryMailConsumer: BusConsumer = {
     const name = data.subscription?.name || 'your subscription';
     const total = formatMoney(toCents(Number(recovery.amount ?? 0)), recovery.currency ?? 'USD');
     const retry = recovery.nextRetryAt ? ` We will try again on ${new Date(recovery.nextRetryAt).toUTCString().slice(0, 16)}.` : '';
-    await sendTransactional(deps, scope, {
+    const queued = await prepareTransactional(deps, scope, {
       to: [data.customer.email],
       subject: `Please update your card to keep ${name}`,
       preview: `Your renewal of ${total} did not go through.`,
@@ -55,14 +57,16 @@ export const recoveryMailConsumer: BusConsumer = {
       source: 'api',
       baseUrl: base,
     });
-    await deps.store.transact([repo.eventMarkerPut(scope, MAIL_CONSUMER, event.id, Math.floor(deps.clock.nowMs() / 1000))]).catch(() => undefined);
+    await deps.store.transact([repo.eventMarkerPut(scope, MAIL_CONSUMER, event.id, Math.floor(deps.clock.nowMs() / 1000)), ...queued.ops]).catch((error) => {
+      if (!isConditionFailed(error)) throw error;
+    });
   },
 };
 
 /** Intro pricing for new subscribers, and the payment count behind the yearly-switch prompt. */
 export const introYearlyConsumer: BusConsumer = {
   name: 'retention-intro-yearly',
-  needs: ['table', 'email', 'encryption'],
+  needs: ['table'],
   eventTypes: ['customer.subscription.created', 'invoice.payment_succeeded'],
   handle: async (event, deps) => {
     if (event.type === 'customer.subscription.created') await onSubscriptionCreated(deps, event);

@@ -1,17 +1,18 @@
 import { sellerBrand } from '../account/branding';
 import { escapeHtml as esc, formatMoney } from '../account/buyer-page';
 import { lookupOffer } from '../catalog/service';
-import { sendTransactional } from '../email/service';
+import { prepareTransactional, type TransactionalMessage } from '../email/outbox';
 import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { DomainEvent } from '../platform/events';
+import { logger } from '../platform/logger';
 import { toCents, toMajor } from '../platform/money';
 import { ProcessorError } from '../processor/port';
 import { isConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
 import type { SubscriberRecord } from '../subscriptions/records';
-import { lookupSubscriber } from '../subscriptions/service';
+import { lookupSubscriber } from '../subscriptions/lookups';
 import { offerRetentionOf } from './offers';
 import type { SubscriberRetention } from './records';
 import * as repo from './repository';
@@ -82,20 +83,32 @@ async function countPayment(deps: Deps, scope: Scope, sub: SubscriberRecord, eve
     ops.push(repo.countersAdd(scope, { yearlyPrompted: 1 }));
   }
   ops.push(repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, prompt ? { yearlyPromptedAt: next.yearlyPromptedAt } : {}, { payments: 1 }));
-  if (!(await commit(deps, scope, event.id, ops, COUNT)) || !prompt || !offer) return;
-  // One mail, after the prompt is recorded: a crash before it loses the mail, never doubles it.
-  const yearly = formatMoney(yearlyCents(offer.priceCents, config.yearlySwitch.percentOff), offer.currency);
+  // One mail, queued for the email worker in the transaction that records the prompt: it goes
+  // exactly when the prompt commits, and a redelivered event queues nothing.
+  if (prompt && offer) ops.push(...(await yearlyPromptMail(deps, scope, sub, offer, config.yearlySwitch.percentOff)));
+  await commit(deps, scope, event.id, ops, COUNT);
+}
+
+async function yearlyPromptMail(deps: Deps, scope: Scope, sub: SubscriberRecord, offer: { name: string; priceCents: number; currency: string }, percentOff: number): Promise<TransactOp[]> {
+  const yearly = formatMoney(yearlyCents(offer.priceCents, percentOff), offer.currency);
   const base = deps.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? new URL(sub.portalUrl).origin;
   const brand = await sellerBrand(deps, scope, base);
-  await sendTransactional(deps, scope, {
+  const message: TransactionalMessage = {
     to: [sub.buyerEmail],
-    subject: `Save ${config.yearlySwitch.percentOff}% on ${offer.name} with yearly billing`,
+    subject: `Save ${percentOff}% on ${offer.name} with yearly billing`,
     preview: `Switch to ${yearly} a year.`,
-    html: `<h1>Save ${config.yearlySwitch.percentOff}% with yearly billing</h1><p>Switch ${esc(offer.name)} to ${esc(yearly)} a year from your next renewal.</p><p><a href="${esc(sub.portalUrl)}">Switch in your subscription page</a></p><p>${esc(brand.name)}</p>`,
-    text: `Save ${config.yearlySwitch.percentOff}% with yearly billing: ${offer.name} for ${yearly} a year from your next renewal.\n\nSwitch here: ${sub.portalUrl}`,
+    html: `<h1>Save ${percentOff}% with yearly billing</h1><p>Switch ${esc(offer.name)} to ${esc(yearly)} a year from your next renewal.</p><p><a href="${esc(sub.portalUrl)}">Switch in your subscription page</a></p><p>${esc(brand.name)}</p>`,
+    text: `Save ${percentOff}% with yearly billing: ${offer.name} for ${yearly} a year from your next renewal.\n\nSwitch here: ${sub.portalUrl}`,
     source: 'api',
     baseUrl: base,
-  }).catch(() => undefined);
+  };
+  try {
+    return (await prepareTransactional(deps, scope, message)).ops;
+  } catch (error) {
+    // The prompt is recorded (the portal offers the switch) even when the mail cannot go.
+    logger.warn('yearly-switch mail not queued', { subscriberId: sub._id, error: error as Error });
+    return [];
+  }
 }
 
 export async function yearlySwitchFor(deps: Deps, scope: Scope, sub: SubscriberRecord) {

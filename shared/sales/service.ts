@@ -12,7 +12,7 @@ import { offerBlock } from '../subscriptions/events';
 import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
 import { refundCheck } from './refund-rules';
-import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, listSubscriberSales, locateSale, saleUpdate, salesPage } from './repository';
+import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, listSubscriberSales, saleUpdate } from './repository';
 
 export function presentSale(sale: SaleRecord) {
   return {
@@ -208,28 +208,13 @@ export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: 
 }
 
 // ---- reads for other capabilities and the processor's local control routes ----
+// (the plain lookups are in lookups.ts: they reach no processor, so their callers' functions do not bundle it)
+export { findCustomer, findCustomerOfEmail, locateSaleById, pastSalesPage } from './lookups';
 
-/** A customer of this tenant and mode by id. */
-export const findCustomer = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<CustomerRecord | undefined> => getCustomer(deps.store, scope, id);
-
-/** A customer by email (normalised), read consistently. */
-export const findCustomerOfEmail = (deps: Pick<Deps, 'store'>, scope: Scope, email: string): Promise<CustomerRecord | undefined> => findCustomerByEmail(deps.store, scope, email);
 
 /** The sales of one subscriber, as the API shows them (a subscriber's `payments`). */
 export async function subscriberPayments(deps: Pick<Deps, 'store'>, scope: Scope, subscriberId: string) {
   return (await listSubscriberSales(deps.store, scope, subscriberId)).map(presentSale);
-}
-
-/** A sale found by its id alone, with its tenant (scope-free locator): local control API only. */
-export async function locateSaleById(deps: Pick<Deps, 'store'>, saleId: string): Promise<{ scope: Scope; sale: SaleRecord } | undefined> {
-  const scope = await locateSale(deps.store, saleId);
-  const sale = scope ? await getSale(deps.store, scope, saleId) : undefined;
-  return scope && sale ? { scope, sale } : undefined;
-}
-
-/** Past sales oldest first, after a sale id (a page of a backfill). */
-export async function pastSalesPage(deps: Deps, scope: Scope, afterId: string, limit: number): Promise<SaleRecord[]> {
-  return salesPage(deps.store, scope, afterId, limit);
 }
 
 /** Local control API: the seller's refund or dispute, carried out by the processor. */

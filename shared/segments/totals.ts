@@ -1,7 +1,7 @@
 import { getAccount } from '../platform/accounts';
 import type { Deps } from '../platform/context';
 import type { Scope } from '../store/keys';
-import { pastSalesPage } from '../sales/service';
+import { pastSalesPage } from '../sales/lookups';
 
 const SALES_PAGE = 1_000;
 

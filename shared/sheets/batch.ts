@@ -1,6 +1,6 @@
 import { getAccount } from '../platform/accounts';
 import type { Deps } from '../platform/context';
-import { pastSalesPage } from '../sales/service';
+import { pastSalesPage } from '../sales/lookups';
 import type { SaleRecord } from '../sales/records';
 import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';

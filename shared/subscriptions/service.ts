@@ -10,9 +10,14 @@ import type { Scope } from '../store/keys';
 import { failOnCondition } from '../store/conditional';
 import { offerBlock, subscriptionEventData } from './events';
 import type { ProcessorSync, SubscriberRecord } from './records';
-import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace, subscribersOfOfferPage } from './repository';
+import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace } from './repository';
 import { transition, type Trigger } from './state';
 import { withSubscriberLease } from './lease';
+import { cardUpdateUrlOf } from './lookups';
+
+// The plain reads other capabilities use are in lookups.ts (they reach no processor, so their
+// callers' functions do not bundle it); re-exported here for the capability's own callers.
+export { cardUpdateUrlFor, findSubscriberByAnyId, lookupSubscriber, offerSubscribersPage, portalUrlOf } from './lookups';
 import type { SaveOfferChoice } from './save-offers';
 
 export const portalUrlFor = (baseUrl: string, offerId: string, subscriberId: string, token: string) =>
@@ -95,11 +100,6 @@ async function resolve(deps: Deps, scope: Scope, id: string): Promise<Subscriber
   const sub = id.startsWith('mem_') ? await findSubscriberByMembership(deps.store, scope, id) : isObjectId(id) ? await getSubscriber(deps.store, scope, id, true) : undefined;
   if (!sub) throw notFound('Subscriber');
   return sub;
-}
-
-/** A subscriber by its _id or mem_ id, read consistently (usage billing's `{id}`); undefined when none. */
-export async function findSubscriberByAnyId(deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<SubscriberRecord | undefined> {
-  return id.startsWith('mem_') ? findSubscriberByMembership(deps.store, scope, id) : isObjectId(id) ? getSubscriber(deps.store, scope, id, true) : undefined;
 }
 
 /** Applies a state move with its events in one transaction; answers the record after the move. */
@@ -203,16 +203,6 @@ export async function locateSubscriberById(deps: Pick<Deps, 'store'>, subscriber
   return scope && subscriber ? { scope, subscriber } : undefined;
 }
 
-// ---- reads for other capabilities (memberships) ----
-
-/** A subscriber of the tenant and mode as stored now (consistent read), for consumers deriving state from it. */
-export const lookupSubscriber = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<SubscriberRecord | undefined> =>
-  isObjectId(id) ? getSubscriber(deps.store, scope, id, true) : Promise.resolve(undefined);
-
-/** One page of an offer's subscribers (every status), oldest first; pass the cursor back for the next. */
-export const offerSubscribersPage = (deps: Pick<Deps, 'store'>, scope: Scope, offerId: string, cursor?: string, limit = 200) =>
-  subscribersOfOfferPage(deps.store, scope, offerId, cursor, limit);
-
 // ---- buyer portal ----
 
 /**
@@ -238,7 +228,6 @@ const manageUrlOf = (sub: SubscriberRecord) => sub.portalUrl;
  * The portal's card-update link (it carries the portal token): opening it asks the processor for a
  * fresh card-update page. Only while there is a membership to charge.
  */
-const cardUpdateUrlOf = (sub: SubscriberRecord) => (sub.membershipId && sub.status !== 'canceled' ? sub.portalUrl.replace('/portal-data/', '/portal-card/') : null);
 
 /**
  * Opening the card-update link: checks the portal token, then asks the processor for its
@@ -256,12 +245,6 @@ export async function portalCardUpdate(deps: Deps, subscriptionId: string, subsc
     if (error instanceof ProcessorError) throw new ApiError(409, error.message, { code: 'CARD_UPDATE_UNAVAILABLE' });
     throw error;
   }
-}
-
-/** The card-update link of a subscriber (failed-payment mails), or null. */
-export async function cardUpdateUrlFor(deps: Pick<Deps, 'store'>, scope: Scope, subscriberId: string): Promise<string | null> {
-  const sub = await getSubscriber(deps.store, scope, subscriberId);
-  return sub ? cardUpdateUrlOf(sub) : null;
 }
 
 export async function portalData(deps: Deps, subscriptionId: string, subscriberId: string, token: string | undefined) {
@@ -376,7 +359,4 @@ export async function portalSaveDeclined(deps: Deps, subscriberId: string, reaso
   await hook.declined(deps, scope, sub, reason);
 }
 
-/** The buyer's portal link of a subscriber (receipts and reminder mails), or null. */
-export async function portalUrlOf(deps: Pick<Deps, 'store'>, scope: Scope, subscriberId: string): Promise<string | null> {
-  return (await getSubscriber(deps.store, scope, subscriberId))?.portalUrl ?? null;
-}
+

@@ -6,7 +6,7 @@ import type { DomainEvent } from '../platform/events';
 import { logger } from '../platform/logger';
 import { toMajor } from '../platform/money';
 import { planAtLeast } from '../platform/plans';
-import { locateSaleById } from '../sales/service';
+import { locateSaleById } from '../sales/lookups';
 import { receiptOfToken } from '../storefront/reviews/service';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';

@@ -117,6 +117,8 @@ describe('signup form embeds on a third-party page (Chromium)', () => {
     await page.waitForTimeout(1600);
     await frame.getByRole('button', { name: form.buttonLabel }).click();
     await frame.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    // The confirmation mail is queued with the signup and delivered by the email worker.
+    await new ApiClient(runtime.url).post('/_local/settle', {});
     const mails = (await new ApiClient(runtime.url).get(`/_local/emails?to=${encodeURIComponent(email)}`)).body.emails;
     expect(mails.map((m: any) => m.subject)).toEqual(['Please confirm your subscription']);
     await page.close();

@@ -13,8 +13,12 @@ beforeAll(async () => {
 afterAll(async () => runtime?.stop());
 
 const unique = (p: string) => `${p}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-const mails = async (to: string) => (await ctl.get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; html: string }[];
 const settle = () => ctl.post('/_local/settle', {});
+/** The mails sent to an address, once the queued ones are delivered (the email worker sends them). */
+const mails = async (to: string) => {
+  await settle();
+  return (await ctl.get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; html: string }[];
+};
 /** Each test starts in a fresh 15-minute window of the per-IP signup limit (all tests share 127.0.0.1). */
 const nextIpWindow = () => ctl.post('/_local/clock/advance', { seconds: 15 * 60 });
 const contactOf = async (api: ApiClient, email: string) => ((await api.get(`/newsletters/subscribers?q=${encodeURIComponent(email)}`)).body.data as any[]).find((c) => c.email === email);

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP, CAPABILITIES } from '../../shared/app';
-import { entrySource, functionSpecs, manifestModules, PROJECT_ROOT } from '../../shared/composition/function-entries';
+import { consumerModuleOf, entrySource, functionSpecs, manifestModules, PROJECT_ROOT } from '../../shared/composition/function-entries';
 
 const source = (kind: Parameters<typeof entrySource>[1]['kind'], appFunction?: string, tracing = false) => entrySource(APP, { kind, appFunction }, { tracing })!;
 const importsOf = (text: string) => [...text.matchAll(/'\.\.\/\.\.\/([^']+)'/g)].map((m) => m[1]!);
@@ -83,6 +83,24 @@ describe('generated function entries', () => {
     expect(importsOf(router).filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/queue']);
     expect(router).toContain('jobsRouterFunction(deps)');
     expect(router).toContain('"automation.step":"automations"');
+  });
+
+  it('import a consumer from its own module, the very object its manifest lists, without the manifest', async () => {
+    let own = 0;
+    for (const capability of CAPABILITIES) {
+      for (const consumer of [...(capability.consumers ?? []), ...(capability.externalConsumers ?? [])]) {
+        const found = consumerModuleOf(manifestModules().get(capability)!.module, consumer.name);
+        if (!found) continue;
+        own++;
+        expect((await import(join(PROJECT_ROOT, `${found.module}.ts`)))[found.exportName], consumer.name).toBe(consumer);
+      }
+    }
+    expect(own).toBeGreaterThan(20);
+    // The buyer receipt consumer: its module, not the receipts manifest (its download routes).
+    const receipts = importsOf(source('consumer', 'buyer-receipts'));
+    expect(receipts).toContain('shared/receipts/consumers');
+    expect(receipts).not.toContain('shared/receipts/index');
+    expect(source('consumer', 'buyer-receipts')).toContain('consumerFunction(receiptConsumer, deps)');
   });
 
   it('a queue worker runs its queue from its own manifest', () => {

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
 import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
-import { PROJECT_ROOT, entrySource } from '../../shared/composition/function-entries';
+import { PROJECT_ROOT, entrySource, writeFunctionEntry, type FunctionSpec } from '../../shared/composition/function-entries';
 import { prebuiltDocsGroup } from '../../shared/composition/docs-prebuilt';
 import { APP } from '../../shared/app';
 import type { AnyOperation } from '../../shared/platform/operation';
@@ -15,6 +15,15 @@ import type { AnyOperation } from '../../shared/platform/operation';
 // must answer exactly what the local runtime (unbundled) answers.
 const dir = mkdtempSync(join(tmpdir(), 'lambda-bundles-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The inputs of a deployed function's bundle, built from its generated entry as the CDK builds it. */
+async function functionInputs(spec: FunctionSpec) {
+  const entry = writeFunctionEntry(APP, spec, { tracing: false });
+  const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile: join(dir, `${spec.kind}-${spec.appFunction}.mjs`), bundle: true, platform: 'node', metafile: true, logLevel: 'error' });
+  return Object.keys(out.metafile.inputs);
+}
+
+const RENDERER = /node_modules\/(sanitize-html|html-to-text|juice|cheerio)\/|shared\/email\/(mail-builder|delivery)\.ts$/;
 
 async function bundle(name: string, source: string) {
   const entry = join(PROJECT_ROOT, 'build', `bundle-test-${name}.ts`);
@@ -81,5 +90,20 @@ describe('Lambda bundles', () => {
     expect(source).not.toContain('shared/retention/index');
     // A function running the capability itself keeps its manifest (and the same ports through it).
     expect(entrySource(APP, { kind: 'api', appFunction: 'retention' }, { tracing: false })).toContain('retention.ports');
+  });
+
+  it('leave mail rendering to the email capability: a function that queues mail bundles no renderer', { timeout: 120_000 }, async () => {
+    // The buyer receipt consumer and the member-area link consumer queue their mail (shared/email/outbox.ts)…
+    for (const spec of [
+      { kind: 'consumer', appFunction: 'buyer-receipts' },
+      { kind: 'consumer', appFunction: 'memberships-member-area' },
+    ] as FunctionSpec[]) {
+      const inputs = await functionInputs(spec);
+      expect(inputs.some((p) => p.endsWith('shared/email/outbox.ts')), spec.appFunction).toBe(true);
+      expect(inputs.filter((p) => RENDERER.test(p)), spec.appFunction).toEqual([]);
+    }
+    // …and the email capability's consumer renders and delivers it.
+    const worker = await functionInputs({ kind: 'consumer', appFunction: 'email-transactional' });
+    expect(worker.filter((p) => /node_modules\/(sanitize-html|html-to-text|juice)\//.test(p)).length).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,227 @@
+import { audiencePage, blockedRecipients, suppressedAmong } from '../audience/service';
+import { getAccount } from '../platform/accounts';
+import type { Account, Deps } from '../platform/context';
+import { ApiError, badGateway, notFound } from '../platform/errors';
+import { objectId } from '../platform/ids';
+import { logger } from '../platform/logger';
+import { fixClaimedBatch, readClaimedBatch, sendClaimedChunks, type ClaimedBatch } from '../store/claimed-batch';
+import type { Scope } from '../store/keys';
+import { segmentMembersPage, segmentSendProblem } from '../segments/service';
+import { buildMailTemplate, recipientData, unsubscribeHeaders, type MailTemplate } from './mail-builder';
+import { checkTransactional, type TransactionalMessage } from './outbox';
+import type { EmailSettingsRecord, PostRecord } from './records';
+import * as repo from './repository';
+import { BATCH_SIZE, EMAIL_QUEUE, footerOf, LEASE_MS, linkBase, loadSettings, newPost, requireSender, SEND_PAGE, watchdogName } from './service';
+import { tokenSecret } from './settings';
+import { signToken, type TokenPayload } from './tokens';
+
+/**
+ * Rendering and delivery: the only module that imports the mail builder (sanitize-html, juice,
+ * html-to-text). The email capability's own functions import it (its API for the synchronous
+ * send, its `email-sends` queue and `email-transactional` consumer); every other capability
+ * queues mail through outbox.ts and never bundles the renderer.
+ */
+
+export type { TransactionalMessage } from './outbox';
+
+function urlsFor(secret: string, scope: Scope, base: string, postId: string | undefined, email: string) {
+  const token = (k: TokenPayload['k'], url?: string) => signToken(secret, { a: scope.accountId, m: scope.mode, e: email, k, ...(postId ? { p: postId } : {}), ...(url ? { url } : {}) });
+  return {
+    unsubscribe: `${base}/email/unsubscribe/${token('u')}`,
+    open: `${base}/email/open/${token('o')}`,
+    click: (url: string) => `${base}/email/click/${token('c', url)}`,
+  };
+}
+
+
+interface Delivery {
+  template: MailTemplate;
+  settings: EmailSettingsRecord;
+  fromName?: string | null;
+  replyTo?: string | null;
+  recipients: string[];
+  postId?: string;
+  base: string;
+  secret: string;
+}
+
+/** Hands a rendered template to the provider in bulk calls of 50; answers who was accepted. */
+async function deliver(deps: Deps, scope: Scope, d: Delivery): Promise<{ accepted: string[]; failed: { to: string; error: string }[] }> {
+  const accepted: string[] = [];
+  const failed: { to: string; error: string }[] = [];
+  for (let i = 0; i < d.recipients.length; i += BATCH_SIZE) {
+    const chunk = d.recipients.slice(i, i + BATCH_SIZE);
+    const results = await deps.ports.email.sendBulk({
+      from: d.settings.senderEmail ?? undefined,
+      fromName: d.fromName ?? d.settings.fromName ?? undefined,
+      replyTo: d.replyTo ?? d.settings.replyTo ?? undefined,
+      subject: d.template.subject,
+      html: d.template.html,
+      text: d.template.text,
+      tags: { accountId: scope.accountId, mode: scope.mode, ...(d.postId ? { postId: d.postId } : {}) },
+      destinations: chunk.map((to) => {
+        const urls = urlsFor(d.secret, scope, d.base, d.postId, to);
+        return { to, data: recipientData(d.template, urls), headers: unsubscribeHeaders(urls.unsubscribe) };
+      }),
+    });
+    for (const result of results) {
+      if (result.error) failed.push({ to: result.to, error: result.error });
+      else accepted.push(result.to);
+    }
+  }
+  return { accepted, failed };
+}
+
+
+// ---- transactional send ----
+
+/** Renders a message once and hands it to the provider; answers who was accepted (502 when nobody was). */
+async function renderAndDeliver(deps: Deps, scope: Scope, postId: string, message: TransactionalMessage, recipients: string[], settings: EmailSettingsRecord): Promise<string[]> {
+  const template = buildMailTemplate(message, footerOf(settings), { track: message.track });
+  const secret = await tokenSecret(deps, scope, settings);
+  let result: Awaited<ReturnType<typeof deliver>>;
+  try {
+    result = await deliver(deps, scope, { template, settings, fromName: message.fromName, replyTo: message.replyTo, recipients, postId, base: linkBase(deps, message.baseUrl), secret });
+  } catch (error) {
+    logger.error('email provider refused a send', { error: error as Error });
+    throw badGateway('No email could be delivered; retry later', 'EMAIL_SEND_FAILED');
+  }
+  if (!result.accepted.length) throw badGateway('No email could be delivered; retry later', 'EMAIL_SEND_FAILED');
+  return result.accepted;
+}
+
+const sentPost = (deps: Deps, message: TransactionalMessage, accepted: string[], id?: string): PostRecord => {
+  const now = deps.clock.now().toISOString();
+  return newPost(deps, {
+    ...(id ? { _id: id } : {}),
+    subject: message.subject,
+    html: message.html ?? null,
+    text: message.text ?? null,
+    preview: message.preview ?? null,
+    fromName: message.fromName ?? null,
+    replyTo: message.replyTo ?? null,
+    audience: { type: 'all' },
+    source: message.source ?? 'api',
+    status: 'sent',
+    sent: accepted.length,
+    startedAt: now,
+    sentAt: now,
+  });
+};
+
+/**
+ * Sends one message to 1 to 100 recipients now (the public `POST /newsletters/send`, whose answer
+ * lists who was accepted): lower-cased and de-duplicated, suppressed and unsubscribed addresses
+ * left out, footer and per-recipient unsubscribe link added, recorded as a sent post counting
+ * toward totalEmailsSent. Other capabilities queue mail through outbox.ts instead.
+ */
+export async function sendTransactional(deps: Deps, scope: Scope, message: TransactionalMessage, account?: Account): Promise<{ id: string; accepted: string[]; status: 'sent' }> {
+  const owner = account ?? (await getAccount(deps.store, scope.accountId));
+  if (!owner) throw notFound('Account');
+  const recipients = checkTransactional(message);
+  const settings = await requireSender(deps, scope, owner);
+  const blocked = await blockedRecipients(deps, scope, recipients);
+  const allowed = recipients.filter((r) => !blocked.has(r));
+  const id = objectId(deps.clock);
+  const accepted = allowed.length ? await renderAndDeliver(deps, scope, id, message, allowed, settings) : [];
+  const post = sentPost(deps, message, accepted, id);
+  await deps.store.transact([repo.postWrites.create(scope, post), repo.countSentOp(scope, accepted.length)]);
+  return { id: post._id, accepted, status: 'sent' };
+}
+
+/**
+ * Consumer of a queued mail (outbox.ts): renders and delivers it at most once. `queued → sending`
+ * is claimed before the provider is called, so a redelivered event or a second worker sends
+ * nothing; a provider fault puts it back to `queued` and throws, so the bus retries with its
+ * back-off (and finally dead-letters the event; redriving it sends the mail then). A sender that is
+ * not verified, or no physical address, fails it for good (logged; nothing to retry until the
+ * creator fixes the settings). Recipients suppressed or unsubscribed since it was queued are
+ * left out. Delivered, it becomes a sent post with the mail's id, counted in totalEmailsSent.
+ */
+export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): Promise<void> {
+  const mail = await repo.getQueuedMail(deps.store, scope, id);
+  if (!mail || mail.status !== 'queued') return;
+  const at = () => deps.clock.now().toISOString();
+  if (!(await repo.moveQueuedMail(deps.store, scope, id, 'queued', { status: 'sending', updatedAt: at() }))) return;
+  const message: TransactionalMessage = { ...mail, baseUrl: mail.baseUrl ?? undefined };
+  let accepted: string[] = [];
+  try {
+    const account = await getAccount(deps.store, scope.accountId);
+    if (!account) throw notFound('Account');
+    const settings = await requireSender(deps, scope, account);
+    const blocked = await blockedRecipients(deps, scope, mail.to);
+    const allowed = mail.to.filter((r) => !blocked.has(r));
+    if (allowed.length) accepted = await renderAndDeliver(deps, scope, id, message, allowed, settings);
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) {
+      logger.warn('queued mail not sent', { mailId: id, code: error.code, error: error as Error });
+      await repo.moveQueuedMail(deps.store, scope, id, 'sending', { status: 'failed', failureReason: error.message, updatedAt: at() });
+      return;
+    }
+    await repo.moveQueuedMail(deps.store, scope, id, 'sending', { status: 'queued', updatedAt: at() }, { attempts: 1 });
+    throw error;
+  }
+  await deps.store.transact([repo.postWrites.create(scope, sentPost(deps, message, accepted, id)), repo.countSentOp(scope, accepted.length), repo.queuedMailSentOp(scope, id, at())]);
+}
+
+// ---- newsletter posts ----
+
+/**
+ * Queue worker: one batch of a post (up to SEND_PAGE recipients). The batch's recipients are fixed
+ * in its marker when first read; before each chunk of 50 goes to the provider the marker's
+ * `claimed` count is raised past it, conditionally, so no crash or duplicate message can mail
+ * anyone twice and a restart resumes after the last chunk handed over. The cursor, count and
+ * next batch number are committed together at the end.
+ */
+export async function processSendBatch(deps: Deps, scope: Scope, postId: string, batch: number): Promise<void> {
+  const nowMs = deps.clock.nowMs();
+  const post = await repo.claimBatch(deps.store, scope, postId, batch, nowMs, nowMs + LEASE_MS);
+  if (!post) return; // finished, moved on, or held by a live worker (the watchdog covers a dead one)
+  const markerKey = repo.batchMarkerKey(scope, postId, batch);
+  const accountRead = getAccount(deps.store, scope.accountId);
+  const [settings, problem, known] = await Promise.all([
+    accountRead.then((account) => loadSettings(deps, scope, account ?? { email: '', name: undefined })),
+    // Deleted (or the plan lost segments) mid-send: stop here rather than send to anyone else.
+    post.audience.type === 'segment' ? accountRead.then((account) => segmentSendProblem(deps, scope, account?.plan ?? 'free', (post.audience as { segmentId: string }).segmentId)) : undefined,
+    readClaimedBatch(deps.store, markerKey),
+  ]);
+  const failure = !settings.physicalAddress || !settings.senderEmail ? 'The sender or physical address was removed during the send' : problem;
+  if (failure) {
+    await repo.failPost(deps.store, scope, postId, failure, deps.clock.now().toISOString());
+    return;
+  }
+  const marker = known ?? (await planBatch(deps, scope, post));
+  const template = buildMailTemplate(post, footerOf(settings));
+  const secret = await tokenSecret(deps, scope, settings);
+  const base = post.linkBaseUrl || linkBase(deps);
+  let outcome: Awaited<ReturnType<typeof sendClaimedChunks>>;
+  try {
+    outcome = await sendClaimedChunks(deps.store, markerKey, marker, BATCH_SIZE, (chunk) =>
+      deliver(deps, scope, { template, settings, fromName: post.fromName, replyTo: post.replyTo, recipients: chunk, postId, base, secret }),
+    );
+  } catch (error) {
+    // The provider refused a whole call: its chunk was given back; the queue retries from there.
+    await repo.releaseBatch(deps.store, scope, postId, batch);
+    throw error;
+  }
+  if (outcome.taken) return; // another worker is on it
+  const accepted = outcome.accepted;
+  const done = !marker.nextCursor;
+  const now = deps.clock.now().toISOString();
+  // `accepted` counts this batch's chunks whose results were recorded; a chunk cut short by a crash is not counted.
+  await deps.store.transact([repo.advanceBatchOp(scope, post, { cursor: marker.nextCursor, sent: accepted, done, now }), repo.countSentOp(scope, accepted)]);
+  if (done) await deps.ports.scheduler.cancel(watchdogName(scope, postId));
+  else await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch: batch + 1 });
+}
+
+/** Reads a batch's page of the audience, leaves out suppressed addresses and fixes the result in its marker. */
+async function planBatch(deps: Deps, scope: Scope, post: PostRecord): Promise<ClaimedBatch> {
+  const page =
+    post.audience.type === 'segment'
+      ? await segmentMembersPage(deps, scope, post.audience.segmentId, { limit: SEND_PAGE, cursor: post.cursor ?? undefined })
+      : await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: SEND_PAGE, cursor: post.cursor ?? undefined });
+  const emails = page.contacts.map((c) => c.email);
+  const suppressed = await suppressedAmong(deps, scope, emails);
+  return fixClaimedBatch(deps.store, repo.batchMarkerKey(scope, post._id, post.batch), 'PostBatch', { recipients: emails.filter((e) => !suppressed.has(e)), nextCursor: page.cursor ?? null });
+}
+

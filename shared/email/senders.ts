@@ -1,0 +1,36 @@
+import * as z from 'zod';
+import type { BusConsumer, QueueHandler } from '../platform/capability';
+import { logger } from '../platform/logger';
+import { deliverQueuedMail, processSendBatch } from './delivery';
+import { MAIL_QUEUED_EVENT } from './outbox';
+import { scopeSchema } from './workers';
+
+// The workers that render and deliver, apart from workers.ts so that the functions of the other
+// email consumers (post sending, SES feedback) do not bundle the renderer.
+
+const batchMessage = z.object({ scope: scopeSchema, postId: z.string(), batch: z.number().int().nonnegative() });
+
+/**
+ * Transactional mail other capabilities queued (outbox.ts): rendered and delivered here, at most
+ * once per mail id; a provider fault throws, so the bus retries with back-off.
+ */
+export const queuedMailConsumer: BusConsumer = {
+  name: 'email-transactional',
+  eventTypes: [MAIL_QUEUED_EVENT],
+  needs: ['table', 'email', 'encryption'],
+  handle: async (event, deps) => {
+    const mailId = (event.data as { mailId?: unknown }).mailId;
+    if (typeof mailId !== 'string') return;
+    await deliverQueuedMail(deps, { accountId: event.accountId, mode: event.mode }, mailId);
+  },
+};
+
+export const sendBatchHandler: QueueHandler = async (message, deps) => {
+  const parsed = batchMessage.safeParse(message);
+  if (!parsed.success) {
+    logger.error('malformed email batch message dropped', { message: JSON.stringify(message).slice(0, 500) });
+    return;
+  }
+  await processSendBatch(deps, parsed.data.scope, parsed.data.postId, parsed.data.batch);
+};
+

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, createTestAccount, startTestRuntime } from '../support/runtime';
+import type { LocalRuntime } from '../../shared/local/runtime';
+import { suppressEmail } from '../../shared/audience/service';
+import { deliverQueuedMail } from '../../shared/email/delivery';
+import { queueTransactional } from '../../shared/email/outbox';
+import { getQueuedMail } from '../../shared/email/repository';
+
+// Transactional mail other capabilities queue (shared/email/outbox.ts), delivered by the email
+// capability's own consumer: at most once per mail, provider faults retried by the bus and then
+// dead-lettered (a redrive sends it), suppressed addresses and an unverified sender respected.
+
+let runtime: LocalRuntime;
+let ctl: ApiClient;
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  ctl = new ApiClient(runtime.url);
+});
+afterAll(async () => runtime?.stop());
+
+const unique = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+const settle = () => ctl.post('/_local/settle', {});
+const mails = async (to: string) => (await ctl.get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; html: string; text: string; headers?: Record<string, string> }[];
+
+describe('queued transactional mail', () => {
+  it('is checked when queued, delivered once by the email worker, and recorded as a sent post', { timeout: 90_000 }, async () => {
+    const account = await createTestAccount(runtime);
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const [a, b, blocked] = [unique('a'), unique('b'), unique('blocked')];
+    await suppressEmail(runtime.deps, scope, blocked, 'bounce');
+
+    await expect(queueTransactional(runtime.deps, scope, { to: ['not-an-address'], subject: 'x', text: 'y' })).rejects.toMatchObject({ status: 400 });
+    await expect(queueTransactional(runtime.deps, scope, { to: [a], subject: ' ', text: 'y' })).rejects.toMatchObject({ status: 400 });
+    expect(await queueTransactional(runtime.deps, scope, { to: [blocked], subject: 'x', text: 'y' })).toEqual({ id: null, accepted: [] });
+
+    const queued = await queueTransactional(runtime.deps, scope, { to: [a, b.toUpperCase(), blocked, a], subject: 'Your access', html: '<p>Hello <a href="https://example.com/x">there</a></p><script>x()</script>', source: 'membership' });
+    expect(queued.accepted).toEqual([a, b]);
+    expect((await getQueuedMail(runtime.deps.store, scope, queued.id!))?.status).toBe('queued');
+    await settle();
+
+    for (const to of [a, b]) {
+      const [mail, ...more] = await mails(to);
+      expect(more).toEqual([]);
+      expect(mail!.subject).toBe('Your access');
+      expect(mail!.html).not.toContain('<script');
+      expect(mail!.html).toContain('/email/click/');
+      expect(mail!.headers?.['List-Unsubscribe']).toContain('/email/unsubscribe/');
+    }
+    expect(await mails(blocked)).toEqual([]);
+    const post = (await account.test.get(`/newsletters/posts/${queued.id}`)).body;
+    expect(post).toMatchObject({ _id: queued.id, status: 'sent', sent: 2, source: 'membership', subject: 'Your access' });
+    expect((await account.test.get('/newsletters/settings')).body.totalEmailsSent).toBe(2);
+
+    // A redelivered event (or a second worker) finds the mail sent: nothing goes twice.
+    await deliverQueuedMail(runtime.deps, scope, queued.id!);
+    expect(await mails(a)).toHaveLength(1);
+    expect((await getQueuedMail(runtime.deps.store, scope, queued.id!))?.status).toBe('sent');
+
+    // Another account and mode cannot reach the mail.
+    const stranger = await createTestAccount(runtime);
+    expect((await stranger.test.get(`/newsletters/posts/${queued.id}`)).status).toBe(404);
+    expect((await account.live.get(`/newsletters/posts/${queued.id}`)).status).toBe(404);
+    await deliverQueuedMail(runtime.deps, { accountId: stranger.accountId, mode: 'test' }, queued.id!);
+    expect(await mails(a)).toHaveLength(1);
+  });
+
+  it('retries a provider fault through the bus, dead-letters it, and sends it once on redrive', { timeout: 90_000 }, async () => {
+    const account = await createTestAccount(runtime);
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const refused = unique('refused');
+    await ctl.post('/_local/emails/refuse', { emails: [refused] });
+    const queued = await queueTransactional(runtime.deps, scope, { to: [refused], subject: 'Receipt', text: 'Thanks' });
+    await settle();
+    expect(await mails(refused)).toEqual([]);
+    const held = await getQueuedMail(runtime.deps.store, scope, queued.id!);
+    // The first attempt and the bus's retries each reached the provider and put the mail back.
+    expect(held).toMatchObject({ status: 'queued' });
+    expect(held!.attempts).toBe(4); // locally: the first delivery and three retries (0.2, 1, 3 s)
+    const letters = (await ctl.get('/_local/dead-letters')).body.deadLetters as { queue: string; eventId?: string }[];
+    expect(letters.some((d) => d.queue === 'consumer:email-transactional' && d.eventId === queued.id)).toBe(true);
+
+    await ctl.post('/_local/emails/refuse', { emails: [refused], refuse: false });
+    await ctl.post('/_local/dead-letters/redrive', { queue: 'consumer:email-transactional' });
+    await settle();
+    expect(await mails(refused)).toHaveLength(1);
+    expect((await account.test.get(`/newsletters/posts/${queued.id}`)).body).toMatchObject({ status: 'sent', sent: 1 });
+  });
+
+  it('fails a mail for good when the sender is not verified, without retrying it', { timeout: 60_000 }, async () => {
+    const account = await createTestAccount(runtime);
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const to = unique('unverified');
+    await ctl.patch(`/_local/accounts/${account.accountId}`, { senderVerified: false });
+    const queued = await queueTransactional(runtime.deps, scope, { to: [to], subject: 'Hi', text: 'Hello' });
+    await settle();
+    expect(await mails(to)).toEqual([]);
+    expect(await getQueuedMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ status: 'failed', attempts: 0 });
+    expect((await account.test.get(`/newsletters/posts/${queued.id}`)).status).toBe(404);
+  });
+});
