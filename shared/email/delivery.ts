@@ -129,10 +129,15 @@ export async function sendTransactional(deps: Deps, scope: Scope, message: Trans
   return { id: post._id, accepted, status: 'sent' };
 }
 
+/** How long a worker holds a queued mail it is sending (rendering and one provider call take seconds). */
+export const QUEUED_MAIL_LEASE_MS = 60_000;
+
 /**
- * Consumer of a queued mail (outbox.ts): renders and delivers it at most once. `queued → sending`
- * is claimed before the provider is called, so a redelivered event or a second worker sends
- * nothing; a provider fault puts it back to `queued` and throws, so the bus retries with its
+ * Consumer of a queued mail (outbox.ts): renders and delivers it once. `queued → sending` is
+ * claimed with a lease before the provider is called, so a redelivered event or a second worker
+ * sends nothing while the claim holds; a worker that dies mid-send leaves the lease to run out, and
+ * the event's next delivery takes the mail over and sends it (the one case where a recipient can get
+ * it twice: the provider had accepted it just before the crash); a provider fault puts it back to `queued` and throws, so the bus retries with its
  * back-off (and finally dead-letters the event; redriving it sends the mail then). A sender that is
  * not verified, or no physical address, fails it for good (logged; nothing to retry until the
  * creator fixes the settings). Recipients suppressed or unsubscribed since it was queued are
@@ -140,9 +145,15 @@ export async function sendTransactional(deps: Deps, scope: Scope, message: Trans
  */
 export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): Promise<void> {
   const mail = await repo.getQueuedMail(deps.store, scope, id);
-  if (!mail || mail.status !== 'queued') return;
+  if (!mail || mail.status === 'sent' || mail.status === 'failed') return;
   const at = () => deps.clock.now().toISOString();
-  if (!(await repo.moveQueuedMail(deps.store, scope, id, 'queued', { status: 'sending', updatedAt: at() }))) return;
+  const nowMs = deps.clock.nowMs();
+  if (mail.status === 'sending' && (mail.leaseUntil ?? 0) >= nowMs) {
+    // Another worker holds it: this delivery of the event comes back after the bus's back-off and
+    // finds it sent, or takes it over once the lease is gone (that worker died mid-send).
+    throw new ApiError(503, 'This mail is being sent by another worker; retry later', { code: 'MAIL_SENDING' });
+  }
+  if (!(await repo.claimQueuedMail(deps.store, scope, id, nowMs, nowMs + QUEUED_MAIL_LEASE_MS, at()))) return;
   const message: TransactionalMessage = { ...mail, baseUrl: mail.baseUrl ?? undefined };
   let accepted: string[] = [];
   try {

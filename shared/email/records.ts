@@ -76,6 +76,8 @@ export interface QueuedMailRecord {
   failureReason: string | null;
   /** Delivery attempts that reached the provider and were refused as a whole. */
   attempts: number;
+  /** While `sending`: until when the worker that claimed it holds it (ms); a later worker may take it over after. */
+  leaseUntil?: number;
   createdAt: string;
   updatedAt: string;
 }

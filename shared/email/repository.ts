@@ -170,6 +170,25 @@ export async function moveQueuedMail(store: Store, scope: Scope, id: string, fro
   }
 }
 
+/**
+ * Claims a queued mail for sending until `leaseUntil`: one still queued, or one whose worker's
+ * lease ran out (it died between the claim and recording the outcome). False when another worker
+ * holds it or it is done.
+ */
+export async function claimQueuedMail(store: Store, scope: Scope, id: string, nowMs: number, leaseUntil: number, updatedAt: string): Promise<boolean> {
+  try {
+    await store.update(queuedMailKey(scope, id), { set: { status: 'sending', leaseUntil, updatedAt } }, {
+      condition: '#status = :queued OR (#status = :sending AND (attribute_not_exists(#lease) OR #lease < :now))',
+      names: { '#status': 'status', '#lease': 'leaseUntil' },
+      values: { ':queued': 'queued', ':sending': 'sending', ':now': nowMs },
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+}
+
 export const queuedMailSentOp = (scope: Scope, id: string, now: string): TransactOp => ({
   update: queuedMailKey(scope, id),
   set: { status: 'sent', updatedAt: now },

@@ -4,7 +4,7 @@ import type { LocalRuntime } from '../../shared/local/runtime';
 import { suppressEmail } from '../../shared/audience/service';
 import { deliverQueuedMail } from '../../shared/email/delivery';
 import { queueTransactional } from '../../shared/email/outbox';
-import { getQueuedMail } from '../../shared/email/repository';
+import { claimQueuedMail, getQueuedMail } from '../../shared/email/repository';
 
 // Transactional mail other capabilities queue (shared/email/outbox.ts), delivered by the email
 // capability's own consumer: at most once per mail, provider faults retried by the bus and then
@@ -80,6 +80,18 @@ describe('queued transactional mail', () => {
     expect(letters.some((d) => d.queue === 'consumer:email-transactional' && d.eventId === queued.id)).toBe(true);
 
     await ctl.post('/_local/emails/refuse', { emails: [refused], refuse: false });
+    // A worker holding it (its lease running): another delivery of the event sends nothing and asks
+    // the bus to come back. A worker that died mid-send: once its lease is gone, the next delivery
+    // takes the mail over and sends it.
+    const now = runtime.deps.clock.nowMs();
+    expect(await claimQueuedMail(runtime.deps.store, scope, queued.id!, now, now + 60_000, new Date(now).toISOString())).toBe(true);
+    await expect(deliverQueuedMail(runtime.deps, scope, queued.id!)).rejects.toMatchObject({ status: 503, code: 'MAIL_SENDING' });
+    expect(await mails(refused)).toEqual([]);
+    expect(await claimQueuedMail(runtime.deps.store, scope, queued.id!, now, now + 1, new Date(now).toISOString())).toBe(false);
+    expect(await claimQueuedMail(runtime.deps.store, scope, queued.id!, now + 60_001, now - 1, new Date(now).toISOString())).toBe(true);
+    await deliverQueuedMail(runtime.deps, scope, queued.id!);
+    expect(await mails(refused)).toHaveLength(1);
+    // The dead-lettered event, redriven, finds it sent.
     await ctl.post('/_local/dead-letters/redrive', { queue: 'consumer:email-transactional' });
     await settle();
     expect(await mails(refused)).toHaveLength(1);
