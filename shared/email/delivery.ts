@@ -8,7 +8,7 @@ import { fixClaimedBatch, readClaimedBatch, sendClaimedChunks, type ClaimedBatch
 import type { Scope } from '../store/keys';
 import { segmentMembersPage, segmentSendProblem } from '../segments/service';
 import { buildMailTemplate, recipientData, unsubscribeHeaders, type MailTemplate } from './mail-builder';
-import { checkTransactional, type TransactionalMessage } from './outbox';
+import { checkTransactional, mailContent, type TransactionalMessage } from './outbox';
 import type { EmailSettingsRecord, PostRecord } from './records';
 import * as repo from './repository';
 import { BATCH_SIZE, EMAIL_QUEUE, footerOf, LEASE_MS, linkBase, loadSettings, newPost, requireSender, SEND_PAGE, watchdogName } from './service';
@@ -94,14 +94,8 @@ const sentPost = (deps: Deps, message: TransactionalMessage, accepted: string[],
   const now = deps.clock.now().toISOString();
   return newPost(deps, {
     ...(id ? { _id: id } : {}),
-    subject: message.subject,
-    html: message.html ?? null,
-    text: message.text ?? null,
-    preview: message.preview ?? null,
-    fromName: message.fromName ?? null,
-    replyTo: message.replyTo ?? null,
+    ...mailContent(message),
     audience: { type: 'all' },
-    source: message.source ?? 'api',
     status: 'sent',
     sent: accepted.length,
     startedAt: now,

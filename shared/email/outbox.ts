@@ -58,6 +58,17 @@ export interface QueuedTransactional {
   ops: TransactOp[];
 }
 
+/** What a mail says and whom it comes from, as a queued mail and the sent post record it. */
+export const mailContent = (message: TransactionalMessage) => ({
+  subject: message.subject,
+  html: message.html ?? null,
+  text: message.text ?? null,
+  preview: message.preview ?? null,
+  fromName: message.fromName ?? null,
+  replyTo: message.replyTo ?? null,
+  source: message.source ?? 'api',
+});
+
 /**
  * Checks a message and prepares its queueing write, for a caller that commits it with its own
  * state change (one transaction: the mail is queued exactly when the change commits). Throws the
@@ -74,13 +85,7 @@ export async function prepareTransactional(deps: Deps, scope: Scope, message: Tr
   const mail: QueuedMailRecord = {
     _id: event.id,
     to: accepted,
-    subject: message.subject,
-    html: message.html ?? null,
-    text: message.text ?? null,
-    preview: message.preview ?? null,
-    fromName: message.fromName ?? null,
-    replyTo: message.replyTo ?? null,
-    source: message.source ?? 'api',
+    ...mailContent(message),
     baseUrl: message.baseUrl ?? null,
     track: message.track !== false,
     status: 'queued',
