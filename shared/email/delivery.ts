@@ -123,6 +123,9 @@ export async function sendTransactional(deps: Deps, scope: Scope, message: Trans
   return { id: post._id, accepted, status: 'sent' };
 }
 
+export const MAIL_TAKEOVER_JOB = 'email.mail-takeover';
+const mailTakeoverName = (scope: Scope, id: string) => `email-mail-takeover:${scope.accountId}:${scope.mode}:${id}`;
+
 /** How long a worker holds a queued mail it is sending (rendering and one provider call take seconds). */
 export const QUEUED_MAIL_LEASE_MS = 60_000;
 
@@ -143,9 +146,11 @@ export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): P
   const at = () => deps.clock.now().toISOString();
   const nowMs = deps.clock.nowMs();
   if (mail.status === 'sending' && (mail.leaseUntil ?? 0) >= nowMs) {
-    // Another worker holds it: this delivery of the event comes back after the bus's back-off and
-    // finds it sent, or takes it over once the lease is gone (that worker died mid-send).
-    throw new ApiError(503, 'This mail is being sent by another worker; retry later', { code: 'MAIL_SENDING' });
+    // Another worker holds it (or held it and died: after a crash the event comes back before the
+    // lease runs out). A timer at the lease's end looks again: sent by then, nothing happens;
+    // still `sending`, that worker died and the timer's run takes the mail over.
+    await deps.ports.scheduler.schedule(mailTakeoverName(scope, id), new Date((mail.leaseUntil ?? nowMs) + 1000), { type: MAIL_TAKEOVER_JOB, scope, payload: { mailId: id } });
+    return;
   }
   if (!(await repo.claimQueuedMail(deps.store, scope, id, nowMs, nowMs + QUEUED_MAIL_LEASE_MS, at()))) return;
   const message: TransactionalMessage = { ...mail, baseUrl: mail.baseUrl ?? undefined };

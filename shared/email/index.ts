@@ -2,7 +2,7 @@ import { defineCapability } from '../platform/capability';
 import { emailOperations } from './operations';
 import { MAIL_QUEUED_EVENT } from './outbox';
 import { EMAIL_QUEUE, POST_SENDING_EVENT } from './service';
-import { queuedMailConsumer, sendBatchHandler } from './senders';
+import { mailJobs, queuedMailConsumer, sendBatchHandler } from './senders';
 import { emailEventsRoute, emailJobs, refuseMailRoute, postSendingConsumer, sesFeedbackConsumer } from './workers';
 
 /** Sender settings, transactional send, newsletter posts sent in batches, links, bounces. */
@@ -24,7 +24,7 @@ export const email = defineCapability({
       batchSize: 5,
     },
   ],
-  jobs: emailJobs,
+  jobs: { ...emailJobs, ...mailJobs },
   controlRoutes: [emailEventsRoute, refuseMailRoute],
   eventTypes: [POST_SENDING_EVENT, MAIL_QUEUED_EVENT],
 });

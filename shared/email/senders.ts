@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { BusConsumer, QueueHandler } from '../platform/capability';
+import type { BusConsumer, JobHandler, QueueHandler } from '../platform/capability';
 import { logger } from '../platform/logger';
-import { deliverQueuedMail, processSendBatch } from './delivery';
+import { deliverQueuedMail, MAIL_TAKEOVER_JOB, processSendBatch } from './delivery';
 import { MAIL_QUEUED_EVENT } from './outbox';
-import { scopeSchema } from './workers';
+import { jobScope, scopeSchema } from './workers';
 
 // The workers that render and deliver, apart from workers.ts so that the functions of the other
 // email consumers (post sending, SES feedback) do not bundle the renderer.
@@ -17,12 +17,17 @@ const batchMessage = z.object({ scope: scopeSchema, postId: z.string(), batch: z
 export const queuedMailConsumer: BusConsumer = {
   name: 'email-transactional',
   eventTypes: [MAIL_QUEUED_EVENT],
-  needs: ['table', 'email', 'encryption'],
+  needs: ['table', 'email', 'encryption', 'scheduler'],
   handle: async (event, deps) => {
     const mailId = (event.data as { mailId?: unknown }).mailId;
     if (typeof mailId !== 'string') return;
     await deliverQueuedMail(deps, { accountId: event.accountId, mode: event.mode }, mailId);
   },
+};
+
+/** The timer a delivery sets when it finds its mail held: looks again once the holder's lease is over. */
+export const mailJobs: Record<string, JobHandler> = {
+  [MAIL_TAKEOVER_JOB]: (job, deps) => deliverQueuedMail(deps, jobScope(job.scope), String(job.payload.mailId)),
 };
 
 export const sendBatchHandler: QueueHandler = async (message, deps) => {

@@ -17,7 +17,7 @@ export const postSendingConsumer: BusConsumer = {
   },
 };
 
-const jobScope = (scope: Scope | undefined): Scope => scopeSchema.parse(scope);
+export const jobScope = (scope: Scope | undefined): Scope => scopeSchema.parse(scope);
 
 export const emailJobs: Record<string, JobHandler> = {
   'email.post-send': (job, deps) => runScheduledSend(deps, jobScope(job.scope), String(job.payload.postId)),

@@ -76,9 +76,10 @@ export const attemptSchema = z.object({
 });
 
 export const deliveredQuery = z.object({
-  webhookId: z.string().min(1).optional(),
-  eventId: z.string().min(1).optional(),
-  eventType: z.string().min(1).optional(),
+  // Ids and types are short; a longer value can name nothing, and the event filter puts it in a key.
+  webhookId: z.string().min(1).max(100).optional(),
+  eventId: z.string().min(1).max(100).optional(),
+  eventType: z.string().min(1).max(100).optional(),
   status: z.enum(['success', 'failed']).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   after: z.string().regex(/^[0-9a-f]{24}$/, 'after must be the id of a delivery log entry').optional(),

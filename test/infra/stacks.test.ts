@@ -137,7 +137,6 @@ describe('least privilege', () => {
     const configurationSet = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:eu-west-1:123456789012:configuration-set/creator-commerce-prod']] };
     const withEmail = [
       [api, 'Fnemail'],
-      [api, 'Fnmcp'],
       [workers, 'QueueWorkeremailsends'],
       // An automation step sends its mail through the email capability: read from its code.
       [jobs, 'JobsWorkerautomations'],
@@ -149,7 +148,8 @@ describe('least privilege', () => {
         expect.objectContaining({ Action: 'ses:GetEmailIdentity', Effect: 'Allow', Resource: identity }),
       ]);
     }
-    for (const prefix of ['Fnaccount', 'Fncatalog', 'Fndocs']) expect(sesStatements(api, prefix), prefix).toEqual([]);
+    // MCP tool calls go to the API as requests: the MCP function sends no mail itself.
+    for (const prefix of ['Fnaccount', 'Fncatalog', 'Fndocs', 'Fnmcp']) expect(sesStatements(api, prefix), prefix).toEqual([]);
     // The old jobs queue's router forwards jobs and runs none; the imports sweep reaches no mail.
     for (const prefix of ['Consumeremailsesfeedback', 'StreamDispatcher', 'JobsWorker']) expect(sesStatements(workers, prefix), prefix).toEqual([]);
     expect(sesStatements(jobs, 'JobsWorkerimports')).toEqual([]);
