@@ -25,9 +25,9 @@ describe('members-only posts', () => {
     // Members through the capability's own transition (what the sale consumer calls), in bulk.
     const emails = Array.from({ length: MEMBERS }, (_, i) => `reader${String(i).padStart(4, '0')}@example.com`);
     const now = runtime.clock.now().toISOString();
-    for (let i = 0; i < emails.length; i += 20) {
+    for (let i = 0; i < emails.length; i += 10) {
       await Promise.all(
-        emails.slice(i, i + 20).map((email, j) => changeMember(runtime.deps, scope, record, { email, name: null, add: [productSource(product._id, `ord${i + j}`)], now, reason: 'subscription_ended' })),
+        emails.slice(i, i + 10).map((email, j) => changeMember(runtime.deps, scope, record, { email, name: null, add: [productSource(product._id, `ord${i + j}`)], now, reason: 'subscription_ended' })),
       );
     }
     // One leaves, one is suppressed: neither is mailed.
