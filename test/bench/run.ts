@@ -27,6 +27,9 @@ const CONCURRENCY = 16;
 const AMOUNT = Number(process.env.BENCH_REQUESTS ?? 3000);
 const WARMUP = 500;
 const PAGE = 20;
+/** `BENCH_ONLY=api,functions,webhooks` runs only those parts (names: api, functions and the extras below); unset runs all. */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((part) => part.trim())) : undefined;
+const wanted = (part: string) => !ONLY || ONLY.has(part);
 
 type Floor = 'noop' | 'get' | 'query20' | 'put' | 'transact';
 interface Case {
@@ -96,7 +99,7 @@ async function main() {
 
   const floors: Record<string, LoadFigures[]> = {};
   const results = [];
-  for (const c of cases) {
+  for (const c of cases.filter(() => wanted('api'))) {
     floors[c.floor] ??= await measure({ url: `${floor.url}/${c.floor}`, amount: AMOUNT, connections: CONCURRENCY });
     const before = { ...runtime.deps.store.totals };
     const runs = await measure({ url: `${runtime.url}${c.path}`, method: c.method, headers: auth, body: c.body, amount: c.name === 'GET /docs.json' ? 300 : AMOUNT, connections: CONCURRENCY });
@@ -140,7 +143,7 @@ async function main() {
     ['imports', './imports', 'benchImports'],
     ['segments', './segments', 'benchSegments'],
   ] as const) {
-    if (!existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
+    if (!wanted(name) || !existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
     try {
       const module = await import(file);
       extras[name] = await module[fn]();
@@ -149,7 +152,7 @@ async function main() {
     }
   }
   await dynamo.stop();
-  const functions = await measureFunctions();
+  const functions = wanted('functions') ? await measureFunctions() : undefined;
 
   console.log(`\nFloors (bare Node HTTP server, one bare SDK call per request, same DynamoDB Local and items; concurrency ${CONCURRENCY}, ${AMOUNT} requests, warm-up then two repeats)`);
   console.table(Object.entries(floors).map(([name, runs]) => ({ floor: name, 'p50 ms': runs.map((r) => r.p50).join(' / '), 'p99 ms': runs.map((r) => r.p99).join(' / '), 'req/s': runs.map((r) => r.rps).join(' / ') })));
@@ -170,7 +173,7 @@ async function main() {
   );
   console.log('Capacity units per request (measured over the whole load, rate-limit blocks included) beside the minimum');
   console.table(results.map((r) => ({ operation: r.operation, RCU: r.capacity.read, 'min RCU': r.minimum.read, WCU: r.capacity.write, 'min WCU': r.minimum.write, minimum: r.minimum.why })));
-  printFunctions(functions);
+  if (functions) printFunctions(functions);
   const { capacityPerLifecycleStep, ...others } = extras as { capacityPerLifecycleStep?: Record<string, StepCapacity> };
   if (capacityPerLifecycleStep && !('error' in capacityPerLifecycleStep)) {
     console.log('Capacity units per lifecycle step (the request and everything it sets off, until idle) beside the hand-computed minimum (README: why a step is above 1.5×)');

@@ -1,6 +1,7 @@
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import os from 'node:os';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/store/client';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -34,6 +35,15 @@ export interface WebhookFigures {
     commitToAttemptMs: { p50: number; p99: number; max: number };
     /** Most attempts the receiver held open at once: the worker's concurrency bound, seen from outside. */
     maxConcurrentAtReceiver: number;
+    /**
+     * Every request DynamoDB Local served per delivery during the burst, by command, stream reads
+     * included (locally they share its single writer; in AWS the event source mapping reads the
+     * stream outside the table's capacity).
+     */
+    requestsPerDelivery: { total: number; byCommand: Record<string, number> };
+    /** The bare PutItem rate over those requests: what DynamoDB Local allows this pipeline, and the ratio to it. */
+    requestCeilingPerSecond: number;
+    ratioToRequestCeiling: number;
   };
   paced: {
     events: number;
@@ -67,6 +77,27 @@ const spread = (values: number[]) => {
   return { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0) };
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Counts the requests the runtime's clients send, by command: the document client (every store
+ * operation) and the stream reader's client. Instrumentation of this bench process only.
+ */
+function countRequests() {
+  const counts = new Map<string, number>();
+  for (const client of [DynamoDBDocumentClient, DynamoDBStreamsClient] as unknown as { prototype: { send: (command: object, ...rest: unknown[]) => unknown } }[]) {
+    const send = client.prototype.send;
+    client.prototype.send = function (this: unknown, command: object, ...rest: unknown[]) {
+      const name = command.constructor.name.replace(/Command$/, '');
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+      return send.call(this, command, ...rest);
+    };
+  }
+  return { snapshot: () => new Map(counts) };
+}
+const requestsSince = (before: Map<string, number>, after: Map<string, number>, per: number) => {
+  const byCommand = Object.fromEntries([...after].map(([name, n]) => [name, round((n - (before.get(name) ?? 0)) / per, 2)] as const).filter(([, n]) => n > 0));
+  return { total: round(Object.values(byCommand).reduce((a, b) => a + b, 0), 2), byCommand };
+};
 
 /** Bare PutItems of a 1 KiB item, `concurrency` in flight: the store's own write rate. */
 async function putFloor(endpoint: string, table: string, count: number, concurrency: number) {
@@ -141,6 +172,7 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
   const total = options.events ?? Number(process.env.BENCH_WEBHOOK_EVENTS ?? 600);
   const pacedTotal = options.pacedEvents ?? Number(process.env.BENCH_WEBHOOK_PACED_EVENTS ?? 600);
   const loadStart = os.loadavg().map((l) => round(l, 2));
+  const requests = countRequests();
   const warmup = 60;
   const arrivals = new Map<string, number>();
   let inFlight = 0;
@@ -228,11 +260,13 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
     // Burst: throughput and capacity.
     reset(total);
     const before = { ...runtime.deps.store.totals };
+    const requestsBefore = requests.snapshot();
     const started = performance.now();
     await commit(total);
     await waitFor(options.timeoutMs ?? 180_000);
     const seconds = (performance.now() - started) / 1000;
     const after = { ...runtime.deps.store.totals };
+    const burstRequests = requestsSince(requestsBefore, requests.snapshot(), total);
     const burstEmitted = total * outboxWritePerEvent;
     const burstLatency = spread(latencies());
     const burstConcurrency = maxInFlight;
@@ -287,6 +321,9 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
         ratioToStoreCeiling: round(deliveriesPerSecond / storeCeiling, 2),
         commitToAttemptMs: burstLatency,
         maxConcurrentAtReceiver: burstConcurrency,
+        requestsPerDelivery: burstRequests,
+        requestCeilingPerSecond: round(put.perSecond / burstRequests.total),
+        ratioToRequestCeiling: round(deliveriesPerSecond / (put.perSecond / burstRequests.total), 2),
       },
       paced: { events: pacedTotal, perSecond: pace, commitToAttemptMs: paced, goalP99Ms: 250, floorMs: round(floorMs, 2), p50RatioToFloor: round(paced.p50 / floorMs) },
       perDelivery: {
