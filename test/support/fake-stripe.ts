@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface StripeRequest {
@@ -9,9 +9,18 @@ export interface StripeRequest {
   form: Record<string, string>;
   idempotencyKey: string | undefined;
   authorization: string | undefined;
+  /** The raw body and query string, for byte-for-byte comparisons of the encoding. */
+  rawBody: string;
+  rawQuery: string;
+  headers: IncomingHttpHeaders;
 }
 
-type Responder = (request: StripeRequest) => { status?: number; body: unknown } | undefined;
+/**
+ * An answer; `headers` are added to the response, `delayMs` holds it back (timeouts), `drop`
+ * closes the connection without answering (a network error).
+ */
+type Answer = { status?: number; body: unknown; headers?: Record<string, string>; delayMs?: number; drop?: boolean };
+type Responder = (request: StripeRequest) => Answer | undefined;
 
 /**
  * A fake Stripe API on 127.0.0.1: records every request and answers from the objects a test puts
@@ -41,11 +50,23 @@ export class FakeStripe {
           form: Object.fromEntries(new URLSearchParams(raw)),
           idempotencyKey: req.headers['idempotency-key'] as string | undefined,
           authorization: req.headers.authorization,
+          rawBody: raw,
+          rawQuery: url.search.replace(/^\?/, ''),
+          headers: req.headers,
         };
         this.requests.push(request);
-        const answer = this.respond.map((r) => r(request)).find(Boolean) ?? this.defaultAnswer(request);
-        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'request-id': `req_${++this.counter}` });
-        res.end(JSON.stringify(answer.body));
+        const answer: Answer = this.respond.map((r) => r(request)).find(Boolean) ?? this.defaultAnswer(request);
+        if (answer.drop) {
+          req.socket.destroy();
+          return;
+        }
+        const send = () => {
+          if (res.destroyed) return;
+          res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'request-id': `req_${++this.counter}`, ...answer.headers });
+          res.end(JSON.stringify(answer.body));
+        };
+        if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+        else send();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -53,6 +74,7 @@ export class FakeStripe {
   }
 
   async stop() {
+    this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 
@@ -64,7 +86,7 @@ export class FakeStripe {
     return `${prefix}_${String(++this.counter).padStart(6, '0')}`;
   }
 
-  private defaultAnswer(r: StripeRequest): { status?: number; body: unknown } {
+  private defaultAnswer(r: StripeRequest): Answer {
     if (r.method === 'POST' && r.path === '/v1/checkout/sessions') {
       const cs = this.id('cs_test');
       return { body: { id: cs, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${cs}` } };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Deps } from '../../platform/context';
 import {
   ProcessorError,
@@ -11,7 +11,9 @@ import {
   type ProcessorPort,
 } from '../../processor/port';
 import type { Scope } from '../../store/keys';
+import type { StripeApi } from './api';
 import { stripeClient } from './client';
+import { StripeApiError } from './http';
 import { META, STRIPE_INTERVALS, frequencyOf, specId, type StripePriceRecord, type StripeRef } from './records';
 import { ensureRef, getPrice, getRef, putPrice } from './refs';
 
@@ -24,15 +26,24 @@ export function paymentMethodOf(scope: Scope, pm: Stripe.PaymentMethod | null | 
   return { id: specId('payt', scope, pm.id), type: 'card', brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
 }
 
-/** Stripe's errors as the port's: callers degrade on ProcessorError (spec: 502/409 answers). */
+/**
+ * Stripe's errors as the port's: callers degrade on ProcessorError (spec: 502/409 answers). Any
+ * other error (ours) is rethrown. Card errors (Stripe's `card_error`, HTTP 402) are `declined`;
+ * invalid requests (`invalid_request_error`, HTTP 400/404) are `not_found` for
+ * `resource_missing`, else `invalid`; every other Stripe failure (authentication, permission,
+ * rate limit, idempotency conflict, Stripe's own errors, no answer) is `refused`. The class is
+ * decided as the SDK decided it (status first: a rate-limited 429 also says
+ * `invalid_request_error`, but is not the caller's bad request).
+ */
 export function processorErrorOf(error: unknown): never {
-  if (error instanceof Stripe.errors.StripeCardError) throw new ProcessorError(error.message, 'declined');
-  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
-    if (error.code === 'resource_missing') throw new ProcessorError(error.message, 'not_found');
-    throw new ProcessorError(error.message, 'invalid');
+  if (!(error instanceof StripeApiError)) throw error;
+  const status = error.statusCode;
+  const rateLimited = status === 429 || (status === 400 && error.code === 'rate_limit');
+  if (!rateLimited && (status === 402 || error.type === 'card_error')) throw new ProcessorError(error.message, 'declined');
+  if (!rateLimited && (status === 400 || status === 404) && error.type !== 'idempotency_error') {
+    throw new ProcessorError(error.message, error.code === 'resource_missing' ? 'not_found' : 'invalid');
   }
-  if (error instanceof Stripe.errors.StripeError) throw new ProcessorError(error.message, 'refused');
-  throw error;
+  throw new ProcessorError(error.message, 'refused');
 }
 
 /**
@@ -42,7 +53,7 @@ export function processorErrorOf(error: unknown): never {
  * (webhook.ts), translated into the same notifications the sandbox sends.
  */
 export class StripeProcessor implements ProcessorPort {
-  readonly client: Stripe;
+  readonly client: StripeApi;
 
   constructor(
     private readonly deps: Deps,

@@ -11,6 +11,7 @@ import type {
   ProcessorNotification,
 } from '../../processor/port';
 import type { Scope } from '../../store/keys';
+import type { StripeApi } from './api';
 import { META, specId } from './records';
 import { advanceRef, ensureRef, getRef } from './refs';
 import { paymentMethodOf, processorErrorOf } from './stripe';
@@ -34,7 +35,7 @@ const idOf = (value: string | { id: string } | null | undefined) => (value == nu
 interface Context {
   deps: Deps;
   scope: Scope;
-  client: Stripe;
+  client: StripeApi;
   event: Stripe.Event;
 }
 
