@@ -1,4 +1,4 @@
-import { buildOpenApi } from '../docs/openapi';
+import { cachedContract } from '../docs/openapi';
 import { docsOperations } from '../docs/operations';
 import { toolCatalog } from '../mcp/catalog';
 import { mcpOperations } from '../mcp/operations';
@@ -67,7 +67,7 @@ export function assembleApp(capabilities: Capability[]): App {
   const apiOperations = capabilities.flatMap((c) => c.operations ?? []);
   let catalog: ToolEntry[] | undefined;
   const mcp = mcpOperations(() => (catalog ??= toolCatalog(apiOperations)));
-  const docs: AnyOperation[] = docsOperations((baseUrl) => buildOpenApi([...apiOperations, ...docs, ...mcp], baseUrl));
+  const docs: AnyOperation[] = docsOperations(cachedContract(() => [...apiOperations, ...docs, ...mcp]));
   // One group per API function; a capability naming another's function (apiFunction) joins it.
   const capabilityGroups = new Map<string, ApiGroup>();
   for (const c of capabilities.filter((c) => c.operations?.length)) {

@@ -1,4 +1,4 @@
-import { buildOpenApi } from '../docs/openapi';
+import { cachedContract } from '../docs/openapi';
 import { docsOperations } from '../docs/operations';
 import { ApiError } from '../platform/errors';
 import type { Capability } from '../platform/capability';
@@ -18,6 +18,6 @@ const notServedHere = async (): Promise<Response> => {
 
 export function docsGroup(capabilities: Capability[]): AnyOperation[] {
   const api = operationsOf(capabilities);
-  const docs: AnyOperation[] = docsOperations((baseUrl) => buildOpenApi([...api, ...docs, ...mcpRoutes(() => [], notServedHere)], baseUrl));
+  const docs: AnyOperation[] = docsOperations(cachedContract(() => [...api, ...docs, ...mcpRoutes(() => [], notServedHere)]));
   return docs;
 }

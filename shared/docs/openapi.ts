@@ -109,3 +109,16 @@ export function buildOpenApi(operations: AnyOperation[], baseUrl: string): Recor
     },
   };
 }
+
+/**
+ * The contract of a fixed set of operations, built once (on first use) and served with the
+ * request's base URL as its only server: building it walks every schema (hundreds of
+ * milliseconds), and nothing in it but `servers` depends on the request.
+ */
+export function cachedContract(operations: () => AnyOperation[]): (baseUrl: string) => Record<string, unknown> {
+  let contract: Record<string, unknown> | undefined;
+  return (baseUrl) => {
+    contract ??= buildOpenApi(operations(), '');
+    return { ...contract, servers: [{ url: baseUrl }] };
+  };
+}
