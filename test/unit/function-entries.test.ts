@@ -27,9 +27,11 @@ describe('generated function entries', () => {
     // The catalog's code never names a provided port: no processor, no Stripe, no Google client.
     expect(catalog.filter((m) => /^shared\/([a-z]+|adapters\/[a-z-]+)\/index$/.test(m)).sort()).toEqual(['shared/catalog/index']);
     expect(catalog).not.toContain('shared/app');
-    // Checkout charges through the processor's router, which reaches both providers.
+    // Checkout charges through the processor's router, which reaches both providers: through their
+    // ports modules, not their manifests (no hosted page, control routes or Stripe webhook route).
     const checkout = importsOf(source('api', 'checkout'));
-    expect(checkout).toEqual(expect.arrayContaining(['shared/processor/index', 'shared/adapters/processor-sandbox/index', 'shared/adapters/processor-stripe/index']));
+    expect(checkout).toEqual(expect.arrayContaining(['shared/processor/ports', 'shared/adapters/processor-sandbox/ports', 'shared/adapters/processor-stripe/ports']));
+    expect(checkout.filter((m) => /processor.*\/index$/.test(m))).toEqual([]);
     expect(checkout).not.toContain('shared/sheets/index');
     // The sheets consumer writes rows through the spreadsheet port its own manifest provides.
     expect(importsOf(source('consumer', 'sheets-rows'))).toContain('shared/sheets/index');

@@ -85,9 +85,15 @@ describe('Lambda bundles', () => {
   });
 
   it('reach a capability providing a port through its ports module only, never its consumers and operations', () => {
-    const source = entrySource(APP, { kind: 'consumer', appFunction: 'usage-fold' }, { tracing: false })!;
+    // The buyer portal's cancel asks retention for save offers; the subscribers function gets the port alone.
+    const source = entrySource(APP, { kind: 'api', appFunction: 'subscribers' }, { tracing: false })!;
     expect(source).toContain("import { ports as retentionPorts } from '../../shared/retention/ports';");
     expect(source).not.toContain('shared/retention/index');
+    // A consumer that charges through the processor gets the router and both providers, without
+    // their operations, hosted checkout page or Stripe webhook route.
+    const fold = entrySource(APP, { kind: 'consumer', appFunction: 'usage-fold' }, { tracing: false })!;
+    for (const module of ['shared/processor/ports', 'shared/adapters/processor-sandbox/ports', 'shared/adapters/processor-stripe/ports']) expect(fold).toContain(`../../${module}'`);
+    expect(fold).not.toMatch(/shared\/(processor|adapters\/processor-(sandbox|stripe))\/index/);
     // A function running the capability itself keeps its manifest (and the same ports through it).
     expect(entrySource(APP, { kind: 'api', appFunction: 'retention' }, { tracing: false })).toContain('retention.ports');
   });

@@ -1,18 +1,8 @@
-import { defineCapability, type PortFactory } from '../../platform/capability';
+import { defineCapability } from '../../platform/capability';
 import { SANDBOX_CONTROL_ROUTES } from './control';
 import { SANDBOX_JOB_HANDLERS } from './jobs';
 import { sandboxOperations } from './operations';
-import { SandboxProcessor } from './sandbox';
-
-/**
- * The sandbox provider (`ports.processorSandbox`). The processor's router (`ports.processor`)
- * sends it every scope without other settings: test mode everywhere, and live mode in the local
- * runtime until Stripe is configured.
- */
-export const sandboxProcessorPort: PortFactory = {
-  aws: (deps) => new SandboxProcessor(deps),
-  local: (deps) => new SandboxProcessor(deps),
-};
+import { ports } from './ports';
 
 /**
  * The sandbox payment processor, as a provider of the processor capability's port: the port
@@ -27,5 +17,5 @@ export const processorSandbox = defineCapability({
   needs: ['table', 'queue', 'scheduler'],
   jobs: SANDBOX_JOB_HANDLERS,
   controlRoutes: SANDBOX_CONTROL_ROUTES,
-  ports: { processorSandbox: sandboxProcessorPort },
+  ports,
 });
