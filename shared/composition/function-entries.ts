@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { CAPABILITIES } from '../app';
 import { ALL_ACCESS_NEEDS, type AccessNeed, type Capability } from '../platform/capability';
 import { buildOpenApi } from '../docs/openapi';
 import { toolCatalog } from '../mcp/catalog';
+import { packJson } from './packed-json';
 import type { App, JobGroup } from './assemble';
 import { BASE_URL_PLACEHOLDER } from './docs-prebuilt';
 
@@ -107,13 +107,13 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
         // The contract is built here, from every manifest, and shipped prebuilt: the function
         // carries no capability (shared/composition/docs-prebuilt.ts).
         const documented = [...app.apiOperations, ...group.operations, ...(app.groups.find((g) => g.name === 'mcp')?.operations ?? [])];
-        const contract = gzipSync(JSON.stringify(buildOpenApi(documented, BASE_URL_PLACEHOLDER)), { level: 9 }).toString('base64');
+        const contract = packJson(buildOpenApi(documented, BASE_URL_PLACEHOLDER));
         imports.add(`import { prebuiltDocsGroup } from '${from('shared/composition/docs-prebuilt')}';`);
         handler = `apiFunction(prebuiltDocsGroup(${JSON.stringify(contract)}), deps)`;
       } else if (group.name === 'mcp') {
         // The tool catalog is built here, from every manifest, and shipped prebuilt: the function
         // carries the MCP SDK and no capability (tool calls go to the API).
-        const catalog = gzipSync(JSON.stringify(toolCatalog(app.apiOperations)), { level: 9 }).toString('base64');
+        const catalog = packJson(toolCatalog(app.apiOperations));
         imports.add(`import { prebuiltMcpGroup } from '${from('shared/composition/mcp-prebuilt')}';`);
         handler = `apiFunction(prebuiltMcpGroup(${JSON.stringify(catalog)}), deps)`;
       } else {

@@ -1,9 +1,9 @@
-import { gunzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP, CAPABILITIES } from '../../shared/app';
 import { consumerModuleOf, entrySource, functionSpecs, manifestModules, PROJECT_ROOT } from '../../shared/composition/function-entries';
+import { unpackJson } from '../../shared/composition/packed-json';
 
 const source = (kind: Parameters<typeof entrySource>[1]['kind'], appFunction?: string, tracing = false) => entrySource(APP, { kind, appFunction }, { tracing })!;
 const importsOf = (text: string) => [...text.matchAll(/'\.\.\/\.\.\/([^']+)'/g)].map((m) => m[1]!);
@@ -43,7 +43,7 @@ describe('generated function entries', () => {
   it('give the MCP function its tool catalog prebuilt and no capability', () => {
     const text = source('api', 'mcp');
     expect(importsOf(text).filter((m) => /^shared\/(?!composition|adapters)/.test(m))).toEqual([]);
-    const catalog = JSON.parse(gunzipSync(Buffer.from(JSON.parse(/prebuiltMcpGroup\(("[^"]+")\)/.exec(text)![1]!), 'base64')).toString('utf8')) as { name: string }[];
+    const catalog = unpackJson<{ name: string }[]>(JSON.parse(/prebuiltMcpGroup\(("[^"]+")\)/.exec(text)![1]!));
     expect(catalog.map((t) => t.name).sort()).toEqual(APP.apiOperations.filter((o) => o.tool).map((o) => o.tool!).sort());
   });
 
