@@ -25,6 +25,7 @@ import {
   updateOffer,
   updateProduct,
 } from './service';
+import { parseMultipart } from '../platform/http/multipart';
 
 // Seats on or any meter is usage billing, a Pro feature (document 2); flat pricing, including
 // turning usage pricing back off, is open to every plan.
@@ -130,6 +131,7 @@ export const catalogOperations = [
     planFor: ({ body }) => usagePlan(body),
     body: offerCreateBody,
     bodyType: 'json-or-multipart',
+    multipart: parseMultipart,
     output: offerSchema,
     status: 201,
     handler: async (ctx, { body, files }) => createOffer(ctx, body, files),

@@ -81,6 +81,12 @@ export interface Operation<
    * json-or-form (an HTML form post, application/x-www-form-urlencoded, or JSON).
    */
   bodyType?: 'json' | 'multipart' | 'json-or-multipart' | 'json-or-form';
+  /**
+   * The multipart parser (shared/platform/http/multipart.ts `parseMultipart`), required with
+   * bodyType multipart or json-or-multipart: named by the operation so that busboy is bundled only
+   * in functions serving one.
+   */
+  multipart?: MultipartParser;
   output?: OS;
   /** Success status; 200 unless stated. */
   status?: number;
@@ -94,6 +100,8 @@ export interface Operation<
   handler: (ctx: Ctx<A>, input: OperationInput<Infer<PS>, Infer<QS>, Infer<BS>>) => Promise<(OS extends z.ZodType ? z.input<OS> : unknown) | Reply>;
 }
 
+export type MultipartParser = (body: Buffer, contentType: string) => Promise<{ fields: Record<string, string>; files: Record<string, UploadedFile[]> }>;
+
 // The registry holds operations of every shape; handlers are typed where they are declared.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOperation = Operation<AuthKind, any, any, any, any>;
@@ -106,6 +114,9 @@ export function defineOperation<
   BS extends z.ZodType | undefined = undefined,
   OS extends z.ZodType | undefined = undefined,
 >(operation: Operation<A, PS, QS, BS, OS>): AnyOperation {
+  if ((operation.bodyType === 'multipart' || operation.bodyType === 'json-or-multipart') && !operation.multipart) {
+    throw new Error(`${operation.operationId}: bodyType ${operation.bodyType} needs its multipart parser (multipart: parseMultipart)`);
+  }
   return operation as AnyOperation;
 }
 

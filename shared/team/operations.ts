@@ -31,6 +31,7 @@ import {
   updateMember,
   updateTeam,
 } from './service';
+import { parseMultipart } from '../platform/http/multipart';
 
 // Team management is the store's administration: the `Team` tag gives every operation here the
 // `admin` access level (owners and admins only; see shared/platform/permissions.ts).
@@ -195,6 +196,7 @@ export const teamOperations = [
     path: '/team/join',
     auth: 'public',
     bodyType: 'json-or-multipart',
+    multipart: parseMultipart,
     body: joinBody,
     handler: async (ctx, { body }) => {
       const result = await acceptInvite(ctx, body.token, body.name);

@@ -1,8 +1,12 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ApiError, featureLocked, tooManyRequests } from '../../shared/platform/errors';
-import { decodeFormFields } from '../../shared/platform/http/multipart';
+import { decodeFormFields } from '../../shared/platform/http/form-fields';
+import { parseMultipart } from '../../shared/platform/http/multipart';
+import { readInput, requestInfo } from '../../shared/platform/http/request';
 import { renderError, renderReply } from '../../shared/platform/http/render';
+import { defineOperation, type AnyOperation } from '../../shared/platform/operation';
 import { parseOrThrow } from '../../shared/platform/http/validation';
 
 describe('validation', () => {
@@ -68,5 +72,33 @@ describe('form fields', () => {
       usagePricing: { seats: { enabled: true } },
       name: 'Gold 1',
     });
+  });
+});
+
+describe('multipart bodies', () => {
+  const multipartBody = '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nGold\r\n--b--\r\n';
+  const event = (body: string, contentType: string) =>
+    ({ body, isBase64Encoded: false, pathParameters: {}, queryStringParameters: {}, headers: { 'content-type': contentType }, requestContext: { requestId: 'r', http: { method: 'POST', sourceIp: '127.0.0.1' }, domainName: 'x' }, rawPath: '/x' }) as unknown as APIGatewayProxyEventV2;
+  const read = (operation: AnyOperation, body: string, contentType: string) => {
+    const e = event(body, contentType);
+    return readInput(operation, e, requestInfo(e));
+  };
+  const handler = async () => ({});
+
+  it('are parsed by the parser the operation names', async () => {
+    const operation = defineOperation({ operationId: 'up', summary: 'x', method: 'POST', path: '/x', auth: 'public', bodyType: 'json-or-multipart', multipart: parseMultipart, handler });
+    expect((await read(operation, multipartBody, 'multipart/form-data; boundary=b')).body).toEqual({ name: 'Gold' });
+  });
+
+  it('are refused with the types the operation takes when it names no parser', async () => {
+    const form = defineOperation({ operationId: 'form', summary: 'x', method: 'POST', path: '/x', auth: 'public', bodyType: 'json-or-form', handler });
+    await expect(read(form, multipartBody, 'multipart/form-data; boundary=b')).rejects.toThrow('This endpoint takes application/json or application/x-www-form-urlencoded, not multipart/form-data');
+    expect((await read(form, 'name=Gold', 'application/x-www-form-urlencoded')).body).toEqual({ name: 'Gold' });
+    const json = defineOperation({ operationId: 'json', summary: 'x', method: 'POST', path: '/x', auth: 'public', handler });
+    await expect(read(json, multipartBody, 'multipart/form-data; boundary=b')).rejects.toMatchObject({ status: 400, message: 'This endpoint takes application/json, not multipart/form-data' });
+  });
+
+  it('cannot be declared without a parser', () => {
+    expect(() => defineOperation({ operationId: 'up', summary: 'x', method: 'POST', path: '/x', auth: 'public', bodyType: 'multipart', handler })).toThrow(/needs its multipart parser/);
   });
 });

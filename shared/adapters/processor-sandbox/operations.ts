@@ -6,6 +6,7 @@ import type { Ports } from '../../platform/ports';
 import { showHostedCheckout, showThankYou, submitHostedCheckout, type HostedCheckoutOutcome } from './hosted-checkout';
 import { SandboxProcessor } from './sandbox';
 import { showCardUpdate, submitCardUpdate } from './card-update';
+import { parseMultipart } from '../../platform/http/multipart';
 
 const answer = (outcome: HostedCheckoutOutcome) => {
   switch (outcome.kind) {
@@ -49,6 +50,7 @@ export const sandboxOperations = [
     unmetered: true,
     params: checkoutParams,
     bodyType: 'json-or-multipart',
+    multipart: parseMultipart,
     body: z.record(z.string(), z.unknown()),
     handler: async (ctx, { params, body }) => answer(await submitHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, body, publicBaseUrl(ctx))),
   }),
@@ -84,6 +86,7 @@ export const sandboxOperations = [
     unmetered: true,
     params: cardUpdateParams,
     bodyType: 'json-or-multipart',
+    multipart: parseMultipart,
     body: z.record(z.string(), z.unknown()),
     handler: async (ctx, { params, body }) => answer(await submitCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, body, publicBaseUrl(ctx))),
   }),

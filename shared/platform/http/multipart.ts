@@ -4,7 +4,11 @@ import type { UploadedFile } from '../operation';
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-/** Splits a multipart/form-data body into fields and files (busboy, the parser middy uses). */
+/**
+ * Splits a multipart/form-data body into fields and files (busboy, the parser middy uses). An
+ * operation that takes multipart bodies names it (`multipart: parseMultipart`), so only the
+ * functions serving such an operation bundle busboy.
+ */
 export function parseMultipart(body: Buffer, contentType: string): Promise<{ fields: Record<string, string>; files: Record<string, UploadedFile[]> }> {
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
@@ -38,22 +42,4 @@ export function parseMultipart(body: Buffer, contentType: string): Promise<{ fie
     parser.on('close', () => resolve({ fields, files }));
     parser.end(body);
   });
-}
-
-/** Form fields arrive as text; JSON-looking values (numbers, objects) are decoded for validation. */
-export function decodeFormFields(fields: Record<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(fields)) {
-    const trimmed = value.trim();
-    if (/^(-?\d+(\.\d+)?|true|false|null|\{.*\}|\[.*\])$/s.test(trimmed)) {
-      try {
-        out[name] = JSON.parse(trimmed);
-        continue;
-      } catch {
-        /* keep the text */
-      }
-    }
-    out[name] = value;
-  }
-  return out;
 }

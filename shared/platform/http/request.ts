@@ -3,7 +3,7 @@ import { badRequest } from '../errors';
 import type { AnyOperation, UploadedFile } from '../operation';
 import type { RequestInfo } from '../context';
 import type { RawInput } from './execute';
-import { decodeFormFields, parseMultipart } from './multipart';
+import { decodeFormFields } from './form-fields';
 
 export function lowerCaseHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -35,9 +35,9 @@ export async function readInput(operation: AnyOperation, event: APIGatewayProxyE
   const isMultipart = contentType.toLowerCase().startsWith('multipart/form-data');
   const accepts = operation.bodyType ?? 'json';
   if (isMultipart) {
-    if (accepts === 'json') throw badRequest('This endpoint takes application/json, not multipart/form-data');
+    if (!operation.multipart) throw badRequest(`This endpoint takes ${accepts === 'json-or-form' ? 'application/json or application/x-www-form-urlencoded' : 'application/json'}, not multipart/form-data`);
     const bytes = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'binary');
-    const parsed = await parseMultipart(bytes, contentType);
+    const parsed = await operation.multipart(bytes, contentType);
     raw.body = decodeFormFields(parsed.fields);
     raw.files = parsed.files as Record<string, UploadedFile[]>;
     return raw;

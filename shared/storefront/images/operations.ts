@@ -3,6 +3,7 @@ import { defineOperation, rawReply } from '../../platform/operation';
 import { deletedSchema, idParams } from '../schemas';
 import { imageFileParams, imageSchema, uploadImageBody } from './schemas';
 import { deleteImage, listImages, presentImage, readImageFile, uploadImage } from './service';
+import { parseMultipart } from '../../platform/http/multipart';
 
 export const imageOperations = [
   defineOperation({
@@ -25,6 +26,7 @@ export const imageOperations = [
     path: '/images',
     auth: 'key',
     bodyType: 'multipart',
+    multipart: parseMultipart,
     body: uploadImageBody,
     output: imageSchema,
     status: 201,
