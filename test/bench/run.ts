@@ -70,7 +70,6 @@ async function measure(target: Parameters<typeof runLoad>[0]): Promise<LoadFigur
 
 async function main() {
   const dynamo = await startDynamoDbLocal();
-  process.env.BENCH_DYNAMODB_ENDPOINT = dynamo.endpoint;
   // The real limit of 600 a minute would refuse the load; the limiter's cost is the same at any limit.
   const runtime: LocalRuntime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: dynamo.endpoint, tableName: 'bench', env: { RATE_LIMIT_PER_MINUTE: '100000000' } });
   const created = await (await fetch(`${runtime.url}/_local/accounts`, { method: 'POST', body: JSON.stringify({ plan: 'volume' }) })).json();
@@ -132,6 +131,7 @@ async function main() {
   }
   floor.stop();
   await runtime.stop();
+  await dynamo.stop();
 
   const extras: Record<string, unknown> = {};
   for (const [name, file, fn] of [
@@ -144,14 +144,19 @@ async function main() {
     ['segments', './segments', 'benchSegments'],
   ] as const) {
     if (!wanted(name) || !existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
+    // Each part gets a fresh DynamoDB Local, its floors measured on it: a stream that earlier
+    // parts filled slows every write (DynamoDB Local re-describes the stream on each one).
+    const own = await startDynamoDbLocal();
+    process.env.BENCH_DYNAMODB_ENDPOINT = own.endpoint;
     try {
       const module = await import(file);
       extras[name] = await module[fn]();
     } catch (error) {
       extras[name] = { error: (error as Error).message };
+    } finally {
+      await own.stop();
     }
   }
-  await dynamo.stop();
   const functions = wanted('functions') ? await measureFunctions() : undefined;
 
   console.log(`\nFloors (bare Node HTTP server, one bare SDK call per request, same DynamoDB Local and items; concurrency ${CONCURRENCY}, ${AMOUNT} requests, warm-up then two repeats)`);
