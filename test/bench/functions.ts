@@ -80,6 +80,14 @@ export function printFunctions(report: FunctionsReport): void {
   console.table([...report.floor.map(row), ...report.functions.map(row)]);
   const over = report.functions.filter((f) => f.kib > GOAL.kib);
   console.log(`${report.functions.length - over.length} of ${report.functions.length} functions within ${GOAL.kib} KiB${over.length ? `; over: ${over.map((f) => `${f.name} ${f.kib}`).join(', ')}` : ''}`);
+  // The goal's 70 ms was set where the floor took 53 ms: read it as a ratio too, since load moves both.
+  const ratioGoal = Math.round((GOAL.coldImportMs / 53) * 100) / 100;
+  const fast = report.functions.filter((f) => f.coldImportMs <= GOAL.coldImportMs).length;
+  const withinRatio = report.functions.filter((f) => (f.coldRatio ?? Infinity) <= ratioGoal).length;
+  const sorted = report.functions.map((f) => f.coldImportMs).sort((a, b) => a - b);
+  console.log(
+    `Cold import: ${fast} of ${report.functions.length} within ${GOAL.coldImportMs} ms, ${withinRatio} within ${ratioGoal}× the floor measured beside them; median ${sorted[Math.floor(sorted.length / 2)]} ms`,
+  );
 }
 
 if (process.argv[1]?.endsWith('functions.ts')) {
