@@ -20,14 +20,18 @@ export type PostSource = 'dashboard' | 'api' | 'funnel' | 'membership' | 'automa
 
 export type Audience = { type: 'all' } | { type: 'tag'; tag: string } | { type: 'segment'; segmentId: string };
 
-export interface PostRecord {
-  _id: string;
+/** What a mail says and whom it comes from: a post and a queued mail alike (outbox.ts `mailContent`). */
+export interface MailContentFields {
   subject: string;
   html: string | null;
   text: string | null;
   preview: string | null;
   fromName: string | null;
   replyTo: string | null;
+}
+
+export interface PostRecord extends MailContentFields {
+  _id: string;
   audience: Audience;
   source: PostSource;
   status: PostStatus;
@@ -59,16 +63,10 @@ export type QueuedMailStatus = 'queued' | 'sending' | 'sent' | 'failed';
  * A transactional mail another capability queued (shared/email/outbox.ts) for the email
  * capability's own worker to render and deliver. Its id becomes the id of the sent post.
  */
-export interface QueuedMailRecord {
+export interface QueuedMailRecord extends MailContentFields {
   _id: string;
   /** Recipients, lower-cased and de-duplicated, none suppressed or unsubscribed when queued. */
   to: string[];
-  subject: string;
-  html: string | null;
-  text: string | null;
-  preview: string | null;
-  fromName: string | null;
-  replyTo: string | null;
   source: PostSource;
   baseUrl: string | null;
   track: boolean;

@@ -84,6 +84,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 function countRequests() {
   const counts = new Map<string, number>();
+  const restores: (() => void)[] = [];
   for (const client of [DynamoDBDocumentClient, DynamoDBStreamsClient] as unknown as { prototype: { send: (command: object, ...rest: unknown[]) => unknown } }[]) {
     const send = client.prototype.send;
     client.prototype.send = function (this: unknown, command: object, ...rest: unknown[]) {
@@ -91,8 +92,9 @@ function countRequests() {
       counts.set(name, (counts.get(name) ?? 0) + 1);
       return send.call(this, command, ...rest);
     };
+    restores.push(() => (client.prototype.send = send));
   }
-  return { snapshot: () => new Map(counts) };
+  return { snapshot: () => new Map(counts), restore: () => restores.forEach((restore) => restore()) };
 }
 const requestsSince = (before: Map<string, number>, after: Map<string, number>, per: number) => {
   const byCommand = Object.fromEntries([...after].map(([name, n]) => [name, round((n - (before.get(name) ?? 0)) / per, 2)] as const).filter(([, n]) => n > 0));
@@ -342,6 +344,7 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
     receiver.closeAllConnections();
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
     await ownDynamo?.stop();
+    requests.restore();
   }
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
-import { control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { control, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 
 /**
  * Each platform's sample exports, written for the tests with every column of the platform's
@@ -12,13 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-const settle = async () => {
-  for (let attempt = 1; ; attempt++) {
-    const res = await control(runtime).post('/_local/settle', {});
-    if (res.status === 200) return;
-    if (res.status !== 504 || attempt === 4) expect(res.status, res.text).toBe(200);
-  }
-};
+const settle = () => settleWithRetries(runtime);
 
 const t = Date.now().toString(36);
 const mail = (name: string) => `${name}-${t}@example.com`;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { rowPage } from '../../shared/imports/repository';
 import { IMPORT_QUEUE } from '../../shared/imports/service';
-import { control, createTestAccount, startTestRuntime } from '../support/runtime';
+import { control, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 
 // Large files, made small: a file of more than 5 rows is stored by the file worker, 4 rows a message;
 // a dry run over more than 10 rows is computed by the worker.
@@ -12,13 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-const settle = async () => {
-  for (let attempt = 1; ; attempt++) {
-    const res = await control(runtime).post('/_local/settle', {});
-    if (res.status === 200) return;
-    if (res.status !== 504 || attempt === 4) expect(res.status, res.text).toBe(200);
-  }
-};
+const settle = () => settleWithRetries(runtime);
 
 /** Holds the imports queue's messages, so the test decides when the file worker runs. */
 function holdQueue() {

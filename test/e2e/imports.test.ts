@@ -3,7 +3,7 @@ import type { LocalRuntime } from '../../shared/local/runtime';
 import { getAccount } from '../../shared/platform/accounts';
 import { getImport, rowPage } from '../../shared/imports/repository';
 import { BATCH_ROWS, IMPORT_QUEUE, processRows, runBatch } from '../../shared/imports/service';
-import { control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { control, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 
 let runtime: LocalRuntime;
 beforeAll(async () => {
@@ -12,13 +12,7 @@ beforeAll(async () => {
 afterAll(async () => runtime?.stop());
 
 // A busy machine can take longer than one settle's deadline (504): settle until idle, a few times.
-const settle = async () => {
-  for (let attempt = 1; ; attempt++) {
-    const res = await control(runtime).post('/_local/settle', {});
-    if (res.status === 200) return;
-    if (res.status !== 504 || attempt === 4) expect(res.status, res.text).toBe(200);
-  }
-};
+const settle = () => settleWithRetries(runtime);
 
 // A Shopify products export (columns as Shopify writes them, trimmed to the ones that matter here).
 const productsCsv = [

@@ -85,3 +85,12 @@ export async function createTestAccount(runtime: LocalRuntime, plan: 'free' | 't
 }
 
 export const control = (runtime: LocalRuntime) => new ApiClient(runtime.url);
+
+/** `POST /_local/settle`, tried again (up to 4 times) when it answers 504 on a loaded machine. */
+export async function settleWithRetries(runtime: LocalRuntime): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await control(runtime).post('/_local/settle', {});
+    if (res.status === 200) return;
+    if (res.status !== 504 || attempt === 4) throw new Error(`settle answered ${res.status}: ${res.text}`);
+  }
+}
