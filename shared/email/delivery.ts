@@ -45,25 +45,39 @@ interface Delivery {
   secret: string;
 }
 
-/** Hands a rendered template to the provider in bulk calls of 50; answers who was accepted. */
+const bulkRequest = (scope: Scope, d: Delivery, chunk: string[]) => ({
+  from: d.settings.senderEmail ?? undefined,
+  fromName: d.fromName ?? d.settings.fromName ?? undefined,
+  replyTo: d.replyTo ?? d.settings.replyTo ?? undefined,
+  subject: d.template.subject,
+  html: d.template.html,
+  text: d.template.text,
+  tags: { accountId: scope.accountId, mode: scope.mode, ...(d.postId ? { postId: d.postId } : {}) },
+  destinations: chunk.map((to) => {
+    const urls = urlsFor(d.secret, scope, d.base, d.postId, to);
+    return { to, data: recipientData(d.template, urls), headers: unsubscribeHeaders(urls.unsubscribe) };
+  }),
+});
+
+/**
+ * Hands a rendered template to the provider in bulk calls of 50; answers who was accepted. A call
+ * refused before anyone was accepted throws (the caller retries the whole mail); once an earlier
+ * call was accepted, a retry would mail those recipients twice, so a refused call's recipients are
+ * answered as failed instead.
+ */
 async function deliver(deps: Deps, scope: Scope, d: Delivery): Promise<{ accepted: string[]; failed: { to: string; error: string }[] }> {
   const accepted: string[] = [];
   const failed: { to: string; error: string }[] = [];
   for (let i = 0; i < d.recipients.length; i += BATCH_SIZE) {
     const chunk = d.recipients.slice(i, i + BATCH_SIZE);
-    const results = await deps.ports.email.sendBulk({
-      from: d.settings.senderEmail ?? undefined,
-      fromName: d.fromName ?? d.settings.fromName ?? undefined,
-      replyTo: d.replyTo ?? d.settings.replyTo ?? undefined,
-      subject: d.template.subject,
-      html: d.template.html,
-      text: d.template.text,
-      tags: { accountId: scope.accountId, mode: scope.mode, ...(d.postId ? { postId: d.postId } : {}) },
-      destinations: chunk.map((to) => {
-        const urls = urlsFor(d.secret, scope, d.base, d.postId, to);
-        return { to, data: recipientData(d.template, urls), headers: unsubscribeHeaders(urls.unsubscribe) };
-      }),
-    });
+    let results: { to: string; error?: string }[];
+    try {
+      results = await deps.ports.email.sendBulk(bulkRequest(scope, d, chunk));
+    } catch (error) {
+      if (!accepted.length) throw error;
+      logger.error('email provider refused a call after an earlier one was accepted', { error: error as Error });
+      results = chunk.map((to) => ({ to, error: (error as Error).message }));
+    }
     for (const result of results) {
       if (result.error) failed.push({ to: result.to, error: result.error });
       else accepted.push(result.to);
@@ -132,9 +146,11 @@ export const QUEUED_MAIL_LEASE_MS = 60_000;
 /**
  * Consumer of a queued mail (outbox.ts): renders and delivers it once. `queued → sending` is
  * claimed with a lease before the provider is called, so a redelivered event or a second worker
- * sends nothing while the claim holds; a worker that dies mid-send leaves the lease to run out, and
- * the event's next delivery takes the mail over and sends it (the one case where a recipient can get
- * it twice: the provider had accepted it just before the crash); a provider fault puts it back to `queued` and throws, so the bus retries with its
+ * sends nothing while the claim holds. A worker that dies mid-send leaves the lease to run out;
+ * the event's next delivery then either takes the mail over and sends it (the one case where a
+ * recipient can get it twice: the provider had accepted it just before the crash) or, for an
+ * at-most-once mail (`once`: a member post's notification), fails it as interrupted and sends
+ * nothing. A provider fault puts it back to `queued` and throws, so the bus retries with its
  * back-off (and finally dead-letters the event; redriving it sends the mail then). A sender that is
  * not verified, or no physical address, fails it for good (logged; nothing to retry until the
  * creator fixes the settings). Recipients suppressed or unsubscribed since it was queued are
@@ -152,7 +168,12 @@ export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): P
     await deps.ports.scheduler.schedule(mailTakeoverName(scope, id), new Date((mail.leaseUntil ?? nowMs) + 1000), { type: MAIL_TAKEOVER_JOB, scope, payload: { mailId: id } });
     return;
   }
-  if (!(await repo.claimQueuedMail(deps.store, scope, id, nowMs, nowMs + QUEUED_MAIL_LEASE_MS, at()))) return;
+  if (mail.status === 'sending' && mail.once) {
+    // Its worker died mid-send: the provider may have accepted it, so it is not sent again.
+    if (await repo.interruptQueuedMail(deps.store, scope, id, nowMs, at())) logger.warn('queued mail interrupted mid-send; not sent again', { mailId: id, recipients: mail.to.length });
+    return;
+  }
+  if (!(await repo.claimQueuedMail(deps.store, scope, id, { nowMs, leaseUntil: nowMs + QUEUED_MAIL_LEASE_MS, updatedAt: at(), takeOver: !mail.once }))) return;
   const message: TransactionalMessage = { ...mail, baseUrl: mail.baseUrl ?? undefined };
   let accepted: string[] = [];
   try {

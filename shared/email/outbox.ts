@@ -35,6 +35,12 @@ export interface TransactionalMessage extends TransactionalContent {
   baseUrl?: string;
   /** false: links stay as written and no open pixel (mails that carry a capability link). */
   track?: boolean;
+  /**
+   * true: at most once per recipient (a member post's notification). A delivery a crash cut
+   * between the claim and its outcome is not repeated: the mail becomes `failed` (interrupted)
+   * rather than risk a second copy. Otherwise such a delivery is taken over and sent again.
+   */
+  once?: boolean;
 }
 
 /** The rules of a transactional send (1 to 100 valid recipients, a subject, html or text); answers the recipients lower-cased and de-duplicated. */
@@ -88,6 +94,7 @@ export async function prepareTransactional(deps: Deps, scope: Scope, message: Tr
     ...mailContent(message),
     baseUrl: message.baseUrl ?? null,
     track: message.track !== false,
+    once: message.once === true,
     status: 'queued',
     failureReason: null,
     attempts: 0,

@@ -70,6 +70,8 @@ export interface QueuedMailRecord extends MailContentFields {
   source: PostSource;
   baseUrl: string | null;
   track: boolean;
+  /** At most once per recipient: an interrupted delivery is failed, not repeated (absent on mail queued before it existed: false). */
+  once?: boolean;
   status: QueuedMailStatus;
   failureReason: string | null;
   /** Delivery attempts that reached the provider and were refused as a whole. */

@@ -171,16 +171,34 @@ export async function moveQueuedMail(store: Store, scope: Scope, id: string, fro
 }
 
 /**
- * Claims a queued mail for sending until `leaseUntil`: one still queued, or one whose worker's
- * lease ran out (it died between the claim and recording the outcome). False when another worker
- * holds it or it is done.
+ * Claims a queued mail for sending until `leaseUntil`: one still queued, or, with `takeOver`, one
+ * whose worker's lease ran out (it died between the claim and recording the outcome). False when
+ * another worker holds it or it is done.
  */
-export async function claimQueuedMail(store: Store, scope: Scope, id: string, nowMs: number, leaseUntil: number, updatedAt: string): Promise<boolean> {
+export async function claimQueuedMail(store: Store, scope: Scope, id: string, claim: { nowMs: number; leaseUntil: number; updatedAt: string; takeOver: boolean }): Promise<boolean> {
+  const condition = claim.takeOver ? '#status = :queued OR (#status = :sending AND (attribute_not_exists(#lease) OR #lease < :now))' : '#status = :queued';
   try {
-    await store.update(queuedMailKey(scope, id), { set: { status: 'sending', leaseUntil, updatedAt } }, {
-      condition: '#status = :queued OR (#status = :sending AND (attribute_not_exists(#lease) OR #lease < :now))',
+    await store.update(queuedMailKey(scope, id), { set: { status: 'sending', leaseUntil: claim.leaseUntil, updatedAt: claim.updatedAt } }, {
+      condition,
+      names: { '#status': 'status', ...(claim.takeOver ? { '#lease': 'leaseUntil' } : {}) },
+      values: { ':queued': 'queued', ...(claim.takeOver ? { ':sending': 'sending', ':now': claim.nowMs } : {}) },
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+}
+
+export const INTERRUPTED_REASON = 'Interrupted mid-send (the worker stopped before recording the outcome); not sent again, so that nobody gets it twice';
+
+/** An at-most-once mail whose worker's lease ran out mid-send: failed, never sent again. False when it moved meanwhile. */
+export async function interruptQueuedMail(store: Store, scope: Scope, id: string, nowMs: number, updatedAt: string): Promise<boolean> {
+  try {
+    await store.update(queuedMailKey(scope, id), { set: { status: 'failed', failureReason: INTERRUPTED_REASON, updatedAt } }, {
+      condition: '#status = :sending AND (attribute_not_exists(#lease) OR #lease < :now)',
       names: { '#status': 'status', '#lease': 'leaseUntil' },
-      values: { ':queued': 'queued', ':sending': 'sending', ':now': nowMs },
+      values: { ':sending': 'sending', ':now': nowMs },
     });
     return true;
   } catch (error) {

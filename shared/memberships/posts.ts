@@ -178,8 +178,9 @@ export async function processNotifyBatch(deps: Deps, scope: Scope, membershipId:
   let outcome: Awaited<ReturnType<typeof sendClaimedChunks>>;
   try {
     outcome = await sendClaimedChunks(deps.store, markerKey, marker, NOTIFY_BATCH, async (chunk) => {
-      // Queued (one write) for the email capability's worker, which renders and delivers it.
-      const result = await queueTransactional(deps, scope, { to: chunk, subject: post.title, html: notificationHtml(membership, post), source: 'membership' });
+      // Queued (one write) for the email capability's worker, which renders and delivers it, at
+      // most once: a delivery a crash interrupts is failed there, not repeated.
+      const result = await queueTransactional(deps, scope, { to: chunk, subject: post.title, html: notificationHtml(membership, post), source: 'membership', once: true });
       return { accepted: result.accepted, failed: [] };
     });
   } catch (error) {

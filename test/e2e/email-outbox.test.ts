@@ -4,7 +4,7 @@ import type { LocalRuntime } from '../../shared/local/runtime';
 import { suppressEmail } from '../../shared/audience/service';
 import { deliverQueuedMail } from '../../shared/email/delivery';
 import { queueTransactional } from '../../shared/email/outbox';
-import { claimQueuedMail, getQueuedMail } from '../../shared/email/repository';
+import { claimQueuedMail, getQueuedMail, INTERRUPTED_REASON } from '../../shared/email/repository';
 
 // Transactional mail other capabilities queue (shared/email/outbox.ts), delivered by the email
 // capability's own consumer: at most once per mail, provider faults retried by the bus and then
@@ -84,8 +84,9 @@ describe('queued transactional mail', () => {
     // event sends nothing and sets a timer at the lease's end; that timer finds the holder gone and
     // takes the mail over.
     const now = runtime.deps.clock.nowMs();
-    expect(await claimQueuedMail(runtime.deps.store, scope, queued.id!, now, now + 60_000, new Date(now).toISOString())).toBe(true);
-    expect(await claimQueuedMail(runtime.deps.store, scope, queued.id!, now, now + 1, new Date(now).toISOString())).toBe(false);
+    const claim = (leaseUntil: number) => claimQueuedMail(runtime.deps.store, scope, queued.id!, { nowMs: now, leaseUntil, updatedAt: new Date(now).toISOString(), takeOver: true });
+    expect(await claim(now + 60_000)).toBe(true);
+    expect(await claim(now + 1)).toBe(false);
     await deliverQueuedMail(runtime.deps, scope, queued.id!);
     await settle();
     expect(await mails(refused)).toEqual([]);
@@ -98,6 +99,58 @@ describe('queued transactional mail', () => {
     await settle();
     expect(await mails(refused)).toHaveLength(1);
     expect((await account.test.get(`/newsletters/posts/${queued.id}`)).body).toMatchObject({ status: 'sent', sent: 1 });
+  });
+
+  it('never sends an at-most-once mail twice: a delivery a crash interrupted is failed, not taken over', { timeout: 90_000 }, async () => {
+    const account = await createTestAccount(runtime);
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const [to, other] = [unique('once'), unique('again')];
+    const queued = await queueTransactional(runtime.deps, scope, { to: [to], subject: 'New post', text: 'Hello', source: 'membership', once: true });
+    // A worker claimed it and died before recording the outcome (the provider may have accepted it).
+    const now = runtime.deps.clock.nowMs();
+    const claim = (id: string, takeOver: boolean) => claimQueuedMail(runtime.deps.store, scope, id, { nowMs: now, leaseUntil: now + 60_000, updatedAt: new Date(now).toISOString(), takeOver });
+    expect(await claim(queued.id!, false)).toBe(true);
+    await settle();
+    expect(await mails(to)).toEqual([]);
+    expect((await getQueuedMail(runtime.deps.store, scope, queued.id!))?.status).toBe('sending');
+
+    // Once the lease is over, the takeover timer finds it interrupted: failed, never sent again.
+    await ctl.post('/_local/clock/advance', { seconds: 62 });
+    await settle();
+    expect(await mails(to)).toEqual([]);
+    expect(await getQueuedMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ status: 'failed', failureReason: INTERRUPTED_REASON, once: true });
+    // A claim without takeover cannot reach a mail another worker is sending, even past its lease.
+    const held = await queueTransactional(runtime.deps, scope, { to: [other], subject: 'Held', text: 'x', once: true });
+    expect(await claim(held.id!, false)).toBe(true);
+    const later = runtime.deps.clock.nowMs() + 120_000;
+    expect(await claimQueuedMail(runtime.deps.store, scope, held.id!, { nowMs: later, leaseUntil: later + 60_000, updatedAt: new Date(later).toISOString(), takeOver: false })).toBe(false);
+  });
+
+  it('records the rest of a mail as failed, not retried, when the provider refuses a call after an earlier one was accepted', { timeout: 90_000 }, async () => {
+    const account = await createTestAccount(runtime);
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const recipients = Array.from({ length: 100 }, (_, i) => unique(`part${i}`));
+    const email = runtime.deps.ports.email;
+    const sendBulk = email.sendBulk.bind(email);
+    let calls = 0;
+    email.sendBulk = async (message) => {
+      calls += 1;
+      if (calls === 2) throw new Error('Throttling: maximum sending rate exceeded');
+      return sendBulk(message);
+    };
+    try {
+      const queued = await queueTransactional(runtime.deps, scope, { to: recipients, subject: 'Half', text: 'x' });
+      await settle();
+      expect(calls).toBe(2);
+      const received = await Promise.all(recipients.map(async (to) => (await mails(to)).length));
+      // The first call's 50 got it once; the refused call's 50 are not retried (a retry would repeat the first 50).
+      expect(received.filter((n) => n === 1)).toHaveLength(50);
+      expect(received.filter((n) => n === 0)).toHaveLength(50);
+      expect((await account.test.get(`/newsletters/posts/${queued.id}`)).body).toMatchObject({ status: 'sent', sent: 50 });
+      expect((await getQueuedMail(runtime.deps.store, scope, queued.id!))?.status).toBe('sent');
+    } finally {
+      email.sendBulk = sendBulk;
+    }
   });
 
   it('fails a mail for good when the sender is not verified, without retrying it', { timeout: 60_000 }, async () => {
