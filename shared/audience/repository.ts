@@ -226,6 +226,12 @@ export async function deleteFactsChunks(store: Store, scope: Scope, head: FactsH
   await Promise.all(Array.from({ length: head.chunks }, (_, n) => store.delete(chunkKey(scope, head.generation, n))));
 }
 
+/** Whether any delta was written after `since` (one item read per shard at most). */
+export async function anyFactDeltaSince(store: Store, scope: Scope, since: string): Promise<boolean> {
+  const shards = await Promise.all(Array.from({ length: DELTA_SHARDS }, (_, shard) => store.query({ pk: deltaPartition(scope, shard), after: since, ascending: true, limit: 1 })));
+  return shards.some((page) => page.items.length > 0);
+}
+
 /**
  * The deltas written after `since`, in write order, reading at most `max` (the four shards in
  * parallel). `more` says the bound was reached and the list is cut short.

@@ -483,6 +483,18 @@ const COMPACT_WITHIN_MS = 6 * 86_400_000;
 const FULL_EVERY_MS = 7 * 86_400_000;
 
 /**
+ * True when a rebuild would write the very snapshot already there, an empty one: no subscribed
+ * contact at the last rebuild, no contact write since (every one records a delta), and the last
+ * full read recent. Nothing to correct either (corrections apply to contacts). The nightly job
+ * skips such scopes: most accounts' live or test mode, and every idle account.
+ */
+export async function factsEmptyAndUnchanged(deps: Deps, scope: Scope): Promise<boolean> {
+  const head = await repo.getFactsHead(deps.store, scope);
+  if (!head || head.count !== 0 || !head.fullAt || deps.clock.nowMs() - Date.parse(head.fullAt) >= FULL_EVERY_MS) return false;
+  return !(await repo.anyFactDeltaSince(deps.store, scope, new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString()));
+}
+
+/**
  * Rebuilds the facts snapshot, switches readers to it and removes the previous one. Usually a
  * compaction: the previous snapshot with the deltas since merged in (every contact write records
  * its delta in the same transaction, so they are the whole state), no contact read. From the

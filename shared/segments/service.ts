@@ -1,4 +1,4 @@
-import { addTagsToMany, audiencePage, contactFacts, contactsByIds, rebuildContactFacts, removeTagsFromMany, rowAt, walkView, type ContactFactRow, type FactsView } from '../audience/service';
+import { addTagsToMany, audiencePage, contactFacts, contactsByIds, factsEmptyAndUnchanged, rebuildContactFacts, removeTagsFromMany, rowAt, walkView, type ContactFactRow, type FactsView } from '../audience/service';
 import { compileDefinition } from './columns';
 import type { ContactRecord } from '../audience/records';
 import type { Deps, OperationContext } from '../platform/context';
@@ -254,6 +254,7 @@ export async function startNightlyRefresh(deps: Deps, accounts: { accountId: str
 export async function refreshStep(deps: Deps, step: RefreshStep): Promise<void> {
   const { scope } = step;
   if (step.facts) {
+    if (step.nightly && (await factsEmptyAndUnchanged(deps, scope))) return;
     await rebuildFacts(deps, scope, { totals: Boolean(step.nightly) });
     if (step.nightly) for (const segment of await repo.listSegments(deps.store, scope)) if (segment.smartTag) await queueRefresh(deps, scope, { segmentId: segment._id, nightly: true });
     return;

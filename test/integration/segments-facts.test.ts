@@ -17,8 +17,8 @@ import {
   upsertContact,
 } from '../../shared/audience/service';
 import type { ContactRecord } from '../../shared/audience/records';
-import { updateContactTagsIfUnchanged } from '../../shared/audience/repository';
-import { createSegment, evaluate, refreshSmartTag, segmentMembersPage } from '../../shared/segments/service';
+import { getFactsHead, updateContactTagsIfUnchanged } from '../../shared/audience/repository';
+import { createSegment, evaluate, refreshSmartTag, refreshStep, segmentMembersPage } from '../../shared/segments/service';
 import { matchesDefinition, parseDefinition, type Definition } from '../../shared/segments/rules';
 import type { OperationContext } from '../../shared/platform/context';
 
@@ -216,4 +216,36 @@ describe('segments over the contact-facts layout', () => {
     expect((await contactFacts(deps, scope)).rows.find((row) => row._id === moved._id)!.tags).toContain('german');
     expect((await listContacts(deps, scope, { tag: 'german' }, { limit: 100 })).contacts.map((c) => c._id)).toContain(moved._id);
   }, 120_000);
+
+  it('the nightly refresh skips a scope with no contacts and no change since, and rebuilds once one arrives or a week passes', async () => {
+    const { deps, clock } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'idle@example.com', plan: 'tier2' });
+    const scope = { accountId: account.accountId, mode: 'live' as const };
+    const nightly = async () => {
+      await refreshStep(deps, { scope, facts: true, nightly: true });
+      return (await getFactsHead(deps.store, scope))!;
+    };
+    const first = await nightly();
+    expect(first).toMatchObject({ count: 0 });
+    clock.advance(86_400);
+    expect((await nightly()).generation).toBe(first.generation);
+
+    // A contact written since (its delta): the next night rebuilds and counts it.
+    const [contact] = await bulkCreateContacts(deps, scope, [{ email: 'new@example.com' }]);
+    clock.advance(86_400);
+    const second = await nightly();
+    expect(second.generation).not.toBe(first.generation);
+    expect(second.count).toBe(1);
+
+    // Gone again: the night after writes the empty snapshot; the next is skipped; a week after the
+    // last full read, a full rebuild runs even with nothing changed.
+    await deleteContact(deps, scope, contact!._id);
+    clock.advance(86_400);
+    const emptied = await nightly();
+    expect(emptied.count).toBe(0);
+    clock.advance(86_400);
+    expect((await nightly()).generation).toBe(emptied.generation);
+    clock.advance(7 * 86_400);
+    expect((await nightly()).generation).not.toBe(emptied.generation);
+  }, 60_000);
 });
