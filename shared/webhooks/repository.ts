@@ -1,6 +1,7 @@
 import type { Scope } from '../store/keys';
 import { createUnique, onConditionFailed } from '../store/conditional';
-import { toRecord, type QueryPage, type Store } from '../store/store';
+import { groupCommit, perOwner } from '../store/group-commit';
+import { toRecord, type Item, type QueryPage, type Store } from '../store/store';
 import { attemptEntity, deliveryEntity, endpointCountEntity, endpointEntity } from './entities';
 import { HEADER } from './signing';
 import { forgetEndpoints } from './endpoint-cache';
@@ -158,6 +159,20 @@ export async function cancelDelivery(store: Store, scope: Scope, id: string, upd
   );
 }
 
+/** Two batches in flight at most; the entries that arrive meanwhile wait and leave together. */
+const LOG_BATCHING = { max: 25, inFlight: 2 };
+
+/**
+ * Log entries of concurrent attempts go out together in BatchWriteItem calls (group commit): one
+ * request for several deliveries, where each used to make its own. The writes are unconditional:
+ * an entry's id is fresh for every claim (never reused), so there is nothing to overwrite.
+ */
+const logWriter = perOwner((store: Store) =>
+  groupCommit(async (items: Item[]) => {
+    await store.batchPut(items);
+    return items.map(() => undefined);
+  }, LOG_BATCHING),
+);
 /**
  * Logs an attempt, then moves the delivery on. Two plain writes, not one transaction (a
  * transaction bills both items twice): the claim already keeps a second worker off this attempt,
@@ -172,7 +187,7 @@ export async function recordAttempt(
   attempt: WebhookAttempt,
   change: Pick<WebhookDelivery, 'status' | 'nextAttemptAt' | 'updatedAt'>,
 ): Promise<boolean> {
-  await store.put(attemptEntity.item(attemptKey(scope, attempt.id), toStoredAttempt(attempt), { expiresAt: expiry(attempt.createdAt) }), { ifNotExists: true });
+  await logWriter(store)(attemptEntity.item(attemptKey(scope, attempt.id), toStoredAttempt(attempt), { expiresAt: expiry(attempt.createdAt) }));
   return onConditionFailed(
     store
       .update(
