@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/sequencer';
 
 const env = { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_DEV: 'true', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
@@ -12,6 +13,7 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     env,
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], setupFiles: ['test/support/drop-tables.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },

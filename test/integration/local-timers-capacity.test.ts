@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { APP } from '../../shared/app';
 import { localAdapters } from '../../shared/composition/local-deps';
-import { ensureTable } from '../../shared/local/dynamodb';
+import { ensureTable } from '../../shared/local/dynamodb-table';
 import { systemClock } from '../../shared/platform/clock';
 import { loadConfig } from '../../shared/platform/config';
 import { randomHex } from '../../shared/platform/ids';

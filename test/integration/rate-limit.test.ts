@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { testDynamoEndpoint } from '../support/dynamo-endpoint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureTable } from '../../shared/local/dynamodb';
+import { ensureTable } from '../../shared/local/dynamodb-table';
 import type { Clock } from '../../shared/platform/clock';
 import { blockSizeFor, RateLimiter, WINDOW_MS } from '../../shared/platform/rate-limit';
 import { randomHex } from '../../shared/platform/ids';

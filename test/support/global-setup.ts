@@ -14,9 +14,11 @@ declare module 'vitest' {
 // table's stream, so one instance shared by every worker becomes the suite's bottleneck and slows
 // as streams pile up. Each worker gets an instance of its own; they are started once in vitest's
 // main process (every project calls this setup) and stopped when the last project is done.
+// Vitest loads this module afresh for each project, so what the projects share lives on
+// globalThis: module-level state started two instances per project, one project after another
+// (about 6 s each, ~30 s before the first test of a full run).
 const INSTANCES = Math.max(1, Number(process.env.TEST_DYNAMODB_INSTANCES ?? 2));
-let dynamos: Promise<DynamoDbLocalProcess[]> | undefined;
-let users = 0;
+const shared = ((globalThis as { __testDynamoDb?: { dynamos?: Promise<DynamoDbLocalProcess[]>; users: number } }).__testDynamoDb ??= { users: 0 });
 
 export async function setup(project: TestProject) {
   const external = process.env.TEST_DYNAMODB_ENDPOINT;
@@ -25,16 +27,16 @@ export async function setup(project: TestProject) {
     project.provide('dynamoEndpoints', [external]);
     return;
   }
-  users++;
-  dynamos ??= Promise.all(Array.from({ length: INSTANCES }, () => startDynamoDbLocal()));
-  const endpoints = (await dynamos).map((instance) => instance.endpoint);
+  shared.users++;
+  shared.dynamos ??= Promise.all(Array.from({ length: INSTANCES }, () => startDynamoDbLocal()));
+  const endpoints = (await shared.dynamos).map((instance) => instance.endpoint);
   project.provide('dynamoEndpoint', endpoints[0]!);
   project.provide('dynamoEndpoints', endpoints);
 }
 
 export async function teardown() {
-  if (!dynamos || --users > 0) return;
-  const running = dynamos;
-  dynamos = undefined;
+  if (!shared.dynamos || --shared.users > 0) return;
+  const running = shared.dynamos;
+  shared.dynamos = undefined;
   await Promise.all((await running).map((instance) => instance.stop()));
 }

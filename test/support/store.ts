@@ -6,7 +6,7 @@ import { OffsetClock } from '../../shared/platform/clock';
 import { loadConfig } from '../../shared/platform/config';
 import type { Deps } from '../../shared/platform/context';
 import { randomHex } from '../../shared/platform/ids';
-import { ensureTable } from '../../shared/local/dynamodb';
+import { ensureTable } from '../../shared/local/dynamodb-table';
 import { documentClient } from '../../shared/store/client';
 import { Store } from '../../shared/store/store';
 
