@@ -2,7 +2,7 @@ import type { Account, Deps } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { getAccount } from '../platform/accounts';
 import type { Scope } from '../store/keys';
-import { imageUrlById, missingImageIds } from '../storefront/images/service';
+import { imageUrlById, missingImageIds } from '../storefront/images/references';
 import { DEFAULT_ACCENT, accentOnWhite, textOnAccent } from './branding-rules';
 import type { BrandingRecord } from './entities';
 import { loadBranding, saveBranding } from './repository';

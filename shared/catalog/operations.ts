@@ -14,7 +14,6 @@ import {
 } from './schemas';
 import {
   copyProduct,
-  createOffer,
   createProduct,
   deleteOffer,
   deleteProduct,
@@ -25,6 +24,7 @@ import {
   updateOffer,
   updateProduct,
 } from './service';
+import { createOffer } from './offer-create';
 import { parseMultipart } from '../platform/http/multipart';
 
 // Seats on or any meter is usage billing, a Pro feature (document 2); flat pricing, including

@@ -6,7 +6,7 @@ import type { UploadedFile } from '../platform/operation';
 import type { Scope } from '../store/keys';
 import { isConditionFailed } from '../store/conditional';
 import { copyName } from './copy-name';
-import { deleteImage, missingImageIds, uploadImage } from '../storefront/images';
+import { missingImageIds } from '../storefront/images/references';
 import { refundPolicyExists } from '../storefront/refund-policies';
 import type { OfferRecord, ProductRecord } from './records';
 import { getActiveOffer, getActiveProduct, getOffer, getProduct, getSellable, listOffers, listProducts, listProductsWithRefundPolicy, offerWrites, productWrites } from './repository';
@@ -43,7 +43,7 @@ export const lookupOffer = (deps: Pick<Deps, 'store'>, scope: Scope, id: string)
 /** What a checkout may sell under an id: a product or an offer that is not deleted. */
 export const lookupSellable = (deps: Pick<Deps, 'store'>, scope: Scope, id: string) => getSellable(deps.store, scope, id);
 
-function meta(ctx: CatalogCtx, scope: Scope = ctx.scope): NewRecordMeta {
+export function meta(ctx: CatalogCtx, scope: Scope = ctx.scope): NewRecordMeta {
   return { id: objectId(ctx.clock), currency: ctx.account.currency || 'USD', testMode: scope.mode === 'test', now: ctx.clock.now().toISOString() };
 }
 
@@ -52,7 +52,7 @@ function meta(ctx: CatalogCtx, scope: Scope = ctx.scope): NewRecordMeta {
  * Only references the change adds are checked: an image deleted later does not block an
  * unrelated edit.
  */
-async function checkReferences(ctx: CatalogCtx, refs: { refundPolicyId?: string | null; imageIds?: string[] }, current?: { refundPolicyId?: string | null; imageIds?: string[] }) {
+export async function checkReferences(ctx: CatalogCtx, refs: { refundPolicyId?: string | null; imageIds?: string[] }, current?: { refundPolicyId?: string | null; imageIds?: string[] }) {
   if (refs.refundPolicyId && refs.refundPolicyId !== current?.refundPolicyId && !(await refundPolicyExists(ctx, ctx.scope, refs.refundPolicyId))) {
     throw badRequest(`refundPolicyId: refund policy ${refs.refundPolicyId} not found`, { field: 'refundPolicyId' });
   }
@@ -210,24 +210,6 @@ async function requireOffer(ctx: CatalogCtx, id: string): Promise<OfferRecord> {
 
 export async function readOffer(ctx: CatalogCtx, id: string): Promise<OfferView> {
   return toOfferView(await requireOffer(ctx, id));
-}
-
-export async function createOffer(ctx: CatalogCtx, input: OfferCreateInput, files: Record<string, UploadedFile[]> = {}): Promise<OfferView> {
-  const record = buildOffer(input, meta(ctx));
-  await checkReferences(ctx, input);
-  const withFile = Object.keys(files).length > 0;
-  if (withFile && record.imageIds!.length >= MAX_IMAGES) throw badRequest(`imageIds: at most ${MAX_IMAGES} images, the uploaded one included`, { field: 'imageIds' });
-  // An uploaded file becomes a storefront image (checked, stored in blob storage, listed under
-  // /images) before the offer is written, so a saved offer never points at a missing image.
-  const image = withFile ? await uploadImage(ctx, ctx.scope, files) : undefined;
-  if (image) record.imageIds = [...record.imageIds!, image._id];
-  try {
-    await ctx.store.transact([offerWrites.create(ctx.scope, record)]);
-  } catch (error) {
-    if (image) await deleteImage(ctx, ctx.scope, image._id).catch(() => undefined);
-    throw error;
-  }
-  return toOfferView(record);
 }
 
 async function changeOffer(

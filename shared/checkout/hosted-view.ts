@@ -5,7 +5,7 @@ import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
 import { introPricingFor } from '../retention/offers';
 import { resolveDiscount } from '../storefront/discounts';
-import { imageUrlById } from '../storefront/images/service';
+import { imageUrlById } from '../storefront/images/references';
 import { upsellForCheckout } from '../storefront/upsells/service';
 import { badRequest } from '../platform/errors';
 import { getSession, sessionRepriced, sessionUpsellSet } from './repository';

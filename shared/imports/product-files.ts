@@ -1,5 +1,9 @@
 import { extname } from 'node:path';
+import type { Deps } from '../platform/context';
 import type { Plan } from '../platform/plans';
+import type { Scope } from '../store/keys';
+import type { ProductFile } from './records';
+import { getProductFile } from './repository';
 import { checkPublicLink, downloadPublicFile } from '../webhooks/public-fetch';
 
 /**
@@ -52,3 +56,6 @@ export async function fetchProductFile(url: string, plan: Plan, options: { timeo
   if (!type.ok) return type;
   return { ok: true, body: result.body, filename: name || `file${type.ext}`, contentType: type.contentType, size: result.body.length };
 }
+
+/** The file a buyer of the product is delivered (attached from an import's link), or undefined. */
+export const productFileFor = (deps: Pick<Deps, 'store'>, scope: Scope, productId: string): Promise<ProductFile | undefined> => getProductFile(deps.store, scope, productId);

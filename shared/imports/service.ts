@@ -773,6 +773,3 @@ export async function errorsCsv(ctx: ImportsCtx, id: string): Promise<string> {
   }
   return stringify(lines);
 }
-
-/** The file a buyer of the product is delivered (attached from an import's link), or undefined. */
-export const productFileFor = (deps: Pick<Deps, 'store'>, scope: Scope, productId: string): Promise<ProductFile | undefined> => repo.getProductFile(deps.store, scope, productId);

@@ -8,7 +8,7 @@ import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
 import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/lookups';
 import { surveyUrlForSale } from '../survey/service';
-import { downloadLinksFor, MAIL_LINK_MS } from './downloads';
+import { downloadLinksFor, MAIL_LINK_MS } from './download-links';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
 import { isConditionFailed } from '../store/conditional';
 import { claimMailOp } from './repository';

@@ -3,7 +3,8 @@ import { createAccount } from '../../shared/platform/accounts';
 import { eventFromItem } from '../../shared/platform/events';
 import { productCreateBody } from '../../shared/catalog/schemas';
 import { getActiveOffer, getActiveProduct, getOffer, getProduct, getSellable, listProducts } from '../../shared/catalog/repository';
-import { copyProduct, createOffer, createProduct, deleteOffer, deleteProduct, updateProduct, type CatalogCtx } from '../../shared/catalog/service';
+import { copyProduct, createProduct, deleteOffer, deleteProduct, updateProduct, type CatalogCtx } from '../../shared/catalog/service';
+import { createOffer } from '../../shared/catalog/offer-create';
 import { keys, type Scope } from '../../shared/store/keys';
 import { createTestDeps } from '../support/store';
 

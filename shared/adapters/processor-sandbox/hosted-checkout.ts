@@ -4,7 +4,7 @@ import type { BuyerPage } from '../../account/buyer-page';
 import { hostedCheckoutView, sessionDiscountChange, sessionUpsellChange } from '../../checkout/hosted-view';
 import { isConditionFailed } from '../../store/conditional';
 import { paymentClaimFor } from '../../checkout/service';
-import { downloadLinksFor, PAGE_LINK_MS } from '../../receipts/downloads';
+import { downloadLinksFor, PAGE_LINK_MS } from '../../receipts/download-links';
 import type { Deps } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { ProcessorError } from '../../processor/port';

@@ -1,2 +1,3 @@
 /** What other capabilities call on images (catalog): store an uploaded image, remove it, check references. */
-export { deleteImage, missingImageIds, uploadImage } from './service';
+export { deleteImage, uploadImage } from './service';
+export { missingImageIds } from './references';

@@ -6,12 +6,12 @@ import type { Scope } from '../../store/keys';
 import { failOnCondition } from '../../store/conditional';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES, isImageType, normalizeDeclaredType, sniffImageType } from './image-sniff';
 import type { ImageRecord } from './records';
+import { imageUrl } from './references';
 import { findImageFile, imageDeleteOps, imagePutOps, loadImage, loadImages } from './repository';
 
 const IMAGE_FIELD = 'image';
 
 /** The public address of an image's bytes; the token in it is the only way to reach them. */
-export const imageUrl = (baseUrl: string, image: Pick<ImageRecord, 'fileToken'>) => `${baseUrl}/images/file/${image.fileToken}`;
 
 export const presentImage = (baseUrl: string, image: ImageRecord) => ({
   _id: image._id,
@@ -80,12 +80,6 @@ export async function deleteImage(deps: Deps, scope: Scope, id: string): Promise
   await deps.ports.blob.delete(image.blobKey);
 }
 
-/** The ids of `ids` that are no image of this tenant and mode (the catalog checks references with it). */
-export async function missingImageIds(deps: Deps, scope: Scope, ids: string[]): Promise<string[]> {
-  const found = await Promise.all(ids.map((id) => loadImage(deps.store, scope, id)));
-  return ids.filter((_, i) => !found[i]);
-}
-
 /** The bytes behind a public image address; 404 for any token that is not a live image's. */
 export async function readImageFile(deps: Deps, token: string): Promise<{ body: Uint8Array; contentType: string }> {
   const file = await findImageFile(deps.store, token);
@@ -94,8 +88,4 @@ export async function readImageFile(deps: Deps, token: string): Promise<{ body: 
   return { body: blob.body, contentType: file.contentType };
 }
 
-/** The public address of one image by id, or null when the tenant has no such image. */
-export async function imageUrlById(deps: Pick<Deps, 'store'>, scope: Scope, id: string, baseUrl: string): Promise<string | null> {
-  const image = await loadImage(deps.store, scope, id);
-  return image ? imageUrl(baseUrl, image) : null;
-}
+export { imageUrl, imageUrlById } from './references';
