@@ -7,17 +7,19 @@ declare module 'vitest' {
     dynamoEndpoint: string;
     /** One in-memory DynamoDB Local per test worker (see `testDynamoEndpoint`). */
     dynamoEndpoints: string[];
+    /** How many files run at once (vitest's maxWorkers): each worker owns its share of the instances. */
+    testWorkers: number;
   }
 }
 
-// DynamoDB Local serves every request on one SQLite connection and each write re-describes its
-// table's stream, so one instance shared by every worker becomes the suite's bottleneck and slows
-// as streams pile up. Each worker gets an instance of its own; they are started once in vitest's
-// main process (every project calls this setup) and stopped when the last project is done.
-// Vitest loads this module afresh for each project, so what the projects share lives on
-// globalThis: module-level state started two instances per project, one project after another
-// (about 6 s each, ~30 s before the first test of a full run).
-const INSTANCES = Math.max(1, Number(process.env.TEST_DYNAMODB_INSTANCES ?? 2));
+// DynamoDB Local serves every request on one SQLite connection, and every write costs more the
+// more tables the instance has held: deleted tables stay behind (measured: a put on a new table
+// took 7.6 ms on a fresh instance, 20 ms after 40 tables had come and gone). So each worker owns
+// instances no other worker uses, and its files take turns over them (dynamo-endpoint.ts): six
+// instances in all, about 20 files each in a full run. They are started together, once, in vitest's
+// main process; vitest loads this module afresh for each project, so that state lives on
+// globalThis (module state started two instances per project, one project after another).
+const INSTANCES = Math.max(1, Number(process.env.TEST_DYNAMODB_INSTANCES ?? 6));
 const shared = ((globalThis as { __testDynamoDb?: { dynamos?: Promise<DynamoDbLocalProcess[]>; users: number } }).__testDynamoDb ??= { users: 0 });
 
 export async function setup(project: TestProject) {
@@ -25,6 +27,7 @@ export async function setup(project: TestProject) {
   if (external) {
     project.provide('dynamoEndpoint', external);
     project.provide('dynamoEndpoints', [external]);
+    project.provide('testWorkers', 1);
     return;
   }
   shared.users++;
@@ -32,6 +35,7 @@ export async function setup(project: TestProject) {
   const endpoints = (await shared.dynamos).map((instance) => instance.endpoint);
   project.provide('dynamoEndpoint', endpoints[0]!);
   project.provide('dynamoEndpoints', endpoints);
+  project.provide('testWorkers', Number(project.vitest.config.maxWorkers) || 1);
 }
 
 export async function teardown() {
