@@ -76,17 +76,8 @@ export class ApiStack extends Stack {
         ...(group.name === 'docs'
           ? {
               environment: { ...serviceEnvironment, DOCS_ASSET_DIR: '/var/task/docs-assets' },
-              bundling: {
-                commandHooks: {
-                  beforeBundling: () => [],
-                  beforeInstall: () => [],
-                  // The explorer is served by the API itself, with no CDN: ship its two files.
-                  afterBundling: (inputDir: string, outputDir: string) => [
-                    `mkdir -p ${outputDir}/docs-assets`,
-                    `cp ${inputDir}/node_modules/swagger-ui-dist/swagger-ui-bundle.js ${inputDir}/node_modules/swagger-ui-dist/swagger-ui.css ${outputDir}/docs-assets/`,
-                  ],
-                },
-              },
+              // The explorer is served by the API itself, with no CDN: ship its two files.
+              packagedFiles: ['swagger-ui-bundle.js', 'swagger-ui.css'].map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `docs-assets/${file}` })),
             }
           : {}),
       });

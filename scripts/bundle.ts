@@ -1,6 +1,7 @@
 /**
- * Builds every deployed function from its generated entry the way the CDK stacks do (esbuild, ESM,
- * minified, Node 22, AWS SDK v3 bundled as far as used) into dist/functions, and reports sizes
+ * Builds every deployed function from its generated entry with the very options the CDK stacks use
+ * (LAMBDA_BUILD_OPTIONS: esbuild, ESM, minified, Node 22, AWS SDK v3 bundled as far as used, a
+ * linked source map) into dist/functions, and reports sizes
  * with the five largest contributors of each bundle (from esbuild's metafile). `npm run build`;
  * the bench reuses it to measure bundle size and cold import time.
  */
@@ -9,7 +10,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP } from '../shared/app';
 import { ENTRY_DIR, functionSpecs, relativeToRoot, writeFunctionEntry, type FunctionSpec } from '../shared/composition/function-entries';
-import { ESBUILD_OPTIONS } from '../shared/composition/esbuild-options';
+import { ESBUILD_OPTIONS, LAMBDA_BUILD_OPTIONS } from '../shared/composition/esbuild-options';
 
 export const OUT_DIR = join('dist', 'functions');
 
@@ -44,7 +45,7 @@ export async function bundleAll(options: { tracing?: boolean; only?: RegExp } = 
     if (options.only && !options.only.test(name)) continue;
     const entry = writeFunctionEntry(APP, spec, { tracing: options.tracing ?? false });
     const outfile = join(OUT_DIR, `${name.replace(':', '-')}.mjs`);
-    const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', sourcemap: false, metafile: true, logLevel: 'error' });
+    const out = await build({ ...LAMBDA_BUILD_OPTIONS, entryPoints: [entry], outfile, metafile: true });
     results.push({ name, entry: relativeToRoot(entry), outfile, bytes: statSync(outfile).size, top: contributors(out.metafile) });
   }
   return results;

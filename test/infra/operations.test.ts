@@ -4,9 +4,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStacks } from '../../lib/app';
 import { APP } from '../../shared/app';
+import { LAMBDA_BUILD_OPTIONS } from '../../shared/composition/esbuild-options';
+import { writeFunctionEntry } from '../../shared/composition/function-entries';
 
 // Monitoring, outputs and offline synthesis (issue 21). Bundling is skipped for the assertions.
 const env = { account: '123456789012', region: 'eu-west-1' };
@@ -174,5 +177,20 @@ describe('offline synth', () => {
     // Offline means the account and region stay tokens, never a guess.
     const workersTemplate = readFileSync(join(out, 'cdk.out', 'CreatorCommerce-prod-Workers.template.json'), 'utf8');
     expect(workersTemplate).toContain('AWS::AccountId');
+
+    // What ships is what `npm run build` and the bench measure: the same esbuild call, byte for
+    // byte, with its source map beside it; the docs function also carries the explorer's files.
+    const apiTemplate = JSON.parse(readFileSync(join(out, 'cdk.out', 'CreatorCommerce-prod-Api.template.json'), 'utf8')) as { Resources: Record<string, { Type: string; Properties: { Code?: { S3Key?: string } } }> };
+    const assetOf = (group: string) => {
+      const [, fn] = Object.entries(apiTemplate.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith(`Fn${group}`))!;
+      return join(out, 'cdk.out', `asset.${fn.Properties.Code!.S3Key!.replace(/\.zip$/, '')}`);
+    };
+    const events = assetOf('events');
+    expect(readdirSync(events).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+    const entry = writeFunctionEntry(APP, { kind: 'api', appFunction: 'events' }, { tracing: true });
+    const rebuilt = join(out, 'rebuilt', 'index.mjs');
+    await build({ ...LAMBDA_BUILD_OPTIONS, entryPoints: [entry], outfile: rebuilt });
+    expect(readFileSync(join(events, 'index.mjs')).equals(readFileSync(rebuilt))).toBe(true);
+    expect(readdirSync(join(assetOf('docs'), 'docs-assets')).sort()).toEqual(['swagger-ui-bundle.js', 'swagger-ui.css']);
   });
 });

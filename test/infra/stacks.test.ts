@@ -57,6 +57,17 @@ describe('data stack', () => {
   });
 });
 
+describe('functions', () => {
+  it('start without NODE_OPTIONS: no --enable-source-maps, which parses the source map on every cold start', () => {
+    const functions = [workers, api, jobs].flatMap((template) => resources(template, 'AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME === 'creator-commerce');
+    expect(functions.length).toBeGreaterThan(60);
+    for (const fn of functions) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Handler: 'index.handler' });
+      expect(fn.Properties.Environment?.Variables?.NODE_OPTIONS).toBeUndefined();
+    }
+  });
+});
+
 describe('api stack', () => {
   it('has exactly one route per registered operation, and nothing else', () => {
     const routeKeys = resources(api, 'AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey as string).sort();
