@@ -34,11 +34,14 @@ const funnelSales: BusConsumer = {
   },
 };
 
-/** A committed lead starts its sequence. */
+/**
+ * A committed lead starts its sequence. Its mails are queued for the email capability's worker
+ * (automations' sendStep), so this consumer needs no mail provider (and does not bundle SESv2).
+ */
 const funnelLeads: BusConsumer = {
   name: 'funnels-lead-sequence',
   eventTypes: [FUNNEL_LEAD_EVENT],
-  needs: ['table', 'scheduler', 'email'],
+  needs: ['table', 'scheduler'],
   handle: async (event, deps) => startSequence(deps, scopeOf(event), event.data as never),
 };
 
