@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineCapability } from '../platform/capability';
 import { automationOperations } from './operations';
 import { JOB_AUTOMATION_STEP, runStep } from './service';
 
-const stepJob = z.object({ automationId: z.string(), email: z.string(), step: z.number().int().nonnegative() });
+const stepJob = z.object({ automationId: z.string(), email: z.string(), step: z.number().check(z.int(), z.nonnegative()) });
 const scopeSchema = z.object({ accountId: z.string(), mode: z.enum(['live', 'test']) });
 
 /** A small automation engine: a trigger and steps (send a mail post, wait), run per contact by one-time timers. */
