@@ -1,5 +1,5 @@
 import { prepareTransactional } from '../email/outbox';
-import { getPost } from '../email/service';
+import { getPost } from '../email/post-reads';
 import type { PostSource } from '../email/records';
 import type { Deps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';

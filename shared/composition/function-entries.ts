@@ -159,12 +159,24 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
         break;
       }
       const group = app.jobGroups.find((g) => g.name === spec.appFunction)!;
-      capabilities = group.capabilities;
-      const names = capabilities.map(manifest);
-      if (names.some((n) => !n)) return undefined;
+      // Job handlers a manifest takes from a module of their own are imported from there (as a
+      // consumer in its own module is): the function then bundles the timers' code, not the
+      // capability's operations and workers.
+      const handlers = group.capabilities.map((capability) => {
+        const own = jobsModuleOf(located.get(capability)?.module);
+        if (!own) {
+          capabilities.push(capability);
+          const name = manifest(capability);
+          return name && `${name}.jobs`;
+        }
+        imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
+        return own.exportName;
+      });
+      if (handlers.some((n) => !n)) return undefined;
+      roots = jobRoots(group, located);
       needs = jobGroupNeeds(app, group);
       imports.add(`import { jobsFunction, lambdaDeps } from '${from('shared/composition/lambda')}';`);
-      handler = `jobsFunction(Object.assign({}, ${names.map((n) => `${n}.jobs`).join(', ')}), deps)`;
+      handler = `jobsFunction(Object.assign({}, ${handlers.join(', ')}), deps)`;
       break;
     }
     case 'stream-dispatcher':
@@ -220,12 +232,37 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
  */
 export function jobGroupNeeds(app: App, group: JobGroup): AccessNeed[] {
   const located = manifestModules();
-  const modules = group.capabilities.map((c) => located.get(c)?.module).filter((m): m is string => !!m);
   // A group assembled outside shared/app.ts cannot be read: it may touch anything, as before.
-  if (modules.length < group.capabilities.length) return [...ALL_ACCESS_NEEDS];
+  if (group.capabilities.some((c) => !located.get(c))) return [...ALL_ACCESS_NEEDS];
+  const modules = jobRoots(group, located);
   const providers = reachableProviders(app, modules).map((p) => located.get(p)?.module).filter((m): m is string => !!m);
   const reached = portsReachedFrom([...modules, ...providers.map((m) => portsModuleOf(m) ?? m)]);
   return ALL_ACCESS_NEEDS.filter((need) => need === 'table' || reached.has(need));
+}
+
+/** The modules a job group's code starts from: each capability's jobs module, or its manifest. */
+function jobRoots(group: JobGroup, located: Map<Capability, ManifestModule>): string[] {
+  return group.capabilities.flatMap((capability) => {
+    const manifest = located.get(capability)?.module;
+    if (!manifest) return [];
+    return [jobsModuleOf(manifest)?.module ?? manifest];
+  });
+}
+
+/**
+ * The module a manifest takes its job handlers from when they are one imported name
+ * (`jobs: teamJobs` with `import { teamJobs } from './invite-end'`), or undefined when they are
+ * written in the manifest itself.
+ */
+export function jobsModuleOf(manifestModule: string | undefined): ManifestModule | undefined {
+  if (!manifestModule) return undefined;
+  const text = readFileSync(join(PROJECT_ROOT, `${manifestModule}.ts`), 'utf8');
+  const name = /\bjobs:\s*([A-Za-z_$][\w$]*)\s*[,}\n]/.exec(text)?.[1];
+  if (!name) return undefined;
+  const specifier = new RegExp(`import\\s*\\{[^}]*\\b${name.replace(/\$/g, '\\$')}\\b[^}]*\\}\\s*from\\s*['"](\\.{1,2}/[^'"]+)['"]`).exec(text)?.[1];
+  if (!specifier) return undefined;
+  const module = join(dirname(manifestModule), specifier);
+  return existsSync(join(PROJECT_ROOT, `${module}.ts`)) ? { exportName: name, module } : undefined;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
 import type { Audience, EmailSettingsRecord, PostRecord } from './records';
 import * as repo from './repository';
+import { getPost } from './post-reads';
 import { tokenSecret, withDefaults } from './settings';
 import { segmentSendProblem } from '../segments/service';
 import { peekToken, verifyToken, type TokenPayload } from './tokens';
@@ -145,11 +146,7 @@ export async function createPost(ctx: EmailCtx, input: PostInput): Promise<PostR
   return post;
 }
 
-export async function getPost(deps: Deps, scope: Scope, id: string): Promise<PostRecord> {
-  const post = await repo.getPost(deps.store, scope, id);
-  if (!post) throw notFound('Post');
-  return post;
-}
+export { getPost };
 
 export const listPosts = (deps: Deps, scope: Scope, page: { limit: number; cursor?: string }) => repo.listPosts(deps.store, scope, page);
 

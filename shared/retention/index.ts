@@ -1,7 +1,7 @@
 import { defineCapability } from '../platform/capability';
 import { introYearlyConsumer, recoveryConsumer, recoveryMailConsumer } from './consumers';
 import { retentionOperations } from './operations';
-import { JOB_FINAL_ACTION, runFinalAction } from './recovery';
+import { retentionJobs } from './jobs';
 import { ports } from './ports';
 
 /**
@@ -15,9 +15,5 @@ export const retention = defineCapability({
   needs: ['table', 'queue', 'scheduler', 'encryption'],
   consumers: [recoveryConsumer, recoveryMailConsumer, introYearlyConsumer],
   ports,
-  jobs: {
-    [JOB_FINAL_ACTION]: async (job, deps) => {
-      if (job.scope) await runFinalAction(deps, job.scope, String(job.payload.caseId));
-    },
-  },
+  jobs: retentionJobs,
 });

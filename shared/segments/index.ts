@@ -1,7 +1,7 @@
 import { defineCapability } from '../platform/capability';
 import { segmentOperations } from './operations';
 import { NIGHTLY_JOB, SEGMENTS_QUEUE } from './service';
-import { nightlyRefreshJob, refreshStepHandler } from './workers';
+import { refreshStepHandler, segmentJobs } from './workers';
 
 /** Audience segments: saved rule sets evaluated live over contacts, and their nightly smart tags. */
 export const segments = defineCapability({
@@ -18,6 +18,6 @@ export const segments = defineCapability({
       batchSize: 1,
     },
   ],
-  jobs: { [NIGHTLY_JOB]: nightlyRefreshJob },
+  jobs: segmentJobs,
   schedules: [{ name: 'segments-nightly-refresh', every: { dailyAtUtc: { hour: 3, minute: 0 } }, job: { type: NIGHTLY_JOB, payload: {} } }],
 });

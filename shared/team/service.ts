@@ -1,13 +1,13 @@
-import { activityWrite, listActivity, type ActivityActor } from '../platform/activity';
+import { activityWrite, listActivity } from '../platform/activity';
 import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import { memberAccessDelete, memberAccessPut } from '../platform/member-access';
 import { actsAsOwner, OWNER_KEY, type Actor, type Role } from '../platform/permissions';
-import type { Job } from '../platform/ports';
 import type { Scope } from '../store/keys';
 import { ConditionFailed, withoutWriteCompanion, type TransactOp } from '../store/store';
 import { inviteMail } from './pages';
+import { endInvite, JOB_INVITE_EXPIRY, SYSTEM, timerName } from './invite-end';
 import { signInviteToken, signMemberSession, verifyInviteToken } from './invite-link';
 import { ACCOUNT_OWNER_ID, type InviteEnd, type InviteRecord, type MemberRecord, type MemberStatus, type TeamRecord, type TeamState } from './records';
 import {
@@ -44,13 +44,10 @@ import type { Area } from '../platform/permissions';
 /** What team services get: the tenant, its account, who acts and where links point. No HTTP. */
 export type TeamCtx = Deps & { scope: Scope; account: Account; actor?: Actor; request: { baseUrl: string } };
 
-export const JOB_INVITE_EXPIRY = 'team.invite-expiry';
 /** A member's session token from the accept page lasts 30 days; removal or suspension ends it at once. */
 const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 
-const SYSTEM: ActivityActor = { type: 'system' };
 const actorOf = (ctx: TeamCtx) => ctx.actor ?? OWNER_KEY;
-const timerName = (scope: Scope, inviteId: string) => `team-invite-${scope.accountId}-${scope.mode}-${inviteId}`;
 
 // ---- views ----
 
@@ -172,17 +169,6 @@ function requireLinks(ctx: TeamCtx) {
  * Ends an open invite (accepted elsewhere, canceled, expired): out of the open ones, seat and email
  * freed, its timer removed.
  */
-async function endInvite(deps: Deps, scope: Scope, invite: InviteRecord, status: Exclude<InviteEnd, 'accepted'>, actor?: ActivityActor) {
-  const now = deps.clock.now();
-  await deps.store.transact([
-    ...teamWrites.endInvite(scope, invite, status, now),
-    teamWrites.releaseEmail(scope, invite.email, invite._id),
-    teamWrites.moveState(scope, { pending: -1, seats: -1 }),
-    activityWrite(scope, deps.clock, { actor, action: `invite.${status}`, target: { type: 'invite', id: invite._id, email: invite.email } }),
-  ]);
-  await deps.ports.scheduler.cancel(timerName(scope, invite._id));
-}
-
 /** 409 when the email is on the team already; an open invite past its time is ended first. */
 async function refuseHeldEmail(ctx: TeamCtx, email: string) {
   const holder = await getEmailHolder(ctx.store, ctx.scope, email);
@@ -297,17 +283,6 @@ export async function cancelInvite(ctx: TeamCtx, id: string) {
 }
 
 /** The invite's timer: ends it when its time has come (a resend moved the time: nothing to do). */
-export async function expireInviteJob(job: Job, deps: Deps) {
-  if (!job.scope || typeof job.payload.inviteId !== 'string') return;
-  const invite = await getInvite(deps.store, job.scope, job.payload.inviteId);
-  if (!invite || !isExpired(invite, deps.clock.now())) return;
-  try {
-    await endInvite(deps, job.scope, invite, 'expired', SYSTEM);
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-  }
-}
-
 // ---- accepting (the public page) ----
 
 export type JoinCheck =

@@ -1,6 +1,7 @@
 import { defineCapability, type BusConsumer } from '../platform/capability';
 import { usageOperations } from './operations';
-import { closePeriod, foldReports, JOB_CLOSE_PERIOD, JOB_RETRY_CHARGE, retryCharge, schedulePeriodClose } from './service';
+import { foldReports, schedulePeriodClose } from './service';
+import { usageJobs } from './jobs';
 
 /**
  * Keeps a close timer at the end of each period of a usage-priced subscriber: derived from the
@@ -39,12 +40,5 @@ export const usage = defineCapability({
   operations: usageOperations,
   needs: ['table', 'queue', 'scheduler', 'encryption'],
   consumers: [usagePeriodTimerConsumer, usageFoldConsumer],
-  jobs: {
-    [JOB_CLOSE_PERIOD]: async (job, deps) => {
-      if (job.scope) await closePeriod(deps, job.scope, job.payload as { subscriberId: string; periodStart: string; periodEnd: string });
-    },
-    [JOB_RETRY_CHARGE]: async (job, deps) => {
-      if (job.scope) await retryCharge(deps, job.scope, job.payload as { subscriberId: string; periodStart: string });
-    },
-  },
+  jobs: usageJobs,
 });

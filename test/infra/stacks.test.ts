@@ -149,8 +149,8 @@ describe('least privilege', () => {
     const withEmail = [
       [api, 'Fnemail'],
       [workers, 'QueueWorkeremailsends'],
-      // An automation step sends its mail through the email capability: read from its code.
-      [jobs, 'JobsWorkerautomations'],
+      // The email group's timers send scheduled posts: read from its code.
+      [jobs, 'JobsWorkeremail'],
     ] as const;
     for (const [template, prefix] of withEmail) {
       const statements = sesStatements(template, prefix);
@@ -164,6 +164,9 @@ describe('least privilege', () => {
     // The old jobs queue's router forwards jobs and runs none; the imports sweep reaches no mail.
     for (const prefix of ['Consumeremailsesfeedback', 'StreamDispatcher', 'JobsWorker']) expect(sesStatements(workers, prefix), prefix).toEqual([]);
     expect(sesStatements(jobs, 'JobsWorkerimports')).toEqual([]);
+    // An automation step queues its mail for the email worker, and an invite's expiry mails no
+    // one: their timers' functions, which run their handlers' own modules, reach no SESv2.
+    for (const prefix of ['JobsWorkerautomations', 'JobsWorkerteam']) expect(sesStatements(jobs, prefix), prefix).toEqual([]);
   });
 
   it('lets only the dispatcher put events on the bus', () => {

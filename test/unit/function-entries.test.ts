@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP, CAPABILITIES } from '../../shared/app';
-import { consumerModuleOf, entrySource, functionSpecs, manifestModules, PROJECT_ROOT } from '../../shared/composition/function-entries';
+import { consumerModuleOf, entrySource, functionSpecs, jobsModuleOf, manifestModules, PROJECT_ROOT } from '../../shared/composition/function-entries';
 import { unpackJson } from '../../shared/composition/packed-json';
 
 const source = (kind: Parameters<typeof entrySource>[1]['kind'], appFunction?: string, tracing = false) => entrySource(APP, { kind, appFunction }, { tracing })!;
@@ -66,25 +66,49 @@ describe('generated function entries', () => {
     const specs = functionSpecs(APP).filter((s) => s.kind === 'jobs');
     expect(specs.map((s) => s.appFunction)).toEqual([...APP.jobGroups.map((g) => g.name), undefined]);
     const manifests = (text: string) => importsOf(text).filter((m) => /^shared\/([a-z]+|adapters\/[a-z-]+)\/(index|ports)$/.test(m));
-    // The imports sweep: its own manifest, no processor, no mail, no other capability's jobs.
+    // The imports sweep: its handlers' own module, no manifest, no processor, no mail, no other capability's jobs.
     const imports = source('jobs', 'imports');
-    expect(manifests(imports)).toEqual(['shared/imports/index']);
-    expect(imports).toContain('jobsFunction(Object.assign({}, imports.jobs), deps)');
+    expect(manifests(imports)).toEqual([]);
+    expect(importsOf(imports)).toContain('shared/imports/workers');
+    expect(imports).toContain('jobsFunction(Object.assign({}, IMPORTS_JOB_HANDLERS), deps)');
     // The sandbox processor's timers run in the processor group's function.
-    expect(source('jobs', 'processor')).toContain('jobsFunction(Object.assign({}, processorSandbox.jobs), deps)');
+    expect(source('jobs', 'processor')).toContain('jobsFunction(Object.assign({}, SANDBOX_JOB_HANDLERS), deps)');
+    const handlersOf = (capability: (typeof CAPABILITIES)[number]) => {
+      const manifest = manifestModules().get(capability)!;
+      return jobsModuleOf(manifest.module)?.exportName ?? `${manifest.exportName}.jobs`;
+    };
     for (const group of APP.jobGroups) {
       const text = source('jobs', group.name);
+      for (const capability of group.capabilities) expect(text, group.name).toContain(handlersOf(capability));
       for (const other of APP.jobGroups.filter((g) => g !== group)) {
-        for (const capability of other.capabilities) expect(text, group.name).not.toMatch(new RegExp(`\\b${manifestModules().get(capability)!.exportName}\\.jobs\\b`));
+        for (const capability of other.capabilities) expect(text, group.name).not.toMatch(new RegExp(`\\b${handlersOf(capability).replace('.', '\\.')}\\b`));
       }
     }
-    // An automation step mails through the email capability: its function gets the email port.
-    expect(importsOf(source('jobs', 'automations'))).toContain('shared/adapters/aws/email');
+    // An automation step queues its mail for the email capability's worker and only reads the
+    // post: its function gets no email port (SESv2); the email group, which sends, does.
+    expect(importsOf(source('jobs', 'automations'))).not.toContain('shared/adapters/aws/email');
+    expect(importsOf(source('jobs', 'email'))).toContain('shared/adapters/aws/email');
     const router = source('jobs');
     expect(manifests(router)).toEqual([]);
     expect(importsOf(router).filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/queue']);
     expect(router).toContain('jobsRouterFunction(deps)');
     expect(router).toContain('"automation.step":"automations"');
+  });
+
+  it('import job handlers from their own module, the very object the manifest lists, without the manifest', async () => {
+    let own = 0;
+    for (const capability of CAPABILITIES.filter((c) => c.jobs)) {
+      const found = jobsModuleOf(manifestModules().get(capability)!.module);
+      if (!found) continue;
+      own++;
+      expect((await import(join(PROJECT_ROOT, `${found.module}.ts`)))[found.exportName], capability.name).toBe(capability.jobs);
+    }
+    // Every capability with timers but email, whose handlers are two modules' (it renders mail anyway).
+    expect(own).toBe(CAPABILITIES.filter((c) => c.jobs).length - 1);
+    // The team's invite-expiry timer runs without the team's operations, and so without its mail.
+    const team = importsOf(source('jobs', 'team'));
+    expect(team).toContain('shared/team/invite-end');
+    expect(team.filter((m) => /^shared\/team\/(index|operations|service)$/.test(m) || m === 'shared/adapters/aws/email')).toEqual([]);
   });
 
   it('import a consumer from its own module, the very object its manifest lists, without the manifest', async () => {

@@ -1,0 +1,16 @@
+import type { Deps } from '../platform/context';
+import { notFound } from '../platform/errors';
+import type { Scope } from '../store/keys';
+import type { PostRecord } from './records';
+import * as repo from './repository';
+
+/**
+ * Reading a post, for the capabilities that only read posts (automations). Kept apart from
+ * service.ts, which asks the mail provider about the sender: a jobs function's AWS clients are
+ * read from the `ports.<name>` its code names, and reading a post needs no SESv2.
+ */
+export async function getPost(deps: Deps, scope: Scope, id: string): Promise<PostRecord> {
+  const post = await repo.getPost(deps.store, scope, id);
+  if (!post) throw notFound('Post');
+  return post;
+}
