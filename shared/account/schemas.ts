@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { planSchema } from '../platform/plans';
 
 export const accountSchema = z.object({
   _id: z.string(),
   email: z.string(),
-  name: z.string().nullable(),
+  name: z.nullable(z.string()),
   plan: planSchema,
   currency: z.string(),
   mode: z.enum(['live', 'test']),
@@ -15,18 +15,16 @@ export const accountSchema = z.object({
 });
 
 export const brandingSchema = z.object({
-  displayName: z.string().nullable(),
-  logoImageId: z.string().nullable(),
-  accentColor: z.string().nullable(),
-  supportEmail: z.string().nullable(),
-  updatedAt: z.string().nullable(),
+  displayName: z.nullable(z.string()),
+  logoImageId: z.nullable(z.string()),
+  accentColor: z.nullable(z.string()),
+  supportEmail: z.nullable(z.string()),
+  updatedAt: z.nullable(z.string()),
 });
 
-export const brandingBody = z
-  .strictObject({
-    displayName: z.string().trim().min(1, 'displayName cannot be empty').max(80, 'displayName is at most 80 characters').nullable().optional(),
-    logoImageId: z.string().regex(/^[0-9a-f]{24}$/, 'logoImageId is the 24-hex _id of an uploaded image').nullable().optional(),
-    accentColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'accentColor is a #rrggbb colour').nullable().optional(),
-    supportEmail: z.string().trim().max(320).pipe(z.email('supportEmail must be an email address')).nullable().optional(),
-  })
-  .refine((b) => Object.keys(b).length > 0, 'Send at least one of displayName, logoImageId, accentColor, supportEmail');
+export const brandingBody = z.strictObject({
+  displayName: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1, 'displayName cannot be empty'), z.maxLength(80, 'displayName is at most 80 characters')))),
+  logoImageId: z.optional(z.nullable(z.string().check(z.regex(/^[0-9a-f]{24}$/, 'logoImageId is the 24-hex _id of an uploaded image')))),
+  accentColor: z.optional(z.nullable(z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'accentColor is a #rrggbb colour')))),
+  supportEmail: z.optional(z.nullable(z.pipe(z.string().check(z.trim(), z.maxLength(320)), z.email('supportEmail must be an email address')))),
+}).check(z.refine((b) => Object.keys(b).length > 0, 'Send at least one of displayName, logoImageId, accentColor, supportEmail'));

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import type { ContactRecord, ContactSource, ContactStatus, Consent } from './records';
 
 export const MAX_TAGS_PER_CONTACT = 100;
@@ -6,7 +6,7 @@ export const MAX_TAG_LENGTH = 100;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-const emailCheck = z.string().email();
+const emailCheck = z.string().check(z.email());
 export const isValidEmail = (email: string) => emailCheck.safeParse(email).success;
 
 /** Tags are exact strings (trimmed); duplicates collapse, order of first appearance kept. */

@@ -1,61 +1,59 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { CONTACT_SOURCES, CONTACT_STATUSES } from './records';
 import { MAX_TAG_LENGTH } from './rules';
 
-const tag = z.string().trim().min(1).max(MAX_TAG_LENGTH);
-const consentSchema = z.object({ source: z.string().min(1).max(100), wording: z.string().max(2000), optedInAt: z.string().datetime() });
+const tag = z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_TAG_LENGTH));
+const consentSchema = z.object({ source: z.string().check(z.minLength(1), z.maxLength(100)), wording: z.string().check(z.maxLength(2000)), optedInAt: z.string().check(z.iso.datetime()) });
 
 export const contactSchema = z.object({
   _id: z.string(),
   email: z.string(),
   status: z.enum(CONTACT_STATUSES),
-  source: z.enum(CONTACT_SOURCES).nullable(),
+  source: z.nullable(z.enum(CONTACT_SOURCES)),
   tags: z.array(z.string()),
   smartTags: z.array(z.string()),
-  consent: consentSchema.nullable(),
-  name: z.string().nullable(),
-  country: z.string().nullable(),
-  firstPurchaseAt: z.string().nullable(),
-  lastPurchaseAt: z.string().nullable(),
-  totalSpentCents: z.number().int(),
+  consent: z.nullable(consentSchema),
+  name: z.nullable(z.string()),
+  country: z.nullable(z.string()),
+  firstPurchaseAt: z.nullable(z.string()),
+  lastPurchaseAt: z.nullable(z.string()),
+  totalSpentCents: z.number().check(z.int()),
   productIds: z.array(z.string()),
-  lastOpenAt: z.string().nullable(),
-  lastClickAt: z.string().nullable(),
-  unsubscribedAt: z.string().nullable(),
+  lastOpenAt: z.nullable(z.string()),
+  lastClickAt: z.nullable(z.string()),
+  unsubscribedAt: z.nullable(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 
-export const idParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'id must be a 24-hex subscriber id') });
+export const idParams = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{24}$/, 'id must be a 24-hex subscriber id')) });
 
 export const listQuery = z.object({
-  status: z.enum(CONTACT_STATUSES).optional(),
-  tag: tag.optional(),
-  q: z.string().trim().min(1).max(254).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  after: z.string().max(2000).optional(),
+  status: z.optional(z.enum(CONTACT_STATUSES)),
+  tag: z.optional(tag),
+  q: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(254))),
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+  after: z.optional(z.string().check(z.maxLength(2000))),
 });
 
-export const listOutput = z.object({ data: z.array(contactSchema), nextCursor: z.string().nullable() });
+export const listOutput = z.object({ data: z.array(contactSchema), nextCursor: z.nullable(z.string()) });
 
 export const createBody = z.object({
-  email: z.string().trim().email(),
-  name: z.string().trim().max(200).nullable().optional(),
-  country: z.string().regex(/^[A-Za-z]{2}$/, 'country is an ISO 3166 alpha-2 code').nullable().optional(),
-  tags: z.array(tag).max(20).optional(),
-  source: z.enum(CONTACT_SOURCES).optional(),
-  status: z.enum(['subscribed', 'unsubscribed']).optional(),
-  consent: consentSchema.nullable().optional(),
+  email: z.string().check(z.trim(), z.email()),
+  name: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200)))),
+  country: z.optional(z.nullable(z.string().check(z.regex(/^[A-Za-z]{2}$/, 'country is an ISO 3166 alpha-2 code')))),
+  tags: z.optional(z.array(tag).check(z.maxLength(20))),
+  source: z.optional(z.enum(CONTACT_SOURCES)),
+  status: z.optional(z.enum(['subscribed', 'unsubscribed'])),
+  consent: z.optional(z.nullable(consentSchema)),
 });
 
-export const updateBody = z
-  .object({
-    name: z.string().trim().max(200).nullable().optional(),
-    country: z.string().regex(/^[A-Za-z]{2}$/, 'country is an ISO 3166 alpha-2 code').nullable().optional(),
-    status: z.enum(['subscribed', 'unsubscribed']).optional(),
-    consent: consentSchema.nullable().optional(),
-  })
-  .strict();
+export const updateBody = z.strictObject({
+  name: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200)))),
+  country: z.optional(z.nullable(z.string().check(z.regex(/^[A-Za-z]{2}$/, 'country is an ISO 3166 alpha-2 code')))),
+  status: z.optional(z.enum(['subscribed', 'unsubscribed'])),
+  consent: z.optional(z.nullable(consentSchema)),
+});
 
-export const tagsBody = z.object({ tags: z.array(tag).min(1).max(20) });
+export const tagsBody = z.object({ tags: z.array(tag).check(z.minLength(1), z.maxLength(20)) });
 export const deletedSchema = z.object({ _id: z.string(), deleted: z.literal(true) });

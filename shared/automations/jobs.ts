@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import type { JobHandler } from '../platform/capability';
 import { JOB_AUTOMATION_STEP, runStep } from './service';
 
-const stepJob = z.object({ automationId: z.string(), email: z.string(), step: z.number().int().nonnegative() });
+const stepJob = z.object({ automationId: z.string(), email: z.string(), step: z.number().check(z.int(), z.nonnegative()) });
 const scopeSchema = z.object({ accountId: z.string(), mode: z.enum(['live', 'test']) });
 
 /** The automation step timer (the manifest's `jobs`), apart from the operations its function does not run. */

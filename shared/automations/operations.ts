@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { deleteAutomation, getAutomation, listAutomations } from './service';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
+const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 const stepSchema = z.union([z.object({ type: z.literal('send_email'), postId: z.string() }), z.object({ type: z.literal('wait'), hours: z.number() })]);
 export const automationSchema = z.object({
   _id: z.string(),
@@ -10,7 +10,7 @@ export const automationSchema = z.object({
   trigger: z.object({ type: z.string(), productId: z.string() }),
   steps: z.array(stepSchema),
   status: z.enum(['draft', 'active', 'paused']),
-  owner: z.object({ kind: z.string(), id: z.string() }).optional(),
+  owner: z.optional(z.object({ kind: z.string(), id: z.string() })),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -24,8 +24,8 @@ export const automationOperations = [
     method: 'GET',
     path: '/automations',
     auth: 'key',
-    query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(50), cursor: z.string().max(2000).optional() }),
-    output: z.object({ automations: z.array(automationSchema), cursor: z.string().nullable() }),
+    query: z.object({ limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50), cursor: z.optional(z.string().check(z.maxLength(2000))) }),
+    output: z.object({ automations: z.array(automationSchema), cursor: z.nullable(z.string()) }),
     handler: async (ctx, { query }) => {
       const page = await listAutomations(ctx, ctx.scope, query);
       return { automations: page.automations.map(present), cursor: page.cursor ?? null };

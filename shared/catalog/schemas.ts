@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { OBJECT_ID } from '../platform/ids';
 import { MAX_NAME_LENGTH } from './copy-name';
 import { MAX_PRICE, priceProblem } from './pricing';
@@ -9,29 +9,26 @@ import { MAX_PRICE, priceProblem } from './pricing';
 
 const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`);
 
-const nameSchema = z.string({ error: required('text') }).trim().min(1, 'must not be empty').max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`);
+const nameSchema = z.string({ error: required('text') }).check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`));
 
 // A multipart form field that looks like a number arrives decoded as one; an offer called "2025"
 // is still a name.
-const formText = <S extends z.ZodType<string>>(schema: S) => z.union([schema, z.number().transform(String)]);
+const formText = <S extends z.ZodMiniType<string>>(schema: S) => z.union([schema, z.pipe(z.number(), z.transform(String))]);
 
-export const priceSchema = z
-  .number({ error: required('a number (USD, for example 29.99)') })
-  .superRefine((price, ctx) => {
+export const priceSchema = z.number({ error: required('a number (USD, for example 29.99)') }).check(z.superRefine((price, ctx) => {
     const problem = priceProblem(price);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .describe(`Price in USD major units (29.99), 0 to ${MAX_PRICE}, at most 2 decimals`);
+  }), z.describe(`Price in USD major units (29.99), 0 to ${MAX_PRICE}, at most 2 decimals`));
 
-const objectIdSchema = z.string().regex(OBJECT_ID, 'must be a 24-hex id');
-const descriptionSchema = z.string({ error: required('text') }).max(5000, 'must be at most 5000 characters');
+const objectIdSchema = z.string().check(z.regex(OBJECT_ID, 'must be a 24-hex id'));
+const descriptionSchema = z.string({ error: required('text') }).check(z.maxLength(5000, 'must be at most 5000 characters'));
 export const MAX_IMAGES = 20;
-const imageIdsSchema = z.array(objectIdSchema).max(MAX_IMAGES, `at most ${MAX_IMAGES} images`);
+const imageIdsSchema = z.array(objectIdSchema).check(z.maxLength(MAX_IMAGES, `at most ${MAX_IMAGES} images`));
 
 export const creditAutoRefillInput = z.object(
   {
     enabled: z.boolean({ error: required('true or false') }),
-    topOffCents: z.number({ error: required('an integer number of cents') }).int('must be an integer number of cents').min(0, 'must be 0 or more').max(100_000_000),
+    topOffCents: z.number({ error: required('an integer number of cents') }).check(z.int('must be an integer number of cents'), z.minimum(0, 'must be 0 or more'), z.maximum(100_000_000)),
   },
   { error: required('an object { enabled, topOffCents }') },
 );
@@ -41,7 +38,7 @@ const payWhatYouWantInput = z.union(
     z.boolean(),
     z.object({
       enabled: z.boolean({ error: required('true or false') }),
-      minimumPrice: priceSchema.optional().describe('Lowest price a buyer may choose, USD; 0 unless stated'),
+      minimumPrice: z.optional(priceSchema).check(z.describe('Lowest price a buyer may choose, USD; 0 unless stated')),
     }),
   ],
   { error: 'must be true, false or { enabled, minimumPrice }' },
@@ -52,32 +49,32 @@ const productTypeSchema = z.enum(['digital', 'credits'], { error: 'must be digit
 export const productCreateBody = z.object({
   name: nameSchema,
   price: priceSchema,
-  description: descriptionSchema.nullable().optional(),
-  productType: productTypeSchema.optional().describe('digital (default) or credits'),
-  creditAmount: z.number().int('must be an integer').min(1, 'must be at least 1').optional().describe('Credits granted per purchase (credits products)'),
-  creditAutoRefill: creditAutoRefillInput.optional().describe('Credits products only: { enabled, topOffCents }'),
-  payWhatYouWant: payWhatYouWantInput.optional(),
-  published: z.boolean({ error: 'must be true or false' }).optional().describe('true unless stated'),
-  refundPolicyId: objectIdSchema.nullable().optional(),
-  imageIds: imageIdsSchema.optional(),
+  description: z.optional(z.nullable(descriptionSchema)),
+  productType: z.optional(productTypeSchema).check(z.describe('digital (default) or credits')),
+  creditAmount: z.optional(z.number().check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'))).check(z.describe('Credits granted per purchase (credits products)')),
+  creditAutoRefill: z.optional(creditAutoRefillInput).check(z.describe('Credits products only: { enabled, topOffCents }')),
+  payWhatYouWant: z.optional(payWhatYouWantInput),
+  published: z.optional(z.boolean({ error: 'must be true or false' })).check(z.describe('true unless stated')),
+  refundPolicyId: z.optional(z.nullable(objectIdSchema)),
+  imageIds: z.optional(imageIdsSchema),
 });
 
 /** Partial update: every field optional; null clears the optional ones. */
 export const productUpdateBody = z.object({
-  name: nameSchema.optional(),
-  price: priceSchema.optional(),
-  description: descriptionSchema.nullable().optional(),
-  productType: productTypeSchema.optional(),
-  creditAmount: z.number().int('must be an integer').min(1, 'must be at least 1').nullable().optional(),
-  creditAutoRefill: creditAutoRefillInput.nullable().optional(),
-  payWhatYouWant: payWhatYouWantInput.optional(),
-  published: z.boolean({ error: 'must be true or false' }).optional(),
-  refundPolicyId: objectIdSchema.nullable().optional(),
-  imageIds: imageIdsSchema.optional(),
+  name: z.optional(nameSchema),
+  price: z.optional(priceSchema),
+  description: z.optional(z.nullable(descriptionSchema)),
+  productType: z.optional(productTypeSchema),
+  creditAmount: z.optional(z.nullable(z.number().check(z.int('must be an integer'), z.minimum(1, 'must be at least 1')))),
+  creditAutoRefill: z.optional(z.nullable(creditAutoRefillInput)),
+  payWhatYouWant: z.optional(payWhatYouWantInput),
+  published: z.optional(z.boolean({ error: 'must be true or false' })),
+  refundPolicyId: z.optional(z.nullable(objectIdSchema)),
+  imageIds: z.optional(imageIdsSchema),
 });
 
 export const productCopyBody = z.object({
-  testMode: z.boolean({ error: 'must be true or false' }).optional().describe('false from a test key copies the test product into live mode'),
+  testMode: z.optional(z.boolean({ error: 'must be true or false' })).check(z.describe('false from a test key copies the test product into live mode')),
 });
 
 export type ProductCreateInput = z.output<typeof productCreateBody>;
@@ -89,54 +86,49 @@ export const MAX_METERS = 5;
 // the limit of five meters are checked, and the objects are kept as sent.
 export const usagePricingInput = z.object(
   {
-    seats: z
-      .looseObject({ enabled: z.boolean({ error: required('true or false') }) }, { error: required('an object { enabled, ... }') })
-      .optional(),
-    meters: z
-      .array(z.looseObject({}, { error: 'each meter must be an object' }), { error: required('an array of meter objects') })
-      .max(MAX_METERS, `at most ${MAX_METERS} meters per offer`)
-      .optional(),
+    seats: z.optional(z.looseObject({ enabled: z.boolean({ error: required('true or false') }) }, { error: required('an object { enabled, ... }') })),
+    meters: z.optional(z.array(z.looseObject({}, { error: 'each meter must be an object' }), { error: required('an array of meter objects') }).check(z.maxLength(MAX_METERS, `at most ${MAX_METERS} meters per offer`))),
   },
   { error: required('an object { seats, meters }') },
 );
 
 const frequencySchema = z.enum(['weekly', 'monthly', 'yearly'], { error: required('weekly, monthly or yearly') });
-const trialPeriodSchema = z.number({ error: required('an integer number of days') }).int('must be an integer number of days').min(0, 'must be 0 or more').max(730, 'must be at most 730 days');
+const trialPeriodSchema = z.number({ error: required('an integer number of days') }).check(z.int('must be an integer number of days'), z.minimum(0, 'must be 0 or more'), z.maximum(730, 'must be at most 730 days'));
 
 export const offerCreateBody = z.object({
   name: formText(nameSchema),
   price: priceSchema,
   frequency: frequencySchema,
-  trialPeriod: trialPeriodSchema.optional().describe('Trial days; 0 unless stated'),
-  usagePricing: usagePricingInput.optional(),
-  description: formText(descriptionSchema).nullable().optional(),
-  published: z.boolean({ error: 'must be true or false' }).optional().describe('true unless stated'),
-  imageIds: imageIdsSchema.optional(),
+  trialPeriod: z.optional(trialPeriodSchema).check(z.describe('Trial days; 0 unless stated')),
+  usagePricing: z.optional(usagePricingInput),
+  description: z.optional(z.nullable(formText(descriptionSchema))),
+  published: z.optional(z.boolean({ error: 'must be true or false' })).check(z.describe('true unless stated')),
+  imageIds: z.optional(imageIdsSchema),
 });
 
 export const offerUpdateBody = z.object({
-  name: nameSchema.optional(),
-  price: priceSchema.optional(),
-  frequency: frequencySchema.optional(),
-  trialPeriod: trialPeriodSchema.optional(),
-  usagePricing: usagePricingInput.nullable().optional(),
-  description: descriptionSchema.nullable().optional(),
-  published: z.boolean({ error: 'must be true or false' }).optional(),
-  imageIds: imageIdsSchema.optional(),
+  name: z.optional(nameSchema),
+  price: z.optional(priceSchema),
+  frequency: z.optional(frequencySchema),
+  trialPeriod: z.optional(trialPeriodSchema),
+  usagePricing: z.optional(z.nullable(usagePricingInput)),
+  description: z.optional(z.nullable(descriptionSchema)),
+  published: z.optional(z.boolean({ error: 'must be true or false' })),
+  imageIds: z.optional(imageIdsSchema),
 });
 
 export type OfferCreateInput = z.output<typeof offerCreateBody>;
 export type OfferUpdateInput = z.output<typeof offerUpdateBody>;
 
-export const idParams = z.object({ id: z.string().min(1).max(64) });
+export const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 // ---- answers ----
 
 const common = {
   _id: z.string(),
   name: z.string(),
-  description: z.string().nullable(),
-  price: z.number().describe('USD major units'),
+  description: z.nullable(z.string()),
+  price: z.number().check(z.describe('USD major units')),
   currency: z.string(),
   published: z.boolean(),
   imageIds: z.array(z.string()),
@@ -148,16 +140,16 @@ const common = {
 export const productSchema = z.object({
   ...common,
   productType: z.string(),
-  creditAmount: z.number().int().optional(),
-  creditAutoRefill: z.object({ enabled: z.boolean(), topOffCents: z.number().int() }).optional(),
+  creditAmount: z.optional(z.number().check(z.int())),
+  creditAutoRefill: z.optional(z.object({ enabled: z.boolean(), topOffCents: z.number().check(z.int()) })),
   payWhatYouWant: z.object({ enabled: z.boolean(), minimumPrice: z.number() }),
-  refundPolicyId: z.string().nullable(),
+  refundPolicyId: z.nullable(z.string()),
 });
 
 export const offerSchema = z.object({
   ...common,
   frequency: z.enum(['weekly', 'monthly', 'yearly']),
-  trialPeriod: z.number().int(),
+  trialPeriod: z.number().check(z.int()),
   usagePricing: z.object({
     seats: z.looseObject({ enabled: z.boolean() }),
     meters: z.array(z.record(z.string(), z.unknown())),

@@ -1,17 +1,14 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 
 const httpUrl = (field: string) =>
-  z
-    .string()
-    .max(2048)
-    .refine((value) => {
+  z.string().check(z.maxLength(2048), z.refine((value) => {
       try {
         const url = new URL(value);
         return (url.protocol === 'http:' || url.protocol === 'https:') && Boolean(url.hostname);
       } catch {
         return false;
       }
-    }, `${field} must be an absolute http(s) URL`);
+    }, `${field} must be an absolute http(s) URL`));
 
 /**
  * Metadata limits (as Stripe's): at most 50 keys of at most 40 characters, string values of at
@@ -34,29 +31,21 @@ function metadataProblem(value: unknown, depth: number): string | undefined {
   return undefined;
 }
 
-export const metadataSchema = z
-  .record(z.string(), z.unknown())
-  .superRefine((value, ctx) => {
+export const metadataSchema = z.record(z.string(), z.unknown()).check(z.superRefine((value, ctx) => {
     const problem = metadataProblem(value, 1) ?? (Buffer.byteLength(JSON.stringify(value)) > METADATA_LIMITS.totalBytes ? `at most ${METADATA_LIMITS.totalBytes} bytes in all` : undefined);
     if (problem) ctx.addIssue({ code: 'custom', message: `metadata: ${problem}` });
-  })
-  .describe('At most 50 keys of at most 40 characters, string values of at most 500 characters, 5 levels deep, 8 KB in all.');
+  }), z.describe('At most 50 keys of at most 40 characters, string values of at most 500 characters, 5 levels deep, 8 KB in all.'));
 
-export const createSessionBody = z
-  .object({
-    productId: z.string().min(1, 'productId is required').max(64),
+export const createSessionBody = z.object({
+    productId: z.string().check(z.minLength(1, 'productId is required'), z.maxLength(64)),
     successUrl: httpUrl('successUrl'),
     cancelUrl: httpUrl('cancelUrl'),
-    clientReferenceId: z.string().max(256, 'clientReferenceId is at most 256 characters').optional(),
-    externalId: z.string().max(256, 'externalId is at most 256 characters').optional(),
-    metadata: metadataSchema.optional(),
-    discountCode: z.string().min(1).max(100).optional(),
-    referralCode: z.string().min(1).max(100).optional(),
-    quantity: z
-      .number({ error: 'quantity: must be an integer number of seats' })
-      .int('quantity: must be an integer number of seats')
-      .optional()
-      .describe("Seats, for offers sold per seat: within the offer's minimum and maximum; the minimum unless stated"),
+    clientReferenceId: z.optional(z.string().check(z.maxLength(256, 'clientReferenceId is at most 256 characters'))),
+    externalId: z.optional(z.string().check(z.maxLength(256, 'externalId is at most 256 characters'))),
+    metadata: z.optional(metadataSchema),
+    discountCode: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    referralCode: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    quantity: z.optional(z.number({ error: 'quantity: must be an integer number of seats' }).check(z.int('quantity: must be an integer number of seats'))).check(z.describe("Seats, for offers sold per seat: within the offer's minimum and maximum; the minimum unless stated")),
   });
 
 export type CreateSessionInput = z.output<typeof createSessionBody>;

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, EventBridgeEvent, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { createStreamHandler } from '../events/stream-handler';
 import type { BusConsumer, ExternalEventConsumer, JobHandler, QueueDeclaration } from '../platform/capability';
 import { loadConfig } from '../platform/config';
@@ -40,13 +40,13 @@ export function externalConsumerFunction(consumer: ExternalEventConsumer, deps: 
 
 const messageSchema = z.record(z.string(), z.unknown());
 const jobSchema = z.object({
-  type: z.string().min(1),
-  scope: z.object({ accountId: z.string(), mode: z.enum(['live', 'test']) }).optional(),
+  type: z.string().check(z.minLength(1)),
+  scope: z.optional(z.object({ accountId: z.string(), mode: z.enum(['live', 'test']) })),
   payload: z.record(z.string(), z.unknown()),
-  recurring: z.string().optional(),
+  recurring: z.optional(z.string()),
 });
 
-const parseBody = <T>(schema: z.ZodType<T>, record: SQSRecord): T => schema.parse(JSON.parse(record.body));
+const parseBody = <T>(schema: z.ZodMiniType<T>, record: SQSRecord): T => schema.parse(JSON.parse(record.body));
 
 /**
  * A capability queue's worker: every message of a batch at once; failed ones go back to the queue

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { creditAccountSchema, deductAnswer, deductBody, listAccountsQuery } from './schemas';
 import { deductCredits, listCreditAccounts } from './service';

@@ -1,22 +1,22 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 
 /** A credit account as the API shows it (output schema; extra fields pass through). */
-export const creditAccountSchema = z.looseObject({ _id: z.string(), productId: z.string(), buyerEmail: z.string(), balanceCents: z.number().int(), status: z.enum(['active', 'paused']) });
+export const creditAccountSchema = z.looseObject({ _id: z.string(), productId: z.string(), buyerEmail: z.string(), balanceCents: z.number().check(z.int()), status: z.enum(['active', 'paused']) });
 
 export const deductBody = z.object({
-  productId: z.string().min(1).max(64),
-  email: z.string().trim().email('email must be a valid email address').optional(),
-  customerId: z.string().max(64).optional(),
-  amountCents: z.number().int('amountCents is an integer').positive('amountCents must be positive'),
-  reason: z.string().max(200).optional(),
+  productId: z.string().check(z.minLength(1), z.maxLength(64)),
+  email: z.optional(z.string().check(z.trim(), z.email('email must be a valid email address'))),
+  customerId: z.optional(z.string().check(z.maxLength(64))),
+  amountCents: z.number().check(z.int('amountCents is an integer'), z.positive('amountCents must be positive')),
+  reason: z.optional(z.string().check(z.maxLength(200))),
 });
 export type DeductInput = z.infer<typeof deductBody>;
 
 export const deductAnswer = z.object({
   account: creditAccountSchema,
-  deductedCents: z.number().int(),
-  balanceCents: z.number().int(),
+  deductedCents: z.number().check(z.int()),
+  balanceCents: z.number().check(z.int()),
   autoRefill: z.object({ attempted: z.boolean(), succeeded: z.boolean() }),
 });
 
-export const listAccountsQuery = z.object({ email: z.string().max(320).optional(), productId: z.string().max(64).optional() });
+export const listAccountsQuery = z.object({ email: z.optional(z.string().check(z.maxLength(320))), productId: z.optional(z.string().check(z.maxLength(64))) });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { validExample } from './examples';
 import { annotateMoneyUnits } from './money-units';
 import type { AnyOperation } from '../platform/operation';
@@ -6,16 +6,16 @@ import { operationAccess } from '../platform/permissions';
 
 type JsonSchema = Record<string, unknown>;
 
-const toSchema = (schema: z.ZodType): JsonSchema => {
+const toSchema = (schema: z.ZodMiniType): JsonSchema => {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete json.$schema;
   return json;
 };
 
 /** The fields of an object schema, for path and query parameters. */
-function objectFields(schema: z.ZodType | undefined): [string, z.ZodType, boolean][] {
-  if (!schema || !(schema instanceof z.ZodObject)) return [];
-  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => [name, field, !field.safeParse(undefined).success]);
+function objectFields(schema: z.ZodMiniType | undefined): [string, z.ZodMiniType, boolean][] {
+  if (!schema || !(schema instanceof z.ZodMiniObject)) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodMiniType>).map(([name, field]) => [name, field, !field.safeParse(undefined).success]);
 }
 
 const openApiPath = (path: string) => path.replace(/\{(\w+)\+\}/g, '{$1}');

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { notFound } from '../platform/errors';
 import { defineOperation, rawReply, type AnyOperation } from '../platform/operation';
 import { DOCS_ASSETS, explorerPage, readDocsAsset } from './assets';

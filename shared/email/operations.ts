@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './pages';
 import type { PostRecord } from './records';
@@ -76,7 +76,7 @@ export const emailOperations = [
     path: '/newsletters/posts',
     auth: 'key',
     query: listQuery,
-    output: z.object({ data: z.array(postSchema), nextCursor: z.string().nullable() }),
+    output: z.object({ data: z.array(postSchema), nextCursor: z.nullable(z.string()) }),
     handler: async (ctx, { query }) => {
       const page = await listPosts(ctx, ctx.scope, { limit: query.limit, cursor: query.after });
       return { data: page.posts.map(view), nextCursor: page.cursor ?? null };
@@ -195,7 +195,7 @@ export const emailOperations = [
     unmetered: true,
     params: tokenParams,
     bodyType: 'json-or-form',
-    body: z.record(z.string(), z.unknown()).optional(),
+    body: z.optional(z.record(z.string(), z.unknown())),
     handler: async (ctx, { params }) => {
       const done = await unsubscribeByToken(ctx, params.token);
       return done ? html(200, unsubscribedPage(done.email, done.fromName)) : html(404, invalidLinkPage());

@@ -1,35 +1,33 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 
 export const settingsSchema = z.object({
-  senderEmail: z.string().nullable(),
-  fromName: z.string().nullable(),
-  replyTo: z.string().nullable(),
-  physicalAddress: z.string().nullable(),
-  footerText: z.string().nullable(),
+  senderEmail: z.nullable(z.string()),
+  fromName: z.nullable(z.string()),
+  replyTo: z.nullable(z.string()),
+  physicalAddress: z.nullable(z.string()),
+  footerText: z.nullable(z.string()),
   senderVerified: z.boolean(),
   verificationStatus: z.string(),
-  totalEmailsSent: z.number().int(),
+  totalEmailsSent: z.number().check(z.int()),
 });
 
-export const settingsBody = z
-  .object({
-    senderEmail: z.string().trim().email().optional(),
-    fromName: z.string().trim().min(1).max(100).nullable().optional(),
-    replyTo: z.string().trim().email().nullable().optional(),
-    physicalAddress: z.string().trim().min(5).max(500).nullable().optional(),
-    footerText: z.string().trim().max(1000).nullable().optional(),
-  })
-  .strict();
+export const settingsBody = z.strictObject({
+  senderEmail: z.optional(z.string().check(z.trim(), z.email())),
+  fromName: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(100)))),
+  replyTo: z.optional(z.nullable(z.string().check(z.trim(), z.email()))),
+  physicalAddress: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(5), z.maxLength(500)))),
+  footerText: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(1000)))),
+});
 
 // Recipient checks (count, validity, de-duplication) are the service's, so each gets its own reason.
 export const sendBody = z.object({
-  to: z.union([z.string(), z.array(z.string()).min(1, 'At least one recipient is required')], { error: 'to is required: one address or 1 to 100 addresses' }),
-  subject: z.string({ error: 'subject is required' }).trim().min(1, 'subject is required').max(998),
-  html: z.string().max(500_000).optional(),
-  text: z.string().max(500_000).optional(),
-  fromName: z.string().trim().min(1).max(100).optional(),
-  replyTo: z.string().trim().email('replyTo must be an email address').optional(),
-  preview: z.string().max(500).optional(),
+  to: z.union([z.string(), z.array(z.string()).check(z.minLength(1, 'At least one recipient is required'))], { error: 'to is required: one address or 1 to 100 addresses' }),
+  subject: z.string({ error: 'subject is required' }).check(z.trim(), z.minLength(1, 'subject is required'), z.maxLength(998)),
+  html: z.optional(z.string().check(z.maxLength(500_000))),
+  text: z.optional(z.string().check(z.maxLength(500_000))),
+  fromName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+  replyTo: z.optional(z.string().check(z.trim(), z.email('replyTo must be an email address'))),
+  preview: z.optional(z.string().check(z.maxLength(500))),
 });
 
 export const sendOutput = z.object({ id: z.string(), accepted: z.array(z.string()), status: z.literal('sent') });
@@ -43,50 +41,43 @@ const audienceSchema = z.union([
 export const postSchema = z.object({
   _id: z.string(),
   subject: z.string(),
-  html: z.string().nullable(),
-  text: z.string().nullable(),
-  preview: z.string().nullable(),
-  fromName: z.string().nullable(),
-  replyTo: z.string().nullable(),
+  html: z.nullable(z.string()),
+  text: z.nullable(z.string()),
+  preview: z.nullable(z.string()),
+  fromName: z.nullable(z.string()),
+  replyTo: z.nullable(z.string()),
   audience: audienceSchema,
-  tag: z.string().nullable(),
-  segmentId: z.string().nullable(),
+  tag: z.nullable(z.string()),
+  segmentId: z.nullable(z.string()),
   source: z.string(),
   status: z.enum(['draft', 'scheduled', 'sending', 'sent', 'failed']),
-  sendAt: z.string().nullable(),
-  failureReason: z.string().nullable(),
-  sent: z.number().int(),
-  opened: z.number().int(),
-  clicked: z.number().int(),
-  startedAt: z.string().nullable(),
-  sentAt: z.string().nullable(),
+  sendAt: z.nullable(z.string()),
+  failureReason: z.nullable(z.string()),
+  sent: z.number().check(z.int()),
+  opened: z.number().check(z.int()),
+  clicked: z.number().check(z.int()),
+  startedAt: z.nullable(z.string()),
+  sentAt: z.nullable(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 
 const postFields = {
-  subject: z.string().trim().min(1).max(998),
-  html: z.string().max(500_000).nullable(),
-  text: z.string().max(500_000).nullable(),
-  preview: z.string().max(500).nullable(),
-  fromName: z.string().trim().min(1).max(100).nullable(),
-  replyTo: z.string().trim().email().nullable(),
-  tag: z.string().trim().min(1).max(100).nullable(),
-  segmentId: z.string().trim().min(1).max(100).nullable(),
+  subject: z.string().check(z.trim(), z.minLength(1), z.maxLength(998)),
+  html: z.nullable(z.string().check(z.maxLength(500_000))),
+  text: z.nullable(z.string().check(z.maxLength(500_000))),
+  preview: z.nullable(z.string().check(z.maxLength(500))),
+  fromName: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+  replyTo: z.nullable(z.string().check(z.trim(), z.email())),
+  tag: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+  segmentId: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
 };
 
-export const postCreateBody = z
-  .object({ ...postFields, subject: postFields.subject })
-  .partial({ html: true, text: true, preview: true, fromName: true, replyTo: true, tag: true, segmentId: true })
-  .refine((b) => !(b.tag && b.segmentId), { message: 'Give a tag or a segmentId, not both', path: ['segmentId'] });
+export const postCreateBody = z.partial(z.object({ ...postFields, subject: postFields.subject }), { html: true, text: true, preview: true, fromName: true, replyTo: true, tag: true, segmentId: true }).check(z.refine((b) => !(b.tag && b.segmentId), { message: 'Give a tag or a segmentId, not both', path: ['segmentId'] }));
 
-export const postUpdateBody = z
-  .object(postFields)
-  .partial()
-  .strict()
-  .refine((b) => !(b.tag && b.segmentId), { message: 'Give a tag or a segmentId, not both', path: ['segmentId'] });
+export const postUpdateBody = z.partial(z.strictObject(postFields)).check(z.refine((b) => !(b.tag && b.segmentId), { message: 'Give a tag or a segmentId, not both', path: ['segmentId'] }));
 
-export const scheduleBody = z.object({ sendAt: z.string().datetime({ offset: true, message: 'sendAt must be an ISO 8601 date-time' }) });
-export const idParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'id must be a 24-hex post id') });
-export const tokenParams = z.object({ token: z.string().min(10).max(4000) });
-export const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), after: z.string().max(2000).optional() });
+export const scheduleBody = z.object({ sendAt: z.string().check(z.iso.datetime({ offset: true, message: 'sendAt must be an ISO 8601 date-time' })) });
+export const idParams = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{24}$/, 'id must be a 24-hex post id')) });
+export const tokenParams = z.object({ token: z.string().check(z.minLength(10), z.maxLength(4000)) });
+export const listQuery = z.object({ limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20), after: z.optional(z.string().check(z.maxLength(2000))) });

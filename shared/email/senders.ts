@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import type { BusConsumer, JobHandler, QueueHandler } from '../platform/capability';
 import { logger } from '../platform/logger';
 import { deliverQueuedMail, MAIL_TAKEOVER_JOB, processSendBatch } from './delivery';
@@ -8,7 +8,7 @@ import { jobScope, scopeSchema } from './workers';
 // The workers that render and deliver, apart from workers.ts so that the functions of the other
 // email consumers (post sending, SES feedback) do not bundle the renderer.
 
-const batchMessage = z.object({ scope: scopeSchema, postId: z.string(), batch: z.number().int().nonnegative() });
+const batchMessage = z.object({ scope: scopeSchema, postId: z.string(), batch: z.number().check(z.int(), z.nonnegative()) });
 
 /**
  * Transactional mail other capabilities queued (outbox.ts): rendered and delivered here, at most

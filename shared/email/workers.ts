@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import type { BusConsumer, ControlRoute, ExternalEventConsumer, JobHandler, QueueHandler } from '../platform/capability';
 import { badRequest } from '../platform/errors';
 import type { Scope } from '../store/keys';
@@ -45,10 +45,10 @@ export const sesFeedbackConsumer: ExternalEventConsumer = {
 };
 
 const feedbackBody = z.object({
-  email: z.string().email(),
+  email: z.string().check(z.email()),
   type: z.enum(['bounce', 'complaint']),
-  accountId: z.string().optional(),
-  mode: z.enum(['live', 'test']).optional(),
+  accountId: z.optional(z.string()),
+  mode: z.optional(z.enum(['live', 'test'])),
 });
 
 interface CapturedLike {
@@ -92,7 +92,7 @@ export const refuseMailRoute: ControlRoute = {
   method: 'POST',
   path: '/_local/emails/refuse',
   async handle(runtime, { body }) {
-    const parsed = z.object({ emails: z.array(z.string().email()), refuse: z.boolean().default(true) }).safeParse(body);
+    const parsed = z.object({ emails: z.array(z.string().check(z.email())), refuse: z._default(z.boolean(), true) }).safeParse(body);
     if (!parsed.success) throw badRequest('body: { emails: string[], refuse?: boolean }');
     const captured = runtime.deps.ports.email as unknown as { failFor?: Set<string> };
     if (!captured.failFor) throw badRequest('The email adapter cannot refuse mail');

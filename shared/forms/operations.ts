@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { ApiError, isApiError } from '../platform/errors';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { confirmedPage, EMBED_SCRIPT, framePage, previewPage } from './embed';

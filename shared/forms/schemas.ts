@@ -1,22 +1,15 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { FORM_STATUSES, FORM_TYPES } from './records';
 
-const text = (max: number) => z.string().trim().max(max);
-const tag = z.string().trim().min(1).max(64);
-const httpUrl = z
-  .string()
-  .trim()
-  .url()
-  .max(2000)
-  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) link');
+const text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
+const tag = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
+const httpUrl = z.string().check(z.trim(), z.url(), z.maxLength(2000), z.refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) link'));
 
-export const triggerSchema = z
-  .object({
-    delaySeconds: z.number().int().min(0).max(120).default(0),
-    scrollPercent: z.number().int().min(0).max(100).default(0),
-    exitIntent: z.boolean().default(false),
-  })
-  .strict();
+export const triggerSchema = z.strictObject({
+  delaySeconds: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(120)), 0),
+  scrollPercent: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(100)), 0),
+  exitIntent: z._default(z.boolean(), false),
+});
 
 /** Fields shared by create and update (every one optional on update). */
 const formFields = {
@@ -28,23 +21,21 @@ const formFields = {
   collectName: z.boolean(),
   successHeadline: text(200),
   successMessage: text(1000),
-  leadMagnetProductId: z.string().min(1).max(64).nullable(),
-  leadMagnetUrl: httpUrl.nullable(),
-  tags: z.array(tag).max(10, 'at most 10 tags'),
+  leadMagnetProductId: z.nullable(z.string().check(z.minLength(1), z.maxLength(64))),
+  leadMagnetUrl: z.nullable(httpUrl),
+  tags: z.array(tag).check(z.maxLength(10, 'at most 10 tags')),
   doubleOptIn: z.boolean(),
-  accentColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be #rrggbb'),
+  accentColor: z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'must be #rrggbb')),
   position: z.enum(['bottom_right', 'bottom_left']),
   trigger: triggerSchema,
-  frequencyDays: z.number().int().min(0).max(365),
+  frequencyDays: z.number().check(z.int(), z.minimum(0), z.maximum(365)),
 };
 
-export const formCreateBody = z
-  .object({
-    name: z.string().trim().min(1).max(80),
-    status: z.enum(['active', 'paused']).optional(),
-    ...Object.fromEntries(Object.entries(formFields).map(([k, s]) => [k, s.optional()])),
-  })
-  .strict() as z.ZodType<FormCreateInput>;
+export const formCreateBody = z.strictObject({
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)),
+  status: z.optional(z.enum(['active', 'paused'])),
+  ...Object.fromEntries(Object.entries(formFields).map(([k, s]) => [k, z.optional(s)])),
+}) as z.ZodMiniType<FormCreateInput>;
 
 export interface FormCreateInput extends Partial<FormFieldValues> {
   name: string;
@@ -52,20 +43,18 @@ export interface FormCreateInput extends Partial<FormFieldValues> {
 }
 type FormFieldValues = { [K in keyof typeof formFields]: z.output<(typeof formFields)[K]> };
 
-export const formUpdateBody = z
-  .object({
-    name: z.string().trim().min(1).max(80).optional(),
-    status: z.enum(FORM_STATUSES).optional(),
-    ...Object.fromEntries(Object.entries(formFields).map(([k, s]) => [k, s.optional()])),
-  })
-  .strict() as z.ZodType<FormUpdateInput>;
+export const formUpdateBody = z.strictObject({
+  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(80))),
+  status: z.optional(z.enum(FORM_STATUSES)),
+  ...Object.fromEntries(Object.entries(formFields).map(([k, s]) => [k, z.optional(s)])),
+}) as z.ZodMiniType<FormUpdateInput>;
 export interface FormUpdateInput extends Partial<FormFieldValues> {
   name?: string;
   status?: (typeof FORM_STATUSES)[number];
 }
 
-export const idParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'id must be a 24-hex form id') });
-export const confirmParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/), token: z.string().regex(/^[A-Za-z0-9]{20,64}$/) });
+export const idParams = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{24}$/, 'id must be a 24-hex form id')) });
+export const confirmParams = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{24}$/)), token: z.string().check(z.regex(/^[A-Za-z0-9]{20,64}$/)) });
 
 const daySchema = z.object({ day: z.string(), views: z.number(), signups: z.number() });
 
@@ -81,8 +70,8 @@ export const formSchema = z.object({
   collectName: z.boolean(),
   successHeadline: z.string(),
   successMessage: z.string(),
-  leadMagnetProductId: z.string().nullable(),
-  leadMagnetUrl: z.string().nullable(),
+  leadMagnetProductId: z.nullable(z.string()),
+  leadMagnetUrl: z.nullable(z.string()),
   tags: z.array(z.string()),
   doubleOptIn: z.boolean(),
   accentColor: z.string(),
@@ -91,7 +80,7 @@ export const formSchema = z.object({
   frequencyDays: z.number(),
   stats: z.object({ views: z.number(), signups: z.number(), conversionRate: z.number() }),
   embed: z.object({ script: z.string(), iframe: z.string(), preview: z.string() }),
-  daily: z.array(daySchema).optional(),
+  daily: z.optional(z.array(daySchema)),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -99,16 +88,16 @@ export const formSchema = z.object({
 export const deletedSchema = z.object({ _id: z.string(), deleted: z.literal(true) });
 
 export const subscribeBody = z.object({
-  email: z.string().trim().min(3).max(254),
-  name: z.string().trim().max(100).nullish(),
-  company: z.string().max(500).nullish(),
-  elapsedMs: z.number().nonnegative().nullish(),
+  email: z.string().check(z.trim(), z.minLength(3), z.maxLength(254)),
+  name: z.nullish(z.string().check(z.trim(), z.maxLength(100))),
+  company: z.nullish(z.string().check(z.maxLength(500))),
+  elapsedMs: z.nullish(z.number().check(z.nonnegative())),
 });
 export type SubscribeInput = z.output<typeof subscribeBody>;
 
 export const subscribeAnswer = z.union([
-  z.object({ status: z.literal('subscribed'), leadMagnet: z.object({ name: z.string(), url: z.string().nullable() }).nullable() }),
+  z.object({ status: z.literal('subscribed'), leadMagnet: z.nullable(z.object({ name: z.string(), url: z.nullable(z.string()) })) }),
   z.object({ status: z.literal('confirm_email') }),
 ]);
 
-export const publicQuery = z.object({ preview: z.enum(['1']).optional() });
+export const publicQuery = z.object({ preview: z.optional(z.enum(['1'])) });

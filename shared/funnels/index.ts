@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import type { BusConsumer } from '../platform/capability';
 import { defineCapability } from '../platform/capability';
 import { funnelOperations } from './operations';
@@ -6,10 +6,10 @@ import { claimLeadMagnet, FUNNEL_LEAD_EVENT, recordOfferRefund, recordOfferSale,
 
 /** The fields of order.completed / order.refunded this consumer reads. */
 const saleEventData = z.object({
-  order: z.object({ id: z.string(), productId: z.string().nullish() }),
+  order: z.object({ id: z.string(), productId: z.nullish(z.string()) }),
   amount: z.number(),
-  customer: z.object({ email: z.string(), firstName: z.string().nullish(), lastName: z.string().nullish() }),
-  product: z.object({ id: z.string().nullish() }).nullish(),
+  customer: z.object({ email: z.string(), firstName: z.nullish(z.string()), lastName: z.nullish(z.string()) }),
+  product: z.nullish(z.object({ id: z.nullish(z.string()) })),
 });
 
 const scopeOf = (event: { accountId: string; mode: 'live' | 'test' }) => ({ accountId: event.accountId, mode: event.mode });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { funnelCreateBody, funnelRenameBody, funnelSchema, idParams, statsSchema, templateSchema } from './schemas';
 import { activateFunnel, createFunnel, deleteFunnel, funnelStats, getFunnel, listFunnels, listTemplates, pauseFunnel, presentFunnel, renameFunnel } from './service';

@@ -1,32 +1,25 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { discountCode } from '../storefront/discounts/schemas';
 
-const httpUrl = z
-  .string()
-  .trim()
-  .url()
-  .max(2000)
-  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) link');
+const httpUrl = z.string().check(z.trim(), z.url(), z.maxLength(2000), z.refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) link'));
 
 export const funnelCreateBody = z.object({
   templateId: z.enum(['welcome', 'minicourse', 'launch']),
-  leadMagnetProductId: z.string().min(1).max(64),
-  offerProductId: z.string().min(1).max(64),
+  leadMagnetProductId: z.string().check(z.minLength(1), z.maxLength(64)),
+  offerProductId: z.string().check(z.minLength(1), z.maxLength(64)),
   offerUrl: httpUrl,
-  discount: z
-    .object({
+  discount: z.optional(z.object({
       code: discountCode,
-      valueType: z.enum(['percentage', 'fixed']).default('percentage'),
-      value: z.number().positive().max(1_000_000),
-      expiresAt: z.string().datetime({ offset: true }).nullable().optional(),
-    })
-    .optional(),
-  name: z.string().trim().min(1).max(200).optional(),
+      valueType: z._default(z.enum(['percentage', 'fixed']), 'percentage'),
+      value: z.number().check(z.positive(), z.maximum(1_000_000)),
+      expiresAt: z.optional(z.nullable(z.string().check(z.iso.datetime({ offset: true })))),
+    })),
+  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
 });
 export type FunnelCreateInput = z.output<typeof funnelCreateBody>;
 
-export const funnelRenameBody = z.object({ name: z.string().trim().min(1).max(200) });
-export const idParams = z.object({ id: z.string().min(1).max(64) });
+export const funnelRenameBody = z.object({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)) });
+export const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 export const funnelSchema = z.object({
   _id: z.string(),
@@ -36,7 +29,7 @@ export const funnelSchema = z.object({
   leadMagnetProductId: z.string(),
   offerProductId: z.string(),
   offerUrl: z.string(),
-  discountCode: z.string().nullable(),
+  discountCode: z.nullable(z.string()),
   automationId: z.string(),
   emailPostIds: z.array(z.string()),
   tag: z.string(),
@@ -64,6 +57,6 @@ export const statsSchema = z.object({
     currency: z.string(),
   }),
   stages: z.object({ leads: z.number(), opened: z.number(), clicked: z.number(), bought: z.number() }),
-  emails: z.array(z.object({ postId: z.string(), subject: z.string().nullable(), sent: z.number(), opened: z.number(), clicked: z.number() })),
+  emails: z.array(z.object({ postId: z.string(), subject: z.nullable(z.string()), sent: z.number(), opened: z.number(), clicked: z.number() })),
   attributionWindowDays: z.number(),
 });

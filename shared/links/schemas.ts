@@ -1,18 +1,18 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { CHANNELS, LINK_LIMITS } from './rules';
 
 export const linkCreateBody = z.object({
   channel: z.enum(CHANNELS),
-  targetUrl: z.string().min(1).max(LINK_LIMITS.targetUrl).describe('http or https address the short link sends people to'),
-  name: z.string().trim().min(1).max(LINK_LIMITS.name),
+  targetUrl: z.string().check(z.minLength(1), z.maxLength(LINK_LIMITS.targetUrl), z.describe('http or https address the short link sends people to')),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(LINK_LIMITS.name)),
 });
 
-export const linkIdParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'id is a 24-character hex id') });
-export const linkCodeParams = z.object({ code: z.string().min(1).max(64) });
+export const linkIdParams = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{24}$/, 'id is a 24-character hex id')) });
+export const linkCodeParams = z.object({ code: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 export const linkListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(LINK_LIMITS.pageSize).optional(),
-  after: z.string().min(1).max(2000).optional().describe('nextCursor of the previous page'),
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(LINK_LIMITS.pageSize))),
+  after: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))).check(z.describe('nextCursor of the previous page')),
 });
 
 const stats = z.union([
@@ -25,11 +25,11 @@ export const linkSchema = z.object({
   name: z.string(),
   channel: z.enum(CHANNELS),
   targetUrl: z.string(),
-  url: z.string().describe('The short address to share; each visit is counted and redirected'),
+  url: z.string().check(z.describe('The short address to share; each visit is counted and redirected')),
   code: z.string(),
   createdAt: z.string(),
-  stats: stats.describe('Clicks, unique visitors, attributed sales and revenue; `locked: true` below Pro'),
+  stats: stats.check(z.describe('Clicks, unique visitors, attributed sales and revenue; `locked: true` below Pro')),
 });
 
-export const linkListSchema = z.object({ data: z.array(linkSchema), nextCursor: z.string().nullable() });
+export const linkListSchema = z.object({ data: z.array(linkSchema), nextCursor: z.nullable(z.string()) });
 export const linkDeletedSchema = z.object({ _id: z.string(), deleted: z.literal(true) });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { createAccount, createApiKey, getAccount, updateAccount } from '../platform/accounts';
 import { clearAuthCache } from '../platform/auth';
 import { badRequest, notFound, notImplemented } from '../platform/errors';
@@ -21,9 +21,9 @@ export interface LocalRuntimeInternals extends LocalRuntimeHandle {
   carriedEvents: Map<string, DomainEvent>;
 }
 
-const accountBody = z.object({ email: z.string().email().optional(), plan: planSchema.optional(), name: z.string().optional() });
-const patchBody = z.object({ plan: planSchema.optional(), senderVerified: z.boolean().optional() });
-const advanceBody = z.object({ seconds: z.number().nonnegative().max(10 * 365 * 24 * 3600) });
+const accountBody = z.object({ email: z.optional(z.string().check(z.email())), plan: z.optional(planSchema), name: z.optional(z.string()) });
+const patchBody = z.object({ plan: z.optional(planSchema), senderVerified: z.optional(z.boolean()) });
+const advanceBody = z.object({ seconds: z.number().check(z.nonnegative(), z.maximum(10 * 365 * 24 * 3600)) });
 
 /** Routes of DESIGN.md section 5 that later capabilities take over; until then they say so. */
 const PENDING: [ControlRoute['method'], string, string][] = [

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { badRequest } from '../platform/errors';
 import { parseOrThrow } from '../platform/http/validation';
 import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
@@ -54,7 +54,7 @@ export async function redriveLocalDeadLetters(adapters: Pick<LocalAdapters, 'que
   return moved;
 }
 
-const redriveBody = z.object({ queue: z.string().min(1).max(200).optional(), dryRun: z.boolean().optional() }).strict();
+const redriveBody = z.strictObject({ queue: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), dryRun: z.optional(z.boolean()) });
 
 export const DEAD_LETTER_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
   {

@@ -1,13 +1,13 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import type { AnyOperation } from '../platform/operation';
 import type { ToolEntry } from './tool-entry';
 
 type JsonSchema = Record<string, unknown>;
 
-const fieldsOf = (schema: z.ZodType | undefined): Record<string, z.ZodType> =>
-  schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+const fieldsOf = (schema: z.ZodMiniType | undefined): Record<string, z.ZodMiniType> =>
+  schema instanceof z.ZodMiniObject ? (schema.shape as Record<string, z.ZodMiniType>) : {};
 
-const jsonSchema = (schema: z.ZodType): JsonSchema => {
+const jsonSchema = (schema: z.ZodMiniType): JsonSchema => {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
   return json;
@@ -27,7 +27,7 @@ export function toolInputSchema(operation: AnyOperation): ToolEntry['inputSchema
     }
   }
   if (operation.body) {
-    if (operation.body instanceof z.ZodObject) {
+    if (operation.body instanceof z.ZodMiniObject) {
       const body = jsonSchema(operation.body);
       Object.assign(properties, (body.properties as Record<string, JsonSchema>) ?? {});
       required.push(...((body.required as string[]) ?? []));
@@ -53,6 +53,6 @@ export function toolCatalog(operations: AnyOperation[]): ToolEntry[] {
       path: op.path,
       params: Object.keys(fieldsOf(op.params)),
       query: Object.keys(fieldsOf(op.query)),
-      body: !op.body ? 'none' : op.body instanceof z.ZodObject ? 'fields' : 'value',
+      body: !op.body ? 'none' : op.body instanceof z.ZodMiniObject ? 'fields' : 'value',
     }));
 }

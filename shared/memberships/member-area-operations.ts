@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import type { PublicContext } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { randomBase62 } from '../platform/ids';
@@ -17,12 +17,12 @@ const tags = ['Memberships'];
 const PAGE_SIZE = 20;
 const REPLIES_PAGE = 50;
 
-const tokenParams = z.object({ token: z.string().min(1).max(64) });
-const postParams = tokenParams.extend({ postId: z.string().min(1).max(64) });
-const threadParams = tokenParams.extend({ threadId: z.string().min(1).max(64) });
-const pageQuery = z.object({ cursor: z.string().max(2000).optional() });
-const threadForm = z.object({ csrf: z.string().max(100).optional(), title: z.string().max(200).optional(), body: z.string().max(10_000).optional() });
-const replyForm = z.object({ csrf: z.string().max(100).optional(), body: z.string().max(10_000).optional() });
+const tokenParams = z.object({ token: z.string().check(z.minLength(1), z.maxLength(64)) });
+const postParams = z.extend(tokenParams, { postId: z.string().check(z.minLength(1), z.maxLength(64)) });
+const threadParams = z.extend(tokenParams, { threadId: z.string().check(z.minLength(1), z.maxLength(64)) });
+const pageQuery = z.object({ cursor: z.optional(z.string().check(z.maxLength(2000))) });
+const threadForm = z.object({ csrf: z.optional(z.string().check(z.maxLength(100))), title: z.optional(z.string().check(z.maxLength(200))), body: z.optional(z.string().check(z.maxLength(10_000))) });
+const replyForm = z.object({ csrf: z.optional(z.string().check(z.maxLength(100))), body: z.optional(z.string().check(z.maxLength(10_000))) });
 
 const html = (status: number, body: string, nonce: string) => rawReply(status, body, 'text/html; charset=utf-8', areaHeaders(nonce));
 const refuse = (reason: Parameters<typeof refusedPage>[0], nonce: string) => {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { createMemberPost, deleteMemberPost, listMemberPosts, readMemberPost, updateMemberPost } from './posts';
 import { idParams, postCreateBody, postDeletedSchema, postListQuery, postPageSchema, postParams, postSchema, postUpdateBody, membersPageSchema, membersQuery, membershipCreateBody, membershipListQuery, membershipSchema, membershipUpdateBody } from './schemas';

@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import type { BusConsumer, JobHandler, QueueHandler } from '../platform/capability';
 import { logger } from '../platform/logger';
 import { kickOffNotify, NOTIFY_EVENT, NOTIFY_WATCHDOG_JOB, processNotifyBatch, watchNotify } from './posts';
 
 const scopeSchema = z.object({ accountId: z.string(), mode: z.enum(['live', 'test']) });
-const batchMessage = z.object({ scope: scopeSchema, membershipId: z.string(), postId: z.string(), batch: z.number().int().min(0) });
+const batchMessage = z.object({ scope: scopeSchema, membershipId: z.string(), postId: z.string(), batch: z.number().check(z.int(), z.minimum(0)) });
 
 /** The committed `pending` notification starts its first batch (idempotent: batches are claimed by number). */
 export const postNotifyConsumer: BusConsumer = {

@@ -1,64 +1,64 @@
-import * as z from 'zod';
+import * as z from './zod';
 
 /**
  * Runtime configuration, read once from the environment and validated. Lambda functions get these
  * variables from the CDK stacks; the local runtime sets them for itself.
  */
 const schema = z.object({
-  STAGE: z.string().default('local'),
-  AWS_REGION: z.string().default('us-east-1'),
-  TABLE_NAME: z.string().default('creator-commerce'),
+  STAGE: z._default(z.string(), 'local'),
+  AWS_REGION: z._default(z.string(), 'us-east-1'),
+  TABLE_NAME: z._default(z.string(), 'creator-commerce'),
   /** Set only for DynamoDB Local. */
-  DYNAMODB_ENDPOINT: z.string().url().optional(),
-  EVENT_BUS_NAME: z.string().default('creator-commerce'),
+  DYNAMODB_ENDPOINT: z.optional(z.string().check(z.url())),
+  EVENT_BUS_NAME: z._default(z.string(), 'creator-commerce'),
   /**
    * Address and ARN of the jobs queues up to the job group's name: each group of capabilities with
    * job handlers has its own queue, named `<prefix><group>` (shared/composition/jobs.ts).
    */
-  JOBS_QUEUE_URL_PREFIX: z.string().optional(),
-  JOBS_QUEUE_ARN_PREFIX: z.string().optional(),
-  SCHEDULER_GROUP: z.string().default('default'),
-  SCHEDULER_ROLE_ARN: z.string().optional(),
-  BLOB_BUCKET: z.string().optional(),
-  KMS_KEY_ID: z.string().optional(),
-  EMAIL_FROM: z.string().default('no-reply@example.com'),
+  JOBS_QUEUE_URL_PREFIX: z.optional(z.string()),
+  JOBS_QUEUE_ARN_PREFIX: z.optional(z.string()),
+  SCHEDULER_GROUP: z._default(z.string(), 'default'),
+  SCHEDULER_ROLE_ARN: z.optional(z.string()),
+  BLOB_BUCKET: z.optional(z.string()),
+  KMS_KEY_ID: z.optional(z.string()),
+  EMAIL_FROM: z._default(z.string(), 'no-reply@example.com'),
   /** SES configuration set every message goes through; its event destination reports bounces. */
-  EMAIL_CONFIGURATION_SET: z.string().optional(),
+  EMAIL_CONFIGURATION_SET: z.optional(z.string()),
   /** Base address of the API as buyers and sellers reach it; derived from the request when unset. */
-  PUBLIC_BASE_URL: z.string().url().optional(),
+  PUBLIC_BASE_URL: z.optional(z.string().check(z.url())),
   /** The API's own address, where the MCP endpoint sends each tool call (the stack sets its endpoint; the local runtime its own address). */
-  API_URL: z.string().url().optional(),
+  API_URL: z.optional(z.string().check(z.url())),
   /** Address of the seller dashboard (its sign-in links point here); `<API base>/dashboard` when unset. */
-  DASHBOARD_URL: z.string().url().optional(),
+  DASHBOARD_URL: z.optional(z.string().check(z.url())),
   /** HS256 secret for session tokens (JWT); session tokens are refused when unset. */
-  JWT_SECRET: z.string().min(32).optional(),
+  JWT_SECRET: z.optional(z.string().check(z.minLength(32))),
   /** Honoured only by the local runtime: lets webhooks go to http://127.0.0.1 and localhost. */
-  WEBHOOK_ALLOW_LOOPBACK: z.enum(['0', '1']).default('0'),
+  WEBHOOK_ALLOW_LOOPBACK: z._default(z.enum(['0', '1']), '0'),
   /** Validate every answer against its output schema (on in tests, off in production). */
-  VALIDATE_OUTPUT: z.enum(['0', '1']).default('0'),
+  VALIDATE_OUTPUT: z._default(z.enum(['0', '1']), '0'),
   /** The seller's Google OAuth client for spreadsheet sync (drive.file scope only). */
-  GOOGLE_CLIENT_ID: z.string().optional(),
-  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_CLIENT_ID: z.optional(z.string()),
+  GOOGLE_CLIENT_SECRET: z.optional(z.string()),
   /** The client secret encrypted with the deployment's KMS key (context purpose=google-client-secret); what AWS uses. */
-  GOOGLE_CLIENT_SECRET_ENCRYPTED: z.string().optional(),
+  GOOGLE_CLIENT_SECRET_ENCRYPTED: z.optional(z.string()),
   /** Overrides of Google's endpoints (tests point them at a fake server on loopback). */
-  GOOGLE_OAUTH_AUTH_URL: z.string().url().optional(),
-  GOOGLE_OAUTH_TOKEN_URL: z.string().url().optional(),
-  GOOGLE_OAUTH_REVOKE_URL: z.string().url().optional(),
-  GOOGLE_SHEETS_ROOT_URL: z.string().url().optional(),
+  GOOGLE_OAUTH_AUTH_URL: z.optional(z.string().check(z.url())),
+  GOOGLE_OAUTH_TOKEN_URL: z.optional(z.string().check(z.url())),
+  GOOGLE_OAUTH_REVOKE_URL: z.optional(z.string().check(z.url())),
+  GOOGLE_SHEETS_ROOT_URL: z.optional(z.string().check(z.url())),
   /** Stripe API address (`http://127.0.0.1:PORT`); unset means api.stripe.com. Tests point it at a fake. */
-  STRIPE_API_URL: z.string().url().optional(),
+  STRIPE_API_URL: z.optional(z.string().check(z.url())),
   /** Platform API addresses for imports' `connect` (tests point them at a fake on loopback); unset means the platform's own. */
-  IMPORT_GUMROAD_API_URL: z.string().url().optional(),
-  IMPORT_SHOPIFY_API_URL: z.string().url().optional(),
-  IMPORT_MAILCHIMP_API_URL: z.string().url().optional(),
+  IMPORT_GUMROAD_API_URL: z.optional(z.string().check(z.url())),
+  IMPORT_SHOPIFY_API_URL: z.optional(z.string().check(z.url())),
+  IMPORT_MAILCHIMP_API_URL: z.optional(z.string().check(z.url())),
   /** Imports: a file of more rows than this (or replacing one) has its rows stored by a queue worker, not in the request. */
-  IMPORT_INLINE_ROWS: z.coerce.number().int().positive().default(2000),
+  IMPORT_INLINE_ROWS: z._default(z.coerce.number().check(z.int(), z.positive()), 2000),
   /** Imports: a dry run over more rows than this is computed by a queue worker (202), not in the request. */
-  IMPORT_DRY_RUN_INLINE_ROWS: z.coerce.number().int().positive().default(10000),
+  IMPORT_DRY_RUN_INLINE_ROWS: z._default(z.coerce.number().check(z.int(), z.positive()), 10000),
   /** Imports: rows a file worker stores per queue message. */
-  IMPORT_FILE_CHUNK_ROWS: z.coerce.number().int().positive().default(5000),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  IMPORT_FILE_CHUNK_ROWS: z._default(z.coerce.number().check(z.int(), z.positive()), 5000),
+  RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.positive()), 600),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import type { Clock } from './clock';
 import { objectId } from './ids';
 import { keys, type Scope } from '../store/keys';

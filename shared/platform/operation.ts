@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import type { OperationContext, PublicContext } from './context';
 import type { OperationAccess } from './permissions';
 import type { Plan } from './plans';
@@ -33,7 +33,7 @@ export interface UploadedFile {
 }
 
 type Ctx<A extends AuthKind> = A extends 'key' ? OperationContext : PublicContext;
-type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Infer<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export interface OperationInput<P, Q, B> {
   params: P;
@@ -49,10 +49,10 @@ export interface OperationInput<P, Q, B> {
  */
 export interface Operation<
   A extends AuthKind = AuthKind,
-  PS extends z.ZodType | undefined = z.ZodType | undefined,
-  QS extends z.ZodType | undefined = z.ZodType | undefined,
-  BS extends z.ZodType | undefined = z.ZodType | undefined,
-  OS extends z.ZodType | undefined = z.ZodType | undefined,
+  PS extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+  QS extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+  BS extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+  OS extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
 > {
   operationId: string;
   /** MCP tool name, when the operation is offered to agents. */
@@ -97,7 +97,7 @@ export interface Operation<
    * `replayed: true` and count once even under racing retries); the generic layer leaves it alone.
    */
   ownIdempotency?: boolean;
-  handler: (ctx: Ctx<A>, input: OperationInput<Infer<PS>, Infer<QS>, Infer<BS>>) => Promise<(OS extends z.ZodType ? z.input<OS> : unknown) | Reply>;
+  handler: (ctx: Ctx<A>, input: OperationInput<Infer<PS>, Infer<QS>, Infer<BS>>) => Promise<(OS extends z.ZodMiniType ? z.input<OS> : unknown) | Reply>;
 }
 
 export type MultipartParser = (body: Buffer, contentType: string) => Promise<{ fields: Record<string, string>; files: Record<string, UploadedFile[]> }>;
@@ -109,10 +109,10 @@ export type AnyOperation = Operation<AuthKind, any, any, any, any>;
 /** Declares an operation with full inference of its input and output types. */
 export function defineOperation<
   A extends AuthKind,
-  PS extends z.ZodType | undefined = undefined,
-  QS extends z.ZodType | undefined = undefined,
-  BS extends z.ZodType | undefined = undefined,
-  OS extends z.ZodType | undefined = undefined,
+  PS extends z.ZodMiniType | undefined = undefined,
+  QS extends z.ZodMiniType | undefined = undefined,
+  BS extends z.ZodMiniType | undefined = undefined,
+  OS extends z.ZodMiniType | undefined = undefined,
 >(operation: Operation<A, PS, QS, BS, OS>): AnyOperation {
   if ((operation.bodyType === 'multipart' || operation.bodyType === 'json-or-multipart') && !operation.multipart) {
     throw new Error(`${operation.operationId}: bodyType ${operation.bodyType} needs its multipart parser (multipart: parseMultipart)`);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 
 /** Plans in ascending order. Growth = tier2, Pro = tier3, Volume = volume. */
 export const PLANS = ['free', 'tier2', 'tier3', 'volume'] as const;

@@ -1,12 +1,12 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { receiveNotification } from './ingress';
 
 const notificationBody = z.object({
-  id: z.string().min(1).max(64),
-  type: z.string().min(1).max(100),
-  created: z.number().int(),
-  accountId: z.string().min(1).max(64),
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  type: z.string().check(z.minLength(1), z.maxLength(100)),
+  created: z.number().check(z.int()),
+  accountId: z.string().check(z.minLength(1), z.maxLength(64)),
   mode: z.enum(['live', 'test']),
   data: z.record(z.string(), z.unknown()),
 });
@@ -22,7 +22,7 @@ export const processorOperations = [
     auth: 'processor',
     unmetered: true,
     body: notificationBody,
-    output: z.object({ received: z.literal(true), duplicate: z.boolean().optional(), ignored: z.boolean().optional() }),
+    output: z.object({ received: z.literal(true), duplicate: z.optional(z.boolean()), ignored: z.optional(z.boolean()) }),
     handler: async (ctx, { body }) => receiveNotification(ctx, ctx.request, body),
   }),
 ];

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation, rawReply } from '../platform/operation';
 import { openDownload } from './downloads';
 
@@ -14,7 +14,7 @@ export const downloadOperations = [
     path: '/downloads/{productId}/{token}',
     auth: 'public',
     unmetered: true,
-    params: z.object({ productId: z.string().min(1).max(64), token: z.string().min(1).max(64) }),
+    params: z.object({ productId: z.string().check(z.minLength(1), z.maxLength(64)), token: z.string().check(z.minLength(1), z.maxLength(64)) }),
     handler: async (ctx, { params }) => {
       const file = await openDownload(ctx, params.productId, params.token);
       return rawReply(200, file.body, file.contentType, {

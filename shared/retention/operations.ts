@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { getRetentionOffer, listRetentionOffers, updateRetentionOffer } from './offers';
 import { getRecoverySettingsView, getRecoverySummary, listAtRisk, updateRecoverySettings } from './recovery';
@@ -6,31 +6,27 @@ import { introReport, saveOffersReport } from './reports';
 import { FINAL_ACTIONS, REQUIRED_PLAN, turnsOn } from './rules';
 
 const TAGS = ['Retention'];
-const days = z.coerce.number().int('days: must be a whole number').min(1, 'days: must be at least 1').max(366, 'days: must be at most 366').default(30);
-const money = z.array(z.object({ currency: z.string(), amount: z.number(), count: z.number().int() }));
+const days = z._default(z.coerce.number().check(z.int('days: must be a whole number'), z.minimum(1, 'days: must be at least 1'), z.maximum(366, 'days: must be at most 366')), 30);
+const money = z.array(z.object({ currency: z.string(), amount: z.number(), count: z.number().check(z.int()) }));
 
-const settingsOut = z.object({ enabled: z.boolean(), finalAction: z.enum(['cancel', 'pause', 'keep']), emailBuyer: z.boolean(), retryDays: z.array(z.number().int()), updatedAt: z.string().nullable() });
-const settingsBody = z
-  .object({
-    enabled: z.boolean({ error: 'enabled: must be true or false' }).optional(),
-    finalAction: z.enum(FINAL_ACTIONS as [string, ...string[]], { error: 'finalAction: must be cancel, pause or keep' }).optional(),
-    emailBuyer: z.boolean({ error: 'emailBuyer: must be true or false' }).optional(),
-  })
-  .strict();
+const settingsOut = z.object({ enabled: z.boolean(), finalAction: z.enum(['cancel', 'pause', 'keep']), emailBuyer: z.boolean(), retryDays: z.array(z.number().check(z.int())), updatedAt: z.nullable(z.string()) });
+const settingsBody = z.strictObject({
+  enabled: z.optional(z.boolean({ error: 'enabled: must be true or false' })),
+  finalAction: z.optional(z.enum(FINAL_ACTIONS as [string, ...string[]], { error: 'finalAction: must be cancel, pause or keep' })),
+  emailBuyer: z.optional(z.boolean({ error: 'emailBuyer: must be true or false' })),
+});
 
-const offerConfigBody = z
-  .record(z.string(), z.unknown())
-  .describe('`{ saveOffers: { enabled, pauseMaxMonths 1-3, discountPercent 5-90, discountMonths 1-12 }, intro: { enabled, price (major units, at least 1.00, below the regular price, no trial), periods 1-12 }, yearlySwitch: { enabled, afterPayments 1-24, percentOff 1-50 } }`; each group is optional and replaces the fields it names');
+const offerConfigBody = z.record(z.string(), z.unknown()).check(z.describe('`{ saveOffers: { enabled, pauseMaxMonths 1-3, discountPercent 5-90, discountMonths 1-12 }, intro: { enabled, price (major units, at least 1.00, below the regular price, no trial), periods 1-12 }, yearlySwitch: { enabled, afterPayments 1-24, percentOff 1-50 } }`; each group is optional and replaces the fields it names'));
 const offerOut = z.object({
   id: z.string(),
   name: z.string(),
   price: z.number(),
   currency: z.string(),
   frequency: z.string(),
-  saveOffers: z.object({ enabled: z.boolean(), pauseMaxMonths: z.number().int(), discountPercent: z.number().int(), discountMonths: z.number().int() }),
-  intro: z.object({ enabled: z.boolean(), price: z.number().nullable(), periods: z.number().int() }),
-  yearlySwitch: z.object({ enabled: z.boolean(), afterPayments: z.number().int(), percentOff: z.number().int() }),
-  updatedAt: z.string().nullable(),
+  saveOffers: z.object({ enabled: z.boolean(), pauseMaxMonths: z.number().check(z.int()), discountPercent: z.number().check(z.int()), discountMonths: z.number().check(z.int()) }),
+  intro: z.object({ enabled: z.boolean(), price: z.nullable(z.number()), periods: z.number().check(z.int()) }),
+  yearlySwitch: z.object({ enabled: z.boolean(), afterPayments: z.number().check(z.int()), percentOff: z.number().check(z.int()) }),
+  updatedAt: z.nullable(z.string()),
 });
 
 export const retentionOperations = [
@@ -43,7 +39,7 @@ export const retentionOperations = [
     path: '/subscription-retention/recovery/summary',
     auth: 'key',
     query: z.object({ days }),
-    output: z.object({ days: z.number().int(), recovered: money, recoveredCount: z.number().int(), atRisk: money, atRiskCount: z.number().int(), lostCount: z.number().int(), recoveryRate: z.number(), entitlement: z.object({ allowed: z.boolean(), requiredPlan: z.string() }) }),
+    output: z.object({ days: z.number().check(z.int()), recovered: money, recoveredCount: z.number().check(z.int()), atRisk: money, atRiskCount: z.number().check(z.int()), lostCount: z.number().check(z.int()), recoveryRate: z.number(), entitlement: z.object({ allowed: z.boolean(), requiredPlan: z.string() }) }),
     handler: (ctx, { query }) => getRecoverySummary(ctx, query.days),
   }),
   defineOperation({
@@ -55,9 +51,9 @@ export const retentionOperations = [
     path: '/subscription-retention/recovery/at-risk',
     auth: 'key',
     query: z.object({
-      status: z.enum(['open', 'recovered', 'closed'], { error: 'status: must be open, recovered or closed' }).default('open'),
-      limit: z.coerce.number().int().min(1, 'limit: must be at least 1').max(100, 'limit: must be at most 100').default(20),
-      after: z.string().max(2000).optional(),
+      status: z._default(z.enum(['open', 'recovered', 'closed'], { error: 'status: must be open, recovered or closed' }), 'open'),
+      limit: z._default(z.coerce.number().check(z.int(), z.minimum(1, 'limit: must be at least 1'), z.maximum(100, 'limit: must be at most 100')), 20),
+      after: z.optional(z.string().check(z.maxLength(2000))),
     }),
     handler: (ctx, { query }) => listAtRisk(ctx, query),
   }),
@@ -125,7 +121,7 @@ export const retentionOperations = [
     method: 'GET',
     path: '/subscription-retention/offers/{id}',
     auth: 'key',
-    params: z.object({ id: z.string().min(1).max(64) }),
+    params: z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) }),
     output: offerOut,
     handler: (ctx, { params }) => getRetentionOffer(ctx, params.id),
   }),
@@ -138,7 +134,7 @@ export const retentionOperations = [
     path: '/subscription-retention/offers/{id}',
     auth: 'key',
     planFor: ({ body }) => (turnsOn(body) ? REQUIRED_PLAN : undefined),
-    params: z.object({ id: z.string().min(1).max(64) }),
+    params: z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) }),
     body: offerConfigBody,
     output: offerOut,
     handler: (ctx, { params, body }) => updateRetentionOffer(ctx, params.id, body),

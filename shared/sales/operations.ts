@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { getSubscriptionOrder } from '../subscriptions/service';
 import { createCustomerBody, customerSchema, customersQuery, idParams, paymentQuery, paymentsQuery, refundBody, saleSchema } from './schemas';

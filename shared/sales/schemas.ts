@@ -1,28 +1,25 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 
-const paymentMethod = z.object({ id: z.string(), type: z.string(), brand: z.string(), last4: z.string(), expMonth: z.number(), expYear: z.number() }).nullable();
+const paymentMethod = z.nullable(z.object({ id: z.string(), type: z.string(), brand: z.string(), last4: z.string(), expMonth: z.number(), expYear: z.number() }));
 
 export const saleSchema = z.looseObject({
   _id: z.string(),
   type: z.enum(['one_time', 'subscription']),
-  billingReason: z.enum(['initial', 'renewal', 'usage']).nullable(),
+  billingReason: z.nullable(z.enum(['initial', 'renewal', 'usage'])),
   productId: z.string(),
-  subscriptionId: z.string().nullable(),
-  subscriberId: z.string().nullable(),
+  subscriptionId: z.nullable(z.string()),
+  subscriberId: z.nullable(z.string()),
   customerId: z.string(),
   buyerEmail: z.string(),
   amount: z.number(),
-  amountCents: z.number().int(),
+  amountCents: z.number().check(z.int()),
   currency: z.string(),
   status: z.enum(['completed', 'refunded', 'disputed']),
   refundedAmount: z.number(),
-  paymentIntentId: z.string().nullable(),
-  lines: z
-    .array(z.object({ productId: z.string(), productName: z.string(), amount: z.number(), amountCents: z.number().int(), upsellId: z.string().nullable() }))
-    .optional()
-    .describe('Only when the buyer took an upsell at checkout: the product and the upsell, summing to amount'),
+  paymentIntentId: z.nullable(z.string()),
+  lines: z.optional(z.array(z.object({ productId: z.string(), productName: z.string(), amount: z.number(), amountCents: z.number().check(z.int()), upsellId: z.nullable(z.string()) }))).check(z.describe('Only when the buyer took an upsell at checkout: the product and the upsell, summing to amount')),
   paymentMethod,
-  clientReferenceId: z.string().nullable(),
+  clientReferenceId: z.nullable(z.string()),
   metadata: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
@@ -31,32 +28,32 @@ export const customerSchema = z.object({
   _id: z.string(),
   userId: z.string(),
   buyerEmail: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  country: z.string().nullable(),
-  productId: z.string().nullable(),
+  firstName: z.nullable(z.string()),
+  lastName: z.nullable(z.string()),
+  country: z.nullable(z.string()),
+  productId: z.nullable(z.string()),
   productIds: z.array(z.string()),
   testMode: z.boolean(),
-  numberOfOrders: z.number().int(),
+  numberOfOrders: z.number().check(z.int()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 
-export const idParams = z.object({ id: z.string().min(1).max(64) });
+export const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 
-export const paymentsQuery = z.object({ type: z.enum(['one_time', 'subscription']).optional() });
-export const refundBody = z.object({ amountCents: z.number().int().positive().optional() }).optional();
-export const paymentQuery = z.object({ live: z.enum(['true', 'false']).optional() });
+export const paymentsQuery = z.object({ type: z.optional(z.enum(['one_time', 'subscription'])) });
+export const refundBody = z.optional(z.object({ amountCents: z.optional(z.number().check(z.int(), z.positive())) }));
+export const paymentQuery = z.object({ live: z.optional(z.enum(['true', 'false'])) });
 
 export const customersQuery = z.object({
-  productId: z.string().max(64).optional(),
-  sort: z.enum(['newest', 'oldest', 'orders', 'email']).optional(),
+  productId: z.optional(z.string().check(z.maxLength(64))),
+  sort: z.optional(z.enum(['newest', 'oldest', 'orders', 'email'])),
 });
 
 export const createCustomerBody = z.object({
-  email: z.string().trim().email('email must be a valid email address'),
-  firstName: z.string().max(100).optional(),
-  lastName: z.string().max(100).optional(),
-  country: z.string().length(2, 'country is a 2-letter code').optional(),
-  productId: z.string().max(64).optional(),
+  email: z.string().check(z.trim(), z.email('email must be a valid email address')),
+  firstName: z.optional(z.string().check(z.maxLength(100))),
+  lastName: z.optional(z.string().check(z.maxLength(100))),
+  country: z.optional(z.string().check(z.length(2, 'country is a 2-letter code'))),
+  productId: z.optional(z.string().check(z.maxLength(64))),
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
 import { badRequest } from '../platform/errors';
 import { parseOrThrow } from '../platform/http/validation';
@@ -18,7 +18,7 @@ function local(runtime: LocalRuntimeHandle): LocalSpreadsheetControls {
   return port as LocalSpreadsheetControls;
 }
 
-const failBody = z.object({ count: z.number().int().min(0).max(1000) });
+const failBody = z.object({ count: z.number().check(z.int(), z.minimum(0), z.maximum(1000)) });
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** DESIGN.md §5: the local spreadsheet provider's consent page and what black-box tests drive. */

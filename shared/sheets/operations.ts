@@ -1,7 +1,7 @@
 import { defineOperation, rawReply } from '../platform/operation';
 import { consentResultPage } from './page';
 import { backfillBody, callbackQuery, disconnectSchema, settingsBody, spreadsheetBody, syncViewSchema } from './schemas';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { chooseSpreadsheet, completeConsent, disconnect, readSync, REQUIRED_PLAN, retryFailed, startBackfill, startConnect, syncNow, updateSettings } from './service';
 
 const tags = ['Spreadsheet sync'];
@@ -82,7 +82,7 @@ export const sheetsOperations = [
     auth: 'key',
     plan: REQUIRED_PLAN,
     body: backfillBody,
-    output: z.object({ days: z.number().int(), since: z.string().nullable() }),
+    output: z.object({ days: z.number().check(z.int()), since: z.nullable(z.string()) }),
     handler: async (ctx, { body }) => startBackfill(ctx, body.days),
   }),
   defineOperation({
@@ -94,7 +94,7 @@ export const sheetsOperations = [
     path: '/sheets-sync/sync',
     auth: 'key',
     plan: REQUIRED_PLAN,
-    output: z.object({ queued: z.number().int() }),
+    output: z.object({ queued: z.number().check(z.int()) }),
     handler: async (ctx) => syncNow(ctx),
   }),
   defineOperation({
@@ -106,7 +106,7 @@ export const sheetsOperations = [
     path: '/sheets-sync/retry',
     auth: 'key',
     plan: REQUIRED_PLAN,
-    output: z.object({ requeued: z.number().int() }),
+    output: z.object({ requeued: z.number().check(z.int()) }),
     handler: async (ctx) => retryFailed(ctx),
   }),
   defineOperation({

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { openCardUpdate } from './portal-card';
 import { showPortal, submitPortalForm, wantsHtml, type PortalHtmlOutcome } from './portal-html';
@@ -18,8 +18,8 @@ const portalAnswer = (outcome: PortalHtmlOutcome) =>
     ? reply(303, undefined, { location: outcome.location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
     : rawReply(outcome.status, outcome.page.html, 'text/html; charset=utf-8', { ...outcome.page.headers, vary: 'Accept' });
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const emptyBody = z.object({}).optional();
+const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
+const emptyBody = z.optional(z.object({}));
 
 export const subscriberOperations = [
   defineOperation({
@@ -31,12 +31,12 @@ export const subscriberOperations = [
     path: '/subscriptions/subscribers',
     auth: 'key',
     query: z.object({
-      status: z.enum(['trialing', 'active', 'past_due', 'paused', 'canceled']).optional(),
-      buyerEmail: z.string().max(320).optional(),
-      email: z.string().max(320).optional(),
-      subscriptionId: z.string().max(64).optional(),
-      page: z.coerce.number().int().min(1).default(1),
-      pageSize: z.coerce.number().int().min(1).max(100).default(20),
+      status: z.optional(z.enum(['trialing', 'active', 'past_due', 'paused', 'canceled'])),
+      buyerEmail: z.optional(z.string().check(z.maxLength(320))),
+      email: z.optional(z.string().check(z.maxLength(320))),
+      subscriptionId: z.optional(z.string().check(z.maxLength(64))),
+      page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
+      pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
     }),
     output: z.object({ data: z.array(subscriberSchema), page: z.number(), pageSize: z.number(), total: z.number() }),
     handler: (ctx, { query }) => listSubscribersOf(ctx, { ...query, email: query.buyerEmail ?? query.email }),
@@ -50,7 +50,7 @@ export const subscriberOperations = [
     path: '/subscriptions/subscribers/{id}',
     auth: 'key',
     params: idParams,
-    query: z.object({ live: z.enum(['true', 'false']).optional() }),
+    query: z.object({ live: z.optional(z.enum(['true', 'false'])) }),
     output: subscriberSchema,
     handler: (ctx, { params, query }) => getSubscriberDetail(ctx, params.id, query.live === 'true'),
   }),
@@ -100,8 +100,8 @@ export const subscriberOperations = [
     method: 'GET',
     path: '/subscriptions/sub/portal-data/{subscriptionId}/{subscriptionCustomerId}',
     auth: 'portal',
-    params: z.object({ subscriptionId: z.string().min(1).max(64), subscriptionCustomerId: z.string().min(1).max(64) }),
-    query: z.object({ token: z.string().max(128).optional(), done: z.enum(['canceled', 'resumed', 'saved', 'yearly']).optional() }),
+    params: z.object({ subscriptionId: z.string().check(z.minLength(1), z.maxLength(64)), subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    query: z.object({ token: z.optional(z.string().check(z.maxLength(128))), done: z.optional(z.enum(['canceled', 'resumed', 'saved', 'yearly'])) }),
     // A browser (Accept: text/html) gets the portal page; API clients get the JSON.
     handler: async (ctx, { params, query }) =>
       wantsHtml(ctx.request.headers)
@@ -115,8 +115,8 @@ export const subscriberOperations = [
     method: 'GET',
     path: '/subscriptions/sub/portal-card/{subscriptionId}/{subscriptionCustomerId}',
     auth: 'portal',
-    params: z.object({ subscriptionId: z.string().min(1).max(64), subscriptionCustomerId: z.string().min(1).max(64) }),
-    query: z.object({ token: z.string().max(128).optional() }),
+    params: z.object({ subscriptionId: z.string().check(z.minLength(1), z.maxLength(64)), subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    query: z.object({ token: z.optional(z.string().check(z.maxLength(128))) }),
     handler: async (ctx, { params, query }) => portalAnswer(await openCardUpdate(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, query.token)),
   }),
   defineOperation({
@@ -126,15 +126,15 @@ export const subscriberOperations = [
     method: 'POST',
     path: '/subscriptions/sub/portal-form/{subscriptionId}/{subscriptionCustomerId}',
     auth: 'portal',
-    params: z.object({ subscriptionId: z.string().min(1).max(64), subscriptionCustomerId: z.string().min(1).max(64) }),
+    params: z.object({ subscriptionId: z.string().check(z.minLength(1), z.maxLength(64)), subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)) }),
     bodyType: 'json-or-form',
     body: z.object({
       action: z.enum(['cancel', 'resume', 'save_pause', 'save_discount', 'yearly_switch']),
-      token: z.string().max(128).optional(),
-      csrf: z.string().max(128).optional(),
-      confirm: z.string().max(8).optional(),
-      months: z.coerce.number().int().min(1).max(12).optional(),
-      reason: z.string().max(40).optional(),
+      token: z.optional(z.string().check(z.maxLength(128))),
+      csrf: z.optional(z.string().check(z.maxLength(128))),
+      confirm: z.optional(z.string().check(z.maxLength(8))),
+      months: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(12))),
+      reason: z.optional(z.string().check(z.maxLength(40))),
     }),
     handler: async (ctx, { params, body }) => portalAnswer(await submitPortalForm(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, body)),
   }),
@@ -145,18 +145,16 @@ export const subscriberOperations = [
     method: 'POST',
     path: '/subscriptions/sub/portal/{subscriptionCustomerId}/cancel',
     auth: 'portal',
-    params: z.object({ subscriptionCustomerId: z.string().min(1).max(64) }),
-    query: z.object({ token: z.string().max(128).optional() }),
+    params: z.object({ subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    query: z.object({ token: z.optional(z.string().check(z.maxLength(128))) }),
     description:
       'When the offer has save offers (retention), `saveOffer` accepts one instead of canceling: `{ kind: "pause", months }` (1 to pauseMaxMonths) or `{ kind: "discount" }`; `reason` is kept for the report. `GET portal-data` lists them as `saveOffers`.',
-    body: z
-      .object({
-        immediate: z.boolean().optional(),
-        token: z.string().max(128).optional(),
-        saveOffer: z.object({ kind: z.enum(['pause', 'discount']), months: z.number().int().min(1).max(12).optional() }).optional(),
-        reason: z.string().max(40).optional(),
-      })
-      .optional(),
+    body: z.optional(z.object({
+        immediate: z.optional(z.boolean()),
+        token: z.optional(z.string().check(z.maxLength(128))),
+        saveOffer: z.optional(z.object({ kind: z.enum(['pause', 'discount']), months: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(12))) })),
+        reason: z.optional(z.string().check(z.maxLength(40))),
+      })),
     handler: async (ctx, { params, query, body }) => {
       const token = query.token ?? body?.token;
       if (body?.saveOffer) return portalSave(ctx, params.subscriptionCustomerId, token, body.saveOffer, body.reason ?? null);
@@ -172,9 +170,9 @@ export const subscriberOperations = [
     method: 'POST',
     path: '/subscriptions/sub/portal/{subscriptionCustomerId}/yearly-switch',
     auth: 'portal',
-    params: z.object({ subscriptionCustomerId: z.string().min(1).max(64) }),
-    query: z.object({ token: z.string().max(128).optional() }),
-    body: z.object({ token: z.string().max(128).optional() }).optional(),
+    params: z.object({ subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    query: z.object({ token: z.optional(z.string().check(z.maxLength(128))) }),
+    body: z.optional(z.object({ token: z.optional(z.string().check(z.maxLength(128))) })),
     handler: (ctx, { params, query, body }) => portalYearlySwitch(ctx, params.subscriptionCustomerId, query.token ?? body?.token),
   }),
   defineOperation({
@@ -184,9 +182,9 @@ export const subscriberOperations = [
     method: 'POST',
     path: '/subscriptions/sub/portal/{subscriptionCustomerId}/resume',
     auth: 'portal',
-    params: z.object({ subscriptionCustomerId: z.string().min(1).max(64) }),
-    query: z.object({ token: z.string().max(128).optional() }),
-    body: z.object({ token: z.string().max(128).optional() }).optional(),
+    params: z.object({ subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    query: z.object({ token: z.optional(z.string().check(z.maxLength(128))) }),
+    body: z.optional(z.object({ token: z.optional(z.string().check(z.maxLength(128))) })),
     handler: (ctx, { params, query, body }) => portalChange(ctx, params.subscriptionCustomerId, query.token ?? body?.token, { type: 'resume' }),
   }),
 ];

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { isApiError } from '../platform/errors';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { alreadyAnsweredPage, closedPage, missingPage, surveyPage, thanksPage, SURVEY_PAGE_HEADERS } from './page';
@@ -75,7 +75,7 @@ export const surveyOperations = [
     unmetered: true,
     params: tokenParams,
     bodyType: 'json-or-form',
-    body: z.record(z.string(), z.unknown()).optional(),
+    body: z.optional(z.record(z.string(), z.unknown())),
     handler: async (ctx, { params, body }) => {
       const asPage = (ctx.request.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
       // The token is the only permission (no cookie), so a forged cross-site post gains nothing;

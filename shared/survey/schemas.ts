@@ -1,48 +1,42 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { CHANNELS, LIMITS } from './rules';
 
-const optionSchema = z.object({ id: z.string(), label: z.string(), channel: z.enum(CHANNELS).nullable() });
+const optionSchema = z.object({ id: z.string(), label: z.string(), channel: z.nullable(z.enum(CHANNELS)) });
 
 export const settingsSchema = z.object({
   enabled: z.boolean(),
   question: z.string(),
   options: z.array(optionSchema),
   allowOther: z.boolean(),
-  updatedAt: z.string().nullable(),
+  updatedAt: z.nullable(z.string()),
 });
 
-export const settingsBody = z
-  .object({
-    enabled: z.boolean().optional().describe('Turning it on needs Growth; off stays open'),
-    question: z.string().max(LIMITS.question).optional(),
-    options: z
-      .array(
-        z.object({
-          id: z.string().max(64).optional().describe('An existing option id: keeps its past answers after a rename. Leave out for a new option'),
-          label: z.string().max(LIMITS.label),
-          channel: z.enum(CHANNELS).nullable().optional(),
-        }),
-      )
-      .min(LIMITS.minOptions)
-      .max(LIMITS.maxOptions)
-      .optional(),
-    allowOther: z.boolean().optional().describe('Adds a free-text answer'),
-  })
-  .strict();
+export const settingsBody = z.strictObject({
+  enabled: z.optional(z.boolean()).check(z.describe('Turning it on needs Growth; off stays open')),
+  question: z.optional(z.string().check(z.maxLength(LIMITS.question))),
+  options: z.optional(z.array(
+      z.object({
+        id: z.optional(z.string().check(z.maxLength(64))).check(z.describe('An existing option id: keeps its past answers after a rename. Leave out for a new option')),
+        label: z.string().check(z.maxLength(LIMITS.label)),
+        channel: z.optional(z.nullable(z.enum(CHANNELS))),
+      }),
+    ).check(z.minLength(LIMITS.minOptions), z.maxLength(LIMITS.maxOptions))),
+  allowOther: z.optional(z.boolean()).check(z.describe('Adds a free-text answer')),
+});
 
 export const reportQuery = z.object({
-  startDate: z.string().optional().describe('YYYY-MM-DD (UTC); default 30 days before endDate'),
-  endDate: z.string().optional().describe('YYYY-MM-DD (UTC); default today; at most 366 days after startDate'),
+  startDate: z.optional(z.string()).check(z.describe('YYYY-MM-DD (UTC); default 30 days before endDate')),
+  endDate: z.optional(z.string()).check(z.describe('YYYY-MM-DD (UTC); default today; at most 366 days after startDate')),
 });
 
-const money = z.number().describe('In the account currency');
+const money = z.number().check(z.describe('In the account currency'));
 
 export const reportSchema = z.object({
   startDate: z.string(),
   endDate: z.string(),
   currency: z.string(),
   totals: z.object({ shown: z.number(), answered: z.number(), responseRate: z.number(), revenue: money }),
-  options: z.array(z.object({ id: z.string(), label: z.string(), channel: z.enum(CHANNELS).nullable(), answers: z.number(), share: z.number(), revenue: money })),
+  options: z.array(z.object({ id: z.string(), label: z.string(), channel: z.nullable(z.enum(CHANNELS)), answers: z.number(), share: z.number(), revenue: money })),
   other: z.object({ answers: z.number(), share: z.number(), revenue: money, topAnswers: z.array(z.object({ answer: z.string(), count: z.number() })) }),
   trackedLinks: z.object({
     locked: z.boolean(),
@@ -50,5 +44,5 @@ export const reportSchema = z.object({
   }),
 });
 
-export const tokenParams = z.object({ token: z.string().min(1).max(128) });
-export const answerBody = z.object({ answer: z.coerce.string().max(64), otherText: z.coerce.string().max(1000).optional() });
+export const tokenParams = z.object({ token: z.string().check(z.minLength(1), z.maxLength(128)) });
+export const answerBody = z.object({ answer: z.coerce.string().check(z.maxLength(64)), otherText: z.optional(z.coerce.string().check(z.maxLength(1000))) });

@@ -1,27 +1,23 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { MAX_QUANTITY } from './rules';
 import { changeSeats, getUsage, pricingPlan, reportUsage, updateUsagePricing } from './service';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
+const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 const seatsSchema = z.object({
   enabled: z.boolean(),
-  unitPriceCents: z.number().int().optional(),
-  minimum: z.number().int().optional(),
-  maximum: z.number().int().optional(),
+  unitPriceCents: z.optional(z.number().check(z.int())),
+  minimum: z.optional(z.number().check(z.int())),
+  maximum: z.optional(z.number().check(z.int())),
 });
-const meterSchema = z.object({ key: z.string(), name: z.string(), unitPriceCents: z.number().int(), includedUnits: z.number().int() });
+const meterSchema = z.object({ key: z.string(), name: z.string(), unitPriceCents: z.number().check(z.int()), includedUnits: z.number().check(z.int()) });
 // The body is checked field by field by rules.parsePricing, so each range error names its field.
-const pricingBody = z.looseObject({ seats: z.unknown(), meters: z.unknown() }).describe('`{ seats: { enabled, unitPriceCents, minimum, maximum }, meters: [{ key, name, unitPriceCents, includedUnits }] }` (at most 5 meters; money in integer cents)');
+const pricingBody = z.looseObject({ seats: z.unknown(), meters: z.unknown() }).check(z.describe('`{ seats: { enabled, unitPriceCents, minimum, maximum }, meters: [{ key, name, unitPriceCents, includedUnits }] }` (at most 5 meters; money in integer cents)'));
 
 const reportBody = z.object({
-  meter: z.string({ error: 'meter: required, the key of one of the offer\'s meters' }).min(1, 'meter: required').max(40, 'meter: at most 40 characters'),
-  quantity: z
-    .number({ error: 'quantity: required, a positive integer' })
-    .int('quantity: must be an integer')
-    .min(1, 'quantity: must be at least 1')
-    .max(MAX_QUANTITY, `quantity: must be at most ${MAX_QUANTITY}`),
+  meter: z.string({ error: 'meter: required, the key of one of the offer\'s meters' }).check(z.minLength(1, 'meter: required'), z.maxLength(40, 'meter: at most 40 characters')),
+  quantity: z.number({ error: 'quantity: required, a positive integer' }).check(z.int('quantity: must be an integer'), z.minimum(1, 'quantity: must be at least 1'), z.maximum(MAX_QUANTITY, `quantity: must be at most ${MAX_QUANTITY}`)),
 });
 
 export const usageOperations = [
@@ -65,7 +61,7 @@ export const usageOperations = [
     path: '/subscriptions/{id}/usage',
     auth: 'key',
     params: idParams,
-    query: z.object({ limit: z.coerce.number().int().min(1, 'limit: must be at least 1').max(100, 'limit: must be at most 100').default(20) }),
+    query: z.object({ limit: z._default(z.coerce.number().check(z.int(), z.minimum(1, 'limit: must be at least 1'), z.maximum(100, 'limit: must be at most 100')), 20) }),
     handler: (ctx, { params, query }) => getUsage(ctx, params.id, query.limit),
   }),
   defineOperation({
@@ -78,7 +74,7 @@ export const usageOperations = [
     auth: 'key',
     plan: 'tier3',
     params: idParams,
-    body: z.object({ quantity: z.number({ error: 'quantity: required, an integer' }).int('quantity: must be an integer') }),
+    body: z.object({ quantity: z.number({ error: 'quantity: required, an integer' }).check(z.int('quantity: must be an integer')) }),
     handler: (ctx, { params, body }) => changeSeats(ctx, params.id, body.quantity),
   }),
 ];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../shared/platform/zod';
 import { APP } from '../../shared/app';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
@@ -26,7 +26,7 @@ const deep = (levels: number): unknown => (levels === 0 ? 'x' : { n: deep(levels
 const HOSTILE_STRINGS = ['__proto__', 'toString', CONTROL, '../../etc/passwd', 'x'.repeat(5000), '😀'.repeat(300)];
 const HOSTILE_VALUES: unknown[] = [null, 0, -1, 1e308, 1.5, true, [], ['x'], {}, { __proto__: { polluted: true } }, deep(40), 'x'.repeat(500_000), CONTROL, '__proto__'];
 
-const shapeOf = (schema: unknown): Record<string, unknown> => (schema instanceof z.ZodObject ? (schema.shape as Record<string, unknown>) : {});
+const shapeOf = (schema: unknown): Record<string, unknown> => (schema instanceof z.ZodMiniObject ? (schema.shape as Record<string, unknown>) : {});
 
 interface Case {
   label: string;

@@ -1,7 +1,7 @@
 import { App as CdkApp } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../shared/platform/zod';
 import { buildStacks } from '../../lib/app';
 import { CAPABILITIES } from '../../shared/app';
 import { assembleApp } from '../../shared/composition/assemble';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../shared/platform/zod';
 import { ApiError, featureLocked, tooManyRequests } from '../../shared/platform/errors';
 import { decodeFormFields } from '../../shared/platform/http/form-fields';
 import { parseMultipart } from '../../shared/platform/http/multipart';
@@ -10,7 +10,7 @@ import { defineOperation, type AnyOperation } from '../../shared/platform/operat
 import { parseOrThrow } from '../../shared/platform/http/validation';
 
 describe('validation', () => {
-  const schema = z.object({ name: z.string().min(1), price: z.number().nonnegative(), nested: z.object({ code: z.string() }).optional() });
+  const schema = z.object({ name: z.string().check(z.minLength(1)), price: z.number().check(z.nonnegative()), nested: z.optional(z.object({ code: z.string() })) });
 
   it('names the failing field and the reason', () => {
     try {

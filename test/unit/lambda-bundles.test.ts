@@ -9,6 +9,8 @@ import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
 import { PROJECT_ROOT, entrySource, writeFunctionEntry, type FunctionSpec } from '../../shared/composition/function-entries';
 import { prebuiltDocsGroup } from '../../shared/composition/docs-prebuilt';
 import { APP } from '../../shared/app';
+import { productCreateBody } from '../../shared/catalog/schemas';
+import { parseOrThrow } from '../../shared/platform/http/validation';
 import type { AnyOperation } from '../../shared/platform/operation';
 
 // The Lambda bundles swap some packages for lighter ones (esbuild aliases): what the bundle runs
@@ -31,7 +33,8 @@ async function bundle(name: string, source: string) {
   const outfile = join(dir, `${name}.mjs`);
   const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', metafile: true, logLevel: 'error' });
   rmSync(entry);
-  return { module: await import(pathToFileURL(outfile).href), inputs: Object.keys(out.metafile.inputs) };
+  const emitted = Object.values(out.metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path));
+  return { module: await import(pathToFileURL(outfile).href), inputs: Object.keys(out.metafile.inputs), emitted };
 }
 
 describe('Lambda bundles', () => {
@@ -111,5 +114,35 @@ describe('Lambda bundles', () => {
     // …and the email capability's consumer renders and delivers it.
     const worker = await functionInputs({ kind: 'consumer', appFunction: 'email-transactional' });
     expect(worker.filter((p) => /node_modules\/(sanitize-html|html-to-text|juice)\//.test(p)).length).toBeGreaterThan(0);
+  });
+
+  it('validate with zod/mini and English messages, as the unbundled schemas do, without classic zod or other locales', { timeout: 60_000 }, async () => {
+    const { module, inputs, emitted } = await bundle('schemas', "export { productCreateBody } from '../shared/catalog/schemas';\nexport { parseOrThrow } from '../shared/platform/http/validation';\nexport { tokenParams } from '../shared/email/schemas';");
+    const bodies = [
+      { name: '  Course  ', price: 29.99, creditAmount: 3, imageIds: [] },
+      { name: 'x'.repeat(500), price: 1 },
+      { name: 'Course', price: 10, productType: 'bundle', creditAmount: 1.5 },
+      { name: 'Course', price: 10, creditAutoRefill: { enabled: true, topOffCents: 100_000_001 } },
+      { price: 'free' },
+    ];
+    const answer = (parse: typeof parseOrThrow, body: unknown) => {
+      try {
+        return { ok: parse(productCreateBody, body, 'body') };
+      } catch (error) {
+        return { message: (error as Error).message, details: (error as { details?: unknown }).details };
+      }
+    };
+    const bundled = (body: unknown) => {
+      try {
+        return { ok: module.parseOrThrow(module.productCreateBody, body, 'body') };
+      } catch (error) {
+        return { message: (error as Error).message, details: (error as { details?: unknown }).details };
+      }
+    };
+    for (const body of bodies) expect(bundled(body)).toEqual(answer(parseOrThrow, body));
+    // zod's own English message where the schema gives none.
+    expect(() => module.parseOrThrow(module.tokenParams, { token: 'short' }, 'params')).toThrow('token: Too small: expected string to have >=10 characters');
+    expect(inputs.filter((p) => /node_modules\/zod\/v4\/classic\//.test(p))).toEqual([]);
+    expect(emitted.filter((p) => /node_modules\/zod\/v4\/locales\//.test(p))).toEqual([expect.stringMatching(/locales\/en\.js$/)]);
   });
 });

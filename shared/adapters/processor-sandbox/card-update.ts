@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { sellerBrand } from '../../account/branding';
 import { formatMoney } from '../../account/buyer-page';
 import type { Deps } from '../../platform/context';
@@ -12,7 +12,7 @@ import type { SandboxProcessor } from './sandbox';
 
 type PageDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'ports'>;
 
-const cardForm = z.object({ cardNumber: z.coerce.string().max(40).optional(), expiry: z.coerce.string().max(10).optional(), cvc: z.coerce.string().max(10).optional() });
+const cardForm = z.object({ cardNumber: z.optional(z.coerce.string().check(z.maxLength(40))), expiry: z.optional(z.coerce.string().check(z.maxLength(10))), cvc: z.optional(z.coerce.string().check(z.maxLength(10))) });
 
 const expiredOrMissing = async (deps: PageDeps, session: SandboxCardUpdate | undefined, baseUrl: string): Promise<HostedCheckoutOutcome> => {
   const brand = session ? await sellerBrand(deps, session.scope, baseUrl) : { name: 'Subscription', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null };

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { locateSessionById, paymentClaim } from '../../checkout/service';
 import type { ControlRoute, LocalRuntimeHandle } from '../../platform/capability';
 import { badRequest, conflict, notFound } from '../../platform/errors';
@@ -13,16 +13,16 @@ import { SandboxProcessor } from './sandbox';
  * find sessions, subscribers and sales through those capabilities' service functions.
  */
 const payBody = z.object({
-  email: z.string().trim().email('email must be a valid email address'),
-  firstName: z.string().max(100).optional(),
-  lastName: z.string().max(100).optional(),
-  country: z.string().max(2).optional(),
-  card: z.string().max(40).optional(),
-  saveCard: z.boolean().optional(),
+  email: z.string().check(z.trim(), z.email('email must be a valid email address')),
+  firstName: z.optional(z.string().check(z.maxLength(100))),
+  lastName: z.optional(z.string().check(z.maxLength(100))),
+  country: z.optional(z.string().check(z.maxLength(2))),
+  card: z.optional(z.string().check(z.maxLength(40))),
+  saveCard: z.optional(z.boolean()),
 });
 const renewBody = z.object({ outcome: z.enum(['succeed', 'fail']) });
 const cardBody = z.object({ outcome: z.enum(['declines', 'pays']) });
-const refundBody = z.object({ amountCents: z.number().int().positive().optional() });
+const refundBody = z.object({ amountCents: z.optional(z.number().check(z.int(), z.positive())) });
 const refuseBody = z.object({ operation: z.enum(['pause', 'resume', 'cancel', 'charge']) });
 
 function sandbox(runtime: LocalRuntimeHandle): SandboxProcessor {

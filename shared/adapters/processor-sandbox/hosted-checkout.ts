@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { sellerBrand } from '../../account/branding';
 import type { BuyerPage } from '../../account/buyer-page';
 import { hostedCheckoutView, sessionDiscountChange, sessionUpsellChange } from '../../checkout/hosted-view';
@@ -14,10 +14,10 @@ import { checkoutRepriced } from './repository';
 import type { SandboxCheckout } from './records';
 import type { SandboxProcessor } from './sandbox';
 
-const text = (max: number) => z.coerce.string().trim().max(max).optional();
+const text = (max: number) => z.optional(z.coerce.string().check(z.trim(), z.maxLength(max)));
 
 const payForm = z.object({
-  intent: z.enum(['pay', 'discount', 'upsell-add', 'upsell-remove']).optional(),
+  intent: z.optional(z.enum(['pay', 'discount', 'upsell-add', 'upsell-remove'])),
   // The form decoder turns digit-only fields into numbers; a card number is text.
   email: text(320),
   firstName: text(100),
@@ -27,7 +27,7 @@ const payForm = z.object({
   cardNumber: text(40),
   expiry: text(10),
   cvc: text(10),
-  saveCard: z.union([z.boolean(), z.string()]).optional(),
+  saveCard: z.optional(z.union([z.boolean(), z.string()])),
 });
 
 export type HostedCheckoutOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; page: BuyerPage } | { kind: 'missing'; html: string };

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { publicBaseUrl } from '../../checkout/service';
 import { badRequest } from '../../platform/errors';
 import { defineOperation, rawReply, reply } from '../../platform/operation';
@@ -24,8 +24,8 @@ const sandboxOf = (ports: Ports) => {
   return ports.processorSandbox;
 };
 
-const checkoutParams = z.object({ checkoutId: z.string().min(1).max(64) });
-const cardUpdateParams = z.object({ sessionId: z.string().min(1).max(64) });
+const checkoutParams = z.object({ checkoutId: z.string().check(z.minLength(1), z.maxLength(64)) });
+const cardUpdateParams = z.object({ sessionId: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 /** The sandbox's hosted checkout page, its form post and the thank-you page (public HTML routes). */
 export const sandboxOperations = [

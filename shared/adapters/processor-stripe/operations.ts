@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { defineOperation } from '../../platform/operation';
 import { receiveStripeEvent } from './webhook';
 
@@ -13,9 +13,9 @@ export const stripeOperations = [
     path: '/processor/stripe/webhooks/{accountId}/{mode}',
     auth: 'processor',
     unmetered: true,
-    params: z.object({ accountId: z.string().min(1).max(64), mode: z.enum(['live', 'test']) }),
-    body: z.object({ id: z.string().min(1).max(255), type: z.string().min(1).max(100) }).passthrough(),
-    output: z.object({ received: z.literal(true), duplicate: z.boolean().optional(), ignored: z.boolean().optional() }),
+    params: z.object({ accountId: z.string().check(z.minLength(1), z.maxLength(64)), mode: z.enum(['live', 'test']) }),
+    body: z.looseObject({ id: z.string().check(z.minLength(1), z.maxLength(255)), type: z.string().check(z.minLength(1), z.maxLength(100)) }),
+    output: z.object({ received: z.literal(true), duplicate: z.optional(z.boolean()), ignored: z.optional(z.boolean()) }),
     handler: async (ctx, { params }) => receiveStripeEvent(ctx, { accountId: params.accountId, mode: params.mode }, ctx.request),
   }),
 ];

@@ -1,8 +1,8 @@
-import type * as z from 'zod';
+import type * as z from '../zod';
 import { badRequest } from '../errors';
 
 /** Parses one part of the input; a failure becomes a 400 naming the field and the reason. */
-export function parseOrThrow<S extends z.ZodType>(schema: S | undefined, value: unknown, part: 'params' | 'query' | 'body'): z.output<S> | undefined {
+export function parseOrThrow<S extends z.ZodMiniType>(schema: S | undefined, value: unknown, part: 'params' | 'query' | 'body'): z.output<S> | undefined {
   if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (result.success) return result.data;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { defineOperation } from '../../platform/operation';
 import { deletedSchema, idParams } from '../schemas';
 import { appliedDiscountSchema, applyDiscountParams, createDiscountBody, discountSchema, productParams, updateDiscountBody } from './schemas';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { defineOperation, rawReply } from '../../platform/operation';
 import { deletedSchema, idParams } from '../schemas';
 import { imageFileParams, imageSchema, uploadImageBody } from './schemas';

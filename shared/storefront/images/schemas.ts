@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 
 // ---- images ----
 /** Documents the multipart file field; the file itself arrives in `files`, not in the fields. */
 export const uploadImageBody = z.object({
-  image: z.unknown().optional().meta({ type: 'string', format: 'binary', description: 'The image file: PNG, JPEG, GIF or WebP, at most 5 MB' }),
+  image: z.optional(z.unknown()).check(z.meta({ type: 'string', format: 'binary', description: 'The image file: PNG, JPEG, GIF or WebP, at most 5 MB' })),
 });
 export const imageSchema = z.object({
   _id: z.string(),
@@ -13,4 +13,4 @@ export const imageSchema = z.object({
   filename: z.string(),
   createdAt: z.string(),
 });
-export const imageFileParams = z.object({ token: z.string().min(1).max(100) });
+export const imageFileParams = z.object({ token: z.string().check(z.minLength(1), z.maxLength(100)) });

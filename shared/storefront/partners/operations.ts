@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { defineOperation } from '../../platform/operation';
 import { createPartnerBody, partnerFilterQuery, partnerSchema, partnerStatsSchema, referralSaleSchema, referralSchema, registerReferralBody } from './schemas';
 import { createPartner, listPartners, listReferralSales, listReferrals, partnerStats, presentReferralSale, registerReferral } from './service';

@@ -1,13 +1,13 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { discountCode } from '../discounts/schemas';
 import { hasCents, testMode } from '../schemas';
 
 // ---- partners ----
 export const createPartnerBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  email: z.email().max(320),
-  referralCode: discountCode.optional(),
-  commissionPercent: z.number().min(0).max(100).refine(hasCents, 'must have at most two decimals'),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  email: z.email().check(z.maxLength(320)),
+  referralCode: z.optional(discountCode),
+  commissionPercent: z.number().check(z.minimum(0), z.maximum(100), z.refine(hasCents, 'must have at most two decimals')),
 });
 export const partnerSchema = z.object({
   _id: z.string(),
@@ -19,9 +19,9 @@ export const partnerSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export const registerReferralBody = z.object({ referralCode: z.string().trim().min(1).max(100), email: z.email().max(320).optional() });
-export const referralSchema = z.object({ _id: z.string(), partnerId: z.string(), referralCode: z.string(), email: z.string().nullable(), createdAt: z.string() });
-export const partnerFilterQuery = z.object({ partnerId: z.string().min(1).max(100).optional() });
+export const registerReferralBody = z.object({ referralCode: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)), email: z.optional(z.email().check(z.maxLength(320))) });
+export const referralSchema = z.object({ _id: z.string(), partnerId: z.string(), referralCode: z.string(), email: z.nullable(z.string()), createdAt: z.string() });
+export const partnerFilterQuery = z.object({ partnerId: z.optional(z.string().check(z.minLength(1), z.maxLength(100))) });
 export const referralSaleSchema = z.object({
   _id: z.string(),
   saleId: z.string(),

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { defineOperation } from '../../platform/operation';
 import { idParams } from '../schemas';
 import { createRefundPolicyBody, refundPolicySchema } from './schemas';

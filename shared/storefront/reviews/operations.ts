@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { defineOperation } from '../../platform/operation';
 import { reviewQuery, reviewSchema, submitReviewBody, submitReviewParams, submittedReviewSchema } from './schemas';
 import { listReviews, submitReview } from './service';

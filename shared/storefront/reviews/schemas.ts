@@ -1,24 +1,24 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { testMode } from '../schemas';
 
 // ---- reviews ----
-export const reviewQuery = z.object({ productId: z.string().min(1).max(100).optional() });
-export const submitReviewParams = z.object({ token: z.string().min(1).max(200) });
+export const reviewQuery = z.object({ productId: z.optional(z.string().check(z.minLength(1), z.maxLength(100))) });
+export const submitReviewParams = z.object({ token: z.string().check(z.minLength(1), z.maxLength(200)) });
 export const submitReviewBody = z.object({
-  rating: z.number().int('must be a whole number').min(1).max(5),
-  title: z.string().trim().max(200).optional(),
-  body: z.string().trim().max(5000).optional(),
+  rating: z.number().check(z.int('must be a whole number'), z.minimum(1), z.maximum(5)),
+  title: z.optional(z.string().check(z.trim(), z.maxLength(200))),
+  body: z.optional(z.string().check(z.trim(), z.maxLength(5000))),
 });
 export const reviewSchema = z.object({
   _id: z.string(),
   productId: z.string(),
   saleId: z.string(),
-  customerId: z.string().nullable(),
+  customerId: z.nullable(z.string()),
   buyerEmail: z.string(),
   rating: z.number(),
-  title: z.string().nullable(),
-  body: z.string().nullable(),
+  title: z.nullable(z.string()),
+  body: z.nullable(z.string()),
   testMode,
   createdAt: z.string(),
 });
-export const submittedReviewSchema = reviewSchema.omit({ buyerEmail: true, customerId: true });
+export const submittedReviewSchema = z.omit(reviewSchema, { buyerEmail: true, customerId: true });

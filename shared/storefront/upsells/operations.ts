@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { defineOperation } from '../../platform/operation';
 import { deletedSchema, idParams } from '../schemas';
 import { createUpsellBody, updateUpsellBody, upsellSchema } from './schemas';

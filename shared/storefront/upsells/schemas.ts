@@ -1,19 +1,19 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { productIds, recordId, testMode, usdAmount } from '../schemas';
 
 // ---- upsells ----
 const upsellFields = {
-  name: z.string().trim().min(1).max(200).nullable(),
+  name: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
   mainProductIds: productIds,
   upsellProductId: recordId,
   upsellPrice: usdAmount,
 };
-export const createUpsellBody = z.object({ ...upsellFields, name: upsellFields.name.optional() });
-export const updateUpsellBody = z.object(upsellFields).partial();
+export const createUpsellBody = z.object({ ...upsellFields, name: z.optional(upsellFields.name) });
+export const updateUpsellBody = z.partial(z.object(upsellFields));
 export type UpsellInput = z.output<typeof updateUpsellBody>;
 export const upsellSchema = z.object({
   _id: z.string(),
-  name: z.string().nullable(),
+  name: z.nullable(z.string()),
   mainProductIds: z.array(z.string()),
   upsellProductId: z.string(),
   upsellPrice: z.number(),
