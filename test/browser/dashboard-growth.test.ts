@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } f
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { dashboardUrl, seriousAxeViolations, signInByMagicLink } from '../support/dashboard';
-import { control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { createTestAccount, settleWithRetries, startTestRuntime, type TestAccount } from '../support/runtime';
 import { joinTeam } from '../support/team';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
@@ -15,9 +15,7 @@ let owner: TestAccount;
 let page: Page;
 
 const shot = (name: string, on: Page = page) => on.screenshot({ path: join(SCREENSHOTS, `growth-${name}.png`), fullPage: true });
-const settle = async () => {
-  for (let attempt = 1; attempt <= 4; attempt++) if ((await control(runtime).post('/_local/settle', {})).status === 200) return;
-};
+const settle = () => settleWithRetries(runtime);
 async function accessible(name: string) {
   expect(await seriousAxeViolations(page), name).toEqual([]);
 }

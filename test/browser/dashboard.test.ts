@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
-import { ApiClient, control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { ApiClient, createTestAccount, settleWithRetries, startTestRuntime, type TestAccount } from '../support/runtime';
 import { dashboardUrl, pageSettled, seriousAxeViolations, signInByMagicLink, signInToken } from '../support/dashboard';
 import { joinTeam } from '../support/team';
 import type { LocalRuntime } from '../../shared/local/runtime';
@@ -69,7 +69,7 @@ describe('seller dashboard in a browser', () => {
     await buyer.fill('#cvc', '123');
     await Promise.all([buyer.waitForURL(/\/thanks$/), buyer.click('#pay')]);
     await buyer.close();
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
 
     await page.getByRole('link', { name: 'Orders' }).click();
     await pageSettled(page);
@@ -83,7 +83,7 @@ describe('seller dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Refund' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Refund' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     await page.reload();
     await pageSettled(page);
     await expect(page.getByTestId('sale-status').textContent()).resolves.toMatch(/refunded/);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
-import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { ApiClient, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 let runtime: LocalRuntime;
@@ -118,7 +118,7 @@ describe('signup form embeds on a third-party page (Chromium)', () => {
     await frame.getByRole('button', { name: form.buttonLabel }).click();
     await frame.getByRole('heading', { name: 'Check your inbox' }).waitFor();
     // The confirmation mail is queued with the signup and delivered by the email worker.
-    await new ApiClient(runtime.url).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const mails = (await new ApiClient(runtime.url).get(`/_local/emails?to=${encodeURIComponent(email)}`)).body.emails;
     expect(mails.map((m: any) => m.subject)).toEqual(['Please confirm your subscription']);
     await page.close();

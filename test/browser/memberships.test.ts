@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser';
-import { createTestAccount, startTestRuntime } from '../support/runtime';
+import { createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 import { control, createProduct } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { changeMember, requireMembership } from '../../shared/memberships/service';
@@ -29,7 +29,7 @@ describe('member area (Chromium)', () => {
     const scope = { accountId: account.accountId, mode: 'test' as const };
     const record = await requireMembership(runtime.deps, scope, membership._id);
     await changeMember(runtime.deps, scope, record, { email: 'potter@example.com', name: 'Pat Potter', add: [productSource(product._id, 'o1')], now: runtime.clock.now().toISOString(), reason: 'subscription_ended' });
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const mail = ((await control(runtime).get('/_local/emails')).body.emails as { to: string; subject: string; html: string }[]).find((m) => m.to === 'potter@example.com' && m.subject === 'Your access to Studio')!;
     const link = /href="([^"]*\/member-area\/[0-9A-Za-z]{32})"/.exec(mail.html)![1]!;
 

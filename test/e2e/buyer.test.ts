@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { advanceDays, control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import { productFilePut } from '../../shared/imports/repository';
 import type { LocalRuntime } from '../../shared/local/runtime';
@@ -9,7 +9,7 @@ let seller: TestAccount;
 let other: TestAccount;
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-const settle = () => control(runtime).post('/_local/settle', {});
+const settle = () => settleWithRetries(runtime);
 const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
 const linkAfter = (text: string, label: string) => new RegExp(`${label}: (\\S+)`).exec(text)?.[1];
 const HTML = { accept: 'text/html,application/xhtml+xml' };

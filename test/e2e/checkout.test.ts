@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { control, createOffer, createProduct, events, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
@@ -178,11 +178,11 @@ describe('checkout sessions', () => {
     const partial = await account.test.post(`/payments/${paid.saleId}/refund`, { amountCents: 1000 });
     expect(partial.status).toBe(202);
     expect(partial.body.refund).toEqual({ requestedCents: 1000, status: 'pending' });
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     expect((await account.test.get(`/payments/${paid.saleId}`)).body).toMatchObject({ status: 'completed', refundedCents: 1000 });
     const rest = await account.test.post(`/payments/${paid.saleId}/refund`, {});
     expect(rest.body.refund.requestedCents).toBe(3000);
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     expect((await account.test.get(`/orders/${paid.saleId}`)).body).toMatchObject({ status: 'refunded', refundedCents: 4000 });
     const again = await account.test.post(`/payments/${paid.saleId}/refund`, {});
     expect([again.status, again.body.code]).toEqual([409, 'ALREADY_REFUNDED']);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, createTestAccount, startTestRuntime } from '../support/runtime';
+import { ApiClient, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { suppressEmail } from '../../shared/audience/service';
 import { deliverQueuedMail } from '../../shared/email/delivery';
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(async () => runtime?.stop());
 
 const unique = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-const settle = () => ctl.post('/_local/settle', {});
+const settle = () => settleWithRetries(runtime);
 const mails = async (to: string) => (await ctl.get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; html: string; text: string; headers?: Record<string, string> }[];
 
 describe('queued transactional mail', () => {

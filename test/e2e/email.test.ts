@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { ApiClient, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { upsertContact } from '../../shared/audience/service';
 
@@ -21,7 +21,7 @@ interface Mail {
   replyTo?: string;
 }
 const mails = async (to?: string): Promise<Mail[]> => (await ctl.get(`/_local/emails${to ? `?to=${encodeURIComponent(to)}` : ''}`)).body.emails;
-const settle = () => ctl.post('/_local/settle', {});
+const settle = () => settleWithRetries(runtime);
 const hrefs = (html: string) => [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
 const unique = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { ApiClient, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 let runtime: LocalRuntime;
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(async () => runtime?.stop());
 
 const unique = (p: string) => `${p}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-const settle = () => ctl.post('/_local/settle', {});
+const settle = () => settleWithRetries(runtime);
 /** The mails sent to an address, once the queued ones are delivered (the email worker sends them). */
 const mails = async (to: string) => {
   await settle();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, createTestAccount, startTestRuntime } from '../support/runtime';
+import { ApiClient, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 let runtime: LocalRuntime;
@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(async () => runtime?.stop());
 
 const mails = async (to: string) => (await ctl.get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; html: string }[];
-const settle = () => ctl.post('/_local/settle', {});
+const settle = () => settleWithRetries(runtime);
 const advanceHours = async (h: number) => (await ctl.post('/_local/clock/advance', { seconds: h * 3600 }), settle());
 
 describe('funnels', () => {

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
-import { control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { createTestAccount, settleWithRetries, startTestRuntime, type TestAccount } from '../support/runtime';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms';
 
 let runtime: LocalRuntime;
@@ -62,13 +62,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const settle = async () => {
-  for (let attempt = 1; ; attempt++) {
-    const res = await control(runtime).post('/_local/settle', {});
-    if (res.status === 200) return;
-    if (res.status !== 504 || attempt === 4) expect(res.status, res.text).toBe(200);
-  }
-};
+const settle = () => settleWithRetries(runtime);
 
 type Contact = { email: string; status: string; source: string; consent: { source: string; wording: string; optedInAt: string } | null; tags: string[] };
 async function contacts(account: TestAccount): Promise<Map<string, Contact>> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { control, createProduct } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { changeMember, requireMembership } from '../../shared/memberships/service';
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-const settle = () => control(runtime).post('/_local/settle', {});
+const settle = () => settleWithRetries(runtime);
 
 interface Club {
   account: TestAccount;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestRuntime } from '../support/runtime';
+import { createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 import { control, createProduct } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { changeMember, requireMembership } from '../../shared/memberships/service';
@@ -46,7 +46,7 @@ describe('members-only posts', () => {
     expect(created.body.html).toBe('<p>Hello <b>readers</b></p><a>x</a>');
     const postId = created.body._id;
 
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const sent = (await account.test.get(`/memberships/${membership._id}/posts/${postId}`)).body;
     expect(sent).toMatchObject({ notifyState: 'sent', notifiedCount: MEMBERS - 2 });
     const mails = ((await control(runtime).get('/_local/emails')).body.emails as { to: string; subject: string; html: string }[]).filter((m) => m.subject === 'Week 1 notes');
@@ -61,7 +61,7 @@ describe('members-only posts', () => {
     // Back to draft and published again: no second notification.
     expect((await account.test.patch(`/memberships/${membership._id}/posts/${postId}`, { status: 'draft' })).body.status).toBe('draft');
     expect((await account.test.patch(`/memberships/${membership._id}/posts/${postId}`, { status: 'published', notify: true })).body.notifyState).toBe('sent');
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const again = ((await control(runtime).get('/_local/emails')).body.emails as { subject: string }[]).filter((m) => m.subject === 'Week 1 notes');
     expect(again).toHaveLength(mails.length);
 

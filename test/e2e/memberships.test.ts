@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { advanceDays, control, createOffer, createProduct, events, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { SANDBOX_NOTIFICATION_SECRET, sign } from '../../shared/adapters/processor-sandbox/signing';
@@ -18,7 +18,7 @@ async function subscribe(account: TestAccount, offerId: string, email: string) {
 }
 
 async function members(account: TestAccount, id: string, query = '') {
-  await control(runtime).post('/_local/settle', {});
+  await settleWithRetries(runtime);
   const res = await account.test.get(`/memberships/${id}/members${query}`);
   expect(res.status).toBe(200);
   return res.body as { data: { email: string; name: string | null; status: string; leftReason: string | null }[]; counts: { all: number; active: number; ended: number }; nextCursor: string | null };

@@ -5,7 +5,7 @@ import { assembleApp } from '../../shared/composition/assemble';
 import { startLocalRuntime, type LocalRuntime } from '../../shared/local/runtime';
 import { defineCapability } from '../../shared/platform/capability';
 import { randomHex } from '../../shared/platform/ids';
-import { ApiClient, createTestAccount, TEST_JWT_SECRET, type TestAccount } from '../support/runtime';
+import { ApiClient, createTestAccount, settleWithRetries, TEST_JWT_SECRET, type TestAccount } from '../support/runtime';
 
 // A bus consumer that refuses every delivery until it is "fixed": its deliveries die after the
 // local bus's retries, sit in the dead-letter list, and a redrive hands them to it again, once.
@@ -65,21 +65,21 @@ describe('local dead letters', () => {
     // A dry run lists and moves nothing.
     const dry = await control.post('/_local/dead-letters/redrive', { queue: 'consumer:redrive-probe', dryRun: true });
     expect(dry.body).toMatchObject({ dryRun: true, redriven: 0, deadLetters: [{ eventId: event.id }] });
-    await control.post('/_local/settle', {});
+    await settleWithRetries(runtime);
     expect(probe.attempts).toHaveLength(4);
 
     probe.broken = false;
     const redriven = await control.post('/_local/dead-letters/redrive', { queue: 'consumer:redrive-probe' });
     expect(redriven.status).toBe(200);
     expect(redriven.body).toMatchObject({ dryRun: false, redriven: 1, deadLetters: [{ eventId: event.id, type: 'product.created' }] });
-    await control.post('/_local/settle', {});
+    await settleWithRetries(runtime);
     expect(probe.handled).toEqual([event.id]);
     expect(probe.attempts).toHaveLength(5);
     expect((await control.get('/_local/dead-letters')).body.deadLetters).toEqual([]);
 
     // Nothing is left to move: a second redrive delivers nothing.
     expect((await control.post('/_local/dead-letters/redrive', {})).body.redriven).toBe(0);
-    await control.post('/_local/settle', {});
+    await settleWithRetries(runtime);
     expect(probe.attempts).toHaveLength(5);
   });
 

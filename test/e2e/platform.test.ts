@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { ApiClient, control, createTestAccount, startTestRuntime, TEST_JWT_SECRET, type TestAccount } from '../support/runtime';
+import { ApiClient, control, createTestAccount, startTestRuntime, TEST_JWT_SECRET, type TestAccount, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 let runtime: LocalRuntime;
@@ -93,7 +93,7 @@ describe('control API', () => {
     const c = control(runtime);
     const before = (await c.get('/_local/capacity')).body;
     await account.test.post('/products', { name: 'Counted', price: 1 });
-    await c.post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const after = (await c.get('/_local/capacity')).body;
     expect(after.write).toBeGreaterThan(before.write);
     expect(after.read).toBeGreaterThanOrEqual(before.read);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { setProcessorSettings } from '../../shared/processor/settings';
 import { FakeStripe } from '../support/fake-stripe';
-import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { ApiClient, createTestAccount, settleWithRetries, startTestRuntime, type TestAccount } from '../support/runtime';
 
 const WHSEC = 'whsec_e2e_secret';
 const DAY = 24 * 3600;
@@ -13,7 +13,7 @@ let account: TestAccount;
 let control: ApiClient;
 
 async function outbox(mode: 'live' | 'test') {
-  await control.post('/_local/settle', {});
+  await settleWithRetries(runtime);
   return (await control.get(`/_local/events?accountId=${account.accountId}&mode=${mode}`)).body.events as { id: string; type: string; data: any }[];
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/adapters/processor-sandbox/signing';
 import { createOffer, createProduct, events, openCheckout, pay } from '../support/commerce';
-import { ApiClient, createTestAccount, startTestRuntime } from '../support/runtime';
+import { ApiClient, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 
 // Racing duplicates change state once: every request gets a clear answer (never a 5xx) and the
 // outcome is what one request at a time would give.
@@ -81,7 +81,7 @@ describe('races', () => {
     expect(full.filter((r) => r.status === 200)).toHaveLength(0);
     expect(full.filter((r) => r.status === 400)).toHaveLength(10);
     // Nothing is left to refund once the racing ones are done.
-    await new ApiClient(runtime.url).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     expect((await refund({ amountCents: 1 })).status).toBe(400);
   });
 

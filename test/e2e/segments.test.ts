@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { createProduct, openCheckout, pay } from '../support/commerce';
-import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { ApiClient, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 
 let runtime: LocalRuntime;
 let ctl: ApiClient;
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-const settle = () => ctl.post('/_local/settle', {});
+const settle = () => settleWithRetries(runtime);
 const uniq = () => Math.random().toString(36).slice(2, 8);
 
 async function addContact(account: TestAccount, email: string, extra: Record<string, unknown> = {}) {

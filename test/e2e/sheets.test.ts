@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { getConnection } from '../../shared/sheets/repository';
-import { ApiClient, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { ApiClient, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { control, pay } from '../support/commerce';
 
 let runtime: LocalRuntime;
@@ -70,7 +70,7 @@ describe('spreadsheet sync on the local runtime', () => {
     const paid = await buy(a.live, productId, 'ann@example.com');
     const testProduct = await a.test.post('/products', { name: 'Test guide', price: 5 });
     await buy(a.test, testProduct.body._id, 'tess@example.com');
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     expect((await view(a.live)).counts).toEqual({ synced: 0, pending: 2, failed: 0 });
     expect((await sheetsOf(a.accountId))[0]!.tabs.Sales).toHaveLength(1);
     await advance(120);
@@ -125,7 +125,7 @@ describe('spreadsheet sync on the local runtime', () => {
     await advance(3600);
     expect((await sheetsOf(a.accountId))[0]!.tabs.Sales.some((r) => r[1] === sale.saleId)).toBe(false);
     expect((await a.live.post('/sheets-sync/retry')).body).toEqual({ requeued: 2 });
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     expect((await view(a.live)).counts).toMatchObject({ pending: 2, failed: 0 });
     await advance(120);
     const sales = (await sheetsOf(a.accountId))[0]!.tabs.Sales;
@@ -137,7 +137,7 @@ describe('spreadsheet sync on the local runtime', () => {
     await buy(a.live, productId, 'dee@example.com');
     const first = await a.live.post('/sheets-sync/sync');
     expect(first.status).toBe(200);
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     expect((await sheetsOf(a.accountId))[0]!.tabs.Customers.some((r) => r[1] === 'dee@example.com')).toBe(true);
     const again = await a.live.post('/sheets-sync/sync');
     expect(again.status).toBe(429);

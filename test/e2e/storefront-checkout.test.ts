@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { control, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 let runtime: LocalRuntime;
@@ -27,7 +27,7 @@ describe('storefront records through a real checkout', () => {
 
     const first = await buy(productId, { discountCode: 'once25', referralCode: 'patref' }, 'buyer1@example.com');
     expect(first.saleId).toBeTruthy();
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
 
     expect((await seller.test.get(`/discounts/${discount._id}`)).body.uses).toBe(1);
     const exhausted = await seller.test.get(`/discounts/apply/ONCE25/${productId}`);
@@ -49,7 +49,7 @@ describe('storefront records through a real checkout', () => {
   it('hands the seller the buyer\'s review link on the order; the buyer reviews once through it', async () => {
     const productId = (await seller.test.post('/products', { name: 'Guide', price: 15 })).body._id;
     const { saleId } = await buy(productId, {}, 'reviewer@example.com');
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const order = await seller.test.get(`/orders/${saleId}`);
     expect(order.body.reviewPath).toMatch(/^\/reviews\/submit\/[0-9A-Za-z]{32}$/);
     const buyer = control(runtime);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, control, createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
+import { ApiClient, control, createTestAccount, settleWithRetries, startTestRuntime, type TestAccount } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { keys } from '../../shared/store/keys';
 import { toItem } from '../../shared/store/items';
@@ -198,7 +198,7 @@ describe('reviews', () => {
     expect((await account.live.get('/reviews')).body).toHaveLength(1);
 
     const c = control(runtime);
-    await c.post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const events = await c.get(`/_local/events?accountId=${account.accountId}&mode=test&type=review.created`);
     expect(events.body.events).toHaveLength(2);
     expect(events.body.events[0].data).toEqual(reviews.body[1]);

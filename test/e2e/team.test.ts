@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, control, createTestAccount, startTestRuntime } from '../support/runtime';
+import { ApiClient, control, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 import { acceptInvite, inviteLink, joinTeam } from '../support/team';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
@@ -241,7 +241,7 @@ describe('team', () => {
     await advance(7 * 86400 - 6 * 61 + 30);
     expect((await fetch(newest)).status).toBe(200);
     await advance(300);
-    await control(runtime).post('/_local/settle', {});
+    await settleWithRetries(runtime);
     const gone = await fetch(newest);
     expect(gone.status).toBe(410);
     expect(await gone.text()).toContain('expired');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEvent, outboxPut } from '../../shared/platform/events';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import type { Mode } from '../../shared/store/keys';
-import { createTestAccount, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';
+import { createTestAccount, settleWithRetries, startTestRuntime, type ApiClient, type TestAccount } from '../support/runtime';
 import { createOffer, createProduct, events, openCheckout, pay } from '../support/commerce';
 import { helperVerified, independentlyVerified, startReceiver, waitFor } from './webhooks-receiver';
 
@@ -33,7 +33,7 @@ async function emit(accountId: string, mode: Mode, type: string, data: Record<st
   return event;
 }
 
-const settle = () => fetch(`${runtime.url}/_local/settle`, { method: 'POST', body: '{}' });
+const settle = () => settleWithRetries(runtime);
 
 describe('endpoint management', () => {
   it('creates an endpoint, shows the 48-hex secret only once, lists and reads it without the secret', async () => {

@@ -1,4 +1,4 @@
-import { ApiClient, type TestAccount } from './runtime';
+import { ApiClient, settleWithRetries, type TestAccount } from './runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 /** Helpers for the money-path tests: everything goes through HTTP, as a black-box client would. */
@@ -35,7 +35,7 @@ export interface OutboxEvent {
 
 export async function events(runtime: LocalRuntime, account: TestAccount, type?: string): Promise<OutboxEvent[]> {
   const c = new ApiClient(runtime.url);
-  await c.post('/_local/settle', {});
+  await settleWithRetries(runtime);
   const res = await c.get(`/_local/events?accountId=${account.accountId}&mode=test${type ? `&type=${type}` : ''}`);
   return res.body.events;
 }

@@ -1,46 +1,51 @@
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal, type DynamoDbLocalProcess } from '../../shared/local/dynamodb';
+import { DynamoPool, servePool } from './dynamo-pool';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The first instance; files that need one fixed endpoint use it. */
-    dynamoEndpoint: string;
-    /** One in-memory DynamoDB Local per test worker (see `testDynamoEndpoint`). */
-    dynamoEndpoints: string[];
-    /** How many files run at once (vitest's maxWorkers): each worker owns its share of the instances. */
-    testWorkers: number;
+    /** The lending desk of the run's DynamoDB Locals (see dynamo-pool.ts); '' with an external endpoint. */
+    dynamoPool: string;
+    /** TEST_DYNAMODB_ENDPOINT, when the run uses a DynamoDB Local already running ('' otherwise). */
+    dynamoExternal: string;
   }
 }
 
-// DynamoDB Local serves every request on one SQLite connection, and every write costs more the
-// more tables the instance has held: deleted tables stay behind (measured: a put on a new table
-// took 7.6 ms on a fresh instance, 20 ms after 40 tables had come and gone). So each worker owns
-// instances no other worker uses, and its files take turns over them (dynamo-endpoint.ts): six
-// instances in all, about 20 files each in a full run. They are started together, once, in vitest's
-// main process; vitest loads this module afresh for each project, so that state lives on
-// globalThis (module state started two instances per project, one project after another).
-const INSTANCES = Math.max(1, Number(process.env.TEST_DYNAMODB_INSTANCES ?? 6));
-const shared = ((globalThis as { __testDynamoDb?: { dynamos?: Promise<DynamoDbLocalProcess[]>; users: number } }).__testDynamoDb ??= { users: 0 });
+// Each test file borrows a DynamoDB Local for its duration (dynamo-file.ts) and creates its own
+// tables there (dropped when it ends); an instance that has served enough work is replaced by a
+// fresh one, since DynamoDB Local's writes slow down with every stream record it holds (see
+// dynamo-pool.ts). Two files run at once: four instances leave two starting or idle. The pool
+// lives in vitest's main process; vitest loads this module afresh for each project, so that
+// state lives on globalThis (started once, stopped when the last project is done).
+const SIZE = Math.max(1, Number(process.env.TEST_DYNAMODB_INSTANCES ?? 4));
+const MAX_FILES = Math.max(1, Number(process.env.TEST_DYNAMODB_MAX_FILES ?? 8));
+const MAX_CPU_SECONDS = Math.max(1, Number(process.env.TEST_DYNAMODB_MAX_CPU_SECONDS ?? 20));
+
+type Shared = { desk?: Promise<{ pool: DynamoPool; url: string; close: () => void }>; users: number };
+const shared = ((globalThis as { __testDynamoPool?: Shared }).__testDynamoPool ??= { users: 0 });
 
 export async function setup(project: TestProject) {
   const external = process.env.TEST_DYNAMODB_ENDPOINT;
   if (external) {
-    project.provide('dynamoEndpoint', external);
-    project.provide('dynamoEndpoints', [external]);
-    project.provide('testWorkers', 1);
+    project.provide('dynamoPool', '');
+    project.provide('dynamoExternal', external);
     return;
   }
   shared.users++;
-  shared.dynamos ??= Promise.all(Array.from({ length: INSTANCES }, () => startDynamoDbLocal()));
-  const endpoints = (await shared.dynamos).map((instance) => instance.endpoint);
-  project.provide('dynamoEndpoint', endpoints[0]!);
-  project.provide('dynamoEndpoints', endpoints);
-  project.provide('testWorkers', Number(project.vitest.config.maxWorkers) || 1);
+  shared.desk ??= (async () => {
+    const pool = new DynamoPool({ size: SIZE, maxFiles: MAX_FILES, maxCpuSeconds: MAX_CPU_SECONDS });
+    await pool.start();
+    const { url, server } = await servePool(pool);
+    return { pool, url, close: () => server.close() };
+  })();
+  project.provide('dynamoPool', (await shared.desk).url);
+  project.provide('dynamoExternal', '');
 }
 
 export async function teardown() {
-  if (!shared.dynamos || --shared.users > 0) return;
-  const running = shared.dynamos;
-  shared.dynamos = undefined;
-  await Promise.all((await running).map((instance) => instance.stop()));
+  if (!shared.desk || --shared.users > 0) return;
+  const desk = await shared.desk;
+  shared.desk = undefined;
+  desk.close();
+  if (process.env.TEST_DYNAMODB_REPORT) console.log(`DynamoDB Local pool: ${desk.pool.replaced} instance(s) replaced`);
+  await desk.pool.stop();
 }

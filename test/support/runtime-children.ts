@@ -4,16 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startDynamoDbLocal } from '../../shared/local/dynamodb';
+import { TEST_JAVA_OPTIONS } from './dynamo-pool';
 import { randomHex } from '../../shared/platform/ids';
 
 /**
  * Whole local runtimes in child processes on one table and one data folder, for tests that kill
- * one (SIGKILL: nothing flushed) and start another on the same state. They get a DynamoDB Local of
- * their own: the suite's shared one slows down late in a long run (every write there re-describes
- * a stream whose records have piled up), and these tests write thousands of items.
+ * one (SIGKILL: nothing flushed) and start another on the same state. They get a fresh DynamoDB
+ * Local of their own rather than the pool's: they write thousands of items, and every write costs
+ * more the more stream records an instance holds (see dynamo-pool.ts).
  */
 export async function runtimeChildren(prefix: string) {
-  const dynamo = await startDynamoDbLocal();
+  const dynamo = await startDynamoDbLocal({ javaOptions: TEST_JAVA_OPTIONS });
   const endpoint = dynamo.endpoint;
   const tableName = `t_${randomHex(6)}`;
   const dataDir = await mkdtemp(join(tmpdir(), prefix));

@@ -12,7 +12,7 @@ import { Store } from '../../shared/store/store';
 
 const created: { endpoint: string; tableName: string }[] = [];
 
-/** Deletes this file's tables (run after each file by drop-tables.ts): their streams would otherwise keep weighing on DynamoDB Local. */
+/** Deletes this file's tables (run after each file by dynamo-file.ts): their streams would otherwise keep weighing on DynamoDB Local. */
 export async function dropTestTables(): Promise<void> {
   for (const { endpoint, tableName } of created.splice(0)) {
     const raw = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
