@@ -135,10 +135,11 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
       needs = item.needs ?? ['table'];
       const fn = spec.kind === 'consumer' ? 'consumerFunction' : spec.kind === 'external-consumer' ? 'externalConsumerFunction' : 'queueFunction';
       imports.add(`import { ${fn}, lambdaDeps } from '${from('shared/composition/lambda')}';`);
-      // A consumer exported from its own module is imported from there, not through the manifest:
-      // the function then bundles that consumer's code alone, not its capability's operations and
-      // other workers (the email worker's renderer, a capability's processor calls).
-      const own = spec.kind === 'queue' ? undefined : consumerModuleOf(located.get(capability)?.module, spec.appFunction!);
+      // A consumer or queue worker exported from its own module is imported from there, not
+      // through the manifest: the function then bundles that worker's code alone, not its
+      // capability's operations and other workers (the email worker's renderer, a capability's
+      // processor calls, the memberships post sanitiser).
+      const own = workerModuleOf(located.get(capability)?.module, spec.appFunction!);
       if (own) {
         imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
         handler = `${fn}(${own.exportName}, deps)`;
@@ -266,11 +267,11 @@ export function jobsModuleOf(manifestModule: string | undefined): ManifestModule
 }
 
 /**
- * The module of a capability's folder that exports the consumer named `name` as
+ * The module of a capability's folder that exports the consumer or queue named `name` as
  * `export const x: BusConsumer = { name: '<name>', ... }` (the name a literal, first), if exactly
  * one does; test/unit/function-entries.test.ts checks that each one found is the manifest's own.
  */
-export function consumerModuleOf(manifestModule: string | undefined, name: string): ManifestModule | undefined {
+export function workerModuleOf(manifestModule: string | undefined, name: string): ManifestModule | undefined {
   if (!manifestModule) return undefined;
   const folder = join(PROJECT_ROOT, dirname(manifestModule));
   const pattern = new RegExp(`export const (\\w+)(?::\\s*\\w+)?\\s*=\\s*\\{\\s*name:\\s*['"]${name.replace(/[^\w-]/g, '')}['"]`);

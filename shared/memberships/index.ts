@@ -3,9 +3,9 @@ import { BAN_HIDE_EVENT, THREAD_DELETED_EVENT } from './community';
 import { communityCleanupConsumer, memberAreaConsumer, memberOrderConsumer, memberSubscriptionConsumer, membershipResyncConsumer } from './consumers';
 import { memberAreaOperations } from './member-area-operations';
 import { membershipOperations } from './operations';
-import { NOTIFY_EVENT, NOTIFY_QUEUE } from './posts';
+import { NOTIFY_EVENT } from './post-notify';
 import { RESYNC_EVENT } from './service';
-import { membershipJobs, notifyBatchHandler, postNotifyConsumer } from './workers';
+import { membershipJobs, notifyQueue, postNotifyConsumer } from './workers';
 
 /** Memberships: members derived from subscriptions and sales, member events, members-only posts with notification, community, member area. */
 export const memberships = defineCapability({
@@ -13,16 +13,7 @@ export const memberships = defineCapability({
   operations: [...membershipOperations, ...memberAreaOperations],
   needs: ['table', 'queue', 'scheduler'],
   consumers: [memberSubscriptionConsumer, memberOrderConsumer, membershipResyncConsumer, postNotifyConsumer, memberAreaConsumer, communityCleanupConsumer],
-  queues: [
-    {
-      name: NOTIFY_QUEUE,
-      handle: notifyBatchHandler,
-      // Mails are queued for the email capability's worker (shared/email/outbox.ts).
-      needs: ['table', 'queue', 'scheduler'],
-      timeoutSeconds: 60,
-      batchSize: 5,
-    },
-  ],
+  queues: [notifyQueue],
   jobs: membershipJobs,
   eventTypes: ['member.joined', 'member.left', RESYNC_EVENT, NOTIFY_EVENT, BAN_HIDE_EVENT, THREAD_DELETED_EVENT],
 });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP, CAPABILITIES } from '../../shared/app';
-import { consumerModuleOf, entrySource, functionSpecs, jobsModuleOf, manifestModules, PROJECT_ROOT } from '../../shared/composition/function-entries';
+import { entrySource, functionSpecs, jobsModuleOf, manifestModules, PROJECT_ROOT, workerModuleOf } from '../../shared/composition/function-entries';
 import { unpackJson } from '../../shared/composition/packed-json';
 
 const source = (kind: Parameters<typeof entrySource>[1]['kind'], appFunction?: string, tracing = false) => entrySource(APP, { kind, appFunction }, { tracing })!;
@@ -111,11 +111,11 @@ describe('generated function entries', () => {
     expect(team.filter((m) => /^shared\/team\/(index|operations|service)$/.test(m) || m === 'shared/adapters/aws/email')).toEqual([]);
   });
 
-  it('import a consumer from its own module, the very object its manifest lists, without the manifest', async () => {
+  it('import a consumer or queue worker from its own module, the very object its manifest lists, without the manifest', async () => {
     let own = 0;
     for (const capability of CAPABILITIES) {
-      for (const consumer of [...(capability.consumers ?? []), ...(capability.externalConsumers ?? [])]) {
-        const found = consumerModuleOf(manifestModules().get(capability)!.module, consumer.name);
+      for (const consumer of [...(capability.consumers ?? []), ...(capability.externalConsumers ?? []), ...(capability.queues ?? [])]) {
+        const found = workerModuleOf(manifestModules().get(capability)!.module, consumer.name);
         if (!found) continue;
         own++;
         expect((await import(join(PROJECT_ROOT, `${found.module}.ts`)))[found.exportName], consumer.name).toBe(consumer);
@@ -129,10 +129,15 @@ describe('generated function entries', () => {
     expect(source('consumer', 'buyer-receipts')).toContain('consumerFunction(receiptConsumer, deps)');
   });
 
-  it('a queue worker runs its queue from its own manifest', () => {
+  it("a queue worker runs its queue from its own manifest, or from the queue's own module when it has one", () => {
     const text = source('queue', 'webhooks');
     expect(importsOf(text)).toContain('shared/webhooks/index');
     expect(text).toContain('queueFunction(webhooks.queues!.find((item) => item.name === "webhooks")!, deps)');
+    // The members-only post notification: its batches, not the post writes and their HTML sanitiser.
+    const notify = source('queue', 'membership-post-notify');
+    expect(importsOf(notify)).toContain('shared/memberships/workers');
+    expect(importsOf(notify)).not.toContain('shared/memberships/index');
+    expect(notify).toContain('queueFunction(notifyQueue, deps)');
   });
 });
 
