@@ -118,10 +118,20 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
         handler = `apiFunction(prebuiltMcpGroup(${JSON.stringify(catalog)}), deps)`;
       } else {
         const capability = owner((c) => c.name === group.name)!;
-        capabilities = [capability];
-        const name = manifest(capability);
-        if (!name) return undefined;
-        handler = `apiFunction(${name}.operations ?? [], deps)`;
+        // Operations a manifest takes from a module as one imported name are imported from there:
+        // the function then bundles the operations and what they reach, not the capability's
+        // timers and workers (the usage timers' charges reach the payment processor).
+        const own = operationsModuleOf(located.get(capability)?.module);
+        if (own) {
+          imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
+          handler = `apiFunction(${own.exportName}, deps)`;
+          roots = [own.module];
+        } else {
+          capabilities = [capability];
+          const name = manifest(capability);
+          if (!name) return undefined;
+          handler = `apiFunction(${name}.operations ?? [], deps)`;
+        }
       }
       imports.add(`import { apiFunction, lambdaDeps } from '${from('shared/composition/lambda')}';`);
       break;
@@ -255,10 +265,15 @@ function jobRoots(group: JobGroup, located: Map<Capability, ManifestModule>): st
  * (`jobs: teamJobs` with `import { teamJobs } from './invite-end'`), or undefined when they are
  * written in the manifest itself.
  */
-export function jobsModuleOf(manifestModule: string | undefined): ManifestModule | undefined {
+export const jobsModuleOf = (manifestModule: string | undefined) => importedFieldModule(manifestModule, 'jobs');
+
+/** Likewise for its operations (`operations: usageOperations`); not for a list built in place. */
+export const operationsModuleOf = (manifestModule: string | undefined) => importedFieldModule(manifestModule, 'operations');
+
+function importedFieldModule(manifestModule: string | undefined, field: 'jobs' | 'operations'): ManifestModule | undefined {
   if (!manifestModule) return undefined;
   const text = readFileSync(join(PROJECT_ROOT, `${manifestModule}.ts`), 'utf8');
-  const name = /\bjobs:\s*([A-Za-z_$][\w$]*)\s*[,}\n]/.exec(text)?.[1];
+  const name = new RegExp(`\\b${field}:\\s*([A-Za-z_$][\\w$]*)\\s*[,}\\n]`).exec(text)?.[1];
   if (!name) return undefined;
   const specifier = new RegExp(`import\\s*\\{[^}]*\\b${name.replace(/\$/g, '\\$')}\\b[^}]*\\}\\s*from\\s*['"](\\.{1,2}/[^'"]+)['"]`).exec(text)?.[1];
   if (!specifier) return undefined;

@@ -38,7 +38,9 @@ export const usageFoldConsumer: BusConsumer = {
 export const usage = defineCapability({
   name: 'usage',
   operations: usageOperations,
-  needs: ['table', 'queue', 'scheduler', 'encryption'],
+  // The processor's keys (KMS) are read by the timers' charges only (period-close.ts), whose
+  // function's access is read from their code.
+  needs: ['table', 'queue', 'scheduler'],
   consumers: [usagePeriodTimerConsumer, usageFoldConsumer],
   jobs: usageJobs,
 });

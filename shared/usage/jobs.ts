@@ -1,5 +1,6 @@
 import type { JobHandler } from '../platform/capability';
-import { closePeriod, JOB_CLOSE_PERIOD, JOB_RETRY_CHARGE, retryCharge } from './service';
+import { closePeriod, retryCharge } from './period-close';
+import { JOB_CLOSE_PERIOD, JOB_RETRY_CHARGE } from './service';
 
 /** Period close and charge retry timers (the manifest's `jobs`), apart from the operations their function does not run. */
 export const usageJobs: Record<string, JobHandler> = {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP, CAPABILITIES } from '../../shared/app';
-import { entrySource, functionSpecs, jobsModuleOf, manifestModules, PROJECT_ROOT, workerModuleOf } from '../../shared/composition/function-entries';
+import { entrySource, functionSpecs, jobsModuleOf, manifestModules, operationsModuleOf, PROJECT_ROOT, workerModuleOf } from '../../shared/composition/function-entries';
 import { unpackJson } from '../../shared/composition/packed-json';
 
 const source = (kind: Parameters<typeof entrySource>[1]['kind'], appFunction?: string, tracing = false) => entrySource(APP, { kind, appFunction }, { tracing })!;
@@ -19,13 +19,13 @@ describe('generated function entries', () => {
     }
   });
 
-  it('give an API function its own manifest, the port providers its code can reach, and only the AWS ports its needs name', () => {
+  it('give an API function its own operations, the port providers its code can reach, and only the AWS ports its needs name', () => {
     const catalog = importsOf(source('api', 'catalog'));
-    expect(catalog).toContain('shared/catalog/index');
+    expect(catalog).toContain('shared/catalog/operations');
     expect(catalog).toContain('shared/adapters/aws/blob');
     expect(catalog.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/blob']);
     // The catalog's code never names a provided port: no processor, no Stripe, no Google client.
-    expect(catalog.filter((m) => /^shared\/([a-z]+|adapters\/[a-z-]+)\/index$/.test(m)).sort()).toEqual(['shared/catalog/index']);
+    expect(catalog.filter((m) => /^shared\/([a-z]+|adapters\/[a-z-]+)\/index$/.test(m)).sort()).toEqual([]);
     expect(catalog).not.toContain('shared/app');
     // Checkout charges through the processor's router, which reaches both providers: through their
     // ports modules, not their manifests (no hosted page, control routes or Stripe webhook route).
@@ -93,6 +93,25 @@ describe('generated function entries', () => {
     expect(importsOf(router).filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/queue']);
     expect(router).toContain('jobsRouterFunction(deps)');
     expect(router).toContain('"automation.step":"automations"');
+  });
+
+  it('import operations from their own module, the very object the manifest lists, without the manifest', async () => {
+    let own = 0;
+    for (const capability of CAPABILITIES) {
+      const found = operationsModuleOf(manifestModules().get(capability)!.module);
+      if (!found) continue;
+      own++;
+      expect((await import(join(PROJECT_ROOT, `${found.module}.ts`)))[found.exportName], capability.name).toBe(capability.operations);
+    }
+    expect(own).toBeGreaterThan(20);
+    // Usage's API function runs its operations only: its timers' charges (the payment processor,
+    // Stripe, KMS) stay in the usage timers' function.
+    const usage = importsOf(source('api', 'usage'));
+    expect(usage).toContain('shared/usage/operations');
+    expect(usage.filter((m) => /processor|usage\/index|encryption/.test(m))).toEqual([]);
+    expect(importsOf(source('jobs', 'usage'))).toEqual(expect.arrayContaining(['shared/usage/jobs', 'shared/processor/ports']));
+    // A list built in the manifest is taken from the manifest.
+    expect(importsOf(source('api', 'memberships'))).toContain('shared/memberships/index');
   });
 
   it('import job handlers from their own module, the very object the manifest lists, without the manifest', async () => {
