@@ -1,7 +1,7 @@
 import { defineCapability } from '../platform/capability';
 import { importsOperations } from './operations';
-import { IMPORT_QUEUE } from './service';
-import { IMPORTS_JOB_HANDLERS, runBatchHandler } from './workers';
+import { IMPORT_QUEUE, importsJobs } from './sweep';
+import { runBatchHandler } from './workers';
 
 /**
  * Store imports: products, customers, purchase history and subscribers from CSV exports of other
@@ -22,5 +22,5 @@ export const imports = defineCapability({
       batchSize: 1,
     },
   ],
-  jobs: IMPORTS_JOB_HANDLERS,
+  jobs: importsJobs,
 });

@@ -17,10 +17,11 @@ import { fetchProductFile, linkProblem, UPLOAD_BYTES } from './product-files';
 import * as repo from './repository';
 import { checkRow, detectMapping, mappingProblems, parseCsv, parseCsvRows, type Checked, type Mapping, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
 
+import { armSweep, IMPORT_QUEUE, sweepTimer } from './sweep';
+
 export type ImportsCtx = Deps & { scope: Scope; account: Account; actor?: Actor };
 
-export const IMPORT_QUEUE = 'imports-run';
-export const SWEEP_JOB = 'imports.sweep';
+export { IMPORT_QUEUE } from './sweep';
 /**
  * Rows per batch: one lease renewal, one cursor move and one progress update for this many rows.
  * Subscriber rows cost 3 item writes each, so a batch is ~750 writes: seconds on DynamoDB
@@ -28,8 +29,6 @@ export const SWEEP_JOB = 'imports.sweep';
  */
 export const BATCH_ROWS = 250;
 const LEASE_MS = 60_000;
-const SWEEP_SECONDS = 60;
-const sweepTimer = (scope: Scope, id: string) => `imports-sweep-${scope.accountId}-${scope.mode}-${id}`;
 
 // ---- views ----
 
@@ -530,17 +529,6 @@ export async function cancelImport(ctx: ImportsCtx, id: string): Promise<ImportV
   const record = await requireImport(ctx, ctx.scope, id);
   if (record.status !== 'running') throw conflict(`Only a running import can be canceled; this one is ${record.status}`, 'IMPORT_NOT_RUNNING');
   return toView(await repo.updateImport(ctx.store, ctx.scope, id, { set: { cancelRequested: true, updatedAt: ctx.clock.now().toISOString() } }));
-}
-
-const armSweep = (deps: Deps, scope: Scope, id: string) =>
-  deps.ports.scheduler.schedule(sweepTimer(scope, id), new Date(deps.clock.nowMs() + SWEEP_SECONDS * 1000), { type: SWEEP_JOB, scope, payload: { importId: id } });
-
-/** The 1-minute sweep of one running import: a run whose lease ran out (a crashed worker) is queued again. */
-export async function sweep(deps: Deps, scope: Scope, id: string): Promise<void> {
-  const record = await repo.getImport(deps.store, scope, id);
-  if (!record || record.status !== 'running') return;
-  if (record.leaseUntil < deps.clock.nowMs()) await deps.ports.queue.send(IMPORT_QUEUE, { scope, importId: id });
-  await armSweep(deps, scope, id);
 }
 
 /** One batch of a run: claim the lease, do up to BATCH_ROWS rows after the cursor, move it, queue the next. */

@@ -1,7 +1,7 @@
-import type { JobHandler, QueueHandler } from '../platform/capability';
+import type { QueueHandler } from '../platform/capability';
 import type { Scope } from '../store/keys';
 import type { Kind } from './platforms';
-import { dryRunInBackground, runBatch, storeFileRows, sweep, SWEEP_JOB } from './service';
+import { dryRunInBackground, runBatch, storeFileRows } from './service';
 
 /**
  * The imports queue carries two kinds of message: one batch of a run (`{ importId }`; the next
@@ -16,10 +16,4 @@ export const runBatchHandler: QueueHandler = async (message, deps) => {
   if (typeof message.dryRun === 'string') return dryRunInBackground(deps, scope, id, message.dryRun);
   if (typeof message.purge === 'string') return storeFileRows(deps, scope, id, message.purge as Kind, String(message.uploadId), true);
   return runBatch(deps, scope, id);
-};
-
-export const IMPORTS_JOB_HANDLERS: Record<string, JobHandler> = {
-  [SWEEP_JOB]: async (job, deps) => {
-    if (job.scope) await sweep(deps, job.scope, String(job.payload.importId));
-  },
 };

@@ -66,11 +66,13 @@ describe('generated function entries', () => {
     const specs = functionSpecs(APP).filter((s) => s.kind === 'jobs');
     expect(specs.map((s) => s.appFunction)).toEqual([...APP.jobGroups.map((g) => g.name), undefined]);
     const manifests = (text: string) => importsOf(text).filter((m) => /^shared\/([a-z]+|adapters\/[a-z-]+)\/(index|ports)$/.test(m));
-    // The imports sweep: its handlers' own module, no manifest, no processor, no mail, no other capability's jobs.
+    // The imports sweep: its own module, no manifest, no processor, no mail, no other capability's
+    // jobs, and not the service (file parsing, the catalog, the blob store).
     const imports = source('jobs', 'imports');
     expect(manifests(imports)).toEqual([]);
-    expect(importsOf(imports)).toContain('shared/imports/workers');
-    expect(imports).toContain('jobsFunction(Object.assign({}, IMPORTS_JOB_HANDLERS), deps)');
+    expect(importsOf(imports)).toContain('shared/imports/sweep');
+    expect(importsOf(imports).filter((m) => /imports\/(service|workers)$|aws\/blob/.test(m))).toEqual([]);
+    expect(imports).toContain('jobsFunction(Object.assign({}, importsJobs), deps)');
     // The sandbox processor's timers run in the processor group's function.
     expect(source('jobs', 'processor')).toContain('jobsFunction(Object.assign({}, SANDBOX_JOB_HANDLERS), deps)');
     const handlersOf = (capability: (typeof CAPABILITIES)[number]) => {
