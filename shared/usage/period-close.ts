@@ -13,10 +13,13 @@ import { periodEventData } from './events';
 import type { PeriodCharge, UsagePeriodRecord } from './records';
 import * as repo from './repository';
 import { extraSeatPeriods, meterCharges, nextRetryAt, pricingOf, REPORT_SETTLE_SECONDS, seatChargeCents } from './rules';
-import { foldReports, JOB_RETRY_CHARGE, periodUsage, retryTimer, seatsOrDefault, segmentsFor, sumTotals } from './service';
+import { foldReports, JOB_RETRY_CHARGE, periodUsage, seatsOrDefault, segmentsFor, sumTotals } from './service';
 
 // The period close and its charge, run by the usage timers (jobs.ts): apart from the operations,
 // so the API function does not reach the payment processor (its adapters, Stripe, KMS).
+
+const retryTimer = (subscriberId: string, periodStart: string) => `usage-retry-${subscriberId}-${Date.parse(periodStart)}`;
+
 /**
  * Closes one period: totals from its day counters, overage per meter, seat-periods, and the charge
  * of the sum; written once (the period item is put only if absent) with `usage.period_closed`.

@@ -38,7 +38,6 @@ import {
 export const JOB_CLOSE_PERIOD = 'usage.close_period';
 export const JOB_RETRY_CHARGE = 'usage.retry_charge';
 const closeTimer = (subscriberId: string, periodEnd: string) => `usage-close-${subscriberId}-${Date.parse(periodEnd)}`;
-export const retryTimer = (subscriberId: string, periodStart: string) => `usage-retry-${subscriberId}-${Date.parse(periodStart)}`;
 
 const inactive = () => conflict('The subscription is not active', 'SUBSCRIPTION_INACTIVE');
 const isActive = (sub: SubscriberRecord) => sub.status === 'active' || sub.status === 'trialing' || sub.status === 'past_due';

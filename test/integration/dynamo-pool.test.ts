@@ -31,6 +31,7 @@ describe('DynamoDB Local pool', () => {
       expect((await fresh.send(new ListTablesCommand({}))).TableNames).toEqual([]);
       fresh.destroy();
       expect((await fetch(`${url}/release`, { method: 'POST', body: '{}' })).status).toBe(400);
+      expect((await fetch(`${url}/release`, { method: 'POST', body: 'not json' })).status).toBe(400);
     } finally {
       server.close();
     }

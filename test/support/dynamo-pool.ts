@@ -129,7 +129,12 @@ export async function servePool(pool: DynamoPool): Promise<{ url: string; server
       if (req.method === 'POST' && req.url === '/lease') {
         pool.lease().then((endpoint) => answer(200, { endpoint }), (error: Error) => answer(503, { error: error.message }));
       } else if (req.method === 'POST' && req.url === '/release') {
-        const endpoint = (JSON.parse(body || '{}') as { endpoint?: unknown }).endpoint;
+        let endpoint: unknown;
+        try {
+          endpoint = (JSON.parse(body || '{}') as { endpoint?: unknown }).endpoint;
+        } catch {
+          return answer(400, { error: 'the body is not JSON' });
+        }
         if (typeof endpoint !== 'string') return answer(400, { error: 'endpoint is required' });
         pool.release(endpoint);
         answer(200, {});

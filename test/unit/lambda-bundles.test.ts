@@ -97,8 +97,11 @@ describe('Lambda bundles', () => {
     const fold = entrySource(APP, { kind: 'consumer', appFunction: 'usage-fold' }, { tracing: false })!;
     for (const module of ['shared/processor/ports', 'shared/adapters/processor-sandbox/ports', 'shared/adapters/processor-stripe/ports']) expect(fold).toContain(`../../${module}'`);
     expect(fold).not.toMatch(/shared\/(processor|adapters\/processor-(sandbox|stripe))\/index/);
-    // A function running the capability itself keeps its manifest (and the same ports through it).
-    expect(entrySource(APP, { kind: 'api', appFunction: 'retention' }, { tracing: false })).toContain('retention.ports');
+    // The capability's own API function runs its operations module and gets its ports the same way.
+    const retention = entrySource(APP, { kind: 'api', appFunction: 'retention' }, { tracing: false })!;
+    expect(retention).toContain("import { ports as retentionPorts } from '../../shared/retention/ports';");
+    expect(retention).toContain("import { retentionOperations } from '../../shared/retention/operations';");
+    expect(retention).not.toContain('shared/retention/index');
   });
 
   it('leave mail rendering to the email capability: a function that queues mail bundles no renderer', { timeout: 120_000 }, async () => {
