@@ -14,11 +14,14 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
  *   (shared/composition/lambda-credentials.ts): -130 KiB in every function;
  * - cheerio for its `slim` build in juice: juice always parses with htmlparser2 (it passes
  *   `xml` options, which select htmlparser2 in cheerio 1.x), so parse5 and the URL loader (undici,
- *   encoding-sniffer, whatwg-encoding and their code-page tables: ~1.6 MiB) are never run.
+ *   encoding-sniffer, whatwg-encoding and their code-page tables: ~1.6 MiB) are never run;
+ * - the SDK's event-stream codec, loaded lazily for operations none of the functions calls
+ *   (shared/composition/lambda-no-event-streams.ts): -15 KiB in every function.
  */
 export const LAMBDA_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': join(ROOT, 'shared', 'composition', 'lambda-credentials.ts'),
   cheerio: 'cheerio/slim',
+  '@smithy/core/event-streams': join(ROOT, 'shared', 'composition', 'lambda-no-event-streams.ts'),
 };
 
 export const ESBUILD_OPTIONS = {

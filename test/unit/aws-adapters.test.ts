@@ -3,7 +3,6 @@ import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
 import { DecryptCommand, EncryptCommand } from '@aws-sdk/client-kms';
-import { PutObjectCommand, GetObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
 import { GetEmailIdentityCommand, NotFoundException, SendBulkEmailCommand, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { EventBridgeBus } from '../../shared/adapters/aws/bus';
 import { SqsQueue } from '../../shared/adapters/aws/queue';
@@ -11,7 +10,6 @@ import { jobsQueueFor } from '../../shared/adapters/aws/env';
 import { loadConfig } from '../../shared/platform/config';
 import { EventBridgeScheduler, scheduleName } from '../../shared/adapters/aws/scheduler';
 import { KmsEncryption } from '../../shared/adapters/aws/encryption';
-import { S3Blob } from '../../shared/adapters/aws/blob';
 import { SesEmail } from '../../shared/adapters/aws/email';
 import type { DomainEvent } from '../../shared/platform/events';
 
@@ -116,7 +114,7 @@ describe('EventBridge Scheduler', () => {
   });
 });
 
-describe('KMS, S3 and SES', () => {
+describe('KMS and SES', () => {
   it('encrypts and decrypts with the encryption context', async () => {
     const { client, sent } = fakeClient((command) => (command instanceof EncryptCommand ? { CiphertextBlob: Buffer.from('cipher') } : { Plaintext: Buffer.from('plain') }));
     const kms = new KmsEncryption(client, 'key-1');
@@ -125,14 +123,6 @@ describe('KMS, S3 and SES', () => {
     expect(await kms.decrypt(ciphertext, { webhookId: 'w1' })).toBe('plain');
     expect(sent[0]).toMatchObject({ name: EncryptCommand.name, input: { KeyId: 'key-1', EncryptionContext: { webhookId: 'w1' } } });
     expect(sent[1]).toMatchObject({ name: DecryptCommand.name, input: { KeyId: 'key-1', EncryptionContext: { webhookId: 'w1' } } });
-  });
-
-  it('stores objects encrypted with KMS and answers undefined for a missing key', async () => {
-    const { client, sent } = fakeClient((command) => (command instanceof GetObjectCommand ? new NoSuchKey({ message: 'no', $metadata: {} }) : {}));
-    const blob = new S3Blob(client, 'bucket-1');
-    await blob.put('a/b.png', new Uint8Array([1]), 'image/png');
-    expect(sent[0]).toMatchObject({ name: PutObjectCommand.name, input: { Bucket: 'bucket-1', Key: 'a/b.png', ContentType: 'image/png', ServerSideEncryption: 'aws:kms' } });
-    expect(await blob.get('missing')).toBeUndefined();
   });
 
   it('sends simple mail with text and HTML parts', async () => {

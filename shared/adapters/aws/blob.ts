@@ -1,34 +1,128 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { Sha256 } from '@smithy/core/checksum';
+import { escapeUriPath } from '@smithy/core/protocols';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { lazily, required, type AwsPortEnv } from './env';
 import type { BlobObject, BlobPort } from '../../platform/ports';
 
-export class S3Blob implements BlobPort {
+/**
+ * The blob port on S3's REST API: three object calls (PUT, GET, DELETE), signed with the SDK's own
+ * SigV4 signer and sent with Node's fetch. `@aws-sdk/client-s3` cost every function that stores
+ * files ~135 KiB of bundle (its client, the S3 middleware, checksums, the XML codec) for these
+ * three calls; the signer and the hash are already in every bundle through the DynamoDB client.
+ * What the client did for them is kept: SigV4 with a signed payload hash, objects encrypted with
+ * the bucket's KMS key, and its standard retries (throttling, 5xx, network faults and timeouts,
+ * 3 attempts with jittered backoff).
+ */
+export interface S3BlobOptions {
+  bucket: string;
+  region: string;
+  credentials?: AwsCredentialIdentityProvider;
+  /** A path-style endpoint (tests); by default the bucket's virtual-hosted address in `region`. */
+  endpoint?: string;
+  /** Per attempt. */
+  timeoutMs?: number;
+  maxAttempts?: number;
+}
+
+/** An answer S3 refused: its HTTP status and S3 error code (`AccessDenied`, `SlowDown`, ...). */
+export class S3RequestError extends Error {
   constructor(
-    private readonly client: Pick<S3Client, 'send'>,
-    private readonly bucket: string,
-  ) {}
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`S3 ${status} ${code}: ${message}`);
+    this.name = 'S3RequestError';
+  }
+}
+
+const RETRIED_STATUS = new Set([429, 500, 502, 503, 504]);
+const RETRIED_CODES = new Set(['RequestTimeout', 'RequestTimeTooSkewed', 'SlowDown', 'Throttling', 'InternalError']);
+
+export class S3Blob implements BlobPort {
+  private readonly signer: SignatureV4;
+
+  constructor(private readonly options: S3BlobOptions) {
+    this.signer = new SignatureV4({
+      service: 's3',
+      region: options.region,
+      credentials: options.credentials ?? defaultProvider(),
+      sha256: Sha256,
+      // S3 signs the path as sent (each segment escaped once), not escaped a second time.
+      uriEscapePath: false,
+      applyChecksum: true,
+    });
+  }
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'aws:kms' }));
+    await this.send('PUT', key, { 'content-type': contentType, 'x-amz-server-side-encryption': 'aws:kms' }, body);
   }
 
   async get(key: string): Promise<BlobObject | undefined> {
-    try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return { body: await out.Body!.transformToByteArray(), contentType: out.ContentType ?? 'application/octet-stream' };
-    } catch (error) {
-      if (error instanceof NoSuchKey) return undefined;
-      throw error;
-    }
+    const response = await this.send('GET', key, {}, undefined, (status, code) => status === 404 && code === 'NoSuchKey');
+    if (!response) return undefined;
+    return { body: new Uint8Array(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? 'application/octet-stream' };
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.send('DELETE', key, {});
   }
+
+  /** The object's URL: virtual-hosted in AWS, path-style on an endpoint. */
+  private url(key: string): URL {
+    const path = escapeUriPath(key);
+    if (this.options.endpoint) return new URL(`${this.options.endpoint.replace(/\/$/, '')}/${this.options.bucket}/${path}`);
+    return new URL(`https://${this.options.bucket}.s3.${this.options.region}.amazonaws.com/${path}`);
+  }
+
+  /** One call with retries; `absent` names the refusal that means "no such object" (answers undefined). */
+  private async send(method: string, key: string, headers: Record<string, string>, body?: Uint8Array, absent?: (status: number, code: string) => boolean): Promise<Response | undefined> {
+    const maxAttempts = this.options.maxAttempts ?? 3;
+    for (let attempt = 1; ; attempt++) {
+      // A network fault or a timeout comes back as the error itself, and is retried.
+      const outcome = await this.once(method, key, headers, body).catch((error: unknown) => error);
+      let failure = outcome;
+      if (outcome instanceof Response) {
+        if (outcome.ok) return outcome;
+        const { code, message } = parseError(await outcome.text());
+        if (absent?.(outcome.status, code)) return undefined;
+        failure = new S3RequestError(outcome.status, code, message);
+        if (!RETRIED_STATUS.has(outcome.status) && !RETRIED_CODES.has(code)) throw failure;
+      }
+      if (attempt >= maxAttempts) throw failure;
+      // Full jitter on a 100 ms doubling base, as the SDK's standard retry strategy waits.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 100 * 2 ** (attempt - 1)));
+    }
+  }
+
+  private async once(method: string, key: string, headers: Record<string, string>, body?: Uint8Array): Promise<Response> {
+    const url = this.url(key);
+    const signed = await this.signer.sign({
+      method,
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: url.port ? Number(url.port) : undefined,
+      path: url.pathname,
+      query: {},
+      headers: { host: url.host, ...headers },
+      body,
+    });
+    // fetch sets Host from the URL (the very value signed) and the content length itself.
+    const { host: _host, ...sent } = signed.headers;
+    return fetch(url, { method, headers: sent, body: body as Uint8Array<ArrayBuffer> | undefined, signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+  }
+}
+
+/** S3's XML error body: its Code and Message (empty for a HEAD-like answer without a body). */
+export function parseError(xml: string): { code: string; message: string } {
+  const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? '';
+  return { code: field('Code') || 'Unknown', message: field('Message') || xml.slice(0, 200) };
 }
 
 /** The blob port of a function whose needs include `blob`. */
 export function awsBlobPort(env: AwsPortEnv): BlobPort {
-  const blob = lazily(() => new S3Blob(new S3Client({ region: env.config.AWS_REGION }), required(env.config.BLOB_BUCKET, 'BLOB_BUCKET')));
+  const blob = lazily(() => new S3Blob({ bucket: required(env.config.BLOB_BUCKET, 'BLOB_BUCKET'), region: env.config.AWS_REGION }));
   return { put: (key, body, type) => blob().put(key, body, type), get: (key) => blob().get(key), delete: (key) => blob().delete(key) };
 }

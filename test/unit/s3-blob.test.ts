@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { S3Blob, S3RequestError, parseError } from '../../shared/adapters/aws/blob';
+import { startFakeS3 } from '../support/fake-s3';
+
+// S3 has no local engine: the adapter's requests go to a fake S3 on 127.0.0.1 that checks every
+// signature by S3's rules with its own implementation (test/support/fake-s3.ts).
+const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token-1' };
+
+describe('S3 blob adapter', () => {
+  let s3: Awaited<ReturnType<typeof startFakeS3>>;
+  const blob = (options: Partial<ConstructorParameters<typeof S3Blob>[0]> = {}) =>
+    new S3Blob({ bucket: 'bucket-1', region: 'eu-west-1', credentials: async () => credentials, endpoint: s3.endpoint, ...options });
+  beforeAll(async () => {
+    s3 = await startFakeS3(credentials);
+  });
+  afterAll(() => s3.close());
+
+  it('the fake accepts what the official S3 client signs, and refuses a wrong secret', async () => {
+    const client = (secretAccessKey: string) =>
+      new S3Client({ region: 'eu-west-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { ...credentials, secretAccessKey }, maxAttempts: 1 });
+    await client(credentials.secretAccessKey).send(new PutObjectCommand({ Bucket: 'bucket-1', Key: 'sdk/a b (1).txt', Body: 'hello', ContentType: 'text/plain' }));
+    expect(s3.requests.at(-1)!.signatureValid).toBe(true);
+    await expect(client('wrong').send(new GetObjectCommand({ Bucket: 'bucket-1', Key: 'sdk/a b (1).txt' }))).rejects.toThrow();
+    expect(s3.requests.at(-1)!.signatureValid).toBe(false);
+  });
+
+  it('puts, gets and deletes objects with signed requests, encrypted with KMS, keys escaped as S3 signs them', async () => {
+    const key = "products/p1/Ünïcode file (1)!*'.png";
+    const store = blob();
+    const before = s3.requests.length;
+    await store.put(key, new Uint8Array([1, 2, 3]), 'image/png');
+    expect(s3.objects.get(`bucket-1/${key}`)).toEqual({ body: Buffer.from([1, 2, 3]), contentType: 'image/png', sse: 'aws:kms' });
+    expect(await store.get(key)).toEqual({ body: new Uint8Array([1, 2, 3]), contentType: 'image/png' });
+    await store.delete(key);
+    expect(s3.objects.has(`bucket-1/${key}`)).toBe(false);
+    const made = s3.requests.slice(before);
+    expect(made.map((r) => [r.method, r.path, r.signatureValid])).toEqual([
+      ['PUT', `/bucket-1/${key}`, true],
+      ['GET', `/bucket-1/${key}`, true],
+      ['DELETE', `/bucket-1/${key}`, true],
+    ]);
+    // The content type, the encryption and the session token are under the signature.
+    expect(made[0]!.signedHeaders).toEqual(expect.arrayContaining(['content-type', 'host', 'x-amz-content-sha256', 'x-amz-date', 'x-amz-security-token', 'x-amz-server-side-encryption']));
+  });
+
+  it('answers undefined for a missing object, and throws a refusal without retrying it', async () => {
+    expect(await blob().get('missing/key')).toBeUndefined();
+    const before = s3.requests.length;
+    s3.faults.push({ status: 403, code: 'AccessDenied' });
+    const refused = await blob().get('x').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(S3RequestError);
+    expect(refused).toMatchObject({ status: 403, code: 'AccessDenied' });
+    expect(s3.requests.length - before).toBe(1);
+  });
+
+  it('retries throttling and server faults, then gives up after three attempts', async () => {
+    const before = s3.requests.length;
+    s3.faults.push({ status: 503, code: 'SlowDown' }, { status: 500, code: 'InternalError' });
+    await blob().put('retried', new Uint8Array([9]), 'text/plain');
+    expect(s3.requests.length - before).toBe(3);
+    expect(s3.objects.get('bucket-1/retried')?.body).toEqual(Buffer.from([9]));
+    s3.faults.push(...Array.from({ length: 3 }, () => ({ status: 503, code: 'SlowDown' })));
+    await expect(blob().put('never', new Uint8Array([1]), 'text/plain')).rejects.toMatchObject({ status: 503, code: 'SlowDown' });
+    expect(s3.objects.has('bucket-1/never')).toBe(false);
+  });
+
+  it('ends an attempt that hangs at its timeout and retries it', async () => {
+    const before = s3.requests.length;
+    s3.faults.push('hang');
+    await blob({ timeoutMs: 300 }).put('after-timeout', new Uint8Array([7]), 'text/plain');
+    expect(s3.requests.length - before).toBe(2);
+    s3.faults.push('hang', 'hang');
+    await expect(blob({ timeoutMs: 200, maxAttempts: 2 }).get('after-timeout')).rejects.toThrow(/timeout|abort/i);
+  });
+
+  it('addresses the bucket virtual-hosted in its region without an endpoint', () => {
+    const url = (new S3Blob({ bucket: 'my-bucket', region: 'eu-west-1', credentials: async () => credentials }) as unknown as { url(key: string): URL }).url('a b/c');
+    expect(url.href).toBe('https://my-bucket.s3.eu-west-1.amazonaws.com/a%20b/c');
+  });
+
+  it('reads the code and message of an S3 error body', () => {
+    expect(parseError('<Error><Code>NoSuchBucket</Code><Message>gone</Message></Error>')).toEqual({ code: 'NoSuchBucket', message: 'gone' });
+    expect(parseError('')).toEqual({ code: 'Unknown', message: '' });
+  });
+});
