@@ -9,6 +9,7 @@ import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
 import { PROJECT_ROOT, entrySource, writeFunctionEntry, type FunctionSpec } from '../../shared/composition/function-entries';
 import { prebuiltDocsGroup } from '../../shared/composition/docs-prebuilt';
 import { APP } from '../../shared/app';
+import { startFakeS3 } from '../support/fake-s3';
 import { productCreateBody } from '../../shared/catalog/schemas';
 import { parseOrThrow } from '../../shared/platform/http/validation';
 import type { AnyOperation } from '../../shared/platform/operation';
@@ -68,6 +69,31 @@ describe('Lambda bundles', () => {
       }
     }
     expect(inputs.filter((p) => /node_modules\/@aws-sdk\/(nested-clients|credential-provider-(node|ini|sso|login|process|http|web-identity))\//.test(p))).toEqual([]);
+  });
+
+  it('store files on S3 signed with the environment credentials, without the S3 client or the event-stream codec', { timeout: 60_000 }, async () => {
+    const { module, emitted } = await bundle('blob', "export { S3Blob } from '../shared/adapters/aws/blob';");
+    const credentials = { accessKeyId: 'AKIDLAMBDA', secretAccessKey: 'secret-lambda', sessionToken: 'token-lambda' };
+    const s3 = await startFakeS3(credentials);
+    const env = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: process.env.AWS_SESSION_TOKEN };
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_SESSION_TOKEN: credentials.sessionToken });
+    try {
+      const blob = new module.S3Blob({ bucket: 'files', region: 'us-east-1', endpoint: s3.endpoint });
+      await blob.put('a/b c.txt', new TextEncoder().encode('hi'), 'text/plain');
+      expect(await blob.get('a/b c.txt')).toEqual({ body: new TextEncoder().encode('hi'), contentType: 'text/plain' });
+      expect(s3.requests.map((r) => r.signatureValid)).toEqual([true, true]);
+    } finally {
+      await s3.close();
+      for (const [key, value] of Object.entries(env)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    expect(emitted.filter((p) => /node_modules\/@aws-sdk\/client-s3\//.test(p))).toEqual([]);
+    // A function that stores files (and reaches DynamoDB, SQS, KMS, Scheduler) gets the stub codec.
+    const catalog = await functionInputs({ kind: 'api', appFunction: 'catalog' });
+    expect(catalog.filter((p) => /node_modules\/@aws-sdk\/client-s3\/|submodules\/event-streams\//.test(p))).toEqual([]);
+    expect(catalog).toContain('shared/composition/lambda-no-event-streams.ts');
   });
 
   it('serve from the docs function the very contract the local runtime builds, prebuilt and without any capability', { timeout: 60_000 }, async () => {
