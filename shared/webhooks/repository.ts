@@ -176,7 +176,8 @@ const logWriter = perOwner((store: Store) =>
 /**
  * Logs an attempt, then moves the delivery on. Two plain writes, not one transaction (a
  * transaction bills both items twice): the claim already keeps a second worker off this attempt,
- * and the order keeps every attempt logged. A crash between the two leaves the attempt logged and
+ * and the order keeps every attempt logged. A success given the `claimed` record goes in the log's
+ * batches as a whole item; anything else is a conditional update (see the webhooks README). A crash between the two leaves the attempt logged and
  * the delivery where it was, so the redelivered message makes it again once the claim lapses: the
  * receiver sees a duplicate (deliveries are at least once) and the log shows both real attempts.
  * False when another worker already recorded this attempt (a copy that outlived its claim).
@@ -186,8 +187,25 @@ export async function recordAttempt(
   scope: Scope,
   attempt: WebhookAttempt,
   change: Pick<WebhookDelivery, 'status' | 'nextAttemptAt' | 'updatedAt'>,
+  /** The delivery as this attempt's claim returned it: lets a success skip the conditional update. */
+  claimed?: WebhookDelivery,
 ): Promise<boolean> {
   await logWriter(store)(attemptEntity.item(attemptKey(scope, attempt.id), toStoredAttempt(attempt), { expiresAt: expiry(attempt.createdAt) }));
+  if (claimed && change.status === 'succeeded' && claimed.body === undefined) {
+    // A success is final and always true, whoever else touched the delivery since the claim (a
+    // copy whose claim lapsed, a cancel): written as a whole item in the log's next batch, after
+    // this entry's batch. No condition, and no request of its own. A record that keeps its body
+    // (tests, redeliveries, large bodies) is updated instead, so the body is not sent back.
+    const { attemptIds, ...record } = claimed;
+    await logWriter(store)(
+      deliveryEntity.item(
+        deliveryKey(scope, claimed.id),
+        { ...record, ...(attemptIds?.length ? { attemptIds: new Set(attemptIds) } : {}), attempts: attempt.attempt, ...change },
+        { expiresAt: expiry(claimed.createdAt) },
+      ),
+    );
+    return true;
+  }
   return onConditionFailed(
     store
       .update(

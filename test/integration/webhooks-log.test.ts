@@ -6,6 +6,7 @@ import type { Scope } from '../../shared/store/keys';
 import { withCapacityMeter, type CapacityMeter } from '../../shared/store/capacity';
 import { fanOutDeliveryId, fanOutEvent, processDeliveryMessage } from '../../shared/webhooks/delivery';
 import * as repo from '../../shared/webhooks/repository';
+import { deliveryEntity } from '../../shared/webhooks/entities';
 import { createWebhook, redeliver } from '../../shared/webhooks/service';
 import { createTestDeps } from '../support/store';
 import { startReceiver } from '../e2e/webhooks-receiver';
@@ -93,20 +94,21 @@ describe('lease takeover after a crash', () => {
     setup.deps.ports.queue = realQueue;
     const message = captured[0]!;
 
-    // The first worker: the HTTP call and the log entry happen, then it dies before the delivery moves on.
-    const update = setup.store.update.bind(setup.store);
+    // The first worker: the HTTP call and the log entry happen, then it dies before the delivery
+    // moves on (a success moves it on in the log's batch after the entry's).
+    const batchPut = setup.store.batchPut.bind(setup.store);
     let died = 0;
-    setup.store.update = (async (key, change, options) => {
-      if (!died && key.SK === deliveryId && change.set && 'status' in change.set && !('claimedAttempt' in change.set)) {
+    setup.store.batchPut = (async (items, concurrency) => {
+      if (!died && items.some((item) => item.SK === deliveryId)) {
         died++;
         throw new Error('simulated crash after the log entry');
       }
-      return update(key, change, options);
-    }) as typeof setup.store.update;
+      return batchPut(items, concurrency);
+    }) as typeof setup.store.batchPut;
     try {
       await expect(processDeliveryMessage(setup.deps, message)).rejects.toThrow('simulated crash');
     } finally {
-      setup.store.update = update;
+      setup.store.batchPut = batchPut;
     }
     expect(died).toBe(1);
     expect(receiver.received('/takeover')).toHaveLength(1);
@@ -133,6 +135,36 @@ describe('lease takeover after a crash', () => {
     await processDeliveryMessage(setup.deps, message);
     await processDeliveryMessage(setup.deps, { ...message, create: undefined });
     expect(receiver.received('/takeover')).toHaveLength(2);
+  });
+});
+
+describe('a success moves the delivery on without a condition', () => {
+  it('a cancel that came during the call is overwritten by the truth: succeeded, the record whole, its expiry kept', async () => {
+    const scope = newScope();
+    const endpoint = await createWebhook(context(scope), { url: `${receiver.url}/cancel-during`, events: ['order.completed'] });
+    const event = newEvent(scope, setup.clock, 'order.completed', { amount: 3 });
+    const deliveryId = fanOutDeliveryId(event.id, endpoint.id);
+    receiver.on('/cancel-during', (_req, _count, res) => {
+      void repo.cancelDelivery(setup.store, scope, deliveryId, setup.clock.now().toISOString()).then(() => res.writeHead(200).end());
+    });
+    const captured = captureQueue();
+    try {
+      await fanOutEvent(setup.deps, event);
+    } finally {
+      setup.deps.ports.queue = realQueue;
+    }
+    await processDeliveryMessage(setup.deps, captured[0]!);
+    expect(receiver.received('/cancel-during')).toHaveLength(1);
+    const delivery = await repo.getDelivery(setup.store, scope, deliveryId);
+    expect(delivery).toMatchObject({ id: deliveryId, webhookId: endpoint.id, eventId: event.id, eventType: 'order.completed', status: 'succeeded', attempts: 1, nextAttemptAt: null, test: false, redelivery: false });
+    expect(delivery!.attemptIds).toHaveLength(1);
+    const item = await setup.store.get(deliveryEntity.declaration.key(scope, deliveryId));
+    expect(item).toMatchObject({ entity: 'WebhookDelivery', expiresAt: expect.any(Number) });
+    expect(item!.attemptIds).toBeInstanceOf(Set);
+    // A late copy of the message finds it done and sends nothing.
+    setup.clock.advance(60);
+    await processDeliveryMessage(setup.deps, captured[0]!);
+    expect(receiver.received('/cancel-during')).toHaveLength(1);
   });
 });
 
