@@ -29,7 +29,7 @@ import { DASHBOARD_DIST, isDashboardPath, serveDashboard } from './dashboard-sta
 import { portIsFree, startDynamoDbLocal, type DynamoDbLocalProcess } from './dynamodb';
 import { ensureTable } from './dynamodb-table';
 import { StreamReader, type StreamImage } from './stream-reader';
-import { eventFromItem, OUTBOX_ENTITY, type DomainEvent } from '../platform/events';
+import { eventFromItem, mayCarryEvent, OUTBOX_ENTITY, type DomainEvent } from '../platform/events';
 
 export interface LocalRuntimeOptions {
   port?: number;
@@ -166,7 +166,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       if (event) carriedEvents.set(event.id, event);
     }
   };
-  const stream = new StreamReader(rawClient, endpoint, tableName, (images) => adapters.work.run(() => dispatchStreamImages(adapters.bus, images).then(() => keepCarried(images))), dataDir ? join(dataDir, 'stream-checkpoint.json') : undefined);
+  const stream = new StreamReader(rawClient, endpoint, tableName, (images) => adapters.work.run(() => dispatchStreamImages(adapters.bus, images).then(() => keepCarried(images))), dataDir ? join(dataDir, 'stream-checkpoint.json') : undefined, mayCarryEvent);
   await stream.start();
   store.afterWrite = () => stream.nudge();
   await adapters.armRecurringSchedules();

@@ -46,6 +46,8 @@ export class StreamReader {
     private readonly tableName: string,
     private readonly onBatch: (images: StreamImage[]) => Promise<void>,
     private readonly checkpointFile?: string,
+    /** Records the batch needs, judged on their wire form; the others are passed over undecoded. */
+    private readonly wanted: (record: { eventName?: string; newImage?: Record<string, unknown> }) => boolean = () => true,
   ) {
     this.streams = new DynamoDBStreamsClient({
       endpoint,
@@ -219,10 +221,9 @@ export class StreamReader {
       }
       const records = out.Records ?? [];
       if (records.length) {
-        const images = records.map((r) => ({
-          eventName: r.eventName,
-          newImage: r.dynamodb?.NewImage ? decodeImage(r.dynamodb.NewImage) : undefined,
-        }));
+        const images = records
+          .filter((r) => this.wanted({ eventName: r.eventName, newImage: r.dynamodb?.NewImage }))
+          .map((r) => ({ eventName: r.eventName, newImage: r.dynamodb?.NewImage ? decodeImage(r.dynamodb.NewImage) : undefined }));
         // Throws before the position moves, so the same records are read again on the next pass.
         await this.onBatch(images);
         state.lastSequence = records[records.length - 1]!.dynamodb?.SequenceNumber;

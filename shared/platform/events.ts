@@ -60,6 +60,14 @@ export function carriedEvent(event: DomainEvent): Record<string, unknown> {
 }
 
 /** Reads an outbox item (or an entity item carrying its event) back from a stream image or a query. */
+/**
+ * Whether a stream record, still in DynamoDB's wire form, can hold an event for `eventFromItem`: an
+ * insert of an item with a string `event`. Lets a stream reader skip decoding the rest (most of
+ * a busy table's records: claims, log entries, updates).
+ */
+export const mayCarryEvent = (record: { eventName?: string; newImage?: Record<string, unknown> }): boolean =>
+  record.eventName === 'INSERT' && typeof (record.newImage?.event as { S?: unknown } | undefined)?.S === 'string';
+
 export function eventFromItem(item: Record<string, unknown>): DomainEvent | undefined {
   if ((item.entity !== OUTBOX_ENTITY && item[CARRIES_EVENT] !== true) || typeof item.event !== 'string') return undefined;
   let value: unknown;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { createStreamHandler } from '../../shared/events/stream-handler';
-import { OUTBOX_ENTITY, type DomainEvent } from '../../shared/platform/events';
+import { eventFromItem, mayCarryEvent, OUTBOX_ENTITY, type DomainEvent } from '../../shared/platform/events';
 
 const event = (id: string): DomainEvent => ({ id, type: 'product.created', accountId: 'a', mode: 'test', created: 1, data: { id } });
 const record = (seq: string, eventName: 'INSERT' | 'MODIFY', image: Record<string, unknown>) => ({
@@ -37,5 +37,20 @@ describe('stream dispatcher', () => {
     }));
     expect(await handler(stream)).toEqual({ batchItemFailures: [{ itemIdentifier: '4' }] });
     expect(published).toEqual(['e1']);
+  });
+});
+
+describe('which stream records the local reader decodes', () => {
+  it('only inserts of items with a string event: outbox items and items that carry their event', () => {
+    const outbox = marshall({ PK: 'x', SK: 'y', entity: OUTBOX_ENTITY, event: JSON.stringify(event('e1')) });
+    expect(mayCarryEvent({ eventName: 'INSERT', newImage: outbox })).toBe(true);
+    expect(eventFromItem(unmarshall(outbox))).toEqual(event('e1'));
+    expect(mayCarryEvent({ eventName: 'MODIFY', newImage: outbox })).toBe(false);
+    expect(mayCarryEvent({ eventName: 'REMOVE' })).toBe(false);
+    // A delivery claim or a log entry: no event attribute, never decoded.
+    expect(mayCarryEvent({ eventName: 'INSERT', newImage: marshall({ PK: 'x', SK: 'z', entity: 'WebhookAttempt', status: 'success' }) })).toBe(false);
+    // An event attribute that is not a string cannot be an event either.
+    expect(mayCarryEvent({ eventName: 'INSERT', newImage: marshall({ PK: 'x', SK: 'w', event: 5 }) })).toBe(false);
+    expect(eventFromItem({ PK: 'x', SK: 'w', event: 5 })).toBeUndefined();
   });
 });
