@@ -59,7 +59,6 @@ export function carriedEvent(event: DomainEvent): Record<string, unknown> {
   return { [CARRIES_EVENT]: true, event: JSON.stringify(event) };
 }
 
-/** Reads an outbox item (or an entity item carrying its event) back from a stream image or a query. */
 /**
  * Whether a stream record, still in DynamoDB's wire form, can hold an event for `eventFromItem`: an
  * insert of an item with a string `event`. Lets a stream reader skip decoding the rest (most of
@@ -68,6 +67,7 @@ export function carriedEvent(event: DomainEvent): Record<string, unknown> {
 export const mayCarryEvent = (record: { eventName?: string; newImage?: Record<string, unknown> }): boolean =>
   record.eventName === 'INSERT' && typeof (record.newImage?.event as { S?: unknown } | undefined)?.S === 'string';
 
+/** Reads an outbox item (or an entity item carrying its event) back from a stream image or a query. */
 export function eventFromItem(item: Record<string, unknown>): DomainEvent | undefined {
   if ((item.entity !== OUTBOX_ENTITY && item[CARRIES_EVENT] !== true) || typeof item.event !== 'string') return undefined;
   let value: unknown;

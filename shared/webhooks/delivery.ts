@@ -231,7 +231,7 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
     createdAt: deps.clock.now().toISOString(),
   };
   const status = success ? 'succeeded' : willRetry ? 'pending' : 'failed';
-  const recorded = await repo.recordAttempt(deps.store, scope, record, { status, nextAttemptAt, updatedAt: record.createdAt }, delivery);
+  const recorded = await repo.recordAttempt(deps.store, scope, record, { status, nextAttemptAt, updatedAt: record.createdAt }, { claimed: delivery, nowMs: () => deps.clock.nowMs() });
   // Counted by a CloudWatch metric filter (delivery success rate on the dashboard): keep the message.
   logger.info('webhook attempt', { outcome: record.status, statusCode: record.statusCode, attempt, eventType: record.eventType, test: Boolean(record.test) });
   if (!recorded || !willRetry) return;

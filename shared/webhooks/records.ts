@@ -42,6 +42,9 @@ export interface WebhookDelivery {
    * The event filter of the log reads them.
    */
   attemptIds?: string[];
+  /** The attempt a worker holds, and until when (epoch ms): set by each claim. */
+  claimedAttempt?: number;
+  claimUntil?: number;
   createdAt: string;
   updatedAt: string;
 }

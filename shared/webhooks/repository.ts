@@ -176,9 +176,9 @@ const logWriter = perOwner((store: Store) =>
 /**
  * Logs an attempt, then moves the delivery on. Two plain writes, not one transaction (a
  * transaction bills both items twice): the claim already keeps a second worker off this attempt,
- * and the order keeps every attempt logged. A success given the `claimed` record goes in the log's
- * batches as a whole item; anything else is a conditional update (see the webhooks README). A crash between the two leaves the attempt logged and
- * the delivery where it was, so the redelivered message makes it again once the claim lapses: the
+ * and the order keeps every attempt logged. A success given the `claimed` record goes in the
+ * log's batches as a whole item; anything else is a conditional update (see the webhooks README).
+ * A crash between the two leaves the attempt logged and the delivery where it was, so the redelivered message makes it again once the claim lapses: the
  * receiver sees a duplicate (deliveries are at least once) and the log shows both real attempts.
  * False when another worker already recorded this attempt (a copy that outlived its claim).
  */
@@ -187,23 +187,18 @@ export async function recordAttempt(
   scope: Scope,
   attempt: WebhookAttempt,
   change: Pick<WebhookDelivery, 'status' | 'nextAttemptAt' | 'updatedAt'>,
-  /** The delivery as this attempt's claim returned it: lets a success skip the conditional update. */
-  claimed?: WebhookDelivery,
+  /** The delivery as this attempt's claim returned it, and the worker's clock: lets a success skip the conditional update. */
+  success?: { claimed: WebhookDelivery; nowMs: () => number },
 ): Promise<boolean> {
   await logWriter(store)(attemptEntity.item(attemptKey(scope, attempt.id), toStoredAttempt(attempt), { expiresAt: expiry(attempt.createdAt) }));
-  if (claimed && change.status === 'succeeded' && claimed.body === undefined) {
-    // A success is final and always true, whoever else touched the delivery since the claim (a
-    // copy whose claim lapsed, a cancel): written as a whole item in the log's next batch, after
-    // this entry's batch. No condition, and no request of its own. A record that keeps its body
-    // (tests, redeliveries, large bodies) is updated instead, so the body is not sent back.
-    const { attemptIds, ...record } = claimed;
-    await logWriter(store)(
-      deliveryEntity.item(
-        deliveryKey(scope, claimed.id),
-        { ...record, ...(attemptIds?.length ? { attemptIds: new Set(attemptIds) } : {}), attempts: attempt.attempt, ...change },
-        { expiresAt: expiry(claimed.createdAt) },
-      ),
-    );
+  if (change.status === 'succeeded' && success && holdsClaim(success.claimed, attempt.attempt, success.nowMs())) {
+    // A success is final and true, and while this worker's lease holds no copy can have claimed
+    // the attempt: whatever else touched the delivery since (a cancel during the call) gives way.
+    // Written as a whole item in the log's next batch, after this entry's batch: no condition,
+    // and no request of its own.
+    const { attemptIds, ...record } = success.claimed;
+    const fields = { ...record, ...(attemptIds?.length ? { attemptIds: new Set(attemptIds) } : {}), attempts: attempt.attempt, ...change };
+    await logWriter(store)(deliveryEntity.item(deliveryKey(scope, record.id), fields, { expiresAt: expiry(record.createdAt) }));
     return true;
   }
   return onConditionFailed(
@@ -217,6 +212,15 @@ export async function recordAttempt(
     () => false,
   );
 }
+
+/**
+ * Whether the claim still surely holds: this attempt's, with a margin for the batch it waits on
+ * and the clocks of other workers. A record that keeps its body (tests, redeliveries, large
+ * bodies) is left to the conditional update, so the body is not sent back.
+ */
+const CLAIM_MARGIN_MS = 5000;
+const holdsClaim = (claimed: WebhookDelivery, attempt: number, nowMs: number) =>
+  claimed.body === undefined && claimed.claimedAttempt === attempt && (claimed.claimUntil ?? 0) - CLAIM_MARGIN_MS > nowMs;
 
 // ---- delivery log ----
 

@@ -168,6 +168,41 @@ describe('a success moves the delivery on without a condition', () => {
   });
 });
 
+describe('a worker that outlived its lease', () => {
+  it('moves the delivery on with the conditional update, so a copy that took over keeps its entry in the event filter', async () => {
+    const scope = newScope();
+    const endpoint = await createWebhook(context(scope), { url: `${receiver.url}/stall`, events: ['order.completed'] });
+    const event = newEvent(scope, setup.clock, 'order.completed', { amount: 4 });
+    const deliveryId = fanOutDeliveryId(event.id, endpoint.id);
+    const captured = captureQueue();
+    try {
+      await fanOutEvent(setup.deps, event);
+    } finally {
+      setup.deps.ports.queue = realQueue;
+    }
+    const message = captured[0]!;
+    let copy: Promise<void> | undefined;
+    // The first call stalls past the lease; meanwhile a copy of the message takes the attempt over and finishes it.
+    receiver.on('/stall', (_req, count, res) => {
+      if (count > 1) return void res.writeHead(200).end();
+      setup.clock.advance(30);
+      copy = processDeliveryMessage(setup.deps, message);
+      void copy.then(() => res.writeHead(200).end());
+    });
+    await processDeliveryMessage(setup.deps, message);
+    await copy;
+    expect(receiver.received('/stall')).toHaveLength(2);
+    const delivery = await repo.getDelivery(setup.store, scope, deliveryId);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(delivery!.attemptIds).toHaveLength(2);
+    const ofEvent = (await repo.listAttempts(setup.store, scope, { eventId: event.id }, 10)).items;
+    expect(ofEvent.map((a) => [a.attempt, a.status])).toEqual([
+      [1, 'success'],
+      [1, 'success'],
+    ]);
+  });
+});
+
 describe('delivery log filters without index keys', () => {
   it('lists by event (every endpoint, retries and redeliveries), by endpoint, by status, newest first, with paging', async () => {
     const scope = newScope();
