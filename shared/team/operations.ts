@@ -31,7 +31,6 @@ import {
   updateMember,
   updateTeam,
 } from './service';
-import { parseMultipart } from '../platform/http/multipart';
 
 // Team management is the store's administration: the `Team` tag gives every operation here the
 // `admin` access level (owners and admins only; see shared/platform/permissions.ts).
@@ -195,8 +194,8 @@ export const teamOperations = [
     method: 'POST',
     path: '/team/join',
     auth: 'public',
-    bodyType: 'json-or-multipart',
-    multipart: parseMultipart,
+    // The accept page's form posts URL-encoded (two text fields): no multipart parser to bundle.
+    bodyType: 'json-or-form',
     body: joinBody,
     handler: async (ctx, { body }) => {
       const result = await acceptInvite(ctx, body.token, body.name);

@@ -21,7 +21,7 @@ export function joinPage(input: { email: string; role: Role; token: string }) {
   return page(
     'Accept your invite',
     `<h1>Join the team</h1><p>You were invited as <strong>${escape(input.role)}</strong> with <strong>${escape(input.email)}</strong>.</p>` +
-      `<form method="post" action="join" enctype="multipart/form-data"><input type="hidden" name="token" value="${escape(input.token)}">` +
+      `<form method="post" action="join"><input type="hidden" name="token" value="${escape(input.token)}">` +
       `<label for="name">Your name</label><input id="name" name="name" autocomplete="name" maxlength="120">` +
       `<button type="submit">Accept invite</button></form>`,
   );

@@ -14,9 +14,7 @@ export const tokenOf = (link: string) => decodeURIComponent(new URL(link).search
 
 /** Accepts an invite as the form on the accept page does; answers the status and the session token. */
 export async function acceptInvite(runtime: LocalRuntime, link: string, name = 'Team Mate'): Promise<{ status: number; html: string; token?: string }> {
-  const form = new FormData();
-  form.set('token', tokenOf(link));
-  form.set('name', name);
+  const form = new URLSearchParams({ token: tokenOf(link), name });
   const response = await fetch(`${runtime.url}/team/join`, { method: 'POST', body: form });
   const html = await response.text();
   return { status: response.status, html, token: /<code id="session-token">([^<]+)<\/code>/.exec(html)?.[1] };

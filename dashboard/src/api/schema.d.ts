@@ -20588,7 +20588,7 @@ export interface operations {
                     /** @default  */
                     token?: string;
                 };
-                "multipart/form-data": {
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     /** @default  */
                     token?: string;
