@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueuePort } from '../../shared/platform/ports';
-import { newEvent } from '../../shared/platform/events';
+import { newEvent, type DomainEvent } from '../../shared/platform/events';
 import type { OperationContext } from '../../shared/platform/context';
 import type { Scope } from '../../shared/store/keys';
 import { withCapacityMeter, type CapacityMeter } from '../../shared/store/capacity';
@@ -47,23 +47,32 @@ async function idle() {
   }
 }
 
-/** Queue messages are kept instead of sent, so a test runs the worker itself. */
-function captureQueue(): Record<string, unknown>[] {
+/** Fans the event out with its queue messages kept instead of sent, so a test runs the worker itself. */
+async function fanOutCaptured(event: DomainEvent): Promise<Record<string, unknown>[]> {
   const captured: Record<string, unknown>[] = [];
   setup.deps.ports.queue = { send: async (_queue, message) => void captured.push(JSON.parse(JSON.stringify(message))) };
+  try {
+    await fanOutEvent(setup.deps, event);
+  } finally {
+    setup.deps.ports.queue = realQueue;
+  }
   return captured;
+}
+
+/** A tenant with one endpoint at `path` and one order.completed event fanned out to it, with the worker's first message. */
+async function oneDelivery(path: string) {
+  const scope = newScope();
+  const endpoint = await createWebhook(context(scope), { url: `${receiver.url}${path}`, events: ['order.completed'] });
+  const event = newEvent(scope, setup.clock, 'order.completed', { amount: 1 });
+  const [message] = await fanOutCaptured(event);
+  return { scope, endpoint, event, deliveryId: fanOutDeliveryId(event.id, endpoint.id), message: message! };
 }
 
 describe('success path', () => {
   it('costs 3 write units and no read: claim with lease, log entry under 1 KiB without index keys, delivery moved on', async () => {
     const scope = newScope();
     const endpoint = await createWebhook(context(scope), { url: `${receiver.url}/units`, events: ['payment_intent.succeeded'] });
-    const captured = captureQueue();
-    try {
-      await fanOutEvent(setup.deps, newEvent(scope, setup.clock, 'payment_intent.succeeded', { paymentIntent: { id: 'pi_1' }, amount: 1000, metadata: {} }));
-    } finally {
-      setup.deps.ports.queue = realQueue;
-    }
+    const captured = await fanOutCaptured(newEvent(scope, setup.clock, 'payment_intent.succeeded', { paymentIntent: { id: 'pi_1' }, amount: 1000, metadata: {} }));
     expect(captured).toHaveLength(1);
     expect(captured[0]).toMatchObject({ body: expect.any(String), create: expect.not.objectContaining({ body: expect.anything() }) });
     const meter: CapacityMeter = { read: 0, write: 0 };
@@ -85,14 +94,7 @@ describe('success path', () => {
 
 describe('lease takeover after a crash', () => {
   it('the worker dies after logging a success, before moving the delivery on: the takeover sends once more, the event filter shows both entries, and no copy sends again after that', async () => {
-    const scope = newScope();
-    const endpoint = await createWebhook(context(scope), { url: `${receiver.url}/takeover`, events: ['order.completed'] });
-    const event = newEvent(scope, setup.clock, 'order.completed', { amount: 9 });
-    const deliveryId = fanOutDeliveryId(event.id, endpoint.id);
-    const captured = captureQueue();
-    await fanOutEvent(setup.deps, event);
-    setup.deps.ports.queue = realQueue;
-    const message = captured[0]!;
+    const { scope, event, deliveryId, message } = await oneDelivery('/takeover');
 
     // The first worker: the HTTP call and the log entry happen, then it dies before the delivery
     // moves on (a success moves it on in the log's batch after the entry's).
@@ -140,20 +142,11 @@ describe('lease takeover after a crash', () => {
 
 describe('a success moves the delivery on without a condition', () => {
   it('a cancel that came during the call is overwritten by the truth: succeeded, the record whole, its expiry kept', async () => {
-    const scope = newScope();
-    const endpoint = await createWebhook(context(scope), { url: `${receiver.url}/cancel-during`, events: ['order.completed'] });
-    const event = newEvent(scope, setup.clock, 'order.completed', { amount: 3 });
-    const deliveryId = fanOutDeliveryId(event.id, endpoint.id);
+    const { scope, endpoint, event, deliveryId, message } = await oneDelivery('/cancel-during');
     receiver.on('/cancel-during', (_req, _count, res) => {
       void repo.cancelDelivery(setup.store, scope, deliveryId, setup.clock.now().toISOString()).then(() => res.writeHead(200).end());
     });
-    const captured = captureQueue();
-    try {
-      await fanOutEvent(setup.deps, event);
-    } finally {
-      setup.deps.ports.queue = realQueue;
-    }
-    await processDeliveryMessage(setup.deps, captured[0]!);
+    await processDeliveryMessage(setup.deps, message);
     expect(receiver.received('/cancel-during')).toHaveLength(1);
     const delivery = await repo.getDelivery(setup.store, scope, deliveryId);
     expect(delivery).toMatchObject({ id: deliveryId, webhookId: endpoint.id, eventId: event.id, eventType: 'order.completed', status: 'succeeded', attempts: 1, nextAttemptAt: null, test: false, redelivery: false });
@@ -163,24 +156,14 @@ describe('a success moves the delivery on without a condition', () => {
     expect(item!.attemptIds).toBeInstanceOf(Set);
     // A late copy of the message finds it done and sends nothing.
     setup.clock.advance(60);
-    await processDeliveryMessage(setup.deps, captured[0]!);
+    await processDeliveryMessage(setup.deps, message);
     expect(receiver.received('/cancel-during')).toHaveLength(1);
   });
 });
 
 describe('a worker that outlived its lease', () => {
   it('moves the delivery on with the conditional update, so a copy that took over keeps its entry in the event filter', async () => {
-    const scope = newScope();
-    const endpoint = await createWebhook(context(scope), { url: `${receiver.url}/stall`, events: ['order.completed'] });
-    const event = newEvent(scope, setup.clock, 'order.completed', { amount: 4 });
-    const deliveryId = fanOutDeliveryId(event.id, endpoint.id);
-    const captured = captureQueue();
-    try {
-      await fanOutEvent(setup.deps, event);
-    } finally {
-      setup.deps.ports.queue = realQueue;
-    }
-    const message = captured[0]!;
+    const { scope, event, deliveryId, message } = await oneDelivery('/stall');
     let copy: Promise<void> | undefined;
     // The first call stalls past the lease; meanwhile a copy of the message takes the attempt over and finishes it.
     receiver.on('/stall', (_req, count, res) => {
