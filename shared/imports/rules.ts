@@ -113,6 +113,12 @@ export function statusFromFilename(source: string, filename: string): string | n
 }
 
 /** A stable identity of an order row without an order id: the same row always hashes the same. */
+/**
+ * A product file's name as the last segment of its blob key: word characters, dots and dashes, and
+ * never `.` or `..` alone (URLs and paths resolve those, so the key would name another place).
+ */
+export const blobFileName = (filename: string) => filename.replace(/[^\w.-]+/g, '_').replace(/^\.{1,2}$/, '_') || '_';
+
 export const rowHash = (values: string[]) => createHash('sha256').update(JSON.stringify(values)).digest('hex').slice(0, 32);
 
 /** Reads and checks one row of a file with its mapping. */

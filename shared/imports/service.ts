@@ -15,7 +15,7 @@ import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type Product
 import { PullError, pullFromPlatform, type PulledTable } from './platform-api';
 import { fetchProductFile, linkProblem, UPLOAD_BYTES } from './product-files';
 import * as repo from './repository';
-import { checkRow, detectMapping, mappingProblems, parseCsv, parseCsvRows, type Checked, type Mapping, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
+import { blobFileName, checkRow, detectMapping, mappingProblems, parseCsv, parseCsvRows, type Checked, type Mapping, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
 
 import { armSweep, IMPORT_QUEUE, sweepTimer } from './sweep';
 
@@ -705,7 +705,7 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
       if (!item.fileUrl) return done(row, ops, 'created', { ref: productId });
       const fetched = await fetchProductFile(item.fileUrl, ctx.account.plan);
       if (!fetched.ok) return done(row, ops, 'created', { ref: productId, reason: `fileNeeded: ${fetched.reason}` });
-      const file = { blobKey: `products/${ctx.scope.accountId}/${ctx.scope.mode}/${productId}/files/${fetched.filename.replace(/[^\w.-]+/g, '_')}`, filename: fetched.filename, contentType: fetched.contentType, size: fetched.size, sourceUrl: item.fileUrl };
+      const file = { blobKey: `products/${ctx.scope.accountId}/${ctx.scope.mode}/${productId}/files/${blobFileName(fetched.filename)}`, filename: fetched.filename, contentType: fetched.contentType, size: fetched.size, sourceUrl: item.fileUrl };
       await ctx.ports.blob.put(file.blobKey, fetched.body, file.contentType);
       return done(row, [...ops, repo.productFilePut(ctx.scope, productId, file)], 'created', { ref: productId, file });
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLATFORMS } from '../../shared/imports/platforms';
-import { checkRow, detectMapping, mappingProblems, parseCsv, parseDate, parseMoney, rowHash, statusFromFilename, subscriberStatus } from '../../shared/imports/rules';
+import { blobFileName, checkRow, detectMapping, mappingProblems, parseCsv, parseDate, parseMoney, rowHash, statusFromFilename, subscriberStatus } from '../../shared/imports/rules';
 
 const opts = { source: 'csv', filename: 'x.csv' };
 
@@ -100,5 +100,15 @@ describe('imports: row validation', () => {
     expect(parseMoney('12,00')).toBe(12);
     expect(parseMoney('9.99 USD')).toBe(9.99);
     expect(parseMoney('abc')).toBeNaN();
+  });
+});
+
+describe('product file names in blob keys', () => {
+  it('keeps word characters, dots and dashes, and never leaves a dot segment', () => {
+    expect(blobFileName('My Book (v2).pdf')).toBe('My_Book_v2_.pdf');
+    expect(blobFileName('..')).toBe('_');
+    expect(blobFileName('.')).toBe('_');
+    expect(blobFileName('...')).toBe('...');
+    expect(blobFileName('')).toBe('_');
   });
 });

@@ -74,6 +74,12 @@ describe('S3 blob adapter', () => {
     await expect(blob({ timeoutMs: 200, maxAttempts: 2 }).get('after-timeout')).rejects.toThrow(/timeout|abort/i);
   });
 
+  it('refuses a key with a dot segment rather than write another object', async () => {
+    const before = s3.requests.length;
+    await expect(blob().put('products/p1/files/..', new Uint8Array([1]), 'text/plain')).rejects.toThrow(/dot segment/);
+    expect(s3.requests.length).toBe(before);
+  });
+
   it('addresses the bucket virtual-hosted in its region without an endpoint', () => {
     const url = (new S3Blob({ bucket: 'my-bucket', region: 'eu-west-1', credentials: async () => credentials }) as unknown as { url(key: string): URL }).url('a b/c');
     expect(url.href).toBe('https://my-bucket.s3.eu-west-1.amazonaws.com/a%20b/c');

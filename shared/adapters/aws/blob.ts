@@ -70,8 +70,12 @@ export class S3Blob implements BlobPort {
     await this.send('DELETE', key, {});
   }
 
-  /** The object's URL: virtual-hosted in AWS, path-style on an endpoint. */
+  /**
+   * The object's URL: virtual-hosted in AWS, path-style on an endpoint. A `.` or `..` segment is
+   * refused: URLs resolve those, so the request would name another object than the key.
+   */
   private url(key: string): URL {
+    if (key.split('/').some((segment) => segment === '.' || segment === '..')) throw new Error(`Blob key has a dot segment: ${key}`);
     const path = escapeUriPath(key);
     if (this.options.endpoint) return new URL(`${this.options.endpoint.replace(/\/$/, '')}/${this.options.bucket}/${path}`);
     return new URL(`https://${this.options.bucket}.s3.${this.options.region}.amazonaws.com/${path}`);
@@ -80,9 +84,10 @@ export class S3Blob implements BlobPort {
   /** One call with retries; `absent` names the refusal that means "no such object" (answers undefined). */
   private async send(method: string, key: string, headers: Record<string, string>, body?: Uint8Array, absent?: (status: number, code: string) => boolean): Promise<Response | undefined> {
     const maxAttempts = this.options.maxAttempts ?? 3;
+    const url = this.url(key);
     for (let attempt = 1; ; attempt++) {
       // A network fault or a timeout comes back as the error itself, and is retried.
-      const outcome = await this.once(method, key, headers, body).catch((error: unknown) => error);
+      const outcome = await this.once(method, url, headers, body).catch((error: unknown) => error);
       let failure = outcome;
       if (outcome instanceof Response) {
         if (outcome.ok) return outcome;
@@ -97,8 +102,7 @@ export class S3Blob implements BlobPort {
     }
   }
 
-  private async once(method: string, key: string, headers: Record<string, string>, body?: Uint8Array): Promise<Response> {
-    const url = this.url(key);
+  private async once(method: string, url: URL, headers: Record<string, string>, body?: Uint8Array): Promise<Response> {
     const signed = await this.signer.sign({
       method,
       protocol: url.protocol,
