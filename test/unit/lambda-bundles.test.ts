@@ -38,6 +38,18 @@ async function bundle(name: string, source: string) {
   return { module: await import(pathToFileURL(outfile).href), inputs: Object.keys(out.metafile.inputs), emitted };
 }
 
+/** Runs `body` with Lambda's credential variables set (`undefined` unsets one), then puts them back. */
+async function withAwsEnv(vars: Record<'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY' | 'AWS_SESSION_TOKEN', string | undefined>, body: (set: (name: keyof typeof vars, value: string | undefined) => void) => Promise<void>) {
+  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
+  const set = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+  try {
+    for (const [name, value] of Object.entries(vars)) set(name, value);
+    await body(set);
+  } finally {
+    for (const [name, value] of Object.entries(saved)) set(name, value);
+  }
+}
+
 describe('Lambda bundles', () => {
   it('render mail exactly as the unbundled builder does, without parse5, undici or the resource inliner', { timeout: 60_000 }, async () => {
     const { module, inputs } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';");
@@ -56,18 +68,11 @@ describe('Lambda bundles', () => {
 
   it('take the AWS credentials from the environment Lambda sets, without the default chain', { timeout: 60_000 }, async () => {
     const { module, inputs } = await bundle('credentials', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const credentials = () => new DynamoDBClient({ region: 'us-east-1' }).config.credentials();");
-    const env = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: process.env.AWS_SESSION_TOKEN };
-    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDLAMBDA', AWS_SECRET_ACCESS_KEY: 'secret-lambda', AWS_SESSION_TOKEN: 'token-lambda' });
-    try {
+    await withAwsEnv({ AWS_ACCESS_KEY_ID: 'AKIDLAMBDA', AWS_SECRET_ACCESS_KEY: 'secret-lambda', AWS_SESSION_TOKEN: 'token-lambda' }, async (set) => {
       expect(await module.credentials()).toMatchObject({ accessKeyId: 'AKIDLAMBDA', secretAccessKey: 'secret-lambda', sessionToken: 'token-lambda' });
-      delete process.env.AWS_ACCESS_KEY_ID;
+      set('AWS_ACCESS_KEY_ID', undefined);
       await expect(module.credentials()).rejects.toThrow(/environment variable credentials/);
-    } finally {
-      for (const [key, value] of Object.entries(env)) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
-    }
+    });
     expect(inputs.filter((p) => /node_modules\/@aws-sdk\/(nested-clients|credential-provider-(node|ini|sso|login|process|http|web-identity))\//.test(p))).toEqual([]);
   });
 
@@ -75,19 +80,15 @@ describe('Lambda bundles', () => {
     const { module, emitted } = await bundle('blob', "export { S3Blob } from '../shared/adapters/aws/blob';");
     const credentials = { accessKeyId: 'AKIDLAMBDA', secretAccessKey: 'secret-lambda', sessionToken: 'token-lambda' };
     const s3 = await startFakeS3(credentials);
-    const env = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: process.env.AWS_SESSION_TOKEN };
-    Object.assign(process.env, { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_SESSION_TOKEN: credentials.sessionToken });
     try {
-      const blob = new module.S3Blob({ bucket: 'files', region: 'us-east-1', endpoint: s3.endpoint });
-      await blob.put('a/b c.txt', new TextEncoder().encode('hi'), 'text/plain');
-      expect(await blob.get('a/b c.txt')).toEqual({ body: new TextEncoder().encode('hi'), contentType: 'text/plain' });
-      expect(s3.requests.map((r) => r.signatureValid)).toEqual([true, true]);
+      await withAwsEnv({ AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_SESSION_TOKEN: credentials.sessionToken }, async () => {
+        const blob = new module.S3Blob({ bucket: 'files', region: 'us-east-1', endpoint: s3.endpoint });
+        await blob.put('a/b c.txt', new TextEncoder().encode('hi'), 'text/plain');
+        expect(await blob.get('a/b c.txt')).toEqual({ body: new TextEncoder().encode('hi'), contentType: 'text/plain' });
+        expect(s3.requests.map((r) => r.signatureValid)).toEqual([true, true]);
+      });
     } finally {
       await s3.close();
-      for (const [key, value] of Object.entries(env)) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
     }
     expect(emitted.filter((p) => /node_modules\/@aws-sdk\/client-s3\//.test(p))).toEqual([]);
     // A function that stores files (and reaches DynamoDB, SQS, KMS, Scheduler) gets the stub codec.
