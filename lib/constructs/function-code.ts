@@ -1,9 +1,8 @@
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { buildSync } from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { LAMBDA_BUILD_OPTIONS } from '../../shared/composition/esbuild-options';
+import { bundleSync } from './bundle-sync';
 
 /** A file copied into the function's package beside its bundle (paths relative to the project root and the package). */
 export interface PackagedFile {
@@ -12,11 +11,12 @@ export interface PackagedFile {
 }
 
 /**
- * A function's code: its generated entry bundled by esbuild's API in the synth process, with
- * exactly the options `npm run build` and the bench use (LAMBDA_BUILD_OPTIONS), plus any files it
- * serves. NodejsFunction ran the esbuild CLI through `npx` once per function (about 0.7 s of CPU
- * each before esbuild started) and needed the options translated into CLI flags. The asset is
- * hashed by its output, so an unchanged bundle is not uploaded again.
+ * A function's code: its generated entry bundled by esbuild's API (on the synth process's bundler
+ * worker, bundle-sync.ts), with exactly the options and plugins `npm run build` and the bench use
+ * (LAMBDA_BUILD_OPTIONS), plus any files it serves. NodejsFunction ran the esbuild CLI through
+ * `npx` once per function (about 0.7 s of CPU each before esbuild started), needed the options
+ * translated into CLI flags, and cannot run plugins. The asset is hashed by its output, so an
+ * unchanged bundle is not uploaded again.
  */
 export function bundledCode(projectRoot: string, entry: string, files: PackagedFile[] = []): Code {
   const relativeEntry = relative(projectRoot, entry);
@@ -29,7 +29,7 @@ export function bundledCode(projectRoot: string, entry: string, files: PackagedF
       command: ['esbuild', relativeEntry, ...files.map((file) => `${file.from}:${file.to}`)],
       local: {
         tryBundle(outputDir: string): boolean {
-          buildSync({ ...LAMBDA_BUILD_OPTIONS, entryPoints: [entry], outfile: join(outputDir, 'index.mjs'), absWorkingDir: projectRoot });
+          bundleSync({ entryPoints: [entry], outfile: join(outputDir, 'index.mjs'), absWorkingDir: projectRoot });
           for (const file of files) {
             const target = join(outputDir, file.to);
             mkdirSync(dirname(target), { recursive: true });

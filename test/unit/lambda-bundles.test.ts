@@ -1,15 +1,18 @@
 import { build } from 'esbuild';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
+import { createHash } from 'node:crypto';
 import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
 import { PROJECT_ROOT, entrySource, writeFunctionEntry, type FunctionSpec } from '../../shared/composition/function-entries';
 import { prebuiltDocsGroup } from '../../shared/composition/docs-prebuilt';
 import { APP } from '../../shared/app';
 import { startFakeS3 } from '../support/fake-s3';
+import { startRecordingAws, type AwsAnswer, type RecordedAwsRequest } from '../support/recording-aws';
+import * as unbundledClients from '../support/aws-json-clients';
 import { productCreateBody } from '../../shared/catalog/schemas';
 import { parseOrThrow } from '../../shared/platform/http/validation';
 import type { AnyOperation } from '../../shared/platform/operation';
@@ -97,6 +100,32 @@ describe('Lambda bundles', () => {
     expect(catalog).toContain('shared/composition/lambda-no-event-streams.ts');
   });
 
+  it('call KMS, SQS, EventBridge, SESv2 and Scheduler exactly as the unbundled clients do, with only the schemas they use', { timeout: 60_000 }, async () => {
+    // The Lambda build writes the SDK's schema keys as literals (shared/composition/esbuild-plugins.ts)
+    // so unused shapes are dropped: the bundled adapters must still send the same requests and read
+    // the same answers, typed errors included.
+    const { module, emitted } = await bundle('aws-json', "export * from '../test/support/aws-json-clients';");
+    const aws = await startRecordingAws(answerAwsJson);
+    const run = async (clients: typeof unbundledClients) => ({ results: await exerciseAwsJsonAdapters(clients, aws.endpoint), requests: aws.requests.splice(0) });
+    let bundled, unbundled;
+    try {
+      [bundled, unbundled] = [await run(module), await run(unbundledClients)];
+    } finally {
+      await aws.close();
+    }
+    expect(bundled).toEqual(unbundled);
+    expect(unbundled.requests.map((r) => r.target ?? `${r.method} ${r.path}`)).toEqual([
+      'POST /v2/email/outbound-emails', 'POST /v2/email/outbound-bulk-emails', 'GET /v2/email/identities/ann%40example.com', 'GET /v2/email/identities/example.com',
+      'TrentService.Encrypt', 'TrentService.Decrypt', 'AmazonSQS.SendMessage', 'POST /schedules/job-1', 'PUT /schedules/job-1', 'DELETE /schedules/job-1?clientToken=<uuid>&groupName=jobs', 'AWSEvents.PutEvents',
+    ]);
+    expect(unbundled.results.identity).toEqual({ verified: true, status: 'SUCCESS' });
+    // The operations called keep their shapes; SESv2's other hundred operations are gone.
+    const source = readFileSync(join(dir, 'aws-json.mjs'), 'utf8');
+    expect(source).toContain('"SendBulkEmailRequest"');
+    expect(source).not.toContain('"CreateDedicatedIpPoolRequest"');
+    expect(emitted.some((p) => p.endsWith('client-sesv2/dist-es/schemas/schemas_0.js'))).toBe(true);
+  });
+
   it('serve from the docs function the very contract the local runtime builds, prebuilt and without any capability', { timeout: 60_000 }, async () => {
     const source = entrySource(APP, { kind: 'api', appFunction: 'docs' }, { tracing: false })!;
     const contract = /prebuiltDocsGroup\("([A-Za-z0-9+/=]+)"\)/.exec(source)![1]!;
@@ -176,3 +205,47 @@ describe('Lambda bundles', () => {
     expect(emitted.filter((p) => /node_modules\/zod\/v4\/locales\//.test(p))).toEqual([expect.stringMatching(/locales\/en\.js$/)]);
   });
 });
+
+/** The answers of the recording endpoint to the adapters' calls (exerciseAwsJsonAdapters). */
+function answerAwsJson(request: RecordedAwsRequest): AwsAnswer {
+  const body = (request.body ? JSON.parse(request.body) : {}) as Record<string, string>;
+  switch (request.target) {
+    case 'TrentService.Encrypt':
+      return { body: { CiphertextBlob: Buffer.from(`sealed:${Buffer.from(body.Plaintext!, 'base64')}`).toString('base64'), KeyId: body.KeyId } };
+    case 'TrentService.Decrypt':
+      return { body: { Plaintext: Buffer.from(Buffer.from(body.CiphertextBlob!, 'base64').toString().replace('sealed:', '')).toString('base64'), KeyId: body.KeyId } };
+    case 'AmazonSQS.SendMessage':
+      return { body: { MessageId: 'q-1', MD5OfMessageBody: createHash('md5').update(body.MessageBody!).digest('hex') } };
+    case 'AWSEvents.PutEvents':
+      return { body: { FailedEntryCount: 0, Entries: [{ EventId: 'e-1' }] } };
+  }
+  if (request.path === '/v2/email/outbound-emails') return { body: { MessageId: 'm-1' } };
+  if (request.path === '/v2/email/outbound-bulk-emails') return { body: { BulkEmailEntryResults: [{ Status: 'SUCCESS', MessageId: 'b-1' }, { Status: 'MESSAGE_REJECTED', Error: 'rejected' }] } };
+  if (request.path === '/v2/email/identities/example.com') return { body: { VerifiedForSendingStatus: true, VerificationStatus: 'SUCCESS' } };
+  if (request.path.startsWith('/v2/email/identities/')) return { status: 404, errorType: 'NotFoundException', body: { message: 'no such identity' } };
+  if (request.path.startsWith('/schedules/') && request.method === 'POST') return { status: 409, errorType: 'ConflictException', body: { Message: 'exists' } };
+  if (request.path.startsWith('/schedules/') && request.method === 'PUT') return { body: { ScheduleArn: 'arn:aws:scheduler:us-east-1:123456789012:schedule/jobs/job-1' } };
+  if (request.path.startsWith('/schedules/') && request.method === 'DELETE') return { status: 404, errorType: 'ResourceNotFoundException', body: { Message: 'gone' } };
+  return { status: 400, errorType: 'UnknownOperationException', body: { message: `unexpected ${request.method} ${request.path} ${request.target}` } };
+}
+
+/** Every call the KMS, SQS, EventBridge, SESv2 and Scheduler adapters make, against `endpoint`. */
+async function exerciseAwsJsonAdapters(m: typeof unbundledClients, endpoint: string) {
+  const config = { region: 'us-east-1', endpoint, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' } };
+  const email = new m.SesEmail(new m.SESv2Client(config), 'shop@example.com', 'mail-events');
+  const kms = new m.KmsEncryption(new m.KMSClient(config), 'key-1');
+  const queue = new m.SqsQueue(new m.SQSClient(config), { orders: `${endpoint}/123456789012/orders` });
+  const scheduler = new m.EventBridgeScheduler(new m.SchedulerClient(config), { group: 'jobs', roleArn: 'arn:aws:iam::123456789012:role/s', jobsQueueArn: (type) => `arn:aws:sqs:us-east-1:123456789012:jobs-${type}` });
+  const bus = new m.EventBridgeBus(new m.EventBridgeClient(config), 'bus');
+  const message = { subject: 'Hi {{name}}', html: '<p>Hi</p>', text: 'Hi', fromName: 'Shop "One"', headers: { 'List-Unsubscribe': '<https://u.example/x>' }, tags: { kind: 'broadcast' } };
+  const sent = await email.send({ ...message, to: ['ann@example.com'], replyTo: 'help@example.com' });
+  const bulk = await email.sendBulk({ ...message, destinations: [{ to: 'a@example.com', data: { name: 'A' } }, { to: 'b@example.com', data: { name: 'B' }, headers: { 'X-Id': '2' } }] });
+  const identity = await email.senderIdentity('ann@example.com');
+  const sealed = await kms.encrypt('card on file', { account: 'acct-1' });
+  const opened = await kms.decrypt(sealed, { account: 'acct-1' });
+  await queue.send('orders', { type: 'order.paid', id: 'o-1' }, { delaySeconds: 30 });
+  await scheduler.schedule('job-1', new Date('2030-01-02T03:04:05.678Z'), { type: 'renew', payload: { id: 's-1' } });
+  await scheduler.cancel('job-1');
+  await bus.publish([{ id: 'evt-1', type: 'sale.created', accountId: 'acct-1', mode: 'test', created: 1_900_000_000, data: { amount: 100 } }]);
+  return { sent, bulk, identity, sealed, opened };
+}
