@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sdkClientsPlugin } from './esbuild-plugins';
+import { oneHtmlPackageBuildPlugin, postcssWithoutSourceMapsPlugin, sdkClientsPlugin } from './esbuild-plugins';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -33,10 +33,12 @@ export const ESBUILD_OPTIONS = {
   // ESM bundles of CommonJS dependencies still call require(); give them one.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   alias: LAMBDA_ALIASES,
-  // The SDK clients' schema modules with literal keys, so unused shapes are dropped (-4 to -60 KiB
-  // a function), and their manifests reduced to the version they read (esbuild-plugins.ts). A
-  // plugin needs esbuild's async API: the CDK runs it on a worker (lib/constructs/bundle-sync.ts).
-  plugins: [sdkClientsPlugin],
+  // esbuild-plugins.ts: the SDK clients' schema modules with literal keys, so unused shapes are
+  // dropped, and their manifests reduced to the version they read (-4 to -60 KiB a function); one
+  // ESM build and one copy of each HTML package, and postcss without source maps (-300 KiB in the
+  // mail functions). Plugins need esbuild's async API: the CDK runs it on a worker
+  // (lib/constructs/bundle-sync.ts).
+  plugins: [sdkClientsPlugin, oneHtmlPackageBuildPlugin, postcssWithoutSourceMapsPlugin],
 };
 
 /**

@@ -1,4 +1,6 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 /** The schema modules of the AWS SDK's service clients (one file holds every shape of a service). */
@@ -45,5 +47,75 @@ export const sdkClientsPlugin: Plugin = {
   setup(build) {
     build.onLoad({ filter: SDK_SCHEMA_FILE }, async (args) => ({ contents: literalSchemaKeys(await readFile(args.path, 'utf8')), loader: 'js' }));
     build.onLoad({ filter: SDK_CLIENT_MANIFEST }, async (args) => ({ contents: clientManifest(await readFile(args.path, 'utf8')), loader: 'json' }));
+  },
+};
+
+/**
+ * fb55's HTML packages (the parser, DOM and entity codecs under sanitize-html, html-to-text and
+ * juice). Each is one TypeScript source published twice, as CommonJS and as ESM, with named exports
+ * only, so a `require` of one and an `import` of the other are the same module.
+ */
+export const DUAL_HTML_PACKAGES = ['entities', 'htmlparser2', 'domhandler', 'domutils', 'dom-serializer', 'domelementtype'];
+
+const PACKAGE_ROOT = (name: string) => new RegExp(`^(.*[\\\\/]node_modules[\\\\/]${name})[\\\\/](.*)$`);
+
+/** The installed copies of a package: `node_modules/<name>` and `node_modules/<parent>/node_modules/<name>`. */
+function installedCopies(nodeModules: string, name: string): string[] {
+  const parents = readdirSync(nodeModules, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .flatMap((entry) => (entry.name.startsWith('@') ? readdirSync(join(nodeModules, entry.name)).map((scoped) => join(nodeModules, entry.name, scoped)) : [join(nodeModules, entry.name)]));
+  return [join(nodeModules, name), ...parents.map((parent) => join(parent, 'node_modules', name))].filter((root) => existsSync(join(root, 'package.json')));
+}
+
+const versionOf = (root: string) => (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * esbuild plugin: one build and one copy of each of fb55's packages per bundle.
+ * - A `require` resolves to the ESM build, as an `import` does: esbuild took the CommonJS build for
+ *   sanitize-html's and juice's requires and the ESM build for html-to-text's imports, two copies
+ *   of the same code (entities alone 160 KiB twice over).
+ * - Copies of the same version installed under different parents (npm nests juice's and
+ *   htmlparser2's entities 7 because entities 4 holds the top level) resolve to one of them, the
+ *   first by path, so every build picks the same one.
+ * Different versions stay apart.
+ */
+export const oneHtmlPackageBuildPlugin: Plugin = {
+  name: 'one-html-package-build',
+  setup(build) {
+    const canonicalRoots = new Map<string, string>();
+    const canonicalRoot = (root: string, name: string) => {
+      let canonical = canonicalRoots.get(root);
+      if (canonical === undefined) {
+        const nodeModules = root.slice(0, root.search(/[\\/]node_modules[\\/]/) + '/node_modules'.length);
+        const version = versionOf(root);
+        canonical = installedCopies(nodeModules, name).filter((copy) => versionOf(copy) === version).sort()[0] ?? root;
+        canonicalRoots.set(root, canonical);
+      }
+      return canonical;
+    };
+    const filter = new RegExp(`^(${DUAL_HTML_PACKAGES.join('|')})(/.*)?$`);
+    build.onResolve({ filter }, async (args) => {
+      if (args.pluginData === oneHtmlPackageBuildPlugin) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind === 'require-call' ? 'import-statement' : args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: oneHtmlPackageBuildPlugin });
+      if (resolved.errors.length) return undefined;
+      const name = filter.exec(args.path)![1]!;
+      const [, root, rest] = PACKAGE_ROOT(name).exec(resolved.path) ?? [];
+      if (!root || !rest) return { path: resolved.path, sideEffects: resolved.sideEffects };
+      const canonical = join(canonicalRoot(root, name), rest);
+      return { path: existsSync(canonical) ? canonical : resolved.path, sideEffects: resolved.sideEffects };
+    });
+  },
+};
+
+/**
+ * esbuild plugin: postcss without source maps, as its own browser build runs (its package.json maps
+ * `source-map-js` to `false`). sanitize-html only parses style attributes with `{ map: false }`;
+ * postcss checks for the source-map classes before it uses them. -29 KiB where sanitize-html is.
+ */
+export const postcssWithoutSourceMapsPlugin: Plugin = {
+  name: 'postcss-without-source-maps',
+  setup(build) {
+    build.onResolve({ filter: /^source-map-js$/ }, (args) => (/[\\/]node_modules[\\/]postcss[\\/]/.test(args.importer) ? { path: 'source-map-js', namespace: 'postcss-browser-false' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'postcss-browser-false' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
   },
 };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
+import { sanitizePostHtml } from '../../shared/memberships/post-rules';
 import { createHash } from 'node:crypto';
 import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
 import { PROJECT_ROOT, entrySource, writeFunctionEntry, type FunctionSpec } from '../../shared/composition/function-entries';
@@ -54,8 +55,8 @@ async function withAwsEnv(vars: Record<'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_
 }
 
 describe('Lambda bundles', () => {
-  it('render mail exactly as the unbundled builder does, without parse5, undici or the resource inliner', { timeout: 60_000 }, async () => {
-    const { module, inputs } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';");
+  it('render mail and sanitise posts exactly as unbundled, without parse5, undici, the resource inliner, source maps or a second build of the HTML packages', { timeout: 60_000 }, async () => {
+    const { module, inputs, emitted } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';\nexport { sanitizePostHtml } from '../shared/memberships/post-rules';");
     const contents = [
       { subject: 'Hello {{x}}', html: '<style>p.lead { color: #c00; font-weight: bold } a:hover { color: red } @media (max-width: 600px) { p { font-size: 14px } }</style><p class="lead">Hi &amp; welcome&nbsp;— <a href="https://example.com/a?b=1&c=2">read</a></p><table><tr><td>é ✓</td></tr></table>', preview: 'Preview' },
       { subject: 'Text', text: 'Line one\nline two\n\nhttps://example.com and {{u}}' },
@@ -67,6 +68,14 @@ describe('Lambda bundles', () => {
       expect(module.buildMailTemplate(content, footer, { track: false })).toEqual(buildMailTemplate(content, footer, { track: false }));
     }
     expect(inputs.filter((p) => /node_modules\/(parse5|undici|encoding-sniffer|whatwg-encoding|web-resource-inliner|mime)\//.test(p))).toEqual([]);
+    const posts = [
+      '<p onclick="x()">Hi <script>alert(1)</script><a href="javascript:alert(2)">x</a> &eacute;&#x2713;&nbsp;&amp;</p>',
+      '<h1 style="color: red; position: fixed /*# sourceMappingURL=data:application/json;base64,e30= */">T</h1><img src="https://e.x/i.png" onerror="y()"><iframe src="https://e.x"></iframe>',
+    ];
+    for (const post of posts) expect(module.sanitizePostHtml(post)).toBe(sanitizePostHtml(post));
+    // One build of each HTML package (ESM, one copy per version) and postcss without source-map-js
+    // (shared/composition/esbuild-plugins.ts).
+    expect(emitted.filter((p) => /node_modules\/(source-map-js|(.+\/)?(entities|htmlparser2|domhandler|domutils|dom-serializer)\/(lib|dist\/commonjs)\/(?!esm\/))|juice\/node_modules\/entities/.test(p))).toEqual([]);
   });
 
   it('take the AWS credentials from the environment Lambda sets, without the default chain', { timeout: 60_000 }, async () => {
