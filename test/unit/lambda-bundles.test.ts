@@ -6,13 +6,15 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
 import { sanitizePostHtml } from '../../shared/memberships/post-rules';
+import { GoogleSpreadsheets } from '../../shared/adapters/spreadsheet-google/index';
+import type { SpreadsheetError } from '../../shared/sheets/port';
 import { createHash } from 'node:crypto';
 import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
 import { PROJECT_ROOT, entrySource, writeFunctionEntry, type FunctionSpec } from '../../shared/composition/function-entries';
 import { prebuiltDocsGroup } from '../../shared/composition/docs-prebuilt';
 import { APP } from '../../shared/app';
 import { startFakeS3 } from '../support/fake-s3';
-import { startRecordingAws, type AwsAnswer, type RecordedAwsRequest } from '../support/recording-aws';
+import { startRecordingEndpoint, type JsonAnswer, type RecordedRequest } from '../support/recording-endpoint';
 import * as unbundledClients from '../support/aws-json-clients';
 import { productCreateBody } from '../../shared/catalog/schemas';
 import { parseOrThrow } from '../../shared/platform/http/validation';
@@ -114,7 +116,7 @@ describe('Lambda bundles', () => {
     // so unused shapes are dropped: the bundled adapters must still send the same requests and read
     // the same answers, typed errors included.
     const { module, emitted } = await bundle('aws-json', "export * from '../test/support/aws-json-clients';");
-    const aws = await startRecordingAws(answerAwsJson);
+    const aws = await startRecordingEndpoint(answerAwsJson);
     const run = async (clients: typeof unbundledClients) => ({ results: await exerciseAwsJsonAdapters(clients, aws.endpoint), requests: aws.requests.splice(0) });
     let bundled, unbundled;
     try {
@@ -133,6 +135,37 @@ describe('Lambda bundles', () => {
     expect(source).toContain('"SendBulkEmailRequest"');
     expect(source).not.toContain('"CreateDedicatedIpPoolRequest"');
     expect(emitted.some((p) => p.endsWith('client-sesv2/dist-es/schemas/schemas_0.js'))).toBe(true);
+  });
+
+  it('reach Google through Node\'s fetch as the unbundled spreadsheet adapter does, without node-fetch', { timeout: 60_000 }, async () => {
+    const { module, emitted } = await bundle('sheets', "export { GoogleSpreadsheets } from '../shared/adapters/spreadsheet-google/index';");
+    const google = await startRecordingEndpoint(answerGoogle, ['authorization', 'user-agent']);
+    const run = async (Adapter: typeof GoogleSpreadsheets) => {
+      const adapter = new Adapter({ clientId: 'cid', clientSecret: 'secret', tokenUrl: `${google.endpoint}/token`, revokeUrl: `${google.endpoint}/revoke`, sheetsRootUrl: `${google.endpoint}/`, backoff: { retries: 0 } });
+      const session = { tokens: { accessToken: 'at-1', refreshToken: 'rt-1', expiresAt: 4_102_444_800_000 } };
+      const results = {
+        // The expiry is the answer's `expires_in` from now: kept to the minute.
+        tokens: await adapter.exchangeCode({ code: 'c-1', redirectUri: 'https://app.example/cb' }).then((t) => ({ ...t, expiresAt: Math.round((t.expiresAt! - Date.now()) / 60_000) })),
+        created: await adapter.createSpreadsheet(session, { title: 'Sales', tabs: [{ title: 'Sales', header: ['Order ID', 'Total'] }] }),
+        appended: await adapter.append(session, 'ss1', 'Sales', [['o1', 12.5]]),
+        column: await adapter.readColumn(session, 'ss1', 'Sales', 'A'),
+        missing: await adapter.readColumn(session, 'gone', 'Sales', 'A').catch((error: SpreadsheetError) => ({ code: error.code, status: error.status })),
+      };
+      return { results, requests: google.requests.splice(0) };
+    };
+    let bundled, unbundled;
+    try {
+      [bundled, unbundled] = [await run(module.GoogleSpreadsheets), await run(GoogleSpreadsheets)];
+    } finally {
+      await google.close();
+    }
+    expect(bundled).toEqual(unbundled);
+    expect(unbundled.results.missing).toEqual({ code: 'not_found', status: 404 });
+    expect(unbundled.results.tokens).toEqual({ accessToken: 'at-2', refreshToken: 'rt-2', expiresAt: 60, scope: 'https://www.googleapis.com/auth/drive.file' });
+    expect(unbundled.requests.map((r) => `${r.method} ${r.path.split('?')[0]} ${r.headers!.authorization ?? ''}`)).toEqual([
+      'POST /token ', 'POST /v4/spreadsheets Bearer at-1', 'POST /v4/spreadsheets/ss1/values/Sales%21A1:append Bearer at-1', 'GET /v4/spreadsheets/ss1/values/Sales%21A%3AA Bearer at-1', 'GET /v4/spreadsheets/gone/values/Sales%21A%3AA Bearer at-1',
+    ]);
+    expect(emitted.filter((p) => /node_modules\/(node-fetch|fetch-blob|web-streams-polyfill|formdata-polyfill)\//.test(p))).toEqual([]);
   });
 
   it('serve from the docs function the very contract the local runtime builds, prebuilt and without any capability', { timeout: 60_000 }, async () => {
@@ -216,7 +249,7 @@ describe('Lambda bundles', () => {
 });
 
 /** The answers of the recording endpoint to the adapters' calls (exerciseAwsJsonAdapters). */
-function answerAwsJson(request: RecordedAwsRequest): AwsAnswer {
+function answerAwsJson(request: RecordedRequest): JsonAnswer {
   const body = (request.body ? JSON.parse(request.body) : {}) as Record<string, string>;
   switch (request.target) {
     case 'TrentService.Encrypt':
@@ -257,4 +290,15 @@ async function exerciseAwsJsonAdapters(m: typeof unbundledClients, endpoint: str
   await scheduler.cancel('job-1');
   await bus.publish([{ id: 'evt-1', type: 'sale.created', accountId: 'acct-1', mode: 'test', created: 1_900_000_000, data: { amount: 100 } }]);
   return { sent, bulk, identity, sealed, opened };
+}
+
+/** The answers of the recording endpoint to the spreadsheet adapter's calls, as Google gives them. */
+function answerGoogle(request: RecordedRequest): JsonAnswer {
+  const path = request.path.split('?')[0]!;
+  if (path === '/token') return { body: { access_token: 'at-2', refresh_token: 'rt-2', expires_in: 3600, scope: 'https://www.googleapis.com/auth/drive.file', token_type: 'Bearer' } };
+  if (path === '/v4/spreadsheets') return { body: { spreadsheetId: 'ss1', spreadsheetUrl: 'https://docs.example/ss1', properties: { title: 'Sales' } } };
+  if (path.startsWith('/v4/spreadsheets/gone/')) return { status: 404, body: { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } } };
+  if (path.endsWith(':append')) return { body: { updates: { updatedRows: 1 } } };
+  if (request.method === 'GET') return { body: { values: [['Order ID', 'o1', 'o2']] } };
+  return { status: 400, body: { error: { code: 400, message: `unexpected ${request.method} ${request.path}` } } };
 }

@@ -57,6 +57,10 @@ export class GoogleSpreadsheets implements SpreadsheetPort {
 
   private oauth(redirectUri?: string): OAuth2Client {
     return new OAuth2Client({
+      // Node's own fetch for every call (tokens, revoke, the Sheets API all go through this
+      // client's transporter), rather than gaxios's node-fetch fallback: the same client locally
+      // and in Lambda, where the bundle leaves node-fetch out (shared/composition/esbuild-options.ts).
+      transporterOptions: { fetchImplementation: fetch },
       clientId: this.options.clientId,
       clientSecret: this.options.clientSecret,
       redirectUri,

@@ -2,19 +2,22 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * What identifies one request an AWS client sent: everything but its signature, date and ids. The
- * idempotency tokens a client generates (UUIDs, e.g. Scheduler's ClientToken) read `<uuid>`.
+ * What identifies one request a client sent: everything but its signature, date and ids (and
+ * only the headers asked for). The idempotency tokens a client generates (UUIDs, e.g. Scheduler's
+ * ClientToken) read `<uuid>`.
  */
-export interface RecordedAwsRequest {
+export interface RecordedRequest {
   method: string;
   path: string;
+  /** The AWS JSON protocol's operation (`x-amz-target`). */
   target?: string;
   contentType?: string;
   body: string;
+  headers?: Record<string, string | undefined>;
 }
 
-/** An answer: a status, a JSON body and, for an error, its type (the `x-amzn-ErrorType` header). */
-export interface AwsAnswer {
+/** An answer: a status, a JSON body and, for an AWS error, its type (the `x-amzn-ErrorType` header). */
+export interface JsonAnswer {
   status?: number;
   body?: unknown;
   errorType?: string;
@@ -31,16 +34,18 @@ const read = (req: IncomingMessage) =>
   });
 
 /**
- * A JSON AWS endpoint on 127.0.0.1 (the JSON and REST-JSON protocols: KMS, SQS, EventBridge,
- * SESv2, Scheduler) that records each request and answers it with `answer`, so two builds of the
- * same client can be shown to send the same requests and read the same answers.
+ * A JSON endpoint on 127.0.0.1 (AWS's JSON and REST-JSON protocols: KMS, SQS, EventBridge, SESv2,
+ * Scheduler; Google's OAuth and Sheets APIs) that records each request, with the `headers` named,
+ * and answers it with `answer`, so two builds of the same client can be shown to send the same
+ * requests and read the same answers.
  */
-export async function startRecordingAws(answer: (request: RecordedAwsRequest) => AwsAnswer) {
-  const requests: RecordedAwsRequest[] = [];
+export async function startRecordingEndpoint(answer: (request: RecordedRequest) => JsonAnswer, headers: string[] = []) {
+  const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
     void read(req).then((body) => {
       const header = (name: string) => (req.headers[name] as string | undefined) ?? undefined;
-      const request: RecordedAwsRequest = { method: req.method!, path: withoutUuids(req.url!), target: header('x-amz-target'), contentType: header('content-type'), body: withoutUuids(body) };
+      const request: RecordedRequest = { method: req.method!, path: withoutUuids(req.url!), target: header('x-amz-target'), contentType: header('content-type'), body: withoutUuids(body) };
+      if (headers.length) request.headers = Object.fromEntries(headers.map((name) => [name, header(name)]));
       requests.push(request);
       const reply = answer(request);
       res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...(reply.errorType ? { 'x-amzn-errortype': reply.errorType } : {}) });
