@@ -119,3 +119,21 @@ export const postcssWithoutSourceMapsPlugin: Plugin = {
     build.onLoad({ filter: /.*/, namespace: 'postcss-browser-false' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
   },
 };
+
+/** The MCP SDK server's import of its default (ajv) JSON Schema validator. */
+export const MCP_AJV_PROVIDER = /^\.\.\/validation\/ajv-provider\.js$/;
+
+/**
+ * esbuild plugin: the MCP SDK server without ajv. The server imports ajv's provider only to build
+ * its default validator, for elicitation answers; ours names its own (NO_ELICITATION), so the
+ * import resolves to a class that refuses to be built (lambda-mcp-no-ajv.ts). ajv, its formats
+ * and URI parser are 130 KiB of the MCP function.
+ */
+export function mcpWithoutAjvPlugin(stub: string): Plugin {
+  return {
+    name: 'mcp-without-ajv',
+    setup(build) {
+      build.onResolve({ filter: MCP_AJV_PROVIDER }, (args) => (/[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](esm|cjs)[\\/]server[\\/]/.test(args.importer) ? { path: stub } : undefined));
+    },
+  };
+}

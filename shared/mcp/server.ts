@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { OperationContext } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { toolRequest, type ToolEntry } from './tool-entry';
@@ -56,10 +57,22 @@ async function callTool(ctx: OperationContext, entry: ToolEntry, args: Record<st
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: structured, isError: false };
 }
 
+/**
+ * The server checks a client's answer to an elicitation (a form it asked the user to fill) against
+ * the form's JSON Schema, with ajv by default. This server never elicits: tools take their input
+ * from the agent. So it names a validator that says so, and the Lambda bundle leaves ajv out
+ * (shared/composition/esbuild-plugins.ts: -130 KiB).
+ */
+export const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error('This MCP server makes no elicitation requests, so it validates no elicitation answers');
+  },
+};
+
 /** A stateless MCP server for one HTTP request, offering the catalog's tools. */
 function buildServer(ctx: OperationContext, catalog: ToolEntry[]): Server {
   const tools = new Map(catalog.map((entry) => [entry.name, entry]));
-  const server = new Server({ name: 'creator-commerce', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'creator-commerce', version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator: NO_ELICITATION });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: catalog.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
   }));

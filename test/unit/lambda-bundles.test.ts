@@ -8,6 +8,9 @@ import { buildMailTemplate } from '../../shared/email/mail-builder';
 import { sanitizePostHtml } from '../../shared/memberships/post-rules';
 import { GoogleSpreadsheets } from '../../shared/adapters/spreadsheet-google/index';
 import type { SpreadsheetError } from '../../shared/sheets/port';
+import { handleMcpRequest } from '../../shared/mcp/server';
+import type { ToolEntry } from '../../shared/mcp/tool-entry';
+import type { OperationContext } from '../../shared/platform/context';
 import { createHash } from 'node:crypto';
 import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
 import { PROJECT_ROOT, entrySource, writeFunctionEntry, type FunctionSpec } from '../../shared/composition/function-entries';
@@ -166,6 +169,45 @@ describe('Lambda bundles', () => {
       'POST /token ', 'POST /v4/spreadsheets Bearer at-1', 'POST /v4/spreadsheets/ss1/values/Sales%21A1:append Bearer at-1', 'GET /v4/spreadsheets/ss1/values/Sales%21A%3AA Bearer at-1', 'GET /v4/spreadsheets/gone/values/Sales%21A%3AA Bearer at-1',
     ]);
     expect(emitted.filter((p) => /node_modules\/(node-fetch|fetch-blob|web-streams-polyfill|formdata-polyfill)\//.test(p))).toEqual([]);
+  });
+
+  it('answer MCP initialize, tools/list and tools/call as the unbundled server does, without ajv', { timeout: 60_000 }, async () => {
+    const { module, emitted } = await bundle('mcp', "export { handleMcpRequest } from '../shared/mcp/server';");
+    const api = await startRecordingEndpoint((request) => (request.path === '/products/p1' ? { body: { id: 'p1', name: 'Guide' } } : { status: 404, body: { error: 'Not found', message: 'no such product' } }), ['authorization']);
+    const catalog: ToolEntry[] = [
+      { name: 'get_product', title: 'Get a product', description: 'One product', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, annotations: { readOnlyHint: true, destructiveHint: false }, method: 'GET', path: '/products/{id}', params: ['id'], query: [], body: 'none' },
+    ];
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_product', arguments: { id: 'p1' } } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_product', arguments: { id: 'p2' } } },
+    ];
+    const run = async (handle: typeof handleMcpRequest) => {
+      const answers = [];
+      for (const message of messages) {
+        const request = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer sk_test_1' }, rawBody: JSON.stringify(message), baseUrl: 'https://api.example', path: '/mcp', requestId: 'req-1' };
+        const response = await handle({ config: { API_URL: api.endpoint }, request } as unknown as OperationContext, catalog);
+        answers.push({ status: response.status, body: await response.json() });
+      }
+      return { answers, requests: api.requests.splice(0) };
+    };
+    let bundled, unbundled;
+    try {
+      [bundled, unbundled] = [await run(module.handleMcpRequest), await run(handleMcpRequest)];
+    } finally {
+      await api.close();
+    }
+    expect(bundled).toEqual(unbundled);
+    expect(unbundled.answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(unbundled.answers[1]!.body.result.tools.map((t: { name: string }) => t.name)).toEqual(['get_product']);
+    expect(unbundled.answers[2]!.body.result.structuredContent).toEqual({ id: 'p1', name: 'Guide' });
+    expect(unbundled.answers[3]!.body.result.isError).toBe(true);
+    expect(unbundled.requests.map((r) => `${r.method} ${r.path} ${r.headers!.authorization}`)).toEqual(['GET /products/p1 Bearer sk_test_1', 'GET /products/p2 Bearer sk_test_1']);
+    expect(emitted.filter((p) => /node_modules\/(ajv|ajv-formats|fast-uri)\//.test(p))).toEqual([]);
+    // A server given no validator would need ajv: in the bundle it fails at once, saying so.
+    const { module: bare } = await bundle('mcp-bare', "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const make = () => new Server({ name: 'x', version: '1' }, { capabilities: {} });");
+    expect(() => bare.make()).toThrow(/ajv is not in the Lambda bundle/);
   });
 
   it('serve from the docs function the very contract the local runtime builds, prebuilt and without any capability', { timeout: 60_000 }, async () => {
