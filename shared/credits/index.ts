@@ -6,6 +6,7 @@ import { creditOperations } from './operations';
 export const credits = defineCapability({
   name: 'credits',
   operations: creditOperations,
-  needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
+  // No `email`: only the refill consumer mails, with its own needs.
+  needs: ['table', 'queue', 'scheduler', 'encryption'],
   consumers: [creditRefillEmailConsumer],
 });
