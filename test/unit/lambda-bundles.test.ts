@@ -59,6 +59,20 @@ async function withAwsEnv(vars: Record<'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_
   }
 }
 
+/**
+ * Runs `exercise` with the bundled implementation, then the unbundled one, against one recording
+ * endpoint, which it closes: each run's results beside the requests it made.
+ */
+async function bundledThenUnbundled<T, R>(endpoint: Awaited<ReturnType<typeof startRecordingEndpoint>>, [bundledImpl, unbundledImpl]: [T, T], exercise: (impl: T) => Promise<R>) {
+  try {
+    const bundled = { results: await exercise(bundledImpl), requests: endpoint.requests.splice(0) };
+    const unbundled = { results: await exercise(unbundledImpl), requests: endpoint.requests.splice(0) };
+    return { bundled, unbundled };
+  } finally {
+    await endpoint.close();
+  }
+}
+
 describe('Lambda bundles', () => {
   it('render mail and sanitise posts exactly as unbundled, without parse5, undici, the resource inliner, source maps or a second build of the HTML packages', { timeout: 60_000 }, async () => {
     const { module, inputs, emitted } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';\nexport { sanitizePostHtml } from '../shared/memberships/post-rules';");
@@ -120,13 +134,7 @@ describe('Lambda bundles', () => {
     // the same answers, typed errors included.
     const { module, emitted } = await bundle('aws-json', "export * from '../test/support/aws-json-clients';");
     const aws = await startRecordingEndpoint(answerAwsJson);
-    const run = async (clients: typeof unbundledClients) => ({ results: await exerciseAwsJsonAdapters(clients, aws.endpoint), requests: aws.requests.splice(0) });
-    let bundled, unbundled;
-    try {
-      [bundled, unbundled] = [await run(module), await run(unbundledClients)];
-    } finally {
-      await aws.close();
-    }
+    const { bundled, unbundled } = await bundledThenUnbundled(aws, [module as typeof unbundledClients, unbundledClients], (clients) => exerciseAwsJsonAdapters(clients, aws.endpoint));
     expect(bundled).toEqual(unbundled);
     expect(unbundled.requests.map((r) => r.target ?? `${r.method} ${r.path}`)).toEqual([
       'POST /v2/email/outbound-emails', 'POST /v2/email/outbound-bulk-emails', 'GET /v2/email/identities/ann%40example.com', 'GET /v2/email/identities/example.com',
@@ -143,10 +151,10 @@ describe('Lambda bundles', () => {
   it('reach Google through Node\'s fetch as the unbundled spreadsheet adapter does, without node-fetch', { timeout: 60_000 }, async () => {
     const { module, emitted } = await bundle('sheets', "export { GoogleSpreadsheets } from '../shared/adapters/spreadsheet-google/index';");
     const google = await startRecordingEndpoint(answerGoogle, ['authorization', 'user-agent']);
-    const run = async (Adapter: typeof GoogleSpreadsheets) => {
+    const { bundled, unbundled } = await bundledThenUnbundled(google, [module.GoogleSpreadsheets as typeof GoogleSpreadsheets, GoogleSpreadsheets], async (Adapter) => {
       const adapter = new Adapter({ clientId: 'cid', clientSecret: 'secret', tokenUrl: `${google.endpoint}/token`, revokeUrl: `${google.endpoint}/revoke`, sheetsRootUrl: `${google.endpoint}/`, backoff: { retries: 0 } });
       const session = { tokens: { accessToken: 'at-1', refreshToken: 'rt-1', expiresAt: 4_102_444_800_000 } };
-      const results = {
+      return {
         // The expiry is the answer's `expires_in` from now: kept to the minute.
         tokens: await adapter.exchangeCode({ code: 'c-1', redirectUri: 'https://app.example/cb' }).then((t) => ({ ...t, expiresAt: Math.round((t.expiresAt! - Date.now()) / 60_000) })),
         created: await adapter.createSpreadsheet(session, { title: 'Sales', tabs: [{ title: 'Sales', header: ['Order ID', 'Total'] }] }),
@@ -154,14 +162,7 @@ describe('Lambda bundles', () => {
         column: await adapter.readColumn(session, 'ss1', 'Sales', 'A'),
         missing: await adapter.readColumn(session, 'gone', 'Sales', 'A').catch((error: SpreadsheetError) => ({ code: error.code, status: error.status })),
       };
-      return { results, requests: google.requests.splice(0) };
-    };
-    let bundled, unbundled;
-    try {
-      [bundled, unbundled] = [await run(module.GoogleSpreadsheets), await run(GoogleSpreadsheets)];
-    } finally {
-      await google.close();
-    }
+    });
     expect(bundled).toEqual(unbundled);
     expect(unbundled.results.missing).toEqual({ code: 'not_found', status: 404 });
     expect(unbundled.results.tokens).toEqual({ accessToken: 'at-2', refreshToken: 'rt-2', expiresAt: 60, scope: 'https://www.googleapis.com/auth/drive.file' });
@@ -183,26 +184,20 @@ describe('Lambda bundles', () => {
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_product', arguments: { id: 'p1' } } },
       { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_product', arguments: { id: 'p2' } } },
     ];
-    const run = async (handle: typeof handleMcpRequest) => {
+    const { bundled, unbundled } = await bundledThenUnbundled(api, [module.handleMcpRequest as typeof handleMcpRequest, handleMcpRequest], async (handle) => {
       const answers = [];
       for (const message of messages) {
         const request = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer sk_test_1' }, rawBody: JSON.stringify(message), baseUrl: 'https://api.example', path: '/mcp', requestId: 'req-1' };
         const response = await handle({ config: { API_URL: api.endpoint }, request } as unknown as OperationContext, catalog);
         answers.push({ status: response.status, body: await response.json() });
       }
-      return { answers, requests: api.requests.splice(0) };
-    };
-    let bundled, unbundled;
-    try {
-      [bundled, unbundled] = [await run(module.handleMcpRequest), await run(handleMcpRequest)];
-    } finally {
-      await api.close();
-    }
+      return answers;
+    });
     expect(bundled).toEqual(unbundled);
-    expect(unbundled.answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
-    expect(unbundled.answers[1]!.body.result.tools.map((t: { name: string }) => t.name)).toEqual(['get_product']);
-    expect(unbundled.answers[2]!.body.result.structuredContent).toEqual({ id: 'p1', name: 'Guide' });
-    expect(unbundled.answers[3]!.body.result.isError).toBe(true);
+    expect(unbundled.results.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(unbundled.results[1]!.body.result.tools.map((t: { name: string }) => t.name)).toEqual(['get_product']);
+    expect(unbundled.results[2]!.body.result.structuredContent).toEqual({ id: 'p1', name: 'Guide' });
+    expect(unbundled.results[3]!.body.result.isError).toBe(true);
     expect(unbundled.requests.map((r) => `${r.method} ${r.path} ${r.headers!.authorization}`)).toEqual(['GET /products/p1 Bearer sk_test_1', 'GET /products/p2 Bearer sk_test_1']);
     expect(emitted.filter((p) => /node_modules\/(ajv|ajv-formats|fast-uri)\//.test(p))).toEqual([]);
     // A server given no validator would need ajv: in the bundle it fails at once, saying so.
