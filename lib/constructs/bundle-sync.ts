@@ -24,7 +24,7 @@ function bundler(): Worker {
 /**
  * Builds one function with LAMBDA_BUILD_OPTIONS, synchronously, as CDK's local bundling requires.
  *
- * esbuild's synchronous API cannot run plugins, and the Lambda build has one
+ * esbuild's synchronous API cannot run plugins, and the Lambda build has several
  * (shared/composition/esbuild-plugins.ts). So the build runs on a worker thread with the async
  * API while this thread waits on a shared flag: one worker for the whole synth, where a process
  * per function would start Node and tsx 72 times.
