@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,6 @@ import type { SpreadsheetError } from '../../shared/sheets/port';
 import { handleMcpRequest } from '../../shared/mcp/server';
 import type { ToolEntry } from '../../shared/mcp/tool-entry';
 import type { OperationContext } from '../../shared/platform/context';
-import { createHash } from 'node:crypto';
 import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
 import { PROJECT_ROOT, entrySource, writeFunctionEntry, type FunctionSpec } from '../../shared/composition/function-entries';
 import { prebuiltDocsGroup } from '../../shared/composition/docs-prebuilt';
