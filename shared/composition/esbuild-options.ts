@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mcpWithoutAjvPlugin, oneHtmlPackageBuildPlugin, postcssWithoutSourceMapsPlugin, sdkClientsPlugin } from './esbuild-plugins';
+import { mcpWithoutAjvPlugin, oneHtmlPackageBuildPlugin, sanitizeHtmlWithoutPostcssPlugin, sdkClientsPlugin } from './esbuild-plugins';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -38,10 +38,15 @@ export const ESBUILD_OPTIONS = {
   alias: LAMBDA_ALIASES,
   // esbuild-plugins.ts: the SDK clients' schema modules with literal keys, so unused shapes are
   // dropped, and their manifests reduced to the version they read (-4 to -60 KiB a function); one
-  // ESM build and one copy of each HTML package, and postcss without source maps (-300 KiB in the
-  // mail functions); the MCP server without ajv, which it never uses (-130 KiB). Plugins need
+  // ESM build and one copy of each HTML package, and sanitize-html without postcss (-360 KiB in
+  // the mail functions); the MCP server without ajv, which it never uses (-130 KiB). Plugins need
   // esbuild's async API: the CDK runs it on a worker (lib/constructs/bundle-sync.ts).
-  plugins: [sdkClientsPlugin, oneHtmlPackageBuildPlugin, postcssWithoutSourceMapsPlugin, mcpWithoutAjvPlugin(join(ROOT, 'shared', 'composition', 'lambda-mcp-no-ajv.ts'))],
+  plugins: [
+    sdkClientsPlugin,
+    oneHtmlPackageBuildPlugin,
+    sanitizeHtmlWithoutPostcssPlugin(join(ROOT, 'shared', 'composition', 'lambda-no-postcss.ts')),
+    mcpWithoutAjvPlugin(join(ROOT, 'shared', 'composition', 'lambda-mcp-no-ajv.ts')),
+  ],
 };
 
 /**

@@ -108,17 +108,21 @@ export const oneHtmlPackageBuildPlugin: Plugin = {
 };
 
 /**
- * esbuild plugin: postcss without source maps, as its own browser build runs (its package.json maps
- * `source-map-js` to `false`). sanitize-html only parses style attributes with `{ map: false }`;
- * postcss checks for the source-map classes before it uses them. -29 KiB where sanitize-html is.
+ * esbuild plugin: sanitize-html without postcss. sanitize-html requires postcss at load, but calls
+ * it only to parse style attributes, and both of our sanitisers turn that off
+ * (`parseStyleAttributes: false`: with no `allowedStyles` the parse filtered nothing, it only
+ * re-printed the declarations). Its `require('postcss')` gets `stub`, whose `parse` throws; were
+ * parsing turned back on, sanitize-html would catch that and drop every style attribute, which the
+ * bundle test (bundled against unbundled mail) catches. -58 KiB where sanitize-html is.
  */
-export const postcssWithoutSourceMapsPlugin: Plugin = {
-  name: 'postcss-without-source-maps',
-  setup(build) {
-    build.onResolve({ filter: /^source-map-js$/ }, (args) => (/[\\/]node_modules[\\/]postcss[\\/]/.test(args.importer) ? { path: 'source-map-js', namespace: 'postcss-browser-false' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'postcss-browser-false' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
-  },
-};
+export function sanitizeHtmlWithoutPostcssPlugin(stub: string): Plugin {
+  return {
+    name: 'sanitize-html-without-postcss',
+    setup(build) {
+      build.onResolve({ filter: /^postcss$/ }, (args) => (/[\\/]node_modules[\\/]sanitize-html[\\/]/.test(args.importer) ? { path: stub } : undefined));
+    },
+  };
+}
 
 /** The MCP SDK server's import of its default (ajv) JSON Schema validator. */
 export const MCP_AJV_PROVIDER = /^\.\.\/validation\/ajv-provider\.js$/;

@@ -63,6 +63,10 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesByTag: { img: ['http', 'https', 'data'] },
   allowVulnerableTags: true, // <style> is kept for juice to inline; scripts and handlers are removed
+  // Style attributes are kept as written (escaped). Parsing them with postcss, without an
+  // allow-list of properties, filtered nothing: it only re-printed them. The Lambda bundles leave
+  // postcss out (shared/composition/esbuild-plugins.ts).
+  parseStyleAttributes: false,
 };
 
 /**

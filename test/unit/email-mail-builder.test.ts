@@ -36,6 +36,14 @@ describe('mail builder', () => {
     expect(t.html).toContain('<p>Hi</p>');
   });
 
+  it('keeps style attributes as written, escaped so they cannot leave the attribute', () => {
+    const t = buildMailTemplate({ subject: 's', html: '<p style="color:red;;font-weight : bold">a</p><p style="color: red" onmouseover="x()">b</p><p style=\'x:"><script>y()</script>\'>c</p>' }, footer, { track: false });
+    // juice merges the layout's rules into each element's style attribute; the element's own come last.
+    expect(t.html).toMatch(/<p style="[^"]*color:red;;font-weight : bold">a<\/p>/);
+    expect(t.html).toMatch(/<p style="[^"]*color: red">b<\/p>/);
+    expect(t.html).not.toMatch(/<script|onmouseover/);
+  });
+
   it('builds HTML from text and uses the given text as the plain alternative', () => {
     expect(textToHtml('a <b>\nc\n\nd')).toBe('<p>a &lt;b&gt;<br>c</p>\n<p>d</p>');
     const t = buildMailTemplate({ subject: 's', text: 'Line one\n\nLine two' }, footer);
