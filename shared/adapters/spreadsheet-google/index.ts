@@ -1,5 +1,9 @@
-import { sheets, type sheets_v4 } from '@googleapis/sheets';
-import { OAuth2Client, type Credentials } from 'google-auth-library';
+import type { sheets_v4 } from '@googleapis/sheets';
+import type { Credentials } from 'google-auth-library/build/src/auth/credentials';
+// The OAuth client alone: the package's index also loads every other Google credential type
+// (service accounts, workload identity, metadata server; -120 KiB a bundle) that a user's OAuth
+// grant never needs. The package has no exports map, so this path is public to Node as to esbuild.
+import { OAuth2Client } from 'google-auth-library/build/src/auth/oauth2client';
 import { ApiError } from '../../platform/errors';
 import type { Config } from '../../platform/config';
 import { SpreadsheetError, type Cell, type CreatedSpreadsheet, type ProviderSession, type ProviderTokens, type SheetTab, type SpreadsheetPort } from '../../sheets/port';
@@ -20,6 +24,11 @@ export interface GoogleSpreadsheetOptions {
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { retries: 4, baseDelayMs: 500, maxDelayMs: 32_000 };
+
+export const SHEETS_ROOT_URL = 'https://sheets.googleapis.com/';
+
+/** A path parameter as the generated client expands it (RFC 6570): everything but unreserved characters encoded, `!` included. */
+const param = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 function toProviderError(error: unknown): SpreadsheetError {
   if (error instanceof SpreadsheetError) return error;
@@ -93,75 +102,70 @@ export class GoogleSpreadsheets implements SpreadsheetPort {
     }
   }
 
-  /** A client for one session; refreshed tokens are handed back on the session. */
-  private client(session: ProviderSession): sheets_v4.Sheets {
+  /** An OAuth client for one session; refreshed tokens are handed back on the session. */
+  private authorized(session: ProviderSession): OAuth2Client {
     const auth = this.oauth();
     auth.setCredentials({ access_token: session.tokens.accessToken, refresh_token: session.tokens.refreshToken, expiry_date: session.tokens.expiresAt, scope: session.tokens.scope });
     auth.on('tokens', (credentials) => {
       session.tokens = toTokens(credentials, session.tokens);
     });
-    return sheets({ version: 'v4', auth, ...(this.options.sheetsRootUrl ? { rootUrl: this.options.sheetsRootUrl } : {}) });
+    return auth;
   }
 
-  private async call<T>(run: () => Promise<T>, safeToRepeat: boolean): Promise<T> {
+  /**
+   * One Sheets API v4 call through the session's OAuth client, as the generated client makes it
+   * (`client.request`: the bearer token, a refresh when it has expired and one retry after a 401);
+   * the generated client itself is left out, its 300 methods and query-string library unused for
+   * the four calls made here. Path parameters are encoded as it encodes them; the client's own retries are off
+   * (withBackoff decides what is safe to repeat).
+   */
+  private async sheetsCall<T>(session: ProviderSession, safeToRepeat: boolean, request: { method: 'GET' | 'POST'; path: string; params?: Record<string, string | boolean>; data?: unknown }): Promise<T> {
+    const auth = this.authorized(session);
+    const root = this.options.sheetsRootUrl ?? SHEETS_ROOT_URL;
+    const url = `${root.endsWith('/') ? root : `${root}/`}v4/spreadsheets${request.path}`;
     try {
-      return await withBackoff(run, this.backoff, safeToRepeat);
+      const response = await withBackoff(() => auth.request<T>({ url, method: request.method, params: request.params, data: request.data, retry: false }), this.backoff, safeToRepeat);
+      return response.data;
     } catch (error) {
       throw toProviderError(error);
     }
   }
 
   async createSpreadsheet(session: ProviderSession, input: { title: string; tabs: SheetTab[] }): Promise<CreatedSpreadsheet> {
-    const api = this.client(session);
-    const response = await this.call(
-      () =>
-        api.spreadsheets.create(
-          {
-            fields: 'spreadsheetId,spreadsheetUrl,properties.title',
-            requestBody: {
-              properties: { title: input.title },
-              sheets: input.tabs.map((tab, index) => ({
-                properties: { sheetId: index, title: tab.title, gridProperties: { frozenRowCount: 1 } },
-                data: [{ startRow: 0, startColumn: 0, rowData: [{ values: tab.header.map((text) => ({ userEnteredValue: { stringValue: text } })) }] }],
-              })),
-            },
-          },
-          { retry: false },
-        ),
-      false,
-    );
-    const data = response.data;
+    const requestBody: sheets_v4.Schema$Spreadsheet = {
+      properties: { title: input.title },
+      sheets: input.tabs.map((tab, index) => ({
+        properties: { sheetId: index, title: tab.title, gridProperties: { frozenRowCount: 1 } },
+        data: [{ startRow: 0, startColumn: 0, rowData: [{ values: tab.header.map((text) => ({ userEnteredValue: { stringValue: text } })) }] }],
+      })),
+    };
+    const data = await this.sheetsCall<sheets_v4.Schema$Spreadsheet>(session, false, { method: 'POST', path: '', params: { fields: 'spreadsheetId,spreadsheetUrl,properties.title' }, data: requestBody });
     return { spreadsheetId: data.spreadsheetId!, title: data.properties?.title ?? input.title, url: data.spreadsheetUrl ?? `https://docs.google.com/spreadsheets/d/${data.spreadsheetId}` };
   }
 
   async append(session: ProviderSession, spreadsheetId: string, tab: string, rows: Cell[][]): Promise<void> {
-    const api = this.client(session);
-    await this.call(
-      () =>
-        api.spreadsheets.values.append(
-          { spreadsheetId, range: `${tab}!A1`, valueInputOption: 'RAW', insertDataOption: 'INSERT_ROWS', includeValuesInResponse: false, requestBody: { majorDimension: 'ROWS', values: rows } },
-          { retry: false },
-        ),
-      false,
-    );
+    const requestBody: sheets_v4.Schema$ValueRange = { majorDimension: 'ROWS', values: rows };
+    await this.sheetsCall<sheets_v4.Schema$AppendValuesResponse>(session, false, {
+      method: 'POST',
+      path: `/${param(spreadsheetId)}/values/${param(`${tab}!A1`)}:append`,
+      params: { valueInputOption: 'RAW', insertDataOption: 'INSERT_ROWS', includeValuesInResponse: false },
+      data: requestBody,
+    });
   }
 
   async readColumn(session: ProviderSession, spreadsheetId: string, tab: string, column: string): Promise<string[]> {
-    const api = this.client(session);
-    const response = await this.call(
-      () => api.spreadsheets.values.get({ spreadsheetId, range: `${tab}!${column}:${column}`, majorDimension: 'COLUMNS', valueRenderOption: 'UNFORMATTED_VALUE' }, { retry: false }),
-      true,
-    );
-    return (response.data.values?.[0] ?? []).map((value) => String(value ?? ''));
+    const data = await this.sheetsCall<sheets_v4.Schema$ValueRange>(session, true, {
+      method: 'GET',
+      path: `/${param(spreadsheetId)}/values/${param(`${tab}!${column}:${column}`)}`,
+      params: { majorDimension: 'COLUMNS', valueRenderOption: 'UNFORMATTED_VALUE' },
+    });
+    return (data.values?.[0] ?? []).map((value) => String(value ?? ''));
   }
 
   async updateCells(session: ProviderSession, spreadsheetId: string, updates: { range: string; values: Cell[][] }[]): Promise<void> {
-    const api = this.client(session);
+    const requestBody: sheets_v4.Schema$BatchUpdateValuesRequest = { valueInputOption: 'RAW', data: updates.map((u) => ({ range: u.range, majorDimension: 'ROWS', values: u.values })) };
     // Overwriting the same cells again is harmless, so 5xx is retried too.
-    await this.call(
-      () => api.spreadsheets.values.batchUpdate({ spreadsheetId, requestBody: { valueInputOption: 'RAW', data: updates.map((u) => ({ range: u.range, majorDimension: 'ROWS', values: u.values })) } }, { retry: false }),
-      true,
-    );
+    await this.sheetsCall<sheets_v4.Schema$BatchUpdateValuesResponse>(session, true, { method: 'POST', path: `/${param(spreadsheetId)}/values:batchUpdate`, data: requestBody });
   }
 }
 
