@@ -99,6 +99,27 @@ describe('Lambda bundles', () => {
     expect(emitted.filter((p) => /node_modules\/(source-map-js|(.+\/)?(entities|htmlparser2|domhandler|domutils|dom-serializer)\/(lib|dist\/commonjs)\/(?!esm\/))|juice\/node_modules\/entities/.test(p))).toEqual([]);
   });
 
+  it('keep the DynamoDB client\'s endpoint cache on the Map-based LRU, answering as the SDK\'s own, without mnemonist', { timeout: 60_000 }, async () => {
+    const { module, inputs } = await bundle(
+      'endpoint-cache',
+      "export { EndpointCache } from '@aws-sdk/endpoint-cache';\nimport { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const clientCache = () => (new DynamoDBClient({ region: 'us-east-1' }).config as unknown as { endpointCache: { cache: object } }).endpointCache.cache;",
+    );
+    const { EndpointCache } = await import('@aws-sdk/endpoint-cache');
+    const exercise = (Cache: typeof EndpointCache) => {
+      const cache = new Cache(2);
+      cache.set('a', [{ Address: 'a.example', CachePeriodInMinutes: 1 }]);
+      cache.set('b', [{ Address: 'b.example', CachePeriodInMinutes: 0 }]);
+      const seen = [cache.getEndpoint('a'), cache.getEndpoint('b'), cache.has('b')];
+      cache.set('c', [{ Address: 'c.example', CachePeriodInMinutes: 1 }]);
+      cache.set('d', [{ Address: 'd.example', CachePeriodInMinutes: 1 }]);
+      return [...seen, cache.has('a'), cache.getEndpoint('c'), cache.getEndpoint('d')];
+    };
+    expect(exercise(module.EndpointCache)).toEqual(exercise(EndpointCache));
+    expect(exercise(EndpointCache)).toEqual(['a.example', undefined, false, false, 'c.example', 'd.example']);
+    expect(module.clientCache()).toHaveProperty('entries');
+    expect(inputs.filter((p) => /node_modules\/(mnemonist|obliterator)\//.test(p))).toEqual([]);
+  });
+
   it('take the AWS credentials from the environment Lambda sets, without the default chain', { timeout: 60_000 }, async () => {
     const { module, inputs } = await bundle('credentials', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const credentials = () => new DynamoDBClient({ region: 'us-east-1' }).config.credentials();");
     await withAwsEnv({ AWS_ACCESS_KEY_ID: 'AKIDLAMBDA', AWS_SECRET_ACCESS_KEY: 'secret-lambda', AWS_SESSION_TOKEN: 'token-lambda' }, async (set) => {
