@@ -20,6 +20,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
  *   (shared/composition/lambda-no-event-streams.ts): -15 KiB in every function;
  * - node-fetch for Node's own fetch, which the Google clients are given anyway
  *   (shared/composition/lambda-native-fetch.ts): -83 KiB in the sheets functions;
+ * - https-proxy-agent, which gaxios hands to a fetch that ignores it
+ *   (shared/composition/lambda-no-proxy-agent.ts): -15 KiB in the sheets functions;
  * - mnemonist's LRU cache, under the SDK's endpoint-discovery cache, for one on a Map
  *   (shared/composition/lambda-lru-cache.ts): -7 KiB in every function.
  */
@@ -28,6 +30,7 @@ export const LAMBDA_ALIASES: Record<string, string> = {
   cheerio: 'cheerio/slim',
   '@smithy/core/event-streams': join(ROOT, 'shared', 'composition', 'lambda-no-event-streams.ts'),
   'node-fetch': join(ROOT, 'shared', 'composition', 'lambda-native-fetch.ts'),
+  'https-proxy-agent': join(ROOT, 'shared', 'composition', 'lambda-no-proxy-agent.ts'),
   'mnemonist/lru-cache': join(ROOT, 'shared', 'composition', 'lambda-lru-cache.ts'),
 };
 
@@ -39,6 +42,10 @@ export const ESBUILD_OPTIONS = {
   // ESM bundles of CommonJS dependencies still call require(); give them one.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   alias: LAMBDA_ALIASES,
+  // Statements labelled `LOCAL_RUNTIME:` run in the local runtime only: a capability's local port
+  // factory reaches its local adapter (CSV files, …) that way, and the deployed functions, which
+  // only ever call the `aws` factories, leave the adapter and its packages out.
+  dropLabels: ['LOCAL_RUNTIME'],
   // esbuild-plugins.ts: the SDK clients' schema modules with literal keys, so unused shapes are
   // dropped, and their manifests reduced to the version they read (-4 to -60 KiB a function); one
   // ESM build and one copy of each HTML package, and sanitize-html without postcss (-360 KiB in

@@ -23,7 +23,11 @@ export const sheets = defineCapability({
     spreadsheet: {
       // The client secret comes encrypted with the deployment's key; read at first use.
       aws: (deps) => googleSpreadsheetFactory(deps.config, (ciphertext, context) => deps.ports.encryption.decrypt(ciphertext, context)),
-      local: (_deps, host) => new LocalSpreadsheets({ baseUrl: host.baseUrl, dir: host.dataDir ? join(host.dataDir, 'sheets') : undefined }),
+      local: (_deps, host) => {
+        // Dropped from the Lambda bundles (esbuild-options.ts: dropLabels), and with it the CSV files' parser.
+        LOCAL_RUNTIME: return new LocalSpreadsheets({ baseUrl: host.baseUrl, dir: host.dataDir ? join(host.dataDir, 'sheets') : undefined });
+        throw new Error('The local spreadsheet adapter is not in the Lambda bundles');
+      },
     },
   },
   eventTypes: ['order.disputed'],

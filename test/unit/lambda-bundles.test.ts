@@ -171,9 +171,13 @@ describe('Lambda bundles', () => {
     expect(emitted.some((p) => p.endsWith('client-sesv2/dist-es/schemas/schemas_0.js'))).toBe(true);
   });
 
-  it('reach Google through Node\'s fetch as the unbundled spreadsheet adapter does, without node-fetch', { timeout: 60_000 }, async () => {
+  it('reach Google through Node\'s fetch as the unbundled spreadsheet adapter does, without node-fetch, a proxy agent or the generated Sheets client', { timeout: 60_000 }, async () => {
     const { module, emitted } = await bundle('sheets', "export { GoogleSpreadsheets } from '../shared/adapters/spreadsheet-google/index';");
     const google = await startRecordingEndpoint(answerGoogle, ['authorization', 'user-agent']);
+    // A proxy that answers nothing: gaxios hands its agent to Node's fetch, which ignores it, so
+    // both go direct (the bundle's agent is a no-op: shared/composition/lambda-no-proxy-agent.ts).
+    const proxy = process.env.HTTPS_PROXY;
+    process.env.HTTPS_PROXY = 'http://127.0.0.1:9';
     const { bundled, unbundled } = await bundledThenUnbundled(google, [module.GoogleSpreadsheets as typeof GoogleSpreadsheets, GoogleSpreadsheets], async (Adapter) => {
       const adapter = new Adapter({ clientId: 'cid', clientSecret: 'secret', tokenUrl: `${google.endpoint}/token`, revokeUrl: `${google.endpoint}/revoke`, sheetsRootUrl: `${google.endpoint}/`, backoff: { retries: 0 } });
       const session = { tokens: { accessToken: 'at-1', refreshToken: 'rt-1', expiresAt: 4_102_444_800_000 } };
@@ -185,14 +189,14 @@ describe('Lambda bundles', () => {
         column: await adapter.readColumn(session, 'ss1', 'Sales', 'A'),
         missing: await adapter.readColumn(session, 'gone', 'Sales', 'A').catch((error: SpreadsheetError) => ({ code: error.code, status: error.status })),
       };
-    });
+    }).finally(() => (proxy === undefined ? delete process.env.HTTPS_PROXY : (process.env.HTTPS_PROXY = proxy)));
     expect(bundled).toEqual(unbundled);
     expect(unbundled.results.missing).toEqual({ code: 'not_found', status: 404 });
     expect(unbundled.results.tokens).toEqual({ accessToken: 'at-2', refreshToken: 'rt-2', expiresAt: 60, scope: 'https://www.googleapis.com/auth/drive.file' });
     expect(unbundled.requests.map((r) => `${r.method} ${r.path.split('?')[0]} ${r.headers!.authorization ?? ''}`)).toEqual([
       'POST /token ', 'POST /v4/spreadsheets Bearer at-1', 'POST /v4/spreadsheets/ss1/values/Sales%21A1:append Bearer at-1', 'GET /v4/spreadsheets/ss1/values/Sales%21A%3AA Bearer at-1', 'GET /v4/spreadsheets/gone/values/Sales%21A%3AA Bearer at-1',
     ]);
-    expect(emitted.filter((p) => /node_modules\/(node-fetch|fetch-blob|web-streams-polyfill|formdata-polyfill)\//.test(p))).toEqual([]);
+    expect(emitted.filter((p) => /node_modules\/(node-fetch|fetch-blob|web-streams-polyfill|formdata-polyfill|https-proxy-agent|agent-base|debug|@googleapis\/sheets|googleapis-common|qs)\//.test(p))).toEqual([]);
   });
 
   it('answer MCP initialize, tools/list and tools/call as the unbundled server does, without ajv', { timeout: 60_000 }, async () => {
