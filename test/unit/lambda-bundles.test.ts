@@ -11,7 +11,9 @@ import { GoogleSpreadsheets } from '../../shared/adapters/spreadsheet-google/ind
 import type { SpreadsheetError } from '../../shared/sheets/port';
 import { handleMcpRequest } from '../../shared/mcp/server';
 import type { ToolEntry } from '../../shared/mcp/tool-entry';
-import type { OperationContext } from '../../shared/platform/context';
+import type { Deps, OperationContext } from '../../shared/platform/context';
+import { sheets } from '../../shared/sheets/index';
+import { LocalSpreadsheets } from '../../shared/adapters/spreadsheet-local/index';
 import { ESBUILD_OPTIONS } from '../../shared/composition/esbuild-options';
 import { PROJECT_ROOT, entrySource, writeFunctionEntry, type FunctionSpec } from '../../shared/composition/function-entries';
 import { prebuiltDocsGroup } from '../../shared/composition/docs-prebuilt';
@@ -43,8 +45,8 @@ async function bundle(name: string, source: string) {
   const outfile = join(dir, `${name}.mjs`);
   const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', metafile: true, logLevel: 'error' });
   rmSync(entry);
-  const emitted = Object.values(out.metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path));
-  return { module: await import(pathToFileURL(outfile).href), inputs: Object.keys(out.metafile.inputs), emitted };
+  const bytes = Object.fromEntries(Object.values(out.metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path, input]) => [path, input.bytesInOutput] as const)));
+  return { module: await import(pathToFileURL(outfile).href), inputs: Object.keys(out.metafile.inputs), emitted: Object.keys(bytes), bytes };
 }
 
 /** Runs `body` with Lambda's credential variables set (`undefined` unsets one), then puts them back. */
@@ -279,6 +281,20 @@ describe('Lambda bundles', () => {
     // …and the email capability's consumer renders and delivers it.
     const worker = await functionInputs({ kind: 'consumer', appFunction: 'email-transactional' });
     expect(worker.filter((p) => /node_modules\/(sanitize-html|html-to-text|juice)\//.test(p)).length).toBeGreaterThan(0);
+  });
+
+  it('leave a capability\'s local adapter out (LOCAL_RUNTIME): the sheets manifest without the CSV adapter and csv-parse', { timeout: 60_000 }, async () => {
+    const { module, emitted, bytes } = await bundle('local-adapters', "export { sheets } from '../shared/sheets/index';");
+    const factory = (module.sheets as typeof sheets).ports!.spreadsheet!;
+    const host = { baseUrl: () => 'http://127.0.0.1:1' } as unknown as Parameters<typeof factory.local>[1];
+    expect(() => factory.local({} as Deps, host)).toThrow(/not in the Lambda bundles/);
+    // Unbundled, the same factory builds the local adapter.
+    expect(sheets.ports!.spreadsheet!.local({} as Deps, host)).toBeInstanceOf(LocalSpreadsheets);
+    expect(emitted.filter((p) => p.includes('spreadsheet-local'))).toEqual([]);
+    // csv-parse and csv-stringify leave a few top-level constants (~200 bytes), not their 40 KiB.
+    const csv = Object.entries(bytes).filter(([p]) => /node_modules\/csv-(parse|stringify)\//.test(p));
+    expect(csv.reduce((sum, [, n]) => sum + n, 0)).toBeLessThan(1024);
+    expect(emitted.some((p) => p.endsWith('spreadsheet-google/index.ts'))).toBe(true);
   });
 
   it('validate with zod/mini and English messages, as the unbundled schemas do, without classic zod or other locales', { timeout: 60_000 }, async () => {
