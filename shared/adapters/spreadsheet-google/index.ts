@@ -25,9 +25,9 @@ export interface GoogleSpreadsheetOptions {
 
 const DEFAULT_BACKOFF: BackoffOptions = { retries: 4, baseDelayMs: 500, maxDelayMs: 32_000 };
 
-export const SHEETS_ROOT_URL = 'https://sheets.googleapis.com/';
+const SHEETS_ROOT_URL = 'https://sheets.googleapis.com/';
 
-/** A path parameter as the generated client expands it (RFC 6570): everything but unreserved characters encoded, `!` included. */
+/** A path parameter as the generated client expands it (RFC 6570): all but unreserved characters encoded, `!` too. */
 const param = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 function toProviderError(error: unknown): SpreadsheetError {
@@ -116,8 +116,8 @@ export class GoogleSpreadsheets implements SpreadsheetPort {
    * One Sheets API v4 call through the session's OAuth client, as the generated client makes it
    * (`client.request`: the bearer token, a refresh when it has expired and one retry after a 401);
    * the generated client itself is left out, its 300 methods and query-string library unused for
-   * the four calls made here. Path parameters are encoded as it encodes them; the client's own retries are off
-   * (withBackoff decides what is safe to repeat).
+   * the four calls made here. Path parameters are encoded as it encodes them; the client's own
+   * retries are off (withBackoff decides what is safe to repeat).
    */
   private async sheetsCall<T>(session: ProviderSession, safeToRepeat: boolean, request: { method: 'GET' | 'POST'; path: string; params?: Record<string, string | boolean>; data?: unknown }): Promise<T> {
     const auth = this.authorized(session);
