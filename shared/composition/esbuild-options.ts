@@ -50,8 +50,8 @@ export const ESBUILD_OPTIONS = {
   // dropped, and their manifests reduced to the version they read (-4 to -60 KiB a function); one
   // ESM build and one copy of each HTML package, and sanitize-html without postcss (with the
   // npm overrides in package.json that leave one version of each, the mail functions went from
-  // 1,058-1,155 to 602-693 KiB); the MCP server without ajv, which it never uses (-130 KiB). Plugins need
-  // esbuild's async API: the CDK runs it on a worker (lib/constructs/bundle-sync.ts).
+  // 1,058-1,155 to 602-693 KiB); the MCP server without ajv, which it never uses (-130 KiB).
+  // Plugins need esbuild's async API: the CDK runs it on a worker (lib/constructs/bundle-sync.ts).
   plugins: [
     sdkClientsPlugin,
     oneHtmlPackageBuildPlugin,

@@ -108,36 +108,38 @@ export const oneHtmlPackageBuildPlugin: Plugin = {
 };
 
 /**
- * esbuild plugin: sanitize-html without postcss. sanitize-html requires postcss at load, but calls
- * it only to parse style attributes, and both of our sanitisers turn that off
- * (`parseStyleAttributes: false`: with no `allowedStyles` the parse filtered nothing, it only
- * re-printed the declarations). Its `require('postcss')` gets `stub`, whose `parse` throws; were
- * parsing turned back on, sanitize-html would catch that and drop every style attribute, which the
- * bundle test (bundled against unbundled mail) catches. -58 KiB where sanitize-html is.
+ * esbuild plugin: an import that one package makes but never runs in our functions resolves to
+ * `stub`, a module that fails loudly, saying why, if it is ever used. `from` names the importing
+ * package's files.
  */
-export function sanitizeHtmlWithoutPostcssPlugin(stub: string): Plugin {
+function unusedImportPlugin(name: string, filter: RegExp, from: RegExp, stub: string): Plugin {
   return {
-    name: 'sanitize-html-without-postcss',
+    name,
     setup(build) {
-      build.onResolve({ filter: /^postcss$/ }, (args) => (/[\\/]node_modules[\\/]sanitize-html[\\/]/.test(args.importer) ? { path: stub } : undefined));
+      build.onResolve({ filter }, (args) => (from.test(args.importer) ? { path: stub } : undefined));
     },
   };
 }
+
+/**
+ * sanitize-html without postcss. sanitize-html requires postcss at load, but calls it only to
+ * parse style attributes, and both of our sanitisers turn that off (`parseStyleAttributes: false`:
+ * with no `allowedStyles` the parse filtered nothing, it only re-printed the declarations). Its
+ * `require('postcss')` gets `stub`, whose `parse` throws; were parsing turned back on,
+ * sanitize-html would catch that and drop every style attribute, which the bundle test (bundled
+ * against unbundled mail) catches. -58 KiB where sanitize-html is.
+ */
+export const sanitizeHtmlWithoutPostcssPlugin = (stub: string): Plugin =>
+  unusedImportPlugin('sanitize-html-without-postcss', /^postcss$/, /[\\/]node_modules[\\/]sanitize-html[\\/]/, stub);
 
 /** The MCP SDK server's import of its default (ajv) JSON Schema validator. */
 export const MCP_AJV_PROVIDER = /^\.\.\/validation\/ajv-provider\.js$/;
 
 /**
- * esbuild plugin: the MCP SDK server without ajv. The server imports ajv's provider only to build
- * its default validator, for elicitation answers; ours names its own (NO_ELICITATION), so the
- * import resolves to a class that refuses to be built (lambda-mcp-no-ajv.ts). ajv, its formats
- * and URI parser are 130 KiB of the MCP function.
+ * The MCP SDK server without ajv. The server imports ajv's provider only to build its default
+ * validator, for elicitation answers; ours names its own (NO_ELICITATION), so the import resolves
+ * to a class that refuses to be built (lambda-mcp-no-ajv.ts). ajv, its formats and URI parser are
+ * 130 KiB of the MCP function.
  */
-export function mcpWithoutAjvPlugin(stub: string): Plugin {
-  return {
-    name: 'mcp-without-ajv',
-    setup(build) {
-      build.onResolve({ filter: MCP_AJV_PROVIDER }, (args) => (/[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](esm|cjs)[\\/]server[\\/]/.test(args.importer) ? { path: stub } : undefined));
-    },
-  };
-}
+export const mcpWithoutAjvPlugin = (stub: string): Plugin =>
+  unusedImportPlugin('mcp-without-ajv', MCP_AJV_PROVIDER, /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](esm|cjs)[\\/]server[\\/]/, stub);
