@@ -104,8 +104,9 @@ export class LocalBus implements BusPort {
           logger.error('bus consumer gave up', { consumer: consumer.name, eventId: event.id, error: error as Error });
           const id = deliveryId(consumer.name, event);
           const message = (error as Error).message;
+          // On disk first: once the list shows it, a new run of the data folder finds it dead, not pending.
+          await this.spool.bury(id, { consumer: consumer.name, event, error: message }).catch((e) => logger.error('could not spool a dead letter', { error: e as Error }));
           if (!this.deadLetters.some((d) => d.id === id)) this.deadLetters.push({ id, consumer: consumer.name, event, error: message });
-          await this.spool.bury(id, { consumer: consumer.name, event, error: message }).catch(() => undefined);
         } else {
           const retryDone = this.work.begin();
           setTimeout(() => {

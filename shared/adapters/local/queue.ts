@@ -128,9 +128,10 @@ export class LocalQueue implements QueuePort {
         await this.spool.remove(id);
       } catch (error) {
         if (entry.receive >= MAX_RECEIVES) {
+          // On disk first: once the list shows it, a new run of the data folder finds it dead, not pending.
+          await this.spool.bury(id, { ...entry, error: (error as Error).message }).catch((e) => logger.error('could not spool a dead letter', { error: e as Error }));
           this.deadLetters.push({ id, queue: entry.queue, message: entry.message, error: (error as Error).message });
           logger.error('message moved to dead-letter list', { queue: entry.queue, error: error as Error });
-          await this.spool.bury(id, { ...entry, error: (error as Error).message }).catch(() => undefined);
         } else {
           const next = { ...entry, visibleAtMs: Date.now() + (this.options.visibilityTimeoutMs ?? VISIBILITY_TIMEOUT_MS) * 2 ** (entry.receive - 1), receive: entry.receive + 1 };
           await this.spool.put(id, next).catch((e) => logger.error('could not spool a retry', { error: e as Error }));
