@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mcpWithoutAjvPlugin, oneHtmlPackageBuildPlugin, sanitizeHtmlWithoutPostcssPlugin, sdkClientsPlugin } from './esbuild-plugins';
+import { launderWithoutDayjsPlugin, mcpWithoutAjvPlugin, oneHtmlPackageBuildPlugin, sanitizeHtmlWithoutPostcssPlugin, sdkClientsPlugin } from './esbuild-plugins';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -56,6 +56,7 @@ export const ESBUILD_OPTIONS = {
     sdkClientsPlugin,
     oneHtmlPackageBuildPlugin,
     sanitizeHtmlWithoutPostcssPlugin(join(ROOT, 'shared', 'composition', 'lambda-no-postcss.ts')),
+    launderWithoutDayjsPlugin(join(ROOT, 'shared', 'composition', 'lambda-no-dayjs.cjs')),
     mcpWithoutAjvPlugin(join(ROOT, 'shared', 'composition', 'lambda-mcp-no-ajv.ts')),
   ],
 };

@@ -132,6 +132,13 @@ function unusedImportPlugin(name: string, filter: RegExp, from: RegExp, stub: st
 export const sanitizeHtmlWithoutPostcssPlugin = (stub: string): Plugin =>
   unusedImportPlugin('sanitize-html-without-postcss', /^postcss$/, /[\\/]node_modules[\\/]sanitize-html[\\/]/, stub);
 
+/**
+ * launder without dayjs. sanitize-html calls one launder function, `naughtyHref`, which reads no
+ * date; launder requires dayjs at load for its date and time helpers. Its `require('dayjs')` gets
+ * `stub`, which throws if called. -7 KiB where sanitize-html is.
+ */
+export const launderWithoutDayjsPlugin = (stub: string): Plugin => unusedImportPlugin('launder-without-dayjs', /^dayjs$/, /[\\/]node_modules[\\/]launder[\\/]/, stub);
+
 /** The MCP SDK server's import of its default (ajv) JSON Schema validator. */
 export const MCP_AJV_PROVIDER = /^\.\.\/validation\/ajv-provider\.js$/;
 
