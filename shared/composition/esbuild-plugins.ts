@@ -25,6 +25,55 @@ export function literalSchemaKeys(source: string): string {
   });
 }
 
+/** The error classes of the AWS SDK's service clients (one module per service). */
+export const SDK_ERRORS_FILE = /[\\/]@aws-sdk[\\/](client-[a-z0-9-]+|nested-clients)[\\/]dist-es[\\/](submodules[\\/][a-z0-9-]+[\\/])?models[\\/]errors\.js$/;
+
+// One generated error class: a name, a fault, a shape id and the fields its constructor copies
+// from its options (declared, then assigned after the prototype is set, in the same order).
+const SDK_ERROR_CLASS =
+  /^export class (\w+) extends __BaseException \{\n {4}static shapeId = ("[^"\\\n]*");\n {4}name = "\1";\n {4}\$fault = ("client"|"server");\n((?: {4}\w+;\n)*) {4}constructor\(opts\) \{\n {8}super\(\{\n {12}name: "\1",\n {12}\$fault: \3,\n {12}\.\.\.opts,\n {8}\}\);\n {8}Object\.setPrototypeOf\(this, \1\.prototype\);\n((?: {8}this\.\w+ = opts\.\w+;\n)*) {4}\}\n\}$/gm;
+
+// Builds one such class. What an instance gets, and in what order, is what the class syntax gives
+// it: the base constructor's properties, then `name`, `$fault` and each field as own data
+// properties, the prototype set, then each field copied from the options.
+const SDK_ERROR_FACTORY = `
+function __errorClass(name, fault, shapeId, fields) {
+    const own = (target, key, value) => Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+    const ErrorClass = class extends __BaseException {
+        static shapeId = shapeId;
+        constructor(opts) {
+            super({ name, $fault: fault, ...opts });
+            own(this, "name", name);
+            own(this, "$fault", fault);
+            for (const field of fields) own(this, field, undefined);
+            Object.setPrototypeOf(this, ErrorClass.prototype);
+            for (const field of fields) this[field] = opts[field];
+        }
+    };
+    Object.defineProperty(ErrorClass, "name", { value: name });
+    return ErrorClass;
+}
+`;
+
+/**
+ * Writes each error class of an SDK client's errors module as one call to a factory that builds
+ * the same class (SDK_ERROR_FACTORY). Why: every class is kept (the schema module registers each
+ * one with the deserialiser), and each spells out the same constructor: 35-48 classes are 9-12 KiB
+ * of DynamoDB's and KMS's modules, about a quarter of that as calls. A class whose text is not
+ * exactly the generated shape is left as written.
+ */
+export function compactErrorClasses(source: string): { source: string; compacted: number } {
+  let compacted = 0;
+  const rewritten = source.replace(SDK_ERROR_CLASS, (whole, name: string, shapeId: string, fault: string, declared: string, assigned: string) => {
+    const fields = [...declared.matchAll(/(\w+);/g)].map((m) => m[1]!);
+    const copies = [...assigned.matchAll(/this\.(\w+) = opts\.(\w+);/g)];
+    if (copies.length !== fields.length || copies.some(([, to, from], i) => to !== fields[i] || from !== fields[i])) return whole;
+    compacted += 1;
+    return `export const ${name} = __errorClass("${name}", ${fault}, ${shapeId}, ${JSON.stringify(fields)});`;
+  });
+  return { source: compacted ? `${rewritten}\n${SDK_ERROR_FACTORY}` : source, compacted };
+}
+
 /** The manifest of an AWS SDK client package, which its runtime config imports for its version. */
 export const SDK_CLIENT_MANIFEST = /[\\/]@aws-sdk[\\/](client-[a-z0-9-]+|nested-clients)[\\/]package\.json$/;
 
@@ -40,12 +89,14 @@ export function clientManifest(json: string): string {
 
 /**
  * esbuild plugin for the AWS SDK clients: their schema modules with literal keys
- * (literalSchemaKeys) and their manifests reduced to what they read (clientManifest).
+ * (literalSchemaKeys), their error classes built by one factory (compactErrorClasses) and their
+ * manifests reduced to what they read (clientManifest).
  */
 export const sdkClientsPlugin: Plugin = {
   name: 'aws-sdk-clients',
   setup(build) {
     build.onLoad({ filter: SDK_SCHEMA_FILE }, async (args) => ({ contents: literalSchemaKeys(await readFile(args.path, 'utf8')), loader: 'js' }));
+    build.onLoad({ filter: SDK_ERRORS_FILE }, async (args) => ({ contents: compactErrorClasses(await readFile(args.path, 'utf8')).source, loader: 'js' }));
     build.onLoad({ filter: SDK_CLIENT_MANIFEST }, async (args) => ({ contents: clientManifest(await readFile(args.path, 'utf8')), loader: 'json' }));
   },
 };
