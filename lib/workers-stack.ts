@@ -157,6 +157,15 @@ export class WorkersStack extends Stack {
       events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY],
     });
 
+    // Renders mail and sanitises HTML for the functions whose needs include `render`, which invoke
+    // it and wait (shared/adapters/aws/render.ts). It is granted nothing: it parses untrusted HTML
+    // where no data can be reached. Named, like the configuration set, so the other stacks' grants
+    // and environment need no cross-stack export. CPU-bound (CSS inlining), so more memory than
+    // the I/O-bound functions: Lambda gives CPU in proportion.
+    const renderFunctionName = `creator-commerce-${props.stage}-render`;
+    const render = new ServiceFunction(this, 'RenderFunction', { entryName: 'render', app, functionName: renderFunctionName, memorySize: 1024 });
+    this.functions.push(render);
+
     this.resources = {
       table,
       bucket: stateful.bucket,
@@ -166,6 +175,7 @@ export class WorkersStack extends Stack {
       scheduleGroupName: this.scheduleGroupName,
       schedulerRole: this.schedulerRole,
       emailConfigurationSetName: configurationSetName,
+      renderFunctionArn: this.formatArn({ service: 'lambda', resource: 'function', resourceName: renderFunctionName, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
     };
     this.serviceEnvironment = {
       TABLE_NAME: table.tableName,
@@ -178,6 +188,7 @@ export class WorkersStack extends Stack {
       BLOB_BUCKET: stateful.bucket.bucketName,
       KMS_KEY_ID: stateful.secretsKey.keyArn,
       EMAIL_CONFIGURATION_SET: configurationSetName,
+      RENDER_FUNCTION_NAME: renderFunctionName,
       STAGE: props.stage,
       ...(props.google?.clientId ? { GOOGLE_CLIENT_ID: props.google.clientId } : {}),
       ...(props.google?.clientSecretEncrypted ? { GOOGLE_CLIENT_SECRET_ENCRYPTED: props.google.clientSecretEncrypted } : {}),

@@ -20,6 +20,8 @@ export interface ServiceResources {
   schedulerRole: Role;
   /** The SES configuration set every mail names (sending through it needs its own grant). */
   emailConfigurationSetName: string;
+  /** The render function (the render port in AWS), by ARN: the `render` need may invoke it. */
+  renderFunctionArn: string;
 }
 
 export function grantNeeds(fn: IFunction, needs: AccessNeed[], resources: ServiceResources): void {
@@ -72,6 +74,9 @@ export function grantNeeds(fn: IFunction, needs: AccessNeed[], resources: Servic
             resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
           }),
         );
+        break;
+      case 'render':
+        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['lambda:InvokeFunction'], resources: [resources.renderFunctionArn] }));
         break;
     }
   }

@@ -10,7 +10,7 @@ import { bundledCode, type PackagedFile } from './function-code';
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 
 export interface ServiceFunctionProps extends Partial<Omit<FunctionProps, 'code' | 'handler' | 'runtime'>> {
-  /** The kind of function: `api`, `consumer`, `queue`, `jobs`, `stream-dispatcher`. */
+  /** The kind of function: `api`, `consumer`, `queue`, `jobs`, `stream-dispatcher`, `render`. */
   entryName: FunctionKind;
   /** The app whose manifests the function's entry is generated from. */
   app: App;

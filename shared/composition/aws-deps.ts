@@ -41,7 +41,7 @@ export function composeDeps(composition: FunctionComposition, config: Config, en
   const queueUrls = Object.fromEntries(composition.queues.map((queue) => [queue, env[queueUrlVariable(queue)]]));
   const portEnv: AwsPortEnv = { config, queueUrls, jobGroupOf: composition.jobGroupOf };
   const core = Object.fromEntries(
-    (['bus', 'queue', 'scheduler', 'blob', 'email', 'encryption'] as const).map((name) => {
+    (['bus', 'queue', 'scheduler', 'blob', 'email', 'encryption', 'render'] as const).map((name) => {
       const factory = composition.core[name] as ((env: AwsPortEnv) => unknown) | undefined;
       return [name, factory ? factory(portEnv) : absent(name)];
     }),

@@ -14,6 +14,7 @@ import type { CorePorts, Job, Ports } from '../platform/ports';
 import { Store } from '../store/store';
 import { JOBS_QUEUE, type App } from './assemble';
 import { runJob } from './jobs';
+import { inProcessRender } from './render';
 import { nextOccurrence, recurringTimerName } from './schedules';
 
 export interface LocalAdapters {
@@ -60,6 +61,7 @@ export function localAdapters(app: App, options: { store: Store; clock: Clock; c
     blob: new LocalBlob(options.dataDir ? blobDir(options.dataDir) : undefined),
     email,
     encryption: new LocalEncryption(options.dataDir ? join(options.dataDir, 'master.key') : undefined),
+    render: inProcessRender,
   };
   const host: LocalHost = { baseUrl: options.baseUrl, work, dataDir: options.dataDir };
   deps.ports = { ...core } as Ports;

@@ -7,7 +7,8 @@ import { logger } from '../platform/logger';
 import { fixClaimedBatch, readClaimedBatch, sendClaimedChunks, type ClaimedBatch } from '../store/claimed-batch';
 import type { Scope } from '../store/keys';
 import { segmentMembersPage, segmentSendProblem } from '../segments/service';
-import { buildMailTemplate, recipientData, unsubscribeHeaders, type MailTemplate } from './mail-builder';
+import type { MailTemplate } from '../platform/ports';
+import { recipientData, unsubscribeHeaders } from './mail-recipients';
 import { checkTransactional, mailContent, type TransactionalMessage } from './outbox';
 import type { EmailSettingsRecord, PostRecord } from './records';
 import * as repo from './repository';
@@ -91,7 +92,7 @@ async function deliver(deps: Deps, scope: Scope, d: Delivery): Promise<{ accepte
 
 /** Renders a message once and hands it to the provider; answers who was accepted (502 when nobody was). */
 async function renderAndDeliver(deps: Deps, scope: Scope, postId: string, message: TransactionalMessage, recipients: string[], settings: EmailSettingsRecord): Promise<string[]> {
-  const template = buildMailTemplate(message, footerOf(settings), { track: message.track });
+  const template = await deps.ports.render.mailTemplate(message, footerOf(settings), { track: message.track });
   const secret = await tokenSecret(deps, scope, settings);
   let result: Awaited<ReturnType<typeof deliver>>;
   try {
@@ -222,16 +223,17 @@ export async function processSendBatch(deps: Deps, scope: Scope, postId: string,
     return;
   }
   const marker = known ?? (await planBatch(deps, scope, post));
-  const template = buildMailTemplate(post, footerOf(settings));
-  const secret = await tokenSecret(deps, scope, settings);
   const base = post.linkBaseUrl || linkBase(deps);
   let outcome: Awaited<ReturnType<typeof sendClaimedChunks>>;
   try {
+    // Rendered once per batch (up to SEND_PAGE recipients, in chunks of 50), by the render function.
+    const [template, secret] = await Promise.all([deps.ports.render.mailTemplate(post, footerOf(settings)), tokenSecret(deps, scope, settings)]);
     outcome = await sendClaimedChunks(deps.store, markerKey, marker, BATCH_SIZE, (chunk) =>
       deliver(deps, scope, { template, settings, fromName: post.fromName, replyTo: post.replyTo, recipients: chunk, postId, base, secret }),
     );
   } catch (error) {
-    // The provider refused a whole call: its chunk was given back; the queue retries from there.
+    // Rendering failed, or the provider refused a whole call (its chunk was given back): the
+    // batch is released and the queue retries from there.
     await repo.releaseBatch(deps.store, scope, postId, batch);
     throw error;
   }

@@ -9,7 +9,7 @@ import { emailEventsRoute, emailJobs, refuseMailRoute, postSendingConsumer, sesF
 export const email = defineCapability({
   name: 'email',
   operations: emailOperations,
-  needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
+  needs: ['table', 'queue', 'scheduler', 'email', 'encryption', 'render'],
   // queuedMailConsumer renders and delivers the transactional mail other capabilities queue (outbox.ts).
   consumers: [postSendingConsumer, queuedMailConsumer],
   // SES publishes bounces and complaints on the default bus (a rule there in AWS).
@@ -18,7 +18,7 @@ export const email = defineCapability({
     {
       name: EMAIL_QUEUE,
       handle: sendBatchHandler,
-      needs: ['table', 'queue', 'scheduler', 'email', 'encryption'],
+      needs: ['table', 'queue', 'scheduler', 'email', 'encryption', 'render'],
       // One batch: a page of 50 contacts, their markers and one bulk call.
       timeoutSeconds: 60,
       batchSize: 5,

@@ -1,6 +1,7 @@
 import { convert } from 'html-to-text';
 import juice from 'juice/client';
 import sanitizeHtml from 'sanitize-html';
+import type { MailContent, MailFooter, MailTemplate } from '../platform/ports';
 
 /**
  * The one place a mail is built: layout, preview text, footer with the physical address and the
@@ -11,25 +12,7 @@ import sanitizeHtml from 'sanitize-html';
  * Placeholders: `{{u}}` unsubscribe URL, `{{o}}` open pixel URL, `{{c<i>}}` tracked URL of link i.
  */
 
-export interface MailContent {
-  subject: string;
-  html?: string | null;
-  text?: string | null;
-  preview?: string | null;
-}
-
-export interface MailFooter {
-  physicalAddress: string;
-  footerText?: string | null;
-}
-
-export interface MailTemplate {
-  subject: string;
-  html: string;
-  text: string;
-  /** The http(s) targets of the tracked links, by index (`{{c<i>}}`). */
-  links: string[];
-}
+export type { MailContent, MailFooter, MailTemplate };
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -117,26 +100,3 @@ export function buildMailTemplate(content: MailContent, footer: MailFooter, opti
   const text = [neutraliseText(bodyText.trim()), '', '--', ...footerLines.map(neutraliseText), 'Unsubscribe: {{u}}'].join('\n');
   return { subject: neutraliseText(content.subject), html, text, links: tracked.links };
 }
-
-export interface RecipientUrls {
-  unsubscribe: string;
-  open: string;
-  /** The tracked URL of link `index` (its target is `url`). */
-  click: (url: string, index: number) => string;
-}
-
-/** The placeholder values of one recipient. */
-export function recipientData(template: MailTemplate, urls: RecipientUrls): Record<string, string> {
-  const data: Record<string, string> = { u: urls.unsubscribe, o: urls.open };
-  template.links.forEach((url, i) => (data[`c${i}`] = urls.click(url, i)));
-  return data;
-}
-
-/** RFC 2369 / RFC 8058: mail clients show an unsubscribe button that posts to the URL. */
-export const unsubscribeHeaders = (oneClickUrl: string): Record<string, string> => ({
-  'List-Unsubscribe': `<${oneClickUrl}>`,
-  'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-});
-
-/** Fills `{{name}}` placeholders as SES does with an inline template. */
-export const fillTemplate = (template: string, data: Record<string, string>) => template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_, name: string) => data[name] ?? '');

@@ -17,7 +17,7 @@ const batchMessage = z.object({ scope: scopeSchema, postId: z.string(), batch: z
 export const queuedMailConsumer: BusConsumer = {
   name: 'email-transactional',
   eventTypes: [MAIL_QUEUED_EVENT],
-  needs: ['table', 'email', 'encryption', 'scheduler'],
+  needs: ['table', 'email', 'encryption', 'scheduler', 'render'],
   handle: async (event, deps) => {
     const mailId = (event.data as { mailId?: unknown }).mailId;
     if (typeof mailId !== 'string') return;

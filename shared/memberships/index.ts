@@ -11,7 +11,7 @@ import { membershipJobs, notifyQueue, postNotifyConsumer } from './workers';
 export const memberships = defineCapability({
   name: 'memberships',
   operations: [...membershipOperations, ...memberAreaOperations],
-  needs: ['table', 'queue', 'scheduler'],
+  needs: ['table', 'queue', 'scheduler', 'render'],
   consumers: [memberSubscriptionConsumer, memberOrderConsumer, membershipResyncConsumer, postNotifyConsumer, memberAreaConsumer, communityCleanupConsumer],
   queues: [notifyQueue],
   jobs: membershipJobs,

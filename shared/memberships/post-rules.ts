@@ -1,19 +1,6 @@
-import sanitizeHtml from 'sanitize-html';
 import type { MemberPostRecord } from './records';
 
 /** Pure rules of members-only posts. */
-
-const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'h1', 'h2'],
-  allowedAttributes: { a: ['href', 'title'], img: ['src', 'alt', 'width', 'height'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  // No style attribute is allowed, so none is parsed; said outright because the Lambda bundles
-  // leave postcss out (shared/composition/esbuild-plugins.ts).
-  parseStyleAttributes: false,
-};
-
-/** Scripts, event handlers and javascript: links go; formatting stays. */
-export const sanitizePostHtml = (html: string) => sanitizeHtml(html, SANITIZE);
 
 /**
  * Whether saving `next` starts a notification: published with `notify`, post emails on, and never

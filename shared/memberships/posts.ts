@@ -5,7 +5,7 @@ import { isObjectId, objectId } from '../platform/ids';
 import { isConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
-import { orderPosts, sanitizePostHtml, startsNotification } from './post-rules';
+import { orderPosts, startsNotification } from './post-rules';
 import { NOTIFY_EVENT } from './post-notify';
 import type { MemberPostRecord, PostStatus } from './records';
 import { getPost, listPosts, postWrites } from './repository';
@@ -31,11 +31,12 @@ export async function createMemberPost(ctx: MembershipCtx, membershipId: string,
   if (membership.status === 'archived') throw conflict('The membership is archived; reopen it first', 'MEMBERSHIP_ARCHIVED');
   const now = ctx.clock.now().toISOString();
   const status = input.status ?? 'draft';
+  const html = await ctx.ports.render.sanitizePost(input.html);
   const post: MemberPostRecord = {
     _id: objectId(ctx.clock),
     membershipId,
     title: input.title.trim(),
-    html: sanitizePostHtml(input.html),
+    html,
     status,
     notify: input.notify ?? false,
     pinned: input.pinned ?? false,
@@ -77,13 +78,14 @@ export async function listMemberPosts(deps: Deps, scope: Scope, membershipId: st
 
 export async function updateMemberPost(ctx: MembershipCtx, membershipId: string, postId: string, input: PostInput) {
   const membership = await requireMembership(ctx, ctx.scope, membershipId);
+  const html = input.html !== undefined ? await ctx.ports.render.sanitizePost(input.html) : undefined;
   for (let attempt = 1; ; attempt++) {
     const current = await requirePost(ctx, ctx.scope, membershipId, postId);
     const now = ctx.clock.now().toISOString();
     const next: MemberPostRecord = {
       ...current,
       title: input.title?.trim() ?? current.title,
-      html: input.html !== undefined ? sanitizePostHtml(input.html) : current.html,
+      html: html ?? current.html,
       status: input.status ?? current.status,
       notify: input.notify ?? current.notify,
       pinned: input.pinned ?? current.pinned,

@@ -12,8 +12,8 @@ import type { Job } from './ports';
  */
 
 /** What a function may touch in AWS; the CDK grants exactly these (least privilege). */
-export type AccessNeed = 'table' | 'queue' | 'scheduler' | 'blob' | 'encryption' | 'email';
-export const ALL_ACCESS_NEEDS: AccessNeed[] = ['table', 'queue', 'scheduler', 'blob', 'encryption', 'email'];
+export type AccessNeed = 'table' | 'queue' | 'scheduler' | 'blob' | 'encryption' | 'email' | 'render';
+export const ALL_ACCESS_NEEDS: AccessNeed[] = ['table', 'queue', 'scheduler', 'blob', 'encryption', 'email', 'render'];
 
 /** A receiver of committed domain events (an EventBridge rule target in AWS). */
 export interface BusConsumer {

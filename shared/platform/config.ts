@@ -21,6 +21,8 @@ const schema = z.object({
   SCHEDULER_ROLE_ARN: z.optional(z.string()),
   BLOB_BUCKET: z.optional(z.string()),
   KMS_KEY_ID: z.optional(z.string()),
+  /** The function that renders mail and sanitises HTML (the render port in AWS). */
+  RENDER_FUNCTION_NAME: z.optional(z.string()),
   EMAIL_FROM: z._default(z.string(), 'no-reply@example.com'),
   /** SES configuration set every message goes through; its event destination reports bounces. */
   EMAIL_CONFIGURATION_SET: z.optional(z.string()),

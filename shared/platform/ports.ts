@@ -93,6 +93,39 @@ export interface EncryptionPort {
   decrypt(ciphertext: string, context: Record<string, string>): Promise<string>;
 }
 
+/** What a mail says (`html` or `text`, or both). */
+export interface MailContent {
+  subject: string;
+  html?: string | null;
+  text?: string | null;
+  preview?: string | null;
+}
+
+export interface MailFooter {
+  physicalAddress: string;
+  footerText?: string | null;
+}
+
+/** A rendered mail with `{{name}}` placeholders for what differs per recipient (shared/email/mail-builder.ts). */
+export interface MailTemplate {
+  subject: string;
+  html: string;
+  text: string;
+  /** The http(s) targets of the tracked links, by index (`{{c<i>}}`). */
+  links: string[];
+}
+
+/**
+ * HTML work on content from outside: mail rendered from what a creator wrote, member posts
+ * sanitised. In AWS a function of its own does it (shared/composition/lambda-render.ts), invoked
+ * and waited for: the HTML packages (sanitize-html, juice, html-to-text: ~250 KiB) stay out of
+ * every other function, and the untrusted HTML is parsed where no data can be reached.
+ */
+export interface RenderPort {
+  mailTemplate(content: MailContent, footer: MailFooter, options?: { track?: boolean }): Promise<MailTemplate>;
+  sanitizePost(html: string): Promise<string>;
+}
+
 export interface CorePorts {
   bus: BusPort;
   queue: QueuePort;
@@ -100,6 +133,7 @@ export interface CorePorts {
   blob: BlobPort;
   email: EmailPort;
   encryption: EncryptionPort;
+  render: RenderPort;
 }
 
 /**

@@ -16,11 +16,12 @@ export interface RecordedRequest {
   headers?: Record<string, string | undefined>;
 }
 
-/** An answer: a status, a JSON body and, for an AWS error, its type (the `x-amzn-ErrorType` header). */
+/** An answer: a status, a JSON body and, for an AWS error, its type (the `x-amzn-ErrorType` header); other headers as given. */
 export interface JsonAnswer {
   status?: number;
   body?: unknown;
   errorType?: string;
+  headers?: Record<string, string>;
 }
 
 const withoutUuids = (text: string) => text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>');
@@ -35,7 +36,7 @@ const read = (req: IncomingMessage) =>
 
 /**
  * A JSON endpoint on 127.0.0.1 (AWS's JSON and REST-JSON protocols: KMS, SQS, EventBridge, SESv2,
- * Scheduler; Google's OAuth and Sheets APIs) that records each request, with the `headers` named,
+ * Scheduler, Lambda; Google's OAuth and Sheets APIs) that records each request, with the `headers` named,
  * and answers it with `answer`, so two builds of the same client can be shown to send the same
  * requests and read the same answers.
  */
@@ -48,7 +49,7 @@ export async function startRecordingEndpoint(answer: (request: RecordedRequest) 
       if (headers.length) request.headers = Object.fromEntries(headers.map((name) => [name, header(name)]));
       requests.push(request);
       const reply = answer(request);
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...(reply.errorType ? { 'x-amzn-errortype': reply.errorType } : {}) });
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...(reply.errorType ? { 'x-amzn-errortype': reply.errorType } : {}), ...reply.headers });
       res.end(JSON.stringify(reply.body ?? {}));
     });
   });

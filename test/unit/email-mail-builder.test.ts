@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildMailTemplate, fillTemplate, recipientData, textToHtml, unsubscribeHeaders } from '../../shared/email/mail-builder';
+import { buildMailTemplate, textToHtml } from '../../shared/email/mail-builder';
+import { fillTemplate, recipientData, unsubscribeHeaders } from '../../shared/email/mail-recipients';
 import { peekToken, signToken, verifyToken } from '../../shared/email/tokens';
 import { feedbackFromSesEvent } from '../../shared/email/service';
 import { applySale, buildContact, cleanTags, mergeContact } from '../../shared/audience/rules';

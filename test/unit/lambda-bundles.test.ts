@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
-import { sanitizePostHtml } from '../../shared/memberships/post-rules';
+import { sanitizePostHtml } from '../../shared/memberships/post-sanitiser';
 import { GoogleSpreadsheets } from '../../shared/adapters/spreadsheet-google/index';
 import type { SpreadsheetError } from '../../shared/sheets/port';
 import { handleMcpRequest } from '../../shared/mcp/server';
@@ -24,6 +24,8 @@ import * as unbundledClients from '../support/aws-json-clients';
 import { productCreateBody } from '../../shared/catalog/schemas';
 import { parseOrThrow } from '../../shared/platform/http/validation';
 import type { AnyOperation } from '../../shared/platform/operation';
+import type { RenderRequest } from '../../shared/adapters/aws/render';
+import { renderFunction } from '../../shared/composition/render';
 
 // The Lambda bundles swap some packages for lighter ones (esbuild aliases): what the bundle runs
 // must answer exactly what the local runtime (unbundled) answers.
@@ -37,7 +39,7 @@ async function functionInputs(spec: FunctionSpec) {
   return Object.keys(out.metafile.inputs);
 }
 
-const RENDERER = /node_modules\/(sanitize-html|html-to-text|juice|cheerio)\/|shared\/email\/(mail-builder|delivery)\.ts$/;
+const RENDERER = /node_modules\/(sanitize-html|html-to-text|juice|cheerio)\/|shared\/(email\/mail-builder|memberships\/post-sanitiser)\.ts$/;
 
 async function bundle(name: string, source: string) {
   const entry = join(PROJECT_ROOT, 'build', `bundle-test-${name}.ts`);
@@ -77,7 +79,7 @@ async function bundledThenUnbundled<T, R>(endpoint: Awaited<ReturnType<typeof st
 
 describe('Lambda bundles', () => {
   it('render mail and sanitise posts exactly as unbundled, without parse5, undici, the resource inliner, postcss, dayjs or a second build of the HTML packages', { timeout: 60_000 }, async () => {
-    const { module, inputs, emitted } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';\nexport { sanitizePostHtml } from '../shared/memberships/post-rules';");
+    const { module, inputs, emitted } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';\nexport { sanitizePostHtml } from '../shared/memberships/post-sanitiser';");
     const contents = [
       { subject: 'Hello {{x}}', html: '<style>p.lead { color: #c00; font-weight: bold } a:hover { color: red } @media (max-width: 600px) { p { font-size: 14px } }</style><p class="lead">Hi &amp; welcome&nbsp;— <a href="https://example.com/a?b=1&c=2">read</a></p><table><tr><td>é ✓</td></tr></table>', preview: 'Preview' },
       { subject: 'Text', text: 'Line one\nline two\n\nhttps://example.com and {{u}}' },
@@ -153,7 +155,7 @@ describe('Lambda bundles', () => {
     expect(catalog).toContain('shared/composition/lambda-no-event-streams.ts');
   });
 
-  it('call KMS, SQS, EventBridge, SESv2 and Scheduler exactly as the unbundled clients do, with only the schemas they use', { timeout: 60_000 }, async () => {
+  it('call KMS, SQS, EventBridge, SESv2, Scheduler and Lambda exactly as the unbundled clients do, with only the schemas they use', { timeout: 60_000 }, async () => {
     // The Lambda build writes the SDK's schema keys as literals (shared/composition/esbuild-plugins.ts)
     // so unused shapes are dropped: the bundled adapters must still send the same requests and read
     // the same answers, typed errors included.
@@ -164,7 +166,10 @@ describe('Lambda bundles', () => {
     expect(unbundled.requests.map((r) => r.target ?? `${r.method} ${r.path}`)).toEqual([
       'POST /v2/email/outbound-emails', 'POST /v2/email/outbound-bulk-emails', 'GET /v2/email/identities/ann%40example.com', 'GET /v2/email/identities/example.com',
       'TrentService.Encrypt', 'TrentService.Decrypt', 'AmazonSQS.SendMessage', 'POST /schedules/job-1', 'PUT /schedules/job-1', 'DELETE /schedules/job-1?clientToken=<uuid>&groupName=jobs', 'AWSEvents.PutEvents',
+      'POST /2015-03-31/functions/render/invocations', 'POST /2015-03-31/functions/render/invocations', 'POST /2015-03-31/functions/render/invocations',
     ]);
+    expect(unbundled.results.rendered).toEqual({ subject: 'S', html: '<p>x</p>', text: 'x', links: [] });
+    expect(unbundled.results.renderFailure).toEqual({ status: 502, code: 'RENDER_FAILED' });
     expect(unbundled.results.identity).toEqual({ verified: true, status: 'SUCCESS' });
     // The operations called keep their shapes; SESv2's other hundred operations are gone.
     const source = readFileSync(join(dir, 'aws-json.mjs'), 'utf8');
@@ -268,19 +273,37 @@ describe('Lambda bundles', () => {
     expect(retention).not.toContain('shared/retention/index');
   });
 
-  it('leave mail rendering to the email capability: a function that queues mail bundles no renderer', { timeout: 120_000 }, async () => {
-    // The buyer receipt consumer and the member-area link consumer queue their mail (shared/email/outbox.ts)…
+  it('leave rendering to the render function: no other function bundles the renderer, and it bundles nothing else', { timeout: 180_000 }, async () => {
+    // The functions that send mail or save member posts reach the renderer through the render
+    // port (shared/adapters/aws/render.ts), and the ones that queue mail through the outbox.
     for (const spec of [
+      { kind: 'api', appFunction: 'email' },
+      { kind: 'api', appFunction: 'memberships' },
+      { kind: 'consumer', appFunction: 'email-transactional' },
+      { kind: 'queue', appFunction: 'email-sends' },
+      { kind: 'jobs', appFunction: 'email' },
       { kind: 'consumer', appFunction: 'buyer-receipts' },
       { kind: 'consumer', appFunction: 'memberships-member-area' },
     ] as FunctionSpec[]) {
       const inputs = await functionInputs(spec);
-      expect(inputs.some((p) => p.endsWith('shared/email/outbox.ts')), spec.appFunction).toBe(true);
-      expect(inputs.filter((p) => RENDERER.test(p)), spec.appFunction).toEqual([]);
+      expect(inputs.filter((p) => RENDERER.test(p)), `${spec.kind}:${spec.appFunction}`).toEqual([]);
     }
-    // …and the email capability's consumer renders and delivers it.
-    const worker = await functionInputs({ kind: 'consumer', appFunction: 'email-transactional' });
-    expect(worker.filter((p) => /node_modules\/(sanitize-html|html-to-text|juice)\//.test(p)).length).toBeGreaterThan(0);
+    // The render function: the renderer, and no store, AWS client or capability beyond it.
+    const entry = writeFunctionEntry(APP, { kind: 'render' }, { tracing: true });
+    const outfile = join(dir, 'render.mjs');
+    const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', metafile: true, logLevel: 'error' });
+    const inputs = Object.keys(out.metafile.inputs);
+    expect(inputs.filter((p) => /node_modules\/(sanitize-html|html-to-text|juice)\//.test(p)).length).toBeGreaterThan(0);
+    expect(inputs.filter((p) => /node_modules\/(@aws-sdk|@smithy|@aws-lambda-powertools|aws-xray-sdk)/.test(p) || /shared\/(store|platform\/(?!ports))/.test(p))).toEqual([]);
+    // Bundled, its handler answers as the unbundled one.
+    const { handler } = (await import(pathToFileURL(outfile).href)) as { handler: typeof renderFunction };
+    const requests: RenderRequest[] = [
+      { op: 'mailTemplate', content: { subject: 'Hi', html: '<style>p { color: red }</style><p>Hi <a href="https://e.x/a">a</a></p>', preview: 'P' }, footer: { physicalAddress: '1 Main St', footerText: 'Thanks' } },
+      { op: 'mailTemplate', content: { subject: 'Text', text: 'One\n\nTwo' }, footer: { physicalAddress: '1 Main St' }, options: { track: false } },
+      { op: 'sanitizePost', html: '<p onclick="x()">Hi<script>y()</script></p>' },
+    ];
+    for (const request of requests) expect(await handler(request)).toEqual(await renderFunction(request));
+    await expect(handler({ op: 'nothing' } as never)).rejects.toThrow('Unknown render request: nothing');
   });
 
   it('leave a capability\'s local adapter out (LOCAL_RUNTIME): the sheets manifest without the CSV adapter and csv-parse', { timeout: 60_000 }, async () => {
@@ -341,6 +364,11 @@ function answerAwsJson(request: RecordedRequest): JsonAnswer {
     case 'AWSEvents.PutEvents':
       return { body: { FailedEntryCount: 0, Entries: [{ EventId: 'e-1' }] } };
   }
+  if (request.path === '/2015-03-31/functions/render/invocations') {
+    const op = (body as unknown as RenderRequest).op;
+    if (op === 'sanitizePost') return { headers: { 'x-amz-function-error': 'Unhandled' }, body: { errorType: 'Error', errorMessage: 'refused' } };
+    return { body: op === 'mailTemplate' ? { subject: 'S', html: '<p>x</p>', text: 'x', links: [] } : null };
+  }
   if (request.path === '/v2/email/outbound-emails') return { body: { MessageId: 'm-1' } };
   if (request.path === '/v2/email/outbound-bulk-emails') return { body: { BulkEmailEntryResults: [{ Status: 'SUCCESS', MessageId: 'b-1' }, { Status: 'MESSAGE_REJECTED', Error: 'rejected' }] } };
   if (request.path === '/v2/email/identities/example.com') return { body: { VerifiedForSendingStatus: true, VerificationStatus: 'SUCCESS' } };
@@ -351,7 +379,7 @@ function answerAwsJson(request: RecordedRequest): JsonAnswer {
   return { status: 400, errorType: 'UnknownOperationException', body: { message: `unexpected ${request.method} ${request.path} ${request.target}` } };
 }
 
-/** Every call the KMS, SQS, EventBridge, SESv2 and Scheduler adapters make, against `endpoint`. */
+/** Every call the KMS, SQS, EventBridge, SESv2, Scheduler and render adapters make, against `endpoint`. */
 async function exerciseAwsJsonAdapters(m: typeof unbundledClients, endpoint: string) {
   const config = { region: 'us-east-1', endpoint, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' } };
   const email = new m.SesEmail(new m.SESv2Client(config), 'shop@example.com', 'mail-events');
@@ -359,6 +387,7 @@ async function exerciseAwsJsonAdapters(m: typeof unbundledClients, endpoint: str
   const queue = new m.SqsQueue(new m.SQSClient(config), { orders: `${endpoint}/123456789012/orders` });
   const scheduler = new m.EventBridgeScheduler(new m.SchedulerClient(config), { group: 'jobs', roleArn: 'arn:aws:iam::123456789012:role/s', jobsQueueArn: (type) => `arn:aws:sqs:us-east-1:123456789012:jobs-${type}` });
   const bus = new m.EventBridgeBus(new m.EventBridgeClient(config), 'bus');
+  const render = new m.LambdaRender(new m.LambdaClient({ ...config, maxAttempts: 1 }), 'render');
   const message = { subject: 'Hi {{name}}', html: '<p>Hi</p>', text: 'Hi', fromName: 'Shop "One"', headers: { 'List-Unsubscribe': '<https://u.example/x>' }, tags: { kind: 'broadcast' } };
   const sent = await email.send({ ...message, to: ['ann@example.com'], replyTo: 'help@example.com' });
   const bulk = await email.sendBulk({ ...message, destinations: [{ to: 'a@example.com', data: { name: 'A' } }, { to: 'b@example.com', data: { name: 'B' }, headers: { 'X-Id': '2' } }] });
@@ -369,7 +398,10 @@ async function exerciseAwsJsonAdapters(m: typeof unbundledClients, endpoint: str
   await scheduler.schedule('job-1', new Date('2030-01-02T03:04:05.678Z'), { type: 'renew', payload: { id: 's-1' } });
   await scheduler.cancel('job-1');
   await bus.publish([{ id: 'evt-1', type: 'sale.created', accountId: 'acct-1', mode: 'test', created: 1_900_000_000, data: { amount: 100 } }]);
-  return { sent, bulk, identity, sealed, opened };
+  const rendered = await render.mailTemplate({ subject: 'S', html: '<p>x</p>' }, { physicalAddress: '1 Main St' });
+  await render.mailTemplate({ subject: 'S', text: 'x' }, { physicalAddress: '1 Main St' }, { track: false });
+  const renderFailure = await render.sanitizePost('<p>x</p>').catch((error: { status: number; code: string }) => ({ status: error.status, code: error.code }));
+  return { sent, bulk, identity, sealed, opened, rendered, renderFailure };
 }
 
 /** The answers of the recording endpoint to the spreadsheet adapter's calls, as Google gives them. */

@@ -53,7 +53,8 @@ describe('membership rules', () => {
   });
 });
 
-import { orderPosts, sanitizePostHtml, startsNotification } from '../../shared/memberships/post-rules';
+import { orderPosts, startsNotification } from '../../shared/memberships/post-rules';
+import { sanitizePostHtml } from '../../shared/memberships/post-sanitiser';
 
 describe('post rules', () => {
   it('sanitises scripts, handlers and javascript links', () => {

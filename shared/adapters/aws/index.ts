@@ -5,6 +5,7 @@ import { awsEmailPort } from './email';
 import { awsEncryptionPort } from './encryption';
 import type { AwsPortEnv } from './env';
 import { awsQueuePort } from './queue';
+import { awsRenderPort } from './render';
 import { awsSchedulerPort } from './scheduler';
 
 /**
@@ -21,5 +22,6 @@ export function awsPorts(env: AwsPortEnv): CorePorts {
     blob: awsBlobPort(env),
     email: awsEmailPort(env),
     encryption: awsEncryptionPort(env),
+    render: awsRenderPort(env),
   };
 }
