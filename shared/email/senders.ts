@@ -5,8 +5,9 @@ import { deliverQueuedMail, MAIL_TAKEOVER_JOB, processSendBatch } from './delive
 import { MAIL_QUEUED_EVENT } from './outbox';
 import { jobScope, scopeSchema } from './workers';
 
-// The workers that render and deliver, apart from workers.ts so that the functions of the other
-// email consumers (post sending, SES feedback) do not bundle the renderer.
+// The workers that render (through the render port) and deliver, apart from workers.ts so that the
+// functions of the other email consumers (post sending, SES feedback) carry none of the delivery
+// path (SES, KMS, the render port's Lambda client).
 
 const batchMessage = z.object({ scope: scopeSchema, postId: z.string(), batch: z.number().check(z.int(), z.nonnegative()) });
 

@@ -117,7 +117,7 @@ export interface MailTemplate {
 
 /**
  * HTML work on content from outside: mail rendered from what a creator wrote, member posts
- * sanitised. In AWS a function of its own does it (shared/composition/lambda-render.ts), invoked
+ * sanitised. In AWS a function of its own does it (shared/composition/render.ts), invoked
  * and waited for: the HTML packages (sanitize-html, juice, html-to-text: ~250 KiB) stay out of
  * every other function, and the untrusted HTML is parsed where no data can be reached.
  */
