@@ -1,6 +1,6 @@
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +27,8 @@ beforeAll(async () => {
   const raw = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   await ensureTable(raw, tableName);
   raw.destroy();
+  // Beside the project's sources, so the entry's relative imports resolve (build/ is git-ignored).
+  mkdirSync(join(PROJECT_ROOT, 'build'), { recursive: true });
   const entry = join(PROJECT_ROOT, 'build', `bundle-test-store-${randomHex(4)}.ts`);
   writeFileSync(entry, "export * from '../shared/store/store';\nexport { documentClient } from '../shared/store/client';");
   const outfile = join(dir, 'store.mjs');
