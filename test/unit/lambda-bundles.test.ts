@@ -1,6 +1,6 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -42,6 +42,7 @@ async function functionInputs(spec: FunctionSpec) {
 const RENDERER = /node_modules\/(sanitize-html|html-to-text|juice|cheerio)\/|shared\/(email\/mail-builder|memberships\/post-sanitiser)\.ts$/;
 
 async function bundle(name: string, source: string) {
+  mkdirSync(join(PROJECT_ROOT, 'build'), { recursive: true });
   const entry = join(PROJECT_ROOT, 'build', `bundle-test-${name}.ts`);
   writeFileSync(entry, source);
   const outfile = join(dir, `${name}.mjs`);
