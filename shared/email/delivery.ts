@@ -139,7 +139,11 @@ export async function sendTransactional(deps: Deps, scope: Scope, message: Trans
 }
 
 export const MAIL_TAKEOVER_JOB = 'email.mail-takeover';
-const mailTakeoverName = (scope: Scope, id: string) => `email-mail-takeover:${scope.accountId}:${scope.mode}:${id}`;
+export const mailTakeoverName = (scope: Scope, id: string) => `email-mail-takeover:${scope.accountId}:${scope.mode}:${id}`;
+
+/** A timer at the end of the lease a worker holds the mail by: its run finds the mail sent, or takes it over. */
+const watchHeldMail = (deps: Deps, scope: Scope, id: string, leaseUntil: number) =>
+  deps.ports.scheduler.schedule(mailTakeoverName(scope, id), new Date(leaseUntil + 1000), { type: MAIL_TAKEOVER_JOB, scope, payload: { mailId: id } });
 
 /** How long a worker holds a queued mail it is sending (rendering and one provider call take seconds). */
 export const QUEUED_MAIL_LEASE_MS = 60_000;
@@ -166,7 +170,7 @@ export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): P
     // Another worker holds it (or held it and died: after a crash the event comes back before the
     // lease runs out). A timer at the lease's end looks again: sent by then, nothing happens;
     // still `sending`, that worker died and the timer's run takes the mail over.
-    await deps.ports.scheduler.schedule(mailTakeoverName(scope, id), new Date((mail.leaseUntil ?? nowMs) + 1000), { type: MAIL_TAKEOVER_JOB, scope, payload: { mailId: id } });
+    await watchHeldMail(deps, scope, id, mail.leaseUntil ?? nowMs);
     return;
   }
   if (mail.status === 'sending' && mail.once) {
@@ -174,7 +178,13 @@ export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): P
     if (await repo.interruptQueuedMail(deps.store, scope, id, nowMs, at())) logger.warn('queued mail interrupted mid-send; not sent again', { mailId: id, recipients: mail.to.length });
     return;
   }
-  if (!(await repo.claimQueuedMail(deps.store, scope, id, { nowMs, leaseUntil: nowMs + QUEUED_MAIL_LEASE_MS, updatedAt: at(), takeOver: !mail.once }))) return;
+  if (!(await repo.claimQueuedMail(deps.store, scope, id, { nowMs, leaseUntil: nowMs + QUEUED_MAIL_LEASE_MS, updatedAt: at(), takeOver: !mail.once }))) {
+    // Another worker claimed it between the read and this claim. It is watched as a held mail is:
+    // were that worker to die holding it, nothing else would look at the mail again.
+    const held = await repo.getQueuedMail(deps.store, scope, id);
+    if (held?.status === 'sending') await watchHeldMail(deps, scope, id, held.leaseUntil ?? nowMs);
+    return;
+  }
   const message: TransactionalMessage = { ...mail, baseUrl: mail.baseUrl ?? undefined };
   let accepted: string[] = [];
   try {
