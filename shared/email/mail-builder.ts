@@ -7,7 +7,7 @@ import type { MailContent, MailFooter, MailTemplate } from '../platform/ports';
  * The one place a mail is built: layout, preview text, footer with the physical address and the
  * unsubscribe link, open pixel, tracked links and the plain-text alternative. It produces a
  * template with `{{name}}` placeholders for what differs per recipient (SES bulk sends fill them;
- * `fillTemplate` does it for a single message), so a post of any size is rendered once.
+ * the local email adapter's `fillTemplate` does it as they do), so a post of any size is rendered once.
  *
  * Placeholders: `{{u}}` unsubscribe URL, `{{o}}` open pixel URL, `{{c<i>}}` tracked URL of link i.
  */

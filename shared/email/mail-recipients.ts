@@ -25,6 +25,3 @@ export const unsubscribeHeaders = (oneClickUrl: string): Record<string, string> 
   'List-Unsubscribe': `<${oneClickUrl}>`,
   'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
 });
-
-/** Fills `{{name}}` placeholders as SES does with an inline template. */
-export const fillTemplate = (template: string, data: Record<string, string>) => template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_, name: string) => data[name] ?? '');

@@ -78,9 +78,11 @@ export async function listMemberPosts(deps: Deps, scope: Scope, membershipId: st
 
 export async function updateMemberPost(ctx: MembershipCtx, membershipId: string, postId: string, input: PostInput) {
   const membership = await requireMembership(ctx, ctx.scope, membershipId);
-  const html = input.html !== undefined ? await ctx.ports.render.sanitizePost(input.html) : undefined;
+  let html: string | undefined;
   for (let attempt = 1; ; attempt++) {
     const current = await requirePost(ctx, ctx.scope, membershipId, postId);
+    // Sanitised once, and only for a post that exists (a render invoke in AWS).
+    if (input.html !== undefined) html ??= await ctx.ports.render.sanitizePost(input.html);
     const now = ctx.clock.now().toISOString();
     const next: MemberPostRecord = {
       ...current,

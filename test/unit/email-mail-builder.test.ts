@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMailTemplate, textToHtml } from '../../shared/email/mail-builder';
-import { fillTemplate, recipientData, unsubscribeHeaders } from '../../shared/email/mail-recipients';
+import { recipientData, unsubscribeHeaders } from '../../shared/email/mail-recipients';
+import { fillTemplate } from '../../shared/adapters/local/email';
 import { peekToken, signToken, verifyToken } from '../../shared/email/tokens';
 import { feedbackFromSesEvent } from '../../shared/email/service';
 import { applySale, buildContact, cleanTags, mergeContact } from '../../shared/audience/rules';

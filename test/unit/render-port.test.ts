@@ -1,6 +1,6 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LambdaRender, type RenderRequest } from '../../shared/adapters/aws/render';
+import { LambdaRender } from '../../shared/adapters/aws/render';
 import { inProcessRender, renderFunction } from '../../shared/composition/render';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
 import { sanitizePostHtml } from '../../shared/memberships/post-sanitiser';
@@ -23,9 +23,6 @@ async function lambdaRender(answer: (request: RecordedRequest) => JsonAnswer) {
   const client = new LambdaClient({ region: 'us-east-1', endpoint: endpoint.endpoint, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' }, maxAttempts: 1 });
   return { render: new LambdaRender(client, 'creator-commerce-test-render'), requests: endpoint.requests };
 }
-
-/** Lambda's answer to an invoke that ran `renderFunction` on the request's payload. */
-const runFunction = async (request: RecordedRequest): Promise<unknown> => renderFunction(JSON.parse(request.body) as RenderRequest);
 
 describe('the render port in AWS (LambdaRender)', () => {
   it('invokes the render function with the mail\'s content and footer only, and answers what it rendered', async () => {
@@ -50,7 +47,7 @@ describe('the render port in AWS (LambdaRender)', () => {
     const answers: unknown[] = [];
     const { render } = await lambdaRender(() => ({ body: answers.shift() }));
     for (const [c, options] of [[content, undefined], [{ subject: 'Text', text: 'Line one\n\nhttps://example.com {{u}}' }, { track: true }]] as const) {
-      answers.push(await runFunction({ method: 'POST', path: INVOKE_PATH, body: JSON.stringify({ op: 'mailTemplate', content: c, footer, options }) }));
+      answers.push(await renderFunction({ op: 'mailTemplate', content: c, footer, options }));
       expect(await render.mailTemplate(c, footer, options)).toEqual(await inProcessRender.mailTemplate(c, footer, options));
     }
   });
