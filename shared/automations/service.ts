@@ -1,5 +1,5 @@
 import { prepareTransactional } from '../email/outbox';
-import { getPost } from '../email/post-reads';
+import { getPost, sentMailEngagement } from '../email/post-reads';
 import type { PostSource } from '../email/records';
 import type { Deps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
@@ -149,7 +149,7 @@ export async function automationReport(deps: Deps, scope: Scope, automation: Aut
     do {
       const page = await repo.sendsOfStep(deps.store, scope, automation._id, index, { limit: 100, cursor });
       const sent = page.sends.filter((s) => s.sentPostId);
-      const posts = await Promise.all(sent.map((s) => getPost(deps, scope, s.sentPostId!).catch(() => undefined)));
+      const posts = await Promise.all(sent.map((s) => sentMailEngagement(deps, scope, s.sentPostId!)));
       posts.forEach((post, i) => {
         if (post?.opened) opened++, openers.add(sent[i]!.email);
         if (post?.clicked) clicked++, clickers.add(sent[i]!.email);

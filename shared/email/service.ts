@@ -5,6 +5,7 @@ import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../platform/errors';
 import { newEvent, outboxPut } from '../platform/events';
 import { objectId } from '../platform/ids';
+import { logger } from '../platform/logger';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
 import type { Audience, EmailSettingsRecord, PostRecord } from './records';
@@ -297,6 +298,16 @@ export async function describeUnsubscribe(deps: Deps, token: string): Promise<{ 
   return { email: opened.payload.e, fromName: settings.fromName };
 }
 
+/** A unique open or click on the post the link came from, or on the sent transactional mail. */
+async function countEngagement(deps: Deps, scope: Scope, id: string, kind: 'open' | 'click', email: string): Promise<boolean> {
+  const target = (await repo.getPost(deps.store, scope, id)) ? 'post' : 'mail';
+  return repo.recordFirstEngagement(deps.store, scope, target, id, kind, email, deps.clock.now().toISOString()).catch((error) => {
+    // A link is followed whatever happens to its count; the fault is logged, never the address.
+    logger.warn('mail engagement not counted', { id, kind, error: error as Error });
+    return false;
+  });
+}
+
 /** Open pixel or click: engagement on the contact, and a unique count on the post. */
 export async function recordLinkEngagement(deps: Deps, token: string, kind: 'open' | 'click'): Promise<{ url?: string } | undefined> {
   const opened = await openToken(deps, token, kind === 'open' ? 'o' : 'c');
@@ -305,7 +316,7 @@ export async function recordLinkEngagement(deps: Deps, token: string, kind: 'ope
   const contact = await findContactByEmail(deps, scope, payload.e);
   await Promise.all([
     contact ? recordEngagement(deps, scope, contact._id, kind) : Promise.resolve(),
-    payload.p ? repo.recordFirstEngagement(deps.store, scope, payload.p, kind, payload.e, deps.clock.now().toISOString()).catch(() => false) : Promise.resolve(false),
+    payload.p ? countEngagement(deps, scope, payload.p, kind, payload.e) : Promise.resolve(false),
   ]);
   return { url: payload.url };
 }

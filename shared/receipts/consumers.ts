@@ -33,7 +33,7 @@ const baseOf = (deps: Deps, fallback: string | null) => {
  * delivers it (retrying provider faults), so this function does not bundle the renderer.
  */
 async function sendOnce(deps: Deps, consumer: string, event: DomainEvent, scope: Scope, to: string, mail: MailBody, baseUrl: string) {
-  const queued = await prepareTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, source: 'api', baseUrl });
+  const queued = await prepareTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, source: 'receipt', baseUrl });
   try {
     await deps.store.transact([claimMailOp(consumer, event.id, event.created), ...queued.ops]);
   } catch (error) {
