@@ -112,6 +112,26 @@ describe('dashboard growth pages', () => {
     expect(failures).toEqual([]);
   });
 
+  it('the new-funnel form offers only free products as lead magnets and only paid ones as offers', { timeout: 30_000 }, async () => {
+    await open('funnels');
+    await page.getByRole('button', { name: 'New funnel' }).first().click();
+    const dialog = page.getByRole('dialog');
+    const choices = async (label: string | RegExp) => {
+      await dialog.getByRole('textbox', { name: label }).click();
+      const listbox = page.getByRole('listbox');
+      await listbox.waitFor();
+      const names = (await listbox.getByRole('option').allTextContents()).map((n) => n.trim()).sort();
+      await page.keyboard.press('Escape');
+      await listbox.waitFor({ state: 'hidden' });
+      return names;
+    };
+    // The paid course and the subscription were listed (and then refused by the API) before.
+    expect(await choices('Lead magnet (free product)')).toEqual(['Free guide']);
+    expect(await choices(/Offer at the end/)).toEqual(['Club', 'Course']);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('writes and publishes a membership post from the dashboard', { timeout: 30_000 }, async () => {
     await open(`memberships/${ids.membership}`);
     await page.getByRole('button', { name: 'New post' }).click();
