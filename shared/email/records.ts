@@ -9,11 +9,19 @@ export interface EmailSettingsRecord {
   /** Required before any send: it goes in every footer. */
   physicalAddress: string | null;
   footerText: string | null;
+  /** The newsletter opt-in box on the hosted checkout (shared/email/seller-settings.ts). */
+  checkoutOptIn: CheckoutOptIn;
+  /** Its wording (null: the default, naming the store). */
+  checkoutOptInWording: string | null;
+  /** A mail to the store owner for every paid order. */
+  saleNotifications: boolean;
   /** Signs unsubscribe and tracking tokens; encrypted, never returned. */
   tokenSecretCiphertext?: string;
   totalEmailsSent: number;
   updatedAt: string | null;
 }
+
+export type CheckoutOptIn = 'off' | 'unchecked' | 'checked';
 
 export type PostStatus = 'draft' | 'scheduled' | 'sending' | 'sent' | 'failed';
 export type PostSource = 'dashboard' | 'api' | 'funnel' | 'membership' | 'automation';

@@ -8,10 +8,11 @@ import { objectId } from '../platform/ids';
 import { logger } from '../platform/logger';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
-import type { Audience, EmailSettingsRecord, PostRecord } from './records';
+import type { Audience, CheckoutOptIn, EmailSettingsRecord, PostRecord } from './records';
 import * as repo from './repository';
 import { getPost } from './post-reads';
 import { tokenSecret, withDefaults } from './settings';
+import { optInWording } from './seller-settings';
 import { segmentSendProblem } from '../segments/service';
 import { peekToken, verifyToken, type TokenPayload } from './tokens';
 
@@ -40,6 +41,9 @@ export interface SettingsView {
   senderVerified: boolean;
   verificationStatus: string;
   totalEmailsSent: number;
+  checkoutOptIn: CheckoutOptIn;
+  checkoutOptInWording: string;
+  saleNotifications: boolean;
 }
 
 async function senderStatus(deps: Deps, account: Pick<Account, 'senderVerified'>, settings: EmailSettingsRecord) {
@@ -57,10 +61,13 @@ export async function readSettings(ctx: EmailCtx): Promise<SettingsView> {
   const settings = await loadSettings(ctx, ctx.scope, ctx.account);
   const status = await senderStatus(ctx, ctx.account, settings);
   const { tokenSecretCiphertext: _secret, updatedAt: _u, ...view } = settings;
-  return { ...view, senderVerified: status.verified, verificationStatus: status.status };
+  return { ...view, checkoutOptInWording: optInWording(settings, ctx.account), senderVerified: status.verified, verificationStatus: status.status };
 }
 
-export async function updateSettings(ctx: EmailCtx, change: Partial<Pick<EmailSettingsRecord, 'senderEmail' | 'fromName' | 'replyTo' | 'physicalAddress' | 'footerText'>>): Promise<SettingsView> {
+export async function updateSettings(
+  ctx: EmailCtx,
+  change: Partial<Pick<EmailSettingsRecord, 'senderEmail' | 'fromName' | 'replyTo' | 'physicalAddress' | 'footerText' | 'checkoutOptIn' | 'checkoutOptInWording' | 'saleNotifications'>>,
+): Promise<SettingsView> {
   const set: Record<string, unknown> = { updatedAt: ctx.clock.now().toISOString() };
   for (const [field, value] of Object.entries(change)) if (value !== undefined) set[field] = typeof value === 'string' && field.endsWith('Email') ? normalizeEmail(value) : value;
   await repo.saveSettings(ctx.store, ctx.scope, set);
