@@ -1,3 +1,4 @@
+import { marketingAllowed } from '../audience/service';
 import { prepareTransactional } from '../email/outbox';
 import { getPost, sentMailEngagement } from '../email/post-reads';
 import type { PostSource } from '../email/records';
@@ -112,6 +113,11 @@ async function sendStep(deps: Deps, scope: Scope, automation: AutomationRecord, 
   const step = automation.steps[index];
   if (step?.type !== 'send_email') return;
   try {
+    // Marketing mail goes only to contacts who consented (a buyer who did not tick the opt-in).
+    if (!(await marketingAllowed(deps, scope, email))) {
+      logger.info('automation mail not sent: no marketing consent', { automationId: automation._id, step: index });
+      return;
+    }
     const post = await getPost(deps, scope, step.postId);
     const source: PostSource = automation.owner?.kind === 'funnel' ? 'funnel' : 'automation';
     // Queued for the email capability's worker with the step's marker, in one transaction.

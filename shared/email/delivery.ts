@@ -1,4 +1,4 @@
-import { audiencePage, blockedRecipients, suppressedAmong } from '../audience/service';
+import { audiencePage, blockedRecipients, mayMarketTo, suppressedAmong } from '../audience/service';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';
 import { ApiError, badGateway, notFound } from '../platform/errors';
@@ -268,7 +268,8 @@ async function planBatch(deps: Deps, scope: Scope, post: PostRecord): Promise<Cl
     post.audience.type === 'segment'
       ? await segmentMembersPage(deps, scope, post.audience.segmentId, { limit: SEND_PAGE, cursor: post.cursor ?? undefined })
       : await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: SEND_PAGE, cursor: post.cursor ?? undefined });
-  const emails = page.contacts.map((c) => c.email);
+  // Marketing mail: only contacts who consented (a buyer who did not tick the opt-in is left out).
+  const emails = page.contacts.filter(mayMarketTo).map((c) => c.email);
   const suppressed = await suppressedAmong(deps, scope, emails);
   return fixClaimedBatch(deps.store, repo.batchMarkerKey(scope, post._id, post.batch), 'PostBatch', { recipients: emails.filter((e) => !suppressed.has(e)), nextCursor: page.cursor ?? null });
 }

@@ -47,7 +47,7 @@ async function seed() {
   for (const email of ['ann@example.com', 'bob@example.com']) await ok(api.post('/newsletters/subscribers', { email, tags: ['vip'] }), 'subscriber');
   await ok(api.post('/newsletters/subscribers', { email: 'gone@example.com', status: 'unsubscribed' }), 'unsubscribed');
   const session = await openCheckout(account, offer._id);
-  const paid = await pay(runtime, session.id, { email: 'member@example.com' });
+  const paid = await pay(runtime, session.id, { email: 'member@example.com', marketingOptIn: true });
   ids.subscriber = paid.subscriberId!;
   await settleWithRetries(runtime);
   await ok(api.post(`/subscriptions/${ids.subscriber}/usage`, { meter: 'api_calls', quantity: 150 }), 'usage');

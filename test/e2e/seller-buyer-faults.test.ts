@@ -109,6 +109,19 @@ describe('2. marketing mail only with consent', () => {
     expect(await news(yes)).toHaveLength(1);
     expect(await news(manual)).toHaveLength(1);
     expect(await news(no)).toHaveLength(0);
+
+    // A funnel's sequence is marketing too: a lead from a free checkout gets it only with the tick.
+    const magnet = await createProduct(account, { name: 'Free stickers', price: 0 });
+    const course = await createProduct(account, { name: 'Sticker course', price: 25 });
+    const funnel = await ok(account.test.post('/funnels', { templateId: 'welcome', leadMagnetProductId: magnet._id, offerProductId: course._id, offerUrl: 'https://shop.example.com/course' }), 'funnel');
+    await ok(account.test.post(`/funnels/${funnel._id}/activate`, {}), 'activate');
+    const [leadYes, leadNo] = [unique('lead-yes'), unique('lead-no')];
+    await pay(runtime, (await openCheckout(account, magnet._id)).id, { email: leadYes, marketingOptIn: true });
+    await pay(runtime, (await openCheckout(account, magnet._id)).id, { email: leadNo });
+    await settle();
+    const welcome = async (to: string) => (await mails(to)).filter((m) => m.subject.startsWith('Here is'));
+    expect(await welcome(leadYes)).toHaveLength(1);
+    expect(await welcome(leadNo)).toHaveLength(0);
   });
 });
 
