@@ -12,6 +12,11 @@ import { refundMailConsumer } from './notice-consumers';
  */
 export const receipts = defineCapability({
   name: 'receipts',
+  build: {
+    manifest: { url: import.meta.url, export: 'receipts' },
+    operations: './operations#downloadOperations',
+    workers: { 'buyer-receipts': './consumers#receiptConsumer', 'buyer-payment-failed': './consumers#failedPaymentConsumer', 'buyer-refunds': './notice-consumers#refundMailConsumer' },
+  },
   operations: downloadOperations,
   apiFunction: 'checkout',
   needs: ['table', 'blob'],
