@@ -2,6 +2,7 @@ import { activityWrite, listActivity } from '../platform/activity';
 import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../platform/errors';
 import { objectId } from '../platform/ids';
+import { SESSION_SECRET } from '../platform/settings';
 import { memberAccessDelete, memberAccessPut } from '../platform/member-access';
 import { actsAsOwner, OWNER_KEY, type Actor, type Role } from '../platform/permissions';
 import type { Scope } from '../store/keys';
@@ -149,7 +150,7 @@ export async function readActivity(ctx: TeamCtx, query: { before?: string; limit
 // ---- invites ----
 
 async function sendInvite(ctx: TeamCtx, invite: InviteRecord): Promise<boolean> {
-  const secret = ctx.config.JWT_SECRET!;
+  const secret = await ctx.ports.secrets.get(SESSION_SECRET);
   const token = await signInviteToken(secret, { scope: ctx.scope, inviteId: invite._id, linkVersion: invite.linkVersion }, new Date(invite.validUntil), ctx.clock.now());
   const link = `${ctx.request.baseUrl}/team/join?token=${encodeURIComponent(token)}`;
   try {
@@ -159,10 +160,6 @@ async function sendInvite(ctx: TeamCtx, invite: InviteRecord): Promise<boolean> 
     // The invite stands; the owner can resend it once a minute.
     return false;
   }
-}
-
-function requireLinks(ctx: TeamCtx) {
-  if (!ctx.config.JWT_SECRET) throw new ApiError(501, 'Invites need JWT_SECRET: accept links and member sessions are signed with it', { code: 'SESSIONS_DISABLED' });
 }
 
 /**
@@ -187,7 +184,6 @@ async function refuseHeldEmail(ctx: TeamCtx, email: string) {
 }
 
 export async function inviteMember(ctx: TeamCtx, input: { email: string; role: Role; teamIds?: string[] }) {
-  requireLinks(ctx);
   const email = normalizeEmail(input.email);
   const teamIds = [...new Set(input.teamIds ?? [])];
   if (!roleChangeAllowed(actsAsOwner(actorOf(ctx)), undefined, input.role)) throw roleForbidden();
@@ -242,7 +238,6 @@ async function requireOpenInvite(ctx: TeamCtx, id: string): Promise<InviteRecord
 }
 
 export async function resendInvite(ctx: TeamCtx, id: string) {
-  requireLinks(ctx);
   const invite = await requireOpenInvite(ctx, id);
   const now = ctx.clock.now();
   const verdict = resendVerdict(invite, now);
@@ -290,9 +285,8 @@ export type JoinCheck =
   | { ok: false; reason: 'expired' | 'canceled' | 'accepted' | 'replaced' | 'invalid' | 'disabled' };
 
 export async function checkJoinToken(deps: Deps, token: string): Promise<JoinCheck> {
-  if (!deps.config.JWT_SECRET) return { ok: false, reason: 'disabled' };
   const now = deps.clock.now();
-  const verified = await verifyInviteToken(deps.config.JWT_SECRET, token, now);
+  const verified = await verifyInviteToken(await deps.ports.secrets.get(SESSION_SECRET), token, now);
   if (!verified.ok) return { ok: false, reason: verified.reason };
   const { scope, inviteId, linkVersion } = verified.claims;
   const invite = await getInvite(deps.store, scope, inviteId);
@@ -343,7 +337,7 @@ export async function acceptInvite(deps: Deps, token: string, name: string | und
     return checkJoinToken(deps, token);
   }
   await deps.ports.scheduler.cancel(timerName(scope, invite._id));
-  return { ok: true, member, sessionToken: await signMemberSession(deps.config.JWT_SECRET!, scope, member._id, now, SESSION_TTL_SECONDS) };
+  return { ok: true, member, sessionToken: await signMemberSession(await deps.ports.secrets.get(SESSION_SECRET), scope, member._id, now, SESSION_TTL_SECONDS) };
 }
 
 // ---- members ----

@@ -1,3 +1,4 @@
+import { SESSION_SECRET } from '../../shared/platform/settings';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ afterAll(async () => runtime?.stop());
 
 async function admin(...args: string[]) {
   const { stdout } = await run('npx', ['tsx', 'bin/admin.ts', '--endpoint', runtime.config.DYNAMODB_ENDPOINT!, '--table', runtime.tableName, ...args], {
-    env: { ...process.env, JWT_SECRET: runtime.config.JWT_SECRET },
+    env: { ...process.env, JWT_SECRET: await runtime.secret(SESSION_SECRET) },
   });
   return stdout.trim();
 }
