@@ -3,9 +3,9 @@ import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../p
 import type { OperationContext, PublicContext } from '../platform/context';
 import { ApiError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../platform/errors';
 import { randomBase62 } from '../platform/ids';
-import { logger } from '../platform/logger';
 import { AREAS, OWNER_KEY, type Area, type Role } from '../platform/permissions';
 import { SESSION_SECRET } from '../platform/settings';
+import { sendPlatformMail } from '../platform-mail/send';
 import { ConditionFailed } from '../store/store';
 import { signInMail } from './mail';
 import type { StoreAccess } from './records';
@@ -58,12 +58,9 @@ export async function requestMagicLink(ctx: PublicContext, rawEmail: string): Pr
   const now = ctx.clock.now();
   await putLink(ctx.store, sha256(token), { email, createdAt: now.toISOString(), validUntil: new Date(now.getTime() + LINK_TTL_SECONDS * 1000).toISOString() });
   const link = signInLink(ctx.config.DASHBOARD_URL ?? `${ctx.request.baseUrl}/dashboard`, token);
-  try {
-    await ctx.ports.email.send({ to: [email], ...signInMail({ link, stores: [...new Set(stores.map((s) => s.storeName))] }) });
-  } catch (error) {
-    // The answer must not differ for a known address; the fault is logged (never the link).
-    logger.warn('sign-in mail not sent', { reason: (error as Error).message });
-  }
+  // A refused mail is logged, counted and retried (platform-mail); the answer must not differ for a
+  // known address either way.
+  await sendPlatformMail(ctx, 'sign-in', { to: [email], ...signInMail({ link, stores: [...new Set(stores.map((s) => s.storeName))] }) });
   return { sent: true };
 }
 

@@ -3,6 +3,7 @@ import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import { SESSION_SECRET } from '../platform/settings';
+import { sendPlatformMail } from '../platform-mail/send';
 import { memberAccessDelete, memberAccessPut } from '../platform/member-access';
 import { actsAsOwner, OWNER_KEY, type Actor, type Role } from '../platform/permissions';
 import type { Scope } from '../store/keys';
@@ -153,13 +154,9 @@ async function sendInvite(ctx: TeamCtx, invite: InviteRecord): Promise<boolean> 
   const secret = await ctx.ports.secrets.get(SESSION_SECRET);
   const token = await signInviteToken(secret, { scope: ctx.scope, inviteId: invite._id, linkVersion: invite.linkVersion }, new Date(invite.validUntil), ctx.clock.now());
   const link = `${ctx.request.baseUrl}/team/join?token=${encodeURIComponent(token)}`;
-  try {
-    await ctx.ports.email.send({ to: [invite.email], ...inviteMail({ storeName: ctx.account.name ?? ctx.account.email, role: invite.role, link, expiresAt: invite.validUntil }) });
-    return true;
-  } catch {
-    // The invite stands; the owner can resend it once a minute.
-    return false;
-  }
+  // The invite stands either way; a refused mail is logged, counted and retried (platform-mail),
+  // and the owner can resend it once a minute.
+  return sendPlatformMail(ctx, 'invite', { to: [invite.email], ...inviteMail({ storeName: ctx.account.name ?? ctx.account.email, role: invite.role, link, expiresAt: invite.validUntil }) });
 }
 
 /**
