@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const HOST = join(import.meta.dirname, 'lambda-host.mjs');
+const HOST = join(import.meta.dirname, 'lambda-host-child.mjs');
 
 export interface HostedFunction {
   invoke(event: unknown): Promise<unknown>;
@@ -12,7 +12,7 @@ export interface HostedFunction {
 }
 
 /**
- * Loads one bundle in a Node process of its own with exactly `environment` (test/support/lambda-host.mjs);
+ * Loads one bundle in a Node process of its own with exactly `environment` (test/support/lambda-host-child.mjs);
  * rejects with the error when the bundle throws at load.
  */
 export async function hostBundle(bundle: string, functionName: string, environment: Record<string, string>, timeoutMs = 60_000): Promise<HostedFunction> {

@@ -1,4 +1,4 @@
-// A Lambda-like host for one deployed bundle: `node lambda-host.mjs <bundle.mjs> <function name>`,
+// A Lambda-like host for one deployed bundle: `node lambda-host-child.mjs <bundle.mjs> <function name>`,
 // started with exactly the environment the function gets. It imports the bundle (a throw at load
 // is reported and ends it), then runs each event it reads from stdin (one JSON line each:
 // { id, event }) through the bundle's handler, one at a time as one Lambda container would, and
