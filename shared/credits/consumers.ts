@@ -33,7 +33,7 @@ export const creditRefillEmailConsumer: BusConsumer = {
       });
     } catch (error) {
       // Seen (logged, counted, alarmed), then thrown: the rule retries the event, then dead-letters it.
-      reportRefusal('credit-paused', error, 1);
+      reportRefusal('credit-paused', error, false);
       throw error;
     }
     await deps.store.put(consumerMarkerEntity.item(consumerMarkerEntity.declaration.key('credit-refill-email', event.id), { eventId: event.id }, { expiresAt: event.created + MARKER_DAYS * 24 * 3600 }));

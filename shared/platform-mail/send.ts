@@ -15,9 +15,9 @@ export type PlatformMailKind = 'sign-in' | 'invite' | 'credit-paused';
 export const RETRY_DELAY_SECONDS = 5;
 
 /** A refused send, seen: logged with the provider's reason and counted (PlatformMailRefused, alarmed). */
-export function reportRefusal(kind: PlatformMailKind, error: unknown, attempt: number): void {
+export function reportRefusal(kind: PlatformMailKind, error: unknown, retry: boolean): void {
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  logger.error('platform mail refused', { kind, attempt, reason });
+  logger.error('platform mail refused', { kind, retry, reason });
   countPlatformMailRefused();
 }
 
@@ -33,10 +33,10 @@ export async function sendPlatformMail(deps: Deps, kind: PlatformMailKind, messa
     await deps.ports.email.send(message);
     return true;
   } catch (error) {
-    reportRefusal(kind, error, 1);
+    reportRefusal(kind, error, false);
   }
   try {
-    await deps.ports.queue.send(PLATFORM_MAIL_QUEUE, { kind, message, attempt: 2 }, { delaySeconds: RETRY_DELAY_SECONDS });
+    await deps.ports.queue.send(PLATFORM_MAIL_QUEUE, { kind, message }, { delaySeconds: RETRY_DELAY_SECONDS });
   } catch (error) {
     // The retry could not even be queued: the mail is lost, and said so loudly (counted again).
     logger.error('platform mail lost: the retry could not be queued', { kind, reason: (error as Error).message });
@@ -47,7 +47,6 @@ export async function sendPlatformMail(deps: Deps, kind: PlatformMailKind, messa
 
 const retryMessage = z.object({
   kind: z.enum(['sign-in', 'invite', 'credit-paused']),
-  attempt: z._default(z.number().check(z.int(), z.minimum(1)), 2),
   message: z.object({
     to: z.array(z.string()).check(z.minLength(1)),
     subject: z.string(),
@@ -66,11 +65,11 @@ export const platformMailQueue: QueueDeclaration = {
   name: PLATFORM_MAIL_QUEUE,
   needs: ['email'],
   handle: async (raw, deps) => {
-    const { kind, message, attempt } = retryMessage.parse(raw);
+    const { kind, message } = retryMessage.parse(raw);
     try {
       await deps.ports.email.send(message);
     } catch (error) {
-      reportRefusal(kind, error, attempt);
+      reportRefusal(kind, error, true);
       throw error;
     }
   },
