@@ -16,7 +16,8 @@ export const RETRY_DELAY_SECONDS = 5;
 
 /** A refused send, seen: logged with the provider's reason and counted (PlatformMailRefused, alarmed). */
 export function reportRefusal(kind: PlatformMailKind, error: unknown, retry: boolean): void {
-  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  // Providers name the address in some refusals; the log keeps the reason, not who it was for.
+  const reason = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/[^\s<>"',;:]+@[^\s<>"',;:]+/g, '<address>');
   logger.error('platform mail refused', { kind, retry, reason });
   countPlatformMailRefused();
 }
