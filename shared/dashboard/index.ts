@@ -9,6 +9,10 @@ import { SESSION_SECRET } from '../platform/settings';
  */
 export const dashboard = defineCapability({
   name: 'dashboard',
+  build: {
+    manifest: { url: import.meta.url, export: 'dashboard' },
+    operations: './operations#dashboardOperations',
+  },
   operations: dashboardOperations,
   needs: ['table', 'queue', 'email'],
   // Signs sessions on its public sign-in routes (which no key authenticates).

@@ -8,5 +8,9 @@ import { platformMailQueue } from './send';
  */
 export const platformMail = defineCapability({
   name: 'platform-mail',
+  build: {
+    manifest: { url: import.meta.url, export: 'platformMail' },
+    workers: { 'platform-mail': './send#platformMailQueue' },
+  },
   queues: [platformMailQueue],
 });
