@@ -165,7 +165,7 @@ describe('offline synth', () => {
     const cleanEnv = { PATH: process.env.PATH!, HOME: home, AWS_CONFIG_FILE: join(home, 'none'), AWS_SHARED_CREDENTIALS_FILE: join(home, 'none'), CI: '1' };
     const cdk = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'cdk');
     const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(cdk, ['synth', '--quiet', '--no-notices', '-o', join(out, 'cdk.out')], { cwd: join(import.meta.dirname, '..', '..'), env: cleanEnv });
+      const child = spawn(cdk, ['synth', '--quiet', '--no-notices', '-c', `senderEmail=${TEST_DEPLOY_SETTINGS.senderEmail}`, '-o', join(out, 'cdk.out')], { cwd: join(import.meta.dirname, '..', '..'), env: cleanEnv });
       let output = '';
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));
