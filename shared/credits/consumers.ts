@@ -1,6 +1,7 @@
 import { lookupProduct } from '../catalog/service';
 import { consumerMarkerEntity } from '../platform/entities';
 import type { BusConsumer } from '../platform/capability';
+import { reportRefusal } from '../platform-mail/send';
 
 const MARKER_DAYS = 7;
 
@@ -23,12 +24,18 @@ export const creditRefillEmailConsumer: BusConsumer = {
     const product = await lookupProduct(deps, scope, data.account.productId);
     const name = product?.name ?? 'credits';
     const reason = data.failureMessage ?? 'declined';
-    await deps.ports.email.send({
-      to: [data.account.email],
-      subject: `Your ${name} balance is paused`,
-      text: `We could not charge your saved card for the ${name} top-off (${reason}). Your balance is paused until you buy more credits.`,
-      html: `<p>We could not charge your saved card for the <strong>${escapeHtml(name)}</strong> top-off (${escapeHtml(reason)}).</p><p>Your balance is paused until you buy more credits.</p>`,
-    });
+    try {
+      await deps.ports.email.send({
+        to: [data.account.email],
+        subject: `Your ${name} balance is paused`,
+        text: `We could not charge your saved card for the ${name} top-off (${reason}). Your balance is paused until you buy more credits.`,
+        html: `<p>We could not charge your saved card for the <strong>${escapeHtml(name)}</strong> top-off (${escapeHtml(reason)}).</p><p>Your balance is paused until you buy more credits.</p>`,
+      });
+    } catch (error) {
+      // Seen (logged, counted, alarmed), then thrown: the rule retries the event, then dead-letters it.
+      reportRefusal('credit-paused', error, false);
+      throw error;
+    }
     await deps.store.put(consumerMarkerEntity.item(consumerMarkerEntity.declaration.key('credit-refill-email', event.id), { eventId: event.id }, { expiresAt: event.created + MARKER_DAYS * 24 * 3600 }));
   },
 };
