@@ -131,11 +131,14 @@ describe('subscription lifecycle', () => {
       'invoice.payment_failed',
       'payment_intent.payment_failed',
       'customer.subscription.deleted',
+      'customer.subscription.updated',
     ]);
     const deleted = evs[6]!.data;
     expect(deleted).toMatchObject({ subscriptionCustomerId: id, status: 'canceled', active: false });
     expect(deleted).not.toHaveProperty('paymentMethod');
     expect(deleted).not.toHaveProperty('subscriptionCustomer');
+    // A receiver listening only to .updated sees the cancellation too.
+    expect(evs[7]!.data).toMatchObject({ subscriptionCustomerId: id, status: 'canceled', subscriptionCustomer: { id, status: 'canceled', active: false } });
 
     const order = await account.test.get(`/orders/subscriptions/${id}`);
     expect(order.body.status).toBe('canceled');
@@ -170,7 +173,7 @@ describe('subscription lifecycle', () => {
       'order.completed',
       'customer.created',
     ]);
-    expect(evs.filter((e) => e.data.subscriptionCustomerId === b).map((e) => e.type)).toEqual(['customer.subscription.deleted']);
+    expect(evs.filter((e) => e.data.subscriptionCustomerId === b).map((e) => e.type)).toEqual(['customer.subscription.deleted', 'customer.subscription.updated']);
     expect((await account.test.get(`/subscriptions/subscribers/${b}`)).body).toMatchObject({ status: 'canceled', active: false, cancelAtPeriodEnd: false });
     const list = await account.test.get(`/subscriptions/subscribers?status=active&subscriptionId=${offer._id}`);
     expect(list.body.total).toBe(1);
@@ -198,8 +201,9 @@ describe('subscription lifecycle', () => {
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ _id: id, paused: true, status: 'paused', active: true });
     let evs = await next(account, cursor);
-    expect(evs.map((e) => e.type)).toEqual(['customer.subscription.pause']);
+    expect(evs.map((e) => e.type)).toEqual(['customer.subscription.pause', 'customer.subscription.updated']);
     expect(evs[0]!.data).toMatchObject({ subscriptionCustomerId: id, accessRetained: true });
+    expect(evs[1]!.data).toMatchObject({ subscriptionCustomerId: id, subscriptionCustomer: { id, status: 'paused', paused: true, active: true } });
     expect((await account.test.get(`/subscriptions/subscribers/${id}?live=true`)).body.processorMembership.paused).toBe(true);
 
     // No renewal and no invoice.upcoming while paused.
@@ -212,6 +216,7 @@ describe('subscription lifecycle', () => {
     expect(resumed.body).toMatchObject({ status: 'active', paused: false });
     evs = await next(account, cursor);
     expect(evs[0]!.type).toBe('customer.subscription.resumed');
+    expect(evs[1]).toMatchObject({ type: 'customer.subscription.updated', data: { subscriptionCustomer: { id, status: 'active', paused: false } } });
     // The overdue period is charged right after resuming.
     expect(evs.slice(1).map((e) => e.type)).toEqual(['invoice.created', 'invoice.payment_succeeded', 'order.completed', 'customer.created']);
 
@@ -279,16 +284,16 @@ describe('buyer portal', () => {
 
     const resumed = await anon.post(`/subscriptions/sub/portal/${id}/resume?token=${token}`, {});
     expect(resumed.body).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, processorSynced: true });
-    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.resumed']);
+    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.resumed', 'customer.subscription.updated']);
 
     const now = await anon.post(`/subscriptions/sub/portal/${id}/cancel`, { immediate: true, token });
     expect(now.body).toMatchObject({ status: 'canceled', active: false });
-    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.deleted']);
+    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.deleted', 'customer.subscription.updated']);
     expect((await account.test.get(`/subscriptions/subscribers/${id}?live=true`)).body.processorMembership.status).toBe('canceled');
 
     const back = await anon.post(`/subscriptions/sub/portal/${id}/resume?token=${token}`, {});
     expect(back.body).toMatchObject({ status: 'active', active: true });
-    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.resumed']);
+    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.resumed', 'customer.subscription.updated']);
   });
 });
 
