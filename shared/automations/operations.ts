@@ -18,7 +18,7 @@ const present = ({ linkBaseUrl: _l, ...rest }: z.input<typeof automationSchema> 
 
 export const automationOperations = [
   defineOperation({
-    operationId: 'listAutomations',
+    operationId: 'listAutomations', tool: 'list_automations',
     summary: 'Automations of the key\'s mode, newest first (funnels create theirs)',
     tags: ['Automations'],
     method: 'GET',
@@ -32,7 +32,7 @@ export const automationOperations = [
     },
   }),
   defineOperation({
-    operationId: 'getAutomation',
+    operationId: 'getAutomation', tool: 'get_automation',
     summary: 'One automation: trigger and steps',
     tags: ['Automations'],
     method: 'GET',
@@ -43,7 +43,7 @@ export const automationOperations = [
     handler: async (ctx, { params }) => present(await getAutomation(ctx, ctx.scope, params.id)),
   }),
   defineOperation({
-    operationId: 'deleteAutomation',
+    operationId: 'deleteAutomation', tool: 'delete_automation',
     summary: 'Deletes a paused or draft automation; a funnel using it can no longer be activated (SEQUENCE_MISSING)',
     tags: ['Automations'],
     method: 'DELETE',
