@@ -10,7 +10,7 @@ const tags = ['Memberships'];
 
 // Editing needs Pro; switching community or post emails off (or only archiving) stays open.
 const updatePlan = (body: z.infer<typeof membershipUpdateBody> | undefined) =>
-  body && (body.name !== undefined || body.offerIds !== undefined || body.productIds !== undefined || body.communityEnabled === true || body.postEmailsEnabled === true)
+  body && (body.name !== undefined || body.offerIds !== undefined || body.productIds !== undefined || body.productBuyersJoin === true || body.communityEnabled === true || body.postEmailsEnabled === true)
     ? ('tier3' as const)
     : undefined;
 
@@ -30,7 +30,7 @@ export const membershipOperations = [
   defineOperation({
     operationId: 'createMembership',
     tool: 'create_membership',
-    summary: 'Creates a membership for subscribers of offerIds and buyers of productIds (Pro); existing live subscribers join',
+    summary: 'Creates a membership for subscribers of offerIds, with productIds included (their buyers join only with productBuyersJoin) (Pro); existing live subscribers join',
     tags,
     method: 'POST',
     path: '/memberships',
