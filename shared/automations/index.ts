@@ -1,6 +1,7 @@
 import { defineCapability } from '../platform/capability';
 import { automationOperations } from './operations';
 import { automationJobs } from './jobs';
+import { automationOrderTrigger } from './triggers';
 
 /** A small automation engine: a trigger and steps (send a mail post, wait), run per contact by one-time timers. */
 export const automations = defineCapability({
@@ -8,4 +9,5 @@ export const automations = defineCapability({
   operations: automationOperations,
   needs: ['table'],
   jobs: automationJobs,
+  consumers: [automationOrderTrigger],
 });

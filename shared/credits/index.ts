@@ -1,12 +1,12 @@
 import { defineCapability } from '../platform/capability';
-import { creditRefillEmailConsumer } from './consumers';
+import { creditConsentDetachConsumer, creditEmailConsumer } from './consumers';
 import { creditOperations } from './operations';
 
 /** Prepaid credit balances with an atomic deduct and a single top-off charge. */
 export const credits = defineCapability({
   name: 'credits',
   operations: creditOperations,
-  // No `email`: only the refill consumer mails, with its own needs.
+  // No `email`: only the mail consumer mails, with its own needs.
   needs: ['table', 'queue', 'scheduler', 'encryption'],
-  consumers: [creditRefillEmailConsumer],
+  consumers: [creditEmailConsumer, creditConsentDetachConsumer],
 });

@@ -145,6 +145,13 @@ export interface ProcessorPort {
   /** Charges a saved card now; the answer is synchronous (credits auto-refill). */
   chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }): Promise<{ paymentId: string; paymentMethod: PaymentMethod }>;
   /**
+   * The buyer withdrew their consent to charges of a saved card (credits auto-refill): the card
+   * is no longer kept for later charges, and `chargeSavedCard` refuses it from now on. Idempotent:
+   * an unknown or already detached card is not an error. Optional while a provider lacks it: the
+   * service stops charging on its own record of the withdrawal either way.
+   */
+  detachSavedCard?(scope: Scope, paymentMethodId: string): Promise<void>;
+  /**
    * Charges a membership's card once, outside its renewals (a period's usage overage); the answer
    * is synchronous, a decline throws `ProcessorError` with code `declined`. Optional: a provider
    * without it refuses usage charges.

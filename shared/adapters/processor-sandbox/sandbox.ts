@@ -233,6 +233,13 @@ export class SandboxProcessor implements ProcessorPort {
     return { paymentId: payment.id, paymentMethod };
   }
 
+  /** Withdrawn consent: the card stays known (for reports) but is no longer saved for charges. */
+  async detachSavedCard(scope: Scope, paymentMethodId: string): Promise<void> {
+    const card = await repo.getCard(this.deps.store, scope, paymentMethodId);
+    if (!card || !card.saved) return;
+    await this.deps.store.put(repo.cardItem(scope, { ...card, saved: false }));
+  }
+
   // ---- memberships ----
 
   /** A usage charge on the membership's card: declines while the card declines (control API). */
