@@ -81,6 +81,11 @@ export interface PayResult {
 
 export interface LiveMembership {
   id: string;
+  /**
+   * The processor's own subscription that bills the membership (`sub_`, one of the spec's processor
+   * id prefixes), when the processor has one.
+   */
+  subscriptionId?: string;
   status: 'trialing' | 'active' | 'past_due' | 'canceled';
   paused: boolean;
   cancelAtPeriodEnd: boolean;

@@ -84,6 +84,12 @@ describe('subscription lifecycle', () => {
     expect(detail.body).toMatchObject({ _id: id, status: 'active', active: true, cancelAtPeriodEnd: false, paused: false });
     expect(detail.body.membershipId).toMatch(/^mem_/);
     expect(detail.body.processorMembership).toMatchObject({ id: detail.body.membershipId, status: 'active' });
+    // Processor ids keep the spec's prefixes: sub_, plan_, pay_, mem_, payt_.
+    expect(detail.body.processorMembership.subscriptionId).toMatch(/^sub_[0-9A-Za-z]{24}$/);
+    expect(detail.body.membershipId).toMatch(/^mem_[0-9A-Za-z]{24}$/);
+    expect(detail.body.processorMembership.paymentMethod.id).toMatch(/^payt_[0-9A-Za-z]{24}$/);
+    const firstPayment = (await account.test.get(`/payments/${detail.body.payments[0]._id}`)).body;
+    expect(firstPayment.processor).toMatchObject({ paymentIntentId: expect.stringMatching(/^pay_/), planId: expect.stringMatching(/^plan_/), membershipId: detail.body.membershipId });
     expect(detail.body.payments).toHaveLength(1);
     expect((await account.test.get(`/subscriptions/subscribers/${detail.body.membershipId}`)).status).toBe(400);
     expect((await account.live.get(`/subscriptions/subscribers/${id}`)).status).toBe(404);

@@ -163,6 +163,7 @@ export class SandboxProcessor implements ProcessorPort {
       const end = trial ? addDays(now, trial) : addInterval(now, checkout.interval ?? 'monthly');
       membership = {
         id: prefixedId('mem'),
+        subscriptionId: prefixedId('sub'),
         planId: checkout.planId,
         status: trial ? 'trialing' : 'active',
         paused: false,
@@ -331,6 +332,8 @@ export class SandboxProcessor implements ProcessorPort {
   private live(m: SandboxMembership): LiveMembership {
     return {
       id: m.id,
+      // Memberships from before the sandbox named its subscriptions get a stable one from their id.
+      subscriptionId: m.subscriptionId ?? `sub_${m.id.slice('mem_'.length)}`,
       status: m.status,
       paused: m.paused,
       cancelAtPeriodEnd: m.cancelAtPeriodEnd,
