@@ -12,7 +12,9 @@ import type { CreditAccountRecord } from './records';
 import { creditAccountPut, creditLinkPut, getCreditAccount } from './repository';
 
 const MARKER_DAYS = 7;
-const CREDIT_MAILS = 'credit-emails';
+// The name from when it sent only the paused mail, kept so its bus rule, function and
+// dead-letter queue keep their logical ids (and the markers of events it already mailed).
+const CREDIT_MAILS = 'credit-refill-email';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
