@@ -10,6 +10,7 @@ export const automations = defineCapability({
     manifest: { url: import.meta.url, export: 'automations' },
     operations: './operations#automationOperations',
     jobs: './jobs#automationJobs',
+    workers: { 'automation-order-trigger': './triggers#automationOrderTrigger' },
     jobNeeds: ['table', 'queue', 'scheduler'],
   },
   operations: automationOperations,

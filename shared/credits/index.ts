@@ -8,8 +8,8 @@ export const credits = defineCapability({
   build: {
     manifest: { url: import.meta.url, export: 'credits' },
     operations: './operations#creditOperations',
-    workers: { 'credit-refill-email': './consumers#creditRefillEmailConsumer' },
-    uses: { api: ['processor'] },
+    workers: { 'credit-refill-email': './consumers#creditEmailConsumer', 'credit-consent-detach': './consumers#creditConsentDetachConsumer' },
+    uses: { api: ['processor'], workers: { 'credit-consent-detach': ['processor'] } },
   },
   operations: creditOperations,
   // No `email`: only the mail consumer mails, with its own needs.
