@@ -25,9 +25,6 @@ const ATTEMPTS = 5;
 
 export type ConsentActor = 'seller' | 'buyer';
 
-/** The buyer's balance page, where auto top-ups are turned off. */
-export const creditLinkUrl = (baseUrl: string, token: string) => `${baseUrl.replace(/\/$/, '')}/credits/balance/${token}`;
-
 export async function disableConsent(deps: Deps, scope: Scope, creditAccountId: string, by: ConsentActor): Promise<CreditAccountRecord> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const account = isObjectId(creditAccountId) ? await getCreditAccount(deps.store, scope, creditAccountId) : undefined;

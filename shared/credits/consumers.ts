@@ -3,11 +3,10 @@ import { formatMoney } from '../account/buyer-page';
 import { consumerMarkerEntity } from '../platform/entities';
 import type { BusConsumer } from '../platform/capability';
 import type { Deps } from '../platform/context';
-import { logger } from '../platform/logger';
 import { randomBase62 } from '../platform/ids';
 import type { Scope } from '../store/keys';
 import { onConditionFailed } from '../store/conditional';
-import { creditLinkUrl } from './consent';
+import { creditLinkUrl } from './links';
 import type { CreditAccountRecord } from './records';
 import { creditAccountPut, creditLinkPut, getCreditAccount } from './repository';
 
@@ -93,27 +92,5 @@ export const creditEmailConsumer: BusConsumer = {
     if (!mail) return;
     await deps.ports.email.send({ to: [data.account.email], ...mail });
     await deps.store.put(consumerMarkerEntity.item(consumerMarkerEntity.declaration.key(CREDIT_MAILS, event.id), { eventId: event.id }, { expiresAt: event.created + MARKER_DAYS * 24 * 3600 }));
-  },
-};
-
-/**
- * Detaches the card at the processor once consent is withdrawn (the committed
- * `credit.consent.disabled`). Our own record already stops every top-off; this makes the processor
- * forget the card too. A refusal throws: the bus retries, then the rule's dead-letter queue alarms.
- */
-export const creditConsentDetachConsumer: BusConsumer = {
-  name: 'credit-consent-detach',
-  needs: ['table', 'encryption'],
-  eventTypes: ['credit.consent.disabled'],
-  handle: async (event, deps) => {
-    const paymentMethodId = (event.data as { paymentMethodId?: string | null }).paymentMethodId;
-    if (!paymentMethodId) return;
-    const scope = { accountId: event.accountId, mode: event.mode };
-    try {
-      await deps.ports.processor.detachSavedCard!(scope, paymentMethodId);
-    } catch (error) {
-      logger.warn('credits: saved card not detached yet', { eventId: event.id, error: error as Error });
-      throw error;
-    }
   },
 };

@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
-import { creditConsentDetachConsumer, creditEmailConsumer } from './consumers';
+import { creditEmailConsumer } from './consumers';
+import { creditConsentDetachConsumer } from './detach';
 import { creditOperations } from './operations';
 
 /** Prepaid credit balances with an atomic deduct and a single top-off charge. */
@@ -8,7 +9,7 @@ export const credits = defineCapability({
   build: {
     manifest: { url: import.meta.url, export: 'credits' },
     operations: './operations#creditOperations',
-    workers: { 'credit-refill-email': './consumers#creditEmailConsumer', 'credit-consent-detach': './consumers#creditConsentDetachConsumer' },
+    workers: { 'credit-refill-email': './consumers#creditEmailConsumer', 'credit-consent-detach': './detach#creditConsentDetachConsumer' },
     uses: { api: ['processor'], workers: { 'credit-consent-detach': ['processor'] } },
   },
   operations: creditOperations,
