@@ -193,7 +193,8 @@ describe('team', () => {
     const account = await createTestAccount(runtime, 'volume');
     // Five minutes before the top of an hour, so the 20 fall at the end of one window.
     const t = await now();
-    await advance((3_600_000 - (t % 3_600_000)) / 1000 - 300);
+    // (modulo an hour: already inside those five minutes, wait for the next hour's.)
+    await advance(((3_600_000 - (t % 3_600_000)) / 1000 - 300 + 3600) % 3600);
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
       const invited = await account.live.post('/team/invites', { email: `p${i}@example.com`, role: 'member' });
@@ -210,12 +211,13 @@ describe('team', () => {
     expect((await other.live.post('/team/invites', { email: 'p20@example.com', role: 'member' })).status).toBe(201);
     // Seats are not what limits below: cancel 15 of the 20 (a cancel gives back no invite).
     for (const id of ids.slice(0, 15)) expect((await account.live.delete(`/team/invites/${id}`)).status).toBe(200);
-    // One minute into the next hour the last hour's 20 still weigh 59/60: a fixed window would admit 20 more here.
-    await advance(360);
+    // Just into the next hour the last hour's 20 still weigh nearly whole: a fixed window would
+    // admit 20 more here (the estimate admits none for the first three minutes).
+    await advance(305);
     const early = await account.live.post('/team/invites', { email: 'p20@example.com', role: 'member' });
     expect(early.status).toBe(429);
     expect(early.body.code).toBe('INVITE_RATE_LIMITED');
-    // Half an hour later (31 minutes in) they weigh 29/60: 10 more fit, the 11th does not.
+    // Half an hour later (30 minutes in) they weigh half: 10 more fit, the 11th does not.
     await advance(1800);
     for (let i = 0; i < 10; i++) expect((await account.live.post('/team/invites', { email: `q${i}@example.com`, role: 'member' })).status).toBe(201);
     expect((await account.live.post('/team/invites', { email: 'q10@example.com', role: 'member' })).body.code).toBe('INVITE_RATE_LIMITED');
