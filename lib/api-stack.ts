@@ -4,6 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { App } from '../shared/composition/assemble';
+import { preflightRoutes } from '../shared/platform/cors';
 import { grantNeeds, type ServiceResources } from './constructs/access';
 import { ServiceFunction } from './constructs/service-function';
 import { OperationsDashboard } from './constructs/dashboard';
@@ -90,6 +91,11 @@ export class ApiStack extends Stack {
       const integration = new HttpLambdaIntegration(`Integration-${group.name}`, fn, { scopePermissionToRoute: false });
       for (const operation of group.operations) {
         this.api.addRoutes({ path: operation.path, methods: [HttpMethod[operation.method]], integration });
+      }
+      // Paths declared for other origins (operation `cors`) get an OPTIONS route to the same
+      // function, which answers the preflight; no API-wide CORS, so key routes stay closed.
+      for (const route of preflightRoutes(group.operations)) {
+        this.api.addRoutes({ path: route.path, methods: [HttpMethod.OPTIONS], integration });
       }
     }
 

@@ -1,41 +1,103 @@
 import { lookupProduct } from '../catalog/service';
+import { formatMoney } from '../account/buyer-page';
 import { consumerMarkerEntity } from '../platform/entities';
 import type { BusConsumer } from '../platform/capability';
 import { reportRefusal } from '../platform-mail/send';
+import type { Deps } from '../platform/context';
+import { randomBase62 } from '../platform/ids';
+import type { Scope } from '../store/keys';
+import { onConditionFailed } from '../store/conditional';
+import { creditLinkUrl } from './links';
+import type { CreditAccountRecord } from './records';
+import { creditAccountPut, creditLinkPut, getCreditAccount } from './repository';
 
 const MARKER_DAYS = 7;
+// The name from when it sent only the paused mail, kept so its bus rule, function and
+// dead-letter queue keep their logical ids (and the markers of events it already mailed).
+const CREDIT_MAILS = 'credit-refill-email';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * Tells the buyer their balance is paused after a failed top-off. It runs from the committed
- * `credit.auto_refill.failed` event, so a crash after the write cannot lose the mail; the marker
- * written after sending stops a redelivered event from mailing twice (at worst, a crash between
- * the two sends it twice, never zero times).
+ * The buyer's balance link, made now for an account from before links existed. Written like any
+ * change of the account (guarded by the balance and `updatedAt` read), so a racing deduction
+ * retries on top of it instead of writing the account back without it.
  */
-export const creditRefillEmailConsumer: BusConsumer = {
-  name: 'credit-refill-email',
-  needs: ['table', 'email'],
-  eventTypes: ['credit.auto_refill.failed'],
-  handle: async (event, deps) => {
-    if (await consumerMarkerEntity.get(deps.store, 'byEvent', 'credit-refill-email', event.id)) return;
-    const data = event.data as { account: { email: string; productId: string }; failureMessage?: string };
-    const scope = { accountId: event.accountId, mode: event.mode };
-    const product = await lookupProduct(deps, scope, data.account.productId);
-    const name = product?.name ?? 'credits';
-    const reason = data.failureMessage ?? 'declined';
-    try {
-      await deps.ports.email.send({
-        to: [data.account.email],
+async function consentTokenOf(deps: Deps, scope: Scope, id: string): Promise<{ account: CreditAccountRecord; token: string } | undefined> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const account = await getCreditAccount(deps.store, scope, id);
+    if (!account) return undefined;
+    if (account.consentToken) return { account, token: account.consentToken };
+    const next: CreditAccountRecord = { ...account, consentToken: randomBase62(32), updatedAt: deps.clock.now().toISOString() };
+    if (await onConditionFailed(deps.store.transact([creditAccountPut(scope, next, account), creditLinkPut(scope, next.consentToken!, id)]).then(() => true), () => false)) {
+      return { account: next, token: next.consentToken! };
+    }
+  }
+  throw new Error(`credit account ${id} kept changing while its balance link was made`);
+}
+
+type Mail = { subject: string; text: string; html: string };
+
+/** The words of each credit mail; every one carries the buyer's balance link (where auto top-ups are turned off). */
+function creditMail(type: string, name: string, link: string, data: { failureMessage?: string; topOffCents?: number | null; currency: string }): Mail | undefined {
+  const n = escapeHtml(name);
+  const linkText = `See your balance or turn off automatic top-ups: ${link}`;
+  const linkHtml = `<p><a href="${escapeHtml(link)}">See your balance or turn off automatic top-ups</a></p>`;
+  switch (type) {
+    case 'credit.auto_refill.failed': {
+      const reason = data.failureMessage ?? 'declined';
+      return {
         subject: `Your ${name} balance is paused`,
-        text: `We could not charge your saved card for the ${name} top-off (${reason}). Your balance is paused until you buy more credits.`,
-        html: `<p>We could not charge your saved card for the <strong>${escapeHtml(name)}</strong> top-off (${escapeHtml(reason)}).</p><p>Your balance is paused until you buy more credits.</p>`,
-      });
+        text: `We could not charge your saved card for the ${name} top-off (${reason}). Your balance is paused until you buy more credits.\n\n${linkText}`,
+        html: `<p>We could not charge your saved card for the <strong>${n}</strong> top-off (${escapeHtml(reason)}).</p><p>Your balance is paused until you buy more credits.</p>${linkHtml}`,
+      };
+    }
+    case 'credit.consent.enabled': {
+      const amount = data.topOffCents ? ` ${formatMoney(data.topOffCents, data.currency)}` : '';
+      return {
+        subject: `Automatic top-ups are on for ${name}`,
+        text: `You saved your card when you bought ${name}. When your balance runs out, we charge it${amount} for more credits, once each time. You can turn this off at any time.\n\n${linkText}`,
+        html: `<p>You saved your card when you bought <strong>${n}</strong>. When your balance runs out, we charge it${escapeHtml(amount)} for more credits, once each time.</p><p>You can turn this off at any time.</p>${linkHtml}`,
+      };
+    }
+    case 'credit.consent.disabled':
+      return {
+        subject: `Automatic top-ups are off for ${name}`,
+        text: `Your card will no longer be charged when your ${name} balance runs out. Buy more credits whenever you like.\n\nSee your balance: ${link}`,
+        html: `<p>Your card will no longer be charged when your <strong>${n}</strong> balance runs out. Buy more credits whenever you like.</p><p><a href="${escapeHtml(link)}">See your balance</a></p>`,
+      };
+  }
+  return undefined;
+}
+
+/**
+ * The buyer's credit mails: auto top-ups switched on (at checkout) or off, and a balance paused
+ * after a failed top-off. Each runs from its committed event, so a crash after the write cannot
+ * lose it; the marker written after sending stops a redelivered event from mailing twice (at
+ * worst, a crash between the two sends it twice, never zero times). Every mail carries the
+ * buyer's balance link, where auto top-ups are turned off.
+ */
+export const creditEmailConsumer: BusConsumer = {
+  name: CREDIT_MAILS,
+  needs: ['table', 'email'],
+  eventTypes: ['credit.auto_refill.failed', 'credit.consent.enabled', 'credit.consent.disabled'],
+  handle: async (event, deps) => {
+    if (await consumerMarkerEntity.get(deps.store, 'byEvent', CREDIT_MAILS, event.id)) return;
+    const data = event.data as { account: { id: string; email: string; productId: string }; failureMessage?: string };
+    const scope = { accountId: event.accountId, mode: event.mode };
+    const held = await consentTokenOf(deps, scope, data.account.id);
+    if (!held) return; // the account is gone: nobody to write to about it
+    const product = await lookupProduct(deps, scope, data.account.productId);
+    const topOffCents = product?.creditAutoRefill?.enabled ? product.creditAutoRefill.topOffCents : null;
+    const mail = creditMail(event.type, product?.name ?? 'credits', creditLinkUrl(deps.config.PUBLIC_BASE_URL ?? '', held.token), { failureMessage: data.failureMessage, topOffCents, currency: held.account.currency });
+    if (!mail) return;
+    try {
+      await deps.ports.email.send({ to: [data.account.email], ...mail });
     } catch (error) {
       // Seen (logged, counted, alarmed), then thrown: the rule retries the event, then dead-letters it.
       reportRefusal('credit-paused', error, false);
       throw error;
     }
-    await deps.store.put(consumerMarkerEntity.item(consumerMarkerEntity.declaration.key('credit-refill-email', event.id), { eventId: event.id }, { expiresAt: event.created + MARKER_DAYS * 24 * 3600 }));
+    await deps.store.put(consumerMarkerEntity.item(consumerMarkerEntity.declaration.key(CREDIT_MAILS, event.id), { eventId: event.id }, { expiresAt: event.created + MARKER_DAYS * 24 * 3600 }));
   },
 };

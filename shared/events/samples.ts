@@ -1,6 +1,6 @@
 import { toProductView } from '../catalog/rules';
 import type { OfferRecord, ProductRecord } from '../catalog/records';
-import { autoRefillFailedData, autoRefillSucceededData, balanceChangedData, consentEnabledData, creditGrantedData } from '../credits/events';
+import { autoRefillFailedData, autoRefillSucceededData, balanceChangedData, consentDisabledData, consentEnabledData, creditGrantedData } from '../credits/events';
 import type { CreditAccountRecord } from '../credits/records';
 import { leadEventData } from '../funnels/events';
 import { memberEventData } from '../memberships/rules';
@@ -128,6 +128,7 @@ const SAMPLES: Record<string, (r: Records) => Record<string, unknown>> = {
   'credit.auto_refill.succeeded': (r) => autoRefillSucceededData(r.credits, 5000, r.sale._id, r.sale.paymentIntentId),
   'credit.auto_refill.failed': (r) => autoRefillFailedData({ ...r.credits, status: 'paused' }, 5000, 'Your card was declined.'),
   'credit.consent.enabled': (r) => consentEnabledData(r.credits, r.credits.autoRefill.paymentMethodId),
+  'credit.consent.disabled': (r) => consentDisabledData({ ...r.credits, autoRefill: { consent: false, paymentMethodId: null } }, r.credits.autoRefill.paymentMethodId, 'buyer'),
   'member.joined': (r) => memberEventData(r.membership, r.member, 'joined'),
   'member.left': (r) => memberEventData(r.membership, { ...r.member, status: 'ended', leftAt: r.at, leftReason: 'subscription_ended' }, 'left'),
   'usage.recorded': (r) => reportEventData({ _id: r.id(), subscriberId: r.subscriber._id, subscriptionId: r.offer._id, meter: 'api_calls', quantity: 120, periodStart: r.at, idempotencyKey: null, createdAt: r.at }),

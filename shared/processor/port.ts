@@ -81,6 +81,11 @@ export interface PayResult {
 
 export interface LiveMembership {
   id: string;
+  /**
+   * The processor's own subscription that bills the membership (`sub_`, one of the spec's processor
+   * id prefixes), when the processor has one.
+   */
+  subscriptionId?: string;
   status: 'trialing' | 'active' | 'past_due' | 'canceled';
   paused: boolean;
   cancelAtPeriodEnd: boolean;
@@ -144,6 +149,13 @@ export interface ProcessorPort {
   completeFreeCheckout(checkoutId: string, buyer: Buyer, claim?: PaymentClaim): Promise<PayResult>;
   /** Charges a saved card now; the answer is synchronous (credits auto-refill). */
   chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }): Promise<{ paymentId: string; paymentMethod: PaymentMethod }>;
+  /**
+   * The buyer withdrew their consent to charges of a saved card (credits auto-refill): the card
+   * is no longer kept for later charges, and `chargeSavedCard` refuses it from now on. Idempotent:
+   * an unknown or already detached card is not an error. Optional while a provider lacks it: the
+   * service stops charging on its own record of the withdrawal either way.
+   */
+  detachSavedCard?(scope: Scope, paymentMethodId: string): Promise<void>;
   /**
    * Charges a membership's card once, outside its renewals (a period's usage overage); the answer
    * is synchronous, a decline throws `ProcessorError` with code `declined`. Optional: a provider

@@ -93,6 +93,11 @@ export class ProcessorRouter implements ProcessorPort {
   async chargeSavedCard(scope: Scope, input: Parameters<ProcessorPort['chargeSavedCard']>[1]) {
     return (await this.port(scope)).chargeSavedCard(scope, input);
   }
+  async detachSavedCard(scope: Scope, paymentMethodId: string) {
+    const port = await this.port(scope);
+    if (!port.detachSavedCard) throw new ProcessorError('This payment processor cannot detach a saved card yet', 'refused');
+    await port.detachSavedCard(scope, paymentMethodId);
+  }
   async chargeMembership(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }) {
     const port = await this.port(scope);
     if (!port.chargeMembership) throw new ProcessorError('This payment processor cannot charge usage', 'refused');

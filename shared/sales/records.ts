@@ -45,6 +45,16 @@ export interface SaleRecord {
   createdAt: string;
   refundedAt?: string;
   disputedAt?: string;
+  /** The buyer's answer to the attribution survey (survey capability), once answered. */
+  attribution?: SaleAttribution;
+}
+
+/** Where the buyer says they heard of the seller: the survey option, or their own words (`other`). */
+export interface SaleAttribution {
+  optionId: string;
+  label: string;
+  channel: string | null;
+  answeredAt: string;
 }
 
 export interface SaleLine {

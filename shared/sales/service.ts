@@ -41,6 +41,7 @@ export function presentSale(sale: SaleRecord) {
     paymentMethod: sale.paymentMethod,
     clientReferenceId: sale.clientReferenceId,
     reviewPath: sale.receiptToken ? `/reviews/submit/${sale.receiptToken}` : null,
+    attribution: sale.attribution ? { optionId: sale.attribution.optionId, label: sale.attribution.label, channel: sale.attribution.channel } : null,
     metadata: sale.metadata ?? {},
     free: sale.free,
     testMode: sale.testMode,

@@ -27,6 +27,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   CheckoutSession v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT, SK=<sessionId>
 //   CreditAccount v1 (shared/credits/entities.ts): PK=<scope>#CREDIT_ACCOUNT, SK=<id>
 //   CreditAccountOf v1 (shared/credits/entities.ts): PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>
+//   CreditLink v1 (shared/credits/entities.ts): PK=CAP#CREDIT_LINK#<token>, SK=CAP
 //   DashboardSignInLink v1 (shared/dashboard/entities.ts): PK=CAP#SIGNIN#<sha256(token)>, SK=CAP
 //   DashboardSignInRate v1 (shared/dashboard/entities.ts): PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP
 //   Account v1 (shared/platform/entities.ts): PK=ACCOUNT#<accountId>, SK=ACCOUNT; GSI1PK=ACCOUNTS, GSI1SK=<accountId>; GSI2PK=PERSON#<email>, GSI2SK=OWNER#<accountId>
@@ -96,6 +97,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Credit account by id, read consistently (the balance decides a deduction)', key: 'PK=<scope>#CREDIT_ACCOUNT, SK=<id>', index: 'table', declaredBy: 'credits CreditAccount v1 .byId', declared: true },
   { name: 'Credit accounts of a tenant', key: 'PK=<scope>#CREDIT_ACCOUNT', index: 'table', declaredBy: 'credits CreditAccount v1 .ofTenant', declared: true },
   { name: 'Credit account of a buyer and product', key: 'PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>', index: 'table', notes: 'holds accountId', declaredBy: 'credits CreditAccountOf v1 .byBuyer', declared: true },
+  { name: 'Credit balance link (the buyer\'s page: balance, auto top-up off)', key: 'PK=CAP#CREDIT_LINK#<token>, SK=CAP', index: 'table', notes: 'holds accountId, mode and the credit account id', declaredBy: 'credits CreditLink v1 .byToken', declared: true },
   { name: 'A dashboard sign-in link by its token', key: 'PK=CAP#SIGNIN#<sha256(token)>, SK=CAP', index: 'table', notes: 'used once (conditional update); TTL a day after it lapses', declaredBy: 'dashboard DashboardSignInLink v1 .byTokenHash', declared: true },
   { name: 'Sign-in links sent to one address in a 15-minute window (conditional ADD)', key: 'PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP', index: 'table', notes: 'TTL at the window end', declaredBy: 'dashboard DashboardSignInRate v1 (written, not read)', declared: true },
   { name: 'Get account', key: 'PK=ACCOUNT#<accountId>, SK=ACCOUNT', index: 'table', declaredBy: 'platform Account v1 .byId', declared: true },

@@ -70,10 +70,21 @@ describe('functions', () => {
 });
 
 describe('api stack', () => {
-  it('has exactly one route per registered operation, and nothing else', () => {
+  it('has exactly one route per registered operation, one OPTIONS route per path declared for other origins, and nothing else', () => {
     const routeKeys = resources(api, 'AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey as string).sort();
-    const expected = allOperations().map(({ operation }) => `${operation.method} ${operation.path}`).sort();
+    const corsPaths = [...new Set(allOperations().filter(({ operation }) => operation.cors).map(({ operation }) => operation.path))];
+    expect(corsPaths).toEqual(expect.arrayContaining(['/forms/public/{id}', '/forms/public/{id}/subscribe', '/reviews/submit/{token}', '/survey/{token}']));
+    const expected = [...allOperations().map(({ operation }) => `${operation.method} ${operation.path}`), ...corsPaths.map((path) => `OPTIONS ${path}`)].sort();
     expect(routeKeys).toEqual(expected);
+  });
+
+  it('declares CORS per route, never API-wide, and never on a key-authenticated path', () => {
+    const httpApi = resources(api, 'AWS::ApiGatewayV2::Api')[0]!;
+    expect(httpApi.Properties.CorsConfiguration).toBeUndefined();
+    const keyPaths = new Set(allOperations().filter(({ operation }) => operation.auth === 'key').map(({ operation }) => operation.path));
+    const preflights = resources(api, 'AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey as string).filter((k) => k.startsWith('OPTIONS '));
+    expect(preflights.length).toBeGreaterThan(3);
+    for (const key of preflights) expect(keyPaths.has(key.slice('OPTIONS '.length)), key).toBe(false);
   });
 
   it('sends each route to its own group function', () => {
@@ -82,7 +93,7 @@ describe('api stack', () => {
     for (const route of resources(api, 'AWS::ApiGatewayV2::Route')) {
       const integrationId = (route.Properties.Target['Fn::Join'][1][1].Ref as string);
       const uri = integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
-      const entry = allOperations().find(({ operation }) => `${operation.method} ${operation.path}` === route.Properties.RouteKey)!;
+      const entry = allOperations().find(({ operation }) => `${operation.method} ${operation.path}` === route.Properties.RouteKey || (operation.cors && `OPTIONS ${operation.path}` === route.Properties.RouteKey))!;
       expect(uri).toMatch(new RegExp(`^Fn${entry.group}`));
       expect(functions[uri]).toBeDefined();
     }

@@ -113,7 +113,11 @@ export interface paths {
         /** Automations of the key's mode, newest first (funnels create theirs) */
         get: operations["listAutomations"];
         put?: never;
-        post?: never;
+        /**
+         * Creates an automation: a trigger (a purchase, optionally only for contacts in a segment) and steps (send_email, wait, if_segment)
+         * @description Triggers: `{ type: "order_completed", productId?, segmentId? }`. Steps: `{ type: "send_email", postId }`, `{ type: "wait", hours }`, `{ type: "if_segment", segmentId, otherwise }` (a contact in the segment goes on; one who is not goes to step `otherwise` or leaves with "end"). Posts and segments must be the key's; status draft unless given. Growth.
+         */
+        post: operations["createAutomation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -135,7 +139,8 @@ export interface paths {
         delete: operations["deleteAutomation"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Changes an automation's name, trigger, steps or status (active, paused); a funnel's automation answers 409 AUTOMATION_OWNED */
+        patch: operations["updateAutomation"];
         trace?: never;
     };
     "/checkout/sessions": {
@@ -222,6 +227,60 @@ export interface paths {
         get: operations["listCreditAccounts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credits/accounts/{id}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraws the buyer's consent to auto top-ups: the saved card is detached and never charged again; emits credit.consent.disabled
+         * @description `{id}` is the credit account `_id` as `GET /credits/accounts` lists it. Answers the account (`autoRefill.enabled` false). Already off: 200, nothing emitted.
+         */
+        delete: operations["disableCreditConsent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credits/balance/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The buyer's balance page from the link in their credit mails (public; the link is the permission): balance and auto top-ups */
+        get: operations["showCreditBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credits/balance/{token}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The buyer turns auto top-ups off from their balance page (HTML form post, or JSON); emits credit.consent.disabled */
+        post: operations["turnOffCreditAutoRefill"];
         delete?: never;
         options?: never;
         head?: never;
@@ -710,7 +769,7 @@ export interface paths {
         put?: never;
         /**
          * Public signup (no key, any origin): { status: subscribed, leadMagnet } or { status: confirm_email }
-         * @description Body `email`, `name`, `company` (honeypot, must stay empty), `elapsedMs`. A filled honeypot or a submit under 1.5 s gets the success answer and is ignored. 10 signups per 15 minutes per IP (429 SIGNUP_RATE_LIMITED). The answer never reveals whether the address was subscribed. `text/plain` JSON is accepted so browsers need no preflight.
+         * @description Body `email`, `name`, `company` (honeypot, must stay empty), `elapsedMs`. A filled honeypot or a submit under 1.5 s gets the success answer and is ignored. 10 signups per 15 minutes per IP (429 SIGNUP_RATE_LIMITED). The answer never reveals whether the address was subscribed. `application/json` from any origin (the preflight is answered), and `text/plain` JSON so browsers need no preflight.
          */
         post: operations["subscribeWithSignupForm"];
         delete?: never;
@@ -852,7 +911,7 @@ export interface paths {
         get: operations["listImages"];
         put?: never;
         /**
-         * Upload one image (multipart/form-data, file field `image`)
+         * Upload one image (multipart/form-data, file field `image`; or JSON { filename, contentType, contentBase64 })
          * @description PNG, JPEG, GIF or WebP, at most 5 MB; the declared type must match the file's bytes. Any other file field answers 400 naming it.
          */
         post: operations["uploadImage"];
@@ -1048,7 +1107,7 @@ export interface paths {
         /** Memberships of the key's mode, newest first */
         get: operations["listMemberships"];
         put?: never;
-        /** Creates a membership for subscribers of offerIds and buyers of productIds (Pro); existing live subscribers join */
+        /** Creates a membership for subscribers of offerIds, with productIds included (their buyers join only with productBuyersJoin) (Pro); existing live subscribers join */
         post: operations["createMembership"];
         delete?: never;
         options?: never;
@@ -3773,14 +3832,166 @@ export interface operations {
                                 hours: number;
                                 /** @constant */
                                 type: "wait";
+                            } | {
+                                /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                                otherwise: "end" | number;
+                                segmentId: string;
+                                /** @constant */
+                                type: "if_segment";
                             })[];
                             trigger: {
-                                productId: string;
+                                productId?: string;
+                                segmentId?: string;
                                 type: string;
                             };
                             updatedAt: string;
                         }[];
                         cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "trigger": {
+                 *         "type": "order_completed"
+                 *       },
+                 *       "steps": [
+                 *         {
+                 *           "type": "send_email",
+                 *           "postId": "Example postId"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    status?: "draft" | "active" | "paused";
+                    steps: ({
+                        postId: string;
+                        /** @constant */
+                        type: "send_email";
+                    } | {
+                        hours: number;
+                        /** @constant */
+                        type: "wait";
+                    } | {
+                        /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                        otherwise: "end" | number;
+                        segmentId: string;
+                        /** @constant */
+                        type: "if_segment";
+                    })[];
+                    trigger: {
+                        productId?: string;
+                        /** @description Only contacts in this segment enter (Growth) */
+                        segmentId?: string;
+                        /** @constant */
+                        type: "order_completed";
+                    } | {
+                        productId: string;
+                        segmentId?: string;
+                        /** @constant */
+                        type: "lead_magnet_claimed";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        createdAt: string;
+                        name: string;
+                        owner?: {
+                            id: string;
+                            kind: string;
+                        };
+                        /** @enum {string} */
+                        status: "draft" | "active" | "paused";
+                        steps: ({
+                            postId: string;
+                            /** @constant */
+                            type: "send_email";
+                        } | {
+                            hours: number;
+                            /** @constant */
+                            type: "wait";
+                        } | {
+                            /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                            otherwise: "end" | number;
+                            segmentId: string;
+                            /** @constant */
+                            type: "if_segment";
+                        })[];
+                        trigger: {
+                            productId?: string;
+                            segmentId?: string;
+                            type: string;
+                        };
+                        updatedAt: string;
                     };
                 };
             };
@@ -3866,9 +4077,16 @@ export interface operations {
                             hours: number;
                             /** @constant */
                             type: "wait";
+                        } | {
+                            /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                            otherwise: "end" | number;
+                            segmentId: string;
+                            /** @constant */
+                            type: "if_segment";
                         })[];
                         trigger: {
-                            productId: string;
+                            productId?: string;
+                            segmentId?: string;
                             type: string;
                         };
                         updatedAt: string;
@@ -3957,9 +4175,150 @@ export interface operations {
                             hours: number;
                             /** @constant */
                             type: "wait";
+                        } | {
+                            /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                            otherwise: "end" | number;
+                            segmentId: string;
+                            /** @constant */
+                            type: "if_segment";
                         })[];
                         trigger: {
-                            productId: string;
+                            productId?: string;
+                            segmentId?: string;
+                            type: string;
+                        };
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    status?: "draft" | "active" | "paused";
+                    steps?: ({
+                        postId: string;
+                        /** @constant */
+                        type: "send_email";
+                    } | {
+                        hours: number;
+                        /** @constant */
+                        type: "wait";
+                    } | {
+                        /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                        otherwise: "end" | number;
+                        segmentId: string;
+                        /** @constant */
+                        type: "if_segment";
+                    })[];
+                    trigger?: {
+                        productId?: string;
+                        /** @description Only contacts in this segment enter (Growth) */
+                        segmentId?: string;
+                        /** @constant */
+                        type: "order_completed";
+                    } | {
+                        productId: string;
+                        segmentId?: string;
+                        /** @constant */
+                        type: "lead_magnet_claimed";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        createdAt: string;
+                        name: string;
+                        owner?: {
+                            id: string;
+                            kind: string;
+                        };
+                        /** @enum {string} */
+                        status: "draft" | "active" | "paused";
+                        steps: ({
+                            postId: string;
+                            /** @constant */
+                            type: "send_email";
+                        } | {
+                            hours: number;
+                            /** @constant */
+                            type: "wait";
+                        } | {
+                            /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                            otherwise: "end" | number;
+                            segmentId: string;
+                            /** @constant */
+                            type: "if_segment";
+                        })[];
+                        trigger: {
+                            productId?: string;
+                            segmentId?: string;
                             type: string;
                         };
                         updatedAt: string;
@@ -4580,6 +4939,191 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableCreditConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        /** @description Integer cents (1999 = 19.99 in the currency). */
+                        balanceCents: number;
+                        buyerEmail: string;
+                        productId: string;
+                        /** @enum {string} */
+                        status: "active" | "paused";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showCreditBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        autoRefill: {
+                            enabled: boolean;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            topOffCents: number | null;
+                        };
+                        /** @description Integer cents (1999 = 19.99 in the currency). */
+                        balanceCents: number;
+                        currency: string;
+                        paused: boolean;
+                        productName: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    turnOffCreditAutoRefill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+                "application/x-www-form-urlencoded": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        autoRefill: {
+                            enabled: boolean;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            topOffCents: number | null;
+                        };
+                        /** @description Integer cents (1999 = 19.99 in the currency). */
+                        balanceCents: number;
+                        currency: string;
+                        paused: boolean;
+                        productName: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8051,7 +8595,27 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description JSON form: the file's bytes, base64 */
+                    contentBase64?: string;
+                    /** @description JSON form: image/png, image/jpeg, image/gif or image/webp */
+                    contentType?: string;
+                    /** @description JSON form: the file name */
+                    filename?: string;
+                    /**
+                     * Format: binary
+                     * @description The image file: PNG, JPEG, GIF or WebP, at most 5 MB
+                     */
+                    image?: string;
+                };
                 "multipart/form-data": {
+                    /** @description JSON form: the file's bytes, base64 */
+                    contentBase64?: string;
+                    /** @description JSON form: image/png, image/jpeg, image/gif or image/webp */
+                    contentType?: string;
+                    /** @description JSON form: the file name */
+                    filename?: string;
                     /**
                      * Format: binary
                      * @description The image file: PNG, JPEG, GIF or WebP, at most 5 MB
@@ -8920,6 +9484,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -8996,6 +9561,8 @@ export interface operations {
                     /** @default [] */
                     offerIds?: string[];
                     postEmailsEnabled?: boolean;
+                    /** @description Buyers of productIds become members too (lifetime, until a full refund). Off by default: members are the subscribers of offerIds, as the spec says */
+                    productBuyersJoin?: boolean;
                     /** @default [] */
                     productIds?: string[];
                 };
@@ -9017,6 +9584,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -9099,6 +9667,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -9172,6 +9741,7 @@ export interface operations {
                     name?: string;
                     offerIds?: string[];
                     postEmailsEnabled?: boolean;
+                    productBuyersJoin?: boolean;
                     productIds?: string[];
                 };
             };
@@ -9192,6 +9762,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -9274,6 +9845,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -9885,6 +10457,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */

@@ -163,6 +163,7 @@ export class SandboxProcessor implements ProcessorPort {
       const end = trial ? addDays(now, trial) : addInterval(now, checkout.interval ?? 'monthly');
       membership = {
         id: prefixedId('mem'),
+        subscriptionId: prefixedId('sub'),
         planId: checkout.planId,
         status: trial ? 'trialing' : 'active',
         paused: false,
@@ -231,6 +232,13 @@ export class SandboxProcessor implements ProcessorPort {
     const payment = succeededPayment({ amountCents: input.amountCents, currency: input.currency, membershipId: null, paymentMethod, notifyUrl: null, at: this.now.toISOString() });
     await this.deps.store.put(repo.paymentItem(scope, payment), { ifNotExists: true });
     return { paymentId: payment.id, paymentMethod };
+  }
+
+  /** Withdrawn consent: the card stays known (for reports) but is no longer saved for charges. */
+  async detachSavedCard(scope: Scope, paymentMethodId: string): Promise<void> {
+    const card = await repo.getCard(this.deps.store, scope, paymentMethodId);
+    if (!card || !card.saved) return;
+    await this.deps.store.put(repo.cardItem(scope, { ...card, saved: false }));
   }
 
   // ---- memberships ----
@@ -324,6 +332,8 @@ export class SandboxProcessor implements ProcessorPort {
   private live(m: SandboxMembership): LiveMembership {
     return {
       id: m.id,
+      // Memberships from before the sandbox named its subscriptions get a stable one from their id.
+      subscriptionId: m.subscriptionId ?? `sub_${m.id.slice('mem_'.length)}`,
       status: m.status,
       paused: m.paused,
       cancelAtPeriodEnd: m.cancelAtPeriodEnd,
