@@ -1,6 +1,7 @@
 import { defineCapability } from '../platform/capability';
 import { saleFactsConsumer } from './consumers';
 import { audienceOperations } from './operations';
+import { audiencePrivacy } from './privacy';
 
 /** Newsletter contacts: tags, consent, status, purchase and engagement facts, suppression list. */
 export const audience = defineCapability({
@@ -8,4 +9,5 @@ export const audience = defineCapability({
   operations: audienceOperations,
   needs: ['table'],
   consumers: [saleFactsConsumer],
+  privacy: audiencePrivacy,
 });

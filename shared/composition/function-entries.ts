@@ -199,6 +199,27 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
       handler = 'streamFunction(deps)';
       break;
   }
+  // The privacy port: every capability's privacy module, for a function whose code names it
+  // (the privacy capability's); each is its own module, so no operations come with it, and the
+  // ports those modules reach are provided as for the function's own code.
+  roots ??= capabilities.map((c) => located.get(c)?.module).filter((m): m is string => !!m);
+  let privacyParts: string[] | undefined;
+  if (roots.length && portsReachedFrom(roots).has('privacy')) {
+    privacyParts = [];
+    for (const c of app.capabilities.filter((c) => c.privacy)) {
+      const own = importedFieldModule(located.get(c)?.module, 'privacy');
+      if (!own) {
+        const name = manifest(c);
+        if (!name) return undefined;
+        privacyParts.push(`...${name}.privacy!`);
+        continue;
+      }
+      imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
+      privacyParts.push(`...${own.exportName}`);
+      roots = [...roots, own.module];
+    }
+    imports.add(`import { privacyPort } from '${from('shared/platform/privacy')}';`);
+  }
   // Ports that capabilities provide go to a function whose code can reach them (`ports.<name>` in
   // the files its manifests import), and so on for what those providers reach: a port no code of
   // the function names is never built, and its SDK (Stripe, Google) stays out of the bundle.
@@ -214,6 +235,7 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
     return `${module!.exportName}Ports`;
   });
   if (providerNames.some((n) => !n)) return undefined;
+  if (privacyParts) providerNames.push(`{ privacy: privacyPort([${privacyParts.join(', ')}]) }`);
   const core = [...new Set(needs)].filter((n): n is keyof typeof PORT_MODULES => n !== 'table').map((n) => PORT_MODULES[n]);
   for (const port of core) imports.add(`import { ${port.factory} } from '${from(port.module)}';`);
   const queues = needs.includes('queue') ? app.queues.map((q) => q.name) : [];
@@ -289,7 +311,7 @@ export const jobsModuleOf = (manifestModule: string | undefined) => importedFiel
 /** Likewise for its operations (`operations: usageOperations`); not for a list built in place. */
 export const operationsModuleOf = (manifestModule: string | undefined) => importedFieldModule(manifestModule, 'operations');
 
-function importedFieldModule(manifestModule: string | undefined, field: 'jobs' | 'operations'): ManifestModule | undefined {
+function importedFieldModule(manifestModule: string | undefined, field: 'jobs' | 'operations' | 'privacy'): ManifestModule | undefined {
   if (!manifestModule) return undefined;
   const text = readFileSync(join(PROJECT_ROOT, `${manifestModule}.ts`), 'utf8');
   const name = new RegExp(`\\b${field}:\\s*([A-Za-z_$][\\w$]*)\\s*[,}\\n]`).exec(text)?.[1];

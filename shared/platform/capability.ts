@@ -2,6 +2,7 @@ import type { Deps } from './context';
 import type { DomainEvent } from './events';
 import type { AnyOperation } from './operation';
 import type { Job } from './ports';
+import type { PrivacyPart } from './privacy';
 
 /**
  * The contracts a capability implements, and its manifest. A capability is one folder under
@@ -147,6 +148,12 @@ export interface Capability {
   ports?: Record<string, PortFactory>;
   /** Event types it emits (documented, and subscribable by webhooks when deliverable). */
   eventTypes?: readonly string[];
+  /**
+   * Its part of a buyer's personal data: what an export shows and what an erasure removes
+   * (shared/platform/privacy.ts). Take it from a module of its own (`privacy: salesPrivacy` with
+   * `import { salesPrivacy } from './privacy'`): the privacy function bundles that module alone.
+   */
+  privacy?: PrivacyPart[];
 }
 
 /** Declares a capability manifest (identity; it gives the object its type). */

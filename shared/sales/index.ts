@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
 import { salesOperations } from './operations';
+import { salesPrivacy } from './privacy';
 
 /** Sales, orders, payments and customers, as the processor's notifications leave them. */
-export const sales = defineCapability({ name: 'sales', operations: salesOperations, needs: ['table', 'encryption'] });
+export const sales = defineCapability({ name: 'sales', operations: salesOperations, needs: ['table', 'encryption'], privacy: salesPrivacy });

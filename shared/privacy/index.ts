@@ -1,0 +1,15 @@
+import { defineCapability } from '../platform/capability';
+import { privacyOperations } from './operations';
+import { erasureQueue } from './worker';
+
+/**
+ * A buyer's data-access and erasure requests, answered by asking each capability's privacy part
+ * (shared/platform/privacy.ts) through the `privacy` port; never by reading their records.
+ */
+export const privacy = defineCapability({
+  name: 'privacy',
+  operations: privacyOperations,
+  needs: ['table', 'queue'],
+  queues: [erasureQueue],
+  eventTypes: ['customer.erased'],
+});
