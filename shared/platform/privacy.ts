@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from './context';
-import { defineEntity } from '../store/entity';
-import { keys, type Scope } from '../store/keys';
+import { erasedEmailEntity, type ErasedEmailRecord } from './entities';
+import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
 
 /**
@@ -65,30 +65,11 @@ export const privacyPort = (parts: PrivacyPart[]) => {
  * owns the list, as it owns the outbox, so that every capability can consult it without an
  * import of the privacy capability.
  */
-export interface ErasedEmailRecord {
-  hash: string;
-  erasedAt: string;
-}
-
-const ERASED_EMAIL = 'ERASED_EMAIL';
-const erasedEmailKey = (scope: Scope, hash: string) => keys.unique(scope, ERASED_EMAIL, hash);
-
-export const erasedEmailEntity = defineEntity<ErasedEmailRecord>()({
-  entity: 'ErasedEmail',
-  version: 1,
-  owner: 'platform',
-  key: erasedEmailKey,
-  keyArgs: ['scope', 'sha256(email)'],
-  patterns: {
-    byHash: { kind: 'get', summary: 'Do-not-recreate list: an erased email (imports, late events)', key: erasedEmailKey, args: ['scope', 'sha256(email)'] },
-  },
-});
-
 export const emailHash = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
 
 export function erasedEmailPut(scope: Scope, email: string, erasedAt: string): TransactOp {
   const hash = emailHash(email);
-  return { put: erasedEmailEntity.item(erasedEmailKey(scope, hash), { hash, erasedAt }) };
+  return { put: erasedEmailEntity.item(erasedEmailEntity.declaration.key(scope, hash), { hash, erasedAt }) };
 }
 
 /** When the email was erased, or undefined if it never was. */
@@ -109,6 +90,6 @@ export async function erasedSince(deps: Pick<Deps, 'store'>, scope: Scope, email
 export async function erasedAmong(deps: Pick<Deps, 'store'>, scope: Scope, emails: string[]): Promise<Set<string>> {
   const byHash = new Map(emails.map((email) => [emailHash(email), email] as const));
   if (!byHash.size) return new Set();
-  const found = await deps.store.batchGet<ErasedEmailRecord>([...byHash.keys()].map((hash) => erasedEmailKey(scope, hash)));
+  const found = await deps.store.batchGet<ErasedEmailRecord>([...byHash.keys()].map((hash) => erasedEmailEntity.declaration.key(scope, hash)));
   return new Set(found.map((record) => byHash.get(record.hash)!).filter(Boolean));
 }

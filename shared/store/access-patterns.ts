@@ -33,6 +33,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   ApiKey v1 (shared/platform/entities.ts): PK=APIKEY#<sha256(key)>, SK=APIKEY; GSI1PK=ACCOUNT#<accountId>#KEYS, GSI1SK=<keyId>
 //   ProcessedEvent v1 (shared/platform/entities.ts): PK=DONE#<consumer>, SK=<eventId>
 //   DashboardSession v1 (shared/platform/entities.ts): PK=CAP#DASHSESSION#<sid>, SK=CAP
+//   ErasedEmail v1 (shared/platform/entities.ts): PK=<scope>#U#ERASED_EMAIL, SK=<sha256(email)>
 //   MemberAccess v1 (shared/platform/entities.ts): PK=<scope>#MEMBER_ACCESS, SK=<memberId>; GSI2PK=PERSON#<email>, GSI2SK=MEMBER#<accountId>#<mode>#<memberId>
 //   OutboxEvent v1 (shared/platform/entities.ts): PK=<scope>#EVENT, SK=<eventId>
 //   RateWindow v1 (shared/platform/entities.ts): PK=RATE#<accountId>, SK=<window start>
@@ -106,6 +107,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'List an account\'s API keys', key: 'GSI1PK=ACCOUNT#<accountId>#KEYS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform ApiKey v1 .ofAccount', declared: true },
   { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>, SK=<eventId>', index: 'table', notes: 'TTL 7 days', declaredBy: 'platform ProcessedEvent v1 .byEvent', declared: true },
   { name: 'Is a dashboard sign-in still open (every request with a session token that has a sid)', key: 'PK=CAP#DASHSESSION#<sid>, SK=CAP', index: 'table', notes: 'consistent read, so a sign-out applies to the very next request; TTL at the tokens\' expiry', declaredBy: 'platform DashboardSession v1 .bySid', declared: true },
+  { name: 'Do-not-recreate list: an erased email (imports, late events)', key: 'PK=<scope>#U#ERASED_EMAIL, SK=<sha256(email)>', index: 'table', declaredBy: 'platform ErasedEmail v1 .byHash', declared: true },
   { name: 'A team member\'s grant (every request made with a member\'s session token)', key: 'PK=<scope>#MEMBER_ACCESS, SK=<memberId>', index: 'table', declaredBy: 'platform MemberAccess v1 .byId', declared: true },
   { name: 'Team grants of an email across stores (dashboard sign-in)', key: 'GSI2PK=PERSON#<email>, begins_with(GSI2SK, MEMBER#)', index: 'GSI2', notes: 'one item per store and mode the person is a member of', declaredBy: 'platform MemberAccess v1 .ofPerson', declared: true },
   { name: 'Outbox events of a tenant', key: 'PK=<scope>#EVENT, ScanIndexForward=true', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by the local control API', declaredBy: 'platform OutboxEvent v1 .ofTenant', declared: true },
