@@ -16,6 +16,7 @@ import { receipts } from './receipts/index';
 import { retention } from './retention/index';
 import { funnels } from './funnels/index';
 import { imports } from './imports/index';
+import { invoices } from './invoices/index';
 import { links } from './links/index';
 import { memberships } from './memberships/index';
 import type { Capability } from './platform/capability';
@@ -39,6 +40,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage, retention, dashboard, audit, privacy];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage, retention, dashboard, audit, privacy, invoices];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -25,3 +25,6 @@ export async function pastSalesPage(deps: Deps, scope: Scope, afterId: string, l
   return salesPage(deps.store, scope, afterId, limit);
 }
 
+
+/** A sale of this tenant and mode by id (invoices). */
+export const findSale = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<SaleRecord | undefined> => getSale(deps.store, scope, id);

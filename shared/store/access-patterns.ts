@@ -29,6 +29,8 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   CreditAccountOf v1 (shared/credits/entities.ts): PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>
 //   DashboardSignInLink v1 (shared/dashboard/entities.ts): PK=CAP#SIGNIN#<sha256(token)>, SK=CAP
 //   DashboardSignInRate v1 (shared/dashboard/entities.ts): PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP
+//   InvoiceCounter v1 (shared/invoices/entities.ts): PK=<scope>#U#INVOICE_COUNTER, SK=<sequence>
+//   Invoice v1 (shared/invoices/entities.ts): PK=<scope>#INVOICE, SK=<saleId>
 //   Account v1 (shared/platform/entities.ts): PK=ACCOUNT#<accountId>, SK=ACCOUNT; GSI1PK=ACCOUNTS, GSI1SK=<accountId>; GSI2PK=PERSON#<email>, GSI2SK=OWNER#<accountId>
 //   ApiKey v1 (shared/platform/entities.ts): PK=APIKEY#<sha256(key)>, SK=APIKEY; GSI1PK=ACCOUNT#<accountId>#KEYS, GSI1SK=<keyId>
 //   ProcessedEvent v1 (shared/platform/entities.ts): PK=DONE#<consumer>, SK=<eventId>
@@ -100,6 +102,8 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Credit account of a buyer and product', key: 'PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>', index: 'table', notes: 'holds accountId', declaredBy: 'credits CreditAccountOf v1 .byBuyer', declared: true },
   { name: 'A dashboard sign-in link by its token', key: 'PK=CAP#SIGNIN#<sha256(token)>, SK=CAP', index: 'table', notes: 'used once (conditional update); TTL a day after it lapses', declaredBy: 'dashboard DashboardSignInLink v1 .byTokenHash', declared: true },
   { name: 'Sign-in links sent to one address in a 15-minute window (conditional ADD)', key: 'PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP', index: 'table', notes: 'TTL at the window end', declaredBy: 'dashboard DashboardSignInRate v1 (written, not read)', declared: true },
+  { name: 'Last invoice or credit-note number of a seller', key: 'PK=<scope>#U#INVOICE_COUNTER, SK=<sequence>', index: 'table', declaredBy: 'invoices InvoiceCounter v1 .ofSequence', declared: true },
+  { name: 'The invoice (and credit note) of a sale', key: 'PK=<scope>#INVOICE, SK=<saleId>', index: 'table', declaredBy: 'invoices Invoice v1 .bySale', declared: true },
   { name: 'Get account', key: 'PK=ACCOUNT#<accountId>, SK=ACCOUNT', index: 'table', declaredBy: 'platform Account v1 .byId', declared: true },
   { name: 'Accounts owned by an email (dashboard sign-in)', key: 'GSI2PK=PERSON#<email>, begins_with(GSI2SK, OWNER#)', index: 'GSI2', notes: 'accounts created before the index existed are not found until their owner email is written again', declaredBy: 'platform Account v1 .ownedBy', declared: true },
   { name: 'List accounts (admin CLI only)', key: 'GSI1PK=ACCOUNTS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform Account v1 .all', declared: true },

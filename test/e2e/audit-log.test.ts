@@ -66,7 +66,8 @@ describe('audit log', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = await account.test.get(`/audit-log?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const path: string = `/audit-log?limit=1${cursor ? `&cursor=${cursor}` : ''}`;
+      const page: { status: number; body: { entries: Row[]; next: string | null } } = await account.test.get(path);
       expect(page.status).toBe(200);
       seen.push(...(page.body.entries as Row[]).map((r) => r.action));
       cursor = page.body.next;
