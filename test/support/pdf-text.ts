@@ -18,7 +18,7 @@ const standardFontDataUrl = `${join(dirname(createRequire(import.meta.url).resol
 
 /** The text of every page of a PDF, as pdf.js extracts it (lines joined by spaces). */
 export async function pdfText(bytes: Uint8Array): Promise<string> {
-  const task = getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false, standardFontDataUrl });
+  const task = getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, standardFontDataUrl });
   const document = await task.promise;
   const pages: string[] = [];
   for (let n = 1; n <= document.numPages; n++) {
