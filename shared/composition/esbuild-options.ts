@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launderWithoutDayjsPlugin, mcpWithoutAjvPlugin, oneHtmlPackageBuildPlugin, sanitizeHtmlWithoutPostcssPlugin, sdkClientsPlugin } from './esbuild-plugins';
+import { launderWithoutDayjsPlugin, mcpWithoutAjvPlugin, oneHtmlPackageBuildPlugin, pdfkitStandardFontsPlugin, sanitizeHtmlWithoutPostcssPlugin, sdkClientsPlugin } from './esbuild-plugins';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -58,6 +58,8 @@ export const ESBUILD_OPTIONS = {
     sanitizeHtmlWithoutPostcssPlugin(join(ROOT, 'shared', 'composition', 'lambda-no-postcss.ts')),
     launderWithoutDayjsPlugin(join(ROOT, 'shared', 'composition', 'lambda-no-dayjs.cjs')),
     mcpWithoutAjvPlugin(join(ROOT, 'shared', 'composition', 'lambda-mcp-no-ajv.ts')),
+    // The invoices' PDF fonts (shared/invoices/pdf.ts), inside the bundle.
+    pdfkitStandardFontsPlugin(['Helvetica', 'HelveticaBold']),
   ],
 };
 
