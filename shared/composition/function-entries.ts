@@ -120,21 +120,29 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
         imports.add(`import { prebuiltMcpGroup } from '${from('shared/composition/mcp-prebuilt')}';`);
         handler = `apiFunction(prebuiltMcpGroup(${JSON.stringify(catalog)}), deps)`;
       } else {
-        const capability = owner((c) => c.name === group.name)!;
+        // Every capability the group serves: its own, and those riding on its function
+        // (`apiFunction`: the sandbox's hosted page on the processor's, the audit log on the team's).
         // Operations a manifest takes from a module as one imported name are imported from there:
         // the function then bundles the operations and what they reach, not the capability's
         // timers and workers (the usage timers' charges reach the payment processor).
-        const own = operationsModuleOf(located.get(capability)?.module);
-        if (own) {
-          imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
-          handler = `apiFunction(${own.exportName}, deps)`;
-          roots = [own.module];
-        } else {
-          capabilities = [capability];
+        const served = app.capabilities.filter((c) => c.operations?.length && (c.apiFunction ?? c.name) === group.name);
+        const lists: string[] = [];
+        roots = [];
+        for (const capability of served) {
+          const own = operationsModuleOf(located.get(capability)?.module);
+          if (own) {
+            imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
+            lists.push(`...${own.exportName}`);
+            roots.push(own.module);
+            continue;
+          }
+          capabilities.push(capability);
           const name = manifest(capability);
           if (!name) return undefined;
-          handler = `apiFunction(${name}.operations ?? [], deps)`;
+          lists.push(`...(${name}.operations ?? [])`);
+          roots.push(located.get(capability)!.module);
         }
+        handler = `apiFunction([${lists.join(', ')}], deps)`;
       }
       imports.add(`import { apiFunction, lambdaDeps } from '${from('shared/composition/lambda')}';`);
       break;

@@ -1,28 +1,9 @@
 import type { SaleRecord } from '../sales/records';
-import { chooseLanguage, type Language } from './labels';
-import type { InvoiceRecord } from './records';
+import type { InvoiceDocument } from '../platform/invoice-document';
+import { chooseLanguage } from './labels';
 
-/** Everything printed on an invoice or credit note: built from the records by a plain function. */
-export interface InvoiceDocument {
-  kind: 'invoice' | 'credit_note';
-  number: string;
-  issuedAt: string;
-  /** The invoice a credit note corrects. */
-  creditFor?: string;
-  orderId: string;
-  language: Language;
-  seller: { name: string; address: string | null; taxId: string | null; email: string | null };
-  buyer: { name: string | null; email: string | null; companyName: string | null; address: string | null; vatId: string | null; country: string | null };
-  lines: { description: string; amountCents: number }[];
-  discount: { code: string; amountCents: number } | null;
-  subtotalCents: number;
-  taxCents: number;
-  totalCents: number;
-  currency: string;
-  state: 'paid' | 'refunded' | 'partly_refunded';
-  refundedCents: number;
-  testMode: boolean;
-}
+export type { InvoiceDocument };
+import type { InvoiceRecord } from './records';
 
 export interface SellerIdentity {
   displayName: string;

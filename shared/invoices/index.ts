@@ -2,11 +2,14 @@ import { defineCapability } from '../platform/capability';
 import { invoiceOperations } from './operations';
 
 /**
- * PDF invoices and credit notes, numbered per seller without gaps. Its own function: the PDF
- * library (pdfkit and fontkit) is bundled here and nowhere else.
+ * PDF invoices and credit notes, numbered per seller without gaps. The PDF is drawn by the render
+ * function (render port): pdfkit and fontkit are bundled there and in no API function, so the
+ * invoices' routes can ride on the sales function (orders are its records) without a function of
+ * their own in the API stack.
  */
 export const invoices = defineCapability({
   name: 'invoices',
+  apiFunction: 'sales',
   operations: invoiceOperations,
-  needs: ['table'],
+  needs: ['table', 'render'],
 });

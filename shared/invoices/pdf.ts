@@ -1,10 +1,11 @@
 import PDFDocument from 'pdfkit';
-import type { InvoiceDocument } from './document';
+import type { InvoiceDocument } from '../platform/invoice-document';
 import { formatAmount, formatDate, labelsFor } from './labels';
 
 /**
  * The PDF of an invoice or credit note (pdfkit, its built-in Helvetica: Windows-1252 covers the
- * languages offered). Only this module imports pdfkit, and only the invoices function imports it.
+ * languages offered). Only this module imports pdfkit, and only the render function runs it (the
+ * invoices reach it through the render port), so no API function bundles pdfkit and fontkit.
  */
 
 // Characters Helvetica's encoding lacks become their nearest plain form (Intl's narrow spaces).

@@ -9,7 +9,6 @@ import { ConditionFailed } from '../store/store';
 import { scopeOf, type Scope } from '../store/keys';
 import { invoiceDocument, type SellerIdentity } from './document';
 import { formatNumber } from './numbering';
-import { renderInvoicePdf } from './pdf';
 import type { InvoiceBuyerDetails, InvoiceRecord } from './records';
 import { counterStep, creditNoteSet, getInvoice, invoicePut, lastNumber } from './repository';
 
@@ -68,13 +67,13 @@ async function sellerIdentity(deps: Deps, scope: Scope, brand?: SellerBrand): Pr
 }
 
 export interface RenderedInvoice {
-  pdf: Buffer;
+  pdf: Uint8Array;
   number: string;
 }
 
 async function render(deps: Deps, scope: Scope, sale: SaleRecord, invoice: InvoiceRecord, kind: 'invoice' | 'credit_note', lang?: string): Promise<RenderedInvoice> {
   const doc = invoiceDocument({ sale, invoice, seller: await sellerIdentity(deps, scope), kind, lang });
-  return { pdf: await renderInvoicePdf(doc), number: doc.number };
+  return { pdf: await deps.ports.render.invoicePdf(doc), number: doc.number };
 }
 
 /** The seller's copy: the invoice (issued now if it was not) or the credit note of a refund. */
