@@ -29,6 +29,11 @@ export interface PrivacyPart {
   /** This part's records about the subject, one page at a time (never the whole list at once). */
   export?(deps: Deps, scope: Scope, subject: PrivacySubject): AsyncIterable<unknown[]>;
   /**
+   * Why the subject cannot be erased yet (an active subscription the processor would go on
+   * charging), or undefined. Asked before an erasure starts; a reason answers 409 with it.
+   */
+  check?(deps: Deps, scope: Scope, subject: PrivacySubject): Promise<string | undefined>;
+  /**
    * Erases the subject's personal data from this part, keeping what the books need under the
    * customer id. Must be idempotent: a crash makes it run again from the start.
    */

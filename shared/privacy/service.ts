@@ -81,6 +81,10 @@ export async function requestErasure(ctx: OperationContext, customerId: string):
   }
   const subject = await subjectOf(ctx, ctx.scope, customerId);
   if (!subject) throw notFound('Customer');
+  for (const part of parts(ctx).filter((p) => p.check)) {
+    const reason = await part.check!(ctx, ctx.scope, subject);
+    if (reason) throw conflict(reason, 'ERASURE_BLOCKED', { part: part.name });
+  }
   const now = ctx.clock.now().toISOString();
   const erasure: ErasureRecord = { _id: customerId, customerId, email: subject.email, status: 'running', requestedAt: now, runs: 0 };
   const started = await onConditionFailed(

@@ -2,6 +2,7 @@ import { defineCapability } from '../platform/capability';
 import { subscriptionProcessorSyncConsumer, subscriptionTimersConsumer } from './consumers';
 import { SUBSCRIPTION_JOB_HANDLERS } from './jobs';
 import { subscriberOperations } from './operations';
+import { subscriptionsPrivacy } from './privacy';
 
 /** Subscribers and their lifecycle; the API function keeps its name `subscribers`. */
 export const subscriptions = defineCapability({
@@ -10,4 +11,5 @@ export const subscriptions = defineCapability({
   needs: ['table', 'queue', 'scheduler', 'encryption'],
   consumers: [subscriptionTimersConsumer, subscriptionProcessorSyncConsumer],
   jobs: SUBSCRIPTION_JOB_HANDLERS,
+  privacy: subscriptionsPrivacy,
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, settleWithRetries, startTestRuntime, type TestAccount } from '../support/runtime';
-import { createProduct, events, openCheckout, pay } from '../support/commerce';
+import { createOffer, createProduct, events, openCheckout, pay } from '../support/commerce';
 import { joinTeam } from '../support/team';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
@@ -60,7 +60,7 @@ describe('buyer export and erasure', () => {
 
     await settleWithRetries(runtime);
     const status = await account.test.get(`/customers/${customer._id}/erasure`);
-    expect(status.body).toMatchObject({ status: 'completed', done: ['contact', 'customer', 'orders'] });
+    expect(status.body).toMatchObject({ status: 'completed', done: ['contact', 'customer', 'orders', 'subscriptions'] });
     for (const path of ['/orders', '/payments', '/customers', '/newsletters/subscribers?limit=100', `/payments/${first.saleId}`, `/orders/${second.saleId}`]) {
       const res = await account.test.get(path);
       expect(res.status, path).toBe(200);
@@ -98,5 +98,33 @@ describe('buyer export and erasure', () => {
     expect(rows[0]!.problem).toContain('erased');
     expect((await account.test.get('/newsletters/subscribers?limit=100')).text).not.toContain(email);
     expect((await account.test.get('/customers')).text).not.toContain(email);
+  });
+
+  it('waits for a running subscription to be canceled, then erases the subscriber too', { timeout: 120_000 }, async () => {
+    const account = await createTestAccount(runtime, 'tier3');
+    const email = 'sub@example.com';
+    const offer = await createOffer(account, { name: 'Club', price: 9, frequency: 'monthly' });
+    const session = await openCheckout(account, offer._id);
+    const paid = await pay(runtime, session.id, { email, firstName: 'Sam' });
+    await settleWithRetries(runtime);
+    const customer = (await customerOf(account, email))!;
+    const exported = await account.test.get(`/customers/${customer._id}/export`);
+    expect(exported.body.parts.subscriptions).toEqual([expect.objectContaining({ _id: paid.subscriberId, buyerEmail: email })]);
+
+    const blocked = await account.test.delete(`/customers/${customer._id}`);
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.code).toBe('ERASURE_BLOCKED');
+    // Nothing changed: the customer is still there and can be exported.
+    expect((await account.test.get(`/customers/${customer._id}`)).status).toBe(200);
+
+    expect((await account.test.post(`/subscriptions/${paid.subscriberId}/cancel`, {})).status).toBeLessThan(300);
+    await settleWithRetries(runtime);
+    expect((await account.test.delete(`/customers/${customer._id}`)).status).toBe(202);
+    await settleWithRetries(runtime);
+    expect((await account.test.get(`/customers/${customer._id}/erasure`)).body.status).toBe('completed');
+    const subscriber = await account.test.get(`/subscriptions/subscribers/${paid.subscriberId}`);
+    expect(subscriber.text).not.toContain(email);
+    expect(subscriber.text).not.toContain('Sam');
+    expect((await account.test.get('/subscriptions/subscribers')).text).not.toContain(email);
   });
 });
