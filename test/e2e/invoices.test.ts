@@ -36,6 +36,10 @@ describe('invoices', () => {
     expect((await account.test.request('PATCH', '/account/branding', { taxId: '<script>' })).status).toBe(400);
 
     const first = await buy(account);
+    // The receipt mail links to the buyer's invoice page.
+    const mails = (await new ApiClient(runtime.url).get('/_local/emails?to=buyer%40example.com')).body.emails as { text: string }[];
+    const receipt = mails.find((m) => m.text.includes(first.saleId));
+    expect(receipt?.text).toContain(`/receipts/${first.token}/invoice`);
     const page = await fetch(`${runtime.url}/receipts/${first.token}/invoice`);
     expect(page.status).toBe(200);
     const html = await page.text();
