@@ -9,6 +9,10 @@ import { auditOperations } from './operations';
  */
 export const audit = defineCapability({
   name: 'audit',
+  build: {
+    manifest: { url: import.meta.url, export: 'audit' },
+    operations: './operations#auditOperations',
+  },
   apiFunction: 'team',
   operations: auditOperations,
   needs: ['table'],

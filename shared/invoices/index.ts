@@ -10,6 +10,10 @@ import { invoiceOperations } from './operations';
 export const invoices = defineCapability({
   name: 'invoices',
   apiFunction: 'sales',
+  build: {
+    manifest: { url: import.meta.url, export: 'invoices' },
+    operations: './operations#invoiceOperations',
+  },
   operations: invoiceOperations,
   needs: ['table', 'render'],
 });

@@ -11,6 +11,13 @@ export const privacy = defineCapability({
   // Its routes are under /customers: served by the sales function (one function less in the API
   // stack, whose CloudFormation resources are near their limit), which then carries the parts.
   apiFunction: 'sales',
+  build: {
+    manifest: { url: import.meta.url, export: 'privacy' },
+    operations: './operations#privacyOperations',
+    workers: { 'privacy-erasure': './worker#erasureQueue' },
+    // Every capability's privacy parts, through the privacy port.
+    uses: { api: ['privacy'], workers: { 'privacy-erasure': ['privacy'] } },
+  },
   operations: privacyOperations,
   needs: ['table', 'queue'],
   queues: [erasureQueue],
