@@ -7,13 +7,16 @@ import { DEFAULT_ACCENT, accentOnWhite, textOnAccent } from './branding-rules';
 import type { BrandingRecord } from './entities';
 import { loadBranding, saveBranding } from './repository';
 
-export type BrandingChange = Partial<Pick<BrandingRecord, 'displayName' | 'logoImageId' | 'accentColor' | 'supportEmail'>>;
+export type BrandingChange = Partial<Pick<BrandingRecord, 'displayName' | 'logoImageId' | 'accentColor' | 'supportEmail' | 'legalName' | 'legalAddress' | 'taxId'>>;
 
 const stored = (record: BrandingRecord | undefined) => ({
   displayName: record?.displayName ?? null,
   logoImageId: record?.logoImageId ?? null,
   accentColor: record?.accentColor ?? null,
   supportEmail: record?.supportEmail ?? null,
+  legalName: record?.legalName ?? null,
+  legalAddress: record?.legalAddress ?? null,
+  taxId: record?.taxId ?? null,
   updatedAt: record?.updatedAt ?? null,
 });
 
@@ -32,6 +35,9 @@ export async function updateBranding(deps: Deps, scope: Scope, change: BrandingC
     logoImageId: change.logoImageId === undefined ? current.logoImageId : change.logoImageId,
     accentColor: change.accentColor === undefined ? current.accentColor : change.accentColor?.toLowerCase() ?? null,
     supportEmail: change.supportEmail === undefined ? current.supportEmail : change.supportEmail,
+    legalName: change.legalName === undefined ? current.legalName : change.legalName,
+    legalAddress: change.legalAddress === undefined ? current.legalAddress : change.legalAddress,
+    taxId: change.taxId === undefined ? current.taxId : change.taxId,
     updatedAt: deps.clock.now().toISOString(),
   };
   await saveBranding(deps.store, scope, next);

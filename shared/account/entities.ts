@@ -9,6 +9,10 @@ export interface BrandingRecord {
   logoImageId: string | null;
   accentColor: string | null;
   supportEmail: string | null;
+  /** The seller's legal identity, printed on invoices (absent on records written before invoices). */
+  legalName?: string | null;
+  legalAddress?: string | null;
+  taxId?: string | null;
   updatedAt: string;
 }
 

@@ -19,6 +19,9 @@ export const brandingSchema = z.object({
   logoImageId: z.nullable(z.string()),
   accentColor: z.nullable(z.string()),
   supportEmail: z.nullable(z.string()),
+  legalName: z.nullable(z.string()),
+  legalAddress: z.nullable(z.string()),
+  taxId: z.nullable(z.string()),
   updatedAt: z.nullable(z.string()),
 });
 
@@ -27,4 +30,7 @@ export const brandingBody = z.strictObject({
   logoImageId: z.optional(z.nullable(z.string().check(z.regex(/^[0-9a-f]{24}$/, 'logoImageId is the 24-hex _id of an uploaded image')))),
   accentColor: z.optional(z.nullable(z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'accentColor is a #rrggbb colour')))),
   supportEmail: z.optional(z.nullable(z.pipe(z.string().check(z.trim(), z.maxLength(320)), z.email('supportEmail must be an email address')))),
-}).check(z.refine((b) => Object.keys(b).length > 0, 'Send at least one of displayName, logoImageId, accentColor, supportEmail'));
+  legalName: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1, 'legalName cannot be empty'), z.maxLength(200, 'legalName is at most 200 characters')))),
+  legalAddress: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1, 'legalAddress cannot be empty'), z.maxLength(500, 'legalAddress is at most 500 characters')))),
+  taxId: z.optional(z.nullable(z.string().check(z.trim(), z.regex(/^[A-Za-z0-9 .\-/]{2,40}$/, 'taxId is 2 to 40 letters, digits, spaces, dots, dashes or slashes')))),
+}).check(z.refine((b) => Object.keys(b).length > 0, 'Send at least one of displayName, logoImageId, accentColor, supportEmail, legalName, legalAddress, taxId'));

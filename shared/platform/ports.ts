@@ -1,3 +1,4 @@
+import type { InvoiceDocument } from './invoice-document';
 import type { DomainEvent } from './events';
 import type { Scope } from '../store/keys';
 import type { SecretSetting } from './settings';
@@ -125,6 +126,8 @@ export interface MailTemplate {
 export interface RenderPort {
   mailTemplate(content: MailContent, footer: MailFooter, options?: { track?: boolean }): Promise<MailTemplate>;
   sanitizePost(html: string): Promise<string>;
+  /** An invoice or credit note as a PDF (pdfkit, kept in the render function with the HTML packages). */
+  invoicePdf(document: InvoiceDocument): Promise<Uint8Array>;
 }
 
 /**

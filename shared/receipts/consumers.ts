@@ -7,6 +7,7 @@ import type { DomainEvent } from '../platform/events';
 import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
 import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/lookups';
+import { findSale } from '../sales/lookups';
 import { surveyUrlForSale } from '../survey/service';
 import { downloadLinksFor, MAIL_LINK_MS } from './download-links';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
@@ -51,6 +52,7 @@ export const receiptConsumer: BusConsumer = {
       // The review route is an API (POST) with no buyer page yet; a link to it would not work.
       reviewUrl: null,
       surveyUrl: await surveyUrlForSale(deps, scope, orderId, base),
+      invoiceUrl: base ? await invoiceUrlOf(deps, scope, orderId, base) : null,
       portalUrl,
       downloads: kind === 'one_time' && base && str(product.id) ? (await Promise.all(boughtIds(str(product.id)!, order.lines).map((id) => downloadLinksFor(deps, scope, id, { ref: orderId, baseUrl: base, validForMs: MAIL_LINK_MS })))).flat() : [],
       testMode: event.mode === 'test',
@@ -58,6 +60,12 @@ export const receiptConsumer: BusConsumer = {
     await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);
   },
 };
+
+/** The invoice page of a sale whose receipt token is on it (renewals keep theirs off the sale). */
+async function invoiceUrlOf(deps: Deps, scope: Scope, saleId: string, base: string): Promise<string | null> {
+  const sale = await findSale(deps, scope, saleId);
+  return sale?.receiptToken ? `${base}/receipts/${sale.receiptToken}/invoice` : null;
+}
 
 /** A failed subscription charge: the reason, the next try, and where to update the card. */
 export const failedPaymentConsumer: BusConsumer = {

@@ -28,6 +28,8 @@ export interface ReceiptInput {
   reviewUrl: string | null;
   /** The attribution survey's question for this order, when the seller asks it. */
   surveyUrl?: string | null;
+  /** The buyer's invoice page (company details and VAT ID, then the PDF). */
+  invoiceUrl?: string | null;
   portalUrl: string | null;
   /** Download links of the product files bought. */
   downloads?: { filename: string; url: string }[];
@@ -64,6 +66,7 @@ export function receiptMail(input: ReceiptInput): MailBody {
     ...(input.downloads ?? []).map((d) => `<p>Your download: <a href="${esc(d.url)}">${esc(d.filename)}</a> (the link works for 7 days)</p>`),
     input.portalUrl ? `<p>Manage your subscription (see payments, cancel or resume) any time:</p>${button(brand, input.portalUrl, 'Manage subscription')}` : '',
     input.reviewUrl ? `<p><a href="${esc(input.reviewUrl)}">Leave a review of ${esc(input.productName)}</a></p>` : '',
+    input.invoiceUrl ? `<p>Need an invoice, with your company's name and VAT ID? <a href="${esc(input.invoiceUrl)}">Get your invoice</a></p>` : '',
     input.surveyUrl ? `<p>One question, if you have a moment: <a href="${esc(input.surveyUrl)}">where did you hear about us?</a></p>` : '',
     brand.supportEmail ? `<p>Questions? Reply to this mail or write to <a href="mailto:${esc(brand.supportEmail)}">${esc(brand.supportEmail)}</a>.</p>` : '',
   ].join('\n');
@@ -77,6 +80,7 @@ export function receiptMail(input: ReceiptInput): MailBody {
     ...(input.downloads ?? []).map((d) => `Download ${d.filename}: ${d.url}`),
     input.portalUrl ? `Manage your subscription: ${input.portalUrl}` : '',
     input.reviewUrl ? `Leave a review: ${input.reviewUrl}` : '',
+    input.invoiceUrl ? `Your invoice: ${input.invoiceUrl}` : '',
     input.surveyUrl ? `Where did you hear about us? ${input.surveyUrl}` : '',
     brand.supportEmail ? `Questions? ${brand.supportEmail}` : '',
   ]

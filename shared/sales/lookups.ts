@@ -32,3 +32,5 @@ export async function pastSalesPage(deps: Deps, scope: Scope, afterId: string, l
  * survey capability commits it in the transaction that records the answer, so both exist or neither.
  */
 export const saleAttributionOp = (scope: Scope, saleId: string, attribution: SaleAttribution): TransactOp => saleUpdate(scope, saleId, { attribution });
+/** A sale of this tenant and mode by id (invoices). */
+export const findSale = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<SaleRecord | undefined> => getSale(deps.store, scope, id);

@@ -10,13 +10,17 @@ export { SALE_LOCATOR } from './entities';
 const EXISTS = KEY_EXISTS;
 const saleKey = saleEntity.declaration.key;
 const customerKey = customerEntity.declaration.key;
-const { ofType, ofSubscriber } = saleEntity.declaration.indexes!;
+const { ofType, ofSubscriber, ofCustomer } = saleEntity.declaration.indexes!;
 
 // ---- sales ----
 
 export const saleItem = (scope: Scope, sale: SaleRecord) =>
   saleEntity.item(saleKey(scope, sale._id), sale, {
-    indexes: [ofType.key(scope, sale.type, sale._id), ...(sale.subscriberId ? [ofSubscriber.key(scope, sale.subscriberId, sale._id)] : [])],
+    indexes: [
+      ofType.key(scope, sale.type, sale._id),
+      ...(sale.subscriberId ? [ofSubscriber.key(scope, sale.subscriberId, sale._id)] : []),
+      ...(sale.customerId ? [ofCustomer.key(scope, sale.customerId, sale._id)] : []),
+    ],
   });
 
 /** A new sale, the processor payment id pointing to it, and its locator. */
@@ -64,6 +68,11 @@ export async function listSubscriberSales(store: Store, scope: Scope, subscriber
   return saleEntity.queryAll(store, 'ofSubscriber', [scope, subscriberId]);
 }
 
+/** One page of a customer's sales, newest first. */
+export async function customerSalesPage(store: Store, scope: Scope, customerId: string, cursor: string | undefined, limit: number): Promise<{ items: SaleRecord[]; cursor?: string }> {
+  return saleEntity.query(store, 'ofCustomer', [scope, customerId], { cursor, limit });
+}
+
 // ---- customers ----
 
 export async function getCustomer(store: Store, scope: Scope, id: string): Promise<CustomerRecord | undefined> {
@@ -85,6 +94,11 @@ export function customerPuts(scope: Scope, customer: CustomerRecord): TransactOp
     putNew(customerEntity.item(customerKey(scope, customer._id), customer)),
     putNew(customerEmailEntity.item(customerEmailEntity.declaration.key(scope, customer.buyerEmail), { customerId: customer._id })),
   ];
+}
+
+/** A customer and its email guard, gone (an erasure): the email may become a new customer later. */
+export function customerDeletes(scope: Scope, customer: CustomerRecord): TransactOp[] {
+  return [{ delete: customerKey(scope, customer._id) }, { delete: customerEmailEntity.declaration.key(scope, customer.buyerEmail) }];
 }
 
 /** Changes an existing customer's fields (a purchase that is not charged counts no order). */

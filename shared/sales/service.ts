@@ -1,3 +1,4 @@
+import { emailErasedAt } from '../platform/privacy';
 import { lookupOffer, lookupProduct } from '../catalog/service';
 import { newEvent, outboxPut } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
@@ -156,6 +157,8 @@ export async function getCustomerById(ctx: OperationContext, id: string) {
 export async function createCustomer(ctx: OperationContext, input: { email: string; firstName?: string; lastName?: string; country?: string; productId?: string }) {
   const email = normalizeEmail(input.email);
   if (await findCustomerByEmail(ctx.store, ctx.scope, email)) throw conflict('A customer with this email already exists', 'CUSTOMER_EXISTS');
+  // A buyer erased on request is not brought back by hand either (the do-not-recreate list).
+  if (await emailErasedAt(ctx, ctx.scope, email)) throw conflict('This email belongs to a buyer whose data was erased on request', 'EMAIL_ERASED');
   const now = ctx.clock.now().toISOString();
   const customer: CustomerRecord = {
     _id: objectId(ctx.clock),

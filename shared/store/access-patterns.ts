@@ -30,20 +30,24 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   CreditLink v1 (shared/credits/entities.ts): PK=CAP#CREDIT_LINK#<token>, SK=CAP
 //   DashboardSignInLink v1 (shared/dashboard/entities.ts): PK=CAP#SIGNIN#<sha256(token)>, SK=CAP
 //   DashboardSignInRate v1 (shared/dashboard/entities.ts): PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP
+//   InvoiceCounter v1 (shared/invoices/entities.ts): PK=<scope>#U#INVOICE_COUNTER, SK=<sequence>
+//   Invoice v1 (shared/invoices/entities.ts): PK=<scope>#INVOICE, SK=<saleId>
 //   Account v1 (shared/platform/entities.ts): PK=ACCOUNT#<accountId>, SK=ACCOUNT; GSI1PK=ACCOUNTS, GSI1SK=<accountId>; GSI2PK=PERSON#<email>, GSI2SK=OWNER#<accountId>
 //   ApiKey v1 (shared/platform/entities.ts): PK=APIKEY#<sha256(key)>, SK=APIKEY; GSI1PK=ACCOUNT#<accountId>#KEYS, GSI1SK=<keyId>
 //   ProcessedEvent v1 (shared/platform/entities.ts): PK=DONE#<consumer>, SK=<eventId>
 //   DashboardSession v1 (shared/platform/entities.ts): PK=CAP#DASHSESSION#<sid>, SK=CAP
+//   ErasedEmail v1 (shared/platform/entities.ts): PK=<scope>#U#ERASED_EMAIL, SK=<sha256(email)>
 //   MemberAccess v1 (shared/platform/entities.ts): PK=<scope>#MEMBER_ACCESS, SK=<memberId>; GSI2PK=PERSON#<email>, GSI2SK=MEMBER#<accountId>#<mode>#<memberId>
 //   OutboxEvent v1 (shared/platform/entities.ts): PK=<scope>#EVENT, SK=<eventId>
 //   RateWindow v1 (shared/platform/entities.ts): PK=RATE#<accountId>, SK=<window start>
+//   Erasure v1 (shared/privacy/entities.ts): PK=<scope>#ERASURE, SK=<customerId>
 //   ProcessedNotification v1 (shared/processor/entities.ts): PK=DONE#processor-ingress, SK=<notificationId>
 //   ProcessorSettings v1 (shared/processor/entities.ts): PK=<scope>#PROCESSOR_SETTINGS, SK=current
 //   DownloadLink v1 (shared/receipts/entities.ts): PK=CAP#download#<token>, SK=CAP
 //   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>
 //   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER, SK=<customerId>
 //   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT, SK=<pay_id>
-//   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>
+//   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>; GSI3PK=<scope>#CUSTOMER_SALES#<customerId>, GSI3SK=<saleId>
 //   SaleLocator v1 (shared/sales/entities.ts): PK=CAP#sale#<saleId>, SK=CAP
 //   CreatorPageLink v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE#PAGE#LINK, SK=<linkId>
 //   CreatorPage v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE, SK=PAGE
@@ -100,6 +104,8 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Credit balance link (the buyer\'s page: balance, auto top-up off)', key: 'PK=CAP#CREDIT_LINK#<token>, SK=CAP', index: 'table', notes: 'holds accountId, mode and the credit account id', declaredBy: 'credits CreditLink v1 .byToken', declared: true },
   { name: 'A dashboard sign-in link by its token', key: 'PK=CAP#SIGNIN#<sha256(token)>, SK=CAP', index: 'table', notes: 'used once (conditional update); TTL a day after it lapses', declaredBy: 'dashboard DashboardSignInLink v1 .byTokenHash', declared: true },
   { name: 'Sign-in links sent to one address in a 15-minute window (conditional ADD)', key: 'PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP', index: 'table', notes: 'TTL at the window end', declaredBy: 'dashboard DashboardSignInRate v1 (written, not read)', declared: true },
+  { name: 'Last invoice or credit-note number of a seller', key: 'PK=<scope>#U#INVOICE_COUNTER, SK=<sequence>', index: 'table', declaredBy: 'invoices InvoiceCounter v1 .ofSequence', declared: true },
+  { name: 'The invoice (and credit note) of a sale', key: 'PK=<scope>#INVOICE, SK=<saleId>', index: 'table', declaredBy: 'invoices Invoice v1 .bySale', declared: true },
   { name: 'Get account', key: 'PK=ACCOUNT#<accountId>, SK=ACCOUNT', index: 'table', declaredBy: 'platform Account v1 .byId', declared: true },
   { name: 'Accounts owned by an email (dashboard sign-in)', key: 'GSI2PK=PERSON#<email>, begins_with(GSI2SK, OWNER#)', index: 'GSI2', notes: 'accounts created before the index existed are not found until their owner email is written again', declaredBy: 'platform Account v1 .ownedBy', declared: true },
   { name: 'List accounts (admin CLI only)', key: 'GSI1PK=ACCOUNTS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform Account v1 .all', declared: true },
@@ -107,10 +113,12 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'List an account\'s API keys', key: 'GSI1PK=ACCOUNT#<accountId>#KEYS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform ApiKey v1 .ofAccount', declared: true },
   { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>, SK=<eventId>', index: 'table', notes: 'TTL 7 days', declaredBy: 'platform ProcessedEvent v1 .byEvent', declared: true },
   { name: 'Is a dashboard sign-in still open (every request with a session token that has a sid)', key: 'PK=CAP#DASHSESSION#<sid>, SK=CAP', index: 'table', notes: 'consistent read, so a sign-out applies to the very next request; TTL at the tokens\' expiry', declaredBy: 'platform DashboardSession v1 .bySid', declared: true },
+  { name: 'Do-not-recreate list: an erased email (imports, late events)', key: 'PK=<scope>#U#ERASED_EMAIL, SK=<sha256(email)>', index: 'table', declaredBy: 'platform ErasedEmail v1 .byHash', declared: true },
   { name: 'A team member\'s grant (every request made with a member\'s session token)', key: 'PK=<scope>#MEMBER_ACCESS, SK=<memberId>', index: 'table', declaredBy: 'platform MemberAccess v1 .byId', declared: true },
   { name: 'Team grants of an email across stores (dashboard sign-in)', key: 'GSI2PK=PERSON#<email>, begins_with(GSI2SK, MEMBER#)', index: 'GSI2', notes: 'one item per store and mode the person is a member of', declaredBy: 'platform MemberAccess v1 .ofPerson', declared: true },
   { name: 'Outbox events of a tenant', key: 'PK=<scope>#EVENT, ScanIndexForward=true', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by the local control API', declaredBy: 'platform OutboxEvent v1 .ofTenant', declared: true },
   { name: 'Requests admitted in the previous minute (sliding estimate)', key: 'PK=RATE#<accountId>, SK=<previous window start>', index: 'table', notes: 'conditional ADD per block, TTL 3 min', declaredBy: 'platform RateWindow v1 .previousWindow', declared: true },
+  { name: 'Erasure of a customer (its progress)', key: 'PK=<scope>#ERASURE, SK=<customerId>', index: 'table', declaredBy: 'privacy Erasure v1 .byCustomer', declared: true },
   { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress, SK=<notificationId>', index: 'table', notes: 'in the same transaction as the change; TTL 30 days', declaredBy: 'processor ProcessedNotification v1 .byNotification', declared: true },
   { name: 'Processor settings of a tenant and mode (routing)', key: 'PK=<scope>#PROCESSOR_SETTINGS, SK=current', index: 'table', notes: 'secrets encrypted, bound to scope and name', declaredBy: 'processor ProcessorSettings v1 .ofTenant', declared: true },
   { name: 'Download link by its token (GET /downloads/{productId}/{token})', key: 'PK=CAP#download#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'receipts DownloadLink v1 .byToken', declared: true },
@@ -123,6 +131,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Every sale, newest first', key: 'PK=<scope>#SALE', index: 'table', declaredBy: 'sales Sale v1 .all', declared: true },
   { name: 'Sales after a sale id, one page at a time', key: 'PK=<scope>#SALE, ScanIndexForward=true, SK > <afterId>', index: 'table', declaredBy: 'sales Sale v1 .after', declared: true },
   { name: 'Sales of one type (orders = one_time, payments?type=)', key: 'GSI1PK=<scope>#SALES_BY_TYPE#<type>', index: 'GSI1', declaredBy: 'sales Sale v1 .ofType', declared: true },
+  { name: 'Sales of a customer, one page at a time (a buyer\'s export and erasure)', key: 'GSI3PK=<scope>#CUSTOMER_SALES#<customerId>', index: 'GSI3', notes: 'sales written before the index existed are not in it', declaredBy: 'sales Sale v1 .ofCustomer', declared: true },
   { name: 'Sales of a subscriber (payments history)', key: 'GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>', index: 'GSI2', declaredBy: 'sales Sale v1 .ofSubscriber', declared: true },
   { name: 'Sale locator (local control API)', key: 'PK=CAP#sale#<saleId>, SK=CAP', index: 'table', notes: 'holds accountId and mode', declaredBy: 'sales SaleLocator v1 .bySale', declared: true },
   { name: 'Creator page link by id', key: 'PK=<scope>#CREATOR_PAGE#PAGE#LINK, SK=<linkId>', index: 'table', declaredBy: 'storefront/creator-pages CreatorPageLink v1 .byId', declared: true },

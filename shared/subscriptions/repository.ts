@@ -100,3 +100,17 @@ export async function subscribersOfOfferPage(store: Store, scope: Scope, offerId
   const result = await subscriberEntity.query(store, 'ofOffer', [scope, offerId], { ascending: true, limit, cursor });
   return { items: result.items, cursor: result.cursor };
 }
+
+/** A buyer's subscribers (every offer), one page at a time: their export and erasure. */
+export async function subscribersOfEmailPage(store: Store, scope: Scope, email: string, cursor: string | undefined, limit: number) {
+  return subscriberEntity.query(store, 'ofEmail', [scope, email], { cursor, limit });
+}
+
+/**
+ * A subscriber without its buyer (an erasure): the record keeps the books (offer, status,
+ * periods, country) under the customer id; the one-per-buyer guard goes, keyed by the email.
+ */
+export function subscriberErasure(scope: Scope, sub: SubscriberRecord, at: string): TransactOp[] {
+  const after: SubscriberRecord = { ...sub, buyerEmail: '', firstName: null, lastName: null, paymentMethod: null, metadata: {}, updatedAt: at };
+  return [subscriberReplace(scope, sub, after), { delete: subscriberOfEntity.declaration.key(scope, sub.subscriptionId, sub.buyerEmail) }];
+}

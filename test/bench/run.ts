@@ -138,6 +138,7 @@ async function main() {
   for (const [name, file, fn] of [
     ['webhooks', './webhooks', 'benchWebhooks'],
     ['checkout', './checkout', 'benchCheckout'],
+    ['auditLog', './audit', 'benchAudit'],
     ['capacityPerLifecycleStep', './lifecycle', 'benchLifecycle'],
     ['newsletter', './email', 'benchEmail'],
     ['usageReports', './usage', 'benchUsage'],

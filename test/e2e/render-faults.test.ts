@@ -31,7 +31,7 @@ beforeAll(async () => {
     }
     return call(...args);
   };
-  runtime.deps.ports.render = { mailTemplate: failing(real.mailTemplate), sanitizePost: failing(real.sanitizePost) };
+  runtime.deps.ports.render = { mailTemplate: failing(real.mailTemplate), sanitizePost: failing(real.sanitizePost), invoicePdf: failing(real.invoicePdf) };
 });
 afterEach(() => {
   failuresLeft = 0;

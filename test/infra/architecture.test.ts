@@ -99,7 +99,7 @@ describe('a capability added to the list', () => {
     expect(Object.keys(group.jobs)).toEqual(['example.tick']);
     expect(group.schedules.map((s) => s.name)).toEqual(['example-nightly']);
     expect(app.schedules.map((s) => s.name)).toEqual([...CAPABILITIES.flatMap((c) => (c.schedules ?? []).map((s) => s.name)), 'example-nightly']);
-    expect(Object.keys(app.ports)).toEqual([...CAPABILITIES.flatMap((c) => Object.keys(c.ports ?? {})), 'example']);
+    expect(Object.keys(app.ports)).toEqual([...CAPABILITIES.flatMap((c) => Object.keys(c.ports ?? {})), 'example', 'privacy']);
     expect(app.controlRoutes.map((r) => r.path)).toContain('/_local/example/poke');
   });
 

@@ -1,4 +1,4 @@
-import { Anchor, Card, Code, Group, NumberInput, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Code, Group, NumberInput, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { unwrap, type Api } from '../../api/client';
@@ -7,7 +7,10 @@ import { attempt } from '../../components/FormModal';
 import { Money, PageHeader, StatusBadge } from '../../components/Page';
 import { useSession } from '../../session';
 import { QueryView } from '../../components/states';
+import { saveDownload } from '../../lib/download';
 import { useQuery } from '../../lib/hooks';
+import { FormError } from '../../components/states';
+import type { ApiFailure } from '../../api/client';
 import { formatDate } from '../../lib/money';
 import type { PageDefinition } from '../types';
 import type { Sale } from './OrdersPage';
@@ -49,6 +52,30 @@ function RefundCard({ sale, onRefunded }: { sale: Sale & Record<string, unknown>
         <ConfirmButton title="Refund this payment" confirmLabel="Refund" message={typeof amount === 'number' ? `Refund ${amount} ${sale.currency} to ${sale.buyerEmail}?` : `Refund all that is left (${left} ${sale.currency}) to ${sale.buyerEmail}?`} onConfirm={refund}>
           Refund
         </ConfirmButton>
+      </Group>
+    </Card>
+  );
+}
+
+/** The invoice (and the credit note of a refund) as PDFs, numbered when first downloaded. */
+function InvoiceCard({ sale }: { sale: Sale & Record<string, unknown> }) {
+  const { api } = useSession();
+  const [error, setError] = useState<ApiFailure | null>(null);
+  const get = async (kind: 'invoice' | 'credit-note') => {
+    setError(null);
+    const call = kind === 'invoice' ? api.GET('/orders/{id}/invoice.pdf', { params: { path: { id: sale._id } }, parseAs: 'blob' }) : api.GET('/orders/{id}/credit-note.pdf', { params: { path: { id: sale._id } }, parseAs: 'blob' });
+    setError(await saveDownload(call, `${kind}-${sale._id}.pdf`));
+  };
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        Invoice
+      </Title>
+      <Text size="sm" mb="sm">The buyer can add a company name and VAT ID from the link in their receipt before the invoice is first downloaded.</Text>
+      <FormError error={error} />
+      <Group>
+        <Button variant="default" onClick={() => get('invoice')}>Download invoice (PDF)</Button>
+        {(sale.refundedAmount ?? 0) > 0 && <Button variant="default" onClick={() => get('credit-note')}>Download credit note (PDF)</Button>}
       </Group>
     </Card>
   );
@@ -119,6 +146,7 @@ function SaleDetail({ kind }: { kind: 'order' | 'payment' }) {
                 <Code block>{JSON.stringify(sale.metadata, null, 2)}</Code>
               </Card>
             )}
+            <InvoiceCard sale={sale} />
             <RefundCard sale={sale} onRefunded={query.reload} />
           </Stack>
         )}
