@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
-import { ProcessorError, type Buyer, type CreateCheckoutInput, type MembershipAdjustment, type PayInput, type PaymentClaim, type ProcessorPort, type RecoveryPolicy } from './port';
+import { ProcessorError, type Buyer, type CreateCheckoutInput, type MembershipAdjustment, type MembershipChargeInput, type PayInput, type PaymentClaim, type ProcessorPort, type RecoveryPolicy } from './port';
 export type { ScopedProcessorProvider } from './port';
 import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName } from './settings';
 
@@ -87,10 +87,15 @@ export class ProcessorRouter implements ProcessorPort {
   async chargeSavedCard(scope: Scope, input: Parameters<ProcessorPort['chargeSavedCard']>[1]) {
     return (await this.port(scope)).chargeSavedCard(scope, input);
   }
-  async chargeMembership(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }) {
+  async chargeMembership(scope: Scope, membershipId: string, input: MembershipChargeInput) {
     const port = await this.port(scope);
     if (!port.chargeMembership) throw new ProcessorError('This payment processor cannot charge usage', 'refused');
     return port.chargeMembership(scope, membershipId, input);
+  }
+  async detachSavedCard(scope: Scope, paymentMethodId: string) {
+    const port = await this.port(scope);
+    if (!port.detachSavedCard) throw new ProcessorError('This payment processor cannot release a saved card', 'refused');
+    return port.detachSavedCard(scope, paymentMethodId);
   }
   async cardUpdateSession(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }) {
     const port = await this.port(scope);

@@ -22,6 +22,7 @@ import {
   type PaymentClaim,
   type ProcessorPort,
   type RefusableOperation,
+  type MembershipChargeInput,
 } from '../../processor/port';
 
 const CARD_UPDATE_TTL_MS = 60 * 60 * 1000;
@@ -233,10 +234,17 @@ export class SandboxProcessor implements ProcessorPort {
     return { paymentId: payment.id, paymentMethod };
   }
 
+  /** Credits consent withdrawn: the card stays on file for the buyer's records but is never charged again. */
+  async detachSavedCard(scope: Scope, paymentMethodId: string): Promise<void> {
+    const card = await repo.getCard(this.deps.store, scope, paymentMethodId);
+    if (!card || !card.saved) return;
+    await this.deps.store.put(repo.cardItem(scope, { ...card, saved: false }));
+  }
+
   // ---- memberships ----
 
   /** A usage charge on the membership's card: declines while the card declines (control API). */
-  async chargeMembership(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }) {
+  async chargeMembership(scope: Scope, membershipId: string, input: MembershipChargeInput) {
     const m = await this.membership(scope, membershipId);
     if (this.refused('charge') || m.declining || !m.paymentMethod) throw new ProcessorError(m.paymentMethod ? 'Your card was declined.' : 'No payment method on file.', 'declined');
     const payment = succeededPayment({ amountCents: input.amountCents, currency: input.currency, membershipId: m.id, paymentMethod: m.paymentMethod, notifyUrl: m.notifyUrl, at: this.now.toISOString() });

@@ -1,4 +1,5 @@
 import { defineCapability } from '../../platform/capability';
+import { STRIPE_JOB_HANDLERS } from './jobs';
 import { stripeOperations } from './operations';
 import { ports } from './ports';
 
@@ -11,6 +12,7 @@ export const processorStripe = defineCapability({
   name: 'processor-stripe',
   apiFunction: 'processor',
   operations: stripeOperations,
-  needs: ['table', 'encryption'],
+  needs: ['table', 'encryption', 'scheduler'],
+  jobs: STRIPE_JOB_HANDLERS,
   ports,
 });
