@@ -9,6 +9,7 @@ import { ProcessorRouter } from '../../shared/processor/router';
 import { getProcessorSettings, setProcessorSettings } from '../../shared/processor/settings';
 import type { Scope } from '../../shared/store/keys';
 import { FakeStripe } from '../support/fake-stripe';
+import { liveSubscription as makeSubscription } from '../support/stripe-live';
 import { createTestDeps } from '../support/store';
 
 const SECRET = 'rk_live_integration0000000000000000';
@@ -44,22 +45,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.stop());
 
-/**
- * A subscription as the buyer makes it on Stripe's page (the fake's checkout), with the refs the
- * webhook's checkout translation records (membership and card).
- */
-export async function liveSubscription(tag: string, options: { card?: string; interval?: 'monthly' | 'yearly' | 'weekly'; amountCents?: number } = {}) {
-  const amount = options.amountCents ?? 900;
-  const out = await deps.ports.processor.createCheckout(live, input({ sessionId: `s-${tag}`, kind: 'subscription', productId: `offer-${options.interval ?? 'monthly'}-${amount}`, interval: options.interval ?? 'monthly', amountCents: amount, originalAmountCents: amount }));
-  const session = fake.completeCheckout(out.checkoutId, { email: `${tag}@example.com`, name: 'Sam Roe', card: options.card });
-  const sub = fake.objects[session.subscription]!;
-  const membershipId = specId('mem', live, sub.id);
-  await ensureRef(deps.store, live, { specId: membershipId, stripeId: sub.id, kind: 'membership', status: 'active', periodEnd: sub.items.data[0].current_period_end, planId: out.planId });
-  const pm = fake.objects[sub.default_payment_method]!;
-  const card = { id: specId('payt', live, pm.id), type: 'card' as const, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
-  await ensureRef(deps.store, live, { specId: card.id, stripeId: pm.id, kind: 'card', customerId: sub.customer, paymentMethod: card });
-  return { membershipId, card, sub: sub.id as string, customer: sub.customer as string };
-}
+const liveSubscription = (tag: string, options: Parameters<typeof makeSubscription>[4] = {}) => makeSubscription(deps, fake, live, tag, options);
 
 /** A one-time payment made on Stripe's page, with its payment ref. */
 async function livePayment(tag: string, amount: number) {
