@@ -27,6 +27,10 @@ interface Driver {
   subscribe(offerId: string, email: string): Promise<string>;
   /** From now on the buyer's card declines (or pays again). */
   card(subscriberId: string, email: string, outcome: 'declines' | 'pays'): Promise<void>;
+  /** The buyer pays a one-time checkout (credits), keeping the card for auto-refill. */
+  buy(productId: string, email: string): Promise<void>;
+  /** From now on the saved card of this buyer's one-time purchase declines. */
+  savedCardDeclines(email: string): Promise<void>;
 }
 
 async function settle() {
@@ -69,7 +73,7 @@ const portal = async (d: Driver, id: string) => {
 };
 
 async function sandboxDriver(): Promise<Driver> {
-  const account = await createTestAccount(runtime, 'tier3');
+  const account = await createTestAccount(runtime, 'volume');
   return {
     name: 'sandbox', mode: 'test', account, api: account.test,
     async subscribe(offerId, email) {
@@ -79,11 +83,18 @@ async function sandboxDriver(): Promise<Driver> {
     async card(subscriberId, _email, outcome) {
       expect((await control.post(`/_local/subscribers/${subscriberId}/card`, { outcome })).status).toBe(200);
     },
+    async buy(productId, email) {
+      const session = (await account.test.post('/checkout/sessions', { productId, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' })).body;
+      expect((await pay(runtime, session.id, { email, saveCard: true })).status).toBe('paid');
+    },
+    async savedCardDeclines() {
+      expect((await control.post('/_local/processor/refuse-next', { operation: 'charge' })).status).toBe(200);
+    },
   };
 }
 
 async function stripeDriver(): Promise<Driver> {
-  const account = await createTestAccount(runtime, 'tier3');
+  const account = await createTestAccount(runtime, 'volume');
   const deps = runtime.adapters.deps;
   const scope = { accountId: account.accountId, mode: 'live' as const };
   await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, scope, { provider: 'stripe', secrets: { secretKey: 'rk_live_scenarios', webhookSecret: WHSEC } });
@@ -108,11 +119,51 @@ async function stripeDriver(): Promise<Driver> {
     async card(_subscriberId, email, outcome) {
       fake.setCardDeclining(cardOf(email), outcome === 'declines');
     },
+    async buy(productId, email) {
+      const session = await account.live.post('/checkout/sessions', { productId, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+      expect(session.status, session.text).toBe(201);
+      fake.completeCheckout(String(session.body.url).split('/').pop()!, { email, name: 'Dev Roe', country: 'US' });
+      await settle();
+    },
+    async savedCardDeclines(email) {
+      const customer = fake.model.list('customer', (c) => c.email === email).at(-1)!;
+      for (const pm of fake.model.list('payment_method', (p) => p.customer === customer.id)) fake.setCardDeclining(pm.id, true);
+    },
   };
 }
 
 /** The scenarios: each runs on a driver and asserts the seller's view. */
 const SCENARIOS: Record<string, (d: Driver) => Promise<void>> = {
+  'usage overage at the period end: a usage sale on the subscription\'s card': async (d) => {
+    const created = await d.api.post('/subscriptions', { name: 'Team plan', price: 10, frequency: 'monthly' });
+    const offerId = created.body._id as string;
+    const pricing = await d.api.put(`/subscriptions/${offerId}/usage-pricing`, { seats: { enabled: false }, meters: [{ key: 'api_calls', name: 'API calls', unitPriceCents: 2, includedUnits: 100 }] });
+    expect(pricing.status, pricing.text).toBe(200);
+    const id = await d.subscribe(offerId, `usage-${d.name}@example.com`);
+    expect((await d.api.post(`/subscriptions/${id}/usage`, { meter: 'api_calls', quantity: 150 })).status).toBe(201);
+    const closed = async () => (await d.api.get(`/subscriptions/${id}/usage`)).body.periods as { charge: { status: string; saleId: string; amountCents: number } }[];
+    for (let day = 0; day < 35 && (await closed()).length === 0; day++) await advanceDays(1);
+    await advanceDays(1);
+    const [period] = await closed();
+    expect(period!.charge).toMatchObject({ status: 'paid', amountCents: 100 });
+    const sale = (await d.api.get(`/orders/subscriptions/${id}`)).body.sales.find((x: { _id: string }) => x._id === period!.charge.saleId);
+    expect(sale).toMatchObject({ billingReason: 'usage', amountCents: 100 });
+  },
+  'credits: a top-off is an off-session charge of the saved card; a declined one pauses the balance and mails the buyer': async (d) => {
+    const product = await d.api.post('/products', { name: 'API credits', price: 10, productType: 'credits', creditAmount: 1000, creditAutoRefill: { enabled: true, topOffCents: 500 } });
+    expect(product.status, product.text).toBe(201);
+    const email = `credits-${d.name}@example.com`;
+    await d.buy(product.body._id, email);
+    const deduct = (amountCents: number) => d.api.post('/credits/deduct', { productId: product.body._id, email, amountCents });
+    const toZero = await deduct(1000);
+    expect(toZero.body, toZero.text).toMatchObject({ balanceCents: 500, autoRefill: { attempted: true, succeeded: true } });
+    await d.savedCardDeclines(email);
+    const failed = await deduct(500);
+    expect(failed.body, failed.text).toMatchObject({ balanceCents: 0, autoRefill: { attempted: true, succeeded: false }, account: { status: 'paused' } });
+    await settle();
+    const mail = await control.get(`/_local/emails?to=${encodeURIComponent(email)}`);
+    expect(mail.body.emails.some((m: { subject: string }) => /paused/.test(m.subject))).toBe(true);
+  },
   'a refund of a payment: part, then the rest': async (d) => {
     const offerId = await offer(d, 'Refund club', 9);
     const id = await d.subscribe(offerId, `refund-${d.name}@example.com`);
