@@ -49,10 +49,12 @@ export interface CreateCheckoutInput {
   discountCode?: string | null;
   clientReferenceId?: string | null;
   metadata?: Record<string, unknown>;
+  /** Tax of this account+mode's processor settings (the router adds it): computed on top of `amountCents`. */
+  tax?: { automatic?: boolean; simulatedRatePercent?: number } | null;
 }
 
 export interface PayInput {
-  buyer: Buyer;
+  buyer: Buyer & { vatNumber?: string };
   cardNumber?: string;
   saveCard?: boolean;
   /** The service's writes that must hold for this payment (see PaymentClaim). */
@@ -233,6 +235,11 @@ export interface CheckoutCompletedData {
   paymentMethod: PaymentMethod | null;
   savedCard: boolean;
   payment: { id: string; amountCents: number; currency: string; planId: string } | null;
+  /**
+   * Tax the processor computed on top of `payment.amountCents` (which excludes it), with the
+   * buyer's VAT number when they gave one; absent when no tax was computed.
+   */
+  tax?: { amountCents: number; ratePercent: number; vatNumber: string | null } | null;
   membership: { id: string; status: 'active' | 'trialing'; currentPeriodStart: string; currentPeriodEnd: string; trialEnd: string | null } | null;
 }
 

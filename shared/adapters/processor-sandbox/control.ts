@@ -19,6 +19,8 @@ const payBody = z.object({
   country: z.optional(z.string().check(z.maxLength(2))),
   card: z.optional(z.string().check(z.maxLength(40))),
   saveCard: z.optional(z.boolean()),
+  /** A VAT number the buyer enters (reported on the order when the scope has a tax rate). */
+  vatNumber: z.optional(z.string().check(z.trim(), z.minLength(2), z.maxLength(32))),
 });
 const renewBody = z.object({ outcome: z.enum(['succeed', 'fail']) });
 const cardBody = z.object({ outcome: z.enum(['declines', 'pays']) });
@@ -55,7 +57,7 @@ export const SANDBOX_CONTROL_ROUTES: ControlRoute[] = [
       if (!located) throw notFound('Checkout session');
       const { session } = located;
       const claim = paymentClaim(located.scope, session);
-      const buyer = { email: input.email, firstName: input.firstName, lastName: input.lastName, country: input.country };
+      const buyer = { email: input.email, firstName: input.firstName, lastName: input.lastName, country: input.country, vatNumber: input.vatNumber };
       const result = await processorCall(() =>
         session.amountCents === 0
           ? sandbox(runtime).completeFreeCheckout(located.processorCheckoutId, buyer, claim)

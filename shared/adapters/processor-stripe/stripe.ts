@@ -149,6 +149,9 @@ export class StripeProcessor implements ProcessorPort {
           client_reference_id: input.clientReferenceId ?? input.sessionId,
           metadata,
           ...(coupon ? { discounts: [{ coupon }] } : {}),
+          // Stripe Tax, when the seller turned it on for this account and mode: tax on top of the
+          // price from the buyer's address, and the buyer may enter a VAT number.
+          ...(input.tax?.automatic ? { automatic_tax: { enabled: true }, tax_id_collection: { enabled: true } } : {}),
           ...(subscription
             ? { subscription_data: { metadata: this.ownMetadata({ [META.session]: input.sessionId }), ...(input.trialDays ? { trial_period_days: input.trialDays } : {}) } }
             : {

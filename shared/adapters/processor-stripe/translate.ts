@@ -129,7 +129,16 @@ async function checkoutCompleted({ deps, scope, client, event }: Context, sessio
   }
   const savedCard = session.mode === 'payment' && session.metadata?.[META.saveCard] === '1' && Boolean(paymentMethod);
   if (paymentMethod && stripePmId && customerId) await ensureRef(deps.store, scope, { specId: paymentMethod.id, stripeId: stripePmId, kind: 'card', customerId, paymentMethod });
-  const data: CheckoutCompletedData = { checkoutId: session.id, sessionId, buyer, paymentMethod, savedCard, payment, membership };
+  // Stripe Tax: the total includes the tax; the payment is the price, the tax apart (as the sandbox reports it).
+  const taxCents = session.total_details?.amount_tax ?? 0;
+  const vatNumber = session.customer_details?.tax_ids?.[0]?.value ?? null;
+  let tax: CheckoutCompletedData['tax'] = null;
+  if (payment && (taxCents > 0 || session.automatic_tax?.enabled)) {
+    const net = payment.amountCents - taxCents;
+    payment = { ...payment, amountCents: net };
+    tax = { amountCents: taxCents, ratePercent: net > 0 ? Math.round((taxCents / net) * 10_000) / 100 : 0, vatNumber };
+  }
+  const data: CheckoutCompletedData = { checkoutId: session.id, sessionId, buyer, paymentMethod, savedCard, payment, tax, membership };
   return { type: 'checkout.completed', data };
 }
 
