@@ -31,6 +31,8 @@ interface Driver {
   buy(productId: string, email: string): Promise<void>;
   /** From now on the saved card of this buyer's one-time purchase declines. */
   savedCardDeclines(email: string): Promise<void>;
+  /** The buyer follows the portal's card link (a redirect to the processor's page) and saves a good card there. */
+  updateCard(cardPage: string, email: string): Promise<void>;
 }
 
 async function settle() {
@@ -90,6 +92,13 @@ async function sandboxDriver(): Promise<Driver> {
     async savedCardDeclines() {
       expect((await control.post('/_local/processor/refuse-next', { operation: 'charge' })).status).toBe(200);
     },
+    async updateCard(cardPage) {
+      expect(cardPage).toMatch(/\/processor\/sandbox\/card-update\/cu_/);
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' })) form.set(k, v);
+      expect((await fetch(new URL(cardPage, runtime.url), { method: 'POST', body: form })).status).toBe(200);
+      await settle();
+    },
   };
 }
 
@@ -123,6 +132,11 @@ async function stripeDriver(): Promise<Driver> {
       const session = await account.live.post('/checkout/sessions', { productId, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
       expect(session.status, session.text).toBe(201);
       fake.completeCheckout(String(session.body.url).split('/').pop()!, { email, name: 'Dev Roe', country: 'US' });
+      await settle();
+    },
+    async updateCard(cardPage, email) {
+      expect(cardPage).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/bps_/);
+      fake.updateCard(fake.model.list('customer', (c) => c.email === email)[0]!.id);
       await settle();
     },
     async savedCardDeclines(email) {
@@ -224,6 +238,20 @@ const SCENARIOS: Record<string, (d: Driver) => Promise<void>> = {
     const paused = await subscriber(d, lost);
     expect(paused).toMatchObject({ status: 'paused', paused: true });
     expect((await outbox(d, 'subscription.payment_failed')).filter((e) => e.data.subscriptionCustomerId === lost).map((e) => e.data.recovery?.attempt)).toEqual([1, 2, 3, 4]);
+  },
+  'card update: the new card pays the open renewal at once': async (d) => {
+    const offerId = await offer(d, 'Card club', 8);
+    const email = `card-${d.name}@example.com`;
+    const id = await d.subscribe(offerId, email);
+    await d.card(id, email, 'declines');
+    for (let day = 0; day < 35 && (await subscriber(d, id)).status !== 'past_due'; day++) await advanceDays(1);
+    expect((await subscriber(d, id)).status).toBe('past_due');
+    const cardLink = (await subscriber(d, id)).portalUrl.replace('/portal-data/', '/portal-card/');
+    const opened = await fetch(cardLink, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    await d.updateCard(opened.headers.get('location')!, email);
+    expect((await subscriber(d, id)).status).toBe('active');
+    expect(await renewals(d, id)).toEqual([800]);
   },
 };
 
