@@ -13,8 +13,10 @@ export const processorStripe = defineCapability({
   build: {
     manifest: { url: import.meta.url, export: 'processorStripe' },
     operations: './operations#stripeOperations',
+    jobs: './jobs#STRIPE_JOB_HANDLERS',
     ports: './ports#ports',
-    uses: { api: ['processor', 'subscriptionSaveOffers'], ports: ['processorStripe'] },
+    uses: { api: ['processor', 'subscriptionSaveOffers'], jobs: [], ports: ['processorStripe'] },
+    jobNeeds: ['table', 'scheduler', 'encryption'],
   },
   apiFunction: 'processor',
   operations: stripeOperations,
