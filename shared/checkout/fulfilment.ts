@@ -117,6 +117,7 @@ async function buildCompletion(
           clientReferenceId: session.clientReferenceId,
           metadata: session.metadata,
           free: !data.payment,
+          ...(data.tax ? { taxCents: data.tax.amountCents, taxRatePercent: data.tax.ratePercent, vatNumber: data.tax.vatNumber } : {}),
         },
         now,
       )

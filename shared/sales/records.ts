@@ -45,6 +45,10 @@ export interface SaleRecord {
   createdAt: string;
   refundedAt?: string;
   disputedAt?: string;
+  /** Tax the processor computed on top of amountCents (Stripe Tax; the sandbox's simulated rate), and the buyer's VAT number. */
+  taxCents?: number;
+  taxRatePercent?: number;
+  vatNumber?: string | null;
   /** The buyer's answer to the attribution survey (survey capability), once answered. */
   attribution?: SaleAttribution;
 }

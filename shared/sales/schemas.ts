@@ -16,6 +16,8 @@ export const saleSchema = z.looseObject({
   currency: z.string(),
   status: z.enum(['completed', 'refunded', 'disputed']),
   refundedAmount: z.number(),
+  tax: z.object({ amount: z.number(), amountCents: z.number().check(z.int()), rate: z.number() }).check(z.describe('Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise)')),
+  vatNumber: z.nullable(z.string()),
   paymentIntentId: z.nullable(z.string()),
   lines: z.optional(z.array(z.object({ productId: z.string(), productName: z.string(), amount: z.number(), amountCents: z.number().check(z.int()), upsellId: z.nullable(z.string()) }))).check(z.describe('Only when the buyer took an upsell at checkout: the product and the upsell, summing to amount')),
   paymentMethod,

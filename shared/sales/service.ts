@@ -37,6 +37,8 @@ export function presentSale(sale: SaleRecord) {
     status: sale.status,
     refundedAmount: toMajor(sale.refundedCents),
     refundedCents: sale.refundedCents,
+    tax: { amount: toMajor(sale.taxCents ?? 0), amountCents: sale.taxCents ?? 0, rate: sale.taxRatePercent ?? 0 },
+    vatNumber: sale.vatNumber ?? null,
     paymentIntentId: sale.paymentIntentId,
     planId: sale.planId,
     paymentMethod: sale.paymentMethod,
