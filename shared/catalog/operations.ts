@@ -1,6 +1,8 @@
 import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
-import { usesUsagePricing } from './rules';
+import type { OperationContext } from '../platform/context';
+import { buyUrlOf, usesUsagePricing } from './rules';
+import type { ProductView } from './schemas';
 import {
   deletedSchema,
   idParams,
@@ -32,6 +34,10 @@ import { parseMultipart } from '../platform/http/multipart';
 const usagePlan = (body: { usagePricing?: { seats?: { enabled: boolean }; meters?: unknown[] } | null } | undefined) =>
   usesUsagePricing(body?.usagePricing) ? ('tier3' as const) : undefined;
 
+// The buy link is an address of this deployment, so reads add it here rather than in the record's view (events carry no address).
+const base = (ctx: OperationContext) => (ctx.config.PUBLIC_BASE_URL ?? ctx.request.baseUrl).replace(/\/$/, '');
+const withBuyUrl = (ctx: OperationContext) => (view: ProductView): ProductView => ({ ...view, buyUrl: buyUrlOf(base(ctx), view._id) });
+
 export const catalogOperations = [
   defineOperation({
     operationId: 'listProducts',
@@ -42,7 +48,7 @@ export const catalogOperations = [
     path: '/products',
     auth: 'key',
     output: z.array(productSchema),
-    handler: async (ctx) => listProductViews(ctx),
+    handler: async (ctx) => (await listProductViews(ctx)).map(withBuyUrl(ctx)),
   }),
   defineOperation({
     operationId: 'createProduct',
@@ -55,7 +61,7 @@ export const catalogOperations = [
     body: productCreateBody,
     output: productSchema,
     status: 201,
-    handler: async (ctx, { body }) => createProduct(ctx, body),
+    handler: async (ctx, { body }) => withBuyUrl(ctx)(await createProduct(ctx, body)),
   }),
   defineOperation({
     operationId: 'getProduct',
@@ -67,7 +73,7 @@ export const catalogOperations = [
     auth: 'key',
     params: idParams,
     output: productSchema,
-    handler: async (ctx, { params }) => readProduct(ctx, params.id),
+    handler: async (ctx, { params }) => withBuyUrl(ctx)(await readProduct(ctx, params.id)),
   }),
   defineOperation({
     operationId: 'deleteProduct',
@@ -92,7 +98,7 @@ export const catalogOperations = [
     params: idParams,
     body: productUpdateBody,
     output: productSchema,
-    handler: async (ctx, { params, body }) => updateProduct(ctx, params.id, body),
+    handler: async (ctx, { params, body }) => withBuyUrl(ctx)(await updateProduct(ctx, params.id, body)),
   }),
   defineOperation({
     operationId: 'copyProduct',
@@ -107,7 +113,7 @@ export const catalogOperations = [
     body: productCopyBody,
     output: productSchema,
     status: 201,
-    handler: async (ctx, { params, body }) => copyProduct(ctx, params.id, body),
+    handler: async (ctx, { params, body }) => withBuyUrl(ctx)(await copyProduct(ctx, params.id, body)),
   }),
   defineOperation({
     operationId: 'listSubscriptionOffers',

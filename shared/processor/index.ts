@@ -10,6 +10,7 @@ import { ports } from './ports';
 export const processor = defineCapability({
   name: 'processor',
   operations: processorOperations,
-  needs: ['table', 'queue', 'scheduler'],
+  // encryption: completing a checkout issues licence keys (kept encrypted); the thank-you page shows them.
+  needs: ['table', 'queue', 'scheduler', 'encryption'],
   ports,
 });
