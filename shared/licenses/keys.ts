@@ -27,8 +27,8 @@ export const keyPrefix = (key: string) => key.slice(0, 5);
 export type LicenseStatus = 'active' | 'revoked' | 'refunded' | 'expired';
 
 /** The status a buyer's app sees: stored status, or expired once past its end. */
-export function effectiveStatus(license: { status: 'active' | 'revoked' | 'refunded'; expiresAt?: string | null }, nowMs: number): LicenseStatus {
+export function effectiveStatus(license: { status: 'active' | 'revoked' | 'refunded'; endsAt?: string | null }, nowMs: number): LicenseStatus {
   if (license.status !== 'active') return license.status;
-  if (license.expiresAt && Date.parse(license.expiresAt) <= nowMs) return 'expired';
+  if (license.endsAt && Date.parse(license.endsAt) <= nowMs) return 'expired';
   return 'active';
 }

@@ -20,7 +20,8 @@ export interface LicenseRecord {
   status: 'active' | 'revoked' | 'refunded';
   activationLimit: number;
   activations: number;
-  expiresAt: string | null;
+  /** When the key stops working (the product's expiresInDays); never when null. Not `expiresAt`: that name is the table's TTL. */
+  endsAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -25,7 +25,7 @@ const eventBlock = (l: LicenseRecord, nowMs: number) => ({
   status: effectiveStatus(l, nowMs),
   activationLimit: l.activationLimit,
   activations: l.activations,
-  expiresAt: l.expiresAt,
+  expiresAt: l.endsAt,
 });
 
 /** What the seller sees of a licence (the key itself only on the order's read). */
@@ -39,14 +39,14 @@ export const presentLicense = (l: LicenseRecord, nowMs: number) => ({
   status: effectiveStatus(l, nowMs),
   activationLimit: l.activationLimit,
   activations: l.activations,
-  expiresAt: l.expiresAt,
+  expiresAt: l.endsAt,
   testMode: l.scope.mode === 'test',
   createdAt: l.createdAt,
   updatedAt: l.updatedAt,
 });
 
 /** What a buyer's app sees. */
-const publicLicense = (l: LicenseRecord, nowMs: number) => ({ status: effectiveStatus(l, nowMs), activationLimit: l.activationLimit, activations: l.activations, expiresAt: l.expiresAt, productName: l.productName });
+const publicLicense = (l: LicenseRecord, nowMs: number) => ({ status: effectiveStatus(l, nowMs), activationLimit: l.activationLimit, activations: l.activations, expiresAt: l.endsAt, productName: l.productName });
 
 // ---- issuing (checkout completion) ----
 
@@ -72,7 +72,7 @@ export async function licenseForOrder(deps: Pick<Deps, 'clock' | 'ports'>, scope
     status: 'active',
     activationLimit: settings.activationLimit,
     activations: 0,
-    expiresAt: settings.expiresInDays ? new Date(Date.parse(input.now) + settings.expiresInDays * 86_400_000).toISOString() : null,
+    endsAt: settings.expiresInDays ? new Date(Date.parse(input.now) + settings.expiresInDays * 86_400_000).toISOString() : null,
     createdAt: input.now,
     updatedAt: input.now,
   };
@@ -92,7 +92,7 @@ export async function keysOfOrder(deps: Pick<Deps, 'store' | 'clock' | 'ports'>,
       productId: l.productId,
       activationLimit: l.activationLimit,
       activations: l.activations,
-      expiresAt: l.expiresAt,
+      expiresAt: l.endsAt,
     })),
   );
 }
