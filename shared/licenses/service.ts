@@ -196,7 +196,7 @@ export async function reactivateLicense(ctx: SellerDeps, id: string) {
   return changeStatus(ctx, license, 'active');
 }
 
-async function changeStatus(deps: Deps, license: LicenseRecord, status: LicenseRecord['status'], reason?: 'seller' | 'refund' | 'dispute') {
+async function changeStatus(deps: Deps, license: LicenseRecord, status: LicenseRecord['status'], reason?: 'seller') {
   const now = deps.clock.now().toISOString();
   const after = { ...license, status, updatedAt: now };
   const ops: TransactOp[] = [repo.statusChange(license, status, now)];
@@ -210,12 +210,19 @@ async function changeStatus(deps: Deps, license: LicenseRecord, status: LicenseR
   return presentLicense(after, deps.clock.nowMs());
 }
 
-/** A full refund or a dispute revokes the order's keys; idempotent (a refunded key is left alone). */
-export async function revokeOrderLicenses(deps: Deps, scope: Scope, orderId: string, reason: 'refund' | 'dispute') {
-  for (const license of await repo.licensesOfOrder(deps.store, scope, orderId)) {
-    const fresh = await repo.licenseByHash(deps.store, license.keyHash);
-    if (!fresh || fresh.status === 'refunded') continue;
-    // A change meanwhile (a seller's revoke) fails the guard: the consumer's retry reads it again.
-    await changeStatus(deps, fresh, 'refunded', reason);
+/**
+ * A full refund or a dispute revokes the order's keys: the writes and their `license.revoked`
+ * events, for the refund's own transaction (each guarded by the status read, so a seller's change
+ * meanwhile fails it and the processor's notification is retried). Keys already refunded are left.
+ */
+export async function revokeOrderLicensesOps(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, orderId: string, reason: 'refund' | 'dispute'): Promise<TransactOp[]> {
+  const now = deps.clock.now().toISOString();
+  const ops: TransactOp[] = [];
+  for (const listed of await repo.licensesOfOrder(deps.store, scope, orderId)) {
+    const license = await repo.licenseByHash(deps.store, listed.keyHash);
+    if (!license || license.status === 'refunded') continue;
+    const after = { ...license, status: 'refunded' as const, updatedAt: now };
+    ops.push(repo.statusChange(license, 'refunded', now), outboxPut(newEvent(scope, deps.clock, 'license.revoked', { license: eventBlock(after, deps.clock.nowMs()), reason })));
   }
+  return ops;
 }

@@ -1,11 +1,11 @@
 import { defineCapability } from '../platform/capability';
-import { revokeDownloadsConsumer } from './consumers';
 import { productFileOperations } from './operations';
 
 /**
  * The files a product delivers: seller uploads and files imports attach, one capability; buyers
  * of a completed order get short-lived signed links (order read, thank-you page, receipt page),
- * counted against the product's per-order limit and revoked by a full refund or a dispute.
+ * counted against the product's per-order limit and revoked by a full refund or a dispute (in
+ * the sales capability's own refund transaction).
  * Served on the checkout function, beside the checkout and the thank-you routes.
  */
 export const productFiles = defineCapability({
@@ -13,5 +13,4 @@ export const productFiles = defineCapability({
   operations: productFileOperations,
   apiFunction: 'checkout',
   needs: ['table', 'blob'],
-  consumers: [revokeDownloadsConsumer],
 });

@@ -45,10 +45,11 @@ export async function countDownload(store: Store, scope: Scope, orderId: string,
   }
 }
 
-/** Ends an order's access (full refund, dispute); idempotent. */
-export async function revokeGrant(store: Store, scope: Scope, orderId: string, reason: NonNullable<DownloadGrant['revokedReason']>, at: string): Promise<void> {
-  await store.update(downloadGrantEntity.declaration.key(scope, orderId), { set: { orderId, entity: 'DownloadGrant', v: 1, revokedAt: at, revokedReason: reason } });
-}
+/** Ends an order's access (full refund, dispute), for the refund's own transaction; idempotent. */
+export const revokeGrantOp = (scope: Scope, orderId: string, reason: NonNullable<DownloadGrant['revokedReason']>, at: string): TransactOp => ({
+  update: downloadGrantEntity.declaration.key(scope, orderId),
+  set: { orderId, entity: 'DownloadGrant', v: 1, revokedAt: at, revokedReason: reason },
+});
 
 export async function putToken(store: Store, token: DownloadToken, expiresAt: number): Promise<void> {
   await store.put(downloadTokenEntity.item(downloadTokenEntity.declaration.key(token.token), token, { expiresAt }), { ifNotExists: true });

@@ -183,6 +183,5 @@ export async function openReceiptAccess(deps: Pick<Deps, 'store' | 'clock'>, tok
   return { scope: link.scope, downloads: await downloadsForOrder(deps, link.scope, { id: link.orderId, productIds: link.productIds, status: 'completed' }, baseUrl), revoked: false };
 }
 
-/** Ends an order's downloads (full refund or dispute); idempotent. */
-export const revokeOrderDownloads = (deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, orderId: string, reason: 'refunded' | 'disputed') =>
-  repo.revokeGrant(deps.store, scope, orderId, reason, deps.clock.now().toISOString());
+/** Ends an order's downloads (full refund or dispute): the write for the refund's own transaction. */
+export const revokeDownloadsOp = (scope: Scope, orderId: string, reason: 'refunded' | 'disputed', at: string): TransactOp => repo.revokeGrantOp(scope, orderId, reason, at);

@@ -1,6 +1,7 @@
-import { keysOfOrder } from '../licenses/service';
+import { keysOfOrder, revokeOrderLicensesOps } from '../licenses/service';
 import type { Deps } from '../platform/context';
-import { downloadsForOrder } from '../product-files/service';
+import { downloadsForOrder, revokeDownloadsOp } from '../product-files/service';
+import type { TransactOp } from '../store/store';
 import type { Scope } from '../store/keys';
 import type { SaleRecord } from './records';
 
@@ -14,4 +15,10 @@ export async function orderDeliverables(deps: Pick<Deps, 'store' | 'clock' | 'po
   const productIds = sale.lines?.length ? sale.lines.map((l) => l.productId) : [sale.productId];
   const [downloads, keys] = await Promise.all([downloadsForOrder(deps, scope, { id: sale._id, productIds, status: sale.status }, baseUrl), keysOfOrder(deps, scope, sale._id)]);
   return { downloads, licenseKeys: keys.map((k) => ({ key: k.key, status: k.status, licenseId: k.licenseId, productId: k.productId, activationLimit: k.activationLimit, activations: k.activations, expiresAt: k.expiresAt })) };
+}
+
+/** A full refund or a dispute ends a one-time order's downloads and licence keys: the writes for its own transaction. */
+export async function endDeliverablesOps(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, sale: SaleRecord, reason: 'refund' | 'dispute', at: string): Promise<TransactOp[]> {
+  if (sale.type !== 'one_time') return [];
+  return [revokeDownloadsOp(scope, sale._id, reason === 'refund' ? 'refunded' : 'disputed', at), ...(await revokeOrderLicensesOps(deps, scope, sale._id, reason))];
 }

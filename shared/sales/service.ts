@@ -12,7 +12,7 @@ import { offerBlock } from '../subscriptions/events';
 import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
 import { refundCheck } from './refund-rules';
-import { orderDeliverables } from './deliverables';
+import { endDeliverablesOps, orderDeliverables } from './deliverables';
 import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, listSubscriberSales, saleUpdate } from './repository';
 
 export function presentSale(sale: SaleRecord) {
@@ -192,6 +192,8 @@ export async function onPaymentRefunded(deps: Deps, scope: Scope, notification: 
     processedMarker(notification.id, notification.created),
     saleUpdate(scope, sale._id, { refundedCents: after.refundedCents, status: after.status, refundedAt: now }, { expression: 'refundedCents = :seen', values: { ':seen': sale.refundedCents } }),
     outboxPut(event),
+    // A full refund of a one-time order ends its downloads and its licence keys, in this transaction.
+    ...(data.full ? await endDeliverablesOps(deps, scope, sale, 'refund', now) : []),
   ]);
 }
 
@@ -206,6 +208,7 @@ export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: 
     processedMarker(notification.id, notification.created),
     saleUpdate(scope, sale._id, { status: 'disputed', disputedAt: after.disputedAt }),
     outboxPut(newEvent(scope, deps.clock, 'order.disputed', { order: { id: sale._id, type: sale.type, status: 'disputed', currency: sale.currency } })),
+    ...(await endDeliverablesOps(deps, scope, sale, 'dispute', after.disputedAt!)),
   ]);
 }
 
