@@ -11,9 +11,14 @@ import { effectiveStatus, INSTANCE_PATTERN, keyHash, keyPrefix, newLicenseKey, n
 import type { LicenseRecord } from './records';
 import * as repo from './repository';
 
-/** Public routes: per caller address and per key, a minute's worth (an app checks at start, not in a loop). */
-export const PER_IP_PER_MINUTE = 300;
-export const PER_KEY_PER_MINUTE = 60;
+/**
+ * Public routes, per minute: per caller address half the account request limit (300 at the
+ * default 600; an office behind one address starts many apps), per key a tenth (60: an app checks
+ * at start, not in a loop). Scaled with RATE_LIMIT_PER_MINUTE so a deployment that raises one
+ * raises both.
+ */
+export const perIpPerMinute = (config: Deps['config']) => Math.max(1, Math.floor(config.RATE_LIMIT_PER_MINUTE / 2));
+export const perKeyPerMinute = (config: Deps['config']) => Math.max(1, Math.floor(config.RATE_LIMIT_PER_MINUTE / 10));
 
 const cipherContext = (scope: Scope, id: string) => ({ purpose: 'license-key', accountId: scope.accountId, mode: scope.mode, licenseId: id });
 
@@ -106,8 +111,8 @@ async function admit(deps: PublicDeps, sourceIp: string, key: string): Promise<s
   const normalized = normalizeKey(key);
   if (!normalized) throw badRequest('key: not a licence key (six groups of five letters and digits, like ABCDE-FGHJK-...)', { field: 'key', code: 'MALFORMED_KEY' });
   const hash = keyHash(normalized);
-  await consumeRequest(deps as Deps, `license-ip#${sourceIp}`, PER_IP_PER_MINUTE);
-  await consumeRequest(deps as Deps, `license-key#${hash}`, PER_KEY_PER_MINUTE);
+  await consumeRequest(deps as Deps, `license-ip#${sourceIp}`, perIpPerMinute(deps.config));
+  await consumeRequest(deps as Deps, `license-key#${hash}`, perKeyPerMinute(deps.config));
   return hash;
 }
 
