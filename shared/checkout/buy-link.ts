@@ -22,7 +22,7 @@ export interface BuyLinkQuery {
 export type BuyLinkOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; html: string; headers: Record<string, string> };
 
 /** Link unfurlers, crawlers and speculative loads: they see the product, they open no checkout. */
-const PREVIEWER = /bot\b|bot\/|crawler|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|whatsapp|telegrambot|slackbot|discordbot|linkedinbot|skypeuripreview|vkshare|pinterest|redditbot|applebot|bingpreview|headlesschrome/i;
+const PREVIEWER = /bot\b|bot\/|crawler|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|whatsapp|telegrambot|slackbot|discordbot|linkedinbot|skypeuripreview|vkshare|pinterest|redditbot|applebot|bingpreview/i;
 
 export function isPreviewRequest(headers: Record<string, string>): boolean {
   const purpose = `${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`.toLowerCase();

@@ -87,7 +87,9 @@ export async function licenseForOrder(deps: Pick<Deps, 'clock' | 'ports'>, scope
 
 /** The keys of an order in full, with their status (order read, thank-you page, receipt). */
 export async function keysOfOrder(deps: Pick<Deps, 'store' | 'clock' | 'ports'>, scope: Scope, orderId: string): Promise<{ key: string; status: LicenseStatus; licenseId: string; productId: string; activationLimit: number; activations: number; expiresAt: string | null }[]> {
-  const licenses = await repo.licensesOfOrder(deps.store, scope, orderId);
+  // Found through the order's index (eventually consistent), read again by key: a revoke just made shows.
+  const listed = await repo.licensesOfOrder(deps.store, scope, orderId);
+  const licenses = (await Promise.all(listed.map((l) => repo.licenseByHash(deps.store, l.keyHash)))).filter((l): l is LicenseRecord => Boolean(l));
   const nowMs = deps.clock.nowMs();
   return Promise.all(
     licenses.map(async (l) => ({
