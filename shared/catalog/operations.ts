@@ -34,7 +34,8 @@ import { parseMultipart } from '../platform/http/multipart';
 const usagePlan = (body: { usagePricing?: { seats?: { enabled: boolean }; meters?: unknown[] } | null } | undefined) =>
   usesUsagePricing(body?.usagePricing) ? ('tier3' as const) : undefined;
 
-// The buy link is an address of this deployment, so reads add it here rather than in the record's view (events carry no address).
+// The buy link is an address of this deployment: the reads (one product, the list) add it; writes
+// answer the document their event carries, which names no address.
 const base = (ctx: OperationContext) => (ctx.config.PUBLIC_BASE_URL ?? ctx.request.baseUrl).replace(/\/$/, '');
 const withBuyUrl = (ctx: OperationContext) => (view: ProductView): ProductView => ({ ...view, buyUrl: buyUrlOf(base(ctx), view._id) });
 
@@ -61,7 +62,7 @@ export const catalogOperations = [
     body: productCreateBody,
     output: productSchema,
     status: 201,
-    handler: async (ctx, { body }) => withBuyUrl(ctx)(await createProduct(ctx, body)),
+    handler: async (ctx, { body }) => createProduct(ctx, body),
   }),
   defineOperation({
     operationId: 'getProduct',
@@ -98,7 +99,7 @@ export const catalogOperations = [
     params: idParams,
     body: productUpdateBody,
     output: productSchema,
-    handler: async (ctx, { params, body }) => withBuyUrl(ctx)(await updateProduct(ctx, params.id, body)),
+    handler: async (ctx, { params, body }) => updateProduct(ctx, params.id, body),
   }),
   defineOperation({
     operationId: 'copyProduct',
@@ -113,7 +114,7 @@ export const catalogOperations = [
     body: productCopyBody,
     output: productSchema,
     status: 201,
-    handler: async (ctx, { params, body }) => withBuyUrl(ctx)(await copyProduct(ctx, params.id, body)),
+    handler: async (ctx, { params, body }) => copyProduct(ctx, params.id, body),
   }),
   defineOperation({
     operationId: 'listSubscriptionOffers',
