@@ -1,8 +1,6 @@
 import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
-import type { OperationContext } from '../platform/context';
-import { buyUrlOf, usesUsagePricing } from './rules';
-import type { ProductView } from './schemas';
+import { usesUsagePricing } from './rules';
 import {
   deletedSchema,
   idParams,
@@ -34,11 +32,6 @@ import { parseMultipart } from '../platform/http/multipart';
 const usagePlan = (body: { usagePricing?: { seats?: { enabled: boolean }; meters?: unknown[] } | null } | undefined) =>
   usesUsagePricing(body?.usagePricing) ? ('tier3' as const) : undefined;
 
-// The buy link is an address of this deployment: the reads (one product, the list) add it; writes
-// answer the document their event carries, which names no address.
-const base = (ctx: OperationContext) => (ctx.config.PUBLIC_BASE_URL ?? ctx.request.baseUrl).replace(/\/$/, '');
-const withBuyUrl = (ctx: OperationContext) => (view: ProductView): ProductView => ({ ...view, buyUrl: buyUrlOf(base(ctx), view._id) });
-
 export const catalogOperations = [
   defineOperation({
     operationId: 'listProducts',
@@ -49,7 +42,7 @@ export const catalogOperations = [
     path: '/products',
     auth: 'key',
     output: z.array(productSchema),
-    handler: async (ctx) => (await listProductViews(ctx)).map(withBuyUrl(ctx)),
+    handler: async (ctx) => listProductViews(ctx),
   }),
   defineOperation({
     operationId: 'createProduct',
@@ -74,7 +67,7 @@ export const catalogOperations = [
     auth: 'key',
     params: idParams,
     output: productSchema,
-    handler: async (ctx, { params }) => withBuyUrl(ctx)(await readProduct(ctx, params.id)),
+    handler: async (ctx, { params }) => readProduct(ctx, params.id),
   }),
   defineOperation({
     operationId: 'deleteProduct',

@@ -122,14 +122,14 @@ export function toProductView(record: ProductRecord): ProductView {
     ...(record.downloadLimit !== undefined ? { downloadLimit: record.downloadLimit } : {}),
     ...(record.allowedFileTypes?.length ? { allowedFileTypes: record.allowedFileTypes } : {}),
     imageIds: record.imageIds ?? [],
+    // The public buy link, relative to the API's base address (events carry it too, and they
+    // name no deployment address).
+    buyPath: `/buy/${record._id}`,
     testMode: record.testMode,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
 }
-
-/** The public buy link of a product (GET /buy/{id}). */
-export const buyUrlOf = (baseUrl: string, productId: string) => `${baseUrl}/buy/${productId}`;
 
 /** Whether an update changed anything a client can see (updatedAt aside). */
 export function sameView<T extends { updatedAt: string }>(a: T, b: T): boolean {

@@ -165,7 +165,7 @@ export const productSchema = z.object({
   licenseKeys: z.optional(z.object({ enabled: z.boolean(), activationLimit: z.number().check(z.int()), expiresInDays: z.nullable(z.number().check(z.int())) })),
   downloadLimit: z.optional(z.number().check(z.int())),
   allowedFileTypes: z.optional(z.array(z.string())),
-  buyUrl: z.optional(z.string().check(z.describe('The public buy link (GET /buy/{id}): put it in a bio or a post; it opens a checkout'))),
+  buyPath: z.string().check(z.describe('The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout')),
 });
 
 export const offerSchema = z.object({

@@ -245,7 +245,8 @@ describe('buy links', () => {
   it('open a hosted checkout with the code, amount and email applied; previews open nothing; unknown products 404', { timeout: 240_000 }, async () => {
     const product = await createProduct(seller, { name: 'Sample pack', price: 20 });
     const read = (await seller.test.get(`/products/${product._id}`)).body;
-    expect(read.buyUrl).toBe(`${runtime.url}/buy/${product._id}`);
+    expect(read.buyPath).toBe(`/buy/${product._id}`);
+    read.buyUrl = `${runtime.url}${read.buyPath}`;
     await seller.test.post('/discounts', { name: 'Half', code: 'HALF', valueType: 'percentage', value: 50, mainProductIds: [product._id] });
 
     const opened = await fetch(`${read.buyUrl}?discount=half&email=fan%40example.com`, { redirect: 'manual' });

@@ -16814,8 +16814,8 @@ export interface operations {
                     "application/json": {
                         _id: string;
                         allowedFileTypes?: string[];
-                        /** @description The public buy link (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
-                        buyUrl?: string;
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -16961,8 +16961,8 @@ export interface operations {
                     "application/json": {
                         _id: string;
                         allowedFileTypes?: string[];
-                        /** @description The public buy link (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
-                        buyUrl?: string;
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -17062,8 +17062,8 @@ export interface operations {
                     "application/json": {
                         _id: string;
                         allowedFileTypes?: string[];
-                        /** @description The public buy link (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
-                        buyUrl?: string;
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -17470,8 +17470,8 @@ export interface operations {
                     "application/json": {
                         _id: string;
                         allowedFileTypes?: string[];
-                        /** @description The public buy link (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
-                        buyUrl?: string;
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -17605,8 +17605,8 @@ export interface operations {
                     "application/json": {
                         _id: string;
                         allowedFileTypes?: string[];
-                        /** @description The public buy link (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
-                        buyUrl?: string;
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {

@@ -74,7 +74,8 @@ const initialOf = (p: Product): FormValues => ({
 });
 
 export function ProductsPage() {
-  const { api, current, modes } = useSession();
+  const { api, current, modes, config } = useSession();
+  const buyUrl = (p: Product) => `${config.apiBaseUrl.replace(/\/$/, '')}${p.buyPath}`;
   const query = useQuery(load);
   const [editing, setEditing] = useState<Product | 'new' | null>(null);
   const [filesOf, setFilesOf] = useState<Product | null>(null);
@@ -105,7 +106,7 @@ export function ProductsPage() {
                 { key: 'name', header: 'Name', render: (p) => <Text fw={500}>{p.name}</Text> },
                 { key: 'price', header: 'Price', numeric: true, render: (p) => <Money amount={p.price} currency={p.currency} /> },
                 { key: 'type', header: 'Type', render: (p) => p.productType },
-                { key: 'buy', header: 'Buy link', render: (p) => (p.buyUrl ? <BuyLink url={p.buyUrl} name={p.name} /> : '—') },
+                { key: 'buy', header: 'Buy link', render: (p) => <BuyLink url={buyUrl(p)} name={p.name} /> },
                 { key: 'published', header: 'Status', render: (p) => <Badge variant="dot" color={p.published ? 'green' : 'gray'}>{p.published ? 'published' : 'draft'}</Badge> },
                 { key: 'created', header: 'Created', render: (p) => formatDate(p.createdAt) },
                 {
@@ -155,7 +156,7 @@ export function ProductsPage() {
                 },
               ]}
             />
-            <ProductFilesModal product={filesOf} onClose={() => setFilesOf(null)} />
+            <ProductFilesModal product={filesOf && { ...filesOf, buyUrl: buyUrl(filesOf) }} onClose={() => setFilesOf(null)} />
             <FormModal
               title={editing === 'new' ? 'New product' : `Edit ${editing ? editing.name : ''}`}
               opened={editing !== null}
