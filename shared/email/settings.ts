@@ -16,6 +16,9 @@ export function withDefaults(stored: Partial<EmailSettingsRecord> | undefined, a
     replyTo: stored?.replyTo ?? null,
     physicalAddress: stored?.physicalAddress ?? null,
     footerText: stored?.footerText ?? null,
+    checkoutOptIn: stored?.checkoutOptIn ?? 'unchecked',
+    checkoutOptInWording: stored?.checkoutOptInWording ?? null,
+    saleNotifications: stored?.saleNotifications ?? true,
     tokenSecretCiphertext: stored?.tokenSecretCiphertext,
     totalEmailsSent: stored?.totalEmailsSent ?? 0,
     updatedAt: stored?.updatedAt ?? null,
@@ -41,7 +44,7 @@ export async function tokenSecret(deps: Deps, scope: Scope, stored?: Partial<Ema
 
 /**
  * Local runtime only: accounts made by the control API and the demo account can send at once, with
- * a demo physical address in both modes (DESIGN.md section 5).
+ * a demo physical address in both modes (docs/architecture.md, "The local runtime").
  */
 export async function provisionLocalSender(deps: Deps, accountId: string): Promise<void> {
   for (const mode of ['live', 'test'] as const) {

@@ -9,6 +9,10 @@ import { licenseOperations } from './operations';
  */
 export const licenses = defineCapability({
   name: 'licenses',
+  build: {
+    manifest: { url: import.meta.url, export: 'licenses' },
+    operations: './operations#licenseOperations',
+  },
   operations: licenseOperations,
   // Served by the checkout function: its own would cost the API stack eight more resources.
   apiFunction: 'checkout',

@@ -10,6 +10,10 @@ import { productFileOperations } from './operations';
  */
 export const productFiles = defineCapability({
   name: 'product-files',
+  build: {
+    manifest: { url: import.meta.url, export: 'productFiles' },
+    operations: './operations#productFileOperations',
+  },
   operations: productFileOperations,
   apiFunction: 'checkout',
   needs: ['table', 'blob'],
