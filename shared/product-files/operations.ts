@@ -5,7 +5,8 @@ import { defineOperation, rawReply, reply } from '../platform/operation';
 import type { OperationContext, PublicContext } from '../platform/context';
 import { receiptDownloadsPage } from './page';
 import { fileParams, fileSchema, productParams, tokenParams, uploadFileBody } from './schemas';
-import { addProductFile, deleteProductFile, listProductFiles, openDownload, openReceiptAccess } from './service';
+import { openReceiptAccess } from './links';
+import { addProductFile, deleteProductFile, listProductFiles, openDownload } from './service';
 
 const base = (ctx: OperationContext | PublicContext) => (ctx.config.PUBLIC_BASE_URL ?? ctx.request.baseUrl).replace(/\/$/, '');
 const attachmentName = (filename: string) => `attachment; filename="${filename.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;

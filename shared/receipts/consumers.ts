@@ -8,7 +8,7 @@ import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
 import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/lookups';
 import { surveyUrlForSale } from '../survey/service';
-import { receiptAccessUrl } from '../product-files/service';
+import { receiptAccessUrl } from '../product-files/links';
 import { keysOfOrder } from '../licenses/service';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
 import { isConditionFailed } from '../store/conditional';

@@ -1,6 +1,6 @@
 import { keysOfOrder, revokeOrderLicensesOps } from '../licenses/service';
 import type { Deps } from '../platform/context';
-import { downloadsForOrder, revokeDownloadsOp } from '../product-files/service';
+import { downloadsForOrder, revokeDownloadsOp } from '../product-files/links';
 import type { TransactOp } from '../store/store';
 import type { Scope } from '../store/keys';
 import type { SaleRecord } from './records';
