@@ -23,6 +23,8 @@ import type { Capability } from './platform/capability';
 import { platformMail } from './platform-mail/index';
 import { privacy } from './privacy/index';
 import { processor } from './processor/index';
+import { productFiles } from './product-files/index';
+import { licenses } from './licenses/index';
 import { sales } from './sales/index';
 import { segments } from './segments/index';
 import { sheets } from './sheets/index';
@@ -41,6 +43,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage, retention, dashboard, audit, privacy, invoices, platformMail];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, productFiles, licenses, usage, retention, dashboard, audit, privacy, invoices, platformMail];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -103,7 +103,12 @@ const subscription = (type: string, options: (r: Records) => EventOptions = () =
 const renewal = (r: Records): EventOptions => ({ billingReason: 'renewal', invoice: r.invoice });
 const declined = (r: Records): EventOptions => ({ billingReason: 'renewal', invoice: { ...r.invoice, attempt: 1, nextRetryAt: r.subscriber.currentPeriodEnd }, failureMessage: 'Your card was declined.', declineCode: 'card_declined' });
 
+const sampleLicense = (r: Records, status: string, activations: number) => ({ id: r.id(), prefix: 'ABCDE', productId: r.product._id, orderId: r.sale._id, status, activationLimit: 3, activations, expiresAt: null });
+
 const SAMPLES: Record<string, (r: Records) => Record<string, unknown>> = {
+  'license.created': (r) => ({ license: sampleLicense(r, 'active', 0), customer: { email: r.sale.buyerEmail } }),
+  'license.activated': (r) => ({ license: sampleLicense(r, 'active', 1), instance: { id: 'inst_SampleInstance0000000000', name: 'Studio Mac' } }),
+  'license.revoked': (r) => ({ license: sampleLicense(r, 'revoked', 1), reason: 'seller' }),
   'order.completed': (r) => orderCompletedData(r.sale),
   'order.refunded': (r) => orderRefundedData({ ...r.sale, status: 'refunded', refundedCents: r.sale.amountCents, refundedAt: r.at }, { id: `re_${r.id()}`, amountCents: r.sale.amountCents, full: true }),
   'customer.created': (r) => customerCreatedOnSaleData(r.sale, r.customer),

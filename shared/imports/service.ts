@@ -15,6 +15,7 @@ import { KINDS, PLATFORMS, platformOf, type Kind } from './platforms';
 import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type ProductFile, type RowRecord, type RowState } from './records';
 import { PullError, pullFromPlatform, type PulledTable } from './platform-api';
 import { fetchProductFile, linkProblem, UPLOAD_BYTES } from './product-files';
+import { storeImportedFile } from '../product-files/service';
 import * as repo from './repository';
 import { blobFileName, checkRow, detectMapping, mappingProblems, parseCsv, parseCsvRows, type Checked, type Mapping, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
 
@@ -712,9 +713,10 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
       if (!item.fileUrl) return done(row, ops, 'created', { ref: productId });
       const fetched = await fetchProductFile(item.fileUrl, ctx.account.plan);
       if (!fetched.ok) return done(row, ops, 'created', { ref: productId, reason: `fileNeeded: ${fetched.reason}` });
-      const file = { blobKey: `products/${ctx.scope.accountId}/${ctx.scope.mode}/${productId}/files/${blobFileName(fetched.filename)}`, filename: fetched.filename, contentType: fetched.contentType, size: fetched.size, sourceUrl: item.fileUrl };
-      await ctx.ports.blob.put(file.blobKey, fetched.body, file.contentType);
-      return done(row, [...ops, repo.productFilePut(ctx.scope, productId, file)], 'created', { ref: productId, file });
+      // The product files capability keeps the bytes and the record; the row's marker rides with the record.
+      const stored = await storeImportedFile(ctx, ctx.scope, productId, { body: fetched.body, filename: fetched.filename, contentType: fetched.contentType, sourceUrl: item.fileUrl });
+      const file = { blobKey: stored.file.blobKey, filename: fetched.filename, contentType: fetched.contentType, size: fetched.size, sourceUrl: item.fileUrl };
+      return done(row, [...ops, stored.op], 'created', { ref: productId, file });
     }
     if (item.kind === 'customers') {
       return done(row, [repo.importedCustomerPut(ctx.scope, { email: item.email, name: item.name, country: item.country, source: record.source, importId: id, importedAt: now })], 'created', { ref: item.email });

@@ -51,6 +51,12 @@ export interface BlobPort {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<BlobObject | undefined>;
   delete(key: string): Promise<void>;
+  /**
+   * A short-lived address that serves the object's bytes itself (S3 presigned GET, as an
+   * attachment named `filename`). Absent locally: the API serves the bytes then. In AWS a Lambda
+   * answer is capped at 6 MB, so large files must go this way.
+   */
+  signedGetUrl?(key: string, options: { expiresInSeconds: number; filename: string; contentType: string }): Promise<string>;
 }
 
 export interface EmailMessage {

@@ -31,8 +31,10 @@ export interface ReceiptInput {
   /** The buyer's invoice page (company details and VAT ID, then the PDF). */
   invoiceUrl?: string | null;
   portalUrl: string | null;
-  /** Download links of the product files bought. */
-  downloads?: { filename: string; url: string }[];
+  /** The page that signs fresh download links for the files bought (it keeps working). */
+  downloadsUrl?: string | null;
+  /** The order's licence keys. */
+  licenseKeys?: string[];
   testMode: boolean;
 }
 
@@ -63,7 +65,8 @@ export function receiptMail(input: ReceiptInput): MailBody {
     test,
     `<p>Order ${esc(input.orderId)} · ${esc(day(input.paidAt))}</p>`,
     `<table width="100%" cellpadding="6" cellspacing="0" border="0">${rows}</table>`,
-    ...(input.downloads ?? []).map((d) => `<p>Your download: <a href="${esc(d.url)}">${esc(d.filename)}</a> (the link works for 7 days)</p>`),
+    ...(input.licenseKeys ?? []).map((key) => `<p>Your licence key: <code>${esc(key)}</code></p>`),
+    input.downloadsUrl ? `<p>Your files are ready:</p>${button(brand, input.downloadsUrl, 'Download your files')}<p class="muted">Keep this mail: the button always gives you fresh download links.</p>` : '',
     input.portalUrl ? `<p>Manage your subscription (see payments, cancel or resume) any time:</p>${button(brand, input.portalUrl, 'Manage subscription')}` : '',
     input.reviewUrl ? `<p><a href="${esc(input.reviewUrl)}">Leave a review of ${esc(input.productName)}</a></p>` : '',
     input.invoiceUrl ? `<p>Need an invoice, with your company's name and VAT ID? <a href="${esc(input.invoiceUrl)}">Get your invoice</a></p>` : '',
@@ -77,7 +80,8 @@ export function receiptMail(input: ReceiptInput): MailBody {
     ...(lines ? lines.map((l) => `${l.name}: ${formatMoney(l.amountCents, input.currency)}`) : [`${what}: ${formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency)}`]),
     input.discount ? `Discount ${input.discount.code}: -${formatMoney(input.discount.amountOffCents, input.currency)}` : '',
     `Total paid: ${total}`,
-    ...(input.downloads ?? []).map((d) => `Download ${d.filename}: ${d.url}`),
+    ...(input.licenseKeys ?? []).map((key) => `Your licence key: ${key}`),
+    input.downloadsUrl ? `Download your files: ${input.downloadsUrl}` : '',
     input.portalUrl ? `Manage your subscription: ${input.portalUrl}` : '',
     input.reviewUrl ? `Leave a review: ${input.reviewUrl}` : '',
     input.invoiceUrl ? `Your invoice: ${input.invoiceUrl}` : '',

@@ -1,7 +1,7 @@
 import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { getSubscriptionOrder } from '../subscriptions/service';
-import { createCustomerBody, customerSchema, customersQuery, idParams, paymentQuery, paymentsQuery, refundBody, saleSchema } from './schemas';
+import { createCustomerBody, customerSchema, customersQuery, idParams, paymentQuery, paymentsQuery, orderSchema, refundBody, saleSchema } from './schemas';
 import { createCustomer, getCustomerById, getOrder, getPayment, listCustomersOf, listOrders, listPayments, refundPayment } from './service';
 
 export const salesOperations = [
@@ -19,13 +19,13 @@ export const salesOperations = [
   defineOperation({
     operationId: 'getOrder',
     tool: 'get_order',
-    summary: 'One one-time order by its own _id',
+    summary: 'One one-time order by its own _id, with fresh signed links to its files (downloads) and its licence keys',
     tags: ['Orders'],
     method: 'GET',
     path: '/orders/{id}',
     auth: 'key',
     params: idParams,
-    output: saleSchema,
+    output: orderSchema,
     handler: (ctx, { params }) => getOrder(ctx, params.id),
   }),
   defineOperation({

@@ -26,6 +26,12 @@ export const saleSchema = z.looseObject({
   createdAt: z.string(),
 });
 
+/** One order as GET /orders/{id} answers it: the sale, its fresh download links and its licence keys. */
+export const orderSchema = z.extend(saleSchema, {
+  downloads: z.array(z.object({ fileId: z.string(), name: z.string(), size: z.number().check(z.int()), url: z.string(), expiresAt: z.string() })).check(z.describe('Fresh signed links (an hour) to every file of what the order bought; empty once refunded')),
+  licenseKeys: z.array(z.looseObject({ key: z.string(), status: z.enum(['active', 'revoked', 'refunded', 'expired']) })).check(z.describe('The licence keys issued with the order')),
+});
+
 export const customerSchema = z.object({
   _id: z.string(),
   userId: z.string(),

@@ -13,6 +13,7 @@ import { offerBlock } from '../subscriptions/events';
 import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
 import { refundCheck } from './refund-rules';
+import { endDeliverablesOps, orderDeliverables } from './deliverables';
 import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, listSubscriberSales, saleUpdate } from './repository';
 
 export function presentSale(sale: SaleRecord) {
@@ -78,7 +79,8 @@ export async function listOrders(ctx: OperationContext) {
 export async function getOrder(ctx: OperationContext, id: string) {
   const sale = isObjectId(id) ? await getSale(ctx.store, ctx.scope, id) : undefined;
   if (!sale || sale.type !== 'one_time') throw notFound('Order');
-  return presentSale(sale);
+  const base = (ctx.config.PUBLIC_BASE_URL ?? ctx.request.baseUrl).replace(/\/$/, '');
+  return { ...presentSale(sale), ...(await orderDeliverables(ctx, ctx.scope, sale, base)) };
 }
 
 export async function listPayments(ctx: OperationContext, type?: SaleRecord['type']) {
@@ -196,6 +198,8 @@ export async function onPaymentRefunded(deps: Deps, scope: Scope, notification: 
     processedMarker(notification.id, notification.created),
     saleUpdate(scope, sale._id, { refundedCents: after.refundedCents, status: after.status, refundedAt: now }, { expression: 'refundedCents = :seen', values: { ':seen': sale.refundedCents } }),
     outboxPut(event),
+    // A full refund of a one-time order ends its downloads and its licence keys, in this transaction.
+    ...(data.full ? await endDeliverablesOps(deps, scope, sale, 'refund', now) : []),
   ]);
 }
 
@@ -210,6 +214,7 @@ export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: 
     processedMarker(notification.id, notification.created),
     saleUpdate(scope, sale._id, { status: 'disputed', disputedAt: after.disputedAt }),
     outboxPut(newEvent(scope, deps.clock, 'order.disputed', { order: { id: sale._id, type: sale.type, status: 'disputed', currency: sale.currency } })),
+    ...(await endDeliverablesOps(deps, scope, sale, 'dispute', after.disputedAt!)),
   ]);
 }
 
@@ -229,6 +234,12 @@ export async function saleForControl(deps: Deps, scope: Scope, saleId: string) {
   if (!sale) throw notFound('Sale');
   if (!sale.paymentIntentId) throw badRequest('A free order has no payment to refund or dispute', { field: 'saleId' });
   return sale;
+}
+
+/** What an order delivers (files, licence keys), by its id: the thank-you page. */
+export async function deliverablesOfSale(deps: Pick<Deps, 'store' | 'clock' | 'ports'>, scope: Scope, saleId: string, baseUrl: string) {
+  const sale = await getSale(deps.store, scope, saleId);
+  return sale ? orderDeliverables(deps, scope, sale, baseUrl) : undefined;
 }
 
 /** One sale as the API shows it, or undefined (receipts and other consumers of sale events). */

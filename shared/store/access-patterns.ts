@@ -23,6 +23,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   SandboxSettings v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_SETTINGS, SK=settings
 //   Offer v1 (shared/catalog/entities.ts): PK=<scope>#OFFER, SK=<id>
 //   Product v1 (shared/catalog/entities.ts): PK=<scope>#PRODUCT, SK=<id>
+//   ProductLocator v1 (shared/catalog/entities.ts): PK=CAP#product#<productId>, SK=CAP
 //   CheckoutLocator v1 (shared/checkout/entities.ts): PK=CAP#checkout-session#<sessionId>, SK=CAP
 //   CheckoutSession v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT, SK=<sessionId>
 //   CreditAccount v1 (shared/credits/entities.ts): PK=<scope>#CREDIT_ACCOUNT, SK=<id>
@@ -32,6 +33,8 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   DashboardSignInRate v1 (shared/dashboard/entities.ts): PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP
 //   InvoiceCounter v1 (shared/invoices/entities.ts): PK=<scope>#U#INVOICE_COUNTER, SK=<sequence>
 //   Invoice v1 (shared/invoices/entities.ts): PK=<scope>#INVOICE, SK=<saleId>
+//   License v1 (shared/licenses/entities.ts): PK=CAP#license#<keyHash>, SK=CAP; GSI1PK=<scope>#LICENSES#all, GSI1SK=<licenseId>; GSI2PK=<scope>#LICENSE_ORDER#<orderId>, GSI2SK=<licenseId>; GSI3PK=<scope>#LICENSE_PRODUCT#<productId>, GSI3SK=<licenseId>
+//   LicenseInstance v1 (shared/licenses/entities.ts): PK=<scope>#LICENSE#<licenseId>#INSTANCE, SK=<instanceId>
 //   Account v1 (shared/platform/entities.ts): PK=ACCOUNT#<accountId>, SK=ACCOUNT; GSI1PK=ACCOUNTS, GSI1SK=<accountId>; GSI2PK=PERSON#<email>, GSI2SK=OWNER#<accountId>
 //   ApiKey v1 (shared/platform/entities.ts): PK=APIKEY#<sha256(key)>, SK=APIKEY; GSI1PK=ACCOUNT#<accountId>#KEYS, GSI1SK=<keyId>
 //   ProcessedEvent v1 (shared/platform/entities.ts): PK=DONE#<consumer>, SK=<eventId>
@@ -43,7 +46,10 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   Erasure v1 (shared/privacy/entities.ts): PK=<scope>#ERASURE, SK=<customerId>
 //   ProcessedNotification v1 (shared/processor/entities.ts): PK=DONE#processor-ingress, SK=<notificationId>
 //   ProcessorSettings v1 (shared/processor/entities.ts): PK=<scope>#PROCESSOR_SETTINGS, SK=current
-//   DownloadLink v1 (shared/receipts/entities.ts): PK=CAP#download#<token>, SK=CAP
+//   DownloadGrant v1 (shared/product-files/entities.ts): PK=<scope>#DOWNLOAD_GRANT, SK=<orderId>
+//   DownloadToken v1 (shared/product-files/entities.ts): PK=CAP#download#<token>, SK=CAP
+//   OrderAccessLink v1 (shared/product-files/entities.ts): PK=CAP#download-access#<token>, SK=CAP
+//   ProductFile v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>
 //   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>
 //   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER, SK=<customerId>
 //   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT, SK=<pay_id>
@@ -96,6 +102,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Product by id (checkout, joins, catalog API)', key: 'PK=<scope>#PRODUCT, SK=<id>', index: 'table', notes: 'deleted ones stay with deletedAt set; the catalog API and getSellable treat them as missing', declaredBy: 'catalog Product v1 .byId', declared: true },
   { name: 'Products of a tenant and mode, newest first', key: 'PK=<scope>#PRODUCT, filter attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant list; also read for copy-name de-duplication', declaredBy: 'catalog Product v1 .live', declared: true },
   { name: 'Products using a refund policy (appliedTo)', key: 'PK=<scope>#PRODUCT, filter attribute_exists(refundPolicyId) AND attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant query; counted in memory', declaredBy: 'catalog Product v1 .withRefundPolicy', declared: true },
+  { name: 'Account and mode of a product (public buy link)', key: 'PK=CAP#product#<productId>, SK=CAP', index: 'table', declaredBy: 'catalog ProductLocator v1 .byProduct', declared: true },
   { name: 'Checkout session locator (local control API)', key: 'PK=CAP#checkout-session#<sessionId>, SK=CAP', index: 'table', notes: 'holds accountId, mode and the processor checkout id', declaredBy: 'checkout CheckoutLocator v1 .bySession', declared: true },
   { name: 'Checkout session by id', key: 'PK=<scope>#CHECKOUT, SK=<sessionId>', index: 'table', notes: 'completed once, conditioned on status = open', declaredBy: 'checkout CheckoutSession v1 .byId', declared: true },
   { name: 'Credit account by id, read consistently (the balance decides a deduction)', key: 'PK=<scope>#CREDIT_ACCOUNT, SK=<id>', index: 'table', declaredBy: 'credits CreditAccount v1 .byId', declared: true },
@@ -106,6 +113,11 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Sign-in links sent to one address in a 15-minute window (conditional ADD)', key: 'PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP', index: 'table', notes: 'TTL at the window end', declaredBy: 'dashboard DashboardSignInRate v1 (written, not read)', declared: true },
   { name: 'Last invoice or credit-note number of a seller', key: 'PK=<scope>#U#INVOICE_COUNTER, SK=<sequence>', index: 'table', declaredBy: 'invoices InvoiceCounter v1 .ofSequence', declared: true },
   { name: 'The invoice (and credit note) of a sale', key: 'PK=<scope>#INVOICE, SK=<saleId>', index: 'table', declaredBy: 'invoices Invoice v1 .bySale', declared: true },
+  { name: 'Licence by the hash of its key (public activate, validate, deactivate)', key: 'PK=CAP#license#<sha256(key)>, SK=CAP', index: 'table', declaredBy: 'licenses License v1 .byKeyHash', declared: true },
+  { name: 'Licences of a tenant, newest first; by id with the id as sort prefix', key: 'GSI1PK=<scope>#LICENSES#all', index: 'GSI1', declaredBy: 'licenses License v1 .ofTenant', declared: true },
+  { name: 'Licences of an order (order read, refund)', key: 'GSI2PK=<scope>#LICENSE_ORDER#<orderId>', index: 'GSI2', declaredBy: 'licenses License v1 .ofOrder', declared: true },
+  { name: 'Licences of a product, newest first', key: 'GSI3PK=<scope>#LICENSE_PRODUCT#<productId>', index: 'GSI3', declaredBy: 'licenses License v1 .ofProduct', declared: true },
+  { name: 'An activation of a licence (validate with instanceId, deactivate)', key: 'PK=<scope>#LICENSE#<licenseId>#INSTANCE, SK=<instanceId>', index: 'table', notes: 'at most activationLimit per licence', declaredBy: 'licenses LicenseInstance v1 .byId', declared: true },
   { name: 'Get account', key: 'PK=ACCOUNT#<accountId>, SK=ACCOUNT', index: 'table', declaredBy: 'platform Account v1 .byId', declared: true },
   { name: 'Accounts owned by an email (dashboard sign-in)', key: 'GSI2PK=PERSON#<email>, begins_with(GSI2SK, OWNER#)', index: 'GSI2', notes: 'accounts created before the index existed are not found until their owner email is written again', declaredBy: 'platform Account v1 .ownedBy', declared: true },
   { name: 'List accounts (admin CLI only)', key: 'GSI1PK=ACCOUNTS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform Account v1 .all', declared: true },
@@ -121,7 +133,11 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Erasure of a customer (its progress)', key: 'PK=<scope>#ERASURE, SK=<customerId>', index: 'table', declaredBy: 'privacy Erasure v1 .byCustomer', declared: true },
   { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress, SK=<notificationId>', index: 'table', notes: 'in the same transaction as the change; TTL 30 days', declaredBy: 'processor ProcessedNotification v1 .byNotification', declared: true },
   { name: 'Processor settings of a tenant and mode (routing)', key: 'PK=<scope>#PROCESSOR_SETTINGS, SK=current', index: 'table', notes: 'secrets encrypted, bound to scope and name', declaredBy: 'processor ProcessorSettings v1 .ofTenant', declared: true },
-  { name: 'Download link by its token (GET /downloads/{productId}/{token})', key: 'PK=CAP#download#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'receipts DownloadLink v1 .byToken', declared: true },
+  { name: 'Download count and revocation of an order', key: 'PK=<scope>#DOWNLOAD_GRANT, SK=<orderId>', index: 'table', notes: 'counted with a conditional ADD (limit, not revoked) on every download', declaredBy: 'product-files DownloadGrant v1 .byOrder', declared: true },
+  { name: 'Signed download by its token (GET /downloads/{token})', key: 'PK=CAP#download#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'product-files DownloadToken v1 .byToken', declared: true },
+  { name: 'Receipt download page by its token (GET /downloads/orders/{token})', key: 'PK=CAP#download-access#<token>, SK=CAP', index: 'table', notes: 'TTL two years after the order', declaredBy: 'product-files OrderAccessLink v1 .byToken', declared: true },
+  { name: 'A file of a product', key: 'PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>', index: 'table', declaredBy: 'product-files ProductFile v1 .byId', declared: true },
+  { name: 'Files of a product, oldest first (GET /products/{id}/files, order downloads)', key: 'PK=<scope>#PRODUCT#<productId>#FILE, ScanIndexForward=true', index: 'table', notes: 'bounded: at most MAX_FILES (20) per product', declaredBy: 'product-files ProductFile v1 .ofProduct', declared: true },
   { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', notes: 'holds customerId', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
   { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byId', declared: true },
   { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },

@@ -160,6 +160,26 @@ export interface paths {
         patch: operations["updateAutomation"];
         trace?: never;
     };
+    "/buy/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's public buy link: opens a new hosted checkout and redirects to it (303)
+         * @description Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer, `ref` credits a partner, `quantity` (offers sold per seat). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.
+         */
+        get: operations["openBuyLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/sessions": {
         parameters: {
             query?: never;
@@ -582,15 +602,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/downloads/{productId}/{token}": {
+    "/downloads/{token}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Downloads a purchased product file through its capability link (from the thank-you page or the receipt); 404 for any mismatch, 410 once expired */
+        /**
+         * Downloads a purchased file through its signed link (an hour); counts against the order's download limit
+         * @description Answers the bytes (locally) or a redirect to a presigned S3 address (AWS). 404 for any unknown token, 410 once expired, 403 after a refund or at the limit.
+         */
         get: operations["downloadProductFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/orders/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The download page a receipt links to (HTML): signs fresh links to the order's files on each visit */
+        get: operations["getOrderDownloadsPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1018,6 +1058,108 @@ export interface paths {
         get: operations["followTrackedLink"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Licence keys issued with paid orders, newest first; filter by productId or orderId */
+        get: operations["listLicenses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes a revoked licence key work again (not one whose order was refunded) */
+        post: operations["reactivateLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revokes a licence key: validate answers valid: false and activation is refused; emits license.revoked */
+        post: operations["revokeLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Activates a licence key on one instance (a machine or install); 409 once the key's activation limit is reached */
+        post: operations["activateLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Releases one activation of a licence key (the instance id activate answered) */
+        post: operations["deactivateLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks a licence key (and an instance of it): valid: false for a revoked, refunded or expired key; 404 with valid: false for an unknown one */
+        post: operations["validateLicense"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1903,7 +2045,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One one-time order by its own _id */
+        /** One one-time order by its own _id, with fresh signed links to its files (downloads) and its licence keys */
         get: operations["getOrder"];
         put?: never;
         post?: never;
@@ -2225,6 +2367,44 @@ export interface paths {
         post?: never;
         /** Deletes a product; emits product.deleted carrying the product as it was */
         delete: operations["deleteProduct"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The files a product delivers to its buyers, oldest first */
+        get: operations["listProductFiles"];
+        put?: never;
+        /**
+         * Attach a file to a product (multipart/form-data, field `file`); every paid order of the product can download it
+         * @description A deliverable type (PDF, EPUB, ZIP, audio, video, images, fonts...) or an extension in the product's `allowedFileTypes`; at most the plan's file size (413 names it); an empty file is 400. At most 20 files per product.
+         */
+        post: operations["uploadProductFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/{id}/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a file from a product; links already handed out stop working */
+        delete: operations["deleteProductFile"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4617,6 +4797,50 @@ export interface operations {
             };
         };
     };
+    openBuyLink: {
+        parameters: {
+            query?: {
+                amount?: string;
+                discount?: string;
+                email?: string;
+                quantity?: string;
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createCheckoutSession: {
         parameters: {
             query?: never;
@@ -4634,6 +4858,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Pay what you want: the amount the buyer chose, in cents, at least the product's minimumPrice; refused for fixed-price products. The hosted page lets the buyer change it */
+                    amountCents?: number;
                     cancelUrl: string;
                     clientReferenceId?: string;
                     discountCode?: string;
@@ -4642,6 +4868,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * Format: email
+                     * @description The buyer's email, filled in on the hosted page
+                     */
+                    prefillEmail?: string;
                     productId: string;
                     /** @description Seats, for offers sold per seat: within the offer's minimum and maximum; the minimum unless stated */
                     quantity?: number;
@@ -6967,7 +7198,44 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                productId: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrderDownloadsPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
                 token: string;
             };
             cookie?: never;
@@ -9274,6 +9542,459 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLicenses: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                orderId?: string;
+                productId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            _id: string;
+                            activationLimit: number;
+                            activations: number;
+                            createdAt: string;
+                            customerEmail: string;
+                            expiresAt: string | null;
+                            orderId: string;
+                            /** @description The first group of the key, to recognise it; the whole key is on the order (GET /orders/{id}) */
+                            prefix: string;
+                            productId: string;
+                            productName: string;
+                            /** @enum {string} */
+                            status: "active" | "revoked" | "refunded" | "expired";
+                            testMode: boolean;
+                            updatedAt: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reactivateLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        activationLimit: number;
+                        activations: number;
+                        createdAt: string;
+                        customerEmail: string;
+                        expiresAt: string | null;
+                        orderId: string;
+                        /** @description The first group of the key, to recognise it; the whole key is on the order (GET /orders/{id}) */
+                        prefix: string;
+                        productId: string;
+                        productName: string;
+                        /** @enum {string} */
+                        status: "active" | "revoked" | "refunded" | "expired";
+                        testMode: boolean;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        activationLimit: number;
+                        activations: number;
+                        createdAt: string;
+                        customerEmail: string;
+                        expiresAt: string | null;
+                        orderId: string;
+                        /** @description The first group of the key, to recognise it; the whole key is on the order (GET /orders/{id}) */
+                        prefix: string;
+                        productId: string;
+                        productName: string;
+                        /** @enum {string} */
+                        status: "active" | "revoked" | "refunded" | "expired";
+                        testMode: boolean;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    activateLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "Example key",
+                 *       "instanceName": "Example instanceName"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A name for the machine or install, shown to the seller */
+                    instanceName: string;
+                    /** @description The licence key, like ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567 */
+                    key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        activated: true;
+                        instance: {
+                            id: string;
+                            name: string;
+                        };
+                        license: {
+                            activationLimit: number;
+                            activations: number;
+                            expiresAt: string | null;
+                            productName: string;
+                            /** @enum {string} */
+                            status: "active" | "revoked" | "refunded" | "expired";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deactivateLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "Example key",
+                 *       "instanceId": "Example instanceId"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The instance id activate answered (inst_...) */
+                    instanceId: string;
+                    /** @description The licence key, like ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567 */
+                    key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deactivated: true;
+                        license: {
+                            activationLimit: number;
+                            activations: number;
+                            expiresAt: string | null;
+                            productName: string;
+                            /** @enum {string} */
+                            status: "active" | "revoked" | "refunded" | "expired";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    validateLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "Example key"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The instance id activate answered (inst_...) */
+                    instanceId?: string;
+                    /** @description The licence key, like ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567 */
+                    key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        instance?: {
+                            id: string;
+                            name: string;
+                        } | null;
+                        license: {
+                            activationLimit: number;
+                            activations: number;
+                            expiresAt: string | null;
+                            productName: string;
+                            /** @enum {string} */
+                            status: "active" | "revoked" | "refunded" | "expired";
+                        } | null;
+                        valid: boolean;
+                    };
+                };
             };
             /** @description Invalid input; nothing was changed */
             400: {
@@ -15740,6 +16461,22 @@ export interface operations {
                         createdAt: string;
                         currency: string;
                         customerId: string;
+                        /** @description Fresh signed links (an hour) to every file of what the order bought; empty once refunded */
+                        downloads: {
+                            expiresAt: string;
+                            fileId: string;
+                            name: string;
+                            size: number;
+                            url: string;
+                        }[];
+                        /** @description The licence keys issued with the order */
+                        licenseKeys: ({
+                            key: string;
+                            /** @enum {string} */
+                            status: "active" | "revoked" | "refunded" | "expired";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         /** @description Only when the buyer took an upsell at checkout: the product and the upsell, summing to amount */
                         lines?: {
                             /** @description Decimal major units (19.99), at most 2 decimals. */
@@ -17265,6 +18002,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         _id: string;
+                        allowedFileTypes?: string[];
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -17274,7 +18014,13 @@ export interface operations {
                         };
                         currency: string;
                         description: string | null;
+                        downloadLimit?: number;
                         imageIds: string[];
+                        licenseKeys?: {
+                            activationLimit: number;
+                            enabled: boolean;
+                            expiresInDays: number | null;
+                        };
                         name: string;
                         payWhatYouWant: {
                             enabled: boolean;
@@ -17354,6 +18100,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Extensions allowed for uploads beyond the deliverable types, such as [".dmg", ".exe"] */
+                    allowedFileTypes?: string[];
                     /** @description Credits granted per purchase (credits products) */
                     creditAmount?: number;
                     /** @description Credits products only: { enabled, topOffCents } */
@@ -17363,7 +18111,16 @@ export interface operations {
                         topOffCents: number;
                     };
                     description?: string | null;
+                    /** @description Downloads one order may make of the files (each file counts); unlimited when null */
+                    downloadLimit?: number | null;
                     imageIds?: string[];
+                    /** @description A licence key per paid order: { enabled, activationLimit (1 unless stated), expiresInDays? } */
+                    licenseKeys?: {
+                        /** @default 1 */
+                        activationLimit?: number;
+                        enabled: boolean;
+                        expiresInDays?: number | null;
+                    };
                     name: string;
                     payWhatYouWant?: boolean | {
                         enabled: boolean;
@@ -17392,6 +18149,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         _id: string;
+                        allowedFileTypes?: string[];
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -17401,7 +18161,13 @@ export interface operations {
                         };
                         currency: string;
                         description: string | null;
+                        downloadLimit?: number;
                         imageIds: string[];
+                        licenseKeys?: {
+                            activationLimit: number;
+                            enabled: boolean;
+                            expiresInDays: number | null;
+                        };
                         name: string;
                         payWhatYouWant: {
                             enabled: boolean;
@@ -17484,6 +18250,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         _id: string;
+                        allowedFileTypes?: string[];
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -17493,7 +18262,13 @@ export interface operations {
                         };
                         currency: string;
                         description: string | null;
+                        downloadLimit?: number;
                         imageIds: string[];
+                        licenseKeys?: {
+                            activationLimit: number;
+                            enabled: boolean;
+                            expiresInDays: number | null;
+                        };
                         name: string;
                         payWhatYouWant: {
                             enabled: boolean;
@@ -17628,6 +18403,234 @@ export interface operations {
             };
         };
     };
+    listProductFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        contentType: string;
+                        createdAt: string;
+                        name: string;
+                        size: number;
+                    }[];
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadProductFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file: a deliverable type (PDF, EPUB, ZIP, audio, video, images...) or one of the product's allowedFileTypes, within the plan's size
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        contentType: string;
+                        createdAt: string;
+                        name: string;
+                        size: number;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteProductFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     copyProduct: {
         parameters: {
             query?: never;
@@ -17655,6 +18658,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         _id: string;
+                        allowedFileTypes?: string[];
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -17664,7 +18670,13 @@ export interface operations {
                         };
                         currency: string;
                         description: string | null;
+                        downloadLimit?: number;
                         imageIds: string[];
+                        licenseKeys?: {
+                            activationLimit: number;
+                            enabled: boolean;
+                            expiresInDays: number | null;
+                        };
                         name: string;
                         payWhatYouWant: {
                             enabled: boolean;
@@ -17741,6 +18753,7 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
+                    allowedFileTypes?: string[] | null;
                     creditAmount?: number | null;
                     creditAutoRefill?: {
                         enabled: boolean;
@@ -17748,7 +18761,14 @@ export interface operations {
                         topOffCents: number;
                     } | null;
                     description?: string | null;
+                    downloadLimit?: number | null;
                     imageIds?: string[];
+                    licenseKeys?: {
+                        /** @default 1 */
+                        activationLimit?: number;
+                        enabled: boolean;
+                        expiresInDays?: number | null;
+                    } | null;
                     name?: string;
                     payWhatYouWant?: boolean | {
                         enabled: boolean;
@@ -17773,6 +18793,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         _id: string;
+                        allowedFileTypes?: string[];
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -17782,7 +18805,13 @@ export interface operations {
                         };
                         currency: string;
                         description: string | null;
+                        downloadLimit?: number;
                         imageIds: string[];
+                        licenseKeys?: {
+                            activationLimit: number;
+                            enabled: boolean;
+                            expiresInDays: number | null;
+                        };
                         name: string;
                         payWhatYouWant: {
                             enabled: boolean;

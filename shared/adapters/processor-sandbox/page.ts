@@ -2,6 +2,8 @@ import type { SellerBrand } from '../../account/branding';
 import { buyerPage, escapeHtml as escape, formatMoney, perInterval, type BuyerPage } from '../../account/buyer-page';
 import type { HostedCheckoutView } from '../../checkout/hosted-view';
 import type { SandboxCheckout } from './records';
+import type { OrderDownload } from '../../product-files/records';
+import { downloadsSection } from '../../product-files/page';
 
 export interface CheckoutPageState {
   /** A problem with the whole form (decline, closed checkout). */
@@ -103,8 +105,22 @@ function formAlert(state: { error?: string; fieldErrors?: Record<string, string>
 }
 
 /** The sandbox's hosted checkout page: branded, one form, no script, no external asset. */
+/**
+ * Pay what you want: the amount field, prefilled with the suggestion (or what the buyer typed),
+ * with the minimum said in words.
+ */
+function amountField(view: HostedCheckoutView, state: CheckoutPageState): string {
+  const p = view.payWhatYouWant;
+  if (!p) return '';
+  const values = { ...state.values, amount: state.values?.amount ?? (p.chosenCents / 100).toFixed(2) };
+  const hint = p.minimumCents > 0 ? `Suggested ${formatMoney(p.suggestedCents, view.currency)}; at least ${formatMoney(p.minimumCents, view.currency)}.` : `Suggested ${formatMoney(p.suggestedCents, view.currency)}; any amount, 0 included.`;
+  return field('amount', `Name your price (${escape(view.currency)})`, { ...state, values }, 'type="text" inputmode="decimal" autocomplete="off" maxlength="12" required aria-required="true"', { hint });
+}
+
 export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, state: CheckoutPageState = {}): BuyerPage {
-  const free = checkout.amountCents === 0;
+  // A pay-what-you-want checkout keeps the card fields: the buyer may raise a free amount.
+  const free = checkout.amountCents === 0 && !view.payWhatYouWant;
+  const emailState = view.prefillEmail && state.values?.email === undefined ? { ...state, values: { ...state.values, email: view.prefillEmail } } : state;
   const action = `/processor/sandbox/checkout/${escape(checkout.id)}`;
   const alert = formAlert(state);
   const notice = state.notice ? `<div class="ok" role="status" id="notice">${escape(state.notice)}</div>` : '';
@@ -119,20 +135,21 @@ export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, check
 <h2 id="pay-heading">${free ? 'Your details' : 'Pay'}</h2>
 ${alert}${notice}
 ${upsellCard(view)}
-<div class="inline">${field('discountCode', 'Discount code', state, 'type="text" autocomplete="off" maxlength="100"', { keep: true })}<button type="submit" name="intent" value="discount" formnovalidate id="apply">Apply</button></div>
-${field('email', 'Email', state, 'type="email" required autocomplete="email" aria-required="true"', { hint: 'Your receipt is sent here.' })}
+${amountField(view, state)}
+${view.payWhatYouWant ? '' : `<div class="inline">${field('discountCode', 'Discount code', state, 'type="text" autocomplete="off" maxlength="100"', { keep: true })}<button type="submit" name="intent" value="discount" formnovalidate id="apply">Apply</button></div>`}
+${field('email', 'Email', emailState, 'type="email" required autocomplete="email" aria-required="true"', { hint: 'Your receipt is sent here.' })}
 <div class="row">${field('firstName', 'First name', state, 'type="text" autocomplete="given-name" maxlength="100"')}${field('lastName', 'Last name', state, 'type="text" autocomplete="family-name" maxlength="100"')}</div>
 ${field('country', 'Country code', state, 'type="text" autocomplete="country" maxlength="2" pattern="[A-Za-z]{2}"', { hint: 'Two letters, for example US or FR.' })}
 ${
   free
     ? ''
-    : `<fieldset class="plain"><legend><h2>Card</h2></legend>${testNote}
+    : `<fieldset class="plain"><legend><h2>Card</h2></legend>${testNote}${view.payWhatYouWant && view.payWhatYouWant.minimumCents === 0 ? '<p class="muted">Not needed if you choose 0.</p>' : ''}
 ${field('cardNumber', 'Card number', state, 'type="text" inputmode="numeric" autocomplete="cc-number" required aria-required="true" maxlength="23"', { keep: false })}
 <div class="row">${field('expiry', 'Expiry (MM/YY)', state, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', 'Security code', state, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div></fieldset>`
 }
 ${checkout.offerSaveCard ? '<p><label><input type="checkbox" name="saveCard" value="true"> Save my card to top up my balance automatically</label></p>' : ''}
 ${optInBox(state)}
-<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? 'Get it free' : `Pay ${escape(view.kind === 'subscription' && view.trialDays ? 'and start trial' : formatMoney(checkout.amountCents, view.currency))}`}</button>
+<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? 'Get it free' : view.payWhatYouWant ? 'Pay' : `Pay ${escape(view.kind === 'subscription' && view.trialDays ? 'and start trial' : formatMoney(checkout.amountCents, view.currency))}`}</button>
 <p><a href="${escape(checkout.cancelUrl)}" id="cancel">Cancel and go back</a></p>
 </form>`;
   return buyerPage({ brand, title: `Checkout: ${view.productName}`, baseUrl, body });
@@ -149,22 +166,38 @@ export function successAddress(successUrl: string, sessionId: string): string {
   }
 }
 
-const fileSize = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+const STATUS_WORDS: Record<string, string> = { active: 'active', revoked: 'revoked by the seller', refunded: 'no longer valid (refunded)', expired: 'expired' };
 
-export function thankYouPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, buyerEmail: string | null, downloads: { filename: string; size: number; url: string }[] = []): BuyerPage {
-  const files = downloads.length
-    ? `<section class="card" aria-labelledby="downloads-heading"><h2 id="downloads-heading">Your downloads</h2><ul id="downloads">${downloads
-        .map((d) => `<li><a href="${escape(d.url)}" download>${escape(d.filename)}</a> <span class="muted">(${escape(fileSize(d.size))})</span></li>`)
-        .join('')}</ul><p class="muted">This link works for 24 hours; your receipt has its own.</p></section>`
-    : '';
+/** The order's licence keys, to copy into the app. */
+function licenseSection(keys: { key: string; status: string }[]): string {
+  if (!keys.length) return '';
+  return `<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">Your licence key${keys.length > 1 ? 's' : ''}</h2><ul id="license-keys">${keys
+    .map((k) => `<li><code class="license-key">${escape(k.key)}</code>${k.status === 'active' ? '' : ` <span class="muted">(${escape(STATUS_WORDS[k.status] ?? k.status)})</span>`}</li>`)
+    .join('')}</ul><p class="muted">Your receipt has ${keys.length > 1 ? 'them' : 'it'} too.</p></section>`;
+}
+
+export function thankYouPage(
+  brand: SellerBrand,
+  view: HostedCheckoutView,
+  checkout: SandboxCheckout,
+  baseUrl: string,
+  buyerEmail: string | null,
+  downloads: OrderDownload[] = [],
+  licenseKeys: { key: string; status: string }[] = [],
+  pending = false,
+): BuyerPage {
+  const files = downloadsSection(downloads, 'Each link works for an hour; your receipt has a link that always gives fresh ones.');
+  // The payment is taken; the order is recorded a moment later. The page looks again by itself.
+  const preparing = pending ? `<section class="card" id="preparing" role="status"><p>Your order is being confirmed; your downloads and keys appear here in a moment. <a href="">Refresh</a></p></section>` : '';
   const body = `<section class="card" aria-labelledby="thanks-heading">
 <h1 id="thanks-heading">Thank you!</h1>
 <p id="confirmation">Your ${view.kind === 'subscription' ? 'subscription is active' : 'order is complete'}.${buyerEmail ? ` A receipt is on its way to <strong>${escape(buyerEmail)}</strong>.` : ''}</p>
 </section>
-${files}
+${preparing}${files}${licenseSection(licenseKeys)}
 ${summaryCard(view, checkout.amountCents, 'What you bought')}
 <section class="card"><a class="button" id="continue" href="${escape(successAddress(view.successUrl, view.sessionId))}">Continue to ${escape(brand.name)}</a></section>`;
-  return buyerPage({ brand, title: 'Thank you', baseUrl, body });
+  const page = buyerPage({ brand, title: 'Thank you', baseUrl, body });
+  return pending ? { ...page, headers: { ...page.headers, refresh: '2' } } : page;
 }
 
 export function notFoundPage(): string {

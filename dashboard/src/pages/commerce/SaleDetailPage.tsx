@@ -81,6 +81,56 @@ function InvoiceCard({ sale }: { sale: Sale & Record<string, unknown> }) {
   );
 }
 
+type OrderKey = { key: string; status: string; licenseId?: string; activations?: number; activationLimit?: number };
+
+/** The order's licence keys: each with its status and activations, revoked or reactivated here. */
+function LicenseKeysCard({ keys, onChanged }: { keys: OrderKey[]; onChanged: () => void }) {
+  const { api } = useSession();
+  if (!keys.length) return null;
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        Licence keys
+      </Title>
+      <Table aria-label="Licence keys">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Key</Table.Th>
+            <Table.Th scope="col">Status</Table.Th>
+            <Table.Th scope="col">Activations</Table.Th>
+            <Table.Th scope="col">Action</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {keys.map((k) => (
+            <Table.Tr key={k.key}>
+              <Table.Td>
+                <Code data-testid="license-key">{k.key}</Code>
+              </Table.Td>
+              <Table.Td data-testid="license-status">
+                <StatusBadge status={k.status} />
+              </Table.Td>
+              <Table.Td>{k.activationLimit ? `${k.activations ?? 0} of ${k.activationLimit}` : '—'}</Table.Td>
+              <Table.Td>
+                {k.licenseId && k.status === 'active' && (
+                  <ConfirmButton size="xs" title="Revoke licence key" message="The buyer's app will no longer accept this key." confirmLabel="Revoke" aria-label={`Revoke ${k.key}`} onConfirm={() => attempt(async () => { await unwrap(api.POST('/licenses/{id}/revoke', { params: { path: { id: k.licenseId! } } })); onChanged(); })}>
+                    Revoke
+                  </ConfirmButton>
+                )}
+                {k.licenseId && k.status === 'revoked' && (
+                  <ConfirmButton size="xs" color="green" title="Reactivate licence key" message="The key works again." confirmLabel="Reactivate" aria-label={`Reactivate ${k.key}`} onConfirm={() => attempt(async () => { await unwrap(api.POST('/licenses/{id}/reactivate', { params: { path: { id: k.licenseId! } } })); onChanged(); })}>
+                    Reactivate
+                  </ConfirmButton>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Card>
+  );
+}
+
 /** One order or payment: what was bought, by whom, its status and refunds. */
 function SaleDetail({ kind }: { kind: 'order' | 'payment' }) {
   const { id = '' } = useParams();
@@ -147,6 +197,7 @@ function SaleDetail({ kind }: { kind: 'order' | 'payment' }) {
               </Card>
             )}
             <InvoiceCard sale={sale} />
+            <LicenseKeysCard keys={(sale.licenseKeys as OrderKey[] | undefined) ?? []} onChanged={query.reload} />
             <RefundCard sale={sale} onRefunded={query.reload} />
           </Stack>
         )}
