@@ -18,6 +18,26 @@ export interface paths {
         patch: operations["updateBranding"];
         trace?: never;
     };
+    "/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue (gross, refunds, net), sales and new or churned subscribers per day, with MRR and active subscribers now
+         * @description Days are UTC, both ends included, at most 366. A sale counts on its day, a refund on the day it was made. Figures are in one currency (the account's unless `currency`), for the key's mode. MRR counts what active and trialing subscribers pay per month (their latest charge, so discounts show; the offer price while in trial; nothing while paused). Kept from the events within seconds.
+         */
+        get: operations["getAnalyticsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -3180,6 +3200,103 @@ export interface operations {
                         logoImageId: string | null;
                         supportEmail: string | null;
                         updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsSummary: {
+        parameters: {
+            query: {
+                currency?: string;
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        activeSubscribers: number;
+                        churnedSubscribers: number;
+                        currency: string;
+                        days: {
+                            churnedSubscribers: number;
+                            date: string;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            grossCents: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            netCents: number;
+                            newSubscribers: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            refundsCents: number;
+                            sales: number;
+                        }[];
+                        /** @description Monthly recurring revenue now: what active and trialing subscribers pay per month, discounts included. Integer cents (1999 = 19.99 in the currency). */
+                        mrrCents: number;
+                        newSubscribers: number;
+                        totals: {
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            grossCents: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            netCents: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            refundsCents: number;
+                            sales: number;
+                        };
                     };
                 };
             };

@@ -1,0 +1,11 @@
+import { defineCapability } from '../platform/capability';
+import { rollupsConsumer } from './consumers';
+import { analyticsOperations } from './operations';
+
+/** Daily sales rollups and recurring revenue, kept by a bus consumer; read by the dashboard's Home. */
+export const analytics = defineCapability({
+  name: 'analytics',
+  operations: analyticsOperations,
+  needs: ['table'],
+  consumers: [rollupsConsumer],
+});
