@@ -24,10 +24,9 @@ export async function daysBetween(store: Store, scope: Scope, from: string, to: 
   return pages.flat();
 }
 
-export async function recurringShards(store: Store, scope: Scope): Promise<Record<string, unknown>[]> {
-  const items = await Promise.all(shards().map((shard) => analyticsRecurringEntity.get(store, 'byShard', scope, shard)));
-  return items.filter((item): item is Record<string, unknown> => item !== undefined);
-}
+/** Every shard's recurring counters, in one batch read. */
+export const recurringShards = (store: Store, scope: Scope): Promise<Record<string, unknown>[]> =>
+  analyticsRecurringEntity.getMany(store, 'byShard', shards().map((shard): [Scope, number] => [scope, shard]));
 
 export const recurringAdd = (scope: Scope, shard: number, add: Record<string, number>): TransactOp => ({
   update: analyticsRecurringEntity.declaration.key(scope, shard),
