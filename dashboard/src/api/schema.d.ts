@@ -272,7 +272,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every customer (not paginated); optional productId filter and sort */
+        /**
+         * Customers (an array, as the spec has it); optional productId filter and sort; bounded to one page, the next named by the X-Next-Cursor header
+         * @description The answer is one page: `limit` rows (default and most 1,000). When more follow, the `X-Next-Cursor` header holds the cursor to pass as `cursor` (and `Link` the next page's address, rel="next"); no header means the last page. Sort `orders` and `email` order the rows of each page (pages go newest first).
+         */
         get: operations["listCustomers"];
         put?: never;
         /** Create a customer; emits customer.created with the full record */
@@ -1724,7 +1727,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Newsletter contacts, newest first (email prefix `q` lists alphabetically); cursor pagination with `limit` and `after` */
+        /** Newsletter contacts, newest first (email prefix `q` lists alphabetically); cursor pagination: `limit` and `cursor` (or `after`) → `nextCursor` */
         get: operations["listNewsletterSubscribers"];
         put?: never;
         /** Adds a contact (source `api` unless given); an email that has one answers 409 SUBSCRIBER_EXISTS */
@@ -1795,7 +1798,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One-time orders, newest first (subscription charges are under /payments) */
+        /**
+         * One-time orders, newest first (subscription charges are under /payments); one page, the next named by the X-Next-Cursor header
+         * @description The answer is one page: `limit` rows (default and most 1,000). When more follow, the `X-Next-Cursor` header holds the cursor to pass as `cursor` (and `Link` the next page's address, rel="next"); no header means the last page.
+         */
         get: operations["listOrders"];
         put?: never;
         post?: never;
@@ -1932,7 +1938,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every sale (one-time and subscription), newest first; filter by type */
+        /**
+         * Every sale (one-time and subscription), newest first; filter by type; one page, the next named by the X-Next-Cursor header
+         * @description The answer is one page: `limit` rows (default and most 1,000). When more follow, the `X-Next-Cursor` header holds the cursor to pass as `cursor` (and `Link` the next page's address, rel="next"); no header means the last page.
+         */
         get: operations["listPayments"];
         put?: never;
         post?: never;
@@ -2710,7 +2719,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Subscribers, paginated; each row with status, the joined offer and portalUrl */
+        /** Subscribers, paginated (page and pageSize, or limit and cursor → nextCursor); each row with status, the joined offer and portalUrl */
         get: operations["listSubscribers"];
         put?: never;
         post?: never;
@@ -4812,6 +4821,8 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                cursor?: string;
+                limit?: number;
                 productId?: string;
                 sort?: "newest" | "oldest" | "orders" | "email";
             };
@@ -5322,6 +5333,7 @@ export interface operations {
         parameters: {
             query?: {
                 after?: string;
+                cursor?: string;
                 eventId?: string;
                 eventType?: string;
                 limit?: number;
@@ -5371,6 +5383,8 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Pass as `after` to read the next page */
                         next: string | null;
+                        /** @description Pass as `cursor` to read the next page (the same value as next) */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -6307,6 +6321,8 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Pass as `cursor` to read the next (older) page */
                         next: string | null;
+                        /** @description The same as next */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -13966,6 +13982,7 @@ export interface operations {
         parameters: {
             query?: {
                 after?: string;
+                cursor?: string;
                 limit?: number;
                 q?: string;
                 status?: "subscribed" | "unsubscribed" | "bounced" | "complained";
@@ -14665,7 +14682,10 @@ export interface operations {
     };
     listOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -15495,6 +15515,8 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
+                cursor?: string;
+                limit?: number;
                 type?: "one_time" | "subscription";
             };
             header?: never;
@@ -19862,7 +19884,9 @@ export interface operations {
         parameters: {
             query?: {
                 buyerEmail?: string;
+                cursor?: string;
                 email?: string;
+                limit?: number;
                 page?: number;
                 pageSize?: number;
                 status?: "trialing" | "active" | "past_due" | "paused" | "canceled";
@@ -19892,9 +19916,11 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        nextCursor: string | null;
                         page: number;
                         pageSize: number;
-                        total: number;
+                        /** @description Rows in all, known on the last page; null while more follow */
+                        total: number | null;
                     };
                 };
             };
