@@ -2,4 +2,13 @@ import { defineCapability } from '../platform/capability';
 import { checkoutOperations } from './operations';
 
 /** Checkout sessions; fulfilment composes the money path's records into one transaction. */
-export const checkout = defineCapability({ name: 'checkout', operations: checkoutOperations, needs: ['table', 'queue', 'scheduler', 'encryption'] });
+export const checkout = defineCapability({
+  name: 'checkout',
+  build: {
+    manifest: { url: import.meta.url, export: 'checkout' },
+    operations: './operations#checkoutOperations',
+    uses: { api: ['processor'] },
+  },
+  operations: checkoutOperations,
+  needs: ['table', 'queue', 'scheduler', 'encryption'],
+});
