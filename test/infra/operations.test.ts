@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStacks } from '../../lib/app';
+import { mergedTemplate } from './merged-template';
 import { APP } from '../../shared/app';
 import { LAMBDA_BUILD_OPTIONS } from '../../shared/composition/esbuild-options';
 import { writeFunctionEntry } from '../../shared/composition/function-entries';
@@ -19,8 +20,8 @@ let data: Template;
 
 beforeAll(() => {
   const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', env, alarmEmail: 'ops@example.com' });
-  workers = Template.fromStack(stacks.workers);
-  api = Template.fromStack(stacks.api);
+  workers = mergedTemplate(stacks.workers, stacks.consumers);
+  api = mergedTemplate(stacks.api, stacks.apiCommerce, stacks.apiGrowth, stacks.apiPlatform, stacks.monitoring);
   data = Template.fromStack(stacks.data);
 });
 
