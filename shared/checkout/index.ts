@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
 import { checkoutOperations } from './operations';
+import { CHECKOUT_CONSENT_EVENT } from './records';
 
 /** Checkout sessions; fulfilment composes the money path's records into one transaction. */
 export const checkout = defineCapability({
@@ -11,4 +12,5 @@ export const checkout = defineCapability({
   },
   operations: checkoutOperations,
   needs: ['table', 'queue', 'scheduler', 'encryption'],
+  eventTypes: [CHECKOUT_CONSENT_EVENT],
 });

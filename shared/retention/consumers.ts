@@ -54,7 +54,7 @@ export const recoveryMailConsumer: BusConsumer = {
         portalUrl ? `<p><a href="${esc(portalUrl)}">Update your card</a> so that your subscription continues.</p>` : '',
       ].join('\n'),
       text: [`Your renewal did not go through.`, `We could not charge ${total} for ${name}.${retry}`, portalUrl ? `Update your card: ${portalUrl}` : ''].filter(Boolean).join('\n\n'),
-      source: 'api',
+      source: 'retention',
       baseUrl: base,
     });
     await deps.store.transact([repo.eventMarkerPut(scope, MAIL_CONSUMER, event.id, Math.floor(deps.clock.nowMs() / 1000)), ...queued.ops]).catch((error) => {

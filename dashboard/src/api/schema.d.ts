@@ -2882,7 +2882,7 @@ export interface paths {
         /** The accept page an invite mail links to (public, signed token) */
         get: operations["teamJoinPage"];
         put?: never;
-        /** Form post of the accept page: joins the team and shows the member's session token */
+        /** Form post of the accept page: joins the team and signs the new member in to the dashboard (303 to a one-time sign-in link) */
         post: operations["teamJoin"];
         delete?: never;
         options?: never;
@@ -13834,10 +13834,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description The newsletter opt-in box on the hosted checkout: not shown, shown unticked, or shown ticked (the seller answers for a pre-ticked box)
+                         * @enum {string}
+                         */
+                        checkoutOptIn: "off" | "unchecked" | "checked";
+                        /** @description The words beside the box; recorded with each consent */
+                        checkoutOptInWording: string;
                         footerText: string | null;
                         fromName: string | null;
                         physicalAddress: string | null;
                         replyTo: string | null;
+                        /** @description A mail to the store owner for every paid order */
+                        saleNotifications: boolean;
                         senderEmail: string | null;
                         senderVerified: boolean;
                         totalEmailsSent: number;
@@ -13903,10 +13912,14 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
+                    /** @enum {string} */
+                    checkoutOptIn?: "off" | "unchecked" | "checked";
+                    checkoutOptInWording?: string | null;
                     footerText?: string | null;
                     fromName?: string | null;
                     physicalAddress?: string | null;
                     replyTo?: string | null;
+                    saleNotifications?: boolean;
                     /** Format: email */
                     senderEmail?: string;
                 };
@@ -13920,10 +13933,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description The newsletter opt-in box on the hosted checkout: not shown, shown unticked, or shown ticked (the seller answers for a pre-ticked box)
+                         * @enum {string}
+                         */
+                        checkoutOptIn: "off" | "unchecked" | "checked";
+                        /** @description The words beside the box; recorded with each consent */
+                        checkoutOptInWording: string;
                         footerText: string | null;
                         fromName: string | null;
                         physicalAddress: string | null;
                         replyTo: string | null;
+                        /** @description A mail to the store owner for every paid order */
+                        saleNotifications: boolean;
                         senderEmail: string | null;
                         senderVerified: boolean;
                         totalEmailsSent: number;

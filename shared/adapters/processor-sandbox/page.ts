@@ -12,6 +12,18 @@ export interface CheckoutPageState {
   notice?: string;
   /** What the buyer typed, shown again (never the card fields). */
   values?: Record<string, string>;
+  /** The seller's newsletter opt-in box, when offered (see `optInBox`). */
+  optIn?: { checked: boolean; wording: string } | null;
+}
+
+/**
+ * The newsletter opt-in box, as the seller set it (shown unticked, or ticked where the seller
+ * answers for it). Shown again after an error as the buyer left it.
+ */
+function optInBox(state: CheckoutPageState): string {
+  if (!state.optIn) return '';
+  const ticked = state.values ? state.values.marketingOptIn !== undefined : state.optIn.checked;
+  return `<p class="opt-in"><label><input type="checkbox" name="marketingOptIn" id="marketingOptIn" value="on"${ticked ? ' checked' : ''}> ${escape(state.optIn.wording)}</label></p>`;
 }
 
 const priceLine = (view: HostedCheckoutView, amountCents: number) => {
@@ -119,6 +131,7 @@ ${field('cardNumber', 'Card number', state, 'type="text" inputmode="numeric" aut
 <div class="row">${field('expiry', 'Expiry (MM/YY)', state, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', 'Security code', state, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div></fieldset>`
 }
 ${checkout.offerSaveCard ? '<p><label><input type="checkbox" name="saveCard" value="true"> Save my card to top up my balance automatically</label></p>' : ''}
+${optInBox(state)}
 <button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? 'Get it free' : `Pay ${escape(view.kind === 'subscription' && view.trialDays ? 'and start trial' : formatMoney(checkout.amountCents, view.currency))}`}</button>
 <p><a href="${escape(checkout.cancelUrl)}" id="cancel">Cancel and go back</a></p>
 </form>`;
