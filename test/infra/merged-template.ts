@@ -8,11 +8,15 @@ import { Template } from 'aws-cdk-lib/assertions';
  */
 export function mergedTemplate(...stacks: Stack[]): Template {
   const Resources: Record<string, unknown> = {};
+  const Outputs: Record<string, unknown> = {};
   for (const stack of stacks) {
-    for (const [id, resource] of Object.entries(Template.fromStack(stack).toJSON().Resources ?? {})) {
+    const json = Template.fromStack(stack).toJSON();
+    for (const [id, resource] of Object.entries(json.Resources ?? {})) {
       if (id in Resources) throw new Error(`${id} is in two stacks`);
       Resources[id] = resource;
     }
+    // Cross-stack exports are plumbing, not the outputs a person reads.
+    for (const [id, output] of Object.entries(json.Outputs ?? {})) if (!id.startsWith('ExportsOutput')) Outputs[id] = output;
   }
-  return Template.fromJSON({ Resources }, { skipCyclicalDependenciesCheck: true });
+  return Template.fromJSON({ Resources, Outputs }, { skipCyclicalDependenciesCheck: true });
 }
