@@ -29,7 +29,7 @@ export const saleEntity = defineEntity<SaleRecord>()({
   },
   patterns: {
     byId: { kind: 'get', summary: 'Sale by id', key: saleKey, args: ['scope', 'saleId'] },
-    all: { kind: 'query', summary: 'Every sale, newest first', partition: (scope: Scope) => keys.collection(scope, SALE), args: ['scope'] },
+    all: { kind: 'query', summary: 'Sales, newest first, one page at a time', partition: (scope: Scope) => keys.collection(scope, SALE), args: ['scope'] },
     after: {
       kind: 'query',
       summary: 'Sales after a sale id, one page at a time',
@@ -92,7 +92,7 @@ export const customerEntity = defineEntity<CustomerRecord>()({
   patterns: {
     byId: { kind: 'get', summary: 'Customer by id', key: customerKey, args: ['scope', 'customerId'] },
     latest: { kind: 'get', summary: 'Customer by id, read consistently (after the email pointer)', key: customerKey, args: ['scope', 'customerId'], consistent: true },
-    all: { kind: 'query', summary: 'All customers (not paginated)', partition: (scope: Scope) => keys.collection(scope, CUSTOMER), args: ['scope'] },
+    all: { kind: 'query', summary: 'Customers, newest first, one page at a time (optionally filtered by product)', partition: (scope: Scope) => keys.collection(scope, CUSTOMER), args: ['scope'] },
   },
 });
 

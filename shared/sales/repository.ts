@@ -1,4 +1,5 @@
 import type { Deps } from '../platform/context';
+import { collectPage, type Page } from '../platform/paging';
 import { KEY_EXISTS, putNew } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { Store, TransactOp } from '../store/store';
@@ -55,8 +56,9 @@ export async function locateSale(store: Store, saleId: string): Promise<Scope | 
   return locator ? { accountId: locator.accountId, mode: locator.mode } : undefined;
 }
 
-export async function listSales(store: Store, scope: Scope, type?: SaleRecord['type']): Promise<SaleRecord[]> {
-  return type ? saleEntity.queryAll(store, 'ofType', [scope, type]) : saleEntity.queryAll(store, 'all', [scope]);
+/** One page of sales (of one type, or all), newest first. */
+export function salesPageOf(store: Store, scope: Scope, type: SaleRecord['type'] | undefined, page: { limit: number; cursor?: string }): Promise<Page<SaleRecord>> {
+  return collectPage((limit, cursor) => (type ? saleEntity.query(store, 'ofType', [scope, type], { limit, cursor }) : saleEntity.query(store, 'all', [scope], { limit, cursor })), page.limit, page.cursor);
 }
 
 /** Sales oldest first after a sale id (ids are time-ordered), one page at a time. */
@@ -84,8 +86,13 @@ export async function findCustomerByEmail(store: Store, scope: Scope, email: str
   return pointer ? customerEntity.get(store, 'latest', scope, pointer.customerId) : undefined;
 }
 
-export async function listCustomers(store: Store, scope: Scope): Promise<CustomerRecord[]> {
-  return customerEntity.queryAll(store, 'all', [scope]);
+/** One page of customers, newest (or oldest) first, optionally only buyers of a product. */
+export function customersPageOf(store: Store, scope: Scope, filter: { productId?: string; oldestFirst?: boolean }, page: { limit: number; cursor?: string }): Promise<Page<CustomerRecord>> {
+  const options = {
+    ascending: filter.oldestFirst ?? false,
+    ...(filter.productId ? { filter: { expression: 'contains(productIds, :productId)', values: { ':productId': filter.productId } } } : {}),
+  };
+  return collectPage((limit, cursor) => customerEntity.query(store, 'all', [scope], { ...options, limit, cursor }), page.limit, page.cursor);
 }
 
 /** A new customer and its email guard: the guard fails the transaction if the email is taken. */

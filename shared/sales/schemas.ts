@@ -1,4 +1,5 @@
 import * as z from '../platform/zod';
+import { pageQuery } from '../platform/paging';
 
 const paymentMethod = z.nullable(z.object({ id: z.string(), type: z.string(), brand: z.string(), last4: z.string(), expMonth: z.number(), expYear: z.number() }));
 
@@ -49,13 +50,21 @@ export const customerSchema = z.object({
 
 export const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 
-export const paymentsQuery = z.object({ type: z.optional(z.enum(['one_time', 'subscription'])) });
+/**
+ * The lists the spec shapes as bare arrays answer one page (1,000 rows unless `limit`) and name the
+ * next in the `X-Next-Cursor` header (and `Link`); without the header it was the last page.
+ */
+export const ARRAY_PAGE_DEFAULT = 1000;
+export const ARRAY_PAGE_MAX = 1000;
+export const ordersQuery = z.object({ ...pageQuery(ARRAY_PAGE_DEFAULT, ARRAY_PAGE_MAX) });
+export const paymentsQuery = z.object({ type: z.optional(z.enum(['one_time', 'subscription'])), ...pageQuery(ARRAY_PAGE_DEFAULT, ARRAY_PAGE_MAX) });
 export const refundBody = z.optional(z.object({ amountCents: z.optional(z.number().check(z.int(), z.positive())) }));
 export const paymentQuery = z.object({ live: z.optional(z.enum(['true', 'false'])) });
 
 export const customersQuery = z.object({
   productId: z.optional(z.string().check(z.maxLength(64))),
   sort: z.optional(z.enum(['newest', 'oldest', 'orders', 'email'])),
+  ...pageQuery(ARRAY_PAGE_DEFAULT, ARRAY_PAGE_MAX),
 });
 
 export const createCustomerBody = z.object({

@@ -14,7 +14,7 @@ import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
 import { refundCheck } from './refund-rules';
 import { endDeliverablesOps, orderDeliverables } from './deliverables';
-import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, listSubscriberSales, saleUpdate } from './repository';
+import { customerPuts, customersPageOf, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listSubscriberSales, salesPageOf, saleUpdate } from './repository';
 
 export function presentSale(sale: SaleRecord) {
   return {
@@ -72,8 +72,11 @@ export const presentCustomer = (c: CustomerRecord) => ({
 
 // ---- orders and payments ----
 
-export async function listOrders(ctx: OperationContext) {
-  return (await listSales(ctx.store, ctx.scope, 'one_time')).map(presentSale);
+export type PageRequest = { limit: number; cursor?: string };
+
+export async function listOrders(ctx: OperationContext, page: PageRequest) {
+  const found = await salesPageOf(ctx.store, ctx.scope, 'one_time', page);
+  return { items: found.items.map(presentSale), nextCursor: found.nextCursor };
 }
 
 export async function getOrder(ctx: OperationContext, id: string) {
@@ -83,8 +86,9 @@ export async function getOrder(ctx: OperationContext, id: string) {
   return { ...presentSale(sale), ...(await orderDeliverables(ctx, ctx.scope, sale, base)) };
 }
 
-export async function listPayments(ctx: OperationContext, type?: SaleRecord['type']) {
-  return (await listSales(ctx.store, ctx.scope, type)).map(presentSale);
+export async function listPayments(ctx: OperationContext, type: SaleRecord['type'] | undefined, page: PageRequest) {
+  const found = await salesPageOf(ctx.store, ctx.scope, type, page);
+  return { items: found.items.map(presentSale), nextCursor: found.nextCursor };
 }
 
 export async function getPayment(ctx: OperationContext, id: string, live: boolean) {
@@ -141,15 +145,19 @@ export async function refundPayment(ctx: OperationContext, id: string, amountCen
 
 export type CustomerSort = 'newest' | 'oldest' | 'orders' | 'email';
 
-export async function listCustomersOf(ctx: OperationContext, filter: { productId?: string; sort?: CustomerSort }) {
-  let customers = await listCustomers(ctx.store, ctx.scope);
-  if (filter.productId) customers = customers.filter((c) => c.productIds.includes(filter.productId!));
+/**
+ * One page of customers. Pages go newest first (`oldest`: oldest first); `orders` and `email` sort
+ * the rows of the page, taken newest first: with no index in those orders, sorting the whole list
+ * would read all of it on every request. The default page (1,000) holds every customer of most
+ * stores, so for them it is the whole list sorted.
+ */
+export async function listCustomersOf(ctx: OperationContext, filter: { productId?: string; sort?: CustomerSort }, page: PageRequest) {
   const sort = filter.sort ?? 'newest';
+  const found = await customersPageOf(ctx.store, ctx.scope, { productId: filter.productId, oldestFirst: sort === 'oldest' }, page);
   const byId = (a: CustomerRecord, b: CustomerRecord) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
-  customers.sort((a, b) =>
-    sort === 'oldest' ? byId(a, b) : sort === 'orders' ? b.numberOfOrders - a.numberOfOrders || byId(b, a) : sort === 'email' ? a.buyerEmail.localeCompare(b.buyerEmail) : byId(b, a),
-  );
-  return customers.map(presentCustomer);
+  if (sort === 'orders') found.items.sort((a, b) => b.numberOfOrders - a.numberOfOrders || byId(b, a));
+  if (sort === 'email') found.items.sort((a, b) => a.buyerEmail.localeCompare(b.buyerEmail));
+  return { items: found.items.map(presentCustomer), nextCursor: found.nextCursor };
 }
 
 export async function getCustomerById(ctx: OperationContext, id: string) {

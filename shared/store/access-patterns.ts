@@ -21,6 +21,10 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   SandboxNotification v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>
 //   SandboxPayment v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_PAYMENT, SK=<pay_id>
 //   SandboxSettings v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_SETTINGS, SK=settings
+//   AnalyticsDay v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_DAY#<shard>, SK=<date>
+//   AnalyticsEventCounted v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_DONE#<shard(eventId)>, SK=<eventId>
+//   AnalyticsRecurring v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_MRR#<shard>, SK=MRR
+//   AnalyticsSubscriber v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_SUBSCRIBER#<shard(subscriberId)>, SK=<subscriberId>
 //   Offer v1 (shared/catalog/entities.ts): PK=<scope>#OFFER, SK=<id>
 //   Product v1 (shared/catalog/entities.ts): PK=<scope>#PRODUCT, SK=<id>
 //   ProductLocator v1 (shared/catalog/entities.ts): PK=CAP#product#<productId>, SK=CAP
@@ -97,6 +101,10 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Sandbox notification to deliver', key: 'PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>', index: 'table', notes: 'TTL 30 days', declaredBy: 'adapters/processor-sandbox SandboxNotification v1 .byId', declared: true },
   { name: 'Sandbox payment by id (refunds, disputes)', key: 'PK=<scope>#SBX_PAYMENT, SK=<pay_id>', index: 'table', notes: 'refunds conditioned on refundedCents as read', declaredBy: 'adapters/processor-sandbox SandboxPayment v1 .byId', declared: true },
   { name: 'Sandbox settings of a tenant and mode (recovery retry days at a failed charge)', key: 'PK=<scope>#SBX_SETTINGS, SK=settings', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxSettings v1 .byScope', declared: true },
+  { name: 'Day rollups of one write shard between two dates (the summary sums every shard)', key: 'PK=<scope>#ANALYTICS_DAY#<shard>, ScanIndexForward=true, SK BETWEEN <from> AND <to>', index: 'table', notes: 'one item per day and shard with counters per currency; at most 366 per query; written with ADD by the analytics consumers', declaredBy: 'analytics AnalyticsDay v1 .range', declared: true },
+  { name: 'An event already added to the day rollups: its put fails the transaction of a redelivery', key: 'PK=<scope>#ANALYTICS_DONE#<shard(eventId)>, SK=<eventId>', index: 'table', notes: 'TTL 30 days; tenant-scoped and write-sharded (no partition shared by all accounts)', declaredBy: 'analytics AnalyticsEventCounted v1 (written, not read)', declared: true },
+  { name: 'Recurring revenue and active subscribers of one write shard (the summary reads every shard)', key: 'PK=<scope>#ANALYTICS_MRR#<shard>, SK=MRR', index: 'table', notes: 'written with ADD by the subscriber consumer', declaredBy: 'analytics AnalyticsRecurring v1 .byShard', declared: true },
+  { name: 'A subscriber\'s share of the recurring counters', key: 'PK=<scope>#ANALYTICS_SUBSCRIBER#<shard(subscriberId)>, SK=<subscriberId>', index: 'table', declaredBy: 'analytics AnalyticsSubscriber v1 .byId', declared: true },
   { name: 'Subscription offer by id (checkout, joins, catalog API)', key: 'PK=<scope>#OFFER, SK=<id>', index: 'table', notes: 'deleted ones stay with deletedAt set; the catalog API and getSellable treat them as missing', declaredBy: 'catalog Offer v1 .byId', declared: true },
   { name: 'Subscription offers of a tenant and mode, newest first', key: 'PK=<scope>#OFFER, filter attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant list', declaredBy: 'catalog Offer v1 .live', declared: true },
   { name: 'Product by id (checkout, joins, catalog API)', key: 'PK=<scope>#PRODUCT, SK=<id>', index: 'table', notes: 'deleted ones stay with deletedAt set; the catalog API and getSellable treat them as missing', declaredBy: 'catalog Product v1 .byId', declared: true },
@@ -141,10 +149,10 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', notes: 'holds customerId', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
   { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byId', declared: true },
   { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },
-  { name: 'All customers (not paginated)', key: 'PK=<scope>#CUSTOMER', index: 'table', declaredBy: 'sales Customer v1 .all', declared: true },
+  { name: 'Customers, newest first, one page at a time (optionally filtered by product)', key: 'PK=<scope>#CUSTOMER', index: 'table', declaredBy: 'sales Customer v1 .all', declared: true },
   { name: 'Sale by processor payment id (refunds, disputes)', key: 'PK=<scope>#U#PAYMENT, SK=<pay_id>', index: 'table', notes: 'holds saleId', declaredBy: 'sales PaymentPointer v1 .byPayment', declared: true },
   { name: 'Sale by id', key: 'PK=<scope>#SALE, SK=<saleId>', index: 'table', declaredBy: 'sales Sale v1 .byId', declared: true },
-  { name: 'Every sale, newest first', key: 'PK=<scope>#SALE', index: 'table', declaredBy: 'sales Sale v1 .all', declared: true },
+  { name: 'Sales, newest first, one page at a time', key: 'PK=<scope>#SALE', index: 'table', declaredBy: 'sales Sale v1 .all', declared: true },
   { name: 'Sales after a sale id, one page at a time', key: 'PK=<scope>#SALE, ScanIndexForward=true, SK > <afterId>', index: 'table', declaredBy: 'sales Sale v1 .after', declared: true },
   { name: 'Sales of one type (orders = one_time, payments?type=)', key: 'GSI1PK=<scope>#SALES_BY_TYPE#<type>', index: 'GSI1', declaredBy: 'sales Sale v1 .ofType', declared: true },
   { name: 'Sales of a customer, one page at a time (a buyer\'s export and erasure)', key: 'GSI3PK=<scope>#CUSTOMER_SALES#<customerId>', index: 'GSI3', notes: 'sales written before the index existed are not in it', declaredBy: 'sales Sale v1 .ofCustomer', declared: true },

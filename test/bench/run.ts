@@ -163,6 +163,7 @@ async function main() {
     ['usageReports', './usage', 'benchUsage'],
     ['imports', './imports', 'benchImports'],
     ['segments', './segments', 'benchSegments'],
+    ['analytics', './analytics', 'benchAnalytics'],
   ] as const) {
     if (!wanted(name) || !existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
     // Each part gets a fresh DynamoDB Local, its floors measured on it: a stream that earlier

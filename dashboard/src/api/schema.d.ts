@@ -18,6 +18,26 @@ export interface paths {
         patch: operations["updateBranding"];
         trace?: never;
     };
+    "/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue (gross, refunds, net), sales and new or churned subscribers per day, with MRR and active subscribers now
+         * @description Days are UTC, both ends included, at most 366. A sale counts on its day, a refund on the day it was made. Figures are in one currency (the account's unless `currency`), for the key's mode. MRR counts what active and trialing subscribers pay per month (their latest charge, so discounts show; the offer price while in trial; nothing while paused). Kept from the events within seconds.
+         */
+        get: operations["getAnalyticsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -348,7 +368,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every customer (not paginated); optional productId filter and sort */
+        /**
+         * Customers (an array, as the spec has it); optional productId filter and sort; bounded to one page, the next named by the X-Next-Cursor header
+         * @description The answer is one page: `limit` rows (default and most 1,000). When more follow, the `X-Next-Cursor` header holds the cursor to pass as `cursor` (and `Link` the next page's address, rel="next"); no header means the last page. Sort `orders` and `email` order the rows of each page (pages go newest first).
+         */
         get: operations["listCustomers"];
         put?: never;
         /** Create a customer; emits customer.created with the full record */
@@ -1957,7 +1980,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Newsletter contacts, newest first (email prefix `q` lists alphabetically); cursor pagination with `limit` and `after` */
+        /** Newsletter contacts, newest first (email prefix `q` lists alphabetically); cursor pagination: `limit` and `cursor` (or `after`) → `nextCursor` */
         get: operations["listNewsletterSubscribers"];
         put?: never;
         /** Adds a contact (source `api` unless given); an email that has one answers 409 SUBSCRIBER_EXISTS */
@@ -2028,7 +2051,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One-time orders, newest first (subscription charges are under /payments) */
+        /**
+         * One-time orders, newest first (subscription charges are under /payments); one page, the next named by the X-Next-Cursor header
+         * @description The answer is one page: `limit` rows (default and most 1,000). When more follow, the `X-Next-Cursor` header holds the cursor to pass as `cursor` (and `Link` the next page's address, rel="next"); no header means the last page.
+         */
         get: operations["listOrders"];
         put?: never;
         post?: never;
@@ -2199,7 +2225,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every sale (one-time and subscription), newest first; filter by type */
+        /**
+         * Every sale (one-time and subscription), newest first; filter by type; one page, the next named by the X-Next-Cursor header
+         * @description The answer is one page: `limit` rows (default and most 1,000). When more follow, the `X-Next-Cursor` header holds the cursor to pass as `cursor` (and `Link` the next page's address, rel="next"); no header means the last page.
+         */
         get: operations["listPayments"];
         put?: never;
         post?: never;
@@ -3067,7 +3096,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Subscribers, paginated; each row with status, the joined offer and portalUrl */
+        /** Subscribers, paginated (page and pageSize, or limit and cursor → nextCursor); each row with status, the joined offer and portalUrl */
         get: operations["listSubscribers"];
         put?: never;
         post?: never;
@@ -3569,6 +3598,103 @@ export interface operations {
                         supportEmail: string | null;
                         taxId: string | null;
                         updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsSummary: {
+        parameters: {
+            query: {
+                currency?: string;
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        activeSubscribers: number;
+                        churnedSubscribers: number;
+                        currency: string;
+                        days: {
+                            churnedSubscribers: number;
+                            date: string;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            grossCents: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            netCents: number;
+                            newSubscribers: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            refundsCents: number;
+                            sales: number;
+                        }[];
+                        /** @description Monthly recurring revenue now: what active and trialing subscribers pay per month, discounts included. Integer cents (1999 = 19.99 in the currency). */
+                        mrrCents: number;
+                        newSubscribers: number;
+                        totals: {
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            grossCents: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            netCents: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            refundsCents: number;
+                            sales: number;
+                        };
                     };
                 };
             };
@@ -5715,6 +5841,8 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                cursor?: string;
+                limit?: number;
                 productId?: string;
                 sort?: "newest" | "oldest" | "orders" | "email";
             };
@@ -6440,6 +6568,7 @@ export interface operations {
         parameters: {
             query?: {
                 after?: string;
+                cursor?: string;
                 eventId?: string;
                 eventType?: string;
                 limit?: number;
@@ -6489,6 +6618,8 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Pass as `after` to read the next page */
                         next: string | null;
+                        /** @description Pass as `cursor` to read the next page (the same value as next) */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -7462,6 +7593,8 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Pass as `cursor` to read the next (older) page */
                         next: string | null;
+                        /** @description The same as next */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -15625,6 +15758,7 @@ export interface operations {
         parameters: {
             query?: {
                 after?: string;
+                cursor?: string;
                 limit?: number;
                 q?: string;
                 status?: "subscribed" | "unsubscribed" | "bounced" | "complained";
@@ -16324,7 +16458,10 @@ export interface operations {
     };
     listOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -17304,6 +17441,8 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
+                cursor?: string;
+                limit?: number;
                 type?: "one_time" | "subscription";
             };
             header?: never;
@@ -22129,7 +22268,9 @@ export interface operations {
         parameters: {
             query?: {
                 buyerEmail?: string;
+                cursor?: string;
                 email?: string;
+                limit?: number;
                 page?: number;
                 pageSize?: number;
                 status?: "trialing" | "active" | "past_due" | "paused" | "canceled";
@@ -22159,9 +22300,11 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        nextCursor: string | null;
                         page: number;
                         pageSize: number;
-                        total: number;
+                        /** @description Rows in all, known on the last page; null while more follow */
+                        total: number | null;
                     };
                 };
             };

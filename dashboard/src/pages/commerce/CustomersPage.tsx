@@ -1,8 +1,8 @@
 import { Alert, Button, Group, Select, Stack } from '@mantine/core';
 import { useState } from 'react';
-import { unwrap } from '../../api/client';
+import { unwrap, unwrapPage } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { DataTable } from '../../components/DataTable';
+import { CursorPager, DataTable } from '../../components/DataTable';
 import { attempt, FormModal, text } from '../../components/FormModal';
 import { PageHeader } from '../../components/Page';
 import { QueryView } from '../../components/states';
@@ -18,7 +18,9 @@ export function CustomersPage() {
   const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const products = useQuery((api) => unwrap(api.GET('/products')));
-  const query = useQuery((api) => unwrap(api.GET('/customers', { params: { query: productId ? { productId } : {} } })), [productId]);
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const query = useQuery((api) => unwrapPage(api.GET('/customers', { params: { query: { limit: 50, ...(productId ? { productId } : {}), ...(cursor ? { cursor } : {}) } } })), [productId, cursor]);
   return (
     <Stack>
       <PageHeader title="Customers" description="Everyone who bought, keyed by email." actions={<Button onClick={() => setCreating(true)}>New customer</Button>} />
@@ -27,12 +29,13 @@ export function CustomersPage() {
           {notice}
         </Alert>
       )}
-      <Select label="Bought product" placeholder="Any product" data={(products.data ?? []).map((p) => ({ value: p._id, label: p.name }))} value={productId} onChange={setProductId} clearable w={300} />
+      <Select label="Bought product" placeholder="Any product" data={(products.data ?? []).map((p) => ({ value: p._id, label: p.name }))} value={productId} onChange={(id) => { setProductId(id); setCursors([undefined]); }} clearable w={300} />
       <QueryView query={query}>
-        {(customers) => (
+        {(page) => (
+          <>
           <DataTable
             caption="Customers"
-            rows={customers}
+            rows={page.rows}
             rowKey={(c) => c._id}
             columns={[
               { key: 'email', header: 'Email', render: (c) => c.buyerEmail },
@@ -56,6 +59,8 @@ export function CustomersPage() {
               },
             ]}
           />
+          <CursorPager cursors={cursors} next={page.nextCursor} onChange={setCursors} />
+          </>
         )}
       </QueryView>
       <FormModal
