@@ -12,7 +12,7 @@
  *   npm run admin -- listen --key sk_test_... --forward-to http://localhost:4242/webhooks
  *   npm run admin -- trigger order.completed --key sk_test_...
  *
- * Dead letters (see the README's runbook): a deployed stack's, named in its DeadLetterQueues output,
+ * Dead letters (see docs/operations.md): a deployed stack's, named in its DeadLetterQueues output,
  * or the running local runtime's without --outputs:
  *   npm run admin -- redrive --outputs cdk-outputs.json [--queue webhooks] [--dry-run]
  *   npm run admin -- redrive [--queue consumer:webhooks-fanout] [--dry-run]

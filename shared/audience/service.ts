@@ -435,7 +435,7 @@ export async function recordCheckoutConsent(deps: Deps, event: DomainEvent): Pro
   }
 }
 
-// ---- contact facts for segments (snapshot + deltas; see README "Contact facts") ----
+// ---- contact facts for segments (snapshot + deltas; see shared/segments/README.md) ----
 
 export type { ContactFactRow, FactsTable, FactsView } from './facts';
 export { rowAt, walkView } from './facts';

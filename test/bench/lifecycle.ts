@@ -21,7 +21,7 @@ export interface StepCapacity {
  * The least each step must read and write, counted as the per-operation table of run.ts counts:
  * an item written is 1 unit per started KiB, a read 0.5 per eventually consistent item (1 when it
  * must be strongly consistent: read before a conditional change), and no transaction factor
- * (AWS bills a transactional write twice; DynamoDB Local reports its own figure, see the README).
+ * (AWS bills a transactional write twice; DynamoDB Local reports its own figure, see docs/performance.md).
  * The sizes are those the items have in this run. Left out on purpose: the local scheduler's timer
  * items (in AWS, timers are EventBridge Scheduler's and cost the table nothing) and the rate
  * limiter's block reservations (one strong read and one write per block of tokens).

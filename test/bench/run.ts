@@ -206,7 +206,7 @@ async function main() {
   if (functions) printFunctions(functions);
   const { capacityPerLifecycleStep, ...others } = extras as { capacityPerLifecycleStep?: Record<string, StepCapacity> };
   if (capacityPerLifecycleStep && !('error' in capacityPerLifecycleStep)) {
-    console.log('Capacity units per lifecycle step (the request and everything it sets off, until idle) beside the hand-computed minimum (README: why a step is above 1.5×)');
+    console.log('Capacity units per lifecycle step (the request and everything it sets off, until idle) beside the hand-computed minimum (docs/performance.md: why a step is above 1.5×)');
     console.table(lifecycleRows(capacityPerLifecycleStep));
   } else if (capacityPerLifecycleStep) console.log('capacityPerLifecycleStep', capacityPerLifecycleStep);
   for (const [name, value] of Object.entries(others)) {

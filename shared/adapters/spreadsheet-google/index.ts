@@ -177,7 +177,7 @@ export type SecretDecrypter = (ciphertext: string, context: Record<string, strin
 
 type ClientOptions = Omit<GoogleSpreadsheetOptions, 'clientSecret'>;
 
-/** The seller's Google OAuth client, from configuration (see the README's deploy section). */
+/** The seller's Google OAuth client, from configuration (see docs/deploy.md). */
 export function googleOptionsFrom(config: Config): GoogleSpreadsheetOptions | undefined {
   if (!config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET) return undefined;
   return { ...clientOptionsFrom(config, config.GOOGLE_CLIENT_ID), clientSecret: config.GOOGLE_CLIENT_SECRET };
