@@ -1,7 +1,8 @@
 import * as z from '../platform/zod';
 import { sellerBrand } from '../account/branding';
 import { parseMultipart } from '../platform/http/multipart';
-import { defineOperation, rawReply, reply } from '../platform/operation';
+import { badRequest } from '../platform/errors';
+import { defineOperation, rawReply, reply, type UploadedFile } from '../platform/operation';
 import type { OperationContext, PublicContext } from '../platform/context';
 import { receiptDownloadsPage } from './page';
 import { fileParams, fileSchema, productParams, tokenParams, uploadFileBody } from './schemas';
@@ -16,7 +17,8 @@ const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer',
 export const productFileOperations = [
   defineOperation({
     operationId: 'uploadProductFile',
-    summary: 'Attach a file to a product (multipart/form-data, field `file`); every paid order of the product can download it',
+    tool: 'upload_product_file',
+    summary: 'Attach a file to a product (multipart/form-data, field `file`; or JSON { filename, contentType, contentBase64 }); every paid order of the product can download it',
     description:
       "A deliverable type (PDF, EPUB, ZIP, audio, video, images, fonts...) or an extension in the product's `allowedFileTypes`; at most the plan's file size (413 names it); an empty file is 400. At most 20 files per product.",
     tags: ['Products'],
@@ -24,14 +26,14 @@ export const productFileOperations = [
     path: '/products/{id}/files',
     auth: 'key',
     params: productParams,
-    bodyType: 'multipart',
+    bodyType: 'json-or-multipart',
     multipart: parseMultipart,
     body: uploadFileBody,
     output: fileSchema,
     status: 201,
-    handler: async (ctx, { params, files }) => {
+    handler: async (ctx, { params, body, files }) => {
       const length = Number(ctx.request.headers['content-length']);
-      return addProductFile(ctx, params.id, files.file?.[0], Number.isFinite(length) && length > 0 ? length : undefined);
+      return addProductFile(ctx, params.id, uploadedFile(body, files), Number.isFinite(length) && length > 0 ? length : undefined);
     },
   }),
   defineOperation({
@@ -90,3 +92,10 @@ export const productFileOperations = [
     },
   }),
 ];
+
+/** The uploaded file: the multipart field `file`, or the JSON form's base64 bytes. */
+function uploadedFile(body: { filename?: string; contentType?: string; contentBase64?: string } | undefined, files: Record<string, UploadedFile[]>): UploadedFile | undefined {
+  if (files.file?.length || !body?.contentBase64) return files.file?.[0];
+  if (!body.filename) throw badRequest('filename is required with contentBase64', { field: 'filename' });
+  return { filename: body.filename, mimetype: body.contentType ?? '', content: Buffer.from(body.contentBase64, 'base64') };
+}

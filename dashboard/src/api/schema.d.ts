@@ -2412,7 +2412,7 @@ export interface paths {
         get: operations["listProductFiles"];
         put?: never;
         /**
-         * Attach a file to a product (multipart/form-data, field `file`); every paid order of the product can download it
+         * Attach a file to a product (multipart/form-data, field `file`; or JSON { filename, contentType, contentBase64 }); every paid order of the product can download it
          * @description A deliverable type (PDF, EPUB, ZIP, audio, video, images, fonts...) or an extension in the product's `allowedFileTypes`; at most the plan's file size (413 names it); an empty file is 400. At most 20 files per product.
          */
         post: operations["uploadProductFile"];
@@ -16515,8 +16515,17 @@ export interface operations {
                         status: "completed" | "refunded" | "disputed";
                         subscriberId: string | null;
                         subscriptionId: string | null;
+                        /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                        tax: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            rate: number;
+                        };
                         /** @enum {string} */
                         type: "one_time" | "subscription";
+                        vatNumber: string | null;
                     } & {
                         [key: string]: unknown;
                     })[];
@@ -16643,8 +16652,17 @@ export interface operations {
                         status: "completed" | "refunded" | "disputed";
                         subscriberId: string | null;
                         subscriptionId: string | null;
+                        /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                        tax: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            rate: number;
+                        };
                         /** @enum {string} */
                         type: "one_time" | "subscription";
+                        vatNumber: string | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16890,8 +16908,17 @@ export interface operations {
                             status: "completed" | "refunded" | "disputed";
                             subscriberId: string | null;
                             subscriptionId: string | null;
+                            /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                            tax: {
+                                /** @description Decimal major units (19.99), at most 2 decimals. */
+                                amount: number;
+                                /** @description Integer cents (1999 = 19.99 in the currency). */
+                                amountCents: number;
+                                rate: number;
+                            };
                             /** @enum {string} */
                             type: "one_time" | "subscription";
+                            vatNumber: string | null;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -17498,8 +17525,17 @@ export interface operations {
                         status: "completed" | "refunded" | "disputed";
                         subscriberId: string | null;
                         subscriptionId: string | null;
+                        /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                        tax: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            rate: number;
+                        };
                         /** @enum {string} */
                         type: "one_time" | "subscription";
+                        vatNumber: string | null;
                     } & {
                         [key: string]: unknown;
                     })[];
@@ -17612,8 +17648,17 @@ export interface operations {
                         status: "completed" | "refunded" | "disputed";
                         subscriberId: string | null;
                         subscriptionId: string | null;
+                        /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                        tax: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            rate: number;
+                        };
                         /** @enum {string} */
                         type: "one_time" | "subscription";
+                        vatNumber: string | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17732,8 +17777,17 @@ export interface operations {
                         status: "completed" | "refunded" | "disputed";
                         subscriberId: string | null;
                         subscriptionId: string | null;
+                        /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                        tax: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            rate: number;
+                        };
                         /** @enum {string} */
                         type: "one_time" | "subscription";
+                        vatNumber: string | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18626,12 +18680,32 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "multipart/form-data": {
+                /** @example {} */
+                "application/json": {
+                    /** @description JSON form: the file's bytes, base64 */
+                    contentBase64?: string;
+                    /** @description JSON form: the file's media type */
+                    contentType?: string;
                     /**
                      * Format: binary
                      * @description The file: a deliverable type (PDF, EPUB, ZIP, audio, video, images...) or one of the product's allowedFileTypes, within the plan's size
                      */
                     file?: string;
+                    /** @description JSON form: the file name, with its extension */
+                    filename?: string;
+                };
+                "multipart/form-data": {
+                    /** @description JSON form: the file's bytes, base64 */
+                    contentBase64?: string;
+                    /** @description JSON form: the file's media type */
+                    contentType?: string;
+                    /**
+                     * Format: binary
+                     * @description The file: a deliverable type (PDF, EPUB, ZIP, audio, video, images...) or one of the product's allowedFileTypes, within the plan's size
+                     */
+                    file?: string;
+                    /** @description JSON form: the file name, with its extension */
+                    filename?: string;
                 };
             };
         };
