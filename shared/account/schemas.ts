@@ -1,5 +1,6 @@
 import * as z from '../platform/zod';
 import { planSchema } from '../platform/plans';
+import { LOCALES } from '../platform/i18n/locales';
 
 export const accountSchema = z.object({
   _id: z.string(),
@@ -19,6 +20,7 @@ export const brandingSchema = z.object({
   logoImageId: z.nullable(z.string()),
   accentColor: z.nullable(z.string()),
   supportEmail: z.nullable(z.string()),
+  locale: z.nullable(z.enum(LOCALES)).check(z.describe('Default language of buyer pages and mails when the buyer has none: en, fr, de, es, pt-BR or ja')),
   updatedAt: z.nullable(z.string()),
 });
 
@@ -27,4 +29,5 @@ export const brandingBody = z.strictObject({
   logoImageId: z.optional(z.nullable(z.string().check(z.regex(/^[0-9a-f]{24}$/, 'logoImageId is the 24-hex _id of an uploaded image')))),
   accentColor: z.optional(z.nullable(z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'accentColor is a #rrggbb colour')))),
   supportEmail: z.optional(z.nullable(z.pipe(z.string().check(z.trim(), z.maxLength(320)), z.email('supportEmail must be an email address')))),
-}).check(z.refine((b) => Object.keys(b).length > 0, 'Send at least one of displayName, logoImageId, accentColor, supportEmail'));
+  locale: z.optional(z.nullable(z.enum(LOCALES, { error: `locale is one of ${LOCALES.join(', ')}` }))),
+}).check(z.refine((b) => Object.keys(b).length > 0, 'Send at least one of displayName, logoImageId, accentColor, supportEmail, locale'));

@@ -45,9 +45,27 @@ export const createSessionBody = z.object({
     metadata: z.optional(metadataSchema),
     discountCode: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
     referralCode: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    customerEmail: z.optional(z.pipe(z.string().check(z.trim(), z.maxLength(320)), z.email('customerEmail must be an email address'))).check(z.describe('The buyer\'s address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery)')),
     quantity: z.optional(z.number({ error: 'quantity: must be an integer number of seats' }).check(z.int('quantity: must be an integer number of seats'))).check(z.describe("Seats, for offers sold per seat: within the offer's minimum and maximum; the minimum unless stated")),
   });
 
 export type CreateSessionInput = z.output<typeof createSessionBody>;
 
 export const sessionAnswer = z.object({ id: z.string(), url: z.string() });
+
+export const recoveryBody = z.strictObject({
+  enabled: z.boolean({ error: 'enabled: true or false' }),
+  delayMinutes: z.number({ error: 'delayMinutes: a whole number of minutes from 30 to 2880' }).check(
+    z.int('delayMinutes: a whole number of minutes from 30 to 2880'),
+    z.minimum(30, 'delayMinutes: at least 30 minutes'),
+    z.maximum(2880, 'delayMinutes: at most 2880 minutes (2 days)'),
+  ),
+  discountCode: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1, 'discountCode cannot be empty; send null for none'), z.maxLength(100)))).check(z.describe('An existing discount code applied when the buyer comes back through the mail (when it applies to the product)')),
+});
+
+export const recoveryAnswer = z.object({
+  enabled: z.boolean(),
+  delayMinutes: z.number(),
+  discountCode: z.nullable(z.string()),
+  updatedAt: z.nullable(z.string()),
+});

@@ -41,6 +41,7 @@ export const GROWTH_EVENT_TYPES = [
   'subscription.saved',
   'usage.recorded',
   'usage.period_closed',
+  'checkout.abandoned',
 ] as const;
 
 /** Listed as subscribable by the spec but reserved: a subscription is accepted, nothing is sent. */

@@ -40,7 +40,7 @@ function message(locale: Locale, key: MessageKey): IntlMessageFormat {
   if (!format) {
     // A key a catalogue lacks falls back to English (the completeness test keeps that from shipping).
     const own = CATALOGUES[locale][key];
-    const source = own ?? CATALOGUES[DEFAULT_LOCALE][key];
+    const source = own ?? CATALOGUES[DEFAULT_LOCALE][key] ?? key;
     format = new IntlMessageFormat(source, own ? locale : DEFAULT_LOCALE, undefined, { ignoreTag: true });
     compiled.set(id, format);
   }

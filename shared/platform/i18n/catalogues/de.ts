@@ -125,4 +125,6 @@ export const de: Catalogue = {
   'recovery.code': 'Mit dem Code {code} sparen Sie: Er ist bei Ihrer Rückkehr schon eingelöst.',
   'recovery.button': 'Kauf abschließen',
   'recovery.ignore': 'Kein Interesse? Ignorieren Sie diese E-Mail einfach; wir schreiben Ihnen zu dieser Bestellung nicht noch einmal.',
+  'recovery.goneTitle': 'Dieser Link ist abgelaufen',
+  'recovery.gone': 'Dieser Link funktioniert nicht mehr. Öffnen Sie die Produktseite erneut, um es zu kaufen.',
 };

@@ -137,6 +137,8 @@ export const en = {
   'recovery.code': 'Use the code {code} to save on it: it is already applied when you come back.',
   'recovery.button': 'Complete your purchase',
   'recovery.ignore': 'Not interested? Just ignore this mail; we will not write again about this order.',
+  'recovery.goneTitle': 'This link has expired',
+  'recovery.gone': 'This link no longer works. Open the product page again to buy it.',
 } as const;
 
 export type MessageKey = keyof typeof en;

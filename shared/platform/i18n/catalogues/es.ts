@@ -125,4 +125,6 @@ export const es: Catalogue = {
   'recovery.code': 'Con el código {code} le sale más barato: ya está aplicado cuando vuelva.',
   'recovery.button': 'Completar la compra',
   'recovery.ignore': '¿No le interesa? Ignore este correo; no volveremos a escribirle sobre este pedido.',
+  'recovery.goneTitle': 'Este enlace ha caducado',
+  'recovery.gone': 'Este enlace ya no funciona. Vuelva a abrir la página del producto para comprarlo.',
 };

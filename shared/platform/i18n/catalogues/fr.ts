@@ -125,4 +125,6 @@ export const fr: Catalogue = {
   'recovery.code': 'Avec le code {code}, vous payez moins : il est déjà appliqué à votre retour.',
   'recovery.button': 'Terminer votre achat',
   'recovery.ignore': 'Pas intéressé ? Ignorez simplement cet e-mail ; nous ne vous écrirons plus au sujet de cette commande.',
+  'recovery.goneTitle': 'Ce lien a expiré',
+  'recovery.gone': 'Ce lien ne fonctionne plus. Rouvrez la page du produit pour l’acheter.',
 };

@@ -125,4 +125,6 @@ export const ja: Catalogue = {
   'recovery.code': 'コード {code} でお得にご購入いただけます。戻られたときには適用済みです。',
   'recovery.button': '購入を完了する',
   'recovery.ignore': 'ご興味がなければ、このメールは無視してください。このご注文についてはこれ以上ご連絡しません。',
+  'recovery.goneTitle': 'このリンクは有効期限が切れています',
+  'recovery.gone': 'このリンクは使用できなくなりました。購入するには商品ページをもう一度開いてください。',
 };

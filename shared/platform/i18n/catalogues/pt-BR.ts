@@ -125,4 +125,6 @@ export const ptBR: Catalogue = {
   'recovery.code': 'Com o cupom {code} sai mais barato: ele já estará aplicado quando você voltar.',
   'recovery.button': 'Concluir a compra',
   'recovery.ignore': 'Não tem interesse? É só ignorar este e-mail; não escreveremos de novo sobre este pedido.',
+  'recovery.goneTitle': 'Este link expirou',
+  'recovery.gone': 'Este link não funciona mais. Abra de novo a página do produto para comprá-lo.',
 };
