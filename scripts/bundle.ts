@@ -37,14 +37,15 @@ export function contributors(metafile: Metafile, count = 5): { module: string; b
   return [...sums].map(([module, bytes]) => ({ module, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, count);
 }
 
+/** `tracing` as the default deploy has it (X-Ray on) unless told otherwise (`-c tracing=off`). */
 export async function bundleAll(options: { tracing?: boolean; only?: RegExp } = {}): Promise<BundleResult[]> {
   mkdirSync(OUT_DIR, { recursive: true });
   const results: BundleResult[] = [];
   for (const spec of functionSpecs(APP)) {
     const name = specName(spec);
     if (options.only && !options.only.test(name)) continue;
-    const entry = writeFunctionEntry(APP, spec, { tracing: options.tracing ?? false });
-    const outfile = join(OUT_DIR, `${name.replace(':', '-')}.mjs`);
+    const entry = writeFunctionEntry(APP, spec, { tracing: options.tracing ?? true });
+    const outfile = join(OUT_DIR, `${name.replace(':', '-')}${options.tracing ? '.traced' : ''}.mjs`);
     const out = await build({ ...LAMBDA_BUILD_OPTIONS, entryPoints: [entry], outfile, metafile: true });
     results.push({ name, entry: relativeToRoot(entry), outfile, bytes: statSync(outfile).size, top: contributors(out.metafile) });
   }
@@ -74,7 +75,7 @@ export const kib = (bytes: number) => Math.round(bytes / 1024);
 
 if (process.argv[1]?.endsWith('bundle.ts')) {
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-  const results = await bundleAll({ tracing: process.argv.includes('--tracing'), only: only ? new RegExp(only) : undefined });
+  const results = await bundleAll({ tracing: !process.argv.includes('--no-tracing'), only: only ? new RegExp(only) : undefined });
   for (const r of results) {
     console.log(`${String(kib(r.bytes)).padStart(6)} KiB  ${r.name}`);
     console.log(`          ${r.top.map((t) => `${t.module} ${kib(t.bytes)}`).join(' · ')}`);

@@ -1,6 +1,6 @@
 /**
  * The import graph of the project's own TypeScript (shared/, functions/, lib/, bin/), its cycles,
- * and the imports that break the layering of DESIGN.md §2. `npx tsx scripts/import-graph.ts` prints
+ * and the imports that break the layering of docs/architecture.md ("Layers"). `npx tsx scripts/import-graph.ts` prints
  * them; test/infra/architecture.test.ts asserts there are none.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

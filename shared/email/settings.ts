@@ -41,7 +41,7 @@ export async function tokenSecret(deps: Deps, scope: Scope, stored?: Partial<Ema
 
 /**
  * Local runtime only: accounts made by the control API and the demo account can send at once, with
- * a demo physical address in both modes (DESIGN.md section 5).
+ * a demo physical address in both modes (docs/architecture.md, "The local runtime").
  */
 export async function provisionLocalSender(deps: Deps, accountId: string): Promise<void> {
   for (const mode of ['live', 'test'] as const) {

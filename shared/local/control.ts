@@ -25,7 +25,7 @@ const accountBody = z.object({ email: z.optional(z.string().check(z.email())), p
 const patchBody = z.object({ plan: z.optional(planSchema), senderVerified: z.optional(z.boolean()) });
 const advanceBody = z.object({ seconds: z.number().check(z.nonnegative(), z.maximum(10 * 365 * 24 * 3600)) });
 
-/** Routes of DESIGN.md section 5 that later capabilities take over; until then they say so. */
+/** Control routes (docs/architecture.md) that later capabilities take over; until then they say so. */
 const PENDING: [ControlRoute['method'], string, string][] = [
   ['POST', '/_local/checkout/{sessionId}/pay', 'checkout'],
   ['POST', '/_local/subscribers/{subscriberId}/renew', 'subscriptions'],
@@ -90,7 +90,7 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
     },
   },
   {
-    // Not in DESIGN.md's table: DynamoDB capacity units consumed so far by everything this runtime
+    // Local only: DynamoDB capacity units consumed so far by everything this runtime
     // did (requests, stream consumers, queues, jobs; not the local scheduler's own timer items,
     // which EventBridge Scheduler holds in AWS), for per-step cost figures in the bench.
     method: 'GET',
@@ -100,7 +100,7 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
     },
   },
   {
-    // Not in DESIGN.md's table: lets black-box tests read the outbox, oldest first.
+    // Local only: lets black-box tests read the outbox, oldest first.
     method: 'GET',
     path: '/_local/events',
     async handle(runtime, { query }) {

@@ -58,7 +58,7 @@ const redriveBody = z.strictObject({ queue: z.optional(z.string().check(z.minLen
 
 export const DEAD_LETTER_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
   {
-    // Not in DESIGN.md's table: the local counterpart of the deployed dead-letter queues.
+    // Local only: the local counterpart of the deployed dead-letter queues.
     method: 'GET',
     path: '/_local/dead-letters',
     async handle(runtime, { query }) {

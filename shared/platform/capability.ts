@@ -84,7 +84,7 @@ export interface RecurringSchedule {
   job: Job;
 }
 
-/** What a capability's control route can reach inside the running local runtime (DESIGN.md §5). */
+/** What a capability's control route can reach inside the running local runtime (docs/architecture.md, "The local runtime"). */
 export interface LocalRuntimeHandle {
   deps: Deps;
   baseUrl: string;
@@ -124,7 +124,7 @@ export interface PortFactory {
 export interface Capability {
   /** Its folder under shared/ and the name of its API function (`Fn-<name>`). */
   name: string;
-  /** Its API operations (section 1 of DESIGN.md); they get one Lambda function. */
+  /** Its API operations (docs/architecture.md, "One description of each operation"); they get one Lambda function. */
   operations?: AnyOperation[];
   /** What its API function may touch in AWS (default: the table). */
   needs?: AccessNeed[];

@@ -21,7 +21,7 @@ function local(runtime: LocalRuntimeHandle): LocalSpreadsheetControls {
 const failBody = z.object({ count: z.number().check(z.int(), z.minimum(0), z.maximum(1000)) });
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** DESIGN.md §5: the local spreadsheet provider's consent page and what black-box tests drive. */
+/** the local spreadsheet provider's consent page and what black-box tests drive. */
 export const SHEETS_CONTROL_ROUTES: ControlRoute[] = [
   {
     method: 'GET',

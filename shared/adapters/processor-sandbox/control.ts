@@ -9,7 +9,7 @@ import { locateSubscriberById } from '../../subscriptions/service';
 import { SandboxProcessor } from './sandbox';
 
 /**
- * The local runtime's control routes that drive the sandbox processor (DESIGN.md section 5). They
+ * The local runtime's control routes that drive the sandbox processor (docs/architecture.md, "The local runtime"). They
  * find sessions, subscribers and sales through those capabilities' service functions.
  */
 const payBody = z.object({
