@@ -1,4 +1,7 @@
-import { sellerBrand } from '../account/branding';
+import { sellerBrand, type SellerBrand } from '../account/branding';
+import { negotiateLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
+import { findCustomerOfEmail } from '../sales/lookups';
 import { lookupOffer } from '../catalog/service';
 import { prepareTransactional } from '../email/outbox';
 import type { BusConsumer } from '../platform/capability';
@@ -26,6 +29,12 @@ const baseOf = (deps: Deps, fallback: string | null) => {
     return '';
   }
 };
+
+/** The buyer's language as saved at their checkout, else the seller's default, else English. */
+async function buyerTranslator(deps: Deps, scope: Scope, email: string, brand: SellerBrand) {
+  const customer = await findCustomerOfEmail(deps, scope, email);
+  return translator(negotiateLocale({ saved: customer?.locale, sellerDefault: brand.locale }));
+}
 
 /**
  * Queues one buyer mail for one event, at most once: the claim and the queued mail are one
@@ -61,8 +70,9 @@ export const receiptConsumer: BusConsumer = {
     const kind = order.type === 'subscription' ? 'subscription' : 'one_time';
     const offer = kind === 'subscription' && str(product.id) ? await lookupOffer(deps, scope, str(product.id)!) : undefined;
     const discount = obj(event.data.discount);
+    const brand = await sellerBrand(deps, scope, base);
     const mail = receiptMail({
-      brand: await sellerBrand(deps, scope, base),
+      brand,
       orderId,
       productName: str(product.name) ?? 'Your purchase',
       amountCents: toCents(Number(event.data.amount ?? 0)),
@@ -79,7 +89,7 @@ export const receiptConsumer: BusConsumer = {
       portalUrl,
       downloads: kind === 'one_time' && base && str(product.id) ? (await Promise.all(boughtIds(str(product.id)!, order.lines).map((id) => downloadLinksFor(deps, scope, id, { ref: orderId, baseUrl: base, validForMs: MAIL_LINK_MS })))).flat() : [],
       testMode: event.mode === 'test',
-    });
+    }, await buyerTranslator(deps, scope, to, brand));
     await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);
   },
 };
@@ -98,8 +108,9 @@ export const failedPaymentConsumer: BusConsumer = {
     const base = baseOf(deps, portalUrl);
     const invoice = obj(event.data.invoice);
     const subscription = obj(event.data.subscription);
+    const brand = await sellerBrand(deps, scope, base);
     const mail = failedPaymentMail({
-      brand: await sellerBrand(deps, scope, base),
+      brand,
       productName: str(subscription.name) ?? 'your subscription',
       amountCents: toCents(Number(invoice.amount ?? subscription.price ?? 0)),
       currency: str(invoice.currency) ?? str(subscription.currency) ?? 'USD',
@@ -108,7 +119,7 @@ export const failedPaymentConsumer: BusConsumer = {
       portalUrl,
       cardUpdateUrl: subscriberId ? await cardUpdateUrlFor(deps, scope, subscriberId) : null,
       testMode: event.mode === 'test',
-    });
+    }, await buyerTranslator(deps, scope, to, brand));
     await sendOnce(deps, 'buyer-payment-failed', event, scope, to, mail, base);
   },
 };

@@ -62,3 +62,6 @@ export interface LocaleSources {
 export function negotiateLocale(sources: LocaleSources): Locale {
   return matchLocale(sources.query) ?? matchLocale(sources.saved) ?? acceptedLocales(sources.acceptLanguage)[0] ?? matchLocale(sources.sellerDefault) ?? DEFAULT_LOCALE;
 }
+
+/** Each language by its own name, for a language menu. */
+export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', fr: 'Français', de: 'Deutsch', es: 'Español', 'pt-BR': 'Português (Brasil)', ja: '日本語' };
