@@ -29,7 +29,7 @@ export function recoveryMail(t: Translator, input: RecoveryMailInput) {
     input.testMode ? t.t('mail.testMode') : '',
     t.t('recovery.body', { seller: brand.name }),
     input.discountCode ? t.t('recovery.code', { code: input.discountCode }) : '',
-    `${t.t('recovery.button')}: ${input.url}`,
+    t.t('mail.line', { label: t.t('recovery.button'), value: input.url }),
     t.t('recovery.ignore'),
     brand.supportEmail ? t.t('mail.questions', { email: brand.supportEmail }) : '',
   ]

@@ -45,6 +45,7 @@ export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
   const { brand } = input;
   const formatMoney = (cents: number, currency: string) => t.money(cents, currency);
   const day = (iso: string) => t.date(iso);
+  const line = (label: string, value: string) => t.t('mail.line', { label, value });
   const total = formatMoney(input.amountCents, input.currency);
   const what = input.billingReason === 'renewal' ? t.t('receipt.renewalOf', { product: input.productName }) : input.productName;
   const subject = input.amountCents === 0 ? t.t('receipt.subjectFree', { seller: brand.name, product: input.productName }) : t.t('receipt.subject', { seller: brand.name, total });
@@ -76,9 +77,9 @@ export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
     `${heading}.`,
     input.testMode ? t.t('mail.testMode') : '',
     t.t('receipt.orderText', { id: input.orderId, date: day(input.paidAt) }),
-    ...(lines ? lines.map((l) => `${l.name}: ${formatMoney(l.amountCents, input.currency)}`) : [`${what}: ${formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency)}`]),
-    input.discount ? `${t.t('receipt.discount', { code: input.discount.code })}: -${formatMoney(input.discount.amountOffCents, input.currency)}` : '',
-    `${t.t('receipt.totalPaid')}: ${total}`,
+    ...(lines ? lines.map((l) => line(l.name, formatMoney(l.amountCents, input.currency))) : [line(what, formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))]),
+    input.discount ? line(t.t('receipt.discount', { code: input.discount.code }), `-${formatMoney(input.discount.amountOffCents, input.currency)}`) : '',
+    line(t.t('receipt.totalPaid'), total),
     ...(input.downloads ?? []).map((d) => t.t('receipt.downloadText', { file: d.filename, url: d.url })),
     input.portalUrl ? t.t('receipt.manageText', { url: input.portalUrl }) : '',
     input.reviewUrl ? t.t('receipt.reviewText', { url: input.reviewUrl }) : '',
@@ -126,8 +127,8 @@ export function failedPaymentMail(input: FailedPaymentInput, t: Translator = EN)
     `${t.t('failed.heading', { product: input.productName })}.`,
     `${charge} ${retry}`,
     t.t('failed.pleaseUpdate'),
-    input.cardUpdateUrl ? `${t.t('failed.updateCard')}: ${input.cardUpdateUrl}` : '',
-    input.portalUrl ? `${t.t(input.cardUpdateUrl ? 'failed.manage' : 'failed.updateAndManage')}: ${input.portalUrl}` : '',
+    input.cardUpdateUrl ? t.t('mail.line', { label: t.t('failed.updateCard'), value: input.cardUpdateUrl }) : '',
+    input.portalUrl ? t.t('mail.line', { label: t.t(input.cardUpdateUrl ? 'failed.manage' : 'failed.updateAndManage'), value: input.portalUrl }) : '',
     brand.supportEmail ? t.t('mail.questions', { email: brand.supportEmail }) : '',
   ]
     .filter(Boolean)

@@ -1,4 +1,4 @@
-import type { Catalogue } from './index';
+import type { Catalogue } from './en';
 
 /** Deutsch (Sie-Form). */
 export const de: Catalogue = {
@@ -87,6 +87,7 @@ export const de: Catalogue = {
   'mail.questionsReply': 'Fragen? Antworten Sie auf diese E-Mail oder schreiben Sie an {email}.',
   'mail.questionsWrite': 'Fragen? Schreiben Sie an {email}.',
   'mail.questions': 'Fragen? {email}',
+  'mail.line': '{label}: {value}',
   'receipt.subject': 'Ihre Quittung von {seller}: {total}',
   'receipt.subjectFree': 'Ihre Bestellung bei {seller}: {product}',
   'receipt.heading': '{renewal, select, true {Vielen Dank für Ihre Zahlung} other {Vielen Dank für Ihre Bestellung}}',

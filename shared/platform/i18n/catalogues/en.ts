@@ -96,6 +96,8 @@ export const en = {
   'mail.questionsReply': 'Questions? Reply to this mail or write to {email}.',
   'mail.questionsWrite': 'Questions? Write to {email}.',
   'mail.questions': 'Questions? {email}',
+  /** A label and its value on one line of a plain-text mail. */
+  'mail.line': '{label}: {value}',
   // Receipt
   'receipt.subject': 'Your receipt from {seller}: {total}',
   'receipt.subjectFree': 'Your order from {seller}: {product}',
@@ -142,3 +144,6 @@ export const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
+
+/** Another language's catalogue: English's keys (a missing one falls back to English and fails the completeness test). */
+export type Catalogue = Partial<Record<MessageKey, string>>;

@@ -1,4 +1,4 @@
-import type { Catalogue } from './index';
+import type { Catalogue } from './en';
 
 /** Español (neutral, de usted). */
 export const es: Catalogue = {
@@ -87,6 +87,7 @@ export const es: Catalogue = {
   'mail.questionsReply': '¿Preguntas? Responda a este correo o escriba a {email}.',
   'mail.questionsWrite': '¿Preguntas? Escriba a {email}.',
   'mail.questions': '¿Preguntas? {email}',
+  'mail.line': '{label}: {value}',
   'receipt.subject': 'Su recibo de {seller}: {total}',
   'receipt.subjectFree': 'Su pedido de {seller}: {product}',
   'receipt.heading': '{renewal, select, true {Gracias por su pago} other {Gracias por su pedido}}',

@@ -1,4 +1,4 @@
-import type { Catalogue } from './index';
+import type { Catalogue } from './en';
 
 /** Français. Apostrophes are typographic (’): a straight one before a placeholder would quote it in ICU. */
 export const fr: Catalogue = {
@@ -87,6 +87,7 @@ export const fr: Catalogue = {
   'mail.questionsReply': 'Des questions ? Répondez à cet e-mail ou écrivez à {email}.',
   'mail.questionsWrite': 'Des questions ? Écrivez à {email}.',
   'mail.questions': 'Des questions ? {email}',
+  'mail.line': '{label} : {value}',
   'receipt.subject': 'Votre reçu de {seller} : {total}',
   'receipt.subjectFree': 'Votre commande chez {seller} : {product}',
   'receipt.heading': '{renewal, select, true {Merci pour votre paiement} other {Merci pour votre commande}}',

@@ -1,4 +1,4 @@
-import type { Catalogue } from './index';
+import type { Catalogue } from './en';
 
 /** 日本語（です・ます調）。 */
 export const ja: Catalogue = {
@@ -87,6 +87,7 @@ export const ja: Catalogue = {
   'mail.questionsReply': 'ご質問は、このメールに返信するか {email} までお寄せください。',
   'mail.questionsWrite': 'ご質問は {email} までお寄せください。',
   'mail.questions': 'ご質問：{email}',
+  'mail.line': '{label}：{value}',
   'receipt.subject': '{seller} からの領収書：{total}',
   'receipt.subjectFree': '{seller} でのご注文：{product}',
   'receipt.heading': '{renewal, select, true {お支払いありがとうございます} other {ご注文ありがとうございます}}',

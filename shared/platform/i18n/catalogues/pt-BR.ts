@@ -1,4 +1,4 @@
-import type { Catalogue } from './index';
+import type { Catalogue } from './en';
 
 /** Português (Brasil). */
 export const ptBR: Catalogue = {
@@ -87,6 +87,7 @@ export const ptBR: Catalogue = {
   'mail.questionsReply': 'Dúvidas? Responda a este e-mail ou escreva para {email}.',
   'mail.questionsWrite': 'Dúvidas? Escreva para {email}.',
   'mail.questions': 'Dúvidas? {email}',
+  'mail.line': '{label}: {value}',
   'receipt.subject': 'Seu recibo de {seller}: {total}',
   'receipt.subjectFree': 'Seu pedido de {seller}: {product}',
   'receipt.heading': '{renewal, select, true {Obrigado pelo seu pagamento} other {Obrigado pelo seu pedido}}',
