@@ -5,6 +5,10 @@ import { audienceOperations } from './operations';
 /** Newsletter contacts: tags, consent, status, purchase and engagement facts, suppression list. */
 export const audience = defineCapability({
   name: 'audience',
+  build: {
+    manifest: { url: import.meta.url, export: 'audience' },
+    operations: './operations#audienceOperations',
+  },
   operations: audienceOperations,
   needs: ['table'],
   consumers: [saleFactsConsumer],

@@ -5,6 +5,12 @@ import { automationJobs } from './jobs';
 /** A small automation engine: a trigger and steps (send a mail post, wait), run per contact by one-time timers. */
 export const automations = defineCapability({
   name: 'automations',
+  build: {
+    manifest: { url: import.meta.url, export: 'automations' },
+    operations: './operations#automationOperations',
+    jobs: './jobs#automationJobs',
+    jobNeeds: ['table', 'queue', 'scheduler'],
+  },
   operations: automationOperations,
   needs: ['table'],
   jobs: automationJobs,

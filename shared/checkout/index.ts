@@ -1,13 +1,19 @@
 import { defineCapability } from '../platform/capability';
 import { checkoutOperations } from './operations';
-import { checkoutRecoveryJob } from './recovery';
-import { JOB_CHECKOUT_RECOVERY } from './recovery-timer';
+import { checkoutJobs } from './recovery-job';
 
 /** Checkout sessions and abandoned-checkout recovery; fulfilment composes the money path's records into one transaction. */
 export const checkout = defineCapability({
   name: 'checkout',
+  build: {
+    manifest: { url: import.meta.url, export: 'checkout' },
+    operations: './operations#checkoutOperations',
+    jobs: './recovery-job#checkoutJobs',
+    uses: { api: ['processor'] },
+    jobNeeds: ['table'],
+  },
   operations: checkoutOperations,
   needs: ['table', 'queue', 'scheduler', 'encryption'],
-  jobs: { [JOB_CHECKOUT_RECOVERY]: checkoutRecoveryJob },
+  jobs: checkoutJobs,
   eventTypes: ['checkout.abandoned'],
 });

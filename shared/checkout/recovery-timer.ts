@@ -39,3 +39,6 @@ export async function cancelRecovery(deps: Pick<Deps, 'ports'>, scope: Scope, se
     logger.error('could not cancel the abandoned-checkout timer of a paid session; it will fire and send nothing', { sessionId: session._id, error: error as Error });
   }
 }
+
+/** Where a recovery mail's link points (GET /checkout/recover/{token}). */
+export const RECOVERY_PATH = '/checkout/recover';

@@ -1,33 +1,22 @@
-import { sellerBrand } from '../account/branding';
-import { prepareTransactional } from '../email/outbox';
-import type { Job } from '../platform/ports';
 import type { Deps } from '../platform/context';
 import { badRequest, ApiError } from '../platform/errors';
-import { newEvent, outboxPut } from '../platform/events';
-import { randomBase62 } from '../platform/ids';
-import { logger } from '../platform/logger';
-import { negotiateLocale, type Locale } from '../platform/i18n/locales';
-import { translator } from '../platform/i18n/translator';
-import { findCustomerOfEmail } from '../sales/lookups';
+import type { Locale } from '../platform/i18n/locales';
 import { normalizeEmail } from '../sales/records';
 import { discountCodeOf } from '../storefront/discounts';
 import { isConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
-import type { CheckoutSessionRecord, RecoveryLinkRecord, RecoverySettingsRecord } from './records';
-import { abandonedEventData } from './events';
-import { recoveryMail } from './recovery-mail';
-import { LINK_VALID_MS, recoveryDecision, reopensSameSession } from './recovery-rules';
+import type { CheckoutSessionRecord, RecoverySettingsRecord } from './records';
+import { reopensSameSession } from './recovery-rules';
 import { recoverySettings, scheduleRecovery } from './recovery-timer';
-import { getRecoveryLink, getSession, recoveryLinkPut, saveRecoverySettings, sessionAbandoned, sessionBuyerNoted, sessionRecovered } from './repository';
+import { getRecoveryLink, getSession, saveRecoverySettings, sessionBuyerNoted, sessionRecovered } from './repository';
 import { openCheckoutSession } from './service';
 
 /**
  * Abandoned checkouts: the seller's settings, what a session learns of its buyer on the hosted
- * page, the timer's job (one `checkout.abandoned` event and one mail, in the buyer's language,
- * with a link back), and the link that reopens a payable checkout.
+ * page, and the mail's link that reopens a payable checkout. The timer's job is recovery-job.ts.
  */
 
-export const RECOVERY_PATH = '/checkout/recover';
+export { RECOVERY_PATH } from './recovery-timer';
 
 export const presentRecovery = (s: RecoverySettingsRecord) => ({ enabled: s.enabled, delayMinutes: s.delayMinutes, discountCode: s.discountCode, updatedAt: s.updatedAt });
 
@@ -71,48 +60,6 @@ export async function noteCheckoutBuyer(deps: Pick<Deps, 'store' | 'clock' | 'po
     await deps.store.transact([sessionBuyerNoted(scope, sessionId, set)]);
   } catch (error) {
     // Paid meanwhile: nothing to note, and a timer set just now finds it paid.
-    if (!isConditionFailed(error)) throw error;
-  }
-}
-
-const baseOf = (deps: Pick<Deps, 'config'>, session: CheckoutSessionRecord) => {
-  if (deps.config.PUBLIC_BASE_URL) return deps.config.PUBLIC_BASE_URL.replace(/\/$/, '');
-  try {
-    return new URL(session.url).origin;
-  } catch {
-    return '';
-  }
-};
-
-/** The timer's job: the session is abandoned unless paid, bought otherwise, or recovery is off. */
-export async function checkoutRecoveryJob(job: Job, deps: Deps): Promise<void> {
-  const sessionId = job.payload.sessionId;
-  if (!job.scope || typeof sessionId !== 'string') return;
-  const scope = job.scope;
-  const session = await getSession(deps.store, scope, sessionId);
-  if (!session) return;
-  const settings = await recoverySettings(deps, scope);
-  const customer = session.customerEmail ? await findCustomerOfEmail(deps, scope, session.customerEmail) : undefined;
-  const decision = recoveryDecision(session, settings, Boolean(customer?.productIds.includes(session.productId)));
-  if (decision !== 'mail') {
-    logger.info('abandoned-checkout timer: no mail', { sessionId, decision });
-    return;
-  }
-  const email = session.customerEmail!;
-  const now = deps.clock.now();
-  const base = baseOf(deps, session);
-  const link: RecoveryLinkRecord = { token: randomBase62(40), accountId: scope.accountId, mode: scope.mode, sessionId, validUntil: new Date(now.getTime() + LINK_VALID_MS).toISOString() };
-  const url = `${base}${RECOVERY_PATH}/${link.token}`;
-  const brand = await sellerBrand(deps, scope, base);
-  const locale = negotiateLocale({ saved: session.buyerLocale ?? customer?.locale, sellerDefault: brand.locale });
-  const content = recoveryMail(translator(locale), { brand, productName: session.productName, url, discountCode: settings.discountCode, testMode: scope.mode === 'test' });
-  // Suppressed and unsubscribed addresses are left out here: then no mail, the event still tells the seller.
-  const queued = await prepareTransactional(deps, scope, { to: [email], ...content, baseUrl: base, track: false, source: 'api' });
-  const event = newEvent(scope, deps.clock, 'checkout.abandoned', abandonedEventData(session, { email, discountCode: settings.discountCode, recoveryUrl: url, emailSent: queued.ops.length > 0 }));
-  try {
-    await deps.store.transact([sessionAbandoned(scope, sessionId, now.toISOString()), recoveryLinkPut(link, Math.floor(Date.parse(link.validUntil) / 1000) + 24 * 3600), ...queued.ops, outboxPut(event)]);
-  } catch (error) {
-    // Paid (or handled by a second run of this job) between the read and the write.
     if (!isConditionFailed(error)) throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launderWithoutDayjsPlugin, mcpWithoutAjvPlugin, oneHtmlPackageBuildPlugin, sanitizeHtmlWithoutPostcssPlugin, sdkClientsPlugin } from './esbuild-plugins';
+import { mcpWithoutAjvPlugin, oneHtmlPackageBuildPlugin, sanitizeHtmlWithoutPostcssPlugin } from './esbuild-plugins';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -10,28 +10,21 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
  */
 /**
  * Packages swapped for a lighter equivalent in the Lambda bundles only (the local runtime and the
- * tests run the originals):
+ * tests run the originals). Each saves at least 20 KiB, rewrites no third-party code, pins the
+ * package it concerns to its exact version in package.json, and has a differential test (the
+ * bundle answers as the unbundled code does: test/unit/lambda-bundles.test.ts):
  * - the SDK's default credential chain for the environment provider, which is all Lambda uses
  *   (shared/composition/lambda-credentials.ts): -130 KiB in every function;
  * - cheerio for its `slim` build in juice: juice always parses with htmlparser2 (it passes
  *   `xml` options, which select htmlparser2 in cheerio 1.x), so parse5 and the URL loader (undici,
  *   encoding-sniffer, whatwg-encoding and their code-page tables: ~1.6 MiB) are never run;
- * - the SDK's event-stream codec, loaded lazily for operations none of the functions calls
- *   (shared/composition/lambda-no-event-streams.ts): -15 KiB in every function;
  * - node-fetch for Node's own fetch, which the Google clients are given anyway
- *   (shared/composition/lambda-native-fetch.ts): -83 KiB in the sheets functions;
- * - https-proxy-agent, which gaxios hands to a fetch that ignores it
- *   (shared/composition/lambda-no-proxy-agent.ts): -15 KiB in the sheets functions;
- * - mnemonist's LRU cache, under the SDK's endpoint-discovery cache, for one on a Map
- *   (shared/composition/lambda-lru-cache.ts): -7 KiB in every function.
+ *   (shared/composition/lambda-native-fetch.ts): -83 KiB in the sheets functions.
  */
 export const LAMBDA_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': join(ROOT, 'shared', 'composition', 'lambda-credentials.ts'),
   cheerio: 'cheerio/slim',
-  '@smithy/core/event-streams': join(ROOT, 'shared', 'composition', 'lambda-no-event-streams.ts'),
   'node-fetch': join(ROOT, 'shared', 'composition', 'lambda-native-fetch.ts'),
-  'https-proxy-agent': join(ROOT, 'shared', 'composition', 'lambda-no-proxy-agent.ts'),
-  'mnemonist/lru-cache': join(ROOT, 'shared', 'composition', 'lambda-lru-cache.ts'),
 };
 
 export const ESBUILD_OPTIONS = {
@@ -46,17 +39,14 @@ export const ESBUILD_OPTIONS = {
   // factory reaches its local adapter (CSV files, …) that way, and the deployed functions, which
   // only ever call the `aws` factories, leave the adapter and its packages out.
   dropLabels: ['LOCAL_RUNTIME'],
-  // esbuild-plugins.ts: the SDK clients' schema modules with literal keys, so unused shapes are
-  // dropped, and their manifests reduced to the version they read (-4 to -60 KiB a function); one
-  // ESM build and one copy of each HTML package, and sanitize-html without postcss (with the
-  // npm overrides in package.json that leave one version of each, the mail functions went from
-  // 1,058-1,155 to 602-693 KiB); the MCP server without ajv, which it never uses (-130 KiB).
+  // esbuild-plugins.ts, resolution only (no plugin rewrites a package's code): one ESM build and
+  // one copy of each HTML package, and sanitize-html without postcss (with the npm overrides in
+  // package.json that leave one version of each, the renderer went from 1,058-1,155 to 602-693
+  // KiB); the MCP server without ajv, which it never uses (-130 KiB).
   // Plugins need esbuild's async API: the CDK runs it on a worker (lib/constructs/bundle-sync.ts).
   plugins: [
-    sdkClientsPlugin,
     oneHtmlPackageBuildPlugin,
     sanitizeHtmlWithoutPostcssPlugin(join(ROOT, 'shared', 'composition', 'lambda-no-postcss.ts')),
-    launderWithoutDayjsPlugin(join(ROOT, 'shared', 'composition', 'lambda-no-dayjs.cjs')),
     mcpWithoutAjvPlugin(join(ROOT, 'shared', 'composition', 'lambda-mcp-no-ajv.ts')),
   ],
 };

@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CAPABILITIES } from '../app';
-import { ALL_ACCESS_NEEDS, type AccessNeed, type Capability } from '../platform/capability';
+import { ALL_ACCESS_NEEDS, type AccessNeed, type BuildDeclaration, type Capability } from '../platform/capability';
 import { buildOpenApi } from '../docs/openapi';
 import { toolCatalog } from '../mcp/catalog';
 import { packJson } from './packed-json';
@@ -44,30 +43,37 @@ interface ManifestModule {
   module: string;
 }
 
-let modules: Map<Capability, ManifestModule> | undefined;
-
-/**
- * Where each manifest of shared/app.ts is defined, read from that file's own import lines and
- * matched to the CAPABILITIES list by position, so the list stays the only place that names them.
- */
-export function manifestModules(): Map<Capability, ManifestModule> {
-  if (modules) return modules;
-  const source = readFileSync(join(PROJECT_ROOT, 'shared', 'app.ts'), 'utf8');
-  const imported = new Map<string, string>();
-  for (const match of source.matchAll(/import\s*\{([^}]+)\}\s*from\s*'\.\/([^']+)'/g)) {
-    for (const name of match[1]!.split(',').map((n) => n.trim()).filter(Boolean)) imported.set(name, match[2]!);
-  }
-  const list = /CAPABILITIES[^=]*=\s*\[([^\]]*)\]/.exec(source)?.[1]?.split(',').map((n) => n.trim()).filter(Boolean) ?? [];
-  if (list.length !== CAPABILITIES.length) throw new Error('Could not read the CAPABILITIES list of shared/app.ts');
-  modules = new Map(
-    list.map((exportName, i) => {
-      const module = imported.get(exportName);
-      if (!module) throw new Error(`shared/app.ts lists ${exportName} without importing it`);
-      return [CAPABILITIES[i]!, { exportName, module: `shared/${module}` }];
-    }),
-  );
-  return modules;
+/** The module a manifest's declared `build.manifest.url` names, below the project root. */
+function declaredModule(build: BuildDeclaration): string {
+  return relative(PROJECT_ROOT, fileURLToPath(build.manifest.url)).replace(/\.[cm]?[tj]sx?$/, '').split(sep).join('/');
 }
+
+/** `./file#export`, relative to the manifest, as a module below the project root and its export. */
+function resolveReference(build: BuildDeclaration, reference: string): ManifestModule {
+  const [specifier, exportName] = reference.split('#');
+  if (!specifier || !exportName) throw new Error(`${build.manifest.export}: "${reference}" is not ./file#export`);
+  return { exportName, module: join(dirname(declaredModule(build)), specifier).split(sep).join('/') };
+}
+
+/** Where a manifest is defined, from its own `build` declaration; undefined for one that has none. */
+export function manifestModuleOf(capability: Capability): ManifestModule | undefined {
+  const build = capability.build;
+  return build && { exportName: build.manifest.export, module: declaredModule(build) };
+}
+
+/** The module of its operations, when declared as one export of their own module. */
+export const operationsModuleOf = (capability: Capability) => reference(capability, capability.build?.operations);
+
+/** The module of its job handlers, likewise. */
+export const jobsModuleOf = (capability: Capability) => reference(capability, capability.build?.jobs);
+
+/** The module of a consumer or queue worker, when declared in a module of its own. */
+export const workerModuleOf = (capability: Capability, name: string) => reference(capability, capability.build?.workers?.[name]);
+
+/** The module of the ports it provides, when declared. */
+export const portsModuleOf = (capability: Capability) => reference(capability, capability.build?.ports);
+
+const reference = (capability: Capability, ref: string | undefined) => (capability.build && ref ? resolveReference(capability.build, ref) : undefined);
 
 /** Every function the stacks deploy. */
 export function functionSpecs(app: App): FunctionSpec[] {
@@ -88,11 +94,10 @@ const entryName = (spec: FunctionSpec) => (spec.appFunction ? `${spec.kind}-${sp
 /** The source of one function's entry, or undefined when a capability is not in shared/app.ts (the generic entry serves it). */
 export function entrySource(app: App, spec: FunctionSpec, options: { tracing: boolean }): string | undefined {
   if (spec.kind === 'render') return renderEntrySource();
-  const located = manifestModules();
   const imports = new Set<string>();
   const from = (module: string) => `../../${module}`;
   const manifest = (capability: Capability) => {
-    const found = located.get(capability);
+    const found = manifestModuleOf(capability);
     if (!found) return undefined;
     imports.add(`import { ${found.exportName} } from '${from(found.module)}';`);
     return found.exportName;
@@ -101,7 +106,8 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
   let needs: (AccessNeed | 'bus')[] = [];
   let handler: string;
   let capabilities: Capability[] = [];
-  let roots: string[] | undefined;
+  // The provided ports (fields of `Ports`) its code calls, as its manifest declares them.
+  let uses: string[] = [];
   switch (spec.kind) {
     case 'api': {
       const group = app.groups.find((g) => g.name === spec.appFunction)!;
@@ -124,11 +130,11 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
         // Operations a manifest takes from a module as one imported name are imported from there:
         // the function then bundles the operations and what they reach, not the capability's
         // timers and workers (the usage timers' charges reach the payment processor).
-        const own = operationsModuleOf(located.get(capability)?.module);
+        uses = capability.build?.uses?.api ?? [];
+        const own = operationsModuleOf(capability);
         if (own) {
           imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
           handler = `apiFunction(${own.exportName}, deps)`;
-          roots = [own.module];
         } else {
           capabilities = [capability];
           const name = manifest(capability);
@@ -152,11 +158,11 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
       // through the manifest: the function then bundles that worker's code alone, not its
       // capability's operations and other workers (the email worker's renderer, a capability's
       // processor calls, the memberships post sanitiser).
-      const own = workerModuleOf(located.get(capability)?.module, spec.appFunction!);
+      uses = capability.build?.uses?.workers?.[spec.appFunction!] ?? [];
+      const own = workerModuleOf(capability, spec.appFunction!);
       if (own) {
         imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
         handler = `${fn}(${own.exportName}, deps)`;
-        roots = [own.module];
         break;
       }
       capabilities = [capability];
@@ -177,7 +183,7 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
       // consumer in its own module is): the function then bundles the timers' code, not the
       // capability's operations and workers.
       const handlers = group.capabilities.map((capability) => {
-        const own = jobsModuleOf(located.get(capability)?.module);
+        const own = jobsModuleOf(capability);
         if (!own) {
           capabilities.push(capability);
           const name = manifest(capability);
@@ -187,7 +193,7 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
         return own.exportName;
       });
       if (handlers.some((n) => !n)) return undefined;
-      roots = jobRoots(group, located);
+      uses = group.capabilities.flatMap((c) => c.build?.uses?.jobs ?? []);
       needs = jobGroupNeeds(app, group);
       imports.add(`import { jobsFunction, lambdaDeps } from '${from('shared/composition/lambda')}';`);
       handler = `jobsFunction(Object.assign({}, ${handlers.join(', ')}), deps)`;
@@ -199,19 +205,19 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
       handler = 'streamFunction(deps)';
       break;
   }
-  // Ports that capabilities provide go to a function whose code can reach them (`ports.<name>` in
-  // the files its manifests import), and so on for what those providers reach: a port no code of
-  // the function names is never built, and its SDK (Stripe, Google) stays out of the bundle.
-  roots ??= capabilities.map((c) => located.get(c)?.module).filter((m): m is string => !!m);
-  const providers = roots.length ? reachableProviders(app, roots) : [];
-  // A provider with a ports module (ports.ts beside its manifest, exporting `ports`) is reached
-  // through it alone, unless the function runs that capability anyway.
+  // The capabilities providing the ports its code calls (and those their own code calls) join
+  // the function: a port nothing of the function calls is never built, and its SDK (Stripe,
+  // Google) stays out of the bundle.
+  const providers = providersFor(app, uses);
+  if (!providers) return undefined;
+  // A provider with a ports module is reached through it alone, unless the function runs that
+  // capability anyway.
   const providerNames = providers.map((provider) => {
-    const module = located.get(provider);
-    const portsModule = module && !capabilities.includes(provider) ? portsModuleOf(module.module) : undefined;
-    if (!portsModule) return manifest(provider) && `${manifest(provider)}.ports`;
-    imports.add(`import { ports as ${module!.exportName}Ports } from '${from(portsModule)}';`);
-    return `${module!.exportName}Ports`;
+    const ports = !capabilities.includes(provider) ? portsModuleOf(provider) : undefined;
+    if (!ports) return manifest(provider) && `${manifest(provider)}.ports`;
+    const alias = `${provider.build!.manifest.export}Ports`;
+    imports.add(`import { ${ports.exportName} as ${alias} } from '${from(ports.module)}';`);
+    return alias;
   });
   if (providerNames.some((n) => !n)) return undefined;
   const core = [...new Set(needs)].filter((n): n is keyof typeof PORT_MODULES => n !== 'table').map((n) => PORT_MODULES[n]);
@@ -254,141 +260,38 @@ function renderEntrySource(): string {
 }
 
 /**
- * What a job group's function may touch in AWS. Timers run whatever their capability's services
- * do (an automation step sends mail through the email capability), which no declared `needs` of
- * an API group or worker covers, so they are read from the code: every core port (`ports.<name>`)
- * named in the files the group's manifests and the port providers they reach import. This is a
- * superset of what the handlers use, and so never too little.
+ * What a job group's function may touch in AWS: what its capabilities declare their timers need
+ * (`build.jobNeeds`). Timers run whatever their capability's services do (an automation step
+ * sends mail through the email capability), which no API group's or worker's `needs` covers.
  */
-export function jobGroupNeeds(app: App, group: JobGroup): AccessNeed[] {
-  const located = manifestModules();
-  // A group assembled outside shared/app.ts cannot be read: it may touch anything, as before.
-  if (group.capabilities.some((c) => !located.get(c))) return [...ALL_ACCESS_NEEDS];
-  const modules = jobRoots(group, located);
-  const providers = reachableProviders(app, modules).map((p) => located.get(p)?.module).filter((m): m is string => !!m);
-  const reached = portsReachedFrom([...modules, ...providers.map((m) => portsModuleOf(m) ?? m)]);
-  return ALL_ACCESS_NEEDS.filter((need) => need === 'table' || reached.has(need));
-}
-
-/** The modules a job group's code starts from: each capability's jobs module, or its manifest. */
-function jobRoots(group: JobGroup, located: Map<Capability, ManifestModule>): string[] {
-  return group.capabilities.flatMap((capability) => {
-    const manifest = located.get(capability)?.module;
-    if (!manifest) return [];
-    return [jobsModuleOf(manifest)?.module ?? manifest];
-  });
+export function jobGroupNeeds(_app: App, group: JobGroup): AccessNeed[] {
+  // A group assembled outside shared/app.ts declares nothing: it may touch anything, as before.
+  if (group.capabilities.some((c) => !c.build?.jobNeeds)) return [...ALL_ACCESS_NEEDS];
+  const needs = new Set(group.capabilities.flatMap((c) => c.build!.jobNeeds!));
+  return ALL_ACCESS_NEEDS.filter((need) => need === 'table' || needs.has(need));
 }
 
 /**
- * The module a manifest takes its job handlers from when they are one imported name
- * (`jobs: teamJobs` with `import { teamJobs } from './invite-end'`), or undefined when they are
- * written in the manifest itself.
+ * The port-providing capabilities a function whose code calls these ports needs: each provider
+ * of a called port, and in turn the providers of what its own ports code calls. Undefined when a
+ * provider declares no build (assembled outside shared/app.ts): the generic entry serves it.
  */
-export const jobsModuleOf = (manifestModule: string | undefined) => importedFieldModule(manifestModule, 'jobs');
-
-/** Likewise for its operations (`operations: usageOperations`); not for a list built in place. */
-export const operationsModuleOf = (manifestModule: string | undefined) => importedFieldModule(manifestModule, 'operations');
-
-function importedFieldModule(manifestModule: string | undefined, field: 'jobs' | 'operations'): ManifestModule | undefined {
-  if (!manifestModule) return undefined;
-  const text = readFileSync(join(PROJECT_ROOT, `${manifestModule}.ts`), 'utf8');
-  const name = new RegExp(`\\b${field}:\\s*([A-Za-z_$][\\w$]*)\\s*[,}\\n]`).exec(text)?.[1];
-  if (!name) return undefined;
-  const specifier = new RegExp(`import\\s*\\{[^}]*\\b${name.replace(/\$/g, '\\$')}\\b[^}]*\\}\\s*from\\s*['"](\\.{1,2}/[^'"]+)['"]`).exec(text)?.[1];
-  if (!specifier) return undefined;
-  const module = join(dirname(manifestModule), specifier);
-  return existsSync(join(PROJECT_ROOT, `${module}.ts`)) ? { exportName: name, module } : undefined;
-}
-
-/**
- * The module of a capability's folder that exports the consumer or queue named `name` as
- * `export const x: BusConsumer = { name: '<name>', ... }` (the name a literal, first), if exactly
- * one does; test/unit/function-entries.test.ts checks that each one found is the manifest's own.
- */
-export function workerModuleOf(manifestModule: string | undefined, name: string): ManifestModule | undefined {
-  if (!manifestModule) return undefined;
-  const folder = join(PROJECT_ROOT, dirname(manifestModule));
-  const pattern = new RegExp(`export const (\\w+)(?::\\s*\\w+)?\\s*=\\s*\\{\\s*name:\\s*['"]${name.replace(/[^\w-]/g, '')}['"]`);
-  const found: ManifestModule[] = [];
-  for (const file of readdirSync(folder)) {
-    if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
-    const match = pattern.exec(readFileSync(join(folder, file), 'utf8'));
-    if (match) found.push({ exportName: match[1]!, module: join(dirname(manifestModule), file.replace(/\.ts$/, '')) });
-  }
-  return found.length === 1 ? found[0] : undefined;
-}
-
-/** The ports module beside a manifest (`shared/x/index` -> `shared/x/ports`), if there is one. */
-function portsModuleOf(manifestModule: string): string | undefined {
-  const module = join(dirname(manifestModule), 'ports');
-  return existsSync(join(PROJECT_ROOT, `${module}.ts`)) ? module : undefined;
-}
-
-const PORT_ACCESS = /\bports\??\.(\w+)/g;
-const IMPORT_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.[^'"]+)['"]/g;
-const fileCache = new Map<string, { imports: string[]; ports: string[] }>();
-
-function resolveSource(from: string, specifier: string): string | undefined {
-  const base = join(dirname(from), specifier);
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), base.replace(/\.js$/, '.ts'), base]) {
-    if (candidate.endsWith('.ts') && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function scanFile(file: string): { imports: string[]; ports: string[] } {
-  let scanned = fileCache.get(file);
-  if (!scanned) {
-    const text = readFileSync(file, 'utf8');
-    const imports = [...text.matchAll(IMPORT_SPECIFIER)].map((m) => resolveSource(file, m[1]!)).filter((f): f is string => !!f);
-    scanned = { imports: [...new Set(imports)], ports: [...new Set([...text.matchAll(PORT_ACCESS)].map((m) => m[1]!))] };
-    fileCache.set(file, scanned);
-  }
-  return scanned;
-}
-
-/** Every port name (`ports.<name>`) in the project files these modules import, transitively. */
-function portsReachedFrom(modules: string[]): Set<string> {
-  const seen = new Set<string>();
-  const ports = new Set<string>();
-  const pending = modules.map((m) => resolveSource(join(PROJECT_ROOT, 'x.ts'), `./${m}`)).filter((f): f is string => !!f);
-  while (pending.length) {
-    const file = pending.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const { imports, ports: named } = scanFile(file);
-    for (const port of named) ports.add(port);
-    pending.push(...imports);
-  }
-  return ports;
-}
-
-/** The port-providing capabilities a function running these manifests' code can reach. */
-export function reachableProviders(app: App, manifestModules: string[]): Capability[] {
-  const located = manifestModules.length ? manifestModules : [];
+export function providersFor(app: App, used: string[]): Capability[] | undefined {
   const all = app.capabilities.filter((c) => Object.keys(c.ports ?? {}).length);
-  const modules = manifestModulesOf(all);
+  const called = new Set(used);
   const chosen = new Set<Capability>();
-  let used = portsReachedFrom(located);
   for (let changed = true; changed; ) {
     changed = false;
     for (const provider of all) {
-      if (chosen.has(provider) || !Object.keys(provider.ports ?? {}).some((name) => used.has(name))) continue;
+      if (chosen.has(provider) || !Object.keys(provider.ports ?? {}).some((name) => called.has(name))) continue;
+      if (!provider.build) return undefined;
       chosen.add(provider);
       changed = true;
-      const module = modules.get(provider);
-      // A provider outside shared/app.ts cannot be located: keep every provider (the old behaviour).
-      if (!module) return all;
-      used = new Set([...used, ...portsReachedFrom([portsModuleOf(module) ?? module])]);
+      for (const port of provider.build.uses?.ports ?? []) called.add(port);
     }
   }
   return all.filter((c) => chosen.has(c));
 }
-
-const manifestModulesOf = (capabilities: Capability[]) => {
-  const located = manifestModules();
-  return new Map(capabilities.map((c) => [c, located.get(c)?.module] as const));
-};
 
 /**
  * Writes the entry of one function and answers its path; falls back to the generic entry in

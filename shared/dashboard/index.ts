@@ -8,6 +8,10 @@ import { dashboardOperations } from './operations';
  */
 export const dashboard = defineCapability({
   name: 'dashboard',
+  build: {
+    manifest: { url: import.meta.url, export: 'dashboard' },
+    operations: './operations#dashboardOperations',
+  },
   operations: dashboardOperations,
   needs: ['table', 'email'],
 });

@@ -8,6 +8,12 @@ import { emailEventsRoute, emailJobs, refuseMailRoute, postSendingConsumer, sesF
 /** Sender settings, transactional send, newsletter posts sent in batches, links, bounces. */
 export const email = defineCapability({
   name: 'email',
+  build: {
+    manifest: { url: import.meta.url, export: 'email' },
+    operations: './operations#emailOperations',
+    workers: { 'email-post-sending': './workers#postSendingConsumer', 'email-transactional': './senders#queuedMailConsumer', 'email-ses-feedback': './workers#sesFeedbackConsumer' },
+    jobNeeds: ['table', 'queue', 'scheduler', 'encryption', 'email', 'render'],
+  },
   operations: emailOperations,
   needs: ['table', 'queue', 'scheduler', 'email', 'encryption', 'render'],
   // queuedMailConsumer renders and delivers the transactional mail other capabilities queue (outbox.ts).

@@ -7,6 +7,10 @@ import { eventOperations } from './operations';
  */
 export const events = defineCapability({
   name: 'events',
+  build: {
+    manifest: { url: import.meta.url, export: 'events' },
+    operations: './operations#eventOperations',
+  },
   operations: eventOperations,
   needs: ['table'],
 });

@@ -48,6 +48,10 @@ const funnelLeads: BusConsumer = {
 /** Funnels: a free lead magnet, an email sequence (automation) and a paid offer, with stats. */
 export const funnels = defineCapability({
   name: 'funnels',
+  build: {
+    manifest: { url: import.meta.url, export: 'funnels' },
+    operations: './operations#funnelOperations',
+  },
   operations: funnelOperations,
   needs: ['table', 'email'],
   consumers: [funnelSales, funnelLeads],

@@ -9,6 +9,12 @@ import { runBatchHandler } from './workers';
  */
 export const imports = defineCapability({
   name: 'imports',
+  build: {
+    manifest: { url: import.meta.url, export: 'imports' },
+    operations: './operations#importsOperations',
+    jobs: './sweep#importsJobs',
+    jobNeeds: ['table', 'queue', 'scheduler'],
+  },
   operations: importsOperations,
   needs: ['table', 'queue', 'scheduler', 'blob'],
   queues: [

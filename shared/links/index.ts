@@ -5,6 +5,10 @@ import { linkOperations } from './operations';
 /** Tracked short links per channel: clicks, unique visitors, and the sales they lead to. */
 export const links = defineCapability({
   name: 'links',
+  build: {
+    manifest: { url: import.meta.url, export: 'links' },
+    operations: './operations#linkOperations',
+  },
   operations: linkOperations,
   consumers: [linkSalesConsumer, linkRefundsConsumer],
 });

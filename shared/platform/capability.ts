@@ -120,10 +120,41 @@ export interface PortFactory {
   local(deps: Deps, host: LocalHost): unknown;
 }
 
+/**
+ * Where a capability's parts live and what their code reaches that no other declaration says: the
+ * build writes each deployed function's entry from it, importing only what that function runs,
+ * and the Jobs stack grants each timers' function from it. Nothing reads source text to decide
+ * (test/unit/function-entries.test.ts checks that each reference names the very object the
+ * manifest holds, and that the declared ports cover what the code reaches).
+ *
+ * A module reference is `./file#export`, relative to the manifest's module.
+ */
+export interface BuildDeclaration {
+  /** The manifest's own module (`import.meta.url`) and the name it is exported under. */
+  manifest: { url: string; export: string };
+  /** Its operations, when they are one export of a module of their own (else the manifest's). */
+  operations?: string;
+  /** Its job handlers, likewise. */
+  jobs?: string;
+  /** A consumer's or queue's own module, by its name (else the manifest's). */
+  workers?: Record<string, string>;
+  /** The ports it provides, when a module of their own holds them as `ports`. */
+  ports?: string;
+  /**
+   * Ports that capabilities provide (fields of `Ports`: 'processor', 'spreadsheet', …) which each
+   * part's code calls: its functions get those providers, and what they use in turn.
+   */
+  uses?: { api?: string[]; jobs?: string[]; ports?: string[]; workers?: Record<string, string[]> };
+  /** What its timers may touch in AWS: their function's AWS ports and grants. */
+  jobNeeds?: AccessNeed[];
+}
+
 /** One capability, as shared/app.ts lists it. Every field but `name` is optional. */
 export interface Capability {
   /** Its folder under shared/ and the name of its API function (`Fn-<name>`). */
   name: string;
+  /** Where its parts live, for the build (required of every capability in shared/app.ts). */
+  build?: BuildDeclaration;
   /** Its API operations (docs/architecture.md, "One description of each operation"); they get one Lambda function. */
   operations?: AnyOperation[];
   /** What its API function may touch in AWS (default: the table). */

@@ -9,6 +9,12 @@ import { ports } from './ports';
  */
 export const processor = defineCapability({
   name: 'processor',
+  build: {
+    manifest: { url: import.meta.url, export: 'processor' },
+    operations: './operations#processorOperations',
+    ports: './ports#ports',
+    uses: { api: ['processor', 'subscriptionSaveOffers'], ports: ['processor', 'processorSandbox', 'processorStripe'] },
+  },
   operations: processorOperations,
   needs: ['table', 'queue', 'scheduler'],
   ports,

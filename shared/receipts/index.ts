@@ -10,6 +10,11 @@ import { downloadOperations } from './operations';
  */
 export const receipts = defineCapability({
   name: 'receipts',
+  build: {
+    manifest: { url: import.meta.url, export: 'receipts' },
+    operations: './operations#downloadOperations',
+    workers: { 'buyer-receipts': './consumers#receiptConsumer', 'buyer-payment-failed': './consumers#failedPaymentConsumer' },
+  },
   operations: downloadOperations,
   apiFunction: 'checkout',
   needs: ['table', 'blob'],

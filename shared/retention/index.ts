@@ -11,6 +11,15 @@ import { ports } from './ports';
  */
 export const retention = defineCapability({
   name: 'retention',
+  build: {
+    manifest: { url: import.meta.url, export: 'retention' },
+    operations: './operations#retentionOperations',
+    jobs: './jobs#retentionJobs',
+    workers: { 'retention-recovery': './consumers#recoveryConsumer', 'retention-recovery-mail': './consumers#recoveryMailConsumer', 'retention-intro-yearly': './consumers#introYearlyConsumer' },
+    ports: './ports#ports',
+    uses: { api: ['processor', 'subscriptionSaveOffers'], jobs: ['processor', 'subscriptionSaveOffers'], ports: ['processor', 'subscriptionSaveOffers'], workers: { 'retention-recovery': ['processor', 'subscriptionSaveOffers'], 'retention-recovery-mail': ['processor', 'subscriptionSaveOffers'], 'retention-intro-yearly': ['processor', 'subscriptionSaveOffers'] } },
+    jobNeeds: ['table', 'queue', 'scheduler', 'encryption'],
+  },
   operations: retentionOperations,
   needs: ['table', 'queue', 'scheduler', 'encryption'],
   consumers: [recoveryConsumer, recoveryMailConsumer, introYearlyConsumer],

@@ -6,6 +6,12 @@ import { refreshStepHandler, segmentJobs } from './workers';
 /** Audience segments: saved rule sets evaluated live over contacts, and their nightly smart tags. */
 export const segments = defineCapability({
   name: 'segments',
+  build: {
+    manifest: { url: import.meta.url, export: 'segments' },
+    operations: './operations#segmentOperations',
+    jobs: './workers#segmentJobs',
+    jobNeeds: ['table', 'queue'],
+  },
   operations: segmentOperations,
   needs: ['table', 'queue'],
   queues: [

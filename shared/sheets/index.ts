@@ -14,6 +14,14 @@ import { SHEETS_JOB_HANDLERS, sheetRowsConsumer } from './workers';
  */
 export const sheets = defineCapability({
   name: 'sheets',
+  build: {
+    manifest: { url: import.meta.url, export: 'sheets' },
+    operations: './operations#sheetsOperations',
+    jobs: './workers#SHEETS_JOB_HANDLERS',
+    workers: { 'sheets-rows': './workers#sheetRowsConsumer' },
+    uses: { api: ['spreadsheet'], jobs: ['spreadsheet'], ports: ['spreadsheet'], workers: { 'sheets-rows': ['spreadsheet'] } },
+    jobNeeds: ['table', 'queue', 'scheduler', 'encryption'],
+  },
   operations: sheetsOperations,
   needs: ['table', 'scheduler', 'encryption'],
   consumers: [sheetRowsConsumer],

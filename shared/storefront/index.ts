@@ -6,4 +6,13 @@ import { storefrontOperations } from './operations';
  * refund policies. Each is a sub-folder in the catalog shape; together they are one API group
  * (one `storefront` function) so the routes and CDK resources stay as they were.
  */
-export const storefront = defineCapability({ name: 'storefront', operations: storefrontOperations, needs: ['table', 'blob'], eventTypes: ['review.created'] });
+export const storefront = defineCapability({
+  name: 'storefront',
+  build: {
+    manifest: { url: import.meta.url, export: 'storefront' },
+    operations: './operations#storefrontOperations',
+  },
+  operations: storefrontOperations,
+  needs: ['table', 'blob'],
+  eventTypes: ['review.created'],
+});

@@ -5,6 +5,11 @@ import { webhookFanoutConsumer, webhookQueueHandler } from './workers';
 /** Signed webhook endpoints, the fan-out of committed events, and delivery with retries. */
 export const webhooks = defineCapability({
   name: 'webhooks',
+  build: {
+    manifest: { url: import.meta.url, export: 'webhooks' },
+    operations: './operations#webhookOperations',
+    workers: { 'webhook-fanout': './workers#webhookFanoutConsumer' },
+  },
   operations: webhookOperations,
   needs: ['table', 'queue', 'encryption'],
   consumers: [webhookFanoutConsumer],

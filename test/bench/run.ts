@@ -134,6 +134,7 @@ async function main() {
   await dynamo.stop();
 
   const extras: Record<string, unknown> = {};
+  const failures: string[] = results.filter((r) => r.errors > 0).map((r) => `${r.operation} (${r.errors} failed requests)`);
   for (const [name, file, fn] of [
     ['webhooks', './webhooks', 'benchWebhooks'],
     ['checkout', './checkout', 'benchCheckout'],
@@ -152,6 +153,9 @@ async function main() {
       const module = await import(file);
       extras[name] = await module[fn]();
     } catch (error) {
+      // Reported and recorded, and the run ends non-zero: a failed part is not a figure.
+      console.error(`bench part ${name} failed:`, error);
+      failures.push(name);
       extras[name] = { error: (error as Error).message };
     } finally {
       await own.stop();
@@ -190,6 +194,10 @@ async function main() {
   }
   writeFileSync('bench-results.json', JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, requests: AMOUNT, floors, api: results, functions, ...extras }, null, 2));
   console.log('Written to bench-results.json');
+  if (failures.length) {
+    console.error(`\nFAILED: ${failures.join(', ')}`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((error) => {

@@ -13,9 +13,8 @@ import * as unbundled from '../../shared/store/store';
 import { documentClient } from '../../shared/store/client';
 import { testDynamoEndpoint } from '../support/dynamo-endpoint';
 
-// The Lambda build writes the SDK clients' error classes with one factory
-// (shared/composition/esbuild-plugins.ts, compactErrorClasses). The store maps DynamoDB's typed
-// errors (`instanceof ConditionalCheckFailedException`, a transaction's CancellationReasons) to
+// The Lambda build bundles and minifies the SDK (shared/composition/esbuild-options.ts). The store
+// maps DynamoDB's typed errors (`instanceof ConditionalCheckFailedException`, a transaction's CancellationReasons) to
 // its own; bundled, against the same DynamoDB Local, it must answer exactly as unbundled.
 const dir = mkdtempSync(join(tmpdir(), 'store-bundle-'));
 const tableName = `t_${randomHex(6)}`;

@@ -2,20 +2,52 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP, CAPABILITIES } from '../../shared/app';
-import { entrySource, functionSpecs, jobsModuleOf, manifestModules, operationsModuleOf, PROJECT_ROOT, workerModuleOf } from '../../shared/composition/function-entries';
+import { ALL_ACCESS_NEEDS } from '../../shared/platform/capability';
+import { entrySource, functionSpecs, jobGroupNeeds, jobsModuleOf, manifestModuleOf, operationsModuleOf, portsModuleOf, PROJECT_ROOT, workerModuleOf } from '../../shared/composition/function-entries';
+import { portsNamedFrom } from '../support/code-reach';
 import { unpackJson } from '../../shared/composition/packed-json';
 
 const source = (kind: Parameters<typeof entrySource>[1]['kind'], appFunction?: string, tracing = false) => entrySource(APP, { kind, appFunction }, { tracing })!;
 const importsOf = (text: string) => [...text.matchAll(/'\.\.\/\.\.\/([^']+)'/g)].map((m) => m[1]!);
 
 describe('generated function entries', () => {
-  it('locate every manifest of shared/app.ts, the very object the list holds', async () => {
-    const located = manifestModules();
-    expect(located.size).toBe(CAPABILITIES.length);
+  it('locate every manifest of shared/app.ts by its own declaration, the very object the list holds', async () => {
     for (const capability of CAPABILITIES) {
-      const { module, exportName } = located.get(capability)!;
+      expect(capability.build, capability.name).toBeDefined();
+      const { module, exportName } = manifestModuleOf(capability)!;
       const loaded = await import(join(PROJECT_ROOT, `${module}.ts`));
-      expect(loaded[exportName]).toBe(capability);
+      expect(loaded[exportName], capability.name).toBe(capability);
+    }
+  });
+
+  it('take provider ports and timers\' AWS access from declarations that cover what the code names', () => {
+    const provided = new Map(CAPABILITIES.flatMap((c) => Object.keys(c.ports ?? {}).map((port) => [port, c] as const)));
+    const byExport = new Map(CAPABILITIES.map((c) => [c.build!.manifest.export, c]));
+    for (const spec of functionSpecs(APP)) {
+      if (spec.kind === 'render' || spec.kind === 'stream-dispatcher' || !spec.appFunction || ['docs', 'mcp'].includes(spec.appFunction)) continue;
+      const text = source(spec.kind, spec.appFunction);
+      // The code the function runs: every project module its entry imports but the AWS adapters and the wiring.
+      const roots = importsOf(text).filter((m) => !/^shared\/(composition|adapters\/aws)\//.test(m));
+      const named = portsNamedFrom(roots);
+      // The providers the entry builds: `<export>Ports` (a ports module) or `<export>.ports`.
+      const given = new Set(
+        [.../ports: Object\.assign\(\{\}, ([^)]*)\)/.exec(text)![1]!.matchAll(/(\w+?)(?:Ports|\.ports)\b/g)].flatMap((m) => Object.keys(byExport.get(m[1]!)?.ports ?? {})),
+      );
+      const missing = [...named].filter((port) => provided.has(port) && !given.has(port));
+      expect(missing, `${spec.kind}:${spec.appFunction} names provided ports its declarations do not give`).toEqual([]);
+      if (spec.kind === 'jobs') {
+        const group = APP.jobGroups.find((g) => g.name === spec.appFunction)!;
+        const needs = new Set<string>(jobGroupNeeds(APP, group));
+        const undeclared = [...named].filter((port) => (ALL_ACCESS_NEEDS as string[]).includes(port) && !needs.has(port));
+        expect(undeclared, `jobs:${spec.appFunction} timers name AWS ports their jobNeeds do not declare`).toEqual([]);
+      }
+    }
+  });
+
+  it('resolve every declared ports module to the very ports object the manifest provides', async () => {
+    for (const capability of CAPABILITIES.filter((c) => c.build?.ports)) {
+      const found = portsModuleOf(capability)!;
+      expect((await import(join(PROJECT_ROOT, `${found.module}.ts`)))[found.exportName], capability.name).toBe(capability.ports);
     }
   });
 
@@ -75,10 +107,7 @@ describe('generated function entries', () => {
     expect(imports).toContain('jobsFunction(Object.assign({}, importsJobs), deps)');
     // The sandbox processor's timers run in the processor group's function.
     expect(source('jobs', 'processor')).toContain('jobsFunction(Object.assign({}, SANDBOX_JOB_HANDLERS), deps)');
-    const handlersOf = (capability: (typeof CAPABILITIES)[number]) => {
-      const manifest = manifestModules().get(capability)!;
-      return jobsModuleOf(manifest.module)?.exportName ?? `${manifest.exportName}.jobs`;
-    };
+    const handlersOf = (capability: (typeof CAPABILITIES)[number]) => jobsModuleOf(capability)?.exportName ?? `${manifestModuleOf(capability)!.exportName}.jobs`;
     for (const group of APP.jobGroups) {
       const text = source('jobs', group.name);
       for (const capability of group.capabilities) expect(text, group.name).toContain(handlersOf(capability));
@@ -100,7 +129,7 @@ describe('generated function entries', () => {
   it('import operations from their own module, the very object the manifest lists, without the manifest', async () => {
     let own = 0;
     for (const capability of CAPABILITIES) {
-      const found = operationsModuleOf(manifestModules().get(capability)!.module);
+      const found = operationsModuleOf(capability);
       if (!found) continue;
       own++;
       expect((await import(join(PROJECT_ROOT, `${found.module}.ts`)))[found.exportName], capability.name).toBe(capability.operations);
@@ -119,7 +148,7 @@ describe('generated function entries', () => {
   it('import job handlers from their own module, the very object the manifest lists, without the manifest', async () => {
     let own = 0;
     for (const capability of CAPABILITIES.filter((c) => c.jobs)) {
-      const found = jobsModuleOf(manifestModules().get(capability)!.module);
+      const found = jobsModuleOf(capability);
       if (!found) continue;
       own++;
       expect((await import(join(PROJECT_ROOT, `${found.module}.ts`)))[found.exportName], capability.name).toBe(capability.jobs);
@@ -136,7 +165,7 @@ describe('generated function entries', () => {
     let own = 0;
     for (const capability of CAPABILITIES) {
       for (const consumer of [...(capability.consumers ?? []), ...(capability.externalConsumers ?? []), ...(capability.queues ?? [])]) {
-        const found = workerModuleOf(manifestModules().get(capability)!.module, consumer.name);
+        const found = workerModuleOf(capability, consumer.name);
         if (!found) continue;
         own++;
         expect((await import(join(PROJECT_ROOT, `${found.module}.ts`)))[found.exportName], consumer.name).toBe(consumer);

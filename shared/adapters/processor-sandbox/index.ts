@@ -12,6 +12,14 @@ import { ports } from './ports';
  */
 export const processorSandbox = defineCapability({
   name: 'processor-sandbox',
+  build: {
+    manifest: { url: import.meta.url, export: 'processorSandbox' },
+    operations: './operations#sandboxOperations',
+    jobs: './jobs#SANDBOX_JOB_HANDLERS',
+    ports: './ports#ports',
+    uses: { api: ['processor', 'processorSandbox'], jobs: ['processorSandbox'], ports: ['processor', 'processorSandbox'] },
+    jobNeeds: ['table', 'queue', 'scheduler', 'encryption'],
+  },
   apiFunction: 'processor',
   operations: sandboxOperations,
   needs: ['table', 'queue', 'scheduler'],

@@ -9,6 +9,12 @@ import { ports } from './ports';
  */
 export const processorStripe = defineCapability({
   name: 'processor-stripe',
+  build: {
+    manifest: { url: import.meta.url, export: 'processorStripe' },
+    operations: './operations#stripeOperations',
+    ports: './ports#ports',
+    uses: { api: ['processor', 'subscriptionSaveOffers'], ports: ['processorStripe'] },
+  },
   apiFunction: 'processor',
   operations: stripeOperations,
   needs: ['table', 'encryption'],
