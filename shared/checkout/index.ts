@@ -10,7 +10,7 @@ export const checkout = defineCapability({
     operations: './operations#checkoutOperations',
     jobs: './recovery-job#checkoutJobs',
     uses: { api: ['processor'] },
-    jobNeeds: ['table'],
+    jobNeeds: ['table', 'queue', 'scheduler'],
   },
   operations: checkoutOperations,
   needs: ['table', 'queue', 'scheduler', 'encryption'],
