@@ -20,7 +20,7 @@ describe('generated function entries', () => {
     }
   });
 
-  it('take provider ports and timers\' AWS access from declarations that cover what the code names', () => {
+  it('take provider ports and timers\' AWS access from declarations that cover what the code names', { timeout: 60_000 }, () => {
     const provided = new Map(CAPABILITIES.flatMap((c) => Object.keys(c.ports ?? {}).map((port) => [port, c] as const)));
     const byExport = new Map(CAPABILITIES.map((c) => [c.build!.manifest.export, c]));
     for (const spec of functionSpecs(APP)) {
@@ -79,7 +79,7 @@ describe('generated function entries', () => {
     expect(catalog.map((t) => t.name).sort()).toEqual(APP.apiOperations.filter((o) => o.tool).map((o) => o.tool!).sort());
   });
 
-  it('keep the MCP server in the MCP function only, and the tracer only with tracing on', () => {
+  it('keep the MCP server in the MCP function only, and the tracer only with tracing on', { timeout: 60_000 }, () => {
     for (const spec of functionSpecs(APP)) {
       const text = source(spec.kind, spec.appFunction);
       expect(text.includes('mcp-prebuilt')).toBe(spec.appFunction === 'mcp');

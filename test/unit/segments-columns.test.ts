@@ -60,7 +60,7 @@ describe('segments over columns (compiled evaluator, columnar chunks, merged vie
   const rows = Array.from({ length: 3000 }, (_, i) => row(i));
   const table = tableFromRows(rows);
 
-  it('every rule compiled over columns answers as matchesDefinition does, at the day boundaries too', () => {
+  it('every rule compiled over columns answers as matchesDefinition does, at the day boundaries too', { timeout: 30_000 }, () => {
     for (const rule of RULES) {
       for (const match of ['all', 'any'] as const) {
         const definition = parseDefinition({ match, groups: [{ match, rules: [rule] }] });
