@@ -13,7 +13,7 @@ import { encodeRow, factRow, decodeRow, type ContactFactRow, type FactDelta } fr
 // - tag membership: PK=<scope>#TAG#<tag>#CONTACT, SK=<contactId>  (one item per tag carried)
 // - suppression:    PK=<scope>#U#SUPPRESSED, SK=<email>
 // - facts snapshot: PK=<scope>#CONTACT_FACTS, SK=HEAD (generation, chunk count, startedAt) and
-//                   SK=G#<generation>#<n> (gzipped columnar chunks, <= 390 KB each; facts.ts packTable)
+//                   SK=G#<generation>#<n> (gzipped columnar chunks, <= 390 KB each; facts/chunks.ts packTable)
 // - facts deltas:   PK=<scope>#CONTACT_FACTS_DELTA#<shard 0..3>, SK=<at>#<contactId>#<r|x|o|c>
 //                   one per contact change, written in the change's transaction (TTL 8 days)
 
@@ -191,7 +191,7 @@ export interface FactsHead {
   count: number;
   /** When the rebuild that wrote this snapshot started reading contacts (or the deltas it compacted). */
   startedAt: string;
-  /** 'F3': columnar chunks, emails and names compressed apart (facts.ts `packTable`); 'F2': columnar, one gzip (before F3); absent: gzipped JSON lines. */
+  /** 'F3': columnar chunks, emails and names compressed apart (facts/chunks.ts `packTable`); 'F2': columnar, one gzip (before F3); absent: gzipped JSON lines. */
   format?: 'F2' | 'F3';
   /** When a rebuild last read the contacts themselves (compactions carry it over). */
   fullAt?: string;

@@ -434,7 +434,7 @@ export function forgetDecodedSnapshots(): void {
 }
 
 export interface ContactFacts {
-  /** Subscribed contacts' facts: the snapshot's columns with the deltas on top (see facts.ts `FactsView`). */
+  /** Subscribed contacts' facts: the snapshot's columns with the deltas on top (see facts/view.ts `FactsView`). */
   view: FactsView;
   /** The same as rows, oldest contact first (built on demand: tests and the nightly rebuild). */
   readonly rows: ContactFactRow[];
