@@ -96,4 +96,22 @@ describe('the buyer\'s language', () => {
     expect(received[0]!.text).toMatch(/Total payé : 15,00\s\$US/);
     expect(received[0]!.text).toMatch(/Commande [0-9a-f]{24}, \d{1,2} \S+ \d{4}/);
   });
+
+  it('the portal speaks the language the buyer chose at checkout', { timeout: 180_000 }, async () => {
+    const offer = await createOffer(seller, { name: 'Club des lichens', price: 9, frequency: 'monthly' });
+    const session = await openCheckout(seller, offer._id);
+    const buyer = `portal-fr-${Date.now()}@example.com`;
+    const paid = await fetch(session.url, { method: 'POST', body: form({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }), headers: { 'accept-language': 'fr' }, redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    await settleWithRetries(runtime);
+    const receipt = (await mails(buyer))[0]!;
+    const portalUrl = /Gérer votre abonnement : (\S+)/.exec(receipt.text)?.[1];
+    expect(portalUrl, receipt.text).toBeTruthy();
+    // No Accept-Language on this visit: the language saved at checkout.
+    const html = await (await fetch(portalUrl!, { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain('<html lang="fr">');
+    for (const words of ['Historique des paiements', 'Résilier l’abonnement', 'Premier paiement', 'Statut :']) expect(html).toContain(words);
+    // A browser asking for German does not override the buyer's saved choice.
+    expect(await (await fetch(portalUrl!, { headers: { accept: 'text/html', 'accept-language': 'de' } })).text()).toContain('Historique des paiements');
+  });
 });

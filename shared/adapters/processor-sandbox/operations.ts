@@ -80,7 +80,8 @@ export const sandboxOperations = [
     auth: 'public',
     unmetered: true,
     params: cardUpdateParams,
-    handler: async (ctx, { params }) => answer(await showCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, publicBaseUrl(ctx))),
+    query: langQuery,
+    handler: async (ctx, { params, query }) => answer(await showCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, publicBaseUrl(ctx), language(ctx, query))),
   }),
   defineOperation({
     operationId: 'submitSandboxCardUpdate',
@@ -93,7 +94,8 @@ export const sandboxOperations = [
     params: cardUpdateParams,
     bodyType: 'json-or-multipart',
     multipart: parseMultipart,
+    query: langQuery,
     body: z.record(z.string(), z.unknown()),
-    handler: async (ctx, { params, body }) => answer(await submitCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, body, publicBaseUrl(ctx))),
+    handler: async (ctx, { params, body, query }) => answer(await submitCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, body, publicBaseUrl(ctx), language(ctx, query))),
   }),
 ];
