@@ -13,45 +13,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConditionalCheckFailedException, TransactionCanceledException, type ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { badRequest } from '../platform/errors';
 import { recordCapacity } from './capacity';
 import { KEY_ATTRIBUTES, type Key } from './keys';
-import { TABLE, type IndexName } from './table';
+import { buildUpdate, decodeCursor, encodeCursor, mergeValues } from './expressions';
+import { TABLE } from './table';
+import type { BatchWriteRequest, Item, QueryOptions, QueryPage, TransactOp } from './types';
 
-export type Item = Record<string, unknown>;
-/** One request of a BatchWriteItem call. */
-export type BatchWriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
-
-/** A write inside a transaction. Conditions are DynamoDB condition expressions. */
-export type TransactOp =
-  | { put: Item; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
-  | { update: Key; set: Record<string, unknown>; remove?: string[]; add?: Record<string, number>; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
-  | { delete: Key; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
-  | { check: Key; condition: string; names?: Record<string, string>; values?: Record<string, unknown> };
-
-export interface QueryOptions {
-  /** The partition to read: a string built by keys.ts. */
-  pk: string;
-  index?: IndexName;
-  beginsWith?: string;
-  between?: [string, string];
-  /** Sort key strictly greater / lower than (for cursors over time-ordered ids). */
-  after?: string;
-  before?: string;
-  limit?: number;
-  /** Newest first by default: ids are time-ordered. */
-  ascending?: boolean;
-  cursor?: string;
-  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
-  /** Strongly consistent read (table only; twice the read units). */
-  consistent?: boolean;
-}
-
-export interface QueryPage<T> {
-  items: T[];
-  /** Opaque cursor for the next page; undefined on the last page. */
-  cursor?: string;
-}
+export type { BatchWriteRequest, Item, QueryOptions, QueryPage, TransactOp } from './types';
 
 /** Thrown when a conditional write or a transaction's condition fails. */
 const TRANSACTION_CONFLICT_TRIES = 8;
@@ -96,54 +64,6 @@ export function toRecord<T>(item: Item | undefined): T | undefined {
   for (const [name, value] of Object.entries(item)) if (!KEY_ATTRIBUTES.includes(name)) out[name] = value;
   return out as T;
 }
-
-const encodeCursor = (key: Item) => Buffer.from(JSON.stringify(key)).toString('base64url');
-
-function decodeCursor(cursor: string, pkAttribute: string, pk: string): Item {
-  let key: Item;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badRequest('Invalid cursor', { field: 'cursor' });
-  }
-  // A cursor is only valid for the partition it came from: a forged one must never open another
-  // tenant's partition.
-  if (!key || typeof key !== 'object' || key[pkAttribute] !== pk) throw badRequest('Invalid cursor', { field: 'cursor' });
-  return key;
-}
-
-function buildUpdate(set: Record<string, unknown>, remove: string[] = [], add: Record<string, number | Set<string>> = {}) {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  let i = 0;
-  for (const [field, value] of Object.entries(set)) {
-    if (value === undefined) continue;
-    names[`#u${i}`] = field;
-    values[`:u${i}`] = value;
-    sets.push(`#u${i} = :u${i}`);
-    i++;
-  }
-  const removes = remove.map((field) => {
-    names[`#u${i}`] = field;
-    return `#u${i++}`;
-  });
-  const adds = Object.entries(add).map(([field, value]) => {
-    names[`#u${i}`] = field;
-    values[`:u${i}`] = value;
-    return `#u${i} :u${i++}`;
-  });
-  const parts = [];
-  if (sets.length) parts.push(`SET ${sets.join(', ')}`);
-  if (removes.length) parts.push(`REMOVE ${removes.join(', ')}`);
-  if (adds.length) parts.push(`ADD ${adds.join(', ')}`);
-  return { expression: parts.join(' '), names, values };
-}
-
-const mergeValues = (a: Record<string, unknown>, b?: Record<string, unknown>) => {
-  const merged = { ...a, ...(b ?? {}) };
-  return Object.keys(merged).length ? merged : undefined;
-};
 
 /**
  * The small data-access layer every repository uses: conditional writes, transactions, cursor and
