@@ -137,6 +137,11 @@ export const en = {
   'failed.updateCard': 'Update your card',
   'failed.manage': 'Manage your subscription',
   'failed.updateAndManage': 'Update card and manage subscription',
+  'renewal.subject': 'Please update your card to keep {product}',
+  'renewal.preview': 'Your renewal of {amount} did not go through.',
+  'renewal.heading': 'Your renewal did not go through',
+  'renewal.body': 'We could not charge {amount} for {product}.',
+  'renewal.update': '{link} so that your subscription continues.',
   // Abandoned checkout
   'recovery.subject': 'You left {product} in your cart',
   'recovery.preview': 'Your order from {seller} is waiting for you.',
