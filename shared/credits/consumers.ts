@@ -1,4 +1,8 @@
 import { lookupProduct } from '../catalog/service';
+import { readBranding } from '../account/branding';
+import { negotiateLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
+import { findCustomerOfEmail } from '../sales/lookups';
 import { consumerMarkerEntity } from '../platform/entities';
 import type { BusConsumer } from '../platform/capability';
 
@@ -23,11 +27,14 @@ export const creditRefillEmailConsumer: BusConsumer = {
     const product = await lookupProduct(deps, scope, data.account.productId);
     const name = product?.name ?? 'credits';
     const reason = data.failureMessage ?? 'declined';
+    // The buyer's language: saved at their checkout, else the seller's default, else English.
+    const [customer, branding] = await Promise.all([findCustomerOfEmail(deps, scope, data.account.email), readBranding(deps, scope)]);
+    const t = translator(negotiateLocale({ saved: customer?.locale, sellerDefault: branding.locale }));
     await deps.ports.email.send({
       to: [data.account.email],
-      subject: `Your ${name} balance is paused`,
-      text: `We could not charge your saved card for the ${name} top-off (${reason}). Your balance is paused until you buy more credits.`,
-      html: `<p>We could not charge your saved card for the <strong>${escapeHtml(name)}</strong> top-off (${escapeHtml(reason)}).</p><p>Your balance is paused until you buy more credits.</p>`,
+      subject: t.t('credits.subject', { product: name }),
+      text: `${t.t('credits.body', { product: name, reason })} ${t.t('credits.paused')}`,
+      html: `<p>${t.html('credits.body', { product: { __html: `<strong>${escapeHtml(name)}</strong>` }, reason })}</p><p>${t.html('credits.paused')}</p>`,
     });
     await deps.store.put(consumerMarkerEntity.item(consumerMarkerEntity.declaration.key('credit-refill-email', event.id), { eventId: event.id }, { expiresAt: event.created + MARKER_DAYS * 24 * 3600 }));
   },

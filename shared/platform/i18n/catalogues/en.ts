@@ -142,6 +142,9 @@ export const en = {
   'renewal.heading': 'Your renewal did not go through',
   'renewal.body': 'We could not charge {amount} for {product}.',
   'renewal.update': '{link} so that your subscription continues.',
+  'credits.subject': 'Your {product} balance is paused',
+  'credits.body': 'We could not charge your saved card for the {product} top-off ({reason}).',
+  'credits.paused': 'Your balance is paused until you buy more credits.',
   // Abandoned checkout
   'recovery.subject': 'You left {product} in your cart',
   'recovery.preview': 'Your order from {seller} is waiting for you.',
