@@ -1,10 +1,14 @@
 import type { BusConsumer } from '../platform/capability';
-import { recordSaleFacts, SALE_FACTS_CONSUMER } from './service';
+import { CHECKOUT_CONSENT_EVENT, recordCheckoutConsent, recordSaleFacts, SALE_FACTS_CONSUMER } from './service';
 
-/** A committed sale creates or updates the buyer's contact and its purchase facts. */
+/**
+ * A committed sale creates or updates the buyer's contact and its purchase facts; the newsletter
+ * consent a buyer gave at checkout (an internal event of the same completion) is recorded on it.
+ * One consumer for both: one function and bus rule.
+ */
 export const saleFactsConsumer: BusConsumer = {
   name: SALE_FACTS_CONSUMER,
-  eventTypes: ['order.completed'],
+  eventTypes: ['order.completed', CHECKOUT_CONSENT_EVENT],
   needs: ['table'],
-  handle: (event, deps) => recordSaleFacts(deps, event),
+  handle: (event, deps) => (event.type === CHECKOUT_CONSENT_EVENT ? recordCheckoutConsent(deps, event) : recordSaleFacts(deps, event)),
 };

@@ -16,6 +16,20 @@ export const cleanTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim(
 export const isMailable = (status: ContactStatus) => status === 'subscribed';
 
 /** Bounced and complained are set by the mail provider only; a person cannot be put back by hand. */
+/**
+ * Marketing mail (posts, funnels, automations) goes only to contacts who consented: a buyer
+ * becomes a contact at checkout (`source: checkout`) without consent unless they ticked the opt-in
+ * box. Contacts the seller added (dashboard, API), signed up through a form or imported with their
+ * consent, and contacts from before sources existed, are the seller's to mail as before.
+ */
+export const mayMarketTo = (contact: Pick<ContactRecord, 'status' | 'source' | 'consent'>) => isMailable(contact.status) && (contact.source !== 'checkout' || contact.consent !== null);
+
+/** The opt-in ticked at checkout: consent recorded (a first consent stays), an unsubscribed address subscribed again. */
+export function withCheckoutConsent(contact: ContactRecord, consent: Consent, now: string): ContactRecord {
+  const resubscribe = contact.status === 'unsubscribed';
+  return { ...contact, consent: contact.consent ?? consent, ...(resubscribe ? { status: 'subscribed' as const, unsubscribedAt: null } : {}), updatedAt: now };
+}
+
 export const isSuppressedStatus = (status: ContactStatus) => status === 'bounced' || status === 'complained';
 
 export interface NewContactInput {

@@ -9,7 +9,7 @@ import type { ContactRecord, ContactSource, ContactStatus, Consent, SuppressionR
 import * as repo from './repository';
 import { concatTables, mergeView, packTable, tableFromRows, unpackChunk, unpackTableChunk, unpackTables, viewRows, type ContactFactRow, type FactsTable, type FactsView } from './facts';
 import { randomHex } from '../platform/ids';
-import { applySale, buildContact, cleanTags, isSuppressedStatus, isValidEmail, MAX_TAGS_PER_CONTACT, mergeContact, normalizeEmail, type NewContactInput } from './rules';
+import { applySale, buildContact, cleanTags, isSuppressedStatus, isValidEmail, MAX_TAGS_PER_CONTACT, mayMarketTo, mergeContact, normalizeEmail, withCheckoutConsent, type NewContactInput } from './rules';
 
 /**
  * The audience's public service functions: other capabilities (forms, funnels, memberships,
@@ -341,6 +341,17 @@ export async function recordEngagement(deps: Deps, scope: Scope, contactId: stri
   await repo.touchEngagement(deps.store, scope, contactId, kind === 'open' ? 'lastOpenAt' : 'lastClickAt', deps.clock.now().toISOString());
 }
 
+/**
+ * Whether marketing mail (an automation or funnel step) may go to this address: a contact who
+ * consented (`mayMarketTo`). An address with no contact has given nothing either.
+ */
+export async function marketingAllowed(deps: Deps, scope: Scope, email: string): Promise<boolean> {
+  const contact = await findContactByEmail(deps, scope, email);
+  return contact !== undefined && mayMarketTo(contact);
+}
+
+export { mayMarketTo };
+
 /** One page of a post's audience, oldest first, with a cursor to resume from. */
 export async function audiencePage(deps: Deps, scope: Scope, audience: { tag?: string }, page: { limit: number; cursor?: string }) {
   return repo.audiencePage(deps.store, scope, audience, page);
@@ -389,6 +400,34 @@ export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<v
   } catch (error) {
     // Another delivery of this event got there first.
     if (error instanceof ConditionFailed && (await deps.store.get(repo.markerKey(SALE_FACTS_CONSUMER, event.id), { consistent: true }))) return;
+    throw error;
+  }
+}
+
+/** Internal event of the checkout capability (shared/checkout/records.ts): the same name, no import of it. */
+export const CHECKOUT_CONSENT_EVENT = 'checkout.marketing_consent';
+const CONSENT_CONSUMER = 'audience-checkout-consent';
+
+/**
+ * A buyer ticked the newsletter box at checkout: the contact (source `checkout`) carries the
+ * consent with the words shown. A contact without consent gets it; one that had unsubscribed is
+ * subscribed again (the tick is a new, explicit request); a bounced or complained address is not.
+ * Once per event (processed marker in the same transaction).
+ */
+export async function recordCheckoutConsent(deps: Deps, event: DomainEvent): Promise<void> {
+  const data = event.data as { email?: string; firstName?: string | null; lastName?: string | null; consent?: Consent };
+  if (!data.email || !data.consent || !isValidEmail(normalizeEmail(data.email))) return;
+  const scope: Scope = { accountId: event.accountId, mode: event.mode };
+  if (await deps.store.get(repo.markerKey(CONSENT_CONSUMER, event.id), { consistent: true })) return;
+  const consent = data.consent;
+  const name = [data.firstName, data.lastName].filter(Boolean).join(' ') || null;
+  try {
+    await upsertContact(deps, scope, { email: data.email, source: 'checkout', name, consent }, {
+      extraOps: [repo.processedMarker(CONSENT_CONSUMER, event.id, event.created)],
+      apply: (contact) => withCheckoutConsent(contact, consent, deps.clock.now().toISOString()),
+    });
+  } catch (error) {
+    if (error instanceof ConditionFailed && (await deps.store.get(repo.markerKey(CONSENT_CONSUMER, event.id), { consistent: true }))) return;
     throw error;
   }
 }

@@ -1,5 +1,6 @@
+import { marketingAllowed } from '../audience/service';
 import { prepareTransactional } from '../email/outbox';
-import { getPost } from '../email/post-reads';
+import { getPost, sentMailEngagement } from '../email/post-reads';
 import type { PostSource } from '../email/records';
 import type { Deps } from '../platform/context';
 import { conflict, notFound } from '../platform/errors';
@@ -112,6 +113,11 @@ async function sendStep(deps: Deps, scope: Scope, automation: AutomationRecord, 
   const step = automation.steps[index];
   if (step?.type !== 'send_email') return;
   try {
+    // Marketing mail goes only to contacts who consented (a buyer who did not tick the opt-in).
+    if (!(await marketingAllowed(deps, scope, email))) {
+      logger.info('automation mail not sent: no marketing consent', { automationId: automation._id, step: index });
+      return;
+    }
     const post = await getPost(deps, scope, step.postId);
     const source: PostSource = automation.owner?.kind === 'funnel' ? 'funnel' : 'automation';
     // Queued for the email capability's worker with the step's marker, in one transaction.
@@ -149,7 +155,7 @@ export async function automationReport(deps: Deps, scope: Scope, automation: Aut
     do {
       const page = await repo.sendsOfStep(deps.store, scope, automation._id, index, { limit: 100, cursor });
       const sent = page.sends.filter((s) => s.sentPostId);
-      const posts = await Promise.all(sent.map((s) => getPost(deps, scope, s.sentPostId!).catch(() => undefined)));
+      const posts = await Promise.all(sent.map((s) => sentMailEngagement(deps, scope, s.sentPostId!)));
       posts.forEach((post, i) => {
         if (post?.opened) opened++, openers.add(sent[i]!.email);
         if (post?.clicked) clicked++, clickers.add(sent[i]!.email);

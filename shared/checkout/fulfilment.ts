@@ -1,6 +1,6 @@
 import { lookupOffer, lookupProduct } from '../catalog/service';
 import { creditPurchaseOps } from '../credits/service';
-import { outboxPut, type DomainEvent } from '../platform/events';
+import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import type { Deps } from '../platform/context';
 import { logger } from '../platform/logger';
 import { alreadyProcessed, processedMarker } from '../processor/marker';
@@ -17,7 +17,7 @@ import type { TransactOp } from '../store/store';
 import type { Scope } from '../store/keys';
 import { getSession, sessionCompleted } from './repository';
 import { cancelRecovery } from './recovery-timer';
-import type { CheckoutSessionRecord } from './records';
+import { CHECKOUT_CONSENT_EVENT, type CheckoutSessionRecord } from './records';
 
 /**
  * `checkout.completed`: records the purchase in one transaction with the notification's processed
@@ -177,6 +177,10 @@ async function buildCompletion(
     events.push(...credit.events);
   }
 
+  // The newsletter consent given with the payment reaches the buyer's contact (audience).
+  if (session.marketingConsent) {
+    events.push(newEvent(scope, deps.clock, CHECKOUT_CONSENT_EVENT, { email, firstName: customer.firstName ?? null, lastName: customer.lastName ?? null, consent: { source: 'checkout', ...session.marketingConsent } }));
+  }
   ops.push(sessionCompleted(scope, session._id, { saleId: sale?._id ?? null, subscriberId: subscriber?._id ?? null, completedAt: now }));
   ops.push(...events.map(outboxPut));
   return { ops, subscriber, hasExtras };

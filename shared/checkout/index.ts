@@ -1,6 +1,7 @@
 import { defineCapability } from '../platform/capability';
 import { checkoutOperations } from './operations';
 import { checkoutJobs } from './recovery-job';
+import { CHECKOUT_CONSENT_EVENT } from './records';
 
 /** Checkout sessions and abandoned-checkout recovery; fulfilment composes the money path's records into one transaction. */
 export const checkout = defineCapability({
@@ -15,5 +16,5 @@ export const checkout = defineCapability({
   operations: checkoutOperations,
   needs: ['table', 'queue', 'scheduler', 'encryption'],
   jobs: checkoutJobs,
-  eventTypes: ['checkout.abandoned'],
+  eventTypes: ['checkout.abandoned', CHECKOUT_CONSENT_EVENT],
 });

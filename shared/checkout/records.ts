@@ -27,6 +27,11 @@ export interface CheckoutSessionRecord {
   seats?: number;
   /** What those seats add to the amount, so a code applied later on the page reprices the product only. */
   seatsAmountCents?: number;
+  /**
+   * The buyer ticked the newsletter box on the hosted checkout: the words they agreed to, and
+   * when (written with the payment). Absent or null: no consent given at checkout.
+   */
+  marketingConsent?: MarketingConsent | null;
   successUrl: string;
   cancelUrl: string;
   clientReferenceId: string | null;
@@ -71,6 +76,14 @@ export interface RecoveryLinkRecord {
   sessionId: string;
   validUntil: string;
 }
+
+export interface MarketingConsent {
+  wording: string;
+  optedInAt: string;
+}
+
+/** Internal event (never a webhook): the buyer of a completed checkout consented to marketing mail. */
+export const CHECKOUT_CONSENT_EVENT = 'checkout.marketing_consent';
 
 export interface SessionUpsellLine {
   upsellId: string;

@@ -2,7 +2,7 @@ import type { Scope } from '../store/keys';
 import { putNew } from '../store/conditional';
 import type { Store, TransactOp } from '../store/store';
 import { checkoutLocatorEntity, checkoutSessionEntity, recoveryLinkEntity, recoverySettingsEntity } from './entities';
-import type { CheckoutSessionRecord, RecoveryLinkRecord, RecoverySettingsRecord, SessionUpsellLine } from './records';
+import type { CheckoutSessionRecord, MarketingConsent, RecoveryLinkRecord, RecoverySettingsRecord, SessionUpsellLine } from './records';
 
 export function sessionPuts(scope: Scope, session: CheckoutSessionRecord): TransactOp[] {
   return [
@@ -32,6 +32,15 @@ export const sessionCompleted = (scope: Scope, id: string, set: { saleId: string
 export const sessionDiscountClaimed = (scope: Scope, id: string): TransactOp => ({
   update: checkoutSessionEntity.declaration.key(scope, id),
   set: { discountClaimed: true },
+  condition: '#status = :open',
+  names: { '#status': 'status' },
+  values: { ':open': 'open' },
+});
+
+/** The buyer's newsletter consent, written with the payment on the open session. */
+export const sessionMarketingConsent = (scope: Scope, id: string, consent: MarketingConsent): TransactOp => ({
+  update: checkoutSessionEntity.declaration.key(scope, id),
+  set: { marketingConsent: consent },
   condition: '#status = :open',
   names: { '#status': 'status' },
   values: { ':open': 'open' },

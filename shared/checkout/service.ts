@@ -5,7 +5,8 @@ import { seatsForCheckout } from '../usage/service';
 import { objectId } from '../platform/ids';
 import type { PaymentClaim } from '../processor/port';
 import { claimDiscountUse, resolveDiscount } from '../storefront/discounts';
-import { getSession, locateSession, sessionDiscountClaimed, sessionPuts } from './repository';
+import { getSession, locateSession, sessionDiscountClaimed, sessionMarketingConsent, sessionPuts } from './repository';
+import { checkoutOptIn } from '../email/seller-settings';
 import type { CheckoutSessionRecord } from './records';
 import type { Scope } from '../store/keys';
 import type { CreateSessionInput } from './schemas';
@@ -137,4 +138,18 @@ export function paymentClaim(scope: Scope, session: CheckoutSessionRecord): Paym
 export async function paymentClaimFor(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string): Promise<PaymentClaim | undefined> {
   const session = await getSession(deps.store, scope, sessionId);
   return session ? paymentClaim(scope, session) : undefined;
+}
+
+/**
+ * Adds the buyer's newsletter consent to a payment's claim: recorded on the session in the
+ * payment's own transaction (no consent without a payment), with the words the box showed. The
+ * seller's setting decides whether the box is offered at all; a tick on a box not offered counts
+ * for nothing.
+ */
+export async function withMarketingConsent(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, sessionId: string, claim: PaymentClaim | undefined, ticked: boolean): Promise<PaymentClaim | undefined> {
+  if (!ticked) return claim;
+  const offered = await checkoutOptIn(deps, scope);
+  if (!offered) return claim;
+  const op = sessionMarketingConsent(scope, sessionId, { wording: offered.wording, optedInAt: deps.clock.now().toISOString() });
+  return { ops: [...(claim?.ops ?? []), op], refusal: claim?.refusal ?? { message: 'This checkout is closed', code: 'CHECKOUT_CLOSED' } };
 }

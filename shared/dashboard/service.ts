@@ -7,10 +7,10 @@ import { logger } from '../platform/logger';
 import { AREAS, OWNER_KEY, type Area, type Role } from '../platform/permissions';
 import { ConditionFailed } from '../store/store';
 import { signInMail } from './mail';
+import { issueSignInLink } from './sign-in-link';
 import type { StoreAccess } from './records';
-import { accountById, countLink, deleteSession, getLink, grantsOf, ownedAccounts, putLink, useLink } from './repository';
+import { accountById, countLink, deleteSession, getLink, grantsOf, ownedAccounts, useLink } from './repository';
 import {
-  LINK_TTL_SECONDS,
   LINKS_PER_WINDOW,
   linkVerdict,
   managesKeys,
@@ -20,7 +20,6 @@ import {
   reachableStores,
   SESSION_TTL_SECONDS,
   sha256,
-  signInLink,
 } from './rules';
 
 const ISSUER = 'creator-commerce';
@@ -56,10 +55,7 @@ export async function requestMagicLink(ctx: PublicContext, rawEmail: string): Pr
   }
   const stores = await storesOf(ctx, email);
   if (stores.length === 0) return { sent: true };
-  const token = randomBase62(43);
-  const now = ctx.clock.now();
-  await putLink(ctx.store, sha256(token), { email, createdAt: now.toISOString(), validUntil: new Date(now.getTime() + LINK_TTL_SECONDS * 1000).toISOString() });
-  const link = signInLink(ctx.config.DASHBOARD_URL ?? `${ctx.request.baseUrl}/dashboard`, token);
+  const link = await issueSignInLink(ctx, email, ctx.request.baseUrl);
   try {
     await ctx.ports.email.send({ to: [email], ...signInMail({ link, stores: [...new Set(stores.map((s) => s.storeName))] }) });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { audiencePage, blockedRecipients, suppressedAmong } from '../audience/service';
+import { audiencePage, blockedRecipients, mayMarketTo, suppressedAmong } from '../audience/service';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';
 import { ApiError, badGateway, notFound } from '../platform/errors';
@@ -110,6 +110,8 @@ const sentPost = (deps: Deps, message: TransactionalMessage, accepted: string[],
   return newPost(deps, {
     ...(id ? { _id: id } : {}),
     ...mailContent(message),
+    // The public send's post (the spec's): its source is `api`.
+    source: 'api',
     audience: { type: 'all' },
     status: 'sent',
     sent: accepted.length,
@@ -159,7 +161,8 @@ export const QUEUED_MAIL_LEASE_MS = 60_000;
  * back-off (and finally dead-letters the event; redriving it sends the mail then). A sender that is
  * not verified, or no physical address, fails it for good (logged; nothing to retry until the
  * creator fixes the settings). Recipients suppressed or unsubscribed since it was queued are
- * left out. Delivered, it becomes a sent post with the mail's id, counted in totalEmailsSent.
+ * left out. Delivered, it leaves a sent-mail record with the mail's id (never a newsletter post:
+ * receipts and access links must not bury the seller's posts), counted in totalEmailsSent.
  */
 export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): Promise<void> {
   const mail = await repo.getQueuedMail(deps.store, scope, id);
@@ -203,7 +206,9 @@ export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): P
     await repo.moveQueuedMail(deps.store, scope, id, 'sending', { status: 'queued', updatedAt: at() }, { attempts: 1 });
     throw error;
   }
-  await deps.store.transact([repo.postWrites.create(scope, sentPost(deps, message, accepted, id)), repo.countSentOp(scope, accepted.length), repo.queuedMailSentOp(scope, id, at())]);
+  // A transactional mail is not a newsletter post: its record stays out of the posts' list.
+  const sent = { _id: id, subject: mail.subject, source: mail.source, sent: accepted.length, opened: 0, clicked: 0, sentAt: at() };
+  await deps.store.transact([repo.sentMailPut(scope, sent), repo.countSentOp(scope, accepted.length), repo.queuedMailSentOp(scope, id, at())]);
 }
 
 // ---- newsletter posts ----
@@ -263,7 +268,8 @@ async function planBatch(deps: Deps, scope: Scope, post: PostRecord): Promise<Cl
     post.audience.type === 'segment'
       ? await segmentMembersPage(deps, scope, post.audience.segmentId, { limit: SEND_PAGE, cursor: post.cursor ?? undefined })
       : await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: SEND_PAGE, cursor: post.cursor ?? undefined });
-  const emails = page.contacts.map((c) => c.email);
+  // Marketing mail: only contacts who consented (a buyer who did not tick the opt-in is left out).
+  const emails = page.contacts.filter(mayMarketTo).map((c) => c.email);
   const suppressed = await suppressedAmong(deps, scope, emails);
   return fixClaimedBatch(deps.store, repo.batchMarkerKey(scope, post._id, post.batch), 'PostBatch', { recipients: emails.filter((e) => !suppressed.has(e)), nextCursor: page.cursor ?? null });
 }

@@ -5,7 +5,7 @@ import { badRequest } from '../platform/errors';
 import { carriedEvent, newEvent } from '../platform/events';
 import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
-import type { PostSource, QueuedMailRecord } from './records';
+import type { MailSource, QueuedMailRecord } from './records';
 import { queuedMailPut } from './repository';
 
 /**
@@ -30,7 +30,7 @@ export interface TransactionalMessage extends TransactionalContent {
   to: string[];
   fromName?: string | null;
   replyTo?: string | null;
-  source?: PostSource;
+  source?: MailSource;
   /** Base address for the links in the mail when PUBLIC_BASE_URL is not configured. */
   baseUrl?: string;
   /** false: links stay as written and no open pixel (mails that carry a capability link). */
@@ -56,7 +56,7 @@ export function checkTransactional(message: TransactionalMessage): string[] {
 }
 
 export interface QueuedTransactional {
-  /** The id of the post the send is recorded as once delivered; null when nobody could be mailed. */
+  /** The id of the sent-mail record once delivered (never a newsletter post); null when nobody could be mailed. */
   id: string | null;
   /** The recipients the mail is queued for: suppressed and unsubscribed addresses are left out. */
   accepted: string[];

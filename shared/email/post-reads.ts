@@ -14,3 +14,12 @@ export async function getPost(deps: Deps, scope: Scope, id: string): Promise<Pos
   if (!post) throw notFound('Post');
   return post;
 }
+
+/**
+ * Opens and clicks of one delivered transactional mail (an automation step's send). Mail sent
+ * before such mail stopped being recorded as posts is read from its post.
+ */
+export async function sentMailEngagement(deps: Deps, scope: Scope, id: string): Promise<{ opened: number; clicked: number } | undefined> {
+  const mail = (await repo.getSentMail(deps.store, scope, id)) ?? (await repo.getPost(deps.store, scope, id));
+  return mail ? { opened: mail.opened, clicked: mail.clicked } : undefined;
+}

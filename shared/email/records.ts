@@ -9,14 +9,24 @@ export interface EmailSettingsRecord {
   /** Required before any send: it goes in every footer. */
   physicalAddress: string | null;
   footerText: string | null;
+  /** The newsletter opt-in box on the hosted checkout (shared/email/seller-settings.ts). */
+  checkoutOptIn: CheckoutOptIn;
+  /** Its wording (null: the default, naming the store). */
+  checkoutOptInWording: string | null;
+  /** A mail to the store owner for every paid order. */
+  saleNotifications: boolean;
   /** Signs unsubscribe and tracking tokens; encrypted, never returned. */
   tokenSecretCiphertext?: string;
   totalEmailsSent: number;
   updatedAt: string | null;
 }
 
+export type CheckoutOptIn = 'off' | 'unchecked' | 'checked';
+
 export type PostStatus = 'draft' | 'scheduled' | 'sending' | 'sent' | 'failed';
 export type PostSource = 'dashboard' | 'api' | 'funnel' | 'membership' | 'automation';
+/** What queued a transactional mail: a post's sources, and the notices that are never posts. */
+export type MailSource = PostSource | 'receipt' | 'form' | 'retention' | 'seller';
 
 export type Audience = { type: 'all' } | { type: 'tag'; tag: string } | { type: 'segment'; segmentId: string };
 
@@ -57,6 +67,22 @@ export interface PostRecord extends MailContentFields {
   updatedAt: string;
 }
 
+/**
+ * What a delivered transactional mail (shared/email/outbox.ts: receipts, access links,
+ * confirmations, automation steps) leaves behind: who it went to in number and their engagement.
+ * Not a newsletter post: it is never listed with the posts nor readable as one; its id is the
+ * queued mail's, which is also the `p` of its tracking links.
+ */
+export interface SentMailRecord {
+  _id: string;
+  subject: string;
+  source: MailSource;
+  sent: number;
+  opened: number;
+  clicked: number;
+  sentAt: string;
+}
+
 export type QueuedMailStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
 /**
@@ -67,7 +93,7 @@ export interface QueuedMailRecord extends MailContentFields {
   _id: string;
   /** Recipients, lower-cased and de-duplicated, none suppressed or unsubscribed when queued. */
   to: string[];
-  source: PostSource;
+  source: MailSource;
   baseUrl: string | null;
   track: boolean;
   /** At most once per recipient: an interrupted delivery is failed, not repeated (absent on mail queued before it existed: false). */

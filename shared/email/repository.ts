@@ -2,7 +2,7 @@ import type { ClaimedBatch } from '../store/claimed-batch';
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { ConditionFailed, toRecord, type Store, type TransactOp } from '../store/store';
-import { POST, SETTINGS, type EmailSettingsRecord, type PostRecord, type QueuedMailRecord, type QueuedMailStatus } from './records';
+import { POST, SETTINGS, type EmailSettingsRecord, type PostRecord, type QueuedMailRecord, type QueuedMailStatus, type SentMailRecord } from './records';
 
 // - settings:          PK=<scope>#EMAIL_SETTINGS, SK=SETTINGS (also the totalEmailsSent counter)
 // - post:              PK=<scope>#NEWSLETTER_POST, SK=<postId> (newest first)
@@ -119,12 +119,15 @@ export async function listBatchMarkers(store: Store, scope: Scope, postId: strin
   return { markers: result.items.map((item) => toRecord<ClaimedBatch>(item)!), cursor: result.cursor };
 }
 
-/** Records the first open or click of a recipient and bumps the post's count; later ones change nothing. */
-export async function recordFirstEngagement(store: Store, scope: Scope, postId: string, kind: 'open' | 'click', email: string, at: string): Promise<boolean> {
+/**
+ * Records the first open or click of a recipient and bumps the count of the post, or of the sent
+ * transactional mail (`target`); later ones change nothing.
+ */
+export async function recordFirstEngagement(store: Store, scope: Scope, target: 'post' | 'mail', postId: string, kind: 'open' | 'click', email: string, at: string): Promise<boolean> {
   try {
     await store.transact([
       { put: toItem(engagementKey(scope, postId, kind === 'open' ? 'OPEN' : 'CLICK', email), 'PostEngagement', { email, at }), condition: 'attribute_not_exists(PK)' },
-      { update: postKey(scope, postId), set: {}, add: { [kind === 'open' ? 'opened' : 'clicked']: 1 }, condition: 'attribute_exists(PK)' },
+      { update: target === 'post' ? postKey(scope, postId) : sentMailKey(scope, postId), set: {}, add: { [kind === 'open' ? 'opened' : 'clicked']: 1 }, condition: 'attribute_exists(PK)' },
     ]);
     return true;
   } catch (error) {
@@ -205,6 +208,19 @@ export async function interruptQueuedMail(store: Store, scope: Scope, id: string
     if (error instanceof ConditionFailed) return false;
     throw error;
   }
+}
+
+// ---- sent transactional mail ----
+// - sent mail: PK=<scope>#NEWSLETTER_POST#<id>#SENT, SK=MAIL; a delivered queued mail's count and
+//   engagement, apart from the posts' partition so that it is never listed as a newsletter post.
+//   Small (no content) and kept: automation reports read its opens and clicks.
+
+const sentMailKey = (scope: Scope, id: string) => keys.child(scope, POST, id, 'SENT', 'MAIL');
+
+export const sentMailPut = (scope: Scope, mail: SentMailRecord): TransactOp => ({ put: toItem(sentMailKey(scope, mail._id), 'SentTransactionalMail', mail), condition: 'attribute_not_exists(PK)' });
+
+export async function getSentMail(store: Store, scope: Scope, id: string): Promise<SentMailRecord | undefined> {
+  return toRecord<SentMailRecord>(await store.get(sentMailKey(scope, id)));
 }
 
 export const queuedMailSentOp = (scope: Scope, id: string, now: string): TransactOp => ({

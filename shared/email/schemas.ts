@@ -9,6 +9,9 @@ export const settingsSchema = z.object({
   senderVerified: z.boolean(),
   verificationStatus: z.string(),
   totalEmailsSent: z.number().check(z.int()),
+  checkoutOptIn: z.enum(['off', 'unchecked', 'checked']).check(z.describe('The newsletter opt-in box on the hosted checkout: not shown, shown unticked, or shown ticked (the seller answers for a pre-ticked box)')),
+  checkoutOptInWording: z.string().check(z.describe('The words beside the box; recorded with each consent')),
+  saleNotifications: z.boolean().check(z.describe('A mail to the store owner for every paid order')),
 });
 
 export const settingsBody = z.strictObject({
@@ -17,6 +20,9 @@ export const settingsBody = z.strictObject({
   replyTo: z.optional(z.nullable(z.string().check(z.trim(), z.email()))),
   physicalAddress: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(5), z.maxLength(500)))),
   footerText: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(1000)))),
+  checkoutOptIn: z.optional(z.enum(['off', 'unchecked', 'checked'], { error: 'checkoutOptIn is one of off, unchecked, checked' })),
+  checkoutOptInWording: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(5), z.maxLength(200)))),
+  saleNotifications: z.optional(z.boolean()),
 });
 
 // Recipient checks (count, validity, de-duplication) are the service's, so each gets its own reason.

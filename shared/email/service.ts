@@ -5,12 +5,14 @@ import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../platform/errors';
 import { newEvent, outboxPut } from '../platform/events';
 import { objectId } from '../platform/ids';
+import { logger } from '../platform/logger';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
-import type { Audience, EmailSettingsRecord, PostRecord } from './records';
+import type { Audience, CheckoutOptIn, EmailSettingsRecord, PostRecord } from './records';
 import * as repo from './repository';
 import { getPost } from './post-reads';
 import { tokenSecret, withDefaults } from './settings';
+import { optInWording } from './seller-settings';
 import { segmentSendProblem } from '../segments/service';
 import { peekToken, verifyToken, type TokenPayload } from './tokens';
 
@@ -39,6 +41,9 @@ export interface SettingsView {
   senderVerified: boolean;
   verificationStatus: string;
   totalEmailsSent: number;
+  checkoutOptIn: CheckoutOptIn;
+  checkoutOptInWording: string;
+  saleNotifications: boolean;
 }
 
 async function senderStatus(deps: Deps, account: Pick<Account, 'senderVerified'>, settings: EmailSettingsRecord) {
@@ -56,10 +61,13 @@ export async function readSettings(ctx: EmailCtx): Promise<SettingsView> {
   const settings = await loadSettings(ctx, ctx.scope, ctx.account);
   const status = await senderStatus(ctx, ctx.account, settings);
   const { tokenSecretCiphertext: _secret, updatedAt: _u, ...view } = settings;
-  return { ...view, senderVerified: status.verified, verificationStatus: status.status };
+  return { ...view, checkoutOptInWording: optInWording(settings, ctx.account), senderVerified: status.verified, verificationStatus: status.status };
 }
 
-export async function updateSettings(ctx: EmailCtx, change: Partial<Pick<EmailSettingsRecord, 'senderEmail' | 'fromName' | 'replyTo' | 'physicalAddress' | 'footerText'>>): Promise<SettingsView> {
+export async function updateSettings(
+  ctx: EmailCtx,
+  change: Partial<Pick<EmailSettingsRecord, 'senderEmail' | 'fromName' | 'replyTo' | 'physicalAddress' | 'footerText' | 'checkoutOptIn' | 'checkoutOptInWording' | 'saleNotifications'>>,
+): Promise<SettingsView> {
   const set: Record<string, unknown> = { updatedAt: ctx.clock.now().toISOString() };
   for (const [field, value] of Object.entries(change)) if (value !== undefined) set[field] = typeof value === 'string' && field.endsWith('Email') ? normalizeEmail(value) : value;
   await repo.saveSettings(ctx.store, ctx.scope, set);
@@ -297,6 +305,16 @@ export async function describeUnsubscribe(deps: Deps, token: string): Promise<{ 
   return { email: opened.payload.e, fromName: settings.fromName };
 }
 
+/** A unique open or click on the post the link came from, or on the sent transactional mail. */
+async function countEngagement(deps: Deps, scope: Scope, id: string, kind: 'open' | 'click', email: string): Promise<boolean> {
+  const target = (await repo.getPost(deps.store, scope, id)) ? 'post' : 'mail';
+  return repo.recordFirstEngagement(deps.store, scope, target, id, kind, email, deps.clock.now().toISOString()).catch((error) => {
+    // A link is followed whatever happens to its count; the fault is logged, never the address.
+    logger.warn('mail engagement not counted', { id, kind, error: error as Error });
+    return false;
+  });
+}
+
 /** Open pixel or click: engagement on the contact, and a unique count on the post. */
 export async function recordLinkEngagement(deps: Deps, token: string, kind: 'open' | 'click'): Promise<{ url?: string } | undefined> {
   const opened = await openToken(deps, token, kind === 'open' ? 'o' : 'c');
@@ -305,7 +323,7 @@ export async function recordLinkEngagement(deps: Deps, token: string, kind: 'ope
   const contact = await findContactByEmail(deps, scope, payload.e);
   await Promise.all([
     contact ? recordEngagement(deps, scope, contact._id, kind) : Promise.resolve(),
-    payload.p ? repo.recordFirstEngagement(deps.store, scope, payload.p, kind, payload.e, deps.clock.now().toISOString()).catch(() => false) : Promise.resolve(false),
+    payload.p ? countEngagement(deps, scope, payload.p, kind, payload.e) : Promise.resolve(false),
   ]);
   return { url: payload.url };
 }

@@ -197,6 +197,7 @@ async function requestConfirmation(deps: Deps, scope: Scope, form: FormRecord, e
     to: [email],
     subject: 'Please confirm your subscription',
     preview: 'One click and you are in.',
+    source: 'form',
     html: `<h1>${escapeHtml(form.headline)}</h1><p>Please confirm that you want to subscribe with ${escapeHtml(email)}.</p><p><a href="${link}">Confirm my subscription</a></p><p>If you did not ask for this, ignore this mail: nothing happens without the click.</p>`,
     baseUrl: base,
   });

@@ -20,7 +20,7 @@ import type { FunnelRecord, LeadRecord } from './records';
 import * as repo from './repository';
 import { ATTRIBUTION_WINDOW_DAYS, attributable, defaultFunnelName, fillCopy, isFree, offerLink, percent } from './rules';
 import type { FunnelCreateInput } from './schemas';
-import { FUNNEL_TEMPLATES, findTemplate } from './templates';
+import { emailCopy, FUNNEL_TEMPLATES, findTemplate } from './templates';
 
 export type FunnelCtx = Deps & { scope: Scope; account: Account; request: RequestInfo };
 
@@ -70,7 +70,8 @@ export async function createFunnel(ctx: FunnelCtx, input: FunnelCreateInput): Pr
   // Mail posts first (the email capability's own writes); removed again if the funnel cannot be made.
   const posts: Awaited<ReturnType<typeof createPost>>[] = [];
   for (const email of template.emails) {
-    posts.push(await createPost(ctx, { subject: fillCopy(email.subject, values, false), html: fillCopy(email.html, values, true) }));
+    const copy = emailCopy(email, Boolean(input.discount));
+    posts.push(await createPost(ctx, { subject: fillCopy(copy.subject, values, false), html: fillCopy(copy.html, values, true) }));
   }
   const { automation, ops: automationOps } = createAutomationOps(ctx, ctx.scope, {
     name: `Funnel sequence: ${template.name}`,

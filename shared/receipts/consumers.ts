@@ -15,20 +15,8 @@ import { downloadLinksFor, MAIL_LINK_MS } from './download-links';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
 import { isConditionFailed } from '../store/conditional';
 import { claimMailOp } from './repository';
-
-const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
-/** The product and, with an upsell taken, the upsell product: each one's files are the buyer's. */
-const boughtIds = (productId: string, lines: unknown) => [...new Set([productId, ...(Array.isArray(lines) ? lines.map((l) => str(obj(l).productId)).filter((id): id is string => !!id) : [])])];
-const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
-
-const baseOf = (deps: Deps, fallback: string | null) => {
-  if (deps.config.PUBLIC_BASE_URL) return deps.config.PUBLIC_BASE_URL.replace(/\/$/, '');
-  try {
-    return fallback ? new URL(fallback).origin : '';
-  } catch {
-    return '';
-  }
-};
+import { sendSaleNotice } from './notice-consumers';
+import { baseOf, boughtIds, obj, sendOnce, str } from './send';
 
 /** The buyer's language as saved at their checkout, else the seller's default, else English. */
 async function buyerTranslator(deps: Deps, scope: Scope, email: string, brand: SellerBrand) {
@@ -36,21 +24,7 @@ async function buyerTranslator(deps: Deps, scope: Scope, email: string, brand: S
   return translator(negotiateLocale({ saved: customer?.locale, sellerDefault: brand.locale }));
 }
 
-/**
- * Queues one buyer mail for one event, at most once: the claim and the queued mail are one
- * transaction, so a redelivered event queues nothing. The email capability's worker renders and
- * delivers it (retrying provider faults), so this function does not bundle the renderer.
- */
-async function sendOnce(deps: Deps, consumer: string, event: DomainEvent, scope: Scope, to: string, mail: MailBody, baseUrl: string) {
-  const queued = await prepareTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, source: 'api', baseUrl });
-  try {
-    await deps.store.transact([claimMailOp(consumer, event.id, event.created), ...queued.ops]);
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
-}
-
-/** A receipt for every order: one-time purchases, first subscription charges and renewals. */
+/** A receipt for every order (one-time purchases, first subscription charges and renewals), and the owner's new-sale notice. */
 export const receiptConsumer: BusConsumer = {
   name: 'buyer-receipts',
   needs: ['table'],
@@ -64,6 +38,7 @@ export const receiptConsumer: BusConsumer = {
     const orderId = str(order.id);
     // Free orders (lead magnets) get no receipt: the funnel's own mail is what they wait for.
     if (!to || !orderId || !(Number(event.data.amount) > 0)) return;
+    await sendSaleNotice(deps, event);
     const subscriberId = str(event.data.subscriptionCustomerId);
     const portalUrl = subscriberId ? await portalUrlOf(deps, scope, subscriberId) : null;
     const base = baseOf(deps, portalUrl);

@@ -59,7 +59,7 @@ export const recoveryMailConsumer: BusConsumer = {
         portalUrl ? `<p>${t.html('renewal.update', { link: { __html: `<a href="${esc(portalUrl)}">${t.html('failed.updateCard')}</a>` } })}</p>` : '',
       ].join('\n'),
       text: [`${t.t('renewal.heading')}.`, `${t.t('renewal.body', { amount: total, product: name })}${retry}`, portalUrl ? t.t('mail.line', { label: t.t('failed.updateCard'), value: portalUrl }) : ''].filter(Boolean).join('\n\n'),
-      source: 'api',
+      source: 'retention',
       baseUrl: base,
     });
     await deps.store.transact([repo.eventMarkerPut(scope, MAIL_CONSUMER, event.id, Math.floor(deps.clock.nowMs() / 1000)), ...queued.ops]).catch((error) => {

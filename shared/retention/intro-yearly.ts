@@ -99,7 +99,7 @@ async function yearlyPromptMail(deps: Deps, scope: Scope, sub: SubscriberRecord,
     preview: `Switch to ${yearly} a year.`,
     html: `<h1>Save ${percentOff}% with yearly billing</h1><p>Switch ${esc(offer.name)} to ${esc(yearly)} a year from your next renewal.</p><p><a href="${esc(sub.portalUrl)}">Switch in your subscription page</a></p><p>${esc(brand.name)}</p>`,
     text: `Save ${percentOff}% with yearly billing: ${offer.name} for ${yearly} a year from your next renewal.\n\nSwitch here: ${sub.portalUrl}`,
-    source: 'api',
+    source: 'retention',
     baseUrl: base,
   };
   try {

@@ -81,7 +81,13 @@ export interface SubscriberRetention {
   intro: { amountCents: number; periods: number; at: string } | null;
   yearlyPromptedAt: string | null;
   yearlySwitch: { amountCents: number; at: string } | null;
-  discount: { percent: number; payments: number; at: string } | null;
+  /** The save discount taken: `payments` renewals at `percent` off, from payment `fromPayments` + 1 on (absent on older rows). */
+  discount: { percent: number; payments: number; at: string; fromPayments?: number } | null;
   /** Payments made so far (initial and renewals), counted from paid invoice events. */
   payments?: number;
+  /**
+   * The save offer this subscriber took (one per subscriber and offer): claimed before the
+   * processor is asked, so two concurrent accepts cannot both apply one.
+   */
+  saved?: { kind: 'pause' | 'discount'; at: string } | null;
 }

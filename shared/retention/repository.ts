@@ -100,6 +100,19 @@ export const countersAdd = (scope: Scope, add: Partial<Record<keyof RetentionCou
 export const getCounters = async (store: Store, scope: Scope): Promise<RetentionCounters> => toRecord<RetentionCounters>(await store.get(countersKey(scope), { consistent: true })) ?? {};
 
 /** Sets fields of a subscriber's retention row without touching the others (consumers race on it). */
+/**
+ * Claims the subscriber's one save offer; fails (ConditionFailed) when one was taken already.
+ * Released again when the processor refuses to apply it.
+ */
+export const saveOfferClaim = (scope: Scope, subscriberId: string, offerId: string, saved: NonNullable<SubscriberRetention['saved']>): TransactOp => ({
+  update: subKey(scope, subscriberId),
+  set: { entity: 'SubscriberRetention', v: 1, subscriberId, offerId, saved },
+  condition: '(attribute_not_exists(#saved) OR #saved = :none) AND (attribute_not_exists(#discount) OR #discount = :none)',
+  names: { '#saved': 'saved', '#discount': 'discount' },
+  values: { ':none': null },
+});
+export const saveOfferRelease = (scope: Scope, subscriberId: string): TransactOp => ({ update: subKey(scope, subscriberId), set: {}, remove: ['saved'] });
+
 export const subscriberRetentionSet = (scope: Scope, subscriberId: string, offerId: string, set: Partial<SubscriberRetention>, add?: { payments?: number }): TransactOp => ({
   update: subKey(scope, subscriberId),
   set: { entity: 'SubscriberRetention', v: 1, subscriberId, offerId, ...set },

@@ -3,7 +3,7 @@ import { ApiError } from '../platform/errors';
 import { toCents, toMajor } from '../platform/money';
 import type { Plan } from '../platform/plans';
 import { planAtLeast } from '../platform/plans';
-import type { FinalAction, OfferRetention, RecoveryCase, SaveFlow } from './records';
+import type { FinalAction, OfferRetention, RecoveryCase, SaveFlow, SubscriberRetention } from './records';
 
 /** Days after the first failure of a renewal on which recovery tries it again (the sandbox's schedule). */
 export const RECOVERY_RETRY_DAYS = [1, 3, 6] as const;
@@ -111,6 +111,27 @@ export function turnsOn(body: unknown): boolean {
 }
 
 export const discountedCents = (priceCents: number, percent: number) => Math.round((priceCents * (100 - percent)) / 100);
+
+/** A subscriber takes one save offer per offer: a pause or a discount taken (or a discount recorded before `saved` existed). */
+export const saveOfferTaken = (row: Pick<SubscriberRetention, 'saved' | 'discount'> | undefined) => Boolean(row?.saved || row?.discount);
+
+/**
+ * What the next renewal charges as retention set it, or null when retention changed nothing (the
+ * portal then shows the regular charge): a save discount while payments at it remain, then the
+ * regular price it replaced; an intro price while its renewals remain. The discount replaced any
+ * intro override (the processor keeps one override), so it wins.
+ */
+export function upcomingChargeCents(row: Pick<SubscriberRetention, 'discount' | 'intro' | 'payments'> | undefined, regularCents: number): number | null {
+  if (!row) return null;
+  const paid = row.payments ?? 0;
+  if (row.discount && row.discount.fromPayments !== undefined) {
+    const left = row.discount.payments - (paid - row.discount.fromPayments);
+    return left > 0 ? discountedCents(regularCents, row.discount.percent) : regularCents;
+  }
+  // Intro: the first payment is the checkout's; renewals 1..periods are at the intro price.
+  if (!row.discount && row.intro && paid >= 1 && paid - 1 < row.intro.periods) return row.intro.amountCents;
+  return null;
+}
 export const yearlyCents = (monthlyCents: number, percentOff: number) => Math.round((monthlyCents * 12 * (100 - percentOff)) / 100);
 
 export interface MoneyRow {

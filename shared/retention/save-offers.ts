@@ -13,9 +13,11 @@ import { acceptYearlySwitch, yearlySwitchFor } from './intro-yearly';
 import { offerRetentionOf } from './offers';
 import type { SaveFlow, SubscriberRetention } from './records';
 import * as repo from './repository';
-import { discountedCents } from './rules';
+import { discountedCents, saveOfferTaken, upcomingChargeCents } from './rules';
+import { isConditionFailed } from '../store/conditional';
 
 const REASON = /^[a-z_]{1,40}$/;
+const usedOffer = () => conflict('This subscription has already taken a save offer; it can be taken once', 'SAVE_OFFER_USED');
 const cleanReason = (reason: string | null) => (reason && REASON.test(reason) ? reason : null);
 
 async function activeOffers(deps: Deps, scope: Scope, sub: SubscriberRecord) {
@@ -37,6 +39,8 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
   async offersFor(deps, scope, sub) {
     const found = await activeOffers(deps, scope, sub);
     if (!found) return null;
+    // One save offer per subscriber and offer: once taken, a cancel is a cancel.
+    if (saveOfferTaken(await repo.getSubscriberRetention(deps.store, scope, sub._id))) return null;
     const { config, offer } = found;
     return {
       // A pause skips whole months, so it is offered on monthly offers.
@@ -54,6 +58,17 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
     const { config, offer } = found;
     if (sub.status !== 'active' || sub.cancelAtPeriodEnd || sub.paused || !sub.membershipId) throw conflict('Only an active subscription can take a save offer', 'SUBSCRIPTION_INACTIVE');
     const now = deps.clock.now().toISOString();
+    const row = await repo.getSubscriberRetention(deps.store, scope, sub._id);
+    if (saveOfferTaken(row)) throw usedOffer();
+    // Claimed before the processor is asked: a second accept (another tab, a double click) finds
+    // it taken instead of applying the offer again and restarting the discount's count.
+    try {
+      await deps.store.transact([repo.saveOfferClaim(scope, sub._id, sub.subscriptionId, { kind: choice.kind, at: now })]);
+    } catch (error) {
+      if (isConditionFailed(error)) throw usedOffer();
+      throw error;
+    }
+    const release = () => deps.store.transact([repo.saveOfferRelease(scope, sub._id)]);
     const flow: SaveFlow = { _id: objectId(deps.clock), subscriberId: sub._id, offerId: sub.subscriptionId, kind: choice.kind, months: null, percent: null, reason: cleanReason(reason), createdAt: now };
     let after: SubscriberRecord = sub;
     let discount: SubscriberRetention['discount'] = null;
@@ -70,9 +85,11 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
         await deps.ports.processor.adjustMembership!(scope, sub.membershipId, { nextPayments: { amountCents, payments: config.discountMonths } });
         flow.percent = config.discountPercent;
         flow.months = config.discountMonths;
-        discount = { percent: config.discountPercent, payments: config.discountMonths, at: now };
+        discount = { percent: config.discountPercent, payments: config.discountMonths, at: now, fromPayments: row?.payments ?? 0 };
       }
     } catch (error) {
+      // Nothing was applied: the offer stays available.
+      await release();
       if (error instanceof ProcessorError) throw conflict(`The payment processor refused: ${error.message}`, 'PROCESSOR_REFUSED');
       throw error;
     }
@@ -93,6 +110,12 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
 
   yearlySwitchFor,
   acceptYearlySwitch,
+
+  async nextChargeCents(deps, scope, sub) {
+    const offer = await lookupOffer(deps, scope, sub.subscriptionId);
+    if (!offer) return null;
+    return upcomingChargeCents(await repo.getSubscriberRetention(deps.store, scope, sub._id), offer.priceCents);
+  },
 
   async declined(deps, scope, sub, reason) {
     if (!(await activeOffers(deps, scope, sub))) return;

@@ -14,7 +14,8 @@ export function nextCharge(data: PortalData): { date: string; amountCents: numbe
   const date = data.status === 'trialing' ? (data.trialEnd ?? data.currentPeriodEnd) : data.currentPeriodEnd;
   if (!date) return null;
   const last = data.payments.find((p) => p.status !== 'refunded');
-  const amountCents = last ? last.amountCents : Math.round(data.subscription.price * 100);
+  // A save discount or intro price changes what the renewal charges: retention says what it is.
+  const amountCents = data.upcomingPrice !== null ? Math.round(data.upcomingPrice * 100) : last ? last.amountCents : Math.round(data.subscription.price * 100);
   return { date, amountCents, currency: data.subscription.currency };
 }
 

@@ -25,6 +25,8 @@ export interface SaveOffersOnCancel {
   yearlySwitchFor?(deps: Deps, scope: Scope, sub: SubscriberRecord): Promise<{ percentOff: number; yearlyPrice: number; currency: string; accepted: boolean } | null>;
   /** The buyer accepts the switch: applied by the processor at the next period boundary. */
   acceptYearlySwitch?(deps: Deps, scope: Scope, sub: SubscriberRecord): Promise<void>;
+  /** What the next renewal charges when retention changed it (a save discount, an intro price), in cents; null when it did not. */
+  nextChargeCents?(deps: Deps, scope: Scope, sub: SubscriberRecord): Promise<number | null>;
 }
 
 declare module '../platform/ports' {

@@ -1,5 +1,6 @@
 import { lookupOffer } from '../catalog/service';
 import type { OfferRecord } from '../catalog/records';
+import { toMajor } from '../platform/money';
 import { newEvent, outboxPut } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
 import { ApiError, badGateway, badRequest, conflict, notFound } from '../platform/errors';
@@ -270,7 +271,14 @@ export async function portalData(deps: Deps, subscriptionId: string, subscriberI
     /** With the token, the switch to yearly billing on offer (retention), or null. */
     yearlySwitch: canManage && sub.status === 'active' && !sub.cancelAtPeriodEnd ? ((await deps.ports.subscriptionSaveOffers?.yearlySwitchFor?.(deps, scope, sub)) ?? null) : null,
     payments: await payments(deps, scope, sub._id),
+    /** The next renewal's price when retention changed it (a save discount or an intro price running), or null: the regular charge. */
+    upcomingPrice: sub.status === 'canceled' ? null : await upcomingPrice(deps, scope, sub),
   };
+}
+
+async function upcomingPrice(deps: Deps, scope: Scope, sub: SubscriberRecord): Promise<number | null> {
+  const cents = await deps.ports.subscriptionSaveOffers?.nextChargeCents?.(deps, scope, sub);
+  return cents === null || cents === undefined ? null : toMajor(cents);
 }
 
 /** Portal writes record the buyer's intent even when the processor call fails. */

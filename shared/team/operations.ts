@@ -189,7 +189,7 @@ export const teamOperations = [
   }),
   defineOperation({
     operationId: 'teamJoin',
-    summary: 'Form post of the accept page: joins the team and shows the member\'s session token',
+    summary: 'Form post of the accept page: joins the team and signs the new member in to the dashboard (303 to a one-time sign-in link)',
     tags,
     method: 'POST',
     path: '/team/join',
@@ -198,13 +198,14 @@ export const teamOperations = [
     bodyType: 'json-or-form',
     body: joinBody,
     handler: async (ctx, { body }) => {
-      const result = await acceptInvite(ctx, body.token, body.name);
+      const result = await acceptInvite(ctx, body.token, body.name, ctx.request.baseUrl);
       if (!result.ok) {
         const refused = refusedPage(result.reason);
         return html(refused.status, refused.html);
       }
       if (!('member' in result)) return html(500, '');
-      return html(201, joinedPage({ email: result.member.email, role: result.member.role, sessionToken: result.sessionToken }));
+      // Into the dashboard, signed in; the page says where it goes for a client that does not follow.
+      return rawReply(303, joinedPage({ email: result.member.email, signInUrl: result.signInUrl }), 'text/html; charset=utf-8', { location: result.signInUrl, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
     },
   }),
 ];

@@ -27,12 +27,9 @@ export function joinPage(input: { email: string; role: Role; token: string }) {
   );
 }
 
-export function joinedPage(input: { email: string; role: Role; sessionToken: string }) {
-  return page(
-    'Welcome to the team',
-    `<h1>You joined the team</h1><p>${escape(input.email)} is now a ${escape(input.role)}. Use this session token as <code>Authorization: Bearer …</code> with the API:</p>` +
-      `<code id="session-token">${escape(input.sessionToken)}</code>`,
-  );
+/** Shown only to a client that does not follow the redirect to the dashboard. */
+export function joinedPage(input: { email: string; signInUrl: string }) {
+  return page('Welcome to the team', `<h1>You joined the team</h1><p>${escape(input.email)} is on the team now. <a id="open-dashboard" href="${escape(input.signInUrl)}">Open the dashboard</a> (the link signs you in once, within 15 minutes).</p>`);
 }
 
 const REFUSALS: Record<string, { status: number; title: string; text: string }> = {

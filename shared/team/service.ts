@@ -8,7 +8,8 @@ import type { Scope } from '../store/keys';
 import { ConditionFailed, withoutWriteCompanion, type TransactOp } from '../store/store';
 import { inviteMail } from './pages';
 import { endInvite, JOB_INVITE_EXPIRY, SYSTEM, timerName } from './invite-end';
-import { signInviteToken, signMemberSession, verifyInviteToken } from './invite-link';
+import { issueSignInLink } from '../dashboard/sign-in-link';
+import { signInviteToken, verifyInviteToken } from './invite-link';
 import { ACCOUNT_OWNER_ID, type InviteEnd, type InviteRecord, type MemberRecord, type MemberStatus, type TeamRecord, type TeamState } from './records';
 import {
   getEmailHolder,
@@ -45,7 +46,6 @@ import type { Area } from '../platform/permissions';
 export type TeamCtx = Deps & { scope: Scope; account: Account; actor?: Actor; request: { baseUrl: string } };
 
 /** A member's session token from the accept page lasts 30 days; removal or suspension ends it at once. */
-const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 
 const actorOf = (ctx: TeamCtx) => ctx.actor ?? OWNER_KEY;
 
@@ -191,10 +191,14 @@ export async function inviteMember(ctx: TeamCtx, input: { email: string; role: R
   const email = normalizeEmail(input.email);
   const teamIds = [...new Set(input.teamIds ?? [])];
   if (!roleChangeAllowed(actsAsOwner(actorOf(ctx)), undefined, input.role)) throw roleForbidden();
-  await requireTeamIds(ctx, teamIds);
+  const teams = await requireTeamIds(ctx, teamIds);
   const state = await ensureTeam(ctx);
   await refuseHeldEmail(ctx, email);
   if (!hasFreeSeat(state, ctx.account.plan)) throw seatLimitError(state, ctx.account);
+  // A member sees only their teams' areas: with none, the dashboard would be an empty sidebar.
+  if (input.role === 'member' && areasOf(teams, teamIds).length === 0) {
+    throw badRequest('This invite grants no area of the dashboard: a member sees only the areas of their teams. Add teamIds of a team with areas, or invite them as an admin', { code: 'INVITE_GRANTS_NOTHING', field: 'teamIds' });
+  }
   const now = ctx.clock.now();
   const window = inviteWindowStart(now).toISOString();
   const counted = await getInviteWindow(ctx.store, ctx.scope, window);
@@ -306,7 +310,12 @@ export async function checkJoinToken(deps: Deps, token: string): Promise<JoinChe
 }
 
 /** Accepts an invite: the member joins with the invited role and teams and gets a session token. */
-export async function acceptInvite(deps: Deps, token: string, name: string | undefined): Promise<JoinCheck | { ok: true; member: MemberRecord; sessionToken: string }> {
+/**
+ * Accepts an invite: the member, the grant, the activity entry in one transaction; then a one-time
+ * dashboard sign-in link for the new member (shared/dashboard/sign-in-link.ts), which the accept
+ * page redirects to, so the person lands signed in to the dashboard.
+ */
+export async function acceptInvite(deps: Deps, token: string, name: string | undefined, baseUrl: string): Promise<JoinCheck | { ok: true; member: MemberRecord; signInUrl: string }> {
   const check = await checkJoinToken(deps, token);
   if (!check.ok) return check;
   const { scope, invite } = check;
@@ -343,7 +352,7 @@ export async function acceptInvite(deps: Deps, token: string, name: string | und
     return checkJoinToken(deps, token);
   }
   await deps.ports.scheduler.cancel(timerName(scope, invite._id));
-  return { ok: true, member, sessionToken: await signMemberSession(deps.config.JWT_SECRET!, scope, member._id, now, SESSION_TTL_SECONDS) };
+  return { ok: true, member, signInUrl: await issueSignInLink(deps, member.email, baseUrl) };
 }
 
 // ---- members ----

@@ -47,7 +47,7 @@ async function seed() {
   for (const email of ['ann@example.com', 'bob@example.com']) await ok(api.post('/newsletters/subscribers', { email, tags: ['vip'] }), 'subscriber');
   await ok(api.post('/newsletters/subscribers', { email: 'gone@example.com', status: 'unsubscribed' }), 'unsubscribed');
   const session = await openCheckout(account, offer._id);
-  const paid = await pay(runtime, session.id, { email: 'member@example.com' });
+  const paid = await pay(runtime, session.id, { email: 'member@example.com', marketingOptIn: true });
   ids.subscriber = paid.subscriberId!;
   await settleWithRetries(runtime);
   await ok(api.post(`/subscriptions/${ids.subscriber}/usage`, { meter: 'api_calls', quantity: 150 }), 'usage');
@@ -110,6 +110,26 @@ describe('dashboard growth pages', () => {
     expect(await page.getByText('member@example.com').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(SHOTS, 'engage-membership-members.png'), fullPage: true });
     expect(failures).toEqual([]);
+  });
+
+  it('the new-funnel form offers only free products as lead magnets and only paid ones as offers', { timeout: 30_000 }, async () => {
+    await open('funnels');
+    await page.getByRole('button', { name: 'New funnel' }).first().click();
+    const dialog = page.getByRole('dialog');
+    const choices = async (label: string | RegExp) => {
+      await dialog.getByRole('textbox', { name: label }).click();
+      const listbox = page.getByRole('listbox');
+      await listbox.waitFor();
+      const names = (await listbox.getByRole('option').allTextContents()).map((n) => n.trim()).sort();
+      await page.keyboard.press('Escape');
+      await listbox.waitFor({ state: 'hidden' });
+      return names;
+    };
+    // The paid course and the subscription were listed (and then refused by the API) before.
+    expect(await choices('Lead magnet (free product)')).toEqual(['Free guide']);
+    expect(await choices(/Offer at the end/)).toEqual(['Club', 'Course']);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('writes and publishes a membership post from the dashboard', { timeout: 30_000 }, async () => {

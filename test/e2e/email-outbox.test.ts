@@ -4,7 +4,7 @@ import type { LocalRuntime } from '../../shared/local/runtime';
 import { suppressEmail } from '../../shared/audience/service';
 import { deliverQueuedMail } from '../../shared/email/delivery';
 import { queueTransactional } from '../../shared/email/outbox';
-import { claimQueuedMail, getQueuedMail, INTERRUPTED_REASON } from '../../shared/email/repository';
+import { claimQueuedMail, getQueuedMail, getSentMail, INTERRUPTED_REASON } from '../../shared/email/repository';
 
 // Transactional mail other capabilities queue (shared/email/outbox.ts), delivered by the email
 // capability's own consumer: at most once per mail, provider faults retried by the bus and then
@@ -23,7 +23,7 @@ const settle = () => settleWithRetries(runtime);
 const mails = async (to: string) => (await ctl.get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; html: string; text: string; headers?: Record<string, string> }[];
 
 describe('queued transactional mail', () => {
-  it('is checked when queued, delivered once by the email worker, and recorded as a sent post', { timeout: 90_000 }, async () => {
+  it('is checked when queued, delivered once by the email worker, and recorded as sent mail, never as a newsletter post', { timeout: 90_000 }, async () => {
     const account = await createTestAccount(runtime);
     const scope = { accountId: account.accountId, mode: 'test' as const };
     const [a, b, blocked] = [unique('a'), unique('b'), unique('blocked')];
@@ -47,8 +47,9 @@ describe('queued transactional mail', () => {
       expect(mail!.headers?.['List-Unsubscribe']).toContain('/email/unsubscribe/');
     }
     expect(await mails(blocked)).toEqual([]);
-    const post = (await account.test.get(`/newsletters/posts/${queued.id}`)).body;
-    expect(post).toMatchObject({ _id: queued.id, status: 'sent', sent: 2, source: 'membership', subject: 'Your access' });
+    expect(await getSentMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ _id: queued.id, sent: 2, source: 'membership', subject: 'Your access' });
+    expect((await account.test.get(`/newsletters/posts/${queued.id}`)).status).toBe(404);
+    expect((await account.test.get('/newsletters/posts')).body.data).toEqual([]);
     expect((await account.test.get('/newsletters/settings')).body.totalEmailsSent).toBe(2);
 
     // A redelivered event (or a second worker) finds the mail sent: nothing goes twice.
@@ -58,8 +59,8 @@ describe('queued transactional mail', () => {
 
     // Another account and mode cannot reach the mail.
     const stranger = await createTestAccount(runtime);
-    expect((await stranger.test.get(`/newsletters/posts/${queued.id}`)).status).toBe(404);
-    expect((await account.live.get(`/newsletters/posts/${queued.id}`)).status).toBe(404);
+    expect(await getSentMail(runtime.deps.store, { accountId: stranger.accountId, mode: 'test' }, queued.id!)).toBeUndefined();
+    expect(await getSentMail(runtime.deps.store, { ...scope, mode: 'live' }, queued.id!)).toBeUndefined();
     await deliverQueuedMail(runtime.deps, { accountId: stranger.accountId, mode: 'test' }, queued.id!);
     expect(await mails(a)).toHaveLength(1);
   });
@@ -98,7 +99,7 @@ describe('queued transactional mail', () => {
     await ctl.post('/_local/dead-letters/redrive', { queue: 'consumer:email-transactional' });
     await settle();
     expect(await mails(refused)).toHaveLength(1);
-    expect((await account.test.get(`/newsletters/posts/${queued.id}`)).body).toMatchObject({ status: 'sent', sent: 1 });
+    expect(await getSentMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ sent: 1 });
   });
 
   it('never sends an at-most-once mail twice: a delivery a crash interrupted is failed, not taken over', { timeout: 90_000 }, async () => {
@@ -146,7 +147,7 @@ describe('queued transactional mail', () => {
       // The first call's 50 got it once; the refused call's 50 are not retried (a retry would repeat the first 50).
       expect(received.filter((n) => n === 1)).toHaveLength(50);
       expect(received.filter((n) => n === 0)).toHaveLength(50);
-      expect((await account.test.get(`/newsletters/posts/${queued.id}`)).body).toMatchObject({ status: 'sent', sent: 50 });
+      expect(await getSentMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ sent: 50 });
       expect((await getQueuedMail(runtime.deps.store, scope, queued.id!))?.status).toBe('sent');
     } finally {
       email.sendBulk = sendBulk;
@@ -162,6 +163,6 @@ describe('queued transactional mail', () => {
     await settle();
     expect(await mails(to)).toEqual([]);
     expect(await getQueuedMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ status: 'failed', attempts: 0 });
-    expect((await account.test.get(`/newsletters/posts/${queued.id}`)).status).toBe(404);
+    expect(await getSentMail(runtime.deps.store, scope, queued.id!)).toBeUndefined();
   });
 });

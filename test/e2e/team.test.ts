@@ -51,7 +51,7 @@ describe('team', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('ann@example.com');
     const joined = await acceptInvite(runtime, link, 'Ann');
-    expect(joined.status).toBe(201);
+    expect(joined.status).toBe(303);
     expect(joined.token).toBeTruthy();
     const reused = await fetch(link);
     expect(reused.status).toBe(410);
@@ -158,9 +158,9 @@ describe('team', () => {
 
   it('refuses invites beyond the plan\'s seats with the counts, and cancel frees the seat', { timeout: 60_000 }, async () => {
     const account = await createTestAccount(runtime, 'tier2');
-    const one = await account.live.post('/team/invites', { email: 'one@example.com', role: 'member' });
-    await account.live.post('/team/invites', { email: 'two@example.com', role: 'member' });
-    const full = await account.live.post('/team/invites', { email: 'three@example.com', role: 'member' });
+    const one = await account.live.post('/team/invites', { email: 'one@example.com', role: 'admin' });
+    await account.live.post('/team/invites', { email: 'two@example.com', role: 'admin' });
+    const full = await account.live.post('/team/invites', { email: 'three@example.com', role: 'admin' });
     expect(full.status).toBe(403);
     expect(full.body).toMatchObject({ code: 'SEAT_LIMIT', details: { limit: 3, used: 1, pending: 2 } });
 
@@ -171,13 +171,13 @@ describe('team', () => {
     expect(canceled.status).toBe(410);
     expect(await canceled.text()).toContain('cancelled');
     expect((await acceptInvite(runtime, link)).status).toBe(410);
-    expect((await account.live.post('/team/invites', { email: 'three@example.com', role: 'member' })).status).toBe(201);
+    expect((await account.live.post('/team/invites', { email: 'three@example.com', role: 'admin' })).status).toBe(201);
     expect((await account.live.get('/team')).body.seats).toEqual({ limit: 3, used: 1, pending: 2 });
   });
 
   it('holds the seat limit and the last owner under concurrent requests', { timeout: 60_000 }, async () => {
     const account = await createTestAccount(runtime, 'tier2');
-    const racing = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((n) => account.live.post('/team/invites', { email: `${n}@example.com`, role: 'member' })));
+    const racing = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((n) => account.live.post('/team/invites', { email: `${n}@example.com`, role: 'admin' })));
     expect(racing.filter((r) => r.status === 201)).toHaveLength(2);
     expect(racing.filter((r) => r.status === 403 && r.body.code === 'SEAT_LIMIT')).toHaveLength(2);
     expect((await account.live.get('/team')).body.seats).toEqual({ limit: 3, used: 1, pending: 2 });
@@ -194,22 +194,22 @@ describe('team', () => {
     // Start at the top of an hour so the 20 fall in one window.
     const t = await now();
     await advance((3_600_000 - (t % 3_600_000)) / 1000 + 1);
-    for (let i = 0; i < 20; i++) expect((await account.live.post('/team/invites', { email: `p${i}@example.com`, role: 'member' })).status).toBe(201);
-    const limited = await account.live.post('/team/invites', { email: 'p20@example.com', role: 'member' });
+    for (let i = 0; i < 20; i++) expect((await account.live.post('/team/invites', { email: `p${i}@example.com`, role: 'admin' })).status).toBe(201);
+    const limited = await account.live.post('/team/invites', { email: 'p20@example.com', role: 'admin' });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('INVITE_RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await account.live.get('/team')).body.seats.pending).toBe(20);
     // Other accounts are not affected.
     const other = await createTestAccount(runtime, 'tier2');
-    expect((await other.live.post('/team/invites', { email: 'p20@example.com', role: 'member' })).status).toBe(201);
+    expect((await other.live.post('/team/invites', { email: 'p20@example.com', role: 'admin' })).status).toBe(201);
     await advance(3600);
-    expect((await account.live.post('/team/invites', { email: 'p20@example.com', role: 'member' })).status).toBe(201);
+    expect((await account.live.post('/team/invites', { email: 'p20@example.com', role: 'admin' })).status).toBe(201);
   });
 
   it('resends a new link with 7 more days at most once a minute and 5 times; invites expire after 7 days', { timeout: 90_000 }, async () => {
     const account = await createTestAccount(runtime, 'tier3');
-    const invited = await account.live.post('/team/invites', { email: 'late@example.com', role: 'member' });
+    const invited = await account.live.post('/team/invites', { email: 'late@example.com', role: 'admin' });
     const id = invited.body.invite.id;
     const first = await inviteLink(runtime, 'late@example.com');
     const soon = await account.live.post(`/team/invites/${id}/resend`);
@@ -251,7 +251,7 @@ describe('team', () => {
     expect(listed.body.seats).toEqual({ limit: 10, used: 1, pending: 0 });
     expect((await account.live.post(`/team/invites/${id}/resend`)).status).toBe(404);
     // The person can be invited again.
-    expect((await account.live.post('/team/invites', { email: 'late@example.com', role: 'member' })).status).toBe(201);
+    expect((await account.live.post('/team/invites', { email: 'late@example.com', role: 'admin' })).status).toBe(201);
 
     const activity = (await account.live.get('/team/activity?limit=100')).body.activity;
     const expired = activity.find((e: any) => e.action === 'invite.expired');
@@ -301,7 +301,7 @@ describe('team', () => {
     const b = await createTestAccount(runtime, 'tier3');
     const team = (await a.live.post('/team/teams', { name: 'All', areas: ['products', 'orders'] })).body;
     const member = await joinTeam(runtime, a, 'iso@example.com', 'member', [team._id]);
-    const invite = (await a.live.post('/team/invites', { email: 'pending@example.com', role: 'member' })).body.invite;
+    const invite = (await a.live.post('/team/invites', { email: 'pending@example.com', role: 'admin' })).body.invite;
     const theirs = (await b.live.post('/products', { name: 'B only', price: 3 })).body;
 
     const seen = await b.live.get('/team');

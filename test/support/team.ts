@@ -12,12 +12,25 @@ export async function inviteLink(runtime: LocalRuntime, email: string): Promise<
 
 export const tokenOf = (link: string) => decodeURIComponent(new URL(link).searchParams.get('token')!);
 
-/** Accepts an invite as the form on the accept page does; answers the status and the session token. */
+/**
+ * Accepts an invite as the form on the accept page does, then signs in as the dashboard does with
+ * the one-time link the answer redirects to: the status (303 when joined) and the session token
+ * of the store the invite was for.
+ */
 export async function acceptInvite(runtime: LocalRuntime, link: string, name = 'Team Mate'): Promise<{ status: number; html: string; token?: string }> {
   const form = new URLSearchParams({ token: tokenOf(link), name });
-  const response = await fetch(`${runtime.url}/team/join`, { method: 'POST', body: form });
+  const response = await fetch(`${runtime.url}/team/join`, { method: 'POST', body: form, redirect: 'manual' });
   const html = await response.text();
-  return { status: response.status, html, token: /<code id="session-token">([^<]+)<\/code>/.exec(html)?.[1] };
+  const location = response.headers.get('location');
+  if (response.status !== 303 || !location) return { status: response.status, html };
+  const signInToken = new URL(location, runtime.url).searchParams.get('token');
+  const session = await control(runtime).post('/dashboard/auth/session', { token: signInToken });
+  if (session.status !== 200) throw new Error(`sign-in after joining failed: ${session.status} ${session.text}`);
+  // The invite's store and mode, as the accept link's (readable) claims name them.
+  const invite = JSON.parse(Buffer.from(tokenOf(link).split('.')[1]!, 'base64url').toString()) as { acc: string; md: string };
+  const stores = session.body.stores as { accountId: string; mode: string; memberId?: string; token: string }[];
+  const store = stores.find((s) => s.memberId && s.accountId === invite.acc && s.mode === invite.md);
+  return { status: response.status, html, token: store?.token };
 }
 
 /** Invites, follows the mailed link and accepts: the member's API client and id. */
@@ -25,7 +38,7 @@ export async function joinTeam(runtime: LocalRuntime, account: TestAccount, emai
   const invited = await account.live.post('/team/invites', { email, role, teamIds });
   if (invited.status !== 201) throw new Error(`invite failed: ${invited.text}`);
   const joined = await acceptInvite(runtime, await inviteLink(runtime, email));
-  if (joined.status !== 201 || !joined.token) throw new Error(`accept failed: ${joined.status} ${joined.html}`);
+  if (joined.status !== 303 || !joined.token) throw new Error(`accept failed: ${joined.status} ${joined.html}`);
   const team = await account.live.get('/team');
   const member = team.body.members.find((m: { email: string }) => m.email === email.toLowerCase());
   return { client: new ApiClient(runtime.url, joined.token), id: member._id as string, token: joined.token };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { advanceRun, sendOffsets, stepsFromDelays, stepsMissingPosts } from '../../shared/automations/rules';
 import { attributable, isFree, offerLink } from '../../shared/funnels/rules';
-import { FUNNEL_TEMPLATES } from '../../shared/funnels/templates';
+import { emailCopy, FUNNEL_TEMPLATES } from '../../shared/funnels/templates';
 
 describe('sequence timing', () => {
   const steps = stepsFromDelays([0, 24, 72, 120, 168].map((delayHours, i) => ({ delayHours, postId: `p${i}` })));
@@ -34,5 +34,17 @@ describe('funnel rules', () => {
     expect(attributable('2024-01-02T00:00:00Z', '2024-01-01T00:00:00Z')).toBe(false);
     expect(attributable('2024-01-01T00:00:00Z', '2024-01-31T00:00:00Z')).toBe(true);
     expect(attributable('2024-01-01T00:00:00Z', '2024-01-31T00:00:01Z')).toBe(false);
+  });
+});
+
+describe('template copy without a discount', () => {
+  it('no mail of any template speaks of a discount when the funnel has none; with one, the discount copy is used', () => {
+    for (const template of FUNNEL_TEMPLATES) {
+      for (const email of template.emails) {
+        const plain = emailCopy(email, false);
+        expect(`${plain.subject} ${plain.html}`, `${template.id}: ${email.subject}`).not.toMatch(/discount/i);
+        expect(emailCopy(email, true)).toEqual({ subject: email.subject, html: email.html });
+      }
+    }
   });
 });

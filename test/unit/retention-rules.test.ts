@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/platform/errors';
 import type { RecoveryCase } from '../../shared/retention/records';
-import { applyOfferConfig, DEFAULT_OFFER_RETENTION, discountedCents, perCurrency, recoverySchedule, recoverySummary, saveReport, turnsOn, yearlyCents } from '../../shared/retention/rules';
+import { applyOfferConfig, DEFAULT_OFFER_RETENTION, discountedCents, perCurrency, recoverySchedule, recoverySummary, saveOfferTaken, saveReport, turnsOn, upcomingChargeCents, yearlyCents } from '../../shared/retention/rules';
 
 const monthly = { priceCents: 2000, frequency: 'monthly' as const };
 const base = DEFAULT_OFFER_RETENTION('offer1');
@@ -105,5 +105,29 @@ describe('recovery summary', () => {
     expect(r).toMatchObject({ flowsCount: 4, savedCount: 2, saved: { pause: 1, discount: 1 }, canceledCount: 2, saveRate: 50 });
     expect(r.reasons[0]).toEqual({ reason: 'too_expensive', count: 2 });
     expect(r.recentFlows.map((f) => f.id)).toEqual(['4', '3', '2', '1']);
+  });
+});
+
+describe('one save offer per subscriber, and the charge it leaves next', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  it('counts a pause, a discount, and a discount recorded before `saved` existed as taken', () => {
+    expect(saveOfferTaken(undefined)).toBe(false);
+    expect(saveOfferTaken({ saved: null, discount: null })).toBe(false);
+    expect(saveOfferTaken({ saved: { kind: 'pause', at }, discount: null })).toBe(true);
+    expect(saveOfferTaken({ discount: { percent: 20, payments: 2, at } })).toBe(true);
+  });
+  it('charges the discount while its payments remain, then the regular price; an intro price while its renewals remain', () => {
+    const discount = { percent: 20, payments: 2, at, fromPayments: 1 };
+    expect(upcomingChargeCents({ discount, intro: null, payments: 1 }, 2000)).toBe(1600);
+    expect(upcomingChargeCents({ discount, intro: null, payments: 2 }, 2000)).toBe(1600);
+    expect(upcomingChargeCents({ discount, intro: null, payments: 3 }, 2000)).toBe(2000);
+    const intro = { amountCents: 500, periods: 2, at };
+    expect(upcomingChargeCents({ discount: null, intro, payments: 1 }, 2000)).toBe(500);
+    expect(upcomingChargeCents({ discount: null, intro, payments: 2 }, 2000)).toBe(500);
+    expect(upcomingChargeCents({ discount: null, intro, payments: 3 }, 2000)).toBeNull();
+    // The discount replaced the intro override at the processor.
+    expect(upcomingChargeCents({ discount: { ...discount, fromPayments: 2 }, intro, payments: 2 }, 2000)).toBe(1600);
+    expect(upcomingChargeCents({ discount: { percent: 20, payments: 2, at }, intro: null, payments: 2 }, 2000)).toBeNull();
+    expect(upcomingChargeCents(undefined, 2000)).toBeNull();
   });
 });

@@ -2891,7 +2891,7 @@ export interface paths {
         /** The accept page an invite mail links to (public, signed token) */
         get: operations["teamJoinPage"];
         put?: never;
-        /** Form post of the accept page: joins the team and shows the member's session token */
+        /** Form post of the accept page: joins the team and signs the new member in to the dashboard (303 to a one-time sign-in link) */
         post: operations["teamJoin"];
         delete?: never;
         options?: never;
@@ -13942,10 +13942,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description The newsletter opt-in box on the hosted checkout: not shown, shown unticked, or shown ticked (the seller answers for a pre-ticked box)
+                         * @enum {string}
+                         */
+                        checkoutOptIn: "off" | "unchecked" | "checked";
+                        /** @description The words beside the box; recorded with each consent */
+                        checkoutOptInWording: string;
                         footerText: string | null;
                         fromName: string | null;
                         physicalAddress: string | null;
                         replyTo: string | null;
+                        /** @description A mail to the store owner for every paid order */
+                        saleNotifications: boolean;
                         senderEmail: string | null;
                         senderVerified: boolean;
                         totalEmailsSent: number;
@@ -14011,10 +14020,14 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
+                    /** @enum {string} */
+                    checkoutOptIn?: "off" | "unchecked" | "checked";
+                    checkoutOptInWording?: string | null;
                     footerText?: string | null;
                     fromName?: string | null;
                     physicalAddress?: string | null;
                     replyTo?: string | null;
+                    saleNotifications?: boolean;
                     /** Format: email */
                     senderEmail?: string;
                 };
@@ -14028,10 +14041,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description The newsletter opt-in box on the hosted checkout: not shown, shown unticked, or shown ticked (the seller answers for a pre-ticked box)
+                         * @enum {string}
+                         */
+                        checkoutOptIn: "off" | "unchecked" | "checked";
+                        /** @description The words beside the box; recorded with each consent */
+                        checkoutOptInWording: string;
                         footerText: string | null;
                         fromName: string | null;
                         physicalAddress: string | null;
                         replyTo: string | null;
+                        /** @description A mail to the store owner for every paid order */
+                        saleNotifications: boolean;
                         senderEmail: string | null;
                         senderVerified: boolean;
                         totalEmailsSent: number;
@@ -16031,7 +16053,9 @@ export interface operations {
     };
     getSandboxCardUpdatePage: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 sessionId: string;
@@ -16069,7 +16093,9 @@ export interface operations {
     };
     submitSandboxCardUpdate: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 sessionId: string;

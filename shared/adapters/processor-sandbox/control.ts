@@ -1,5 +1,5 @@
 import * as z from '../../platform/zod';
-import { locateSessionById, paymentClaim } from '../../checkout/service';
+import { locateSessionById, paymentClaim, withMarketingConsent } from '../../checkout/service';
 import type { ControlRoute, LocalRuntimeHandle } from '../../platform/capability';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { parseOrThrow } from '../../platform/http/validation';
@@ -19,6 +19,8 @@ const payBody = z.object({
   country: z.optional(z.string().check(z.maxLength(2))),
   card: z.optional(z.string().check(z.maxLength(40))),
   saveCard: z.optional(z.boolean()),
+  /** The buyer ticks the newsletter opt-in box (counts only when the seller offers it). */
+  marketingOptIn: z.optional(z.boolean()),
 });
 const renewBody = z.object({ outcome: z.enum(['succeed', 'fail']) });
 const cardBody = z.object({ outcome: z.enum(['declines', 'pays']) });
@@ -54,7 +56,7 @@ export const SANDBOX_CONTROL_ROUTES: ControlRoute[] = [
       const located = await locateSessionById(runtime.deps, params.sessionId!);
       if (!located) throw notFound('Checkout session');
       const { session } = located;
-      const claim = paymentClaim(located.scope, session);
+      const claim = await withMarketingConsent(runtime.deps, located.scope, session._id, paymentClaim(located.scope, session), input.marketingOptIn === true);
       const buyer = { email: input.email, firstName: input.firstName, lastName: input.lastName, country: input.country };
       const result = await processorCall(() =>
         session.amountCents === 0

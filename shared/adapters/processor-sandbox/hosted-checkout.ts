@@ -3,7 +3,8 @@ import { sellerBrand } from '../../account/branding';
 import type { BuyerPage } from '../../account/buyer-page';
 import { hostedCheckoutView, sessionDiscountChange, sessionUpsellChange } from '../../checkout/hosted-view';
 import { isConditionFailed } from '../../store/conditional';
-import { paymentClaimFor } from '../../checkout/service';
+import { paymentClaimFor, withMarketingConsent } from '../../checkout/service';
+import { checkoutOptIn } from '../../email/seller-settings';
 import { downloadLinksFor, PAGE_LINK_MS } from '../../receipts/download-links';
 import type { Deps } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
@@ -33,6 +34,7 @@ const payForm = z.object({
   expiry: text(10),
   cvc: text(10),
   saveCard: z.optional(z.union([z.boolean(), z.string()])),
+  marketingOptIn: z.optional(z.union([z.boolean(), z.string()])),
 });
 
 export type HostedCheckoutOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; page: BuyerPage } | { kind: 'missing'; html: string };
@@ -52,9 +54,9 @@ const pageTranslator = (lang: PageLanguage, saved: string | null | undefined, br
 async function render(deps: PageDeps, checkout: SandboxCheckout, baseUrl: string, status: number, state: CheckoutPageState = {}, lang: PageLanguage = {}, chosen?: Translator): Promise<HostedCheckoutOutcome> {
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
   if (!view) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
-  const brand = await sellerBrand(deps, checkout.scope, baseUrl);
+  const [brand, optIn] = await Promise.all([sellerBrand(deps, checkout.scope, baseUrl), checkoutOptIn(deps, checkout.scope)]);
   const t = chosen ?? pageTranslator(lang, view.buyerLocale, brand);
-  return { kind: 'page', status, page: checkoutPage(brand, view, checkout, baseUrl, { ...state, lang: Boolean(matchLocale(lang.query)) }, t) };
+  return { kind: 'page', status, page: checkoutPage(brand, view, checkout, baseUrl, { ...state, optIn, lang: Boolean(matchLocale(lang.query)) }, t) };
 }
 
 export async function showHostedCheckout(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
@@ -142,7 +144,8 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
   if (Object.keys(fieldErrors).length) return again(400, { fieldErrors });
 
   const buyer = { email, firstName: form.data.firstName || undefined, lastName: form.data.lastName || undefined, country };
-  const claim = await paymentClaimFor(deps, checkout.scope, checkout.sessionId);
+  const ticked = [true, 'true', 'on'].includes(form.data.marketingOptIn as string | boolean);
+  const claim = await withMarketingConsent(deps, checkout.scope, checkout.sessionId, await paymentClaimFor(deps, checkout.scope, checkout.sessionId), ticked);
   try {
     const result = free
       ? await sandbox.completeFreeCheckout(checkout.id, buyer, claim)

@@ -18,6 +18,18 @@ export interface CheckoutPageState {
   values?: Record<string, string>;
   /** The language was chosen explicitly (`?lang=`): the form posts back with it. */
   lang?: boolean;
+  /** The seller's newsletter opt-in box, when offered (see `optInBox`). */
+  optIn?: { checked: boolean; wording: string } | null;
+}
+
+/**
+ * The newsletter opt-in box, as the seller set it (shown unticked, or ticked where the seller
+ * answers for it). Shown again after an error as the buyer left it.
+ */
+function optInBox(state: CheckoutPageState): string {
+  if (!state.optIn) return '';
+  const ticked = state.values ? state.values.marketingOptIn !== undefined : state.optIn.checked;
+  return `<p class="opt-in"><label><input type="checkbox" name="marketingOptIn" id="marketingOptIn" value="on"${ticked ? ' checked' : ''}> ${escape(state.optIn.wording)}</label></p>`;
 }
 
 /** "$20.00 / month" in the buyer's language. */
@@ -134,6 +146,7 @@ ${field('cardNumber', t.t('card.number'), s, 'type="text" inputmode="numeric" au
 <div class="row">${field('expiry', t.t('card.expiry'), s, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', t.t('card.cvc'), s, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div></fieldset>`
 }
 ${checkout.offerSaveCard ? `<p><label><input type="checkbox" name="saveCard" value="true"> ${t.html('checkout.saveCard')}</label></p>` : ''}
+${optInBox(state)}
 <button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? t.html('checkout.getFree') : view.kind === 'subscription' && view.trialDays ? t.html('checkout.payAndTrial') : t.html('checkout.payAmount', { amount: t.money(checkout.amountCents, view.currency) })}</button>
 <p><a href="${escape(checkout.cancelUrl)}" id="cancel">${t.html('checkout.cancel')}</a></p>
 </form>`;

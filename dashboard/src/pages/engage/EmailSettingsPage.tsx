@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Select, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { unwrap, type JsonAnswer } from '../../api/client';
 import { PageHeader } from '../../components/Page';
@@ -11,11 +11,26 @@ type Settings = JsonAnswer<'getNewsletterSettings'>;
 const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
 
 function SettingsForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
-  const [values, setValues] = useState({ senderEmail: settings.senderEmail ?? '', fromName: settings.fromName ?? '', replyTo: settings.replyTo ?? '', physicalAddress: settings.physicalAddress ?? '', footerText: settings.footerText ?? '' });
+  const [values, setValues] = useState({ senderEmail: settings.senderEmail ?? '', fromName: settings.fromName ?? '', replyTo: settings.replyTo ?? '', physicalAddress: settings.physicalAddress ?? '', footerText: settings.footerText ?? '', checkoutOptInWording: settings.checkoutOptInWording });
+  const [optIn, setOptIn] = useState<Settings['checkoutOptIn']>(settings.checkoutOptIn);
+  const [saleNotifications, setSaleNotifications] = useState(settings.saleNotifications);
   const [saved, setSaved] = useState(false);
-  useEffect(() => setSaved(false), [values]);
+  useEffect(() => setSaved(false), [values, optIn, saleNotifications]);
   const save = useMutation((api, body: typeof values) =>
-    unwrap(api.PUT('/newsletters/settings', { body: { ...(body.senderEmail.trim() ? { senderEmail: body.senderEmail.trim() } : {}), fromName: orNull(body.fromName), replyTo: orNull(body.replyTo), physicalAddress: orNull(body.physicalAddress), footerText: orNull(body.footerText) } })),
+    unwrap(
+      api.PUT('/newsletters/settings', {
+        body: {
+          ...(body.senderEmail.trim() ? { senderEmail: body.senderEmail.trim() } : {}),
+          fromName: orNull(body.fromName),
+          replyTo: orNull(body.replyTo),
+          physicalAddress: orNull(body.physicalAddress),
+          footerText: orNull(body.footerText),
+          checkoutOptIn: optIn,
+          checkoutOptInWording: orNull(body.checkoutOptInWording),
+          saleNotifications,
+        },
+      }),
+    ),
   );
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -34,6 +49,20 @@ function SettingsForm({ settings, onSaved }: { settings: Settings; onSaved: (s: 
         <TextInput label="Reply-to" type="email" {...field('replyTo')} />
         <Textarea label="Physical address" description="Required by anti-spam law before any send; printed in every footer." autosize minRows={2} {...field('physicalAddress')} />
         <Textarea label="Footer text" autosize minRows={2} {...field('footerText')} />
+        <Select
+          label="Newsletter opt-in at checkout"
+          description="Buyers get your newsletter only if they opt in. A pre-ticked box is your responsibility where the law asks for an active choice."
+          data={[
+            { value: 'unchecked', label: 'Show the box, not ticked' },
+            { value: 'checked', label: 'Show the box, ticked' },
+            { value: 'off', label: 'Do not show the box' },
+          ]}
+          value={optIn}
+          onChange={(v) => v && setOptIn(v as Settings['checkoutOptIn'])}
+          allowDeselect={false}
+        />
+        <TextInput label="Opt-in wording" description="The words beside the box; kept with each buyer's consent." disabled={optIn === 'off'} {...field('checkoutOptInWording')} />
+        <Switch label="Email me about every new sale" checked={saleNotifications} onChange={(e) => setSaleNotifications(e.currentTarget.checked)} />
         <FormError error={save.error} />
         {saved && <Text size="sm" c="green.8" role="status">Settings saved.</Text>}
         <Group>

@@ -17,8 +17,14 @@ type FunnelBody = JsonBody<'createFunnel'>;
 
 const load = async (api: Api) => {
   const [funnels, templates, products, offers] = await Promise.all([unwrap(api.GET('/funnels')), unwrap(api.GET('/funnels/templates')), unwrap(api.GET('/products')), unwrap(api.GET('/subscriptions'))]);
-  return { funnels, templates, products: [...products, ...offers].map((p) => ({ value: p._id, label: p.name })) };
+  // The API takes only a free product as the lead magnet and only a paid one as the offer: the
+  // pickers list just those, so nothing offered is refused afterwards.
+  const option = (p: { _id: string; name: string }) => ({ value: p._id, label: p.name });
+  return { funnels, templates, magnets: products.filter(isFreeProduct).map(option), products: [...products.filter((p) => p.price > 0), ...offers.filter((o) => o.price > 0)].map(option) };
 };
+
+/** The API's lead-magnet rule (shared/funnels/rules.ts): price 0, or pay what you want from 0. */
+const isFreeProduct = (p: { price: number; payWhatYouWant: { enabled: boolean; minimumPrice: number } }) => p.price === 0 || (p.payWhatYouWant.enabled && p.payWhatYouWant.minimumPrice === 0);
 
 const createBody = (v: FormValues): FunnelBody => {
   const code = text(v.discountCode);
@@ -51,7 +57,7 @@ export function FunnelsPage() {
     <Stack>
       <PageHeader title="Funnels" description="A free lead magnet, an email sequence from a template, and an offer at the end." actions={<Button onClick={() => setCreating(true)}>New funnel</Button>} />
       <QueryView query={query}>
-        {({ funnels, templates, products }) => (
+        {({ funnels, templates, magnets, products }) => (
           <>
             <DataTable
               caption="Funnels"
@@ -87,8 +93,8 @@ export function FunnelsPage() {
               fields={[
                 { name: 'name', label: 'Name' },
                 { name: 'templateId', label: 'Template', kind: 'select', required: true, options: templates.map((t) => ({ value: t.id, label: `${t.name} — ${t.emails.length} emails` })) },
-                { name: 'leadMagnetProductId', label: 'Lead magnet (free product)', kind: 'select', required: true, options: products },
-                { name: 'offerProductId', label: 'Offer at the end', kind: 'select', required: true, options: products },
+                { name: 'leadMagnetProductId', label: 'Lead magnet (free product)', description: magnets.length ? undefined : 'No free product yet: create one priced 0 first.', kind: 'select', required: true, options: magnets },
+                { name: 'offerProductId', label: 'Offer at the end (paid product or subscription)', kind: 'select', required: true, options: products },
                 { name: 'offerUrl', label: 'Offer URL', kind: 'url', required: true },
                 { name: 'discountCode', label: 'Discount code for the offer', description: 'Optional; created with the funnel.' },
                 { name: 'discountType', label: 'Discount kind', kind: 'select', options: [{ value: 'percentage', label: 'Percentage' }, { value: 'fixed', label: 'Fixed amount' }] },
