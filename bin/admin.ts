@@ -18,7 +18,9 @@
  *   npm run admin -- redrive [--queue consumer:webhooks-fanout] [--dry-run]
  *
  * Store imports run by staff for an account (recorded as createdBy.type `admin`), through the API
- * with a staff session token (JWT_SECRET must be the API's); --api defaults to the local runtime:
+ * with a staff session token signed with the API's session secret: JWT_SECRET when set, else the
+ * local runtime's (its data folder, --data), else a deployed stack's read from Secrets Manager
+ * (--session-secret-arn, the Api stack's SessionSecretArn output); --api defaults to the local runtime:
  *   npm run admin -- start-import --account ID --mode live --source shopify \
  *     --file products=products_export.csv --file customers=customers_export.csv [--token T --shop S]
  *
@@ -32,6 +34,8 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import { SignJWT } from 'jose';
 import { KmsEncryption } from '../shared/adapters/aws/encryption';
 import { LocalEncryption } from '../shared/adapters/local/encryption';
+import { SECRETS_FILE } from '../shared/adapters/local/secrets';
+import { SESSION_SECRET } from '../shared/platform/settings';
 import type { EncryptionPort } from '../shared/platform/ports';
 import { PROCESSOR_PROVIDERS, setProcessorSettings, type ProcessorProviderName } from '../shared/processor/settings';
 import { createAccount, createApiKey, getAccount, listAccounts, listApiKeys, revokeApiKey, updateAccount } from '../shared/platform/accounts';
@@ -74,6 +78,7 @@ const { values, positionals } = parseArgs({
     file: { type: 'string', multiple: true },
     token: { type: 'string' },
     shop: { type: 'string' },
+    'session-secret-arn': { type: 'string' },
   },
 });
 
@@ -121,13 +126,42 @@ const mode = (): 'live' | 'test' => {
   if (values.mode !== 'live' && values.mode !== 'test') fail('--mode must be live or test');
   return values.mode;
 };
+/** A table of the local runtime or DynamoDB Local (an endpoint), not a deployed stack's. */
+const isLocalTable = () => Boolean(values.local || values.endpoint || process.env.DYNAMODB_ENDPOINT);
+
 /** The stack's KMS key in AWS; the local runtime's own key file otherwise (the API decrypts with it). */
 function encryption(): EncryptionPort {
-  if (values.local || values.endpoint || process.env.DYNAMODB_ENDPOINT) return new LocalEncryption(join(values.data!, 'master.key'));
+  if (isLocalTable()) return new LocalEncryption(join(values.data!, 'master.key'));
   const keyId = values['kms-key-id'] ?? process.env.KMS_KEY_ID ?? fail('--kms-key-id (the stack\'s secrets key) is required for a deployed table');
   return new KmsEncryption(new KMSClient({ region: values.region ?? process.env.AWS_REGION ?? 'us-east-1' }), keyId);
 }
 const accountId = () => values.account ?? fail('--account ID is required');
+
+/**
+ * The secret the API signs sessions with: the environment's JWT_SECRET, a deployed stack's from
+ * Secrets Manager (--session-secret-arn), or the one the local runtime generated in its data folder.
+ */
+async function sessionSecret(): Promise<string> {
+  const given = process.env.JWT_SECRET;
+  if (given) {
+    if (given.length < 32) fail('JWT_SECRET must be 32+ characters, the same the API runs with');
+    return given;
+  }
+  const arn = values['session-secret-arn'];
+  if (arn) {
+    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+    const region = values.region ?? process.env.AWS_REGION ?? arn.split(':')[3];
+    const out = await new SecretsManagerClient({ region }).send(new GetSecretValueCommand({ SecretId: arn }));
+    return out.SecretString ?? fail(`secret ${arn} has no string value`);
+  }
+  try {
+    const kept = JSON.parse(readFileSync(join(values.data!, SECRETS_FILE), 'utf8')) as Record<string, string>;
+    if (kept[SESSION_SECRET.name]) return kept[SESSION_SECRET.name]!;
+  } catch {
+    /* no local data folder */
+  }
+  return fail(`no session secret: run the local runtime (npm start, data in ${values.data}), or pass --session-secret-arn (a deployed stack's SessionSecretArn output), or set JWT_SECRET`);
+}
 
 async function main() {
   const command = positionals[0];
@@ -158,8 +192,7 @@ async function main() {
     return;
   }
   if (command === 'session-token') {
-    const secret = process.env.JWT_SECRET;
-    if (!secret || secret.length < 32) fail('JWT_SECRET (32+ characters, the same the API runs with) must be set');
+    const secret = await sessionSecret();
     const token = await new SignJWT({ mode: mode() })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(accountId())
@@ -212,6 +245,9 @@ async function main() {
       const provider = values.provider as ProcessorProviderName;
       if (!(PROCESSOR_PROVIDERS as readonly string[]).includes(provider)) fail(`--provider must be one of ${PROCESSOR_PROVIDERS.join(', ')}`);
       const scope = { accountId: accountId(), mode: mode() };
+      // The sandbox moves no money: a deployed stack never lets it serve live mode (its router
+      // refuses it too), so the setting would only look like a working live store.
+      if (provider === 'sandbox' && scope.mode === 'live' && !isLocalTable()) fail('--provider sandbox cannot serve live mode in a deployed stack: live payments need a real provider (--provider stripe)');
       if (!(await getAccount(store, scope.accountId))) fail(`no account ${scope.accountId} in ${where}`);
       let secrets: Record<string, string> = {};
       if (provider === 'stripe') {
@@ -234,8 +270,7 @@ async function main() {
 
 /** A session token for the account that marks its holder as the service's staff. */
 async function staffToken(account: string, tokenMode: 'live' | 'test'): Promise<string> {
-  const secret = process.env.JWT_SECRET;
-  if (!secret || secret.length < 32) fail('JWT_SECRET (32+ characters, the same the API runs with) must be set');
+  const secret = await sessionSecret();
   return new SignJWT({ mode: tokenMode, staff: true })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(account)

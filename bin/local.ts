@@ -28,10 +28,14 @@ async function main() {
   const demo = runtime.demo!;
   console.log(`
 Creator Commerce is running at ${runtime.url}
+  Dashboard      ${runtime.url}/dashboard
+                 sign in as demo@example.com: the sign-in link is mailed to
+                 ${runtime.url}/_local/emails?to=demo@example.com (no mail leaves this machine)
   API explorer   ${runtime.url}/docs
   OpenAPI        ${runtime.url}/docs.json
   MCP            ${runtime.url}/mcp
   Data           ${values.memory ? 'in memory (gone when stopped)' : values.data ?? '.data/'}
+  Secrets        ${values.memory ? 'generated for this process' : `generated on first start into ${values.data ?? '.data'}/secrets.json`} (an environment value overrides)
   Webhooks to    ${runtime.config.WEBHOOK_ALLOW_LOOPBACK === '1' ? 'http://127.0.0.1 and localhost allowed (WEBHOOK_ALLOW_LOOPBACK=1)' : 'public https only; start with WEBHOOK_ALLOW_LOOPBACK=1 to deliver to http://127.0.0.1'}
 
 Demo account ${demo.accountId}

@@ -70,6 +70,7 @@ export class ApiStack extends Stack {
         entryName: 'api',
         appFunction: group.name,
         app: props.app,
+        settings: props.workers.settings,
         timeout: Duration.seconds(29),
         // Each MCP tool call is a request to this API (shared/mcp/server.ts).
         environment: group.name === 'mcp' ? { ...serviceEnvironment, API_URL: this.api.apiEndpoint } : serviceEnvironment,

@@ -59,6 +59,7 @@ export class JobsStack extends Stack {
         appFunction: group.name,
         app,
         environment: workers.serviceEnvironment,
+        settings: workers.settings,
         timeout: Duration.seconds(60),
       });
       grantNeeds(worker, jobGroupNeeds(app, group), workers.resources);

@@ -15,6 +15,7 @@ import { CARRIES_EVENT, OUTBOX_ENTITY } from '../shared/platform/events';
 import type { App } from '../shared/composition/assemble';
 import { queueUrlVariable } from '../shared/composition/aws-deps';
 import { ServiceFunction } from './constructs/service-function';
+import { DeploySettings } from './constructs/settings';
 import { importStateful } from './constructs/shared-resources';
 import { grantNeeds, sendToJobsQueues, type ServiceResources } from './constructs/access';
 import { jobsQueueName, jobsQueueNamePrefix } from '../shared/composition/jobs';
@@ -24,6 +25,7 @@ import {
   deadLetterAlarm,
   notifyingAlarm,
   overdueTimers,
+  platformMailRefused,
   queueAgeAlarm,
   tableThrottles,
   watchFunction,
@@ -46,6 +48,8 @@ export interface WorkersStackProps extends StackProps {
   app: App;
   /** Address the alarm topic mails (context value `alarmEmail`); no subscription without it. */
   alarmEmail?: string;
+  /** The value settings' deploy values by setting name (lib/constructs/settings.ts requireDeployValues). */
+  settingValues: Record<string, string>;
 }
 
 /** A queue whose messages can be redriven, and where they go back to. */
@@ -91,6 +95,8 @@ export class WorkersStack extends Stack {
   readonly tableName: string;
   /** SES configuration set every mail goes through; its events reach the default bus. */
   readonly emailConfigurationSet: ConfigurationSet;
+  /** The deployment's secrets and values; every function is given those it declares. */
+  readonly settings: DeploySettings;
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
@@ -101,6 +107,8 @@ export class WorkersStack extends Stack {
     this.bus = new EventBus(this, 'Bus', { eventBusName: `creator-commerce-${props.stage}` });
     this.alarmTopic = createAlarmTopic(this, props.alarmEmail);
     const topic = this.alarmTopic;
+    this.settings = new DeploySettings(this, 'Settings', { app: props.app, values: props.settingValues, key: stateful.secretsKey, stage: props.stage });
+    const settings = this.settings;
 
     const queue = (name: string, visibility: Duration, redriveName: string) => {
       const dlq = new Queue(this, `${name}Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
@@ -195,7 +203,7 @@ export class WorkersStack extends Stack {
     };
 
     // Outbox dispatcher: only inserts of outbox items reach the function.
-    const dispatcher = new ServiceFunction(this, 'StreamDispatcher', { entryName: 'stream-dispatcher', app, environment: this.serviceEnvironment });
+    const dispatcher = new ServiceFunction(this, 'StreamDispatcher', { entryName: 'stream-dispatcher', app, environment: this.serviceEnvironment, settings });
     this.streamDispatcher = dispatcher;
     this.functions.push(dispatcher);
     // Events reach the bus late when the dispatcher falls behind the stream.
@@ -225,7 +233,7 @@ export class WorkersStack extends Stack {
     // consumers match our events on our bus by type (detail-type); external consumers match another
     // service's events (source and detail-type) on the default bus.
     const consume = (name: string, kind: 'consumer' | 'external-consumer', needs: AccessNeed[], eventBus: IEventBus, eventPattern: { source: string[]; detailType?: string[] }) => {
-      const fn = new ServiceFunction(this, `Consumer-${name}`, { entryName: kind, appFunction: name, app, environment: this.serviceEnvironment });
+      const fn = new ServiceFunction(this, `Consumer-${name}`, { entryName: kind, appFunction: name, app, environment: this.serviceEnvironment, settings });
       grantNeeds(fn, needs, this.resources);
       this.functions.push(fn);
       const consumerDlq = new Queue(this, `Consumer-${name}-Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
@@ -251,6 +259,7 @@ export class WorkersStack extends Stack {
         appFunction: declared.name,
         app,
         environment: this.serviceEnvironment,
+        settings,
         timeout: Duration.seconds(declared.timeoutSeconds ?? 30),
       });
       grantNeeds(worker, declared.needs ?? ['table'], this.resources);
@@ -260,13 +269,18 @@ export class WorkersStack extends Stack {
     }
 
     // The old jobs queue's worker only forwards each job to its group's queue (no capability code).
-    const router = new ServiceFunction(this, 'JobsWorker', { entryName: 'jobs', app, environment: this.serviceEnvironment, timeout: Duration.seconds(60) });
+    const router = new ServiceFunction(this, 'JobsWorker', { entryName: 'jobs', app, environment: this.serviceEnvironment, settings, timeout: Duration.seconds(60) });
     grantNeeds(router, ['queue'], this.resources);
     router.addEventSource(new SqsEventSource(this.jobsQueue, { batchSize: 10, reportBatchItemFailures: true }));
     this.functions.push(router);
 
     for (const fn of this.functions) watchFunction(fn, topic);
     notifyingAlarm(this, 'TableThrottlesAlarm', topic, { metric: tableThrottles(table.tableName), threshold: 0, description: 'DynamoDB throttled requests on the table' });
+    notifyingAlarm(this, 'PlatformMailRefusedAlarm', topic, {
+      metric: platformMailRefused(),
+      threshold: 0,
+      description: 'The mail service refused a platform mail (sign-in link, invite or account notice): check the sender (-c senderEmail) is verified in SES',
+    });
     notifyingAlarm(this, 'OverdueTimersAlarm', topic, {
       metric: overdueTimers(this.scheduleGroupName),
       threshold: 0,

@@ -18,6 +18,7 @@ import { imports } from './imports/index';
 import { links } from './links/index';
 import { memberships } from './memberships/index';
 import type { Capability } from './platform/capability';
+import { platformMail } from './platform-mail/index';
 import { processor } from './processor/index';
 import { sales } from './sales/index';
 import { segments } from './segments/index';
@@ -37,6 +38,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage, retention, dashboard];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage, retention, dashboard, platformMail];
 
 export const APP = assembleApp(CAPABILITIES);

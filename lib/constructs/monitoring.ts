@@ -88,6 +88,13 @@ export function overdueTimers(scheduleGroup: string): MathExpression {
   });
 }
 
+/**
+ * Platform mails (sign-in links, invites, account notices) the provider refused, as the functions
+ * count them (shared/platform-mail/send.ts, Powertools metrics with the service dimension).
+ */
+export const platformMailRefused = () =>
+  new Metric({ namespace: WEBHOOK_METRICS_NAMESPACE, metricName: 'PlatformMailRefused', dimensionsMap: { service: 'creator-commerce' }, statistic: 'Sum', period: FIVE_MINUTES });
+
 /** Webhook attempts by outcome, counted from the delivery worker's `webhook attempt` log lines. */
 export const WEBHOOK_METRICS_NAMESPACE = 'CreatorCommerce';
 export const webhookAttempts = (outcome: 'success' | 'failed') =>

@@ -1,11 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import { Architecture, Function as LambdaFunction, LoggingFormat, Runtime, Tracing, type FunctionProps } from 'aws-cdk-lib/aws-lambda';
 import type { App } from '../../shared/composition/assemble';
-import { writeFunctionEntry, type FunctionKind } from '../../shared/composition/function-entries';
+import { functionSettings, writeFunctionEntry, type FunctionKind } from '../../shared/composition/function-entries';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { bundledCode, type PackagedFile } from './function-code';
+import type { DeploySettings } from './settings';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 
@@ -19,6 +20,8 @@ export interface ServiceFunctionProps extends Partial<Omit<FunctionProps, 'code'
   environment?: Record<string, string>;
   /** Files the function serves from its package, beside the bundle. */
   packagedFiles?: PackagedFile[];
+  /** The deployment's settings: the function is given exactly those its manifests declare. */
+  settings?: DeploySettings;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface ServiceFunctionProps extends Partial<Omit<FunctionProps, 'code'
  */
 export class ServiceFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
-    const { entryName, appFunction, app, environment, packagedFiles, ...rest } = props;
+    const { entryName, appFunction, app, environment, packagedFiles, settings, ...rest } = props;
     const tracing = scope.node.tryGetContext('tracing') !== 'off';
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
     super(scope, id, {
@@ -50,5 +53,8 @@ export class ServiceFunction extends LambdaFunction {
       },
       ...rest,
     });
+    const declared = functionSettings(app, { kind: entryName, appFunction });
+    if (declared.length && !settings) throw new Error(`${id} needs the settings ${declared.map((s) => s.name).join(', ')}, and was built without the deployment's settings`);
+    settings?.give(this, declared);
   }
 }

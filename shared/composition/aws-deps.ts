@@ -30,7 +30,12 @@ function absent(name: string): never {
     {},
     {
       get: (_target, property) =>
-        property === 'then' ? undefined : () => Promise.reject(new Error(`The ${name} port is not among this function's needs (capability manifest \`needs\`)`)),
+        property === 'then'
+          ? undefined
+          : () =>
+              Promise.reject(
+                new Error(name === 'secrets' ? 'This function was given no secret setting (capability manifest `settings`)' : `The ${name} port is not among this function's needs (capability manifest \`needs\`)`),
+              ),
     },
   ) as never;
 }
@@ -39,9 +44,9 @@ function absent(name: string): never {
 export function composeDeps(composition: FunctionComposition, config: Config, env: NodeJS.ProcessEnv = process.env): Deps {
   const store = new Store(documentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }), config.TABLE_NAME);
   const queueUrls = Object.fromEntries(composition.queues.map((queue) => [queue, env[queueUrlVariable(queue)]]));
-  const portEnv: AwsPortEnv = { config, queueUrls, jobGroupOf: composition.jobGroupOf };
+  const portEnv: AwsPortEnv = { config, queueUrls, jobGroupOf: composition.jobGroupOf, environment: env };
   const core = Object.fromEntries(
-    (['bus', 'queue', 'scheduler', 'blob', 'email', 'encryption', 'render'] as const).map((name) => {
+    (['secrets', 'bus', 'queue', 'scheduler', 'blob', 'email', 'encryption', 'render'] as const).map((name) => {
       const factory = composition.core[name] as ((env: AwsPortEnv) => unknown) | undefined;
       return [name, factory ? factory(portEnv) : absent(name)];
     }),

@@ -7,6 +7,8 @@ import { toolCatalog } from '../mcp/catalog';
 import { packJson } from './packed-json';
 import type { App, JobGroup } from './assemble';
 import { BASE_URL_PLACEHOLDER } from './docs-prebuilt';
+import { deriveSettings, secretsOf } from './function-settings';
+import type { Setting } from '../platform/settings';
 
 /**
  * Each deployed function's entry, generated at build and synth time from the manifests, so its
@@ -27,7 +29,8 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 
 export const ENTRY_DIR = join(PROJECT_ROOT, 'build', 'functions');
 
 /** The AWS port module of each need ('table' is the store itself). */
-const PORT_MODULES: Record<Exclude<AccessNeed, 'table'> | 'bus', { port: string; module: string; factory: string }> = {
+const PORT_MODULES: Record<Exclude<AccessNeed, 'table'> | 'bus' | 'secrets', { port: string; module: string; factory: string }> = {
+  secrets: { port: 'secrets', module: 'shared/adapters/aws/secrets', factory: 'awsSecretsPort' },
   queue: { port: 'queue', module: 'shared/adapters/aws/queue', factory: 'awsQueuePort' },
   scheduler: { port: 'scheduler', module: 'shared/adapters/aws/scheduler', factory: 'awsSchedulerPort' },
   blob: { port: 'blob', module: 'shared/adapters/aws/blob', factory: 'awsBlobPort' },
@@ -220,7 +223,9 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
     return alias;
   });
   if (providerNames.some((n) => !n)) return undefined;
-  const core = [...new Set(needs)].filter((n): n is keyof typeof PORT_MODULES => n !== 'table').map((n) => PORT_MODULES[n]);
+  // Secrets Manager only for a function given a secret setting (the client stays out of the rest).
+  const withSecrets = secretsOf(deriveSettings(app, spec, needs)).length ? (['secrets'] as const) : [];
+  const core = [...withSecrets, ...new Set(needs)].filter((n): n is keyof typeof PORT_MODULES => n !== 'table').map((n) => PORT_MODULES[n]);
   for (const port of core) imports.add(`import { ${port.factory} } from '${from(port.module)}';`);
   const queues = needs.includes('queue') ? app.queues.map((q) => q.name) : [];
   // Scheduling a job, or sending one to the jobs queue, picks the queue of the group handling its type.
@@ -242,6 +247,31 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
   ];
   return lines.join('\n');
 }
+
+/** What a function may touch in AWS, as its entry composes it (and the CDK grants it). */
+export function functionNeeds(app: App, spec: FunctionSpec): (AccessNeed | 'bus')[] {
+  switch (spec.kind) {
+    case 'api':
+      return app.groups.find((g) => g.name === spec.appFunction)?.needs ?? [];
+    case 'consumer':
+      return app.consumers.find((c) => c.name === spec.appFunction)?.needs ?? ['table'];
+    case 'external-consumer':
+      return app.externalConsumers.find((c) => c.name === spec.appFunction)?.needs ?? ['table'];
+    case 'queue':
+      return app.queues.find((q) => q.name === spec.appFunction)?.needs ?? ['table'];
+    case 'jobs': {
+      const group = spec.appFunction ? app.jobGroups.find((g) => g.name === spec.appFunction) : undefined;
+      return group ? jobGroupNeeds(app, group) : ['queue'];
+    }
+    case 'stream-dispatcher':
+      return ['table', 'bus'];
+    case 'render':
+      return [];
+  }
+}
+
+/** The settings a function is given (function-settings.ts): the CDK wires exactly these. */
+export const functionSettings = (app: App, spec: FunctionSpec): Setting[] => deriveSettings(app, spec, functionNeeds(app, spec));
 
 /**
  * The render function's entry: the renderer alone, with no store, no port and no capability (it

@@ -11,7 +11,7 @@ import { apiFunction, consumerFunction, externalConsumerFunction, jobsFunction, 
  */
 function wholeApp(app: App): FunctionComposition {
   const core: Record<string, (env: AwsPortEnv) => unknown> = {};
-  for (const name of ['bus', 'queue', 'scheduler', 'blob', 'email', 'encryption'] as const) core[name] = (env) => awsPorts(env)[name];
+  for (const name of ['secrets', 'bus', 'queue', 'scheduler', 'blob', 'email', 'encryption'] as const) core[name] = (env) => awsPorts(env)[name];
   return { core: core as CorePortFactories, ports: app.ports, queues: app.queues.map((q) => q.name), jobGroupOf: app.jobGroupOf };
 }
 

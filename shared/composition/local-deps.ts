@@ -5,12 +5,14 @@ import { LocalEmail } from '../adapters/local/email';
 import { LocalEncryption } from '../adapters/local/encryption';
 import { LocalQueue, type LocalQueueHandler } from '../adapters/local/queue';
 import { LocalScheduler } from '../adapters/local/scheduler';
+import { LocalSecrets, SECRETS_FILE } from '../adapters/local/secrets';
 import { WorkTracker } from '../adapters/local/work-tracker';
 import type { LocalHost } from '../platform/capability';
 import type { Clock } from '../platform/clock';
 import type { Config } from '../platform/config';
 import type { Deps } from '../platform/context';
 import type { CorePorts, Job, Ports } from '../platform/ports';
+import { PLATFORM_SENDER } from '../platform/settings';
 import { Store } from '../store/store';
 import { JOBS_QUEUE, type App } from './assemble';
 import { runJob } from './jobs';
@@ -31,7 +33,18 @@ export interface LocalAdapters {
 }
 
 /** Every port's local implementation, wired to the consumers, queues and jobs of the app. */
-export function localAdapters(app: App, options: { store: Store; clock: Clock; config: Config; dataDir?: string; baseUrl: () => string }): LocalAdapters {
+export function localAdapters(
+  app: App,
+  options: {
+    store: Store;
+    clock: Clock;
+    config: Config;
+    dataDir?: string;
+    baseUrl: () => string;
+    /** The environment secrets' overrides are read from (shared/adapters/local/secrets.ts); none by default. */
+    environment?: Record<string, string | undefined>;
+  },
+): LocalAdapters {
   const work = new WorkTracker();
   const deps: Deps = { store: options.store, clock: options.clock, config: options.config, ports: undefined as unknown as Ports };
   // The timer items stand in for EventBridge Scheduler, which costs the table nothing in AWS: they go
@@ -53,8 +66,9 @@ export function localAdapters(app: App, options: { store: Store; clock: Clock; c
   };
   const bus = new LocalBus(() => app.consumers, () => deps, work, options.dataDir);
   const queue = new LocalQueue(() => queueHandlers, work, options.dataDir);
-  const email = new LocalEmail(options.clock, options.config.EMAIL_FROM, options.dataDir ? join(options.dataDir, 'emails.jsonl') : undefined);
+  const email = new LocalEmail(options.clock, options.config.EMAIL_FROM ?? PLATFORM_SENDER.localValue, options.dataDir ? join(options.dataDir, 'emails.jsonl') : undefined);
   const core: CorePorts = {
+    secrets: new LocalSecrets(options.environment ?? {}, options.dataDir ? join(options.dataDir, SECRETS_FILE) : undefined),
     bus,
     queue,
     scheduler,

@@ -5,6 +5,7 @@ import { translator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
 import { consumerMarkerEntity } from '../platform/entities';
 import type { BusConsumer } from '../platform/capability';
+import { reportRefusal } from '../platform-mail/send';
 
 const MARKER_DAYS = 7;
 
@@ -30,12 +31,18 @@ export const creditRefillEmailConsumer: BusConsumer = {
     // The buyer's language: saved at their checkout, else the seller's default, else English.
     const [customer, branding] = await Promise.all([findCustomerOfEmail(deps, scope, data.account.email), readBranding(deps, scope)]);
     const t = translator(negotiateLocale({ saved: customer?.locale, sellerDefault: branding.locale }));
-    await deps.ports.email.send({
-      to: [data.account.email],
-      subject: t.t('credits.subject', { product: name }),
-      text: `${t.t('credits.body', { product: name, reason })} ${t.t('credits.paused')}`,
-      html: `<p>${t.html('credits.body', { product: { __html: `<strong>${escapeHtml(name)}</strong>` }, reason })}</p><p>${t.html('credits.paused')}</p>`,
-    });
+    try {
+      await deps.ports.email.send({
+        to: [data.account.email],
+        subject: t.t('credits.subject', { product: name }),
+        text: `${t.t('credits.body', { product: name, reason })} ${t.t('credits.paused')}`,
+        html: `<p>${t.html('credits.body', { product: { __html: `<strong>${escapeHtml(name)}</strong>` }, reason })}</p><p>${t.html('credits.paused')}</p>`,
+      });
+    } catch (error) {
+      // Seen (logged, counted, alarmed), then thrown: the rule retries the event, then dead-letters it.
+      reportRefusal('credit-paused', error, false);
+      throw error;
+    }
     await deps.store.put(consumerMarkerEntity.item(consumerMarkerEntity.declaration.key('credit-refill-email', event.id), { eventId: event.id }, { expiresAt: event.created + MARKER_DAYS * 24 * 3600 }));
   },
 };

@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
 import { dashboardOperations } from './operations';
+import { SESSION_SECRET } from '../platform/settings';
 
 /**
  * The seller dashboard's server side: magic-link sign-in issuing the API's session tokens (one per
@@ -13,5 +14,7 @@ export const dashboard = defineCapability({
     operations: './operations#dashboardOperations',
   },
   operations: dashboardOperations,
-  needs: ['table', 'email'],
+  needs: ['table', 'queue', 'email'],
+  // Signs sessions on its public sign-in routes (which no key authenticates).
+  settings: [SESSION_SECRET],
 });

@@ -3,8 +3,9 @@ import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../p
 import type { OperationContext, PublicContext } from '../platform/context';
 import { ApiError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../platform/errors';
 import { randomBase62 } from '../platform/ids';
-import { logger } from '../platform/logger';
 import { AREAS, OWNER_KEY, type Area, type Role } from '../platform/permissions';
+import { SESSION_SECRET } from '../platform/settings';
+import { sendPlatformMail } from '../platform-mail/send';
 import { ConditionFailed } from '../store/store';
 import { signInMail } from './mail';
 import { issueSignInLink } from './sign-in-link';
@@ -25,10 +26,8 @@ import {
 const ISSUER = 'creator-commerce';
 const secretOf = (secret: string) => new TextEncoder().encode(secret);
 
-function requireSecret(ctx: { config: { JWT_SECRET?: string } }): string {
-  if (!ctx.config.JWT_SECRET) throw new ApiError(501, 'Dashboard sign-in needs JWT_SECRET: session tokens are signed with it', { code: 'SESSIONS_DISABLED' });
-  return ctx.config.JWT_SECRET;
-}
+/** The secret session tokens are signed with (made at deploy time, or on the local runtime's first start). */
+const sessionSecret = (ctx: PublicContext | OperationContext) => ctx.ports.secrets.get(SESSION_SECRET);
 
 /** Every store and mode the address reaches now (one index query for owned accounts, one for grants). */
 async function storesOf(ctx: PublicContext, email: string): Promise<StoreAccess[]> {
@@ -46,7 +45,6 @@ async function storesOf(ctx: PublicContext, email: string): Promise<StoreAccess[
  * counts every address asked for, known or not, so the limit itself reveals nothing either.
  */
 export async function requestMagicLink(ctx: PublicContext, rawEmail: string): Promise<{ sent: true }> {
-  requireSecret(ctx);
   const email = normalizeEmail(rawEmail);
   const nowMs = ctx.clock.nowMs();
   const window = rateWindow(nowMs);
@@ -56,12 +54,9 @@ export async function requestMagicLink(ctx: PublicContext, rawEmail: string): Pr
   const stores = await storesOf(ctx, email);
   if (stores.length === 0) return { sent: true };
   const link = await issueSignInLink(ctx, email, ctx.request.baseUrl);
-  try {
-    await ctx.ports.email.send({ to: [email], ...signInMail({ link, stores: [...new Set(stores.map((s) => s.storeName))] }) });
-  } catch (error) {
-    // The answer must not differ for a known address; the fault is logged (never the link).
-    logger.warn('sign-in mail not sent', { reason: (error as Error).message });
-  }
+  // A refused mail is logged, counted and retried (platform-mail); the answer must not differ for a
+  // known address either way.
+  await sendPlatformMail(ctx, 'sign-in', { to: [email], ...signInMail({ link, stores: [...new Set(stores.map((s) => s.storeName))] }) });
   return { sent: true };
 }
 
@@ -82,7 +77,7 @@ const linkGone = (verdict: 'used' | 'expired') =>
 
 /** Uses a link once and issues one session token per store and mode, all naming one sign-in (sid). */
 export async function exchangeLink(ctx: PublicContext, token: string) {
-  const secret = requireSecret(ctx);
+  const secret = await sessionSecret(ctx);
   const tokenHash = sha256(token);
   const link = await getLink(ctx.store, tokenHash);
   if (!link) throw badRequest('This sign-in link is not valid: ask for a new one', { code: 'INVALID_LINK' });
@@ -115,9 +110,10 @@ export async function exchangeLink(ctx: PublicContext, token: string) {
 async function sessionClaims(ctx: OperationContext): Promise<{ sid: string; expiresAt: string }> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(ctx.request.headers.authorization ?? '')?.[1];
   const notSession = () => badRequest('This is not a dashboard session token (API keys and admin tokens have no sign-in to end)', { code: 'NOT_A_SESSION' });
-  if (!token || token.startsWith('pk_') || !ctx.config.JWT_SECRET) throw notSession();
+  if (!token || token.startsWith('pk_')) throw notSession();
+  const secret = await sessionSecret(ctx);
   try {
-    const { payload } = await jwtVerify(token, secretOf(ctx.config.JWT_SECRET), { algorithms: ['HS256'], issuer: ISSUER, currentDate: ctx.clock.now() });
+    const { payload } = await jwtVerify(token, secretOf(secret), { algorithms: ['HS256'], issuer: ISSUER, currentDate: ctx.clock.now() });
     if (typeof payload.sid !== 'string' || typeof payload.exp !== 'number') throw notSession();
     return { sid: payload.sid, expiresAt: new Date(payload.exp * 1000).toISOString() };
   } catch (error) {

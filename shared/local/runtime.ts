@@ -6,6 +6,7 @@ import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { APP } from '../app';
 import type { App } from '../composition/assemble';
+import { allSettings, secretsOf } from '../composition/function-settings';
 import { localAdapters, type LocalAdapters } from '../composition/local-deps';
 import { createAccount, createApiKey } from '../platform/accounts';
 import type { Deps } from '../platform/context';
@@ -19,6 +20,7 @@ import { Router } from '../platform/http/router';
 import { randomHex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { routeKey } from '../platform/operation';
+import type { SecretSetting } from '../platform/settings';
 import { dispatchStreamImages } from '../events/dispatcher';
 import { documentClient } from '../store/client';
 import { Store } from '../store/store';
@@ -65,6 +67,8 @@ export interface LocalRuntime extends LocalRuntimeInternals {
   tableName: string;
   config: Config;
   demo?: DemoKeys;
+  /** A secret setting's value as this runtime uses it (generated, or the environment's). */
+  secret(setting: SecretSetting): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -154,8 +158,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await rename(`${clockFile}.tmp`, clockFile);
   };
   const app = options.app ?? APP;
-  const adapters: LocalAdapters = localAdapters(app, { store, clock, config: { ...config }, dataDir, baseUrl: () => baseUrl });
+  const environment = { ...process.env, ...(options.env ?? {}) };
+  const adapters: LocalAdapters = localAdapters(app, { store, clock, config: { ...config }, dataDir, baseUrl: () => baseUrl, environment });
   const deps = adapters.deps;
+  // Every secret a function of the app is given in AWS exists before the first request: generated
+  // into the data folder on first start (for the process with --memory), unless the environment
+  // sets it. So a plain `npm start` has every feature on, and the admin CLI finds them.
+  for (const setting of secretsOf(allSettings(app))) await deps.ports.secrets.get(setting);
 
   // Events carried by entity items (not in the outbox partition), kept for `GET /_local/events`.
   const carriedEvents = new Map<string, DomainEvent>();
@@ -346,6 +355,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     tableName,
     config: deps.config,
     demo,
+    secret: (setting) => deps.ports.secrets.get(setting),
     async stop() {
       clearInterval(timerLoop);
       await new Promise<void>((r) => server.close(() => r()));

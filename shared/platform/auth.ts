@@ -6,6 +6,7 @@ import type { Account, Deps } from './context';
 import { ApiError, forbidden, unauthorized } from './errors';
 import { getMemberAccess } from './member-access';
 import { OWNER_KEY, type Actor } from './permissions';
+import { SESSION_SECRET } from './settings';
 
 export interface Principal {
   scope: Scope;
@@ -53,9 +54,10 @@ async function fromApiKey(deps: Deps, token: string): Promise<{ principal: Princ
  * the team capability keeps (shared/platform/member-access.ts) on every request.
  */
 async function fromSessionToken(deps: Deps, token: string): Promise<Principal | undefined> {
-  if (!deps.config.JWT_SECRET) return undefined;
+  // Outside the try: a secret that cannot be read is the service's fault (500), not a bad token.
+  const secret = await deps.ports.secrets.get(SESSION_SECRET);
   try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(deps.config.JWT_SECRET), {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
       algorithms: ['HS256'],
       issuer: 'creator-commerce',
       currentDate: deps.clock.now(),
@@ -69,7 +71,7 @@ async function fromSessionToken(deps: Deps, token: string): Promise<Principal | 
     if (!account) return undefined;
     const scope: Scope = { accountId: account.accountId, mode };
     const session = sid ? { sessionId: sid } : {};
-    // Only holders of JWT_SECRET (the service's operators, through the admin CLI) can mint `staff`.
+    // Only holders of the session secret (the service's operators, through the admin CLI) can mint `staff`.
     if (payload.member === undefined) return { scope, account, actor: payload.staff === true ? { type: 'owner_key', staff: true } : OWNER_KEY, ...session };
     if (typeof payload.member !== 'string') return undefined;
     const access = await getMemberAccess(deps.store, scope, payload.member);

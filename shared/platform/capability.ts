@@ -2,6 +2,7 @@ import type { Deps } from './context';
 import type { DomainEvent } from './events';
 import type { AnyOperation } from './operation';
 import type { Job } from './ports';
+import type { Setting } from './settings';
 
 /**
  * The contracts a capability implements, and its manifest. A capability is one folder under
@@ -23,6 +24,8 @@ export interface BusConsumer {
   eventTypes: string[] | '*';
   /** What its function may touch in AWS (default: the table). */
   needs?: AccessNeed[];
+  /** Settings its code reads (shared/platform/settings.ts); the CDK gives its function exactly these. */
+  settings?: Setting[];
   /** Must be idempotent on event.id: the bus delivers at least once. */
   handle(event: DomainEvent, deps: Deps): Promise<void>;
 }
@@ -49,6 +52,7 @@ export interface ExternalEventConsumer {
   /** The detail types it receives. */
   detailTypes: string[];
   needs?: AccessNeed[];
+  settings?: Setting[];
   /** Must be idempotent on event.id: EventBridge delivers at least once. */
   handle(event: ExternalEvent, deps: Deps): Promise<void>;
 }
@@ -67,6 +71,7 @@ export interface QueueDeclaration {
   name: string;
   handle: QueueHandler;
   needs?: AccessNeed[];
+  settings?: Setting[];
   /** Longest a message may take; the queue's visibility timeout is set from it. */
   timeoutSeconds?: number;
   batchSize?: number;
@@ -165,6 +170,15 @@ export interface Capability {
    * processor's hosted page on `processor`). Its `needs` join that function's.
    */
   apiFunction?: string;
+  /**
+   * Settings its API function's code reads (shared/platform/settings.ts): the CDK gives that
+   * function exactly these (secrets granted, values as environment), and the local runtime makes
+   * each on first start. A function with key-authenticated operations or the `email` need gets
+   * the session secret or the platform sender without naming them (shared/composition/function-settings.ts).
+   */
+  settings?: Setting[];
+  /** Settings its job handlers read (the jobs function of its group). */
+  jobSettings?: Setting[];
   consumers?: BusConsumer[];
   /** Consumers of other services' events on the default bus. */
   externalConsumers?: ExternalEventConsumer[];

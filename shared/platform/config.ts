@@ -23,7 +23,11 @@ const schema = z.object({
   KMS_KEY_ID: z.optional(z.string()),
   /** The function that renders mail and sanitises HTML (the render port in AWS). */
   RENDER_FUNCTION_NAME: z.optional(z.string()),
-  EMAIL_FROM: z._default(z.string(), 'no-reply@example.com'),
+  /**
+   * The platform sender (shared/platform/settings.ts PLATFORM_SENDER): the deploy's `senderEmail`
+   * in AWS; the local runtime's own address when unset.
+   */
+  EMAIL_FROM: z.optional(z.string().check(z.minLength(3))),
   /** SES configuration set every message goes through; its event destination reports bounces. */
   EMAIL_CONFIGURATION_SET: z.optional(z.string()),
   /** Base address of the API as buyers and sellers reach it; derived from the request when unset. */
@@ -32,8 +36,6 @@ const schema = z.object({
   API_URL: z.optional(z.string().check(z.url())),
   /** Address of the seller dashboard (its sign-in links point here); `<API base>/dashboard` when unset. */
   DASHBOARD_URL: z.optional(z.string().check(z.url())),
-  /** HS256 secret for session tokens (JWT); session tokens are refused when unset. */
-  JWT_SECRET: z.optional(z.string().check(z.minLength(32))),
   /** Honoured only by the local runtime: lets webhooks go to http://127.0.0.1 and localhost. */
   WEBHOOK_ALLOW_LOOPBACK: z._default(z.enum(['0', '1']), '0'),
   /** Validate every answer against its output schema (on in tests, off in production). */

@@ -34,3 +34,14 @@ export function recordAnswer(status: number): void {
   const name = status >= 500 ? 'ServerError' : status === 429 ? 'Throttled' : status >= 400 ? 'ClientError' : 'Success';
   getMetrics().addMetric(name, MetricUnit.Count, 1);
 }
+
+/**
+ * A platform mail (sign-in, invite, account notice) the provider refused: one count per refusal,
+ * published at once (a worker has no middleware to flush it); the stack alarms on any.
+ */
+export function countPlatformMailRefused(): void {
+  if (!inLambda()) return;
+  // No `kind` dimension: the alarm watches one metric; the log line says which mail it was.
+  const single = getMetrics().singleMetric();
+  single.addMetric('PlatformMailRefused', MetricUnit.Count, 1);
+}

@@ -1,5 +1,6 @@
 import type { DomainEvent } from './events';
 import type { Scope } from '../store/keys';
+import type { SecretSetting } from './settings';
 
 /**
  * The ports services are given. Each has an AWS implementation (aws/) and a local one (local/);
@@ -126,7 +127,17 @@ export interface RenderPort {
   sanitizePost(html: string): Promise<string>;
 }
 
+/**
+ * A secret setting's value (shared/platform/settings.ts): Secrets Manager in AWS, read once per
+ * container through Powertools Parameters; the data folder locally (or the environment's value).
+ * Refuses a secret the function was not given.
+ */
+export interface SecretsPort {
+  get(setting: SecretSetting): Promise<string>;
+}
+
 export interface CorePorts {
+  secrets: SecretsPort;
   bus: BusPort;
   queue: QueuePort;
   scheduler: SchedulerPort;

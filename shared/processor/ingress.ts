@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { completeCheckout } from '../checkout/fulfilment';
 import type { Deps } from '../platform/context';
-import { badRequest } from '../platform/errors';
+import { badRequest, notFound } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { onPaymentDisputed, onPaymentRefunded } from '../sales/service';
 import { onChargeFailed, onChargeSucceeded, onMembershipCanceled } from '../subscriptions/billing';
@@ -29,8 +29,13 @@ export async function receiveNotification(
   notification: ProcessorNotification,
 ): Promise<{ received: true; duplicate?: boolean; ignored?: boolean }> {
   // The provider checks its own signature scheme and secret (the sandbox: signing.ts beside it).
-  const checked = deps.ports.processor.verifyNotification(request.headers, request.rawBody, Math.floor(deps.clock.nowMs() / 1000));
+  const checked = await deps.ports.processor.verifyNotification(request.headers, request.rawBody, Math.floor(deps.clock.nowMs() / 1000));
   if (!checked.ok) throw badRequest(`Invalid signature: ${checked.reason}`, { code: 'INVALID_SIGNATURE' });
+  // This route takes the sandbox's notifications only: a scope the sandbox does not serve (live
+  // mode in a deployed stack, a scope on Stripe) is none of its business, and answers as if the
+  // scope did not exist. Nothing is read or written for it.
+  const scope: Scope = { accountId: notification.accountId, mode: notification.mode };
+  if ((await deps.ports.processor.providerOf?.(scope)) !== 'sandbox') throw notFound('Sandbox scope');
   return applyNotification(deps, notification, request.baseUrl);
 }
 

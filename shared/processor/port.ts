@@ -169,7 +169,7 @@ export interface ProcessorPort {
    * Checks a notification's signature on the ingress with the provider's own scheme and secret
    * (`nowSeconds` bounds its age). The ingress trusts nothing it did not verify this way.
    */
-  verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number): { ok: true } | { ok: false; reason: string };
+  verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number): Promise<{ ok: true } | { ok: false; reason: string }>;
   /** The provider a scope uses (the router answers it; `GET /users/me`). */
   providerOf?(scope: Scope): Promise<'sandbox' | 'stripe' | 'none'>;
   /**

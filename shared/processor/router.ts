@@ -11,6 +11,11 @@ export interface RouterOptions {
    * provider account) or a 409 PROCESSOR_NOT_CONFIGURED (a deployed stack never fakes live money).
    */
   unconfiguredLive: 'sandbox' | 'refuse';
+  /**
+   * Whether the sandbox may serve live mode at all. Only the local runtime allows it: a deployed
+   * stack never fakes live money, not even for a scope whose settings name the sandbox.
+   */
+  sandboxLive: boolean;
   /** How long a scope's choice (and its decrypted secrets) is kept in memory. */
   cacheMs?: number;
 }
@@ -60,6 +65,7 @@ export class ProcessorRouter implements ProcessorPort {
       if (!stripe) return { name: 'none' };
       return { name: 'stripe', port: stripe.forScope(scope, await decryptProcessorSecrets(this.deps.ports.encryption, scope, settings)) };
     }
+    if (scope.mode === 'live' && !this.options.sandboxLive) return { name: 'none' };
     if (settings?.provider === 'sandbox' || scope.mode === 'test' || this.options.unconfiguredLive === 'sandbox') return { name: 'sandbox', port: this.sandbox };
     return { name: 'none' };
   }

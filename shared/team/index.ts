@@ -1,6 +1,7 @@
 import { defineCapability } from '../platform/capability';
 import { teamOperations } from './operations';
 import { teamJobs } from './invite-end';
+import { SESSION_SECRET } from '../platform/settings';
 
 /** Team members, invites, teams with areas and the activity log; roles are enforced by the kernel. */
 export const team = defineCapability({
@@ -12,6 +13,8 @@ export const team = defineCapability({
     jobNeeds: ['table', 'queue', 'scheduler'],
   },
   operations: teamOperations,
-  needs: ['table', 'scheduler', 'email'],
+  needs: ['table', 'queue', 'scheduler', 'email'],
+  // Signs invite links and, on the public join page, members' sessions.
+  settings: [SESSION_SECRET],
   jobs: teamJobs,
 });

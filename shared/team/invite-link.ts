@@ -2,7 +2,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Scope } from '../store/keys';
 
 /**
- * The accept link's token: an HS256 JWT signed with JWT_SECRET (the secret session tokens use),
+ * The accept link's token: an HS256 JWT signed with the session secret (the one session tokens use),
  * with its own issuer so it can never pass as a session token. It names the invite, its store and
  * the link version (a resend bumps it, so only the newest link works), and expires with the invite.
  */

@@ -2,6 +2,8 @@ import { activityWrite, listActivity } from '../platform/activity';
 import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../platform/errors';
 import { objectId } from '../platform/ids';
+import { SESSION_SECRET } from '../platform/settings';
+import { sendPlatformMail } from '../platform-mail/send';
 import { memberAccessDelete, memberAccessPut } from '../platform/member-access';
 import { actsAsOwner, OWNER_KEY, type Actor, type Role } from '../platform/permissions';
 import type { Scope } from '../store/keys';
@@ -149,20 +151,12 @@ export async function readActivity(ctx: TeamCtx, query: { before?: string; limit
 // ---- invites ----
 
 async function sendInvite(ctx: TeamCtx, invite: InviteRecord): Promise<boolean> {
-  const secret = ctx.config.JWT_SECRET!;
+  const secret = await ctx.ports.secrets.get(SESSION_SECRET);
   const token = await signInviteToken(secret, { scope: ctx.scope, inviteId: invite._id, linkVersion: invite.linkVersion }, new Date(invite.validUntil), ctx.clock.now());
   const link = `${ctx.request.baseUrl}/team/join?token=${encodeURIComponent(token)}`;
-  try {
-    await ctx.ports.email.send({ to: [invite.email], ...inviteMail({ storeName: ctx.account.name ?? ctx.account.email, role: invite.role, link, expiresAt: invite.validUntil }) });
-    return true;
-  } catch {
-    // The invite stands; the owner can resend it once a minute.
-    return false;
-  }
-}
-
-function requireLinks(ctx: TeamCtx) {
-  if (!ctx.config.JWT_SECRET) throw new ApiError(501, 'Invites need JWT_SECRET: accept links and member sessions are signed with it', { code: 'SESSIONS_DISABLED' });
+  // The invite stands either way; a refused mail is logged, counted and retried (platform-mail),
+  // and the owner can resend it once a minute.
+  return sendPlatformMail(ctx, 'invite', { to: [invite.email], ...inviteMail({ storeName: ctx.account.name ?? ctx.account.email, role: invite.role, link, expiresAt: invite.validUntil }) });
 }
 
 /**
@@ -187,7 +181,6 @@ async function refuseHeldEmail(ctx: TeamCtx, email: string) {
 }
 
 export async function inviteMember(ctx: TeamCtx, input: { email: string; role: Role; teamIds?: string[] }) {
-  requireLinks(ctx);
   const email = normalizeEmail(input.email);
   const teamIds = [...new Set(input.teamIds ?? [])];
   if (!roleChangeAllowed(actsAsOwner(actorOf(ctx)), undefined, input.role)) throw roleForbidden();
@@ -246,7 +239,6 @@ async function requireOpenInvite(ctx: TeamCtx, id: string): Promise<InviteRecord
 }
 
 export async function resendInvite(ctx: TeamCtx, id: string) {
-  requireLinks(ctx);
   const invite = await requireOpenInvite(ctx, id);
   const now = ctx.clock.now();
   const verdict = resendVerdict(invite, now);
@@ -294,9 +286,8 @@ export type JoinCheck =
   | { ok: false; reason: 'expired' | 'canceled' | 'accepted' | 'replaced' | 'invalid' | 'disabled' };
 
 export async function checkJoinToken(deps: Deps, token: string): Promise<JoinCheck> {
-  if (!deps.config.JWT_SECRET) return { ok: false, reason: 'disabled' };
   const now = deps.clock.now();
-  const verified = await verifyInviteToken(deps.config.JWT_SECRET, token, now);
+  const verified = await verifyInviteToken(await deps.ports.secrets.get(SESSION_SECRET), token, now);
   if (!verified.ok) return { ok: false, reason: verified.reason };
   const { scope, inviteId, linkVersion } = verified.claims;
   const invite = await getInvite(deps.store, scope, inviteId);

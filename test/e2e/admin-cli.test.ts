@@ -1,3 +1,4 @@
+import { SESSION_SECRET } from '../../shared/platform/settings';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ afterAll(async () => runtime?.stop());
 
 async function admin(...args: string[]) {
   const { stdout } = await run('npx', ['tsx', 'bin/admin.ts', '--endpoint', runtime.config.DYNAMODB_ENDPOINT!, '--table', runtime.tableName, ...args], {
-    env: { ...process.env, JWT_SECRET: runtime.config.JWT_SECRET },
+    env: { ...process.env, JWT_SECRET: await runtime.secret(SESSION_SECRET) },
   });
   return stdout.trim();
 }
@@ -35,9 +36,20 @@ describe('admin CLI', () => {
 
     const token = await admin('session-token', '--account', created.accountId, '--mode', 'live');
     expect((await new ApiClient(runtime.url, token).get('/users/me')).body.mode).toBe('live');
-  }, 120_000);
+  }, 240_000);
 
   it('refuses bad arguments with a reason', async () => {
     await expect(admin('set-plan', '--account', 'x', '--plan', 'gold')).rejects.toMatchObject({ stderr: expect.stringMatching(/--plan must be one of/) });
   }, 60_000);
+
+  it('refuses the sandbox for live mode against a deployed table, before touching it; allows it locally', async () => {
+    // A deployed table: no endpoint, no --local. Refused before any AWS call (no credentials here).
+    const env = { PATH: process.env.PATH!, HOME: process.env.HOME! };
+    const deployed = run('npx', ['tsx', 'bin/admin.ts', '--table', 'CreatorCommerce-prod-Table', '--region', 'eu-west-1', 'set-processor', '--account', 'acc_1', '--mode', 'live', '--provider', 'sandbox'], { env });
+    await expect(deployed).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--provider sandbox cannot serve live mode in a deployed stack/) });
+    // The local runtime keeps the sandbox for live mode (development).
+    const created = JSON.parse(await admin('create-account', '--email', 'sbx-live@example.com'));
+    const local = JSON.parse(await admin('set-processor', '--account', created.accountId, '--mode', 'live', '--provider', 'sandbox'));
+    expect(local).toMatchObject({ provider: 'sandbox', mode: 'live' });
+  }, 120_000);
 });

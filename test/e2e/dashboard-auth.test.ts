@@ -1,9 +1,10 @@
+import { SESSION_SECRET } from '../../shared/platform/settings';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, control, createTestAccount, startTestRuntime, TEST_JWT_SECRET } from '../support/runtime';
+import { ApiClient, control, createTestAccount, startTestRuntime } from '../support/runtime';
 import { joinTeam } from '../support/team';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { randomHex } from '../../shared/platform/ids';
@@ -154,7 +155,7 @@ describe('dashboard sign-in', () => {
     // A token re-signed to name B without the secret is refused; one naming B with A's sid is not B's sign-in to borrow.
     const forged = await new SignJWT({ mode: 'live', sid: 'x' }).setProtectedHeader({ alg: 'HS256' }).setSubject(b.accountId).setIssuer('creator-commerce').setExpirationTime('1h').sign(new TextEncoder().encode('another-secret-another-secret-0123456789'));
     expect((await new ApiClient(runtime.url, forged).get('/products')).status).toBe(401);
-    const unknownSid = await new SignJWT({ mode: 'live', sid: 'never-opened' }).setProtectedHeader({ alg: 'HS256' }).setSubject(b.accountId).setIssuer('creator-commerce').setExpirationTime('1h').sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    const unknownSid = await new SignJWT({ mode: 'live', sid: 'never-opened' }).setProtectedHeader({ alg: 'HS256' }).setSubject(b.accountId).setIssuer('creator-commerce').setExpirationTime('1h').sign(new TextEncoder().encode(await runtime.secret(SESSION_SECRET)));
     expect((await new ApiClient(runtime.url, unknownSid).get('/products')).status).toBe(401);
   });
 

@@ -1,3 +1,4 @@
+import { SESSION_SECRET } from '../../shared/platform/settings';
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-const admin = (...args: string[]) => run('npx', ['tsx', 'bin/admin.ts', '--api', runtime.url, ...args], { env: { ...process.env, JWT_SECRET: runtime.config.JWT_SECRET } });
+const admin = async (...args: string[]) => run('npx', ['tsx', 'bin/admin.ts', '--api', runtime.url, ...args], { env: { ...process.env, JWT_SECRET: await runtime.secret(SESSION_SECRET) } });
 
 describe('admin-started imports', () => {
   it('the admin CLI starts an import for an account, recorded as createdBy admin; the account\'s own imports stay user', async () => {
@@ -34,7 +35,7 @@ describe('admin-started imports', () => {
 
     // The account's key, and an ordinary session token, create `user` imports.
     expect((await account.test.post('/migrations', { source: 'csv' })).body.createdBy).toEqual({ type: 'user' });
-    const session = await new SignJWT({ mode: 'test' }).setProtectedHeader({ alg: 'HS256' }).setSubject(account.accountId).setIssuer('creator-commerce').setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(runtime.config.JWT_SECRET!));
+    const session = await new SignJWT({ mode: 'test' }).setProtectedHeader({ alg: 'HS256' }).setSubject(account.accountId).setIssuer('creator-commerce').setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(await runtime.secret(SESSION_SECRET)));
     expect((await new ApiClient(runtime.url, session).post('/migrations', { source: 'csv' })).body.createdBy).toEqual({ type: 'user' });
   }, 120_000);
 

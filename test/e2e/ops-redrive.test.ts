@@ -5,7 +5,7 @@ import { assembleApp } from '../../shared/composition/assemble';
 import { startLocalRuntime, type LocalRuntime } from '../../shared/local/runtime';
 import { defineCapability } from '../../shared/platform/capability';
 import { randomHex } from '../../shared/platform/ids';
-import { ApiClient, createTestAccount, settleWithRetries, TEST_JWT_SECRET, type TestAccount } from '../support/runtime';
+import { ApiClient, createTestAccount, settleWithRetries, type TestAccount } from '../support/runtime';
 
 // A bus consumer that refuses every delivery until it is "fixed": its deliveries die after the
 // local bus's retries, sit in the dead-letter list, and a redrive hands them to it again, once.
@@ -38,7 +38,6 @@ beforeAll(async () => {
     dynamoEndpoint: testDynamoEndpoint(),
     tableName: `t_${randomHex(6)}`,
     dropTableOnStop: true,
-    env: { JWT_SECRET: TEST_JWT_SECRET },
     app: assembleApp([...CAPABILITIES, probeCapability]),
   });
   control = new ApiClient(runtime.url);

@@ -1,6 +1,7 @@
+import { SESSION_SECRET } from '../../shared/platform/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { ApiClient, control, createTestAccount, startTestRuntime, TEST_JWT_SECRET, type TestAccount, settleWithRetries } from '../support/runtime';
+import { ApiClient, control, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 let runtime: LocalRuntime;
@@ -36,7 +37,7 @@ describe('authentication', () => {
       .setSubject(account.accountId)
       .setIssuer('creator-commerce')
       .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+      .sign(new TextEncoder().encode(await runtime.secret(SESSION_SECRET)));
     const ok = await new ApiClient(runtime.url, token).get('/users/me');
     expect(ok.status).toBe(200);
     expect(ok.body.mode).toBe('live');

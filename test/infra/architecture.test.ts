@@ -1,3 +1,4 @@
+import { TEST_DEPLOY_SETTINGS } from '../support/deploy-settings';
 import { App as CdkApp } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
@@ -103,7 +104,7 @@ describe('a capability added to the list', () => {
   });
 
   it('gets its CDK resources: function and routes, bus rule, queue with worker, schedule', () => {
-    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', env: { account: '123456789012', region: 'eu-west-1' }, capabilities: app });
+    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env: { account: '123456789012', region: 'eu-west-1' }, capabilities: app });
     const api = Template.fromStack(stacks.api).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
     const workers = Template.fromStack(stacks.workers).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
     const fn = Object.entries(api).find(([id, r]) => id.startsWith('Fnexample') && r.Type === 'AWS::Lambda::Function')!;
@@ -170,12 +171,12 @@ describe('a capability added to the list', () => {
 
 describe('the shipped app', () => {
   it('keeps every stack under CloudFormation\'s 500-resource limit', () => {
-    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', env: { account: '123456789012', region: 'eu-west-1' } });
+    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env: { account: '123456789012', region: 'eu-west-1' } });
     for (const [name, stack] of Object.entries(stacks)) expect(Object.keys(Template.fromStack(stack).toJSON().Resources).length, name).toBeLessThan(500);
   });
 
   it('synthesises the same CDK resources as before the manifests (logical ids and types)', () => {
-    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', env: { account: '123456789012', region: 'eu-west-1' } });
+    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env: { account: '123456789012', region: 'eu-west-1' } });
     for (const [name, stack] of Object.entries(stacks)) {
       const resources = Template.fromStack(stack).toJSON().Resources as Record<string, { Type: string }>;
       const types = Object.fromEntries(Object.entries(resources).map(([id, r]) => [id, r.Type]));

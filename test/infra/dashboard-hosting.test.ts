@@ -1,3 +1,4 @@
+import { TEST_DEPLOY_SETTINGS } from '../support/deploy-settings';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ beforeAll(async () => {
   await mkdir(join(root, 'dist', 'assets'), { recursive: true });
   await writeFile(join(root, 'dist', 'index.html'), '<!doctype html><div id="root"></div>');
   await writeFile(join(root, 'dist', 'assets', 'index-AbC12345.js'), 'console.log(1)');
-  built = Template.fromStack(buildStacks(newApp(), { stage: 'prod', env, dashboardDist: join(root, 'dist') }).api);
+  built = Template.fromStack(buildStacks(newApp(), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env, dashboardDist: join(root, 'dist') }).api);
 });
 afterAll(async () => rm(root, { recursive: true, force: true }));
 

@@ -1,3 +1,4 @@
+import { TEST_DEPLOY_SETTINGS } from '../support/deploy-settings';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { spawn } from 'node:child_process';
@@ -18,7 +19,7 @@ let api: Template;
 let data: Template;
 
 beforeAll(() => {
-  const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', env, alarmEmail: 'ops@example.com' });
+  const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env, alarmEmail: 'ops@example.com' });
   workers = Template.fromStack(stacks.workers);
   api = Template.fromStack(stacks.api);
   data = Template.fromStack(stacks.data);
@@ -49,7 +50,7 @@ describe('alarm topic', () => {
   });
 
   it('has no subscription without alarmEmail', () => {
-    const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'dev', env });
+    const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'dev', settings: TEST_DEPLOY_SETTINGS, env });
     Template.fromStack(stacks.workers).resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
@@ -164,7 +165,7 @@ describe('offline synth', () => {
     const cleanEnv = { PATH: process.env.PATH!, HOME: home, AWS_CONFIG_FILE: join(home, 'none'), AWS_SHARED_CREDENTIALS_FILE: join(home, 'none'), CI: '1' };
     const cdk = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'cdk');
     const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(cdk, ['synth', '--quiet', '--no-notices', '-o', join(out, 'cdk.out')], { cwd: join(import.meta.dirname, '..', '..'), env: cleanEnv });
+      const child = spawn(cdk, ['synth', '--quiet', '--no-notices', '-c', `senderEmail=${TEST_DEPLOY_SETTINGS.senderEmail}`, '-o', join(out, 'cdk.out')], { cwd: join(import.meta.dirname, '..', '..'), env: cleanEnv });
       let output = '';
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));

@@ -1,3 +1,4 @@
+import { TEST_DEPLOY_SETTINGS } from '../support/deploy-settings';
 import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -20,7 +21,7 @@ let api: Template;
 let jobs: Template;
 
 beforeAll(() => {
-  const stacks = buildStacks(newApp(), { stage: 'prod', env });
+  const stacks = buildStacks(newApp(), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env });
   data = Template.fromStack(stacks.data);
   workers = Template.fromStack(stacks.workers);
   api = Template.fromStack(stacks.api);
@@ -309,7 +310,7 @@ describe('jobs stack', () => {
 
 describe('Google client for spreadsheet sync', () => {
   it('passes the client id from context and the secret only encrypted, to every function (none without context)', () => {
-    const stacks = buildStacks(newApp(), { stage: 'prod', env, google: { clientId: 'client-1.apps.googleusercontent.com', clientSecretEncrypted: 'AQICAHh-ciphertext' } });
+    const stacks = buildStacks(newApp(), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env, google: { clientId: 'client-1.apps.googleusercontent.com', clientSecretEncrypted: 'AQICAHh-ciphertext' } });
     const functions = [stacks.api, stacks.workers, stacks.jobs].flatMap((stack) => resources(Template.fromStack(stack), 'AWS::Lambda::Function'));
     const service = functions.filter((fn) => fn.Properties.Environment?.Variables?.TABLE_NAME);
     expect(service.length).toBeGreaterThan(10);
@@ -326,7 +327,7 @@ describe('Google client for spreadsheet sync', () => {
 describe('cdk-nag', () => {
   it('finds nothing unacknowledged in the AwsSolutions pack', () => {
     const app = newApp();
-    buildStacks(app, { stage: 'prod', env });
+    buildStacks(app, { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     let report = '';
     try {

@@ -217,7 +217,7 @@ describe('Stripe adapter against a fake Stripe API', () => {
   it('routes per account and mode: test mode stays on the sandbox; an unconfigured live scope is 409 in a deployed stack and the sandbox locally', async () => {
     const other = await createAccount(deps.store, deps.clock, { email: 'other@example.com' });
     const otherLive: Scope = { accountId: other.accountId, mode: 'live' };
-    const deployed = new ProcessorRouter(deps, { unconfiguredLive: 'refuse' });
+    const deployed = new ProcessorRouter(deps, { unconfiguredLive: 'refuse', sandboxLive: false });
     const error = await deployed.createCheckout(otherLive, input()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, code: 'PROCESSOR_NOT_CONFIGURED' });
@@ -225,7 +225,7 @@ describe('Stripe adapter against a fake Stripe API', () => {
     expect(await deployed.providerOf({ ...live, mode: 'test' })).toBe('sandbox');
     expect(await deployed.providerOf(live)).toBe('stripe');
     fake.take();
-    const local = new ProcessorRouter(deps, { unconfiguredLive: 'sandbox' });
+    const local = new ProcessorRouter(deps, { unconfiguredLive: 'sandbox', sandboxLive: true });
     const sandboxCheckout = await local.createCheckout(otherLive, input({ sessionId: 'sbx1' }));
     expect(sandboxCheckout.url).toContain('/processor/sandbox/checkout/');
     expect(fake.take()).toEqual([]);

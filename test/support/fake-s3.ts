@@ -20,7 +20,7 @@ export interface FakeS3Request {
  * instead (status and S3 error code; `hang` keeps it unanswered).
  */
 export async function startFakeS3(credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }) {
-  const objects = new Map<string, { body: Buffer; contentType: string; sse?: string }>();
+  const objects = new Map<string, { body: Buffer; contentType: string; sse?: string; kmsKeyId?: string }>();
   const requests: FakeS3Request[] = [];
   const faults: ({ status: number; code: string } | 'hang')[] = [];
   const server: Server = createServer(async (request, response) => {
@@ -38,7 +38,7 @@ export async function startFakeS3(credentials: { accessKeyId: string; secretAcce
     if (!check.valid) return error(403, 'SignatureDoesNotMatch', check.reason);
     const key = decodeURIComponent(new URL(request.url!, 'http://x').pathname.slice(1));
     if (request.method === 'PUT') {
-      objects.set(key, { body, contentType: headers['content-type'] ?? 'binary/octet-stream', sse: headers['x-amz-server-side-encryption'] });
+      objects.set(key, { body, contentType: headers['content-type'] ?? 'binary/octet-stream', sse: headers['x-amz-server-side-encryption'], kmsKeyId: headers['x-amz-server-side-encryption-aws-kms-key-id'] });
       response.writeHead(200, { etag: '"e"' }).end();
     } else if (request.method === 'GET') {
       const object = objects.get(key);

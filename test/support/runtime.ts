@@ -2,9 +2,13 @@ import { testDynamoEndpoint } from './dynamo-endpoint';
 import { randomHex } from '../../shared/platform/ids';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../shared/local/runtime';
 
-export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
-
-/** A fresh local runtime on a random port with its own table in the shared DynamoDB Local. */
+/**
+ * A fresh local runtime on a random port with its own table in the shared DynamoDB Local, started
+ * as `npm start` starts it: no secret and no feature switch is injected (the runtime generates its
+ * secrets, as on a first start). Only what places it (port, table, memory) and the loopback switch
+ * for tests' local webhook receivers are given, plus output validation, which only makes a test
+ * stricter. `env` points a test at a fake (Stripe, Google) where it needs one.
+ */
 export async function startTestRuntime(env: Record<string, string> = {}, options: Partial<LocalRuntimeOptions> = {}): Promise<LocalRuntime> {
   return startLocalRuntime({
     ...options,
@@ -14,7 +18,7 @@ export async function startTestRuntime(env: Record<string, string> = {}, options
     tableName: `t_${randomHex(6)}`,
     allowLoopbackWebhooks: true,
     dropTableOnStop: true,
-    env: { VALIDATE_OUTPUT: '1', JWT_SECRET: TEST_JWT_SECRET, ...env },
+    env: { VALIDATE_OUTPUT: '1', ...env },
   });
 }
 

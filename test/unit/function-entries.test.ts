@@ -55,7 +55,8 @@ describe('generated function entries', () => {
     const catalog = importsOf(source('api', 'catalog'));
     expect(catalog).toContain('shared/catalog/operations');
     expect(catalog).toContain('shared/adapters/aws/blob');
-    expect(catalog.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/blob']);
+    // Blob by its needs; Secrets Manager because its key routes verify session tokens too.
+    expect(catalog.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/blob', 'shared/adapters/aws/secrets']);
     // The catalog's code never names a provided port: no processor, no Stripe, no Google client.
     expect(catalog.filter((m) => /^shared\/([a-z]+|adapters\/[a-z-]+)\/index$/.test(m)).sort()).toEqual([]);
     expect(catalog).not.toContain('shared/app');
@@ -69,7 +70,10 @@ describe('generated function entries', () => {
     expect(importsOf(source('consumer', 'sheets-rows'))).toContain('shared/sheets/index');
     expect(importsOf(source('queue', 'webhooks')).filter((m) => /processor|sheets/.test(m))).toEqual([]);
     const account = importsOf(source('api', 'account'));
-    expect(account.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual([]);
+    expect(account.filter((m) => m.startsWith('shared/adapters/aws/'))).toEqual(['shared/adapters/aws/secrets']);
+    // A function given no secret setting carries no Secrets Manager client.
+    expect(importsOf(source('api', 'docs'))).not.toContain('shared/adapters/aws/secrets');
+    expect(importsOf(source('queue', 'webhooks'))).not.toContain('shared/adapters/aws/secrets');
   });
 
   it('give the MCP function its tool catalog prebuilt and no capability', () => {

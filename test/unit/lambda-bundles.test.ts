@@ -120,7 +120,7 @@ describe('Lambda bundles', () => {
     const s3 = await startFakeS3(credentials);
     try {
       await withAwsEnv({ AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_SESSION_TOKEN: credentials.sessionToken }, async () => {
-        const blob = new module.S3Blob({ bucket: 'files', region: 'us-east-1', endpoint: s3.endpoint });
+        const blob = new module.S3Blob({ bucket: 'files', region: 'us-east-1', kmsKeyId: 'alias/test', endpoint: s3.endpoint });
         await blob.put('a/b c.txt', new TextEncoder().encode('hi'), 'text/plain');
         expect(await blob.get('a/b c.txt')).toEqual({ body: new TextEncoder().encode('hi'), contentType: 'text/plain' });
         expect(s3.requests.map((r) => r.signatureValid)).toEqual([true, true]);

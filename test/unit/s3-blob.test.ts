@@ -5,12 +5,13 @@ import { startFakeS3 } from '../support/fake-s3';
 
 // S3 has no local engine: the adapter's requests go to a fake S3 on 127.0.0.1 that checks every
 // signature by S3's rules with its own implementation (test/support/fake-s3.ts).
+const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token-1' };
 
 describe('S3 blob adapter', () => {
   let s3: Awaited<ReturnType<typeof startFakeS3>>;
   const blob = (options: Partial<ConstructorParameters<typeof S3Blob>[0]> = {}) =>
-    new S3Blob({ bucket: 'bucket-1', region: 'eu-west-1', credentials: async () => credentials, endpoint: s3.endpoint, ...options });
+    new S3Blob({ bucket: 'bucket-1', region: 'eu-west-1', kmsKeyId: KEY_ARN, credentials: async () => credentials, endpoint: s3.endpoint, ...options });
   beforeAll(async () => {
     s3 = await startFakeS3(credentials);
   });
@@ -25,12 +26,13 @@ describe('S3 blob adapter', () => {
     expect(s3.requests.at(-1)!.signatureValid).toBe(false);
   });
 
-  it('puts, gets and deletes objects with signed requests, encrypted with KMS, keys escaped as S3 signs them', async () => {
+  it('puts, gets and deletes objects with signed requests, encrypted with the stack\'s KMS key, keys escaped as S3 signs them', async () => {
     const key = "products/p1/Ünïcode file (1)!*'.png";
     const store = blob();
     const before = s3.requests.length;
     await store.put(key, new Uint8Array([1, 2, 3]), 'image/png');
-    expect(s3.objects.get(`bucket-1/${key}`)).toEqual({ body: Buffer.from([1, 2, 3]), contentType: 'image/png', sse: 'aws:kms' });
+    // SSE-KMS with the stack's key named: `aws:kms` alone would encrypt with the AWS-managed aws/s3 key.
+    expect(s3.objects.get(`bucket-1/${key}`)).toEqual({ body: Buffer.from([1, 2, 3]), contentType: 'image/png', sse: 'aws:kms', kmsKeyId: KEY_ARN });
     expect(await store.get(key)).toEqual({ body: new Uint8Array([1, 2, 3]), contentType: 'image/png' });
     await store.delete(key);
     expect(s3.objects.has(`bucket-1/${key}`)).toBe(false);
@@ -40,8 +42,11 @@ describe('S3 blob adapter', () => {
       ['GET', `/bucket-1/${key}`, true],
       ['DELETE', `/bucket-1/${key}`, true],
     ]);
-    // The content type, the encryption and the session token are under the signature.
-    expect(made[0]!.signedHeaders).toEqual(expect.arrayContaining(['content-type', 'host', 'x-amz-content-sha256', 'x-amz-date', 'x-amz-security-token', 'x-amz-server-side-encryption']));
+    // The content type, the encryption with its key and the session token are under the signature.
+    expect(made[0]!.headers['x-amz-server-side-encryption-aws-kms-key-id']).toBe(KEY_ARN);
+    expect(made[0]!.signedHeaders).toEqual(
+      expect.arrayContaining(['content-type', 'host', 'x-amz-content-sha256', 'x-amz-date', 'x-amz-security-token', 'x-amz-server-side-encryption', 'x-amz-server-side-encryption-aws-kms-key-id']),
+    );
   });
 
   it('answers undefined for a missing object, and throws a refusal without retrying it', async () => {
@@ -81,7 +86,7 @@ describe('S3 blob adapter', () => {
   });
 
   it('addresses the bucket virtual-hosted in its region without an endpoint', () => {
-    const url = (new S3Blob({ bucket: 'my-bucket', region: 'eu-west-1', credentials: async () => credentials }) as unknown as { url(key: string): URL }).url('a b/c');
+    const url = (new S3Blob({ bucket: 'my-bucket', region: 'eu-west-1', kmsKeyId: KEY_ARN, credentials: async () => credentials }) as unknown as { url(key: string): URL }).url('a b/c');
     expect(url.href).toBe('https://my-bucket.s3.eu-west-1.amazonaws.com/a%20b/c');
   });
 

@@ -12,12 +12,15 @@ import type { BlobObject, BlobPort } from '../../platform/ports';
  * files ~135 KiB of bundle (its client, the S3 middleware, checksums, the XML codec) for these
  * three calls; the signer and the hash are already in every bundle through the DynamoDB client.
  * What the client did for them is kept: SigV4 with a signed payload hash, objects encrypted with
- * the bucket's KMS key, and its standard retries (throttling, 5xx, network faults and timeouts,
+ * the stack's KMS key (named on every upload: `aws:kms` alone would make S3 use the AWS-managed
+ * `aws/s3` key, not the stack's), and its standard retries (throttling, 5xx, network faults and timeouts,
  * 3 attempts with jittered backoff).
  */
 export interface S3BlobOptions {
   bucket: string;
   region: string;
+  /** The stack's KMS key (id or ARN) every object is encrypted with. */
+  kmsKeyId: string;
   credentials?: AwsCredentialIdentityProvider;
   /** A path-style endpoint (tests); by default the bucket's virtual-hosted address in `region`. */
   endpoint?: string;
@@ -57,7 +60,7 @@ export class S3Blob implements BlobPort {
   }
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
-    await this.send('PUT', key, { 'content-type': contentType, 'x-amz-server-side-encryption': 'aws:kms' }, body);
+    await this.send('PUT', key, { 'content-type': contentType, 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': this.options.kmsKeyId }, body);
   }
 
   async get(key: string): Promise<BlobObject | undefined> {
@@ -127,6 +130,6 @@ export function parseError(xml: string): { code: string; message: string } {
 
 /** The blob port of a function whose needs include `blob`. */
 export function awsBlobPort(env: AwsPortEnv): BlobPort {
-  const blob = lazily(() => new S3Blob({ bucket: required(env.config.BLOB_BUCKET, 'BLOB_BUCKET'), region: env.config.AWS_REGION }));
+  const blob = lazily(() => new S3Blob({ bucket: required(env.config.BLOB_BUCKET, 'BLOB_BUCKET'), region: env.config.AWS_REGION, kmsKeyId: required(env.config.KMS_KEY_ID, 'KMS_KEY_ID') }));
   return { put: (key, body, type) => blob().put(key, body, type), get: (key) => blob().get(key), delete: (key) => blob().delete(key) };
 }

@@ -1,5 +1,5 @@
 import { GetEmailIdentityCommand, NotFoundException, SendBulkEmailCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
-import { lazily, type AwsPortEnv } from './env';
+import { lazily, required, type AwsPortEnv } from './env';
 import type { BulkEmail, BulkEmailResult, EmailMessage, EmailPort } from '../../platform/ports';
 
 const headerList = (headers?: Record<string, string>) => (headers && Object.keys(headers).length ? Object.entries(headers).map(([Name, Value]) => ({ Name, Value })) : undefined);
@@ -88,7 +88,7 @@ export class SesEmail implements EmailPort {
 
 /** The email port of a function whose needs include `email`. */
 export function awsEmailPort(env: AwsPortEnv): EmailPort {
-  const email = lazily(() => new SesEmail(new SESv2Client({ region: env.config.AWS_REGION }), env.config.EMAIL_FROM, env.config.EMAIL_CONFIGURATION_SET));
+  const email = lazily(() => new SesEmail(new SESv2Client({ region: env.config.AWS_REGION }), required(env.config.EMAIL_FROM, 'EMAIL_FROM (the deploy setting senderEmail)'), env.config.EMAIL_CONFIGURATION_SET));
   return {
     send: (message) => email().send(message),
     sendBulk: (message) => email().sendBulk(message),

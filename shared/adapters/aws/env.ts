@@ -7,6 +7,8 @@ export interface AwsPortEnv {
   queueUrls: Partial<Record<QueueName, string>>;
   /** The job group of each job type: its jobs queue is the configured prefix and the group's name. */
   jobGroupOf?: Record<string, string>;
+  /** The function's environment (default process.env): where secrets' ARNs are read. */
+  environment?: NodeJS.ProcessEnv;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { AwsPortEnv } from './env';
 import { awsQueuePort } from './queue';
 import { awsRenderPort } from './render';
 import { awsSchedulerPort } from './scheduler';
+import { awsSecretsPort } from './secrets';
 
 /**
  * Every AWS port at once: for the generic entries (functions/*.ts) and tools that may touch
@@ -16,6 +17,7 @@ import { awsSchedulerPort } from './scheduler';
  */
 export function awsPorts(env: AwsPortEnv): CorePorts {
   return {
+    secrets: awsSecretsPort(env),
     bus: awsBusPort(env),
     queue: awsQueuePort(env),
     scheduler: awsSchedulerPort(env),

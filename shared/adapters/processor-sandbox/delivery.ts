@@ -3,7 +3,7 @@ import { logger } from '../../platform/logger';
 import type { Scope } from '../../store/keys';
 import type { SandboxNotification } from './records';
 import { getNotification, notificationKey } from './repository';
-import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from './signing';
+import { SANDBOX_SIGNING_SECRET, SIGNATURE_HEADER, sign } from './signing';
 
 /** Serialises a notification exactly once; these bytes are signed and sent. */
 export const notificationBody = (n: SandboxNotification) =>
@@ -20,12 +20,13 @@ export async function deliverNotification(deps: Deps, scope: Scope, notification
   const notification = await getNotification(deps.store, scope, notificationId);
   if (!notification || notification.deliveredAt || !notification.notifyUrl) return;
   const body = notificationBody(notification);
+  const secret = await deps.ports.secrets.get(SANDBOX_SIGNING_SECRET);
   const timestamp = Math.floor(deps.clock.nowMs() / 1000);
   let status = 0;
   try {
     const response = await fetch(notification.notifyUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(SANDBOX_NOTIFICATION_SECRET, timestamp, body) },
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(secret, timestamp, body) },
       body,
       signal: AbortSignal.timeout(15_000),
     });

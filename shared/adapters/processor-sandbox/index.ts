@@ -3,6 +3,7 @@ import { SANDBOX_CONTROL_ROUTES } from './control';
 import { SANDBOX_JOB_HANDLERS } from './jobs';
 import { sandboxOperations } from './operations';
 import { ports } from './ports';
+import { SANDBOX_SIGNING_SECRET } from './signing';
 
 /**
  * The sandbox payment processor, as a provider of the processor capability's port: the port
@@ -23,6 +24,9 @@ export const processorSandbox = defineCapability({
   apiFunction: 'processor',
   operations: sandboxOperations,
   needs: ['table', 'queue', 'scheduler'],
+  // The ingress (on the processor's function) verifies with it; the delivery job signs with it.
+  settings: [SANDBOX_SIGNING_SECRET],
+  jobSettings: [SANDBOX_SIGNING_SECRET],
   jobs: SANDBOX_JOB_HANDLERS,
   controlRoutes: SANDBOX_CONTROL_ROUTES,
   ports,

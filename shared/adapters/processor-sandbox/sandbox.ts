@@ -7,7 +7,7 @@ import type { TransactOp } from '../../store/store';
 import * as repo from './repository';
 import { addDays, addInterval, cardBrand, cardOutcome, RETRY_DELAYS_DAYS } from './periods';
 import { JOB_DELIVER, JOB_RENEW, SBX, type SandboxCardUpdate, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment } from './records';
-import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, verify } from './signing';
+import { SANDBOX_SIGNING_SECRET, SIGNATURE_HEADER, verify } from './signing';
 import {
   ProcessorError,
   type Buyer,
@@ -59,9 +59,9 @@ export class SandboxProcessor implements ProcessorPort {
     return this.deps.clock.now();
   }
 
-  /** Notifications it posted are signed with its documented constant secret (signing.ts). */
-  verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number) {
-    return verify(SANDBOX_NOTIFICATION_SECRET, headers[SIGNATURE_HEADER], rawBody, nowSeconds);
+  /** Notifications it posted are signed with the deployment's sandbox secret (signing.ts). */
+  async verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number) {
+    return verify(await this.deps.ports.secrets.get(SANDBOX_SIGNING_SECRET), headers[SIGNATURE_HEADER], rawBody, nowSeconds);
   }
 
   refuseNext(operation: RefusableOperation): void {

@@ -1,14 +1,25 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { defineSetting } from '../../platform/settings';
 
 /**
  * Signature of a processor notification: `t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<raw body>">`,
  * the same scheme our own webhooks use, so the raw bytes are what is signed and checked.
  *
- * The sandbox signs with SANDBOX_NOTIFICATION_SECRET. It is a documented constant on purpose: the
- * sandbox only moves test money, and a constant lets a developer replay notifications by hand. A
- * live processor adapter brings its own secret.
+ * The sandbox signs with its signing secret (SANDBOX_SIGNING_SECRET below). In a deployed stack it
+ * is generated per deployment in Secrets Manager, so nobody outside the stack can post a
+ * notification its ingress accepts. The local runtime uses the documented constant
+ * SANDBOX_NOTIFICATION_SECRET, so a developer can replay notifications by hand; it is never a
+ * deployed stack's secret. A live processor adapter brings its own secret.
  */
 export const SANDBOX_NOTIFICATION_SECRET = 'sbx_whsec_3f1c9a6e2b7d48e0a5c4f9b2d7e61a08';
+
+export const SANDBOX_SIGNING_SECRET = defineSetting({
+  kind: 'secret',
+  name: 'sandboxSigningSecret',
+  variable: 'SANDBOX_SIGNING_SECRET',
+  summary: 'HMAC secret the sandbox processor signs its notifications with, and the ingress verifies',
+  localValue: SANDBOX_NOTIFICATION_SECRET,
+});
 export const SIGNATURE_HEADER = 'x-processor-signature';
 export const TOLERANCE_SECONDS = 300;
 

@@ -194,7 +194,7 @@ export class StripeProcessor implements ProcessorPort {
     throw new ProcessorError('Stripe checkouts are completed on Stripe\'s own page', 'invalid');
   }
 
-  verifyNotification() {
+  async verifyNotification() {
     return { ok: false as const, reason: 'Stripe events arrive on the Stripe webhook route' };
   }
 
