@@ -25,7 +25,8 @@
  *     --file products=products_export.csv --file customers=customers_export.csv [--token T --shop S]
  *
  *   npm run admin -- --local set-processor --account ID --mode live --provider stripe \
- *     --secret-key rk_live_... --webhook-secret whsec_...
+ *     --secret-key rk_live_... --webhook-secret whsec_... [--automatic-tax]
+ *   (--automatic-tax: Stripe Tax on checkouts; the sandbox takes --tax-rate <percent> to simulate a rate)
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,6 +71,8 @@ const { values, positionals } = parseArgs({
     provider: { type: 'string' },
     'secret-key': { type: 'string' },
     'webhook-secret': { type: 'string' },
+    'automatic-tax': { type: 'boolean' },
+    'tax-rate': { type: 'string' },
     'kms-key-id': { type: 'string' },
     queue: { type: 'string' },
     outputs: { type: 'string' },
@@ -258,7 +261,11 @@ async function main() {
         if (!webhookSecret.startsWith('whsec_')) fail('--webhook-secret must start with whsec_');
         secrets = { secretKey, webhookSecret };
       }
-      const saved = await setProcessorSettings({ store, clock, encryption: encryption() }, scope, { provider, secrets });
+      const taxRate = values['tax-rate'] === undefined ? undefined : Number(values['tax-rate']);
+      if (taxRate !== undefined && (provider !== 'sandbox' || !Number.isFinite(taxRate) || taxRate < 0 || taxRate > 100)) fail('--tax-rate is the sandbox\'s simulated rate, a percent from 0 to 100');
+      if (values['automatic-tax'] && provider !== 'stripe') fail('--automatic-tax is Stripe Tax: use it with --provider stripe');
+      const tax = values['automatic-tax'] ? { automatic: true } : taxRate !== undefined ? { simulatedRatePercent: taxRate } : null;
+      const saved = await setProcessorSettings({ store, clock, encryption: encryption() }, scope, { provider, secrets, tax });
       console.log(JSON.stringify({ accountId: scope.accountId, mode: scope.mode, provider: saved.provider, hints: saved.hints, updatedAt: saved.updatedAt }, null, 2));
       console.error(`Stored in ${where}. Running functions pick it up within a minute. Stripe webhook endpoint: <API base>/processor/stripe/webhooks/${scope.accountId}/${scope.mode}`);
       return;

@@ -2,15 +2,16 @@ import { ArnFormat, CfnOutput, Duration, Stack, Validations, type StackProps } f
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { EventBus, Rule, type IEventBus } from 'aws-cdk-lib/aws-events';
-import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { EVENT_SOURCE } from '../shared/adapters/aws/bus';
+import { consumerFunctionName } from './layout';
+import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, Function as LambdaFn, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '../shared/adapters/aws/bus';
 import { CARRIES_EVENT, OUTBOX_ENTITY } from '../shared/platform/events';
 import type { App } from '../shared/composition/assemble';
 import { queueUrlVariable } from '../shared/composition/aws-deps';
@@ -19,7 +20,6 @@ import { DeploySettings } from './constructs/settings';
 import { importStateful } from './constructs/shared-resources';
 import { grantNeeds, sendToJobsQueues, type ServiceResources } from './constructs/access';
 import { jobsQueueName, jobsQueueNamePrefix } from '../shared/composition/jobs';
-import type { AccessNeed } from '../shared/platform/capability';
 import {
   createAlarmTopic,
   deadLetterAlarm,
@@ -229,17 +229,22 @@ export class WorkersStack extends Stack {
     );
     this.bus.grantPutEventsTo(dispatcher);
 
-    // Consumers: a function, a rule targeting it with retries and a dead-letter queue each. Bus
-    // consumers match our events on our bus by type (detail-type); external consumers match another
-    // service's events (source and detail-type) on the default bus.
-    const consume = (name: string, kind: 'consumer' | 'external-consumer', needs: AccessNeed[], eventBus: IEventBus, eventPattern: { source: string[]; detailType?: string[] }) => {
-      const fn = new ServiceFunction(this, `Consumer-${name}`, { entryName: kind, appFunction: name, app, environment: this.serviceEnvironment, settings });
-      grantNeeds(fn, needs, this.resources);
-      this.functions.push(fn);
+    // Consumers: a rule each, targeting the consumer's function with retries and a dead-letter
+    // queue. Bus consumers match our events on our bus by type (detail-type); external consumers
+    // match another service's events (source and detail-type) on the default bus. The rules and
+    // queues stay here (the queues hold events; a rule that moved would leave a gap in a deploy);
+    // the functions are the consumers stack's, named so that no reference runs back to it.
+    const consume = (name: string, eventBus: IEventBus, eventPattern: { source: string[]; detailType?: string[] }) => {
       const consumerDlq = new Queue(this, `Consumer-${name}-Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
       deadLetterAlarm(this, `Consumer-${name}-DlqAlarm`, topic, consumerDlq, `Events for ${name}`);
       this.deadLetterQueues.push({ name: `consumer:${name}`, kind: 'rule', dlq: consumerDlq, consumer: name });
       Validations.of(consumerDlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of the bus rule target; it needs none of its own.' });
+      const fn = LambdaFn.fromFunctionAttributes(this, `Consumer-${name}-Ref`, {
+        functionArn: this.formatArn({ service: 'lambda', resource: 'function', resourceName: consumerFunctionName(props.stage, name), arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+        sameEnvironment: true,
+        // Its invoke permission for rules is the consumers stack's, beside the function.
+        skipPermissions: true,
+      });
       new Rule(this, `Rule-${name}`, {
         eventBus,
         eventPattern,
@@ -247,10 +252,10 @@ export class WorkersStack extends Stack {
       });
     };
     for (const consumer of app.consumers) {
-      consume(consumer.name, 'consumer', consumer.needs ?? ['table'], this.bus, { source: [EVENT_SOURCE], ...(consumer.eventTypes === '*' ? {} : { detailType: consumer.eventTypes }) });
+      consume(consumer.name, this.bus, { source: [EVENT_SOURCE], ...(consumer.eventTypes === '*' ? {} : { detailType: consumer.eventTypes }) });
     }
     for (const consumer of app.externalConsumers) {
-      consume(consumer.name, 'external-consumer', consumer.needs ?? ['table'], defaultBus, { source: [consumer.source], detailType: consumer.detailTypes });
+      consume(consumer.name, defaultBus, { source: [consumer.source], detailType: consumer.detailTypes });
     }
 
     for (const declared of app.queues) {

@@ -91,7 +91,7 @@ export function declaredRepositories(root = ROOT): string[] {
 const DIRECT_READ = /\bstore\.(get|batchGet|query|queryAll|queryPage)\s*[<(]/g;
 // Key builders belong in declarations; a sort-key bound is not a key.
 const DIRECT_KEY = /\bkeys\.(?!timerDueBefore\b)\w+\s*\(/g;
-const PATTERN_CALL = /\b(\w+Entity)\.(get|query|queryAll|queryKeys)\(\s*[\w.]+\s*,\s*'(\w+)'/g;
+const PATTERN_CALL = /\b(\w+Entity)\.(get|getMany|query|queryAll|queryKeys)\(\s*[\w.]+\s*,\s*'(\w+)'/g;
 
 const lineOf = (source: string, index: number) => source.slice(0, index).split('\n').length;
 
@@ -107,7 +107,7 @@ export function undeclaredUses(file: string, source: string, entities: Map<strin
     const [, entityName, method, pattern] = m as unknown as [string, string, string, string];
     const entity = entities.get(entityName!);
     const spec = entity && Object.hasOwn(entity.declaration.patterns, pattern!) ? entity.declaration.patterns[pattern!] : undefined;
-    const kind = method === 'get' ? 'get' : 'query';
+    const kind = method === 'get' || method === 'getMany' ? 'get' : 'query';
     if (!entity) problems.push(`${file}:${lineOf(source, m.index)} ${entityName} is not a declared entity`);
     else if (!spec || spec.kind !== kind) problems.push(`${file}:${lineOf(source, m.index)} ${entityName} declares no ${kind} pattern "${pattern}"`);
   }

@@ -1,7 +1,9 @@
 import { account } from './account/index';
 import { processorSandbox } from './adapters/processor-sandbox/index';
 import { processorStripe } from './adapters/processor-stripe/index';
+import { analytics } from './analytics/index';
 import { audience } from './audience/index';
+import { audit } from './audit/index';
 import { automations } from './automations/index';
 import { catalog } from './catalog/index';
 import { checkout } from './checkout/index';
@@ -15,11 +17,15 @@ import { receipts } from './receipts/index';
 import { retention } from './retention/index';
 import { funnels } from './funnels/index';
 import { imports } from './imports/index';
+import { invoices } from './invoices/index';
 import { links } from './links/index';
 import { memberships } from './memberships/index';
 import type { Capability } from './platform/capability';
 import { platformMail } from './platform-mail/index';
+import { privacy } from './privacy/index';
 import { processor } from './processor/index';
+import { productFiles } from './product-files/index';
+import { licenses } from './licenses/index';
 import { sales } from './sales/index';
 import { segments } from './segments/index';
 import { sheets } from './sheets/index';
@@ -38,6 +44,6 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, usage, retention, dashboard, platformMail];
+export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, productFiles, licenses, usage, retention, dashboard, analytics, audit, privacy, invoices, platformMail];
 
 export const APP = assembleApp(CAPABILITIES);

@@ -8,7 +8,7 @@ import { DEFAULT_ACCENT, accentOnWhite, textOnAccent } from './branding-rules';
 import type { BrandingRecord } from './entities';
 import { loadBranding, saveBranding } from './repository';
 
-export type BrandingChange = Partial<Pick<BrandingRecord, 'displayName' | 'logoImageId' | 'accentColor' | 'supportEmail' | 'locale'>>;
+export type BrandingChange = Partial<Pick<BrandingRecord, 'displayName' | 'logoImageId' | 'accentColor' | 'supportEmail' | 'locale' | 'legalName' | 'legalAddress' | 'taxId'>>;
 
 const stored = (record: BrandingRecord | undefined) => ({
   displayName: record?.displayName ?? null,
@@ -16,6 +16,9 @@ const stored = (record: BrandingRecord | undefined) => ({
   accentColor: record?.accentColor ?? null,
   supportEmail: record?.supportEmail ?? null,
   locale: matchLocale(record?.locale) ?? null,
+  legalName: record?.legalName ?? null,
+  legalAddress: record?.legalAddress ?? null,
+  taxId: record?.taxId ?? null,
   updatedAt: record?.updatedAt ?? null,
 });
 
@@ -35,6 +38,9 @@ export async function updateBranding(deps: Deps, scope: Scope, change: BrandingC
     accentColor: change.accentColor === undefined ? current.accentColor : change.accentColor?.toLowerCase() ?? null,
     supportEmail: change.supportEmail === undefined ? current.supportEmail : change.supportEmail,
     locale: change.locale === undefined ? current.locale : change.locale,
+    legalName: change.legalName === undefined ? current.legalName : change.legalName,
+    legalAddress: change.legalAddress === undefined ? current.legalAddress : change.legalAddress,
+    taxId: change.taxId === undefined ? current.taxId : change.taxId,
     updatedAt: deps.clock.now().toISOString(),
   };
   await saveBranding(deps.store, scope, next);

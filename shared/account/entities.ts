@@ -11,6 +11,10 @@ export interface BrandingRecord {
   supportEmail: string | null;
   /** The language buyer pages and mails fall back to when the buyer's own is unknown. */
   locale?: string | null;
+  /** The seller's legal identity, printed on invoices (absent on records written before invoices). */
+  legalName?: string | null;
+  legalAddress?: string | null;
+  taxId?: string | null;
   updatedAt: string;
 }
 

@@ -8,7 +8,7 @@ export const audienceOperations = [
   defineOperation({
     operationId: 'listNewsletterSubscribers',
     tool: 'list_newsletter_subscribers',
-    summary: 'Newsletter contacts, newest first (email prefix `q` lists alphabetically); cursor pagination with `limit` and `after`',
+    summary: 'Newsletter contacts, newest first (email prefix `q` lists alphabetically); cursor pagination: `limit` and `cursor` (or `after`) → `nextCursor`',
     tags,
     method: 'GET',
     path: '/newsletters/subscribers',
@@ -16,7 +16,7 @@ export const audienceOperations = [
     query: listQuery,
     output: listOutput,
     handler: async (ctx, { query }) => {
-      const page = await listContacts(ctx, ctx.scope, { status: query.status, tag: query.tag, q: query.q }, { limit: query.limit, cursor: query.after });
+      const page = await listContacts(ctx, ctx.scope, { status: query.status, tag: query.tag, q: query.q }, { limit: query.limit, cursor: query.cursor ?? query.after });
       return { data: page.contacts, nextCursor: page.cursor ?? null };
     },
   }),

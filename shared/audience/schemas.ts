@@ -34,6 +34,7 @@ export const listQuery = z.object({
   q: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(254))),
   limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
   after: z.optional(z.string().check(z.maxLength(2000))),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))).check(z.describe('nextCursor of the previous page (same as after)')),
 });
 
 export const listOutput = z.object({ data: z.array(contactSchema), nextCursor: z.nullable(z.string()) });

@@ -1,5 +1,6 @@
 import { getAccount } from '../platform/accounts';
 import type { Deps } from '../platform/context';
+import { erasedSince } from '../platform/privacy';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import type { DomainEvent } from '../platform/events';
 import { objectId } from '../platform/ids';
@@ -380,6 +381,8 @@ export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<v
   if (!email || !isValidEmail(normalizeEmail(email))) return;
   const scope: Scope = { accountId: event.accountId, mode: event.mode };
   if (await deps.store.get(repo.markerKey(SALE_FACTS_CONSUMER, event.id), { consistent: true })) return;
+  // A sale committed before its buyer was erased, delivered after: it must not bring the contact back.
+  if (await erasedSince(deps, scope, email, new Date(event.created * 1000).toISOString())) return;
   const account = await getAccount(deps.store, event.accountId);
   const name = [data.customer?.firstName, data.customer?.lastName].filter(Boolean).join(' ') || null;
   const at = data.order?.createdAt ?? new Date(event.created * 1000).toISOString();

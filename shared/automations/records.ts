@@ -4,8 +4,23 @@ export const RUN = 'RUN';
 export const SEND = 'SEND';
 export const STEP_STAT = 'STEP_STAT';
 
-export type AutomationStep = { type: 'send_email'; postId: string } | { type: 'wait'; hours: number };
-export type AutomationTrigger = { type: 'lead_magnet_claimed'; productId: string };
+/**
+ * `if_segment`: a contact in the segment goes on to the next step; one who is not goes to step
+ * `otherwise` (a later step) or leaves the automation (`end`).
+ */
+export type AutomationStep =
+  | { type: 'send_email'; postId: string }
+  | { type: 'wait'; hours: number }
+  | { type: 'if_segment'; segmentId: string; otherwise: number | 'end' };
+
+/**
+ * What puts a contact into the automation. `lead_magnet_claimed` is a funnel's (funnels enroll);
+ * `order_completed` is a buyer of the product (any product when none is named). With `segmentId`
+ * only contacts in that segment at the moment of the trigger enter.
+ */
+export type AutomationTrigger =
+  | { type: 'lead_magnet_claimed'; productId: string; segmentId?: string }
+  | { type: 'order_completed'; productId?: string; segmentId?: string };
 export type AutomationStatus = 'draft' | 'active' | 'paused';
 
 export interface AutomationRecord {

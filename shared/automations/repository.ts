@@ -30,6 +30,12 @@ export const automationWrites = {
     condition: 'attribute_exists(PK)',
   }),
   delete: (scope: Scope, id: string): TransactOp => ({ delete: automationKey(scope, id), condition: 'attribute_exists(PK)' }),
+  /** The whole record, only if nobody changed it since it was read. */
+  replace: (scope: Scope, record: AutomationRecord, readUpdatedAt: string): TransactOp => ({
+    put: toItem(automationKey(scope, record._id), 'Automation', record),
+    condition: 'updatedAt = :read',
+    values: { ':read': readUpdatedAt },
+  }),
 };
 
 export const getRun = async (store: Store, scope: Scope, automationId: string, email: string) =>
@@ -67,4 +73,16 @@ export async function stepStats(store: Store, scope: Scope, automationId: string
 export async function sendsOfStep(store: Store, scope: Scope, automationId: string, step: number, page: { limit: number; cursor?: string }) {
   const result = await store.query({ pk: keys.children(scope, AUTOMATION, automationId, SEND), beginsWith: `${step}#`, ascending: true, limit: page.limit, cursor: page.cursor });
   return { sends: result.items.map((i) => toRecord<{ email: string; sentPostId?: string }>(i)!), cursor: result.cursor };
+}
+
+/** Every automation of the tenant, a page at a time (a seller has few; the trigger consumer reads them). */
+export async function allAutomations(store: Store, scope: Scope): Promise<AutomationRecord[]> {
+  const out: AutomationRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listAutomations(store, scope, { limit: 100, cursor });
+    out.push(...page.automations);
+    cursor = page.cursor;
+  } while (cursor);
+  return out;
 }

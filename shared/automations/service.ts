@@ -12,6 +12,7 @@ import type { TransactOp } from '../store/store';
 import type { AutomationRecord, AutomationStep, AutomationTrigger, RunRecord } from './records';
 import * as repo from './repository';
 import { advanceRun } from './rules';
+import { contactInSegment } from '../segments/service';
 
 export const JOB_AUTOMATION_STEP = 'automation.step';
 const HOUR_MS = 3_600_000;
@@ -67,6 +68,8 @@ export async function deleteAutomation(deps: Deps, scope: Scope, id: string): Pr
 export async function enroll(deps: Deps, scope: Scope, automationId: string, email: string): Promise<boolean> {
   const automation = await findAutomation(deps, scope, automationId);
   if (!automation || automation.status !== 'active') return false;
+  // A trigger restricted to a segment lets in only contacts in it at the moment of the trigger.
+  if (automation.trigger.segmentId && !(await contactInSegment(deps, scope, automation.trigger.segmentId, email))) return false;
   const now = deps.clock.now().toISOString();
   const run: RunRecord = { _id: objectId(deps.clock), automationId, email, step: 0, enteredAt: now, nextAt: now, done: false };
   try {
@@ -94,7 +97,10 @@ export async function runStep(deps: Deps, scope: Scope, automationId: string, em
   if (!automation || automation.status !== 'active') return;
   const run = await repo.getRun(deps.store, scope, automationId, email);
   if (!run || run.done || run.step !== step) return;
-  const plan = advanceRun(automation.steps, step);
+  // Branches ask about this contact's segments once, up front, so the plan stays a pure function.
+  const branchSegments = [...new Set(automation.steps.flatMap((s) => (s.type === 'if_segment' ? [s.segmentId] : [])))];
+  const membership = new Map(await Promise.all(branchSegments.map(async (id) => [id, await contactInSegment(deps, scope, id, email)] as const)));
+  const plan = advanceRun(automation.steps, step, (id) => membership.get(id) === true);
   for (const index of plan.sends) await sendStep(deps, scope, automation, index, email);
   const now = deps.clock.nowMs();
   const nextAt = plan.resume ? new Date(now + plan.resume.waitHours * HOUR_MS) : undefined;

@@ -1,6 +1,6 @@
 import { defineEntity } from '../store/entity';
 import { keys, type Scope } from '../store/keys';
-import { OFFER, PRODUCT, type OfferRecord, type ProductRecord } from './records';
+import { OFFER, PRODUCT, type OfferRecord, type ProductLocator, type ProductRecord } from './records';
 
 // Products and offers each live in one partition per tenant and mode with the time-ordered id as
 // sort key, so a descending query is newest first. Deleted ones stay (deletedAt) for history.
@@ -62,5 +62,22 @@ export const offerEntity = defineEntity<OfferRecord>()({
       condition: 'filter attribute_not_exists(deletedAt)',
       notes: 'bounded per-tenant list',
     },
+  },
+});
+
+const locatorKey = (productId: string) => keys.capability('product', productId);
+
+/**
+ * Scope-free pointer from a product id to its account and mode, written with the product: the
+ * public buy link (GET /buy/{productId}) names only the product.
+ */
+export const productLocatorEntity = defineEntity<ProductLocator>()({
+  entity: 'ProductLocator',
+  version: 1,
+  owner: 'catalog',
+  key: locatorKey,
+  keyArgs: ['productId'],
+  patterns: {
+    byProduct: { kind: 'get', summary: 'Account and mode of a product (public buy link)', key: locatorKey, args: ['productId'] },
   },
 });

@@ -26,11 +26,30 @@ export interface ProductRecord {
   published: boolean;
   refundPolicyId?: string | null;
   imageIds?: string[];
+  /** A licence key per paid order (software): how many machines may activate it, and for how long it works. */
+  licenseKeys?: LicenseKeySettings;
+  /** How many times one order may download the product's files (each file counts); unlimited when absent. */
+  downloadLimit?: number;
+  /** File types the seller allows beyond the deliverable ones (extensions such as `.dmg`). */
+  allowedFileTypes?: string[];
   testMode: boolean;
   createdAt: string;
   updatedAt: string;
   /** Set by DELETE: the record stays for history joins (orders) but is gone for every read path. */
   deletedAt?: string;
+}
+
+export interface LicenseKeySettings {
+  enabled: boolean;
+  activationLimit: number;
+  /** Days a key works after the order; never expires when absent. */
+  expiresInDays?: number;
+}
+
+/** Scope-free pointer from a product id to its tenant: the public buy link names only the product. */
+export interface ProductLocator {
+  accountId: string;
+  mode: 'live' | 'test';
 }
 
 export type Frequency = 'weekly' | 'monthly' | 'yearly';

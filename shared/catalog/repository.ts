@@ -1,7 +1,7 @@
 import type { Scope } from '../store/keys';
 import { putNew } from '../store/conditional';
 import type { Store, TransactOp } from '../store/store';
-import { offerEntity, productEntity } from './entities';
+import { offerEntity, productEntity, productLocatorEntity } from './entities';
 import { OFFER, PRODUCT, type OfferRecord, type ProductRecord } from './records';
 
 // Products and offers each live in one partition per tenant and mode (`<scope>#PRODUCT`,
@@ -90,8 +90,14 @@ function replaceOp(scope: Scope, type: typeof PRODUCT | typeof OFFER, record: Pr
   };
 }
 
+/** The product's scope-free locator (public buy link); a product id is never reused. */
+const locatorPut = (scope: Scope, productId: string): TransactOp => ({ put: productLocatorEntity.item(productLocatorEntity.declaration.key(productId), { accountId: scope.accountId, mode: scope.mode }) });
+
+/** Account and mode of a product id, for the public buy link. */
+export const locateProduct = (store: Store, productId: string) => productLocatorEntity.get(store, 'byProduct', productId);
+
 export const productWrites = {
-  create: (scope: Scope, record: ProductRecord) => createOp(scope, PRODUCT, record),
+  create: (scope: Scope, record: ProductRecord) => [createOp(scope, PRODUCT, record), locatorPut(scope, record._id)],
   replace: (scope: Scope, record: ProductRecord, readUpdatedAt: string) => replaceOp(scope, PRODUCT, record, readUpdatedAt),
 };
 

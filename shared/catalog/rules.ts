@@ -45,8 +45,17 @@ export function buildProduct(input: ProductCreateInput, meta: NewRecordMeta): Pr
   if (input.description != null) record.description = input.description;
   if (input.creditAmount !== undefined) record.creditAmount = input.creditAmount;
   if (input.creditAutoRefill !== undefined) record.creditAutoRefill = input.creditAutoRefill;
+  if (input.licenseKeys !== undefined) record.licenseKeys = licenseKeys(input.licenseKeys);
+  if (input.downloadLimit != null) record.downloadLimit = input.downloadLimit;
+  if (input.allowedFileTypes?.length) record.allowedFileTypes = [...new Set(input.allowedFileTypes)];
   return record;
 }
+
+const licenseKeys = (input: NonNullable<ProductCreateInput['licenseKeys']>): NonNullable<ProductRecord['licenseKeys']> => ({
+  enabled: input.enabled,
+  activationLimit: input.activationLimit,
+  ...(input.expiresInDays != null ? { expiresInDays: input.expiresInDays } : {}),
+});
 
 /** Applies a partial update; fields left out keep their value, null clears the optional ones. */
 export function mergeProduct(current: ProductRecord, change: ProductUpdateInput, now: string): ProductRecord {
@@ -71,6 +80,12 @@ export function mergeProduct(current: ProductRecord, change: ProductUpdateInput,
   else if (change.creditAmount !== undefined) next.creditAmount = change.creditAmount;
   if (change.creditAutoRefill === null) delete next.creditAutoRefill;
   else if (change.creditAutoRefill !== undefined) next.creditAutoRefill = change.creditAutoRefill;
+  if (change.licenseKeys === null) delete next.licenseKeys;
+  else if (change.licenseKeys !== undefined) next.licenseKeys = licenseKeys(change.licenseKeys);
+  if (change.downloadLimit === null) delete next.downloadLimit;
+  else if (change.downloadLimit !== undefined) next.downloadLimit = change.downloadLimit;
+  if (change.allowedFileTypes === null || (change.allowedFileTypes && !change.allowedFileTypes.length)) delete next.allowedFileTypes;
+  else if (change.allowedFileTypes !== undefined) next.allowedFileTypes = [...new Set(change.allowedFileTypes)];
   return next;
 }
 
@@ -102,7 +117,14 @@ export function toProductView(record: ProductRecord): ProductView {
     payWhatYouWant: { enabled: record.payWhatYouWant?.enabled ?? false, minimumPrice: centsToPrice(record.payWhatYouWant?.minimumCents ?? 0) },
     published: record.published,
     refundPolicyId: record.refundPolicyId ?? null,
+    // Like the credit fields: only on products that use them, so other clients see no change.
+    ...(record.licenseKeys ? { licenseKeys: { enabled: record.licenseKeys.enabled, activationLimit: record.licenseKeys.activationLimit, expiresInDays: record.licenseKeys.expiresInDays ?? null } } : {}),
+    ...(record.downloadLimit !== undefined ? { downloadLimit: record.downloadLimit } : {}),
+    ...(record.allowedFileTypes?.length ? { allowedFileTypes: record.allowedFileTypes } : {}),
     imageIds: record.imageIds ?? [],
+    // The public buy link, relative to the API's base address (events carry it too, and they
+    // name no deployment address).
+    buyPath: `/buy/${record._id}`,
     testMode: record.testMode,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

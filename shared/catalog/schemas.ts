@@ -44,6 +44,18 @@ const payWhatYouWantInput = z.union(
   { error: 'must be true, false or { enabled, minimumPrice }' },
 );
 
+export const MAX_ACTIVATION_LIMIT = 1000;
+export const licenseKeysInput = z.object(
+  {
+    enabled: z.boolean({ error: required('true or false') }),
+    activationLimit: z._default(z.number({ error: required('an integer') }).check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'), z.maximum(MAX_ACTIVATION_LIMIT, `must be at most ${MAX_ACTIVATION_LIMIT}`)), 1),
+    expiresInDays: z.optional(z.nullable(z.number({ error: required('an integer number of days') }).check(z.int('must be an integer number of days'), z.minimum(1, 'must be at least 1'), z.maximum(36500, 'must be at most 36500')))),
+  },
+  { error: required('an object { enabled, activationLimit, expiresInDays? }') },
+);
+const downloadLimitSchema = z.number({ error: required('an integer') }).check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'), z.maximum(10_000, 'must be at most 10000'));
+const fileTypesSchema = z.array(z.string().check(z.trim(), z.toLowerCase(), z.regex(/^\.[a-z0-9]{1,10}$/, 'each type is a file extension such as .dmg'))).check(z.maxLength(50, 'at most 50 types'));
+
 const productTypeSchema = z.enum(['digital', 'credits'], { error: 'must be digital or credits' });
 
 export const productCreateBody = z.object({
@@ -57,6 +69,9 @@ export const productCreateBody = z.object({
   published: z.optional(z.boolean({ error: 'must be true or false' })).check(z.describe('true unless stated')),
   refundPolicyId: z.optional(z.nullable(objectIdSchema)),
   imageIds: z.optional(imageIdsSchema),
+  licenseKeys: z.optional(licenseKeysInput).check(z.describe('A licence key per paid order: { enabled, activationLimit (1 unless stated), expiresInDays? }')),
+  downloadLimit: z.optional(z.nullable(downloadLimitSchema)).check(z.describe('Downloads one order may make of the files (each file counts); unlimited when null')),
+  allowedFileTypes: z.optional(fileTypesSchema).check(z.describe('Extensions allowed for uploads beyond the deliverable types, such as [".dmg", ".exe"]')),
 });
 
 /** Partial update: every field optional; null clears the optional ones. */
@@ -71,6 +86,9 @@ export const productUpdateBody = z.object({
   published: z.optional(z.boolean({ error: 'must be true or false' })),
   refundPolicyId: z.optional(z.nullable(objectIdSchema)),
   imageIds: z.optional(imageIdsSchema),
+  licenseKeys: z.optional(z.nullable(licenseKeysInput)),
+  downloadLimit: z.optional(z.nullable(downloadLimitSchema)),
+  allowedFileTypes: z.optional(z.nullable(fileTypesSchema)),
 });
 
 export const productCopyBody = z.object({
@@ -144,6 +162,10 @@ export const productSchema = z.object({
   creditAutoRefill: z.optional(z.object({ enabled: z.boolean(), topOffCents: z.number().check(z.int()) })),
   payWhatYouWant: z.object({ enabled: z.boolean(), minimumPrice: z.number() }),
   refundPolicyId: z.nullable(z.string()),
+  licenseKeys: z.optional(z.object({ enabled: z.boolean(), activationLimit: z.number().check(z.int()), expiresInDays: z.nullable(z.number().check(z.int())) })),
+  downloadLimit: z.optional(z.number().check(z.int())),
+  allowedFileTypes: z.optional(z.array(z.string())),
+  buyPath: z.string().check(z.describe('The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout')),
 });
 
 export const offerSchema = z.object({

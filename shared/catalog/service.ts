@@ -9,7 +9,7 @@ import { copyName } from './copy-name';
 import { missingImageIds } from '../storefront/images/references';
 import { refundPolicyExists } from '../storefront/refund-policies';
 import type { OfferRecord, ProductRecord } from './records';
-import { getActiveOffer, getActiveProduct, getOffer, getProduct, getSellable, listOffers, listProducts, listProductsWithRefundPolicy, offerWrites, productWrites } from './repository';
+import { getActiveOffer, getActiveProduct, locateProduct, getOffer, getProduct, getSellable, listOffers, listProducts, listProductsWithRefundPolicy, offerWrites, productWrites } from './repository';
 import {
   buildOffer,
   buildProduct,
@@ -39,6 +39,12 @@ export const lookupProduct = (deps: Pick<Deps, 'store'>, scope: Scope, id: strin
 
 /** The stored offer, deleted ones included: subscribers of a deleted offer keep renewing. */
 export const lookupOffer = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<OfferRecord | undefined> => getOffer(deps.store, scope, id);
+
+/** The account and mode a product id belongs to (the public buy link names only the product). */
+export const productScope = async (deps: Pick<Deps, 'store'>, productId: string): Promise<Scope | undefined> => {
+  const located = await locateProduct(deps.store, productId);
+  return located ? { accountId: located.accountId, mode: located.mode } : undefined;
+};
 
 /** What a checkout may sell under an id: a product or an offer that is not deleted. */
 export const lookupSellable = (deps: Pick<Deps, 'store'>, scope: Scope, id: string) => getSellable(deps.store, scope, id);
@@ -108,7 +114,7 @@ export async function createProduct(ctx: CatalogCtx, input: ProductCreateInput):
   throwProblem(productProblem(record));
   await checkReferences(ctx, input);
   const view = toProductView(record);
-  await ctx.store.transact([productWrites.create(ctx.scope, record), outboxPut(newEvent(ctx.scope, ctx.clock, 'product.created', view))]);
+  await ctx.store.transact([...productWrites.create(ctx.scope, record), outboxPut(newEvent(ctx.scope, ctx.clock, 'product.created', view))]);
   return view;
 }
 
@@ -192,7 +198,7 @@ export async function copyProduct(ctx: CatalogCtx, id: string, input: { testMode
     ...(crossMode ? { published: false, refundPolicyId: null, imageIds: [] } : {}),
   };
   const view = toProductView(copy);
-  await ctx.store.transact([productWrites.create(target, copy), outboxPut(newEvent(target, ctx.clock, 'product.created', view))]);
+  await ctx.store.transact([...productWrites.create(target, copy), outboxPut(newEvent(target, ctx.clock, 'product.created', view))]);
   return view;
 }
 

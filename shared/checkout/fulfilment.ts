@@ -11,6 +11,7 @@ import { redeemDiscountOps } from '../storefront/discounts';
 import { referralSaleOps } from '../storefront/partners';
 import type { SubscriberRecord } from '../subscriptions/records';
 import { initialSeatsPut } from '../usage/service';
+import { licenseForOrder } from '../licenses/service';
 import { initialInvoiceEvents, startSubscription, subscriptionCreatedEvent } from '../subscriptions/transaction';
 import { onConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
@@ -119,6 +120,7 @@ async function buildCompletion(
           clientReferenceId: session.clientReferenceId,
           metadata: recoveredMetadata(session),
           free: !data.payment,
+          ...(data.tax ? { taxCents: data.tax.amountCents, taxRatePercent: data.tax.ratePercent, vatNumber: data.tax.vatNumber } : {}),
         },
         now,
       )
@@ -168,6 +170,16 @@ async function buildCompletion(
       });
       if (referral.length) hasExtras = true;
       ops.push(...referral);
+    }
+  }
+  // A licence key per bought product that issues them (the product and a taken upsell), in this
+  // transaction: the key exists if and only if the order does.
+  if (sale && session.kind === 'one_time') {
+    const bought = [product, upsell ? await lookupProduct(deps, scope, upsell.productId) : undefined].filter((p): p is NonNullable<typeof p> => Boolean(p?.licenseKeys?.enabled));
+    for (const item of bought) {
+      const issued = await licenseForOrder(deps, scope, { product: item, orderId: sale._id, email, now });
+      ops.push(...issued.ops);
+      events.push(...issued.events);
     }
   }
   if (subscriber && offer) events.push(subscriptionCreatedEvent(deps, scope, subscriber, offer));

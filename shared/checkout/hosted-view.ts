@@ -8,7 +8,8 @@ import { resolveDiscount } from '../storefront/discounts';
 import { imageUrlById } from '../storefront/images/references';
 import { upsellForCheckout } from '../storefront/upsells/service';
 import { badRequest } from '../platform/errors';
-import { getSession, sessionRepriced, sessionUpsellSet } from './repository';
+import { getSession, sessionAmountSet, sessionRepriced, sessionUpsellSet } from './repository';
+import { chosenAmountProblem } from './service';
 import type { SessionUpsellLine } from './records';
 
 /**
@@ -44,6 +45,10 @@ export interface HostedCheckoutView {
   lines: { productName: string; amountCents: number }[] | null;
   /** Seats bought, when the session carries a quantity. */
   quantity: number | null;
+  /** Pay what you want: the buyer types the amount (at least the minimum; the suggestion first). */
+  payWhatYouWant: { minimumCents: number; suggestedCents: number; chosenCents: number } | null;
+  /** The buyer's email given by the link that opened the checkout. */
+  prefillEmail: string | null;
   successUrl: string;
   cancelUrl: string;
   status: 'open' | 'completed';
@@ -86,6 +91,8 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
     upsell,
     lines: taken ? [{ productName: session.productName, amountCents: session.amountCents - taken.amountCents }, { productName: taken.productName, amountCents: taken.amountCents }] : null,
     quantity: typeof quantity === 'number' ? quantity : null,
+    payWhatYouWant: session.payWhatYouWant ? { ...session.payWhatYouWant, chosenCents: session.amountCents - (taken?.amountCents ?? 0) } : null,
+    prefillEmail: session.prefillEmail ?? null,
     successUrl: session.successUrl,
     cancelUrl: session.cancelUrl,
     status: session.status,
@@ -104,6 +111,7 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
 export async function sessionDiscountChange(deps: Deps, scope: Scope, sessionId: string, code: string): Promise<{ amountCents: number; code: string; op: TransactOp }> {
   const session = await getSession(deps.store, scope, sessionId);
   if (!session || session.status !== 'open') throw conflict('This checkout is no longer open', 'CHECKOUT_CLOSED');
+  if (session.payWhatYouWant) throw badRequest('You choose the price of this product, so discount codes do not apply', { field: 'discountCode' });
   const resolved = await resolveDiscount(deps as Deps, scope, code, session.productId, session.originalAmountCents);
   // The code is for the product; seats bought and an upsell taken keep their own prices on top.
   const amountCents = resolved.finalPriceCents + (session.seatsAmountCents ?? 0) + (session.upsell?.amountCents ?? 0);
@@ -137,4 +145,18 @@ export async function sessionUpsellChange(deps: Pick<Deps, 'store'>, scope: Scop
 /** The language the buyer chose earlier on this checkout (saved by its form posts), if any. */
 export async function checkoutBuyerLocale(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string): Promise<string | null> {
   return (await getSession(deps.store, scope, sessionId))?.buyerLocale ?? null;
+}
+
+/**
+ * Pay what you want: the amount the buyer typed on the hosted page (cents), checked against the
+ * product's minimum; the session's new total (with a taken upsell on top) and its write, for the
+ * processor to commit with its own checkout's new amount in one transaction.
+ */
+export async function sessionAmountChange(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string, chosenCents: number): Promise<{ amountCents: number; op: TransactOp }> {
+  const session = await getSession(deps.store, scope, sessionId);
+  if (!session || session.status !== 'open') throw conflict('This checkout is no longer open', 'CHECKOUT_CLOSED');
+  const problem = chosenAmountProblem(session.payWhatYouWant ?? null, chosenCents, session.currency);
+  if (problem) throw badRequest(problem.replace(/^amountCents: /, ''), { field: 'amount' });
+  const amountCents = chosenCents + (session.upsell?.amountCents ?? 0);
+  return { amountCents, op: sessionAmountSet(scope, sessionId, amountCents, session.amountCents) };
 }

@@ -23,6 +23,15 @@ export interface CheckoutSessionRecord {
    * same payment; `amountCents` includes it.
    */
   upsell?: SessionUpsellLine | null;
+  /**
+   * Pay what you want: the product's floor and suggested price; `amountCents` is what the buyer
+   * chose (the suggestion until they change it on the hosted page).
+   */
+  payWhatYouWant?: { minimumCents: number; suggestedCents: number } | null;
+  /** Filled in on the hosted page (a buy link's `?email=`). */
+  prefillEmail?: string | null;
+  /** Opened by a public buy link: such sessions expire unpaid after BUY_LINK_SESSION_SECONDS. */
+  viaBuyLink?: boolean;
   /** Seats bought, for offers sold per seat (usage billing); the amount includes them. */
   seats?: number;
   /** What those seats add to the amount, so a code applied later on the page reprices the product only. */

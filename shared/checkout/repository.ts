@@ -4,10 +4,12 @@ import type { Store, TransactOp } from '../store/store';
 import { checkoutLocatorEntity, checkoutSessionEntity, recoveryLinkEntity, recoverySettingsEntity } from './entities';
 import type { CheckoutSessionRecord, MarketingConsent, RecoveryLinkRecord, RecoverySettingsRecord, SessionUpsellLine } from './records';
 
-export function sessionPuts(scope: Scope, session: CheckoutSessionRecord): TransactOp[] {
+/** `expiresAt` (epoch seconds): an unpaid session disappears then (buy links); completion keeps it. */
+export function sessionPuts(scope: Scope, session: CheckoutSessionRecord, expiresAt?: number): TransactOp[] {
+  const ttl = expiresAt ? { expiresAt } : {};
   return [
-    putNew(checkoutSessionEntity.item(checkoutSessionEntity.declaration.key(scope, session._id), session)),
-    { put: checkoutLocatorEntity.item(checkoutLocatorEntity.declaration.key(session._id), { accountId: scope.accountId, mode: scope.mode, processorCheckoutId: session.processorCheckoutId }) },
+    putNew(checkoutSessionEntity.item(checkoutSessionEntity.declaration.key(scope, session._id), session, ttl)),
+    { put: checkoutLocatorEntity.item(checkoutLocatorEntity.declaration.key(session._id), { accountId: scope.accountId, mode: scope.mode, processorCheckoutId: session.processorCheckoutId }, ttl) },
   ];
 }
 
@@ -23,6 +25,8 @@ export async function locateSession(store: Store, id: string) {
 export const sessionCompleted = (scope: Scope, id: string, set: { saleId: string | null; subscriberId: string | null; completedAt: string }): TransactOp => ({
   update: checkoutSessionEntity.declaration.key(scope, id),
   set: { ...set, status: 'completed' },
+  // A paid buy-link session is history now: it no longer expires.
+  remove: ['expiresAt'],
   condition: '#status = :open',
   names: { '#status': 'status' },
   values: { ':open': 'open' },
@@ -101,3 +105,12 @@ export const sessionRecovered = (scope: Scope, id: string, from: string): Transa
 export const recoveryLinkPut = (link: RecoveryLinkRecord, expiresAt: number): TransactOp => putNew(recoveryLinkEntity.item(recoveryLinkEntity.declaration.key(link.token), link, { expiresAt }));
 
 export const getRecoveryLink = (store: Store, token: string) => recoveryLinkEntity.get(store, 'byToken', token);
+
+/** The buyer chose another amount on the hosted page (pay what you want): the new total. */
+export const sessionAmountSet = (scope: Scope, id: string, amountCents: number, wasCents: number): TransactOp => ({
+  update: checkoutSessionEntity.declaration.key(scope, id),
+  set: { amountCents },
+  condition: '#status = :open AND #amount = :was',
+  names: { '#status': 'status', '#amount': 'amountCents' },
+  values: { ':open': 'open', ':was': wasCents },
+});

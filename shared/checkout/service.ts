@@ -1,5 +1,5 @@
 import { lookupSellable } from '../catalog/service';
-import type { Deps, OperationContext } from '../platform/context';
+import type { Deps } from '../platform/context';
 import { badRequest, notFound } from '../platform/errors';
 import { seatsForCheckout } from '../usage/service';
 import { objectId } from '../platform/ids';
@@ -15,16 +15,34 @@ import { scheduleRecovery } from './recovery-timer';
 
 export const INGRESS_PATH = '/processor/notifications';
 
-export const publicBaseUrl = (ctx: Pick<OperationContext, 'config'> & { request?: { baseUrl: string } }) =>
+export const publicBaseUrl = (ctx: Pick<Deps, 'config'> & { request?: { baseUrl: string } }) =>
   (ctx.config.PUBLIC_BASE_URL ?? ctx.request?.baseUrl ?? '').replace(/\/$/, '');
+
+/** What opening a checkout needs: the tenant, the ports and the address it was reached at. */
+export type CheckoutCtx = Deps & { scope: Scope; request: { baseUrl: string } };
+
+/** An unpaid checkout opened by a public buy link disappears after a day (bots and prefetchers leave no litter). */
+export const BUY_LINK_SESSION_SECONDS = 24 * 3600;
+
+/**
+ * Why an amount a buyer chose cannot be charged, or undefined: only pay-what-you-want products
+ * take one, at least their minimum (0 allowed: free with an optional tip).
+ */
+export function chosenAmountProblem(pwyw: { minimumCents: number } | null, amountCents: number, currency: string): string | undefined {
+  if (!pwyw) return 'amountCents: this product has a fixed price; only pay-what-you-want products take an amount';
+  if (!Number.isInteger(amountCents) || amountCents < 0) return 'amountCents: must be a whole number of cents, 0 or more';
+  if (amountCents < pwyw.minimumCents) return `amountCents: the minimum for this product is ${(pwyw.minimumCents / 100).toFixed(2)} ${currency}`;
+  if (amountCents > 100_000_000) return 'amountCents: must be at most 1000000.00';
+  return undefined;
+}
 
 /**
  * Opens a hosted checkout for a product or a subscription offer. The price (after a discount code)
  * is fixed here; the buyer pays on the processor's hosted page and the purchase is recorded when
  * the processor's signed notification arrives.
  */
-export async function createCheckoutSession(ctx: OperationContext, input: CreateSessionInput) {
-  return openCheckoutSession(ctx, ctx.scope, publicBaseUrl(ctx), input);
+export async function createCheckoutSession(ctx: CheckoutCtx, input: CreateSessionInput, options: { viaBuyLink?: boolean } = {}) {
+  return openCheckoutSession(ctx, ctx.scope, publicBaseUrl(ctx), input, {}, options);
 }
 
 /** What a session opened by a recovery link carries over from the abandoned one. */
@@ -37,13 +55,20 @@ export interface SessionCarryOver {
  * Opens a session (the API's create, and a recovery link's fresh session). A session that knows
  * its buyer's address gets its abandoned-checkout timer when the seller has recovery on.
  */
-export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string, input: CreateSessionInput, carry: SessionCarryOver = {}) {
+export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string, input: CreateSessionInput, carry: SessionCarryOver = {}, options: { viaBuyLink?: boolean } = {}) {
   const sellable = await lookupSellable(ctx, scope, input.productId);
   const record = sellable ? (sellable.kind === 'product' ? sellable.product : sellable.offer) : undefined;
   if (!sellable || !record || record.deletedAt) throw notFound('Product');
   const original = record.priceCents;
   let amountCents = original;
   let discount: { discountId: string; code: string } | undefined;
+  const pwyw = sellable.kind === 'product' && sellable.product.payWhatYouWant?.enabled ? { minimumCents: sellable.product.payWhatYouWant.minimumCents, suggestedCents: original } : null;
+  if (input.amountCents !== undefined) {
+    const problem = chosenAmountProblem(pwyw, input.amountCents, record.currency);
+    if (problem) throw badRequest(problem, { field: 'amountCents' });
+    if (input.discountCode) throw badRequest('discountCode: a discount code does not apply to an amount the buyer chooses', { field: 'discountCode' });
+    amountCents = input.amountCents;
+  }
   if (input.discountCode) {
     const resolved = await resolveDiscount(ctx, scope, input.discountCode, record._id, original);
     amountCents = resolved.finalPriceCents;
@@ -86,6 +111,9 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
     discountCode: discount?.code ?? null,
     discountId: discount?.discountId ?? null,
     referralCode: input.referralCode ?? null,
+    ...(pwyw ? { payWhatYouWant: pwyw } : {}),
+    ...(input.prefillEmail ? { prefillEmail: input.prefillEmail } : {}),
+    ...(options.viaBuyLink ? { viaBuyLink: true } : {}),
     ...(seats ? { seats: seats.quantity, seatsAmountCents: seats.quantity * seats.unitPriceCents } : {}),
     successUrl: input.successUrl,
     cancelUrl: input.cancelUrl,
@@ -107,7 +135,7 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
   // The timer is set before the session is written: a write that then fails leaves a timer that
   // finds no session and does nothing, never a session that silently has no timer.
   if (session.customerEmail && !session.recoveredFrom) session.recoveryDueAt = await scheduleRecovery(ctx, scope, session);
-  await ctx.store.transact(sessionPuts(scope, session));
+  await ctx.store.transact(sessionPuts(scope, session, options.viaBuyLink ? Math.floor(ctx.clock.nowMs() / 1000) + BUY_LINK_SESSION_SECONDS : undefined));
   return { id: session._id, url: session.url };
 }
 
@@ -138,6 +166,11 @@ export function paymentClaim(scope: Scope, session: CheckoutSessionRecord): Paym
 export async function paymentClaimFor(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string): Promise<PaymentClaim | undefined> {
   const session = await getSession(deps.store, scope, sessionId);
   return session ? paymentClaim(scope, session) : undefined;
+}
+
+/** The order a paid session became, once its completion was recorded (the thank-you page). */
+export async function sessionSaleId(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string): Promise<string | null | undefined> {
+  return (await getSession(deps.store, scope, sessionId))?.saleId;
 }
 
 /**

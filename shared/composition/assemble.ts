@@ -5,6 +5,7 @@ import { mcpOperations } from '../mcp/operations';
 import type { ToolEntry } from '../mcp/tool-entry';
 import { type AccessNeed, type BusConsumer, type Capability, type ExternalEventConsumer, type ControlRoute, type JobHandler, type PortFactory, type QueueDeclaration, type RecurringSchedule } from '../platform/capability';
 import { routeKey, type AnyOperation } from '../platform/operation';
+import { privacyPort, type PrivacyPart } from '../platform/privacy';
 
 /** One API function and its routes. */
 export interface ApiGroup {
@@ -50,6 +51,8 @@ export interface App {
   controlRoutes: ControlRoute[];
   ports: Record<string, PortFactory>;
   eventTypes: string[];
+  /** Every capability's part of a buyer's personal data (also the `privacy` port). */
+  privacyParts: PrivacyPart[];
 }
 
 function unique<T>(items: T[], key: (item: T) => string, what: string): void {
@@ -121,6 +124,9 @@ export function assembleApp(capabilities: Capability[]): App {
   unique(controlRoutes, (r) => `${r.method} ${r.path}`, 'control route');
   const portEntries = capabilities.flatMap((c) => Object.entries(c.ports ?? {}));
   unique(portEntries, ([name]) => name, 'port');
+  const privacyParts = capabilities.flatMap((c) => c.privacy ?? []);
+  unique(privacyParts, (p) => p.name, 'privacy part');
+  if (privacyParts.filter((p) => p.subject).length > 1) throw new Error('Two privacy parts resolve customers (subject)');
 
   return {
     capabilities,
@@ -135,7 +141,8 @@ export function assembleApp(capabilities: Capability[]): App {
     queues,
     schedules,
     controlRoutes,
-    ports: Object.fromEntries(portEntries),
+    ports: { ...Object.fromEntries(portEntries), privacy: privacyPort(privacyParts) },
+    privacyParts,
     eventTypes: [...new Set(capabilities.flatMap((c) => c.eventTypes ?? []))],
   };
 }

@@ -129,21 +129,27 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
         imports.add(`import { prebuiltMcpGroup } from '${from('shared/composition/mcp-prebuilt')}';`);
         handler = `apiFunction(prebuiltMcpGroup(${JSON.stringify(catalog)}), deps)`;
       } else {
-        const capability = owner((c) => c.name === group.name)!;
+        // Every capability the group serves: its own, and those riding on its function
+        // (`apiFunction`: the sandbox's hosted page on the processor's, the audit log on the team's).
         // Operations a manifest takes from a module as one imported name are imported from there:
         // the function then bundles the operations and what they reach, not the capability's
         // timers and workers (the usage timers' charges reach the payment processor).
-        uses = capability.build?.uses?.api ?? [];
-        const own = operationsModuleOf(capability);
-        if (own) {
-          imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
-          handler = `apiFunction(${own.exportName}, deps)`;
-        } else {
-          capabilities = [capability];
+        const served = app.capabilities.filter((c) => c.operations?.length && (c.apiFunction ?? c.name) === group.name);
+        const lists: string[] = [];
+        for (const capability of served) {
+          uses = [...uses, ...(capability.build?.uses?.api ?? [])];
+          const own = operationsModuleOf(capability);
+          if (own) {
+            imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
+            lists.push(`...${own.exportName}`);
+            continue;
+          }
+          capabilities.push(capability);
           const name = manifest(capability);
           if (!name) return undefined;
-          handler = `apiFunction(${name}.operations ?? [], deps)`;
+          lists.push(`...(${name}.operations ?? [])`);
         }
+        handler = `apiFunction([${lists.join(', ')}], deps)`;
       }
       imports.add(`import { apiFunction, lambdaDeps } from '${from('shared/composition/lambda')}';`);
       break;
@@ -208,6 +214,26 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
       handler = 'streamFunction(deps)';
       break;
   }
+  // The privacy port (shared/platform/privacy.ts): every capability's privacy parts, from the
+  // module each declares (`build.privacy`), for a function that declares it uses them; the ports
+  // those parts call join as for its own code.
+  let privacyParts: string[] | undefined;
+  if (uses.includes('privacy')) {
+    privacyParts = [];
+    for (const c of app.capabilities.filter((c) => c.privacy?.length)) {
+      const own = reference(c, c.build?.privacy);
+      if (!own) {
+        const name = manifest(c);
+        if (!name) return undefined;
+        privacyParts.push(`...${name}.privacy!`);
+      } else {
+        imports.add(`import { ${own.exportName} } from '${from(own.module)}';`);
+        privacyParts.push(`...${own.exportName}`);
+      }
+      uses = [...uses, ...(c.build?.uses?.privacy ?? [])];
+    }
+    imports.add(`import { privacyPort } from '${from('shared/platform/privacy')}';`);
+  }
   // The capabilities providing the ports its code calls (and those their own code calls) join
   // the function: a port nothing of the function calls is never built, and its SDK (Stripe,
   // Google) stays out of the bundle.
@@ -223,6 +249,7 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
     return alias;
   });
   if (providerNames.some((n) => !n)) return undefined;
+  if (privacyParts) providerNames.push(`{ privacy: privacyPort([${privacyParts.join(', ')}]) }`);
   // Secrets Manager only for a function given a secret setting (the client stays out of the rest).
   const withSecrets = secretsOf(deriveSettings(app, spec, needs)).length ? (['secrets'] as const) : [];
   const core = [...withSecrets, ...new Set(needs)].filter((n): n is keyof typeof PORT_MODULES => n !== 'table').map((n) => PORT_MODULES[n]);

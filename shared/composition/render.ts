@@ -1,5 +1,6 @@
 import type { RenderRequest } from '../adapters/aws/render';
 import { buildMailTemplate } from '../email/mail-builder';
+import { renderInvoicePdf } from '../invoices/pdf';
 import { sanitizePostHtml } from '../memberships/post-sanitiser';
 import type { RenderPort } from '../platform/ports';
 
@@ -11,6 +12,7 @@ import type { RenderPort } from '../platform/ports';
 export const inProcessRender: RenderPort = {
   mailTemplate: async (content, footer, options) => buildMailTemplate(content, footer, options),
   sanitizePost: async (html) => sanitizePostHtml(html),
+  invoicePdf: async (document) => renderInvoicePdf(document),
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -30,6 +32,12 @@ export async function renderFunction(request: RenderRequest): Promise<unknown> {
     case 'sanitizePost':
       if (typeof request.html !== 'string') throw new Error('sanitizePost needs html');
       return inProcessRender.sanitizePost(request.html);
+    case 'invoicePdf': {
+      const document = request.document;
+      if (!isRecord(document) || typeof document.number !== 'string' || !Array.isArray(document.lines)) throw new Error('invoicePdf needs a document with a number and lines');
+      // Lambda answers JSON: the PDF travels as base64.
+      return { pdf: Buffer.from(await inProcessRender.invoicePdf(document)).toString('base64') };
+    }
     default:
       throw new Error(`Unknown render request: ${String((request as { op?: unknown }).op)}`);
   }

@@ -21,6 +21,27 @@ export const creditAccountEntity = defineEntity<CreditAccountRecord>()({
   },
 });
 
+// The buyer's balance link: `CAP#CREDIT_LINK / <token>` → the account and its tenant (the page has no key).
+const CREDIT_LINK = 'CREDIT_LINK';
+const linkKey = (token: string) => keys.capability(CREDIT_LINK, token);
+
+export interface CreditLinkRecord {
+  accountId: string;
+  mode: Scope['mode'];
+  creditAccountId: string;
+}
+
+export const creditLinkEntity = defineEntity<CreditLinkRecord>()({
+  entity: 'CreditLink',
+  version: 1,
+  owner: 'credits',
+  key: linkKey,
+  keyArgs: ['token'],
+  patterns: {
+    byToken: { kind: 'get', summary: 'Credit balance link (the buyer\'s page: balance, auto top-up off)', key: linkKey, args: ['token'], notes: 'holds accountId, mode and the credit account id' },
+  },
+});
+
 /** One account per buyer and credits product: a second one fails its transaction. */
 export const creditAccountOfEntity = defineEntity<{ accountId: string }>()({
   entity: 'CreditAccountOf',

@@ -9,6 +9,9 @@ export const balanceChangedData = (account: CreditAccountRecord, changeCents: nu
 
 export const consentEnabledData = (account: CreditAccountRecord, paymentMethodId: string | null | undefined) => ({ account: creditAccountBlock(account), paymentMethodId });
 
+/** `by`: who withdrew it, the seller (API) or the buyer (their link); `paymentMethodId` is the card no longer charged. */
+export const consentDisabledData = (account: CreditAccountRecord, paymentMethodId: string | null | undefined, by: 'seller' | 'buyer') => ({ account: creditAccountBlock(account), paymentMethodId: paymentMethodId ?? null, by });
+
 export const autoRefillFailedData = (account: CreditAccountRecord, amountCents: number, failureMessage: string) => ({ account: creditAccountBlock(account), amountCents, failureMessage });
 
 export const autoRefillSucceededData = (account: CreditAccountRecord, amountCents: number, orderId: string, paymentIntentId: string | null | undefined) => ({

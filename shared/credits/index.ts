@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
-import { creditRefillEmailConsumer } from './consumers';
+import { creditEmailConsumer } from './consumers';
+import { creditConsentDetachConsumer } from './detach';
 import { creditOperations } from './operations';
 
 /** Prepaid credit balances with an atomic deduct and a single top-off charge. */
@@ -8,11 +9,11 @@ export const credits = defineCapability({
   build: {
     manifest: { url: import.meta.url, export: 'credits' },
     operations: './operations#creditOperations',
-    workers: { 'credit-refill-email': './consumers#creditRefillEmailConsumer' },
-    uses: { api: ['processor'] },
+    workers: { 'credit-refill-email': './consumers#creditEmailConsumer', 'credit-consent-detach': './detach#creditConsentDetachConsumer' },
+    uses: { api: ['processor'], workers: { 'credit-consent-detach': ['processor'] } },
   },
   operations: creditOperations,
-  // No `email`: only the refill consumer mails, with its own needs.
+  // No `email`: only the mail consumer mails, with its own needs.
   needs: ['table', 'queue', 'scheduler', 'encryption'],
-  consumers: [creditRefillEmailConsumer],
+  consumers: [creditEmailConsumer, creditConsentDetachConsumer],
 });

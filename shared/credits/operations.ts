@@ -1,7 +1,16 @@
 import * as z from '../platform/zod';
-import { defineOperation } from '../platform/operation';
-import { creditAccountSchema, deductAnswer, deductBody, listAccountsQuery } from './schemas';
+import { isApiError } from '../platform/errors';
+import { defineOperation, rawReply } from '../platform/operation';
+import { balancePage, missingBalancePage, wantsHtml } from './balance-page';
+import { balanceOfLink, disableConsentAsSeller, disableConsentByLink, type BalanceView } from './consent';
+import { balanceViewSchema, creditAccountSchema, deductAnswer, deductBody, listAccountsQuery } from './schemas';
 import { deductCredits, listCreditAccounts } from './service';
+
+const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
+const tokenParams = z.object({ token: z.string().check(z.minLength(1), z.maxLength(64)) });
+const PAGE_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', vary: 'Accept' };
+const baseOf = (config: { PUBLIC_BASE_URL?: string }, request: { baseUrl: string }) => (config.PUBLIC_BASE_URL ?? request.baseUrl ?? '').replace(/\/$/, '');
+const jsonView = ({ scope: _scope, ...view }: BalanceView) => view;
 
 export const creditOperations = [
   defineOperation({
@@ -27,5 +36,68 @@ export const creditOperations = [
     query: listAccountsQuery,
     output: z.array(creditAccountSchema),
     handler: (ctx, { query }) => listCreditAccounts(ctx, query),
+  }),
+  defineOperation({
+    operationId: 'disableCreditConsent',
+    tool: 'disable_credit_consent',
+    summary: 'Withdraws the buyer\'s consent to auto top-ups: the saved card is detached and never charged again; emits credit.consent.disabled',
+    description: '`{id}` is the credit account `_id` as `GET /credits/accounts` lists it. Answers the account (`autoRefill.enabled` false). Already off: 200, nothing emitted.',
+    tags: ['Credits'],
+    method: 'DELETE',
+    path: '/credits/accounts/{id}/consent',
+    auth: 'key',
+    params: idParams,
+    output: creditAccountSchema,
+    handler: (ctx, { params }) => disableConsentAsSeller(ctx, ctx.scope, params.id),
+  }),
+  defineOperation({
+    operationId: 'showCreditBalance',
+    summary: 'The buyer\'s balance page from the link in their credit mails (public; the link is the permission): balance and auto top-ups',
+    tags: ['Credits'],
+    method: 'GET',
+    path: '/credits/balance/{token}',
+    auth: 'portal',
+    unmetered: true,
+    params: tokenParams,
+    output: balanceViewSchema,
+    handler: async (ctx, { params }) => {
+      const html = wantsHtml(ctx.request.headers);
+      try {
+        const { view } = await balanceOfLink(ctx, params.token);
+        if (!html) return jsonView(view);
+        const page = await balancePage(ctx, view, { baseUrl: baseOf(ctx.config, ctx.request), action: `/credits/balance/${params.token}/consent` });
+        return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PAGE_HEADERS });
+      } catch (error) {
+        if (html && isApiError(error) && error.status === 404) return rawReply(404, missingBalancePage().html, 'text/html; charset=utf-8', { ...missingBalancePage().headers, ...PAGE_HEADERS });
+        throw error;
+      }
+    },
+  }),
+  defineOperation({
+    operationId: 'turnOffCreditAutoRefill',
+    summary: 'The buyer turns auto top-ups off from their balance page (HTML form post, or JSON); emits credit.consent.disabled',
+    tags: ['Credits'],
+    method: 'POST',
+    path: '/credits/balance/{token}/consent',
+    auth: 'portal',
+    unmetered: true,
+    params: tokenParams,
+    bodyType: 'json-or-form',
+    body: z.optional(z.object({})),
+    output: balanceViewSchema,
+    handler: async (ctx, { params }) => {
+      const asPage = (ctx.request.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
+      // The link is the only permission, and our own page is the only one that posts this form.
+      if (asPage && ctx.request.headers['sec-fetch-site'] === 'cross-site') return rawReply(403, missingBalancePage().html, 'text/html; charset=utf-8', PAGE_HEADERS);
+      try {
+        const view = await disableConsentByLink(ctx, params.token);
+        if (!asPage) return jsonView(view);
+        const page = await balancePage(ctx, view, { baseUrl: baseOf(ctx.config, ctx.request), action: `/credits/balance/${params.token}/consent`, notice: 'Automatic top-ups are off. Your card will not be charged again.' });
+        return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PAGE_HEADERS });
+      } catch (error) {
+        if (asPage && isApiError(error) && error.status === 404) return rawReply(404, missingBalancePage().html, 'text/html; charset=utf-8', { ...missingBalancePage().headers, ...PAGE_HEADERS });
+        throw error;
+      }
+    },
   }),
 ];

@@ -1,7 +1,7 @@
 import { putNew } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { Store, TransactOp } from '../store/store';
-import { creditAccountEntity, creditAccountOfEntity } from './entities';
+import { creditAccountEntity, creditAccountOfEntity, creditLinkEntity, type CreditLinkRecord } from './entities';
 import type { CreditAccountRecord } from './records';
 
 // Keys and patterns are declared in entities.ts.
@@ -27,6 +27,35 @@ export const creditAccountPut = (scope: Scope, account: CreditAccountRecord, see
   seen
     ? { put: accountItem(scope, account), condition: 'balanceCents = :seen AND updatedAt = :at', values: { ':seen': seen.balanceCents, ':at': seen.updatedAt } }
     : putNew(accountItem(scope, account));
+
+/** A credit account by id, read consistently. */
+export const getCreditAccount = (store: Store, scope: Scope, id: string) => creditAccountEntity.get(store, 'byId', scope, id);
+
+/** The buyer's balance link: the account it opens, with its tenant. */
+export const findCreditLink = (store: Store, token: string): Promise<CreditLinkRecord | undefined> => creditLinkEntity.get(store, 'byToken', token);
+
+/** The link's pointer, written with the account that first holds the token. */
+export const creditLinkPut = (scope: Scope, token: string, creditAccountId: string): TransactOp =>
+  putNew(creditLinkEntity.item(creditLinkEntity.declaration.key(token), { accountId: scope.accountId, mode: scope.mode, creditAccountId }));
+
+/**
+ * Claims a top-off: the account must still be as read (balance, `updatedAt`) and consent still
+ * given. A withdrawal of consent that comes later waits for the claim to go (see below), so a
+ * charge never lands after the buyer said no, and a charge in flight is never lost to a withdrawal.
+ */
+export const creditRefillClaim = (scope: Scope, account: CreditAccountRecord, at: string): TransactOp => ({
+  update: creditAccountEntity.declaration.key(scope, account._id),
+  set: { refillClaimedAt: at },
+  condition: 'balanceCents = :seen AND updatedAt = :at AND autoRefill.consent = :yes',
+  values: { ':seen': account.balanceCents, ':at': account.updatedAt, ':yes': true },
+});
+
+/** Writes a withdrawal of consent: as read, and with no top-off claimed since `staleBefore`. */
+export const creditConsentPut = (scope: Scope, account: CreditAccountRecord, seen: CreditAccountRecord, staleBefore: string): TransactOp => ({
+  put: accountItem(scope, account),
+  condition: 'balanceCents = :seen AND updatedAt = :at AND (attribute_not_exists(refillClaimedAt) OR refillClaimedAt < :stale)',
+  values: { ':seen': seen.balanceCents, ':at': seen.updatedAt, ':stale': staleBefore },
+});
 
 /** The pointer of a new account: a second account for the same buyer and product fails its transaction. */
 export const creditAccountPointerPut = (scope: Scope, account: CreditAccountRecord): TransactOp =>

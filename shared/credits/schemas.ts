@@ -20,3 +20,12 @@ export const deductAnswer = z.object({
 });
 
 export const listAccountsQuery = z.object({ email: z.optional(z.string().check(z.maxLength(320))), productId: z.optional(z.string().check(z.maxLength(64))) });
+
+/** What the buyer's balance link answers an API client (the page shows the same). */
+export const balanceViewSchema = z.object({
+  productName: z.string(),
+  balanceCents: z.number().check(z.int()),
+  currency: z.string(),
+  paused: z.boolean(),
+  autoRefill: z.object({ enabled: z.boolean(), topOffCents: z.nullable(z.number().check(z.int())) }),
+});

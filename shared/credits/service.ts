@@ -4,7 +4,7 @@ import { lookupProduct } from '../catalog/service';
 import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
-import { objectId } from '../platform/ids';
+import { objectId, randomBase62 } from '../platform/ids';
 import type { CustomerRecord, SaleRecord } from '../sales/records';
 import { normalizeEmail } from '../sales/records';
 import { findCustomer, findCustomerOfEmail } from '../sales/lookups';
@@ -13,7 +13,7 @@ import type { Scope } from '../store/keys';
 import { onConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
 import type { CreditAccountRecord } from './records';
-import { creditAccountPointerPut, creditAccountPut, findCreditAccount, listCreditAccountRecords } from './repository';
+import { creditAccountPointerPut, creditAccountPut, creditLinkPut, creditRefillClaim, findCreditAccount, listCreditAccountRecords } from './repository';
 import type { DeductInput } from './schemas';
 
 /**
@@ -61,7 +61,13 @@ export async function creditPurchaseOps(
       };
   const consentNow = Boolean(input.savedCardId) && !account.autoRefill.consent;
   if (input.savedCardId) account.autoRefill = { consent: true, paymentMethodId: input.savedCardId };
-  const ops: TransactOp[] = [creditAccountPut(scope, account, existing)];
+  const ops: TransactOp[] = [];
+  // Consent comes with the buyer's own link to turn it off again (in every credit mail).
+  if (consentNow && !account.consentToken) {
+    account.consentToken = randomBase62(32);
+    ops.push(creditLinkPut(scope, account.consentToken, account._id));
+  }
+  ops.push(creditAccountPut(scope, account, existing));
   if (!existing) ops.push(creditAccountPointerPut(scope, account));
   const events = [
     newEvent(scope, deps.clock, 'credit.granted', creditGrantedData(account, grant, input.sale._id)),
@@ -70,6 +76,8 @@ export async function creditPurchaseOps(
   if (consentNow) events.push(newEvent(scope, deps.clock, 'credit.consent.enabled', consentEnabledData(account, input.savedCardId)));
   return { ops, events };
 }
+
+const getCreditAccountOf = (deps: Deps, scope: Scope, account: CreditAccountRecord) => findCreditAccount(deps.store, scope, account.productId, account.buyerEmail);
 
 export async function listCreditAccounts(ctx: OperationContext, filter: { email?: string; productId?: string }) {
   return (await listCreditAccountRecords(ctx.store, ctx.scope))
@@ -104,11 +112,17 @@ export async function deductCredits(ctx: OperationContext, input: DeductInput) {
   throw conflict('The balance changed at the same time; retry', 'CONCURRENT_UPDATE');
 }
 
-async function autoRefill(deps: Deps, scope: Scope, account: CreditAccountRecord): Promise<{ succeeded: boolean; account: CreditAccountRecord }> {
-  const product = await lookupProduct(deps, scope, account.productId);
+async function autoRefill(deps: Deps, scope: Scope, read: CreditAccountRecord): Promise<{ succeeded: boolean; account: CreditAccountRecord }> {
+  const product = await lookupProduct(deps, scope, read.productId);
   const topOff = product?.creditAutoRefill?.enabled ? product.creditAutoRefill.topOffCents : 0;
-  if (!product || topOff <= 0) return { succeeded: false, account };
+  if (!product || topOff <= 0) return { succeeded: false, account: read };
   const now = deps.clock.now().toISOString();
+  // Claim the top-off first: it fails when the buyer withdrew consent (or anything changed) since
+  // the deduction, and a withdrawal waits while the claim stands (repository.ts).
+  if (!(await onConditionFailed(deps.store.transact([creditRefillClaim(scope, read, now)]).then(() => true), () => false))) {
+    return { succeeded: false, account: (await getCreditAccountOf(deps, scope, read)) ?? read };
+  }
+  const { refillClaimedAt: _claim, ...account } = read;
   let charge: Awaited<ReturnType<Deps['ports']['processor']['chargeSavedCard']>> | undefined;
   let failure: string | undefined;
   try {

@@ -51,6 +51,7 @@ export const dashboardOperations = [
   }),
   defineOperation({
     operationId: 'getDashboardSession',
+    noTool: 'about the dashboard sign-in in use; an agent holds an API key, which this answers 400 NOT_A_SESSION',
     summary: 'The store, mode, role and areas of the session token in use, and when it expires',
     description: '400 NOT_A_SESSION for an API key (keys are not dashboard sessions).',
     tags: signInTags,
@@ -64,6 +65,7 @@ export const dashboardOperations = [
   }),
   defineOperation({
     operationId: 'signOutDashboard',
+    noTool: 'ends the dashboard sign-in in use; an agent holds an API key, which this answers 400 NOT_A_SESSION',
     summary: 'Signs out: every token of this sign-in (every store and mode) stops working at once',
     description: '400 NOT_A_SESSION for an API key.',
     tags: signInTags,
@@ -78,7 +80,7 @@ export const dashboardOperations = [
     },
   }),
   defineOperation({
-    operationId: 'listApiKeys',
+    operationId: 'listApiKeys', tool: 'list_api_keys',
     summary: "The store's API keys of the caller's mode, revoked ones included (never the secrets)",
     description: "Owners and admins only (403 ROLE_FORBIDDEN for other members).",
     tags: keyTags,
@@ -89,7 +91,7 @@ export const dashboardOperations = [
     handler: async (ctx) => listKeys(ctx),
   }),
   defineOperation({
-    operationId: 'createApiKey',
+    operationId: 'createApiKey', tool: 'create_api_key',
     summary: "Creates an API key of the caller's mode; the secret `key` is in this answer only, never again",
     description: 'Owners and admins only (403 ROLE_FORBIDDEN). At most 50 keys per mode that are not revoked: 409 KEY_LIMIT.',
     tags: keyTags,
@@ -102,7 +104,7 @@ export const dashboardOperations = [
     handler: async (ctx, { body }) => createKey(ctx, body.name),
   }),
   defineOperation({
-    operationId: 'revokeApiKey',
+    operationId: 'revokeApiKey', tool: 'revoke_api_key',
     summary: 'Revokes an API key: it stops authenticating at once (a revoked key never comes back)',
     description: "Owners and admins only (403 ROLE_FORBIDDEN). 404 for a key of another mode or store. Revoking twice answers the first revocation's time.",
     tags: keyTags,

@@ -44,6 +44,9 @@ export const GROWTH_EVENT_TYPES = [
   'checkout.abandoned',
 ] as const;
 
+/** Selling digital goods (issue 44): the licence keys issued with paid orders. */
+export const DIGITAL_GOODS_EVENT_TYPES = ['license.created', 'license.activated', 'license.revoked'] as const;
+
 /** Listed as subscribable by the spec but reserved: a subscription is accepted, nothing is sent. */
 export const RESERVED_EVENT_TYPES = [
   'identity.verification_session.verified',
@@ -51,10 +54,10 @@ export const RESERVED_EVENT_TYPES = [
   'identity.verification_session.requires_input',
 ] as const;
 
-export const DELIVERABLE_EVENT_TYPES: readonly string[] = [...COMMERCE_EVENT_TYPES, ...GROWTH_EVENT_TYPES];
+export const DELIVERABLE_EVENT_TYPES: readonly string[] = [...COMMERCE_EVENT_TYPES, ...GROWTH_EVENT_TYPES, ...DIGITAL_GOODS_EVENT_TYPES];
 export const KNOWN_EVENT_TYPES: readonly string[] = [...DELIVERABLE_EVENT_TYPES, ...RESERVED_EVENT_TYPES];
 
-export type KnownEventType = (typeof COMMERCE_EVENT_TYPES)[number] | (typeof GROWTH_EVENT_TYPES)[number] | (typeof RESERVED_EVENT_TYPES)[number];
+export type KnownEventType = (typeof COMMERCE_EVENT_TYPES)[number] | (typeof GROWTH_EVENT_TYPES)[number] | (typeof DIGITAL_GOODS_EVENT_TYPES)[number] | (typeof RESERVED_EVENT_TYPES)[number];
 
 const known = new Set(KNOWN_EVENT_TYPES);
 const deliverable = new Set(DELIVERABLE_EVENT_TYPES);

@@ -1,7 +1,7 @@
 import { toProductView } from '../catalog/rules';
 import { abandonedEventData } from '../checkout/events';
 import type { OfferRecord, ProductRecord } from '../catalog/records';
-import { autoRefillFailedData, autoRefillSucceededData, balanceChangedData, consentEnabledData, creditGrantedData } from '../credits/events';
+import { autoRefillFailedData, autoRefillSucceededData, balanceChangedData, consentDisabledData, consentEnabledData, creditGrantedData } from '../credits/events';
 import type { CreditAccountRecord } from '../credits/records';
 import { leadEventData } from '../funnels/events';
 import { memberEventData } from '../memberships/rules';
@@ -104,7 +104,12 @@ const subscription = (type: string, options: (r: Records) => EventOptions = () =
 const renewal = (r: Records): EventOptions => ({ billingReason: 'renewal', invoice: r.invoice });
 const declined = (r: Records): EventOptions => ({ billingReason: 'renewal', invoice: { ...r.invoice, attempt: 1, nextRetryAt: r.subscriber.currentPeriodEnd }, failureMessage: 'Your card was declined.', declineCode: 'card_declined' });
 
+const sampleLicense = (r: Records, status: string, activations: number) => ({ id: r.id(), prefix: 'ABCDE', productId: r.product._id, orderId: r.sale._id, status, activationLimit: 3, activations, expiresAt: null });
+
 const SAMPLES: Record<string, (r: Records) => Record<string, unknown>> = {
+  'license.created': (r) => ({ license: sampleLicense(r, 'active', 0), customer: { email: r.sale.buyerEmail } }),
+  'license.activated': (r) => ({ license: sampleLicense(r, 'active', 1), instance: { id: 'inst_SampleInstance0000000000', name: 'Studio Mac' } }),
+  'license.revoked': (r) => ({ license: sampleLicense(r, 'revoked', 1), reason: 'seller' }),
   'order.completed': (r) => orderCompletedData(r.sale),
   'order.refunded': (r) => orderRefundedData({ ...r.sale, status: 'refunded', refundedCents: r.sale.amountCents, refundedAt: r.at }, { id: `re_${r.id()}`, amountCents: r.sale.amountCents, full: true }),
   'customer.created': (r) => customerCreatedOnSaleData(r.sale, r.customer),
@@ -129,6 +134,7 @@ const SAMPLES: Record<string, (r: Records) => Record<string, unknown>> = {
   'credit.auto_refill.succeeded': (r) => autoRefillSucceededData(r.credits, 5000, r.sale._id, r.sale.paymentIntentId),
   'credit.auto_refill.failed': (r) => autoRefillFailedData({ ...r.credits, status: 'paused' }, 5000, 'Your card was declined.'),
   'credit.consent.enabled': (r) => consentEnabledData(r.credits, r.credits.autoRefill.paymentMethodId),
+  'credit.consent.disabled': (r) => consentDisabledData({ ...r.credits, autoRefill: { consent: false, paymentMethodId: null } }, r.credits.autoRefill.paymentMethodId, 'buyer'),
   'member.joined': (r) => memberEventData(r.membership, r.member, 'joined'),
   'member.left': (r) => memberEventData(r.membership, { ...r.member, status: 'ended', leftAt: r.at, leftReason: 'subscription_ended' }, 'left'),
   'usage.recorded': (r) => reportEventData({ _id: r.id(), subscriberId: r.subscriber._id, subscriptionId: r.offer._id, meter: 'api_calls', quantity: 120, periodStart: r.at, idempotencyKey: null, createdAt: r.at }),

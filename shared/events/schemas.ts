@@ -17,4 +17,5 @@ export const eventListSchema = z.object({
   events: z.array(eventSchema),
   hasMore: z.boolean(),
   next: z.nullable(z.string()).check(z.describe('Pass as `cursor` to read the next (older) page')),
+  nextCursor: z.nullable(z.string()).check(z.describe('The same as next')),
 });

@@ -13,6 +13,7 @@ export async function listEvents(ctx: OperationContext, query: { type?: string; 
     events: page.events.filter((event) => isDeliverableEventType(event.type)).map(eventPayload),
     hasMore: page.cursor !== undefined,
     next: page.cursor ?? null,
+    nextCursor: page.cursor ?? null,
   };
 }
 

@@ -1,23 +1,12 @@
 import * as z from '../platform/zod';
-import { ApiError, isApiError } from '../platform/errors';
-import { defineOperation, rawReply, reply } from '../platform/operation';
+import { ANY_ORIGIN } from '../platform/cors';
+import { defineOperation, rawReply } from '../platform/operation';
 import { confirmedPage, EMBED_SCRIPT, framePage, previewPage } from './embed';
 import { isEditing } from './rules';
 import { confirmParams, deletedSchema, formCreateBody, formSchema, formUpdateBody, idParams, publicQuery, subscribeAnswer, subscribeBody } from './schemas';
 import { baseUrlOf, confirmSubscription, createForm, dailyOf, deleteForm, getForm, listForms, presentForm, readPublicForm, recordView, subscribe, updateForm } from './service';
 
 const tags = ['Signup forms'];
-
-/** Public routes answer any origin; errors too, so the embed can show why a signup was refused. */
-const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after' };
-async function withCors<T>(fn: () => Promise<T>, status = 200) {
-  try {
-    return reply(status, await fn(), CORS);
-  } catch (error) {
-    if (isApiError(error)) throw new ApiError(error.status, error.message, { code: error.code, field: error.field, details: error.details, headers: { ...(error.headers ?? {}), ...CORS } });
-    throw error;
-  }
-}
 
 export const formOperations = [
   defineOperation({
@@ -92,13 +81,14 @@ export const formOperations = [
     auth: 'public',
     params: idParams,
     query: publicQuery,
-    handler: async (ctx, { params, query }) => withCors(() => readPublicForm(ctx, params.id, { preview: query.preview === '1' })),
+    cors: ANY_ORIGIN,
+    handler: async (ctx, { params, query }) => readPublicForm(ctx, params.id, { preview: query.preview === '1' }),
   }),
   defineOperation({
     operationId: 'subscribeWithSignupForm',
     summary: 'Public signup (no key, any origin): { status: subscribed, leadMagnet } or { status: confirm_email }',
     description:
-      'Body `email`, `name`, `company` (honeypot, must stay empty), `elapsedMs`. A filled honeypot or a submit under 1.5 s gets the success answer and is ignored. 10 signups per 15 minutes per IP (429 SIGNUP_RATE_LIMITED). The answer never reveals whether the address was subscribed. `text/plain` JSON is accepted so browsers need no preflight.',
+      'Body `email`, `name`, `company` (honeypot, must stay empty), `elapsedMs`. A filled honeypot or a submit under 1.5 s gets the success answer and is ignored. 10 signups per 15 minutes per IP (429 SIGNUP_RATE_LIMITED). The answer never reveals whether the address was subscribed. `application/json` from any origin (the preflight is answered), and `text/plain` JSON so browsers need no preflight.',
     tags,
     method: 'POST',
     path: '/forms/public/{id}/subscribe',
@@ -106,7 +96,8 @@ export const formOperations = [
     params: idParams,
     body: subscribeBody,
     output: subscribeAnswer,
-    handler: async (ctx, { params, body }) => withCors(() => subscribe(ctx, ctx.request, params.id, body)),
+    cors: ANY_ORIGIN,
+    handler: async (ctx, { params, body }) => subscribe(ctx, ctx.request, params.id, body),
   }),
   defineOperation({
     operationId: 'recordSignupFormView',
@@ -116,7 +107,8 @@ export const formOperations = [
     path: '/forms/public/{id}/view',
     auth: 'public',
     params: idParams,
-    handler: async (ctx, { params }) => withCors(async () => (await recordView(ctx, params.id), { counted: true })),
+    cors: ANY_ORIGIN,
+    handler: async (ctx, { params }) => (await recordView(ctx, params.id), { counted: true }),
   }),
   defineOperation({
     operationId: 'confirmSignupFormSubscription',
@@ -139,7 +131,8 @@ export const formOperations = [
     path: '/forms/public/{id}/embed.js',
     auth: 'public',
     params: idParams,
-    handler: async () => rawReply(200, EMBED_SCRIPT, 'application/javascript; charset=utf-8', { ...CORS, 'cache-control': 'public, max-age=300' }),
+    cors: ANY_ORIGIN,
+    handler: async () => rawReply(200, EMBED_SCRIPT, 'application/javascript; charset=utf-8', { 'cache-control': 'public, max-age=300' }),
   }),
   defineOperation({
     operationId: 'getSignupFormFrame',

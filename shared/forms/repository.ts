@@ -48,9 +48,15 @@ export const confirmationWrites = {
  * Counts one signup of `ip` in its 15-minute window; false when the window is full (nothing
  * counted). One conditional ADD: racing requests from one address cannot pass the limit together.
  */
-export async function countIpSignup(store: Store, ip: string, windowStart: number, limit: number, expiresAt: number): Promise<boolean> {
+/** Signups counted from one IP in one window (the previous window weighs in the sliding estimate). */
+export const ipSignupCount = async (store: Store, ip: string, windowStart: number) =>
+  toRecord<{ count: number }>(await store.get(ipKey(ip, windowStart), { consistent: true }))?.count ?? 0;
+
+/** Counts one signup in the window unless `allowed` are already counted there. */
+export async function countIpSignup(store: Store, ip: string, windowStart: number, allowed: number, expiresAt: number): Promise<boolean> {
+  if (allowed <= 0) return false;
   try {
-    await store.update(ipKey(ip, windowStart), { set: { entity: 'SignupIpWindow', v: 1, expiresAt }, add: { count: 1 } }, { condition: 'attribute_not_exists(#c) OR #c < :limit', names: { '#c': 'count' }, values: { ':limit': limit } });
+    await store.update(ipKey(ip, windowStart), { set: { entity: 'SignupIpWindow', v: 1, expiresAt }, add: { count: 1 } }, { condition: 'attribute_not_exists(#c) OR #c < :limit', names: { '#c': 'count' }, values: { ':limit': allowed } });
     return true;
   } catch (error) {
     if (error instanceof ConditionFailed) return false;

@@ -48,9 +48,6 @@ export function isLikelyBot(input: { company?: string | null; elapsedMs?: number
 /** The fixed 15-minute window a submit at `nowMs` counts in. */
 export const ipWindowOf = (nowMs: number) => Math.floor(nowMs / IP_WINDOW_MS) * IP_WINDOW_MS;
 
-/** Seconds until the window of `nowMs` closes (the Retry-After of a refusal). */
-export const secondsLeftInWindow = (nowMs: number) => Math.max(1, Math.ceil((ipWindowOf(nowMs) + IP_WINDOW_MS - nowMs) / 1000));
-
 /** Percent with one decimal; 0 when nothing was shown. */
 export const conversionRate = (views: number, signups: number) => (views > 0 ? Math.round((signups / views) * 1000) / 10 : 0);
 

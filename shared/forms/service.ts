@@ -7,6 +7,7 @@ import type { Account, Deps, RequestInfo } from '../platform/context';
 import { badRequest, conflict, notFound, tooManyRequests } from '../platform/errors';
 import { objectId, randomBase62 } from '../platform/ids';
 import { scopeOf, type Scope } from '../store/keys';
+import { slidingAllowance, slidingRetryAfterSeconds } from '../platform/sliding-window';
 import { isConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
 import type { FormRecord, FormStatus } from './records';
@@ -23,7 +24,6 @@ import {
   ipWindowOf,
   isLikelyBot,
   publicView,
-  secondsLeftInWindow,
   SIGNUPS_PER_IP,
   utcDay,
 } from './rules';
@@ -174,8 +174,16 @@ export async function subscribe(deps: Deps, request: Pick<RequestInfo, 'sourceIp
   if (!isValidEmail(email)) throw badRequest(`Invalid email address: ${input.email}`, { field: 'email' });
   const nowMs = deps.clock.nowMs();
   const windowStart = ipWindowOf(nowMs);
-  const admitted = await repo.countIpSignup(deps.store, request.sourceIp, windowStart, SIGNUPS_PER_IP, Math.floor((windowStart + 2 * IP_WINDOW_MS) / 1000));
-  if (!admitted) throw tooManyRequests(secondsLeftInWindow(nowMs), `At most ${SIGNUPS_PER_IP} signups per 15 minutes from one address; try again later`, 'SIGNUP_RATE_LIMITED');
+  // Sliding window (platform/sliding-window.ts): the previous 15 minutes weigh in, so no 2× burst
+  // across a window boundary.
+  const previous = await repo.ipSignupCount(deps.store, request.sourceIp, windowStart - IP_WINDOW_MS);
+  const allowed = slidingAllowance(SIGNUPS_PER_IP, previous, nowMs, IP_WINDOW_MS);
+  const admitted = await repo.countIpSignup(deps.store, request.sourceIp, windowStart, allowed, Math.floor((windowStart + 2 * IP_WINDOW_MS) / 1000));
+  if (!admitted) {
+    const current = await repo.ipSignupCount(deps.store, request.sourceIp, windowStart);
+    const retry = slidingRetryAfterSeconds(SIGNUPS_PER_IP, previous, current, nowMs, IP_WINDOW_MS);
+    throw tooManyRequests(retry, `At most ${SIGNUPS_PER_IP} signups per 15 minutes from one address; try again later`, 'SIGNUP_RATE_LIMITED');
+  }
   const leadMagnet = await leadMagnetOf(deps, scope, form);
   if (isLikelyBot(input)) return form.doubleOptIn ? { status: 'confirm_email' } : { status: 'subscribed', leadMagnet };
 

@@ -23,8 +23,8 @@ export const funnelOperations = [
     handler: async (ctx, { body }) => presentFunnel(await createFunnel(ctx, body)),
   }),
   defineOperation({ operationId: 'getFunnel', tool: 'get_funnel', summary: 'One funnel', tags, method: 'GET', path: '/funnels/{id}', auth: 'key', params: idParams, output: funnelSchema, handler: async (ctx, { params }) => presentFunnel(await getFunnel(ctx, ctx.scope, params.id)) }),
-  defineOperation({ operationId: 'renameFunnel', summary: 'Renames a funnel', tags, method: 'PUT', path: '/funnels/{id}', auth: 'key', params: idParams, body: funnelRenameBody, output: funnelSchema, handler: async (ctx, { params, body }) => presentFunnel(await renameFunnel(ctx, ctx.scope, params.id, body.name)) }),
-  defineOperation({ operationId: 'deleteFunnel', summary: 'Deletes a funnel and its automation', tags, method: 'DELETE', path: '/funnels/{id}', auth: 'key', params: idParams, output: funnelSchema, handler: async (ctx, { params }) => presentFunnel(await deleteFunnel(ctx, ctx.scope, params.id)) }),
+  defineOperation({ operationId: 'renameFunnel', tool: 'rename_funnel', summary: 'Renames a funnel', tags, method: 'PUT', path: '/funnels/{id}', auth: 'key', params: idParams, body: funnelRenameBody, output: funnelSchema, handler: async (ctx, { params, body }) => presentFunnel(await renameFunnel(ctx, ctx.scope, params.id, body.name)) }),
+  defineOperation({ operationId: 'deleteFunnel', tool: 'delete_funnel', summary: 'Deletes a funnel and its automation', tags, method: 'DELETE', path: '/funnels/{id}', auth: 'key', params: idParams, output: funnelSchema, handler: async (ctx, { params }) => presentFunnel(await deleteFunnel(ctx, ctx.scope, params.id)) }),
   defineOperation({
     operationId: 'activateFunnel',
     tool: 'activate_funnel',

@@ -51,7 +51,7 @@ export const importsOperations = [
     handler: async (ctx, { params, body }) => service.updateMapping(ctx, params.id, params.kind, body.mapping),
   }),
   defineOperation({
-    operationId: 'removeImportFile', tags, auth: 'key', plan,
+    operationId: 'removeImportFile', tool: 'remove_import_file', tags, auth: 'key', plan,
     summary: 'Removes the file of one kind', method: 'DELETE', path: '/migrations/{id}/files/{kind}', params: kindParams, output: importView,
     handler: async (ctx, { params }) => service.removeFile(ctx, params.id, params.kind),
   }),
@@ -92,7 +92,7 @@ export const importsOperations = [
     handler: async (ctx, { params }) => service.report(ctx, params.id),
   }),
   defineOperation({
-    operationId: 'getImportErrors', tags, auth: 'key',
+    operationId: 'getImportErrors', tool: 'get_import_errors', tags, auth: 'key',
     summary: 'CSV of every row not imported cleanly, with the reason', method: 'GET', path: '/migrations/{id}/errors.csv', params: idParams,
     handler: async (ctx, { params }) => rawReply(200, await service.errorsCsv(ctx, params.id), 'text/csv; charset=utf-8', { 'content-disposition': `attachment; filename="import-${params.id}-errors.csv"` }),
   }),

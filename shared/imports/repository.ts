@@ -11,7 +11,7 @@ import type { ImportedCustomer, ImportedOrder, ImportRecord, ProductFile, RowRec
  *   imported orders    <scope>#U#IMPORTED_ORDER / id:<platform order id> | hash:<row hash>
  *   imported customers <scope>#U#IMPORTED_CUSTOMER / <email>
  *   product source ids <scope>#U#IMPORTED_PRODUCT / <source>:<platform product id> -> product id
- *   product files      <scope>#U#IMPORTED_PRODUCT_FILE / <product id> -> blob key, name, type, size
+ *   (a product's files belong to shared/product-files)
  */
 const IMPORT = 'IMPORT';
 const ROW = 'ROW';
@@ -149,14 +149,6 @@ export async function productIdsBySource(store: Store, scope: Scope, source: str
   return new Map(items.map((item) => [item.sourceId, item.productId]));
 }
 
-const productFileKey = (scope: Scope, productId: string) => keys.unique(scope, 'IMPORTED_PRODUCT_FILE', productId);
-
-/** The file attached to an imported product (the blob holds the bytes). */
-export const productFilePut = (scope: Scope, productId: string, file: ProductFile): TransactOp => ({ put: toItem(productFileKey(scope, productId), 'ImportedProductFile', { productId, ...file }) });
-
-export async function getProductFile(store: Store, scope: Scope, productId: string): Promise<(ProductFile & { productId: string }) | undefined> {
-  return toRecord(await store.get(productFileKey(scope, productId)));
-}
 
 /**
  * Row markers of a whole batch at once (BatchWriteItem of the row items with their outcome), for

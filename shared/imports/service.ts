@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { createHash } from 'node:crypto';
+import { erasedAmong } from '../platform/privacy';
 import { contactIdsByEmail, importContacts, suppressedAmong, type ImportContactInput } from '../audience/service';
 import { createProduct, listProductViews } from '../catalog/service';
 import { getAccount } from '../platform/accounts';
@@ -14,6 +15,7 @@ import { KINDS, PLATFORMS, platformOf, type Kind } from './platforms';
 import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type ProductFile, type RowRecord, type RowState } from './records';
 import { PullError, pullFromPlatform, type PulledTable } from './platform-api';
 import { fetchProductFile, linkProblem, UPLOAD_BYTES } from './product-files';
+import { storeImportedFile } from '../product-files/service';
 import * as repo from './repository';
 import { blobFileName, checkRow, detectMapping, mappingProblems, parseCsv, parseCsvRows, type Checked, type Mapping, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
 
@@ -612,7 +614,7 @@ export const rowContactId = (importId: string, sk: string) => importId.slice(0, 
  * ends `created` or `existing` writes nothing of its own: the cursor says it is done and the
  * email claim says which (`subscriberRowStates`), so a subscriber costs its contact's items only.
  */
-async function importSubscribers(ctx: ImportsCtx, record: ImportRecord, entries: { row: RowRecord; checked: Checked }[], suppressed: Set<string>, states: Map<string, RowState>) {
+async function importSubscribers(ctx: ImportsCtx, record: ImportRecord, entries: { row: RowRecord; checked: Checked }[], suppressed: Set<string>, erased: Set<string>, states: Map<string, RowState>) {
   const platform = platformOf(record.source);
   const now = ctx.clock.now().toISOString();
   const source = `${record.source}_${record.files.subscribers?.origin ?? 'csv'}`;
@@ -625,6 +627,7 @@ async function importSubscribers(ctx: ImportsCtx, record: ImportRecord, entries:
     else if (c.row.kind !== 'subscribers') mark(row, 'failed', `kind ${c.row.kind} in the subscribers file`, null);
     else if (!c.row.status) mark(row, 'skipped', `noConsent: status "${c.row.rawStatus}" carries no consent`, null);
     else if (suppressed.has(c.row.email)) mark(row, 'skipped', 'suppressed: the address is on the bounce or complaint list', null);
+    else if (erased.has(c.row.email)) mark(row, 'skipped', ERASED_REASON, null);
     else {
       const item = c.row;
       const consent = { source, wording, optedInAt: item.optedInAt ?? now };
@@ -660,6 +663,8 @@ async function subscriberRowStates(ctx: ImportsCtx, record: ImportRecord, rows: 
   }));
 }
 
+const ERASED_REASON = 'erased: this buyer asked for their data to be erased; not imported again';
+
 /**
  * Runs the pending rows of a batch; each row's effect and its marker are one transaction where
  * the effect is ours. Products go one by one (a name repeated in the file is created once); the
@@ -687,12 +692,15 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
   const sourceIds = await repo.productIdsBySource(ctx.store, ctx.scope, record.source, checked.flatMap(({ checked: c }) => (c.ok && (c.row.kind === 'products' || c.row.kind === 'orders') ? [(c.row.kind === 'products' ? c.row.sourceId : c.row.productId) ?? ''] : [])).filter(Boolean));
   const subscriberEmails = checked.flatMap(({ checked: c }) => (c.ok && c.row.kind === 'subscribers' ? [c.row.email] : []));
   const suppressed = subscriberEmails.length ? await suppressedAmong(ctx, ctx.scope, subscriberEmails) : new Set<string>();
+  // Buyers erased on request are not brought back by an old export (the do-not-recreate list).
+  const erased = await erasedAmong(ctx, ctx.scope, checked.flatMap(({ checked: c }) => (c.ok && 'email' in c.row && c.row.email ? [c.row.email] : [])));
   const platform = platformOf(record.source);
   const now = ctx.clock.now().toISOString();
 
   const one = async ({ row, checked: c }: (typeof checked)[number]) => {
     if (!c.ok) return done(row, [], 'failed', { reason: c.reason });
     const item = c.row;
+    if ('email' in item && item.email && erased.has(item.email)) return done(row, [], 'skipped', { reason: ERASED_REASON });
     if (item.kind === 'products') {
       const existing = (item.sourceId && sourceIds.get(item.sourceId)) || products.get(item.name.toLowerCase());
       if (existing) return done(row, [], 'existing', { ref: existing });
@@ -705,9 +713,10 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
       if (!item.fileUrl) return done(row, ops, 'created', { ref: productId });
       const fetched = await fetchProductFile(item.fileUrl, ctx.account.plan);
       if (!fetched.ok) return done(row, ops, 'created', { ref: productId, reason: `fileNeeded: ${fetched.reason}` });
-      const file = { blobKey: `products/${ctx.scope.accountId}/${ctx.scope.mode}/${productId}/files/${blobFileName(fetched.filename)}`, filename: fetched.filename, contentType: fetched.contentType, size: fetched.size, sourceUrl: item.fileUrl };
-      await ctx.ports.blob.put(file.blobKey, fetched.body, file.contentType);
-      return done(row, [...ops, repo.productFilePut(ctx.scope, productId, file)], 'created', { ref: productId, file });
+      // The product files capability keeps the bytes and the record; the row's marker rides with the record.
+      const stored = await storeImportedFile(ctx, ctx.scope, productId, { body: fetched.body, filename: fetched.filename, contentType: fetched.contentType, sourceUrl: item.fileUrl });
+      const file = { blobKey: stored.file.blobKey, filename: fetched.filename, contentType: fetched.contentType, size: fetched.size, sourceUrl: item.fileUrl };
+      return done(row, [...ops, stored.op], 'created', { ref: productId, file });
     }
     if (item.kind === 'customers') {
       return done(row, [repo.importedCustomerPut(ctx.scope, { email: item.email, name: item.name, country: item.country, source: record.source, importId: id, importedAt: now })], 'created', { ref: item.email });
@@ -724,7 +733,7 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
   // Customers and orders: one small transaction per row (effect and marker), side by side.
   await eachLimited(checked.filter(({ row }) => row.kind === 'customers' || row.kind === 'orders'), ROW_CONCURRENCY, one);
   const subscriberRows = checked.filter(({ row }) => row.kind === 'subscribers');
-  if (subscriberRows.length) await importSubscribers(ctx, record, subscriberRows, suppressed, states);
+  if (subscriberRows.length) await importSubscribers(ctx, record, subscriberRows, suppressed, erased, states);
   return states;
 }
 

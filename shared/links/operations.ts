@@ -6,7 +6,7 @@ const notFoundPage = '<!doctype html><html lang="en"><head><meta charset="utf-8"
 
 export const linkOperations = [
   defineOperation({
-    operationId: 'listTrackedLinks',
+    operationId: 'listTrackedLinks', tool: 'list_tracked_links',
     summary: 'Tracked links, newest first, by cursor pages (`limit` up to 100, `after` = nextCursor)',
     tags: ['Links'],
     method: 'GET',
@@ -17,7 +17,7 @@ export const linkOperations = [
     handler: async (ctx, { query }) => listLinks(ctx, query),
   }),
   defineOperation({
-    operationId: 'createTrackedLink',
+    operationId: 'createTrackedLink', tool: 'create_tracked_link',
     summary: 'Creates a tracked short link for a channel',
     description:
       'Share `url`. Each visit counts a click (and a unique visitor the first time) and redirects to `targetUrl` with `tl=<code>` added. Pass that value as `metadata.trackedLink` when creating the checkout session, and the sale is attributed to the link\'s channel in the attribution report.',
@@ -31,7 +31,7 @@ export const linkOperations = [
     handler: async (ctx, { body }) => createLink(ctx, body),
   }),
   defineOperation({
-    operationId: 'getTrackedLink',
+    operationId: 'getTrackedLink', tool: 'get_tracked_link',
     summary: 'One tracked link with its stats (`stats.locked` below Pro)',
     tags: ['Links'],
     method: 'GET',
@@ -42,7 +42,7 @@ export const linkOperations = [
     handler: async (ctx, { params }) => readLink(ctx, params.id),
   }),
   defineOperation({
-    operationId: 'deleteTrackedLink',
+    operationId: 'deleteTrackedLink', tool: 'delete_tracked_link',
     summary: 'Deletes a tracked link; its short address stops working, past stats stay in reports',
     tags: ['Links'],
     method: 'DELETE',

@@ -17,6 +17,7 @@ import { ApiError, isApiError } from '../platform/errors';
 import { createApiHandler, type ApiEvent, type ApiResult } from '../platform/http/api-handler';
 import { renderError } from '../platform/http/render';
 import { Router } from '../platform/http/router';
+import { preflightRouteKey, preflightRoutes } from '../platform/cors';
 import { randomHex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { routeKey } from '../platform/operation';
@@ -249,6 +250,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   for (const group of app.groups) {
     const handler = createApiHandler(group.operations, { deps: () => deps }) as unknown as Handler;
     for (const operation of group.operations) router.add(operation.method, operation.path, { group: group.name, handler, routeKey: routeKey(operation) });
+    // The same preflight routes the CDK stack creates (platform/cors.ts): only declared paths.
+    for (const route of preflightRoutes(group.operations)) router.add('OPTIONS', route.path, { group: group.name, handler, routeKey: preflightRouteKey(route.path) });
   }
   for (const route of controlRoutes(app)) router.add(route.method, route.path, { control: route });
 

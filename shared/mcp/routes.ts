@@ -8,6 +8,7 @@ export type McpServe = (ctx: OperationContext, tools: ToolEntry[]) => Promise<Re
 const mcp = (method: 'GET' | 'POST' | 'DELETE', tools: () => ToolEntry[], serve: McpServe) =>
   defineOperation({
     operationId: `mcp${method[0]}${method.slice(1).toLowerCase()}`,
+    noTool: 'the MCP endpoint itself, through which the tools are called',
     summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless): every tool of this API for AI agents',
     tags: ['MCP'],
     method,

@@ -10,7 +10,7 @@ const tags = ['Memberships'];
 
 // Editing needs Pro; switching community or post emails off (or only archiving) stays open.
 const updatePlan = (body: z.infer<typeof membershipUpdateBody> | undefined) =>
-  body && (body.name !== undefined || body.offerIds !== undefined || body.productIds !== undefined || body.communityEnabled === true || body.postEmailsEnabled === true)
+  body && (body.name !== undefined || body.offerIds !== undefined || body.productIds !== undefined || body.productBuyersJoin === true || body.communityEnabled === true || body.postEmailsEnabled === true)
     ? ('tier3' as const)
     : undefined;
 
@@ -30,7 +30,7 @@ export const membershipOperations = [
   defineOperation({
     operationId: 'createMembership',
     tool: 'create_membership',
-    summary: 'Creates a membership for subscribers of offerIds and buyers of productIds (Pro); existing live subscribers join',
+    summary: 'Creates a membership for subscribers of offerIds, with productIds included (their buyers join only with productBuyersJoin) (Pro); existing live subscribers join',
     tags,
     method: 'POST',
     path: '/memberships',
@@ -69,7 +69,7 @@ export const membershipOperations = [
     handler: async (ctx, { params, body }) => updateMembership(ctx, params.id, body),
   }),
   defineOperation({
-    operationId: 'archiveMembership',
+    operationId: 'archiveMembership', tool: 'archive_membership',
     summary: 'Archives a membership: every active member leaves with reason membership_closed',
     tags,
     method: 'POST',
@@ -80,7 +80,7 @@ export const membershipOperations = [
     handler: async (ctx, { params }) => archiveMembership(ctx, params.id),
   }),
   defineOperation({
-    operationId: 'reopenMembership',
+    operationId: 'reopenMembership', tool: 'reopen_membership',
     summary: 'Reopens an archived membership: live subscribers of its offers join again',
     tags,
     method: 'POST',
@@ -133,7 +133,7 @@ export const membershipOperations = [
     handler: async (ctx, { params, body }) => createMemberPost(ctx, params.id, body),
   }),
   defineOperation({
-    operationId: 'getMemberPost',
+    operationId: 'getMemberPost', tool: 'get_member_post',
     summary: 'One post of a membership',
     tags,
     method: 'GET',
@@ -184,7 +184,7 @@ export const membershipOperations = [
     handler: async (ctx, { params, query }) => listThreadsView(ctx, params.id, query),
   }),
   defineOperation({
-    operationId: 'createCommunityThread',
+    operationId: 'createCommunityThread', tool: 'create_community_thread',
     summary: 'Starts a thread as the creator (Pro)',
     tags,
     method: 'POST',
@@ -236,7 +236,7 @@ export const membershipOperations = [
     handler: async (ctx, { params }) => deleteThreadView(ctx, params.id, params.threadId),
   }),
   defineOperation({
-    operationId: 'createCommunityReply',
+    operationId: 'createCommunityReply', tool: 'create_community_reply',
     summary: 'Replies to a thread as the creator (Pro; also in locked threads)',
     tags,
     method: 'POST',

@@ -11,6 +11,12 @@ export interface MembershipRecord {
   slug: string;
   offerIds: string[];
   productIds: string[];
+  /**
+   * Buyers of `productIds` become members too (a lifetime member row until a full refund). Off by
+   * default, and absent on memberships from before the switch: the spec's member row is "one per
+   * email across the membership's offers", live while a subscription is.
+   */
+  productBuyersJoin?: boolean;
   status: MembershipStatus;
   communityEnabled: boolean;
   postEmailsEnabled: boolean;

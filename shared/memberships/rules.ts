@@ -26,10 +26,12 @@ export const offerSource = (offerId: string, subscriberId: string) => `offer:${o
 export const productSource = (productId: string, orderId: string) => `product:${productId}:order:${orderId}`;
 
 /** Whether a source still grants access under the membership's current offers and products. */
-export function sourceAllowed(membership: Pick<MembershipRecord, 'offerIds' | 'productIds' | 'status'>, source: string): boolean {
+export function sourceAllowed(membership: Pick<MembershipRecord, 'offerIds' | 'productIds' | 'productBuyersJoin' | 'status'>, source: string): boolean {
   if (membership.status !== 'active') return false;
   const [kind, id] = source.split(':');
-  return kind === 'offer' ? membership.offerIds.includes(id!) : kind === 'product' ? membership.productIds.includes(id!) : false;
+  if (kind === 'offer') return membership.offerIds.includes(id!);
+  // A sale of a listed product makes a member only where the seller switched it on.
+  return kind === 'product' && membership.productBuyersJoin === true && membership.productIds.includes(id!);
 }
 
 export type MemberChange =

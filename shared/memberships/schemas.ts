@@ -8,6 +8,7 @@ export const membershipCreateBody = z.strictObject({
   name: z.string().check(z.trim(), z.minLength(1, 'name is required'), z.maxLength(120)),
   offerIds: z._default(idList, []),
   productIds: z._default(idList, []),
+  productBuyersJoin: z.optional(z.boolean()).check(z.describe('Buyers of productIds become members too (lifetime, until a full refund). Off by default: members are the subscribers of offerIds, as the spec says')),
   communityEnabled: z.optional(z.boolean()),
   postEmailsEnabled: z.optional(z.boolean()),
 });
@@ -16,6 +17,7 @@ export const membershipUpdateBody = z.strictObject({
   name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(120))),
   offerIds: z.optional(idList),
   productIds: z.optional(idList),
+  productBuyersJoin: z.optional(z.boolean()),
   communityEnabled: z.optional(z.boolean()),
   postEmailsEnabled: z.optional(z.boolean()),
 });
@@ -28,6 +30,7 @@ export const membershipSchema = z.object({
   slug: z.string(),
   offerIds: z.array(z.string()),
   productIds: z.array(z.string()),
+  productBuyersJoin: z.boolean(),
   status: z.enum(['active', 'archived']),
   communityEnabled: z.boolean(),
   postEmailsEnabled: z.boolean(),

@@ -21,12 +21,14 @@ export interface MembershipInput {
   name?: string;
   offerIds?: string[];
   productIds?: string[];
+  productBuyersJoin?: boolean;
   communityEnabled?: boolean;
   postEmailsEnabled?: boolean;
 }
 
 export const presentMembership = (m: MembershipRecord, counts?: { active: number; ended: number }) => ({
   ...m,
+  productBuyersJoin: m.productBuyersJoin === true,
   ...(counts ? { memberCount: counts.active } : {}),
 });
 
@@ -56,6 +58,7 @@ export async function createMembership(ctx: MembershipCtx, input: Required<Pick<
     slug: uniqueSlug(input.name, existing.map((m) => m.slug)),
     offerIds,
     productIds,
+    productBuyersJoin: input.productBuyersJoin === true,
     status: 'active',
     communityEnabled: input.communityEnabled ?? true,
     postEmailsEnabled: input.postEmailsEnabled ?? true,
@@ -91,7 +94,10 @@ async function changeMembership(ctx: MembershipCtx, id: string, apply: (m: Membe
     const next = await apply(current, ctx.clock.now().toISOString());
     if (next === current) return presentMembership(current, await getCounts(ctx.store, ctx.scope, id));
     const sourcesChanged =
-      next.status !== current.status || next.offerIds.join() !== current.offerIds.join() || next.productIds.join() !== current.productIds.join();
+      next.status !== current.status ||
+      next.offerIds.join() !== current.offerIds.join() ||
+      next.productIds.join() !== current.productIds.join() ||
+      Boolean(next.productBuyersJoin) !== Boolean(current.productBuyersJoin);
     const ops: TransactOp[] = [membershipWrites.replace(ctx.scope, next, current.updatedAt)];
     if (sourcesChanged) ops.push(resyncEvent(ctx, ctx.scope, next, reason));
     try {
@@ -124,6 +130,7 @@ export async function updateMembership(ctx: MembershipCtx, id: string, input: Me
         slug,
         offerIds,
         productIds,
+        productBuyersJoin: input.productBuyersJoin ?? current.productBuyersJoin,
         communityEnabled: input.communityEnabled ?? current.communityEnabled,
         postEmailsEnabled: input.postEmailsEnabled ?? current.postEmailsEnabled,
       };
@@ -238,7 +245,8 @@ export async function onOrderEvent(deps: Deps, event: DomainEvent) {
   const email = normEmail(customer?.email);
   if (!email) return;
   const scope = { accountId: event.accountId, mode: event.mode };
-  const memberships = (await listMemberships(deps.store, scope)).filter((m) => m.status === 'active' && m.productIds.includes(product.id!));
+  // Only memberships whose seller made product buyers members (productBuyersJoin, off by default).
+  const memberships = (await listMemberships(deps.store, scope)).filter((m) => m.status === 'active' && m.productBuyersJoin === true && m.productIds.includes(product.id!));
   const source = productSource(product.id, order.id);
   const refunded = event.type === 'order.refunded';
   if (refunded && !(event.data.refund as { full?: boolean } | undefined)?.full) return;

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from './clock';
 import { badRequest } from './errors';
 import { objectId } from './ids';
+import { OUTBOX_ENTITY } from './events';
 import type { Actor } from './permissions';
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
@@ -19,6 +20,10 @@ export interface ActivityActor {
   type: 'owner_key' | 'member' | 'system';
   memberId?: string;
   email?: string;
+  /** The API key an owner_key write came through (none for an owner's session token). */
+  keyId?: string;
+  /** The service's own operators, through a staff session minted by the admin CLI. */
+  staff?: true;
 }
 
 export interface ActivityEntry {
@@ -29,18 +34,23 @@ export interface ActivityEntry {
   action: string;
   target: { type: string; id?: string; email?: string };
   details?: Record<string, unknown>;
+  /** The caller's address, for writes made through the API. */
+  ip?: string;
 }
 
 const ACTIVITY = 'ACTIVITY';
-const RETENTION_SECONDS = 365 * 24 * 3600;
+/** Kept 400 days (DynamoDB TTL): a year of books plus the month a seller takes to look back. */
+export const ACTIVITY_RETENTION_SECONDS = 400 * 24 * 3600;
 
 export const actorOf = (actor: Actor): ActivityActor =>
-  actor.type === 'owner_key' ? { type: 'owner_key' } : { type: 'member', memberId: actor.memberId, email: actor.email };
+  actor.type === 'owner_key'
+    ? { type: 'owner_key', ...(actor.keyId ? { keyId: actor.keyId } : {}), ...(actor.staff ? { staff: true as const } : {}) }
+    : { type: 'member', memberId: actor.memberId, email: actor.email };
 
 function entryPut(scope: Scope, clock: Clock, entry: Omit<ActivityEntry, '_id' | 'at'>): TransactOp {
   const record: ActivityEntry = { _id: objectId(clock), at: clock.now().toISOString(), ...entry };
   return {
-    put: toItem(keys.entity(scope, ACTIVITY, record._id), 'Activity', record, { expiresAt: Math.floor(clock.nowMs() / 1000) + RETENTION_SECONDS }),
+    put: toItem(keys.entity(scope, ACTIVITY, record._id), 'Activity', record, { expiresAt: Math.floor(clock.nowMs() / 1000) + ACTIVITY_RETENTION_SECONDS }),
     condition: 'attribute_not_exists(PK)',
   };
 }
@@ -49,6 +59,7 @@ interface Recording {
   scope: Scope;
   clock: Clock;
   actor: ActivityActor;
+  ip?: string;
   generic: Omit<ActivityEntry, '_id' | 'at' | 'actor'>;
   op?: TransactOp;
   committed: boolean;
@@ -67,7 +78,8 @@ const recordings = new AsyncLocalStorage<Recording>();
 export function activityWrite(scope: Scope, clock: Clock, entry: Omit<ActivityEntry, '_id' | 'at' | 'actor'> & { actor?: ActivityActor }): TransactOp {
   const recording = recordings.getStore();
   if (recording) recording.described = true;
-  return entryPut(scope, clock, { ...entry, actor: entry.actor ?? recording?.actor ?? { type: 'system' } });
+  const ip = recording?.ip ? { ip: recording.ip } : {};
+  return entryPut(scope, clock, { ...ip, ...entry, actor: entry.actor ?? recording?.actor ?? { type: 'system' } });
 }
 
 /** Runs one API write, recording it in the activity log (see the module comment). */
@@ -83,6 +95,23 @@ export function activityInOwnRecord(): ActivityActor | undefined {
   return recording.actor;
 }
 
+/**
+ * The record a create made, for an entry whose path names none (`POST /products`): the first new
+ * item of the transaction that has an `_id`, which is how every repository writes a record.
+ */
+function createdId(ops: TransactOp[]): string | undefined {
+  for (const op of ops) {
+    if ('put' in op && typeof op.put._id === 'string' && op.put.entity !== OUTBOX_ENTITY) return op.put._id;
+  }
+  return undefined;
+}
+
+function answerId(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { _id, id } = result as { _id?: unknown; id?: unknown };
+  return typeof _id === 'string' ? _id : typeof id === 'string' ? id : undefined;
+}
+
 export async function recordActivity<T>(
   deps: { store: Store; clock: Clock },
   scope: Scope,
@@ -90,11 +119,12 @@ export async function recordActivity<T>(
   generic: Omit<ActivityEntry, '_id' | 'at' | 'actor'>,
   run: () => Promise<T>,
 ): Promise<T> {
-  const recording: Recording = { scope, clock: deps.clock, actor: actorOf(actor), generic, committed: false, wrote: false, described: false, open: true };
+  const recording: Recording = { scope, clock: deps.clock, actor: actorOf(actor), ip: generic.ip, generic, committed: false, wrote: false, described: false, open: true };
+  const withTarget = (id: string | undefined) => (generic.target.id || !id ? generic : { ...generic, target: { ...generic.target, id } });
   const companion = {
-    pending: () => {
+    pending: (ops: TransactOp[]) => {
       if (!recording.open || recording.committed || recording.described) return [];
-      recording.op ??= entryPut(scope, deps.clock, { ...generic, actor: recording.actor });
+      recording.op ??= entryPut(scope, deps.clock, { ...withTarget(createdId(ops)), actor: recording.actor });
       return [recording.op];
     },
     committed: () => {
@@ -107,7 +137,7 @@ export async function recordActivity<T>(
   const result = await recordings.run(recording, () => withWriteCompanion(companion, run));
   recording.open = false;
   if (recording.wrote && !recording.committed && !recording.described) {
-    await withoutWriteCompanion(() => deps.store.transact([entryPut(scope, deps.clock, { ...generic, actor: recording.actor })]));
+    await withoutWriteCompanion(() => deps.store.transact([entryPut(scope, deps.clock, { ...withTarget(answerId(result)), actor: recording.actor })]));
   }
   return result;
 }
@@ -130,4 +160,75 @@ export async function listActivity(store: Store, scope: Scope, options: { before
   const page = await store.query({ pk: keys.collection(scope, ACTIVITY), before, limit: options.limit });
   const entries = page.items.map((item) => toRecord<ActivityEntry>(item)!);
   return { entries, nextBefore: page.cursor && entries.length ? entries[entries.length - 1]!._id : null };
+}
+
+/** What the audit log can be narrowed to (GET /audit-log). */
+export interface ActivityFilter {
+  /** An API key id, a member id or email, or `staff` / `system`. */
+  actor?: string;
+  action?: string;
+  /** The id of the record written. */
+  target?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** At most this many entries are read for one filtered page; past it the page ends with a cursor. */
+export const ACTIVITY_SCAN_BUDGET = 1000;
+const ACTIVITY_READ = 100;
+
+const idPrefixOf = (date: Date) => Math.floor(date.getTime() / 1000).toString(16).padStart(8, '0');
+
+export function activityMatches(entry: ActivityEntry, filter: ActivityFilter): boolean {
+  if (filter.action && entry.action !== filter.action) return false;
+  if (filter.target && entry.target.id !== filter.target) return false;
+  if (filter.actor) {
+    const a = entry.actor;
+    const wanted = filter.actor;
+    const hit =
+      (wanted === 'staff' && a.staff === true) ||
+      (wanted === 'system' && a.type === 'system') ||
+      a.keyId === wanted ||
+      a.memberId === wanted ||
+      (a.email !== undefined && a.email.toLowerCase() === wanted.toLowerCase());
+    if (!hit) return false;
+  }
+  return true;
+}
+
+/**
+ * One page of the log, newest first, narrowed by `filter`. The log is one partition per account
+ * and mode, sorted by time-ordered id: the time range is a key range, and the other filters are
+ * checked on what is read, at most ACTIVITY_SCAN_BUDGET entries per page, so a rare filter over a
+ * long log answers in bounded time with a cursor to go on (the page may hold fewer than `limit`).
+ * The cursor is the last entry id read: the next page starts strictly below it.
+ */
+export async function queryActivity(
+  store: Store,
+  scope: Scope,
+  filter: ActivityFilter,
+  page: { cursor?: string; limit: number },
+): Promise<{ entries: ActivityEntry[]; next: string | null }> {
+  if (page.cursor !== undefined && !/^[0-9a-f]{24}$/.test(page.cursor)) throw badRequest('cursor: use the `next` value of the previous page', { field: 'cursor' });
+  const lower = filter.from ? idPrefixOf(filter.from) : '0';
+  // '~' sorts after every hex id; an id of the `to` second is kept (its suffix sorts below 'g').
+  const top = filter.to ? `${idPrefixOf(filter.to)}g` : '~';
+  let upper = page.cursor && page.cursor < top ? page.cursor : top;
+  const entries: ActivityEntry[] = [];
+  let scanned = 0;
+  let lastSeen: string | undefined;
+  for (;;) {
+    if (upper < lower) return { entries, next: null };
+    const read = await store.query({ pk: keys.collection(scope, ACTIVITY), between: [lower, upper], limit: ACTIVITY_READ });
+    const records = read.items.map((item) => toRecord<ActivityEntry>(item)!).filter((entry) => entry._id !== page.cursor && entry._id !== lastSeen);
+    for (const entry of records) {
+      scanned += 1;
+      lastSeen = entry._id;
+      if (activityMatches(entry, filter)) entries.push(entry);
+      if (entries.length === page.limit) return { entries, next: entry._id };
+    }
+    if (!read.cursor) return { entries, next: null };
+    if (scanned >= ACTIVITY_SCAN_BUDGET || !lastSeen) return { entries, next: lastSeen ?? null };
+    upper = lastSeen;
+  }
 }

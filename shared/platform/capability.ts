@@ -3,6 +3,7 @@ import type { DomainEvent } from './events';
 import type { AnyOperation } from './operation';
 import type { Job } from './ports';
 import type { Setting } from './settings';
+import type { PrivacyPart } from './privacy';
 
 /**
  * The contracts a capability implements, and its manifest. A capability is one folder under
@@ -145,11 +146,13 @@ export interface BuildDeclaration {
   workers?: Record<string, string>;
   /** The ports it provides, when a module of their own holds them as `ports`. */
   ports?: string;
+  /** Its privacy parts (`privacy`), when one export of a module of their own holds them. */
+  privacy?: string;
   /**
    * Ports that capabilities provide (fields of `Ports`: 'processor', 'spreadsheet', …) which each
    * part's code calls: its functions get those providers, and what they use in turn.
    */
-  uses?: { api?: string[]; jobs?: string[]; ports?: string[]; workers?: Record<string, string[]> };
+  uses?: { api?: string[]; jobs?: string[]; ports?: string[]; workers?: Record<string, string[]>; privacy?: string[] };
   /** What its timers may touch in AWS: their function's AWS ports and grants. */
   jobNeeds?: AccessNeed[];
 }
@@ -192,6 +195,12 @@ export interface Capability {
   ports?: Record<string, PortFactory>;
   /** Event types it emits (documented, and subscribable by webhooks when deliverable). */
   eventTypes?: readonly string[];
+  /**
+   * Its part of a buyer's personal data: what an export shows and what an erasure removes
+   * (shared/platform/privacy.ts). Declare its module in `build.privacy` ('./privacy#salesPrivacy'):
+   * a function that uses the privacy port bundles that module alone, not the capability.
+   */
+  privacy?: PrivacyPart[];
 }
 
 /** Declares a capability manifest (identity; it gives the object its type). */

@@ -161,3 +161,23 @@ export const consumerMarkerEntity = defineEntity<{ eventId: string }>()({
   },
   notes: 'TTL 7 days',
 });
+
+export interface ErasedEmailRecord {
+  hash: string;
+  erasedAt: string;
+}
+
+const ERASED_EMAIL = 'ERASED_EMAIL';
+const erasedEmailKey = (scope: Scope, hash: string) => keys.unique(scope, ERASED_EMAIL, hash);
+
+export const erasedEmailEntity = defineEntity<ErasedEmailRecord>()({
+  entity: 'ErasedEmail',
+  version: 1,
+  owner: 'platform',
+  key: erasedEmailKey,
+  keyArgs: ['scope', 'sha256(email)'],
+  patterns: {
+    byHash: { kind: 'get', summary: 'Do-not-recreate list: an erased email (imports, late events)', key: erasedEmailKey, args: ['scope', 'sha256(email)'] },
+  },
+});
+

@@ -6,6 +6,16 @@ import type { Plan } from './plans';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type AuthKind = 'key' | 'public' | 'processor' | 'portal';
 
+/** Cross-origin access of a public route (cors.ts: `ANY_ORIGIN`, the answers and the preflight). */
+export interface CorsPolicy {
+  /** Request headers a page may send (the preflight's `Access-Control-Allow-Headers`). */
+  allowHeaders: string[];
+  /** Answer headers a page may read beyond the safe-listed ones (Retry-After of a 429). */
+  exposeHeaders: string[];
+  /** How long a browser may keep the preflight's answer. */
+  maxAgeSeconds: number;
+}
+
 /** A handler's answer when it must choose the status, headers or a non-JSON body itself. */
 export interface Reply {
   kind: 'reply';
@@ -55,8 +65,13 @@ export interface Operation<
   OS extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
 > {
   operationId: string;
-  /** MCP tool name, when the operation is offered to agents. */
+  /**
+   * MCP tool name. Every key-authenticated operation is a tool (test/unit/mcp-coverage.test.ts),
+   * unless `noTool` says why an agent has no use for it.
+   */
   tool?: string;
+  /** Why a key-authenticated operation is not an MCP tool (the MCP endpoint itself, the dashboard's own sign-in). */
+  noTool?: string;
   summary: string;
   description?: string;
   tags?: string[];
@@ -90,6 +105,12 @@ export interface Operation<
   output?: OS;
   /** Success status; 200 unless stated. */
   status?: number;
+  /**
+   * Browsers on other sites may call it (cors.ts, usually `ANY_ORIGIN`): the preflight is answered
+   * and every answer, errors included, carries `Access-Control-Allow-Origin`. Public routes only;
+   * the API Gateway routes and the local runtime both follow this declaration.
+   */
+  cors?: CorsPolicy;
   /** Leave out of the request-rate count (docs, health). */
   unmetered?: boolean;
   /**
@@ -116,6 +137,9 @@ export function defineOperation<
 >(operation: Operation<A, PS, QS, BS, OS>): AnyOperation {
   if ((operation.bodyType === 'multipart' || operation.bodyType === 'json-or-multipart') && !operation.multipart) {
     throw new Error(`${operation.operationId}: bodyType ${operation.bodyType} needs its multipart parser (multipart: parseMultipart)`);
+  }
+  if (operation.cors && operation.auth !== 'public') {
+    throw new Error(`${operation.operationId}: cors is for public routes only; key-authenticated routes stay closed to other origins`);
   }
   return operation as AnyOperation;
 }

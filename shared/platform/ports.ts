@@ -1,3 +1,4 @@
+import type { InvoiceDocument } from './invoice-document';
 import type { DomainEvent } from './events';
 import type { Scope } from '../store/keys';
 import type { SecretSetting } from './settings';
@@ -50,6 +51,12 @@ export interface BlobPort {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<BlobObject | undefined>;
   delete(key: string): Promise<void>;
+  /**
+   * A short-lived address that serves the object's bytes itself (S3 presigned GET, as an
+   * attachment named `filename`). Absent locally: the API serves the bytes then. In AWS a Lambda
+   * answer is capped at 6 MB, so large files must go this way.
+   */
+  signedGetUrl?(key: string, options: { expiresInSeconds: number; filename: string; contentType: string }): Promise<string>;
 }
 
 export interface EmailMessage {
@@ -125,6 +132,8 @@ export interface MailTemplate {
 export interface RenderPort {
   mailTemplate(content: MailContent, footer: MailFooter, options?: { track?: boolean }): Promise<MailTemplate>;
   sanitizePost(html: string): Promise<string>;
+  /** An invoice or credit note as a PDF (pdfkit, kept in the render function with the HTML packages). */
+  invoicePdf(document: InvoiceDocument): Promise<Uint8Array>;
 }
 
 /**

@@ -2,6 +2,7 @@ import { ConditionFailed, type Store } from '../store/store';
 import type { Deps } from './context';
 import { rateWindowEntity } from './entities';
 import { tooManyRequests } from './errors';
+import { slidingAllowance, windowStartOf } from './sliding-window';
 
 /**
  * Per-account request limit (600 a minute by default), shared by every Lambda container and the
@@ -34,13 +35,9 @@ export const WINDOW_MS = 60_000;
 const DENIAL_MEMORY_MS = 1000;
 
 /** How many of the current window's requests the sliding estimate allows at `nowMs`. */
-export function allowedInWindow(limit: number, previousCount: number, nowMs: number): number {
-  const windowStart = windowOf(nowMs);
-  const elapsed = (nowMs - windowStart) / WINDOW_MS;
-  return Math.floor(limit - previousCount * (1 - elapsed));
-}
+export const allowedInWindow = (limit: number, previousCount: number, nowMs: number): number => slidingAllowance(limit, previousCount, nowMs, WINDOW_MS);
 
-export const windowOf = (nowMs: number) => Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
+export const windowOf = (nowMs: number) => windowStartOf(nowMs, WINDOW_MS);
 
 /** Tokens a container reserves at once: 1/30 of the limit, between 1 and 50. */
 export const blockSizeFor = (limit: number) => Math.max(1, Math.min(50, Math.floor(limit / 30)));

@@ -16,6 +16,7 @@ export const processor = defineCapability({
     uses: { api: ['processor', 'subscriptionSaveOffers'], ports: ['processor', 'processorSandbox', 'processorStripe'] },
   },
   operations: processorOperations,
-  needs: ['table', 'queue', 'scheduler'],
+  // encryption: completing a checkout issues licence keys (kept encrypted); the thank-you page shows them.
+  needs: ['table', 'queue', 'scheduler', 'encryption'],
   ports,
 });

@@ -49,10 +49,12 @@ export interface CreateCheckoutInput {
   discountCode?: string | null;
   clientReferenceId?: string | null;
   metadata?: Record<string, unknown>;
+  /** Tax of this account+mode's processor settings (the router adds it): computed on top of `amountCents`. */
+  tax?: { automatic?: boolean; simulatedRatePercent?: number } | null;
 }
 
 export interface PayInput {
-  buyer: Buyer;
+  buyer: Buyer & { vatNumber?: string };
   cardNumber?: string;
   saveCard?: boolean;
   /** The service's writes that must hold for this payment (see PaymentClaim). */
@@ -81,6 +83,11 @@ export interface PayResult {
 
 export interface LiveMembership {
   id: string;
+  /**
+   * The processor's own subscription that bills the membership (`sub_`, one of the spec's processor
+   * id prefixes), when the processor has one.
+   */
+  subscriptionId?: string;
   status: 'trialing' | 'active' | 'past_due' | 'canceled';
   paused: boolean;
   cancelAtPeriodEnd: boolean;
@@ -106,6 +113,18 @@ export interface LivePayment {
 }
 
 export type RefusableOperation = 'pause' | 'resume' | 'cancel' | 'charge';
+
+export interface MembershipChargeInput {
+  amountCents: number;
+  currency: string;
+  description: string;
+  /**
+   * Names this charge attempt (usage: subscriber, period and attempt). A provider with idempotent
+   * requests (Stripe) charges once however often the same attempt is asked for again, after a
+   * lost answer or a retried job.
+   */
+  reference?: string;
+}
 
 export interface RecoveryPolicy {
   /** Days after the first failure of a renewal on which it is tried again (ascending). */
@@ -145,11 +164,24 @@ export interface ProcessorPort {
   /** Charges a saved card now; the answer is synchronous (credits auto-refill). */
   chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }): Promise<{ paymentId: string; paymentMethod: PaymentMethod }>;
   /**
+   * The buyer withdrew their consent to charges of a saved card (credits auto-refill): the card
+   * is no longer kept for later charges, and `chargeSavedCard` refuses it from now on. Idempotent:
+   * an unknown or already detached card is not an error. Optional while a provider lacks it: the
+   * service stops charging on its own record of the withdrawal either way.
+   */
+  detachSavedCard?(scope: Scope, paymentMethodId: string): Promise<void>;
+  /**
    * Charges a membership's card once, outside its renewals (a period's usage overage); the answer
    * is synchronous, a decline throws `ProcessorError` with code `declined`. Optional: a provider
    * without it refuses usage charges.
    */
-  chargeMembership?(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }): Promise<{ paymentId: string; paymentMethod: PaymentMethod | null }>;
+  chargeMembership?(scope: Scope, membershipId: string, input: MembershipChargeInput): Promise<{ paymentId: string; paymentMethod: PaymentMethod | null }>;
+  /**
+   * Credits consent withdrawn: the saved card is no longer kept for off-session charges (Stripe
+   * detaches it from the customer). Later `chargeSavedCard` calls with it are refused `not_found`.
+   * A card already gone is not an error.
+   */
+  detachSavedCard?(scope: Scope, paymentMethodId: string): Promise<void>;
   /**
    * A page of the processor's own where the buyer enters a new card for a membership (the Stripe
    * Billing Portal's payment-method flow; the sandbox's card-update page). The card is used for the
@@ -215,6 +247,11 @@ export interface CheckoutCompletedData {
   paymentMethod: PaymentMethod | null;
   savedCard: boolean;
   payment: { id: string; amountCents: number; currency: string; planId: string } | null;
+  /**
+   * Tax the processor computed on top of `payment.amountCents` (which excludes it), with the
+   * buyer's VAT number when they gave one; absent when no tax was computed.
+   */
+  tax?: { amountCents: number; ratePercent: number; vatNumber: string | null } | null;
   membership: { id: string; status: 'active' | 'trialing'; currentPeriodStart: string; currentPeriodEnd: string; trialEnd: string | null } | null;
 }
 

@@ -13,5 +13,15 @@ export interface ProcessorSettingsRecord {
   secrets: Record<string, string>;
   /** Secret name → the first characters, so a person can tell which key is stored. */
   hints: Record<string, string>;
+  /**
+   * Tax on checkouts: Stripe computes it (Stripe Tax, `automatic`; the seller registers where they
+   * collect in the Stripe dashboard); the sandbox simulates one rate for tests (`simulatedRatePercent`).
+   */
+  tax?: TaxSettings | null;
   updatedAt: string;
+}
+
+export interface TaxSettings {
+  automatic?: boolean;
+  simulatedRatePercent?: number;
 }

@@ -1,9 +1,9 @@
 import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
-import { ProcessorError, type Buyer, type CreateCheckoutInput, type MembershipAdjustment, type PayInput, type PaymentClaim, type ProcessorPort, type RecoveryPolicy } from './port';
+import { ProcessorError, type Buyer, type CreateCheckoutInput, type MembershipAdjustment, type MembershipChargeInput, type PayInput, type PaymentClaim, type ProcessorPort, type RecoveryPolicy } from './port';
 export type { ScopedProcessorProvider } from './port';
-import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName } from './settings';
+import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName, type TaxSettings } from './settings';
 
 export interface RouterOptions {
   /**
@@ -20,6 +20,9 @@ export interface RouterOptions {
   cacheMs?: number;
 }
 
+/** A scope's provider, its port and the tax of its settings (CreateCheckoutInput.tax). */
+type Pick = { name: ProcessorProviderName | 'none'; port?: ProcessorPort; tax?: TaxSettings | null };
+
 export const notConfigured = () =>
   conflict('No payment processor is configured for live mode: run `npm run admin -- set-processor --mode live --provider stripe ...`', 'PROCESSOR_NOT_CONFIGURED');
 
@@ -30,7 +33,7 @@ export const notConfigured = () =>
  * its own kind; providers with their own webhook route verify there.
  */
 export class ProcessorRouter implements ProcessorPort {
-  private readonly cache = new Map<string, { at: number; pick: Promise<{ name: ProcessorProviderName | 'none'; port?: ProcessorPort }> }>();
+  private readonly cache = new Map<string, { at: number; pick: Promise<Pick> }>();
 
   constructor(
     private readonly deps: Deps,
@@ -58,15 +61,15 @@ export class ProcessorRouter implements ProcessorPort {
     return pick;
   }
 
-  private async resolve(scope: Scope): Promise<{ name: ProcessorProviderName | 'none'; port?: ProcessorPort }> {
+  private async resolve(scope: Scope): Promise<Pick> {
     const settings = await getProcessorSettings(this.deps.store, scope);
     if (settings?.provider === 'stripe') {
       const stripe = this.deps.ports.processorStripe;
       if (!stripe) return { name: 'none' };
-      return { name: 'stripe', port: stripe.forScope(scope, await decryptProcessorSecrets(this.deps.ports.encryption, scope, settings)) };
+      return { name: 'stripe', port: stripe.forScope(scope, await decryptProcessorSecrets(this.deps.ports.encryption, scope, settings)), tax: settings.tax ?? null };
     }
     if (scope.mode === 'live' && !this.options.sandboxLive) return { name: 'none' };
-    if (settings?.provider === 'sandbox' || scope.mode === 'test' || this.options.unconfiguredLive === 'sandbox') return { name: 'sandbox', port: this.sandbox };
+    if (settings?.provider === 'sandbox' || scope.mode === 'test' || this.options.unconfiguredLive === 'sandbox') return { name: 'sandbox', port: this.sandbox, tax: settings?.provider === 'sandbox' ? (settings.tax ?? null) : null };
     return { name: 'none' };
   }
 
@@ -82,7 +85,9 @@ export class ProcessorRouter implements ProcessorPort {
   }
 
   async createCheckout(scope: Scope, input: CreateCheckoutInput) {
-    return (await this.port(scope)).createCheckout(scope, input);
+    const { port, tax } = await this.pick(scope);
+    if (!port) throw notConfigured();
+    return port.createCheckout(scope, { ...input, tax: tax ?? null });
   }
   payCheckout(checkoutId: string, input: PayInput) {
     return this.sandbox.payCheckout(checkoutId, input);
@@ -93,10 +98,15 @@ export class ProcessorRouter implements ProcessorPort {
   async chargeSavedCard(scope: Scope, input: Parameters<ProcessorPort['chargeSavedCard']>[1]) {
     return (await this.port(scope)).chargeSavedCard(scope, input);
   }
-  async chargeMembership(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }) {
+  async chargeMembership(scope: Scope, membershipId: string, input: MembershipChargeInput) {
     const port = await this.port(scope);
     if (!port.chargeMembership) throw new ProcessorError('This payment processor cannot charge usage', 'refused');
     return port.chargeMembership(scope, membershipId, input);
+  }
+  async detachSavedCard(scope: Scope, paymentMethodId: string) {
+    const port = await this.port(scope);
+    if (!port.detachSavedCard) throw new ProcessorError('This payment processor cannot release a saved card', 'refused');
+    return port.detachSavedCard(scope, paymentMethodId);
   }
   async cardUpdateSession(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }) {
     const port = await this.port(scope);

@@ -10,8 +10,10 @@ import type { DomainEvent } from '../platform/events';
 import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
 import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/lookups';
+import { findSale } from '../sales/lookups';
 import { surveyUrlForSale } from '../survey/service';
-import { downloadLinksFor, MAIL_LINK_MS } from './download-links';
+import { receiptAccessUrl } from '../product-files/links';
+import { keysOfOrder } from '../licenses/service';
 import { failedPaymentMail, receiptMail, type MailBody } from './mails';
 import { isConditionFailed } from '../store/conditional';
 import { claimMailOp } from './repository';
@@ -27,7 +29,8 @@ async function buyerTranslator(deps: Deps, scope: Scope, email: string, brand: S
 /** A receipt for every order (one-time purchases, first subscription charges and renewals), and the owner's new-sale notice. */
 export const receiptConsumer: BusConsumer = {
   name: 'buyer-receipts',
-  needs: ['table'],
+  // encryption: the order's licence keys are kept encrypted.
+  needs: ['table', 'encryption'],
   eventTypes: ['order.completed'],
   handle: async (event, deps) => {
     const scope = { accountId: event.accountId, mode: event.mode };
@@ -61,13 +64,22 @@ export const receiptConsumer: BusConsumer = {
       // The review route is an API (POST) with no buyer page yet; a link to it would not work.
       reviewUrl: null,
       surveyUrl: await surveyUrlForSale(deps, scope, orderId, base),
+      invoiceUrl: base ? await invoiceUrlOf(deps, scope, orderId, base) : null,
       portalUrl,
-      downloads: kind === 'one_time' && base && str(product.id) ? (await Promise.all(boughtIds(str(product.id)!, order.lines).map((id) => downloadLinksFor(deps, scope, id, { ref: orderId, baseUrl: base, validForMs: MAIL_LINK_MS })))).flat() : [],
+      // A lasting link to a page that signs fresh download links on each visit.
+      downloadsUrl: kind === 'one_time' && str(product.id) ? ((await receiptAccessUrl(deps, scope, { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' }, base)) ?? null) : null,
+      licenseKeys: kind === 'one_time' ? (await keysOfOrder(deps, scope, orderId)).map((k) => k.key) : [],
       testMode: event.mode === 'test',
     }, await buyerTranslator(deps, scope, to, brand));
     await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);
   },
 };
+
+/** The invoice page of a sale whose receipt token is on it (renewals keep theirs off the sale). */
+async function invoiceUrlOf(deps: Deps, scope: Scope, saleId: string, base: string): Promise<string | null> {
+  const sale = await findSale(deps, scope, saleId);
+  return sale?.receiptToken ? `${base}/receipts/${sale.receiptToken}/invoice` : null;
+}
 
 /** A failed subscription charge: the reason, the next try, and where to update the card. */
 export const failedPaymentConsumer: BusConsumer = {

@@ -32,9 +32,13 @@ export interface ReceiptInput {
   reviewUrl: string | null;
   /** The attribution survey's question for this order, when the seller asks it. */
   surveyUrl?: string | null;
+  /** The buyer's invoice page (company details and VAT ID, then the PDF). */
+  invoiceUrl?: string | null;
   portalUrl: string | null;
-  /** Download links of the product files bought. */
-  downloads?: { filename: string; url: string }[];
+  /** The page that signs fresh download links for the files bought (it keeps working). */
+  downloadsUrl?: string | null;
+  /** The order's licence keys. */
+  licenseKeys?: string[];
   testMode: boolean;
 }
 
@@ -67,9 +71,11 @@ export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
     test,
     `<p>${t.html('receipt.order', { id: input.orderId, date: day(input.paidAt) })}</p>`,
     `<table width="100%" cellpadding="6" cellspacing="0" border="0">${rows}</table>`,
-    ...(input.downloads ?? []).map((d) => `<p>${t.html('receipt.download', { file: link(d.url, d.filename) })}</p>`),
+    ...(input.licenseKeys ?? []).map((key) => `<p>${t.html('receipt.licenseKey', { key: { __html: `<code>${esc(key)}</code>` } })}</p>`),
+    input.downloadsUrl ? `<p>${t.html('receipt.filesReady')}</p>${button(brand, input.downloadsUrl, t.t('receipt.filesButton'))}<p class="muted">${t.html('receipt.filesKeep')}</p>` : '',
     input.portalUrl ? `<p>${t.html('receipt.manage')}</p>${button(brand, input.portalUrl, t.t('receipt.manageButton'))}` : '',
     input.reviewUrl ? `<p><a href="${esc(input.reviewUrl)}">${t.html('receipt.review', { product: input.productName })}</a></p>` : '',
+    input.invoiceUrl ? `<p>${t.html('receipt.invoice', { link: link(input.invoiceUrl, t.t('receipt.invoiceLink')) })}</p>` : '',
     input.surveyUrl ? `<p>${t.html('receipt.survey', { link: link(input.surveyUrl, t.t('receipt.surveyLink')) })}</p>` : '',
     brand.supportEmail ? `<p>${t.html('mail.questionsReply', { email: link(`mailto:${brand.supportEmail}`, brand.supportEmail) })}</p>` : '',
   ].join('\n');
@@ -80,9 +86,11 @@ export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
     ...(lines ? lines.map((l) => line(l.name, formatMoney(l.amountCents, input.currency))) : [line(what, formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))]),
     input.discount ? line(t.t('receipt.discount', { code: input.discount.code }), `-${formatMoney(input.discount.amountOffCents, input.currency)}`) : '',
     line(t.t('receipt.totalPaid'), total),
-    ...(input.downloads ?? []).map((d) => t.t('receipt.downloadText', { file: d.filename, url: d.url })),
+    ...(input.licenseKeys ?? []).map((key) => t.t('receipt.licenseKey', { key })),
+    input.downloadsUrl ? t.t('receipt.filesText', { url: input.downloadsUrl }) : '',
     input.portalUrl ? t.t('receipt.manageText', { url: input.portalUrl }) : '',
     input.reviewUrl ? t.t('receipt.reviewText', { url: input.reviewUrl }) : '',
+    input.invoiceUrl ? t.t('receipt.invoiceText', { url: input.invoiceUrl }) : '',
     input.surveyUrl ? t.t('receipt.surveyText', { url: input.surveyUrl }) : '',
     brand.supportEmail ? t.t('mail.questions', { email: brand.supportEmail }) : '',
   ]

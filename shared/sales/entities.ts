@@ -6,6 +6,7 @@ const CUSTOMER_EMAIL = 'CUSTOMER_EMAIL';
 const PAYMENT = 'PAYMENT';
 const SALES_BY_TYPE = 'SALES_BY_TYPE';
 const SUBSCRIBER_SALES = 'SUBSCRIBER_SALES';
+const CUSTOMER_SALES = 'CUSTOMER_SALES';
 /** Scope-free pointer from a sale id to its tenant, for the local control API. */
 export const SALE_LOCATOR = 'sale';
 
@@ -24,10 +25,11 @@ export const saleEntity = defineEntity<SaleRecord>()({
   indexes: {
     ofType: { index: 'GSI1', key: (scope: Scope, type: string, id: string) => keys.indexed('GSI1', scope, SALES_BY_TYPE, type, id), args: ['scope', 'type', 'saleId'] },
     ofSubscriber: { index: 'GSI2', key: (scope: Scope, subscriberId: string, id: string) => keys.indexed('GSI2', scope, SUBSCRIBER_SALES, subscriberId, id), args: ['scope', 'subscriberId', 'saleId'] },
+    ofCustomer: { index: 'GSI3', key: (scope: Scope, customerId: string, id: string) => keys.indexed('GSI3', scope, CUSTOMER_SALES, customerId, id), args: ['scope', 'customerId', 'saleId'] },
   },
   patterns: {
     byId: { kind: 'get', summary: 'Sale by id', key: saleKey, args: ['scope', 'saleId'] },
-    all: { kind: 'query', summary: 'Every sale, newest first', partition: (scope: Scope) => keys.collection(scope, SALE), args: ['scope'] },
+    all: { kind: 'query', summary: 'Sales, newest first, one page at a time', partition: (scope: Scope) => keys.collection(scope, SALE), args: ['scope'] },
     after: {
       kind: 'query',
       summary: 'Sales after a sale id, one page at a time',
@@ -41,6 +43,13 @@ export const saleEntity = defineEntity<SaleRecord>()({
       summary: 'Sales of one type (orders = one_time, payments?type=)',
       partition: (scope: Scope, type: string) => keys.indexPartition('GSI1', scope, SALES_BY_TYPE, type),
       args: ['scope', 'type'],
+    },
+    ofCustomer: {
+      kind: 'query',
+      summary: "Sales of a customer, one page at a time (a buyer's export and erasure)",
+      partition: (scope: Scope, customerId: string) => keys.indexPartition('GSI3', scope, CUSTOMER_SALES, customerId),
+      args: ['scope', 'customerId'],
+      notes: 'sales written before the index existed are not in it',
     },
     ofSubscriber: {
       kind: 'query',
@@ -83,7 +92,7 @@ export const customerEntity = defineEntity<CustomerRecord>()({
   patterns: {
     byId: { kind: 'get', summary: 'Customer by id', key: customerKey, args: ['scope', 'customerId'] },
     latest: { kind: 'get', summary: 'Customer by id, read consistently (after the email pointer)', key: customerKey, args: ['scope', 'customerId'], consistent: true },
-    all: { kind: 'query', summary: 'All customers (not paginated)', partition: (scope: Scope) => keys.collection(scope, CUSTOMER), args: ['scope'] },
+    all: { kind: 'query', summary: 'Customers, newest first, one page at a time (optionally filtered by product)', partition: (scope: Scope) => keys.collection(scope, CUSTOMER), args: ['scope'] },
   },
 });
 

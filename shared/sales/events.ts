@@ -21,7 +21,7 @@ export function orderCompletedData(sale: SaleRecord): Record<string, unknown> {
   }
   Object.assign(order, {
     variantId: null,
-    vatNumber: null,
+    vatNumber: sale.vatNumber ?? null,
     type: sale.type,
     ...(sale.billingReason ? { billingReason: sale.billingReason } : {}),
     productId: sale.productId,
@@ -41,7 +41,7 @@ export function orderCompletedData(sale: SaleRecord): Record<string, unknown> {
     customer: customerBlock(sale),
     ...(sale.subscriberId ? { subscriptionCustomerId: sale.subscriberId } : {}),
     paymentMethod: sale.paymentMethod,
-    tax: sale.free ? { amount: 0, rate: 0 } : { taxAmount: 0, taxRate: 0 },
+    tax: sale.free ? { amount: 0, rate: 0 } : { taxAmount: toMajor(sale.taxCents ?? 0), taxRate: sale.taxRatePercent ?? 0 },
     discount: sale.discountCode ? { code: sale.discountCode, amountOff: toMajor(sale.originalAmountCents - sale.amountCents) } : null,
     metadata: sale.metadata ?? {},
     clientReferenceId: sale.clientReferenceId,

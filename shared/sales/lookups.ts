@@ -1,7 +1,8 @@
 import type { Deps } from '../platform/context';
 import type { Scope } from '../store/keys';
-import type { CustomerRecord, SaleRecord } from './records';
-import { findCustomerByEmail, getCustomer, getSale, locateSale, salesPage } from './repository';
+import type { TransactOp } from '../store/store';
+import type { CustomerRecord, SaleAttribution, SaleRecord } from './records';
+import { findCustomerByEmail, getCustomer, getSale, locateSale, saleUpdate, salesPage } from './repository';
 
 // Reads other capabilities use (receipts, survey, segments, sheets, credits, usage), apart from
 // service.ts: nothing here reaches the payment processor, so a function that only reads sales
@@ -25,3 +26,11 @@ export async function pastSalesPage(deps: Deps, scope: Scope, afterId: string, l
   return salesPage(deps.store, scope, afterId, limit);
 }
 
+
+/**
+ * The write that puts the buyer's survey answer on the order (GET /orders/{id} shows it). The
+ * survey capability commits it in the transaction that records the answer, so both exist or neither.
+ */
+export const saleAttributionOp = (scope: Scope, saleId: string, attribution: SaleAttribution): TransactOp => saleUpdate(scope, saleId, { attribution });
+/** A sale of this tenant and mode by id (invoices). */
+export const findSale = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<SaleRecord | undefined> => getSale(deps.store, scope, id);

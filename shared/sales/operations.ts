@@ -1,31 +1,43 @@
 import * as z from '../platform/zod';
-import { defineOperation } from '../platform/operation';
+import type { OperationContext } from '../platform/context';
+import { defineOperation, reply } from '../platform/operation';
+import { nextPageHeaders } from '../platform/paging';
 import { getSubscriptionOrder } from '../subscriptions/service';
-import { createCustomerBody, customerSchema, customersQuery, idParams, paymentQuery, paymentsQuery, refundBody, saleSchema } from './schemas';
+import { createCustomerBody, customerSchema, customersQuery, idParams, orderSchema, ordersQuery, paymentQuery, paymentsQuery, refundBody, saleSchema } from './schemas';
 import { createCustomer, getCustomerById, getOrder, getPayment, listCustomersOf, listOrders, listPayments, refundPayment } from './service';
+
+const PAGED_ARRAY =
+  'The answer is one page: `limit` rows (default and most 1,000). When more follow, the `X-Next-Cursor` header holds the cursor to pass as `cursor` ' +
+  '(and `Link` the next page\'s address, rel="next"); no header means the last page.';
+
+/** An array-shaped list page: the rows as the body, the next page in headers. */
+const arrayPage = (ctx: OperationContext, query: Record<string, string | number | undefined>, page: { items: unknown[]; nextCursor: string | null }) =>
+  reply(200, page.items, nextPageHeaders(page.nextCursor, ctx.request, query));
 
 export const salesOperations = [
   defineOperation({
     operationId: 'listOrders',
     tool: 'list_orders',
-    summary: 'One-time orders, newest first (subscription charges are under /payments)',
+    summary: 'One-time orders, newest first (subscription charges are under /payments); one page, the next named by the X-Next-Cursor header',
+    description: PAGED_ARRAY,
     tags: ['Orders'],
     method: 'GET',
     path: '/orders',
     auth: 'key',
+    query: ordersQuery,
     output: z.array(saleSchema),
-    handler: (ctx) => listOrders(ctx),
+    handler: async (ctx, { query }) => arrayPage(ctx, query, await listOrders(ctx, query)),
   }),
   defineOperation({
     operationId: 'getOrder',
     tool: 'get_order',
-    summary: 'One one-time order by its own _id',
+    summary: 'One one-time order by its own _id, with fresh signed links to its files (downloads) and its licence keys',
     tags: ['Orders'],
     method: 'GET',
     path: '/orders/{id}',
     auth: 'key',
     params: idParams,
-    output: saleSchema,
+    output: orderSchema,
     handler: (ctx, { params }) => getOrder(ctx, params.id),
   }),
   defineOperation({
@@ -43,14 +55,15 @@ export const salesOperations = [
   defineOperation({
     operationId: 'listPayments',
     tool: 'list_payments',
-    summary: 'Every sale (one-time and subscription), newest first; filter by type',
+    summary: 'Every sale (one-time and subscription), newest first; filter by type; one page, the next named by the X-Next-Cursor header',
+    description: PAGED_ARRAY,
     tags: ['Payments'],
     method: 'GET',
     path: '/payments',
     auth: 'key',
     query: paymentsQuery,
     output: z.array(saleSchema),
-    handler: (ctx, { query }) => listPayments(ctx, query.type),
+    handler: async (ctx, { query }) => arrayPage(ctx, query, await listPayments(ctx, query.type, query)),
   }),
   defineOperation({
     operationId: 'getPayment',
@@ -82,14 +95,15 @@ export const salesOperations = [
   defineOperation({
     operationId: 'listCustomers',
     tool: 'list_customers',
-    summary: 'Every customer (not paginated); optional productId filter and sort',
+    summary: 'Customers (an array, as the spec has it); optional productId filter and sort; bounded to one page, the next named by the X-Next-Cursor header',
+    description: `${PAGED_ARRAY} Sort \`orders\` and \`email\` order the rows of each page (pages go newest first).`,
     tags: ['Customers'],
     method: 'GET',
     path: '/customers',
     auth: 'key',
     query: customersQuery,
     output: z.array(customerSchema),
-    handler: (ctx, { query }) => listCustomersOf(ctx, query),
+    handler: async (ctx, { query }) => arrayPage(ctx, query, await listCustomersOf(ctx, query, query)),
   }),
   defineOperation({
     operationId: 'getCustomer',

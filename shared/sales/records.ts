@@ -45,6 +45,20 @@ export interface SaleRecord {
   createdAt: string;
   refundedAt?: string;
   disputedAt?: string;
+  /** Tax the processor computed on top of amountCents (Stripe Tax; the sandbox's simulated rate), and the buyer's VAT number. */
+  taxCents?: number;
+  taxRatePercent?: number;
+  vatNumber?: string | null;
+  /** The buyer's answer to the attribution survey (survey capability), once answered. */
+  attribution?: SaleAttribution;
+}
+
+/** Where the buyer says they heard of the seller: the survey option, or their own words (`other`). */
+export interface SaleAttribution {
+  optionId: string;
+  label: string;
+  channel: string | null;
+  answeredAt: string;
 }
 
 export interface SaleLine {

@@ -1,4 +1,5 @@
 import type { Deps } from '../platform/context';
+import { collectPage, type Page } from '../platform/paging';
 import { KEY_EXISTS, putNew } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { Store, TransactOp } from '../store/store';
@@ -10,13 +11,17 @@ export { SALE_LOCATOR } from './entities';
 const EXISTS = KEY_EXISTS;
 const saleKey = saleEntity.declaration.key;
 const customerKey = customerEntity.declaration.key;
-const { ofType, ofSubscriber } = saleEntity.declaration.indexes!;
+const { ofType, ofSubscriber, ofCustomer } = saleEntity.declaration.indexes!;
 
 // ---- sales ----
 
 export const saleItem = (scope: Scope, sale: SaleRecord) =>
   saleEntity.item(saleKey(scope, sale._id), sale, {
-    indexes: [ofType.key(scope, sale.type, sale._id), ...(sale.subscriberId ? [ofSubscriber.key(scope, sale.subscriberId, sale._id)] : [])],
+    indexes: [
+      ofType.key(scope, sale.type, sale._id),
+      ...(sale.subscriberId ? [ofSubscriber.key(scope, sale.subscriberId, sale._id)] : []),
+      ...(sale.customerId ? [ofCustomer.key(scope, sale.customerId, sale._id)] : []),
+    ],
   });
 
 /** A new sale, the processor payment id pointing to it, and its locator. */
@@ -51,8 +56,9 @@ export async function locateSale(store: Store, saleId: string): Promise<Scope | 
   return locator ? { accountId: locator.accountId, mode: locator.mode } : undefined;
 }
 
-export async function listSales(store: Store, scope: Scope, type?: SaleRecord['type']): Promise<SaleRecord[]> {
-  return type ? saleEntity.queryAll(store, 'ofType', [scope, type]) : saleEntity.queryAll(store, 'all', [scope]);
+/** One page of sales (of one type, or all), newest first. */
+export function salesPageOf(store: Store, scope: Scope, type: SaleRecord['type'] | undefined, page: { limit: number; cursor?: string }): Promise<Page<SaleRecord>> {
+  return collectPage((limit, cursor) => (type ? saleEntity.query(store, 'ofType', [scope, type], { limit, cursor }) : saleEntity.query(store, 'all', [scope], { limit, cursor })), page.limit, page.cursor);
 }
 
 /** Sales oldest first after a sale id (ids are time-ordered), one page at a time. */
@@ -62,6 +68,11 @@ export async function salesPage(store: Store, scope: Scope, afterId: string, lim
 
 export async function listSubscriberSales(store: Store, scope: Scope, subscriberId: string): Promise<SaleRecord[]> {
   return saleEntity.queryAll(store, 'ofSubscriber', [scope, subscriberId]);
+}
+
+/** One page of a customer's sales, newest first. */
+export async function customerSalesPage(store: Store, scope: Scope, customerId: string, cursor: string | undefined, limit: number): Promise<{ items: SaleRecord[]; cursor?: string }> {
+  return saleEntity.query(store, 'ofCustomer', [scope, customerId], { cursor, limit });
 }
 
 // ---- customers ----
@@ -75,8 +86,13 @@ export async function findCustomerByEmail(store: Store, scope: Scope, email: str
   return pointer ? customerEntity.get(store, 'latest', scope, pointer.customerId) : undefined;
 }
 
-export async function listCustomers(store: Store, scope: Scope): Promise<CustomerRecord[]> {
-  return customerEntity.queryAll(store, 'all', [scope]);
+/** One page of customers, newest (or oldest) first, optionally only buyers of a product. */
+export function customersPageOf(store: Store, scope: Scope, filter: { productId?: string; oldestFirst?: boolean }, page: { limit: number; cursor?: string }): Promise<Page<CustomerRecord>> {
+  const options = {
+    ascending: filter.oldestFirst ?? false,
+    ...(filter.productId ? { filter: { expression: 'contains(productIds, :productId)', values: { ':productId': filter.productId } } } : {}),
+  };
+  return collectPage((limit, cursor) => customerEntity.query(store, 'all', [scope], { ...options, limit, cursor }), page.limit, page.cursor);
 }
 
 /** A new customer and its email guard: the guard fails the transaction if the email is taken. */
@@ -85,6 +101,11 @@ export function customerPuts(scope: Scope, customer: CustomerRecord): TransactOp
     putNew(customerEntity.item(customerKey(scope, customer._id), customer)),
     putNew(customerEmailEntity.item(customerEmailEntity.declaration.key(scope, customer.buyerEmail), { customerId: customer._id })),
   ];
+}
+
+/** A customer and its email guard, gone (an erasure): the email may become a new customer later. */
+export function customerDeletes(scope: Scope, customer: CustomerRecord): TransactOp[] {
+  return [{ delete: customerKey(scope, customer._id) }, { delete: customerEmailEntity.declaration.key(scope, customer.buyerEmail) }];
 }
 
 /** Changes an existing customer's fields (a purchase that is not charged counts no order). */

@@ -1,3 +1,4 @@
+import { emailErasedAt } from '../platform/privacy';
 import { lookupOffer, lookupProduct } from '../catalog/service';
 import { newEvent, outboxPut } from '../platform/events';
 import type { Deps, OperationContext } from '../platform/context';
@@ -12,7 +13,8 @@ import { offerBlock } from '../subscriptions/events';
 import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
 import { refundCheck } from './refund-rules';
-import { customerPuts, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listCustomers, listSales, listSubscriberSales, saleUpdate } from './repository';
+import { endDeliverablesOps, orderDeliverables } from './deliverables';
+import { customerPuts, customersPageOf, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listSubscriberSales, salesPageOf, saleUpdate } from './repository';
 
 export function presentSale(sale: SaleRecord) {
   return {
@@ -36,11 +38,14 @@ export function presentSale(sale: SaleRecord) {
     status: sale.status,
     refundedAmount: toMajor(sale.refundedCents),
     refundedCents: sale.refundedCents,
+    tax: { amount: toMajor(sale.taxCents ?? 0), amountCents: sale.taxCents ?? 0, rate: sale.taxRatePercent ?? 0 },
+    vatNumber: sale.vatNumber ?? null,
     paymentIntentId: sale.paymentIntentId,
     planId: sale.planId,
     paymentMethod: sale.paymentMethod,
     clientReferenceId: sale.clientReferenceId,
     reviewPath: sale.receiptToken ? `/reviews/submit/${sale.receiptToken}` : null,
+    attribution: sale.attribution ? { optionId: sale.attribution.optionId, label: sale.attribution.label, channel: sale.attribution.channel } : null,
     metadata: sale.metadata ?? {},
     free: sale.free,
     testMode: sale.testMode,
@@ -67,18 +72,23 @@ export const presentCustomer = (c: CustomerRecord) => ({
 
 // ---- orders and payments ----
 
-export async function listOrders(ctx: OperationContext) {
-  return (await listSales(ctx.store, ctx.scope, 'one_time')).map(presentSale);
+export type PageRequest = { limit: number; cursor?: string };
+
+export async function listOrders(ctx: OperationContext, page: PageRequest) {
+  const found = await salesPageOf(ctx.store, ctx.scope, 'one_time', page);
+  return { items: found.items.map(presentSale), nextCursor: found.nextCursor };
 }
 
 export async function getOrder(ctx: OperationContext, id: string) {
   const sale = isObjectId(id) ? await getSale(ctx.store, ctx.scope, id) : undefined;
   if (!sale || sale.type !== 'one_time') throw notFound('Order');
-  return presentSale(sale);
+  const base = (ctx.config.PUBLIC_BASE_URL ?? ctx.request.baseUrl).replace(/\/$/, '');
+  return { ...presentSale(sale), ...(await orderDeliverables(ctx, ctx.scope, sale, base)) };
 }
 
-export async function listPayments(ctx: OperationContext, type?: SaleRecord['type']) {
-  return (await listSales(ctx.store, ctx.scope, type)).map(presentSale);
+export async function listPayments(ctx: OperationContext, type: SaleRecord['type'] | undefined, page: PageRequest) {
+  const found = await salesPageOf(ctx.store, ctx.scope, type, page);
+  return { items: found.items.map(presentSale), nextCursor: found.nextCursor };
 }
 
 export async function getPayment(ctx: OperationContext, id: string, live: boolean) {
@@ -135,15 +145,19 @@ export async function refundPayment(ctx: OperationContext, id: string, amountCen
 
 export type CustomerSort = 'newest' | 'oldest' | 'orders' | 'email';
 
-export async function listCustomersOf(ctx: OperationContext, filter: { productId?: string; sort?: CustomerSort }) {
-  let customers = await listCustomers(ctx.store, ctx.scope);
-  if (filter.productId) customers = customers.filter((c) => c.productIds.includes(filter.productId!));
+/**
+ * One page of customers. Pages go newest first (`oldest`: oldest first); `orders` and `email` sort
+ * the rows of the page, taken newest first: with no index in those orders, sorting the whole list
+ * would read all of it on every request. The default page (1,000) holds every customer of most
+ * stores, so for them it is the whole list sorted.
+ */
+export async function listCustomersOf(ctx: OperationContext, filter: { productId?: string; sort?: CustomerSort }, page: PageRequest) {
   const sort = filter.sort ?? 'newest';
+  const found = await customersPageOf(ctx.store, ctx.scope, { productId: filter.productId, oldestFirst: sort === 'oldest' }, page);
   const byId = (a: CustomerRecord, b: CustomerRecord) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
-  customers.sort((a, b) =>
-    sort === 'oldest' ? byId(a, b) : sort === 'orders' ? b.numberOfOrders - a.numberOfOrders || byId(b, a) : sort === 'email' ? a.buyerEmail.localeCompare(b.buyerEmail) : byId(b, a),
-  );
-  return customers.map(presentCustomer);
+  if (sort === 'orders') found.items.sort((a, b) => b.numberOfOrders - a.numberOfOrders || byId(b, a));
+  if (sort === 'email') found.items.sort((a, b) => a.buyerEmail.localeCompare(b.buyerEmail));
+  return { items: found.items.map(presentCustomer), nextCursor: found.nextCursor };
 }
 
 export async function getCustomerById(ctx: OperationContext, id: string) {
@@ -155,6 +169,8 @@ export async function getCustomerById(ctx: OperationContext, id: string) {
 export async function createCustomer(ctx: OperationContext, input: { email: string; firstName?: string; lastName?: string; country?: string; productId?: string }) {
   const email = normalizeEmail(input.email);
   if (await findCustomerByEmail(ctx.store, ctx.scope, email)) throw conflict('A customer with this email already exists', 'CUSTOMER_EXISTS');
+  // A buyer erased on request is not brought back by hand either (the do-not-recreate list).
+  if (await emailErasedAt(ctx, ctx.scope, email)) throw conflict('This email belongs to a buyer whose data was erased on request', 'EMAIL_ERASED');
   const now = ctx.clock.now().toISOString();
   const customer: CustomerRecord = {
     _id: objectId(ctx.clock),
@@ -190,6 +206,8 @@ export async function onPaymentRefunded(deps: Deps, scope: Scope, notification: 
     processedMarker(notification.id, notification.created),
     saleUpdate(scope, sale._id, { refundedCents: after.refundedCents, status: after.status, refundedAt: now }, { expression: 'refundedCents = :seen', values: { ':seen': sale.refundedCents } }),
     outboxPut(event),
+    // A full refund of a one-time order ends its downloads and its licence keys, in this transaction.
+    ...(data.full ? await endDeliverablesOps(deps, scope, sale, 'refund', now) : []),
   ]);
 }
 
@@ -204,6 +222,7 @@ export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: 
     processedMarker(notification.id, notification.created),
     saleUpdate(scope, sale._id, { status: 'disputed', disputedAt: after.disputedAt }),
     outboxPut(newEvent(scope, deps.clock, 'order.disputed', { order: { id: sale._id, type: sale.type, status: 'disputed', currency: sale.currency } })),
+    ...(await endDeliverablesOps(deps, scope, sale, 'dispute', after.disputedAt!)),
   ]);
 }
 
@@ -223,6 +242,12 @@ export async function saleForControl(deps: Deps, scope: Scope, saleId: string) {
   if (!sale) throw notFound('Sale');
   if (!sale.paymentIntentId) throw badRequest('A free order has no payment to refund or dispute', { field: 'saleId' });
   return sale;
+}
+
+/** What an order delivers (files, licence keys), by its id: the thank-you page. */
+export async function deliverablesOfSale(deps: Pick<Deps, 'store' | 'clock' | 'ports'>, scope: Scope, saleId: string, baseUrl: string) {
+  const sale = await getSale(deps.store, scope, saleId);
+  return sale ? orderDeliverables(deps, scope, sale, baseUrl) : undefined;
 }
 
 /** One sale as the API shows it, or undefined (receipts and other consumers of sale events). */

@@ -101,6 +101,13 @@ function receiptPut(scope: Scope, sale: SaleRecord, token: string): TransactOp {
   };
 }
 
+/** The buyer's email off a sale's receipt capability (an erasure); the receipt still works. */
+export const receiptErasure = (token: string): TransactOp => ({
+  update: keys.capability('receipt', token),
+  set: { buyerEmail: '' },
+  condition: 'attribute_exists(PK)',
+});
+
 /**
  * A completed sale's writes and events: the sale with its receipt and payment pointer, and
  * `order.completed` then `customer.created`. With `countOrder` the customer gets one more order in

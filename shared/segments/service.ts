@@ -1,4 +1,4 @@
-import { addTagsToMany, audiencePage, contactFacts, contactsByIds, factsEmptyAndUnchanged, rebuildContactFacts, removeTagsFromMany, rowAt, walkView, type ContactFactRow, type FactsView } from '../audience/service';
+import { addTagsToMany, audiencePage, contactFacts, contactsByIds, findContactByEmail, factsEmptyAndUnchanged, rebuildContactFacts, removeTagsFromMany, rowAt, walkView, type ContactFactRow, type FactsView } from '../audience/service';
 import { compileDefinition } from './columns';
 import type { ContactRecord } from '../audience/records';
 import type { Deps, OperationContext } from '../platform/context';
@@ -204,6 +204,22 @@ function decodeCursor(text: string | undefined): string | undefined {
     // fall through
   }
   throw badRequest('after is not a cursor this list handed out', { field: 'after' });
+}
+
+/**
+ * Whether one contact (by email) is in a segment now: a subscribed contact whose facts match the
+ * segment's rules. A missing contact or segment answers false. The automations capability asks
+ * it for a trigger restricted to a segment and for a step that branches on membership; one
+ * contact read, never the tenant's whole audience.
+ */
+/** Whether the tenant has this segment (callers that name one: automations). */
+export const segmentExists = async (deps: Deps, scope: Scope, segmentId: string) => Boolean(await repo.getSegment(deps.store, scope, segmentId));
+
+export async function contactInSegment(deps: Deps, scope: Scope, segmentId: string, email: string): Promise<boolean> {
+  const segment = await repo.getSegment(deps.store, scope, segmentId);
+  if (!segment) return false;
+  const contact = await findContactByEmail(deps, scope, email);
+  return Boolean(contact && contact.status === 'subscribed' && matchesDefinition(segment.definition, contact, deps.clock.nowMs()));
 }
 
 /**

@@ -21,30 +21,45 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   SandboxNotification v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>
 //   SandboxPayment v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_PAYMENT, SK=<pay_id>
 //   SandboxSettings v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_SETTINGS, SK=settings
+//   AnalyticsDay v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_DAY#<shard>, SK=<date>
+//   AnalyticsEventCounted v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_DONE#<shard(eventId)>, SK=<eventId>
+//   AnalyticsRecurring v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_MRR#<shard>, SK=MRR
+//   AnalyticsSubscriber v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_SUBSCRIBER#<shard(subscriberId)>, SK=<subscriberId>
 //   Offer v1 (shared/catalog/entities.ts): PK=<scope>#OFFER, SK=<id>
 //   Product v1 (shared/catalog/entities.ts): PK=<scope>#PRODUCT, SK=<id>
+//   ProductLocator v1 (shared/catalog/entities.ts): PK=CAP#product#<productId>, SK=CAP
 //   CheckoutLocator v1 (shared/checkout/entities.ts): PK=CAP#checkout-session#<sessionId>, SK=CAP
 //   CheckoutSession v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT, SK=<sessionId>
 //   CheckoutRecoveryLink v1 (shared/checkout/entities.ts): PK=CAP#checkout-recovery#<token>, SK=CAP
 //   CheckoutRecoverySettings v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT_RECOVERY, SK=settings
 //   CreditAccount v1 (shared/credits/entities.ts): PK=<scope>#CREDIT_ACCOUNT, SK=<id>
 //   CreditAccountOf v1 (shared/credits/entities.ts): PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>
+//   CreditLink v1 (shared/credits/entities.ts): PK=CAP#CREDIT_LINK#<token>, SK=CAP
 //   DashboardSignInLink v1 (shared/dashboard/entities.ts): PK=CAP#SIGNIN#<sha256(token)>, SK=CAP
 //   DashboardSignInRate v1 (shared/dashboard/entities.ts): PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP
+//   InvoiceCounter v1 (shared/invoices/entities.ts): PK=<scope>#U#INVOICE_COUNTER, SK=<sequence>
+//   Invoice v1 (shared/invoices/entities.ts): PK=<scope>#INVOICE, SK=<saleId>
+//   License v1 (shared/licenses/entities.ts): PK=CAP#license#<keyHash>, SK=CAP; GSI1PK=<scope>#LICENSES#all, GSI1SK=<licenseId>; GSI2PK=<scope>#LICENSE_ORDER#<orderId>, GSI2SK=<licenseId>; GSI3PK=<scope>#LICENSE_PRODUCT#<productId>, GSI3SK=<licenseId>
+//   LicenseInstance v1 (shared/licenses/entities.ts): PK=<scope>#LICENSE#<licenseId>#INSTANCE, SK=<instanceId>
 //   Account v1 (shared/platform/entities.ts): PK=ACCOUNT#<accountId>, SK=ACCOUNT; GSI1PK=ACCOUNTS, GSI1SK=<accountId>; GSI2PK=PERSON#<email>, GSI2SK=OWNER#<accountId>
 //   ApiKey v1 (shared/platform/entities.ts): PK=APIKEY#<sha256(key)>, SK=APIKEY; GSI1PK=ACCOUNT#<accountId>#KEYS, GSI1SK=<keyId>
 //   ProcessedEvent v1 (shared/platform/entities.ts): PK=DONE#<consumer>, SK=<eventId>
 //   DashboardSession v1 (shared/platform/entities.ts): PK=CAP#DASHSESSION#<sid>, SK=CAP
+//   ErasedEmail v1 (shared/platform/entities.ts): PK=<scope>#U#ERASED_EMAIL, SK=<sha256(email)>
 //   MemberAccess v1 (shared/platform/entities.ts): PK=<scope>#MEMBER_ACCESS, SK=<memberId>; GSI2PK=PERSON#<email>, GSI2SK=MEMBER#<accountId>#<mode>#<memberId>
 //   OutboxEvent v1 (shared/platform/entities.ts): PK=<scope>#EVENT, SK=<eventId>
 //   RateWindow v1 (shared/platform/entities.ts): PK=RATE#<accountId>, SK=<window start>
+//   Erasure v1 (shared/privacy/entities.ts): PK=<scope>#ERASURE, SK=<customerId>
 //   ProcessedNotification v1 (shared/processor/entities.ts): PK=DONE#processor-ingress, SK=<notificationId>
 //   ProcessorSettings v1 (shared/processor/entities.ts): PK=<scope>#PROCESSOR_SETTINGS, SK=current
-//   DownloadLink v1 (shared/receipts/entities.ts): PK=CAP#download#<token>, SK=CAP
+//   DownloadGrant v1 (shared/product-files/entities.ts): PK=<scope>#DOWNLOAD_GRANT, SK=<orderId>
+//   DownloadToken v1 (shared/product-files/entities.ts): PK=CAP#download#<token>, SK=CAP
+//   OrderAccessLink v1 (shared/product-files/entities.ts): PK=CAP#download-access#<token>, SK=CAP
+//   ProductFile v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>
 //   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>
 //   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER, SK=<customerId>
 //   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT, SK=<pay_id>
-//   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>
+//   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>; GSI3PK=<scope>#CUSTOMER_SALES#<customerId>, GSI3SK=<saleId>
 //   SaleLocator v1 (shared/sales/entities.ts): PK=CAP#sale#<saleId>, SK=CAP
 //   CreatorPageLink v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE#PAGE#LINK, SK=<linkId>
 //   CreatorPage v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE, SK=PAGE
@@ -88,11 +103,16 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Sandbox notification to deliver', key: 'PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>', index: 'table', notes: 'TTL 30 days', declaredBy: 'adapters/processor-sandbox SandboxNotification v1 .byId', declared: true },
   { name: 'Sandbox payment by id (refunds, disputes)', key: 'PK=<scope>#SBX_PAYMENT, SK=<pay_id>', index: 'table', notes: 'refunds conditioned on refundedCents as read', declaredBy: 'adapters/processor-sandbox SandboxPayment v1 .byId', declared: true },
   { name: 'Sandbox settings of a tenant and mode (recovery retry days at a failed charge)', key: 'PK=<scope>#SBX_SETTINGS, SK=settings', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxSettings v1 .byScope', declared: true },
+  { name: 'Day rollups of one write shard between two dates (the summary sums every shard)', key: 'PK=<scope>#ANALYTICS_DAY#<shard>, ScanIndexForward=true, SK BETWEEN <from> AND <to>', index: 'table', notes: 'one item per day and shard with counters per currency; at most 366 per query; written with ADD by the analytics consumers', declaredBy: 'analytics AnalyticsDay v1 .range', declared: true },
+  { name: 'An event already added to the day rollups: its put fails the transaction of a redelivery', key: 'PK=<scope>#ANALYTICS_DONE#<shard(eventId)>, SK=<eventId>', index: 'table', notes: 'TTL 30 days; tenant-scoped and write-sharded (no partition shared by all accounts)', declaredBy: 'analytics AnalyticsEventCounted v1 (written, not read)', declared: true },
+  { name: 'Recurring revenue and active subscribers of one write shard (the summary reads every shard)', key: 'PK=<scope>#ANALYTICS_MRR#<shard>, SK=MRR', index: 'table', notes: 'written with ADD by the subscriber consumer', declaredBy: 'analytics AnalyticsRecurring v1 .byShard', declared: true },
+  { name: 'A subscriber\'s share of the recurring counters', key: 'PK=<scope>#ANALYTICS_SUBSCRIBER#<shard(subscriberId)>, SK=<subscriberId>', index: 'table', declaredBy: 'analytics AnalyticsSubscriber v1 .byId', declared: true },
   { name: 'Subscription offer by id (checkout, joins, catalog API)', key: 'PK=<scope>#OFFER, SK=<id>', index: 'table', notes: 'deleted ones stay with deletedAt set; the catalog API and getSellable treat them as missing', declaredBy: 'catalog Offer v1 .byId', declared: true },
   { name: 'Subscription offers of a tenant and mode, newest first', key: 'PK=<scope>#OFFER, filter attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant list', declaredBy: 'catalog Offer v1 .live', declared: true },
   { name: 'Product by id (checkout, joins, catalog API)', key: 'PK=<scope>#PRODUCT, SK=<id>', index: 'table', notes: 'deleted ones stay with deletedAt set; the catalog API and getSellable treat them as missing', declaredBy: 'catalog Product v1 .byId', declared: true },
   { name: 'Products of a tenant and mode, newest first', key: 'PK=<scope>#PRODUCT, filter attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant list; also read for copy-name de-duplication', declaredBy: 'catalog Product v1 .live', declared: true },
   { name: 'Products using a refund policy (appliedTo)', key: 'PK=<scope>#PRODUCT, filter attribute_exists(refundPolicyId) AND attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant query; counted in memory', declaredBy: 'catalog Product v1 .withRefundPolicy', declared: true },
+  { name: 'Account and mode of a product (public buy link)', key: 'PK=CAP#product#<productId>, SK=CAP', index: 'table', declaredBy: 'catalog ProductLocator v1 .byProduct', declared: true },
   { name: 'Checkout session locator (local control API)', key: 'PK=CAP#checkout-session#<sessionId>, SK=CAP', index: 'table', notes: 'holds accountId, mode and the processor checkout id', declaredBy: 'checkout CheckoutLocator v1 .bySession', declared: true },
   { name: 'Checkout session by id', key: 'PK=<scope>#CHECKOUT, SK=<sessionId>', index: 'table', notes: 'completed once, conditioned on status = open', declaredBy: 'checkout CheckoutSession v1 .byId', declared: true },
   { name: 'Recovery link by its token (GET /checkout/recover/{token})', key: 'PK=CAP#checkout-recovery#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'checkout CheckoutRecoveryLink v1 .byToken', declared: true },
@@ -100,8 +120,16 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Credit account by id, read consistently (the balance decides a deduction)', key: 'PK=<scope>#CREDIT_ACCOUNT, SK=<id>', index: 'table', declaredBy: 'credits CreditAccount v1 .byId', declared: true },
   { name: 'Credit accounts of a tenant', key: 'PK=<scope>#CREDIT_ACCOUNT', index: 'table', declaredBy: 'credits CreditAccount v1 .ofTenant', declared: true },
   { name: 'Credit account of a buyer and product', key: 'PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>', index: 'table', notes: 'holds accountId', declaredBy: 'credits CreditAccountOf v1 .byBuyer', declared: true },
+  { name: 'Credit balance link (the buyer\'s page: balance, auto top-up off)', key: 'PK=CAP#CREDIT_LINK#<token>, SK=CAP', index: 'table', notes: 'holds accountId, mode and the credit account id', declaredBy: 'credits CreditLink v1 .byToken', declared: true },
   { name: 'A dashboard sign-in link by its token', key: 'PK=CAP#SIGNIN#<sha256(token)>, SK=CAP', index: 'table', notes: 'used once (conditional update); TTL a day after it lapses', declaredBy: 'dashboard DashboardSignInLink v1 .byTokenHash', declared: true },
   { name: 'Sign-in links sent to one address in a 15-minute window (conditional ADD)', key: 'PK=CAP#SIGNINRATE#<sha256(email)>#<window start>, SK=CAP', index: 'table', notes: 'TTL at the window end', declaredBy: 'dashboard DashboardSignInRate v1 (written, not read)', declared: true },
+  { name: 'Last invoice or credit-note number of a seller', key: 'PK=<scope>#U#INVOICE_COUNTER, SK=<sequence>', index: 'table', declaredBy: 'invoices InvoiceCounter v1 .ofSequence', declared: true },
+  { name: 'The invoice (and credit note) of a sale', key: 'PK=<scope>#INVOICE, SK=<saleId>', index: 'table', declaredBy: 'invoices Invoice v1 .bySale', declared: true },
+  { name: 'Licence by the hash of its key (public activate, validate, deactivate)', key: 'PK=CAP#license#<sha256(key)>, SK=CAP', index: 'table', declaredBy: 'licenses License v1 .byKeyHash', declared: true },
+  { name: 'Licences of a tenant, newest first; by id with the id as sort prefix', key: 'GSI1PK=<scope>#LICENSES#all', index: 'GSI1', declaredBy: 'licenses License v1 .ofTenant', declared: true },
+  { name: 'Licences of an order (order read, refund)', key: 'GSI2PK=<scope>#LICENSE_ORDER#<orderId>', index: 'GSI2', declaredBy: 'licenses License v1 .ofOrder', declared: true },
+  { name: 'Licences of a product, newest first', key: 'GSI3PK=<scope>#LICENSE_PRODUCT#<productId>', index: 'GSI3', declaredBy: 'licenses License v1 .ofProduct', declared: true },
+  { name: 'An activation of a licence (validate with instanceId, deactivate)', key: 'PK=<scope>#LICENSE#<licenseId>#INSTANCE, SK=<instanceId>', index: 'table', notes: 'at most activationLimit per licence', declaredBy: 'licenses LicenseInstance v1 .byId', declared: true },
   { name: 'Get account', key: 'PK=ACCOUNT#<accountId>, SK=ACCOUNT', index: 'table', declaredBy: 'platform Account v1 .byId', declared: true },
   { name: 'Accounts owned by an email (dashboard sign-in)', key: 'GSI2PK=PERSON#<email>, begins_with(GSI2SK, OWNER#)', index: 'GSI2', notes: 'accounts created before the index existed are not found until their owner email is written again', declaredBy: 'platform Account v1 .ownedBy', declared: true },
   { name: 'List accounts (admin CLI only)', key: 'GSI1PK=ACCOUNTS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform Account v1 .all', declared: true },
@@ -109,22 +137,29 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'List an account\'s API keys', key: 'GSI1PK=ACCOUNT#<accountId>#KEYS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform ApiKey v1 .ofAccount', declared: true },
   { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>, SK=<eventId>', index: 'table', notes: 'TTL 7 days', declaredBy: 'platform ProcessedEvent v1 .byEvent', declared: true },
   { name: 'Is a dashboard sign-in still open (every request with a session token that has a sid)', key: 'PK=CAP#DASHSESSION#<sid>, SK=CAP', index: 'table', notes: 'consistent read, so a sign-out applies to the very next request; TTL at the tokens\' expiry', declaredBy: 'platform DashboardSession v1 .bySid', declared: true },
+  { name: 'Do-not-recreate list: an erased email (imports, late events)', key: 'PK=<scope>#U#ERASED_EMAIL, SK=<sha256(email)>', index: 'table', declaredBy: 'platform ErasedEmail v1 .byHash', declared: true },
   { name: 'A team member\'s grant (every request made with a member\'s session token)', key: 'PK=<scope>#MEMBER_ACCESS, SK=<memberId>', index: 'table', declaredBy: 'platform MemberAccess v1 .byId', declared: true },
   { name: 'Team grants of an email across stores (dashboard sign-in)', key: 'GSI2PK=PERSON#<email>, begins_with(GSI2SK, MEMBER#)', index: 'GSI2', notes: 'one item per store and mode the person is a member of', declaredBy: 'platform MemberAccess v1 .ofPerson', declared: true },
   { name: 'Outbox events of a tenant', key: 'PK=<scope>#EVENT, ScanIndexForward=true', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by the local control API', declaredBy: 'platform OutboxEvent v1 .ofTenant', declared: true },
   { name: 'Requests admitted in the previous minute (sliding estimate)', key: 'PK=RATE#<accountId>, SK=<previous window start>', index: 'table', notes: 'conditional ADD per block, TTL 3 min', declaredBy: 'platform RateWindow v1 .previousWindow', declared: true },
+  { name: 'Erasure of a customer (its progress)', key: 'PK=<scope>#ERASURE, SK=<customerId>', index: 'table', declaredBy: 'privacy Erasure v1 .byCustomer', declared: true },
   { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress, SK=<notificationId>', index: 'table', notes: 'in the same transaction as the change; TTL 30 days', declaredBy: 'processor ProcessedNotification v1 .byNotification', declared: true },
   { name: 'Processor settings of a tenant and mode (routing)', key: 'PK=<scope>#PROCESSOR_SETTINGS, SK=current', index: 'table', notes: 'secrets encrypted, bound to scope and name', declaredBy: 'processor ProcessorSettings v1 .ofTenant', declared: true },
-  { name: 'Download link by its token (GET /downloads/{productId}/{token})', key: 'PK=CAP#download#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'receipts DownloadLink v1 .byToken', declared: true },
+  { name: 'Download count and revocation of an order', key: 'PK=<scope>#DOWNLOAD_GRANT, SK=<orderId>', index: 'table', notes: 'counted with a conditional ADD (limit, not revoked) on every download', declaredBy: 'product-files DownloadGrant v1 .byOrder', declared: true },
+  { name: 'Signed download by its token (GET /downloads/{token})', key: 'PK=CAP#download#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'product-files DownloadToken v1 .byToken', declared: true },
+  { name: 'Receipt download page by its token (GET /downloads/orders/{token})', key: 'PK=CAP#download-access#<token>, SK=CAP', index: 'table', notes: 'TTL two years after the order', declaredBy: 'product-files OrderAccessLink v1 .byToken', declared: true },
+  { name: 'A file of a product', key: 'PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>', index: 'table', declaredBy: 'product-files ProductFile v1 .byId', declared: true },
+  { name: 'Files of a product, oldest first (GET /products/{id}/files, order downloads)', key: 'PK=<scope>#PRODUCT#<productId>#FILE, ScanIndexForward=true', index: 'table', notes: 'bounded: at most MAX_FILES (20) per product', declaredBy: 'product-files ProductFile v1 .ofProduct', declared: true },
   { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', notes: 'holds customerId', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
   { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byId', declared: true },
   { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },
-  { name: 'All customers (not paginated)', key: 'PK=<scope>#CUSTOMER', index: 'table', declaredBy: 'sales Customer v1 .all', declared: true },
+  { name: 'Customers, newest first, one page at a time (optionally filtered by product)', key: 'PK=<scope>#CUSTOMER', index: 'table', declaredBy: 'sales Customer v1 .all', declared: true },
   { name: 'Sale by processor payment id (refunds, disputes)', key: 'PK=<scope>#U#PAYMENT, SK=<pay_id>', index: 'table', notes: 'holds saleId', declaredBy: 'sales PaymentPointer v1 .byPayment', declared: true },
   { name: 'Sale by id', key: 'PK=<scope>#SALE, SK=<saleId>', index: 'table', declaredBy: 'sales Sale v1 .byId', declared: true },
-  { name: 'Every sale, newest first', key: 'PK=<scope>#SALE', index: 'table', declaredBy: 'sales Sale v1 .all', declared: true },
+  { name: 'Sales, newest first, one page at a time', key: 'PK=<scope>#SALE', index: 'table', declaredBy: 'sales Sale v1 .all', declared: true },
   { name: 'Sales after a sale id, one page at a time', key: 'PK=<scope>#SALE, ScanIndexForward=true, SK > <afterId>', index: 'table', declaredBy: 'sales Sale v1 .after', declared: true },
   { name: 'Sales of one type (orders = one_time, payments?type=)', key: 'GSI1PK=<scope>#SALES_BY_TYPE#<type>', index: 'GSI1', declaredBy: 'sales Sale v1 .ofType', declared: true },
+  { name: 'Sales of a customer, one page at a time (a buyer\'s export and erasure)', key: 'GSI3PK=<scope>#CUSTOMER_SALES#<customerId>', index: 'GSI3', notes: 'sales written before the index existed are not in it', declaredBy: 'sales Sale v1 .ofCustomer', declared: true },
   { name: 'Sales of a subscriber (payments history)', key: 'GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>', index: 'GSI2', declaredBy: 'sales Sale v1 .ofSubscriber', declared: true },
   { name: 'Sale locator (local control API)', key: 'PK=CAP#sale#<saleId>, SK=CAP', index: 'table', notes: 'holds accountId and mode', declaredBy: 'sales SaleLocator v1 .bySale', declared: true },
   { name: 'Creator page link by id', key: 'PK=<scope>#CREATOR_PAGE#PAGE#LINK, SK=<linkId>', index: 'table', declaredBy: 'storefront/creator-pages CreatorPageLink v1 .byId', declared: true },

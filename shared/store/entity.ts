@@ -78,6 +78,8 @@ export interface Entity<T, P extends Record<string, AccessPatternSpec>> {
   /** The item for a record: its key, declared index keys, `entity` and `v`. */
   item(key: Key, record: object, options?: { indexes?: IndexKey[]; expiresAt?: number }): Item;
   get<N extends NamesOf<P, 'get'>>(store: Store, pattern: N, ...args: GetArgs<P, N>): Promise<T | undefined>;
+  /** Several items of one get pattern in one BatchGetItem (eventually consistent; missing ones left out, order not kept). */
+  getMany<N extends NamesOf<P, 'get'>>(store: Store, pattern: N, argsList: GetArgs<P, N>[]): Promise<T[]>;
   query<N extends NamesOf<P, 'query'>>(store: Store, pattern: N, args: QueryArgs<P, N>, options?: QueryExtras): Promise<QueryPage<T>>;
   queryAll<N extends NamesOf<P, 'query'>>(store: Store, pattern: N, args: QueryArgs<P, N>, options?: Omit<QueryExtras, 'limit' | 'cursor'>): Promise<T[]>;
   /** The table keys of what a query pattern finds (for an index whose items carry no way back to the key). */
@@ -111,6 +113,11 @@ export function defineEntity<T>() {
     async get(store, name, ...args) {
       const pattern = declared(declaration, name, 'get');
       return toRecord<T>(await store.get(pattern.key(...args), pattern.consistent ? { consistent: true } : {}));
+    },
+    async getMany(store, name, argsList) {
+      const pattern = declared(declaration, name, 'get');
+      if (!argsList.length) return [];
+      return (await store.batchGet(argsList.map((args) => pattern.key(...(args as unknown[]))))).map((item) => toRecord<T>(item)!);
     },
     async query(store, name, args, options) {
       const page = await store.query(queryOptions(declared(declaration, name, 'query'), args as unknown[], options));

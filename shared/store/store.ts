@@ -40,8 +40,8 @@ export class ConditionFailed extends Error {
  * the companion when that transaction committed; single-item writes only report that they wrote.
  */
 export interface WriteCompanion {
-  /** Writes to add to the next transaction; empty once they committed. */
-  pending(): TransactOp[];
+  /** Writes to add to the next transaction (given its own writes); empty once they committed. */
+  pending(ops: TransactOp[]): TransactOp[];
   /** The transaction carrying `pending()` committed. */
   committed(): void;
   /** A write outside any carrying transaction committed. */
@@ -270,7 +270,7 @@ export class Store {
     if (ops.length > 100) throw new Error('A transaction holds at most 100 operations');
     // The request's companion writes (its activity entry) ride along when there is room.
     const companion = currentWriteCompanion();
-    const extra = companion?.pending() ?? [];
+    const extra = companion?.pending(ops) ?? [];
     const carried = extra.length > 0 && ops.length + extra.length <= 100 && !token;
     const items = (carried ? [...ops, ...extra] : ops).map((op) => {
       if ('put' in op) {

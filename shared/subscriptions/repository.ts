@@ -1,6 +1,7 @@
 import { KEY_IS_FREE, putNew } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { Store, TransactOp } from '../store/store';
+import { collectPage, type Page } from '../platform/paging';
 import { membershipPointerEntity, portalEntity, subscriberEntity, subscriberLocatorEntity, subscriberOfEntity, timerMarkerEntity } from './entities';
 import type { SubscriberRecord } from './records';
 
@@ -65,13 +66,11 @@ export async function findPortalToken(store: Store, token: string) {
   return portalEntity.get(store, 'byToken', token);
 }
 
-export async function listSubscribers(
-  store: Store,
-  scope: Scope,
-  filter: { status?: string; email?: string; subscriptionId?: string },
-  page: number,
-  pageSize: number,
-) {
+/**
+ * One page of subscribers, newest first, by cursor: the offer's index with `subscriptionId`, the
+ * email's with `email`, else the whole tenant; status (and email within an offer) filter the page.
+ */
+export function subscribersPage(store: Store, scope: Scope, filter: { status?: string; email?: string; subscriptionId?: string }, page: { limit: number; cursor?: string }): Promise<Page<SubscriberRecord>> {
   const conditions: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -85,18 +84,31 @@ export async function listSubscribers(
     values[':email'] = filter.email;
   }
   const options = { filter: conditions.length ? { expression: conditions.join(' AND '), names: Object.keys(names).length ? names : undefined, values } : undefined };
-  const all = filter.subscriptionId
-    ? await subscriberEntity.queryAll(store, 'ofOffer', [scope, filter.subscriptionId], options)
-    : filter.email
-      ? await subscriberEntity.queryAll(store, 'ofEmail', [scope, filter.email], options)
-      : await subscriberEntity.queryAll(store, 'all', [scope], options);
-  // Page numbers over the whole (filtered) partition, as store.queryPage counts them.
-  const start = (page - 1) * pageSize;
-  return { items: all.slice(start, start + pageSize), total: all.length, page, pageSize };
+  const read = (limit: number, cursor: string | undefined) =>
+    filter.subscriptionId
+      ? subscriberEntity.query(store, 'ofOffer', [scope, filter.subscriptionId], { ...options, limit, cursor })
+      : filter.email
+        ? subscriberEntity.query(store, 'ofEmail', [scope, filter.email], { ...options, limit, cursor })
+        : subscriberEntity.query(store, 'all', [scope], { ...options, limit, cursor });
+  return collectPage(read, page.limit, page.cursor);
 }
 
 /** One page of an offer's subscribers in id order (GSI1), for consumers that walk them (memberships). */
 export async function subscribersOfOfferPage(store: Store, scope: Scope, offerId: string, cursor: string | undefined, limit: number) {
   const result = await subscriberEntity.query(store, 'ofOffer', [scope, offerId], { ascending: true, limit, cursor });
   return { items: result.items, cursor: result.cursor };
+}
+
+/** A buyer's subscribers (every offer), one page at a time: their export and erasure. */
+export async function subscribersOfEmailPage(store: Store, scope: Scope, email: string, cursor: string | undefined, limit: number) {
+  return subscriberEntity.query(store, 'ofEmail', [scope, email], { cursor, limit });
+}
+
+/**
+ * A subscriber without its buyer (an erasure): the record keeps the books (offer, status,
+ * periods, country) under the customer id; the one-per-buyer guard goes, keyed by the email.
+ */
+export function subscriberErasure(scope: Scope, sub: SubscriberRecord, at: string): TransactOp[] {
+  const after: SubscriberRecord = { ...sub, buyerEmail: '', firstName: null, lastName: null, paymentMethod: null, metadata: {}, updatedAt: at };
+  return [subscriberReplace(scope, sub, after), { delete: subscriberOfEntity.declaration.key(scope, sub.subscriptionId, sub.buyerEmail) }];
 }

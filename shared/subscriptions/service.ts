@@ -11,7 +11,7 @@ import type { Scope } from '../store/keys';
 import { failOnCondition } from '../store/conditional';
 import { offerBlock, subscriptionEventData } from './events';
 import type { ProcessorSync, SubscriberRecord } from './records';
-import { findPortalToken, findSubscriberByMembership, getSubscriber, listSubscribers, locateSubscriber, subscriberReplace } from './repository';
+import { findPortalToken, findSubscriberByMembership, getSubscriber, locateSubscriber, subscriberReplace, subscribersPage } from './repository';
 import { transition, type Trigger } from './state';
 import { withSubscriberLease } from './lease';
 import { cardUpdateUrlOf } from './lookups';
@@ -57,15 +57,38 @@ export function presentSubscriber(sub: SubscriberRecord) {
 
 const joinedOffer = (offer: OfferRecord | undefined) => (offer ? offerBlock(offer) : null);
 
-export async function listSubscribersOf(ctx: OperationContext, query: { status?: string; email?: string; subscriptionId?: string; page: number; pageSize: number }) {
-  const result = await listSubscribers(ctx.store, ctx.scope, { status: query.status, email: query.email?.trim().toLowerCase(), subscriptionId: query.subscriptionId }, query.page, query.pageSize);
+/** Page numbers walk the cursor pages before the one asked (at most this deep); `cursor` goes anywhere. */
+const PAGE_WALK_LIMIT = 50;
+
+/**
+ * One page of subscribers. `cursor` (from `nextCursor`) is the way through a large list; `page`
+ * walks the pages before it, for clients that count pages (at most 50 deep). `total` is known only
+ * on the last page (counting every subscriber would read them all on each request): null before.
+ */
+export async function listSubscribersOf(ctx: OperationContext, query: { status?: string; email?: string; subscriptionId?: string; page: number; pageSize: number; limit?: number; cursor?: string }) {
+  const size = query.limit ?? query.pageSize;
+  if (query.page > PAGE_WALK_LIMIT && !query.cursor) throw badRequest(`page: at most ${PAGE_WALK_LIMIT}; use nextCursor to go further`, { field: 'page' });
+  const filter = { status: query.status, email: query.email?.trim().toLowerCase(), subscriptionId: query.subscriptionId };
+  let result = await subscribersPage(ctx.store, ctx.scope, filter, { limit: size, cursor: query.cursor });
+  const page = query.cursor ? 1 : query.page;
+  // Rows on the pages walked past, for the total once the last page is reached.
+  let before = 0;
+  for (let p = 1; !query.cursor && p < query.page; p++) {
+    before += result.items.length;
+    if (!result.nextCursor) {
+      result = { items: [], nextCursor: null };
+      break;
+    }
+    result = await subscribersPage(ctx.store, ctx.scope, filter, { limit: size, cursor: result.nextCursor });
+  }
   const offers = new Map<string, OfferRecord | undefined>();
   for (const id of new Set(result.items.map((s) => s.subscriptionId))) offers.set(id, await lookupOffer(ctx, ctx.scope, id));
   return {
     data: result.items.map((sub) => ({ ...presentSubscriber(sub), subscription: joinedOffer(offers.get(sub.subscriptionId)) })),
-    page: result.page,
-    pageSize: result.pageSize,
-    total: result.total,
+    page,
+    pageSize: size,
+    total: result.nextCursor || query.cursor ? null : before + result.items.length,
+    nextCursor: result.nextCursor,
   };
 }
 

@@ -27,13 +27,22 @@ export interface Transition {
 
 type State = Pick<SubscriberRecord, 'status' | 'active' | 'cancelAtPeriodEnd' | 'paused' | 'currentPeriodEnd' | 'trialEnd'>;
 
+/**
+ * The spec's event catalogue: `.updated` fires on every state change after activation (pause,
+ * resume and cancellation included), beside the specific event the States table names, so a
+ * receiver that listens only to `.updated` sees every change. The specific event comes first.
+ */
+const DELETED: SubscriptionEventType[] = ['customer.subscription.deleted', 'customer.subscription.updated'];
+const PAUSED: SubscriptionEventType[] = ['customer.subscription.pause', 'customer.subscription.updated'];
+const RESUMED: SubscriptionEventType[] = ['customer.subscription.resumed', 'customer.subscription.updated'];
+
 const collecting = (s: State): SubscriberStatus => (s.trialEnd && s.status === 'trialing' ? 'trialing' : 'active');
 
 export function transition(s: State, trigger: Trigger): Transition | null {
   switch (trigger.type) {
     case 'charge_failed':
       if (s.status === 'canceled') return null;
-      if (trigger.final) return { patch: { status: 'canceled', active: false, cancelAtPeriodEnd: false, paused: false, failureMessage: trigger.failureMessage }, events: ['customer.subscription.deleted'] };
+      if (trigger.final) return { patch: { status: 'canceled', active: false, cancelAtPeriodEnd: false, paused: false, failureMessage: trigger.failureMessage }, events: DELETED };
       if (s.status === 'past_due') return { patch: { failureMessage: trigger.failureMessage }, events: [] };
       return { patch: { status: 'past_due', failureMessage: trigger.failureMessage }, events: ['customer.subscription.updated'] };
     case 'charge_succeeded':
@@ -46,15 +55,15 @@ export function transition(s: State, trigger: Trigger): Transition | null {
     case 'canceled':
     case 'period_ended':
       if (s.status === 'canceled') return null;
-      return { patch: { status: 'canceled', active: false, cancelAtPeriodEnd: false, paused: false }, events: ['customer.subscription.deleted'] };
+      return { patch: { status: 'canceled', active: false, cancelAtPeriodEnd: false, paused: false }, events: DELETED };
     case 'paused':
       if (s.paused || s.status === 'canceled') return null;
-      return { patch: { status: 'paused', paused: true, active: true }, events: ['customer.subscription.pause'] };
+      return { patch: { status: 'paused', paused: true, active: true }, events: PAUSED };
     case 'resumed': {
-      if (s.paused) return { patch: { status: collecting(s), paused: false, active: true, cancelAtPeriodEnd: false }, events: ['customer.subscription.resumed'] };
-      if (s.cancelAtPeriodEnd) return { patch: { cancelAtPeriodEnd: false }, events: ['customer.subscription.resumed'] };
+      if (s.paused) return { patch: { status: collecting(s), paused: false, active: true, cancelAtPeriodEnd: false }, events: RESUMED };
+      if (s.cancelAtPeriodEnd) return { patch: { cancelAtPeriodEnd: false }, events: RESUMED };
       if (s.status === 'canceled' && s.currentPeriodEnd && s.currentPeriodEnd > trigger.now) {
-        return { patch: { status: collecting(s), active: true, canceledAt: null }, events: ['customer.subscription.resumed'] };
+        return { patch: { status: collecting(s), active: true, canceledAt: null }, events: RESUMED };
       }
       return null;
     }

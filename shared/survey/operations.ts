@@ -1,5 +1,6 @@
 import * as z from '../platform/zod';
 import { isApiError } from '../platform/errors';
+import { ANY_ORIGIN } from '../platform/cors';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { alreadyAnsweredPage, closedPage, missingPage, surveyPage, thanksPage, SURVEY_PAGE_HEADERS } from './page';
 import { answerBody, reportQuery, reportSchema, settingsBody, settingsSchema, tokenParams } from './schemas';
@@ -76,11 +77,14 @@ export const surveyOperations = [
     params: tokenParams,
     bodyType: 'json-or-form',
     body: z.optional(z.record(z.string(), z.unknown())),
+    // A seller's thank-you page on their own site may ask the question and post the JSON answer.
+    cors: ANY_ORIGIN,
     handler: async (ctx, { params, body }) => {
       const asPage = (ctx.request.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
-      // The token is the only permission (no cookie), so a forged cross-site post gains nothing;
-      // a browser that says the post is cross-site is refused all the same.
-      if (ctx.request.headers['sec-fetch-site'] === 'cross-site') return asPage ? page(403, closedPage()) : reply(403, { error: 'Cross-site answer refused', code: 'CROSS_SITE' });
+      // The token is the only permission (no cookie), so a page on another site gains nothing it
+      // could not with curl: JSON answers from any origin are welcome (cors). Our own HTML form is
+      // only ever posted from our own page, so a form post the browser marks cross-site is refused.
+      if (asPage && ctx.request.headers['sec-fetch-site'] === 'cross-site') return page(403, closedPage());
       const parsed = answerBody.safeParse(body ?? {});
       const input = parsed.success ? parsed.data : { answer: '' };
       try {

@@ -6,7 +6,7 @@ import type { DomainEvent } from '../platform/events';
 import { logger } from '../platform/logger';
 import { toMajor } from '../platform/money';
 import { planAtLeast } from '../platform/plans';
-import { locateSaleById } from '../sales/lookups';
+import { locateSaleById, saleAttributionOp } from '../sales/lookups';
 import { receiptOfToken } from '../storefront/reviews/service';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
@@ -145,7 +145,10 @@ export async function answerSurvey(deps: Deps, token: string, input: { answer: s
   }
   const at = deps.clock.now().toISOString();
   const answer = { answerId, otherText: answerId === OTHER_ID ? text : undefined, at };
-  const ops = r.seen ? repo.answerOps(r.scope, r.order, answer) : repo.firstAnswerOps(r.scope, r.order, answer);
+  const option = r.settings.options.find((o) => o.id === answerId);
+  // The answer also lands on the order itself, in the same transaction (sales' write).
+  const onOrder = saleAttributionOp(r.scope, r.order.saleId, { optionId: answerId, label: option ? option.label : text, channel: option?.channel ?? null, answeredAt: at });
+  const ops = [...(r.seen ? repo.answerOps(r.scope, r.order, answer) : repo.firstAnswerOps(r.scope, r.order, answer)), onOrder];
   try {
     await deps.store.transact(ops);
   } catch (error) {

@@ -1,6 +1,7 @@
 import { activityWrite, listActivity } from '../platform/activity';
 import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../platform/errors';
+import { slidingAllowance, slidingRetryAfterSeconds } from '../platform/sliding-window';
 import { objectId } from '../platform/ids';
 import { SESSION_SECRET } from '../platform/settings';
 import { sendPlatformMail } from '../platform-mail/send';
@@ -66,8 +67,9 @@ const seatLimitError = (state: TeamState, account: Account) => {
   const seats = seatsOf(state, account.plan);
   return forbidden(`No free seat: ${seats.used} members and ${seats.pending} open invites use the ${seats.limit} seats of this plan`, { code: 'SEAT_LIMIT', details: seats });
 };
-function inviteRateLimited(now: Date) {
-  const retry = Math.max(1, Math.ceil((inviteWindowStart(now).getTime() + 3_600_000 - now.getTime()) / 1000));
+const HOUR_MS = 3_600_000;
+function inviteRateLimited(now: Date, previous: number, current: number) {
+  const retry = slidingRetryAfterSeconds(INVITES_PER_HOUR, previous, current, now.getTime(), HOUR_MS);
   return tooManyRequests(retry, `At most ${INVITES_PER_HOUR} invites an hour`, 'INVITE_RATE_LIMITED');
 }
 
@@ -193,9 +195,14 @@ export async function inviteMember(ctx: TeamCtx, input: { email: string; role: R
     throw badRequest('This invite grants no area of the dashboard: a member sees only the areas of their teams. Add teamIds of a team with areas, or invite them as an admin', { code: 'INVITE_GRANTS_NOTHING', field: 'teamIds' });
   }
   const now = ctx.clock.now();
-  const window = inviteWindowStart(now).toISOString();
-  const counted = await getInviteWindow(ctx.store, ctx.scope, window);
-  if (counted && counted.count >= INVITES_PER_HOUR) throw inviteRateLimited(now);
+  // A sliding hour (platform/sliding-window.ts): the previous hour's invites weigh in, so 20 at
+  // the end of one hour and 20 more at the start of the next are not both admitted.
+  const windowStart = inviteWindowStart(now).getTime();
+  const window = new Date(windowStart).toISOString();
+  const previous = (await getInviteWindow(ctx.store, ctx.scope, new Date(windowStart - HOUR_MS).toISOString()))?.count ?? 0;
+  const current = (await getInviteWindow(ctx.store, ctx.scope, window))?.count ?? 0;
+  const allowed = slidingAllowance(INVITES_PER_HOUR, previous, now.getTime(), HOUR_MS);
+  if (current >= allowed) throw inviteRateLimited(now, previous, current);
 
   const invite: InviteRecord = {
     _id: objectId(ctx.clock),
@@ -213,7 +220,7 @@ export async function inviteMember(ctx: TeamCtx, input: { email: string; role: R
       teamWrites.putInvite(ctx.scope, invite),
       teamWrites.claimEmail(ctx.scope, email, { kind: 'invite', id: invite._id }),
       teamWrites.moveState(ctx.scope, { pending: 1, seats: 1 }, { seatLimit: seatLimit(ctx.account.plan) }),
-      teamWrites.countInvite(ctx.scope, window, INVITES_PER_HOUR, Math.floor(now.getTime() / 1000) + 2 * 3600),
+      teamWrites.countInvite(ctx.scope, window, allowed, Math.floor((windowStart + 2 * HOUR_MS) / 1000) + 3600),
       activityWrite(ctx.scope, ctx.clock, { action: 'invite.created', target: { type: 'invite', id: invite._id, email }, details: { role: invite.role, teamIds } }),
     ]);
   } catch (error) {
@@ -221,7 +228,7 @@ export async function inviteMember(ctx: TeamCtx, input: { email: string; role: R
     // Another request won a race for the same email, the last seat or the hour's last invite.
     if (error.reasons[1] === 'ConditionalCheckFailed') await refuseHeldEmail(ctx, email);
     if (error.reasons[2] === 'ConditionalCheckFailed') throw seatLimitError((await getState(ctx.store, ctx.scope))!, ctx.account);
-    if (error.reasons[3] === 'ConditionalCheckFailed') throw inviteRateLimited(now);
+    if (error.reasons[3] === 'ConditionalCheckFailed') throw inviteRateLimited(now, previous, allowed);
     throw concurrent();
   }
   await ctx.ports.scheduler.schedule(timerName(ctx.scope, invite._id), new Date(invite.validUntil), {

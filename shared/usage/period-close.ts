@@ -105,6 +105,8 @@ async function attemptCharge(deps: Deps, scope: Scope, sub: SubscriberRecord, pe
       amountCents: period.charge.amountCents,
       currency: period.charge.currency,
       description: `Usage ${period.periodStart.slice(0, 10)} to ${period.periodEnd.slice(0, 10)}`,
+      // One attempt, one charge: a rerun of this attempt (lost answer, retried job) is not charged again.
+      reference: `usage-${sub._id}-${period.periodStart}-${period.charge.retries}`,
     });
   } catch (error) {
     if (!(error instanceof ProcessorError)) throw error;

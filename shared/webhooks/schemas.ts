@@ -79,10 +79,12 @@ export const deliveredQuery = z.object({
   status: z.optional(z.enum(['success', 'failed'])),
   limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
   after: z.optional(z.string().check(z.regex(/^[0-9a-f]{24}$/, 'after must be the id of a delivery log entry'))),
+  cursor: z.optional(z.string().check(z.regex(/^[0-9a-f]{24}$/, 'cursor must be the nextCursor of a page of the delivery log'))).check(z.describe('nextCursor of the previous page (same as after)')),
 });
 
 export const deliveredListSchema = z.object({
   deliveries: z.array(attemptSchema),
   hasMore: z.boolean(),
   next: z.nullable(z.string()).check(z.describe('Pass as `after` to read the next page')),
+  nextCursor: z.nullable(z.string()).check(z.describe('Pass as `cursor` to read the next page (the same value as next)')),
 });

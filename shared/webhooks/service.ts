@@ -136,10 +136,11 @@ export async function sendTestDelivery(ctx: OperationContext, id: string, input:
   return { deliveryId: delivery.id, webhookId: endpoint.id, eventId: event.id, type, test: true };
 }
 
-export async function listDeliveredWebhooks(ctx: OperationContext, query: { webhookId?: string; eventId?: string; eventType?: string; status?: 'success' | 'failed'; limit: number; after?: string }) {
-  const { limit, after, ...filters } = query;
-  const page = await repo.listAttempts(ctx.store, ctx.scope, filters, limit, after);
-  return { deliveries: page.items.map(publicAttempt), hasMore: page.hasMore, next: page.hasMore ? page.items[page.items.length - 1]!.id : null };
+export async function listDeliveredWebhooks(ctx: OperationContext, query: { webhookId?: string; eventId?: string; eventType?: string; status?: 'success' | 'failed'; limit: number; after?: string; cursor?: string }) {
+  const { limit, after, cursor, ...filters } = query;
+  const page = await repo.listAttempts(ctx.store, ctx.scope, filters, limit, cursor ?? after);
+  const next = page.hasMore ? page.items[page.items.length - 1]!.id : null;
+  return { deliveries: page.items.map(publicAttempt), hasMore: page.hasMore, next, nextCursor: next };
 }
 
 /** A replay is a new attempt chain with the same event id and the same body bytes. */

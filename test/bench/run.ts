@@ -30,6 +30,8 @@ const PAGE = 20;
 /** `BENCH_ONLY=api,functions,webhooks` runs only those parts (names: api, functions and the extras below); unset runs all. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((part) => part.trim())) : undefined;
 const wanted = (part: string) => !ONLY || ONLY.has(part);
+/** `BENCH_CASE=licenses` runs only the API cases whose name contains it (a quick look at one figure). */
+const CASE = process.env.BENCH_CASE;
 
 type Floor = 'noop' | 'get' | 'query20' | 'put' | 'transact';
 interface Case {
@@ -68,6 +70,19 @@ async function measure(target: Parameters<typeof runLoad>[0]): Promise<LoadFigur
   return [await runLoad(target), await runLoad(target)];
 }
 
+/** A product that issues licence keys, bought once: the key a seller's app would validate. */
+async function paidLicenseKey(runtime: LocalRuntime, auth: Record<string, string>): Promise<string> {
+  const post = async (path: string, body: unknown, headers: Record<string, string> = auth) => (await fetch(`${runtime.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const product = await post('/products', { name: 'Bench app', price: 20, licenseKeys: { enabled: true, activationLimit: 3 } });
+  const session = await post('/checkout/sessions', { productId: product._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+  const paid = await post(`/_local/checkout/${session.id}/pay`, { email: 'bench-buyer@example.com' }, {});
+  await post('/_local/settle', {}, {});
+  const order = await (await fetch(`${runtime.url}/orders/${paid.saleId}`, { headers: auth })).json();
+  const key = order.licenseKeys?.[0]?.key;
+  if (!key) throw new Error(`no licence key on the bench order: ${JSON.stringify(order).slice(0, 300)}`);
+  return key;
+}
+
 async function main() {
   const dynamo = await startDynamoDbLocal();
   // The real limit of 600 a minute would refuse the load; the limiter's cost is the same at any limit.
@@ -87,6 +102,7 @@ async function main() {
   if (!item) throw new Error(`product item not found under ${JSON.stringify(getKey)}`);
   const itemKiB = Buffer.byteLength(JSON.stringify(item)) / 1024;
   const floor = await startFloor({ endpoint: dynamo.endpoint, table: runtime.tableName, getKey, queryPk: keys.collection(scope, 'PRODUCT'), item });
+  const licenseKey = await paidLicenseKey(runtime, auth);
 
   const cases: Case[] = [
     { name: 'GET /users/me', path: '/users/me', floor: 'get', goal: 1.2, minimum: { read: 0, write: 0, why: 'nothing: the key and account come from the per-container auth cache' } },
@@ -94,11 +110,14 @@ async function main() {
     { name: `GET /products (${PAGE})`, path: '/products', floor: 'query20', goal: 1.5, minimum: { read: round(Math.ceil((PAGE * itemKiB) / 4) / 2, 1), write: 0, why: `${PAGE} items × ${round(itemKiB)} KiB, eventually consistent` } },
     { name: 'POST /products', method: 'POST', path: '/products', body: { name: 'Bench product', price: 9.99 }, floor: 'transact', minimum: { read: 0, write: 2, why: 'product + outbox event: 2 items × 1 KiB (AWS bills transactions ×2: 4 WCU; DynamoDB Local reports without the factor)' } },
     { name: 'GET /docs.json', path: '/docs.json', floor: 'noop', minimum: { read: 0, write: 0, why: 'no table access' } },
+    // Hit at every start of a seller's app: one consistent read of the licence by its key's hash; the
+    // per-address and per-key limits reserve blocks of tokens (a write per block, not per request).
+    { name: 'POST /licenses/validate', method: 'POST', path: '/licenses/validate', body: { key: licenseKey }, floor: 'get', goal: 1.5, minimum: { read: 1, write: 0, why: '1 strongly consistent read of a ~1 KiB licence (plus the rate limiter\'s block reservations)' } },
   ];
 
   const floors: Record<string, LoadFigures[]> = {};
   const results = [];
-  for (const c of cases.filter(() => wanted('api'))) {
+  for (const c of cases.filter((c) => wanted('api') && (!CASE || c.name.includes(CASE)))) {
     floors[c.floor] ??= await measure({ url: `${floor.url}/${c.floor}`, amount: AMOUNT, connections: CONCURRENCY });
     const before = { ...runtime.deps.store.totals };
     const runs = await measure({ url: `${runtime.url}${c.path}`, method: c.method, headers: auth, body: c.body, amount: c.name === 'GET /docs.json' ? 300 : AMOUNT, connections: CONCURRENCY });
@@ -138,11 +157,13 @@ async function main() {
   for (const [name, file, fn] of [
     ['webhooks', './webhooks', 'benchWebhooks'],
     ['checkout', './checkout', 'benchCheckout'],
+    ['auditLog', './audit', 'benchAudit'],
     ['capacityPerLifecycleStep', './lifecycle', 'benchLifecycle'],
     ['newsletter', './email', 'benchEmail'],
     ['usageReports', './usage', 'benchUsage'],
     ['imports', './imports', 'benchImports'],
     ['segments', './segments', 'benchSegments'],
+    ['analytics', './analytics', 'benchAnalytics'],
   ] as const) {
     if (!wanted(name) || !existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
     // Each part gets a fresh DynamoDB Local, its floors measured on it: a stream that earlier

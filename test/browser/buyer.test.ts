@@ -9,7 +9,6 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
-import { productFilePut } from '../../shared/imports/repository';
 
 const SHOTS = join(__dirname, 'screenshots');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -56,9 +55,9 @@ describe('buyer pages in Chromium at phone width', () => {
   it('buys with a discount code: checkout, thank-you page, then successUrl with session_id', { timeout: 240_000 }, async () => {
     const product = await createProduct(seller, { name: 'Moss field guide', price: 24, description: 'Forty illustrated pages on the mosses of northern woods.' });
     // The guide is a digital product: its file is offered on the thank-you page.
-    const blobKey = `products/${seller.accountId}/test/${product._id}/files/moss.pdf`;
-    await runtime.deps.ports.blob.put(blobKey, Buffer.from('%PDF-1.4 moss'), 'application/pdf');
-    await runtime.deps.store.transact([productFilePut({ accountId: seller.accountId, mode: 'test' }, product._id, { blobKey, filename: 'moss-guide.pdf', contentType: 'application/pdf', size: 13, sourceUrl: 'https://example.com/moss.pdf' })]);
+    const upload = new FormData();
+    upload.set('file', new Blob([Buffer.from('%PDF-1.4 moss')], { type: 'application/pdf' }), 'moss-guide.pdf');
+    expect((await seller.test.post(`/products/${product._id}/files`, upload)).status).toBe(201);
     await seller.test.post('/discounts', { name: 'Quarter', code: 'QUARTER', valueType: 'percentage', value: 25, mainProductIds: [product._id] });
     const session = await openCheckout(seller, product._id, { successUrl: `${shopUrl}/done`, cancelUrl: `${shopUrl}/cart` });
     const page = await context.newPage();

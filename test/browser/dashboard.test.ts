@@ -147,7 +147,7 @@ describe('seller dashboard in a browser', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const member = await context.newPage();
     await signInByMagicLink(member, runtime, 'member-dash@example.com');
-    // Home needs the orders area: the member lands on their first page instead.
+    // Home needs the analytics area: the member lands on their first page instead.
     await member.waitForURL(`${runtime.url}/dashboard/products`);
     const nav = await member.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
     // The pages of the products area (catalog, imports, memberships), nothing of another area.

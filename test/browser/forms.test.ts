@@ -129,6 +129,37 @@ describe('signup form embeds on a third-party page (Chromium)', () => {
     expect(await paused.locator('[data-signup-form]').count()).toBe(0);
     await paused.close();
   });
+
+  it("a script of the creator's own site posts a JSON signup cross-origin (preflighted) and reads the refusal reasons; key routes stay closed", { timeout: 60_000 }, async () => {
+    const form = (await account.test.post('/forms', { name: 'Own code', tags: ['own-form'] })).body;
+    const page = await open('/own-code', '<p>My own form code</p>');
+    expect(new URL(page.url()).origin).not.toBe(runtime.url);
+    const email = unique('json');
+    // application/json is not a "simple" content type: Chromium sends the OPTIONS preflight first.
+    const call = (url: string, init: { method: string; headers?: Record<string, string>; body?: string }) =>
+      page.evaluate(async ([u, i]) => {
+        try {
+          const res = await fetch(u, i);
+          return { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') };
+        } catch (error) {
+          return { failed: String(error) };
+        }
+      }, [url, init] as const);
+    const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const ok = await call(`${runtime.url}/forms/public/${form._id}/subscribe`, json({ email, elapsedMs: 3000 }));
+    expect(ok).toEqual({ status: 200, body: { status: 'subscribed', leadMagnet: null }, retryAfter: null });
+    expect(await contactOf(email)).toMatchObject({ source: 'form', tags: ['own-form'] });
+    // A refusal reaches the page with its reason, so the page can show it.
+    const bad = await call(`${runtime.url}/forms/public/${form._id}/subscribe`, json({ email: 'nope', elapsedMs: 3000 }));
+    expect(bad).toMatchObject({ status: 400, body: { field: 'email' } });
+    // The same page cannot use a key route, even holding a key: the browser stops at the preflight.
+    const keyed = await call(`${runtime.url}/forms`, { method: 'GET', headers: { authorization: `Bearer ${account.testKey}` } });
+    expect(keyed).toHaveProperty('failed');
+    const keyedWrite = await call(`${runtime.url}/forms`, { method: 'POST', headers: { authorization: `Bearer ${account.testKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Injected' }) });
+    expect(keyedWrite).toHaveProperty('failed');
+    expect(((await account.test.get('/forms')).body as any[]).some((f) => f.name === 'Injected')).toBe(false);
+    await page.close();
+  });
 });
 
 // Declared last, so it runs after every embed above was loaded.

@@ -23,7 +23,7 @@ describe('member area (Chromium)', () => {
   it('a member opens the mailed link, reads a post and replies to a thread', { timeout: 90_000 }, async () => {
     const account = await createTestAccount(runtime, 'tier3');
     const product = await createProduct(account, { name: 'Studio pass', price: 10 });
-    const membership = (await account.test.post('/memberships', { name: 'Studio', productIds: [product._id] })).body;
+    const membership = (await account.test.post('/memberships', { name: 'Studio', productIds: [product._id], productBuyersJoin: true })).body;
     await account.test.post(`/memberships/${membership._id}/posts`, { title: 'Glazing basics', html: '<p>Dip, wait, <strong>fire</strong>.</p>', status: 'published' });
     const thread = (await account.test.post(`/memberships/${membership._id}/threads`, { title: 'Introduce yourself', body: 'Who are you?' })).body;
     const scope = { accountId: account.accountId, mode: 'test' as const };

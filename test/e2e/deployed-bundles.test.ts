@@ -44,20 +44,26 @@ const hosted = new Map<string, HostedFunction>();
 
 interface ApiFunction {
   group: string;
+  /** The template of its stack (an API route stack, lib/layout.ts). */
+  stack: CfnTemplate;
   asset: string;
   variables: Record<string, unknown>;
 }
 let functions: ApiFunction[];
 
 beforeAll(async () => {
-  // Only the API stack is bundled (its 27 functions, about two minutes here); asset metadata on, as the CLI sets it.
-  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [`CreatorCommerce-${STAGE}-Api`], 'aws:cdk:enable-asset-metadata': true } });
+  // Only the API route stacks are bundled (their functions, about two minutes here); asset metadata on, as the CLI sets it.
+  const routeStacks = ['ApiCommerce', 'ApiGrowth', 'ApiPlatform'];
+  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': routeStacks.map((name) => `CreatorCommerce-${STAGE}-${name}`), 'aws:cdk:enable-asset-metadata': true } });
   const stacks = buildStacks(app, { stage: STAGE, env: { account: ACCOUNT, region: REGION }, settings: TEST_DEPLOY_SETTINGS });
   const assembly = app.synth();
   templates = Object.fromEntries(Object.entries(stacks).map(([name, stack]) => [name, assembly.getStackByName(stack.stackName).template as CfnTemplate]));
-  functions = Object.values(templates.api!.Resources)
-    .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.APP_FUNCTION)
-    .map((r) => ({ group: r.Properties.Environment.Variables.APP_FUNCTION as string, asset: join(outdir, r.Metadata!['aws:asset:path'] as string, 'index.mjs'), variables: r.Properties.Environment.Variables }));
+  functions = routeStacks.flatMap((name) => {
+    const stack = templates[`api${name.slice(3)}`]!;
+    return Object.values(stack.Resources)
+      .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.APP_FUNCTION)
+      .map((r) => ({ group: r.Properties.Environment.Variables.APP_FUNCTION as string, stack, asset: join(outdir, r.Metadata!['aws:asset:path'] as string, 'index.mjs'), variables: r.Properties.Environment.Variables }));
+  });
 
   const endpoint = testDynamoEndpoint();
   const raw = new DynamoDBClient({ endpoint, region: REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -93,7 +99,7 @@ function environmentOf(fn: ApiFunction): Record<string, string> {
     [`CreatorCommerce-${STAGE}-BucketName`]: `uploads-${STAGE}`,
     [`CreatorCommerce-${STAGE}-KeyArn`]: `arn:aws:kms:${REGION}:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
   };
-  const variables = resolveIntrinsics(fn.variables, { templates: Object.values(templates), exports, region: REGION, account: ACCOUNT, stackOf: templates.api! }) as Record<string, string>;
+  const variables = resolveIntrinsics(fn.variables, { templates: Object.values(templates), exports, region: REGION, account: ACCOUNT, stackOf: fn.stack }) as Record<string, string>;
   return {
     ...variables,
     AWS_REGION: REGION,

@@ -19,8 +19,11 @@ const mails = async (to: string) => {
   await settle();
   return (await ctl.get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; html: string }[];
 };
-/** Each test starts in a fresh 15-minute window of the per-IP signup limit (all tests share 127.0.0.1). */
-const nextIpWindow = () => ctl.post('/_local/clock/advance', { seconds: 15 * 60 });
+/**
+ * Each test starts with the per-IP signup limit clear (all tests share 127.0.0.1): the limit slides
+ * over the previous 15-minute window too, so move past two whole windows.
+ */
+const nextIpWindow = () => ctl.post('/_local/clock/advance', { seconds: 30 * 60 });
 const contactOf = async (api: ApiClient, email: string) => ((await api.get(`/newsletters/subscribers?q=${encodeURIComponent(email)}`)).body.data as any[]).find((c) => c.email === email);
 const subscribe = (id: string, body: Record<string, unknown>) => pub.post(`/forms/public/${id}/subscribe`, { elapsedMs: 4000, ...body });
 
@@ -189,6 +192,29 @@ describe('signup forms', () => {
     expect((await api.get(`/forms/${form._id}`)).body.stats.signups).toBe(10);
     await nextIpWindow();
     expect((await subscribe(form._id, { email })).status).toBe(200);
+  });
+
+  it('the signup limit slides: 10 at the end of one window leave none right after the boundary', async () => {
+    await nextIpWindow();
+    const form = (await account.test.post('/forms', { name: 'Sliding' })).body;
+    // Two minutes before a 15-minute boundary.
+    const now = new Date((await ctl.post('/_local/clock/advance', { seconds: 0 })).body.now).getTime();
+    // (modulo a window: already inside those two minutes, wait for the next window's.)
+    await ctl.post('/_local/clock/advance', { seconds: ((15 * 60_000 - (now % (15 * 60_000))) / 1000 - 120 + 900) % 900 });
+    for (let i = 0; i < 10; i++) expect((await subscribe(form._id, { email: unique(`edge${i}`) })).status).toBe(200);
+    // Just past the boundary a fixed window would admit ten more; the sliding estimate admits none.
+    await ctl.post('/_local/clock/advance', { seconds: 150 });
+    const early = await subscribe(form._id, { email: unique('early') });
+    expect(early.status).toBe(429);
+    expect(early.body.code).toBe('SIGNUP_RATE_LIMITED');
+    // Retry-After says when the previous window has faded enough for one more (a tenth of it, 90 s in).
+    expect(Number(early.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(early.headers.get('retry-after'))).toBeLessThanOrEqual(90);
+    // Half-way through the window half of the ten have faded: five fit, the sixth does not.
+    await ctl.post('/_local/clock/advance', { seconds: 7.5 * 60 - 30 });
+    for (let i = 0; i < 5; i++) expect((await subscribe(form._id, { email: unique(`half${i}`) })).status).toBe(200);
+    expect((await subscribe(form._id, { email: unique('sixth') })).status).toBe(429);
+    expect((await account.test.get(`/forms/${form._id}`)).body.stats.signups).toBe(15);
   });
 
   it('isolation: another account or the other mode never reaches a form; public signups land in the form\'s own account and mode', async () => {

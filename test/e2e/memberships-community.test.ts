@@ -25,7 +25,7 @@ interface Club {
 async function club(name: string): Promise<Club> {
   const account = await createTestAccount(runtime, 'tier3');
   const product = await createProduct(account, { name: `${name} pass`, price: 10 });
-  const membership = (await account.test.post('/memberships', { name, productIds: [product._id] })).body;
+  const membership = (await account.test.post('/memberships', { name, productIds: [product._id], productBuyersJoin: true })).body;
   return { account, id: membership._id, productId: product._id, scope: { accountId: account.accountId, mode: 'test' } };
 }
 
@@ -210,7 +210,7 @@ describe('membership community', () => {
 
   it('a ban refuses the author in every community of the creator and hides what they wrote; unban lets them back', { timeout: 180_000 }, async () => {
     const c = await club('Gardeners');
-    const record2 = (await c.account.test.post('/memberships', { name: 'Seed swap', productIds: [c.productId] })).body;
+    const record2 = (await c.account.test.post('/memberships', { name: 'Seed swap', productIds: [c.productId], productBuyersJoin: true })).body;
     await join(c, 'troll@example.com', 'Troll');
     await join(c, 'troll@example.com', 'Troll', record2._id);
     await join(c, 'dana@example.com', 'Dana');

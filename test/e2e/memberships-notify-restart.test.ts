@@ -40,7 +40,7 @@ describe('members-only post notification across a crash', () => {
     const api = new ApiClient(first.url, created.testKey);
     const scope = { accountId: created.accountId, mode: 'test' as const };
     const product = (await api.post('/products', { name: 'Pass', price: 10 })).body;
-    const membership = (await api.post('/memberships', { name: 'Crash club', productIds: [product._id] })).body;
+    const membership = (await api.post('/memberships', { name: 'Crash club', productIds: [product._id], productBuyersJoin: true })).body;
 
     // 2,000 active member rows written with the repository's own member write and counters. The
     // member events are left out on purpose: their access mails are not what this test counts.

@@ -19,7 +19,7 @@ describe('members-only posts', () => {
   it('notifies each active member exactly once, honouring suppression; sanitises; pins; drafts; deletes; isolates', { timeout: 240_000 }, async () => {
     const account = await createTestAccount(runtime, 'tier3');
     const product = await createProduct(account, { name: 'Pass', price: 10 });
-    const membership = (await account.test.post('/memberships', { name: 'Readers', productIds: [product._id] })).body;
+    const membership = (await account.test.post('/memberships', { name: 'Readers', productIds: [product._id], productBuyersJoin: true })).body;
     const scope = { accountId: account.accountId, mode: 'test' as const };
     const record = await requireMembership(runtime.deps, scope, membership._id);
     // Members through the capability's own transition (what the sale consumer calls), in bulk.

@@ -152,14 +152,27 @@ describe('memberships', () => {
     expect(changed.map((e) => e.data.member.email)).toEqual(['early@example.com']);
   });
 
-  it('a buyer of a listed product joins', { timeout: 120_000 }, async () => {
+  it('members are the subscribers of its offers (the spec); buyers of a listed product join only when productBuyersJoin is on', { timeout: 120_000 }, async () => {
     const account = await createTestAccount(runtime, 'tier3');
     const product = await createProduct(account, { name: 'Course', price: 30 });
-    const membership = (await account.test.post('/memberships', { name: 'Course club', productIds: [product._id] })).body;
+    const plain = (await account.test.post('/memberships', { name: 'Course included', productIds: [product._id] })).body;
+    expect(plain.productBuyersJoin).toBe(false);
+    const wide = (await account.test.post('/memberships', { name: 'Course club', productIds: [product._id], productBuyersJoin: true })).body;
+    expect(wide.productBuyersJoin).toBe(true);
     const session = await openCheckout(account, product._id);
     await pay(runtime, session.id, { email: 'buyer@example.com', firstName: 'Bo', lastName: 'Buyer' });
-    const list = await members(account, membership._id);
+    const list = await members(account, wide._id);
     expect(list.data).toEqual([expect.objectContaining({ email: 'buyer@example.com', name: 'Bo Buyer', status: 'active' })]);
+    // A one-time buyer is no lifetime member of a membership that keeps to its offers.
+    expect((await members(account, plain._id)).data).toEqual([]);
+    expect((await memberEvents(account, 'member.joined')).filter((e) => e.data.membership.id === plain._id)).toEqual([]);
+    // Switching it off takes the product buyers out (membership_changed); only Pro may switch it on.
+    const off = await account.test.patch(`/memberships/${wide._id}`, { productBuyersJoin: false });
+    expect(off.body.productBuyersJoin).toBe(false);
+    await settleWithRetries(runtime);
+    expect((await members(account, wide._id)).data).toEqual([expect.objectContaining({ email: 'buyer@example.com', status: 'ended' })]);
+    const growth = await createTestAccount(runtime, 'tier2');
+    expect((await growth.test.post('/memberships', { name: 'G', productBuyersJoin: true })).body.code).toBe('FEATURE_LOCKED');
   });
 
   it('isolates accounts and modes', { timeout: 120_000 }, async () => {

@@ -31,7 +31,7 @@ beforeAll(async () => {
     }
     return call(...args);
   };
-  runtime.deps.ports.render = { mailTemplate: failing(real.mailTemplate), sanitizePost: failing(real.sanitizePost) };
+  runtime.deps.ports.render = { mailTemplate: failing(real.mailTemplate), sanitizePost: failing(real.sanitizePost), invoicePdf: failing(real.invoicePdf) };
 });
 afterEach(() => {
   failuresLeft = 0;
@@ -90,7 +90,7 @@ describe('when rendering is unavailable', () => {
   it('a member post answers 502 and is not saved', { timeout: 60_000 }, async () => {
     const account = await createTestAccount(runtime, 'tier3');
     const product = await createProduct(account, { name: 'Pass', price: 10 });
-    const membership = (await account.test.post('/memberships', { name: 'Readers', productIds: [product._id] })).body;
+    const membership = (await account.test.post('/memberships', { name: 'Readers', productIds: [product._id], productBuyersJoin: true })).body;
     failuresLeft = 1;
     const refused = await account.test.post(`/memberships/${membership._id}/posts`, { title: 'Notes', html: '<p>Hi</p>' });
     expect(refused.status).toBe(502);

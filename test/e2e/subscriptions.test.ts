@@ -84,6 +84,12 @@ describe('subscription lifecycle', () => {
     expect(detail.body).toMatchObject({ _id: id, status: 'active', active: true, cancelAtPeriodEnd: false, paused: false });
     expect(detail.body.membershipId).toMatch(/^mem_/);
     expect(detail.body.processorMembership).toMatchObject({ id: detail.body.membershipId, status: 'active' });
+    // Processor ids keep the spec's prefixes: sub_, plan_, pay_, mem_, payt_.
+    expect(detail.body.processorMembership.subscriptionId).toMatch(/^sub_[0-9A-Za-z]{24}$/);
+    expect(detail.body.membershipId).toMatch(/^mem_[0-9A-Za-z]{24}$/);
+    expect(detail.body.processorMembership.paymentMethod.id).toMatch(/^payt_[0-9A-Za-z]{24}$/);
+    const firstPayment = (await account.test.get(`/payments/${detail.body.payments[0]._id}`)).body;
+    expect(firstPayment.processor).toMatchObject({ paymentIntentId: expect.stringMatching(/^pay_/), planId: expect.stringMatching(/^plan_/), membershipId: detail.body.membershipId });
     expect(detail.body.payments).toHaveLength(1);
     expect((await account.test.get(`/subscriptions/subscribers/${detail.body.membershipId}`)).status).toBe(400);
     expect((await account.live.get(`/subscriptions/subscribers/${id}`)).status).toBe(404);
@@ -131,11 +137,14 @@ describe('subscription lifecycle', () => {
       'invoice.payment_failed',
       'payment_intent.payment_failed',
       'customer.subscription.deleted',
+      'customer.subscription.updated',
     ]);
     const deleted = evs[6]!.data;
     expect(deleted).toMatchObject({ subscriptionCustomerId: id, status: 'canceled', active: false });
     expect(deleted).not.toHaveProperty('paymentMethod');
     expect(deleted).not.toHaveProperty('subscriptionCustomer');
+    // A receiver listening only to .updated sees the cancellation too.
+    expect(evs[7]!.data).toMatchObject({ subscriptionCustomerId: id, status: 'canceled', subscriptionCustomer: { id, status: 'canceled', active: false } });
 
     const order = await account.test.get(`/orders/subscriptions/${id}`);
     expect(order.body.status).toBe('canceled');
@@ -170,7 +179,7 @@ describe('subscription lifecycle', () => {
       'order.completed',
       'customer.created',
     ]);
-    expect(evs.filter((e) => e.data.subscriptionCustomerId === b).map((e) => e.type)).toEqual(['customer.subscription.deleted']);
+    expect(evs.filter((e) => e.data.subscriptionCustomerId === b).map((e) => e.type)).toEqual(['customer.subscription.deleted', 'customer.subscription.updated']);
     expect((await account.test.get(`/subscriptions/subscribers/${b}`)).body).toMatchObject({ status: 'canceled', active: false, cancelAtPeriodEnd: false });
     const list = await account.test.get(`/subscriptions/subscribers?status=active&subscriptionId=${offer._id}`);
     expect(list.body.total).toBe(1);
@@ -198,8 +207,9 @@ describe('subscription lifecycle', () => {
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ _id: id, paused: true, status: 'paused', active: true });
     let evs = await next(account, cursor);
-    expect(evs.map((e) => e.type)).toEqual(['customer.subscription.pause']);
+    expect(evs.map((e) => e.type)).toEqual(['customer.subscription.pause', 'customer.subscription.updated']);
     expect(evs[0]!.data).toMatchObject({ subscriptionCustomerId: id, accessRetained: true });
+    expect(evs[1]!.data).toMatchObject({ subscriptionCustomerId: id, subscriptionCustomer: { id, status: 'paused', paused: true, active: true } });
     expect((await account.test.get(`/subscriptions/subscribers/${id}?live=true`)).body.processorMembership.paused).toBe(true);
 
     // No renewal and no invoice.upcoming while paused.
@@ -212,8 +222,9 @@ describe('subscription lifecycle', () => {
     expect(resumed.body).toMatchObject({ status: 'active', paused: false });
     evs = await next(account, cursor);
     expect(evs[0]!.type).toBe('customer.subscription.resumed');
+    expect(evs[1]).toMatchObject({ type: 'customer.subscription.updated', data: { subscriptionCustomer: { id, status: 'active', paused: false } } });
     // The overdue period is charged right after resuming.
-    expect(evs.slice(1).map((e) => e.type)).toEqual(['invoice.created', 'invoice.payment_succeeded', 'order.completed', 'customer.created']);
+    expect(evs.slice(2).map((e) => e.type)).toEqual(['invoice.created', 'invoice.payment_succeeded', 'order.completed', 'customer.created']);
 
     expect((await account.test.post('/subscriptions/mem_doesnotexist000000000000/pause', {})).status).toBe(404);
     expect((await account.test.post(`/subscriptions/${'f'.repeat(24)}/pause`, {})).status).toBe(404);
@@ -279,16 +290,16 @@ describe('buyer portal', () => {
 
     const resumed = await anon.post(`/subscriptions/sub/portal/${id}/resume?token=${token}`, {});
     expect(resumed.body).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, processorSynced: true });
-    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.resumed']);
+    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.resumed', 'customer.subscription.updated']);
 
     const now = await anon.post(`/subscriptions/sub/portal/${id}/cancel`, { immediate: true, token });
     expect(now.body).toMatchObject({ status: 'canceled', active: false });
-    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.deleted']);
+    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.deleted', 'customer.subscription.updated']);
     expect((await account.test.get(`/subscriptions/subscribers/${id}?live=true`)).body.processorMembership.status).toBe('canceled');
 
     const back = await anon.post(`/subscriptions/sub/portal/${id}/resume?token=${token}`, {});
     expect(back.body).toMatchObject({ status: 'active', active: true });
-    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.resumed']);
+    expect((await next(account, cursor)).map((e) => e.type)).toEqual(['customer.subscription.resumed', 'customer.subscription.updated']);
   });
 });
 

@@ -123,6 +123,16 @@ describe('buyers answer and the report counts them', () => {
     expect((await ctl.get(`/survey/${d.token}`)).status).toBe(200);
     expect((await ctl.get(`/survey/not-a-real-token-0000000000`)).status).toBe(404);
 
+    // The answer is on the order itself: the order read and the order list show it.
+    expect((await account.test.get(`/orders/${a.saleId}`)).body.attribution).toEqual({ optionId: 'instagram', label: 'Instagram', channel: 'instagram' });
+    expect((await account.test.get(`/orders/${b.saleId}`)).body.attribution).toEqual({ optionId: 'other', label: 'My Friend', channel: null });
+    expect((await account.test.get(`/orders/${d.saleId}`)).body.attribution).toBeNull();
+    const listed = new Map(((await account.test.get('/orders')).body as any[]).map((o) => [o._id, o.attribution]));
+    expect(listed.get(a.saleId)).toEqual({ optionId: 'instagram', label: 'Instagram', channel: 'instagram' });
+    expect(listed.get(d.saleId)).toBeNull();
+    // Only this account and mode sees it.
+    expect((await account.live.get(`/orders/${a.saleId}`)).status).toBe(404);
+
     let report = await account.test.get('/attribution-survey/report');
     expect(report.status, report.text).toBe(200);
     expect(report.body.totals).toEqual({ shown: 4, answered: 3, responseRate: 75, revenue: 120 });

@@ -4,6 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import * as z from '../../shared/platform/zod';
 import { buildStacks } from '../../lib/app';
+import { mergedTemplate } from './merged-template';
 import { CAPABILITIES } from '../../shared/app';
 import { assembleApp } from '../../shared/composition/assemble';
 import { nextOccurrence, scheduleExpression } from '../../shared/composition/schedules';
@@ -99,18 +100,19 @@ describe('a capability added to the list', () => {
     expect(Object.keys(group.jobs)).toEqual(['example.tick']);
     expect(group.schedules.map((s) => s.name)).toEqual(['example-nightly']);
     expect(app.schedules.map((s) => s.name)).toEqual([...CAPABILITIES.flatMap((c) => (c.schedules ?? []).map((s) => s.name)), 'example-nightly']);
-    expect(Object.keys(app.ports)).toEqual([...CAPABILITIES.flatMap((c) => Object.keys(c.ports ?? {})), 'example']);
+    expect(Object.keys(app.ports)).toEqual([...CAPABILITIES.flatMap((c) => Object.keys(c.ports ?? {})), 'example', 'privacy']);
     expect(app.controlRoutes.map((r) => r.path)).toContain('/_local/example/poke');
   });
 
   it('gets its CDK resources: function and routes, bus rule, queue with worker, schedule', () => {
     const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env: { account: '123456789012', region: 'eu-west-1' }, capabilities: app });
-    const api = Template.fromStack(stacks.api).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
-    const workers = Template.fromStack(stacks.workers).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+    // A capability lib/layout.ts does not name lands in the open API stack; its consumer in the consumers stack.
+    const api = Template.fromStack(stacks.apiPlatform).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+    const workers = mergedTemplate(stacks.workers, stacks.consumers).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
     const fn = Object.entries(api).find(([id, r]) => id.startsWith('Fnexample') && r.Type === 'AWS::Lambda::Function')!;
     expect(fn[1].Properties.Environment.Variables.APP_FUNCTION).toBe('example');
     expect(Object.values(api).some((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'GET /examples/{id}')).toBe(true);
-    expect(Object.values(workers).some((r) => r.Type === 'AWS::Events::Rule' && JSON.stringify(r.Properties.EventPattern).includes('order.completed') && JSON.stringify(r.Properties.Targets).includes('Consumerexampleonsale'))).toBe(true);
+    expect(Object.values(workers).some((r) => r.Type === 'AWS::Events::Rule' && JSON.stringify(r.Properties.EventPattern).includes('order.completed') && JSON.stringify(r.Properties.Targets).includes('creator-commerce-prod-example-on-sale'))).toBe(true);
     expect(Object.keys(workers).some((id) => id.startsWith('QueueWorkerexamplework') && workers[id]!.Type === 'AWS::Lambda::Function')).toBe(true);
     // One worker per declared queue (the example's included), plus the old jobs queue's router and the stream.
     expect(Object.values(workers).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(app.queues.length + 2);

@@ -14,12 +14,16 @@ type Resource = { Type: string; Properties: Record<string, any> };
 
 let root: string;
 let built: Template;
+/** An API route stack of the same build: its functions carry the dashboard's address. */
+let routes: Template;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'dashboard-infra-'));
   await mkdir(join(root, 'dist', 'assets'), { recursive: true });
   await writeFile(join(root, 'dist', 'index.html'), '<!doctype html><div id="root"></div>');
   await writeFile(join(root, 'dist', 'assets', 'index-AbC12345.js'), 'console.log(1)');
-  built = Template.fromStack(buildStacks(newApp(), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env, dashboardDist: join(root, 'dist') }).api);
+  const stacks = buildStacks(newApp(), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env, dashboardDist: join(root, 'dist') });
+  built = Template.fromStack(stacks.api);
+  routes = Template.fromStack(stacks.apiCommerce);
 });
 afterAll(async () => rm(root, { recursive: true, force: true }));
 
@@ -78,8 +82,8 @@ describe('dashboard hosting', () => {
     expect(entry.Properties.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
     const assets = deployments.find((d) => JSON.stringify(d.Properties.Include ?? []).includes('assets/*'))!;
     expect(assets.Properties.SystemMetadata).toEqual({ 'cache-control': 'public, max-age=31536000, immutable' });
-    // The API's sign-in links point at the distribution.
-    const functions = Object.values(built.findResources('AWS::Lambda::Function')) as Resource[];
+    // The API's sign-in links point at the distribution (imported from this stack by the route stacks).
+    const functions = Object.values(routes.findResources('AWS::Lambda::Function')) as Resource[];
     expect(functions.some((f) => JSON.stringify(f.Properties.Environment?.Variables?.DASHBOARD_URL ?? '').includes('DomainName'))).toBe(true);
   });
 

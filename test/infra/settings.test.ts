@@ -1,3 +1,4 @@
+import { mergedTemplate } from './merged-template';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +28,8 @@ let functions: DeployedFunction[];
 
 beforeAll(() => {
   const stacks = buildStacks(newApp(), { stage: 'prod', env, settings: TEST_DEPLOY_SETTINGS });
-  templates = { api: Template.fromStack(stacks.api), workers: Template.fromStack(stacks.workers), jobs: Template.fromStack(stacks.jobs), data: Template.fromStack(stacks.data) };
+  // The API's functions live in the route stacks and the consumers' in their own (lib/layout.ts).
+  templates = { api: mergedTemplate(stacks.api, stacks.apiCommerce, stacks.apiGrowth, stacks.apiPlatform), workers: mergedTemplate(stacks.workers, stacks.consumers), jobs: Template.fromStack(stacks.jobs), data: Template.fromStack(stacks.data) };
   functions = [];
   for (const [stack, template] of Object.entries(templates)) {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];

@@ -4,6 +4,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildStacks } from '../../lib/app';
+import { API_ROUTE_STACKS, apiRouteStackOf, consumerFunctionName, OPEN_API_STACK, STACK_RESOURCE_BUDGET } from '../../lib/layout';
+import { mergedTemplate } from './merged-template';
 import { APP } from '../../shared/app';
 
 const allOperations = () => APP.allOperations;
@@ -19,12 +21,14 @@ let data: Template;
 let workers: Template;
 let api: Template;
 let jobs: Template;
+const counts: Record<string, number> = {};
 
 beforeAll(() => {
   const stacks = buildStacks(newApp(), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env });
   data = Template.fromStack(stacks.data);
-  workers = Template.fromStack(stacks.workers);
-  api = Template.fromStack(stacks.api);
+  workers = mergedTemplate(stacks.workers, stacks.consumers);
+  api = mergedTemplate(stacks.api, stacks.apiCommerce, stacks.apiGrowth, stacks.apiPlatform);
+  for (const [name, stack] of Object.entries(stacks)) counts[name] = Object.keys(Template.fromStack(stack).toJSON().Resources ?? {}).length;
   jobs = Template.fromStack(stacks.jobs);
 });
 
@@ -69,11 +73,36 @@ describe('functions', () => {
   });
 });
 
+describe('room in every stack', () => {
+  it(`keeps every stack at most ${STACK_RESOURCE_BUDGET} resources, 200 under CloudFormation's 500`, () => {
+    expect(Object.keys(counts)).toEqual(['data', 'workers', 'consumers', 'jobs', 'api', 'apiCommerce', 'apiGrowth', 'apiPlatform', 'monitoring']);
+    for (const [name, count] of Object.entries(counts)) expect(count, name).toBeLessThanOrEqual(STACK_RESOURCE_BUDGET);
+  });
+
+  it('puts each API group in the stack lib/layout.ts pins it to, and a group it does not name in the open one', () => {
+    const pinned = Object.values(API_ROUTE_STACKS).flat() as string[];
+    expect(APP.groups.map((g) => g.name).filter((name) => !pinned.includes(name))).toEqual([]);
+    expect(new Set(pinned).size).toBe(pinned.length);
+    expect(apiRouteStackOf('a-capability-added-later')).toBe(OPEN_API_STACK);
+  });
+});
+
 describe('api stack', () => {
-  it('has exactly one route per registered operation, and nothing else', () => {
+  it('has exactly one route per registered operation, one OPTIONS route per path declared for other origins, and nothing else', () => {
     const routeKeys = resources(api, 'AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey as string).sort();
-    const expected = allOperations().map(({ operation }) => `${operation.method} ${operation.path}`).sort();
+    const corsPaths = [...new Set(allOperations().filter(({ operation }) => operation.cors).map(({ operation }) => operation.path))];
+    expect(corsPaths).toEqual(expect.arrayContaining(['/forms/public/{id}', '/forms/public/{id}/subscribe', '/reviews/submit/{token}', '/survey/{token}']));
+    const expected = [...allOperations().map(({ operation }) => `${operation.method} ${operation.path}`), ...corsPaths.map((path) => `OPTIONS ${path}`)].sort();
     expect(routeKeys).toEqual(expected);
+  });
+
+  it('declares CORS per route, never API-wide, and never on a key-authenticated path', () => {
+    const httpApi = resources(api, 'AWS::ApiGatewayV2::Api')[0]!;
+    expect(httpApi.Properties.CorsConfiguration).toBeUndefined();
+    const keyPaths = new Set(allOperations().filter(({ operation }) => operation.auth === 'key').map(({ operation }) => operation.path));
+    const preflights = resources(api, 'AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey as string).filter((k) => k.startsWith('OPTIONS '));
+    expect(preflights.length).toBeGreaterThan(3);
+    for (const key of preflights) expect(keyPaths.has(key.slice('OPTIONS '.length)), key).toBe(false);
   });
 
   it('sends each route to its own group function', () => {
@@ -82,7 +111,7 @@ describe('api stack', () => {
     for (const route of resources(api, 'AWS::ApiGatewayV2::Route')) {
       const integrationId = (route.Properties.Target['Fn::Join'][1][1].Ref as string);
       const uri = integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
-      const entry = allOperations().find(({ operation }) => `${operation.method} ${operation.path}` === route.Properties.RouteKey)!;
+      const entry = allOperations().find(({ operation }) => `${operation.method} ${operation.path}` === route.Properties.RouteKey || (operation.cors && `OPTIONS ${operation.path}` === route.Properties.RouteKey))!;
       expect(uri).toMatch(new RegExp(`^Fn${entry.group}`));
       expect(functions[uri]).toBeDefined();
     }
@@ -202,7 +231,8 @@ describe('workers stack', () => {
     const rules = resources(workers, 'AWS::Events::Rule');
     expect(rules).toHaveLength(BUS_CONSUMERS.length + APP.externalConsumers.length);
     for (const consumer of BUS_CONSUMERS) {
-      const rule = rules.find((r) => JSON.stringify(r.Properties.Targets).includes(`Consumer${consumer.name.replace(/[^A-Za-z0-9]/g, '')}`));
+      // The rule targets the consumers stack's function by its name (lib/layout.ts).
+      const rule = rules.find((r) => JSON.stringify(r.Properties.Targets).includes(`:${consumerFunctionName('prod', consumer.name)}"`));
       expect(rule, consumer.name).toBeDefined();
       if (consumer.eventTypes !== '*') expect(rule!.Properties.EventPattern['detail-type']).toEqual(consumer.eventTypes);
     }
@@ -215,9 +245,9 @@ describe('workers stack', () => {
     const [id, rule] = onDefault[0]!;
     expect(id).toMatch(/^Ruleemailsesfeedback/);
     expect(rule.Properties.EventPattern).toEqual({ source: ['aws.ses'], 'detail-type': ['Email Bounced', 'Email Complaint Received'] });
-    const targets = rule.Properties.Targets as { Arn: { 'Fn::GetAtt': string[] }; RetryPolicy: unknown; DeadLetterConfig: { Arn: { 'Fn::GetAtt': string[] } } }[];
+    const targets = rule.Properties.Targets as { Arn: unknown; RetryPolicy: unknown; DeadLetterConfig: { Arn: { 'Fn::GetAtt': string[] } } }[];
     expect(targets).toHaveLength(1);
-    expect(targets[0]!.Arn['Fn::GetAtt'][0]).toMatch(/^Consumeremailsesfeedback[0-9A-F]{8}$/);
+    expect(JSON.stringify(targets[0]!.Arn)).toContain(`:${consumerFunctionName('prod', 'email-ses-feedback')}"`);
     expect(targets[0]!.DeadLetterConfig.Arn['Fn::GetAtt'][0]).toMatch(/^ConsumeremailsesfeedbackDlq/);
     // Every other rule stays on the app's bus and its source.
     for (const [, other] of rules.filter(([, r]) => r.Properties.EventBusName !== 'default')) {

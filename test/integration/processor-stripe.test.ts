@@ -9,6 +9,7 @@ import { ProcessorRouter } from '../../shared/processor/router';
 import { getProcessorSettings, setProcessorSettings } from '../../shared/processor/settings';
 import type { Scope } from '../../shared/store/keys';
 import { FakeStripe } from '../support/fake-stripe';
+import { liveSubscription as makeSubscription } from '../support/stripe-live';
 import { createTestDeps } from '../support/store';
 
 const SECRET = 'rk_live_integration0000000000000000';
@@ -43,6 +44,17 @@ beforeAll(async () => {
   await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, live, { provider: 'stripe', secrets: { secretKey: SECRET, webhookSecret: 'whsec_integration' } });
 });
 afterAll(() => fake.stop());
+
+const liveSubscription = (tag: string, options: Parameters<typeof makeSubscription>[4] = {}) => makeSubscription(deps, fake, live, tag, options);
+
+/** A one-time payment made on Stripe's page, with its payment ref. */
+async function livePayment(tag: string, amount: number) {
+  const out = await deps.ports.processor.createCheckout(live, input({ sessionId: `s-${tag}`, productId: `product-${amount}`, amountCents: amount, originalAmountCents: amount }));
+  const session = fake.completeCheckout(out.checkoutId, { email: `${tag}@example.com` });
+  const paymentId = specId('pay', live, session.payment_intent);
+  await ensureRef(deps.store, live, { specId: paymentId, stripeId: session.payment_intent, kind: 'payment', amountCents: amount, currency: 'USD', membershipId: null, refundedCents: 0 });
+  return { paymentId, intent: session.payment_intent as string };
+}
 
 describe('Stripe adapter against a fake Stripe API', () => {
   it('stores the secrets encrypted, bound to their scope', async () => {
@@ -134,18 +146,8 @@ describe('Stripe adapter against a fake Stripe API', () => {
   });
 
   it('lifecycle calls: pause, resume, cancel at period end, cancel now, refund, off-session charge and live reads', async () => {
-    const membershipId = specId('mem', live, 'sub_life');
-    await ensureRef(deps.store, live, { specId: membershipId, stripeId: 'sub_life', kind: 'membership', status: 'active', periodEnd: 1 });
-    const paymentId = specId('pay', live, 'pi_life');
-    await ensureRef(deps.store, live, { specId: paymentId, stripeId: 'pi_life', kind: 'payment', amountCents: 700, currency: 'USD', membershipId: null, refundedCents: 0 });
-    const card = { id: specId('payt', live, 'pm_life'), type: 'card' as const, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 };
-    await ensureRef(deps.store, live, { specId: card.id, stripeId: 'pm_life', kind: 'card', customerId: 'cus_life', paymentMethod: card });
-    fake.objects.sub_life = {
-      id: 'sub_life', object: 'subscription', status: 'active', cancel_at_period_end: false, pause_collection: null, currency: 'usd', start_date: 1700000000, trial_end: null,
-      default_payment_method: { id: 'pm_life', object: 'payment_method', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 } },
-      items: { object: 'list', data: [{ id: 'si_1', current_period_start: 1700000000, current_period_end: 1702592000, price: { id: 'price_1', unit_amount: 900, recurring: { interval: 'month' } } }] },
-    };
-    fake.objects.pi_life = { id: 'pi_life', object: 'payment_intent', amount: 700, currency: 'usd', created: 1700000000, payment_method: null, latest_charge: { id: 'ch_1', amount_refunded: 200, disputed: false } };
+    const { membershipId, card, sub } = await liveSubscription('life');
+    const { paymentId } = await livePayment('life-pay', 700);
     fake.take();
     const paused = await deps.ports.processor.pauseMembership(live, membershipId);
     expect(paused).toMatchObject({ id: membershipId, paused: true, status: 'active', amountCents: 900, currency: 'USD', interval: 'monthly', paymentMethod: card });
@@ -155,46 +157,45 @@ describe('Stripe adapter against a fake Stripe API', () => {
     await deps.ports.processor.refund(live, paymentId, 250);
     const charged = await deps.ports.processor.chargeSavedCard(live, { paymentMethodId: card.id, amountCents: 1500, currency: 'USD', description: 'Credits top-off' });
     expect(charged).toEqual({ paymentId: expect.stringMatching(/^pay_[0-9a-f]{24}$/), paymentMethod: card });
-    expect(await deps.ports.processor.getPayment(live, paymentId)).toMatchObject({ id: paymentId, status: 'partially_refunded', amountCents: 700, refundedCents: 200, currency: 'USD' });
+    expect(await deps.ports.processor.getPayment(live, paymentId)).toMatchObject({ id: paymentId, status: 'partially_refunded', amountCents: 700, refundedCents: 250, currency: 'USD' });
     expect((await deps.ports.processor.getMembership(live, membershipId)).id).toBe(membershipId);
     const ended = await deps.ports.processor.cancelMembership(live, membershipId, { atPeriodEnd: false });
     expect(ended.status).toBe('canceled');
     const requests = fake.take();
+    const intent = fake.objects[fake.model.list('payment_intent').at(-2)!.id]!;
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'POST /v1/subscriptions/sub_life',
-      'POST /v1/subscriptions/sub_life',
-      'POST /v1/subscriptions/sub_life',
+      `POST /v1/subscriptions/${sub}`,
+      `POST /v1/subscriptions/${sub}`,
+      `POST /v1/subscriptions/${sub}`,
       'POST /v1/refunds',
       'POST /v1/payment_intents',
-      'GET /v1/payment_intents/pi_life',
-      'GET /v1/subscriptions/sub_life',
-      'DELETE /v1/subscriptions/sub_life',
+      `GET /v1/payment_intents/${intent.id}`,
+      `GET /v1/subscriptions/${sub}`,
+      `DELETE /v1/subscriptions/${sub}`,
     ]);
-    for (const r of requests.filter((r) => r.method === 'POST')) expect(r.idempotencyKey).toMatch(IDEMPOTENCY);
+    for (const r of requests.filter((r) => r.method !== 'GET')) expect(r.idempotencyKey).toMatch(IDEMPOTENCY);
     expect(requests[0]!.form).toEqual({ 'pause_collection[behavior]': 'void', 'expand[0]': 'default_payment_method' });
     expect(requests[1]!.form).toEqual({ pause_collection: '', cancel_at_period_end: 'false', 'expand[0]': 'default_payment_method' });
     expect(requests[2]!.form).toEqual({ cancel_at_period_end: 'true', 'expand[0]': 'default_payment_method' });
-    expect(requests[3]!.form).toEqual({ payment_intent: 'pi_life', amount: '250' });
+    expect(requests[3]!.form).toEqual({ payment_intent: intent.id, amount: '250' });
     expect(requests[4]!.form).toEqual({
-      amount: '1500', currency: 'usd', customer: 'cus_life', payment_method: 'pm_life', off_session: 'true', confirm: 'true', description: 'Credits top-off',
+      amount: '1500', currency: 'usd', customer: fake.objects[sub]!.customer, payment_method: fake.objects[sub]!.default_payment_method, off_session: 'true', confirm: 'true', description: 'Credits top-off',
       'metadata[cc_account_id]': live.accountId, 'metadata[cc_mode]': 'live',
     });
     expect(requests[5]!.query).toEqual({ 'expand[0]': 'latest_charge', 'expand[1]': 'payment_method' });
   });
 
   it('card update: a Billing Portal session in the payment-method-update flow for the subscription\'s customer', async () => {
-    const membershipId = specId('mem', live, 'sub_card');
-    await ensureRef(deps.store, live, { specId: membershipId, stripeId: 'sub_card', kind: 'membership', status: 'past_due', periodEnd: 1 });
-    fake.objects.sub_card = { id: 'sub_card', object: 'subscription', customer: 'cus_card', status: 'past_due' };
+    const { membershipId, sub } = await liveSubscription('card');
     fake.take();
     const back = 'https://api.example.com/subscriptions/sub/portal-data/o1/s1';
     const session = await deps.ports.processor.cardUpdateSession!(live, membershipId, { returnUrl: back, baseUrl: 'https://api.example.com' });
     expect(session.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/bps_/);
     const requests = fake.take();
-    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/subscriptions/sub_card', 'POST /v1/billing_portal/sessions']);
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/subscriptions/${sub}`, 'POST /v1/billing_portal/sessions']);
     expect(requests[1]!.idempotencyKey).toMatch(IDEMPOTENCY);
     expect(requests[1]!.form).toEqual({
-      customer: 'cus_card',
+      customer: fake.objects[sub]!.customer,
       return_url: back,
       'flow_data[type]': 'payment_method_update',
       'flow_data[after_completion][type]': 'redirect',

@@ -8,7 +8,13 @@ import { eventFromItem } from '../../shared/platform/events';
 import type { OperationContext } from '../../shared/platform/context';
 import { receiveNotification } from '../../shared/processor/ingress';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/adapters/processor-sandbox/signing';
-import { listCustomers, listSales } from '../../shared/sales/repository';
+import { customersPageOf, salesPageOf } from '../../shared/sales/repository';
+import type { SaleRecord } from '../../shared/sales/records';
+import type { Store } from '../../shared/store/store';
+import type { Scope } from '../../shared/store/keys';
+
+const listSales = async (store: Store, scope: Scope, type?: SaleRecord['type']) => (await salesPageOf(store, scope, type, { limit: 1000 })).items;
+const listCustomers = async (store: Store, scope: Scope) => (await customersPageOf(store, scope, {}, { limit: 1000 })).items;
 import { keys } from '../../shared/store/keys';
 import { createTestDeps } from '../support/store';
 

@@ -93,10 +93,12 @@ describe('buyer mails', () => {
     expect(withCard.text).toContain('Manage your subscription: https://api.example.com/p');
     expect(withCard.html).toContain('href="https://api.example.com/c?token=t"');
   });
-  it('a receipt lists the download links of the files bought', () => {
-    const mail = receiptMail({ brand, orderId: 'o1', productName: 'Guide', amountCents: 500, currency: 'USD', kind: 'one_time', billingReason: null, interval: null, discount: null, paidAt: now.toISOString(), reviewUrl: null, portalUrl: null, downloads: [{ filename: 'guide <1>.pdf', url: 'https://api.example.com/downloads/p/t' }], testMode: false });
-    expect(mail.text).toContain('Download guide <1>.pdf: https://api.example.com/downloads/p/t');
-    expect(mail.html).toContain('<a href="https://api.example.com/downloads/p/t">guide &lt;1&gt;.pdf</a>');
+  it('a receipt links the download page of the files bought and shows the licence keys', () => {
+    const mail = receiptMail({ brand, orderId: 'o1', productName: 'Guide', amountCents: 500, currency: 'USD', kind: 'one_time', billingReason: null, interval: null, discount: null, paidAt: now.toISOString(), reviewUrl: null, portalUrl: null, downloadsUrl: 'https://api.example.com/downloads/orders/t?a=1&b=<2>', licenseKeys: ['ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567'], testMode: false });
+    expect(mail.text).toContain('Download your files: https://api.example.com/downloads/orders/t?a=1&b=<2>');
+    expect(mail.html).toContain('href="https://api.example.com/downloads/orders/t?a=1&amp;b=&lt;2&gt;"');
+    expect(mail.text).toContain('Your licence key: ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567');
+    expect(mail.html).toContain('<code>ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567</code>');
   });
 });
 

@@ -109,8 +109,8 @@ describe('generated function entries', () => {
     expect(importsOf(imports)).toContain('shared/imports/sweep');
     expect(importsOf(imports).filter((m) => /imports\/(service|workers)$|aws\/blob/.test(m))).toEqual([]);
     expect(imports).toContain('jobsFunction(Object.assign({}, importsJobs), deps)');
-    // The sandbox processor's timers run in the processor group's function.
-    expect(source('jobs', 'processor')).toContain('jobsFunction(Object.assign({}, SANDBOX_JOB_HANDLERS), deps)');
+    // The sandbox processor's timers and the Stripe adapter's recovery retries run in the processor group's function.
+    expect(source('jobs', 'processor')).toContain('jobsFunction(Object.assign({}, SANDBOX_JOB_HANDLERS, STRIPE_JOB_HANDLERS), deps)');
     const handlersOf = (capability: (typeof CAPABILITIES)[number]) => jobsModuleOf(capability)?.exportName ?? `${manifestModuleOf(capability)!.exportName}.jobs`;
     for (const group of APP.jobGroups) {
       const text = source('jobs', group.name);

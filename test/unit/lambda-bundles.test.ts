@@ -26,6 +26,7 @@ import { parseOrThrow } from '../../shared/platform/http/validation';
 import type { AnyOperation } from '../../shared/platform/operation';
 import type { RenderRequest } from '../../shared/adapters/aws/render';
 import { renderFunction } from '../../shared/composition/render';
+import type { InvoiceDocument } from '../../shared/platform/invoice-document';
 
 // The Lambda bundles swap some packages for lighter ones (esbuild aliases): what the bundle runs
 // must answer exactly what the local runtime (unbundled) answers.
@@ -278,6 +279,33 @@ describe('Lambda bundles', () => {
     ];
     for (const request of requests) expect(await handler(request)).toEqual(await renderFunction(request));
     await expect(handler({ op: 'nothing' } as never)).rejects.toThrow('Unknown render request: nothing');
+  });
+
+  it('draw invoices in the render function only, with pdfkit\'s fonts inside its bundle, as the unbundled renderer does', { timeout: 180_000 }, async () => {
+    const PDF = /node_modules\/(pdfkit|fontkit)\//;
+    // The invoices' routes ride on the sales function; they reach pdfkit through the render port.
+    for (const spec of [{ kind: 'api', appFunction: 'sales' }, { kind: 'api', appFunction: 'team' }, { kind: 'consumer', appFunction: 'buyer-receipts' }] as FunctionSpec[]) {
+      expect((await functionInputs(spec)).filter((p) => PDF.test(p)), `${spec.kind}:${spec.appFunction}`).toEqual([]);
+    }
+    const entry = writeFunctionEntry(APP, { kind: 'render' }, { tracing: false });
+    const outfile = join(dir, 'render-invoices.mjs');
+    const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', metafile: true, logLevel: 'error' });
+    expect(Object.keys(out.metafile.inputs).some((p) => /node_modules\/pdfkit\/js\/standard-fonts\/Helvetica\.mjs$/.test(p))).toBe(true);
+    const { handler } = (await import(pathToFileURL(outfile).href)) as { handler: typeof renderFunction };
+    const document: InvoiceDocument = {
+      kind: 'invoice', number: 'INV-000007', issuedAt: '2026-11-27T08:00:00.000Z', orderId: 'o1', language: 'en',
+      seller: { name: 'Ada Books GmbH', address: 'Hauptstr. 1, Berlin', taxId: 'DE811907980', email: 'hi@ada.example' },
+      buyer: { name: 'Bea', email: 'bea@example.com', companyName: 'Bea Ltd', address: null, vatId: 'IE6388047V', country: 'IE' },
+      lines: [{ description: 'Course', amountCents: 4900 }], discount: null, subtotalCents: 4900, taxCents: 0, totalCents: 4900, currency: 'EUR',
+      state: 'paid', refundedCents: 0, testMode: false,
+    };
+    const bundled = Buffer.from(((await handler({ op: 'invoicePdf', document })) as { pdf: string }).pdf, 'base64');
+    const unbundled = Buffer.from(((await renderFunction({ op: 'invoicePdf', document })) as { pdf: string }).pdf, 'base64');
+    expect(bundled.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // Same pages, fonts and text: only the creation date and the document ids differ.
+    const stable = (pdf: Buffer) => pdf.toString('latin1').replace(/\/CreationDate \(D:[^)]*\)/, '').replace(/\/ID \[<[0-9a-f]+> <[0-9a-f]+>\]/, '');
+    expect(stable(bundled)).toEqual(stable(unbundled));
+    await expect(handler({ op: 'invoicePdf', document: { number: 1 } } as never)).rejects.toThrow('invoicePdf needs a document');
   });
 
   it('leave a capability\'s local adapter out (LOCAL_RUNTIME): the sheets manifest without the CSV adapter and csv-parse', { timeout: 60_000 }, async () => {

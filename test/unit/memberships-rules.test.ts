@@ -38,10 +38,13 @@ describe('membership rules', () => {
   });
 
   it('allows only sources of the current offers and products of an active membership', () => {
-    const m = { offerIds: ['o1'], productIds: ['p1'], status: 'active' as const };
+    const m = { offerIds: ['o1'], productIds: ['p1'], productBuyersJoin: true, status: 'active' as const };
     expect(sourceAllowed(m, offerSource('o1', 's'))).toBe(true);
     expect(sourceAllowed(m, offerSource('o2', 's'))).toBe(false);
     expect(sourceAllowed(m, productSource('p1', 'x'))).toBe(true);
+    // The spec's reading by default: a product sale is no member source unless switched on.
+    expect(sourceAllowed({ ...m, productBuyersJoin: false }, productSource('p1', 'x'))).toBe(false);
+    expect(sourceAllowed({ offerIds: ['o1'], productIds: ['p1'], status: 'active' }, productSource('p1', 'x'))).toBe(false);
     expect(sourceAllowed({ ...m, status: 'archived' }, offerSource('o1', 's'))).toBe(false);
   });
 

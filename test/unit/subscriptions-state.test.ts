@@ -16,7 +16,7 @@ describe('subscriber state machine', () => {
     expect(transition({ ...base, status: 'past_due' }, { type: 'charge_succeeded' })).toEqual({ patch: { status: 'active', active: true, failureMessage: null }, events: ['customer.subscription.updated'] });
     const end = transition({ ...base, status: 'past_due' }, { type: 'charge_failed', failureMessage: 'x', final: true })!;
     expect(end.patch).toMatchObject({ status: 'canceled', active: false });
-    expect(end.events).toEqual(['customer.subscription.deleted']);
+    expect(end.events).toEqual(['customer.subscription.deleted', 'customer.subscription.updated']);
   });
 
   it('a renewal of an active subscriber changes nothing and emits no subscription event', () => {
@@ -33,17 +33,17 @@ describe('subscriber state machine', () => {
   });
 
   it('immediate cancel and period end: canceled, inactive, .deleted; never twice', () => {
-    expect(transition(base, { type: 'canceled' })!.events).toEqual(['customer.subscription.deleted']);
+    expect(transition(base, { type: 'canceled' })!.events).toEqual(['customer.subscription.deleted', 'customer.subscription.updated']);
     expect(transition({ ...base, status: 'canceled', active: false }, { type: 'period_ended' })).toBeNull();
   });
 
   it('pause keeps access; resume lifts a pause, a scheduled cancel, or a cancel inside the paid period', () => {
     const pause = transition(base, { type: 'paused' })!;
     expect(pause.patch).toEqual({ status: 'paused', paused: true, active: true });
-    expect(pause.events).toEqual(['customer.subscription.pause']);
+    expect(pause.events).toEqual(['customer.subscription.pause', 'customer.subscription.updated']);
     const now = '2029-06-01T00:00:00.000Z';
     expect(transition({ ...base, status: 'paused', paused: true }, { type: 'resumed', now })!.patch).toMatchObject({ status: 'active', paused: false });
-    expect(transition({ ...base, cancelAtPeriodEnd: true }, { type: 'resumed', now })!.events).toEqual(['customer.subscription.resumed']);
+    expect(transition({ ...base, cancelAtPeriodEnd: true }, { type: 'resumed', now })!.events).toEqual(['customer.subscription.resumed', 'customer.subscription.updated']);
     expect(transition({ ...base, status: 'canceled', active: false }, { type: 'resumed', now })!.patch).toMatchObject({ status: 'active', active: true });
     expect(transition({ ...base, status: 'canceled', active: false }, { type: 'resumed', now: '2031-01-01T00:00:00.000Z' })).toBeNull();
     expect(transition(base, { type: 'resumed', now })).toBeNull();

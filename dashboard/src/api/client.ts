@@ -61,6 +61,19 @@ export function apiMessage(status: number, body: ApiErrorBody | string | undefin
  * `await unwrap(api.GET('/products'))`.
  */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  return (await settle(call)).data as T;
+}
+
+/**
+ * Unwraps one page of a list the API answers as a bare array (orders, payments, customers): the
+ * rows, and the next page's cursor from the `X-Next-Cursor` header (null on the last page).
+ */
+export async function unwrapPage<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<{ rows: T; nextCursor: string | null }> {
+  const result = await settle(call);
+  return { rows: result.data as T, nextCursor: result.response.headers.get('x-next-cursor') };
+}
+
+async function settle<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>) {
   let result: { data?: T; error?: unknown; response: Response };
   try {
     result = await call;
@@ -68,7 +81,7 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
     throw new ApiFailure(0, { message: error instanceof Error ? `The API could not be reached: ${error.message}` : 'The API could not be reached' });
   }
   if (!result.response.ok) throw new ApiFailure(result.response.status, result.error as ApiErrorBody | undefined);
-  return result.data as T;
+  return result;
 }
 
 /** The JSON body an operation takes, by operationId: `JsonBody<'createProduct'>`. */

@@ -18,6 +18,26 @@ export interface paths {
         patch: operations["updateBranding"];
         trace?: never;
     };
+    "/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue (gross, refunds, net), sales and new or churned subscribers per day, with MRR and active subscribers now
+         * @description Days are UTC, both ends included, at most 366. A sale counts on its day, a refund on the day it was made. Figures are in one currency (the account's unless `currency`), for the key's mode. MRR counts what active and trialing subscribers pay per month (their latest charge, so discounts show; the offer price while in trial; nothing while paused). Kept from the events within seconds.
+         */
+        get: operations["getAnalyticsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -103,6 +123,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Audit log, newest first: every write by an API key, a team member or staff (who, what, which record, when, from where); filter by actor, action, target and time; kept 400 days */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/automations": {
         parameters: {
             query?: never;
@@ -113,7 +150,11 @@ export interface paths {
         /** Automations of the key's mode, newest first (funnels create theirs) */
         get: operations["listAutomations"];
         put?: never;
-        post?: never;
+        /**
+         * Creates an automation: a trigger (a purchase, optionally only for contacts in a segment) and steps (send_email, wait, if_segment)
+         * @description Triggers: `{ type: "order_completed", productId?, segmentId? }`. Steps: `{ type: "send_email", postId }`, `{ type: "wait", hours }`, `{ type: "if_segment", segmentId, otherwise }` (a contact in the segment goes on; one who is not goes to step `otherwise` or leaves with "end"). Posts and segments must be the key's; status draft unless given. Growth.
+         */
+        post: operations["createAutomation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -133,6 +174,27 @@ export interface paths {
         post?: never;
         /** Deletes a paused or draft automation; a funnel using it can no longer be activated (SEQUENCE_MISSING) */
         delete: operations["deleteAutomation"];
+        options?: never;
+        head?: never;
+        /** Changes an automation's name, trigger, steps or status (active, paused); a funnel's automation answers 409 AUTOMATION_OWNED */
+        patch: operations["updateAutomation"];
+        trace?: never;
+    };
+    "/buy/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's public buy link: opens a new hosted checkout and redirects to it (303)
+         * @description Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer, `ref` credits a partner, `quantity` (offers sold per seat). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.
+         */
+        get: operations["openBuyLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -266,6 +328,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credits/accounts/{id}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraws the buyer's consent to auto top-ups: the saved card is detached and never charged again; emits credit.consent.disabled
+         * @description `{id}` is the credit account `_id` as `GET /credits/accounts` lists it. Answers the account (`autoRefill.enabled` false). Already off: 200, nothing emitted.
+         */
+        delete: operations["disableCreditConsent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credits/balance/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The buyer's balance page from the link in their credit mails (public; the link is the permission): balance and auto top-ups */
+        get: operations["showCreditBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credits/balance/{token}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The buyer turns auto top-ups off from their balance page (HTML form post, or JSON); emits credit.consent.disabled */
+        post: operations["turnOffCreditAutoRefill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credits/deduct": {
         parameters: {
             query?: never;
@@ -290,7 +406,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every customer (not paginated); optional productId filter and sort */
+        /**
+         * Customers (an array, as the spec has it); optional productId filter and sort; bounded to one page, the next named by the X-Next-Cursor header
+         * @description The answer is one page: `limit` rows (default and most 1,000). When more follow, the `X-Next-Cursor` header holds the cursor to pass as `cursor` (and `Link` the next page's address, rel="next"); no header means the last page. Sort `orders` and `email` order the rows of each page (pages go newest first).
+         */
         get: operations["listCustomers"];
         put?: never;
         /** Create a customer; emits customer.created with the full record */
@@ -310,6 +429,41 @@ export interface paths {
         };
         /** One customer */
         get: operations["getCustomer"];
+        put?: never;
+        post?: never;
+        /** Erase a buyer's personal data everywhere (202): the customer and contact at once, then every other part; amounts, dates, products, country and tax stay on the books under the customer id; customer.erased follows */
+        delete: operations["eraseCustomer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{id}/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress of a buyer's erasure: running or completed, and the parts already erased */
+        get: operations["getCustomerErasure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything held about a buyer in this mode, as JSON: customer, orders and payments, subscriptions, credits, contact, memberships, survey answers and each other capability's part */
+        get: operations["exportCustomer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -509,15 +663,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/downloads/{productId}/{token}": {
+    "/downloads/{token}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Downloads a purchased product file through its capability link (from the thank-you page or the receipt); 404 for any mismatch, 410 once expired */
+        /**
+         * Downloads a purchased file through its signed link (an hour); counts against the order's download limit
+         * @description Answers the bytes (locally) or a redirect to a presigned S3 address (AWS). 404 for any unknown token, 410 once expired, 403 after a refund or at the limit.
+         */
         get: operations["downloadProductFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/orders/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The download page a receipt links to (HTML): signs fresh links to the order's files on each visit */
+        get: operations["getOrderDownloadsPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -748,7 +922,7 @@ export interface paths {
         put?: never;
         /**
          * Public signup (no key, any origin): { status: subscribed, leadMagnet } or { status: confirm_email }
-         * @description Body `email`, `name`, `company` (honeypot, must stay empty), `elapsedMs`. A filled honeypot or a submit under 1.5 s gets the success answer and is ignored. 10 signups per 15 minutes per IP (429 SIGNUP_RATE_LIMITED). The answer never reveals whether the address was subscribed. `text/plain` JSON is accepted so browsers need no preflight.
+         * @description Body `email`, `name`, `company` (honeypot, must stay empty), `elapsedMs`. A filled honeypot or a submit under 1.5 s gets the success answer and is ignored. 10 signups per 15 minutes per IP (429 SIGNUP_RATE_LIMITED). The answer never reveals whether the address was subscribed. `application/json` from any origin (the preflight is answered), and `text/plain` JSON so browsers need no preflight.
          */
         post: operations["subscribeWithSignupForm"];
         delete?: never;
@@ -890,7 +1064,7 @@ export interface paths {
         get: operations["listImages"];
         put?: never;
         /**
-         * Upload one image (multipart/form-data, file field `image`)
+         * Upload one image (multipart/form-data, file field `image`; or JSON { filename, contentType, contentBase64 })
          * @description PNG, JPEG, GIF or WebP, at most 5 MB; the declared type must match the file's bytes. Any other file field answers 400 naming it.
          */
         post: operations["uploadImage"];
@@ -945,6 +1119,108 @@ export interface paths {
         get: operations["followTrackedLink"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Licence keys issued with paid orders, newest first; filter by productId or orderId */
+        get: operations["listLicenses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes a revoked licence key work again (not one whose order was refunded) */
+        post: operations["reactivateLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revokes a licence key: validate answers valid: false and activation is refused; emits license.revoked */
+        post: operations["revokeLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Activates a licence key on one instance (a machine or install); 409 once the key's activation limit is reached */
+        post: operations["activateLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Releases one activation of a licence key (the instance id activate answered) */
+        post: operations["deactivateLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks a licence key (and an instance of it): valid: false for a revoked, refunded or expired key; 404 with valid: false for an unknown one */
+        post: operations["validateLicense"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1086,7 +1362,7 @@ export interface paths {
         /** Memberships of the key's mode, newest first */
         get: operations["listMemberships"];
         put?: never;
-        /** Creates a membership for subscribers of offerIds and buyers of productIds (Pro); existing live subscribers join */
+        /** Creates a membership for subscribers of offerIds, with productIds included (their buyers join only with productBuyersJoin) (Pro); existing live subscribers join */
         post: operations["createMembership"];
         delete?: never;
         options?: never;
@@ -1742,7 +2018,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Newsletter contacts, newest first (email prefix `q` lists alphabetically); cursor pagination with `limit` and `after` */
+        /** Newsletter contacts, newest first (email prefix `q` lists alphabetically); cursor pagination: `limit` and `cursor` (or `after`) → `nextCursor` */
         get: operations["listNewsletterSubscribers"];
         put?: never;
         /** Adds a contact (source `api` unless given); an email that has one answers 409 SUBSCRIBER_EXISTS */
@@ -1813,7 +2089,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One-time orders, newest first (subscription charges are under /payments) */
+        /**
+         * One-time orders, newest first (subscription charges are under /payments); one page, the next named by the X-Next-Cursor header
+         * @description The answer is one page: `limit` rows (default and most 1,000). When more follow, the `X-Next-Cursor` header holds the cursor to pass as `cursor` (and `Link` the next page's address, rel="next"); no header means the last page.
+         */
         get: operations["listOrders"];
         put?: never;
         post?: never;
@@ -1830,8 +2109,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One one-time order by its own _id */
+        /** One one-time order by its own _id, with fresh signed links to its files (downloads) and its licence keys */
         get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{id}/credit-note.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credit note of a refunded order as a PDF (its own number sequence); 409 NOT_REFUNDED before a refund */
+        get: operations["getOrderCreditNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{id}/invoice.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The order's invoice as a PDF (numbered per seller without gaps, issued on first download), with the seller's legal name, address and tax id from branding */
+        get: operations["getOrderInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1950,7 +2263,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every sale (one-time and subscription), newest first; filter by type */
+        /**
+         * Every sale (one-time and subscription), newest first; filter by type; one page, the next named by the X-Next-Cursor header
+         * @description The answer is one page: `limit` rows (default and most 1,000). When more follow, the `X-Next-Cursor` header holds the cursor to pass as `cursor` (and `Link` the next page's address, rel="next"); no header means the last page.
+         */
         get: operations["listPayments"];
         put?: never;
         post?: never;
@@ -2123,6 +2439,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/products/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The files a product delivers to its buyers, oldest first */
+        get: operations["listProductFiles"];
+        put?: never;
+        /**
+         * Attach a file to a product (multipart/form-data, field `file`); every paid order of the product can download it
+         * @description A deliverable type (PDF, EPUB, ZIP, audio, video, images, fonts...) or an extension in the product's `allowedFileTypes`; at most the plan's file size (413 names it); an empty file is 400. At most 20 files per product.
+         */
+        post: operations["uploadProductFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/{id}/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a file from a product; links already handed out stop working */
+        delete: operations["deleteProductFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/products/copy/{id}": {
         parameters: {
             query?: never;
@@ -2154,6 +2508,58 @@ export interface paths {
         put?: never;
         /** Partial update of a product (null clears an optional field); emits product.updated when something changed */
         post: operations["updateProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receipts/{token}/credit-note.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The buyer's credit note for a refund as a PDF (public; the receipt token is the permission) */
+        get: operations["downloadBuyerCreditNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receipts/{token}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The buyer's invoice page (public; the receipt token is the permission): add company name, address and VAT ID, then download */
+        get: operations["showBuyerInvoice"];
+        put?: never;
+        /** The buyer's company details (form post or JSON { companyName?, address?, vatId? }); issues the invoice with them, once */
+        post: operations["addBuyerInvoiceDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receipts/{token}/invoice.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The buyer's invoice as a PDF (public; the receipt token is the permission) */
+        get: operations["downloadBuyerInvoice"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2728,7 +3134,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Subscribers, paginated; each row with status, the joined offer and portalUrl */
+        /** Subscribers, paginated (page and pageSize, or limit and cursor → nextCursor); each row with status, the joined offer and portalUrl */
         get: operations["listSubscribers"];
         put?: never;
         post?: never;
@@ -3127,10 +3533,13 @@ export interface operations {
                     "application/json": {
                         accentColor: string | null;
                         displayName: string | null;
+                        legalAddress: string | null;
+                        legalName: string | null;
                         /** @description Default language of buyer pages and mails when the buyer has none: en, fr, de, es, pt-BR or ja */
                         locale: ("en" | "fr" | "de" | "es" | "pt-BR" | "ja") | null;
                         logoImageId: string | null;
                         supportEmail: string | null;
+                        taxId: string | null;
                         updatedAt: string | null;
                     };
                 };
@@ -3197,15 +3606,21 @@ export interface operations {
                  *       "logoImageId": "6b0000000000000000000001",
                  *       "accentColor": "#3366ff",
                  *       "supportEmail": "buyer@example.com",
+                 *       "legalName": "Example legalName",
+                 *       "legalAddress": "Example legalAddress",
+                 *       "taxId": "Example taxId",
                  *       "locale": "en"
                  *     }
                  */
                 "application/json": {
                     accentColor?: string | null;
                     displayName?: string | null;
+                    legalAddress?: string | null;
+                    legalName?: string | null;
                     locale?: ("en" | "fr" | "de" | "es" | "pt-BR" | "ja") | null;
                     logoImageId?: string | null;
                     supportEmail?: string | null;
+                    taxId?: string | null;
                 };
             };
         };
@@ -3219,11 +3634,111 @@ export interface operations {
                     "application/json": {
                         accentColor: string | null;
                         displayName: string | null;
+                        legalAddress: string | null;
+                        legalName: string | null;
                         /** @description Default language of buyer pages and mails when the buyer has none: en, fr, de, es, pt-BR or ja */
                         locale: ("en" | "fr" | "de" | "es" | "pt-BR" | "ja") | null;
                         logoImageId: string | null;
                         supportEmail: string | null;
+                        taxId: string | null;
                         updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsSummary: {
+        parameters: {
+            query: {
+                currency?: string;
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        activeSubscribers: number;
+                        churnedSubscribers: number;
+                        currency: string;
+                        days: {
+                            churnedSubscribers: number;
+                            date: string;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            grossCents: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            netCents: number;
+                            newSubscribers: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            refundsCents: number;
+                            sales: number;
+                        }[];
+                        /** @description Monthly recurring revenue now: what active and trialing subscribers pay per month, discounts included. Integer cents (1999 = 19.99 in the currency). */
+                        mrrCents: number;
+                        newSubscribers: number;
+                        totals: {
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            grossCents: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            netCents: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            refundsCents: number;
+                            sales: number;
+                        };
                     };
                 };
             };
@@ -3780,6 +4295,101 @@ export interface operations {
             };
         };
     };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                cursor?: string;
+                from?: string;
+                limit?: number;
+                target?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            action: string;
+                            actor: {
+                                email?: string;
+                                id: string;
+                                /** @enum {string} */
+                                type: "api_key" | "owner" | "member" | "staff" | "system";
+                            };
+                            at: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            ip: string | null;
+                            target: {
+                                email?: string;
+                                id: string | null;
+                                type: string;
+                            };
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAutomations: {
         parameters: {
             query?: {
@@ -3817,14 +4427,166 @@ export interface operations {
                                 hours: number;
                                 /** @constant */
                                 type: "wait";
+                            } | {
+                                /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                                otherwise: "end" | number;
+                                segmentId: string;
+                                /** @constant */
+                                type: "if_segment";
                             })[];
                             trigger: {
-                                productId: string;
+                                productId?: string;
+                                segmentId?: string;
                                 type: string;
                             };
                             updatedAt: string;
                         }[];
                         cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "trigger": {
+                 *         "type": "order_completed"
+                 *       },
+                 *       "steps": [
+                 *         {
+                 *           "type": "send_email",
+                 *           "postId": "Example postId"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    status?: "draft" | "active" | "paused";
+                    steps: ({
+                        postId: string;
+                        /** @constant */
+                        type: "send_email";
+                    } | {
+                        hours: number;
+                        /** @constant */
+                        type: "wait";
+                    } | {
+                        /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                        otherwise: "end" | number;
+                        segmentId: string;
+                        /** @constant */
+                        type: "if_segment";
+                    })[];
+                    trigger: {
+                        productId?: string;
+                        /** @description Only contacts in this segment enter (Growth) */
+                        segmentId?: string;
+                        /** @constant */
+                        type: "order_completed";
+                    } | {
+                        productId: string;
+                        segmentId?: string;
+                        /** @constant */
+                        type: "lead_magnet_claimed";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        createdAt: string;
+                        name: string;
+                        owner?: {
+                            id: string;
+                            kind: string;
+                        };
+                        /** @enum {string} */
+                        status: "draft" | "active" | "paused";
+                        steps: ({
+                            postId: string;
+                            /** @constant */
+                            type: "send_email";
+                        } | {
+                            hours: number;
+                            /** @constant */
+                            type: "wait";
+                        } | {
+                            /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                            otherwise: "end" | number;
+                            segmentId: string;
+                            /** @constant */
+                            type: "if_segment";
+                        })[];
+                        trigger: {
+                            productId?: string;
+                            segmentId?: string;
+                            type: string;
+                        };
+                        updatedAt: string;
                     };
                 };
             };
@@ -3910,9 +4672,16 @@ export interface operations {
                             hours: number;
                             /** @constant */
                             type: "wait";
+                        } | {
+                            /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                            otherwise: "end" | number;
+                            segmentId: string;
+                            /** @constant */
+                            type: "if_segment";
                         })[];
                         trigger: {
-                            productId: string;
+                            productId?: string;
+                            segmentId?: string;
                             type: string;
                         };
                         updatedAt: string;
@@ -4001,9 +4770,16 @@ export interface operations {
                             hours: number;
                             /** @constant */
                             type: "wait";
+                        } | {
+                            /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                            otherwise: "end" | number;
+                            segmentId: string;
+                            /** @constant */
+                            type: "if_segment";
                         })[];
                         trigger: {
-                            productId: string;
+                            productId?: string;
+                            segmentId?: string;
                             type: string;
                         };
                         updatedAt: string;
@@ -4048,6 +4824,184 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    status?: "draft" | "active" | "paused";
+                    steps?: ({
+                        postId: string;
+                        /** @constant */
+                        type: "send_email";
+                    } | {
+                        hours: number;
+                        /** @constant */
+                        type: "wait";
+                    } | {
+                        /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                        otherwise: "end" | number;
+                        segmentId: string;
+                        /** @constant */
+                        type: "if_segment";
+                    })[];
+                    trigger?: {
+                        productId?: string;
+                        /** @description Only contacts in this segment enter (Growth) */
+                        segmentId?: string;
+                        /** @constant */
+                        type: "order_completed";
+                    } | {
+                        productId: string;
+                        segmentId?: string;
+                        /** @constant */
+                        type: "lead_magnet_claimed";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        createdAt: string;
+                        name: string;
+                        owner?: {
+                            id: string;
+                            kind: string;
+                        };
+                        /** @enum {string} */
+                        status: "draft" | "active" | "paused";
+                        steps: ({
+                            postId: string;
+                            /** @constant */
+                            type: "send_email";
+                        } | {
+                            hours: number;
+                            /** @constant */
+                            type: "wait";
+                        } | {
+                            /** @description Where a contact not in the segment goes: a later step index, or "end" */
+                            otherwise: "end" | number;
+                            segmentId: string;
+                            /** @constant */
+                            type: "if_segment";
+                        })[];
+                        trigger: {
+                            productId?: string;
+                            segmentId?: string;
+                            type: string;
+                        };
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openBuyLink: {
+        parameters: {
+            query?: {
+                amount?: string;
+                discount?: string;
+                email?: string;
+                quantity?: string;
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4269,6 +5223,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Pay what you want: the amount the buyer chose, in cents, at least the product's minimumPrice; refused for fixed-price products. The hosted page lets the buyer change it */
+                    amountCents?: number;
                     cancelUrl: string;
                     clientReferenceId?: string;
                     /** @description The buyer's address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery) */
@@ -4279,6 +5235,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * Format: email
+                     * @description The buyer's email, filled in on the hosted page
+                     */
+                    prefillEmail?: string;
                     productId: string;
                     /** @description Seats, for offers sold per seat: within the offer's minimum and maximum; the minimum unless stated */
                     quantity?: number;
@@ -4830,6 +5791,191 @@ export interface operations {
             };
         };
     };
+    disableCreditConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        /** @description Integer cents (1999 = 19.99 in the currency). */
+                        balanceCents: number;
+                        buyerEmail: string;
+                        productId: string;
+                        /** @enum {string} */
+                        status: "active" | "paused";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showCreditBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        autoRefill: {
+                            enabled: boolean;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            topOffCents: number | null;
+                        };
+                        /** @description Integer cents (1999 = 19.99 in the currency). */
+                        balanceCents: number;
+                        currency: string;
+                        paused: boolean;
+                        productName: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    turnOffCreditAutoRefill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+                "application/x-www-form-urlencoded": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        autoRefill: {
+                            enabled: boolean;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            topOffCents: number | null;
+                        };
+                        /** @description Integer cents (1999 = 19.99 in the currency). */
+                        balanceCents: number;
+                        currency: string;
+                        paused: boolean;
+                        productName: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     deductCredits: {
         parameters: {
             query?: never;
@@ -4936,6 +6082,8 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                cursor?: string;
+                limit?: number;
                 productId?: string;
                 sort?: "newest" | "oldest" | "orders" | "email";
             };
@@ -5140,6 +6288,221 @@ export interface operations {
                         userId: string;
                     };
                 };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    eraseCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completedAt: string | null;
+                        customerId: string;
+                        /** @description Parts of the data already erased */
+                        done: string[];
+                        requestedAt: string;
+                        /** @enum {string} */
+                        status: "running" | "completed";
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCustomerErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completedAt: string | null;
+                        customerId: string;
+                        /** @description Parts of the data already erased */
+                        done: string[];
+                        requestedAt: string;
+                        /** @enum {string} */
+                        status: "running" | "completed";
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input; nothing was changed */
             400: {
@@ -5446,6 +6809,7 @@ export interface operations {
         parameters: {
             query?: {
                 after?: string;
+                cursor?: string;
                 eventId?: string;
                 eventType?: string;
                 limit?: number;
@@ -5495,6 +6859,8 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Pass as `after` to read the next page */
                         next: string | null;
+                        /** @description Pass as `cursor` to read the next page (the same value as next) */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -6204,7 +7570,44 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                productId: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrderDownloadsPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
                 token: string;
             };
             cookie?: never;
@@ -6431,6 +7834,8 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Pass as `cursor` to read the next (older) page */
                         next: string | null;
+                        /** @description The same as next */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -8292,7 +9697,27 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description JSON form: the file's bytes, base64 */
+                    contentBase64?: string;
+                    /** @description JSON form: image/png, image/jpeg, image/gif or image/webp */
+                    contentType?: string;
+                    /** @description JSON form: the file name */
+                    filename?: string;
+                    /**
+                     * Format: binary
+                     * @description The image file: PNG, JPEG, GIF or WebP, at most 5 MB
+                     */
+                    image?: string;
+                };
                 "multipart/form-data": {
+                    /** @description JSON form: the file's bytes, base64 */
+                    contentBase64?: string;
+                    /** @description JSON form: image/png, image/jpeg, image/gif or image/webp */
+                    contentType?: string;
+                    /** @description JSON form: the file name */
+                    filename?: string;
                     /**
                      * Format: binary
                      * @description The image file: PNG, JPEG, GIF or WebP, at most 5 MB
@@ -8491,6 +9916,459 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLicenses: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                orderId?: string;
+                productId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            _id: string;
+                            activationLimit: number;
+                            activations: number;
+                            createdAt: string;
+                            customerEmail: string;
+                            expiresAt: string | null;
+                            orderId: string;
+                            /** @description The first group of the key, to recognise it; the whole key is on the order (GET /orders/{id}) */
+                            prefix: string;
+                            productId: string;
+                            productName: string;
+                            /** @enum {string} */
+                            status: "active" | "revoked" | "refunded" | "expired";
+                            testMode: boolean;
+                            updatedAt: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reactivateLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        activationLimit: number;
+                        activations: number;
+                        createdAt: string;
+                        customerEmail: string;
+                        expiresAt: string | null;
+                        orderId: string;
+                        /** @description The first group of the key, to recognise it; the whole key is on the order (GET /orders/{id}) */
+                        prefix: string;
+                        productId: string;
+                        productName: string;
+                        /** @enum {string} */
+                        status: "active" | "revoked" | "refunded" | "expired";
+                        testMode: boolean;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        activationLimit: number;
+                        activations: number;
+                        createdAt: string;
+                        customerEmail: string;
+                        expiresAt: string | null;
+                        orderId: string;
+                        /** @description The first group of the key, to recognise it; the whole key is on the order (GET /orders/{id}) */
+                        prefix: string;
+                        productId: string;
+                        productName: string;
+                        /** @enum {string} */
+                        status: "active" | "revoked" | "refunded" | "expired";
+                        testMode: boolean;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    activateLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "Example key",
+                 *       "instanceName": "Example instanceName"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A name for the machine or install, shown to the seller */
+                    instanceName: string;
+                    /** @description The licence key, like ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567 */
+                    key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        activated: true;
+                        instance: {
+                            id: string;
+                            name: string;
+                        };
+                        license: {
+                            activationLimit: number;
+                            activations: number;
+                            expiresAt: string | null;
+                            productName: string;
+                            /** @enum {string} */
+                            status: "active" | "revoked" | "refunded" | "expired";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deactivateLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "Example key",
+                 *       "instanceId": "Example instanceId"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The instance id activate answered (inst_...) */
+                    instanceId: string;
+                    /** @description The licence key, like ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567 */
+                    key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deactivated: true;
+                        license: {
+                            activationLimit: number;
+                            activations: number;
+                            expiresAt: string | null;
+                            productName: string;
+                            /** @enum {string} */
+                            status: "active" | "revoked" | "refunded" | "expired";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    validateLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "Example key"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The instance id activate answered (inst_...) */
+                    instanceId?: string;
+                    /** @description The licence key, like ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567 */
+                    key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        instance?: {
+                            id: string;
+                            name: string;
+                        } | null;
+                        license: {
+                            activationLimit: number;
+                            activations: number;
+                            expiresAt: string | null;
+                            productName: string;
+                            /** @enum {string} */
+                            status: "active" | "revoked" | "refunded" | "expired";
+                        } | null;
+                        valid: boolean;
+                    };
+                };
             };
             /** @description Invalid input; nothing was changed */
             400: {
@@ -9161,6 +11039,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -9237,6 +11116,8 @@ export interface operations {
                     /** @default [] */
                     offerIds?: string[];
                     postEmailsEnabled?: boolean;
+                    /** @description Buyers of productIds become members too (lifetime, until a full refund). Off by default: members are the subscribers of offerIds, as the spec says */
+                    productBuyersJoin?: boolean;
                     /** @default [] */
                     productIds?: string[];
                 };
@@ -9258,6 +11139,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -9340,6 +11222,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -9413,6 +11296,7 @@ export interface operations {
                     name?: string;
                     offerIds?: string[];
                     postEmailsEnabled?: boolean;
+                    productBuyersJoin?: boolean;
                     productIds?: string[];
                 };
             };
@@ -9433,6 +11317,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -9515,6 +11400,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -10126,6 +12012,7 @@ export interface operations {
                         name: string;
                         offerIds: string[];
                         postEmailsEnabled: boolean;
+                        productBuyersJoin: boolean;
                         productIds: string[];
                         slug: string;
                         /** @enum {string} */
@@ -14112,6 +15999,7 @@ export interface operations {
         parameters: {
             query?: {
                 after?: string;
+                cursor?: string;
                 limit?: number;
                 q?: string;
                 status?: "subscribed" | "unsubscribed" | "bounced" | "complained";
@@ -14811,7 +16699,10 @@ export interface operations {
     };
     listOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -14865,8 +16756,17 @@ export interface operations {
                         status: "completed" | "refunded" | "disputed";
                         subscriberId: string | null;
                         subscriptionId: string | null;
+                        /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                        tax: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            rate: number;
+                        };
                         /** @enum {string} */
                         type: "one_time" | "subscription";
+                        vatNumber: string | null;
                     } & {
                         [key: string]: unknown;
                     })[];
@@ -14948,6 +16848,22 @@ export interface operations {
                         createdAt: string;
                         currency: string;
                         customerId: string;
+                        /** @description Fresh signed links (an hour) to every file of what the order bought; empty once refunded */
+                        downloads: {
+                            expiresAt: string;
+                            fileId: string;
+                            name: string;
+                            size: number;
+                            url: string;
+                        }[];
+                        /** @description The licence keys issued with the order */
+                        licenseKeys: ({
+                            key: string;
+                            /** @enum {string} */
+                            status: "active" | "revoked" | "refunded" | "expired";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         /** @description Only when the buyer took an upsell at checkout: the product and the upsell, summing to amount */
                         lines?: {
                             /** @description Decimal major units (19.99), at most 2 decimals. */
@@ -14977,12 +16893,155 @@ export interface operations {
                         status: "completed" | "refunded" | "disputed";
                         subscriberId: string | null;
                         subscriptionId: string | null;
+                        /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                        tax: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            rate: number;
+                        };
                         /** @enum {string} */
                         type: "one_time" | "subscription";
+                        vatNumber: string | null;
                     } & {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrderCreditNote: {
+        parameters: {
+            query?: {
+                lang?: "en" | "de" | "fr" | "es";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrderInvoice: {
+        parameters: {
+            query?: {
+                lang?: "en" | "de" | "fr" | "es";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input; nothing was changed */
             400: {
@@ -15090,8 +17149,17 @@ export interface operations {
                             status: "completed" | "refunded" | "disputed";
                             subscriberId: string | null;
                             subscriptionId: string | null;
+                            /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                            tax: {
+                                /** @description Decimal major units (19.99), at most 2 decimals. */
+                                amount: number;
+                                /** @description Integer cents (1999 = 19.99 in the currency). */
+                                amountCents: number;
+                                rate: number;
+                            };
                             /** @enum {string} */
                             type: "one_time" | "subscription";
+                            vatNumber: string | null;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -15641,6 +17709,8 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
+                cursor?: string;
+                limit?: number;
                 type?: "one_time" | "subscription";
             };
             header?: never;
@@ -15696,8 +17766,17 @@ export interface operations {
                         status: "completed" | "refunded" | "disputed";
                         subscriberId: string | null;
                         subscriptionId: string | null;
+                        /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                        tax: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            rate: number;
+                        };
                         /** @enum {string} */
                         type: "one_time" | "subscription";
+                        vatNumber: string | null;
                     } & {
                         [key: string]: unknown;
                     })[];
@@ -15810,8 +17889,17 @@ export interface operations {
                         status: "completed" | "refunded" | "disputed";
                         subscriberId: string | null;
                         subscriptionId: string | null;
+                        /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                        tax: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            rate: number;
+                        };
                         /** @enum {string} */
                         type: "one_time" | "subscription";
+                        vatNumber: string | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15930,8 +18018,17 @@ export interface operations {
                         status: "completed" | "refunded" | "disputed";
                         subscriberId: string | null;
                         subscriptionId: string | null;
+                        /** @description Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise) */
+                        tax: {
+                            /** @description Decimal major units (19.99), at most 2 decimals. */
+                            amount: number;
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            amountCents: number;
+                            rate: number;
+                        };
                         /** @enum {string} */
                         type: "one_time" | "subscription";
+                        vatNumber: string | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16349,6 +18446,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         _id: string;
+                        allowedFileTypes?: string[];
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -16358,7 +18458,13 @@ export interface operations {
                         };
                         currency: string;
                         description: string | null;
+                        downloadLimit?: number;
                         imageIds: string[];
+                        licenseKeys?: {
+                            activationLimit: number;
+                            enabled: boolean;
+                            expiresInDays: number | null;
+                        };
                         name: string;
                         payWhatYouWant: {
                             enabled: boolean;
@@ -16438,6 +18544,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Extensions allowed for uploads beyond the deliverable types, such as [".dmg", ".exe"] */
+                    allowedFileTypes?: string[];
                     /** @description Credits granted per purchase (credits products) */
                     creditAmount?: number;
                     /** @description Credits products only: { enabled, topOffCents } */
@@ -16447,7 +18555,16 @@ export interface operations {
                         topOffCents: number;
                     };
                     description?: string | null;
+                    /** @description Downloads one order may make of the files (each file counts); unlimited when null */
+                    downloadLimit?: number | null;
                     imageIds?: string[];
+                    /** @description A licence key per paid order: { enabled, activationLimit (1 unless stated), expiresInDays? } */
+                    licenseKeys?: {
+                        /** @default 1 */
+                        activationLimit?: number;
+                        enabled: boolean;
+                        expiresInDays?: number | null;
+                    };
                     name: string;
                     payWhatYouWant?: boolean | {
                         enabled: boolean;
@@ -16476,6 +18593,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         _id: string;
+                        allowedFileTypes?: string[];
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -16485,7 +18605,13 @@ export interface operations {
                         };
                         currency: string;
                         description: string | null;
+                        downloadLimit?: number;
                         imageIds: string[];
+                        licenseKeys?: {
+                            activationLimit: number;
+                            enabled: boolean;
+                            expiresInDays: number | null;
+                        };
                         name: string;
                         payWhatYouWant: {
                             enabled: boolean;
@@ -16568,6 +18694,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         _id: string;
+                        allowedFileTypes?: string[];
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -16577,7 +18706,13 @@ export interface operations {
                         };
                         currency: string;
                         description: string | null;
+                        downloadLimit?: number;
                         imageIds: string[];
+                        licenseKeys?: {
+                            activationLimit: number;
+                            enabled: boolean;
+                            expiresInDays: number | null;
+                        };
                         name: string;
                         payWhatYouWant: {
                             enabled: boolean;
@@ -16712,6 +18847,234 @@ export interface operations {
             };
         };
     };
+    listProductFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        contentType: string;
+                        createdAt: string;
+                        name: string;
+                        size: number;
+                    }[];
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadProductFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file: a deliverable type (PDF, EPUB, ZIP, audio, video, images...) or one of the product's allowedFileTypes, within the plan's size
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        contentType: string;
+                        createdAt: string;
+                        name: string;
+                        size: number;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteProductFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     copyProduct: {
         parameters: {
             query?: never;
@@ -16739,6 +19102,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         _id: string;
+                        allowedFileTypes?: string[];
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -16748,7 +19114,13 @@ export interface operations {
                         };
                         currency: string;
                         description: string | null;
+                        downloadLimit?: number;
                         imageIds: string[];
+                        licenseKeys?: {
+                            activationLimit: number;
+                            enabled: boolean;
+                            expiresInDays: number | null;
+                        };
                         name: string;
                         payWhatYouWant: {
                             enabled: boolean;
@@ -16825,6 +19197,7 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
+                    allowedFileTypes?: string[] | null;
                     creditAmount?: number | null;
                     creditAutoRefill?: {
                         enabled: boolean;
@@ -16832,7 +19205,14 @@ export interface operations {
                         topOffCents: number;
                     } | null;
                     description?: string | null;
+                    downloadLimit?: number | null;
                     imageIds?: string[];
+                    licenseKeys?: {
+                        /** @default 1 */
+                        activationLimit?: number;
+                        enabled: boolean;
+                        expiresInDays?: number | null;
+                    } | null;
                     name?: string;
                     payWhatYouWant?: boolean | {
                         enabled: boolean;
@@ -16857,6 +19237,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         _id: string;
+                        allowedFileTypes?: string[];
+                        /** @description The public buy link, after the API base address (GET /buy/{id}): put it in a bio or a post; it opens a checkout */
+                        buyPath: string;
                         createdAt: string;
                         creditAmount?: number;
                         creditAutoRefill?: {
@@ -16866,7 +19249,13 @@ export interface operations {
                         };
                         currency: string;
                         description: string | null;
+                        downloadLimit?: number;
                         imageIds: string[];
+                        licenseKeys?: {
+                            activationLimit: number;
+                            enabled: boolean;
+                            expiresInDays: number | null;
+                        };
                         name: string;
                         payWhatYouWant: {
                             enabled: boolean;
@@ -16921,6 +19310,172 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadBuyerCreditNote: {
+        parameters: {
+            query?: {
+                lang?: "en" | "de" | "fr" | "es";
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showBuyerInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addBuyerInvoiceDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    [key: string]: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadBuyerInvoice: {
+        parameters: {
+            query?: {
+                lang?: "en" | "de" | "fr" | "es";
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20018,7 +22573,9 @@ export interface operations {
         parameters: {
             query?: {
                 buyerEmail?: string;
+                cursor?: string;
                 email?: string;
+                limit?: number;
                 page?: number;
                 pageSize?: number;
                 status?: "trialing" | "active" | "past_due" | "paused" | "canceled";
@@ -20048,9 +22605,11 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        nextCursor: string | null;
                         page: number;
                         pageSize: number;
-                        total: number;
+                        /** @description Rows in all, known on the last page; null while more follow */
+                        total: number | null;
                     };
                 };
             };

@@ -21,6 +21,7 @@ import { eventsPage } from './developers/EventsPage';
 import { segmentEditorPage, segmentsPage } from './growth/SegmentsPage';
 import { importDetailPage, importsPage, newImportPage } from './growth/ImportsPage';
 import { teamPage } from './growth/TeamPage';
+import { auditLogPage } from './developers/AuditLogPage';
 import { formEditorPage, formsPage } from './growth/FormsPage';
 import { sheetsPage } from './growth/SheetsPage';
 import { surveyPage } from './growth/SurveyPage';
@@ -73,6 +74,7 @@ export const PAGES: PageDefinition[] = [
   newImportPage,
   importDetailPage,
   teamPage,
+  auditLogPage,
   contactsPage,
   formsPage,
   formEditorPage,

@@ -73,6 +73,22 @@ export class S3Blob implements BlobPort {
     await this.send('DELETE', key, {});
   }
 
+  /** A presigned GET (SigV4 query signing) that downloads the object as an attachment named `filename`. */
+  async signedGetUrl(key: string, options: { expiresInSeconds: number; filename: string; contentType: string }): Promise<string> {
+    const url = this.url(key);
+    const query = {
+      'response-content-disposition': `attachment; filename="${options.filename.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(options.filename)}`,
+      'response-content-type': options.contentType,
+    };
+    const signed = await this.signer.presign(
+      { method: 'GET', protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: url.pathname, query, headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } },
+      { expiresIn: options.expiresInSeconds },
+    );
+    const out = new URL(url.toString());
+    for (const [name, value] of Object.entries(signed.query ?? {})) out.searchParams.set(name, Array.isArray(value) ? value.join(',') : String(value));
+    return out.toString();
+  }
+
   /**
    * The object's URL: virtual-hosted in AWS, path-style on an endpoint. A `.` or `..` segment is
    * refused: URLs resolve those, so the request would name another object than the key.
@@ -131,5 +147,5 @@ export function parseError(xml: string): { code: string; message: string } {
 /** The blob port of a function whose needs include `blob`. */
 export function awsBlobPort(env: AwsPortEnv): BlobPort {
   const blob = lazily(() => new S3Blob({ bucket: required(env.config.BLOB_BUCKET, 'BLOB_BUCKET'), region: env.config.AWS_REGION, kmsKeyId: required(env.config.KMS_KEY_ID, 'KMS_KEY_ID') }));
-  return { put: (key, body, type) => blob().put(key, body, type), get: (key) => blob().get(key), delete: (key) => blob().delete(key) };
+  return { put: (key, body, type) => blob().put(key, body, type), get: (key) => blob().get(key), delete: (key) => blob().delete(key), signedGetUrl: (key, options) => blob().signedGetUrl(key, options) };
 }

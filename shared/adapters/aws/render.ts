@@ -1,13 +1,15 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { badGateway } from '../../platform/errors';
 import { logger } from '../../platform/logger';
+import type { InvoiceDocument } from '../../platform/invoice-document';
 import type { MailContent, MailFooter, MailTemplate, RenderPort } from '../../platform/ports';
 import { lazily, required, type AwsPortEnv } from './env';
 
 /** What the render function is asked (shared/composition/render.ts answers it). */
 export type RenderRequest =
   | { op: 'mailTemplate'; content: MailContent; footer: MailFooter; options?: { track?: boolean } }
-  | { op: 'sanitizePost'; html: string };
+  | { op: 'sanitizePost'; html: string }
+  | { op: 'invoicePdf'; document: InvoiceDocument };
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -33,6 +35,11 @@ export class LambdaRender implements RenderPort {
     return this.invoke({ op: 'sanitizePost', html });
   }
 
+  async invoicePdf(document: InvoiceDocument): Promise<Uint8Array> {
+    const answer = await this.invoke<{ pdf: string }>({ op: 'invoicePdf', document });
+    return Buffer.from(answer.pdf, 'base64');
+  }
+
   private async invoke<T>(request: RenderRequest): Promise<T> {
     let out;
     try {
@@ -53,5 +60,9 @@ export class LambdaRender implements RenderPort {
 /** The render port of a function whose needs include `render`. */
 export function awsRenderPort(env: AwsPortEnv): RenderPort {
   const render = lazily(() => new LambdaRender(new LambdaClient({ region: env.config.AWS_REGION }), required(env.config.RENDER_FUNCTION_NAME, 'RENDER_FUNCTION_NAME')));
-  return { mailTemplate: (content, footer, options) => render().mailTemplate(content, footer, options), sanitizePost: (html) => render().sanitizePost(html) };
+  return {
+    mailTemplate: (content, footer, options) => render().mailTemplate(content, footer, options),
+    sanitizePost: (html) => render().sanitizePost(html),
+    invoicePdf: (document) => render().invoicePdf(document),
+  };
 }

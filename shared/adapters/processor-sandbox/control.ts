@@ -21,6 +21,8 @@ const payBody = z.object({
   saveCard: z.optional(z.boolean()),
   /** The buyer ticks the newsletter opt-in box (counts only when the seller offers it). */
   marketingOptIn: z.optional(z.boolean()),
+  /** A VAT number the buyer enters (reported on the order when the scope has a tax rate). */
+  vatNumber: z.optional(z.string().check(z.trim(), z.minLength(2), z.maxLength(32))),
 });
 const renewBody = z.object({ outcome: z.enum(['succeed', 'fail']) });
 const cardBody = z.object({ outcome: z.enum(['declines', 'pays']) });
@@ -57,7 +59,7 @@ export const SANDBOX_CONTROL_ROUTES: ControlRoute[] = [
       if (!located) throw notFound('Checkout session');
       const { session } = located;
       const claim = await withMarketingConsent(runtime.deps, located.scope, session._id, paymentClaim(located.scope, session), input.marketingOptIn === true);
-      const buyer = { email: input.email, firstName: input.firstName, lastName: input.lastName, country: input.country };
+      const buyer = { email: input.email, firstName: input.firstName, lastName: input.lastName, country: input.country, vatNumber: input.vatNumber };
       const result = await processorCall(() =>
         session.amountCents === 0
           ? sandbox(runtime).completeFreeCheckout(located.processorCheckoutId, buyer, claim)

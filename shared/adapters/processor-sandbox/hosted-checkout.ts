@@ -1,11 +1,11 @@
 import * as z from '../../platform/zod';
 import { sellerBrand } from '../../account/branding';
 import type { BuyerPage } from '../../account/buyer-page';
-import { hostedCheckoutView, sessionDiscountChange, sessionUpsellChange } from '../../checkout/hosted-view';
+import { hostedCheckoutView, sessionAmountChange, sessionDiscountChange, sessionUpsellChange } from '../../checkout/hosted-view';
 import { isConditionFailed } from '../../store/conditional';
-import { paymentClaimFor, withMarketingConsent } from '../../checkout/service';
+import { paymentClaimFor, sessionSaleId, withMarketingConsent } from '../../checkout/service';
 import { checkoutOptIn } from '../../email/seller-settings';
-import { downloadLinksFor, PAGE_LINK_MS } from '../../receipts/download-links';
+import { deliverablesOfSale } from '../../sales/service';
 import type { Deps } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { ProcessorError } from '../../processor/port';
@@ -30,6 +30,8 @@ const payForm = z.object({
   lastName: text(100),
   country: text(10),
   discountCode: text(100),
+  // Pay what you want: the amount the buyer names, in major units ("12", "12.50", "$12").
+  amount: text(20),
   cardNumber: text(40),
   expiry: text(10),
   cvc: text(10),
@@ -70,14 +72,24 @@ export async function showThankYou(deps: PageDeps, sandbox: SandboxProcessor, ch
   if (checkout.status !== 'paid') return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}` };
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
   if (!view) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
-  // A fresh link per visit, bound to this paid checkout; the page itself is no-store.
-  const bought = view.kind === 'one_time' ? [view.productId, ...(view.upsell?.taken ? [view.upsell.productId] : [])] : [];
-  const downloads = (await Promise.all(bought.map((id) => downloadLinksFor(deps, checkout.scope, id, { ref: checkout.id, baseUrl, validForMs: PAGE_LINK_MS })))).flat();
+  // Fresh links per visit, bound to the order; the page itself is no-store. The order is recorded
+  // when the processor's notification arrives: until then the page says so and looks again.
+  const saleId = view.kind === 'one_time' ? await sessionSaleId(deps, checkout.scope, checkout.sessionId) : null;
+  const delivered = saleId ? await deliverablesOfSale(deps, checkout.scope, saleId, baseUrl) : undefined;
+  const pending = view.kind === 'one_time' && !saleId;
   const brand = await sellerBrand(deps, checkout.scope, baseUrl);
-  return { kind: 'page', status: 200, page: thankYouPage(brand, view, checkout, baseUrl, null, downloads, pageTranslator(lang, view.buyerLocale, brand)) };
+  return { kind: 'page', status: 200, page: thankYouPage(brand, view, checkout, baseUrl, null, delivered?.downloads ?? [], delivered?.licenseKeys ?? [], pending, pageTranslator(lang, view.buyerLocale, brand)) };
 }
 
 const EMAIL = z.email();
+
+/** An amount as a buyer types it, in cents; undefined when it is not one. */
+export function parseAmount(text: string): number | undefined {
+  const cleaned = text.trim().replace(/^\$/, '').replace(/,/g, '').trim();
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(cleaned)) return undefined;
+  const [whole, fraction = ''] = cleaned.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
 
 /**
  * A buyer's form post on the hosted checkout page: applies a discount code (and shows the page
@@ -132,24 +144,45 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
     }
   }
 
+  let current = checkout;
+  const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
+  if (view?.payWhatYouWant) {
+    const cents = parseAmount(form.data.amount ?? '');
+    if (cents === undefined) return again(400, { fieldErrors: { amount: t.t('checkout.pwywEnterAmount') } });
+    if (cents !== view.payWhatYouWant.chosenCents) {
+      try {
+        const change = await sessionAmountChange(deps, checkout.scope, checkout.sessionId, cents);
+        await deps.store.transact([change.op, checkoutRepriced(checkout.id, change.amountCents)]);
+        current = (await sandbox.getCheckout(checkout.id))!;
+      } catch (error) {
+        if (isConditionFailed(error)) return again(409, { error: t.t('checkout.orderChanged') });
+        if (error instanceof ApiError && error.status < 500) return again(400, { fieldErrors: { amount: error.message } });
+        throw error;
+      }
+    }
+  }
+
   const fieldErrors: Record<string, string> = {};
   const email = form.data.email ?? '';
   if (!email) fieldErrors.email = t.t('checkout.enterEmail');
   else if (!EMAIL.safeParse(email).success) fieldErrors.email = t.t('checkout.invalidEmail');
   const country = form.data.country?.toUpperCase() || undefined;
   if (country && !/^[A-Z]{2}$/.test(country)) fieldErrors.country = t.t('checkout.countryFormat');
-  const free = checkout.amountCents === 0;
+  const free = current.amountCents === 0;
   const card = free ? { errors: {} } : checkCard(form.data, deps.clock.now(), t);
   Object.assign(fieldErrors, card.errors);
-  if (Object.keys(fieldErrors).length) return again(400, { fieldErrors });
+  if (Object.keys(fieldErrors).length) {
+    if (paying) await note(true);
+    return render(deps, current, baseUrl, 400, { values, fieldErrors }, lang, t);
+  }
 
   const buyer = { email, firstName: form.data.firstName || undefined, lastName: form.data.lastName || undefined, country };
   const ticked = [true, 'true', 'on'].includes(form.data.marketingOptIn as string | boolean);
   const claim = await withMarketingConsent(deps, checkout.scope, checkout.sessionId, await paymentClaimFor(deps, checkout.scope, checkout.sessionId), ticked);
   try {
     const result = free
-      ? await sandbox.completeFreeCheckout(checkout.id, buyer, claim)
-      : await sandbox.payCheckout(checkout.id, { buyer, cardNumber: card.number, saveCard: form.data.saveCard === true || form.data.saveCard === 'true' || form.data.saveCard === 'on', claim });
+      ? await sandbox.completeFreeCheckout(current.id, buyer, claim)
+      : await sandbox.payCheckout(current.id, { buyer, cardNumber: card.number, saveCard: form.data.saveCard === true || form.data.saveCard === 'true' || form.data.saveCard === 'on', claim });
     if (result.status === 'declined') return again(402, { error: t.t('checkout.declined') });
     return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}/thanks` };
   } catch (error) {

@@ -6,6 +6,7 @@ import { LOCALE_NAMES, LOCALES } from '../../platform/i18n/locales';
 import { translator, type Translator } from '../../platform/i18n/translator';
 
 const EN = translator('en');
+import type { OrderDownload } from '../../product-files/records';
 
 export interface CheckoutPageState {
   /** A problem with the whole form (decline, closed checkout). */
@@ -114,8 +115,23 @@ function formAlert(state: { error?: string; fieldErrors?: Record<string, string>
 }
 
 /** The sandbox's hosted checkout page: branded, one form, no script, no external asset. */
+/**
+ * Pay what you want: the amount field, prefilled with the suggestion (or what the buyer typed),
+ * with the minimum said in words.
+ */
+function amountField(view: HostedCheckoutView, state: CheckoutPageState, t: Translator): string {
+  const p = view.payWhatYouWant;
+  if (!p) return '';
+  const values = { ...state.values, amount: state.values?.amount ?? (p.chosenCents / 100).toFixed(2) };
+  const hint = p.minimumCents > 0
+    ? t.t('checkout.pwywHintMinimum', { suggested: t.money(p.suggestedCents, view.currency), minimum: t.money(p.minimumCents, view.currency) })
+    : t.t('checkout.pwywHintAny', { suggested: t.money(p.suggestedCents, view.currency) });
+  return field('amount', t.t('checkout.pwywLabel', { currency: view.currency }), { ...state, values }, 'type="text" inputmode="decimal" autocomplete="off" maxlength="12" required aria-required="true"', { hint });
+}
+
 export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, state: CheckoutPageState = {}, t: Translator = EN): BuyerPage {
-  const free = checkout.amountCents === 0;
+  // A pay-what-you-want checkout keeps the card fields: the buyer may raise a free amount.
+  const free = checkout.amountCents === 0 && !view.payWhatYouWant;
   const page = `/processor/sandbox/checkout/${escape(checkout.id)}`;
   // An explicit choice of language is kept on the form's address, so its answer speaks it too.
   const action = state.lang ? `${page}?lang=${encodeURIComponent(t.locale)}` : page;
@@ -125,7 +141,7 @@ export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, check
     ? `<p class="test" id="test-cards"><strong>${t.html('page.testMode')}</strong>: ${t.html('checkout.testCards', { pays: { __html: '<strong>4242 4242 4242 4242</strong>' }, declined: { __html: '<strong>4000 0000 0000 0002</strong>' } })}</p>`
     : '';
   const paid = checkout.status === 'paid';
-  const values = { ...state.values, email: state.values?.email ?? view.customerEmail ?? '' };
+  const values = { ...state.values, email: state.values?.email ?? view.customerEmail ?? view.prefillEmail ?? '' };
   const s = { ...state, values };
   const body = paid
     ? `${summaryCard(view, checkout.amountCents, undefined, t)}<section class="card"><p id="paid">${t.html('checkout.alreadyPaid')}</p><p><a href="${page}/thanks">${t.html('checkout.seeOrder')}</a></p></section>`
@@ -134,20 +150,21 @@ export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, check
 <h2 id="pay-heading">${t.html(free ? 'checkout.yourDetails' : 'checkout.pay')}</h2>
 ${alert}${notice}
 ${upsellCard(view, t)}
-<div class="inline">${field('discountCode', t.t('checkout.discountCode'), s, 'type="text" autocomplete="off" maxlength="100"', { keep: true })}<button type="submit" name="intent" value="discount" formnovalidate id="apply">${t.html('checkout.apply')}</button></div>
+${amountField(view, s, t)}
+${view.payWhatYouWant ? '' : `<div class="inline">${field('discountCode', t.t('checkout.discountCode'), s, 'type="text" autocomplete="off" maxlength="100"', { keep: true })}<button type="submit" name="intent" value="discount" formnovalidate id="apply">${t.html('checkout.apply')}</button></div>`}
 ${field('email', t.t('checkout.email'), s, 'type="email" required autocomplete="email" aria-required="true"', { hint: t.t('checkout.emailHint') })}
 <div class="row">${field('firstName', t.t('checkout.firstName'), s, 'type="text" autocomplete="given-name" maxlength="100"')}${field('lastName', t.t('checkout.lastName'), s, 'type="text" autocomplete="family-name" maxlength="100"')}</div>
 ${field('country', t.t('checkout.country'), s, 'type="text" autocomplete="country" maxlength="2" pattern="[A-Za-z]{2}"', { hint: t.t('checkout.countryHint') })}
 ${
   free
     ? ''
-    : `<fieldset class="plain"><legend><h2>${t.html('checkout.card')}</h2></legend>${testNote}
+    : `<fieldset class="plain"><legend><h2>${t.html('checkout.card')}</h2></legend>${testNote}${view.payWhatYouWant && view.payWhatYouWant.minimumCents === 0 ? `<p class="muted">${t.html('checkout.pwywCardOptional')}</p>` : ''}
 ${field('cardNumber', t.t('card.number'), s, 'type="text" inputmode="numeric" autocomplete="cc-number" required aria-required="true" maxlength="23"', { keep: false })}
 <div class="row">${field('expiry', t.t('card.expiry'), s, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', t.t('card.cvc'), s, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div></fieldset>`
 }
 ${checkout.offerSaveCard ? `<p><label><input type="checkbox" name="saveCard" value="true"> ${t.html('checkout.saveCard')}</label></p>` : ''}
 ${optInBox(state)}
-<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? t.html('checkout.getFree') : view.kind === 'subscription' && view.trialDays ? t.html('checkout.payAndTrial') : t.html('checkout.payAmount', { amount: t.money(checkout.amountCents, view.currency) })}</button>
+<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? t.html('checkout.getFree') : view.payWhatYouWant ? t.html('checkout.pay') : view.kind === 'subscription' && view.trialDays ? t.html('checkout.payAndTrial') : t.html('checkout.payAmount', { amount: t.money(checkout.amountCents, view.currency) })}</button>
 <p><a href="${escape(checkout.cancelUrl)}" id="cancel">${t.html('checkout.cancel')}</a></p>
 </form>`;
   return buyerPage({ brand, title: t.t('checkout.title', { product: view.productName }), baseUrl, body: `${languageLinks(page, t)}${body}`, locale: t.locale });
@@ -170,20 +187,42 @@ export function successAddress(successUrl: string, sessionId: string): string {
   }
 }
 
-export function thankYouPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, buyerEmail: string | null, downloads: { filename: string; size: number; url: string }[] = [], t: Translator = EN): BuyerPage {
+/** The order's licence keys, to copy into the app. */
+function licenseSection(keys: { key: string; status: string }[], t: Translator): string {
+  if (!keys.length) return '';
+  const status = (s: string) => (['revoked', 'refunded', 'expired'].includes(s) ? t.t(`thanks.licenseStatus.${s}` as 'thanks.licenseStatus.revoked') : s);
+  return `<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t.html('thanks.licenseKeys', { count: keys.length })}</h2><ul id="license-keys">${keys
+    .map((k) => `<li><code class="license-key">${escape(k.key)}</code>${k.status === 'active' ? '' : ` <span class="muted">(${escape(status(k.status))})</span>`}</li>`)
+    .join('')}</ul><p class="muted">${t.html('thanks.licenseInReceipt', { count: keys.length })}</p></section>`;
+}
+
+export function thankYouPage(
+  brand: SellerBrand,
+  view: HostedCheckoutView,
+  checkout: SandboxCheckout,
+  baseUrl: string,
+  buyerEmail: string | null,
+  downloads: OrderDownload[] = [],
+  licenseKeys: { key: string; status: string }[] = [],
+  pending = false,
+  t: Translator = EN,
+): BuyerPage {
   const files = downloads.length
     ? `<section class="card" aria-labelledby="downloads-heading"><h2 id="downloads-heading">${t.html('thanks.downloads')}</h2><ul id="downloads">${downloads
-        .map((d) => `<li><a href="${escape(d.url)}" download>${escape(d.filename)}</a> <span class="muted">(${escape(t.size(d.size))})</span></li>`)
+        .map((d) => `<li><a href="${escape(d.url)}" download>${escape(d.name)}</a> <span class="muted">(${escape(t.size(d.size))})</span></li>`)
         .join('')}</ul><p class="muted">${t.html('thanks.linkValid')}</p></section>`
     : '';
+  // The payment is taken; the order is recorded a moment later. The page looks again by itself.
+  const preparing = pending ? `<section class="card" id="preparing" role="status"><p>${t.html('thanks.preparing')} <a href="">${t.html('thanks.refresh')}</a></p></section>` : '';
   const body = `<section class="card" aria-labelledby="thanks-heading">
 <h1 id="thanks-heading">${t.html('thanks.heading')}</h1>
 <p id="confirmation">${t.html(view.kind === 'subscription' ? 'thanks.subscriptionActive' : 'thanks.orderComplete')}${buyerEmail ? ` ${t.html('thanks.receiptTo', { email: { __html: `<strong>${escape(buyerEmail)}</strong>` } })}` : ''}</p>
 </section>
-${files}
+${preparing}${files}${licenseSection(licenseKeys, t)}
 ${summaryCard(view, checkout.amountCents, t.t('thanks.whatYouBought'), t)}
 <section class="card"><a class="button" id="continue" href="${escape(successAddress(view.successUrl, view.sessionId))}">${t.html('thanks.continue', { seller: brand.name })}</a></section>`;
-  return buyerPage({ brand, title: t.t('thanks.title'), baseUrl, body, locale: t.locale });
+  const built = buyerPage({ brand, title: t.t('thanks.title'), baseUrl, body, locale: t.locale });
+  return pending ? { ...built, headers: { ...built.headers, refresh: '2' } } : built;
 }
 
 export function notFoundPage(t: Translator = EN): string {

@@ -22,10 +22,21 @@ import {
   type PaymentClaim,
   type ProcessorPort,
   type RefusableOperation,
+  type MembershipChargeInput,
 } from '../../processor/port';
 
 const CARD_UPDATE_TTL_MS = 60 * 60 * 1000;
 const renewTimer = (membershipId: string) => `sbx-renew-${membershipId}`;
+
+/**
+ * The simulated tax of a sandbox checkout (processor settings `tax.simulatedRatePercent`): the
+ * rate on top of the price, as Stripe Tax reports it (a test stand-in, not a tax engine).
+ */
+function simulatedTax(checkout: SandboxCheckout, amountCents: number, vatNumber: string | undefined) {
+  const rate = checkout.tax?.simulatedRatePercent;
+  if (!rate || amountCents <= 0) return null;
+  return { amountCents: Math.round((amountCents * rate) / 100), ratePercent: rate, vatNumber: vatNumber?.trim() || null };
+}
 
 /**
  * The sandbox processor: a real part of the product, like a payment provider's test mode. It keeps
@@ -89,6 +100,7 @@ export class SandboxProcessor implements ProcessorPort {
       successUrl: input.successUrl,
       cancelUrl: input.cancelUrl,
       notifyUrl: input.notifyUrl,
+      ...(input.tax?.simulatedRatePercent ? { tax: { simulatedRatePercent: input.tax.simulatedRatePercent } } : {}),
       planId: prefixedId('plan'),
       status: 'open',
       createdAt: this.now.toISOString(),
@@ -163,6 +175,7 @@ export class SandboxProcessor implements ProcessorPort {
       const end = trial ? addDays(now, trial) : addInterval(now, checkout.interval ?? 'monthly');
       membership = {
         id: prefixedId('mem'),
+        subscriptionId: prefixedId('sub'),
         planId: checkout.planId,
         status: trial ? 'trialing' : 'active',
         paused: false,
@@ -198,6 +211,7 @@ export class SandboxProcessor implements ProcessorPort {
       paymentMethod,
       savedCard: saveCard,
       payment: payment ? { id: payment.id, amountCents: payment.amountCents, currency: payment.currency, planId: checkout.planId } : null,
+      tax: simulatedTax(checkout, payment?.amountCents ?? 0, (buyer as { vatNumber?: string }).vatNumber),
       membership: membership
         ? { id: membership.id, status: membership.status, currentPeriodStart: membership.currentPeriodStart, currentPeriodEnd: membership.currentPeriodEnd, trialEnd: membership.trialEnd }
         : null,
@@ -233,10 +247,17 @@ export class SandboxProcessor implements ProcessorPort {
     return { paymentId: payment.id, paymentMethod };
   }
 
+  /** Withdrawn consent: the card stays known (for reports) but is no longer saved for charges. */
+  async detachSavedCard(scope: Scope, paymentMethodId: string): Promise<void> {
+    const card = await repo.getCard(this.deps.store, scope, paymentMethodId);
+    if (!card || !card.saved) return;
+    await this.deps.store.put(repo.cardItem(scope, { ...card, saved: false }));
+  }
+
   // ---- memberships ----
 
   /** A usage charge on the membership's card: declines while the card declines (control API). */
-  async chargeMembership(scope: Scope, membershipId: string, input: { amountCents: number; currency: string; description: string }) {
+  async chargeMembership(scope: Scope, membershipId: string, input: MembershipChargeInput) {
     const m = await this.membership(scope, membershipId);
     if (this.refused('charge') || m.declining || !m.paymentMethod) throw new ProcessorError(m.paymentMethod ? 'Your card was declined.' : 'No payment method on file.', 'declined');
     const payment = succeededPayment({ amountCents: input.amountCents, currency: input.currency, membershipId: m.id, paymentMethod: m.paymentMethod, notifyUrl: m.notifyUrl, at: this.now.toISOString() });
@@ -324,6 +345,8 @@ export class SandboxProcessor implements ProcessorPort {
   private live(m: SandboxMembership): LiveMembership {
     return {
       id: m.id,
+      // Memberships from before the sandbox named its subscriptions get a stable one from their id.
+      subscriptionId: m.subscriptionId ?? `sub_${m.id.slice('mem_'.length)}`,
       status: m.status,
       paused: m.paused,
       cancelAtPeriodEnd: m.cancelAtPeriodEnd,

@@ -1,17 +1,43 @@
+import Stripe from 'stripe';
 import type { Config } from '../../platform/config';
-import { StripeApi } from './api';
-import { StripeHttp, type StripeHttpOptions } from './http';
 
 /**
- * A Stripe client for one secret key: our own transport (http.ts) behind the SDK-shaped resources
- * (api.ts). `STRIPE_API_URL` points it elsewhere (tests: a fake Stripe API on 127.0.0.1). Up to
- * 2 retries, 10 s per attempt; retries reuse each POST's Idempotency-Key, which the adapter always
- * sets.
+ * The Stripe API version every call is made with. The SDK's types are generated for exactly one
+ * version (`LatestApiVersion`), so this literal fails to compile when an SDK upgrade moves it:
+ * the pin and the types move together, never silently.
  */
-export function stripeClient(
-  secretKey: string,
-  config: Pick<Config, 'STRIPE_API_URL'>,
-  tuning: Omit<StripeHttpOptions, 'secretKey' | 'apiUrl'> = {},
-): StripeApi {
-  return new StripeApi(new StripeHttp({ secretKey, apiUrl: config.STRIPE_API_URL, timeoutMs: 10_000, maxRetries: 2, ...tuning }));
+export const STRIPE_API_VERSION = '2026-10-28.endive' satisfies Stripe.LatestApiVersion;
+
+export interface StripeTuning {
+  /** Per attempt; default 10 s (the SDK's own default is 80 s, longer than an API request may wait). */
+  timeoutMs?: number;
+  /** The SDK's network retries after the first attempt (no answer, 409, 5xx, Stripe-Should-Retry); default 2. */
+  maxNetworkRetries?: number;
+}
+
+const clients = new Map<string, Stripe>();
+
+/**
+ * The official SDK on one secret key, kept per key and origin for the container's life (its
+ * keep-alive agent is reused). `STRIPE_API_URL` points it elsewhere (tests: the fake Stripe on
+ * 127.0.0.1), through the SDK's own host, port and protocol options; only the origin is used.
+ * Every mutating call of the adapter passes its own idempotency key, which the SDK's retries and
+ * the adapter's rate-limit retries (stripe.ts `stripeCall`) both reuse.
+ */
+export function stripeClient(secretKey: string, config: Pick<Config, 'STRIPE_API_URL'>, tuning: StripeTuning = {}): Stripe {
+  const cacheKey = `${secretKey}\n${config.STRIPE_API_URL ?? ''}\n${tuning.timeoutMs ?? ''}\n${tuning.maxNetworkRetries ?? ''}`;
+  const cached = clients.get(cacheKey);
+  if (cached) return cached;
+  const url = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : undefined;
+  const client = new Stripe(secretKey, {
+    apiVersion: STRIPE_API_VERSION,
+    maxNetworkRetries: tuning.maxNetworkRetries ?? 2,
+    timeout: tuning.timeoutMs ?? 10_000,
+    telemetry: false,
+    appInfo: { name: 'creator-commerce' },
+    ...(url ? { host: url.hostname, port: url.port || (url.protocol === 'https:' ? 443 : 80), protocol: url.protocol === 'http:' ? ('http' as const) : ('https' as const) } : {}),
+  });
+  if (clients.size > 100) clients.clear();
+  clients.set(cacheKey, client);
+  return client;
 }

@@ -1,4 +1,5 @@
 import { defineCapability } from '../../platform/capability';
+import { STRIPE_JOB_HANDLERS } from './jobs';
 import { stripeOperations } from './operations';
 import { ports } from './ports';
 
@@ -12,11 +13,14 @@ export const processorStripe = defineCapability({
   build: {
     manifest: { url: import.meta.url, export: 'processorStripe' },
     operations: './operations#stripeOperations',
+    jobs: './jobs#STRIPE_JOB_HANDLERS',
     ports: './ports#ports',
-    uses: { api: ['processor', 'subscriptionSaveOffers'], ports: ['processorStripe'] },
+    uses: { api: ['processor', 'subscriptionSaveOffers'], jobs: [], ports: ['processorStripe'] },
+    jobNeeds: ['table', 'scheduler', 'encryption'],
   },
   apiFunction: 'processor',
   operations: stripeOperations,
-  needs: ['table', 'encryption'],
+  needs: ['table', 'encryption', 'scheduler'],
+  jobs: STRIPE_JOB_HANDLERS,
   ports,
 });

@@ -4,7 +4,16 @@ import type { PaymentMethod } from '../../processor/port';
 import type { Scope } from '../../store/keys';
 
 /** Entity names of the Stripe adapter's own records (under the tenant scope). */
-export const STRIPE = { price: 'STRIPE_PRICE', ref: 'STRIPE_REF' } as const;
+export const STRIPE = { price: 'STRIPE_PRICE', ref: 'STRIPE_REF', settings: 'STRIPE_SETTINGS' } as const;
+
+/** The adapter's settings of one account+mode: recovery on the service's schedule (retention). */
+export interface StripeSettingsRecord {
+  recovery: { retryDays: number[] } | null;
+  updatedAt: string;
+}
+
+/** The scheduler job that retries a failed renewal invoice on the service's recovery schedule. */
+export const JOB_RETRY_INVOICE = 'processor.stripe-retry-invoice';
 
 /** The Stripe product and current price of one catalog product or offer, kept in step with it. */
 export interface StripePriceRecord {
@@ -36,7 +45,12 @@ export interface StripeRef {
   failedPeriodEnd?: number;
   failedAttempt?: number;
   failedBy?: string;
+  /** Unix seconds of a failed renewal's first failure (recovery counts its retry days from it). */
+  failedSince?: number;
+  failedSinceEnd?: number;
   canceledBy?: string;
+  /** Paid renewals still discounted by a save offer on a weekly membership (Stripe's repeating coupons count months). */
+  discountPaymentsLeft?: number;
   // payment
   amountCents?: number;
   currency?: string;

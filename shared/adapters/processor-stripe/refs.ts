@@ -1,7 +1,7 @@
 import { toItem } from '../../store/items';
 import { keys, type Scope } from '../../store/keys';
 import { ConditionFailed, toRecord, type Store } from '../../store/store';
-import { STRIPE, type StripePriceRecord, type StripeRef } from './records';
+import { STRIPE, type StripePriceRecord, type StripeRef, type StripeSettingsRecord } from './records';
 
 /** The adapter's reads and writes of its own records. */
 export const refKey = (scope: Scope, specId: string) => keys.entity(scope, STRIPE.ref, specId);
@@ -38,4 +38,14 @@ export async function getPrice(store: Store, scope: Scope, productId: string): P
 
 export async function putPrice(store: Store, scope: Scope, record: StripePriceRecord): Promise<void> {
   await store.put(toItem(keys.entity(scope, STRIPE.price, record.productId), 'StripePrice', record));
+}
+
+const settingsKey = (scope: Scope) => keys.entity(scope, STRIPE.settings, 'stripe');
+
+export async function getStripeSettings(store: Store, scope: Scope): Promise<StripeSettingsRecord | undefined> {
+  return toRecord<StripeSettingsRecord>(await store.get(settingsKey(scope), { consistent: true }));
+}
+
+export async function putStripeSettings(store: Store, scope: Scope, record: StripeSettingsRecord): Promise<void> {
+  await store.put(toItem(settingsKey(scope), 'StripeSettings', record));
 }

@@ -6,45 +6,24 @@ import {
   type CreateCheckoutInput,
   type LiveMembership,
   type LivePayment,
-  type PaymentMethod,
+  type MembershipAdjustment,
+  type MembershipChargeInput,
   type PayResult,
+  type RecoveryPolicy,
   type ProcessorPort,
 } from '../../processor/port';
 import type { Scope } from '../../store/keys';
-import type { StripeApi } from './api';
 import { stripeClient } from './client';
-import { StripeApiError } from './http';
+import * as billing from './billing';
+import { paymentMethodOf } from './billing';
+import { stripeCall } from './errors';
 import { META, STRIPE_INTERVALS, frequencyOf, specId, type StripePriceRecord, type StripeRef } from './records';
 import { ensureRef, getPrice, getRef, putPrice } from './refs';
 
 const iso = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : null);
 const lower = (currency: string) => currency.toLowerCase();
 
-/** A Stripe PaymentMethod (card) as the port shows it, with its spec id. */
-export function paymentMethodOf(scope: Scope, pm: Stripe.PaymentMethod | null | undefined): PaymentMethod | null {
-  if (!pm || typeof pm === 'string' || !pm.card) return null;
-  return { id: specId('payt', scope, pm.id), type: 'card', brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
-}
-
-/**
- * Stripe's errors as the port's: callers degrade on ProcessorError (spec: 502/409 answers). Any
- * other error (ours) is rethrown. Card errors (Stripe's `card_error`, HTTP 402) are `declined`;
- * invalid requests (`invalid_request_error`, HTTP 400/404) are `not_found` for
- * `resource_missing`, else `invalid`; every other Stripe failure (authentication, permission,
- * rate limit, idempotency conflict, Stripe's own errors, no answer) is `refused`. The class is
- * decided as the SDK decided it (status first: a rate-limited 429 also says
- * `invalid_request_error`, but is not the caller's bad request).
- */
-export function processorErrorOf(error: unknown): never {
-  if (!(error instanceof StripeApiError)) throw error;
-  const status = error.statusCode;
-  const rateLimited = status === 429 || (status === 400 && error.code === 'rate_limit');
-  if (!rateLimited && (status === 402 || error.type === 'card_error')) throw new ProcessorError(error.message, 'declined');
-  if (!rateLimited && (status === 400 || status === 404) && error.type !== 'idempotency_error') {
-    throw new ProcessorError(error.message, error.code === 'resource_missing' ? 'not_found' : 'invalid');
-  }
-  throw new ProcessorError(error.message, 'refused');
-}
+export { paymentMethodOf } from './billing';
 
 /**
  * The processor port on one seller's Stripe account (one account+mode and its secret key). Spec
@@ -53,7 +32,7 @@ export function processorErrorOf(error: unknown): never {
  * (webhook.ts), translated into the same notifications the sandbox sends.
  */
 export class StripeProcessor implements ProcessorPort {
-  readonly client: StripeApi;
+  readonly client: Stripe;
 
   constructor(
     private readonly deps: Deps,
@@ -63,12 +42,13 @@ export class StripeProcessor implements ProcessorPort {
     this.client = stripeClient(secretKey, deps.config);
   }
 
-  private async call<T>(run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      return processorErrorOf(error);
-    }
+  /** One call (errors mapped, rate limits retried): `run` reuses the idempotency key made before it. */
+  private call<T>(run: () => Promise<T>): Promise<T> {
+    return stripeCall(run);
+  }
+
+  private context(scope: Scope): billing.StripeContext {
+    return { deps: this.deps, scope, client: this.client };
   }
 
   private ownMetadata(extra: Record<string, string> = {}) {
@@ -169,6 +149,9 @@ export class StripeProcessor implements ProcessorPort {
           client_reference_id: input.clientReferenceId ?? input.sessionId,
           metadata,
           ...(coupon ? { discounts: [{ coupon }] } : {}),
+          // Stripe Tax, when the seller turned it on for this account and mode: tax on top of the
+          // price from the buyer's address, and the buyer may enter a VAT number.
+          ...(input.tax?.automatic ? { automatic_tax: { enabled: true }, tax_id_collection: { enabled: true } } : {}),
           ...(subscription
             ? { subscription_data: { metadata: this.ownMetadata({ [META.session]: input.sessionId }), ...(input.trialDays ? { trial_period_days: input.trialDays } : {}) } }
             : {
@@ -203,6 +186,7 @@ export class StripeProcessor implements ProcessorPort {
   async chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }) {
     const card = await getRef(this.deps.store, scope, input.paymentMethodId);
     if (!card || card.kind !== 'card' || !card.customerId) throw new ProcessorError('No such saved card', 'not_found');
+    const chargeKey = `cc-charge-${randomUUID()}`;
     const intent = await this.call(() =>
       this.client.paymentIntents.create(
         {
@@ -215,7 +199,7 @@ export class StripeProcessor implements ProcessorPort {
           description: input.description,
           metadata: this.ownMetadata(),
         },
-        { idempotencyKey: `cc-charge-${randomUUID()}` },
+        { idempotencyKey: chargeKey },
       ),
     );
     if (intent.status !== 'succeeded') throw new ProcessorError('The card needs the buyer to confirm the charge', 'declined');
@@ -238,7 +222,8 @@ export class StripeProcessor implements ProcessorPort {
     return {
       id: ref.specId,
       status: sub.status === 'trialing' ? 'trialing' : sub.status === 'past_due' || sub.status === 'unpaid' ? 'past_due' : sub.status === 'canceled' || sub.status === 'incomplete_expired' ? 'canceled' : 'active',
-      paused: Boolean(sub.pause_collection),
+      // A pause with an end is a skip of renewals (save offer): the membership runs on, unbilled.
+      paused: Boolean(sub.pause_collection && !sub.pause_collection.resumes_at),
       cancelAtPeriodEnd: sub.cancel_at_period_end,
       currentPeriodStart: iso(item?.current_period_start) ?? iso(sub.start_date)!,
       currentPeriodEnd: iso(item?.current_period_end) ?? iso(sub.start_date)!,
@@ -249,6 +234,28 @@ export class StripeProcessor implements ProcessorPort {
       retries: ref.failedPeriodEnd === ref.periodEnd ? 0 : (ref.failedAttempt ?? 0),
       paymentMethod: paymentMethodOf(scope, pm)!,
     };
+  }
+
+  /** Usage and seat charges: an off-session payment of the subscription's card (billing.ts). */
+  async chargeMembership(scope: Scope, membershipId: string, input: MembershipChargeInput) {
+    const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
+    return billing.chargeMembership(this.context(scope), ref, input);
+  }
+
+  async adjustMembership(scope: Scope, membershipId: string, change: MembershipAdjustment): Promise<LiveMembership> {
+    const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
+    const { sub, periodEnd } = await billing.adjustMembership(this.context(scope), ref, change);
+    const live = await this.live(scope, ref, sub);
+    // Skipped renewals: the paid-through date is where collection resumes.
+    return periodEnd ? { ...live, currentPeriodEnd: new Date(periodEnd * 1000).toISOString() } : live;
+  }
+
+  async setRecoveryPolicy(scope: Scope, policy: RecoveryPolicy | null) {
+    await billing.setRecoveryPolicy(this.context(scope), policy);
+  }
+
+  async detachSavedCard(scope: Scope, paymentMethodId: string) {
+    await billing.detachSavedCard(this.context(scope), paymentMethodId);
   }
 
   async getMembership(scope: Scope, membershipId: string) {
@@ -267,6 +274,7 @@ export class StripeProcessor implements ProcessorPort {
     const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
     const sub = await this.call(() => this.client.subscriptions.retrieve(ref.stripeId));
     const customer = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
+    const portalKey = `cc-card-update-${randomUUID()}`;
     const session = await this.call(() =>
       this.client.billingPortal.sessions.create(
         {
@@ -274,7 +282,7 @@ export class StripeProcessor implements ProcessorPort {
           return_url: input.returnUrl,
           flow_data: { type: 'payment_method_update', after_completion: { type: 'redirect', redirect: { return_url: input.returnUrl } } },
         },
-        { idempotencyKey: `cc-card-update-${randomUUID()}` },
+        { idempotencyKey: portalKey },
       ),
     );
     return { url: session.url, expiresAt: new Date(this.deps.clock.nowMs() + 5 * 60_000).toISOString() };
@@ -282,27 +290,30 @@ export class StripeProcessor implements ProcessorPort {
 
   async pauseMembership(scope: Scope, membershipId: string) {
     const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
+    const key = `cc-pause-${randomUUID()}`;
     const sub = await this.call(() =>
-      this.client.subscriptions.update(ref.stripeId, { pause_collection: { behavior: 'void' }, expand: ['default_payment_method'] }, { idempotencyKey: `cc-pause-${randomUUID()}` }),
+      this.client.subscriptions.update(ref.stripeId, { pause_collection: { behavior: 'void' }, expand: ['default_payment_method'] }, { idempotencyKey: key }),
     );
     return this.live(scope, ref, sub);
   }
 
   async resumeMembership(scope: Scope, membershipId: string) {
     const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
+    const key = `cc-resume-${randomUUID()}`;
     const sub = await this.call(() =>
-      this.client.subscriptions.update(ref.stripeId, { pause_collection: '', cancel_at_period_end: false, expand: ['default_payment_method'] }, { idempotencyKey: `cc-resume-${randomUUID()}` }),
+      this.client.subscriptions.update(ref.stripeId, { pause_collection: '', cancel_at_period_end: false, expand: ['default_payment_method'] }, { idempotencyKey: key }),
     );
     return this.live(scope, ref, sub);
   }
 
   async cancelMembership(scope: Scope, membershipId: string, options: { atPeriodEnd: boolean }) {
     const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
+    const key = `cc-cancel-${randomUUID()}`;
     const sub = options.atPeriodEnd
       ? await this.call(() =>
-          this.client.subscriptions.update(ref.stripeId, { cancel_at_period_end: true, expand: ['default_payment_method'] }, { idempotencyKey: `cc-cancel-${randomUUID()}` }),
+          this.client.subscriptions.update(ref.stripeId, { cancel_at_period_end: true, expand: ['default_payment_method'] }, { idempotencyKey: key }),
         )
-      : await this.call(() => this.client.subscriptions.cancel(ref.stripeId, { expand: ['default_payment_method'] }, { idempotencyKey: `cc-cancel-now-${randomUUID()}` }));
+      : await this.call(() => this.client.subscriptions.cancel(ref.stripeId, { expand: ['default_payment_method'] }, { idempotencyKey: key }));
     return this.live(scope, ref, sub);
   }
 
@@ -310,8 +321,9 @@ export class StripeProcessor implements ProcessorPort {
 
   async refund(scope: Scope, paymentId: string, amountCents?: number) {
     const ref = await this.stripeIdOf(scope, paymentId, 'payment', 'payment');
+    const key = `cc-refund-${randomUUID()}`;
     await this.call(() =>
-      this.client.refunds.create({ payment_intent: ref.stripeId, ...(amountCents ? { amount: amountCents } : {}) }, { idempotencyKey: `cc-refund-${randomUUID()}` }),
+      this.client.refunds.create({ payment_intent: ref.stripeId, ...(amountCents ? { amount: amountCents } : {}) }, { idempotencyKey: key }),
     );
   }
 

@@ -10,11 +10,13 @@ import type {
   PaymentRefundedData,
   ProcessorNotification,
 } from '../../processor/port';
+import { ProcessorError } from '../../processor/port';
 import type { Scope } from '../../store/keys';
-import type { StripeApi } from './api';
-import { META, specId } from './records';
-import { advanceRef, ensureRef, getRef } from './refs';
-import { paymentMethodOf, processorErrorOf } from './stripe';
+import { JOB_RETRY_INVOICE, META, specId, type StripeRef } from './records';
+import { idOf } from './billing';
+import { advanceRef, ensureRef, getRef, getStripeSettings } from './refs';
+import { stripeCall } from './errors';
+import { paymentMethodOf } from './stripe';
 
 /** The Stripe event types the webhook endpoint is set up to send (README setup guide). */
 export const STRIPE_EVENT_TYPES = [
@@ -27,15 +29,19 @@ export const STRIPE_EVENT_TYPES = [
   'charge.dispute.created',
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
+  'customer.updated',
 ] as const;
 
+const DAY_SECONDS = 86_400;
+/** The recovery retry timer of one invoice (replaced by each failure, removed when it is paid). */
+export const retryTimer = (invoiceId: string) => `stripe-retry-${invoiceId}`;
+
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-const idOf = (value: string | { id: string } | null | undefined) => (value == null ? null : typeof value === 'string' ? value : value.id);
 
 interface Context {
   deps: Deps;
   scope: Scope;
-  client: StripeApi;
+  client: Stripe;
   event: Stripe.Event;
 }
 
@@ -43,14 +49,6 @@ type Translation = { type: string; data: unknown } | null;
 
 /** Not ours yet (the checkout that makes it ours has not been applied): Stripe retries a non-2xx. */
 const notYetKnown = (what: string) => conflict(`${what} is not known yet; Stripe will retry this event`, 'STRIPE_EVENT_EARLY');
-
-async function stripeCall<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    return processorErrorOf(error);
-  }
-}
 
 /**
  * Turns a verified Stripe event into the notification the sandbox would have sent for the same
@@ -79,6 +77,8 @@ async function translate(ctx: Context): Promise<Translation> {
       return chargeRefunded(ctx, object as Stripe.Charge);
     case 'charge.dispute.created':
       return disputeCreated(ctx, object as Stripe.Dispute);
+    case 'customer.updated':
+      return customerUpdated(ctx, object as Stripe.Customer);
     default:
       // customer.subscription.updated, payment_intent.*: their effects reach the subscriber
       // through the invoice and deletion events (and off-session charges answer synchronously),
@@ -129,7 +129,16 @@ async function checkoutCompleted({ deps, scope, client, event }: Context, sessio
   }
   const savedCard = session.mode === 'payment' && session.metadata?.[META.saveCard] === '1' && Boolean(paymentMethod);
   if (paymentMethod && stripePmId && customerId) await ensureRef(deps.store, scope, { specId: paymentMethod.id, stripeId: stripePmId, kind: 'card', customerId, paymentMethod });
-  const data: CheckoutCompletedData = { checkoutId: session.id, sessionId, buyer, paymentMethod, savedCard, payment, membership };
+  // Stripe Tax: the total includes the tax; the payment is the price, the tax apart (as the sandbox reports it).
+  const taxCents = session.total_details?.amount_tax ?? 0;
+  const vatNumber = session.customer_details?.tax_ids?.[0]?.value ?? null;
+  let tax: CheckoutCompletedData['tax'] = null;
+  if (payment && (taxCents > 0 || session.automatic_tax?.enabled)) {
+    const net = payment.amountCents - taxCents;
+    payment = { ...payment, amountCents: net };
+    tax = { amountCents: taxCents, ratePercent: net > 0 ? Math.round((taxCents / net) * 10_000) / 100 : 0, vatNumber };
+  }
+  const data: CheckoutCompletedData = { checkoutId: session.id, sessionId, buyer, paymentMethod, savedCard, payment, tax, membership };
   return { type: 'checkout.completed', data };
 }
 
@@ -160,6 +169,8 @@ async function invoicePaid(ctx: Context, invoice: Stripe.Invoice): Promise<Trans
     { ':end': period.end, ':event': ctx.event.id },
   );
   if (!moved) return null;
+  await ctx.deps.ports.scheduler.cancel(retryTimer(invoice.id!));
+  await countDiscountedPayment(ctx, ref, invoice);
   let intentId = idOf(invoice.payments?.data.find((p) => p.payment.payment_intent)?.payment.payment_intent);
   if (!intentId) {
     const payments = await stripeCall(() => ctx.client.invoicePayments.list({ invoice: invoice.id!, limit: 3 }));
@@ -194,12 +205,33 @@ async function invoiceFailed(ctx: Context, invoice: Stripe.Invoice): Promise<Tra
     { ':end': period.end, ':attempt': attempt, ':event': ctx.event.id },
   );
   if (!moved) return null;
+  const recovery = (await getStripeSettings(ctx.deps.store, ctx.scope))?.recovery ?? null;
+  let final = invoice.next_payment_attempt === null;
+  let nextRetryAt = invoice.next_payment_attempt ? iso(invoice.next_payment_attempt) : null;
+  if (recovery) {
+    // Recovery on the service's schedule: Stripe's automatic collection of this invoice stops
+    // (no Smart Retries, no cancel after them) and the adapter's timer pays it on the policy's days
+    // after the first failure; after the last one the membership stays past due and the service
+    // applies its final action.
+    const since = await firstFailure(ctx, ref, period.end);
+    if (invoice.auto_advance) await stripeCall(() => ctx.client.invoices.update(invoice.id!, { auto_advance: false }, { idempotencyKey: `cc-recovery-stop-${invoice.id}` }));
+    const day = recovery.retryDays[attempt - 1];
+    final = false;
+    nextRetryAt = day === undefined ? null : iso(since + day * DAY_SECONDS);
+    if (nextRetryAt) {
+      await ctx.deps.ports.scheduler.schedule(retryTimer(invoice.id!), new Date(nextRetryAt), {
+        type: JOB_RETRY_INVOICE,
+        scope: ctx.scope,
+        payload: { invoiceId: invoice.id, attempt: attempt + 1 },
+      });
+    }
+  }
   const data: ChargeFailedData = {
     membershipId: ref.specId,
     billingReason: ref.status === 'trialing' ? 'initial' : 'renewal',
     attempt,
-    final: invoice.next_payment_attempt === null,
-    nextRetryAt: invoice.next_payment_attempt ? iso(invoice.next_payment_attempt) : null,
+    final,
+    nextRetryAt,
     failureMessage: 'Your card was declined.',
     declineCode: 'card_declined',
     amountCents: invoice.amount_due,
@@ -253,4 +285,47 @@ async function disputeCreated(ctx: Context, dispute: Stripe.Dispute): Promise<Tr
   if (!ref) return null;
   const data: PaymentDisputedData = { paymentId: ref.specId };
   return { type: 'payment.disputed', data };
+}
+
+/** The first failure of this renewal (Unix seconds), recorded once per failed period. */
+async function firstFailure(ctx: Context, ref: StripeRef, periodEnd: number): Promise<number> {
+  const current = await getRef(ctx.deps.store, ctx.scope, ref.specId);
+  if (current?.failedSince && current.failedSinceEnd === periodEnd) return current.failedSince;
+  const since = ctx.event.created;
+  await advanceRef(ctx.deps.store, ctx.scope, ref.specId, { failedSince: since, failedSinceEnd: periodEnd }, 'attribute_exists(specId)', {});
+  return since;
+}
+
+/** A weekly membership's discount is counted here (Stripe's repeating coupons count months) and removed after its payments. */
+async function countDiscountedPayment(ctx: Context, ref: StripeRef, invoice: Stripe.Invoice) {
+  const left = ref.discountPaymentsLeft ?? 0;
+  const discounted = (invoice.total_discount_amounts ?? []).some((d) => d.amount > 0);
+  if (left <= 0 || !discounted) return;
+  const moved = await advanceRef(ctx.deps.store, ctx.scope, ref.specId, { discountPaymentsLeft: left - 1 }, 'discountPaymentsLeft = :left', { ':left': left });
+  if (moved && left === 1) {
+    const subscriptionId = subscriptionOf(invoice)!;
+    await stripeCall(() => ctx.client.subscriptions.update(subscriptionId, { discounts: '' }, { idempotencyKey: `cc-discount-end-${ctx.event.id}` }));
+  }
+}
+
+/**
+ * The buyer saved a new default card (the Billing Portal's payment-method-update flow): each open
+ * invoice of the buyer's memberships is paid with it now, as the sandbox's card-update page does.
+ * The outcome arrives as `invoice.paid` / `invoice.payment_failed`.
+ */
+async function customerUpdated(ctx: Context, customer: Stripe.Customer): Promise<Translation> {
+  const previous = (ctx.event.data as { previous_attributes?: { invoice_settings?: unknown } }).previous_attributes;
+  const card = idOf(customer.invoice_settings?.default_payment_method as string | { id: string } | null);
+  if (!previous?.invoice_settings || !card) return null;
+  const open = await stripeCall(() => ctx.client.invoices.list({ customer: customer.id, status: 'open', limit: 10 }));
+  for (const invoice of open.data) {
+    const subscriptionId = subscriptionOf(invoice);
+    if (!subscriptionId || !(await getRef(ctx.deps.store, ctx.scope, specId('mem', ctx.scope, subscriptionId)))) continue;
+    try {
+      await stripeCall(() => ctx.client.invoices.pay(invoice.id!, { payment_method: card, off_session: true }, { idempotencyKey: `cc-card-update-pay-${invoice.id}-${card}` }));
+    } catch (error) {
+      if (!(error instanceof ProcessorError && error.code === 'declined')) throw error;
+    }
+  }
+  return null;
 }

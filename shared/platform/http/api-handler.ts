@@ -7,7 +7,8 @@ import type { Deps, OperationContext, PublicContext } from '../context';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
 import { activeTracing, getMetrics, inLambda, recordAnswer } from '../observability';
-import { routeKey, type AnyOperation } from '../operation';
+import { corsHeaders, preflightHeaders, preflightRouteKey, preflightRoutes, type PreflightRoute } from '../cors';
+import { reply, routeKey, type AnyOperation } from '../operation';
 import { consumeRequest } from '../rate-limit';
 import { withCapacityMeter } from '../../store/capacity';
 import { executeOperation } from './execute';
@@ -38,9 +39,16 @@ export async function handleApiEvent(operations: Map<string, AnyOperation>, deps
 }
 
 async function runPipeline(operations: Map<string, AnyOperation>, deps: Deps, event: ApiEvent): Promise<ApiResult> {
+  const operation = operations.get(event.routeKey);
+  const result = await answer(operation, deps, event);
+  // A route declared for other origins says so on every answer, errors included (cors.ts).
+  if (operation?.cors) result.headers = { ...(result.headers ?? {}), ...corsHeaders(operation.cors) };
+  return result;
+}
+
+async function answer(operation: AnyOperation | undefined, deps: Deps, event: ApiEvent): Promise<ApiResult> {
   const info = requestInfo(event, deps.config.PUBLIC_BASE_URL);
   try {
-    const operation = operations.get(event.routeKey);
     if (!operation) throw new ApiError(404, `No route ${event.routeKey}`);
     let ctx: OperationContext | PublicContext;
     if (operation.auth === 'key') {
@@ -73,7 +81,24 @@ function failed(error: unknown, event: ApiEvent, requestId: string): ApiResult {
   return renderError(error, requestId);
 }
 
-export const indexOperations = (operations: AnyOperation[]) => new Map(operations.map((op) => [routeKey(op), op]));
+/** The group's operations by route key, with the preflight route of each path declared for other origins. */
+export const indexOperations = (operations: AnyOperation[]) =>
+  new Map<string, AnyOperation>([
+    ...operations.map((op): [string, AnyOperation] => [routeKey(op), op]),
+    ...preflightRoutes(operations).map((route): [string, AnyOperation] => [preflightRouteKey(route.path), preflightOperation(route)]),
+  ]);
+
+/** The answer to a browser's preflight: not an API operation (no OpenAPI path, no tool), only a route. */
+const preflightOperation = (route: PreflightRoute): AnyOperation => ({
+  operationId: `preflight ${route.path}`,
+  summary: 'CORS preflight',
+  method: 'OPTIONS' as AnyOperation['method'],
+  path: route.path,
+  auth: 'public',
+  unmetered: true,
+  cors: route.policy,
+  handler: async () => reply(204, undefined, preflightHeaders(route)),
+});
 
 /** The Lambda entry of one resource group, wrapped in middy with the Powertools logger. */
 export function createApiHandler(operations: AnyOperation[], options: HandlerOptions) {

@@ -33,7 +33,7 @@ export async function executeOperation(operation: AnyOperation, ctx: OperationCo
   // Every write through the API lands in the activity log with who made it (activity.ts).
   const run = () => operation.handler(ctx as never, input as never);
   const result = ctx.account && operation.method !== 'GET'
-    ? await recordActivity(ctx, ctx.scope, ctx.actor ?? OWNER_KEY, activityOf(operation, input.params), run)
+    ? await recordActivity(ctx, ctx.scope, ctx.actor ?? OWNER_KEY, { ...activityOf(operation, input.params), ...(ctx.request?.sourceIp ? { ip: ctx.request.sourceIp } : {}) }, run)
     : await run();
   if (isReply(result)) return result;
   if (operation.output && ctx.config.VALIDATE_OUTPUT === '1') {

@@ -2,7 +2,7 @@ import * as z from '../../platform/zod';
 import { defineOperation, rawReply } from '../../platform/operation';
 import { deletedSchema, idParams } from '../schemas';
 import { imageFileParams, imageSchema, uploadImageBody } from './schemas';
-import { deleteImage, listImages, presentImage, readImageFile, uploadImage } from './service';
+import { deleteImage, imageFiles, listImages, presentImage, readImageFile, uploadImage } from './service';
 import { parseMultipart } from '../../platform/http/multipart';
 
 export const imageOperations = [
@@ -19,18 +19,19 @@ export const imageOperations = [
   }),
   defineOperation({
     operationId: 'uploadImage',
-    summary: 'Upload one image (multipart/form-data, file field `image`)',
+    tool: 'upload_image',
+    summary: 'Upload one image (multipart/form-data, file field `image`; or JSON { filename, contentType, contentBase64 })',
     description: 'PNG, JPEG, GIF or WebP, at most 5 MB; the declared type must match the file\'s bytes. Any other file field answers 400 naming it.',
     tags: ['Images'],
     method: 'POST',
     path: '/images',
     auth: 'key',
-    bodyType: 'multipart',
+    bodyType: 'json-or-multipart',
     multipart: parseMultipart,
     body: uploadImageBody,
     output: imageSchema,
     status: 201,
-    handler: async (ctx, { files }) => presentImage(ctx.request.baseUrl, await uploadImage(ctx, ctx.scope, files)),
+    handler: async (ctx, { body, files }) => presentImage(ctx.request.baseUrl, await uploadImage(ctx, ctx.scope, imageFiles(body, files))),
   }),
   defineOperation({
     operationId: 'deleteImage',

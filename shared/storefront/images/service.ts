@@ -6,6 +6,7 @@ import type { Scope } from '../../store/keys';
 import { failOnCondition } from '../../store/conditional';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES, isImageType, normalizeDeclaredType, sniffImageType } from './image-sniff';
 import type { ImageRecord } from './records';
+import type { UploadImageInput } from './schemas';
 import { imageUrl } from './references';
 import { findImageFile, imageDeleteOps, imagePutOps, loadImage, loadImages } from './repository';
 
@@ -46,6 +47,16 @@ export function acceptedImage(files: Record<string, UploadedFile[]>): { file: Up
 }
 
 const safeFilename = (name: string) => (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(-200) || 'image';
+
+/**
+ * The upload's file: the multipart field, or the JSON form's base64 bytes (MCP tools send JSON).
+ * Both then pass the same checks (acceptedImage).
+ */
+export function imageFiles(body: UploadImageInput | undefined, files: Record<string, UploadedFile[]>): Record<string, UploadedFile[]> {
+  if (Object.keys(files).length || !body?.contentBase64) return files;
+  if (!body.filename) throw badRequest('filename is required with contentBase64', { field: 'filename' });
+  return { [IMAGE_FIELD]: [{ filename: body.filename, mimetype: body.contentType ?? '', content: Buffer.from(body.contentBase64, 'base64') }] };
+}
 
 export async function uploadImage(deps: Deps, scope: Scope, files: Record<string, UploadedFile[]>): Promise<ImageRecord> {
   const { file, contentType } = acceptedImage(files);

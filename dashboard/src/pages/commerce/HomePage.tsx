@@ -4,23 +4,12 @@ import { unwrap, type Api } from '../../api/client';
 import { PageHeader } from '../../components/Page';
 import { QueryView } from '../../components/states';
 import { useQuery } from '../../lib/hooks';
-import { formatMoney } from '../../lib/money';
-import { countsAsActive, dailySeries, mrrByCurrency, revenueByCurrency } from '../../lib/metrics';
+import { formatCents } from '../../lib/money';
+import { chartPoints, lastDays } from '../../lib/metrics';
 import type { PageDefinition } from '../types';
 
-async function loadOverview(api: Api) {
-  const [sales, offers] = await Promise.all([unwrap(api.GET('/payments')), unwrap(api.GET('/subscriptions'))]);
-  // Active and trialing subscribers, page by page (the list is paginated, 100 at most a page).
-  const subscribers: { subscriptionId: string; status: string }[] = [];
-  for (const status of ['active', 'trialing'] as const) {
-    for (let page = 1; page <= 50; page++) {
-      const answer = await unwrap(api.GET('/subscriptions/subscribers', { params: { query: { status, page, pageSize: 100 } } }));
-      subscribers.push(...answer.data);
-      if (page * answer.pageSize >= answer.total) break;
-    }
-  }
-  return { sales, offers, subscribers };
-}
+/** One request: the last 30 days' rollups and the recurring figures (its cost grows with days, not sales). */
+const loadOverview = (api: Api) => unwrap(api.GET('/analytics/summary', { params: { query: lastDays(new Date()) } }));
 
 function Figure({ label, values, testId }: { label: string; values: string[]; testId: string }) {
   return (
@@ -43,34 +32,32 @@ function Figure({ label, values, testId }: { label: string; values: string[]; te
   );
 }
 
-const money = (totals: Record<string, number>) => Object.entries(totals).map(([code, amount]) => formatMoney(amount, code));
-
 export function HomePage() {
   const query = useQuery(loadOverview);
   return (
     <Stack>
       <PageHeader title="Home" description="Revenue, sales and subscriptions of this store in the current mode." />
       <QueryView query={query}>
-        {({ sales, offers, subscribers }) => {
-          const { points, currencies } = dailySeries(sales, new Date());
-          const active = subscribers.filter((s) => countsAsActive(s.status)).length;
+        {(summary) => {
+          const points = chartPoints(summary.days);
+          const quiet = summary.totals.sales === 0 && summary.totals.refundsCents === 0;
           return (
             <Stack>
               <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-                <Figure label="Revenue (net of refunds)" values={money(revenueByCurrency(sales))} testId="figure-revenue" />
-                <Figure label="Sales" values={[String(sales.length)]} testId="figure-sales" />
-                <Figure label="Active subscribers" values={[String(active)]} testId="figure-subscribers" />
-                <Figure label="Monthly recurring revenue" values={money(mrrByCurrency(subscribers, offers))} testId="figure-mrr" />
+                <Figure label="Revenue, last 30 days (net of refunds)" values={[formatCents(summary.totals.netCents, summary.currency)]} testId="figure-revenue" />
+                <Figure label="Sales, last 30 days" values={[String(summary.totals.sales)]} testId="figure-sales" />
+                <Figure label="Active subscribers" values={[String(summary.activeSubscribers)]} testId="figure-subscribers" />
+                <Figure label="Monthly recurring revenue" values={[formatCents(summary.mrrCents, summary.currency)]} testId="figure-mrr" />
               </SimpleGrid>
               <Card withBorder>
                 <Title order={2} size="h4" mb="sm">
                   Revenue, last 30 days
                 </Title>
-                {currencies.length === 0 ? (
-                  <Text c="dimmed">No sales yet.</Text>
+                {quiet ? (
+                  <Text c="dimmed">No sales in the last 30 days.</Text>
                 ) : (
-                  <div role="img" aria-label={`Revenue per day over the last 30 days, in ${currencies.join(', ')}`}>
-                    <AreaChart h={240} data={points} dataKey="date" series={currencies.map((code, i) => ({ name: code, color: ['indigo.6', 'teal.6', 'orange.6', 'grape.6'][i % 4]! }))} curveType="linear" />
+                  <div role="img" aria-label={`Revenue per day over the last 30 days, in ${summary.currency}`}>
+                    <AreaChart h={240} data={points} dataKey="date" series={[{ name: 'revenue', label: summary.currency, color: 'indigo.6' }]} curveType="linear" />
                   </div>
                 )}
               </Card>
@@ -92,4 +79,4 @@ export function HomePage() {
   );
 }
 
-export const homePage: PageDefinition = { path: '', title: 'Home', area: 'orders', group: 'Overview', element: <HomePage /> };
+export const homePage: PageDefinition = { path: '', title: 'Home', area: 'analytics', group: 'Overview', element: <HomePage /> };

@@ -1,8 +1,8 @@
 import { Anchor, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { unwrap, type JsonAnswer } from '../../api/client';
-import { DataTable } from '../../components/DataTable';
+import { unwrapPage, type JsonAnswer } from '../../api/client';
+import { CursorPager, DataTable } from '../../components/DataTable';
 import { Money, PageHeader, StatusBadge } from '../../components/Page';
 import { QueryView } from '../../components/states';
 import { useQuery } from '../../lib/hooks';
@@ -31,26 +31,43 @@ export function SalesTable({ rows, caption, detail }: { rows: Sale[]; caption: s
   );
 }
 
+/** Rows per page of the sales tables. */
+const PAGE = 50;
+
 export function OrdersPage() {
-  const query = useQuery((api) => unwrap(api.GET('/orders')));
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const query = useQuery((api) => unwrapPage(api.GET('/orders', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } })), [cursor]);
   return (
     <Stack>
       <PageHeader title="Orders" description="One-time orders. Subscription charges are under Payments." />
-      <QueryView query={query}>{(orders) => <SalesTable rows={orders} caption="Orders" detail={(s) => `/orders/${s._id}`} />}</QueryView>
+      <QueryView query={query}>
+        {(page) => (
+          <>
+            <SalesTable rows={page.rows} caption="Orders" detail={(s) => `/orders/${s._id}`} />
+            <CursorPager cursors={cursors} next={page.nextCursor} onChange={setCursors} />
+          </>
+        )}
+      </QueryView>
     </Stack>
   );
 }
 
 export function PaymentsPage() {
   const [type, setType] = useState<'all' | 'one_time' | 'subscription'>('all');
-  const query = useQuery((api) => unwrap(api.GET('/payments', { params: { query: type === 'all' ? {} : { type } } })), [type]);
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const query = useQuery((api) => unwrapPage(api.GET('/payments', { params: { query: { limit: PAGE, ...(type === 'all' ? {} : { type }), ...(cursor ? { cursor } : {}) } } })), [type, cursor]);
   return (
     <Stack>
       <PageHeader title="Payments" description="Every charge: one-time orders and subscription payments." />
       <SegmentedControl
         aria-label="Payment type"
         value={type}
-        onChange={(v) => setType(v as typeof type)}
+        onChange={(v) => {
+          setType(v as typeof type);
+          setCursors([undefined]);
+        }}
         data={[
           { value: 'all', label: 'All' },
           { value: 'one_time', label: 'One-time' },
@@ -58,7 +75,14 @@ export function PaymentsPage() {
         ]}
         w="fit-content"
       />
-      <QueryView query={query}>{(payments) => <SalesTable rows={payments} caption="Payments" detail={(s) => `/payments/${s._id}`} />}</QueryView>
+      <QueryView query={query}>
+        {(page) => (
+          <>
+            <SalesTable rows={page.rows} caption="Payments" detail={(s) => `/payments/${s._id}`} />
+            <CursorPager cursors={cursors} next={page.nextCursor} onChange={setCursors} />
+          </>
+        )}
+      </QueryView>
       <Text size="sm" c="dimmed">
         Refunds are issued with the payment processor; a refunded payment shows its refunded amount here once the processor reports it.
       </Text>

@@ -10,6 +10,7 @@ import { useQuery } from '../../lib/hooks';
 import { formatDate } from '../../lib/money';
 import { useSession } from '../../session';
 import type { PageDefinition } from '../types';
+import { BuyLink, ProductFilesModal } from './ProductFiles';
 
 type Product = JsonAnswer<'listProducts'>[number];
 type ProductBody = JsonBody<'createProduct'>;
@@ -29,6 +30,12 @@ function fields(images: { _id: string; filename: string }[], policies: { _id: st
     { name: 'imageIds', label: 'Images', kind: 'multiselect', options: images.map((i) => ({ value: i._id, label: i.filename })) },
     { name: 'refundPolicyId', label: 'Refund policy', kind: 'select', options: policies.map((p) => ({ value: p._id, label: p.name })) },
     { name: 'published', label: 'Published', kind: 'switch' },
+    { name: 'pwyw', label: 'Pay what you want (the price is the suggestion)', kind: 'switch' },
+    { name: 'minimumPrice', label: 'Minimum price when buyers choose (USD, 0 allowed)', kind: 'number', min: 0, decimals: 2 },
+    { name: 'licenseKeys', label: 'Issue a licence key with each order', kind: 'switch' },
+    { name: 'activationLimit', label: 'Activations per licence key', kind: 'number', min: 1 },
+    { name: 'expiresInDays', label: 'Licence keys work for (days, empty for ever)', kind: 'number', min: 1 },
+    { name: 'downloadLimit', label: 'Downloads per order (empty for unlimited)', kind: 'number', min: 1 },
   ];
 }
 
@@ -43,15 +50,35 @@ function body(values: FormValues): ProductBody {
     imageIds: list(values.imageIds),
     refundPolicyId: text(values.refundPolicyId) ?? null,
     published: Boolean(values.published),
+    payWhatYouWant: { enabled: Boolean(values.pwyw), ...(num(values.minimumPrice) !== undefined ? { minimumPrice: num(values.minimumPrice) } : {}) },
+    ...(values.licenseKeys || num(values.activationLimit) !== undefined ? { licenseKeys: { enabled: Boolean(values.licenseKeys), activationLimit: num(values.activationLimit) ?? 1, expiresInDays: num(values.expiresInDays) ?? null } } : {}),
+    downloadLimit: num(values.downloadLimit) ?? null,
   } as ProductBody;
 }
 
-const initialOf = (p: Product): FormValues => ({ name: p.name, price: p.price, description: p.description ?? '', productType: p.productType, creditAmount: p.creditAmount ?? '', imageIds: p.imageIds, refundPolicyId: p.refundPolicyId, published: p.published });
+const initialOf = (p: Product): FormValues => ({
+  name: p.name,
+  price: p.price,
+  description: p.description ?? '',
+  productType: p.productType,
+  creditAmount: p.creditAmount ?? '',
+  imageIds: p.imageIds,
+  refundPolicyId: p.refundPolicyId,
+  published: p.published,
+  pwyw: p.payWhatYouWant.enabled,
+  minimumPrice: p.payWhatYouWant.minimumPrice,
+  licenseKeys: p.licenseKeys?.enabled ?? false,
+  activationLimit: p.licenseKeys?.activationLimit ?? '',
+  expiresInDays: p.licenseKeys?.expiresInDays ?? '',
+  downloadLimit: p.downloadLimit ?? '',
+});
 
 export function ProductsPage() {
-  const { api, current, modes } = useSession();
+  const { api, current, modes, config } = useSession();
+  const buyUrl = (p: Product) => `${config.apiBaseUrl.replace(/\/$/, '')}${p.buyPath}`;
   const query = useQuery(load);
   const [editing, setEditing] = useState<Product | 'new' | null>(null);
+  const [filesOf, setFilesOf] = useState<Product | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <Stack>
@@ -79,6 +106,7 @@ export function ProductsPage() {
                 { key: 'name', header: 'Name', render: (p) => <Text fw={500}>{p.name}</Text> },
                 { key: 'price', header: 'Price', numeric: true, render: (p) => <Money amount={p.price} currency={p.currency} /> },
                 { key: 'type', header: 'Type', render: (p) => p.productType },
+                { key: 'buy', header: 'Buy link', render: (p) => <BuyLink url={buyUrl(p)} name={p.name} /> },
                 { key: 'published', header: 'Status', render: (p) => <Badge variant="dot" color={p.published ? 'green' : 'gray'}>{p.published ? 'published' : 'draft'}</Badge> },
                 { key: 'created', header: 'Created', render: (p) => formatDate(p.createdAt) },
                 {
@@ -88,6 +116,9 @@ export function ProductsPage() {
                     <Group gap={4} wrap="nowrap">
                       <Button size="xs" variant="default" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
                         Edit
+                      </Button>
+                      <Button size="xs" variant="default" onClick={() => setFilesOf(p)} aria-label={`Files of ${p.name}`} data-testid="product-files">
+                        Files
                       </Button>
                       {current?.mode === 'test' && modes.includes('live') && (
                         <ConfirmButton
@@ -125,6 +156,7 @@ export function ProductsPage() {
                 },
               ]}
             />
+            <ProductFilesModal product={filesOf && { ...filesOf, buyUrl: buyUrl(filesOf) }} onClose={() => setFilesOf(null)} />
             <FormModal
               title={editing === 'new' ? 'New product' : `Edit ${editing ? editing.name : ''}`}
               opened={editing !== null}

@@ -1,4 +1,4 @@
-import { Anchor, Card, Code, Group, NumberInput, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Code, Group, NumberInput, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { unwrap, type Api } from '../../api/client';
@@ -7,7 +7,10 @@ import { attempt } from '../../components/FormModal';
 import { Money, PageHeader, StatusBadge } from '../../components/Page';
 import { useSession } from '../../session';
 import { QueryView } from '../../components/states';
+import { saveDownload } from '../../lib/download';
 import { useQuery } from '../../lib/hooks';
+import { FormError } from '../../components/states';
+import type { ApiFailure } from '../../api/client';
 import { formatDate } from '../../lib/money';
 import type { PageDefinition } from '../types';
 import type { Sale } from './OrdersPage';
@@ -50,6 +53,80 @@ function RefundCard({ sale, onRefunded }: { sale: Sale & Record<string, unknown>
           Refund
         </ConfirmButton>
       </Group>
+    </Card>
+  );
+}
+
+/** The invoice (and the credit note of a refund) as PDFs, numbered when first downloaded. */
+function InvoiceCard({ sale }: { sale: Sale & Record<string, unknown> }) {
+  const { api } = useSession();
+  const [error, setError] = useState<ApiFailure | null>(null);
+  const get = async (kind: 'invoice' | 'credit-note') => {
+    setError(null);
+    const call = kind === 'invoice' ? api.GET('/orders/{id}/invoice.pdf', { params: { path: { id: sale._id } }, parseAs: 'blob' }) : api.GET('/orders/{id}/credit-note.pdf', { params: { path: { id: sale._id } }, parseAs: 'blob' });
+    setError(await saveDownload(call, `${kind}-${sale._id}.pdf`));
+  };
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        Invoice
+      </Title>
+      <Text size="sm" mb="sm">The buyer can add a company name and VAT ID from the link in their receipt before the invoice is first downloaded.</Text>
+      <FormError error={error} />
+      <Group>
+        <Button variant="default" onClick={() => get('invoice')}>Download invoice (PDF)</Button>
+        {(sale.refundedAmount ?? 0) > 0 && <Button variant="default" onClick={() => get('credit-note')}>Download credit note (PDF)</Button>}
+      </Group>
+    </Card>
+  );
+}
+
+type OrderKey = { key: string; status: string; licenseId?: string; activations?: number; activationLimit?: number };
+
+/** The order's licence keys: each with its status and activations, revoked or reactivated here. */
+function LicenseKeysCard({ keys, onChanged }: { keys: OrderKey[]; onChanged: () => void }) {
+  const { api } = useSession();
+  if (!keys.length) return null;
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        Licence keys
+      </Title>
+      <Table aria-label="Licence keys">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Key</Table.Th>
+            <Table.Th scope="col">Status</Table.Th>
+            <Table.Th scope="col">Activations</Table.Th>
+            <Table.Th scope="col">Action</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {keys.map((k) => (
+            <Table.Tr key={k.key}>
+              <Table.Td>
+                <Code data-testid="license-key">{k.key}</Code>
+              </Table.Td>
+              <Table.Td data-testid="license-status">
+                <StatusBadge status={k.status} />
+              </Table.Td>
+              <Table.Td>{k.activationLimit ? `${k.activations ?? 0} of ${k.activationLimit}` : '—'}</Table.Td>
+              <Table.Td>
+                {k.licenseId && k.status === 'active' && (
+                  <ConfirmButton size="xs" title="Revoke licence key" message="The buyer's app will no longer accept this key." confirmLabel="Revoke" aria-label={`Revoke ${k.key}`} onConfirm={() => attempt(async () => { await unwrap(api.POST('/licenses/{id}/revoke', { params: { path: { id: k.licenseId! } } })); onChanged(); })}>
+                    Revoke
+                  </ConfirmButton>
+                )}
+                {k.licenseId && k.status === 'revoked' && (
+                  <ConfirmButton size="xs" color="green" title="Reactivate licence key" message="The key works again." confirmLabel="Reactivate" aria-label={`Reactivate ${k.key}`} onConfirm={() => attempt(async () => { await unwrap(api.POST('/licenses/{id}/reactivate', { params: { path: { id: k.licenseId! } } })); onChanged(); })}>
+                    Reactivate
+                  </ConfirmButton>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
     </Card>
   );
 }
@@ -119,6 +196,8 @@ function SaleDetail({ kind }: { kind: 'order' | 'payment' }) {
                 <Code block>{JSON.stringify(sale.metadata, null, 2)}</Code>
               </Card>
             )}
+            <InvoiceCard sale={sale} />
+            <LicenseKeysCard keys={(sale.licenseKeys as OrderKey[] | undefined) ?? []} onChanged={query.reload} />
             <RefundCard sale={sale} onRefunded={query.reload} />
           </Stack>
         )}

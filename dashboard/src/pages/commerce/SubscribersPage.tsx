@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { unwrap, type Api } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { DataTable, PagePager } from '../../components/DataTable';
+import { CursorPager, DataTable } from '../../components/DataTable';
 import { attempt } from '../../components/FormModal';
 import { PageHeader, StatusBadge } from '../../components/Page';
 import { QueryView } from '../../components/states';
@@ -20,9 +20,11 @@ export function SubscribersPage() {
   const [status, setStatus] = useState<Status | null>(null);
   const [email, setEmail] = useState('');
   const [search] = useDebouncedValue(email.trim(), 300);
-  const [page, setPage] = useState(1);
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const restart = () => setCursors([undefined]);
   const offers = useQuery((api) => unwrap(api.GET('/subscriptions')));
-  const query = useQuery((api: Api) => unwrap(api.GET('/subscriptions/subscribers', { params: { query: { page, pageSize: PAGE_SIZE, ...(status ? { status } : {}), ...(search ? { buyerEmail: search } : {}) } } })), [page, status, search]);
+  const query = useQuery((api: Api) => unwrap(api.GET('/subscriptions/subscribers', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}), ...(status ? { status } : {}), ...(search ? { buyerEmail: search } : {}) } } })), [cursor, status, search]);
   const names = new Map((offers.data ?? []).map((o) => [o._id, o.name]));
   const act = (id: string, action: 'cancel' | 'pause' | 'resume') =>
     attempt(async () => {
@@ -33,8 +35,8 @@ export function SubscribersPage() {
     <Stack>
       <PageHeader title="Subscribers" description="One row per buyer and subscription. Cancel keeps access until the paid period ends." />
       <Group align="flex-end">
-        <Select label="Status" placeholder="Any status" data={[...STATUSES]} value={status} onChange={(v) => { setStatus(v as Status | null); setPage(1); }} clearable w={200} />
-        <TextInput label="Buyer email" value={email} onChange={(e) => { setEmail(e.currentTarget.value); setPage(1); }} w={280} />
+        <Select label="Status" placeholder="Any status" data={[...STATUSES]} value={status} onChange={(v) => { setStatus(v as Status | null); restart(); }} clearable w={200} />
+        <TextInput label="Buyer email" value={email} onChange={(e) => { setEmail(e.currentTarget.value); restart(); }} w={280} />
       </Group>
       <QueryView query={query}>
         {(answer) => (
@@ -74,7 +76,7 @@ export function SubscribersPage() {
                 },
               ]}
             />
-            {answer.total > 0 && <PagePager page={answer.page} pageSize={answer.pageSize} total={answer.total} onPage={setPage} />}
+            <CursorPager cursors={cursors} next={answer.nextCursor} onChange={setCursors} />
           </>
         )}
       </QueryView>

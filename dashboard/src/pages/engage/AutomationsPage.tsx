@@ -13,7 +13,7 @@ import type { PageDefinition } from '../types';
 
 type Automation = JsonAnswer<'listAutomations'>['automations'][number];
 
-const steps = (a: Automation) => a.steps.map((s) => ('hours' in s ? `wait ${s.hours} h` : 'email')).join(' → ') || '—';
+const steps = (a: Automation) => a.steps.map((s) => ('hours' in s ? `wait ${s.hours} h` : 'segmentId' in s ? 'if in segment' : 'email')).join(' → ') || '—';
 
 /** Email automations (funnels create theirs; the API lists and deletes them). */
 export function AutomationsPage() {

@@ -27,7 +27,8 @@ const load = (id: string) => async (api: Api) => {
   return { funnel, stats, automation, posts: new Map(posts.filter((p): p is Post => p !== null).map((p) => [p._id, p])) };
 };
 
-const describeStep = (step: Step, posts: Map<string, Post>) => ('postId' in step ? `Send “${posts.get(step.postId)?.subject ?? step.postId}”` : `Wait ${step.hours} h`);
+const describeStep = (step: Step, posts: Map<string, Post>) =>
+  'postId' in step ? `Send “${posts.get(step.postId)?.subject ?? step.postId}”` : 'hours' in step ? `Wait ${step.hours} h` : 'Only contacts in a segment go on';
 
 /** One funnel: its steps (the automation's waits and emails, each email editable) and stats per step. */
 export function FunnelDetailPage() {

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Button, Group, Modal, NumberInput, Select, Stack, S
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { unwrap, type JsonAnswer } from '../../api/client';
-import { DataTable, PagePager } from '../../components/DataTable';
+import { CursorPager, DataTable } from '../../components/DataTable';
 import { Money, PageHeader, StatusBadge } from '../../components/Page';
 import { FormError, QueryView } from '../../components/states';
 import { useMutation, useQuery } from '../../lib/hooks';
@@ -83,12 +83,13 @@ function PricingEditor({ offer, onClose, onSaved }: { offer: Offer | null; onClo
 function SubscribersOf({ offers }: { offers: Offer[] }) {
   const priced = offers.filter((o) => pricingOf(o).seats.enabled || pricingOf(o).meters.length > 0);
   const [offerId, setOfferId] = useState<string | null>(priced[0]?._id ?? null);
-  const [page, setPage] = useState(1);
-  const query = useQuery((api) => (offerId ? unwrap(api.GET('/subscriptions/subscribers', { params: { query: { subscriptionId: offerId, page, pageSize: 20 } } })) : Promise.resolve(null)), [offerId, page]);
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const query = useQuery((api) => (offerId ? unwrap(api.GET('/subscriptions/subscribers', { params: { query: { subscriptionId: offerId, limit: 20, ...(cursor ? { cursor } : {}) } } })) : Promise.resolve(null)), [offerId, cursor]);
   return (
     <Stack>
       <Title order={2} size="h4">Usage per subscriber</Title>
-      <Select label="Offer" placeholder={priced.length ? 'Pick an offer' : 'No usage-priced offer yet'} data={priced.map((o) => ({ value: o._id, label: o.name }))} value={offerId} onChange={(v) => { setOfferId(v); setPage(1); }} w={320} />
+      <Select label="Offer" placeholder={priced.length ? 'Pick an offer' : 'No usage-priced offer yet'} data={priced.map((o) => ({ value: o._id, label: o.name }))} value={offerId} onChange={(v) => { setOfferId(v); setCursors([undefined]); }} w={320} />
       <QueryView query={query}>
         {(answer) =>
           answer && (
@@ -103,7 +104,7 @@ function SubscribersOf({ offers }: { offers: Offer[] }) {
                   { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status} /> },
                 ]}
               />
-              {answer.total > 0 && <PagePager page={answer.page} pageSize={answer.pageSize} total={answer.total} onPage={setPage} />}
+              <CursorPager cursors={cursors} next={answer.nextCursor} onChange={setCursors} />
             </>
           )
         }

@@ -1,0 +1,101 @@
+import { getAccount } from '../platform/accounts';
+import { sellerBrand, type SellerBrand } from '../account/branding';
+import { buyerPage, escapeHtml as escape, formatMoney } from '../account/buyer-page';
+import { lookupSellable, productScope } from '../catalog/service';
+import type { Deps, RequestInfo } from '../platform/context';
+import { ApiError } from '../platform/errors';
+import { isObjectId } from '../platform/ids';
+import { consumeRequest } from '../platform/rate-limit';
+import { createCheckoutSession } from './service';
+
+/** Checkouts one address may open through buy links in a minute (a person opens one or two). */
+export const BUY_LINKS_PER_IP_PER_MINUTE = 20;
+
+export interface BuyLinkQuery {
+  discount?: string;
+  email?: string;
+  quantity?: string;
+  ref?: string;
+  amount?: string;
+}
+
+export type BuyLinkOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; html: string; headers: Record<string, string> };
+
+/** Link unfurlers, crawlers and speculative loads: they see the product, they open no checkout. */
+const PREVIEWER = /bot\b|bot\/|crawler|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|whatsapp|telegrambot|slackbot|discordbot|linkedinbot|skypeuripreview|vkshare|pinterest|redditbot|applebot|bingpreview/i;
+
+export function isPreviewRequest(headers: Record<string, string>): boolean {
+  const purpose = `${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`.toLowerCase();
+  if (/prefetch|prerender|preview/.test(purpose)) return true;
+  return PREVIEWER.test(headers['user-agent'] ?? '');
+}
+
+/** An amount as a link carries it, in cents: `12`, `12.5`, `12.50`. */
+export function linkAmountCents(text: string): number | undefined {
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(text.trim())) return undefined;
+  const [whole, fraction = ''] = text.trim().split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+const problemPage = async (deps: Deps, status: number, heading: string, message: string, baseUrl: string, scope?: { accountId: string; mode: 'live' | 'test' }): Promise<BuyLinkOutcome> => {
+  const body = `<section class="card"><h1 id="heading">${escape(heading)}</h1><p id="message">${escape(message)}</p></section>`;
+  const brand: SellerBrand = scope ? await sellerBrand(deps, scope, baseUrl) : { name: 'Checkout', logoUrl: null, accent: '#1f2937', accentText: '#1f2937', onAccent: '#ffffff', supportEmail: null };
+  const page = buyerPage({ brand, title: heading, baseUrl, body });
+  return { kind: 'page', status, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } };
+};
+
+/**
+ * GET /buy/{productId}: opens a new hosted checkout for the product and sends the buyer to it.
+ * Previews and prefetches get a page about the product and open nothing; a caller address is held
+ * to a few checkouts a minute; sessions opened here expire unpaid after a day.
+ */
+export async function openBuyLink(deps: Deps, request: RequestInfo, productId: string, query: BuyLinkQuery, baseUrl: string): Promise<BuyLinkOutcome> {
+  const scope = isObjectId(productId) ? await productScope(deps, productId) : undefined;
+  const sellable = scope ? await lookupSellable(deps, scope, productId) : undefined;
+  const product = sellable?.kind === 'product' && sellable.product.published ? sellable.product : undefined;
+  if (!scope || !product || !(await getAccount(deps.store, scope.accountId))) return problemPage(deps, 404, 'This product is not for sale', 'The link may be mistyped, or the product was taken down.', baseUrl);
+
+  if (isPreviewRequest(request.headers)) {
+    const body = `<section class="card"><h1 id="heading">${escape(product.name)}</h1>${product.description ? `<p>${escape(product.description)}</p>` : ''}<p class="price">${escape(formatMoney(product.priceCents, product.currency))}</p><p><a class="button" href="${escape(`${baseUrl}/buy/${productId}`)}">Buy</a></p></section>`;
+    const page = buyerPage({ brand: await sellerBrand(deps, scope, baseUrl), title: product.name, baseUrl, body });
+    return { kind: 'page', status: 200, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store' } };
+  }
+
+  const amountCents = query.amount !== undefined ? linkAmountCents(query.amount) : undefined;
+  if (query.amount !== undefined && amountCents === undefined) return problemPage(deps, 400, 'This link has a wrong amount', 'The amount in the link should be a number like 12 or 12.50.', baseUrl, scope);
+  const quantity = query.quantity !== undefined ? Number(query.quantity) : undefined;
+  if (quantity !== undefined && !(Number.isInteger(quantity) && quantity >= 1)) return problemPage(deps, 400, 'This link has a wrong quantity', 'The quantity in the link should be a whole number, 1 or more.', baseUrl, scope);
+
+  try {
+    await consumeRequest(deps, `buy-link#${request.sourceIp}`, BUY_LINKS_PER_IP_PER_MINUTE);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) return problemPage(deps, 429, 'Too many checkouts at once', 'Many checkouts were opened from your network in the last minute. Please wait a minute and open the link again.', baseUrl, scope);
+    throw error;
+  }
+
+  const link = `${baseUrl}/buy/${productId}`;
+  const referer = request.headers.referer ?? '';
+  const back = /^https?:\/\//.test(referer) && referer.length <= 2048 && !referer.startsWith(`${baseUrl}/processor/`) ? referer : link;
+  try {
+    const session = await createCheckoutSession(
+      { ...deps, scope, request: { baseUrl } },
+      {
+        productId,
+        successUrl: back,
+        cancelUrl: back,
+        ...(query.discount ? { discountCode: query.discount.slice(0, 100) } : {}),
+        ...(query.ref ? { referralCode: query.ref.slice(0, 100) } : {}),
+        ...(query.email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(query.email) && query.email.length <= 320 ? { prefillEmail: query.email } : {}),
+        ...(amountCents !== undefined ? { amountCents } : {}),
+        ...(quantity !== undefined ? { quantity } : {}),
+        metadata: { source: 'buy_link' },
+      },
+      { viaBuyLink: true },
+    );
+    return { kind: 'redirect', location: session.url };
+  } catch (error) {
+    // A code that does not apply, an amount under the minimum...: the buyer reads why.
+    if (error instanceof ApiError && error.status < 500) return problemPage(deps, error.status === 404 ? 400 : error.status, 'This link cannot open a checkout', error.message.replace(/^[a-zA-Z]+: /, ''), baseUrl, scope);
+    throw error;
+  }
+}

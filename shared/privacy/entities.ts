@@ -1,0 +1,18 @@
+import { defineEntity } from '../store/entity';
+import { keys, type Scope } from '../store/keys';
+import type { ErasureRecord } from './records';
+
+const ERASURE = 'ERASURE';
+const erasureKey = (scope: Scope, customerId: string) => keys.entity(scope, ERASURE, customerId);
+
+/** One erasure per customer: the record's id is the customer id, so a second request finds the first. */
+export const erasureEntity = defineEntity<ErasureRecord>()({
+  entity: 'Erasure',
+  version: 1,
+  owner: 'privacy',
+  key: erasureKey,
+  keyArgs: ['scope', 'customerId'],
+  patterns: {
+    byCustomer: { kind: 'get', summary: 'Erasure of a customer (its progress)', key: erasureKey, args: ['scope', 'customerId'], consistent: true },
+  },
+});

@@ -1,0 +1,76 @@
+import type { Deps } from '../platform/context';
+import type { PrivacyPart, PrivacySubject } from '../platform/privacy';
+import { onConditionFailed } from '../store/conditional';
+import type { Scope } from '../store/keys';
+import type { SaleRecord } from './records';
+import { customerDeletes, customerSalesPage, getCustomer, saleUpdate } from './repository';
+import { receiptErasure } from './transaction';
+
+const PAGE = 100;
+/** Sales changed at once while erasing: small writes, kept well under the table's burst. */
+const CONCURRENCY = 8;
+
+async function* salesOf(deps: Deps, scope: Scope, customerId: string): AsyncIterable<SaleRecord[]> {
+  let cursor: string | undefined;
+  do {
+    const page = await customerSalesPage(deps.store, scope, customerId, cursor, PAGE);
+    if (page.items.length) yield page.items;
+    cursor = page.cursor;
+  } while (cursor);
+}
+
+/**
+ * What a sale keeps after its buyer is erased: the books (amounts, currency, dates, product,
+ * lines, discount, country, status, refunds, processor ids) under the customer id; the email,
+ * names, card and free-form metadata go.
+ */
+export const erasedSaleFields = (at: string): Partial<SaleRecord> & { erasedAt: string } => ({
+  buyerEmail: '',
+  firstName: null,
+  lastName: null,
+  paymentMethod: null,
+  metadata: {},
+  erasedAt: at,
+});
+
+async function eraseSale(deps: Deps, scope: Scope, sale: SaleRecord, at: string): Promise<void> {
+  if ((sale as SaleRecord & { erasedAt?: string }).erasedAt) return;
+  const ops = [saleUpdate(scope, sale._id, erasedSaleFields(at))];
+  if (sale.receiptToken) ops.push(receiptErasure(sale.receiptToken));
+  // A receipt written before receipts were kept (or already gone) must not stop the erasure.
+  await onConditionFailed(deps.store.transact(ops), () => deps.store.transact([ops[0]!]));
+}
+
+/** The customer record: resolved first, erased inside the request so no list shows it. */
+const customerPart: PrivacyPart = {
+  name: 'customer',
+  immediate: true,
+  async subject(deps, scope, customerId) {
+    const customer = await getCustomer(deps.store, scope, customerId);
+    return customer ? { customerId, email: customer.buyerEmail } : undefined;
+  },
+  async *export(deps, scope, subject: PrivacySubject) {
+    const customer = await getCustomer(deps.store, scope, subject.customerId);
+    if (customer) yield [customer];
+  },
+  async erase(deps, scope, subject) {
+    const customer = await getCustomer(deps.store, scope, subject.customerId);
+    if (customer) await deps.store.transact(customerDeletes(scope, customer));
+  },
+};
+
+/** Orders and payments (every sale of the customer), page by page. */
+const ordersPart: PrivacyPart = {
+  name: 'orders',
+  export: (deps, scope, subject) => salesOf(deps, scope, subject.customerId),
+  async erase(deps, scope, subject) {
+    const at = deps.clock.now().toISOString();
+    for await (const page of salesOf(deps, scope, subject.customerId)) {
+      for (let i = 0; i < page.length; i += CONCURRENCY) {
+        await Promise.all(page.slice(i, i + CONCURRENCY).map((sale) => eraseSale(deps, scope, sale, at)));
+      }
+    }
+  },
+};
+
+export const salesPrivacy: PrivacyPart[] = [customerPart, ordersPart];
