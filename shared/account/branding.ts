@@ -2,18 +2,20 @@ import type { Account, Deps } from '../platform/context';
 import { badRequest } from '../platform/errors';
 import { getAccount } from '../platform/accounts';
 import type { Scope } from '../store/keys';
+import { matchLocale, type Locale } from '../platform/i18n/locales';
 import { imageUrlById, missingImageIds } from '../storefront/images/references';
 import { DEFAULT_ACCENT, accentOnWhite, textOnAccent } from './branding-rules';
 import type { BrandingRecord } from './entities';
 import { loadBranding, saveBranding } from './repository';
 
-export type BrandingChange = Partial<Pick<BrandingRecord, 'displayName' | 'logoImageId' | 'accentColor' | 'supportEmail' | 'legalName' | 'legalAddress' | 'taxId'>>;
+export type BrandingChange = Partial<Pick<BrandingRecord, 'displayName' | 'logoImageId' | 'accentColor' | 'supportEmail' | 'locale' | 'legalName' | 'legalAddress' | 'taxId'>>;
 
 const stored = (record: BrandingRecord | undefined) => ({
   displayName: record?.displayName ?? null,
   logoImageId: record?.logoImageId ?? null,
   accentColor: record?.accentColor ?? null,
   supportEmail: record?.supportEmail ?? null,
+  locale: matchLocale(record?.locale) ?? null,
   legalName: record?.legalName ?? null,
   legalAddress: record?.legalAddress ?? null,
   taxId: record?.taxId ?? null,
@@ -35,6 +37,7 @@ export async function updateBranding(deps: Deps, scope: Scope, change: BrandingC
     logoImageId: change.logoImageId === undefined ? current.logoImageId : change.logoImageId,
     accentColor: change.accentColor === undefined ? current.accentColor : change.accentColor?.toLowerCase() ?? null,
     supportEmail: change.supportEmail === undefined ? current.supportEmail : change.supportEmail,
+    locale: change.locale === undefined ? current.locale : change.locale,
     legalName: change.legalName === undefined ? current.legalName : change.legalName,
     legalAddress: change.legalAddress === undefined ? current.legalAddress : change.legalAddress,
     taxId: change.taxId === undefined ? current.taxId : change.taxId,
@@ -53,6 +56,8 @@ export interface SellerBrand {
   accentText: string;
   onAccent: string;
   supportEmail: string | null;
+  /** The seller's default language for buyers (`PATCH /account/branding { locale }`), when set. */
+  locale?: Locale | null;
 }
 
 /**
@@ -69,5 +74,6 @@ export async function sellerBrand(deps: Pick<Deps, 'store'>, scope: Scope, baseU
     accentText: accentOnWhite(accent),
     onAccent: textOnAccent(accent),
     supportEmail: record?.supportEmail ?? owner?.email ?? null,
+    locale: matchLocale(record?.locale) ?? null,
   };
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SellerBrand } from './branding';
+import type { Locale } from '../platform/i18n/locales';
+import { formatMoneyIn, translator } from '../platform/i18n/translator';
 
 /**
  * The one frame of every page a buyer meets (hosted checkout, thank-you, portal): the seller's
@@ -11,13 +13,7 @@ export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({
 
 const FREQUENCY_WORD = { weekly: 'week', monthly: 'month', yearly: 'year' } as const;
 
-export function formatMoney(cents: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
-  } catch {
-    return `${(cents / 100).toFixed(2)} ${currency}`;
-  }
-}
+export const formatMoney = (cents: number, currency: string, locale = 'en'): string => formatMoneyIn(locale, cents, currency);
 
 export const perInterval = (interval: keyof typeof FREQUENCY_WORD | null | undefined) => (interval ? ` / ${FREQUENCY_WORD[interval]}` : '');
 
@@ -70,7 +66,8 @@ export interface BuyerPage {
  * the seller's own image served by this API, so images come from this origin (and the public base
  * address, when the API is reached through another host).
  */
-export function buyerPage(input: { brand: SellerBrand; title: string; body: string; baseUrl: string }): BuyerPage {
+export function buyerPage(input: { brand: SellerBrand; title: string; body: string; baseUrl: string; locale?: Locale }): BuyerPage {
+  const t = translator(input.locale);
   const { brand } = input;
   const style = css(brand);
   const styleHash = createHash('sha256').update(style).digest('base64');
@@ -81,9 +78,9 @@ export function buyerPage(input: { brand: SellerBrand; title: string; body: stri
     imageOrigin = '';
   }
   const logo = brand.logoUrl ? `<img src="${escapeHtml(brand.logoUrl)}" alt="">` : '';
-  const support = brand.supportEmail ? `<footer>Questions? <a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a></footer>` : '';
+  const support = brand.supportEmail ? `<footer>${escapeHtml(t.t('page.questions'))} <a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a></footer>` : '';
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(input.title)} · ${escapeHtml(brand.name)}</title>
 <style>${style}</style>

@@ -9,6 +9,8 @@ export interface BrandingRecord {
   logoImageId: string | null;
   accentColor: string | null;
   supportEmail: string | null;
+  /** The language buyer pages and mails fall back to when the buyer's own is unknown. */
+  locale?: string | null;
   /** The seller's legal identity, printed on invoices (absent on records written before invoices). */
   legalName?: string | null;
   legalAddress?: string | null;

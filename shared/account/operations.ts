@@ -42,7 +42,7 @@ export const accountOperations = [
   defineOperation({
     operationId: 'updateBranding',
     tool: 'update_branding',
-    summary: 'Change the seller branding (display name, logo image id, accent colour, support email); null clears a field',
+    summary: 'Change the seller branding (display name, logo image id, accent colour, support email, default buyer language); null clears a field',
     tags: ['Account'],
     method: 'PATCH',
     path: '/account/branding',

@@ -1,5 +1,6 @@
 import * as z from '../platform/zod';
 import { planSchema } from '../platform/plans';
+import { LOCALES } from '../platform/i18n/locales';
 
 export const accountSchema = z.object({
   _id: z.string(),
@@ -19,6 +20,7 @@ export const brandingSchema = z.object({
   logoImageId: z.nullable(z.string()),
   accentColor: z.nullable(z.string()),
   supportEmail: z.nullable(z.string()),
+  locale: z.nullable(z.enum(LOCALES)).check(z.describe('Default language of buyer pages and mails when the buyer has none: en, fr, de, es, pt-BR or ja')),
   legalName: z.nullable(z.string()),
   legalAddress: z.nullable(z.string()),
   taxId: z.nullable(z.string()),
@@ -33,4 +35,5 @@ export const brandingBody = z.strictObject({
   legalName: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1, 'legalName cannot be empty'), z.maxLength(200, 'legalName is at most 200 characters')))),
   legalAddress: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1, 'legalAddress cannot be empty'), z.maxLength(500, 'legalAddress is at most 500 characters')))),
   taxId: z.optional(z.nullable(z.string().check(z.trim(), z.regex(/^[A-Za-z0-9 .\-/]{2,40}$/, 'taxId is 2 to 40 letters, digits, spaces, dots, dashes or slashes')))),
-}).check(z.refine((b) => Object.keys(b).length > 0, 'Send at least one of displayName, logoImageId, accentColor, supportEmail, legalName, legalAddress, taxId'));
+  locale: z.optional(z.nullable(z.enum(LOCALES, { error: `locale is one of ${LOCALES.join(', ')}` }))),
+}).check(z.refine((b) => Object.keys(b).length > 0, 'Send at least one of displayName, logoImageId, accentColor, supportEmail, legalName, legalAddress, taxId, locale'));

@@ -1,6 +1,6 @@
 import { defineEntity } from '../store/entity';
 import { keys, type Scope } from '../store/keys';
-import { CHECKOUT, CHECKOUT_LOCATOR, type CheckoutSessionRecord } from './records';
+import { CHECKOUT, CHECKOUT_LOCATOR, CHECKOUT_RECOVERY, RECOVERY_LINK, type CheckoutSessionRecord, type RecoveryLinkRecord, type RecoverySettingsRecord } from './records';
 
 const sessionKey = (scope: Scope, id: string) => keys.entity(scope, CHECKOUT, id);
 const locatorKey = (sessionId: string) => keys.capability(CHECKOUT_LOCATOR, sessionId);
@@ -32,4 +32,32 @@ export const checkoutLocatorEntity = defineEntity<CheckoutLocator>()({
   patterns: {
     bySession: { kind: 'get', summary: 'Checkout session locator (local control API)', key: locatorKey, args: ['sessionId'], notes: 'holds accountId, mode and the processor checkout id' },
   },
+});
+
+const recoverySettingsKey = (scope: Scope) => keys.entity(scope, CHECKOUT_RECOVERY, 'settings');
+const recoveryLinkKey = (token: string) => keys.capability(RECOVERY_LINK, token);
+
+/** The seller's abandoned-checkout settings, one item per account and mode. */
+export const recoverySettingsEntity = defineEntity<RecoverySettingsRecord>()({
+  entity: 'CheckoutRecoverySettings',
+  version: 1,
+  owner: 'checkout',
+  key: recoverySettingsKey,
+  keyArgs: ['scope'],
+  patterns: {
+    ofTenant: { kind: 'get', summary: 'Abandoned-checkout settings of an account and mode', key: recoverySettingsKey, args: ['scope'], notes: 'read when a session learns its buyer email and when its timer fires' },
+  },
+});
+
+/** A recovery mail's link (GET /checkout/recover/{token}): names the abandoned session. */
+export const recoveryLinkEntity = defineEntity<RecoveryLinkRecord>()({
+  entity: 'CheckoutRecoveryLink',
+  version: 1,
+  owner: 'checkout',
+  key: recoveryLinkKey,
+  keyArgs: ['token'],
+  patterns: {
+    byToken: { kind: 'get', summary: 'Recovery link by its token (GET /checkout/recover/{token})', key: recoveryLinkKey, args: ['token'] },
+  },
+  notes: 'TTL a day after validUntil',
 });

@@ -17,6 +17,7 @@ import { onConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
 import type { Scope } from '../store/keys';
 import { getSession, sessionCompleted } from './repository';
+import { cancelRecovery } from './recovery-timer';
 import { CHECKOUT_CONSENT_EVENT, type CheckoutSessionRecord } from './records';
 
 /**
@@ -46,6 +47,7 @@ export async function completeCheckout(deps: Deps, scope: Scope, notification: P
     });
     if (outcome === 'duplicate') return false;
     if (outcome === 'without extras') continue;
+    await cancelRecovery(deps, scope, session);
     return true;
   }
   return true;
@@ -67,7 +69,7 @@ async function buildCompletion(
 ) {
   const now = deps.clock.now().toISOString();
   const email = normalizeEmail(data.buyer.email);
-  const buyer = { email, firstName: data.buyer.firstName ?? undefined, lastName: data.buyer.lastName ?? undefined, country: data.buyer.country ?? undefined };
+  const buyer = { email, firstName: data.buyer.firstName ?? undefined, lastName: data.buyer.lastName ?? undefined, country: data.buyer.country ?? undefined, locale: session.buyerLocale ?? undefined };
   const ops: TransactOp[] = [processedMarker(notification.id, notification.created)];
   const events: DomainEvent[] = [];
   let hasExtras = false;
@@ -116,7 +118,7 @@ async function buildCompletion(
           paymentMethod: data.paymentMethod,
           checkoutSessionId: session._id,
           clientReferenceId: session.clientReferenceId,
-          metadata: session.metadata,
+          metadata: recoveredMetadata(session),
           free: !data.payment,
           ...(data.tax ? { taxCents: data.tax.amountCents, taxRatePercent: data.tax.ratePercent, vatNumber: data.tax.vatNumber } : {}),
         },
@@ -195,3 +197,7 @@ async function buildCompletion(
   ops.push(...events.map(outboxPut));
   return { ops, subscriber, hasExtras };
 }
+
+/** The order's metadata: the seller's, and for a purchase through an abandoned-checkout mail's link, that it was recovered. */
+const recoveredMetadata = (session: CheckoutSessionRecord): Record<string, unknown> =>
+  session.recoveredFrom ? { ...session.metadata, recovered: true, recoveredFrom: session.recoveredFrom } : session.metadata;

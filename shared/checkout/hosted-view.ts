@@ -53,6 +53,10 @@ export interface HostedCheckoutView {
   cancelUrl: string;
   status: 'open' | 'completed';
   testMode: boolean;
+  /** The buyer's address when known (prefills the page). */
+  customerEmail: string | null;
+  /** The language the buyer chose on an earlier visit of this checkout. */
+  buyerLocale: string | null;
 }
 
 export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string, baseUrl: string): Promise<HostedCheckoutView | undefined> {
@@ -93,6 +97,8 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
     cancelUrl: session.cancelUrl,
     status: session.status,
     testMode: session.testMode,
+    customerEmail: session.customerEmail ?? null,
+    buyerLocale: session.buyerLocale ?? null,
   };
 }
 
@@ -134,6 +140,11 @@ export async function sessionUpsellChange(deps: Pick<Deps, 'store'>, scope: Scop
   }
   const amountCents = productCents + (line?.amountCents ?? 0);
   return { amountCents, line, op: sessionUpsellSet(scope, sessionId, { amountCents, upsell: line }, session.amountCents) };
+}
+
+/** The language the buyer chose earlier on this checkout (saved by its form posts), if any. */
+export async function checkoutBuyerLocale(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string): Promise<string | null> {
+  return (await getSession(deps.store, scope, sessionId))?.buyerLocale ?? null;
 }
 
 /**

@@ -1,7 +1,12 @@
 import * as z from '../platform/zod';
+import { sellerBrand } from '../account/branding';
+import { buyerPage } from '../account/buyer-page';
+import { negotiateLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
 import { defineOperation, rawReply, reply } from '../platform/operation';
+import { followRecoveryLink, readRecovery, RECOVERY_PATH, updateRecovery } from './recovery';
 import { openBuyLink } from './buy-link';
-import { createSessionBody, sessionAnswer } from './schemas';
+import { createSessionBody, recoveryAnswer, recoveryBody, sessionAnswer } from './schemas';
 import { createCheckoutSession, publicBaseUrl } from './service';
 
 const linkText = (max: number) => z.optional(z.string().check(z.maxLength(max, `at most ${max} characters`)));
@@ -11,7 +16,7 @@ export const checkoutOperations = [
     operationId: 'createCheckoutSession',
     tool: 'create_checkout_session',
     summary: 'Open a hosted checkout for a product or a subscription offer',
-    description: 'Answers 201 with `{ id, url }`; redirect the buyer to `url`. `metadata` and `clientReferenceId` (or `externalId`) are replayed on every later event of the purchase.',
+    description: 'Answers 201 with `{ id, url }`; redirect the buyer to `url`. `metadata` and `clientReferenceId` (or `externalId`) are replayed on every later event of the purchase. `customerEmail` prefills the page and lets an abandoned checkout be mailed (PUT /checkout/recovery).',
     tags: ['Checkout'],
     method: 'POST',
     path: '/checkout/sessions',
@@ -20,6 +25,50 @@ export const checkoutOperations = [
     output: sessionAnswer,
     status: 201,
     handler: (ctx, { body }) => createCheckoutSession(ctx, body),
+  }),
+  defineOperation({
+    operationId: 'getCheckoutRecovery',
+    tool: 'get_checkout_recovery',
+    summary: 'Abandoned-checkout recovery settings: whether buyers who left a checkout get one mail, after how long, with which code',
+    tags: ['Checkout'],
+    method: 'GET',
+    path: '/checkout/recovery',
+    auth: 'key',
+    output: recoveryAnswer,
+    handler: (ctx) => readRecovery(ctx, ctx.scope),
+  }),
+  defineOperation({
+    operationId: 'updateCheckoutRecovery',
+    tool: 'update_checkout_recovery',
+    summary: 'Turn abandoned-checkout recovery on or off: one mail, in the buyer\'s language, delayMinutes (30 to 2880) after an unpaid checkout with a known buyer email opened, with a link back and an optional discount code',
+    description: 'Emits `checkout.abandoned` for each abandoned checkout; a purchase made through the link carries `metadata.recovered: true` and `metadata.recoveredFrom` (the abandoned session) on `order.completed`.',
+    tags: ['Checkout'],
+    method: 'PUT',
+    path: '/checkout/recovery',
+    auth: 'key',
+    body: recoveryBody,
+    output: recoveryAnswer,
+    handler: (ctx, { body }) => updateRecovery(ctx, ctx.scope, body),
+  }),
+  defineOperation({
+    operationId: 'followCheckoutRecoveryLink',
+    summary: 'The link in an abandoned-checkout mail: redirects to a payable checkout for the same product (the same session while it is open, else a fresh one, with the seller\'s code)',
+    tags: ['Checkout'],
+    method: 'GET',
+    path: `${RECOVERY_PATH}/{token}`,
+    auth: 'public',
+    unmetered: true,
+    params: z.object({ token: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    query: z.object({ lang: z.optional(z.string().check(z.maxLength(35))) }),
+    handler: async (ctx, { params, query }) => {
+      const base = publicBaseUrl(ctx);
+      const outcome = await followRecoveryLink(ctx, params.token, base);
+      if (outcome.kind === 'redirect') return reply(303, undefined, { location: outcome.location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      const brand = outcome.scope ? await sellerBrand(ctx, outcome.scope, base) : { name: 'Checkout', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null };
+      const t = translator(negotiateLocale({ query: query.lang, acceptLanguage: ctx.request.headers['accept-language'], sellerDefault: brand.locale }));
+      const page = buyerPage({ brand, title: t.t('recovery.goneTitle'), baseUrl: base, locale: t.locale, body: `<section class="card"><h1>${t.html('recovery.goneTitle')}</h1><p id="gone">${t.html('recovery.gone')}</p></section>` });
+      return rawReply(410, page.html, 'text/html; charset=utf-8', page.headers);
+    },
   }),
   defineOperation({
     operationId: 'openBuyLink',

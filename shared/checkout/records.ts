@@ -1,6 +1,8 @@
 export const CHECKOUT = 'CHECKOUT';
 /** Scope-free pointer from a session id to its tenant, for the local control API's pay route. */
 export const CHECKOUT_LOCATOR = 'checkout-session';
+export const CHECKOUT_RECOVERY = 'CHECKOUT_RECOVERY';
+export const RECOVERY_LINK = 'checkout-recovery';
 
 export interface CheckoutSessionRecord {
   _id: string;
@@ -52,6 +54,36 @@ export interface CheckoutSessionRecord {
   testMode: boolean;
   createdAt: string;
   completedAt: string | null;
+  /** The buyer's address once known: given at creation (`customerEmail`) or typed on the hosted page. */
+  customerEmail?: string | null;
+  /** The buyer's language, saved at checkout: their receipt and any recovery mail speak it. */
+  buyerLocale?: string | null;
+  /** When this session's abandoned-checkout timer falls due (set once one is scheduled). */
+  recoveryDueAt?: string | null;
+  /** When the timer found the session abandoned (its event, and its mail unless the buyer is suppressed): at most once. */
+  abandonedAt?: string | null;
+  /** On a session opened or reopened through a recovery link: the abandoned session the mail was about. */
+  recoveredFrom?: string | null;
+}
+
+/** The seller's abandoned-checkout settings (one per account and mode). */
+export interface RecoverySettingsRecord {
+  enabled: boolean;
+  delayMinutes: number;
+  /** Applied when the buyer comes back through the mail's link. */
+  discountCode: string | null;
+  updatedAt: string | null;
+}
+
+export const DEFAULT_RECOVERY: RecoverySettingsRecord = { enabled: false, delayMinutes: 60, discountCode: null, updatedAt: null };
+
+/** The capability behind a recovery mail's link: scope-free, found by its token. */
+export interface RecoveryLinkRecord {
+  token: string;
+  accountId: string;
+  mode: 'live' | 'test';
+  sessionId: string;
+  validUntil: string;
 }
 
 export interface MarketingConsent {

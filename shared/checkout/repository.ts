@@ -1,8 +1,8 @@
 import type { Scope } from '../store/keys';
 import { putNew } from '../store/conditional';
 import type { Store, TransactOp } from '../store/store';
-import { checkoutLocatorEntity, checkoutSessionEntity } from './entities';
-import type { CheckoutSessionRecord, MarketingConsent, SessionUpsellLine } from './records';
+import { checkoutLocatorEntity, checkoutSessionEntity, recoveryLinkEntity, recoverySettingsEntity } from './entities';
+import type { CheckoutSessionRecord, MarketingConsent, RecoveryLinkRecord, RecoverySettingsRecord, SessionUpsellLine } from './records';
 
 /** `expiresAt` (epoch seconds): an unpaid session disappears then (buy links); completion keeps it. */
 export function sessionPuts(scope: Scope, session: CheckoutSessionRecord, expiresAt?: number): TransactOp[] {
@@ -68,6 +68,43 @@ export const sessionRepriced = (scope: Scope, id: string, set: { amountCents: nu
   names: { '#status': 'status' },
   values: { ':open': 'open' },
 });
+
+// Abandoned checkouts (recovery.ts)
+
+export const loadRecoverySettings = (store: Store, scope: Scope) => recoverySettingsEntity.get(store, 'ofTenant', scope);
+
+export const saveRecoverySettings = (store: Store, scope: Scope, record: RecoverySettingsRecord) => store.put(recoverySettingsEntity.item(recoverySettingsEntity.declaration.key(scope), record));
+
+/** What the open session learnt of its buyer on the hosted page (address, language, timer). */
+export const sessionBuyerNoted = (scope: Scope, id: string, set: Pick<CheckoutSessionRecord, 'customerEmail' | 'buyerLocale' | 'recoveryDueAt'>): TransactOp => ({
+  update: checkoutSessionEntity.declaration.key(scope, id),
+  set,
+  condition: '#status = :open',
+  names: { '#status': 'status' },
+  values: { ':open': 'open' },
+});
+
+/** The session found abandoned, once: fails when it is paid or was handled already. */
+export const sessionAbandoned = (scope: Scope, id: string, at: string): TransactOp => ({
+  update: checkoutSessionEntity.declaration.key(scope, id),
+  set: { abandonedAt: at },
+  condition: '#status = :open AND attribute_not_exists(#abandoned)',
+  names: { '#status': 'status', '#abandoned': 'abandonedAt' },
+  values: { ':open': 'open' },
+});
+
+/** The buyer came back through the recovery link to this still-open session. */
+export const sessionRecovered = (scope: Scope, id: string, from: string): TransactOp => ({
+  update: checkoutSessionEntity.declaration.key(scope, id),
+  set: { recoveredFrom: from },
+  condition: '#status = :open',
+  names: { '#status': 'status' },
+  values: { ':open': 'open' },
+});
+
+export const recoveryLinkPut = (link: RecoveryLinkRecord, expiresAt: number): TransactOp => putNew(recoveryLinkEntity.item(recoveryLinkEntity.declaration.key(link.token), link, { expiresAt }));
+
+export const getRecoveryLink = (store: Store, token: string) => recoveryLinkEntity.get(store, 'byToken', token);
 
 /** The buyer chose another amount on the hosted page (pay what you want): the new total. */
 export const sessionAmountSet = (scope: Scope, id: string, amountCents: number, wasCents: number): TransactOp => ({

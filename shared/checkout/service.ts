@@ -10,6 +10,8 @@ import { checkoutOptIn } from '../email/seller-settings';
 import type { CheckoutSessionRecord } from './records';
 import type { Scope } from '../store/keys';
 import type { CreateSessionInput } from './schemas';
+import { normalizeEmail } from '../sales/records';
+import { scheduleRecovery } from './recovery-timer';
 
 export const INGRESS_PATH = '/processor/notifications';
 
@@ -40,7 +42,20 @@ export function chosenAmountProblem(pwyw: { minimumCents: number } | null, amoun
  * the processor's signed notification arrives.
  */
 export async function createCheckoutSession(ctx: CheckoutCtx, input: CreateSessionInput, options: { viaBuyLink?: boolean } = {}) {
-  const { scope } = ctx;
+  return openCheckoutSession(ctx, ctx.scope, publicBaseUrl(ctx), input, {}, options);
+}
+
+/** What a session opened by a recovery link carries over from the abandoned one. */
+export interface SessionCarryOver {
+  buyerLocale?: string | null;
+  recoveredFrom?: string;
+}
+
+/**
+ * Opens a session (the API's create, and a recovery link's fresh session). A session that knows
+ * its buyer's address gets its abandoned-checkout timer when the seller has recovery on.
+ */
+export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string, input: CreateSessionInput, carry: SessionCarryOver = {}, options: { viaBuyLink?: boolean } = {}) {
   const sellable = await lookupSellable(ctx, scope, input.productId);
   const record = sellable ? (sellable.kind === 'product' ? sellable.product : sellable.offer) : undefined;
   if (!sellable || !record || record.deletedAt) throw notFound('Product');
@@ -63,7 +78,6 @@ export async function createCheckoutSession(ctx: CheckoutCtx, input: CreateSessi
   const seats = sellable.kind === 'offer' ? await seatsForCheckout(ctx, sellable.offer, input.quantity) : undefined;
   if (sellable.kind !== 'offer' && input.quantity !== undefined) throw badRequest('quantity: only offers sold per seat take a quantity', { field: 'quantity' });
   if (seats) amountCents += seats.quantity * seats.unitPriceCents;
-  const base = publicBaseUrl(ctx);
   const sessionId = objectId(ctx.clock);
   const isOffer = sellable.kind === 'offer';
   const product = sellable.kind === 'product' ? sellable.product : undefined;
@@ -114,7 +128,13 @@ export async function createCheckoutSession(ctx: CheckoutCtx, input: CreateSessi
     testMode: scope.mode === 'test',
     createdAt: ctx.clock.now().toISOString(),
     completedAt: null,
+    ...(input.customerEmail ? { customerEmail: normalizeEmail(input.customerEmail) } : {}),
+    ...(carry.buyerLocale ? { buyerLocale: carry.buyerLocale } : {}),
+    ...(carry.recoveredFrom ? { recoveredFrom: carry.recoveredFrom } : {}),
   };
+  // The timer is set before the session is written: a write that then fails leaves a timer that
+  // finds no session and does nothing, never a session that silently has no timer.
+  if (session.customerEmail && !session.recoveredFrom) session.recoveryDueAt = await scheduleRecovery(ctx, scope, session);
   await ctx.store.transact(sessionPuts(scope, session, options.viaBuyLink ? Math.floor(ctx.clock.nowMs() / 1000) + BUY_LINK_SESSION_SECONDS : undefined));
   return { id: session._id, url: session.url };
 }

@@ -1,5 +1,8 @@
 import { lookupProduct } from '../catalog/service';
-import { formatMoney } from '../account/buyer-page';
+import { readBranding } from '../account/branding';
+import { negotiateLocale } from '../platform/i18n/locales';
+import { translator, type Translator } from '../platform/i18n/translator';
+import { findCustomerOfEmail } from '../sales/lookups';
 import { consumerMarkerEntity } from '../platform/entities';
 import type { BusConsumer } from '../platform/capability';
 import { reportRefusal } from '../platform-mail/send';
@@ -38,33 +41,33 @@ async function consentTokenOf(deps: Deps, scope: Scope, id: string): Promise<{ a
 
 type Mail = { subject: string; text: string; html: string };
 
-/** The words of each credit mail; every one carries the buyer's balance link (where auto top-ups are turned off). */
-function creditMail(type: string, name: string, link: string, data: { failureMessage?: string; topOffCents?: number | null; currency: string }): Mail | undefined {
-  const n = escapeHtml(name);
-  const linkText = `See your balance or turn off automatic top-ups: ${link}`;
-  const linkHtml = `<p><a href="${escapeHtml(link)}">See your balance or turn off automatic top-ups</a></p>`;
+/** The words of each credit mail, in the buyer's language; every one carries the buyer's balance link (where auto top-ups are turned off). */
+function creditMail(type: string, name: string, link: string, data: { failureMessage?: string; topOffCents?: number | null; currency: string }, t: Translator): Mail | undefined {
+  const product = { __html: `<strong>${escapeHtml(name)}</strong>` };
+  const linkText = `${t.t('credits.link')}: ${link}`;
+  const linkHtml = `<p><a href="${escapeHtml(link)}">${t.html('credits.link')}</a></p>`;
   switch (type) {
     case 'credit.auto_refill.failed': {
       const reason = data.failureMessage ?? 'declined';
       return {
-        subject: `Your ${name} balance is paused`,
-        text: `We could not charge your saved card for the ${name} top-off (${reason}). Your balance is paused until you buy more credits.\n\n${linkText}`,
-        html: `<p>We could not charge your saved card for the <strong>${n}</strong> top-off (${escapeHtml(reason)}).</p><p>Your balance is paused until you buy more credits.</p>${linkHtml}`,
+        subject: t.t('credits.subject', { product: name }),
+        text: `${t.t('credits.body', { product: name, reason })} ${t.t('credits.paused')}\n\n${linkText}`,
+        html: `<p>${t.html('credits.body', { product, reason })}</p><p>${t.html('credits.paused')}</p>${linkHtml}`,
       };
     }
     case 'credit.consent.enabled': {
-      const amount = data.topOffCents ? ` ${formatMoney(data.topOffCents, data.currency)}` : '';
+      const amount = data.topOffCents ? t.money(data.topOffCents, data.currency) : 'none';
       return {
-        subject: `Automatic top-ups are on for ${name}`,
-        text: `You saved your card when you bought ${name}. When your balance runs out, we charge it${amount} for more credits, once each time. You can turn this off at any time.\n\n${linkText}`,
-        html: `<p>You saved your card when you bought <strong>${n}</strong>. When your balance runs out, we charge it${escapeHtml(amount)} for more credits, once each time.</p><p>You can turn this off at any time.</p>${linkHtml}`,
+        subject: t.t('credits.onSubject', { product: name }),
+        text: `${t.t('credits.onBody', { product: name, amount })} ${t.t('credits.onTurnOff')}\n\n${linkText}`,
+        html: `<p>${t.html('credits.onBody', { product, amount })}</p><p>${t.html('credits.onTurnOff')}</p>${linkHtml}`,
       };
     }
     case 'credit.consent.disabled':
       return {
-        subject: `Automatic top-ups are off for ${name}`,
-        text: `Your card will no longer be charged when your ${name} balance runs out. Buy more credits whenever you like.\n\nSee your balance: ${link}`,
-        html: `<p>Your card will no longer be charged when your <strong>${n}</strong> balance runs out. Buy more credits whenever you like.</p><p><a href="${escapeHtml(link)}">See your balance</a></p>`,
+        subject: t.t('credits.offSubject', { product: name }),
+        text: `${t.t('credits.offBody', { product: name })}\n\n${t.t('credits.balance')}: ${link}`,
+        html: `<p>${t.html('credits.offBody', { product })}</p><p><a href="${escapeHtml(link)}">${t.html('credits.balance')}</a></p>`,
       };
   }
   return undefined;
@@ -89,7 +92,10 @@ export const creditEmailConsumer: BusConsumer = {
     if (!held) return; // the account is gone: nobody to write to about it
     const product = await lookupProduct(deps, scope, data.account.productId);
     const topOffCents = product?.creditAutoRefill?.enabled ? product.creditAutoRefill.topOffCents : null;
-    const mail = creditMail(event.type, product?.name ?? 'credits', creditLinkUrl(deps.config.PUBLIC_BASE_URL ?? '', held.token), { failureMessage: data.failureMessage, topOffCents, currency: held.account.currency });
+    // The buyer's language: saved at their checkout, else the seller's default, else English.
+    const [customer, branding] = await Promise.all([findCustomerOfEmail(deps, scope, data.account.email), readBranding(deps, scope)]);
+    const t = translator(negotiateLocale({ saved: customer?.locale, sellerDefault: branding.locale }));
+    const mail = creditMail(event.type, product?.name ?? 'credits', creditLinkUrl(deps.config.PUBLIC_BASE_URL ?? '', held.token), { failureMessage: data.failureMessage, topOffCents, currency: held.account.currency }, t);
     if (!mail) return;
     try {
       await deps.ports.email.send({ to: [data.account.email], ...mail });

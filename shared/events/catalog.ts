@@ -41,6 +41,7 @@ export const GROWTH_EVENT_TYPES = [
   'subscription.saved',
   'usage.recorded',
   'usage.period_closed',
+  'checkout.abandoned',
 ] as const;
 
 /** Selling digital goods (issue 44): the licence keys issued with paid orders. */

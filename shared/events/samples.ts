@@ -1,4 +1,5 @@
 import { toProductView } from '../catalog/rules';
+import { abandonedEventData } from '../checkout/events';
 import type { OfferRecord, ProductRecord } from '../catalog/records';
 import { autoRefillFailedData, autoRefillSucceededData, balanceChangedData, consentDisabledData, consentEnabledData, creditGrantedData } from '../credits/events';
 import type { CreditAccountRecord } from '../credits/records';
@@ -96,7 +97,7 @@ function sampleRecords(clock: Clock, baseUrl: string) {
   const credits: CreditAccountRecord = { _id: id(), productId: product._id, customerId, buyerEmail: buyer.buyerEmail, balanceCents: 5000, currency: 'USD', status: 'active', autoRefill: { consent: true, paymentMethodId: paymentMethod.id }, createdAt: at, updatedAt: at };
   const membership: MembershipRecord = { _id: id(), name: 'Sample community', slug: 'sample-community', offerIds: [offer._id], productIds: [], status: 'active', communityEnabled: true, postEmailsEnabled: true, testMode: true, createdAt: at, updatedAt: at, archivedAt: null };
   const member: MemberRecord = { email: buyer.buyerEmail, name: 'Sam Sample', status: 'active', sources: [], joinedAt: at, leftAt: null, leftReason: null, rev: 1 };
-  return { at, id, product, offer, sale, customer, subscriber, invoice, credits, membership, member };
+  return { at, id, baseUrl, product, offer, sale, customer, subscriber, invoice, credits, membership, member };
 }
 
 const subscription = (type: string, options: (r: Records) => EventOptions = () => ({})) => (r: Records) => subscriptionEventData(type, r.subscriber, r.offer, options(r));
@@ -150,5 +151,10 @@ const SAMPLES: Record<string, (r: Records) => Record<string, unknown>> = {
       closedAt: r.at,
       updatedAt: r.at,
     }),
+  'checkout.abandoned': (r) =>
+    abandonedEventData(
+      { _id: r.id(), productId: r.product._id, productName: r.product.name, kind: 'one_time', amountCents: r.product.priceCents, currency: r.product.currency, createdAt: r.at, metadata: {}, clientReferenceId: null },
+      { email: r.sale.buyerEmail, discountCode: 'COMEBACK10', recoveryUrl: `${r.baseUrl}/checkout/recover/${'S'.repeat(40)}`, emailSent: true },
+    ),
   'funnel.lead': (r) => leadEventData({ _id: r.id(), name: 'Sample funnel', leadMagnetProductId: r.product._id, offerProductId: r.product._id, tag: 'sample-funnel' }, { email: r.sale.buyerEmail, firstName: 'Sam', lastName: 'Sample', subscriberId: r.id(), subscribed: true, orderId: r.sale._id, capturedAt: r.at }),
 };

@@ -1,4 +1,7 @@
-import { sellerBrand } from '../account/branding';
+import { sellerBrand, type SellerBrand } from '../account/branding';
+import { negotiateLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
+import { findCustomerOfEmail } from '../sales/lookups';
 import { lookupOffer } from '../catalog/service';
 import { prepareTransactional } from '../email/outbox';
 import type { BusConsumer } from '../platform/capability';
@@ -16,6 +19,12 @@ import { isConditionFailed } from '../store/conditional';
 import { claimMailOp } from './repository';
 import { sendSaleNotice } from './notice-consumers';
 import { baseOf, boughtIds, obj, sendOnce, str } from './send';
+
+/** The buyer's language as saved at their checkout, else the seller's default, else English. */
+async function buyerTranslator(deps: Deps, scope: Scope, email: string, brand: SellerBrand) {
+  const customer = await findCustomerOfEmail(deps, scope, email);
+  return translator(negotiateLocale({ saved: customer?.locale, sellerDefault: brand.locale }));
+}
 
 /** A receipt for every order (one-time purchases, first subscription charges and renewals), and the owner's new-sale notice. */
 export const receiptConsumer: BusConsumer = {
@@ -39,8 +48,9 @@ export const receiptConsumer: BusConsumer = {
     const kind = order.type === 'subscription' ? 'subscription' : 'one_time';
     const offer = kind === 'subscription' && str(product.id) ? await lookupOffer(deps, scope, str(product.id)!) : undefined;
     const discount = obj(event.data.discount);
+    const brand = await sellerBrand(deps, scope, base);
     const mail = receiptMail({
-      brand: await sellerBrand(deps, scope, base),
+      brand,
       orderId,
       productName: str(product.name) ?? 'Your purchase',
       amountCents: toCents(Number(event.data.amount ?? 0)),
@@ -60,7 +70,7 @@ export const receiptConsumer: BusConsumer = {
       downloadsUrl: kind === 'one_time' && str(product.id) ? ((await receiptAccessUrl(deps, scope, { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' }, base)) ?? null) : null,
       licenseKeys: kind === 'one_time' ? (await keysOfOrder(deps, scope, orderId)).map((k) => k.key) : [],
       testMode: event.mode === 'test',
-    });
+    }, await buyerTranslator(deps, scope, to, brand));
     await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);
   },
 };
@@ -85,8 +95,9 @@ export const failedPaymentConsumer: BusConsumer = {
     const base = baseOf(deps, portalUrl);
     const invoice = obj(event.data.invoice);
     const subscription = obj(event.data.subscription);
+    const brand = await sellerBrand(deps, scope, base);
     const mail = failedPaymentMail({
-      brand: await sellerBrand(deps, scope, base),
+      brand,
       productName: str(subscription.name) ?? 'your subscription',
       amountCents: toCents(Number(invoice.amount ?? subscription.price ?? 0)),
       currency: str(invoice.currency) ?? str(subscription.currency) ?? 'USD',
@@ -95,7 +106,7 @@ export const failedPaymentConsumer: BusConsumer = {
       portalUrl,
       cardUpdateUrl: subscriberId ? await cardUpdateUrlFor(deps, scope, subscriberId) : null,
       testMode: event.mode === 'test',
-    });
+    }, await buyerTranslator(deps, scope, to, brand));
     await sendOnce(deps, 'buyer-payment-failed', event, scope, to, mail, base);
   },
 };

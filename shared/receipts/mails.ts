@@ -1,5 +1,9 @@
 import type { SellerBrand } from '../account/branding';
-import { escapeHtml as esc, formatMoney, perInterval } from '../account/buyer-page';
+import { escapeHtml as esc } from '../account/buyer-page';
+import { translator, type Translator } from '../platform/i18n/translator';
+
+const EN = translator('en');
+const link = (href: string, label: string) => ({ __html: `<a href="${esc(href)}">${esc(label)}</a>` });
 
 /**
  * The content of the mails a buyer gets after a charge, as plain functions: subject, preview,
@@ -38,55 +42,57 @@ export interface ReceiptInput {
   testMode: boolean;
 }
 
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-
 const button = (brand: SellerBrand, href: string, label: string) =>
   `<p><a href="${esc(href)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${brand.accent};color:${brand.onAccent};text-decoration:none;font-weight:bold">${esc(label)}</a></p>`;
 
-export function receiptMail(input: ReceiptInput): MailBody {
+export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
   const { brand } = input;
+  const formatMoney = (cents: number, currency: string) => t.money(cents, currency);
+  const day = (iso: string) => t.date(iso);
+  const line = (label: string, value: string) => t.t('mail.line', { label, value });
   const total = formatMoney(input.amountCents, input.currency);
-  const what = input.billingReason === 'renewal' ? `Renewal of ${input.productName}` : input.productName;
-  const subject = input.amountCents === 0 ? `Your order from ${brand.name}: ${input.productName}` : `Your receipt from ${brand.name}: ${total}`;
-  const test = input.testMode ? '<p><strong>Test mode</strong>: no real money moved.</p>' : '';
+  const what = input.billingReason === 'renewal' ? t.t('receipt.renewalOf', { product: input.productName }) : input.productName;
+  const subject = input.amountCents === 0 ? t.t('receipt.subjectFree', { seller: brand.name, product: input.productName }) : t.t('receipt.subject', { seller: brand.name, total });
+  const test = input.testMode ? `<p><strong>${esc(t.t('mail.testMode'))}</strong></p>` : '';
+  const heading = t.t('receipt.heading', { renewal: String(input.billingReason === 'renewal') });
   const lines = input.lines?.length ? input.lines : null;
   // With lines, the first is the product after its code: the code's row is shown before it.
   const rows = lines ? [
-    input.discount ? `<tr><td>Discount ${esc(input.discount.code)} on ${esc(input.productName)}</td><td align="right">-${esc(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
+    input.discount ? `<tr><td>${t.html('receipt.discountOn', { code: input.discount.code, product: input.productName })}</td><td align="right">-${esc(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
     ...lines.map((l) => `<tr><td>${esc(l.name)}</td><td align="right">${esc(formatMoney(l.amountCents, input.currency))}</td></tr>`),
-    `<tr><td><strong>Total paid</strong></td><td align="right"><strong>${esc(total)}</strong></td></tr>`,
+    `<tr><td><strong>${t.html('receipt.totalPaid')}</strong></td><td align="right"><strong>${esc(total)}</strong></td></tr>`,
   ].join('') : [
-    `<tr><td>${esc(what)}${input.kind === 'subscription' ? ` (${esc(perInterval(input.interval).slice(3) || 'period')}ly plan)` : ''}</td><td align="right">${esc(formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))}</td></tr>`,
-    input.discount ? `<tr><td>Discount ${esc(input.discount.code)}</td><td align="right">-${esc(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
-    `<tr><td><strong>Total paid</strong></td><td align="right"><strong>${esc(total)}</strong></td></tr>`,
+    `<tr><td>${input.kind === 'subscription' ? t.html('receipt.plan', { product: what, interval: input.interval ?? 'other' }) : esc(what)}</td><td align="right">${esc(formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))}</td></tr>`,
+    input.discount ? `<tr><td>${t.html('receipt.discount', { code: input.discount.code })}</td><td align="right">-${esc(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
+    `<tr><td><strong>${t.html('receipt.totalPaid')}</strong></td><td align="right"><strong>${esc(total)}</strong></td></tr>`,
   ].join('');
   const html = [
-    `<h1>Thank you for your ${input.billingReason === 'renewal' ? 'payment' : 'order'}</h1>`,
+    `<h1>${esc(heading)}</h1>`,
     test,
-    `<p>Order ${esc(input.orderId)} · ${esc(day(input.paidAt))}</p>`,
+    `<p>${t.html('receipt.order', { id: input.orderId, date: day(input.paidAt) })}</p>`,
     `<table width="100%" cellpadding="6" cellspacing="0" border="0">${rows}</table>`,
-    ...(input.licenseKeys ?? []).map((key) => `<p>Your licence key: <code>${esc(key)}</code></p>`),
-    input.downloadsUrl ? `<p>Your files are ready:</p>${button(brand, input.downloadsUrl, 'Download your files')}<p class="muted">Keep this mail: the button always gives you fresh download links.</p>` : '',
-    input.portalUrl ? `<p>Manage your subscription (see payments, cancel or resume) any time:</p>${button(brand, input.portalUrl, 'Manage subscription')}` : '',
-    input.reviewUrl ? `<p><a href="${esc(input.reviewUrl)}">Leave a review of ${esc(input.productName)}</a></p>` : '',
-    input.invoiceUrl ? `<p>Need an invoice, with your company's name and VAT ID? <a href="${esc(input.invoiceUrl)}">Get your invoice</a></p>` : '',
-    input.surveyUrl ? `<p>One question, if you have a moment: <a href="${esc(input.surveyUrl)}">where did you hear about us?</a></p>` : '',
-    brand.supportEmail ? `<p>Questions? Reply to this mail or write to <a href="mailto:${esc(brand.supportEmail)}">${esc(brand.supportEmail)}</a>.</p>` : '',
+    ...(input.licenseKeys ?? []).map((key) => `<p>${t.html('receipt.licenseKey', { key: { __html: `<code>${esc(key)}</code>` } })}</p>`),
+    input.downloadsUrl ? `<p>${t.html('receipt.filesReady')}</p>${button(brand, input.downloadsUrl, t.t('receipt.filesButton'))}<p class="muted">${t.html('receipt.filesKeep')}</p>` : '',
+    input.portalUrl ? `<p>${t.html('receipt.manage')}</p>${button(brand, input.portalUrl, t.t('receipt.manageButton'))}` : '',
+    input.reviewUrl ? `<p><a href="${esc(input.reviewUrl)}">${t.html('receipt.review', { product: input.productName })}</a></p>` : '',
+    input.invoiceUrl ? `<p>${t.html('receipt.invoice', { link: link(input.invoiceUrl, t.t('receipt.invoiceLink')) })}</p>` : '',
+    input.surveyUrl ? `<p>${t.html('receipt.survey', { link: link(input.surveyUrl, t.t('receipt.surveyLink')) })}</p>` : '',
+    brand.supportEmail ? `<p>${t.html('mail.questionsReply', { email: link(`mailto:${brand.supportEmail}`, brand.supportEmail) })}</p>` : '',
   ].join('\n');
   const text = [
-    `Thank you for your ${input.billingReason === 'renewal' ? 'payment' : 'order'}.`,
-    input.testMode ? 'Test mode: no real money moved.' : '',
-    `Order ${input.orderId}, ${day(input.paidAt)}`,
-    ...(lines ? lines.map((l) => `${l.name}: ${formatMoney(l.amountCents, input.currency)}`) : [`${what}: ${formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency)}`]),
-    input.discount ? `Discount ${input.discount.code}: -${formatMoney(input.discount.amountOffCents, input.currency)}` : '',
-    `Total paid: ${total}`,
-    ...(input.licenseKeys ?? []).map((key) => `Your licence key: ${key}`),
-    input.downloadsUrl ? `Download your files: ${input.downloadsUrl}` : '',
-    input.portalUrl ? `Manage your subscription: ${input.portalUrl}` : '',
-    input.reviewUrl ? `Leave a review: ${input.reviewUrl}` : '',
-    input.invoiceUrl ? `Your invoice: ${input.invoiceUrl}` : '',
-    input.surveyUrl ? `Where did you hear about us? ${input.surveyUrl}` : '',
-    brand.supportEmail ? `Questions? ${brand.supportEmail}` : '',
+    `${heading}.`,
+    input.testMode ? t.t('mail.testMode') : '',
+    t.t('receipt.orderText', { id: input.orderId, date: day(input.paidAt) }),
+    ...(lines ? lines.map((l) => line(l.name, formatMoney(l.amountCents, input.currency))) : [line(what, formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))]),
+    input.discount ? line(t.t('receipt.discount', { code: input.discount.code }), `-${formatMoney(input.discount.amountOffCents, input.currency)}`) : '',
+    line(t.t('receipt.totalPaid'), total),
+    ...(input.licenseKeys ?? []).map((key) => t.t('receipt.licenseKey', { key })),
+    input.downloadsUrl ? t.t('receipt.filesText', { url: input.downloadsUrl }) : '',
+    input.portalUrl ? t.t('receipt.manageText', { url: input.portalUrl }) : '',
+    input.reviewUrl ? t.t('receipt.reviewText', { url: input.reviewUrl }) : '',
+    input.invoiceUrl ? t.t('receipt.invoiceText', { url: input.invoiceUrl }) : '',
+    input.surveyUrl ? t.t('receipt.surveyText', { url: input.surveyUrl }) : '',
+    brand.supportEmail ? t.t('mail.questions', { email: brand.supportEmail }) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -110,28 +116,30 @@ export interface FailedPaymentInput {
  * A charge of a subscription failed: what happened, when it is tried again, and the portal link
  * where the buyer updates the card (the card-update request the past-due state implies).
  */
-export function failedPaymentMail(input: FailedPaymentInput): MailBody {
+export function failedPaymentMail(input: FailedPaymentInput, t: Translator = EN): MailBody {
   const { brand } = input;
-  const total = formatMoney(input.amountCents, input.currency);
-  const retry = input.nextRetryAt ? `We will try again on ${day(input.nextRetryAt)}.` : 'We will not try this card again.';
+  const total = t.money(input.amountCents, input.currency);
+  const retry = input.nextRetryAt ? t.t('failed.retryOn', { date: t.date(input.nextRetryAt) }) : t.t('failed.noRetry');
+  // The processor's reason is its own words (English); the sentence around it is the buyer's language.
+  const charge = input.failureMessage ? t.t('failed.couldNotChargeReason', { amount: total, reason: input.failureMessage }) : t.t('failed.couldNotCharge', { amount: total });
   const html = [
-    `<h1>Your payment for ${esc(input.productName)} did not go through</h1>`,
-    input.testMode ? '<p><strong>Test mode</strong>: no real money moved.</p>' : '',
-    `<p>We could not charge ${esc(total)}${input.failureMessage ? `: ${esc(input.failureMessage)}` : '.'} ${esc(retry)}</p>`,
-    `<p>Please update your card so that your subscription continues.</p>`,
-    input.cardUpdateUrl ? button(brand, input.cardUpdateUrl, 'Update your card') : '',
-    input.portalUrl ? (input.cardUpdateUrl ? `<p><a href="${esc(input.portalUrl)}">Manage your subscription</a></p>` : button(brand, input.portalUrl, 'Update card and manage subscription')) : '',
-    brand.supportEmail ? `<p>Questions? Write to <a href="mailto:${esc(brand.supportEmail)}">${esc(brand.supportEmail)}</a>.</p>` : '',
+    `<h1>${t.html('failed.heading', { product: input.productName })}</h1>`,
+    input.testMode ? `<p><strong>${esc(t.t('mail.testMode'))}</strong></p>` : '',
+    `<p>${esc(charge)} ${esc(retry)}</p>`,
+    `<p>${t.html('failed.pleaseUpdate')}</p>`,
+    input.cardUpdateUrl ? button(brand, input.cardUpdateUrl, t.t('failed.updateCard')) : '',
+    input.portalUrl ? (input.cardUpdateUrl ? `<p><a href="${esc(input.portalUrl)}">${t.html('failed.manage')}</a></p>` : button(brand, input.portalUrl, t.t('failed.updateAndManage'))) : '',
+    brand.supportEmail ? `<p>${t.html('mail.questionsWrite', { email: link(`mailto:${brand.supportEmail}`, brand.supportEmail) })}</p>` : '',
   ].join('\n');
   const text = [
-    `Your payment for ${input.productName} did not go through.`,
-    `We could not charge ${total}${input.failureMessage ? `: ${input.failureMessage}` : '.'} ${retry}`,
-    'Please update your card so that your subscription continues.',
-    input.cardUpdateUrl ? `Update your card: ${input.cardUpdateUrl}` : '',
-    input.portalUrl ? `${input.cardUpdateUrl ? 'Manage your subscription' : 'Update card and manage subscription'}: ${input.portalUrl}` : '',
-    brand.supportEmail ? `Questions? ${brand.supportEmail}` : '',
+    `${t.t('failed.heading', { product: input.productName })}.`,
+    `${charge} ${retry}`,
+    t.t('failed.pleaseUpdate'),
+    input.cardUpdateUrl ? t.t('mail.line', { label: t.t('failed.updateCard'), value: input.cardUpdateUrl }) : '',
+    input.portalUrl ? t.t('mail.line', { label: t.t(input.cardUpdateUrl ? 'failed.manage' : 'failed.updateAndManage'), value: input.portalUrl }) : '',
+    brand.supportEmail ? t.t('mail.questions', { email: brand.supportEmail }) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { subject: `Action needed: your payment to ${brand.name} failed`, preview: `We could not charge ${total}. Update your card to keep ${input.productName}.`, html, text };
+  return { subject: t.t('failed.subject', { seller: brand.name }), preview: t.t('failed.preview', { amount: total, product: input.productName }), html, text };
 }

@@ -1,5 +1,8 @@
 import { sellerBrand } from '../account/branding';
-import { escapeHtml as esc, formatMoney } from '../account/buyer-page';
+import { escapeHtml as esc } from '../account/buyer-page';
+import { negotiateLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
+import { findCustomerOfEmail } from '../sales/lookups';
 import { prepareTransactional } from '../email/outbox';
 import type { BusConsumer } from '../platform/capability';
 import { toCents } from '../platform/money';
@@ -41,19 +44,21 @@ export const recoveryMailConsumer: BusConsumer = {
     const portalUrl = typeof (recovery as Record<string, unknown>).portalUrl === 'string' ? String((recovery as Record<string, unknown>).portalUrl) : null;
     const base = deps.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? (portalUrl ? new URL(portalUrl).origin : '');
     const brand = await sellerBrand(deps, scope, base);
-    const name = data.subscription?.name || 'your subscription';
-    const total = formatMoney(toCents(Number(recovery.amount ?? 0)), recovery.currency ?? 'USD');
-    const retry = recovery.nextRetryAt ? ` We will try again on ${new Date(recovery.nextRetryAt).toUTCString().slice(0, 16)}.` : '';
+    // The buyer's language: saved at their checkout, else the seller's default, else English.
+    const t = translator(negotiateLocale({ saved: (await findCustomerOfEmail(deps, scope, data.customer.email))?.locale, sellerDefault: brand.locale }));
+    const name = data.subscription?.name || t.t('portal.yourSubscription');
+    const total = t.money(toCents(Number(recovery.amount ?? 0)), recovery.currency ?? 'USD');
+    const retry = recovery.nextRetryAt ? ` ${t.t('failed.retryOn', { date: t.date(recovery.nextRetryAt) })}` : '';
     const queued = await prepareTransactional(deps, scope, {
       to: [data.customer.email],
-      subject: `Please update your card to keep ${name}`,
-      preview: `Your renewal of ${total} did not go through.`,
+      subject: t.t('renewal.subject', { product: name }),
+      preview: t.t('renewal.preview', { amount: total }),
       html: [
-        `<h1>Your renewal did not go through</h1>`,
-        `<p>We could not charge ${esc(total)} for <strong>${esc(name)}</strong>.${esc(retry)}</p>`,
-        portalUrl ? `<p><a href="${esc(portalUrl)}">Update your card</a> so that your subscription continues.</p>` : '',
+        `<h1>${t.html('renewal.heading')}</h1>`,
+        `<p>${t.html('renewal.body', { amount: total, product: { __html: `<strong>${esc(name)}</strong>` } })}${esc(retry)}</p>`,
+        portalUrl ? `<p>${t.html('renewal.update', { link: { __html: `<a href="${esc(portalUrl)}">${t.html('failed.updateCard')}</a>` } })}</p>` : '',
       ].join('\n'),
-      text: [`Your renewal did not go through.`, `We could not charge ${total} for ${name}.${retry}`, portalUrl ? `Update your card: ${portalUrl}` : ''].filter(Boolean).join('\n\n'),
+      text: [`${t.t('renewal.heading')}.`, `${t.t('renewal.body', { amount: total, product: name })}${retry}`, portalUrl ? t.t('mail.line', { label: t.t('failed.updateCard'), value: portalUrl }) : ''].filter(Boolean).join('\n\n'),
       source: 'retention',
       baseUrl: base,
     });

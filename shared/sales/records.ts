@@ -82,6 +82,8 @@ export interface CustomerRecord {
   productIds: string[];
   testMode: boolean;
   numberOfOrders: number;
+  /** The language the buyer chose at their last checkout: receipts and other buyer mails speak it. */
+  locale?: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -20,6 +20,8 @@ export interface PurchaseBuyer {
   firstName?: string;
   lastName?: string;
   country?: string;
+  /** The language of the checkout page the buyer paid on. */
+  locale?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function purchaseCustomer(
       firstName: buyer.firstName ?? existing.firstName,
       lastName: buyer.lastName ?? existing.lastName,
       country: buyer.country ?? existing.country,
+      ...(buyer.locale ? { locale: buyer.locale } : {}),
       productIds: existing.productIds.includes(productId) ? existing.productIds : [...existing.productIds, productId],
       numberOfOrders: existing.numberOfOrders + (charged ? 1 : 0),
       updatedAt: now,
@@ -55,6 +58,7 @@ export async function purchaseCustomer(
     firstName: buyer.firstName ?? null,
     lastName: buyer.lastName ?? null,
     country: buyer.country ?? null,
+    ...(buyer.locale ? { locale: buyer.locale } : {}),
     productId,
     productIds: [productId],
     testMode: scope.mode === 'test',

@@ -30,6 +30,8 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   ProductLocator v1 (shared/catalog/entities.ts): PK=CAP#product#<productId>, SK=CAP
 //   CheckoutLocator v1 (shared/checkout/entities.ts): PK=CAP#checkout-session#<sessionId>, SK=CAP
 //   CheckoutSession v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT, SK=<sessionId>
+//   CheckoutRecoveryLink v1 (shared/checkout/entities.ts): PK=CAP#checkout-recovery#<token>, SK=CAP
+//   CheckoutRecoverySettings v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT_RECOVERY, SK=settings
 //   CreditAccount v1 (shared/credits/entities.ts): PK=<scope>#CREDIT_ACCOUNT, SK=<id>
 //   CreditAccountOf v1 (shared/credits/entities.ts): PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>
 //   CreditLink v1 (shared/credits/entities.ts): PK=CAP#CREDIT_LINK#<token>, SK=CAP
@@ -113,6 +115,8 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Account and mode of a product (public buy link)', key: 'PK=CAP#product#<productId>, SK=CAP', index: 'table', declaredBy: 'catalog ProductLocator v1 .byProduct', declared: true },
   { name: 'Checkout session locator (local control API)', key: 'PK=CAP#checkout-session#<sessionId>, SK=CAP', index: 'table', notes: 'holds accountId, mode and the processor checkout id', declaredBy: 'checkout CheckoutLocator v1 .bySession', declared: true },
   { name: 'Checkout session by id', key: 'PK=<scope>#CHECKOUT, SK=<sessionId>', index: 'table', notes: 'completed once, conditioned on status = open', declaredBy: 'checkout CheckoutSession v1 .byId', declared: true },
+  { name: 'Recovery link by its token (GET /checkout/recover/{token})', key: 'PK=CAP#checkout-recovery#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'checkout CheckoutRecoveryLink v1 .byToken', declared: true },
+  { name: 'Abandoned-checkout settings of an account and mode', key: 'PK=<scope>#CHECKOUT_RECOVERY, SK=settings', index: 'table', notes: 'read when a session learns its buyer email and when its timer fires', declaredBy: 'checkout CheckoutRecoverySettings v1 .ofTenant', declared: true },
   { name: 'Credit account by id, read consistently (the balance decides a deduction)', key: 'PK=<scope>#CREDIT_ACCOUNT, SK=<id>', index: 'table', declaredBy: 'credits CreditAccount v1 .byId', declared: true },
   { name: 'Credit accounts of a tenant', key: 'PK=<scope>#CREDIT_ACCOUNT', index: 'table', declaredBy: 'credits CreditAccount v1 .ofTenant', declared: true },
   { name: 'Credit account of a buyer and product', key: 'PK=<scope>#U#CREDIT_ACCOUNT_OF, SK=<productId>#<email>', index: 'table', notes: 'holds accountId', declaredBy: 'credits CreditAccountOf v1 .byBuyer', declared: true },

@@ -1,4 +1,8 @@
-import { sellerBrand } from '../account/branding';
+import { sellerBrand, type SellerBrand } from '../account/branding';
+import { negotiateLocale } from '../platform/i18n/locales';
+import { translator, type Translator } from '../platform/i18n/translator';
+import { findCustomerOfEmail } from '../sales/lookups';
+import type { Scope } from '../store/keys';
 import { buyerPage, type BuyerPage } from '../account/buyer-page';
 import type { Deps, RequestInfo } from '../platform/context';
 import { ApiError } from '../platform/errors';
@@ -14,13 +18,25 @@ const baseOf = (deps: Pick<Deps, 'config'>, request: RequestInfo) => (deps.confi
 /** A browser asking for a page (Accept names text/html); API clients keep getting JSON. */
 export const wantsHtml = (headers: Record<string, string>) => /\btext\/html\b/.test(headers.accept ?? '');
 
-const NOTICES = { canceled: 'Your subscription will end at the close of the current period. You keep access until then.', resumed: 'Your subscription continues. Thank you for staying!', saved: 'Thank you for staying! Your offer is applied.', yearly: 'Your subscription switches to yearly billing at the next renewal.' } as const;
+const NOTICES = { canceled: 'portal.noticeCanceled', resumed: 'portal.noticeResumed', saved: 'portal.noticeSaved', yearly: 'portal.noticeYearly' } as const;
 
-const plainPage = (status: number, title: string, message: string): PortalHtmlOutcome => ({
-  kind: 'page',
-  status,
-  page: buyerPage({ brand: { name: 'Subscription', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null }, title, baseUrl: '', body: `<section class="card"><h1>${title}</h1><p role="alert">${message}</p></section>` }),
-});
+/** The buyer's language: their saved one (from their checkout), Accept-Language, the seller's default, English. */
+async function portalTranslator(deps: Deps, request: RequestInfo, scope: Scope | undefined, email: string | undefined, brand: SellerBrand | undefined): Promise<Translator> {
+  const saved = scope && email ? (await findCustomerOfEmail(deps, scope, email))?.locale : undefined;
+  return translator(negotiateLocale({ saved, acceptLanguage: request.headers['accept-language'], sellerDefault: brand?.locale }));
+}
+
+const plainPage = (request: RequestInfo, status: number, title: 'portal.notFoundTitle' | 'portal.refusedTitle' | 'portal.linkNeededTitle', message: 'portal.notFound' | 'portal.refused' | 'portal.linkNeeded'): PortalHtmlOutcome => {
+  const t = translator(negotiateLocale({ acceptLanguage: request.headers['accept-language'] }));
+  return {
+    kind: 'page',
+    status,
+    page: buyerPage({ brand: { name: t.t('portal.title'), logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null }, title: t.t(title), baseUrl: '', locale: t.locale, body: `<section class="card"><h1>${t.html(title)}</h1><p role="alert">${t.html(message)}</p></section>` }),
+  };
+};
+
+/** The one error the portal page itself raises (a stale CSRF token); shown in the buyer's language. */
+const FORM_EXPIRED = 'The form expired. Please try again.';
 
 const formAction = (subscriptionId: string, subscriberId: string) => `/subscriptions/sub/portal-form/${subscriptionId}/${subscriberId}`;
 
@@ -30,14 +46,15 @@ export async function showPortal(deps: Deps, request: RequestInfo, subscriptionI
   try {
     data = await portalData(deps, subscriptionId, subscriberId, token);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return plainPage(404, 'Subscription not found', 'This link does not match a subscription. Check the link in your receipt.');
+    if (e instanceof ApiError && e.status === 404) return plainPage(request, 404, 'portal.notFoundTitle', 'portal.notFound');
     throw e;
   }
   const scope = (await locateSubscriber(deps.store, subscriberId))!;
   const baseUrl = baseOf(deps, request);
   const brand = await sellerBrand(deps, scope, baseUrl);
+  const t = await portalTranslator(deps, request, scope, data.customer.email, brand);
   const manage = data.canManage && token ? { token, csrf: csrfToken(token, subscriberId), action: formAction(subscriptionId, subscriberId), cardUpdateUrl: data.cardUpdateUrl } : undefined;
-  return { kind: 'page', status: error ? 403 : 200, page: portalPage({ brand, data, baseUrl, manage, notice: done ? NOTICES[done] : undefined, error }) };
+  return { kind: 'page', status: error ? 403 : 200, page: portalPage({ brand, data, baseUrl, manage, notice: done ? t.t(NOTICES[done]) : undefined, error: error === FORM_EXPIRED ? t.t('portal.formExpired') : error, t }) };
 }
 
 /** The portal page's form post: cancel at period end or resume, then back to the page (303). */
@@ -52,14 +69,14 @@ export interface PortalForm {
 }
 
 export async function submitPortalForm(deps: Deps, request: RequestInfo, subscriptionId: string, subscriberId: string, form: PortalForm): Promise<PortalHtmlOutcome> {
-  if (crossSite(request.headers, [request.baseUrl, deps.config.PUBLIC_BASE_URL ?? ''])) return plainPage(403, 'Request refused', 'This change did not come from the subscription page. Open the link in your receipt and try again.');
+  if (crossSite(request.headers, [request.baseUrl, deps.config.PUBLIC_BASE_URL ?? ''])) return plainPage(request, 403, 'portal.refusedTitle', 'portal.refused');
   const data = await portalData(deps, subscriptionId, subscriberId, form.token).catch((e) => {
     if (e instanceof ApiError && e.status === 404) return undefined;
     throw e;
   });
-  if (!data) return plainPage(404, 'Subscription not found', 'This link does not match a subscription. Check the link in your receipt.');
-  if (!data.canManage || !form.token) return plainPage(403, 'Link needed', 'Changes need the link from your receipt.');
-  if (!csrfValid(form.token, subscriberId, form.csrf)) return showPortal(deps, request, subscriptionId, subscriberId, form.token, undefined, 'The form expired. Please try again.');
+  if (!data) return plainPage(request, 404, 'portal.notFoundTitle', 'portal.notFound');
+  if (!data.canManage || !form.token) return plainPage(request, 403, 'portal.linkNeededTitle', 'portal.linkNeeded');
+  if (!csrfValid(form.token, subscriberId, form.csrf)) return showPortal(deps, request, subscriptionId, subscriberId, form.token, undefined, FORM_EXPIRED);
   const reason = form.reason?.trim() || null;
   if (form.action === 'save_pause' || form.action === 'save_discount') {
     await portalSave(deps, subscriberId, form.token, form.action === 'save_pause' ? { kind: 'pause', months: Number(form.months) } : { kind: 'discount' }, reason);
@@ -76,7 +93,8 @@ export async function submitPortalForm(deps: Deps, request: RequestInfo, subscri
       const scope = (await locateSubscriber(deps.store, subscriberId))!;
       const baseUrl = baseOf(deps, request);
       const brand = await sellerBrand(deps, scope, baseUrl);
-      return { kind: 'page', status: 200, page: saveOffersPage({ brand, data, baseUrl, offers, manage: { token: form.token, csrf: form.csrf!, action: formAction(subscriptionId, subscriberId) } }) };
+      const t = await portalTranslator(deps, request, scope, data.customer.email, brand);
+      return { kind: 'page', status: 200, page: saveOffersPage({ brand, data, baseUrl, offers, manage: { token: form.token, csrf: form.csrf!, action: formAction(subscriptionId, subscriberId) }, t }) };
     }
     if (offers) await portalSaveDeclined(deps, subscriberId, reason);
   }

@@ -1,12 +1,12 @@
 import type { SellerBrand } from '../account/branding';
-import { buyerPage, escapeHtml as escape, formatMoney, perInterval, type BuyerPage } from '../account/buyer-page';
+import { buyerPage, escapeHtml as escape, type BuyerPage } from '../account/buyer-page';
+import { translator, type Translator } from '../platform/i18n/translator';
 import type { portalData } from './service';
 
 type PortalData = Awaited<ReturnType<typeof portalData>>;
 
-const STATUS_WORD: Record<string, string> = { trialing: 'Trial', active: 'Active', past_due: 'Payment overdue', paused: 'Paused', canceled: 'Canceled' };
-
-const day = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '');
+const EN = translator('en');
+const KNOWN_STATUS = new Set(['trialing', 'active', 'past_due', 'paused', 'canceled']);
 
 /** The next charge the buyer should expect, or null when none is coming. */
 export function nextCharge(data: PortalData): { date: string; amountCents: number; currency: string } | null {
@@ -27,6 +27,8 @@ export interface PortalPageInput {
   manage?: { token: string; csrf: string; action: string; cardUpdateUrl: string | null };
   notice?: string;
   error?: string;
+  /** The buyer's language (default English). */
+  t?: Translator;
 }
 
 /**
@@ -35,43 +37,46 @@ export interface PortalPageInput {
  */
 export function portalPage(input: PortalPageInput): BuyerPage {
   const { data, manage } = input;
+  const t = input.t ?? EN;
+  const day = (iso: string | null | undefined) => (iso ? t.date(iso) : '');
+  const formatMoney = (cents: number, currency: string) => t.money(cents, currency);
   const offer = data.subscription;
   const next = nextCharge(data);
-  const status = STATUS_WORD[data.status] ?? data.status;
-  const state = data.cancelAtPeriodEnd && data.status !== 'canceled' ? `Ends on ${day(data.currentPeriodEnd)}` : data.status === 'trialing' && data.trialEnd ? `Trial ends on ${day(data.trialEnd)}` : '';
+  const status = KNOWN_STATUS.has(data.status) ? t.t('portal.status', { status: data.status }) : data.status;
+  const state = data.cancelAtPeriodEnd && data.status !== 'canceled' ? t.t('portal.endsOn', { date: day(data.currentPeriodEnd) }) : data.status === 'trialing' && data.trialEnd ? t.t('portal.trialEndsOn', { date: day(data.trialEnd) }) : '';
   const rows = data.payments
-    .map((p) => `<tr><td>${escape(day(p.createdAt))}</td><td>${escape(p.billingReason === 'renewal' ? 'Renewal' : p.billingReason === 'initial' ? 'First payment' : p.productName)}</td><td class="num">${escape(formatMoney(p.amountCents, p.currency))}</td><td>${p.status === 'refunded' ? 'Refunded' : p.refundedCents ? 'Partly refunded' : 'Paid'}</td></tr>`)
+    .map((p) => `<tr><td>${escape(day(p.createdAt))}</td><td>${escape(p.billingReason === 'renewal' ? t.t('portal.renewal') : p.billingReason === 'initial' ? t.t('portal.firstPayment') : p.productName)}</td><td class="num">${escape(formatMoney(p.amountCents, p.currency))}</td><td>${t.html(p.status === 'refunded' ? 'portal.refunded' : p.refundedCents ? 'portal.partlyRefunded' : 'portal.paid')}</td></tr>`)
     .join('');
   const history = data.payments.length
-    ? `<table id="payments"><caption class="sr-only">Payment history, newest first</caption><thead><tr><th scope="col">Date</th><th scope="col">For</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead><tbody>${rows}</tbody></table>`
-    : '<p id="payments" class="muted">No payments yet.</p>';
+    ? `<table id="payments"><caption class="sr-only">${t.html('portal.historyCaption')}</caption><thead><tr><th scope="col">${t.html('portal.date')}</th><th scope="col">${t.html('portal.for')}</th><th scope="col" class="num">${t.html('portal.amount')}</th><th scope="col">${t.html('portal.statusColumn')}</th></tr></thead><tbody>${rows}</tbody></table>`
+    : `<p id="payments" class="muted">${t.html('portal.noPayments')}</p>`;
   const hidden = manage ? `<input type="hidden" name="token" value="${escape(manage.token)}"><input type="hidden" name="csrf" value="${escape(manage.csrf)}">` : '';
   let actions = '';
   if (manage) {
     const canResume = data.cancelAtPeriodEnd || data.status === 'canceled' || data.status === 'paused';
     const cancelForm =
       !canResume
-        ? `<form method="post" action="${escape(manage.action)}">${hidden}<input type="hidden" name="action" value="cancel"><p>Cancel and keep access until ${escape(day(data.currentPeriodEnd) || 'the end of the period')}. No further charges.</p><button type="submit" id="cancel">Cancel subscription</button></form>`
+        ? `<form method="post" action="${escape(manage.action)}">${hidden}<input type="hidden" name="action" value="cancel"><p>${t.html('portal.cancelNote', { date: day(data.currentPeriodEnd) || t.t('portal.periodEnd') })}</p><button type="submit" id="cancel">${t.html('portal.cancel')}</button></form>`
         : '';
-    const resumeForm = canResume ? `<form method="post" action="${escape(manage.action)}">${hidden}<input type="hidden" name="action" value="resume"><button type="submit" class="primary" id="resume">Resume subscription</button></form>` : '';
-    const card = manage.cardUpdateUrl ? `<p><a id="update-card" href="${escape(manage.cardUpdateUrl)}">Update your card</a></p>` : '';
+    const resumeForm = canResume ? `<form method="post" action="${escape(manage.action)}">${hidden}<input type="hidden" name="action" value="resume"><button type="submit" class="primary" id="resume">${t.html('portal.resume')}</button></form>` : '';
+    const card = manage.cardUpdateUrl ? `<p><a id="update-card" href="${escape(manage.cardUpdateUrl)}">${t.html('failed.updateCard')}</a></p>` : '';
     const yearly = data.yearlySwitch && !data.yearlySwitch.accepted && !canResume
-      ? `<form method="post" action="${escape(manage.action)}" id="yearly-switch">${hidden}<input type="hidden" name="action" value="yearly_switch"><p>Switch to yearly billing and save ${data.yearlySwitch.percentOff}%: ${escape(formatMoney(Math.round(data.yearlySwitch.yearlyPrice * 100), data.yearlySwitch.currency))} a year from your next renewal.</p><button type="submit" class="primary" id="accept-yearly">Switch to yearly</button></form>`
+      ? `<form method="post" action="${escape(manage.action)}" id="yearly-switch">${hidden}<input type="hidden" name="action" value="yearly_switch"><p>${t.html('portal.yearly', { percent: data.yearlySwitch.percentOff, price: formatMoney(Math.round(data.yearlySwitch.yearlyPrice * 100), data.yearlySwitch.currency) })}</p><button type="submit" class="primary" id="accept-yearly">${t.html('portal.switchYearly')}</button></form>`
       : '';
-    actions = `<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">Manage</h2>${yearly}${cancelForm}${resumeForm}${card}</section>`;
+    actions = `<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">${t.html('portal.manage')}</h2>${yearly}${cancelForm}${resumeForm}${card}</section>`;
   } else {
-    actions = '<p class="muted" id="read-only">This view is read-only. Use the link in your receipt to make changes.</p>';
+    actions = `<p class="muted" id="read-only">${t.html('portal.readOnly')}</p>`;
   }
   const body = `<section class="card" aria-labelledby="sub-heading">
-<h1 id="sub-heading">${escape(offer?.name ?? 'Your subscription')}</h1>
+<h1 id="sub-heading">${escape(offer?.name ?? t.t('portal.yourSubscription'))}</h1>
 ${input.notice ? `<div class="ok" role="status" id="notice">${escape(input.notice)}</div>` : ''}${input.error ? `<div class="alert" role="alert" id="error">${escape(input.error)}</div>` : ''}
-<p>Status: <span class="badge" id="status">${escape(status)}</span>${state ? ` <span id="status-detail">${escape(state)}</span>` : ''}</p>
-${offer ? `<p class="muted">${escape(formatMoney(Math.round(offer.price * 100), offer.currency))}${escape(perInterval(offer.frequency))} · ${escape(data.customer.email)}</p>` : ''}
-<p id="next-charge">${next ? `Next charge: <strong>${escape(formatMoney(next.amountCents, next.currency))}</strong> on ${escape(day(next.date))}` : 'No further charges are scheduled.'}</p>
+<p>${t.html('portal.statusLabel')} <span class="badge" id="status">${escape(status)}</span>${state ? ` <span id="status-detail">${escape(state)}</span>` : ''}</p>
+${offer ? `<p class="muted">${escape(t.t('price.per', { price: formatMoney(Math.round(offer.price * 100), offer.currency), interval: offer.frequency ?? 'other' }))} · ${escape(data.customer.email)}</p>` : ''}
+<p id="next-charge">${next ? t.html('portal.nextCharge', { amount: { __html: `<strong>${escape(formatMoney(next.amountCents, next.currency))}</strong>` }, date: day(next.date) }) : t.html('portal.noCharges')}</p>
 </section>
 ${actions}
-<section class="card" aria-labelledby="history-heading"><h2 id="history-heading">Payment history</h2>${history}</section>`;
-  return buyerPage({ brand: input.brand, title: offer?.name ?? 'Subscription', baseUrl: input.baseUrl, body });
+<section class="card" aria-labelledby="history-heading"><h2 id="history-heading">${t.html('portal.history')}</h2>${history}</section>`;
+  return buyerPage({ brand: input.brand, title: offer?.name ?? t.t('portal.title'), baseUrl: input.baseUrl, body, locale: t.locale });
 }
 
 export interface SaveOffersPageInput {
@@ -80,15 +85,16 @@ export interface SaveOffersPageInput {
   baseUrl: string;
   offers: { pauseMaxMonths: number | null; discountPercent: number; discountMonths: number; discountedPrice: number; currency: string };
   manage: { token: string; csrf: string; action: string };
+  t?: Translator;
 }
 
-const REASONS: [string, string][] = [
-  ['', 'Prefer not to say'],
-  ['too_expensive', 'It costs too much'],
-  ['not_using', 'I do not use it enough'],
-  ['missing_features', 'It is missing something I need'],
-  ['other', 'Something else'],
-];
+const REASONS = [
+  ['', 'save.reasonNone'],
+  ['too_expensive', 'save.reasonExpensive'],
+  ['not_using', 'save.reasonNotUsing'],
+  ['missing_features', 'save.reasonMissing'],
+  ['other', 'save.reasonOther'],
+] as const;
 
 /**
  * Before a cancel, when the seller offers it: a pause or a discount instead, or cancel anyway.
@@ -96,20 +102,22 @@ const REASONS: [string, string][] = [
  */
 export function saveOffersPage(input: SaveOffersPageInput): BuyerPage {
   const { data, manage, offers } = input;
-  const name = data.subscription?.name ?? 'your subscription';
+  const t = input.t ?? EN;
+  const formatMoney = (cents: number, currency: string) => t.money(cents, currency);
+  const name = data.subscription?.name ?? t.t('portal.yourSubscription');
   const hidden = `<input type="hidden" name="token" value="${escape(manage.token)}"><input type="hidden" name="csrf" value="${escape(manage.csrf)}">`;
   const reason = (id: string) =>
-    `<label for="${id}">Why are you leaving?</label> <select id="${id}" name="reason">${REASONS.map(([v, l]) => `<option value="${escape(v)}">${escape(l)}</option>`).join('')}</select>`;
+    `<label for="${id}">${t.html('save.reasonLabel')}</label> <select id="${id}" name="reason">${REASONS.map(([v, l]) => `<option value="${escape(v)}">${t.html(l)}</option>`).join('')}</select>`;
   const months = offers.pauseMaxMonths ? Array.from({ length: offers.pauseMaxMonths }, (_, i) => i + 1) : [];
   const pause = months.length
-    ? `<form method="post" action="${escape(manage.action)}" id="save-pause">${hidden}<input type="hidden" name="action" value="save_pause"><h2>Take a break</h2><p>Pause for up to ${months.length} month${months.length > 1 ? 's' : ''}: no charges, and your subscription continues afterwards.</p><label for="months">Months</label> <select id="months" name="months">${months.map((m) => `<option value="${m}">${m}</option>`).join('')}</select> ${reason('reason-pause')} <button type="submit" class="primary" id="accept-pause">Pause instead</button></form>`
+    ? `<form method="post" action="${escape(manage.action)}" id="save-pause">${hidden}<input type="hidden" name="action" value="save_pause"><h2>${t.html('save.breakTitle')}</h2><p>${t.html('save.pauseText', { months: months.length })}</p><label for="months">${t.html('save.months')}</label> <select id="months" name="months">${months.map((m) => `<option value="${m}">${m}</option>`).join('')}</select> ${reason('reason-pause')} <button type="submit" class="primary" id="accept-pause">${t.html('save.pauseInstead')}</button></form>`
     : '';
   const price = formatMoney(Math.round(offers.discountedPrice * 100), offers.currency);
-  const discount = `<form method="post" action="${escape(manage.action)}" id="save-discount">${hidden}<input type="hidden" name="action" value="save_discount"><h2>${offers.discountPercent}% off</h2><p>Stay and pay ${escape(price)} for your next ${offers.discountMonths} payment${offers.discountMonths > 1 ? 's' : ''}.</p>${reason('reason-discount')} <button type="submit" class="primary" id="accept-discount">Keep it with ${offers.discountPercent}% off</button></form>`;
-  const cancel = `<form method="post" action="${escape(manage.action)}" id="cancel-anyway">${hidden}<input type="hidden" name="action" value="cancel"><input type="hidden" name="confirm" value="1">${reason('reason-cancel')} <button type="submit" id="confirm-cancel">No thanks, cancel</button></form>`;
-  const body = `<section class="card" aria-labelledby="save-heading"><h1 id="save-heading">Before you cancel ${escape(name)}</h1><p>Would one of these help?</p></section>
+  const discount = `<form method="post" action="${escape(manage.action)}" id="save-discount">${hidden}<input type="hidden" name="action" value="save_discount"><h2>${t.html('save.percentOff', { percent: offers.discountPercent })}</h2><p>${t.html('save.discountText', { price, count: offers.discountMonths })}</p>${reason('reason-discount')} <button type="submit" class="primary" id="accept-discount">${t.html('save.keepWith', { percent: offers.discountPercent })}</button></form>`;
+  const cancel = `<form method="post" action="${escape(manage.action)}" id="cancel-anyway">${hidden}<input type="hidden" name="action" value="cancel"><input type="hidden" name="confirm" value="1">${reason('reason-cancel')} <button type="submit" id="confirm-cancel">${t.html('save.noThanks')}</button></form>`;
+  const body = `<section class="card" aria-labelledby="save-heading"><h1 id="save-heading">${t.html('save.heading', { name })}</h1><p>${t.html('save.help')}</p></section>
 <section class="card">${pause}</section>
 <section class="card">${discount}</section>
 <section class="card">${cancel}</section>`;
-  return buyerPage({ brand: input.brand, title: `Before you cancel ${name}`, baseUrl: input.baseUrl, body });
+  return buyerPage({ brand: input.brand, title: t.t('save.heading', { name }), baseUrl: input.baseUrl, body, locale: t.locale });
 }

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 describe('what the buyer sees', () => {
   it('branding: validated, per account and mode, shown on the hosted checkout under a strict CSP', { timeout: 240_000 }, async () => {
-    expect((await seller.test.get('/account/branding')).body).toEqual({ displayName: null, logoImageId: null, accentColor: null, supportEmail: null, legalName: null, legalAddress: null, taxId: null, updatedAt: null });
+    expect((await seller.test.get('/account/branding')).body).toEqual({ displayName: null, logoImageId: null, accentColor: null, supportEmail: null, locale: null, legalName: null, legalAddress: null, taxId: null, updatedAt: null });
     const badColour = await seller.test.patch('/account/branding', { displayName: 'Nope', accentColor: 'blue' });
     expect(badColour.status).toBe(400);
     expect(badColour.text).toContain('accentColor is a #rrggbb colour');

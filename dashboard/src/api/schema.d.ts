@@ -14,7 +14,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the seller branding (display name, logo image id, accent colour, support email); null clears a field */
+        /** Change the seller branding (display name, logo image id, accent colour, support email, default buyer language); null clears a field */
         patch: operations["updateBranding"];
         trace?: never;
     };
@@ -200,6 +200,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/recover/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The link in an abandoned-checkout mail: redirects to a payable checkout for the same product (the same session while it is open, else a fresh one, with the seller's code) */
+        get: operations["followCheckoutRecoveryLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/recovery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Abandoned-checkout recovery settings: whether buyers who left a checkout get one mail, after how long, with which code */
+        get: operations["getCheckoutRecovery"];
+        /**
+         * Turn abandoned-checkout recovery on or off: one mail, in the buyer's language, delayMinutes (30 to 2880) after an unpaid checkout with a known buyer email opened, with a link back and an optional discount code
+         * @description Emits `checkout.abandoned` for each abandoned checkout; a purchase made through the link carries `metadata.recovered: true` and `metadata.recoveredFrom` (the abandoned session) on `order.completed`.
+         */
+        put: operations["updateCheckoutRecovery"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/sessions": {
         parameters: {
             query?: never;
@@ -211,7 +249,7 @@ export interface paths {
         put?: never;
         /**
          * Open a hosted checkout for a product or a subscription offer
-         * @description Answers 201 with `{ id, url }`; redirect the buyer to `url`. `metadata` and `clientReferenceId` (or `externalId`) are replayed on every later event of the purchase.
+         * @description Answers 201 with `{ id, url }`; redirect the buyer to `url`. `metadata` and `clientReferenceId` (or `externalId`) are replayed on every later event of the purchase. `customerEmail` prefills the page and lets an abandoned checkout be mailed (PUT /checkout/recovery).
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -3497,6 +3535,8 @@ export interface operations {
                         displayName: string | null;
                         legalAddress: string | null;
                         legalName: string | null;
+                        /** @description Default language of buyer pages and mails when the buyer has none: en, fr, de, es, pt-BR or ja */
+                        locale: ("en" | "fr" | "de" | "es" | "pt-BR" | "ja") | null;
                         logoImageId: string | null;
                         supportEmail: string | null;
                         taxId: string | null;
@@ -3568,7 +3608,8 @@ export interface operations {
                  *       "supportEmail": "buyer@example.com",
                  *       "legalName": "Example legalName",
                  *       "legalAddress": "Example legalAddress",
-                 *       "taxId": "Example taxId"
+                 *       "taxId": "Example taxId",
+                 *       "locale": "en"
                  *     }
                  */
                 "application/json": {
@@ -3576,6 +3617,7 @@ export interface operations {
                     displayName?: string | null;
                     legalAddress?: string | null;
                     legalName?: string | null;
+                    locale?: ("en" | "fr" | "de" | "es" | "pt-BR" | "ja") | null;
                     logoImageId?: string | null;
                     supportEmail?: string | null;
                     taxId?: string | null;
@@ -3594,6 +3636,8 @@ export interface operations {
                         displayName: string | null;
                         legalAddress: string | null;
                         legalName: string | null;
+                        /** @description Default language of buyer pages and mails when the buyer has none: en, fr, de, es, pt-BR or ja */
+                        locale: ("en" | "fr" | "de" | "es" | "pt-BR" | "ja") | null;
                         logoImageId: string | null;
                         supportEmail: string | null;
                         taxId: string | null;
@@ -4967,6 +5011,201 @@ export interface operations {
             };
         };
     };
+    followCheckoutRecoveryLink: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutRecovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delayMinutes: number;
+                        discountCode: string | null;
+                        enabled: boolean;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCheckoutRecovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true,
+                 *       "delayMinutes": 30
+                 *     }
+                 */
+                "application/json": {
+                    delayMinutes: number;
+                    /** @description An existing discount code applied when the buyer comes back through the mail (when it applies to the product) */
+                    discountCode?: string | null;
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delayMinutes: number;
+                        discountCode: string | null;
+                        enabled: boolean;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createCheckoutSession: {
         parameters: {
             query?: never;
@@ -4988,6 +5227,8 @@ export interface operations {
                     amountCents?: number;
                     cancelUrl: string;
                     clientReferenceId?: string;
+                    /** @description The buyer's address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery) */
+                    customerEmail?: string;
                     discountCode?: string;
                     externalId?: string;
                     /** @description At most 50 keys of at most 40 characters, string values of at most 500 characters, 5 levels deep, 8 KB in all. */
@@ -17909,7 +18150,9 @@ export interface operations {
     };
     getSandboxCardUpdatePage: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 sessionId: string;
@@ -17947,7 +18190,9 @@ export interface operations {
     };
     submitSandboxCardUpdate: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 sessionId: string;
@@ -17995,7 +18240,9 @@ export interface operations {
     };
     getSandboxCheckoutPage: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 checkoutId: string;
@@ -18033,7 +18280,9 @@ export interface operations {
     };
     paySandboxCheckout: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 checkoutId: string;
@@ -18081,7 +18330,9 @@ export interface operations {
     };
     getSandboxThankYouPage: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 checkoutId: string;

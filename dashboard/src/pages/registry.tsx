@@ -12,6 +12,7 @@ import { subscribersPage } from './commerce/SubscribersPage';
 import { creditsPage } from './commerce/CreditsPage';
 import { discountsPage } from './commerce/DiscountsPage';
 import { upsellsPage } from './commerce/UpsellsPage';
+import { checkoutSettingsPage } from './commerce/CheckoutSettingsPage';
 import { partnersPage } from './commerce/PartnersPage';
 import { apiKeysPage } from './developers/ApiKeysPage';
 import { webhooksPage } from './developers/WebhooksPage';
@@ -61,6 +62,7 @@ export const PAGES: PageDefinition[] = [
   creditsPage,
   discountsPage,
   upsellsPage,
+  checkoutSettingsPage,
   partnersPage,
   apiKeysPage,
   webhooksPage,

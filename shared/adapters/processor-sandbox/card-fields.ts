@@ -1,3 +1,5 @@
+import { translator, type Translator } from '../../platform/i18n/translator';
+
 /**
  * The card fields of the sandbox's hosted page, checked as a card form would check them before
  * the sandbox decides what the number does: a number of 12 to 19 digits, an expiry month that has
@@ -11,22 +13,22 @@ export interface CardInput {
 
 export type CardErrors = Partial<Record<keyof CardInput, string>>;
 
-export function checkCard(input: CardInput, now: Date): { number?: string; errors: CardErrors } {
+export function checkCard(input: CardInput, now: Date, t: Translator = translator('en')): { number?: string; errors: CardErrors } {
   const errors: CardErrors = {};
   const number = (input.cardNumber ?? '').replace(/[\s-]/g, '');
-  if (!number) errors.cardNumber = 'Enter the card number';
-  else if (!/^\d{12,19}$/.test(number)) errors.cardNumber = 'The card number is 12 to 19 digits';
+  if (!number) errors.cardNumber = t.t('card.enterNumber');
+  else if (!/^\d{12,19}$/.test(number)) errors.cardNumber = t.t('card.numberDigits');
   const expiry = (input.expiry ?? '').replace(/\s/g, '');
   const match = /^(\d{1,2})\/(\d{2}|\d{4})$/.exec(expiry);
-  if (!expiry) errors.expiry = 'Enter the expiry date as MM/YY';
-  else if (!match || Number(match[1]) < 1 || Number(match[1]) > 12) errors.expiry = 'The expiry date is MM/YY, for example 12/30';
+  if (!expiry) errors.expiry = t.t('card.enterExpiry');
+  else if (!match || Number(match[1]) < 1 || Number(match[1]) > 12) errors.expiry = t.t('card.expiryFormat');
   else {
     const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
     const month = Number(match[1]);
-    if (year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)) errors.expiry = 'This card has expired';
+    if (year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)) errors.expiry = t.t('card.expired');
   }
   const cvc = (input.cvc ?? '').trim();
-  if (!cvc) errors.cvc = 'Enter the security code';
-  else if (!/^\d{3,4}$/.test(cvc)) errors.cvc = 'The security code is 3 or 4 digits';
+  if (!cvc) errors.cvc = t.t('card.enterCvc');
+  else if (!/^\d{3,4}$/.test(cvc)) errors.cvc = t.t('card.cvcDigits');
   return Object.keys(errors).length ? { errors } : { number, errors };
 }

@@ -1,6 +1,9 @@
 import * as z from '../../platform/zod';
 import { sellerBrand } from '../../account/branding';
-import { formatMoney } from '../../account/buyer-page';
+import type { SellerBrand } from '../../account/branding';
+import { negotiateLocale } from '../../platform/i18n/locales';
+import { translator, type Translator } from '../../platform/i18n/translator';
+import type { PageLanguage } from './hosted-checkout';
 import type { Deps } from '../../platform/context';
 import { ProcessorError } from '../../processor/port';
 import { isConditionFailed } from '../../store/conditional';
@@ -14,20 +17,24 @@ type PageDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'ports'>;
 
 const cardForm = z.object({ cardNumber: z.optional(z.coerce.string().check(z.maxLength(40))), expiry: z.optional(z.coerce.string().check(z.maxLength(10))), cvc: z.optional(z.coerce.string().check(z.maxLength(10))) });
 
-const expiredOrMissing = async (deps: PageDeps, session: SandboxCardUpdate | undefined, baseUrl: string): Promise<HostedCheckoutOutcome> => {
+/** `?lang=`, Accept-Language, the seller's default, English. */
+const pageTranslator = (lang: PageLanguage, brand?: SellerBrand): Translator => translator(negotiateLocale({ query: lang.query, acceptLanguage: lang.acceptLanguage, sellerDefault: brand?.locale }));
+
+const expiredOrMissing = async (deps: PageDeps, session: SandboxCardUpdate | undefined, baseUrl: string, lang: PageLanguage): Promise<HostedCheckoutOutcome> => {
   const brand = session ? await sellerBrand(deps, session.scope, baseUrl) : { name: 'Subscription', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null };
+  const t = pageTranslator(lang, brand);
   return {
     kind: 'page',
     status: session ? 410 : 404,
     page: cardUpdateDonePage(brand, baseUrl, {
-      heading: 'This link has expired',
-      message: 'Card-update links work once and for an hour. Open your subscription page and choose Update your card again.',
+      heading: t.t('recovery.goneTitle'),
+      message: t.t('cardUpdate.expired'),
       returnUrl: session?.returnUrl ?? null,
-    }),
+    }, t),
   };
 };
 
-async function render(deps: PageDeps, sandbox: SandboxProcessor, session: SandboxCardUpdate, baseUrl: string, status: number, state?: CheckoutPageState): Promise<HostedCheckoutOutcome> {
+async function render(deps: PageDeps, sandbox: SandboxProcessor, session: SandboxCardUpdate, baseUrl: string, status: number, state: CheckoutPageState | undefined, lang: PageLanguage): Promise<HostedCheckoutOutcome> {
   const m = await sandbox.cardUpdateMembership(session);
   const brand = await sellerBrand(deps, session.scope, baseUrl);
   const page = cardUpdatePage(brand, baseUrl, {
@@ -36,7 +43,7 @@ async function render(deps: PageDeps, sandbox: SandboxProcessor, session: Sandbo
     returnUrl: session.returnUrl,
     testMode: session.scope.mode === 'test',
     state,
-  });
+  }, pageTranslator(lang, brand));
   return { kind: 'page', status, page };
 }
 
@@ -44,33 +51,34 @@ const usable = (deps: PageDeps, session: SandboxCardUpdate | undefined): session
   Boolean(session && session.status === 'open' && Date.parse(session.validUntil) > deps.clock.now().getTime());
 
 /** GET the card-update page. */
-export async function showCardUpdate(deps: PageDeps, sandbox: SandboxProcessor, sessionId: string, baseUrl: string): Promise<HostedCheckoutOutcome> {
+export async function showCardUpdate(deps: PageDeps, sandbox: SandboxProcessor, sessionId: string, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
   const session = await sandbox.getCardUpdate(sessionId);
-  if (!usable(deps, session)) return expiredOrMissing(deps, session, baseUrl);
-  return render(deps, sandbox, session, baseUrl, 200);
+  if (!usable(deps, session)) return expiredOrMissing(deps, session, baseUrl, lang);
+  return render(deps, sandbox, session, baseUrl, 200, undefined, lang);
 }
 
 /** The card-update form post: checks the card fields, saves the card, shows the outcome. */
-export async function submitCardUpdate(deps: PageDeps, sandbox: SandboxProcessor, sessionId: string, body: Record<string, unknown>, baseUrl: string): Promise<HostedCheckoutOutcome> {
+export async function submitCardUpdate(deps: PageDeps, sandbox: SandboxProcessor, sessionId: string, body: Record<string, unknown>, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
   const session = await sandbox.getCardUpdate(sessionId);
-  if (!usable(deps, session)) return expiredOrMissing(deps, session, baseUrl);
+  if (!usable(deps, session)) return expiredOrMissing(deps, session, baseUrl, lang);
+  const brand = await sellerBrand(deps, session.scope, baseUrl);
+  const t = pageTranslator(lang, brand);
   const form = cardForm.safeParse(body);
-  if (!form.success) return render(deps, sandbox, session, baseUrl, 400, { error: form.error.issues[0]!.message });
-  const card = checkCard(form.data, deps.clock.now());
-  if (!card.number) return render(deps, sandbox, session, baseUrl, 400, { fieldErrors: card.errors });
+  if (!form.success) return render(deps, sandbox, session, baseUrl, 400, { error: form.error.issues[0]!.message }, lang);
+  const card = checkCard(form.data, deps.clock.now(), t);
+  if (!card.number) return render(deps, sandbox, session, baseUrl, 400, { fieldErrors: card.errors }, lang);
   let result: { last4: string; retried: boolean };
   try {
     result = await sandbox.updateCard(session.id, card.number);
   } catch (error) {
-    if (isConditionFailed(error)) return expiredOrMissing(deps, session, baseUrl);
+    if (isConditionFailed(error)) return expiredOrMissing(deps, session, baseUrl, lang);
     if (error instanceof ProcessorError) {
-      if (error.code === 'not_found') return expiredOrMissing(deps, session, baseUrl);
-      return render(deps, sandbox, session, baseUrl, error.code === 'declined' ? 402 : 400, error.code === 'invalid' ? { fieldErrors: { cardNumber: error.message } } : { error: error.message });
+      if (error.code === 'not_found') return expiredOrMissing(deps, session, baseUrl, lang);
+      return render(deps, sandbox, session, baseUrl, error.code === 'declined' ? 402 : 400, error.code === 'invalid' ? { fieldErrors: { cardNumber: error.message } } : { error: error.message }, lang);
     }
     throw error;
   }
   const m = await sandbox.cardUpdateMembership(session);
-  const charged = result.retried ? (m.status === 'active' ? ` We charged ${formatMoney(m.amountCents, m.currency)} to it for the overdue payment; your subscription is active again.` : ' The overdue payment did not go through; we will try again.') : ' It is used for your next charge.';
-  const brand = await sellerBrand(deps, session.scope, baseUrl);
-  return { kind: 'page', status: 200, page: cardUpdateDonePage(brand, baseUrl, { heading: 'Card updated', message: `Your card ending in ${result.last4} is saved.${charged}`, returnUrl: session.returnUrl }) };
+  const charged = result.retried ? (m.status === 'active' ? t.t('cardUpdate.recharged', { amount: t.money(m.amountCents, m.currency) }) : t.t('cardUpdate.stillOverdue')) : t.t('cardUpdate.nextCharge');
+  return { kind: 'page', status: 200, page: cardUpdateDonePage(brand, baseUrl, { heading: t.t('cardUpdate.done'), message: `${t.t('cardUpdate.saved', { last4: result.last4 })} ${charged}`, returnUrl: session.returnUrl }, t) };
 }

@@ -11,6 +11,11 @@ import { ApiError } from '../../platform/errors';
 import { ProcessorError } from '../../processor/port';
 import { checkCard } from './card-fields';
 import { checkoutPage, notFoundPage, thankYouPage, type CheckoutPageState } from './page';
+import type { SellerBrand } from '../../account/branding';
+import { checkoutBuyerLocale } from '../../checkout/hosted-view';
+import { noteCheckoutBuyer } from '../../checkout/recovery';
+import { matchLocale, negotiateLocale } from '../../platform/i18n/locales';
+import { translator, type Translator } from '../../platform/i18n/translator';
 import { checkoutRepriced } from './repository';
 import type { SandboxCheckout } from './records';
 import type { SandboxProcessor } from './sandbox';
@@ -38,30 +43,42 @@ export type HostedCheckoutOutcome = { kind: 'redirect'; location: string } | { k
 
 type PageDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'ports'>;
 
-async function render(deps: PageDeps, checkout: SandboxCheckout, baseUrl: string, status: number, state: CheckoutPageState = {}): Promise<HostedCheckoutOutcome> {
+/** What a request says about the buyer's language: `?lang=` and the browser's Accept-Language. */
+export interface PageLanguage {
+  query?: string;
+  acceptLanguage?: string;
+}
+
+/** ?lang=, the language saved on this checkout, Accept-Language, the seller's default, English. */
+const pageTranslator = (lang: PageLanguage, saved: string | null | undefined, brand: SellerBrand): Translator =>
+  translator(negotiateLocale({ query: lang.query, saved, acceptLanguage: lang.acceptLanguage, sellerDefault: brand.locale }));
+
+async function render(deps: PageDeps, checkout: SandboxCheckout, baseUrl: string, status: number, state: CheckoutPageState = {}, lang: PageLanguage = {}, chosen?: Translator): Promise<HostedCheckoutOutcome> {
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
-  if (!view) return { kind: 'missing', html: notFoundPage() };
+  if (!view) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
   const [brand, optIn] = await Promise.all([sellerBrand(deps, checkout.scope, baseUrl), checkoutOptIn(deps, checkout.scope)]);
-  return { kind: 'page', status, page: checkoutPage(brand, view, checkout, baseUrl, { ...state, optIn }) };
+  const t = chosen ?? pageTranslator(lang, view.buyerLocale, brand);
+  return { kind: 'page', status, page: checkoutPage(brand, view, checkout, baseUrl, { ...state, optIn, lang: Boolean(matchLocale(lang.query)) }, t) };
 }
 
-export async function showHostedCheckout(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, baseUrl: string): Promise<HostedCheckoutOutcome> {
+export async function showHostedCheckout(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
-  return checkout ? render(deps, checkout, baseUrl, 200) : { kind: 'missing', html: notFoundPage() };
+  return checkout ? render(deps, checkout, baseUrl, 200, {}, lang) : { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
 }
 
-export async function showThankYou(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, baseUrl: string): Promise<HostedCheckoutOutcome> {
+export async function showThankYou(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
-  if (!checkout) return { kind: 'missing', html: notFoundPage() };
+  if (!checkout) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
   if (checkout.status !== 'paid') return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}` };
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
-  if (!view) return { kind: 'missing', html: notFoundPage() };
+  if (!view) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
   // Fresh links per visit, bound to the order; the page itself is no-store. The order is recorded
   // when the processor's notification arrives: until then the page says so and looks again.
   const saleId = view.kind === 'one_time' ? await sessionSaleId(deps, checkout.scope, checkout.sessionId) : null;
   const delivered = saleId ? await deliverablesOfSale(deps, checkout.scope, saleId, baseUrl) : undefined;
   const pending = view.kind === 'one_time' && !saleId;
-  return { kind: 'page', status: 200, page: thankYouPage(await sellerBrand(deps, checkout.scope, baseUrl), view, checkout, baseUrl, null, delivered?.downloads ?? [], delivered?.licenseKeys ?? [], pending) };
+  const brand = await sellerBrand(deps, checkout.scope, baseUrl);
+  return { kind: 'page', status: 200, page: thankYouPage(brand, view, checkout, baseUrl, null, delivered?.downloads ?? [], delivered?.licenseKeys ?? [], pending, pageTranslator(lang, view.buyerLocale, brand)) };
 }
 
 const EMAIL = z.email();
@@ -80,25 +97,35 @@ export function parseAmount(text: string): number | undefined {
  * thank-you page; otherwise shows the page again with the reasons, keeping what was typed except
  * the card.
  */
-export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, body: Record<string, unknown>, baseUrl: string): Promise<HostedCheckoutOutcome> {
+export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, body: Record<string, unknown>, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
-  if (!checkout) return { kind: 'missing', html: notFoundPage() };
+  if (!checkout) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
   const values = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
-  const again = (status: number, state: CheckoutPageState) => render(deps, checkout, baseUrl, status, { values, ...state });
   const form = payForm.safeParse(body);
+  const t = pageTranslator(lang, await checkoutBuyerLocale(deps, checkout.scope, checkout.sessionId), await sellerBrand(deps, checkout.scope, baseUrl));
+  // What the page learns of its buyer: the address typed (an abandoned checkout can then be mailed)
+  // and the language read (their receipt speaks it). A payment attempt sets no timer unless it fails.
+  const typed = form.success && form.data.email && EMAIL.safeParse(form.data.email).success ? form.data.email : undefined;
+  const paying = !form.success || !form.data.intent || form.data.intent === 'pay';
+  const note = (recover: boolean) => noteCheckoutBuyer(deps, checkout.scope, checkout.sessionId, { email: typed, locale: t.locale, recover });
+  const again = async (status: number, state: CheckoutPageState) => {
+    if (paying) await note(true);
+    return render(deps, checkout, baseUrl, status, { values, ...state }, lang, t);
+  };
   if (!form.success) return again(400, { error: form.error.issues[0]!.message });
   if (checkout.status === 'paid') return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}/thanks` };
+  await note(!paying);
 
   if (form.data.intent === 'discount') {
     const code = form.data.discountCode ?? '';
-    if (!code) return again(400, { fieldErrors: { discountCode: 'Enter a discount code' } });
+    if (!code) return again(400, { fieldErrors: { discountCode: t.t('checkout.enterCode') } });
     try {
       const change = await sessionDiscountChange(deps as Deps, checkout.scope, checkout.sessionId, code);
       await deps.store.transact([change.op, checkoutRepriced(checkout.id, change.amountCents)]);
       const fresh = (await sandbox.getCheckout(checkout.id))!;
-      return render(deps, fresh, baseUrl, 200, { values: { ...values, discountCode: change.code }, notice: `Code ${change.code} applied.` });
+      return render(deps, fresh, baseUrl, 200, { values: { ...values, discountCode: change.code }, notice: t.t('checkout.codeApplied', { code: change.code }) }, lang, t);
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return again(error.status === 404 ? 400 : error.status, { fieldErrors: { discountCode: error.status === 404 ? 'This discount code does not exist' : error.message } });
+      if (error instanceof ApiError && error.status < 500) return again(error.status === 404 ? 400 : error.status, { fieldErrors: { discountCode: error.status === 404 ? t.t('checkout.codeUnknown') : error.message } });
       throw error;
     }
   }
@@ -109,9 +136,9 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
       const change = await sessionUpsellChange(deps, checkout.scope, checkout.sessionId, take);
       await deps.store.transact([change.op, checkoutRepriced(checkout.id, change.amountCents)]);
       const fresh = (await sandbox.getCheckout(checkout.id))!;
-      return render(deps, fresh, baseUrl, 200, { values, notice: take ? `${change.line?.productName ?? 'The offer'} was added to your order.` : 'The offer was removed from your order.' });
+      return render(deps, fresh, baseUrl, 200, { values, notice: take && change.line ? t.t('checkout.upsellAddedNotice', { product: change.line.productName }) : t.t('checkout.upsellRemovedNotice') }, lang, t);
     } catch (error) {
-      if (isConditionFailed(error)) return again(409, { error: 'Your order changed meanwhile; please check it and try again.' });
+      if (isConditionFailed(error)) return again(409, { error: t.t('checkout.orderChanged') });
       if (error instanceof ApiError && error.status < 500) return again(error.status, { error: error.message });
       throw error;
     }
@@ -121,14 +148,14 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
   if (view?.payWhatYouWant) {
     const cents = parseAmount(form.data.amount ?? '');
-    if (cents === undefined) return again(400, { fieldErrors: { amount: 'Enter an amount, like 12 or 12.50' } });
+    if (cents === undefined) return again(400, { fieldErrors: { amount: t.t('checkout.pwywEnterAmount') } });
     if (cents !== view.payWhatYouWant.chosenCents) {
       try {
         const change = await sessionAmountChange(deps, checkout.scope, checkout.sessionId, cents);
         await deps.store.transact([change.op, checkoutRepriced(checkout.id, change.amountCents)]);
         current = (await sandbox.getCheckout(checkout.id))!;
       } catch (error) {
-        if (isConditionFailed(error)) return again(409, { error: 'Your order changed meanwhile; please check it and try again.' });
+        if (isConditionFailed(error)) return again(409, { error: t.t('checkout.orderChanged') });
         if (error instanceof ApiError && error.status < 500) return again(400, { fieldErrors: { amount: error.message } });
         throw error;
       }
@@ -137,14 +164,17 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
 
   const fieldErrors: Record<string, string> = {};
   const email = form.data.email ?? '';
-  if (!email) fieldErrors.email = 'Enter your email address';
-  else if (!EMAIL.safeParse(email).success) fieldErrors.email = 'Enter a valid email address, like name@example.com';
+  if (!email) fieldErrors.email = t.t('checkout.enterEmail');
+  else if (!EMAIL.safeParse(email).success) fieldErrors.email = t.t('checkout.invalidEmail');
   const country = form.data.country?.toUpperCase() || undefined;
-  if (country && !/^[A-Z]{2}$/.test(country)) fieldErrors.country = 'The country is a 2-letter code, like US';
+  if (country && !/^[A-Z]{2}$/.test(country)) fieldErrors.country = t.t('checkout.countryFormat');
   const free = current.amountCents === 0;
-  const card = free ? { errors: {} } : checkCard(form.data, deps.clock.now());
+  const card = free ? { errors: {} } : checkCard(form.data, deps.clock.now(), t);
   Object.assign(fieldErrors, card.errors);
-  if (Object.keys(fieldErrors).length) return render(deps, current, baseUrl, 400, { values, fieldErrors });
+  if (Object.keys(fieldErrors).length) {
+    if (paying) await note(true);
+    return render(deps, current, baseUrl, 400, { values, fieldErrors }, lang, t);
+  }
 
   const buyer = { email, firstName: form.data.firstName || undefined, lastName: form.data.lastName || undefined, country };
   const ticked = [true, 'true', 'on'].includes(form.data.marketingOptIn as string | boolean);
@@ -153,7 +183,7 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
     const result = free
       ? await sandbox.completeFreeCheckout(current.id, buyer, claim)
       : await sandbox.payCheckout(current.id, { buyer, cardNumber: card.number, saveCard: form.data.saveCard === true || form.data.saveCard === 'true' || form.data.saveCard === 'on', claim });
-    if (result.status === 'declined') return again(402, { error: `${result.failureMessage ?? 'Your card was declined.'} Try another card; nothing was charged.` });
+    if (result.status === 'declined') return again(402, { error: t.t('checkout.declined') });
     return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}/thanks` };
   } catch (error) {
     if (error instanceof ProcessorError) return again(error.reason ? 409 : 400, error.code === 'invalid' ? { fieldErrors: { cardNumber: error.message } } : { error: error.message });

@@ -26,6 +26,9 @@ const sandboxOf = (ports: Ports) => {
 
 const checkoutParams = z.object({ checkoutId: z.string().check(z.minLength(1), z.maxLength(64)) });
 const cardUpdateParams = z.object({ sessionId: z.string().check(z.minLength(1), z.maxLength(64)) });
+/** `?lang=` picks the page's language (en, fr, de, es, pt-BR, ja); else the saved one, Accept-Language, the seller's default. */
+const langQuery = z.object({ lang: z.optional(z.string().check(z.maxLength(35))) });
+const language = (ctx: { request: { headers: Record<string, string> } }, query: { lang?: string }) => ({ query: query.lang, acceptLanguage: ctx.request.headers['accept-language'] });
 
 /** The sandbox's hosted checkout page, its form post and the thank-you page (public HTML routes). */
 export const sandboxOperations = [
@@ -38,7 +41,8 @@ export const sandboxOperations = [
     auth: 'public',
     unmetered: true,
     params: checkoutParams,
-    handler: async (ctx, { params }) => answer(await showHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx))),
+    query: langQuery,
+    handler: async (ctx, { params, query }) => answer(await showHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx), language(ctx, query))),
   }),
   defineOperation({
     operationId: 'paySandboxCheckout',
@@ -51,8 +55,9 @@ export const sandboxOperations = [
     params: checkoutParams,
     bodyType: 'json-or-multipart',
     multipart: parseMultipart,
+    query: langQuery,
     body: z.record(z.string(), z.unknown()),
-    handler: async (ctx, { params, body }) => answer(await submitHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, body, publicBaseUrl(ctx))),
+    handler: async (ctx, { params, body, query }) => answer(await submitHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, body, publicBaseUrl(ctx), language(ctx, query))),
   }),
   defineOperation({
     operationId: 'getSandboxThankYouPage',
@@ -63,7 +68,8 @@ export const sandboxOperations = [
     auth: 'public',
     unmetered: true,
     params: checkoutParams,
-    handler: async (ctx, { params }) => answer(await showThankYou(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx))),
+    query: langQuery,
+    handler: async (ctx, { params, query }) => answer(await showThankYou(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx), language(ctx, query))),
   }),
   defineOperation({
     operationId: 'getSandboxCardUpdatePage',
@@ -74,7 +80,8 @@ export const sandboxOperations = [
     auth: 'public',
     unmetered: true,
     params: cardUpdateParams,
-    handler: async (ctx, { params }) => answer(await showCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, publicBaseUrl(ctx))),
+    query: langQuery,
+    handler: async (ctx, { params, query }) => answer(await showCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, publicBaseUrl(ctx), language(ctx, query))),
   }),
   defineOperation({
     operationId: 'submitSandboxCardUpdate',
@@ -87,7 +94,8 @@ export const sandboxOperations = [
     params: cardUpdateParams,
     bodyType: 'json-or-multipart',
     multipart: parseMultipart,
+    query: langQuery,
     body: z.record(z.string(), z.unknown()),
-    handler: async (ctx, { params, body }) => answer(await submitCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, body, publicBaseUrl(ctx))),
+    handler: async (ctx, { params, body, query }) => answer(await submitCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, body, publicBaseUrl(ctx), language(ctx, query))),
   }),
 ];

@@ -1,9 +1,12 @@
 import type { SellerBrand } from '../../account/branding';
-import { buyerPage, escapeHtml as escape, formatMoney, perInterval, type BuyerPage } from '../../account/buyer-page';
+import { buyerPage, escapeHtml as escape, type BuyerPage } from '../../account/buyer-page';
 import type { HostedCheckoutView } from '../../checkout/hosted-view';
 import type { SandboxCheckout } from './records';
+import { LOCALE_NAMES, LOCALES } from '../../platform/i18n/locales';
+import { translator, type Translator } from '../../platform/i18n/translator';
+
+const EN = translator('en');
 import type { OrderDownload } from '../../product-files/records';
-import { downloadsSection } from '../../product-files/page';
 
 export interface CheckoutPageState {
   /** A problem with the whole form (decline, closed checkout). */
@@ -14,6 +17,8 @@ export interface CheckoutPageState {
   notice?: string;
   /** What the buyer typed, shown again (never the card fields). */
   values?: Record<string, string>;
+  /** The language was chosen explicitly (`?lang=`): the form posts back with it. */
+  lang?: boolean;
   /** The seller's newsletter opt-in box, when offered (see `optInBox`). */
   optIn?: { checked: boolean; wording: string } | null;
 }
@@ -28,9 +33,12 @@ function optInBox(state: CheckoutPageState): string {
   return `<p class="opt-in"><label><input type="checkbox" name="marketingOptIn" id="marketingOptIn" value="on"${ticked ? ' checked' : ''}> ${escape(state.optIn.wording)}</label></p>`;
 }
 
-const priceLine = (view: HostedCheckoutView, amountCents: number) => {
-  if (amountCents === 0 && view.kind === 'one_time') return 'Free';
-  return `${formatMoney(amountCents, view.currency)}${view.kind === 'subscription' ? perInterval(view.interval) : ''}`;
+/** "$20.00 / month" in the buyer's language. */
+export const perPeriod = (t: Translator, amountCents: number, currency: string, interval: string | null) => t.t('price.per', { price: t.money(amountCents, currency), interval: interval ?? 'other' });
+
+const priceLine = (view: HostedCheckoutView, amountCents: number, t: Translator) => {
+  if (amountCents === 0 && view.kind === 'one_time') return t.t('price.free');
+  return view.kind === 'subscription' ? perPeriod(t, amountCents, view.currency, view.interval) : t.money(amountCents, view.currency);
 };
 
 function field(name: string, label: string, state: CheckoutPageState, attrs: string, options: { keep?: boolean; hint?: string } = {}): string {
@@ -40,43 +48,45 @@ function field(name: string, label: string, state: CheckoutPageState, attrs: str
   return `<div><label for="${name}">${label}</label>${options.hint ? `<p class="muted" id="${name}-hint">${options.hint}</p>` : ''}<input id="${name}" name="${name}" ${attrs} value="${escape(value)}"${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>${error ? `<p class="field-error" id="${name}-error">${escape(error)}</p>` : ''}</div>`;
 }
 
-const PERIOD_WORD = { weekly: 'week', monthly: 'month', yearly: 'year' } as const;
-
 /**
  * What an offer with intro pricing charges, in order: today's charge (the session's price, after
  * any code), then the intro price for each of the next `periods` renewals, then the regular
  * renewal price again (retention's intro-yearly.ts: the processor charges the override for that
  * many renewals).
  */
-export function introSchedule(view: Pick<HostedCheckoutView, 'kind' | 'intro' | 'interval' | 'currency'>, amountCents: number): string | null {
+export function introSchedule(view: Pick<HostedCheckoutView, 'kind' | 'intro' | 'interval' | 'currency'>, amountCents: number, t: Translator = EN): string | null {
   if (view.kind !== 'subscription' || !view.intro) return null;
-  const word = PERIOD_WORD[view.interval ?? 'monthly'];
-  const n = view.intro.periods;
-  const per = perInterval(view.interval ?? 'monthly');
-  return `${formatMoney(amountCents, view.currency)} today, then ${formatMoney(view.intro.amountCents, view.currency)}${per} for the next ${n === 1 ? word : `${n} ${word}s`}, then ${formatMoney(amountCents, view.currency)}${per}`;
+  const interval = view.interval ?? 'monthly';
+  return t.t('checkout.intro', {
+    today: t.money(amountCents, view.currency),
+    intro: perPeriod(t, view.intro.amountCents, view.currency, interval),
+    count: view.intro.periods,
+    interval,
+    regular: perPeriod(t, amountCents, view.currency, interval),
+  });
 }
 
 /** The order summary card shared by the checkout and the thank-you page. */
-export function summaryCard(view: HostedCheckoutView, amountCents: number, heading = 'Order summary'): string {
+export function summaryCard(view: HostedCheckoutView, amountCents: number, heading?: string, t: Translator = EN): string {
   const image = view.imageUrl ? `<img src="${escape(view.imageUrl)}" alt="${escape(view.productName)}">` : '';
   // A taken upsell is on top of the product's price; the code's saving is the product's alone.
   const extra = view.upsell?.taken ? view.upsell.amountCents : 0;
   const discounted = view.discountCode && amountCents - extra < view.originalAmountCents;
-  const trial = view.kind === 'subscription' && view.trialDays ? `<p class="badge" id="trial">${view.trialDays}-day free trial, then ${escape(priceLine(view, amountCents))}</p>` : '';
-  const introLine = introSchedule(view, amountCents);
-  const intro = introLine ? `<p class="badge" id="intro"><strong>Intro price:</strong> ${escape(introLine)}.</p>` : '';
+  const trial = view.kind === 'subscription' && view.trialDays ? `<p class="badge" id="trial">${t.html('checkout.trial', { days: view.trialDays, price: priceLine(view, amountCents, t) })}</p>` : '';
+  const introLine = introSchedule(view, amountCents, t);
+  const intro = introLine ? `<p class="badge" id="intro"><strong>${t.html('checkout.introLabel')}</strong> ${escape(introLine)}.</p>` : '';
   return `<section class="card" aria-labelledby="summary-heading">
-<h2 id="summary-heading">${escape(heading)}</h2>
+<h2 id="summary-heading">${escape(heading ?? t.t('checkout.summary'))}</h2>
 <div class="product">${image}<div>
 <h1>${escape(view.productName)}</h1>
 ${view.description ? `<p id="description">${escape(view.description)}</p>` : ''}
-${view.quantity !== null ? `<p id="quantity">Quantity: ${view.quantity}</p>` : ''}
+${view.quantity !== null ? `<p id="quantity">${t.html('checkout.quantity', { quantity: view.quantity })}</p>` : ''}
 </div></div>
-${view.lines ? `<table class="lines" id="lines"><caption class="sr-only">Your order</caption>${view.lines.map((l) => `<tr><th scope="row">${escape(l.productName)}</th><td>${escape(formatMoney(l.amountCents, view.currency))}</td></tr>`).join('')}<tr><th scope="row">Total</th><td id="total">${escape(formatMoney(amountCents, view.currency))}</td></tr></table>` : ''}
-<p class="price" id="price">${discounted ? `<span class="was"><span class="sr-only">Was </span>${escape(priceLine(view, view.originalAmountCents + extra))}</span><span class="sr-only">Now </span>` : ''}${escape(priceLine(view, amountCents))}</p>
+${view.lines ? `<table class="lines" id="lines"><caption class="sr-only">${t.html('checkout.yourOrder')}</caption>${view.lines.map((l) => `<tr><th scope="row">${escape(l.productName)}</th><td>${escape(t.money(l.amountCents, view.currency))}</td></tr>`).join('')}<tr><th scope="row">${t.html('checkout.total')}</th><td id="total">${escape(t.money(amountCents, view.currency))}</td></tr></table>` : ''}
+<p class="price" id="price">${discounted ? `<span class="was"><span class="sr-only">${t.html('checkout.was')} </span>${escape(priceLine(view, view.originalAmountCents + extra, t))}</span><span class="sr-only">${t.html('checkout.now')} </span>` : ''}${escape(priceLine(view, amountCents, t))}</p>
 ${trial}${intro}
-${discounted ? `<p id="discount-applied">Code <strong>${escape(view.discountCode!)}</strong>: you save ${escape(formatMoney(view.originalAmountCents + extra - amountCents, view.currency))}</p>` : ''}
-${view.kind === 'subscription' ? `<p class="muted">Renews every ${escape(perInterval(view.interval).slice(3) || 'period')} until you cancel. You can cancel any time from the link in your receipt.</p>` : ''}
+${discounted ? `<p id="discount-applied">${t.html('checkout.youSave', { code: { __html: `<strong>${escape(view.discountCode!)}</strong>` }, amount: t.money(view.originalAmountCents + extra - amountCents, view.currency) })}</p>` : ''}
+${view.kind === 'subscription' ? `<p class="muted">${t.html('checkout.renews', { interval: view.interval ?? 'other' })}</p>` : ''}
 </section>`;
 }
 
@@ -84,24 +94,24 @@ ${view.kind === 'subscription' ? `<p class="muted">Renews every ${escape(perInte
  * The upsell offered with the product: its name, description and price, and one button in the
  * checkout form (a plain submit, no script) that adds it to the order or takes it off again.
  */
-function upsellCard(view: HostedCheckoutView): string {
+function upsellCard(view: HostedCheckoutView, t: Translator): string {
   const u = view.upsell;
   if (!u) return '';
-  const price = formatMoney(u.amountCents, view.currency);
-  const was = u.regularCents > u.amountCents ? ` <span class="was"><span class="sr-only">Regular price </span>${escape(formatMoney(u.regularCents, view.currency))}</span>` : '';
+  const price = t.money(u.amountCents, view.currency);
+  const was = u.regularCents > u.amountCents ? ` <span class="was"><span class="sr-only">${t.html('checkout.regularPrice')} </span>${escape(t.money(u.regularCents, view.currency))}</span>` : '';
   return `<section class="upsell" id="upsell" aria-labelledby="upsell-heading">
-<h2 id="upsell-heading">${u.taken ? 'Added to your order' : 'Add to your order'}</h2>
+<h2 id="upsell-heading">${t.html(u.taken ? 'checkout.upsellAdded' : 'checkout.upsellAdd')}</h2>
 <p><strong id="upsell-name">${escape(u.productName)}</strong>: <span id="upsell-price">${escape(price)}</span>${was}</p>
 ${u.description ? `<p class="muted" id="upsell-description">${escape(u.description)}</p>` : ''}
-${u.taken ? `<button type="submit" name="intent" value="upsell-remove" formnovalidate id="upsell-remove">Remove ${escape(u.productName)}</button>` : `<button type="submit" name="intent" value="upsell-add" formnovalidate id="upsell-add">Add ${escape(u.productName)} for ${escape(price)}</button>`}
+${u.taken ? `<button type="submit" name="intent" value="upsell-remove" formnovalidate id="upsell-remove">${t.html('checkout.upsellRemove', { product: u.productName })}</button>` : `<button type="submit" name="intent" value="upsell-add" formnovalidate id="upsell-add">${t.html('checkout.upsellAddFor', { product: u.productName, price })}</button>`}
 </section>`;
 }
 
 /** The page's error banner: the form's error, or how many fields are marked below. */
-function formAlert(state: { error?: string; fieldErrors?: Record<string, string> }): string {
+function formAlert(state: { error?: string; fieldErrors?: Record<string, string> }, t: Translator): string {
   const problems = state.fieldErrors ? Object.keys(state.fieldErrors).length : 0;
   if (state.error) return `<div class="alert" role="alert" id="error">${escape(state.error)}</div>`;
-  return problems ? `<div class="alert" role="alert" id="error">Please correct ${problems === 1 ? 'the field' : `the ${problems} fields`} marked below.</div>` : '';
+  return problems ? `<div class="alert" role="alert" id="error">${t.html('checkout.fixFields', { count: problems })}</div>` : '';
 }
 
 /** The sandbox's hosted checkout page: branded, one form, no script, no external asset. */
@@ -109,50 +119,61 @@ function formAlert(state: { error?: string; fieldErrors?: Record<string, string>
  * Pay what you want: the amount field, prefilled with the suggestion (or what the buyer typed),
  * with the minimum said in words.
  */
-function amountField(view: HostedCheckoutView, state: CheckoutPageState): string {
+function amountField(view: HostedCheckoutView, state: CheckoutPageState, t: Translator): string {
   const p = view.payWhatYouWant;
   if (!p) return '';
   const values = { ...state.values, amount: state.values?.amount ?? (p.chosenCents / 100).toFixed(2) };
-  const hint = p.minimumCents > 0 ? `Suggested ${formatMoney(p.suggestedCents, view.currency)}; at least ${formatMoney(p.minimumCents, view.currency)}.` : `Suggested ${formatMoney(p.suggestedCents, view.currency)}; any amount, 0 included.`;
-  return field('amount', `Name your price (${escape(view.currency)})`, { ...state, values }, 'type="text" inputmode="decimal" autocomplete="off" maxlength="12" required aria-required="true"', { hint });
+  const hint = p.minimumCents > 0
+    ? t.t('checkout.pwywHintMinimum', { suggested: t.money(p.suggestedCents, view.currency), minimum: t.money(p.minimumCents, view.currency) })
+    : t.t('checkout.pwywHintAny', { suggested: t.money(p.suggestedCents, view.currency) });
+  return field('amount', t.t('checkout.pwywLabel', { currency: view.currency }), { ...state, values }, 'type="text" inputmode="decimal" autocomplete="off" maxlength="12" required aria-required="true"', { hint });
 }
 
-export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, state: CheckoutPageState = {}): BuyerPage {
+export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, state: CheckoutPageState = {}, t: Translator = EN): BuyerPage {
   // A pay-what-you-want checkout keeps the card fields: the buyer may raise a free amount.
   const free = checkout.amountCents === 0 && !view.payWhatYouWant;
-  const emailState = view.prefillEmail && state.values?.email === undefined ? { ...state, values: { ...state.values, email: view.prefillEmail } } : state;
-  const action = `/processor/sandbox/checkout/${escape(checkout.id)}`;
-  const alert = formAlert(state);
+  const page = `/processor/sandbox/checkout/${escape(checkout.id)}`;
+  // An explicit choice of language is kept on the form's address, so its answer speaks it too.
+  const action = state.lang ? `${page}?lang=${encodeURIComponent(t.locale)}` : page;
+  const alert = formAlert(state, t);
   const notice = state.notice ? `<div class="ok" role="status" id="notice">${escape(state.notice)}</div>` : '';
   const testNote = view.testMode
-    ? `<p class="test" id="test-cards"><strong>Test mode</strong>: no real money moves. Card <strong>4242 4242 4242 4242</strong> pays, <strong>4000 0000 0000 0002</strong> is declined; any future expiry date and any 3 digits work.</p>`
+    ? `<p class="test" id="test-cards"><strong>${t.html('page.testMode')}</strong>: ${t.html('checkout.testCards', { pays: { __html: '<strong>4242 4242 4242 4242</strong>' }, declined: { __html: '<strong>4000 0000 0000 0002</strong>' } })}</p>`
     : '';
   const paid = checkout.status === 'paid';
+  const values = { ...state.values, email: state.values?.email ?? view.customerEmail ?? view.prefillEmail ?? '' };
+  const s = { ...state, values };
   const body = paid
-    ? `${summaryCard(view, checkout.amountCents)}<section class="card"><p id="paid">This checkout is already paid.</p><p><a href="${action}/thanks">See your order</a></p></section>`
-    : `${summaryCard(view, checkout.amountCents)}
+    ? `${summaryCard(view, checkout.amountCents, undefined, t)}<section class="card"><p id="paid">${t.html('checkout.alreadyPaid')}</p><p><a href="${page}/thanks">${t.html('checkout.seeOrder')}</a></p></section>`
+    : `${summaryCard(view, checkout.amountCents, undefined, t)}
 <form class="card" method="post" enctype="multipart/form-data" action="${action}" novalidate aria-labelledby="pay-heading">
-<h2 id="pay-heading">${free ? 'Your details' : 'Pay'}</h2>
+<h2 id="pay-heading">${t.html(free ? 'checkout.yourDetails' : 'checkout.pay')}</h2>
 ${alert}${notice}
-${upsellCard(view)}
-${amountField(view, state)}
-${view.payWhatYouWant ? '' : `<div class="inline">${field('discountCode', 'Discount code', state, 'type="text" autocomplete="off" maxlength="100"', { keep: true })}<button type="submit" name="intent" value="discount" formnovalidate id="apply">Apply</button></div>`}
-${field('email', 'Email', emailState, 'type="email" required autocomplete="email" aria-required="true"', { hint: 'Your receipt is sent here.' })}
-<div class="row">${field('firstName', 'First name', state, 'type="text" autocomplete="given-name" maxlength="100"')}${field('lastName', 'Last name', state, 'type="text" autocomplete="family-name" maxlength="100"')}</div>
-${field('country', 'Country code', state, 'type="text" autocomplete="country" maxlength="2" pattern="[A-Za-z]{2}"', { hint: 'Two letters, for example US or FR.' })}
+${upsellCard(view, t)}
+${amountField(view, s, t)}
+${view.payWhatYouWant ? '' : `<div class="inline">${field('discountCode', t.t('checkout.discountCode'), s, 'type="text" autocomplete="off" maxlength="100"', { keep: true })}<button type="submit" name="intent" value="discount" formnovalidate id="apply">${t.html('checkout.apply')}</button></div>`}
+${field('email', t.t('checkout.email'), s, 'type="email" required autocomplete="email" aria-required="true"', { hint: t.t('checkout.emailHint') })}
+<div class="row">${field('firstName', t.t('checkout.firstName'), s, 'type="text" autocomplete="given-name" maxlength="100"')}${field('lastName', t.t('checkout.lastName'), s, 'type="text" autocomplete="family-name" maxlength="100"')}</div>
+${field('country', t.t('checkout.country'), s, 'type="text" autocomplete="country" maxlength="2" pattern="[A-Za-z]{2}"', { hint: t.t('checkout.countryHint') })}
 ${
   free
     ? ''
-    : `<fieldset class="plain"><legend><h2>Card</h2></legend>${testNote}${view.payWhatYouWant && view.payWhatYouWant.minimumCents === 0 ? '<p class="muted">Not needed if you choose 0.</p>' : ''}
-${field('cardNumber', 'Card number', state, 'type="text" inputmode="numeric" autocomplete="cc-number" required aria-required="true" maxlength="23"', { keep: false })}
-<div class="row">${field('expiry', 'Expiry (MM/YY)', state, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', 'Security code', state, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div></fieldset>`
+    : `<fieldset class="plain"><legend><h2>${t.html('checkout.card')}</h2></legend>${testNote}${view.payWhatYouWant && view.payWhatYouWant.minimumCents === 0 ? `<p class="muted">${t.html('checkout.pwywCardOptional')}</p>` : ''}
+${field('cardNumber', t.t('card.number'), s, 'type="text" inputmode="numeric" autocomplete="cc-number" required aria-required="true" maxlength="23"', { keep: false })}
+<div class="row">${field('expiry', t.t('card.expiry'), s, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', t.t('card.cvc'), s, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div></fieldset>`
 }
-${checkout.offerSaveCard ? '<p><label><input type="checkbox" name="saveCard" value="true"> Save my card to top up my balance automatically</label></p>' : ''}
+${checkout.offerSaveCard ? `<p><label><input type="checkbox" name="saveCard" value="true"> ${t.html('checkout.saveCard')}</label></p>` : ''}
 ${optInBox(state)}
-<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? 'Get it free' : view.payWhatYouWant ? 'Pay' : `Pay ${escape(view.kind === 'subscription' && view.trialDays ? 'and start trial' : formatMoney(checkout.amountCents, view.currency))}`}</button>
-<p><a href="${escape(checkout.cancelUrl)}" id="cancel">Cancel and go back</a></p>
+<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? t.html('checkout.getFree') : view.payWhatYouWant ? t.html('checkout.pay') : view.kind === 'subscription' && view.trialDays ? t.html('checkout.payAndTrial') : t.html('checkout.payAmount', { amount: t.money(checkout.amountCents, view.currency) })}</button>
+<p><a href="${escape(checkout.cancelUrl)}" id="cancel">${t.html('checkout.cancel')}</a></p>
 </form>`;
-  return buyerPage({ brand, title: `Checkout: ${view.productName}`, baseUrl, body });
+  return buyerPage({ brand, title: t.t('checkout.title', { product: view.productName }), baseUrl, body: `${languageLinks(page, t)}${body}`, locale: t.locale });
+}
+
+/** Links to the page in each language (the buyer's explicit choice, `?lang=`). */
+function languageLinks(page: string, t: Translator): string {
+  const links = LOCALES.map((l) => (l === t.locale ? `<strong lang="${l}">${escape(LOCALE_NAMES[l])}</strong>` : `<a href="${page}?lang=${encodeURIComponent(l)}" lang="${l}" hreflang="${l}">${escape(LOCALE_NAMES[l])}</a>`));
+  return `<nav class="muted" id="languages" aria-label="${t.html('page.language')}">${links.join(' · ')}</nav>`;
 }
 
 /** Where the buyer goes after the thank-you page: successUrl with `session_id` appended. */
@@ -166,14 +187,13 @@ export function successAddress(successUrl: string, sessionId: string): string {
   }
 }
 
-const STATUS_WORDS: Record<string, string> = { active: 'active', revoked: 'revoked by the seller', refunded: 'no longer valid (refunded)', expired: 'expired' };
-
 /** The order's licence keys, to copy into the app. */
-function licenseSection(keys: { key: string; status: string }[]): string {
+function licenseSection(keys: { key: string; status: string }[], t: Translator): string {
   if (!keys.length) return '';
-  return `<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">Your licence key${keys.length > 1 ? 's' : ''}</h2><ul id="license-keys">${keys
-    .map((k) => `<li><code class="license-key">${escape(k.key)}</code>${k.status === 'active' ? '' : ` <span class="muted">(${escape(STATUS_WORDS[k.status] ?? k.status)})</span>`}</li>`)
-    .join('')}</ul><p class="muted">Your receipt has ${keys.length > 1 ? 'them' : 'it'} too.</p></section>`;
+  const status = (s: string) => (['revoked', 'refunded', 'expired'].includes(s) ? t.t(`thanks.licenseStatus.${s}` as 'thanks.licenseStatus.revoked') : s);
+  return `<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t.html('thanks.licenseKeys', { count: keys.length })}</h2><ul id="license-keys">${keys
+    .map((k) => `<li><code class="license-key">${escape(k.key)}</code>${k.status === 'active' ? '' : ` <span class="muted">(${escape(status(k.status))})</span>`}</li>`)
+    .join('')}</ul><p class="muted">${t.html('thanks.licenseInReceipt', { count: keys.length })}</p></section>`;
 }
 
 export function thankYouPage(
@@ -185,23 +205,28 @@ export function thankYouPage(
   downloads: OrderDownload[] = [],
   licenseKeys: { key: string; status: string }[] = [],
   pending = false,
+  t: Translator = EN,
 ): BuyerPage {
-  const files = downloadsSection(downloads, 'Each link works for an hour; your receipt has a link that always gives fresh ones.');
+  const files = downloads.length
+    ? `<section class="card" aria-labelledby="downloads-heading"><h2 id="downloads-heading">${t.html('thanks.downloads')}</h2><ul id="downloads">${downloads
+        .map((d) => `<li><a href="${escape(d.url)}" download>${escape(d.name)}</a> <span class="muted">(${escape(t.size(d.size))})</span></li>`)
+        .join('')}</ul><p class="muted">${t.html('thanks.linkValid')}</p></section>`
+    : '';
   // The payment is taken; the order is recorded a moment later. The page looks again by itself.
-  const preparing = pending ? `<section class="card" id="preparing" role="status"><p>Your order is being confirmed; your downloads and keys appear here in a moment. <a href="">Refresh</a></p></section>` : '';
+  const preparing = pending ? `<section class="card" id="preparing" role="status"><p>${t.html('thanks.preparing')} <a href="">${t.html('thanks.refresh')}</a></p></section>` : '';
   const body = `<section class="card" aria-labelledby="thanks-heading">
-<h1 id="thanks-heading">Thank you!</h1>
-<p id="confirmation">Your ${view.kind === 'subscription' ? 'subscription is active' : 'order is complete'}.${buyerEmail ? ` A receipt is on its way to <strong>${escape(buyerEmail)}</strong>.` : ''}</p>
+<h1 id="thanks-heading">${t.html('thanks.heading')}</h1>
+<p id="confirmation">${t.html(view.kind === 'subscription' ? 'thanks.subscriptionActive' : 'thanks.orderComplete')}${buyerEmail ? ` ${t.html('thanks.receiptTo', { email: { __html: `<strong>${escape(buyerEmail)}</strong>` } })}` : ''}</p>
 </section>
-${preparing}${files}${licenseSection(licenseKeys)}
-${summaryCard(view, checkout.amountCents, 'What you bought')}
-<section class="card"><a class="button" id="continue" href="${escape(successAddress(view.successUrl, view.sessionId))}">Continue to ${escape(brand.name)}</a></section>`;
-  const page = buyerPage({ brand, title: 'Thank you', baseUrl, body });
-  return pending ? { ...page, headers: { ...page.headers, refresh: '2' } } : page;
+${preparing}${files}${licenseSection(licenseKeys, t)}
+${summaryCard(view, checkout.amountCents, t.t('thanks.whatYouBought'), t)}
+<section class="card"><a class="button" id="continue" href="${escape(successAddress(view.successUrl, view.sessionId))}">${t.html('thanks.continue', { seller: brand.name })}</a></section>`;
+  const built = buyerPage({ brand, title: t.t('thanks.title'), baseUrl, body, locale: t.locale });
+  return pending ? { ...built, headers: { ...built.headers, refresh: '2' } } : built;
 }
 
-export function notFoundPage(): string {
-  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout not found</title></head><body><main><h1>This checkout does not exist</h1></main></body></html>';
+export function notFoundPage(t: Translator = EN): string {
+  return `<!doctype html><html lang="${t.locale}"><head><meta charset="utf-8"><title>${t.html('checkout.notFoundTitle')}</title></head><body><main><h1>${t.html('checkout.notFound')}</h1></main></body></html>`;
 }
 
 export interface CardUpdatePageInput {
@@ -213,37 +238,37 @@ export interface CardUpdatePageInput {
 }
 
 /** The sandbox's card-update page: the membership's price and current card, and the new card's fields. */
-export function cardUpdatePage(brand: SellerBrand, baseUrl: string, input: CardUpdatePageInput): BuyerPage {
+export function cardUpdatePage(brand: SellerBrand, baseUrl: string, input: CardUpdatePageInput, t: Translator = EN): BuyerPage {
   const state = input.state ?? {};
   const { membership: m } = input;
-  const alert = formAlert(state);
-  const overdue = m.status === 'past_due' ? `<p class="alert" id="overdue">Your last payment did not go through. The new card is charged ${escape(formatMoney(m.amountCents, m.currency))} right away.</p>` : '';
+  const alert = formAlert(state, t);
+  const overdue = m.status === 'past_due' ? `<p class="alert" id="overdue">${t.html('cardUpdate.overdue', { amount: t.money(m.amountCents, m.currency) })}</p>` : '';
   const testNote = input.testMode
-    ? `<p class="test" id="test-cards"><strong>Test mode</strong>: no real money moves. Card <strong>4242 4242 4242 4242</strong> is accepted, <strong>4000 0000 0000 0002</strong> is declined; any future expiry date and any 3 digits work.</p>`
+    ? `<p class="test" id="test-cards"><strong>${t.html('page.testMode')}</strong>: ${t.html('cardUpdate.testCards', { accepted: { __html: '<strong>4242 4242 4242 4242</strong>' }, declined: { __html: '<strong>4000 0000 0000 0002</strong>' } })}</p>`
     : '';
   const body = `<section class="card" aria-labelledby="update-heading">
-<h1 id="update-heading">Update your card</h1>
-<p class="price">${escape(formatMoney(m.amountCents, m.currency))}${escape(perInterval(m.interval))}</p>
-<p id="current-card">${m.card ? `Card on file: ${escape(m.card.brand)} ending in ${escape(m.card.last4)}` : 'No card on file.'}</p>
+<h1 id="update-heading">${t.html('cardUpdate.title')}</h1>
+<p class="price">${escape(perPeriod(t, m.amountCents, m.currency, m.interval))}</p>
+<p id="current-card">${m.card ? t.html('cardUpdate.onFile', { brand: m.card.brand, last4: m.card.last4 }) : t.html('cardUpdate.noCard')}</p>
 ${overdue}
 </section>
 <form class="card" method="post" enctype="multipart/form-data" action="${escape(input.action)}" novalidate aria-labelledby="card-heading">
-<h2 id="card-heading">New card</h2>
+<h2 id="card-heading">${t.html('cardUpdate.newCard')}</h2>
 ${alert}${testNote}
-${field('cardNumber', 'Card number', state, 'type="text" inputmode="numeric" autocomplete="cc-number" required aria-required="true" maxlength="23"', { keep: false })}
-<div class="row">${field('expiry', 'Expiry (MM/YY)', state, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', 'Security code', state, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div>
-<button type="submit" class="primary" id="save-card">Save card</button>
-<p><a href="${escape(input.returnUrl)}" id="back">Cancel and go back</a></p>
+${field('cardNumber', t.t('card.number'), state, 'type="text" inputmode="numeric" autocomplete="cc-number" required aria-required="true" maxlength="23"', { keep: false })}
+<div class="row">${field('expiry', t.t('card.expiry'), state, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', t.t('card.cvc'), state, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div>
+<button type="submit" class="primary" id="save-card">${t.html('cardUpdate.save')}</button>
+<p><a href="${escape(input.returnUrl)}" id="back">${t.html('checkout.cancel')}</a></p>
 </form>`;
-  return buyerPage({ brand, title: 'Update your card', baseUrl, body });
+  return buyerPage({ brand, title: t.t('cardUpdate.title'), baseUrl, body, locale: t.locale });
 }
 
 /** After the update (or for a used or expired link): what happened and the way back. */
-export function cardUpdateDonePage(brand: SellerBrand, baseUrl: string, input: { heading: string; message: string; returnUrl: string | null }): BuyerPage {
+export function cardUpdateDonePage(brand: SellerBrand, baseUrl: string, input: { heading: string; message: string; returnUrl: string | null }, t: Translator = EN): BuyerPage {
   const body = `<section class="card" aria-labelledby="done-heading">
 <h1 id="done-heading">${escape(input.heading)}</h1>
 <p id="card-result" role="status">${escape(input.message)}</p>
-${input.returnUrl ? `<a class="button" id="return" href="${escape(input.returnUrl)}">Back to your subscription</a>` : ''}
+${input.returnUrl ? `<a class="button" id="return" href="${escape(input.returnUrl)}">${t.html('cardUpdate.back')}</a>` : ''}
 </section>`;
-  return buyerPage({ brand, title: input.heading, baseUrl, body });
+  return buyerPage({ brand, title: input.heading, baseUrl, body, locale: t.locale });
 }

@@ -1,2 +1,2 @@
 /** What other capabilities call on discounts (checkout, funnels): resolve a code, count a use (at completion, or claimed at payment), create a code in their transaction. */
-export { claimDiscountUse, createDiscountOps, redeemDiscountOps, resolveDiscount } from './service';
+export { claimDiscountUse, createDiscountOps, discountCodeOf, redeemDiscountOps, resolveDiscount } from './service';

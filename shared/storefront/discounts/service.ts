@@ -178,6 +178,11 @@ function priceWith(deps: Deps, discount: DiscountRecord, productId: string, pric
   return { discountId: discount._id, code: discount.code, ...applyDiscount(priceCents, discountValue(discount)) };
 }
 
+/** The code as stored (its case), for a setting that names one (abandoned-checkout recovery); 404 when no such code. */
+export async function discountCodeOf(deps: Deps, scope: Scope, code: string): Promise<string> {
+  return (await discountByCode(deps, scope, code)).code;
+}
+
 /** The write that counts one use of a code; it fails the sale's transaction past maxUses. */
 export const redeemDiscountOps = (scope: Scope, discountId: string): TransactOp[] => [discountRedemption(scope, discountId)];
 

@@ -1,0 +1,39 @@
+import type { SellerBrand } from '../account/branding';
+import { escapeHtml as esc } from '../account/buyer-page';
+import type { Translator } from '../platform/i18n/translator';
+
+/** The abandoned-checkout mail, in the buyer's language: the product, the way back, the code. */
+export interface RecoveryMailInput {
+  brand: SellerBrand;
+  productName: string;
+  url: string;
+  discountCode: string | null;
+  testMode: boolean;
+}
+
+export function recoveryMail(t: Translator, input: RecoveryMailInput) {
+  const { brand } = input;
+  const product = input.productName;
+  const button = `<p><a href="${esc(input.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${brand.accent};color:${brand.onAccent};text-decoration:none;font-weight:bold">${esc(t.t('recovery.button'))}</a></p>`;
+  const html = [
+    `<h1>${t.html('recovery.heading', { product })}</h1>`,
+    input.testMode ? `<p><strong>${esc(t.t('mail.testMode'))}</strong></p>` : '',
+    `<p>${t.html('recovery.body', { seller: brand.name })}</p>`,
+    input.discountCode ? `<p>${t.html('recovery.code', { code: { __html: `<strong>${esc(input.discountCode)}</strong>` } })}</p>` : '',
+    button,
+    `<p style="color:#57606a">${esc(t.t('recovery.ignore'))}</p>`,
+    brand.supportEmail ? `<p>${t.html('mail.questionsReply', { email: { __html: `<a href="mailto:${esc(brand.supportEmail)}">${esc(brand.supportEmail)}</a>` } })}</p>` : '',
+  ].join('\n');
+  const text = [
+    t.t('recovery.heading', { product }),
+    input.testMode ? t.t('mail.testMode') : '',
+    t.t('recovery.body', { seller: brand.name }),
+    input.discountCode ? t.t('recovery.code', { code: input.discountCode }) : '',
+    t.t('mail.line', { label: t.t('recovery.button'), value: input.url }),
+    t.t('recovery.ignore'),
+    brand.supportEmail ? t.t('mail.questions', { email: brand.supportEmail }) : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return { subject: t.t('recovery.subject', { product }), preview: t.t('recovery.preview', { seller: brand.name }), html, text };
+}
