@@ -49,7 +49,7 @@ describe('a refused platform mail', () => {
     const spy = vi.spyOn(logger, 'error');
     try {
       runtime.adapters.email.failFor.add(mate);
-      const invited = await owner.live.post('/team/invites', { email: mate, role: 'member', teamIds: [] });
+      const invited = await owner.live.post('/team/invites', { email: mate, role: 'admin', teamIds: [] });
       expect(invited.status, invited.text).toBe(201);
       expect(invited.body.emailSent).toBe(false);
       await settleWithRetries(runtime);

@@ -36,7 +36,8 @@ describe('buyer export and erasure', () => {
     expect(customer).toBeTruthy();
 
     // Export: owner only (a member with the orders area is refused), JSON of every part.
-    const member = await joinTeam(runtime, account, 'clerk@example.com', 'member', []);
+    const orders = await account.live.post('/team/teams', { name: 'Orders', areas: ['orders'] });
+    const member = await joinTeam(runtime, account, 'clerk@example.com', 'member', [orders.body._id]);
     expect((await member.client.get(`/customers/${customer._id}/export`)).status).toBe(403);
     const exported = await account.test.get(`/customers/${customer._id}/export`);
     expect(exported.status, exported.text).toBe(200);
