@@ -91,12 +91,12 @@ describe('partner commission', () => {
 });
 
 describe('operations', () => {
-  it('offers the documented MCP tools, and none for the multipart upload or the public routes', () => {
+  it('offers the documented MCP tools (image upload through its JSON form), and none for the public routes', () => {
     const tools = storefrontOperations.filter((op) => op.tool).map((op) => op.tool);
     expect(tools.sort()).toEqual(
       [
         'list_discounts', 'create_discount', 'get_discount', 'update_discount', 'delete_discount', 'apply_discount', 'check_product_discount',
-        'list_upsells', 'create_upsell', 'get_upsell', 'update_upsell', 'delete_upsell', 'list_images', 'delete_image',
+        'list_upsells', 'create_upsell', 'get_upsell', 'update_upsell', 'delete_upsell', 'list_images', 'upload_image', 'delete_image',
         'get_creator_page', 'update_creator_page', 'create_creator_page_link', 'update_creator_page_link', 'delete_creator_page_link',
         'list_partners', 'create_partner', 'register_partner_referral', 'list_partner_referrals', 'list_partner_referral_sales', 'get_partner_stats',
         'list_reviews', 'list_refund_policies', 'create_refund_policy', 'get_refund_policy',
