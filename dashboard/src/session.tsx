@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { ApiFailure, createApiClient, type Api } from './api/client';
 import { signOutEverywhere, type Mode, type SignedIn, type StoreAccess } from './api/auth';
 import type { DashboardConfig } from './config';
+import { chosenMode, MODE_CHOICE_KEY } from './lib/mode';
 
 const STORAGE_KEY = 'dashboard.session';
 
@@ -9,6 +10,8 @@ const STORAGE_KEY = 'dashboard.session';
 export interface StoredSession extends SignedIn {
   accountId: string | null;
   mode: Mode;
+  /** False until the opening mode is settled (the person's choice, or what the store's live side shows). */
+  modeSettled?: boolean;
 }
 
 export interface SessionState {
@@ -22,6 +25,8 @@ export interface SessionState {
   signIn(signedIn: SignedIn, accountId?: string): void;
   selectStore(accountId: string): void;
   setMode(mode: Mode): void;
+  /** Settles the opening mode without recording it as the person's choice. */
+  settleMode(mode: Mode): void;
   /** The modes the person can reach in the current store. */
   modes: Mode[];
   signOut(): Promise<void>;
@@ -96,10 +101,12 @@ export function SessionProvider({ config, children }: { config: DashboardConfig;
       signIn(signedIn, accountId) {
         const stores = storesOf(signedIn);
         const chosen = accountId ?? (stores.length === 1 ? stores[0]!.accountId : null);
-        const remembered = (window.localStorage.getItem('dashboard.mode') as Mode | null) ?? 'live';
-        const modeOk = signedIn.stores.some((s) => s.accountId === chosen && s.mode === remembered);
+        // The person's own choice when they made one; else test until the shell has looked at live.
+        const remembered = chosenMode();
+        const wanted = remembered ?? 'test';
+        const modeOk = signedIn.stores.some((s) => s.accountId === chosen && s.mode === wanted);
         setNotice(null);
-        update({ ...signedIn, accountId: chosen, mode: modeOk ? remembered : (signedIn.stores.find((s) => s.accountId === chosen)?.mode ?? 'live') });
+        update({ ...signedIn, accountId: chosen, mode: modeOk ? wanted : (signedIn.stores.find((s) => s.accountId === chosen)?.mode ?? 'live'), modeSettled: remembered !== null });
       },
       selectStore(accountId) {
         if (!session) return;
@@ -108,8 +115,13 @@ export function SessionProvider({ config, children }: { config: DashboardConfig;
       },
       setMode(mode) {
         if (!session) return;
-        window.localStorage.setItem('dashboard.mode', mode);
-        update({ ...session, mode });
+        window.localStorage.setItem(MODE_CHOICE_KEY, mode);
+        update({ ...session, mode, modeSettled: true });
+      },
+      settleMode(mode) {
+        if (!session) return;
+        const modeOk = session.stores.some((s) => s.accountId === session.accountId && s.mode === mode);
+        update({ ...session, mode: modeOk ? mode : session.mode, modeSettled: true });
       },
       async signOut() {
         // The server ends every token of the sign-in first: "signed out" is only said once it is true.

@@ -53,3 +53,34 @@ export async function pageSettled(page: Page): Promise<void> {
   await page.locator('main h1').first().waitFor();
   await page.waitForFunction(() => !document.querySelector('main [role="status"] .mantine-Loader-root'), undefined, { timeout: 15_000 });
 }
+
+const AXE_PATH = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
+
+/**
+ * Every axe-core violation on the page as it stands, whatever its impact. axe is injected with
+ * page.addScriptTag, so the page's context needs `bypassCSP: true` (the app's CSP allows only its
+ * own scripts; the app itself loads nothing from elsewhere).
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { html: string }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 8).map((n) => n.html.slice(0, 200)) }));
+  });
+}
+
+/** Opens a page from the main nav as a person does: the section folds open, then the page's link. */
+export async function navTo(page: Page, section: string, title: string): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const link = nav.getByRole('link', { name: title, exact: true });
+  if (!(await link.isVisible())) await nav.getByRole('button', { name: section, exact: true }).click();
+  await link.click();
+  await pageSettled(page);
+}
+
+/** Unfolds every section of the main nav (to list or check all its links). */
+export async function unfoldNav(page: Page): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const folded = nav.locator('button[aria-expanded="false"]');
+  while ((await folded.count()) > 0) await folded.first().click();
+}

@@ -16,7 +16,7 @@ export function LoadingState({ label = 'Loading…' }: { label?: string }) {
 export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
   return (
     <Stack align="center" py="xl" gap="xs" data-testid="empty-state">
-      <Title order={3} size="h4">
+      <Title order={2} size="h4">
         {title}
       </Title>
       {children && (

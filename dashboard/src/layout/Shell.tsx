@@ -1,5 +1,8 @@
-import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, SegmentedControl, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, SegmentedControl, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
+import { LoadingState } from '../components/states';
+import { openingMode } from '../lib/mode';
 import { NavLink as RouterLink, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { allows, storesOf, useSession } from '../session';
 import { GROUP_ORDER, type PageDefinition } from '../pages/types';
@@ -12,15 +15,19 @@ function navGroups(pages: PageDefinition[]): [string, PageDefinition[]][] {
   return [...groups.entries()].sort((a, b) => rank(a[0]) - rank(b[0]));
 }
 
-/** The test/live switch, on every page; test mode also shows a TEST badge beside it. */
+/** The test/live switch, on every page, with the mode named in words beside it. */
 export function ModeSwitch() {
   const { current, modes, setMode } = useSession();
   if (!current) return null;
   return (
     <Group gap="xs" wrap="nowrap">
-      {current.mode === 'test' && (
+      {current.mode === 'test' ? (
         <Badge color="#b03a00" variant="filled" size="lg" data-testid="test-badge">
-          TEST
+          Test mode
+        </Badge>
+      ) : (
+        <Badge color="green.9" variant="filled" size="lg" data-testid="live-badge">
+          Live
         </Badge>
       )}
       <SegmentedControl
@@ -38,11 +45,67 @@ export function ModeSwitch() {
   );
 }
 
-/** The signed-in frame: header (store, mode, sign-out), nav grouped by area, the page. */
+/** Settles the mode a store opens in (test until it sells for real), once per sign-in. */
+function useOpeningMode() {
+  const session = useSession();
+  const stored = session.session;
+  const unsettled = !!stored && !stored.modeSettled && !!session.current;
+  useEffect(() => {
+    if (!unsettled || !stored) return;
+    let live = true;
+    const liveAccess = stored.stores.find((s) => s.accountId === stored.accountId && s.mode === 'live');
+    openingMode(session.config.apiBaseUrl, liveAccess).then(
+      (mode) => live && session.settleMode(mode),
+      // Live mode could not be read (a role without sales, the API away): test is the safe start.
+      () => live && session.settleMode('test'),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [unsettled]);
+  return unsettled;
+}
+
+/** A folding section of the nav: a real button that says whether it is open; opens when one of its pages is shown. */
+function NavSection({ group, items, active, onNavigate }: { group: string; items: PageDefinition[]; active: boolean; onNavigate: () => void }) {
+  const location = useLocation();
+  const [opened, setOpened] = useState(active);
+  useEffect(() => {
+    if (active) setOpened(true);
+  }, [active]);
+  return (
+    <NavLink component="button" type="button" label={group} opened={opened} onChange={setOpened} aria-expanded={opened} childrenOffset="md" fw={600} data-testid={`nav-section-${group.toLowerCase()}`}>
+      {items.map((page) => (
+        <NavLink key={page.path} component={RouterLink} to={`/${page.path}`} end label={page.title} onClick={onNavigate} active={location.pathname === `/${page.path}`} fw={400} />
+      ))}
+    </NavLink>
+  );
+}
+
+/** The nav: Home, then six sections that fold open; the section of the page in view starts open. */
+function MainNav({ pages, onNavigate }: { pages: PageDefinition[]; onNavigate: () => void }) {
+  const location = useLocation();
+  const inSection = (items: PageDefinition[]) => items.some((p) => p.path !== '' && (location.pathname === `/${p.path}` || location.pathname.startsWith(`/${p.path}/`)));
+  return (
+    <Stack gap={2}>
+      {navGroups(pages).map(([group, items]) =>
+        items.length === 1 && items[0]!.title === group ? (
+          <NavLink key={group} component={RouterLink} to={`/${items[0]!.path}`} end label={group} onClick={onNavigate} active={location.pathname === `/${items[0]!.path}`} fw={600} />
+        ) : (
+          <NavSection key={group} group={group} items={items} active={inSection(items)} onNavigate={onNavigate} />
+        ),
+      )}
+    </Stack>
+  );
+}
+
+/** The signed-in frame: header (store, mode, sign-out), the sectioned nav, the page. */
 export function Shell({ pages }: { pages: PageDefinition[] }) {
   const session = useSession();
   const location = useLocation();
   const [opened, { toggle, close }] = useDisclosure();
+  const settling = useOpeningMode();
   const { current } = session;
   if (!session.session) return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname)}`} replace />;
   if (!current) return <Navigate to="/sign-in?pick=1" replace />;
@@ -82,28 +145,26 @@ export function Shell({ pages }: { pages: PageDefinition[] }) {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
         <ScrollArea>
-          <Stack gap="xs">
-            {navGroups(visible).map(([group, items]) => (
-              <div key={group}>
-                <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="xs" component="h2">
-                  {group}
-                </Text>
-                {items.map((page) => (
-                  <NavLink key={page.path} component={RouterLink} to={`/${page.path}`} end label={page.title} onClick={close} active={location.pathname === `/${page.path}`} />
-                ))}
-              </div>
-            ))}
-          </Stack>
+          <MainNav pages={visible} onNavigate={close} />
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main>
+        {current.mode === 'test' && !settling && (
+          <Alert color="orange" variant="light" mb="md" p="xs" data-testid="test-mode-note" title="You are in test mode">
+            Payments here are simulated: no card is charged and nothing is paid out. Switch to Live when you are ready to sell.
+          </Alert>
+        )}
         <VisuallyHidden>
-          <span aria-live="polite">{current.mode === 'test' ? 'Test mode' : 'Live mode'}</span>
+          <span aria-live="polite">{settling ? '' : current.mode === 'test' ? 'Test mode' : 'Live mode'}</span>
         </VisuallyHidden>
         {/* A store or mode change starts every page afresh (its records are another set). */}
-        <div key={`${current.accountId}:${current.mode}`}>
-          <Outlet />
-        </div>
+        {settling ? (
+          <LoadingState label="Opening your store…" />
+        ) : (
+          <div key={`${current.accountId}:${current.mode}`}>
+            <Outlet />
+          </div>
+        )}
       </AppShell.Main>
     </AppShell>
   );

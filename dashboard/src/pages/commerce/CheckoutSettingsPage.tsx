@@ -115,4 +115,4 @@ export function CheckoutSettingsPage() {
   );
 }
 
-export const checkoutSettingsPage: PageDefinition = { path: 'checkout-settings', title: 'Checkout settings', area: 'marketing', group: 'Marketing', element: <CheckoutSettingsPage /> };
+export const checkoutSettingsPage: PageDefinition = { path: 'checkout-settings', title: 'Checkout settings', area: 'marketing', group: 'Settings', element: <CheckoutSettingsPage /> };

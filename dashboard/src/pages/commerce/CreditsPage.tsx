@@ -68,4 +68,4 @@ export function CreditsPage() {
   );
 }
 
-export const creditsPage: PageDefinition = { path: 'credits', title: 'Credits', area: 'orders', group: 'Customers', element: <CreditsPage /> };
+export const creditsPage: PageDefinition = { path: 'credits', title: 'Credits', area: 'orders', group: 'Sales', element: <CreditsPage /> };

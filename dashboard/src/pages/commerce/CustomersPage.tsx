@@ -85,4 +85,4 @@ export function CustomersPage() {
   );
 }
 
-export const customersPage: PageDefinition = { path: 'customers', title: 'Customers', area: 'orders', group: 'Customers', element: <CustomersPage /> };
+export const customersPage: PageDefinition = { path: 'customers', title: 'Customers', area: 'orders', group: 'Sales', element: <CustomersPage /> };

@@ -96,4 +96,4 @@ export function DiscountsPage() {
   );
 }
 
-export const discountsPage: PageDefinition = { path: 'discounts', title: 'Discounts', area: 'marketing', group: 'Marketing', element: <DiscountsPage /> };
+export const discountsPage: PageDefinition = { path: 'discounts', title: 'Discounts', area: 'marketing', group: 'Sales', element: <DiscountsPage /> };

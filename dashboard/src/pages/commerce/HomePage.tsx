@@ -79,4 +79,4 @@ export function HomePage() {
   );
 }
 
-export const homePage: PageDefinition = { path: '', title: 'Home', area: 'analytics', group: 'Overview', element: <HomePage /> };
+export const homePage: PageDefinition = { path: '', title: 'Home', area: 'analytics', group: 'Home', element: <HomePage /> };

@@ -84,4 +84,4 @@ export function PartnersPage() {
   );
 }
 
-export const partnersPage: PageDefinition = { path: 'partners', title: 'Partners', area: 'marketing', group: 'Marketing', element: <PartnersPage /> };
+export const partnersPage: PageDefinition = { path: 'partners', title: 'Partners', area: 'marketing', group: 'Growth', element: <PartnersPage /> };

@@ -84,4 +84,4 @@ export function SubscribersPage() {
   );
 }
 
-export const subscribersPage: PageDefinition = { path: 'subscribers', title: 'Subscribers', area: 'orders', group: 'Customers', element: <SubscribersPage /> };
+export const subscribersPage: PageDefinition = { path: 'subscribers', title: 'Subscribers', area: 'orders', group: 'Sales', element: <SubscribersPage /> };

@@ -85,4 +85,4 @@ export function UpsellsPage() {
   );
 }
 
-export const upsellsPage: PageDefinition = { path: 'upsells', title: 'Upsells', area: 'marketing', group: 'Marketing', element: <UpsellsPage /> };
+export const upsellsPage: PageDefinition = { path: 'upsells', title: 'Upsells', area: 'marketing', group: 'Growth', element: <UpsellsPage /> };

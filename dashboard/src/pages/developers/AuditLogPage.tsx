@@ -61,4 +61,4 @@ export function AuditLogPage() {
   );
 }
 
-export const auditLogPage: PageDefinition = { path: 'team/audit-log', title: 'Audit log', area: 'admin', group: 'Team', element: <AuditLogPage /> };
+export const auditLogPage: PageDefinition = { path: 'team/audit-log', title: 'Audit log', area: 'admin', group: 'Settings', element: <AuditLogPage /> };

@@ -60,4 +60,4 @@ export function AutomationsPage() {
   );
 }
 
-export const automationsPage: PageDefinition = { path: 'email/automations', title: 'Automations', area: 'emails', group: 'Email', element: <AutomationsPage /> };
+export const automationsPage: PageDefinition = { path: 'email/automations', title: 'Automations', area: 'emails', group: 'Audience', element: <AutomationsPage /> };

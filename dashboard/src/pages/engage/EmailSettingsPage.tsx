@@ -100,4 +100,4 @@ export function EmailSettingsPage() {
   );
 }
 
-export const emailSettingsPage: PageDefinition = { path: 'email/settings', title: 'Email sending', area: 'emails', group: 'Email', element: <EmailSettingsPage /> };
+export const emailSettingsPage: PageDefinition = { path: 'email/settings', title: 'Email sending', area: 'emails', group: 'Settings', element: <EmailSettingsPage /> };

@@ -313,4 +313,4 @@ export function MembershipDetailPage() {
   );
 }
 
-export const membershipDetailPage: PageDefinition = { path: 'memberships/:id', title: 'Membership', area: 'products', group: 'Growth', nav: false, element: <MembershipDetailPage /> };
+export const membershipDetailPage: PageDefinition = { path: 'memberships/:id', title: 'Membership', area: 'products', group: 'Products', nav: false, element: <MembershipDetailPage /> };

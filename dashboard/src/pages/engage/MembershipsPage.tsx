@@ -91,4 +91,4 @@ export function MembershipsPage() {
   );
 }
 
-export const membershipsPage: PageDefinition = { path: 'memberships', title: 'Memberships', area: 'products', group: 'Growth', element: <MembershipsPage /> };
+export const membershipsPage: PageDefinition = { path: 'memberships', title: 'Memberships', area: 'products', group: 'Products', element: <MembershipsPage /> };

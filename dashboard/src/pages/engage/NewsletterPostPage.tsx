@@ -90,4 +90,4 @@ export function NewsletterPostPage() {
   );
 }
 
-export const newsletterPostPage: PageDefinition = { path: 'email/posts/:id', title: 'Newsletter post', area: 'emails', group: 'Email', nav: false, element: <NewsletterPostPage /> };
+export const newsletterPostPage: PageDefinition = { path: 'email/posts/:id', title: 'Newsletter post', area: 'emails', group: 'Audience', nav: false, element: <NewsletterPostPage /> };

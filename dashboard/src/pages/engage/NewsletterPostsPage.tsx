@@ -85,4 +85,4 @@ export function NewsletterPostsPage() {
   );
 }
 
-export const newsletterPostsPage: PageDefinition = { path: 'email/posts', title: 'Newsletter posts', area: 'emails', group: 'Email', element: <NewsletterPostsPage /> };
+export const newsletterPostsPage: PageDefinition = { path: 'email/posts', title: 'Newsletter posts', area: 'emails', group: 'Audience', element: <NewsletterPostsPage /> };

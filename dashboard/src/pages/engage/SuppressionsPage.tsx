@@ -55,4 +55,4 @@ export function SuppressionsPage() {
   );
 }
 
-export const suppressionsPage: PageDefinition = { path: 'email/suppressions', title: 'Suppression list', area: 'emails', group: 'Email', element: <SuppressionsPage /> };
+export const suppressionsPage: PageDefinition = { path: 'email/suppressions', title: 'Suppression list', area: 'emails', group: 'Audience', element: <SuppressionsPage /> };

@@ -145,4 +145,4 @@ export function UsagePage() {
   );
 }
 
-export const usagePage: PageDefinition = { path: 'usage', title: 'Usage billing', area: 'orders', group: 'Growth', element: <UsagePage /> };
+export const usagePage: PageDefinition = { path: 'usage', title: 'Usage billing', area: 'orders', group: 'Sales', element: <UsagePage /> };

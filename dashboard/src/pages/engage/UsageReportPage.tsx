@@ -96,4 +96,4 @@ export function UsageReportPage() {
   );
 }
 
-export const usageReportPage: PageDefinition = { path: 'usage/subscribers/:id', title: 'Usage report', area: 'orders', group: 'Growth', nav: false, element: <UsageReportPage /> };
+export const usageReportPage: PageDefinition = { path: 'usage/subscribers/:id', title: 'Usage report', area: 'orders', group: 'Sales', nav: false, element: <UsageReportPage /> };

@@ -129,4 +129,4 @@ export function ContactsPage() {
   );
 }
 
-export const contactsPage: PageDefinition = { path: 'contacts', title: 'Contacts', area: 'emails', group: 'Email', element: <ContactsPage /> };
+export const contactsPage: PageDefinition = { path: 'contacts', title: 'Contacts', area: 'emails', group: 'Audience', element: <ContactsPage /> };

@@ -207,5 +207,5 @@ export function FormEditorPage() {
   return <QueryView query={query}>{(saved) => <FormEditor key={saved?._id ?? 'new'} saved={saved ?? undefined} />}</QueryView>;
 }
 
-export const formsPage: PageDefinition = { path: 'forms', title: 'Signup forms', area: 'emails', group: 'Email', element: <FormsPage /> };
-export const formEditorPage: PageDefinition = { path: 'forms/:id', title: 'Signup form', area: 'emails', group: 'Email', element: <FormEditorPage />, nav: false };
+export const formsPage: PageDefinition = { path: 'forms', title: 'Signup forms', area: 'emails', group: 'Audience', element: <FormsPage /> };
+export const formEditorPage: PageDefinition = { path: 'forms/:id', title: 'Signup form', area: 'emails', group: 'Audience', element: <FormEditorPage />, nav: false };

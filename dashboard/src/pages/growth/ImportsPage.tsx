@@ -482,6 +482,6 @@ export function ImportDetailPage() {
   );
 }
 
-export const importsPage: PageDefinition = { path: 'imports', title: 'Imports', area: 'products', group: 'Growth', element: <ImportsPage /> };
-export const newImportPage: PageDefinition = { path: 'imports/new', title: 'New import', area: 'products', group: 'Growth', element: <NewImportPage />, nav: false };
-export const importDetailPage: PageDefinition = { path: 'imports/:id', title: 'Import', area: 'products', group: 'Growth', element: <ImportDetailPage />, nav: false };
+export const importsPage: PageDefinition = { path: 'imports', title: 'Imports', area: 'products', group: 'Settings', element: <ImportsPage /> };
+export const newImportPage: PageDefinition = { path: 'imports/new', title: 'New import', area: 'products', group: 'Settings', element: <NewImportPage />, nav: false };
+export const importDetailPage: PageDefinition = { path: 'imports/:id', title: 'Import', area: 'products', group: 'Settings', element: <ImportDetailPage />, nav: false };

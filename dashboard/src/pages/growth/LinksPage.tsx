@@ -87,4 +87,4 @@ export function LinksPage() {
   );
 }
 
-export const linksPage: PageDefinition = { path: 'links', title: 'Tracked links', area: 'marketing', group: 'Marketing', element: <LinksPage /> };
+export const linksPage: PageDefinition = { path: 'links', title: 'Tracked links', area: 'marketing', group: 'Growth', element: <LinksPage /> };

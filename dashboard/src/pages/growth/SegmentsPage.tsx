@@ -343,5 +343,5 @@ export function SegmentEditorPage() {
   return <QueryView query={query}>{({ products, segment }) => <SegmentForm key={segment?._id ?? 'new'} segment={segment} products={products} />}</QueryView>;
 }
 
-export const segmentsPage: PageDefinition = { path: 'segments', title: 'Segments', area: 'emails', group: 'Email', element: <SegmentsPage /> };
-export const segmentEditorPage: PageDefinition = { path: 'segments/:id', title: 'Segment', area: 'emails', group: 'Email', element: <SegmentEditorPage />, nav: false };
+export const segmentsPage: PageDefinition = { path: 'segments', title: 'Segments', area: 'emails', group: 'Audience', element: <SegmentsPage /> };
+export const segmentEditorPage: PageDefinition = { path: 'segments/:id', title: 'Segment', area: 'emails', group: 'Audience', element: <SegmentEditorPage />, nav: false };

@@ -135,4 +135,4 @@ export function SheetsPage() {
   );
 }
 
-export const sheetsPage: PageDefinition = { path: 'sheets', title: 'Google Sheets', area: 'developers', group: 'Growth', element: <SheetsPage /> };
+export const sheetsPage: PageDefinition = { path: 'sheets', title: 'Google Sheets', area: 'developers', group: 'Developers', element: <SheetsPage /> };

@@ -171,4 +171,4 @@ export function SurveyPage() {
   );
 }
 
-export const surveyPage: PageDefinition = { path: 'attribution', title: 'Attribution survey', area: 'analytics', group: 'Analytics', element: <SurveyPage /> };
+export const surveyPage: PageDefinition = { path: 'attribution', title: 'Attribution survey', area: 'analytics', group: 'Growth', element: <SurveyPage /> };

@@ -253,4 +253,4 @@ export function TeamPage() {
   );
 }
 
-export const teamPage: PageDefinition = { path: 'team', title: 'Team', area: 'admin', group: 'Team', element: <TeamPage /> };
+export const teamPage: PageDefinition = { path: 'team', title: 'Team', area: 'admin', group: 'Settings', element: <TeamPage /> };
