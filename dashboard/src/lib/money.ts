@@ -23,5 +23,5 @@ export function sumByCurrency<T>(rows: T[], amount: (row: T) => number, currency
 export function formatDate(iso: string | number | null | undefined): string {
   if (iso === null || iso === undefined || iso === '') return '—';
   const date = typeof iso === 'number' ? new Date(iso < 1e12 ? iso * 1000 : iso) : new Date(iso);
-  return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }

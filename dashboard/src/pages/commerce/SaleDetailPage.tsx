@@ -13,7 +13,8 @@ import { FormError } from '../../components/states';
 import type { ApiFailure } from '../../api/client';
 import { formatDate } from '../../lib/money';
 import type { PageDefinition } from '../types';
-import type { Sale } from './OrdersPage';
+import { SaleStatus, type Sale } from './OrdersPage';
+import { buyerName, chargeKind, countryName, discountCodeOf, productNameOf } from './sale-words';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -147,18 +148,21 @@ function SaleDetail({ kind }: { kind: 'order' | 'payment' }) {
                   <Money amount={sale.amount} currency={sale.currency} />
                 </Title>
                 <span data-testid="sale-status">
-                  <StatusBadge status={sale.status} />
+                  <SaleStatus sale={sale} />
                 </span>
               </Group>
               <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                <Fact label="Buyer">{sale.buyerEmail}</Fact>
+                <Fact label="Product">{productNameOf(sale)}</Fact>
+                <Fact label="Buyer">{buyerName(sale) === sale.buyerEmail ? sale.buyerEmail : `${buyerName(sale)} (${sale.buyerEmail})`}</Fact>
+                <Fact label="Country">{countryName(sale.country) ?? '—'}</Fact>
                 <Fact label="Date">{formatDate(sale.createdAt)}</Fact>
-                <Fact label="Type">{sale.billingReason ? `${sale.type} (${sale.billingReason})` : sale.type}</Fact>
+                <Fact label="Kind">{chargeKind(sale)}</Fact>
+                <Fact label="Discount code">{discountCodeOf(sale) ?? 'none'}</Fact>
                 <Fact label="Refunded">
                   <span data-testid="refunded-amount">{sale.refundedAmount ? <Money amount={sale.refundedAmount} currency={sale.currency} /> : 'nothing'}</span>
                 </Fact>
                 <Fact label="Payment method">{sale.paymentMethod ? `${sale.paymentMethod.brand} •••• ${sale.paymentMethod.last4}` : '—'}</Fact>
-                <Fact label="Reference">{sale.clientReferenceId ?? '—'}</Fact>
+                {sale.clientReferenceId && <Fact label="Your reference">{sale.clientReferenceId}</Fact>}
               </SimpleGrid>
             </Card>
             {(sale.lines ?? []).length > 0 && (
