@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartPoints, lastDays } from '../../dashboard/src/lib/metrics';
+import { changeWords, chartPoints, formatDay, lastDays, latestActivity, percentChange, previousPeriod } from '../../dashboard/src/lib/metrics';
 import { formatCents, formatMoney } from '../../dashboard/src/lib/money';
 
 describe('dashboard home figures', () => {
@@ -23,5 +23,36 @@ describe('dashboard home figures', () => {
     expect(formatMoney(12.5, 'usd')).toMatch(/12\.50/);
     expect(formatMoney(12.5, 'EUR')).toMatch(/€/);
     expect(formatCents(1950, 'USD')).toMatch(/19\.50/);
+  });
+});
+
+describe('dashboard home comparison and activity', () => {
+  it('compares with the period of the same length just before', () => {
+    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-30' })).toEqual({ from: '2026-01-30', to: '2026-02-28' });
+    expect(previousPeriod({ from: '2026-03-10', to: '2026-03-10' })).toEqual({ from: '2026-03-09', to: '2026-03-09' });
+  });
+
+  it('says the change in words, without dividing by zero', () => {
+    expect(percentChange(150, 100)).toBe(50);
+    expect(percentChange(50, 100)).toBe(-50);
+    expect(percentChange(0, 0)).toBe(0);
+    expect(percentChange(10, 0)).toBeNull();
+    expect(changeWords(150, 100, 30)).toBe('+50% on the previous 30 days');
+    expect(changeWords(50, 100, 7)).toBe('−50% on the previous 7 days');
+    expect(changeWords(3, 0, 30)).toBe('up from nothing in the previous 30 days');
+  });
+
+  it('writes days the way the reader reads them', () => {
+    expect(formatDay('2026-11-03', 'en-US')).toBe('Nov 3');
+    expect(formatDay('2026-11-03', 'de-DE')).toBe('3. Nov.');
+  });
+
+  it('lists the newest activity first, whatever its kind', () => {
+    const items = [
+      { kind: 'sale' as const, at: '2026-03-01T10:00:00Z', text: 'a' },
+      { kind: 'subscriber' as const, at: '2026-03-03T10:00:00Z', text: 'b' },
+      { kind: 'refund' as const, at: '2026-03-02T10:00:00Z', text: 'c' },
+    ];
+    expect(latestActivity(items, 2).map((i) => i.text)).toEqual(['b', 'c']);
   });
 });

@@ -1,5 +1,5 @@
 import type { PageDefinition } from './types';
-import { homePage } from './commerce/HomePage';
+import { homePage } from './home/HomePage';
 import { productsPage } from './commerce/ProductsPage';
 import { offersPage } from './commerce/OffersPage';
 import { imagesPage } from './commerce/ImagesPage';
@@ -12,7 +12,6 @@ import { subscribersPage } from './commerce/SubscribersPage';
 import { creditsPage } from './commerce/CreditsPage';
 import { discountsPage } from './commerce/DiscountsPage';
 import { upsellsPage } from './commerce/UpsellsPage';
-import { checkoutSettingsPage } from './commerce/CheckoutSettingsPage';
 import { partnersPage } from './commerce/PartnersPage';
 import { apiKeysPage } from './developers/ApiKeysPage';
 import { webhooksPage } from './developers/WebhooksPage';
@@ -21,6 +20,7 @@ import { eventsPage } from './developers/EventsPage';
 import { segmentEditorPage, segmentsPage } from './growth/SegmentsPage';
 import { importDetailPage, importsPage, newImportPage } from './growth/ImportsPage';
 import { teamPage } from './growth/TeamPage';
+import { settingsPage } from './settings/SettingsPage';
 import { auditLogPage } from './developers/AuditLogPage';
 import { formEditorPage, formsPage } from './growth/FormsPage';
 import { sheetsPage } from './growth/SheetsPage';
@@ -62,8 +62,8 @@ export const PAGES: PageDefinition[] = [
   creditsPage,
   discountsPage,
   upsellsPage,
-  checkoutSettingsPage,
   partnersPage,
+  settingsPage,
   apiKeysPage,
   webhooksPage,
   deliveriesPage,
