@@ -38,6 +38,7 @@ import { usagePage } from './engage/UsagePage';
 import { usageReportPage } from './engage/UsageReportPage';
 import { newsletterPostsPage } from './engage/NewsletterPostsPage';
 import { newsletterPostPage } from './engage/NewsletterPostPage';
+import { editPostPage, newPostPage } from './engage/composer/ComposerPage';
 import { emailSettingsPage } from './engage/EmailSettingsPage';
 import { suppressionsPage } from './engage/SuppressionsPage';
 import { automationsPage } from './engage/AutomationsPage';
@@ -92,6 +93,8 @@ export const PAGES: PageDefinition[] = [
   usageReportPage,
   newsletterPostsPage,
   newsletterPostPage,
+  newPostPage,
+  editPostPage,
   emailSettingsPage,
   suppressionsPage,
   automationsPage,

@@ -3,15 +3,17 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { unwrap } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { attempt, FormModal } from '../../components/FormModal';
+import { attempt } from '../../components/FormModal';
 import { PageHeader, StatusBadge } from '../../components/Page';
 import { FormError, QueryView } from '../../components/states';
 import { useMutation, useQuery } from '../../lib/hooks';
 import { formatDate } from '../../lib/money';
+import { previewDocument } from '../../lib/compose';
 import { useSession } from '../../session';
 import type { PageDefinition } from '../types';
 import { Stat, usePolling, WorkProgress } from './common';
-import { audienceOf, loadSegments, postBody, postFields, postValues } from './NewsletterPostsPage';
+import { audienceOf, loadSegments } from './NewsletterPostsPage';
+import { audienceOfPost, recipientCount } from './composer/audience';
 
 /** One newsletter post: preview, edit (draft or failed), send now or schedule, and the send's progress. */
 export function NewsletterPostPage() {
@@ -20,12 +22,11 @@ export function NewsletterPostPage() {
   const navigate = useNavigate();
   const query = useQuery(async (api) => {
     const [post, segments] = await Promise.all([unwrap(api.GET('/newsletters/posts/{id}', { params: { path: { id } } })), loadSegments(api)]);
-    // How many the send aims at, when the API can say (a segment's count); else the bar shows counts only.
-    const target = post.segmentId ? await unwrap(api.GET('/newsletters/segments/{id}/count', { params: { path: { id: post.segmentId } } })).then((c) => c.count, () => null) : null;
+    // How many the send aims at (the audience's subscribed contacts now), for "Send now" and the bar.
+    const target = await recipientCount(api, audienceOfPost(post)).catch(() => null);
     return { post, segments, target };
   }, [id]);
   usePolling(query.data?.post.status === 'sending', query.reload, 1500);
-  const [editing, setEditing] = useState(false);
   const [sendAt, setSendAt] = useState('');
   const schedule = useMutation((api, at: string) => unwrap(api.POST('/newsletters/posts/{id}/schedule', { params: { path: { id } }, body: { sendAt: new Date(at).toISOString() } })));
   return (
@@ -42,9 +43,9 @@ export function NewsletterPostPage() {
                 actions={
                   <>
                     <StatusBadge status={post.status} />
-                    {editable && <Button variant="default" onClick={() => setEditing(true)}>Edit</Button>}
+                    {editable && <Button variant="default" component={Link} to={`/email/posts/${id}/edit`}>Edit</Button>}
                     {(editable || post.status === 'scheduled') && (
-                      <ConfirmButton color="blue" variant="filled" size="sm" title="Send now" message={`Send “${post.subject}” to ${audienceOf(post, segments).toLowerCase()} now? Each recipient gets it once.`} confirmLabel="Send now" onConfirm={() => attempt(async () => { query.set({ ...query.data!, post: await unwrap(api.POST('/newsletters/posts/{id}/send', { params: { path: { id } } })) }); })}>
+                      <ConfirmButton color="blue" variant="filled" size="sm" title="Send now" message={`Send “${post.subject}” to ${target === null ? audienceOf(post, segments).toLowerCase() : target === 1 ? '1 subscriber' : `${target} subscribers`} now? Each gets it once; it cannot be taken back.`} confirmLabel="Send now" onConfirm={() => attempt(async () => { query.set({ ...query.data!, post: await unwrap(api.POST('/newsletters/posts/{id}/send', { params: { path: { id } } })) }); })}>
                         Send now
                       </ConfirmButton>
                     )}
@@ -55,7 +56,7 @@ export function NewsletterPostPage() {
                 }
               />
               {post.failureReason && <Alert color="red" title="The send failed">{post.failureReason}</Alert>}
-              {(post.status === 'sending' || post.status === 'sent') && <WorkProgress label={post.status === 'sending' ? 'Sending' : 'Sent'} done={post.sent} total={target} running={post.status === 'sending'} />}
+              {(post.status === 'sending' || post.status === 'sent') && <WorkProgress label={post.status === 'sending' ? 'Sending' : 'Sent'} done={post.sent} total={post.status === 'sent' ? Math.max(post.sent, 1) : target} running={post.status === 'sending'} />}
               <SimpleGrid cols={{ base: 3 }}>
                 <Stat label="Sent" value={post.sent} />
                 <Stat label="Opened" value={post.opened} />
@@ -78,10 +79,9 @@ export function NewsletterPostPage() {
               )}
               <Title order={2} size="h4">Preview</Title>
               <Paper withBorder p={0} style={{ overflow: 'hidden' }}>
-                {post.html ? <iframe title="Email preview" sandbox="" srcDoc={post.html} style={{ width: '100%', minHeight: 360, border: 0, background: 'white' }} /> : <Text p="md" style={{ whiteSpace: 'pre-wrap' }}>{post.text ?? 'No body yet.'}</Text>}
+                {post.html ? <iframe title="Email preview" sandbox="" srcDoc={previewDocument(post.subject, post.html)} style={{ width: '100%', minHeight: 360, border: 0, background: 'white' }} /> : <Text p="md" style={{ whiteSpace: 'pre-wrap' }}>{post.text ?? 'No body yet.'}</Text>}
               </Paper>
               <Text size="xs" c="dimmed">Every mail also gets the footer, the physical address and a per-recipient unsubscribe link.</Text>
-              <FormModal title="Edit post" opened={editing} onClose={() => setEditing(false)} initial={postValues(post)} fields={postFields(segments)} onSubmit={(v) => attempt(async () => { query.set({ ...query.data!, post: await unwrap(api.PATCH('/newsletters/posts/{id}', { params: { path: { id } }, body: postBody(v) })) }); })} />
             </>
           );
         }}
