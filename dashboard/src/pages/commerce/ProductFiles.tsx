@@ -7,35 +7,9 @@ import { FormError, QueryView } from '../../components/states';
 import { useQuery } from '../../lib/hooks';
 import { formatDate } from '../../lib/money';
 import { useSession } from '../../session';
+import { uploadProductFile } from '../../lib/upload';
 
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
-
-/**
- * Sends one file with its progress: fetch cannot report upload progress, XMLHttpRequest can. The
- * API's own reason is shown on a refusal (413 names the plan's limit, 400 the type).
- */
-function uploadWithProgress(url: string, token: string | undefined, file: File, onProgress: (fraction: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
-    xhr.onload = () => {
-      if (xhr.status === 201) return resolve();
-      let body: unknown = xhr.responseText;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        /* not JSON */
-      }
-      reject(new ApiFailure(xhr.status, typeof body === 'object' ? (body as ApiFailure['body']) : { message: String(body) }));
-    };
-    xhr.onerror = () => reject(new ApiFailure(0, { message: 'The upload was interrupted; check the connection and try again' }));
-    const form = new FormData();
-    form.append('file', file);
-    xhr.send(form);
-  });
-}
 
 /** The buy link of a product, with a copy button. */
 export function BuyLink({ url, name }: { url: string; name: string }) {
@@ -62,19 +36,25 @@ export function ProductFilesModal({ product, onClose }: { product: { _id: string
   const query = useQuery((api) => (id ? unwrap(api.GET('/products/{id}/files', { params: { path: { id } } })) : Promise.resolve([])), [id]);
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [uploaded, setUploaded] = useState<string | null>(null);
   const [error, setError] = useState<ApiFailure | null>(null);
   const send = async () => {
     if (!file || !product) return;
     setError(null);
+    setUploaded(null);
     setProgress(0);
+    setUploading(true);
     try {
-      await uploadWithProgress(`${config.apiBaseUrl}/products/${product._id}/files`, current?.token, file, setProgress);
+      await uploadProductFile(config.apiBaseUrl, current?.token, product._id, file, setProgress);
+      setUploaded(file.name);
       setFile(null);
       query.reload();
     } catch (failure) {
       setError(failure instanceof ApiFailure ? failure : new ApiFailure(0, { message: String(failure) }));
-    } finally {
       setProgress(null);
+    } finally {
+      setUploading(false);
     }
   };
   return (
@@ -85,12 +65,19 @@ export function ProductFilesModal({ product, onClose }: { product: { _id: string
         </Text>
         {product?.buyUrl && <BuyLink url={product.buyUrl} name={product.name} />}
         <Group align="flex-end">
-          <FileInput label="File" placeholder="Choose a file" value={file} onChange={setFile} clearable w={300} data-testid="file-input" />
-          <Button onClick={send} disabled={!file} loading={progress !== null} data-testid="upload-file">
+          <FileInput label="File" placeholder="Choose a file" value={file} onChange={(f) => { setFile(f); setProgress(null); setUploaded(null); }} clearable w={300} data-testid="file-input" />
+          <Button onClick={send} disabled={!file} loading={uploading} data-testid="upload-file">
             Upload
           </Button>
         </Group>
-        {progress !== null && <Progress value={Math.round(progress * 100)} aria-label="Upload progress" animated />}
+        {progress !== null && (
+          <div data-testid="upload-progress">
+            <Text size="sm" aria-live="polite">
+              {uploading ? `Uploading… ${Math.round(progress * 100)}%` : uploaded ? `${uploaded} is uploaded.` : ''}
+            </Text>
+            <Progress value={Math.round(progress * 100)} aria-label="Upload progress" animated={uploading} />
+          </div>
+        )}
         <FormError error={error} />
         <QueryView query={query}>
           {(files) =>
