@@ -46,8 +46,17 @@ describe('seller dashboard in a browser', () => {
     const top = await nav.locator(':scope a[href="/dashboard"], :scope button[data-testid^="nav-section-"]').allTextContents();
     expect(top.map((t) => t.trim())).toEqual(['Home', 'Products', 'Sales', 'Audience', 'Growth', 'Settings', 'Developers']);
     await page.screenshot({ path: `${AFTER}/2-nav-test-mode.png` });
+    // A new store: the checklist of what is left, each step with its action.
+    const checklist = page.getByTestId('onboarding-checklist');
+    expect(await checklist.getByRole('listitem').allTextContents()).toEqual(['Add a productAdd a product', 'Share its buy linkCopy a buy link', 'Connect Stripe to take real paymentsConnect Stripe', expect.stringMatching(/^Verify the address your emails come from/)]);
+    await page.screenshot({ path: `${AFTER}/7-checklist.png` });
 
-    await navTo(page, 'Products', 'Products');
+    await checklist.getByRole('link', { name: 'Add a product' }).click();
+    await pageSettled(page);
+    // An empty list says what to do and offers the button that does it.
+    await page.getByTestId('empty-state').getByRole('button', { name: 'Add your first product' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${AFTER}/7-empty-products.png` });
     await page.getByTestId('new-product').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name').fill('Dashboard guide');
@@ -153,6 +162,9 @@ describe('seller dashboard in a browser', () => {
     // The link used at the start works once.
     await page.goto(dashboardUrl(runtime, `/sign-in?token=${encodeURIComponent(await signInToken(runtime, OWNER))}`));
     await expect(page.getByTestId('form-error').textContent()).resolves.toMatch(/already used/);
+    // The heading of a sign-in refusal says what happened, not "Not saved".
+    expect(await page.getByTestId('form-error').textContent()).toMatch(/^Could not sign you in/);
+    await page.screenshot({ path: `${AFTER}/7-sign-in-refused.png` });
 
     // Small screens: the nav folds behind a labelled button.
     await signInByMagicLink(page, runtime, OWNER);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { createTestAccount, settleWithRetries, startTestRuntime, type TestAccount } from '../support/runtime';
-import { pageSettled, signInByMagicLink } from '../support/dashboard';
+import { navTo, pageSettled, signInByMagicLink } from '../support/dashboard';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 const SHOTS = 'test/browser/screenshots';
@@ -35,8 +35,7 @@ describe('selling a digital product, in a browser', () => {
     await pageSettled(page);
     await page.getByTestId('mode-switch').getByText('Test').click();
     await page.getByTestId('test-badge').waitFor();
-    await page.getByRole('link', { name: 'Products' }).click();
-    await pageSettled(page);
+    await navTo(page, 'Products', 'Products');
 
     // The table shows the buy link with a copy button.
     await expect(page.getByTestId('buy-link').first().inputValue()).resolves.toBe(product.buyUrl);

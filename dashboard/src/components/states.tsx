@@ -46,10 +46,10 @@ export function ErrorState({ error, onRetry }: { error: ApiFailure; onRetry?: ()
 }
 
 /** A form's refusal (the API's 4xx reason), shown above its buttons. */
-export function FormError({ error }: { error: ApiFailure | null }) {
+export function FormError({ error, title = 'That did not work' }: { error: ApiFailure | null; title?: string }) {
   if (!error) return null;
   return (
-    <Alert color="red" role="alert" data-testid="form-error" title="Not saved">
+    <Alert color="red" role="alert" data-testid="form-error" title={title}>
       {error.message}
     </Alert>
   );

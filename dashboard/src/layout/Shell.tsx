@@ -26,7 +26,7 @@ export function ModeSwitch() {
           Test mode
         </Badge>
       ) : (
-        <Badge color="green.9" variant="filled" size="lg" data-testid="live-badge">
+        <Badge color="#1f6f32" variant="filled" size="lg" data-testid="live-badge">
           Live
         </Badge>
       )}
@@ -113,8 +113,9 @@ export function Shell({ pages }: { pages: PageDefinition[] }) {
   const visible = pages.filter((p) => p.nav !== false && allows(current, p.area));
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      {/* Not a banner landmark: a dialog's own <header> would make a second one. The bar is a named region instead. */}
+      <AppShell.Header component="div">
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" component="section" aria-label="Store and account">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
             <Text fw={700} visibleFrom="xs">

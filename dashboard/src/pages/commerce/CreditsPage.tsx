@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { Button, Card, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
@@ -36,7 +37,7 @@ export function CreditsPage() {
             caption="Credit balances"
             rows={accounts}
             rowKey={(a) => a._id}
-            empty={{ title: 'No credit balances', text: 'Balances appear when a buyer purchases a credits product.' }}
+            empty={{ title: 'No credit balances', text: 'Balances appear when a buyer purchases a credits product.', action: <Button component={Link} to="/products">Go to products</Button> }}
             columns={[
               { key: 'email', header: 'Buyer', render: (a) => a.buyerEmail },
               { key: 'product', header: 'Product', render: (a) => names.get(a.productId) ?? a.productId },

@@ -43,7 +43,7 @@ export function OffersPage() {
               caption="Subscription offers"
               rows={offers}
               rowKey={(o) => o._id}
-              empty={{ title: 'No subscription offers yet', text: 'Create an offer to sell a subscription.' }}
+              empty={{ title: 'No subscription offers yet', text: 'Sell a membership or a plan that renews weekly, monthly or yearly.', action: <Button onClick={() => setEditing('new')}>Create an offer</Button> }}
               columns={[
                 { key: 'name', header: 'Name', render: (o) => <Text fw={500}>{o.name}</Text> },
                 { key: 'price', header: 'Price', numeric: true, render: (o) => <Money amount={o.price} currency={o.currency} /> },

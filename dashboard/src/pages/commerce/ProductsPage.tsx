@@ -101,7 +101,7 @@ export function ProductsPage() {
               caption="Products"
               rows={products}
               rowKey={(p) => p._id}
-              empty={{ title: 'No products yet', text: 'Create your first product to sell it through the hosted checkout.' }}
+              empty={{ title: 'No products yet', text: 'Add your first product: a price, a file to deliver, and it gets a buy link to share.', action: <Button onClick={() => setEditing('new')}>Add your first product</Button> }}
               columns={[
                 { key: 'name', header: 'Name', render: (p) => <Text fw={500}>{p.name}</Text> },
                 { key: 'price', header: 'Price', numeric: true, render: (p) => <Money amount={p.price} currency={p.currency} /> },

@@ -1,4 +1,5 @@
-import { Anchor, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { Anchor, Group, Select, Stack, Text, TextInput, Button } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { unwrap, type Api } from '../../api/client';
@@ -45,7 +46,7 @@ export function SubscribersPage() {
               caption="Subscribers"
               rows={answer.data}
               rowKey={(s) => s._id}
-              empty={{ title: 'No subscribers', text: status || search ? 'Nobody matches these filters.' : 'Subscribers appear when a buyer subscribes to an offer.' }}
+              empty={{ title: 'No subscribers', text: status || search ? 'Nobody matches these filters.' : 'Subscribers appear when a buyer subscribes to an offer.', action: status || search ? undefined : <Button component={Link} to="/offers">See your offers</Button> }}
               columns={[
                 { key: 'email', header: 'Buyer', render: (s) => String(s.buyerEmail ?? s.email ?? '—') },
                 { key: 'offer', header: 'Offer', render: (s) => names.get(s.subscriptionId) ?? s.subscriptionId },

@@ -12,13 +12,14 @@ import { useMutation, useQuery } from '../../lib/hooks';
 import { formatDate } from '../../lib/money';
 import { useSession } from '../../session';
 import type { PageDefinition } from '../types';
+import { initialHtml } from '../../lib/compose';
 import { usePolling, WorkProgress } from './common';
 
 type Post = JsonAnswer<'listMemberPosts'>['data'][number];
 type PostBody = JsonBody<'createMemberPost'>;
 type Thread = JsonAnswer<'listCommunityThreads'>['data'][number];
 
-const postBody = (v: FormValues, status: 'draft' | 'published'): PostBody => ({ title: text(v.title) ?? '', html: text(v.html) ?? '', status, notify: Boolean(v.notify), pinned: Boolean(v.pinned) });
+const postBody = (v: FormValues, status: 'draft' | 'published'): PostBody => ({ title: text(v.title) ?? '', html: initialHtml(text(v.html), null), status, notify: Boolean(v.notify), pinned: Boolean(v.pinned) });
 
 function PostsTab({ membershipId, memberCount }: { membershipId: string; memberCount: number }) {
   const { api } = useSession();
@@ -97,7 +98,7 @@ function PostsTab({ membershipId, memberCount }: { membershipId: string; memberC
         initial={editing && editing !== 'new' ? { title: editing.title, html: editing.html, notify: editing.notify, pinned: editing.pinned } : { notify: true }}
         fields={[
           { name: 'title', label: 'Title', required: true },
-          { name: 'html', label: 'Body (HTML)', kind: 'textarea', required: true, description: 'Sanitised by the API.' },
+          { name: 'html', label: 'Post', kind: 'textarea', required: true, description: 'Blank lines start new paragraphs. Formatting, links and images are kept; scripts are removed.' },
           { name: 'notify', label: 'Email active members when published', kind: 'switch' },
           { name: 'pinned', label: 'Pinned', kind: 'switch' },
         ]}

@@ -84,7 +84,6 @@ export function RetentionOffersPage() {
               onSubmit={save}
             >
               <Group>
-                <Text size="xs" c="dimmed">The API checks every range; a refused value is named above the buttons and nothing changes.</Text>
               </Group>
             </FormModal>
           </>

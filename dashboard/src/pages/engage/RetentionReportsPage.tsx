@@ -26,6 +26,10 @@ interface IntroReport {
 }
 
 /** Save offers over a days range, and intro pricing and yearly switch counts. */
+/** The cancel reasons a subscriber picks in the portal, in the seller's words. */
+const REASON_WORDS: Record<string, string> = { too_expensive: 'Too expensive', not_using: 'Not using it enough', missing_features: 'Missing features', other: 'Something else' };
+const reasonWords = (reason: string | null | undefined) => (!reason ? 'Not given' : (REASON_WORDS[reason] ?? reason.replace(/_/g, ' ')));
+
 export function RetentionReportsPage() {
   const [days, setDays] = useState(30);
   const save = useQuery(async (api) => (await unwrap(api.GET('/subscription-retention/save-offers/report', { params: { query: { days } } }))) as unknown as SaveReport, [days]);
@@ -45,7 +49,7 @@ export function RetentionReportsPage() {
               <Stat label="By discount" value={r.saved.discount} />
               <Stat label="Save rate" value={pct(r.saveRate)} />
             </SimpleGrid>
-            <DataTable caption="Cancel reasons" rows={r.reasons} rowKey={(x) => x.reason} empty={{ title: `No cancel flows in the last ${r.days} days` }} columns={[{ key: 'reason', header: 'Reason', render: (x) => x.reason }, { key: 'count', header: 'Flows', numeric: true, render: (x) => x.count }]} />
+            <DataTable caption="Cancel reasons" rows={r.reasons} rowKey={(x) => x.reason} empty={{ title: `No cancel flows in the last ${r.days} days` }} columns={[{ key: 'reason', header: 'Reason', render: (x) => reasonWords(x.reason) }, { key: 'count', header: 'Flows', numeric: true, render: (x) => x.count }]} />
             <DataTable
               caption="Recent cancel flows"
               rows={r.recentFlows}
@@ -55,7 +59,7 @@ export function RetentionReportsPage() {
                 { key: 'when', header: 'When', render: (f) => formatDate(f.createdAt) },
                 { key: 'outcome', header: 'Outcome', render: (f) => <StatusBadge status={f.outcome} /> },
                 { key: 'terms', header: 'Terms', render: (f) => (f.outcome === 'pause' ? `${f.months ?? '?'} months` : f.outcome === 'discount' ? `${f.percent ?? '?'}% for ${f.months ?? '?'} months` : '—') },
-                { key: 'reason', header: 'Reason', render: (f) => f.reason ?? 'not given' },
+                { key: 'reason', header: 'Reason', render: (f) => reasonWords(f.reason) },
                 { key: 'subscriber', header: 'Subscriber', render: (f) => f.subscriptionCustomerId },
               ]}
             />

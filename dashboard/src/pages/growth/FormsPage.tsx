@@ -36,7 +36,7 @@ export function FormsPage() {
             caption="Signup forms"
             rows={forms}
             rowKey={(f) => f._id}
-            empty={{ title: 'No signup forms yet', text: 'Create one, then paste its embed code on your site.' }}
+            empty={{ title: 'No signup forms yet', text: 'Create one, then paste its embed code on your site.', action: <Button component={Link} to="/forms/new">Create a form</Button> }}
             columns={[
               { key: 'name', header: 'Name', render: (f) => <Anchor component={Link} to={`/forms/${f._id}`}>{f.name}</Anchor> },
               { key: 'type', header: 'Type', render: (f) => f.type.replace('_', '-') },

@@ -72,7 +72,7 @@ export function ImportsPage() {
               caption="Imports"
               rows={answer.data}
               rowKey={(j) => j._id}
-              empty={{ title: 'No imports yet', text: 'Start one with the CSV exports of your previous platform.' }}
+              empty={{ title: 'No imports yet', text: 'Start one with the CSV exports of your previous platform.', action: <Button component={Link} to="/imports/new">Start an import</Button> }}
               columns={[
                 { key: 'created', header: 'Created', render: (j) => <Anchor component={Link} to={`/imports/${j._id}`}>{formatDate(j.createdAt)}</Anchor> },
                 { key: 'source', header: 'Source', render: (j) => j.source },

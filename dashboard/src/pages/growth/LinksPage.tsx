@@ -34,7 +34,7 @@ export function LinksPage() {
               caption="Tracked links"
               rows={answer.data}
               rowKey={(l) => l._id}
-              empty={{ title: 'No tracked links yet', text: 'Create one per channel where you share your work.' }}
+              empty={{ title: 'No tracked links yet', text: 'Create one per channel where you share your work.', action: <Button onClick={() => setCreating(true)}>Create a link</Button> }}
               columns={[
                 { key: 'name', header: 'Name', render: (l) => l.name },
                 { key: 'channel', header: 'Channel', render: (l) => l.channel },

@@ -38,7 +38,7 @@ export function SegmentsPage() {
               caption="Segments"
               rows={answer.data}
               rowKey={(s) => s._id}
-              empty={{ title: 'No segments yet', text: 'A segment groups contacts by tags, purchases, engagement, country or how they joined.' }}
+              empty={{ title: 'No segments yet', text: 'A segment groups contacts by tags, purchases, engagement, country or how they joined.', action: <Button component={Link} to="/segments/new">Create a segment</Button> }}
               columns={[
                 { key: 'name', header: 'Name', render: (s) => <Anchor component={Link} to={`/segments/${s._id}`}>{s.name}</Anchor> },
                 { key: 'rules', header: 'Rules', render: (s) => describeDefinition(s.definition as Definition) },
@@ -61,35 +61,35 @@ function RuleEditor({ rule, onChange, products, label }: { rule: Rule; onChange:
     switch (rule.type) {
       case 'bought':
       case 'notBought':
-        return <Select label={`${label} product`} data={products} value={(rule.productId as string) || null} onChange={(v) => set({ productId: v ?? '' })} searchable placeholder="Choose a product" />;
+        return <Select label="Product" aria-label={`${label} product`} data={products} value={(rule.productId as string) || null} onChange={(v) => set({ productId: v ?? '' })} searchable placeholder="Choose a product" />;
       case 'spent':
         return (
           <Group grow>
-            <Select label={`${label} comparison`} data={[{ value: 'gt', label: 'More than' }, { value: 'lt', label: 'Less than' }]} value={rule.op as string} onChange={(v) => set({ op: v ?? 'gt' })} allowDeselect={false} />
-            <NumberInput label={`${label} amount`} value={(rule.amountCents as number) / 100} min={0} decimalScale={2} onChange={(v) => set({ amountCents: Math.round(Number(v || 0) * 100) })} />
+            <Select label="Spent" aria-label={`${label} comparison`} data={[{ value: 'gt', label: 'More than' }, { value: 'lt', label: 'Less than' }]} value={rule.op as string} onChange={(v) => set({ op: v ?? 'gt' })} allowDeselect={false} />
+            <NumberInput label="Amount" aria-label={`${label} amount`} value={(rule.amountCents as number) / 100} min={0} decimalScale={2} onChange={(v) => set({ amountCents: Math.round(Number(v || 0) * 100) })} />
           </Group>
         );
       case 'boughtWithin':
       case 'notBoughtWithin':
-        return <NumberInput label={`${label} days`} value={rule.days as number} min={1} max={3650} onChange={(v) => set({ days: Number(v || 1) })} />;
+        return <NumberInput label="In the last (days)" aria-label={`${label} days`} value={rule.days as number} min={1} max={3650} onChange={(v) => set({ days: Number(v || 1) })} />;
       case 'engagedWithin':
         return (
           <Group grow>
-            <NumberInput label={`${label} days`} value={rule.days as number} min={1} max={3650} onChange={(v) => set({ days: Number(v || 1) })} />
-            <Select label={`${label} event`} data={[{ value: 'any', label: 'Opened or clicked' }, { value: 'opened', label: 'Opened' }, { value: 'clicked', label: 'Clicked' }]} value={rule.event as string} onChange={(v) => set({ event: v ?? 'any' })} allowDeselect={false} />
+            <NumberInput label="In the last (days)" aria-label={`${label} days`} value={rule.days as number} min={1} max={3650} onChange={(v) => set({ days: Number(v || 1) })} />
+            <Select label="Did what" aria-label={`${label} event`} data={[{ value: 'any', label: 'Opened or clicked' }, { value: 'opened', label: 'Opened' }, { value: 'clicked', label: 'Clicked' }]} value={rule.event as string} onChange={(v) => set({ event: v ?? 'any' })} allowDeselect={false} />
           </Group>
         );
       case 'country':
-        return <TagsInput label={`${label} countries`} description="ISO codes, e.g. US, DE" value={rule.countries as string[]} onChange={(v) => set({ countries: v.map((c) => c.toUpperCase()) })} />;
+        return <TagsInput label="Countries" aria-label={`${label} countries`} description="Two-letter codes, e.g. US, DE, FR" value={rule.countries as string[]} onChange={(v) => set({ countries: v.map((c) => c.toUpperCase()) })} />;
       case 'source':
-        return <Select label={`${label} source`} data={SOURCES} value={rule.source as string} onChange={(v) => set({ source: v ?? 'form' })} allowDeselect={false} />;
+        return <Select label="How they joined" aria-label={`${label} source`} data={SOURCES} value={rule.source as string} onChange={(v) => set({ source: v ?? 'form' })} allowDeselect={false} />;
       default:
-        return <TextInput label={`${label} tag`} value={(rule.tag as string) ?? ''} onChange={(e) => set({ tag: e.currentTarget.value })} />;
+        return <TextInput label="Tag" aria-label={`${label} tag`} value={(rule.tag as string) ?? ''} onChange={(e) => set({ tag: e.currentTarget.value })} />;
     }
   };
   return (
     <Group align="flex-end" grow preventGrowOverflow={false} wrap="wrap">
-      <Select label={`${label} type`} data={RULE_TYPES} value={rule.type} onChange={(v) => v && onChange(newRule(v))} allowDeselect={false} maw={220} />
+      <Select label="Rule" aria-label={`${label} type`} data={RULE_TYPES} value={rule.type} onChange={(v) => v && onChange(newRule(v))} allowDeselect={false} maw={220} />
       {field()}
     </Group>
   );

@@ -18,19 +18,27 @@ export const MAX_GROUPS = 10;
 export const MAX_RULES = 20;
 
 export const RULE_TYPES: { value: string; label: string }[] = [
-  { value: 'tag', label: 'Has tag' },
-  { value: 'notTag', label: 'Lacks tag' },
-  { value: 'bought', label: 'Bought product' },
-  { value: 'notBought', label: 'Never bought product' },
-  { value: 'spent', label: 'Total spent' },
-  { value: 'boughtWithin', label: 'Bought within days' },
-  { value: 'notBoughtWithin', label: 'No purchase within days' },
-  { value: 'engagedWithin', label: 'Engaged within days' },
-  { value: 'country', label: 'Country' },
+  { value: 'tag', label: 'Has the tag' },
+  { value: 'notTag', label: 'Does not have the tag' },
+  { value: 'bought', label: 'Bought a product' },
+  { value: 'notBought', label: 'Never bought a product' },
+  { value: 'spent', label: 'Has spent in all' },
+  { value: 'boughtWithin', label: 'Bought recently' },
+  { value: 'notBoughtWithin', label: 'Has not bought for a while' },
+  { value: 'engagedWithin', label: 'Read your emails recently' },
+  { value: 'country', label: 'Lives in' },
   { value: 'source', label: 'Joined through' },
 ];
 
-export const SOURCES = ['form', 'checkout', 'import', 'dashboard', 'api', 'recommendation'];
+/** How a contact joined, in words (the API's codes as values). */
+export const SOURCES = [
+  { value: 'form', label: 'A signup form' },
+  { value: 'checkout', label: 'A purchase' },
+  { value: 'import', label: 'An import' },
+  { value: 'dashboard', label: 'Added by you' },
+  { value: 'api', label: 'An app or integration' },
+  { value: 'recommendation', label: 'A recommendation' },
+];
 
 /** A new rule of a type, with fields the API accepts once filled in. */
 export function newRule(type: string): Rule {
@@ -78,5 +86,6 @@ export const cleanDefinition = (d: Definition): Definition => ({ match: d.match,
 /** Plain-words summary of a definition for the list. */
 export function describeDefinition(d: Definition): string {
   const rules = d.groups.reduce((n, g) => n + g.rules.length, 0);
-  return `${rules} rule${rules === 1 ? '' : 's'} in ${d.groups.length} group${d.groups.length === 1 ? '' : 's'}, match ${d.match}`;
+  const groups = d.groups.length > 1 ? ` in ${d.groups.length} groups` : '';
+  return `${rules} rule${rules === 1 ? '' : 's'}${groups}, ${d.match === 'all' ? 'all must match' : 'any one is enough'}`;
 }

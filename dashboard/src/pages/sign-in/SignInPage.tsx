@@ -113,7 +113,7 @@ export function SignInPage() {
             {session.notice}
           </Alert>
         )}
-        <FormError error={error} />
+        <FormError error={error} title="Could not sign you in" />
         {sent ? (
           <Alert color="green" role="status" title="Check your inbox" data-testid="link-sent">
             If {email} belongs to a store owner or team member, a sign-in link is on its way. It works once, for 15 minutes.
