@@ -48,7 +48,7 @@ describe('seller dashboard in a browser', () => {
     await page.screenshot({ path: `${AFTER}/2-nav-test-mode.png` });
     // A new store: the checklist of what is left, each step with its action.
     const checklist = page.getByTestId('onboarding-checklist');
-    expect(await checklist.getByRole('listitem').allTextContents()).toEqual(['Add a productAdd a product', 'Share its buy linkCopy a buy link', 'Connect Stripe to take real paymentsConnect Stripe', expect.stringMatching(/^Verify the address your emails come from/)]);
+    expect(await checklist.getByRole('listitem').allTextContents()).toEqual(['Add a productAdd a product', 'Share its buy linkCopy a buy link', 'Connect Stripe to take real paymentsConnect Stripe', expect.stringContaining('Verify the address your emails come from')]);
     await page.screenshot({ path: `${AFTER}/7-checklist.png` });
 
     await checklist.getByRole('link', { name: 'Add a product' }).click();
@@ -101,7 +101,7 @@ describe('seller dashboard in a browser', () => {
     await settleWithRetries(runtime);
     await page.reload();
     await pageSettled(page);
-    await expect(page.getByTestId('sale-status').textContent()).resolves.toMatch(/refunded/);
+    await expect(page.getByTestId('sale-status').textContent()).resolves.toBe('Refunded');
     await expect(page.getByTestId('refunded-amount').textContent()).resolves.toMatch(/19\.50/);
     await shot('order-refunded');
 
