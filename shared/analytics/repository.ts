@@ -7,10 +7,10 @@ import { shardOf, WRITE_SHARDS } from './rules';
 const MARKER_TTL_SECONDS = 30 * 24 * 3600;
 const shards = () => Array.from({ length: WRITE_SHARDS }, (_, shard) => shard);
 
-/** Adds counters to a day item of a shard (created by the first ADD, with its entity and date). */
-export const dayAdd = (scope: Scope, shard: number, date: string, add: Record<string, number>): TransactOp => ({
+/** Adds counters to a day item of a shard (created by the first ADD, with its entity and date); `set` names what was sold. */
+export const dayAdd = (scope: Scope, shard: number, date: string, add: Record<string, number>, set: Record<string, string> = {}): TransactOp => ({
   update: analyticsDayEntity.declaration.key(scope, shard, date),
-  set: { entity: analyticsDayEntity.declaration.entity, v: analyticsDayEntity.declaration.version, date },
+  set: { ...set, entity: analyticsDayEntity.declaration.entity, v: analyticsDayEntity.declaration.version, date },
   add,
 });
 

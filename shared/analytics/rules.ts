@@ -57,6 +57,10 @@ export const grossField = (currency: string) => `gross_${currency.toUpperCase()}
 export const refundsField = (currency: string) => `refunds_${currency.toUpperCase()}`;
 export const salesField = (currency: string) => `sales_${currency.toUpperCase()}`;
 export const mrrField = (currency: string) => `mrr_${currency.toUpperCase()}`;
+/** Per product on a day item: its sales and gross in one currency, and its name as last sold. */
+export const productGrossField = (productId: string, currency: string) => `pg_${currency.toUpperCase()}_${productId}`;
+export const productSalesField = (productId: string, currency: string) => `ps_${currency.toUpperCase()}_${productId}`;
+export const productNameField = (productId: string) => `pn_${productId}`;
 export const NEW_SUBSCRIBERS = 'newSubscribers';
 export const CHURNED_SUBSCRIBERS = 'churnedSubscribers';
 export const ACTIVE_SUBSCRIBERS = 'activeSubscribers';
@@ -111,6 +115,61 @@ export function sumRecurring(items: Record<string, unknown>[], currency: string)
     activeSubscribers += num(item[ACTIVE_SUBSCRIBERS]);
   }
   return { mrrCents, activeSubscribers };
+}
+
+// ---- top products: the per-product counters a sale adds, and the period's ranking ----
+
+export interface SoldLine {
+  productId: string;
+  name: string;
+  cents: number;
+}
+
+/** Product ids become attribute names: only the characters ids are made of. */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * What one sale adds per product (the lines of an upsell checkout, else its one product), and
+ * the names to keep beside them. Ids that could not be attribute names are left out.
+ */
+export function productCounters(lines: SoldLine[], currency: string): { add: Record<string, number>; names: Record<string, string> } {
+  const add: Record<string, number> = {};
+  const names: Record<string, string> = {};
+  for (const line of lines) {
+    if (!SAFE_ID.test(line.productId)) continue;
+    const gross = productGrossField(line.productId, currency);
+    const sales = productSalesField(line.productId, currency);
+    add[gross] = (add[gross] ?? 0) + line.cents;
+    add[sales] = (add[sales] ?? 0) + 1;
+    if (line.name) names[productNameField(line.productId)] = line.name.slice(0, 200);
+  }
+  return { add, names };
+}
+
+export interface TopProduct {
+  productId: string;
+  name: string;
+  sales: number;
+  grossCents: number;
+}
+
+/** The period's best sellers in one currency, by gross revenue then sales, from the day items read anyway. */
+export function topProducts(items: Record<string, unknown>[], currency: string, limit = 5): TopProduct[] {
+  const prefix = `pg_${currency.toUpperCase()}_`;
+  const byId = new Map<string, TopProduct>();
+  for (const item of items) {
+    for (const [field, value] of Object.entries(item)) {
+      if (!field.startsWith(prefix) || typeof value !== 'number') continue;
+      const productId = field.slice(prefix.length);
+      const row = byId.get(productId) ?? { productId, name: '', sales: 0, grossCents: 0 };
+      row.grossCents += value;
+      row.sales += num(item[productSalesField(productId, currency)]);
+      const name = item[productNameField(productId)];
+      if (typeof name === 'string' && name) row.name = name;
+      byId.set(productId, row);
+    }
+  }
+  return [...byId.values()].sort((a, b) => b.grossCents - a.grossCents || b.sales - a.sales || a.productId.localeCompare(b.productId)).slice(0, limit);
 }
 
 // ---- recurring revenue of one subscriber ----

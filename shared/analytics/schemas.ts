@@ -27,4 +27,5 @@ export const summaryOutput = z.object({
   activeSubscribers: cents,
   newSubscribers: cents,
   churnedSubscribers: cents,
+  topProducts: z.array(z.object({ productId: z.string(), name: z.string(), sales: cents, grossCents: cents })).check(z.describe('The five products (or subscription offers) with the most gross revenue in the period and currency; refunds are not taken off')),
 });

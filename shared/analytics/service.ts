@@ -8,7 +8,7 @@ import { ConditionFailed, type TransactOp } from '../store/store';
 import { lookupSubscriber } from '../subscriptions/lookups';
 import type { SubscriberShare } from './entities';
 import * as repo from './repository';
-import { CHURNED_SUBSCRIBERS, contributionDelta, contributionOf, dayOf, dayRange, grossField, NEW_SUBSCRIBERS, refundsField, salesField, shardOf, sumDays, sumRecurring, totalOf } from './rules';
+import { CHURNED_SUBSCRIBERS, contributionDelta, contributionOf, dayOf, dayRange, grossField, NEW_SUBSCRIBERS, productCounters, refundsField, salesField, shardOf, sumDays, sumRecurring, topProducts, totalOf, type SoldLine } from './rules';
 
 /**
  * Sales and recurring-revenue figures from rollups. The consumers add each committed sale and
@@ -21,6 +21,8 @@ const MAX_ATTEMPTS = 6;
 interface OrderData {
   amount?: number;
   currency?: string;
+  product?: { id?: string | null; name?: string | null };
+  lines?: { productId?: string; name?: string; amount?: number }[];
   subscriptionCustomerId?: string;
   order?: { id?: string; createdAt?: string; type?: string; billingReason?: string };
 }
@@ -43,14 +45,21 @@ export async function countSaleEvent(deps: Deps, event: DomainEvent): Promise<vo
   const scope = scopeOf(event);
   const refund = event.type === 'order.refunded';
   const date = refund ? dayOf(eventTime(event)) : dayOf(data.order?.createdAt ?? eventTime(event));
-  const add = refund ? { [refundsField(currency)]: cents } : { [grossField(currency)]: cents, [salesField(currency)]: 1 };
+  const products = refund ? { add: {}, names: {} } : productCounters(soldLines(data, cents), currency);
+  const add = refund ? { [refundsField(currency)]: cents } : { [grossField(currency)]: cents, [salesField(currency)]: 1, ...products.add };
   try {
-    await deps.store.transact([repo.countedMarker(scope, event.id, event.created), repo.dayAdd(scope, shardOf(event.id), date, add)]);
+    await deps.store.transact([repo.countedMarker(scope, event.id, event.created), repo.dayAdd(scope, shardOf(event.id), date, add, products.names)]);
   } catch (error) {
     // Counted by an earlier delivery of this event.
     if (error instanceof ConditionFailed) return;
     throw error;
   }
+}
+
+/** What a sale sold: its lines (an upsell checkout), else its one product for the whole amount. */
+function soldLines(data: OrderData, cents: number): SoldLine[] {
+  if (data.lines?.length) return data.lines.flatMap((l) => (l.productId && typeof l.amount === 'number' ? [{ productId: l.productId, name: l.name ?? '', cents: toCents(l.amount) }] : []));
+  return data.product?.id ? [{ productId: data.product.id, name: data.product.name ?? '', cents }] : [];
 }
 
 /** A recurring charge: the latest one decides what the subscriber pays. */
@@ -141,5 +150,5 @@ export async function salesSummary(ctx: OperationContext, query: SummaryQuery) {
   const [items, recurring] = await Promise.all([repo.daysBetween(ctx.store, ctx.scope, days[0]!, days.at(-1)!), repo.recurringShards(ctx.store, ctx.scope)]);
   const rows = sumDays(days, items, currency);
   const { newSubscribers, churnedSubscribers, ...totals } = totalOf(rows);
-  return { currency, totals, days: rows, ...sumRecurring(recurring, currency), newSubscribers, churnedSubscribers };
+  return { currency, totals, days: rows, ...sumRecurring(recurring, currency), newSubscribers, churnedSubscribers, topProducts: topProducts(items, currency) };
 }

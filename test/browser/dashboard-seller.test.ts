@@ -78,6 +78,8 @@ describe('a seller’s Home, orders and settings', () => {
     const days = await page.getByTestId('sales-chart').locator('.recharts-xAxis .recharts-cartesian-axis-tick-value').allTextContents();
     expect(days.some((d) => /^[A-Z][a-z]{2} \d{1,2}$/.test(d))).toBe(true);
     expect(days.some((d) => /\d{4}-\d{2}-\d{2}/.test(d))).toBe(false);
+    // Top products: the one product, its revenue before refunds and its three sales.
+    expect(await page.getByTestId('top-products').getByRole('listitem').allTextContents()).toEqual(['Photo presets$84.10 · 3 sales']);
     // Recent activity names the buyer and the product, and the new subscriber.
     const activity = page.getByTestId('recent-activity');
     await activity.getByText('Marie Curie bought Photo presets').waitFor();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contributionDelta, contributionOf, dayRange, shardOf, sumDays, sumRecurring, WRITE_SHARDS } from '../../shared/analytics/rules';
+import { contributionDelta, contributionOf, dayRange, productCounters, shardOf, sumDays, sumRecurring, topProducts, WRITE_SHARDS } from '../../shared/analytics/rules';
 
 describe('analytics rules', () => {
   it('lists the days of a range, both ends included, and refuses what is not a range of dates', () => {
@@ -47,5 +47,26 @@ describe('analytics rules', () => {
     expect(contributionDelta(a, a)).toEqual({});
     expect(contributionDelta(a, { active: false, monthlyCents: 0, currency: 'USD' })).toEqual({ mrr_USD: -1500, activeSubscribers: -1 });
     expect(contributionDelta(a, { active: true, monthlyCents: 1000, currency: 'EUR' })).toEqual({ mrr_USD: -1500, mrr_EUR: 1000 });
+  });
+});
+
+describe('top products of a period', () => {
+  it('adds each product of a sale, by currency, keeping its name; leaves out ids that cannot be attribute names', () => {
+    const { add, names } = productCounters([{ productId: 'p1', name: 'Ebook', cents: 3000 }, { productId: 'up1', name: 'Bonus', cents: 500 }, { productId: 'bad id!', name: 'x', cents: 1 }], 'usd');
+    expect(add).toEqual({ pg_USD_p1: 3000, ps_USD_p1: 1, pg_USD_up1: 500, ps_USD_up1: 1 });
+    expect(names).toEqual({ pn_p1: 'Ebook', pn_up1: 'Bonus' });
+  });
+
+  it('ranks the period by gross revenue across days and shards, in one currency', () => {
+    const items = [
+      { date: '2026-03-01', pg_USD_a: 1000, ps_USD_a: 1, pn_a: 'A', pg_USD_b: 3000, ps_USD_b: 1, pn_b: 'B', pg_EUR_c: 9000, ps_EUR_c: 1 },
+      { date: '2026-03-02', pg_USD_a: 2500, ps_USD_a: 2, pn_a: 'A renamed' },
+    ];
+    expect(topProducts(items, 'USD')).toEqual([
+      { productId: 'a', name: 'A renamed', sales: 3, grossCents: 3500 },
+      { productId: 'b', name: 'B', sales: 1, grossCents: 3000 },
+    ]);
+    expect(topProducts(items, 'usd', 1).map((p) => p.productId)).toEqual(['a']);
+    expect(topProducts(items, 'EUR')).toEqual([{ productId: 'c', name: '', sales: 1, grossCents: 9000 }]);
   });
 });

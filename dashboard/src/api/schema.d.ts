@@ -3730,6 +3730,14 @@ export interface operations {
                         /** @description Monthly recurring revenue now: what active and trialing subscribers pay per month, discounts included. Integer cents (1999 = 19.99 in the currency). */
                         mrrCents: number;
                         newSubscribers: number;
+                        /** @description The five products (or subscription offers) with the most gross revenue in the period and currency; refunds are not taken off */
+                        topProducts: {
+                            /** @description Integer cents (1999 = 19.99 in the currency). */
+                            grossCents: number;
+                            name: string;
+                            productId: string;
+                            sales: number;
+                        }[];
                         totals: {
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             grossCents: number;

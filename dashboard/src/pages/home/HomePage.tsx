@@ -11,6 +11,7 @@ import type { PageDefinition } from '../types';
 import { Checklist } from './Checklist';
 import { RangePicker, type Range } from './RangePicker';
 import { RecentActivity } from './RecentActivity';
+import { TopProducts } from './TopProducts';
 
 /** Two requests: the period's rollups and the previous period's (the cost grows with days, not sales). */
 const loadOverview = async (api: Api, range: Range) => {
@@ -101,6 +102,7 @@ export function HomePage() {
                 )}
               </Card>
               <SimpleGrid cols={{ base: 1, md: 2 }}>
+                <TopProducts products={summary.topProducts} currency={currency} />
                 <Card withBorder>
                   <Title order={2} size="h4" mb="sm">
                     Sales per day
@@ -109,8 +111,8 @@ export function HomePage() {
                     <BarChart h={220} data={points} dataKey="day" series={[{ name: 'sales', color: 'indigo.6', label: 'Sales' }]} yAxisProps={{ allowDecimals: false, width: 40 }} />
                   </div>
                 </Card>
-                <RecentActivity />
               </SimpleGrid>
+              <RecentActivity />
             </Stack>
           );
         }}
