@@ -1,4 +1,4 @@
-import { marketingAllowed } from '../audience/service';
+import { marketingAllowed } from '../audience/suppression';
 import { prepareTransactional } from '../email/outbox';
 import { getPost, sentMailEngagement } from '../email/post-reads';
 import type { PostSource } from '../email/records';

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { bulkCreateContacts, forgetDecodedSnapshots } from '../../shared/audience/service';
+import { bulkCreateContacts } from '../../shared/audience/bulk';
+import { forgetDecodedSnapshots } from '../../shared/audience/contact-facts';
 import { rebuildFacts, refreshSmartTag } from '../../shared/segments/service';
 import { startDynamoDbLocal } from '../../shared/local/dynamodb';
 import { startLocalRuntime } from '../../shared/local/runtime';

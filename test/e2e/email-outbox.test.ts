@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
-import { suppressEmail } from '../../shared/audience/service';
+import { suppressEmail } from '../../shared/audience/suppression';
 import { deliverQueuedMail } from '../../shared/email/delivery';
 import { queueTransactional } from '../../shared/email/outbox';
 import { claimQueuedMail, getQueuedMail, getSentMail, INTERRUPTED_REASON } from '../../shared/email/repository';
