@@ -81,7 +81,8 @@ export async function contactFacts(deps: Deps, scope: Scope): Promise<ContactFac
     return {
       view,
       get rows() {
-        return (rows ??= viewRows(view));
+        rows ??= viewRows(view);
+        return rows;
       },
       deltas: read.deltas.length,
       complete: !read.more,

@@ -226,12 +226,15 @@ async function changeTagsBatched(deps: Deps, scope: Scope, ids: string[], touche
   const applied = await repo.updateContactTagsIfUnchanged(deps.store, scope, changes);
   let changed = 0;
   const redo: ContactRecord[] = [];
-  changes.forEach(({ next, before }, i) => {
-    if (!applied[i]) return void redo.push(before);
+  for (const [i, { next, before }] of changes.entries()) {
+    if (!applied[i]) {
+      redo.push(before);
+      continue;
+    }
     tagWrites.push(...repo.contactTagWrites(scope, next, before.tags));
     written.push(next);
     changed++;
-  });
+  }
   // Changed since it was read: the normal transaction (its own delta), re-reading the contact.
   await inPool(redo, 8, (contact) =>
     changeContact(deps, scope, contact._id, apply).then(

@@ -8,6 +8,7 @@ import { startDynamoDbLocal } from '../../shared/local/dynamodb';
 import { startLocalRuntime } from '../../shared/local/runtime';
 import { randomHex } from '../../shared/platform/ids';
 import { keys } from '../../shared/store/keys';
+import { seededRandom } from '../support/seeded-random';
 
 /**
  * Segments over 100,000 contacts on the local runtime and DynamoDB Local: seeding (BatchWriteItem
@@ -53,8 +54,7 @@ export async function benchSegments(options: { contacts?: number } = {}) {
     const tags = ['vip', 'beta', 'course', 'lead', 'fan'];
     const countries = ['DE', 'FR', 'US', 'GB', 'ES', 'IT', null];
     const sources = ['form', 'checkout', 'import', 'api'] as const;
-    let seed = 7;
-    const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const r = seededRandom(7);
     const iso = (maxDays: number) => new Date(nowMs - Math.floor(r() * maxDays * 86_400_000)).toISOString();
 
     const seedStarted = performance.now();
