@@ -14,13 +14,13 @@ import { creditLinkUrl } from './links';
 import type { CreditAccountRecord } from './records';
 import { creditAccountPut, creditLinkPut, getCreditAccount } from './repository';
 import { markerSeen } from '../platform/markers';
+import { escapeHtml } from '../platform/html';
 
 const MARKER_DAYS = 7;
 // The name from when it sent only the paused mail, kept so its bus rule, function and
 // dead-letter queue keep their logical ids (and the markers of events it already mailed).
 const CREDIT_MAILS = 'credit-refill-email';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The buyer's balance link, made now for an account from before links existed. Written like any
