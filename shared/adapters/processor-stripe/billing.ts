@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import type { Deps } from '../../platform/context';
 import { ProcessorError, type MembershipAdjustment, type MembershipChargeInput, type PaymentMethod, type RecoveryPolicy } from '../../processor/port';
 import type { Scope } from '../../store/keys';
+import { discountTerms } from '../../processor/intro';
 import { stripeCall } from './errors';
 import { META, specId, STRIPE_INTERVALS, type StripeRef } from './records';
 import { advanceRef, ensureRef, getRef, putStripeSettings } from './refs';
@@ -96,9 +97,8 @@ async function applyNextPayments(ctx: StripeContext, ref: StripeRef, sub: Stripe
     await stripeCall(() => ctx.client.subscriptions.update(sub.id, { discounts: '' }, { idempotencyKey: updateKey }));
     return;
   }
-  const interval = item.price.recurring?.interval ?? 'month';
-  const count = item.price.recurring?.interval_count ?? 1;
-  const months = interval === 'month' ? change.payments * count : interval === 'year' ? 12 * change.payments * count : null;
+  const terms = discountTerms(change.payments, item.price.recurring?.interval ?? 'month', item.price.recurring?.interval_count ?? 1);
+  const months = terms.duration === 'repeating' ? terms.months : null;
   const coupon = await stripeCall(() =>
     ctx.client.coupons.create(
       {
