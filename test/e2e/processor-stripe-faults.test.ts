@@ -99,7 +99,7 @@ describe('Stripe faults, end to end on the fake', () => {
     expect(await deadLetters()).toEqual([]);
   });
 
-  it('a refused card and a missing payment method on usage and renewal: the charge is failed with its retry, the membership past due, the buyer mailed by recovery', { timeout: 300_000 }, async () => {
+  it('a refused card and a missing payment method on usage and renewal: the charge is failed with its retry, the membership past due then paused on day 7, the buyer mailed', { timeout: 300_000 }, async () => {
     expect((await d.api.put('/subscription-retention/recovery/settings', { enabled: true, finalAction: 'pause', emailBuyer: true })).status).toBe(200);
     const created = await d.api.post('/subscriptions', { name: 'Fault renewals', price: 7, frequency: 'monthly' });
     const pricing = await d.api.put(`/subscriptions/${created.body._id}/usage-pricing`, { seats: { enabled: false }, meters: [{ key: 'calls', name: 'Calls', unitPriceCents: 1, includedUnits: 0 }] });
@@ -122,6 +122,9 @@ describe('Stripe faults, end to end on the fake', () => {
       expect(period!.charge.nextRetryAt).not.toBeNull();
       expect((await mailsTo(email)).length).toBeGreaterThan(0);
     }
+    // The retries run on the policy's days without a card too, and the final action follows.
+    await advanceDays(7);
+    for (const id of [refused, missing]) expect(await subscriber(d, id)).toMatchObject({ status: 'paused', paused: true });
     expect(await deadLetters()).toEqual([]);
   });
 });

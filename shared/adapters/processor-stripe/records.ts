@@ -14,6 +14,8 @@ export interface StripeSettingsRecord {
 
 /** The scheduler job that retries a failed renewal invoice on the service's recovery schedule. */
 export const JOB_RETRY_INVOICE = 'processor.stripe-retry-invoice';
+/** The recovery retry timer of one invoice (replaced by each failure, removed when it is paid). */
+export const retryTimer = (invoiceId: string) => `stripe-retry-${invoiceId}`;
 
 /** The Stripe product and current price of one catalog product or offer, kept in step with it. */
 export interface StripePriceRecord {

@@ -12,7 +12,7 @@ import type {
 } from '../../processor/port';
 import { ProcessorError } from '../../processor/port';
 import type { Scope } from '../../store/keys';
-import { JOB_RETRY_INVOICE, META, specId, type StripeRef } from './records';
+import { JOB_RETRY_INVOICE, META, retryTimer, specId, type StripeRef } from './records';
 import { idOf } from './billing';
 import { advanceRef, ensureRef, getRef, getStripeSettings } from './refs';
 import { stripeCall } from './errors';
@@ -33,8 +33,6 @@ export const STRIPE_EVENT_TYPES = [
 ] as const;
 
 const DAY_SECONDS = 86_400;
-/** The recovery retry timer of one invoice (replaced by each failure, removed when it is paid). */
-export const retryTimer = (invoiceId: string) => `stripe-retry-${invoiceId}`;
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
