@@ -8,6 +8,7 @@ import type { Consent, } from './records';
 import * as repo from './repository';
 import { applySale, isValidEmail, normalizeEmail, withCheckoutConsent, } from './rules';
 import { upsertContact } from './service';
+import { markerSeen } from '../platform/markers';
 
 /** Contacts kept current from sales and checkout consent (bus consumers). */
 
@@ -32,7 +33,7 @@ export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<v
   const email = data.customer?.email;
   if (!email || !isValidEmail(normalizeEmail(email))) return;
   const scope: Scope = { accountId: event.accountId, mode: event.mode };
-  if (await deps.store.get(repo.markerKey(SALE_FACTS_CONSUMER, event.id), { consistent: true })) return;
+  if (await markerSeen(deps, SALE_FACTS_CONSUMER, event.id, event.created)) return;
   // A sale committed before its buyer was erased, delivered after: it must not bring the contact back.
   if (await erasedSince(deps, scope, email, new Date(event.created * 1000).toISOString())) return;
   const account = await getAccount(deps.store, event.accountId);
@@ -73,7 +74,7 @@ export async function recordCheckoutConsent(deps: Deps, event: DomainEvent): Pro
   const data = event.data as { email?: string; firstName?: string | null; lastName?: string | null; consent?: Consent };
   if (!data.email || !data.consent || !isValidEmail(normalizeEmail(data.email))) return;
   const scope: Scope = { accountId: event.accountId, mode: event.mode };
-  if (await deps.store.get(repo.markerKey(CONSENT_CONSUMER, event.id), { consistent: true })) return;
+  if (await markerSeen(deps, CONSENT_CONSUMER, event.id, event.created)) return;
   const consent = data.consent;
   const name = [data.firstName, data.lastName].filter(Boolean).join(' ') || null;
   try {
