@@ -251,14 +251,22 @@ describe('what the buyer sees', () => {
     expect((await post({ intent: 'upsell-remove' })).status).toBe(303);
   });
 
-  it('an offer with intro pricing shows what is charged today, for the intro renewals, and after', { timeout: 60_000 }, async () => {
+  it('an offer with intro pricing shows what is charged today, for the intro renewals, and after; a code does not stack with it', { timeout: 60_000 }, async () => {
     const pro = await createTestAccount(runtime, 'tier3');
     const offer = await createOffer(pro, { name: 'Herb club', price: 20, frequency: 'monthly' });
     const before = await (await fetch((await openCheckout(pro, offer._id)).url)).text();
     expect(before).not.toContain('id="intro"');
-    expect((await pro.test.put(`/subscription-retention/offers/${offer._id}`, { intro: { enabled: true, price: 5, periods: 2 } })).status).toBe(200);
+    expect((await pro.test.put(`/subscription-retention/offers/${offer._id}`, { intro: { enabled: true, price: 5, periods: 3 } })).status).toBe(200);
     const html = await (await fetch((await openCheckout(pro, offer._id)).url)).text();
-    expect(html).toContain('<strong>Intro price:</strong> $20.00 today, then $5.00 / month for the next 2 months, then $20.00 / month.');
+    // The intro counts from the first charge: today's is one of its three.
+    expect(html).toContain('<strong>Intro price:</strong> $5.00 today, then $5.00 / month for the next 2 months, then $20.00 / month.');
+    expect(html).toContain('Pay $5.00');
+    // A discount code does not stack with an intro price: a clear 400, nothing opened.
+    const code = await pro.test.post('/discounts', { name: 'Tenth off', code: 'HERB10', valueType: 'percentage', value: 10, mainProductIds: [offer._id] });
+    expect(code.status, code.text).toBe(201);
+    const withCode = await pro.test.post('/checkout/sessions', { productId: offer._id, discountCode: 'HERB10', successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+    expect(withCode.status, withCode.text).toBe(400);
+    expect(withCode.body).toMatchObject({ field: 'discountCode' });
     // Another account's checkout of an offer without intro shows none.
     expect(await (await fetch((await openCheckout(seller, (await createOffer(seller, { name: 'Plain', price: 20, frequency: 'monthly' }))._id)).url)).text()).not.toContain('id="intro"');
   });

@@ -49,22 +49,25 @@ function field(name: string, label: string, state: CheckoutPageState, attrs: str
 }
 
 /**
- * What an offer with intro pricing charges, in order: today's charge (the session's price, after
- * any code), then the intro price for each of the next `periods` renewals, then the regular
- * renewal price again (retention's intro-yearly.ts: the processor charges the override for that
- * many renewals).
+ * What an offer with intro pricing charges, in order (processor/intro.ts): the intro price today
+ * and for the rest of its `periods` charges, then the regular price (`amountCents`, the session's).
+ * A one-charge intro is the intro price alone: the price line beside it says what follows.
  */
 export function introSchedule(view: Pick<HostedCheckoutView, 'kind' | 'intro' | 'interval' | 'currency'>, amountCents: number, t: Translator = EN): string | null {
   if (view.kind !== 'subscription' || !view.intro) return null;
   const interval = view.interval ?? 'monthly';
+  if (view.intro.periods <= 1) return t.money(view.intro.amountCents, view.currency);
   return t.t('checkout.intro', {
-    today: t.money(amountCents, view.currency),
+    today: t.money(view.intro.amountCents, view.currency),
     intro: perPeriod(t, view.intro.amountCents, view.currency, interval),
-    count: view.intro.periods,
+    count: view.intro.periods - 1,
     interval,
     regular: perPeriod(t, amountCents, view.currency, interval),
   });
 }
+
+/** What the buyer pays today: the intro price when the offer has one, else the session's price. */
+const dueToday = (view: Pick<HostedCheckoutView, 'kind' | 'intro'>, amountCents: number) => (view.kind === 'subscription' && view.intro && view.intro.amountCents < amountCents ? view.intro.amountCents : amountCents);
 
 /** The order summary card shared by the checkout and the thank-you page. */
 export function summaryCard(view: HostedCheckoutView, amountCents: number, heading?: string, t: Translator = EN): string {
@@ -164,7 +167,7 @@ ${field('cardNumber', t.t('card.number'), s, 'type="text" inputmode="numeric" au
 }
 ${checkout.offerSaveCard ? `<p><label><input type="checkbox" name="saveCard" value="true"> ${t.html('checkout.saveCard')}</label></p>` : ''}
 ${optInBox(state)}
-<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? t.html('checkout.getFree') : view.payWhatYouWant ? t.html('checkout.pay') : view.kind === 'subscription' && view.trialDays ? t.html('checkout.payAndTrial') : t.html('checkout.payAmount', { amount: t.money(checkout.amountCents, view.currency) })}</button>
+<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? t.html('checkout.getFree') : view.payWhatYouWant ? t.html('checkout.pay') : view.kind === 'subscription' && view.trialDays ? t.html('checkout.payAndTrial') : t.html('checkout.payAmount', { amount: t.money(dueToday(view, checkout.amountCents), view.currency) })}</button>
 <p><a href="${escape(checkout.cancelUrl)}" id="cancel">${t.html('checkout.cancel')}</a></p>
 </form>`;
   return buyerPage({ brand, title: t.t('checkout.title', { product: view.productName }), baseUrl, body: `${languageLinks(page, t)}${body}`, locale: t.locale });

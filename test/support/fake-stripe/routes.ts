@@ -179,7 +179,10 @@ export function route(model: StripeModel, method: string, path: string, params: 
     case 'POST invoices/:id/pay': {
       const invoice = model.get(a, 'invoice');
       const sub = model.objects[invoice.parent?.subscription_details?.subscription] ?? {};
-      const error = model.attempt(invoice, params.payment_method ?? model.defaultCardOf(sub), { manual: true });
+      const card = params.payment_method ?? model.defaultCardOf(sub);
+      // Paying by hand with no card on file is refused before any attempt (no event), as Stripe does.
+      if (!card && invoice.status === 'open' && invoice.amount_due > 0) throw new StripeError(400, { type: 'invalid_request_error', message: 'This customer has no attached payment source or default payment method.' });
+      const error = model.attempt(invoice, card, { manual: true });
       if (error) throw error;
       return show(invoice);
     }
