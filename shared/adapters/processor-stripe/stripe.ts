@@ -143,7 +143,13 @@ export class StripeProcessor implements ProcessorPort {
       this.client.checkout.sessions.create(
         {
           mode: subscription ? 'subscription' : 'payment',
-          line_items: [{ price: price.stripePriceId, quantity: 1 }],
+          // A buyer paying more than the price (pay what you want) pays an inline price of the
+          // same Stripe product: the catalog's price stays the one reusable price.
+          line_items: [
+            !subscription && input.amountCents > original
+              ? { price_data: { product: price.stripeProductId, unit_amount: input.amountCents, currency: lower(input.currency) }, quantity: 1 }
+              : { price: price.stripePriceId, quantity: 1 },
+          ],
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
           client_reference_id: input.clientReferenceId ?? input.sessionId,
