@@ -4,6 +4,8 @@ import { parseMultipart } from '../platform/http/multipart';
 import { badRequest } from '../platform/errors';
 import { defineOperation, rawReply, reply, type UploadedFile } from '../platform/operation';
 import type { OperationContext, PublicContext } from '../platform/context';
+import { negotiateLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
 import { receiptDownloadsPage } from './page';
 import { beginUploadBody, completeUploadBody, fileParams, fileSchema, productParams, tokenParams, uploadAnswer, uploadFileBody, uploadParams } from './schemas';
 import { abortUpload, beginUpload, completeUpload } from './uploads';
@@ -129,9 +131,12 @@ export const productFileOperations = [
     auth: 'public',
     unmetered: true,
     params: tokenParams,
-    handler: async (ctx, { params }) => {
+    query: z.object({ lang: z.optional(z.string().check(z.maxLength(35))).check(z.describe("The buyer's language (the receipt's link carries it)")) }),
+    handler: async (ctx, { params, query }) => {
       const access = await openReceiptAccess(ctx, params.token, base(ctx));
-      const page = receiptDownloadsPage(await sellerBrand(ctx, access.scope, base(ctx)), base(ctx), access.downloads, access.revoked);
+      const brand = await sellerBrand(ctx, access.scope, base(ctx));
+      const t = translator(negotiateLocale({ query: query.lang, acceptLanguage: ctx.request.headers['accept-language'], sellerDefault: brand.locale }));
+      const page = receiptDownloadsPage(brand, base(ctx), access.downloads, access.revoked, t);
       return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PRIVATE });
     },
   }),

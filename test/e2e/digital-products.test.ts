@@ -115,6 +115,10 @@ describe('product files', () => {
     const pageHtml = await (await fetch(receiptPage)).text();
     const fresh = /<ul id="downloads"><li><a href="([^"]+)"/.exec(pageHtml)![1]!.replace(/&amp;/g, '&');
     expect(fresh).not.toBe(pageLink);
+    // In the buyer's language: the browser's, or the seller's default.
+    const french = await (await fetch(receiptPage, { headers: { 'accept-language': 'fr-FR,fr;q=0.9' } })).text();
+    expect(french).toContain('Chaque lien fonctionne une heure');
+    expect(french).toContain('<html lang="fr"');
     // Three downloads in all for this order (limit 3): the page's, the receipt's, then refused.
     expect((await fetch(pageLink)).status).toBe(200);
     expect((await fetch(fresh)).status).toBe(200);
