@@ -98,6 +98,7 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
     originalAmountCents: original,
     discountCode: discount?.code ?? null,
     clientReferenceId: input.clientReferenceId ?? input.externalId ?? null,
+    ...(input.customerEmail || input.prefillEmail ? { buyerEmail: input.customerEmail ?? input.prefillEmail } : {}),
     metadata: input.metadata ?? {},
   });
   const session: CheckoutSessionRecord = {

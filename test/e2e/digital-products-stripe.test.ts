@@ -67,6 +67,8 @@ describe('digital products on Stripe (live mode)', () => {
     expect(opened.status).toBe(303);
     const location = opened.headers.get('location')!;
     expect(location).not.toContain('/processor/sandbox/');
+    // Stripe's page fills in the link's address.
+    expect(fake.model.get(location.split('/').pop()!, 'checkout.session')._params.customer_email).toBe('link-stripe@example.com');
     const viaLink = await buyOnStripe(location, 'link-stripe@example.com');
     expect(viaLink.charged).toBe(1250);
     expect(viaLink.order.amountCents).toBe(1250);

@@ -153,6 +153,8 @@ export class StripeProcessor implements ProcessorPort {
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
           client_reference_id: input.clientReferenceId ?? input.sessionId,
+          // Stripe's page fills in the address a buy link or the API already knows.
+          ...(input.buyerEmail ? { customer_email: input.buyerEmail } : {}),
           metadata,
           ...(coupon ? { discounts: [{ coupon }] } : {}),
           // Stripe Tax, when the seller turned it on for this account and mode: tax on top of the
