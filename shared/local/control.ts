@@ -52,6 +52,14 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
     },
   },
   {
+    // A page on another origin (a dashboard dev server) asks first, as the bucket's CORS rule answers in AWS.
+    method: 'OPTIONS',
+    path: PART_ROUTE,
+    async handle() {
+      return { status: 204, body: '', headers: { 'content-type': 'text/plain', 'access-control-allow-origin': '*', 'access-control-allow-methods': 'PUT', 'access-control-allow-headers': '*', 'access-control-expose-headers': 'etag', 'access-control-max-age': '3000' } };
+    },
+  },
+  {
     method: 'POST',
     path: '/_local/accounts',
     async handle(runtime, { body }) {

@@ -101,7 +101,7 @@ export interface LocalRuntimeHandle {
 }
 
 export interface ControlRoute<H extends LocalRuntimeHandle = LocalRuntimeHandle> {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'OPTIONS';
   path: string;
   /** The body is bytes (`raw`), not JSON: the local blob's part uploads. */
   rawBody?: true;

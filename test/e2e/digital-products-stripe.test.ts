@@ -72,6 +72,15 @@ describe('digital products on Stripe (live mode)', () => {
     const viaLink = await buyOnStripe(location, 'link-stripe@example.com');
     expect(viaLink.charged).toBe(1250);
     expect(viaLink.order.amountCents).toBe(1250);
+
+    // A fixed-price product's buy link with ?discount=: Stripe charges the discounted price.
+    const poster = (await seller.live.post('/products', { name: 'Poster', price: 20 })).body;
+    expect((await seller.live.post('/discounts', { name: 'Half', code: 'HALF', valueType: 'percentage', value: 50, mainProductIds: [poster._id] })).status).toBe(201);
+    const discounted = await fetch(`${runtime.url}/buy/${poster._id}?discount=half`, { redirect: 'manual' });
+    expect(discounted.status).toBe(303);
+    const half = await buyOnStripe(discounted.headers.get('location')!, 'half-stripe@example.com');
+    expect(half.charged).toBe(1000);
+    expect(half.order.amountCents).toBe(1000);
   });
 
   it('a paid order downloads its file byte for byte and activates its key; a refund through the API ends both', { timeout: 240_000 }, async () => {

@@ -94,6 +94,12 @@ describe('product files uploaded in parts', () => {
     expect((await seller.live.post(`/products/${product._id}/files/uploads/${uploadId}/complete`, { parts: [{ partNumber: 1, etag: 'x' }] })).status).toBe(404);
     expect((await fetch(begun.body.parts[0].url.replace('/parts/1?', '/parts/3?'), { method: 'PUT', body: 'x' })).status).toBe(403);
 
+    // A page on another origin may PUT the parts: the preflight is answered and the ETag exposed.
+    const preflight = await fetch(begun.body.parts[0].url, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PUT' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('PUT');
+    expect(preflight.headers.get('access-control-expose-headers')).toBe('etag');
+
     const parts = await putParts(begun.body, bytes);
     // Wrong ETags or a missing part: 400 with the reason, and the upload stays open to try again.
     const wrong = await seller.test.post(`/products/${product._id}/files/uploads/${uploadId}/complete`, { parts: [parts[0], { partNumber: 2, etag: parts[0]!.etag }] });
