@@ -67,8 +67,20 @@ describe('digital products on Stripe (live mode)', () => {
     expect(opened.status).toBe(303);
     const location = opened.headers.get('location')!;
     expect(location).not.toContain('/processor/sandbox/');
-    // Stripe's page fills in the link's address.
-    expect(fake.model.get(location.split('/').pop()!, 'checkout.session')._params.customer_email).toBe('link-stripe@example.com');
+    // Stripe's page fills in the link's address. Opened from no page, Stripe returns the buyer to a
+    // thank-you page (never the link again: that would open a new checkout) or, cancelled, to the product.
+    const stripeSession = fake.model.get(location.split('/').pop()!, 'checkout.session');
+    expect(stripeSession._params.customer_email).toBe('link-stripe@example.com');
+    expect(stripeSession.success_url).toBe(`${runtime.url}/buy/${product._id}/thanks`);
+    expect(stripeSession.cancel_url).toBe(`${runtime.url}/buy/${product._id}?view=product`);
+    const sessionsBefore = fake.model.list('checkout.session', () => true).length;
+    const thanks = await fetch(stripeSession.success_url, { redirect: 'manual', headers: { 'accept-language': 'de' } });
+    expect(thanks.status).toBe(200);
+    expect(await thanks.text()).toContain('Ihre Quittung ist unterwegs');
+    const back = await fetch(stripeSession.cancel_url, { redirect: 'manual' });
+    expect(back.status).toBe(200);
+    expect(await back.text()).toContain('Zine');
+    expect(fake.model.list('checkout.session', () => true).length).toBe(sessionsBefore);
     const viaLink = await buyOnStripe(location, 'link-stripe@example.com');
     expect(viaLink.charged).toBe(1250);
     expect(viaLink.order.amountCents).toBe(1250);

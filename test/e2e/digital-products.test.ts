@@ -273,9 +273,14 @@ describe('buy links', () => {
     expect((await fetch(`${runtime.url}/buy/${pwyw._id}?amount=lots`, { redirect: 'manual' })).status).toBe(400);
     expect((await fetch(`${runtime.url}/buy/${product._id}?discount=NOPE`, { redirect: 'manual' })).status).toBe(400);
 
-    // A buy link that was paid is an order like any other.
-    const sessionId = location.split('/').pop()!;
-    expect(sessionId).toBeTruthy();
+    // Opened from a page, the checkout returns there; opened from none (a bio), to a thank-you page.
+    const fromSite = await fetch(read.buyUrl, { redirect: 'manual', headers: { referer: 'https://fan-site.example.com/post/1' } });
+    const fromSitePage = await (await fetch(new URL(fromSite.headers.get('location')!, runtime.url))).text();
+    expect(fromSitePage).toContain('https://fan-site.example.com/post/1');
+    const thanks = await fetch(`${read.buyUrl}/thanks`);
+    expect(thanks.status).toBe(200);
+    expect(await thanks.text()).toContain('Your receipt is on its way');
+    expect((await fetch(`${runtime.url}/buy/${'0'.repeat(24)}/thanks`)).status).toBe(404);
 
     // Link previews and prefetches: a page about the product, no session.
     const before = (await events(runtime, seller)).length;

@@ -146,6 +146,7 @@ export const de: Catalogue = {
   'downloads.linkNote': 'Jeder Link funktioniert eine Stunde lang; öffnen Sie diese Seite jederzeit erneut über Ihre Quittung, um neue zu erhalten.',
   'downloads.revoked': 'Diese Dateien sind nicht mehr verfügbar: Die Bestellung wurde erstattet. Fragen? Wenden Sie sich an {seller}.',
   'downloads.none': 'Für diese Bestellung gibt es keine Dateien zum Herunterladen.',
+  'buyLink.receiptNote': 'Ihre Quittung ist unterwegs in Ihr Postfach, mit Ihren Downloads und Lizenzschlüsseln, falls vorhanden.',
   'receipt.licenseKey': 'Ihr Lizenzschlüssel: {key}',
   'receipt.filesReady': 'Ihre Dateien sind bereit:',
   'receipt.filesButton': 'Dateien herunterladen',

@@ -158,6 +158,7 @@ export const en = {
   'downloads.linkNote': 'Each link works for an hour; come back to this page from your receipt any time for fresh ones.',
   'downloads.revoked': 'These files are no longer available: the order was refunded. Questions? Contact {seller}.',
   'downloads.none': 'There are no files to download for this order.',
+  'buyLink.receiptNote': 'Your receipt is on its way to your inbox, with your downloads and licence keys if there are any.',
   'receipt.licenseKey': 'Your licence key: {key}',
   'receipt.filesReady': 'Your files are ready:',
   'receipt.filesButton': 'Download your files',

@@ -146,6 +146,7 @@ export const fr: Catalogue = {
   'downloads.linkNote': 'Chaque lien fonctionne une heure ; revenez sur cette page depuis votre reçu quand vous voulez pour en obtenir de nouveaux.',
   'downloads.revoked': 'Ces fichiers ne sont plus disponibles : la commande a été remboursée. Des questions ? Contactez {seller}.',
   'downloads.none': 'Il n’y a aucun fichier à télécharger pour cette commande.',
+  'buyLink.receiptNote': 'Votre reçu arrive dans votre boîte mail, avec vos téléchargements et vos clés de licence s’il y en a.',
   'receipt.licenseKey': 'Votre clé de licence : {key}',
   'receipt.filesReady': 'Vos fichiers sont prêts :',
   'receipt.filesButton': 'Télécharger vos fichiers',

@@ -146,6 +146,7 @@ export const ja: Catalogue = {
   'downloads.linkNote': '各リンクの有効期限は1時間です。新しいリンクが必要なときは、いつでも領収書からこのページを開いてください。',
   'downloads.revoked': 'このファイルはご利用いただけなくなりました。ご注文は返金済みです。ご不明な点は{seller}にお問い合わせください。',
   'downloads.none': 'このご注文にダウンロードできるファイルはありません。',
+  'buyLink.receiptNote': '領収書をメールでお送りしています。ダウンロードやライセンスキーがある場合は、そちらに記載されています。',
   'receipt.licenseKey': 'ライセンスキー：{key}',
   'receipt.filesReady': 'ファイルの準備ができました：',
   'receipt.filesButton': 'ファイルをダウンロード',

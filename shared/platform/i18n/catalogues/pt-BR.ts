@@ -146,6 +146,7 @@ export const ptBR: Catalogue = {
   'downloads.linkNote': 'Cada link funciona por uma hora; volte a esta página pelo seu recibo quando quiser para obter novos.',
   'downloads.revoked': 'Estes arquivos não estão mais disponíveis: o pedido foi reembolsado. Dúvidas? Fale com {seller}.',
   'downloads.none': 'Não há arquivos para baixar neste pedido.',
+  'buyLink.receiptNote': 'Seu recibo está a caminho do seu e-mail, com seus downloads e chaves de licença, se houver.',
   'receipt.licenseKey': 'Sua chave de licença: {key}',
   'receipt.filesReady': 'Seus arquivos estão prontos:',
   'receipt.filesButton': 'Baixar seus arquivos',
