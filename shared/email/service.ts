@@ -1,4 +1,5 @@
-import { findContactByEmail, recordEngagement, unsubscribeEmail, suppressEmail } from '../audience/service';
+import { findContactByEmail } from '../audience/service';
+import { recordEngagement, unsubscribeEmail, suppressEmail } from '../audience/suppression';
 import { normalizeEmail } from '../audience/rules';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';

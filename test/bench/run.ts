@@ -164,6 +164,7 @@ async function main() {
     ['imports', './imports', 'benchImports'],
     ['segments', './segments', 'benchSegments'],
     ['analytics', './analytics', 'benchAnalytics'],
+    ['launch', './launch', 'benchLaunch'],
   ] as const) {
     if (!wanted(name) || !existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
     // Each part gets a fresh DynamoDB Local, its floors measured on it: a stream that earlier

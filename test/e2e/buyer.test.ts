@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
+import { sentMails } from '../support/local';
 
 let runtime: LocalRuntime;
 let seller: TestAccount;
@@ -9,7 +10,6 @@ let other: TestAccount;
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const settle = () => settleWithRetries(runtime);
-const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
 const linkAfter = (text: string, label: string) => new RegExp(`${label}: (\\S+)`).exec(text)?.[1];
 const HTML = { accept: 'text/html,application/xhtml+xml' };
 
@@ -93,7 +93,7 @@ describe('what the buyer sees', () => {
     expect(thanks).toContain(`https://shop.example.com/done?from=page&amp;session_id=${session.id}`);
 
     await settle();
-    const received = await mails(buyer);
+    const received = await sentMails(runtime, buyer);
     expect(received).toHaveLength(1);
     const receipt = received[0]!;
     expect(receipt.subject).toBe('Your receipt from Ada Studio: $21.00');
@@ -112,7 +112,7 @@ describe('what the buyer sees', () => {
     await settle();
     await control(runtime).post(`/_local/subscribers/${paid.subscriberId}/renew`, { outcome: 'succeed' });
     await settle();
-    const receipts = (await mails(buyer)).filter((m) => m.subject.startsWith('Your receipt'));
+    const receipts = (await sentMails(runtime, buyer)).filter((m) => m.subject.startsWith('Your receipt'));
     expect(receipts).toHaveLength(2);
     const renewal = receipts.find((m) => m.text.includes('Renewal of Moss club'))!;
     expect(renewal.subject).toBe('Your receipt from Ada Studio: $10.00');
@@ -152,7 +152,7 @@ describe('what the buyer sees', () => {
 
     await control(runtime).post(`/_local/subscribers/${paid.subscriberId}/renew`, { outcome: 'fail' });
     await settle();
-    const failed = (await mails(buyer)).filter((m) => m.subject.startsWith('Action needed'));
+    const failed = (await sentMails(runtime, buyer)).filter((m) => m.subject.startsWith('Action needed'));
     expect(failed).toHaveLength(1);
     expect(linkAfter(failed[0]!.text, 'Manage your subscription')).toBe(portalUrl);
     const cardUrl = linkAfter(failed[0]!.text, 'Update your card')!;
@@ -244,7 +244,7 @@ describe('what the buyer sees', () => {
     expect(payment.body.lines).toHaveLength(2);
     expect(payment.body.processorLive).toMatchObject({ id: order.paymentIntentId, status: 'succeeded' });
     expect(payment.body.processorLive.amountCents).toBe(4500);
-    const receipt = (await mails(buyer)).find((m) => m.subject.startsWith('Your receipt'))!;
+    const receipt = (await sentMails(runtime, buyer)).find((m) => m.subject.startsWith('Your receipt'))!;
     expect(receipt.subject).toMatch(/^Your receipt from .+: \$45\.00$/);
     for (const line of ['Discount HERB25: -$10.00', 'Herb guide: $30.00', 'Pressing kit: $15.00', 'Total paid: $45.00']) expect(receipt.text).toContain(line);
     // A paid checkout takes no more changes.
