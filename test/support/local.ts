@@ -1,3 +1,4 @@
+import type { CapturedEmail } from '../../shared/adapters/local/email';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { ApiClient } from './runtime';
 
@@ -6,18 +7,8 @@ import { ApiClient } from './runtime';
  * One place, so a test reads `sentMails(runtime, to)` instead of re-declaring the request.
  */
 
-/** A mail the local email adapter captured instead of sending. */
-export interface SentMail {
-  to: string;
-  from: string;
-  fromName?: string;
-  replyTo?: string;
-  subject: string;
-  html: string;
-  text: string;
-  headers?: Record<string, string>;
-  sentAt: string;
-}
+/** A mail the local email adapter captured instead of sending, as `/_local/emails` answers it. */
+export type SentMail = Omit<CapturedEmail, 'tags' | 'messageId'>;
 
 type Runtime = Pick<LocalRuntime, 'url'>;
 

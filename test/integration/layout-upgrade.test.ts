@@ -5,6 +5,7 @@ import { createAccount } from '../../shared/platform/accounts';
 import { newEvent } from '../../shared/platform/events';
 import { applyNotification } from '../../shared/processor/ingress';
 import { keys } from '../../shared/store/keys';
+import { countSentOp, totalSent } from '../../shared/email/repository';
 import { createTestDeps } from '../support/store';
 
 const sale = (email: string) => ({
@@ -53,5 +54,15 @@ describe('processed markers across the key-layout upgrade', () => {
     const notification = { id: 'evt_before_upgrade', type: 'checkout.completed', created: Math.floor(clock.nowMs() / 1000) - 60, accountId: account.accountId, mode: 'test' as const, data: { sessionId: 'cs_unknown' } };
     await store.put({ ...keys.processedBefore('processor-ingress', notification.id), entity: 'ProcessedNotification', notificationId: notification.id });
     expect(await applyNotification(deps, notification, 'http://127.0.0.1:0')).toEqual({ received: true, duplicate: true });
+  });
+
+  it('the mail count kept on the settings item before sharding is kept and added to', async () => {
+    const { deps, clock, store } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'c@example.com', currency: 'USD' });
+    const scope = { accountId: account.accountId, mode: 'live' as const };
+    await store.put({ ...keys.entity(scope, 'EMAIL_SETTINGS', 'SETTINGS'), entity: 'EmailSettings', totalEmailsSent: 5 });
+    for (const count of [2, 3, 1, 4]) await store.transact([countSentOp(scope, count)]);
+    expect(await totalSent(store, scope, 5)).toBe(15);
+    expect(await totalSent(store, { ...scope, mode: 'test' }, 0)).toBe(0);
   });
 });
