@@ -107,6 +107,7 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
     discountCode: discount?.code ?? null,
     intro: sessionIntro ? { amountCents: sessionIntro.amountCents, payments: sessionIntro.periods } : null,
     clientReferenceId: input.clientReferenceId ?? input.externalId ?? null,
+    ...(input.customerEmail || input.prefillEmail ? { buyerEmail: input.customerEmail ?? input.prefillEmail } : {}),
     metadata: input.metadata ?? {},
   });
   const session: CheckoutSessionRecord = {

@@ -48,6 +48,8 @@ export interface CreateCheckoutInput {
   originalAmountCents?: number;
   discountCode?: string | null;
   clientReferenceId?: string | null;
+  /** The buyer's address when known (a buy link's `?email=`, `customerEmail`): a hosted page fills it in. */
+  buyerEmail?: string;
   metadata?: Record<string, unknown>;
   /** Tax of this account+mode's processor settings (the router adds it): computed on top of `amountCents`. */
   tax?: { automatic?: boolean; simulatedRatePercent?: number } | null;

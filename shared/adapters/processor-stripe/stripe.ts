@@ -182,10 +182,18 @@ export class StripeProcessor implements ProcessorPort {
       this.client.checkout.sessions.create(
         {
           mode: subscription ? 'subscription' : 'payment',
-          line_items: [{ price: price.stripePriceId, quantity: 1 }],
+          // A buyer paying more than the price (pay what you want) pays an inline price of the
+          // same Stripe product: the catalog's price stays the one reusable price.
+          line_items: [
+            !subscription && input.amountCents > original
+              ? { price_data: { product: price.stripeProductId, unit_amount: input.amountCents, currency: lower(input.currency) }, quantity: 1 }
+              : { price: price.stripePriceId, quantity: 1 },
+          ],
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
           client_reference_id: input.clientReferenceId ?? input.sessionId,
+          // Stripe's page fills in the address a buy link or the API already knows.
+          ...(input.buyerEmail ? { customer_email: input.buyerEmail } : {}),
           metadata,
           ...(coupon ? { discounts: [{ coupon }] } : {}),
           // Stripe Tax, when the seller turned it on for this account and mode: tax on top of the
