@@ -1,6 +1,6 @@
 import { getAccount } from '../platform/accounts';
 import { sellerBrand, type SellerBrand } from '../account/branding';
-import { buyerPage, escapeHtml as escape, formatMoney } from '../account/buyer-page';
+import { buyerPage, escapeHtml, formatMoney } from '../account/buyer-page';
 import { lookupSellable, productScope } from '../catalog/service';
 import type { Deps, RequestInfo } from '../platform/context';
 import { ApiError } from '../platform/errors';
@@ -42,7 +42,7 @@ export function linkAmountCents(text: string): number | undefined {
 }
 
 const problemPage = async (deps: Deps, status: number, heading: string, message: string, baseUrl: string, scope?: { accountId: string; mode: 'live' | 'test' }): Promise<BuyLinkOutcome> => {
-  const body = `<section class="card"><h1 id="heading">${escape(heading)}</h1><p id="message">${escape(message)}</p></section>`;
+  const body = `<section class="card"><h1 id="heading">${escapeHtml(heading)}</h1><p id="message">${escapeHtml(message)}</p></section>`;
   const brand: SellerBrand = scope ? await sellerBrand(deps, scope, baseUrl) : { name: 'Checkout', logoUrl: null, accent: '#1f2937', accentText: '#1f2937', onAccent: '#ffffff', supportEmail: null };
   const page = buyerPage({ brand, title: heading, baseUrl, body });
   return { kind: 'page', status, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } };
@@ -60,7 +60,7 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
   if (!scope || !product || !(await getAccount(deps.store, scope.accountId))) return problemPage(deps, 404, 'This product is not for sale', 'The link may be mistyped, or the product was taken down.', baseUrl);
 
   if (query.view === 'product' || isPreviewRequest(request.headers)) {
-    const body = `<section class="card"><h1 id="heading">${escape(product.name)}</h1>${product.description ? `<p>${escape(product.description)}</p>` : ''}<p class="price">${escape(formatMoney(product.priceCents, product.currency))}</p><p><a class="button" href="${escape(`${baseUrl}/buy/${productId}`)}">Buy</a></p></section>`;
+    const body = `<section class="card"><h1 id="heading">${escapeHtml(product.name)}</h1>${product.description ? `<p>${escapeHtml(product.description)}</p>` : ''}<p class="price">${escapeHtml(formatMoney(product.priceCents, product.currency))}</p><p><a class="button" href="${escapeHtml(`${baseUrl}/buy/${productId}`)}">Buy</a></p></section>`;
     const page = buyerPage({ brand: await sellerBrand(deps, scope, baseUrl), title: product.name, baseUrl, body });
     return { kind: 'page', status: 200, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store' } };
   }

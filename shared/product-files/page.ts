@@ -1,5 +1,5 @@
 import type { SellerBrand } from '../account/branding';
-import { buyerPage, escapeHtml as escape, type BuyerPage } from '../account/buyer-page';
+import { buyerPage, escapeHtml, type BuyerPage } from '../account/buyer-page';
 import type { Translator } from '../platform/i18n/translator';
 import type { OrderDownload } from './records';
 
@@ -7,7 +7,7 @@ import type { OrderDownload } from './records';
 export function downloadsSection(downloads: OrderDownload[], t: Translator): string {
   if (!downloads.length) return '';
   return `<section class="card" aria-labelledby="downloads-heading"><h2 id="downloads-heading">${t.html('thanks.downloads')}</h2><ul id="downloads">${downloads
-    .map((d) => `<li><a href="${escape(d.url)}" download>${escape(d.name)}</a> <span class="muted">(${escape(t.size(d.size))})</span></li>`)
+    .map((d) => `<li><a href="${escapeHtml(d.url)}" download>${escapeHtml(d.name)}</a> <span class="muted">(${escapeHtml(t.size(d.size))})</span></li>`)
     .join('')}</ul><p class="muted">${t.html('downloads.linkNote')}</p></section>`;
 }
 
