@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
-import { sanitizePostHtml } from '../../shared/memberships/post-sanitiser';
+import { sanitizePostHtml } from '../../shared/memberships/posts/sanitiser';
 import { GoogleSpreadsheets } from '../../shared/adapters/spreadsheet-google/index';
 import type { SpreadsheetError } from '../../shared/sheets/port';
 import { handleMcpRequest } from '../../shared/mcp/server';
@@ -40,7 +40,7 @@ async function functionInputs(spec: FunctionSpec) {
   return Object.keys(out.metafile.inputs);
 }
 
-const RENDERER = /node_modules\/(sanitize-html|html-to-text|juice|cheerio)\/|shared\/(email\/mail-builder|memberships\/post-sanitiser)\.ts$/;
+const RENDERER = /node_modules\/(sanitize-html|html-to-text|juice|cheerio)\/|shared\/(email\/mail-builder|memberships\/posts\/sanitiser)\.ts$/;
 
 async function bundle(name: string, source: string) {
   mkdirSync(join(PROJECT_ROOT, 'build'), { recursive: true });
@@ -56,7 +56,10 @@ async function bundle(name: string, source: string) {
 /** Runs `body` with Lambda's credential variables set (`undefined` unsets one), then puts them back. */
 async function withAwsEnv(vars: Record<'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY' | 'AWS_SESSION_TOKEN', string | undefined>, body: (set: (name: keyof typeof vars, value: string | undefined) => void) => Promise<void>) {
   const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
-  const set = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+  const set = (name: string, value: string | undefined) => {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  };
   try {
     for (const [name, value] of Object.entries(vars)) set(name, value);
     await body(set);
@@ -81,7 +84,7 @@ async function bundledThenUnbundled<T, R>(endpoint: Awaited<ReturnType<typeof st
 
 describe('Lambda bundles', () => {
   it('render mail and sanitise posts exactly as unbundled, without parse5, undici, the resource inliner, postcss or a second build of the HTML packages', { timeout: 60_000 }, async () => {
-    const { module, inputs, emitted } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';\nexport { sanitizePostHtml } from '../shared/memberships/post-sanitiser';");
+    const { module, inputs, emitted } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';\nexport { sanitizePostHtml } from '../shared/memberships/posts/sanitiser';");
     const contents = [
       { subject: 'Hello {{x}}', html: '<style>p.lead { color: #c00; font-weight: bold } a:hover { color: red } @media (max-width: 600px) { p { font-size: 14px } }</style><p class="lead">Hi &amp; welcome&nbsp;— <a href="https://example.com/a?b=1&c=2">read</a></p><table><tr><td>é ✓</td></tr></table>', preview: 'Preview' },
       { subject: 'Text', text: 'Line one\nline two\n\nhttps://example.com and {{u}}' },
@@ -169,7 +172,10 @@ describe('Lambda bundles', () => {
         column: await adapter.readColumn(session, 'ss1', 'Sales', 'A'),
         missing: await adapter.readColumn(session, 'gone', 'Sales', 'A').catch((error: SpreadsheetError) => ({ code: error.code, status: error.status })),
       };
-    }).finally(() => (proxy === undefined ? delete process.env.HTTPS_PROXY : (process.env.HTTPS_PROXY = proxy)));
+    }).finally(() => {
+      if (proxy === undefined) delete process.env.HTTPS_PROXY;
+      else process.env.HTTPS_PROXY = proxy;
+    });
     expect(bundled).toEqual(unbundled);
     expect(unbundled.results.missing).toEqual({ code: 'not_found', status: 404 });
     expect(unbundled.results.tokens).toEqual({ accessToken: 'at-2', refreshToken: 'rt-2', expiresAt: 60, scope: 'https://www.googleapis.com/auth/drive.file' });
