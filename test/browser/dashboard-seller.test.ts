@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { pay } from '../support/commerce';
-import { axeViolations, dashboardUrl, navTo, pageSettled, signInByMagicLink } from '../support/dashboard';
+import { axeViolations, navTo, pageSettled, signInByMagicLink } from '../support/dashboard';
 import { createTestAccount, settleWithRetries, startTestRuntime, type TestAccount } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 

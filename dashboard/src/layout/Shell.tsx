@@ -50,6 +50,7 @@ function useOpeningMode() {
   const session = useSession();
   const stored = session.session;
   const unsettled = !!stored && !stored.modeSettled && !!session.current;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per unsettled sign-in, not on every session change
   useEffect(() => {
     if (!unsettled || !stored) return;
     let live = true;
@@ -62,7 +63,6 @@ function useOpeningMode() {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [unsettled]);
   return unsettled;
 }

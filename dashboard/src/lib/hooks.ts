@@ -21,6 +21,7 @@ export function useQuery<T>(load: (api: Api) => Promise<T>, deps: unknown[] = []
   const [error, setError] = useState<ApiFailure | null>(null);
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `deps` are the caller's inputs of `load`; a new `load` closure each render must not reload
   useEffect(() => {
     let live = true;
     setLoading(true);
@@ -40,7 +41,6 @@ export function useQuery<T>(load: (api: Api) => Promise<T>, deps: unknown[] = []
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, tick, ...deps]);
   return { data, error, loading, reload: useCallback(() => setTick((t) => t + 1), []), set: setData };
 }

@@ -49,8 +49,8 @@ export function RecentActivity() {
             <Text c="dimmed">Sales, refunds and new subscribers show here as they happen.</Text>
           ) : (
             <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-              {items.map((item, i) => (
-                <Group key={`${item.kind}-${item.at}-${i}`} component="li" justify="space-between" wrap="nowrap" gap="sm">
+              {items.map((item) => (
+                <Group key={`${item.kind}-${item.at}-${item.text}`} component="li" justify="space-between" wrap="nowrap" gap="sm">
                   <div>
                     <Text size="sm" fw={600}>
                       {KIND_WORDS[item.kind]} · {item.href ? <Anchor component={Link} to={item.href} size="sm">{item.text}</Anchor> : item.text}

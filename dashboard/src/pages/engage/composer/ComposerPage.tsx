@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Grid, Group, Paper, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { unwrap, type Api, type JsonAnswer } from '../../../api/client';
 import { PageHeader } from '../../../components/Page';
@@ -35,7 +35,7 @@ function RecipientCount({ audience }: { audience: Audience }) {
 }
 
 function Composer({ post, segments }: { post: Post | null; segments: { value: string; label: string }[] }) {
-  const { api, session } = useSession();
+  const { session } = useSession();
   const navigate = useNavigate();
   const [draft, setDraft] = useState<Draft>(() => draftOf(post));
   const [tested, setTested] = useState<string | null>(null);
@@ -46,8 +46,11 @@ function Composer({ post, segments }: { post: Post | null; segments: { value: st
   };
   const save = useMutation(async (api: Api) => (post ? unwrap(api.PATCH('/newsletters/posts/{id}', { params: { path: { id: post._id } }, body: body() })) : unwrap(api.POST('/newsletters/posts', { body: body() }))));
   const test = useMutation(async (api: Api) => unwrap(api.POST('/newsletters/send', { body: { to: session!.email, subject: `[Test] ${draft.subject.trim() || 'Untitled'}`, html: cleanHtml(draft.html) || '<p></p>', ...(draft.preview.trim() ? { preview: draft.preview.trim() } : {}) } })));
-  useEffect(() => setTested(null), [draft]);
-  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  // A change after a test send makes the "test sent" note stale.
+  const set = (patch: Partial<Draft>) => {
+    setTested(null);
+    setDraft((d) => ({ ...d, ...patch }));
+  };
   const a = draft.audience;
   return (
     <form
