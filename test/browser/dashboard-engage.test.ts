@@ -139,14 +139,14 @@ describe('dashboard growth pages', () => {
     await page.getByRole('button', { name: 'New post' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Title').fill('First members post');
-    await dialog.getByLabel('Body (HTML)').fill('<p>Hello members</p>');
+    await dialog.getByRole('textbox', { name: 'Post', exact: true }).fill('Hello members');
     await dialog.getByLabel('Publish when saved').check();
     await dialog.getByRole('button', { name: 'Publish' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('table', { name: 'Posts' }).getByText('First members post').waitFor();
     const posts = (await account.test.get(`/memberships/${ids.membership}/posts`)).body.data;
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ title: 'First members post', status: 'published', notify: true });
+    expect(posts[0]).toMatchObject({ title: 'First members post', status: 'published', notify: true, html: '<p>Hello members</p>' });
     await page.screenshot({ path: join(SHOTS, 'engage-membership-post.png'), fullPage: true });
   });
 

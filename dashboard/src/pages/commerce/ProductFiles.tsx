@@ -19,7 +19,7 @@ export function BuyLink({ url, name }: { url: string; name: string }) {
       <CopyButton value={url}>
         {({ copied, copy }) => (
           <Tooltip label={copied ? 'Copied' : 'Copy the buy link'}>
-            <Button size="xs" variant={copied ? 'filled' : 'default'} onClick={copy} aria-label={`Copy the buy link of ${name}`}>
+            <Button size="xs" variant={copied ? 'filled' : 'default'} onClick={copy} aria-label={`${copied ? 'Copied' : 'Copy'} the buy link of ${name}`}>
               {copied ? 'Copied' : 'Copy'}
             </Button>
           </Tooltip>
