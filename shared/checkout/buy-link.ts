@@ -85,7 +85,7 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
         cancelUrl: back,
         ...(query.discount ? { discountCode: query.discount.slice(0, 100) } : {}),
         ...(query.ref ? { referralCode: query.ref.slice(0, 100) } : {}),
-        ...(query.email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(query.email) && query.email.length <= 320 ? { prefillEmail: query.email } : {}),
+        ...(query.email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(query.email) && query.email.length <= 320 ? { customerEmail: query.email } : {}),
         ...(amountCents !== undefined ? { amountCents } : {}),
         ...(quantity !== undefined ? { quantity } : {}),
         metadata: { source: 'buy_link' },

@@ -74,7 +74,7 @@ export const checkoutOperations = [
     operationId: 'openBuyLink',
     summary: "A product's public buy link: opens a new hosted checkout and redirects to it (303)",
     description:
-      'Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer, `ref` credits a partner, `quantity` (offers sold per seat). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.',
+      'Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer (the session\'s `customerEmail`, as on POST /checkout/sessions: an abandoned checkout is then mailed when recovery is on), `ref` credits a partner, `quantity` (offers sold per seat). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.',
     tags: ['Checkout'],
     method: 'GET',
     path: '/buy/{productId}',

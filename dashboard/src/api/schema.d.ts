@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * A product's public buy link: opens a new hosted checkout and redirects to it (303)
-         * @description Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer, `ref` credits a partner, `quantity` (offers sold per seat). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.
+         * @description Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer (the session's `customerEmail`, as on POST /checkout/sessions: an abandoned checkout is then mailed when recovery is on), `ref` credits a partner, `quantity` (offers sold per seat). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.
          */
         get: operations["openBuyLink"];
         put?: never;
@@ -3723,6 +3723,10 @@ export interface operations {
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             netCents: number;
                             newSubscribers: number;
+                            /** @description Of grossCents, sales made through an abandoned-checkout mail's link (PUT /checkout/recovery) */
+                            recoveredCents: number;
+                            /** @description How many of the sales came through an abandoned-checkout mail's link */
+                            recoveredSales: number;
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             refundsCents: number;
                             sales: number;
@@ -3735,6 +3739,9 @@ export interface operations {
                             grossCents: number;
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             netCents: number;
+                            /** @description Of grossCents, sales made through an abandoned-checkout mail's link */
+                            recoveredCents: number;
+                            recoveredSales: number;
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             refundsCents: number;
                             sales: number;
@@ -5227,7 +5234,7 @@ export interface operations {
                     amountCents?: number;
                     cancelUrl: string;
                     clientReferenceId?: string;
-                    /** @description The buyer's address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery) */
+                    /** @description The buyer's address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery). A buy link's `?email=` sets the same field */
                     customerEmail?: string;
                     discountCode?: string;
                     externalId?: string;
@@ -5235,11 +5242,6 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
-                    /**
-                     * Format: email
-                     * @description The buyer's email, filled in on the hosted page
-                     */
-                    prefillEmail?: string;
                     productId: string;
                     /** @description Seats, for offers sold per seat: within the offer's minimum and maximum; the minimum unless stated */
                     quantity?: number;
