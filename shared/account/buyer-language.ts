@@ -33,6 +33,10 @@ export async function buyerLanguage(deps: Pick<Deps, 'store'>, scope: Scope, inp
   return translator(negotiateLocale({ sellerDefault }));
 }
 
+/** The language a request alone says (`?lang=`, then Accept-Language, then English): for pages shown before the buyer or seller is known. */
+export const requestLanguage = (query: string | null | undefined, acceptLanguage: string | null | undefined): Translator =>
+  translator(matchLocale(query) ?? acceptedLocales(acceptLanguage)[0]);
+
 /** A link that keeps the language it was mailed or shown in (`?lang=`), so the page opens in it too. */
 export function withLanguage(url: string, locale: Locale): string {
   if (!url) return url;

@@ -5,6 +5,8 @@ import { badRequest } from '../platform/errors';
 import { defineOperation, rawReply, reply, type UploadedFile } from '../platform/operation';
 import type { OperationContext, PublicContext } from '../platform/context';
 import { receiptDownloadsPage } from './page';
+import { buyerLanguage } from '../account/buyer-language';
+import { langQuery } from '../platform/i18n/query';
 import { fileParams, fileSchema, productParams, tokenParams, uploadFileBody } from './schemas';
 import { openReceiptAccess } from './links';
 import { addProductFile, deleteProductFile, listProductFiles, openDownload } from './service';
@@ -85,9 +87,13 @@ export const productFileOperations = [
     auth: 'public',
     unmetered: true,
     params: tokenParams,
-    handler: async (ctx, { params }) => {
+    query: langQuery,
+    handler: async (ctx, { params, query }) => {
       const access = await openReceiptAccess(ctx, params.token, base(ctx));
-      const page = receiptDownloadsPage(await sellerBrand(ctx, access.scope, base(ctx)), base(ctx), access.downloads, access.revoked);
+      const brand = await sellerBrand(ctx, access.scope, base(ctx));
+      // The receipt's link carries the receipt's language (?lang=); else the browser's, the seller's default.
+      const t = await buyerLanguage(ctx, access.scope, { query: query.lang, acceptLanguage: ctx.request.headers['accept-language'], sellerDefault: brand.locale ?? null });
+      const page = receiptDownloadsPage(brand, base(ctx), access.downloads, access.revoked, t);
       return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PRIVATE });
     },
   }),

@@ -1,4 +1,5 @@
 import { sellerBrand, type SellerBrand } from '../account/branding';
+import { withLanguage } from '../account/buyer-language';
 import { negotiateLocale } from '../platform/i18n/locales';
 import { translator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
@@ -49,6 +50,8 @@ export const receiptConsumer: BusConsumer = {
     const offer = kind === 'subscription' && str(product.id) ? await lookupOffer(deps, scope, str(product.id)!) : undefined;
     const discount = obj(event.data.discount);
     const brand = await sellerBrand(deps, scope, base);
+    const t = await buyerTranslator(deps, scope, to, brand);
+    const downloadsUrl = kind === 'one_time' && str(product.id) ? ((await receiptAccessUrl(deps, scope, { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' }, base)) ?? null) : null;
     const mail = receiptMail({
       brand,
       orderId,
@@ -66,11 +69,11 @@ export const receiptConsumer: BusConsumer = {
       surveyUrl: await surveyUrlForSale(deps, scope, orderId, base),
       invoiceUrl: base ? await invoiceUrlOf(deps, scope, orderId, base) : null,
       portalUrl,
-      // A lasting link to a page that signs fresh download links on each visit.
-      downloadsUrl: kind === 'one_time' && str(product.id) ? ((await receiptAccessUrl(deps, scope, { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' }, base)) ?? null) : null,
+      // A lasting link to a page that signs fresh download links on each visit, in the receipt's language.
+      downloadsUrl: downloadsUrl ? withLanguage(downloadsUrl, t.locale) : null,
       licenseKeys: kind === 'one_time' ? (await keysOfOrder(deps, scope, orderId)).map((k) => k.key) : [],
       testMode: event.mode === 'test',
-    }, await buyerTranslator(deps, scope, to, brand));
+    }, t);
     await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);
   },
 };

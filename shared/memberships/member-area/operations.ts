@@ -8,9 +8,8 @@ import { csrfValid, resolveArea, type AreaAccess } from './access';
 import { areaHeaders, postPage, postsPage, refusedPage, threadPage as renderThread, threadsPage, type PageFrame } from './pages';
 import { getPost, listPosts } from '../repository';
 import { isObjectId } from '../../platform/ids';
-import { buyerLanguage } from '../../account/buyer-language';
-import { translator, type Translator } from '../../platform/i18n/translator';
-import { acceptedLocales, matchLocale } from '../../platform/i18n/locales';
+import { buyerLanguage, requestLanguage } from '../../account/buyer-language';
+import type { Translator } from '../../platform/i18n/translator';
 
 // The member area: server-rendered pages behind the capability link mailed on join. The token in
 // the path is the only credential (no cookie), so a cross-site page cannot ride on a session;
@@ -34,15 +33,13 @@ const refuse = (reason: Parameters<typeof refusedPage>[0], nonce: string, t: Tra
   return html(r.status, r.html, nonce);
 };
 
-/** Before the link is resolved (a refused link) only `?lang=` and the browser can say the language. */
-const requestLanguage = (ctx: PublicContext, lang: string | undefined) => translator(matchLocale(lang) ?? acceptedLocales(ctx.request.headers['accept-language'])[0]);
 const seeOther = (location: string, nonce: string) => rawReply(303, '', 'text/plain; charset=utf-8', { ...areaHeaders(nonce), location });
 
 /** Resolves the link, then renders with a fresh style nonce; refusals are pages too. */
 async function withArea(ctx: PublicContext, token: string, lang: string | undefined, render: (access: AreaAccess, frame: PageFrame, nonce: string) => Promise<Reply>): Promise<Reply> {
   const nonce = randomBase62(22);
   const access = await resolveArea(ctx, token);
-  if ('refused' in access) return refuse(access.refused, nonce, requestLanguage(ctx, lang));
+  if ('refused' in access) return refuse(access.refused, nonce, requestLanguage(lang, ctx.request.headers['accept-language']));
   const base = (ctx.request.baseUrl ?? '').replace(/\/$/, '');
   // The member's language: ?lang=, the one saved at their checkout, the browser's, the creator's default.
   const t = await buyerLanguage(ctx, access.scope, { query: lang, email: access.member.email, acceptLanguage: ctx.request.headers['accept-language'] });
