@@ -51,6 +51,8 @@ export const receiptConsumer: BusConsumer = {
     const discount = obj(event.data.discount);
     const brand = await sellerBrand(deps, scope, base);
     const t = await buyerTranslator(deps, scope, to, brand);
+    // Pages the receipt links open in the receipt's language (English needs no mark: it is where every choice ends).
+    const inLanguage = (url: string) => (t.locale === 'en' ? url : withLanguage(url, t.locale));
     const downloadsUrl = kind === 'one_time' && str(product.id) ? ((await receiptAccessUrl(deps, scope, { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' }, base)) ?? null) : null;
     const mail = receiptMail({
       brand,
@@ -66,11 +68,11 @@ export const receiptConsumer: BusConsumer = {
       paidAt: str(order.createdAt) ?? new Date(event.created * 1000).toISOString(),
       // The review route is an API (POST) with no buyer page yet; a link to it would not work.
       reviewUrl: null,
-      surveyUrl: await surveyUrlForSale(deps, scope, orderId, base),
+      surveyUrl: await surveyUrlForSale(deps, scope, orderId, base).then((url) => (url ? inLanguage(url) : url)),
       invoiceUrl: base ? await invoiceUrlOf(deps, scope, orderId, base) : null,
       portalUrl,
       // A lasting link to a page that signs fresh download links on each visit, in the receipt's language.
-      downloadsUrl: downloadsUrl ? withLanguage(downloadsUrl, t.locale) : null,
+      downloadsUrl: downloadsUrl ? inLanguage(downloadsUrl) : null,
       licenseKeys: kind === 'one_time' ? (await keysOfOrder(deps, scope, orderId)).map((k) => k.key) : [],
       testMode: event.mode === 'test',
     }, t);
