@@ -208,6 +208,7 @@ async function requestConfirmation(deps: Deps, scope: Scope, form: FormRecord, e
     to: [email],
     subject: t.t('form.confirmSubject'),
     preview: t.t('form.confirmPreview'),
+    locale: t.locale,
     source: 'form',
     html: `<h1>${escapeHtml(form.headline)}</h1><p>${t.html('form.confirmAsk', { email })}</p><p><a href="${escapeHtml(link)}">${t.html('form.confirmButton')}</a></p><p>${t.html('form.confirmIgnore')}</p>`,
     baseUrl: base,

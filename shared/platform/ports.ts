@@ -107,6 +107,8 @@ export interface MailContent {
   html?: string | null;
   text?: string | null;
   preview?: string | null;
+  /** The mail's language (en, fr, de, es, pt-BR, ja): its `<html lang>` and the footer's words. English when absent. */
+  locale?: string | null;
 }
 
 export interface MailFooter {

@@ -39,7 +39,7 @@ export function refundMail(input: RefundInput, t: Translator = translator()): Ma
   const text = [t.t('refund.heading'), input.testMode ? t.t('mail.testMode') : '', t.t(what, values), t.t('refund.when'), support ? t.t('mail.questions', { email: support }) : '']
     .filter(Boolean)
     .join('\n\n');
-  return { subject: t.t('refund.subject', { product: input.productName, amount: refunded }), preview: t.t('refund.preview', { amount: refunded }), html, text };
+  return { subject: t.t('refund.subject', { product: input.productName, amount: refunded }), preview: t.t('refund.preview', { amount: refunded }), html, text, locale: t.locale };
 }
 
 export interface NewSaleInput {

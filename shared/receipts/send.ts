@@ -28,7 +28,7 @@ export const baseOf = (deps: Deps, fallback: string | null) => {
  * (retrying provider faults), so this function does not bundle the renderer.
  */
 export async function sendOnce(deps: Deps, consumer: string, event: DomainEvent, scope: Scope, to: string, mail: MailBody, baseUrl: string, source: 'receipt' | 'seller' = 'receipt') {
-  const queued = await prepareTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, source, baseUrl });
+  const queued = await prepareTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, locale: mail.locale ?? null, source, baseUrl });
   try {
     await deps.store.transact([claimMailOp(consumer, event.id, event.created), ...queued.ops]);
   } catch (error) {

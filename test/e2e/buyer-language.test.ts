@@ -235,7 +235,7 @@ describe('the buyer\'s language', () => {
     expect(await page(opened.headers.get('location')!, 'fr')).toContain('<html lang="ja">');
 
     // The survey linked from a French receipt opens in French; the seller's question stays as written.
-    expect((await seller.test.put('/attribution-survey/settings', { enabled: true, question: 'How did you find us?', options: [{ label: 'Instagram', channel: 'instagram' }], allowOther: true })).status).toBe(200);
+    expect((await seller.test.put('/attribution-survey/settings', { enabled: true, question: 'How did you find us?', options: [{ label: 'Instagram', channel: 'instagram' }, { label: 'YouTube', channel: 'youtube' }], allowOther: true })).status).toBe(200);
     const buyer = `survey-fr-${Date.now()}@example.com`;
     const session = await openCheckout(seller, product._id);
     const paid = await fetch(session.url, { method: 'POST', body: form({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }), headers: { 'accept-language': 'fr' }, redirect: 'manual' });
@@ -247,13 +247,14 @@ describe('the buyer\'s language', () => {
     expect(survey).toContain('<html lang="fr">');
     for (const words of ['Merci d’avoir acheté Graines de mousse.', 'How did you find us?', 'Ailleurs', 'Envoyer la réponse']) expect(survey).toContain(words);
 
-    // Unsubscribing from the mail's footer, in the browser's language.
-    const unsubscribe = /Unsubscribe: (\S+)/.exec(receipt.text)?.[1];
+    // The mail's own footer speaks French; unsubscribing from it follows the browser's language.
+    expect(receipt.html).toContain('<html lang="fr"');
+    const unsubscribe = /Se désabonner\s: (\S+)/.exec(receipt.text)?.[1];
     expect(unsubscribe, receipt.text).toBeTruthy();
     const ask = await page(unsubscribe!, 'es');
     expect(ask).toContain('<html lang="es">');
     expect(ask).toContain('Darse de baja');
-    const invalid = await fetch(`${runtime.url}/email/unsubscribe/nope`, { headers: { 'accept-language': 'pt-BR' } });
+    const invalid = await fetch(`${runtime.url}/email/unsubscribe/nonsense.token`, { headers: { 'accept-language': 'pt-BR' } });
     expect(invalid.status).toBe(404);
     expect(await invalid.text()).toContain('Este link não é válido');
 

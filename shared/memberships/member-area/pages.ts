@@ -138,6 +138,7 @@ export function accessMail(input: { membershipName: string; url: string }, t: Tr
   return {
     subject: t.t('access.subject', { membership: input.membershipName }),
     text: [t.t('access.welcome', { membership: input.membershipName }), t.t('access.readHere', { url: input.url }), t.t('access.personal')].join('\n\n'),
+    locale: t.locale,
     html: `<p>${t.html('access.welcome', { membership: { __html: `<strong>${escapeHtml(input.membershipName)}</strong>` } })}</p><p>${t.html('access.openToRead', { link: { __html: link } })}</p><p>${t.html('access.personal')}</p>`,
   };
 }

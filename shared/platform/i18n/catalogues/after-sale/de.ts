@@ -120,4 +120,9 @@ export const afterSaleDe: AfterSaleCatalogue = {
   'unsub.done': '{email} erhält keine E-Mails mehr.',
   'unsub.invalidTitle': 'Dieser Link ist nicht gültig',
   'unsub.invalid': 'Er wurde vielleicht unvollständig kopiert.',
+  'yearly.subject': 'Sparen Sie {percent} % bei {product} mit jährlicher Abrechnung',
+  'yearly.preview': 'Wechseln Sie zu {price} pro Jahr.',
+  'yearly.heading': 'Sparen Sie {percent} % mit jährlicher Abrechnung',
+  'yearly.body': 'Stellen Sie {product} ab Ihrer nächsten Verlängerung auf {price} pro Jahr um.',
+  'yearly.button': 'Auf Ihrer Abonnementseite wechseln',
 };

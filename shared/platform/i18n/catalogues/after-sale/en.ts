@@ -130,6 +130,12 @@ export const afterSaleEn = {
   'unsub.done': '{email} will get no more emails.',
   'unsub.invalidTitle': 'This link is not valid',
   'unsub.invalid': 'It may have been copied incompletely.',
+  // The yearly-billing offer mail
+  'yearly.subject': 'Save {percent}% on {product} with yearly billing',
+  'yearly.preview': 'Switch to {price} a year.',
+  'yearly.heading': 'Save {percent}% with yearly billing',
+  'yearly.body': 'Switch {product} to {price} a year from your next renewal.',
+  'yearly.button': 'Switch in your subscription page',
 } as const;
 
 export type AfterSaleKey = keyof typeof afterSaleEn;

@@ -120,4 +120,9 @@ export const afterSaleEs: AfterSaleCatalogue = {
   'unsub.done': '{email} ya no recibirá correos.',
   'unsub.invalidTitle': 'Este enlace no es válido',
   'unsub.invalid': 'Puede que se haya copiado de forma incompleta.',
+  'yearly.subject': 'Ahorre un {percent} % en {product} con la facturación anual',
+  'yearly.preview': 'Cambie a {price} al año.',
+  'yearly.heading': 'Ahorre un {percent} % con la facturación anual',
+  'yearly.body': 'Cambie {product} a {price} al año a partir de su próxima renovación.',
+  'yearly.button': 'Cambiar en la página de su suscripción',
 };

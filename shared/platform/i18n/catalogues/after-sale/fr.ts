@@ -120,4 +120,9 @@ export const afterSaleFr: AfterSaleCatalogue = {
   'unsub.done': '{email} ne recevra plus d’e-mails.',
   'unsub.invalidTitle': 'Ce lien n’est pas valide',
   'unsub.invalid': 'Il a peut-être été copié de façon incomplète.',
+  'yearly.subject': 'Économisez {percent} % sur {product} avec la facturation annuelle',
+  'yearly.preview': 'Passez à {price} par an.',
+  'yearly.heading': 'Économisez {percent} % avec la facturation annuelle',
+  'yearly.body': 'Passez {product} à {price} par an dès votre prochain renouvellement.',
+  'yearly.button': 'Changer depuis la page de votre abonnement',
 };

@@ -120,4 +120,9 @@ export const afterSaleJa: AfterSaleCatalogue = {
   'unsub.done': '{email} には今後メールは届きません。',
   'unsub.invalidTitle': 'このリンクは無効です',
   'unsub.invalid': 'リンクが途中までしかコピーされていない可能性があります。',
+  'yearly.subject': '年払いで {product} が {percent}% お得に',
+  'yearly.preview': '年額 {price} に切り替えられます。',
+  'yearly.heading': '年払いで {percent}% お得に',
+  'yearly.body': '次回の更新から {product} を年額 {price} に切り替えられます。',
+  'yearly.button': 'サブスクリプションのページで切り替える',
 };

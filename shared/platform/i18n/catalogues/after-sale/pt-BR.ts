@@ -120,4 +120,9 @@ export const afterSalePtBR: AfterSaleCatalogue = {
   'unsub.done': '{email} não receberá mais e-mails.',
   'unsub.invalidTitle': 'Este link não é válido',
   'unsub.invalid': 'Ele pode ter sido copiado pela metade.',
+  'yearly.subject': 'Economize {percent}% em {product} com a cobrança anual',
+  'yearly.preview': 'Mude para {price} por ano.',
+  'yearly.heading': 'Economize {percent}% com a cobrança anual',
+  'yearly.body': 'Mude {product} para {price} por ano a partir da próxima renovação.',
+  'yearly.button': 'Mudar na página da sua assinatura',
 };
