@@ -27,7 +27,7 @@ export interface paths {
         };
         /**
          * Revenue (gross, refunds, net), sales and new or churned subscribers per day, with MRR and active subscribers now
-         * @description Days are UTC, both ends included, at most 366. A sale counts on its day, a refund on the day it was made. Figures are in one currency (the account's unless `currency`), for the key's mode. MRR counts what active and trialing subscribers pay per month (their latest charge, so discounts show; the offer price while in trial; nothing while paused). Kept from the events within seconds.
+         * @description Days are UTC, both ends included, at most 366. A sale counts on its day, a refund on the day it was made. Figures are in one currency (the account's unless `currency`), for the key's mode. MRR counts what active and trialing subscribers pay per month (their latest charge, so discounts show; the offer price while in trial; nothing while paused). `recoveredCents` and `recoveredSales` are the part of the gross and sales bought through an abandoned-checkout mail's link (PUT /checkout/recovery). Kept from the events within seconds.
          */
         get: operations["getAnalyticsSummary"];
         put?: never;
@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * A product's public buy link: opens a new hosted checkout and redirects to it (303)
-         * @description Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer (the session's `customerEmail`, as on POST /checkout/sessions: an abandoned checkout is then mailed when recovery is on), `ref` credits a partner, `quantity` (offers sold per seat). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.
+         * @description Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer (the session's `customerEmail`, as on POST /checkout/sessions: an abandoned checkout is then mailed when recovery is on), `ref` credits a partner, `quantity` (offers sold per seat), `lang` the language of the checkout (en, fr, de, es, pt-BR, ja). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.
          */
         get: operations["openBuyLink"];
         put?: never;
@@ -4980,6 +4980,7 @@ export interface operations {
                 amount?: string;
                 discount?: string;
                 email?: string;
+                lang?: string;
                 quantity?: string;
                 ref?: string;
             };
@@ -5872,7 +5873,9 @@ export interface operations {
     };
     showCreditBalance: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -5923,7 +5926,9 @@ export interface operations {
     };
     turnOffCreditAutoRefill: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -7607,7 +7612,9 @@ export interface operations {
     };
     getOrderDownloadsPage: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -7721,7 +7728,9 @@ export interface operations {
     };
     showUnsubscribe: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -7759,7 +7768,9 @@ export interface operations {
     };
     confirmUnsubscribe: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -8587,7 +8598,9 @@ export interface operations {
     };
     confirmSignupFormSubscription: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10756,6 +10769,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                lang?: string;
             };
             header?: never;
             path: {
@@ -10796,6 +10810,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                lang?: string;
             };
             header?: never;
             path: {
@@ -10834,7 +10849,9 @@ export interface operations {
     };
     memberAreaStartThread: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -10888,6 +10905,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                lang?: string;
             };
             header?: never;
             path: {
@@ -10927,7 +10945,9 @@ export interface operations {
     };
     memberAreaReply: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 threadId: string;
@@ -10978,7 +10998,9 @@ export interface operations {
     };
     memberAreaPost: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 postId: string;
@@ -19383,7 +19405,9 @@ export interface operations {
     };
     showBuyerInvoice: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -19421,7 +19445,9 @@ export interface operations {
     };
     addBuyerInvoiceDetails: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -22880,7 +22906,9 @@ export interface operations {
     };
     showAttributionSurvey: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -22918,7 +22946,9 @@ export interface operations {
     };
     answerAttributionSurvey: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
