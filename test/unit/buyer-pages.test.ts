@@ -10,6 +10,7 @@ import { refundMail } from '../../shared/receipts/notices';
 import { invoicePage } from '../../shared/invoices/pages';
 import { receiptDownloadsPage } from '../../shared/product-files/page';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
+import { unsubscribeWords } from '../../shared/email/service';
 import { translator } from '../../shared/platform/i18n/translator';
 import type { SaleRecord } from '../../shared/sales/records';
 
@@ -161,11 +162,13 @@ describe('after the sale, in the buyer\'s language', () => {
 
   it('a mail\'s footer speaks the mail\'s language; without one, English', () => {
     const footer = { physicalAddress: '1 Main St' };
-    const es = buildMailTemplate({ subject: 'Hola', text: 'Cuerpo', locale: 'es' }, footer);
+    const es = buildMailTemplate({ subject: 'Hola', text: 'Cuerpo', locale: 'es' }, { ...footer, unsubscribe: unsubscribeWords('es') });
     expect(es.html).toContain('<html lang="es"');
     expect(es.html).toContain('>Darse de baja</a>');
     expect(es.text).toMatch(/Darse de baja: \{\{u\}\}$/);
     const plain = buildMailTemplate({ subject: 'Hi', text: 'Body' }, footer);
     expect(plain.text).toMatch(/Unsubscribe: \{\{u\}\}$/);
+    expect(unsubscribeWords('en')).toBeUndefined();
+    expect(unsubscribeWords('fr')?.line).toMatch(/^Se désabonner\s: \{\{u\}\}$/);
   });
 });

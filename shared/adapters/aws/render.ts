@@ -28,7 +28,7 @@ export class LambdaRender implements RenderPort {
 
   mailTemplate(content: MailContent, footer: MailFooter, options?: { track?: boolean }): Promise<MailTemplate> {
     const { subject, html, text, preview, locale } = content;
-    return this.invoke({ op: 'mailTemplate', content: { subject, html, text, preview, ...(locale ? { locale } : {}) }, footer: { physicalAddress: footer.physicalAddress, footerText: footer.footerText }, ...(options ? { options } : {}) });
+    return this.invoke({ op: 'mailTemplate', content: { subject, html, text, preview, ...(locale ? { locale } : {}) }, footer: { physicalAddress: footer.physicalAddress, footerText: footer.footerText, ...(footer.unsubscribe ? { unsubscribe: footer.unsubscribe } : {}) }, ...(options ? { options } : {}) });
   }
 
   sanitizePost(html: string): Promise<string> {
