@@ -1,8 +1,8 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { exportName } from './constructs/shared-resources';
 import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLE } from '../shared/store/table';
 
@@ -60,6 +60,11 @@ export class DataStack extends Stack {
       versioned: true,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'uploads/',
+      // Sellers' browsers PUT large product files' parts to presigned URLs (the signature is the
+      // authority, so any origin) and read each part's ETag to complete the upload.
+      cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['*'], exposedHeaders: ['ETag'], maxAge: 3000 }],
+      // Parts of an upload never completed would be stored (and billed) for ever.
+      lifecycleRules: [{ id: 'abort-unfinished-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       removalPolicy: retain,
       autoDeleteObjects: retain === RemovalPolicy.DESTROY,
     });

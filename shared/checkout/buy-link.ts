@@ -9,7 +9,8 @@ import { consumeRequest } from '../platform/rate-limit';
 import { createCheckoutSession } from './service';
 import { buyerLanguage, requestLanguage, withLanguage } from '../account/buyer-language';
 import type { MessageKey } from '../platform/i18n/catalogues';
-import { matchLocale } from '../platform/i18n/locales';
+import { matchLocale, negotiateLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
 
 /** Checkouts one address may open through buy links in a minute (a person opens one or two). */
 export const BUY_LINKS_PER_IP_PER_MINUTE = 20;
@@ -22,6 +23,8 @@ export interface BuyLinkQuery {
   amount?: string;
   /** The visitor's language for the pages here; the checkout it opens keeps it (`?lang=`). */
   lang?: string;
+  /** `product`: the product's page with its Buy button, no checkout (where a cancelled checkout returns). */
+  view?: string;
 }
 
 export type BuyLinkOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; html: string; headers: Record<string, string> };
@@ -64,7 +67,7 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
   const product = sellable?.kind === 'product' && sellable.product.published ? sellable.product : undefined;
   if (!scope || !product || !(await getAccount(deps.store, scope.accountId))) return problemPage(deps, request, 404, 'buyLink.notForSaleTitle', 'buyLink.notForSale', baseUrl, undefined, query.lang);
 
-  if (isPreviewRequest(request.headers)) {
+  if (query.view === 'product' || isPreviewRequest(request.headers)) {
     const brand = await sellerBrand(deps, scope, baseUrl);
     const t = await buyerLanguage(deps, scope, { query: query.lang, acceptLanguage: request.headers['accept-language'], sellerDefault: brand.locale ?? null });
     const body = `<section class="card"><h1 id="heading">${escape(product.name)}</h1>${product.description ? `<p>${escape(product.description)}</p>` : ''}<p class="price">${escape(t.money(product.priceCents, product.currency))}</p><p><a class="button" href="${escape(`${baseUrl}/buy/${productId}`)}">${t.html('buyLink.buy')}</a></p></section>`;
@@ -86,14 +89,16 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
 
   const link = `${baseUrl}/buy/${productId}`;
   const referer = request.headers.referer ?? '';
-  const back = /^https?:\/\//.test(referer) && referer.length <= 2048 && !referer.startsWith(`${baseUrl}/processor/`) ? referer : link;
+  // Back to the page the link was on; without one, never to the link itself: a processor that
+  // sends the buyer straight to the success address (Stripe) would open a new checkout after paying.
+  const from = /^https?:\/\//.test(referer) && referer.length <= 2048 && !referer.startsWith(`${baseUrl}/processor/`) && !referer.startsWith(link) ? referer : undefined;
   try {
     const session = await createCheckoutSession(
       { ...deps, scope, request: { baseUrl } },
       {
         productId,
-        successUrl: back,
-        cancelUrl: back,
+        successUrl: from ?? `${link}/thanks`,
+        cancelUrl: from ?? `${link}?view=product`,
         ...(query.discount ? { discountCode: query.discount.slice(0, 100) } : {}),
         ...(query.ref ? { referralCode: query.ref.slice(0, 100) } : {}),
         ...(query.email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(query.email) && query.email.length <= 320 ? { customerEmail: query.email } : {}),
@@ -109,4 +114,18 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
     if (error instanceof ApiError && error.status < 500) return problemPage(deps, request, error.status === 404 ? 400 : error.status, 'buyLink.cannotOpenTitle', { text: error.message.replace(/^[a-zA-Z]+: /, '') }, baseUrl, scope, query.lang);
     throw error;
   }
+}
+
+/**
+ * GET /buy/{productId}/thanks: where a buy link's checkout returns when it was opened from no page
+ * (a link in a bio): the order is complete, the receipt (downloads, keys) is on its way.
+ */
+export async function buyLinkThanks(deps: Deps, productId: string, baseUrl: string, acceptLanguage: string | undefined): Promise<Extract<BuyLinkOutcome, { kind: 'page' }>> {
+  const scope = isObjectId(productId) ? await productScope(deps, productId) : undefined;
+  const brand = scope ? await sellerBrand(deps, scope, baseUrl) : undefined;
+  if (!scope || !brand) return (await problemPage(deps, { headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} }, 404, 'buyLink.notForSaleTitle', 'buyLink.notForSale', baseUrl)) as Extract<BuyLinkOutcome, { kind: 'page' }>;
+  const t = translator(negotiateLocale({ acceptLanguage, sellerDefault: brand.locale }));
+  const body = `<section class="card"><h1 id="heading">${t.html('thanks.heading')}</h1><p id="confirmation">${t.html('thanks.orderComplete')} ${t.html('buyLink.receiptNote')}</p></section>`;
+  const page = buyerPage({ brand, title: t.t('thanks.title'), baseUrl, body, locale: t.locale });
+  return { kind: 'page', status: 200, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } };
 }

@@ -1,6 +1,6 @@
 import { translator, type Translator } from '../platform/i18n/translator';
+import { escapeHtml } from '../platform/html';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const strong = (text: string) => ({ __html: `<strong>${escapeHtml(text)}</strong>` });
 
 /** The pages a mail's links open, in the reader's language (`?lang=`, the browser's); the sender's name as written. */

@@ -51,9 +51,8 @@ export const receiptConsumer: BusConsumer = {
     const discount = obj(event.data.discount);
     const brand = await sellerBrand(deps, scope, base);
     const t = await buyerTranslator(deps, scope, to, brand);
-    // Pages the receipt links open in the receipt's language (English needs no mark: it is where every choice ends).
+    // The survey page opens in the receipt's language (English needs no mark: it is where every choice ends).
     const inLanguage = (url: string) => (t.locale === 'en' ? url : withLanguage(url, t.locale));
-    const downloadsUrl = kind === 'one_time' && str(product.id) ? ((await receiptAccessUrl(deps, scope, { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' }, base)) ?? null) : null;
     const mail = receiptMail({
       brand,
       orderId,
@@ -71,8 +70,8 @@ export const receiptConsumer: BusConsumer = {
       surveyUrl: await surveyUrlForSale(deps, scope, orderId, base).then((url) => (url ? inLanguage(url) : url)),
       invoiceUrl: base ? await invoiceUrlOf(deps, scope, orderId, base) : null,
       portalUrl,
-      // A lasting link to a page that signs fresh download links on each visit, in the receipt's language.
-      downloadsUrl: downloadsUrl ? inLanguage(downloadsUrl) : null,
+      // A lasting link to a page that signs fresh download links on each visit.
+      downloadsUrl: kind === 'one_time' && str(product.id) ? ((await receiptAccessUrl(deps, scope, { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' }, base, t.locale)) ?? null) : null,
       licenseKeys: kind === 'one_time' ? (await keysOfOrder(deps, scope, orderId)).map((k) => k.key) : [],
       testMode: event.mode === 'test',
     }, t);

@@ -76,10 +76,6 @@ export const afterSaleEn = {
   'invoice.alreadyIssued': 'This invoice was already issued: its details can no longer change.',
   'invoice.notFoundTitle': 'Invoice not found',
   'invoice.notFound': 'This link does not lead to an order. Check the link in your receipt.',
-  // Download page
-  'downloads.revoked': 'These files are no longer available: the order was refunded. Questions? Contact {seller}.',
-  'downloads.linkValid': 'Each link works for an hour; come back to this page from your receipt any time for fresh ones.',
-  'downloads.none': 'There are no files to download for this order.',
   // Refund mail
   'refund.subject': 'Your refund for {product}: {amount}',
   'refund.preview': '{amount} is on its way back to your card.',
