@@ -1,6 +1,6 @@
 import { getAccount } from '../platform/accounts';
 import { sellerBrand, type SellerBrand } from '../account/branding';
-import { buyerPage, escapeHtml as escape } from '../account/buyer-page';
+import { buyerPage } from '../account/buyer-page';
 import { lookupSellable, productScope } from '../catalog/service';
 import type { Deps, RequestInfo } from '../platform/context';
 import { ApiError } from '../platform/errors';
@@ -11,6 +11,7 @@ import { buyerLanguage, requestLanguage, withLanguage } from '../account/buyer-l
 import type { MessageKey } from '../platform/i18n/catalogues';
 import { matchLocale, negotiateLocale } from '../platform/i18n/locales';
 import { translator } from '../platform/i18n/translator';
+import { escapeHtml } from '../platform/html';
 
 /** Checkouts one address may open through buy links in a minute (a person opens one or two). */
 export const BUY_LINKS_PER_IP_PER_MINUTE = 20;
@@ -51,7 +52,7 @@ type ProblemTitle = 'buyLink.notForSaleTitle' | 'buyLink.amountTitle' | 'buyLink
 const problemPage = async (deps: Deps, request: Pick<RequestInfo, 'headers'>, status: number, heading: ProblemTitle, message: MessageKey | { text: string }, baseUrl: string, scope?: { accountId: string; mode: 'live' | 'test' }, lang?: string): Promise<BuyLinkOutcome> => {
   const brand: SellerBrand = scope ? await sellerBrand(deps, scope, baseUrl) : { name: 'Checkout', logoUrl: null, accent: '#1f2937', accentText: '#1f2937', onAccent: '#ffffff', supportEmail: null };
   const t = scope ? await buyerLanguage(deps, scope, { query: lang, acceptLanguage: request.headers['accept-language'], sellerDefault: brand.locale ?? null }) : requestLanguage(lang, request.headers['accept-language']);
-  const body = `<section class="card"><h1 id="heading">${t.html(heading)}</h1><p id="message">${typeof message === 'string' ? t.html(message) : escape(message.text)}</p></section>`;
+  const body = `<section class="card"><h1 id="heading">${t.html(heading)}</h1><p id="message">${typeof message === 'string' ? t.html(message) : escapeHtml(message.text)}</p></section>`;
   const page = buyerPage({ brand, title: t.t(heading), baseUrl, body, locale: t.locale });
   return { kind: 'page', status, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } };
 };
@@ -70,7 +71,7 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
   if (query.view === 'product' || isPreviewRequest(request.headers)) {
     const brand = await sellerBrand(deps, scope, baseUrl);
     const t = await buyerLanguage(deps, scope, { query: query.lang, acceptLanguage: request.headers['accept-language'], sellerDefault: brand.locale ?? null });
-    const body = `<section class="card"><h1 id="heading">${escape(product.name)}</h1>${product.description ? `<p>${escape(product.description)}</p>` : ''}<p class="price">${escape(t.money(product.priceCents, product.currency))}</p><p><a class="button" href="${escape(`${baseUrl}/buy/${productId}`)}">${t.html('buyLink.buy')}</a></p></section>`;
+    const body = `<section class="card"><h1 id="heading">${escapeHtml(product.name)}</h1>${product.description ? `<p>${escapeHtml(product.description)}</p>` : ''}<p class="price">${escapeHtml(t.money(product.priceCents, product.currency))}</p><p><a class="button" href="${escapeHtml(`${baseUrl}/buy/${productId}`)}">${t.html('buyLink.buy')}</a></p></section>`;
     const page = buyerPage({ brand, title: product.name, baseUrl, body, locale: t.locale });
     return { kind: 'page', status: 200, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store' } };
   }

@@ -1,9 +1,10 @@
 import { sellerBrand } from '../account/branding';
 import { buyerLanguage, requestLanguage } from '../account/buyer-language';
-import { buyerPage, escapeHtml as escape, type BuyerPage } from '../account/buyer-page';
+import { buyerPage, type BuyerPage } from '../account/buyer-page';
 import type { Deps } from '../platform/context';
 import { safeHtml } from '../platform/i18n/translator';
 import type { BalanceView } from './consent';
+import { escapeHtml } from '../platform/html';
 
 /** A browser asking for a page (Accept names text/html); API clients get the JSON view. */
 export const wantsHtml = (headers: Record<string, string>) => /\btext\/html\b/.test(headers.accept ?? '');
@@ -22,15 +23,15 @@ export async function balancePage(deps: Pick<Deps, 'store'>, view: BalanceView, 
   const brand = await sellerBrand(deps, view.scope, input.baseUrl);
   const t = await buyerLanguage(deps, view.scope, { query: input.lang, acceptLanguage: input.acceptLanguage, sellerDefault: brand.locale ?? null });
   const money = (cents: number) => t.money(cents, view.currency);
-  const on = safeHtml(`<strong>${escape(t.t('balance.on'))}</strong>`);
+  const on = safeHtml(`<strong>${escapeHtml(t.t('balance.on'))}</strong>`);
   const refill = view.autoRefill.enabled
     ? `<p id="auto-refill">${view.autoRefill.topOffCents ? t.html('balance.autoOnCharge', { on, amount: money(view.autoRefill.topOffCents) }) : t.html('balance.autoOnPlain', { on })}</p>
-<form method="post" action="${escape(input.action)}"><button type="submit" id="turn-off">${t.html('balance.turnOff')}</button></form>`
-    : `<p id="auto-refill">${t.html('balance.autoOff', { off: safeHtml(`<strong>${escape(t.t('balance.off'))}</strong>`) })}</p>`;
+<form method="post" action="${escapeHtml(input.action)}"><button type="submit" id="turn-off">${t.html('balance.turnOff')}</button></form>`
+    : `<p id="auto-refill">${t.html('balance.autoOff', { off: safeHtml(`<strong>${escapeHtml(t.t('balance.off'))}</strong>`) })}</p>`;
   const body = `<section class="card" aria-labelledby="balance-heading">
-<h1 id="balance-heading">${escape(view.productName)}</h1>
+<h1 id="balance-heading">${escapeHtml(view.productName)}</h1>
 ${input.turnedOff ? `<div class="ok" role="status" id="notice">${t.html('balance.turnedOff')}</div>` : ''}
-<p>${t.html('balance.label')} <strong id="balance">${escape(money(view.balanceCents))}</strong>${view.paused ? ` <span class="badge" id="paused">${t.html('balance.paused')}</span>` : ''}</p>
+<p>${t.html('balance.label')} <strong id="balance">${escapeHtml(money(view.balanceCents))}</strong>${view.paused ? ` <span class="badge" id="paused">${t.html('balance.paused')}</span>` : ''}</p>
 ${view.paused ? `<p class="muted">${t.html('balance.pausedText')}</p>` : ''}
 ${refill}
 </section>`;

@@ -1,5 +1,6 @@
 import { translator, type Translator } from '../platform/i18n/translator';
-import { escapeHtml } from './rules';
+import { escapeHtml } from '../platform/html';
+
 
 /**
  * The embed script: plain browser JavaScript served by this API (no third-party assets). It reads

@@ -13,22 +13,9 @@ import { isConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
 import type { FormRecord, FormStatus } from './records';
 import * as repo from './repository';
-import {
-  CONFIRM_TTL_DAYS,
-  CONSENT_WORDING,
-  conversionRate,
-  dailySeries,
-  DAILY_DAYS,
-  DEFAULT_COPY,
-  escapeHtml,
-  IP_WINDOW_MS,
-  ipWindowOf,
-  isLikelyBot,
-  publicView,
-  SIGNUPS_PER_IP,
-  utcDay,
-} from './rules';
+import { CONFIRM_TTL_DAYS, CONSENT_WORDING, conversionRate, dailySeries, DAILY_DAYS, DEFAULT_COPY, IP_WINDOW_MS, ipWindowOf, isLikelyBot, publicView, SIGNUPS_PER_IP, utcDay } from './rules';
 import type { FormCreateInput, FormUpdateInput, SubscribeInput } from './schemas';
+import { escapeHtml } from '../platform/html';
 
 export type FormCtx = Deps & { scope: Scope; account: Account; request: RequestInfo };
 

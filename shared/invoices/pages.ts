@@ -1,9 +1,10 @@
-import { buyerPage, escapeHtml as esc, type BuyerPage } from '../account/buyer-page';
+import { buyerPage, type BuyerPage } from '../account/buyer-page';
 import type { SellerBrand } from '../account/branding';
 import { translator, type Translator } from '../platform/i18n/translator';
 import type { SaleRecord } from '../sales/records';
 import { LANGUAGES } from './labels';
 import type { InvoiceBuyerDetails, InvoiceRecord } from './records';
+import { escapeHtml } from '../platform/html';
 
 type FieldName = keyof InvoiceBuyerDetails;
 const LABEL = { companyName: 'invoice.companyName', address: 'invoice.companyAddress', vatId: 'invoice.vatId' } as const;
@@ -38,11 +39,11 @@ export function invoicePage(input: {
   const base = `/receipts/${encodeURIComponent(token)}`;
   // The PDF in the page's language when the invoice speaks it; otherwise the invoice's own choice (the buyer's country).
   const pdfLang = t.locale !== 'en' && (LANGUAGES as readonly string[]).includes(t.locale) ? `?lang=${t.locale}` : '';
-  const paid = `${esc(sale.productName)} · ${esc(t.money(sale.amountCents, sale.currency))} · ${esc(t.date(sale.createdAt))}`;
+  const paid = `${escapeHtml(sale.productName)} · ${escapeHtml(t.money(sale.amountCents, sale.currency))} · ${escapeHtml(t.date(sale.createdAt))}`;
   const creditNote = sale.refundedCents > 0 ? `<p><a href="${base}/credit-note.pdf${pdfLang}">${t.html('invoice.creditNote')}</a></p>` : '';
   if (invoice) {
     const b = invoice.buyer;
-    const details = [b.companyName, b.address, b.vatId ? t.t('invoice.vatIdLine', { vatId: b.vatId }) : null].filter(Boolean).map((line) => `<div>${esc(line!).replace(/\n/g, '<br>')}</div>`).join('');
+    const details = [b.companyName, b.address, b.vatId ? t.t('invoice.vatIdLine', { vatId: b.vatId }) : null].filter(Boolean).map((line) => `<div>${escapeHtml(line!).replace(/\n/g, '<br>')}</div>`).join('');
     return buyerPage({
       brand: input.brand,
       baseUrl: input.baseUrl,
@@ -57,10 +58,10 @@ ${details ? `<h2>${t.html('invoice.billedTo')}</h2>${details}` : `<p class="mute
   const shownError = input.error ? errorText(t, input.error) : '';
   const field = (name: FieldName) => {
     const invalid = input.error?.field === name;
-    return `<label for="${name}">${t.html(LABEL[name])}</label><input type="text" id="${name}" name="${name}" value="${esc(v[name] ?? '')}" autocomplete="${name === 'companyName' ? 'organization' : name === 'address' ? 'street-address' : 'off'}"${invalid ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>
-${invalid ? `<p class="field-error" id="${name}-error">${esc(shownError)}</p>` : `<p class="muted">${t.html(HINT[name])}</p>`}`;
+    return `<label for="${name}">${t.html(LABEL[name])}</label><input type="text" id="${name}" name="${name}" value="${escapeHtml(v[name] ?? '')}" autocomplete="${name === 'companyName' ? 'organization' : name === 'address' ? 'street-address' : 'off'}"${invalid ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>
+${invalid ? `<p class="field-error" id="${name}-error">${escapeHtml(shownError)}</p>` : `<p class="muted">${t.html(HINT[name])}</p>`}`;
   };
-  const alert = input.error && !input.error.field ? `<div class="alert" role="alert">${esc(shownError)}</div>` : '';
+  const alert = input.error && !input.error.field ? `<div class="alert" role="alert">${escapeHtml(shownError)}</div>` : '';
   return buyerPage({
     brand: input.brand,
     baseUrl: input.baseUrl,

@@ -1,7 +1,8 @@
 import type { SellerBrand } from '../account/branding';
-import { escapeHtml as esc, formatMoney } from '../account/buyer-page';
+import { formatMoney } from '../account/buyer-page';
 import type { MailBody } from './mails';
 import { safeHtml, translator, type Translator } from '../platform/i18n/translator';
+import { escapeHtml } from '../platform/html';
 
 /**
  * The notices around a sale that are not receipts, as plain functions: the buyer's refund mail and
@@ -34,7 +35,7 @@ export function refundMail(input: RefundInput, t: Translator = translator()): Ma
     input.testMode ? `<p><strong>${t.html('mail.testMode')}</strong></p>` : '',
     `<p>${t.html(what, values)}</p>`,
     `<p>${t.html('refund.when')}</p>`,
-    support ? `<p>${t.html('mail.questionsReply', { email: safeHtml(`<a href="mailto:${esc(support)}">${esc(support)}</a>`) })}</p>` : '',
+    support ? `<p>${t.html('mail.questionsReply', { email: safeHtml(`<a href="mailto:${escapeHtml(support)}">${escapeHtml(support)}</a>`) })}</p>` : '',
   ].join('\n');
   const text = [t.t('refund.heading'), input.testMode ? t.t('mail.testMode') : '', t.t(what, values), t.t('refund.when'), support ? t.t('mail.questions', { email: support }) : '']
     .filter(Boolean)
@@ -62,9 +63,9 @@ export function newSaleMail(input: NewSaleInput): MailBody {
   const html = [
     `<h1>${input.renewal ? 'A renewal came in' : 'You made a sale'}</h1>`,
     input.testMode ? '<p><strong>Test mode</strong>: a test order, no real money moved.</p>' : '',
-    `<p>${esc(what)} on ${esc(day(input.soldAt))}.</p>`,
-    input.ordersUrl ? `<p><a href="${esc(input.ordersUrl)}">See your orders</a></p>` : '',
-    `<p>${esc(off)}</p>`,
+    `<p>${escapeHtml(what)} on ${escapeHtml(day(input.soldAt))}.</p>`,
+    input.ordersUrl ? `<p><a href="${escapeHtml(input.ordersUrl)}">See your orders</a></p>` : '',
+    `<p>${escapeHtml(off)}</p>`,
   ].join('\n');
   const text = [input.testMode ? 'Test mode: a test order, no real money moved.' : '', `${what} on ${day(input.soldAt)}.`, input.ordersUrl ? `See your orders: ${input.ordersUrl}` : '', off]
     .filter(Boolean)

@@ -1,6 +1,6 @@
 import { buyerLanguage } from '../account/buyer-language';
 import { sellerBrand } from '../account/branding';
-import { escapeHtml as esc } from '../account/buyer-page';
+
 import { lookupOffer } from '../catalog/service';
 import { prepareTransactional, type TransactionalMessage } from '../email/outbox';
 import type { Deps } from '../platform/context';
@@ -18,6 +18,7 @@ import { offerRetentionOf } from './offers';
 import type { SubscriberRetention } from './records';
 import * as repo from './repository';
 import { yearlyCents } from './rules';
+import { escapeHtml } from '../platform/html';
 
 const CONSUMER = 'retention-intro-yearly';
 const blank = (sub: SubscriberRecord): SubscriberRetention => ({ subscriberId: sub._id, offerId: sub.subscriptionId, intro: null, yearlyPromptedAt: null, yearlySwitch: null, discount: null, payments: 0 });
@@ -104,7 +105,7 @@ async function yearlyPromptMail(deps: Deps, scope: Scope, sub: SubscriberRecord,
     to: [sub.buyerEmail],
     subject: t.t('yearly.subject', values),
     preview: t.t('yearly.preview', values),
-    html: `<h1>${t.html('yearly.heading', values)}</h1><p>${t.html('yearly.body', values)}</p><p><a href="${esc(sub.portalUrl)}">${t.html('yearly.button')}</a></p><p>${esc(brand.name)}</p>`,
+    html: `<h1>${t.html('yearly.heading', values)}</h1><p>${t.html('yearly.body', values)}</p><p><a href="${escapeHtml(sub.portalUrl)}">${t.html('yearly.button')}</a></p><p>${escapeHtml(brand.name)}</p>`,
     text: [t.t('yearly.heading', values), t.t('yearly.body', values), t.t('mail.line', { label: t.t('yearly.button'), value: sub.portalUrl })].join('\n\n'),
     locale: t.locale,
     source: 'retention',

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import type { SurveySettings } from './rules';
 import { LIMITS, OTHER_ID } from './rules';
 import { translator, type Translator } from '../platform/i18n/translator';
+import { escapeHtml } from '../platform/html';
 
 /**
  * The buyer's survey page: server-rendered, no script, one inline style allowed by its hash. The
  * page's words are in the buyer's language; the seller's question and options as written.
  */
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = 'body{font-family:system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#222}fieldset{border:0;padding:0}label{display:block;margin:.5rem 0}input[type=text]{width:100%;padding:.5rem;box-sizing:border-box}button{margin-top:1rem;padding:.6rem 1.2rem;font-size:1rem}.error{color:#a00;border:1px solid #a00;padding:.5rem}';
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
@@ -23,23 +23,23 @@ export const SURVEY_PAGE_HEADERS = {
 
 const layout = (t: Translator, title: string, body: string) => `<!doctype html>
 <html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 
 export function surveyPage(input: { settings: SurveySettings; productName: string; action: string; error?: string; chosen?: string; otherText?: string; t?: Translator }): string {
   const { settings } = input;
   const t = input.t ?? translator();
   const radio = (id: string, label: string) =>
-    `<label><input type="radio" name="answer" value="${escape(id)}"${input.chosen === id ? ' checked' : ''} required> ${escape(label)}</label>`;
+    `<label><input type="radio" name="answer" value="${escapeHtml(id)}"${input.chosen === id ? ' checked' : ''} required> ${escapeHtml(label)}</label>`;
   const other = settings.allowOther
-    ? `${radio(OTHER_ID, t.t('survey.somewhereElse'))}<label for="otherText">${t.html('survey.where')}</label><input type="text" id="otherText" name="otherText" maxlength="${LIMITS.otherText}" value="${escape(input.otherText ?? '')}">`
+    ? `${radio(OTHER_ID, t.t('survey.somewhereElse'))}<label for="otherText">${t.html('survey.where')}</label><input type="text" id="otherText" name="otherText" maxlength="${LIMITS.otherText}" value="${escapeHtml(input.otherText ?? '')}">`
     : '';
   return layout(
     t,
     settings.question,
     `<p>${t.html('survey.thanksFor', { product: input.productName })}</p>
-${input.error ? `<p class="error" role="alert" id="error">${escape(input.error)}</p>` : ''}
-<form method="post" action="${escape(input.action)}">
-<fieldset><legend><h1>${escape(settings.question)}</h1></legend>
+${input.error ? `<p class="error" role="alert" id="error">${escapeHtml(input.error)}</p>` : ''}
+<form method="post" action="${escapeHtml(input.action)}">
+<fieldset><legend><h1>${escapeHtml(settings.question)}</h1></legend>
 ${settings.options.map((o) => radio(o.id, o.label)).join('\n')}
 ${other}
 </fieldset>

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { cleanText, moderateThread, publicAuthor, threadSort } from '../../shared/memberships/community/rules';
 import { csrfValid } from '../../shared/memberships/member-area/access';
-import { accessMail, areaHeaders, escapeHtml, refusedPage, threadPage } from '../../shared/memberships/member-area/pages';
+import { accessMail, areaHeaders, refusedPage, threadPage } from '../../shared/memberships/member-area/pages';
 import { translator } from '../../shared/platform/i18n/translator';
 import type { MemberAreaRecord, ThreadRecord } from '../../shared/memberships/records';
+import { escapeHtml } from '../../shared/platform/html';
 
 const thread: ThreadRecord = {
   _id: '65a000000000000000000001',

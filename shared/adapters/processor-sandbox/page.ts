@@ -1,5 +1,5 @@
 import type { SellerBrand } from '../../account/branding';
-import { buyerPage, escapeHtml, type BuyerPage } from '../../account/buyer-page';
+import { buyerPage, type BuyerPage } from '../../account/buyer-page';
 import type { HostedCheckoutView } from '../../checkout/hosted-view';
 import type { SandboxCheckout } from './records';
 import { LOCALE_NAMES, LOCALES } from '../../platform/i18n/locales';
@@ -7,6 +7,7 @@ import { translator, type Translator } from '../../platform/i18n/translator';
 
 const EN = translator('en');
 import type { OrderDownload } from '../../product-files/records';
+import { escapeHtml } from '../../platform/html';
 
 export interface CheckoutPageState {
   /** A problem with the whole form (decline, closed checkout). */

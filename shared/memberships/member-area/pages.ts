@@ -1,6 +1,7 @@
 import { translator, type Translator } from '../../platform/i18n/translator';
 import { publicAuthor } from '../community/rules';
 import type { MemberPostRecord, MembershipRecord, ReplyRecord, ThreadRecord } from '../records';
+import { escapeHtml } from '../../platform/html';
 
 /**
  * The member area's server-rendered pages: no script, one nonce'd style block, no external
@@ -11,7 +12,6 @@ import type { MemberPostRecord, MembershipRecord, ReplyRecord, ThreadRecord } fr
 /** Why a member-area link is refused. */
 export type AreaRefusal = 'invalid' | 'ended' | 'banned' | 'closed';
 
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Strict policy: nothing loads but the nonce'd style and https images of posts; forms post only here. */
 export const areaHeaders = (nonce: string) => ({
