@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SellerBrand } from './branding';
 import type { Locale } from '../platform/i18n/locales';
 import { formatMoneyIn, translator } from '../platform/i18n/translator';
+import { escapeHtml } from '../platform/html';
 
 /**
  * The one frame of every page a buyer meets (hosted checkout, thank-you, portal): the seller's
@@ -9,7 +10,6 @@ import { formatMoneyIn, translator } from '../platform/i18n/translator';
  * style block is allowed by its hash, so the Content-Security-Policy needs no 'unsafe-inline'.
  */
 
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const FREQUENCY_WORD = { weekly: 'week', monthly: 'month', yearly: 'year' } as const;
 

@@ -1,6 +1,7 @@
 import type { SellerBrand } from '../account/branding';
-import { escapeHtml as esc } from '../account/buyer-page';
+
 import type { Translator } from '../platform/i18n/translator';
+import { escapeHtml } from '../platform/html';
 
 /** The abandoned-checkout mail, in the buyer's language: the product, the way back, the code. */
 export interface RecoveryMailInput {
@@ -14,15 +15,15 @@ export interface RecoveryMailInput {
 export function recoveryMail(t: Translator, input: RecoveryMailInput) {
   const { brand } = input;
   const product = input.productName;
-  const button = `<p><a href="${esc(input.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${brand.accent};color:${brand.onAccent};text-decoration:none;font-weight:bold">${esc(t.t('recovery.button'))}</a></p>`;
+  const button = `<p><a href="${escapeHtml(input.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${brand.accent};color:${brand.onAccent};text-decoration:none;font-weight:bold">${escapeHtml(t.t('recovery.button'))}</a></p>`;
   const html = [
     `<h1>${t.html('recovery.heading', { product })}</h1>`,
-    input.testMode ? `<p><strong>${esc(t.t('mail.testMode'))}</strong></p>` : '',
+    input.testMode ? `<p><strong>${escapeHtml(t.t('mail.testMode'))}</strong></p>` : '',
     `<p>${t.html('recovery.body', { seller: brand.name })}</p>`,
-    input.discountCode ? `<p>${t.html('recovery.code', { code: { __html: `<strong>${esc(input.discountCode)}</strong>` } })}</p>` : '',
+    input.discountCode ? `<p>${t.html('recovery.code', { code: { __html: `<strong>${escapeHtml(input.discountCode)}</strong>` } })}</p>` : '',
     button,
-    `<p style="color:#57606a">${esc(t.t('recovery.ignore'))}</p>`,
-    brand.supportEmail ? `<p>${t.html('mail.questionsReply', { email: { __html: `<a href="mailto:${esc(brand.supportEmail)}">${esc(brand.supportEmail)}</a>` } })}</p>` : '',
+    `<p style="color:#57606a">${escapeHtml(t.t('recovery.ignore'))}</p>`,
+    brand.supportEmail ? `<p>${t.html('mail.questionsReply', { email: { __html: `<a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a>` } })}</p>` : '',
   ].join('\n');
   const text = [
     t.t('recovery.heading', { product }),
@@ -35,5 +36,5 @@ export function recoveryMail(t: Translator, input: RecoveryMailInput) {
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { subject: t.t('recovery.subject', { product }), preview: t.t('recovery.preview', { seller: brand.name }), html, text };
+  return { subject: t.t('recovery.subject', { product }), preview: t.t('recovery.preview', { seller: brand.name }), html, text, locale: t.locale };
 }

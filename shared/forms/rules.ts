@@ -78,4 +78,3 @@ export function publicView(form: FormRecord) {
 
 /** Escapes text for an HTML page. */
 
-export { escapeHtml };

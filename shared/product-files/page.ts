@@ -1,7 +1,8 @@
 import type { SellerBrand } from '../account/branding';
-import { buyerPage, escapeHtml, type BuyerPage } from '../account/buyer-page';
+import { buyerPage, type BuyerPage } from '../account/buyer-page';
 import type { Translator } from '../platform/i18n/translator';
 import type { OrderDownload } from './records';
+import { escapeHtml } from '../platform/html';
 
 /** The list of an order's files with their fresh links (the receipt's page), in the buyer's language. */
 export function downloadsSection(downloads: OrderDownload[], t: Translator): string {

@@ -64,7 +64,7 @@ const extOf = (name: string) => extname(name.split(/[?#]/)[0]!).toLowerCase();
 /** The type of a file fetched from a link (imports): refused when the link answered a page or a program. */
 export function deliverableType(name: string, contentType: string | null): TypeVerdict {
   const ext = extOf(name);
-  const type = contentType?.split(';')[0]!.trim().toLowerCase() ?? null;
+  const type = contentType ? contentType.split(';')[0]!.trim().toLowerCase() : null;
   if (type && BLOCKED_TYPES.test(type)) return { ok: false, reason: `the link answered ${type}, not a deliverable file` };
   if (!ext || !DELIVERABLE[ext]) return { ok: false, reason: `"${ext || name}" is not a deliverable file type (${Object.keys(DELIVERABLE).join(' ')})` };
   return { ok: true, ext, contentType: DELIVERABLE[ext]! };

@@ -1,9 +1,10 @@
 import type { SellerBrand } from '../account/branding';
-import { escapeHtml as esc } from '../account/buyer-page';
+
 import { translator, type Translator } from '../platform/i18n/translator';
+import { escapeHtml } from '../platform/html';
 
 const EN = translator('en');
-const link = (href: string, label: string) => ({ __html: `<a href="${esc(href)}">${esc(label)}</a>` });
+const link = (href: string, label: string) => ({ __html: `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>` });
 
 /**
  * The content of the mails a buyer gets after a charge, as plain functions: subject, preview,
@@ -14,6 +15,8 @@ export interface MailBody {
   preview: string;
   html: string;
   text: string;
+  /** The language it is written in: the footer the mail gets speaks it too. */
+  locale?: string;
 }
 
 export interface ReceiptInput {
@@ -43,7 +46,7 @@ export interface ReceiptInput {
 }
 
 const button = (brand: SellerBrand, href: string, label: string) =>
-  `<p><a href="${esc(href)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${brand.accent};color:${brand.onAccent};text-decoration:none;font-weight:bold">${esc(label)}</a></p>`;
+  `<p><a href="${escapeHtml(href)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${brand.accent};color:${brand.onAccent};text-decoration:none;font-weight:bold">${escapeHtml(label)}</a></p>`;
 
 export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
   const { brand } = input;
@@ -53,28 +56,28 @@ export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
   const total = formatMoney(input.amountCents, input.currency);
   const what = input.billingReason === 'renewal' ? t.t('receipt.renewalOf', { product: input.productName }) : input.productName;
   const subject = input.amountCents === 0 ? t.t('receipt.subjectFree', { seller: brand.name, product: input.productName }) : t.t('receipt.subject', { seller: brand.name, total });
-  const test = input.testMode ? `<p><strong>${esc(t.t('mail.testMode'))}</strong></p>` : '';
+  const test = input.testMode ? `<p><strong>${escapeHtml(t.t('mail.testMode'))}</strong></p>` : '';
   const heading = t.t('receipt.heading', { renewal: String(input.billingReason === 'renewal') });
   const lines = input.lines?.length ? input.lines : null;
   // With lines, the first is the product after its code: the code's row is shown before it.
   const rows = lines ? [
-    input.discount ? `<tr><td>${t.html('receipt.discountOn', { code: input.discount.code, product: input.productName })}</td><td align="right">-${esc(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
-    ...lines.map((l) => `<tr><td>${esc(l.name)}</td><td align="right">${esc(formatMoney(l.amountCents, input.currency))}</td></tr>`),
-    `<tr><td><strong>${t.html('receipt.totalPaid')}</strong></td><td align="right"><strong>${esc(total)}</strong></td></tr>`,
+    input.discount ? `<tr><td>${t.html('receipt.discountOn', { code: input.discount.code, product: input.productName })}</td><td align="right">-${escapeHtml(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
+    ...lines.map((l) => `<tr><td>${escapeHtml(l.name)}</td><td align="right">${escapeHtml(formatMoney(l.amountCents, input.currency))}</td></tr>`),
+    `<tr><td><strong>${t.html('receipt.totalPaid')}</strong></td><td align="right"><strong>${escapeHtml(total)}</strong></td></tr>`,
   ].join('') : [
-    `<tr><td>${input.kind === 'subscription' ? t.html('receipt.plan', { product: what, interval: input.interval ?? 'other' }) : esc(what)}</td><td align="right">${esc(formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))}</td></tr>`,
-    input.discount ? `<tr><td>${t.html('receipt.discount', { code: input.discount.code })}</td><td align="right">-${esc(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
-    `<tr><td><strong>${t.html('receipt.totalPaid')}</strong></td><td align="right"><strong>${esc(total)}</strong></td></tr>`,
+    `<tr><td>${input.kind === 'subscription' ? t.html('receipt.plan', { product: what, interval: input.interval ?? 'other' }) : escapeHtml(what)}</td><td align="right">${escapeHtml(formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))}</td></tr>`,
+    input.discount ? `<tr><td>${t.html('receipt.discount', { code: input.discount.code })}</td><td align="right">-${escapeHtml(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
+    `<tr><td><strong>${t.html('receipt.totalPaid')}</strong></td><td align="right"><strong>${escapeHtml(total)}</strong></td></tr>`,
   ].join('');
   const html = [
-    `<h1>${esc(heading)}</h1>`,
+    `<h1>${escapeHtml(heading)}</h1>`,
     test,
     `<p>${t.html('receipt.order', { id: input.orderId, date: day(input.paidAt) })}</p>`,
     `<table width="100%" cellpadding="6" cellspacing="0" border="0">${rows}</table>`,
-    ...(input.licenseKeys ?? []).map((key) => `<p>${t.html('receipt.licenseKey', { key: { __html: `<code>${esc(key)}</code>` } })}</p>`),
+    ...(input.licenseKeys ?? []).map((key) => `<p>${t.html('receipt.licenseKey', { key: { __html: `<code>${escapeHtml(key)}</code>` } })}</p>`),
     input.downloadsUrl ? `<p>${t.html('receipt.filesReady')}</p>${button(brand, input.downloadsUrl, t.t('receipt.filesButton'))}<p class="muted">${t.html('receipt.filesKeep')}</p>` : '',
     input.portalUrl ? `<p>${t.html('receipt.manage')}</p>${button(brand, input.portalUrl, t.t('receipt.manageButton'))}` : '',
-    input.reviewUrl ? `<p><a href="${esc(input.reviewUrl)}">${t.html('receipt.review', { product: input.productName })}</a></p>` : '',
+    input.reviewUrl ? `<p><a href="${escapeHtml(input.reviewUrl)}">${t.html('receipt.review', { product: input.productName })}</a></p>` : '',
     input.invoiceUrl ? `<p>${t.html('receipt.invoice', { link: link(input.invoiceUrl, t.t('receipt.invoiceLink')) })}</p>` : '',
     input.surveyUrl ? `<p>${t.html('receipt.survey', { link: link(input.surveyUrl, t.t('receipt.surveyLink')) })}</p>` : '',
     brand.supportEmail ? `<p>${t.html('mail.questionsReply', { email: link(`mailto:${brand.supportEmail}`, brand.supportEmail) })}</p>` : '',
@@ -96,7 +99,7 @@ export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { subject, preview: `${what}: ${total}`, html, text };
+  return { subject, preview: `${what}: ${total}`, html, text, locale: t.locale };
 }
 
 export interface FailedPaymentInput {
@@ -124,11 +127,11 @@ export function failedPaymentMail(input: FailedPaymentInput, t: Translator = EN)
   const charge = input.failureMessage ? t.t('failed.couldNotChargeReason', { amount: total, reason: input.failureMessage }) : t.t('failed.couldNotCharge', { amount: total });
   const html = [
     `<h1>${t.html('failed.heading', { product: input.productName })}</h1>`,
-    input.testMode ? `<p><strong>${esc(t.t('mail.testMode'))}</strong></p>` : '',
-    `<p>${esc(charge)} ${esc(retry)}</p>`,
+    input.testMode ? `<p><strong>${escapeHtml(t.t('mail.testMode'))}</strong></p>` : '',
+    `<p>${escapeHtml(charge)} ${escapeHtml(retry)}</p>`,
     `<p>${t.html('failed.pleaseUpdate')}</p>`,
     input.cardUpdateUrl ? button(brand, input.cardUpdateUrl, t.t('failed.updateCard')) : '',
-    input.portalUrl ? (input.cardUpdateUrl ? `<p><a href="${esc(input.portalUrl)}">${t.html('failed.manage')}</a></p>` : button(brand, input.portalUrl, t.t('failed.updateAndManage'))) : '',
+    input.portalUrl ? (input.cardUpdateUrl ? `<p><a href="${escapeHtml(input.portalUrl)}">${t.html('failed.manage')}</a></p>` : button(brand, input.portalUrl, t.t('failed.updateAndManage'))) : '',
     brand.supportEmail ? `<p>${t.html('mail.questionsWrite', { email: link(`mailto:${brand.supportEmail}`, brand.supportEmail) })}</p>` : '',
   ].join('\n');
   const text = [
@@ -141,5 +144,5 @@ export function failedPaymentMail(input: FailedPaymentInput, t: Translator = EN)
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { subject: t.t('failed.subject', { seller: brand.name }), preview: t.t('failed.preview', { amount: total, product: input.productName }), html, text };
+  return { subject: t.t('failed.subject', { seller: brand.name }), preview: t.t('failed.preview', { amount: total, product: input.productName }), html, text, locale: t.locale };
 }

@@ -1,5 +1,5 @@
 import { sellerBrand } from '../account/branding';
-import { escapeHtml as esc } from '../account/buyer-page';
+
 import { negotiateLocale } from '../platform/i18n/locales';
 import { translator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
@@ -11,6 +11,7 @@ import type { Scope } from '../store/keys';
 import { onInvoicePaid, onSubscriptionCreated } from './intro-yearly';
 import { onRenewalFailed, onRenewalPaid, readRecoverySettings } from './recovery';
 import * as repo from './repository';
+import { escapeHtml } from '../platform/html';
 
 /** Failed and paid renewals drive the recovery cases (idempotent on the event id). */
 export const recoveryConsumer: BusConsumer = {
@@ -55,11 +56,12 @@ export const recoveryMailConsumer: BusConsumer = {
       preview: t.t('renewal.preview', { amount: total }),
       html: [
         `<h1>${t.html('renewal.heading')}</h1>`,
-        `<p>${t.html('renewal.body', { amount: total, product: { __html: `<strong>${esc(name)}</strong>` } })}${esc(retry)}</p>`,
-        portalUrl ? `<p>${t.html('renewal.update', { link: { __html: `<a href="${esc(portalUrl)}">${t.html('failed.updateCard')}</a>` } })}</p>` : '',
+        `<p>${t.html('renewal.body', { amount: total, product: { __html: `<strong>${escapeHtml(name)}</strong>` } })}${escapeHtml(retry)}</p>`,
+        portalUrl ? `<p>${t.html('renewal.update', { link: { __html: `<a href="${escapeHtml(portalUrl)}">${t.html('failed.updateCard')}</a>` } })}</p>` : '',
       ].join('\n'),
       text: [`${t.t('renewal.heading')}.`, `${t.t('renewal.body', { amount: total, product: name })}${retry}`, portalUrl ? t.t('mail.line', { label: t.t('failed.updateCard'), value: portalUrl }) : ''].filter(Boolean).join('\n\n'),
       source: 'retention',
+      locale: t.locale,
       baseUrl: base,
     });
     await deps.store.transact([repo.eventMarkerPut(scope, MAIL_CONSUMER, event.id, Math.floor(deps.clock.nowMs() / 1000)), ...queued.ops]).catch((error) => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { conversionRate, dailySeries, DEFAULT_COPY, escapeHtml, ipWindowOf, isEditing, isLikelyBot, publicView } from '../../shared/forms/rules';
+import { conversionRate, dailySeries, DEFAULT_COPY, ipWindowOf, isEditing, isLikelyBot, publicView } from '../../shared/forms/rules';
 import { formCreateBody, formUpdateBody } from '../../shared/forms/schemas';
 import type { FormRecord } from '../../shared/forms/records';
+import { escapeHtml } from '../../shared/platform/html';
 
 describe('signup form rules', () => {
   it('treats a filled honeypot or a submit under 1.5 s (or without timing) as a bot', () => {

@@ -27,7 +27,7 @@ export interface paths {
         };
         /**
          * Revenue (gross, refunds, net), sales and new or churned subscribers per day, with MRR and active subscribers now
-         * @description Days are UTC, both ends included, at most 366. A sale counts on its day, a refund on the day it was made. Figures are in one currency (the account's unless `currency`), for the key's mode. MRR counts what active and trialing subscribers pay per month (their latest charge, so discounts show; the offer price while in trial; nothing while paused). Kept from the events within seconds.
+         * @description Days are UTC, both ends included, at most 366. A sale counts on its day, a refund on the day it was made. Figures are in one currency (the account's unless `currency`), for the key's mode. MRR counts what active and trialing subscribers pay per month (their latest charge, so discounts show; the offer price while in trial; nothing while paused). `recoveredCents` and `recoveredSales` are the part of the gross and sales bought through an abandoned-checkout mail's link (PUT /checkout/recovery). Kept from the events within seconds.
          */
         get: operations["getAnalyticsSummary"];
         put?: never;
@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * A product's public buy link: opens a new hosted checkout and redirects to it (303)
-         * @description Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer, `ref` credits a partner, `quantity` (offers sold per seat). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.
+         * @description Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer (the session's `customerEmail`, as on POST /checkout/sessions: an abandoned checkout is then mailed when recovery is on), `ref` credits a partner, `quantity` (offers sold per seat), `lang` the language of the checkout (en, fr, de, es, pt-BR, ja). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.
          */
         get: operations["openBuyLink"];
         put?: never;
@@ -3797,6 +3797,10 @@ export interface operations {
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             netCents: number;
                             newSubscribers: number;
+                            /** @description Of grossCents, sales made through an abandoned-checkout mail's link (PUT /checkout/recovery) */
+                            recoveredCents: number;
+                            /** @description How many of the sales came through an abandoned-checkout mail's link */
+                            recoveredSales: number;
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             refundsCents: number;
                             sales: number;
@@ -3817,6 +3821,9 @@ export interface operations {
                             grossCents: number;
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             netCents: number;
+                            /** @description Of grossCents, sales made through an abandoned-checkout mail's link */
+                            recoveredCents: number;
+                            recoveredSales: number;
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             refundsCents: number;
                             sales: number;
@@ -5055,6 +5062,7 @@ export interface operations {
                 amount?: string;
                 discount?: string;
                 email?: string;
+                lang?: string;
                 quantity?: string;
                 ref?: string;
                 view?: string;
@@ -5348,7 +5356,7 @@ export interface operations {
                     amountCents?: number;
                     cancelUrl: string;
                     clientReferenceId?: string;
-                    /** @description The buyer's address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery) */
+                    /** @description The buyer's address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery). A buy link's `?email=` sets the same field */
                     customerEmail?: string;
                     discountCode?: string;
                     externalId?: string;
@@ -5356,11 +5364,6 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
-                    /**
-                     * Format: email
-                     * @description The buyer's email, filled in on the hosted page
-                     */
-                    prefillEmail?: string;
                     productId: string;
                     /** @description Seats, for offers sold per seat: within the offer's minimum and maximum; the minimum unless stated */
                     quantity?: number;
@@ -5991,7 +5994,9 @@ export interface operations {
     };
     showCreditBalance: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -6042,7 +6047,9 @@ export interface operations {
     };
     turnOffCreditAutoRefill: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -7842,7 +7849,9 @@ export interface operations {
     };
     showUnsubscribe: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -7880,7 +7889,9 @@ export interface operations {
     };
     confirmUnsubscribe: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -8708,7 +8719,9 @@ export interface operations {
     };
     confirmSignupFormSubscription: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10877,6 +10890,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                lang?: string;
             };
             header?: never;
             path: {
@@ -10917,6 +10931,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                lang?: string;
             };
             header?: never;
             path: {
@@ -10955,7 +10970,9 @@ export interface operations {
     };
     memberAreaStartThread: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -11009,6 +11026,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                lang?: string;
             };
             header?: never;
             path: {
@@ -11048,7 +11066,9 @@ export interface operations {
     };
     memberAreaReply: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 threadId: string;
@@ -11099,7 +11119,9 @@ export interface operations {
     };
     memberAreaPost: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 postId: string;
@@ -19768,7 +19790,9 @@ export interface operations {
     };
     showBuyerInvoice: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -19806,7 +19830,9 @@ export interface operations {
     };
     addBuyerInvoiceDetails: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -23265,7 +23291,9 @@ export interface operations {
     };
     showAttributionSurvey: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -23303,7 +23331,9 @@ export interface operations {
     };
     answerAttributionSurvey: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;

@@ -1,5 +1,5 @@
 import type { SellerBrand } from '../../account/branding';
-import { buyerPage, escapeHtml, type BuyerPage } from '../../account/buyer-page';
+import { buyerPage, type BuyerPage } from '../../account/buyer-page';
 import type { HostedCheckoutView } from '../../checkout/hosted-view';
 import type { SandboxCheckout } from './records';
 import { LOCALE_NAMES, LOCALES } from '../../platform/i18n/locales';
@@ -7,6 +7,7 @@ import { translator, type Translator } from '../../platform/i18n/translator';
 
 const EN = translator('en');
 import type { OrderDownload } from '../../product-files/records';
+import { escapeHtml } from '../../platform/html';
 
 export interface CheckoutPageState {
   /** A problem with the whole form (decline, closed checkout). */
@@ -144,7 +145,7 @@ export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, check
     ? `<p class="test" id="test-cards"><strong>${t.html('page.testMode')}</strong>: ${t.html('checkout.testCards', { pays: { __html: '<strong>4242 4242 4242 4242</strong>' }, declined: { __html: '<strong>4000 0000 0000 0002</strong>' } })}</p>`
     : '';
   const paid = checkout.status === 'paid';
-  const values = { ...state.values, email: state.values?.email ?? view.customerEmail ?? view.prefillEmail ?? '' };
+  const values = { ...state.values, email: state.values?.email ?? view.customerEmail ?? '' };
   const s = { ...state, values };
   const body = paid
     ? `${summaryCard(view, checkout.amountCents, undefined, t)}<section class="card"><p id="paid">${t.html('checkout.alreadyPaid')}</p><p><a href="${page}/thanks">${t.html('checkout.seeOrder')}</a></p></section>`

@@ -1,6 +1,7 @@
 import { IntlMessageFormat } from 'intl-messageformat';
 import { CATALOGUES, type MessageKey } from './catalogues';
 import { DEFAULT_LOCALE, type Locale } from './locales';
+import { escapeHtml } from '../html';
 
 /**
  * Buyer-facing words, in the buyer's language: ICU MessageFormat messages from the catalogues
@@ -29,7 +30,6 @@ export interface Translator {
   size(bytes: number): string;
 }
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 // Parsed messages are kept per locale and key: parsing is the costly part, and the set is small.
 const compiled = new Map<string, IntlMessageFormat>();
@@ -67,7 +67,7 @@ export function translator(locale: Locale = DEFAULT_LOCALE): Translator {
     locale,
     t: (key, values) => asText(message(locale, key).format(values as Record<string, string | number | boolean | Date>)),
     html: (key, values = {}) => {
-      const safe = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? escape(v) : v && typeof v === 'object' && '__html' in v ? v.__html : v]));
+      const safe = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? escapeHtml(v) : v && typeof v === 'object' && '__html' in v ? v.__html : v]));
       return asText(message(locale, key).format(safe as Record<string, string | number | boolean | Date>));
     },
     money: (cents, currency) => formatMoneyIn(locale, cents, currency),

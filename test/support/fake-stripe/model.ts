@@ -236,7 +236,10 @@ export class StripeModel {
       if (next) {
         item.price = this.get(next.items[0].price, 'price');
         schedule.current_phase = { start_date: next.start_date, end_date: next.end_date };
-        if (next === schedule.phases[schedule.phases.length - 1]) Object.assign(schedule, { status: 'released', released_at: start, released_subscription: sub.id }), (sub.schedule = null);
+        if (next === schedule.phases[schedule.phases.length - 1]) {
+          Object.assign(schedule, { status: 'released', released_at: start, released_subscription: sub.id });
+          sub.schedule = null;
+        }
       }
     }
     const end = addInterval(start, item.price.recurring.interval, item.price.recurring.interval_count ?? 1);

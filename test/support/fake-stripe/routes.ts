@@ -110,8 +110,14 @@ export function route(model: StripeModel, method: string, path: string, params: 
         previous.pause_collection = sub.pause_collection;
         sub.pause_collection = params.pause_collection === '' ? null : { behavior: params.pause_collection.behavior, resumes_at: int(params.pause_collection.resumes_at) ?? null };
       }
-      if (params.cancel_at_period_end !== undefined) (previous.cancel_at_period_end = sub.cancel_at_period_end), (sub.cancel_at_period_end = bool(params.cancel_at_period_end));
-      if (params.discounts !== undefined) (previous.discounts = sub._discounts.map((d: Obj) => d.id)), (sub._discounts = discountsOf(model, sub, params.discounts));
+      if (params.cancel_at_period_end !== undefined) {
+        previous.cancel_at_period_end = sub.cancel_at_period_end;
+        sub.cancel_at_period_end = bool(params.cancel_at_period_end);
+      }
+      if (params.discounts !== undefined) {
+        previous.discounts = sub._discounts.map((d: Obj) => d.id);
+        sub._discounts = discountsOf(model, sub, params.discounts);
+      }
       if (params.default_payment_method !== undefined) sub.default_payment_method = params.default_payment_method || null;
       if (params.items !== undefined) {
         if (sub.schedule) throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_invalid', message: 'The subscription is managed by a subscription schedule; update the schedule instead.' });
