@@ -1,7 +1,7 @@
 import type { RenderRequest } from '../adapters/aws/render';
 import { buildMailTemplate } from '../email/mail-builder';
 import { renderInvoicePdf } from '../invoices/pdf';
-import { sanitizePostHtml } from '../memberships/post-sanitiser';
+import { sanitizePostHtml } from '../memberships/posts/sanitiser';
 import type { RenderPort } from '../platform/ports';
 
 /**

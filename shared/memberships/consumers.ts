@@ -1,6 +1,6 @@
 import type { BusConsumer } from '../platform/capability';
-import { BAN_HIDE_EVENT, hideAuthorContent, removeThreadReplies, THREAD_DELETED_EVENT } from './community';
-import { issueAreaLink, revokeAreaLink } from './member-area';
+import { BAN_HIDE_EVENT, hideAuthorContent, removeThreadReplies, THREAD_DELETED_EVENT } from './community/service';
+import { issueAreaLink, revokeAreaLink } from './member-area/access';
 import { onOrderEvent, onSubscriptionEvent, resyncMembership, RESYNC_EVENT } from './service';
 
 /** Subscription events whose subscriber state may have changed access. */

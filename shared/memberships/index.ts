@@ -1,9 +1,9 @@
 import { defineCapability } from '../platform/capability';
-import { BAN_HIDE_EVENT, THREAD_DELETED_EVENT } from './community';
+import { BAN_HIDE_EVENT, THREAD_DELETED_EVENT } from './community/service';
 import { communityCleanupConsumer, memberAreaConsumer, memberOrderConsumer, memberSubscriptionConsumer, membershipResyncConsumer } from './consumers';
-import { memberAreaOperations } from './member-area-operations';
+import { memberAreaOperations } from './member-area/operations';
 import { membershipOperations } from './operations';
-import { NOTIFY_EVENT } from './post-notify';
+import { NOTIFY_EVENT } from './posts/notify';
 import { RESYNC_EVENT } from './service';
 import { membershipJobs, notifyQueue, postNotifyConsumer } from './workers';
 

@@ -1,8 +1,8 @@
 import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
-import { createMemberPost, deleteMemberPost, listMemberPosts, readMemberPost, updateMemberPost } from './posts';
+import { createMemberPost, deleteMemberPost, listMemberPosts, readMemberPost, updateMemberPost } from './posts/service';
 import { idParams, postCreateBody, postDeletedSchema, postListQuery, postPageSchema, postParams, postSchema, postUpdateBody, membersPageSchema, membersQuery, membershipCreateBody, membershipListQuery, membershipSchema, membershipUpdateBody } from './schemas';
-import { banMember, createReplyView, createThreadView, deleteReplyView, deleteThreadView, listThreadsView, moderateReplyView, moderateThreadView, readThreadView, unbanMember } from './community';
+import { banMember, createReplyView, createThreadView, deleteReplyView, deleteThreadView, listThreadsView, moderateReplyView, moderateThreadView, readThreadView, unbanMember } from './community/service';
 import { banBody, banSchema, deletedSchema, pageQuery, replyCreateBody, replyModerateBody, replyParams, replySchema, threadCreateBody, threadDetailSchema, threadModerateBody, threadPageSchema, threadParams, threadSchema, unbanBody, unbanSchema } from './schemas';
 import { archiveMembership, createMembership, listMembershipMembers, listMembershipViews, readMembership, reopenMembership, updateMembership } from './service';
 

@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { QueuedMailRecord } from '../../shared/email/records';
 import { INTERRUPTED_REASON, QUEUED_MAIL_ENTITY } from '../../shared/email/repository';
-import { NOTIFY_BATCH } from '../../shared/memberships/post-notify';
+import { NOTIFY_BATCH } from '../../shared/memberships/posts/notify';
 import { memberWrites } from '../../shared/memberships/repository';
 import { documentClient } from '../../shared/store/client';
 import { Store } from '../../shared/store/store';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
-import { sanitizePostHtml } from '../../shared/memberships/post-sanitiser';
+import { sanitizePostHtml } from '../../shared/memberships/posts/sanitiser';
 import { GoogleSpreadsheets } from '../../shared/adapters/spreadsheet-google/index';
 import type { SpreadsheetError } from '../../shared/sheets/port';
 import { handleMcpRequest } from '../../shared/mcp/server';
@@ -41,7 +41,7 @@ async function functionInputs(spec: FunctionSpec) {
   return Object.keys(out.metafile.inputs);
 }
 
-const RENDERER = /node_modules\/(sanitize-html|html-to-text|juice|cheerio)\/|shared\/(email\/mail-builder|memberships\/post-sanitiser)\.ts$/;
+const RENDERER = /node_modules\/(sanitize-html|html-to-text|juice|cheerio)\/|shared\/(email\/mail-builder|memberships\/posts\/sanitiser)\.ts$/;
 
 async function bundle(name: string, source: string) {
   mkdirSync(join(PROJECT_ROOT, 'build'), { recursive: true });
@@ -82,7 +82,7 @@ async function bundledThenUnbundled<T, R>(endpoint: Awaited<ReturnType<typeof st
 
 describe('Lambda bundles', () => {
   it('render mail and sanitise posts exactly as unbundled, without parse5, undici, the resource inliner, postcss or a second build of the HTML packages', { timeout: 60_000 }, async () => {
-    const { module, inputs, emitted } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';\nexport { sanitizePostHtml } from '../shared/memberships/post-sanitiser';");
+    const { module, inputs, emitted } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';\nexport { sanitizePostHtml } from '../shared/memberships/posts/sanitiser';");
     const contents = [
       { subject: 'Hello {{x}}', html: '<style>p.lead { color: #c00; font-weight: bold } a:hover { color: red } @media (max-width: 600px) { p { font-size: 14px } }</style><p class="lead">Hi &amp; welcome&nbsp;— <a href="https://example.com/a?b=1&c=2">read</a></p><table><tr><td>é ✓</td></tr></table>', preview: 'Preview' },
       { subject: 'Text', text: 'Line one\nline two\n\nhttps://example.com and {{u}}' },

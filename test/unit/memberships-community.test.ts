@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, moderateThread, publicAuthor, threadSort } from '../../shared/memberships/community-rules';
-import { csrfValid } from '../../shared/memberships/member-area';
-import { areaHeaders, escapeHtml, threadPage } from '../../shared/memberships/member-pages';
+import { cleanText, moderateThread, publicAuthor, threadSort } from '../../shared/memberships/community/rules';
+import { csrfValid } from '../../shared/memberships/member-area/access';
+import { areaHeaders, escapeHtml, threadPage } from '../../shared/memberships/member-area/pages';
 import type { MemberAreaRecord, ThreadRecord } from '../../shared/memberships/records';
 
 const thread: ThreadRecord = {

@@ -56,8 +56,8 @@ describe('membership rules', () => {
   });
 });
 
-import { orderPosts, startsNotification } from '../../shared/memberships/post-rules';
-import { sanitizePostHtml } from '../../shared/memberships/post-sanitiser';
+import { orderPosts, startsNotification } from '../../shared/memberships/posts/rules';
+import { sanitizePostHtml } from '../../shared/memberships/posts/sanitiser';
 
 describe('post rules', () => {
   it('sanitises scripts, handlers and javascript links', () => {

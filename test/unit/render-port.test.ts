@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LambdaRender } from '../../shared/adapters/aws/render';
 import { inProcessRender, renderFunction } from '../../shared/composition/render';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
-import { sanitizePostHtml } from '../../shared/memberships/post-sanitiser';
+import { sanitizePostHtml } from '../../shared/memberships/posts/sanitiser';
 import { ApiError } from '../../shared/platform/errors';
 import { startRecordingEndpoint, type JsonAnswer, type RecordedRequest } from '../support/recording-endpoint';
 

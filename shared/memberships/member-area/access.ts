@@ -1,17 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
-import { prepareTransactional } from '../email/outbox';
-import type { Deps } from '../platform/context';
-import type { DomainEvent } from '../platform/events';
-import { ApiError } from '../platform/errors';
-import { randomBase62 } from '../platform/ids';
-import { logger } from '../platform/logger';
-import { isConditionFailed } from '../store/conditional';
-import type { Scope } from '../store/keys';
-import type { TransactOp } from '../store/store';
-import { areaWrites, findAreaToken, getArea, getBan } from './community-repository';
-import { accessMail, type AreaRefusal } from './member-pages';
-import type { MemberAreaRecord, MemberRecord, MembershipRecord } from './records';
-import { getMember, getMembership } from './repository';
+import { prepareTransactional } from '../../email/outbox';
+import type { Deps } from '../../platform/context';
+import type { DomainEvent } from '../../platform/events';
+import { ApiError } from '../../platform/errors';
+import { randomBase62 } from '../../platform/ids';
+import { logger } from '../../platform/logger';
+import { isConditionFailed } from '../../store/conditional';
+import type { Scope } from '../../store/keys';
+import type { TransactOp } from '../../store/store';
+import { areaWrites, findAreaToken, getArea, getBan } from '../community/repository';
+import { accessMail, type AreaRefusal } from './pages';
+import type { MemberAreaRecord, MemberRecord, MembershipRecord } from '../records';
+import { getMember, getMembership } from '../repository';
 
 /** The member area's path: `{base}/member-area/{token}`. The token is 32 base62 characters (190 bits). */
 export const areaUrl = (deps: Deps, token: string) => `${(deps.config.PUBLIC_BASE_URL ?? '').replace(/\/$/, '')}/member-area/${token}`;

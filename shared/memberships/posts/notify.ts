@@ -1,11 +1,11 @@
-import { queueTransactional } from '../email/outbox';
-import type { Deps } from '../platform/context';
-import { logger } from '../platform/logger';
-import type { Scope } from '../store/keys';
-import { fixClaimedBatch, readClaimedBatch, sendClaimedChunks } from '../store/claimed-batch';
-import type { MemberPostRecord, MembershipRecord } from './records';
-import { advanceNotifyBatch, claimNotifyBatch, getPost, listMembers, notifyBatchKey, releaseNotifyLease } from './repository';
-import { requireMembership } from './service';
+import { queueTransactional } from '../../email/outbox';
+import type { Deps } from '../../platform/context';
+import { logger } from '../../platform/logger';
+import type { Scope } from '../../store/keys';
+import { fixClaimedBatch, readClaimedBatch, sendClaimedChunks } from '../../store/claimed-batch';
+import type { MemberPostRecord, MembershipRecord } from '../records';
+import { advanceNotifyBatch, claimNotifyBatch, getPost, listMembers, notifyBatchKey, releaseNotifyLease } from '../repository';
+import { requireMembership } from '../service';
 
 /**
  * A members-only post's notification: batched through the queue, resumable, at most once per

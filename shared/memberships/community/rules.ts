@@ -1,4 +1,4 @@
-import type { ReplyRecord, ThreadRecord } from './records';
+import type { ReplyRecord, ThreadRecord } from '../records';
 
 /** Pure rules of the community. Unit-tested. */
 

@@ -1,5 +1,5 @@
-import { publicAuthor } from './community-rules';
-import type { MemberPostRecord, MembershipRecord, ReplyRecord, ThreadRecord } from './records';
+import { publicAuthor } from '../community/rules';
+import type { MemberPostRecord, MembershipRecord, ReplyRecord, ThreadRecord } from '../records';
 
 /**
  * The member area's server-rendered pages: no script, one nonce'd style block, no external

@@ -1,13 +1,13 @@
-import * as z from '../platform/zod';
-import type { PublicContext } from '../platform/context';
-import { ApiError } from '../platform/errors';
-import { randomBase62 } from '../platform/ids';
-import { defineOperation, rawReply, type Reply } from '../platform/operation';
-import { replyPage, threadPage, writeReply, writeThread, requireThread } from './community';
-import { csrfValid, resolveArea, type AreaAccess } from './member-area';
-import { areaHeaders, postPage, postsPage, refusedPage, threadPage as renderThread, threadsPage, type PageFrame } from './member-pages';
-import { getPost, listPosts } from './repository';
-import { isObjectId } from '../platform/ids';
+import * as z from '../../platform/zod';
+import type { PublicContext } from '../../platform/context';
+import { ApiError } from '../../platform/errors';
+import { randomBase62 } from '../../platform/ids';
+import { defineOperation, rawReply, type Reply } from '../../platform/operation';
+import { replyPage, threadPage, writeReply, writeThread, requireThread } from '../community/service';
+import { csrfValid, resolveArea, type AreaAccess } from './access';
+import { areaHeaders, postPage, postsPage, refusedPage, threadPage as renderThread, threadsPage, type PageFrame } from './pages';
+import { getPost, listPosts } from '../repository';
+import { isObjectId } from '../../platform/ids';
 
 // The member area: server-rendered pages behind the capability link mailed on join. The token in
 // the path is the only credential (no cookie), so a cross-site page cannot ride on a session;

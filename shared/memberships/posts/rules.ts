@@ -1,4 +1,4 @@
-import type { MemberPostRecord } from './records';
+import type { MemberPostRecord } from '../records';
 
 /** Pure rules of members-only posts. */
 

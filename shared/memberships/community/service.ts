@@ -1,11 +1,11 @@
-import type { Deps } from '../platform/context';
-import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../platform/errors';
-import { isObjectId, objectId } from '../platform/ids';
-import { isConditionFailed } from '../store/conditional';
-import type { Scope } from '../store/keys';
-import type { TransactOp } from '../store/store';
-import { cleanText, moderateThread, presentReply, presentThread, type ModerationPatch } from './community-rules';
+import type { Deps } from '../../platform/context';
+import { newEvent, outboxPut, type DomainEvent } from '../../platform/events';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
+import { isObjectId, objectId } from '../../platform/ids';
+import { isConditionFailed } from '../../store/conditional';
+import type { Scope } from '../../store/keys';
+import type { TransactOp } from '../../store/store';
+import { cleanText, moderateThread, presentReply, presentThread, type ModerationPatch } from './rules';
 import {
   authorContentPage,
   banWrites,
@@ -17,9 +17,9 @@ import {
   replyKeyPage,
   replyWrites,
   threadWrites,
-} from './community-repository';
-import type { AuthorRole, MembershipRecord, ReplyRecord, ThreadRecord } from './records';
-import { requireMembership, type MembershipCtx } from './service';
+} from './repository';
+import type { AuthorRole, MembershipRecord, ReplyRecord, ThreadRecord } from '../records';
+import { requireMembership, type MembershipCtx } from '../service';
 
 /** Internal events (never delivered): a ban that hides the author's content, a deleted thread's replies. */
 export const BAN_HIDE_EVENT = 'membership.ban.hide';

@@ -1,8 +1,8 @@
-import { keys, type IndexKey, type Scope } from '../store/keys';
-import { toItem } from '../store/items';
-import { toRecord, type Store, type TransactOp } from '../store/store';
-import { AREA, BAN, MEMBERSHIP, REPLY, THREAD, type BanRecord, type MemberAreaRecord, type ReplyRecord, type ThreadRecord } from './records';
-import { threadSort } from './community-rules';
+import { keys, type IndexKey, type Scope } from '../../store/keys';
+import { toItem } from '../../store/items';
+import { toRecord, type Store, type TransactOp } from '../../store/store';
+import { AREA, BAN, MEMBERSHIP, REPLY, THREAD, type BanRecord, type MemberAreaRecord, type ReplyRecord, type ThreadRecord } from '../records';
+import { threadSort } from './rules';
 
 // Community layout (a membership may hold thousands of threads, a thread thousands of replies;
 // every list is one page of one query, never a partition read):

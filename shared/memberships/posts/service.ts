@@ -1,15 +1,15 @@
-import type { Deps } from '../platform/context';
-import { newEvent, outboxPut } from '../platform/events';
-import { conflict, notFound } from '../platform/errors';
-import { isObjectId, objectId } from '../platform/ids';
-import { isConditionFailed } from '../store/conditional';
-import type { Scope } from '../store/keys';
-import type { TransactOp } from '../store/store';
-import { orderPosts, startsNotification } from './post-rules';
-import { NOTIFY_EVENT } from './post-notify';
-import type { MemberPostRecord, PostStatus } from './records';
-import { getPost, listPosts, postWrites } from './repository';
-import { requireMembership, type MembershipCtx } from './service';
+import type { Deps } from '../../platform/context';
+import { newEvent, outboxPut } from '../../platform/events';
+import { conflict, notFound } from '../../platform/errors';
+import { isObjectId, objectId } from '../../platform/ids';
+import { isConditionFailed } from '../../store/conditional';
+import type { Scope } from '../../store/keys';
+import type { TransactOp } from '../../store/store';
+import { orderPosts, startsNotification } from './rules';
+import { NOTIFY_EVENT } from './notify';
+import type { MemberPostRecord, PostStatus } from '../records';
+import { getPost, listPosts, postWrites } from '../repository';
+import { requireMembership, type MembershipCtx } from '../service';
 
 export interface PostInput {
   title?: string;
