@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { exportName } from './constructs/shared-resources';
 import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -60,6 +60,12 @@ export class DataStack extends Stack {
       versioned: true,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'uploads/',
+      // A buyer's data export (shared/privacy) is read through a link valid 15 minutes: it goes
+      // the next day, old versions too; a multipart upload a crash left open goes after a day.
+      lifecycleRules: [
+        { id: 'BuyerExports', prefix: 'exports/', expiration: Duration.days(1), noncurrentVersionExpiration: Duration.days(1) },
+        { id: 'AbandonedUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
       removalPolicy: retain,
       autoDeleteObjects: retain === RemovalPolicy.DESTROY,
     });

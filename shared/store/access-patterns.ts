@@ -50,6 +50,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   OutboxEvent v1 (shared/platform/entities.ts): PK=<scope>#EVENT, SK=<eventId>
 //   RateWindow v1 (shared/platform/entities.ts): PK=RATE#<accountId>, SK=<window start>
 //   Erasure v1 (shared/privacy/entities.ts): PK=<scope>#ERASURE, SK=<customerId>
+//   CustomerExportLink v1 (shared/privacy/entities.ts): PK=CAP#customer-export#<token>, SK=CAP
 //   ProcessedNotification v1 (shared/processor/entities.ts): PK=DONE#processor-ingress, SK=<notificationId>
 //   ProcessorSettings v1 (shared/processor/entities.ts): PK=<scope>#PROCESSOR_SETTINGS, SK=current
 //   DownloadGrant v1 (shared/product-files/entities.ts): PK=<scope>#DOWNLOAD_GRANT, SK=<orderId>
@@ -143,6 +144,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Outbox events of a tenant', key: 'PK=<scope>#EVENT, ScanIndexForward=true', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by the local control API', declaredBy: 'platform OutboxEvent v1 .ofTenant', declared: true },
   { name: 'Requests admitted in the previous minute (sliding estimate)', key: 'PK=RATE#<accountId>, SK=<previous window start>', index: 'table', notes: 'conditional ADD per block, TTL 3 min', declaredBy: 'platform RateWindow v1 .previousWindow', declared: true },
   { name: 'Erasure of a customer (its progress)', key: 'PK=<scope>#ERASURE, SK=<customerId>', index: 'table', declaredBy: 'privacy Erasure v1 .byCustomer', declared: true },
+  { name: 'Buyer export download by its token (GET /customer-exports/{token})', key: 'PK=CAP#customer-export#<token>, SK=CAP', index: 'table', declaredBy: 'privacy CustomerExportLink v1 .byToken', declared: true },
   { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress, SK=<notificationId>', index: 'table', notes: 'in the same transaction as the change; TTL 30 days', declaredBy: 'processor ProcessedNotification v1 .byNotification', declared: true },
   { name: 'Processor settings of a tenant and mode (routing)', key: 'PK=<scope>#PROCESSOR_SETTINGS, SK=current', index: 'table', notes: 'secrets encrypted, bound to scope and name', declaredBy: 'processor ProcessorSettings v1 .ofTenant', declared: true },
   { name: 'Download count and revocation of an order', key: 'PK=<scope>#DOWNLOAD_GRANT, SK=<orderId>', index: 'table', notes: 'counted with a conditional ADD (limit, not revoked) on every download', declaredBy: 'product-files DownloadGrant v1 .byOrder', declared: true },

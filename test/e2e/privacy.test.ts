@@ -18,6 +18,20 @@ async function buy(account: TestAccount, email: string, price = 19) {
   return { productId: product._id, saleId: paid.saleId! };
 }
 
+/** The export's answer is a link; the JSON is behind it, without the key. */
+async function exportOf(account: TestAccount, customerId: string) {
+  const answer = await account.test.get(`/customers/${customerId}/export`);
+  expect(answer.status, answer.text).toBe(200);
+  expect(answer.body).toMatchObject({ url: expect.stringContaining('/customer-exports/'), validUntil: expect.any(String), bytes: expect.any(Number) });
+  const file = await fetch(answer.body.url);
+  expect(file.status).toBe(200);
+  expect(file.headers.get('content-type')).toContain('application/json');
+  expect(file.headers.get('cache-control')).toBe('no-store');
+  const text = await file.text();
+  expect(Buffer.byteLength(text)).toBe(answer.body.bytes);
+  return { url: answer.body.url as string, body: JSON.parse(text) };
+}
+
 async function customerOf(account: TestAccount, email: string) {
   const list = await account.test.get('/customers');
   return (list.body as { _id: string; buyerEmail: string }[]).find((c) => c.buyerEmail === email);
@@ -39,9 +53,9 @@ describe('buyer export and erasure', () => {
     const orders = await account.live.post('/team/teams', { name: 'Orders', areas: ['orders'] });
     const member = await joinTeam(runtime, account, 'clerk@example.com', 'member', [orders.body._id]);
     expect((await member.client.get(`/customers/${customer._id}/export`)).status).toBe(403);
-    const exported = await account.test.get(`/customers/${customer._id}/export`);
-    expect(exported.status, exported.text).toBe(200);
-    expect(exported.headers.get('content-type')).toContain('application/json');
+    const exported = await exportOf(account, customer._id);
+    // The link is a capability: an unknown token is 404.
+    expect((await fetch(exported.url.replace(/[A-Za-z0-9]{32}$/, 'x'.repeat(32)))).status).toBe(404);
     expect(exported.body).toMatchObject({ customerId: customer._id, email, mode: 'test' });
     expect(exported.body.parts.customer).toEqual([expect.objectContaining({ _id: customer._id, buyerEmail: email, firstName: 'Erin' })]);
     expect(exported.body.parts.orders.map((o: { _id: string }) => o._id).sort()).toEqual([first.saleId, second.saleId].sort());
@@ -109,7 +123,7 @@ describe('buyer export and erasure', () => {
     const paid = await pay(runtime, session.id, { email, firstName: 'Sam' });
     await settleWithRetries(runtime);
     const customer = (await customerOf(account, email))!;
-    const exported = await account.test.get(`/customers/${customer._id}/export`);
+    const exported = await exportOf(account, customer._id);
     expect(exported.body.parts.subscriptions).toEqual([expect.objectContaining({ _id: paid.subscriberId, buyerEmail: email })]);
 
     const blocked = await account.test.delete(`/customers/${customer._id}`);

@@ -13,7 +13,7 @@ export interface FakeS3Request {
 
 /**
  * S3's object API on 127.0.0.1, path-style (`/<bucket>/<key>`): PUT, GET and DELETE of objects kept
- * in memory, each request's SigV4 signature checked the way S3 checks it, from the bytes on the
+ * in memory, and multipart uploads (create, parts, complete, abort; parts but the last ≥ 5 MiB), each request's SigV4 signature checked the way S3 checks it, from the bytes on the
  * wire, by an implementation of its own (node:crypto, the steps of AWS's signing documentation), so
  * an adapter is tested against the rules rather than against the signer it uses. A request whose
  * signature fails gets S3's 403 SignatureDoesNotMatch. `refuse` answers a request with a fault
@@ -21,6 +21,7 @@ export interface FakeS3Request {
  */
 export async function startFakeS3(credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }) {
   const objects = new Map<string, { body: Buffer; contentType: string; sse?: string; kmsKeyId?: string }>();
+  const uploads = new Map<string, { key: string; contentType: string; sse?: string; kmsKeyId?: string; parts: Map<number, { body: Buffer; etag: string }> }>();
   const requests: FakeS3Request[] = [];
   const faults: ({ status: number; code: string } | 'hang')[] = [];
   const server: Server = createServer(async (request, response) => {
@@ -36,7 +37,38 @@ export async function startFakeS3(credentials: { accessKeyId: string; secretAcce
     };
     if (fault) return error(fault.status, fault.code, 'refused by the test');
     if (!check.valid) return error(403, 'SignatureDoesNotMatch', check.reason);
-    const key = decodeURIComponent(new URL(request.url!, 'http://x').pathname.slice(1));
+    const url = new URL(request.url!, 'http://x');
+    const key = decodeURIComponent(url.pathname.slice(1));
+    const uploadId = url.searchParams.get('uploadId');
+    // Multipart uploads: create, parts, complete (parts joined in the order listed), abort.
+    if (request.method === 'POST' && url.searchParams.has('uploads')) {
+      const id = `upload-${uploads.size + 1}-${Math.random().toString(16).slice(2)}`;
+      uploads.set(id, { key, contentType: headers['content-type'] ?? 'binary/octet-stream', sse: headers['x-amz-server-side-encryption'], kmsKeyId: headers['x-amz-server-side-encryption-aws-kms-key-id'], parts: new Map() });
+      response.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0" encoding="UTF-8"?><InitiateMultipartUploadResult><Bucket>b</Bucket><Key>${key}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
+      return;
+    }
+    if (uploadId) {
+      const upload = uploads.get(uploadId);
+      if (!upload || upload.key !== key) return error(404, 'NoSuchUpload', 'The specified upload does not exist.');
+      if (request.method === 'PUT') {
+        const partNumber = Number(url.searchParams.get('partNumber'));
+        const etag = `"${createHash('md5').update(body).digest('hex')}"`;
+        upload.parts.set(partNumber, { body, etag });
+        response.writeHead(200, { etag }).end();
+      } else if (request.method === 'POST') {
+        const listed = [...body.toString('utf8').matchAll(/<PartNumber>(\d+)<\/PartNumber><ETag>([^<]+)<\/ETag>/g)].map((m) => ({ n: Number(m[1]), etag: m[2]!.replace(/&quot;/g, '"') }));
+        const parts = listed.map((p) => upload.parts.get(p.n));
+        if (!listed.length || parts.some((part, i) => !part || part.etag !== listed[i]!.etag)) return error(400, 'InvalidPart', 'A listed part was not uploaded or its ETag differs.');
+        if (parts.slice(0, -1).some((part) => part!.body.length < 5 * 1024 * 1024)) return error(400, 'EntityTooSmall', 'A part but the last is smaller than 5 MiB.');
+        objects.set(key, { body: Buffer.concat(parts.map((part) => part!.body)), contentType: upload.contentType, sse: upload.sse, kmsKeyId: upload.kmsKeyId });
+        uploads.delete(uploadId);
+        response.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0" encoding="UTF-8"?><CompleteMultipartUploadResult><Key>${key}</Key></CompleteMultipartUploadResult>`);
+      } else if (request.method === 'DELETE') {
+        uploads.delete(uploadId);
+        response.writeHead(204).end();
+      } else error(405, 'MethodNotAllowed', 'not supported by the fake');
+      return;
+    }
     if (request.method === 'PUT') {
       objects.set(key, { body, contentType: headers['content-type'] ?? 'binary/octet-stream', sse: headers['x-amz-server-side-encryption'], kmsKeyId: headers['x-amz-server-side-encryption-aws-kms-key-id'] });
       response.writeHead(200, { etag: '"e"' }).end();
@@ -53,6 +85,7 @@ export async function startFakeS3(credentials: { accessKeyId: string; secretAcce
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     objects,
+    uploads,
     requests,
     faults,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => undefined),

@@ -4,6 +4,7 @@ import { escapeUriPath } from '@smithy/core/protocols';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { lazily, required, type AwsPortEnv } from './env';
+import { logger } from '../../platform/logger';
 import type { BlobObject, BlobPort } from '../../platform/ports';
 
 /**
@@ -41,6 +42,11 @@ export class S3RequestError extends Error {
   }
 }
 
+/** S3's parts are at least 5 MiB but the last; 8 MiB parts keep S3's 10,000-part cap above 80 GB. */
+export const PART_BYTES = 8 * 1024 * 1024;
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
 const RETRIED_STATUS = new Set([429, 500, 502, 503, 504]);
 const RETRIED_CODES = new Set(['RequestTimeout', 'RequestTimeTooSkewed', 'SlowDown', 'Throttling', 'InternalError']);
 
@@ -60,7 +66,70 @@ export class S3Blob implements BlobPort {
   }
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
-    await this.send('PUT', key, { 'content-type': contentType, 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': this.options.kmsKeyId }, body);
+    await this.send('PUT', key, { 'content-type': contentType, ...this.encryption() }, body);
+  }
+
+  /**
+   * A multipart upload fed part by part (8 MiB each, so at most one part is held), or one PUT when
+   * the whole object fits in a part. A failure aborts the upload, so no object and no stored parts
+   * are left (the bucket's lifecycle rule also ends abandoned uploads after a day).
+   */
+  async putStream(key: string, chunks: AsyncIterable<Uint8Array | string>, contentType: string): Promise<{ bytes: number }> {
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let bytes = 0;
+    let uploadId: string | undefined;
+    const etags: string[] = [];
+    const flush = async () => {
+      const body = Buffer.concat(pending);
+      pending = [];
+      pendingBytes = 0;
+      uploadId ??= await this.createUpload(key, contentType);
+      const response = await this.send('PUT', key, {}, body, undefined, { partNumber: String(etags.length + 1), uploadId });
+      etags.push(response!.headers.get('etag') ?? '');
+    };
+    try {
+      for await (const chunk of chunks) {
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        pending.push(buffer);
+        pendingBytes += buffer.length;
+        bytes += buffer.length;
+        if (pendingBytes >= PART_BYTES) await flush();
+      }
+      if (!uploadId) {
+        await this.put(key, Buffer.concat(pending), contentType);
+        return { bytes };
+      }
+      if (pendingBytes) await flush();
+      const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`).join('');
+      const completed = await this.send('POST', key, { 'content-type': 'application/xml' }, Buffer.from(`<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`), undefined, { uploadId });
+      // S3 may answer a completion 200 and still report an error in the body.
+      const answer = await completed!.text();
+      if (answer.includes('<Error>')) {
+        const { code, message } = parseError(answer);
+        throw new S3RequestError(200, code, message);
+      }
+      return { bytes };
+    } catch (error) {
+      if (uploadId) {
+        const id = uploadId;
+        await this.send('DELETE', key, {}, undefined, undefined, { uploadId: id }).catch((abort: unknown) =>
+          logger.error('S3 multipart upload not aborted (the lifecycle rule ends it)', { key, error: abort instanceof Error ? abort.message : String(abort) }),
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async createUpload(key: string, contentType: string): Promise<string> {
+    const response = await this.send('POST', key, { 'content-type': contentType, ...this.encryption() }, undefined, undefined, { uploads: '' });
+    const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(await response!.text())?.[1];
+    if (!uploadId) throw new S3RequestError(200, 'NoUploadId', 'CreateMultipartUpload answered no UploadId');
+    return uploadId;
+  }
+
+  private encryption() {
+    return { 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': this.options.kmsKeyId };
   }
 
   async get(key: string): Promise<BlobObject | undefined> {
@@ -101,9 +170,17 @@ export class S3Blob implements BlobPort {
   }
 
   /** One call with retries; `absent` names the refusal that means "no such object" (answers undefined). */
-  private async send(method: string, key: string, headers: Record<string, string>, body?: Uint8Array, absent?: (status: number, code: string) => boolean): Promise<Response | undefined> {
+  private async send(
+    method: string,
+    key: string,
+    headers: Record<string, string>,
+    body?: Uint8Array,
+    absent?: (status: number, code: string) => boolean,
+    query: Record<string, string> = {},
+  ): Promise<Response | undefined> {
     const maxAttempts = this.options.maxAttempts ?? 3;
     const url = this.url(key);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     for (let attempt = 1; ; attempt++) {
       // A network fault or a timeout comes back as the error itself, and is retried.
       const outcome = await this.once(method, url, headers, body).catch((error: unknown) => error);
@@ -128,7 +205,7 @@ export class S3Blob implements BlobPort {
       hostname: url.hostname,
       port: url.port ? Number(url.port) : undefined,
       path: url.pathname,
-      query: {},
+      query: Object.fromEntries(url.searchParams),
       headers: { host: url.host, ...headers },
       body,
     });
@@ -147,5 +224,5 @@ export function parseError(xml: string): { code: string; message: string } {
 /** The blob port of a function whose needs include `blob`. */
 export function awsBlobPort(env: AwsPortEnv): BlobPort {
   const blob = lazily(() => new S3Blob({ bucket: required(env.config.BLOB_BUCKET, 'BLOB_BUCKET'), region: env.config.AWS_REGION, kmsKeyId: required(env.config.KMS_KEY_ID, 'KMS_KEY_ID') }));
-  return { put: (key, body, type) => blob().put(key, body, type), get: (key) => blob().get(key), delete: (key) => blob().delete(key), signedGetUrl: (key, options) => blob().signedGetUrl(key, options) };
+  return { put: (key, body, type) => blob().put(key, body, type), putStream: (key, chunks, type) => blob().putStream(key, chunks, type), get: (key) => blob().get(key), delete: (key) => blob().delete(key), signedGetUrl: (key, options) => blob().signedGetUrl(key, options) };
 }
