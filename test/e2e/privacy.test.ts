@@ -75,7 +75,7 @@ describe('buyer export and erasure', () => {
 
     await settleWithRetries(runtime);
     const status = await account.test.get(`/customers/${customer._id}/erasure`);
-    expect(status.body).toMatchObject({ status: 'completed', done: ['contact', 'customer', 'orders', 'subscriptions'] });
+    expect(status.body).toMatchObject({ status: 'completed', done: ['community', 'contact', 'credits', 'customer', 'licenseKeys', 'memberships', 'orders', 'reviews', 'subscriptions', 'survey'] });
     for (const path of ['/orders', '/payments', '/customers', '/newsletters/subscribers?limit=100', `/payments/${first.saleId}`, `/orders/${second.saleId}`]) {
       const res = await account.test.get(path);
       expect(res.status, path).toBe(200);
