@@ -2,12 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, createTestAccount, settleWithRetries, startTestRuntime, type TestAccount } from '../support/runtime';
 import { control, createProduct, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
+import { startReceiver } from './webhooks-receiver';
 
 let runtime: LocalRuntime;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  [runtime, receiver] = await Promise.all([startTestRuntime(), startReceiver()]);
 });
-afterAll(async () => runtime?.stop());
+afterAll(async () => {
+  await receiver?.close();
+  await runtime?.stop();
+});
 
 const settle = () => settleWithRetries(runtime);
 const anonymous = () => new ApiClient(runtime.url);
@@ -31,10 +36,12 @@ async function memberAreaOf(email: string, membershipName: string) {
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
 describe('erasure reaches every capability that holds the buyer', () => {
-  it('exports and then erases memberships, community posts, survey answers, reviews, licence keys and credits; books and balances stay', { timeout: 180_000 }, async () => {
+  it('exports and then erases memberships, community posts, survey answers, reviews, licence keys, credits, imports, events and webhook logs; books and balances stay', { timeout: 180_000 }, async () => {
     const account = await createTestAccount(runtime, 'volume');
     const email = 'everywhere@example.com';
     expect((await account.test.put('/attribution-survey/settings', { enabled: true, question: 'How did you hear about us?', options: [{ label: 'Instagram', channel: 'instagram' }, { label: 'YouTube', channel: 'youtube' }], allowOther: true })).status).toBe(200);
+    // A webhook endpoint: its delivery log keeps the bodies sent, the events API the events.
+    expect((await account.test.post('/webhooks', { url: `${receiver.url}/hook`, events: ['order.completed', 'customer.created'] })).status).toBe(201);
     const course = await createProduct(account, { name: 'Workshop', price: 20, licenseKeys: { enabled: true, activationLimit: 2 } });
     const membership = (await account.test.post('/memberships', { name: 'Workshop Club', productIds: [course._id], productBuyersJoin: true })).body;
     const credits = await createProduct(account, { name: 'API credits', price: 10, productType: 'credits', creditAmount: 1000 });
@@ -51,7 +58,14 @@ describe('erasure reaches every capability that holds the buyer', () => {
     const csrf = csrfOf(await (await fetch(`${area}/community`)).text());
     const posted = await fetch(`${area}/community`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, title: 'Hello from Erin', body: 'My bench' }).toString() });
     expect(posted.status).toBe(303);
+    // An old newsletter list imported: its report rows hold the address.
+    const imported = await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 's.csv', csv: `Email,Status\n${email},subscribed\nbea@example.com,subscribed\n` }] });
+    expect(imported.status, imported.text).toBe(201);
+    expect((await account.test.post(`/migrations/${imported.body._id}/start`)).status).toBe(202);
     await settle();
+    const rowsPath = `/migrations/${imported.body._id}/rows?kind=subscribers`;
+    const rowsBefore = (await account.test.get(rowsPath)).body.rows as { row: number; state: string }[];
+    expect(JSON.stringify(rowsBefore)).toContain(email);
 
     const customer = ((await account.test.get('/customers')).body as { _id: string; buyerEmail: string }[]).find((c) => c.buyerEmail === email)!;
     const answer = await account.test.get(`/customers/${customer._id}/export`);
@@ -67,12 +81,17 @@ describe('erasure reaches every capability that holds the buyer', () => {
     expect(parts.downloads).toEqual([]);
     const key = parts.licenseKeys[0].key as string;
 
+    // Before: the logs name the buyer.
+    const logsBefore = { events: (await account.test.get('/events?limit=100')).body, deliveries: (await account.test.get('/delivered-webhooks?limit=100')).body };
+    expect(JSON.stringify(logsBefore.events)).toContain(email);
+    expect(JSON.stringify(logsBefore.deliveries)).toContain(email);
+
     const erased = await account.test.delete(`/customers/${customer._id}`);
     expect(erased.status, erased.text).toBe(202);
     await settle();
     const status = (await account.test.get(`/customers/${customer._id}/erasure`)).body;
     expect(status.status).toBe('completed');
-    expect(status.done).toEqual(expect.arrayContaining(['memberships', 'community', 'survey', 'reviews', 'licenseKeys', 'credits']));
+    expect(status.done).toEqual(expect.arrayContaining(['memberships', 'community', 'survey', 'reviews', 'licenseKeys', 'credits', 'events', 'webhookLog', 'imports']));
 
     // No list or read shows the address or the name any more.
     const threads = await account.test.get(`/memberships/${membership._id}/threads`);
@@ -86,6 +105,9 @@ describe('erasure reaches every capability that holds the buyer', () => {
       `/orders/${order.saleId}`,
       '/orders',
       '/customers',
+      '/events?limit=100',
+      '/delivered-webhooks?limit=100',
+      rowsPath,
     ];
     for (const path of reads) {
       const res = await account.test.get(path);
@@ -101,6 +123,17 @@ describe('erasure reaches every capability that holds the buyer', () => {
     expect(accounts.find((a) => a.productId === credits._id)).toMatchObject({ balanceCents: 1000 });
     expect((await account.test.get(`/orders/${order.saleId}`)).body).toMatchObject({ customerId: customer._id, country: 'DE' });
     expect((await account.test.get(`/memberships/${membership._id}/members`)).text).toContain('bystander@example.com');
+    // The logs keep every entry, without the buyer.
+    const idsOf = (list: { id: string }[]) => list.map((e) => e.id).sort();
+    expect(logsBefore.events.events.length).toBeGreaterThan(2);
+    expect(idsOf((await account.test.get('/events?limit=100')).body.events)).toEqual(idsOf(logsBefore.events.events));
+    expect(idsOf((await account.test.get('/delivered-webhooks?limit=100')).body.deliveries)).toEqual(idsOf(logsBefore.deliveries.deliveries));
+    // The import report keeps its rows and outcomes; the other subscriber's row is untouched.
+    const rowsAfter = (await account.test.get(rowsPath)).body.rows as { row: number; state: string; problem: string | null }[];
+    expect(rowsAfter.map((r) => r.row)).toEqual(rowsBefore.map((r) => r.row));
+    expect(rowsAfter.find((r) => r.state === 'skipped')?.problem).toContain('erased');
+    expect(rowsAfter.filter((r) => r.state !== 'skipped')).toEqual([expect.objectContaining({ state: 'created' })]);
+    expect((await account.test.get(rowsPath)).text).toContain('bea@example.com');
     // The member-area link stopped working.
     expect((await fetch(area, { redirect: 'manual' })).status).toBeGreaterThanOrEqual(400);
 
