@@ -3,6 +3,7 @@ import { ApiClient, createTestAccount, settleWithRetries, startTestRuntime, type
 import { control, createProduct, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { startReceiver } from './webhooks-receiver';
+import { getCard } from '../../shared/adapters/processor-sandbox/repository';
 
 let runtime: LocalRuntime;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -81,6 +82,11 @@ describe('erasure reaches every capability that holds the buyer', () => {
     expect(parts.downloads).toEqual([]);
     const key = parts.licenseKeys[0].key as string;
 
+    // The sandbox processor keeps the card the buyer paid with, under their address.
+    const cardId = (await account.test.get(`/orders/${order.saleId}`)).body.paymentMethod.id as string;
+    const sandboxScope = { accountId: account.accountId, mode: 'test' as const };
+    expect(await getCard(runtime.deps.store, sandboxScope, cardId)).toMatchObject({ email });
+
     // Before: the logs name the buyer.
     const logsBefore = { events: (await account.test.get('/events?limit=100')).body, deliveries: (await account.test.get('/delivered-webhooks?limit=100')).body };
     expect(JSON.stringify(logsBefore.events)).toContain(email);
@@ -91,7 +97,7 @@ describe('erasure reaches every capability that holds the buyer', () => {
     await settle();
     const status = (await account.test.get(`/customers/${customer._id}/erasure`)).body;
     expect(status.status).toBe('completed');
-    expect(status.done).toEqual(expect.arrayContaining(['memberships', 'community', 'survey', 'reviews', 'licenseKeys', 'credits', 'events', 'webhookLog', 'imports']));
+    expect(status.done).toEqual(expect.arrayContaining(['memberships', 'community', 'survey', 'reviews', 'licenseKeys', 'credits', 'events', 'webhookLog', 'imports', 'processorCustomer']));
 
     // No list or read shows the address or the name any more.
     const threads = await account.test.get(`/memberships/${membership._id}/threads`);
@@ -123,6 +129,8 @@ describe('erasure reaches every capability that holds the buyer', () => {
     expect(accounts.find((a) => a.productId === credits._id)).toMatchObject({ balanceCents: 1000 });
     expect((await account.test.get(`/orders/${order.saleId}`)).body).toMatchObject({ customerId: customer._id, country: 'DE' });
     expect((await account.test.get(`/memberships/${membership._id}/members`)).text).toContain('bystander@example.com');
+    // The processor's card no longer names the buyer, and is no longer kept for charges.
+    expect(await getCard(runtime.deps.store, sandboxScope, cardId)).toMatchObject({ email: '', saved: false, last4: '4242' });
     // The logs keep every entry, without the buyer.
     const idsOf = (list: { id: string }[]) => list.map((e) => e.id).sort();
     expect(logsBefore.events.events.length).toBeGreaterThan(2);

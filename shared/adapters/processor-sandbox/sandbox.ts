@@ -8,6 +8,7 @@ import * as repo from './repository';
 import { addDays, addInterval, cardBrand, cardOutcome, RETRY_DELAYS_DAYS } from './periods';
 import { JOB_DELIVER, JOB_RENEW, SBX, type SandboxCardUpdate, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment } from './records';
 import { SANDBOX_SIGNING_SECRET, SIGNATURE_HEADER, verify } from './signing';
+import { eraseSandboxBuyer } from './erase';
 import {
   ProcessorError,
   type Buyer,
@@ -245,6 +246,11 @@ export class SandboxProcessor implements ProcessorPort {
     const payment = succeededPayment({ amountCents: input.amountCents, currency: input.currency, membershipId: null, paymentMethod, notifyUrl: null, at: this.now.toISOString() });
     await this.deps.store.put(repo.paymentItem(scope, payment), { ifNotExists: true });
     return { paymentId: payment.id, paymentMethod };
+  }
+
+  /** A buyer erased: see erase.ts. */
+  async eraseBuyer(scope: Scope, buyer: { email: string; paymentMethodIds: string[] }): Promise<void> {
+    await eraseSandboxBuyer(this.deps.store, scope, buyer);
   }
 
   /** Withdrawn consent: the card stays known (for reports) but is no longer saved for charges. */
