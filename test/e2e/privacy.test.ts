@@ -75,7 +75,7 @@ describe('buyer export and erasure', () => {
 
     await settleWithRetries(runtime);
     const status = await account.test.get(`/customers/${customer._id}/erasure`);
-    expect(status.body).toMatchObject({ status: 'completed', done: ['community', 'contact', 'credits', 'customer', 'events', 'imports', 'licenseKeys', 'memberships', 'orders', 'processorCustomer', 'reviews', 'subscriptions', 'survey', 'webhookLog'] });
+    expect(status.body).toMatchObject({ status: 'completed', done: ['community', 'contact', 'credits', 'customer', 'events', 'imports', 'licenseKeys', 'memberships', 'orders', 'processorCustomer', 'reviews', 'sheets', 'subscriptions', 'survey', 'webhookLog'] });
     for (const path of ['/orders', '/payments', '/customers', '/newsletters/subscribers?limit=100', `/payments/${first.saleId}`, `/orders/${second.saleId}`]) {
       const res = await account.test.get(path);
       expect(res.status, path).toBe(200);
