@@ -98,6 +98,11 @@ describe('buyer export and erasure', () => {
     expect(again.body.code).toBe('CUSTOMER_ERASED');
     expect((await account.test.delete('/customers/000000000000000000000000')).status).toBe(404);
     expect((await account.test.get(`/customers/${customer._id}/export`)).status).toBe(409);
+    await settleWithRetries(runtime);
+    // Nothing more happened: one customer.erased, the erasure as it was, the books as they were.
+    expect(await events(runtime, account, 'customer.erased')).toHaveLength(1);
+    expect((await account.test.get(`/customers/${customer._id}/erasure`)).body).toEqual(status.body);
+    expect(((await account.test.get('/payments')).body as unknown[]).length).toBe(2);
 
     // Not brought back: by hand, or by an old export imported again.
     const recreated = await account.test.post('/customers', { email });
