@@ -307,7 +307,7 @@ async function startImportCommand() {
   const bearer = await staffToken(accountId(), mode());
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const answer = (await response.json().catch(() => ({}))) as Record<string, any>;
+    const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (!response.ok) fail(`${method} ${path} answered ${response.status}: ${answer.message ?? JSON.stringify(answer)}`);
     return answer;
   };
@@ -315,7 +315,7 @@ async function startImportCommand() {
   if (values.token) await call('POST', `/migrations/${created._id}/connect`, { token: values.token, ...(values.shop ? { shop: values.shop } : {}) });
   // A large file is stored by a worker (`processing`) and a large import's dry run is computed by one
   // (202): both are waited for here, polling the import.
-  const until = async (done: (record: Record<string, any>) => boolean) => {
+  const until = async (done: (record: Record<string, unknown>) => boolean) => {
     for (;;) {
       const record = await call('GET', `/migrations/${created._id}`);
       if (done(record)) return record;
@@ -324,7 +324,7 @@ async function startImportCommand() {
   };
   await until((record) => (record.files as { status: string }[]).every((file) => file.status === 'ready'));
   let dry = await call('POST', `/migrations/${created._id}/dry-run`);
-  if (dry.status === 'computing') dry = (await until((record) => !!record.dryRun)).dryRun;
+  if (dry.status === 'computing') dry = (await until((record) => !!record.dryRun)).dryRun as Record<string, unknown>;
   if (!dry.canStart) fail(`import ${created._id} cannot start: ${(dry.notes as string[]).join('; ')}`);
   if (values['dry-run']) {
     console.log(JSON.stringify({ importId: created._id, dryRun: dry }, null, 2));

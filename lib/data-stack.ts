@@ -2,7 +2,7 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import { exportName } from './constructs/shared-resources';
 import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLE } from '../shared/store/table';
 
@@ -60,11 +60,15 @@ export class DataStack extends Stack {
       versioned: true,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'uploads/',
-      // A buyer's data export (shared/privacy) is read through a link valid 15 minutes: it goes
-      // the next day, old versions too; a multipart upload a crash left open goes after a day.
+      // Sellers' browsers PUT large product files' parts to presigned URLs (the signature is the
+      // authority, so any origin) and read each part's ETag to complete the upload.
+      cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['*'], exposedHeaders: ['ETag'], maxAge: 3000 }],
       lifecycleRules: [
-        { id: 'BuyerExports', prefix: 'exports/', expiration: Duration.days(1), noncurrentVersionExpiration: Duration.days(1) },
-        { id: 'AbandonedUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Parts of an upload never completed would be stored (and billed) for ever.
+        { id: 'abort-unfinished-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // A buyer's data export (shared/privacy) is read through a link valid 15 minutes: it goes
+        // the next day, old versions too.
+        { id: 'buyer-exports', prefix: 'exports/', expiration: Duration.days(1), noncurrentVersionExpiration: Duration.days(1) },
       ],
       removalPolicy: retain,
       autoDeleteObjects: retain === RemovalPolicy.DESTROY,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, then every suite (unit, integration, e2e, browser, infra) in one vitest
+// `npm test`: lint and format check, typecheck, then every suite (unit, integration, e2e, browser, infra) in one vitest
 // run, then one closing line `N passed, N failed` that any CI can read.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -8,6 +8,11 @@ const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 
 const step = (command, args) => spawnSync(command, args, { stdio: 'inherit', env }).status ?? 1;
 
 const started = Date.now();
+console.log('== lint and format (Biome)');
+if (step('npx', ['biome', 'check', '.']) !== 0) {
+  console.log('Lint: 0 passed, 1 failed (run `npm run format` to apply safe fixes and formatting)');
+  process.exit(1);
+}
 console.log('== typecheck');
 if (step('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0 || step('npx', ['tsc', '--noEmit', '-p', 'dashboard/tsconfig.json']) !== 0) {
   console.log('Typecheck: 0 passed, 1 failed');

@@ -1,5 +1,5 @@
 import type { BusConsumer } from '../platform/capability';
-import { CHECKOUT_CONSENT_EVENT, recordCheckoutConsent, recordSaleFacts, SALE_FACTS_CONSUMER } from './service';
+import { CHECKOUT_CONSENT_EVENT, recordCheckoutConsent, recordSaleFacts, SALE_FACTS_CONSUMER } from './sale-facts';
 
 /**
  * A committed sale creates or updates the buyer's contact and its purchase facts; the newsletter

@@ -50,7 +50,7 @@ export function advanceRun(steps: AutomationStep[], from: number, inSegment: (se
     // Waits in a row add up; a run that ends in a wait simply ends.
     let waitHours = 0;
     let j = i;
-    while (j < steps.length && steps[j]!.type === 'wait') waitHours += (steps[j] as { hours: number }).hours, j++;
+    for (; j < steps.length && steps[j]!.type === 'wait'; j++) waitHours += (steps[j] as { hours: number }).hours;
     return j < steps.length ? { sends, resume: { step: j, waitHours } } : { sends };
   }
   return { sends };

@@ -1,4 +1,4 @@
-import { marketingAllowed } from '../audience/service';
+import { marketingAllowed } from '../audience/suppression';
 import { prepareTransactional } from '../email/outbox';
 import { getPost, sentMailEngagement } from '../email/post-reads';
 import type { PostSource } from '../email/records';
@@ -163,8 +163,14 @@ export async function automationReport(deps: Deps, scope: Scope, automation: Aut
       const sent = page.sends.filter((s) => s.sentPostId);
       const posts = await Promise.all(sent.map((s) => sentMailEngagement(deps, scope, s.sentPostId!)));
       posts.forEach((post, i) => {
-        if (post?.opened) opened++, openers.add(sent[i]!.email);
-        if (post?.clicked) clicked++, clickers.add(sent[i]!.email);
+        if (post?.opened) {
+          opened++;
+          openers.add(sent[i]!.email);
+        }
+        if (post?.clicked) {
+          clicked++;
+          clickers.add(sent[i]!.email);
+        }
       });
       cursor = page.cursor;
     } while (cursor);

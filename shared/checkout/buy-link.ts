@@ -1,11 +1,13 @@
 import { getAccount } from '../platform/accounts';
 import { sellerBrand, type SellerBrand } from '../account/branding';
-import { buyerPage, escapeHtml as escape, formatMoney } from '../account/buyer-page';
+import { buyerPage, escapeHtml, formatMoney } from '../account/buyer-page';
 import { lookupSellable, productScope } from '../catalog/service';
 import type { Deps, RequestInfo } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { isObjectId } from '../platform/ids';
 import { consumeRequest } from '../platform/rate-limit';
+import { negotiateLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
 import { createCheckoutSession } from './service';
 
 /** Checkouts one address may open through buy links in a minute (a person opens one or two). */
@@ -17,6 +19,8 @@ export interface BuyLinkQuery {
   quantity?: string;
   ref?: string;
   amount?: string;
+  /** `product`: the product's page with its Buy button, no checkout (where a cancelled checkout returns). */
+  view?: string;
 }
 
 export type BuyLinkOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; html: string; headers: Record<string, string> };
@@ -38,7 +42,7 @@ export function linkAmountCents(text: string): number | undefined {
 }
 
 const problemPage = async (deps: Deps, status: number, heading: string, message: string, baseUrl: string, scope?: { accountId: string; mode: 'live' | 'test' }): Promise<BuyLinkOutcome> => {
-  const body = `<section class="card"><h1 id="heading">${escape(heading)}</h1><p id="message">${escape(message)}</p></section>`;
+  const body = `<section class="card"><h1 id="heading">${escapeHtml(heading)}</h1><p id="message">${escapeHtml(message)}</p></section>`;
   const brand: SellerBrand = scope ? await sellerBrand(deps, scope, baseUrl) : { name: 'Checkout', logoUrl: null, accent: '#1f2937', accentText: '#1f2937', onAccent: '#ffffff', supportEmail: null };
   const page = buyerPage({ brand, title: heading, baseUrl, body });
   return { kind: 'page', status, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } };
@@ -55,8 +59,8 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
   const product = sellable?.kind === 'product' && sellable.product.published ? sellable.product : undefined;
   if (!scope || !product || !(await getAccount(deps.store, scope.accountId))) return problemPage(deps, 404, 'This product is not for sale', 'The link may be mistyped, or the product was taken down.', baseUrl);
 
-  if (isPreviewRequest(request.headers)) {
-    const body = `<section class="card"><h1 id="heading">${escape(product.name)}</h1>${product.description ? `<p>${escape(product.description)}</p>` : ''}<p class="price">${escape(formatMoney(product.priceCents, product.currency))}</p><p><a class="button" href="${escape(`${baseUrl}/buy/${productId}`)}">Buy</a></p></section>`;
+  if (query.view === 'product' || isPreviewRequest(request.headers)) {
+    const body = `<section class="card"><h1 id="heading">${escapeHtml(product.name)}</h1>${product.description ? `<p>${escapeHtml(product.description)}</p>` : ''}<p class="price">${escapeHtml(formatMoney(product.priceCents, product.currency))}</p><p><a class="button" href="${escapeHtml(`${baseUrl}/buy/${productId}`)}">Buy</a></p></section>`;
     const page = buyerPage({ brand: await sellerBrand(deps, scope, baseUrl), title: product.name, baseUrl, body });
     return { kind: 'page', status: 200, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store' } };
   }
@@ -75,14 +79,16 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
 
   const link = `${baseUrl}/buy/${productId}`;
   const referer = request.headers.referer ?? '';
-  const back = /^https?:\/\//.test(referer) && referer.length <= 2048 && !referer.startsWith(`${baseUrl}/processor/`) ? referer : link;
+  // Back to the page the link was on; without one, never to the link itself: a processor that
+  // sends the buyer straight to the success address (Stripe) would open a new checkout after paying.
+  const from = /^https?:\/\//.test(referer) && referer.length <= 2048 && !referer.startsWith(`${baseUrl}/processor/`) && !referer.startsWith(link) ? referer : undefined;
   try {
     const session = await createCheckoutSession(
       { ...deps, scope, request: { baseUrl } },
       {
         productId,
-        successUrl: back,
-        cancelUrl: back,
+        successUrl: from ?? `${link}/thanks`,
+        cancelUrl: from ?? `${link}?view=product`,
         ...(query.discount ? { discountCode: query.discount.slice(0, 100) } : {}),
         ...(query.ref ? { referralCode: query.ref.slice(0, 100) } : {}),
         ...(query.email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(query.email) && query.email.length <= 320 ? { prefillEmail: query.email } : {}),
@@ -98,4 +104,18 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
     if (error instanceof ApiError && error.status < 500) return problemPage(deps, error.status === 404 ? 400 : error.status, 'This link cannot open a checkout', error.message.replace(/^[a-zA-Z]+: /, ''), baseUrl, scope);
     throw error;
   }
+}
+
+/**
+ * GET /buy/{productId}/thanks: where a buy link's checkout returns when it was opened from no page
+ * (a link in a bio): the order is complete, the receipt (downloads, keys) is on its way.
+ */
+export async function buyLinkThanks(deps: Deps, productId: string, baseUrl: string, acceptLanguage: string | undefined): Promise<Extract<BuyLinkOutcome, { kind: 'page' }>> {
+  const scope = isObjectId(productId) ? await productScope(deps, productId) : undefined;
+  const brand = scope ? await sellerBrand(deps, scope, baseUrl) : undefined;
+  if (!scope || !brand) return (await problemPage(deps, 404, 'This product is not for sale', 'The link may be mistyped, or the product was taken down.', baseUrl)) as Extract<BuyLinkOutcome, { kind: 'page' }>;
+  const t = translator(negotiateLocale({ acceptLanguage, sellerDefault: brand.locale }));
+  const body = `<section class="card"><h1 id="heading">${t.html('thanks.heading')}</h1><p id="confirmation">${t.html('thanks.orderComplete')} ${t.html('buyLink.receiptNote')}</p></section>`;
+  const page = buyerPage({ brand, title: t.t('thanks.title'), baseUrl, body, locale: t.locale });
+  return { kind: 'page', status: 200, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } };
 }

@@ -3,7 +3,6 @@ import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
-import { introPricingFor } from '../retention/offers';
 import { resolveDiscount } from '../storefront/discounts';
 import { imageUrlById } from '../storefront/images/references';
 import { upsellForCheckout } from '../storefront/upsells/service';
@@ -31,8 +30,8 @@ export interface HostedCheckoutView {
   interval: 'weekly' | 'monthly' | 'yearly' | null;
   trialDays: number | null;
   /**
-   * Intro pricing of the offer (retention): after the first charge (amountCents, today), the next
-   * `periods` renewals charge `amountCents` each, then the regular renewal price.
+   * Intro pricing of the offer (retention): the first `periods` charges, today's included, cost
+   * `amountCents` each; then the regular price (the view's `amountCents`).
    */
   intro: { amountCents: number; periods: number } | null;
   discountCode: string | null;
@@ -86,7 +85,7 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
     currency: session.currency,
     interval: sellable?.kind === 'offer' ? sellable.offer.frequency : null,
     trialDays: sellable?.kind === 'offer' && sellable.offer.trialPeriod ? sellable.offer.trialPeriod : null,
-    intro: session.kind === 'subscription' ? await introPricingFor(deps, scope, session.productId) : null,
+    intro: session.kind === 'subscription' ? (session.intro ?? null) : null,
     discountCode: session.discountCode,
     upsell,
     lines: taken ? [{ productName: session.productName, amountCents: session.amountCents - taken.amountCents }, { productName: taken.productName, amountCents: taken.amountCents }] : null,
@@ -112,6 +111,7 @@ export async function sessionDiscountChange(deps: Deps, scope: Scope, sessionId:
   const session = await getSession(deps.store, scope, sessionId);
   if (!session || session.status !== 'open') throw conflict('This checkout is no longer open', 'CHECKOUT_CLOSED');
   if (session.payWhatYouWant) throw badRequest('You choose the price of this product, so discount codes do not apply', { field: 'discountCode' });
+  if (session.intro) throw badRequest('This subscription has an intro price, so discount codes do not apply', { field: 'discountCode' });
   const resolved = await resolveDiscount(deps as Deps, scope, code, session.productId, session.originalAmountCents);
   // The code is for the product; seats bought and an upsell taken keep their own prices on top.
   const amountCents = resolved.finalPriceCents + (session.seatsAmountCents ?? 0) + (session.upsell?.amountCents ?? 0);

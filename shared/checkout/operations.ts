@@ -5,7 +5,7 @@ import { negotiateLocale } from '../platform/i18n/locales';
 import { translator } from '../platform/i18n/translator';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { followRecoveryLink, readRecovery, RECOVERY_PATH, updateRecovery } from './recovery';
-import { openBuyLink } from './buy-link';
+import { buyLinkThanks, openBuyLink } from './buy-link';
 import { createSessionBody, recoveryAnswer, recoveryBody, sessionAnswer } from './schemas';
 import { createCheckoutSession, publicBaseUrl } from './service';
 
@@ -81,11 +81,25 @@ export const checkoutOperations = [
     auth: 'public',
     unmetered: true,
     params: z.object({ productId: z.string().check(z.minLength(1), z.maxLength(64)) }),
-    query: z.object({ discount: linkText(100), email: linkText(320), quantity: linkText(10), ref: linkText(100), amount: linkText(20) }),
+    query: z.object({ discount: linkText(100), email: linkText(320), quantity: linkText(10), ref: linkText(100), amount: linkText(20), view: linkText(20) }),
     handler: async (ctx, { params, query }) => {
       const outcome = await openBuyLink(ctx, ctx.request, params.productId, query, publicBaseUrl(ctx));
       if (outcome.kind === 'redirect') return reply(303, undefined, { location: outcome.location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' });
       return rawReply(outcome.status, outcome.html, 'text/html; charset=utf-8', outcome.headers);
+    },
+  }),
+  defineOperation({
+    operationId: 'buyLinkThanks',
+    summary: "Where a buy link's checkout returns when the link was not opened from a page: the order is complete, the receipt is on its way (HTML)",
+    tags: ['Checkout'],
+    method: 'GET',
+    path: '/buy/{productId}/thanks',
+    auth: 'public',
+    unmetered: true,
+    params: z.object({ productId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    handler: async (ctx, { params }) => {
+      const page = await buyLinkThanks(ctx, params.productId, publicBaseUrl(ctx), ctx.request.headers['accept-language']);
+      return rawReply(page.status, page.html, 'text/html; charset=utf-8', page.headers);
     },
   }),
 ];

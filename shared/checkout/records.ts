@@ -37,6 +37,11 @@ export interface CheckoutSessionRecord {
   /** What those seats add to the amount, so a code applied later on the page reprices the product only. */
   seatsAmountCents?: number;
   /**
+   * An intro price (retention): the subscription's first `periods` charges, today's included, cost
+   * `amountCents` (seats included); `amountCents` of the session is the regular price after them.
+   */
+  intro?: { amountCents: number; periods: number } | null;
+  /**
    * The buyer ticked the newsletter box on the hosted checkout: the words they agreed to, and
    * when (written with the payment). Absent or null: no consent given at checkout.
    */

@@ -12,6 +12,7 @@ import type { Scope } from '../store/keys';
 import type { CreateSessionInput } from './schemas';
 import { normalizeEmail } from '../sales/records';
 import { scheduleRecovery } from './recovery-timer';
+import { introPricingFor } from '../retention/offers';
 
 export const INGRESS_PATH = '/processor/notifications';
 
@@ -77,7 +78,13 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
   // Offers sold per seat: the discounted price plus each seat bought (usage billing owns the rule).
   const seats = sellable.kind === 'offer' ? await seatsForCheckout(ctx, sellable.offer, input.quantity) : undefined;
   if (sellable.kind !== 'offer' && input.quantity !== undefined) throw badRequest('quantity: only offers sold per seat take a quantity', { field: 'quantity' });
-  if (seats) amountCents += seats.quantity * seats.unitPriceCents;
+  const seatsCents = seats ? seats.quantity * seats.unitPriceCents : 0;
+  amountCents += seatsCents;
+  // An intro price counts from the first charge, today's (processor/intro.ts); it does not stack
+  // with a code, so the buyer is told rather than charged a price nobody promised.
+  const intro = sellable.kind === 'offer' && !sellable.offer.trialPeriod ? await introPricingFor(ctx, scope, record._id) : null;
+  if (intro && input.discountCode) throw badRequest('discountCode: this subscription has an intro price, so discount codes do not apply', { field: 'discountCode' });
+  const sessionIntro = intro ? { amountCents: intro.amountCents + seatsCents, periods: intro.periods } : null;
   const sessionId = objectId(ctx.clock);
   const isOffer = sellable.kind === 'offer';
   const product = sellable.kind === 'product' ? sellable.product : undefined;
@@ -94,10 +101,13 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
     cancelUrl: input.cancelUrl,
     notifyUrl: `${base}${INGRESS_PATH}`,
     baseUrl: base,
-    productId: record._id,
-    originalAmountCents: original,
+    // Seats are part of the price the processor bills: one price per offer and seat count (Stripe).
+    productId: seats ? `${record._id}-seats-${seats.quantity}` : record._id,
+    originalAmountCents: original + seatsCents,
     discountCode: discount?.code ?? null,
+    intro: sessionIntro ? { amountCents: sessionIntro.amountCents, payments: sessionIntro.periods } : null,
     clientReferenceId: input.clientReferenceId ?? input.externalId ?? null,
+    ...(input.customerEmail || input.prefillEmail ? { buyerEmail: input.customerEmail ?? input.prefillEmail } : {}),
     metadata: input.metadata ?? {},
   });
   const session: CheckoutSessionRecord = {
@@ -114,7 +124,8 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
     ...(pwyw ? { payWhatYouWant: pwyw } : {}),
     ...(input.prefillEmail ? { prefillEmail: input.prefillEmail } : {}),
     ...(options.viaBuyLink ? { viaBuyLink: true } : {}),
-    ...(seats ? { seats: seats.quantity, seatsAmountCents: seats.quantity * seats.unitPriceCents } : {}),
+    ...(seats ? { seats: seats.quantity, seatsAmountCents: seatsCents } : {}),
+    ...(sessionIntro ? { intro: sessionIntro } : {}),
     successUrl: input.successUrl,
     cancelUrl: input.cancelUrl,
     clientReferenceId: input.clientReferenceId ?? input.externalId ?? null,

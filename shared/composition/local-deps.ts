@@ -72,7 +72,7 @@ export function localAdapters(
     bus,
     queue,
     scheduler,
-    blob: new LocalBlob(options.dataDir ? blobDir(options.dataDir) : undefined),
+    blob: new LocalBlob(options.dataDir ? blobDir(options.dataDir) : undefined, { baseUrl: options.baseUrl, clock: options.clock }),
     email,
     encryption: new LocalEncryption(options.dataDir ? join(options.dataDir, 'master.key') : undefined),
     render: inProcessRender,

@@ -13,13 +13,14 @@ import { onConditionFailed } from '../store/conditional';
 import { creditLinkUrl } from './links';
 import type { CreditAccountRecord } from './records';
 import { creditAccountPut, creditLinkPut, getCreditAccount } from './repository';
+import { markerSeen } from '../platform/markers';
+import { escapeHtml } from '../platform/html';
 
 const MARKER_DAYS = 7;
 // The name from when it sent only the paused mail, kept so its bus rule, function and
 // dead-letter queue keep their logical ids (and the markers of events it already mailed).
 const CREDIT_MAILS = 'credit-refill-email';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The buyer's balance link, made now for an account from before links existed. Written like any
@@ -85,7 +86,7 @@ export const creditEmailConsumer: BusConsumer = {
   needs: ['table', 'email'],
   eventTypes: ['credit.auto_refill.failed', 'credit.consent.enabled', 'credit.consent.disabled'],
   handle: async (event, deps) => {
-    if (await consumerMarkerEntity.get(deps.store, 'byEvent', CREDIT_MAILS, event.id)) return;
+    if (await markerSeen(deps, CREDIT_MAILS, event.id, event.created)) return;
     const data = event.data as { account: { id: string; email: string; productId: string }; failureMessage?: string };
     const scope = { accountId: event.accountId, mode: event.mode };
     const held = await consentTokenOf(deps, scope, data.account.id);

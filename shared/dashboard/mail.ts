@@ -1,4 +1,4 @@
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../platform/html';
 
 /** The sign-in mail: the link, how long it works, and what to do if it was not you. */
 export function signInMail(input: { link: string; stores: string[] }) {
@@ -9,7 +9,7 @@ export function signInMail(input: { link: string; stores: string[] }) {
       `Sign in to the dashboard (${where}):\n\n${input.link}\n\n` +
       'The link works once, for 15 minutes. If you did not ask for it, ignore this mail: nobody can sign in without it.',
     html:
-      `<p>Sign in to the dashboard (${escape(where)}):</p><p><a href="${escape(input.link)}">Sign in</a></p>` +
+      `<p>Sign in to the dashboard (${escapeHtml(where)}):</p><p><a href="${escapeHtml(input.link)}">Sign in</a></p>` +
       '<p>The link works once, for 15 minutes. If you did not ask for it, ignore this mail: nobody can sign in without it.</p>',
   };
 }

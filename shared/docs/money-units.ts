@@ -24,7 +24,10 @@ const isNumeric = (schema: Record<string, unknown>): boolean =>
 /** Adds the unit to the description of every money field in a JSON schema tree (in place). */
 export function annotateMoneyUnits(node: unknown): void {
   if (!node || typeof node !== 'object') return;
-  if (Array.isArray(node)) return node.forEach(annotateMoneyUnits);
+  if (Array.isArray(node)) {
+    for (const child of node) annotateMoneyUnits(child);
+    return;
+  }
   const object = node as Record<string, unknown>;
   const properties = object.properties as Record<string, Record<string, unknown>> | undefined;
   if (properties && typeof properties === 'object') {

@@ -79,7 +79,8 @@ export function buildOpenApi(operations: AnyOperation[], baseUrl: string): Recor
     const path = openApiPath(operation.path);
     const object = operationObject(operation);
     annotateMoneyUnits(object);
-    (paths[path] ??= {})[operation.method.toLowerCase()] = object;
+    paths[path] ??= {};
+    paths[path][operation.method.toLowerCase()] = object;
   }
   return {
     openapi: '3.1.0',

@@ -1,4 +1,4 @@
-import { audiencePage, blockedRecipients, mayMarketTo, suppressedAmong } from '../audience/service';
+import { audiencePage, blockedRecipients, mayMarketTo, suppressedAmong } from '../audience/suppression';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';
 import { ApiError, badGateway, notFound } from '../platform/errors';

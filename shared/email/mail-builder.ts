@@ -2,6 +2,7 @@ import { convert } from 'html-to-text';
 import juice from 'juice/client';
 import sanitizeHtml from 'sanitize-html';
 import type { MailContent, MailFooter, MailTemplate } from '../platform/ports';
+import { escapeHtml } from '../platform/html';
 
 /**
  * The one place a mail is built: layout, preview text, footer with the physical address and the
@@ -14,7 +15,6 @@ import type { MailContent, MailFooter, MailTemplate } from '../platform/ports';
 
 export type { MailContent, MailFooter, MailTemplate };
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 // Placeholders travel through sanitising and CSS inlining as URLs on a reserved host, and become
 // `{{name}}` at the very end, after any `{{` the content itself held has been neutralised.

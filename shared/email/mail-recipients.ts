@@ -16,7 +16,7 @@ export interface RecipientUrls {
 /** The placeholder values of one recipient. */
 export function recipientData(template: MailTemplate, urls: RecipientUrls): Record<string, string> {
   const data: Record<string, string> = { u: urls.unsubscribe, o: urls.open };
-  template.links.forEach((url, i) => (data[`c${i}`] = urls.click(url, i)));
+  for (const [i, url] of template.links.entries()) data[`c${i}`] = urls.click(url, i);
   return data;
 }
 

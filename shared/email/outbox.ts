@@ -1,4 +1,4 @@
-import { blockedRecipients } from '../audience/service';
+import { blockedRecipients } from '../audience/suppression';
 import { isValidEmail, normalizeEmail } from '../audience/rules';
 import type { Deps } from '../platform/context';
 import { badRequest } from '../platform/errors';

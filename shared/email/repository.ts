@@ -1,10 +1,15 @@
+import { randomInt } from 'node:crypto';
 import type { ClaimedBatch } from '../store/claimed-batch';
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { ConditionFailed, toRecord, type Store, type TransactOp } from '../store/store';
 import { POST, SETTINGS, type EmailSettingsRecord, type PostRecord, type QueuedMailRecord, type QueuedMailStatus, type SentMailRecord } from './records';
 
-// - settings:          PK=<scope>#EMAIL_SETTINGS, SK=SETTINGS (also the totalEmailsSent counter)
+// - settings:          PK=<scope>#EMAIL_SETTINGS, SK=SETTINGS (its totalEmailsSent: the count before
+//                      the count was sharded, kept and added to the shards)
+// - sent count:        PK=<scope>#EMAIL_SENT#<shard>, SK=COUNT, one of SENT_SHARDS picked at random per
+//                      write: every mail adds to the count, and one item rewritten per mail would
+//                      cap an account's mail (and so its checkouts) at one item's write rate
 // - post:              PK=<scope>#NEWSLETTER_POST, SK=<postId> (newest first)
 // - batch marker:      PK=<scope>#NEWSLETTER_POST#<postId>#BATCH, SK=<batch, zero-padded>; the batch's
 //                      recipients and next cursor, fixed when first read, and `claimed`: how many of
@@ -36,7 +41,16 @@ export async function saveTokenSecret(store: Store, scope: Scope, ciphertext: st
   }
 }
 
-export const countSentOp = (scope: Scope, count: number): TransactOp => ({ update: settingsKey(scope), set: { entity: 'EmailSettings' }, add: { totalEmailsSent: count } });
+const SENT_SHARDS = 16;
+const sentCountKey = (scope: Scope, shard: number) => keys.entity(scope, `EMAIL_SENT#${shard}`, 'COUNT');
+
+export const countSentOp = (scope: Scope, count: number): TransactOp => ({ update: sentCountKey(scope, randomInt(SENT_SHARDS)), set: { entity: 'EmailSentCount' }, add: { count } });
+
+/** Mails sent in this scope: the shards (one batched read) plus the count kept before sharding. */
+export async function totalSent(store: Store, scope: Scope, before: number): Promise<number> {
+  const shards = await store.batchGet(Array.from({ length: SENT_SHARDS }, (_, shard) => sentCountKey(scope, shard)));
+  return shards.reduce((sum, item) => sum + Number(item.count ?? 0), before);
+}
 
 // ---- posts ----
 

@@ -1,4 +1,5 @@
-import { findContactByEmail, recordEngagement, unsubscribeEmail, suppressEmail } from '../audience/service';
+import { findContactByEmail } from '../audience/service';
+import { recordEngagement, unsubscribeEmail, suppressEmail } from '../audience/suppression';
 import { normalizeEmail } from '../audience/rules';
 import { getAccount } from '../platform/accounts';
 import type { Account, Deps } from '../platform/context';
@@ -61,7 +62,8 @@ export async function readSettings(ctx: EmailCtx): Promise<SettingsView> {
   const settings = await loadSettings(ctx, ctx.scope, ctx.account);
   const status = await senderStatus(ctx, ctx.account, settings);
   const { tokenSecretCiphertext: _secret, updatedAt: _u, ...view } = settings;
-  return { ...view, checkoutOptInWording: optInWording(settings, ctx.account), senderVerified: status.verified, verificationStatus: status.status };
+  const totalEmailsSent = await repo.totalSent(ctx.store, ctx.scope, settings.totalEmailsSent);
+  return { ...view, totalEmailsSent, checkoutOptInWording: optInWording(settings, ctx.account), senderVerified: status.verified, verificationStatus: status.status };
 }
 
 export async function updateSettings(

@@ -108,7 +108,10 @@ export const formOperations = [
     auth: 'public',
     params: idParams,
     cors: ANY_ORIGIN,
-    handler: async (ctx, { params }) => (await recordView(ctx, params.id), { counted: true }),
+    handler: async (ctx, { params }) => {
+      await recordView(ctx, params.id);
+      return { counted: true };
+    },
   }),
   defineOperation({
     operationId: 'confirmSignupFormSubscription',

@@ -1,4 +1,5 @@
 import type { FormDayRecord, FormRecord, FormType } from './records';
+import { escapeHtml } from '../platform/html';
 
 /** The spec's public signup limits. */
 export const MIN_ELAPSED_MS = 1500;
@@ -76,4 +77,5 @@ export function publicView(form: FormRecord) {
 }
 
 /** Escapes text for an HTML page. */
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export { escapeHtml };

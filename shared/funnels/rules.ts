@@ -1,4 +1,5 @@
 import type { ProductRecord } from '../catalog/records';
+import { escapeHtml } from '../platform/html';
 
 export const ATTRIBUTION_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -15,7 +16,6 @@ export function offerLink(offerUrl: string, code: string | null | undefined): st
   return url.toString();
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Fills a template's placeholders; values are escaped for HTML (the link for an attribute). */
 export const fillCopy = (text: string, values: { offerLink: string; leadMagnet: string }, html: boolean) =>

@@ -1,4 +1,5 @@
-import { blockedRecipients, upsertContact } from '../audience/service';
+import { blockedRecipients } from '../audience/suppression';
+import { upsertContact } from '../audience/service';
 import { normalizeEmail } from '../audience/rules';
 import type { ContactSource } from '../audience/records';
 import { automationReport, createAutomationOps, deleteAutomation, enroll, findAutomation, setAutomationStatus } from '../automations/service';

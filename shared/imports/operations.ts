@@ -2,6 +2,9 @@ import { defineOperation, rawReply, reply } from '../platform/operation';
 import { connectBody, createBody, fileInput, idParams, importView, kindParams, listQuery, mappingBody, rowsQuery } from './schemas';
 import * as service from './service';
 import { toView } from './service';
+import { requestDryRun } from './dry-run';
+import { cancelImport, startImport } from './run';
+import { errorsCsv, report } from './report';
 import { listImports } from './repository';
 
 const tags = ['Imports'];
@@ -72,28 +75,28 @@ export const importsOperations = [
     summary: 'Computes what the run will do, per kind (200); a large import answers 202 { status: computing } and the dry run appears on the import',
     method: 'POST', path: '/migrations/{id}/dry-run', params: idParams,
     handler: async (ctx, { params }) => {
-      const { status, body } = await service.requestDryRun(ctx, params.id);
+      const { status, body } = await requestDryRun(ctx, params.id);
       return status === 200 ? body : reply(202, body);
     },
   }),
   defineOperation({
     operationId: 'startImportJob', tool: 'start_import_job', tags, auth: 'key', plan,
     summary: 'Queues the background run (202); on a failed or canceled import it imports the rest', method: 'POST', path: '/migrations/{id}/start', params: idParams, status: 202, output: importView,
-    handler: async (ctx, { params }) => service.startImport(ctx, params.id),
+    handler: async (ctx, { params }) => startImport(ctx, params.id),
   }),
   defineOperation({
     operationId: 'cancelImportJob', tool: 'cancel_import_job', tags, auth: 'key',
     summary: 'Stops the run after the current batch', method: 'POST', path: '/migrations/{id}/cancel', params: idParams, output: importView,
-    handler: async (ctx, { params }) => service.cancelImport(ctx, params.id),
+    handler: async (ctx, { params }) => cancelImport(ctx, params.id),
   }),
   defineOperation({
     operationId: 'getImportReport', tool: 'get_import_report', tags, auth: 'key',
     summary: 'Per-kind results and the products needing a file', method: 'GET', path: '/migrations/{id}/report', params: idParams,
-    handler: async (ctx, { params }) => service.report(ctx, params.id),
+    handler: async (ctx, { params }) => report(ctx, params.id),
   }),
   defineOperation({
     operationId: 'getImportErrors', tool: 'get_import_errors', tags, auth: 'key',
     summary: 'CSV of every row not imported cleanly, with the reason', method: 'GET', path: '/migrations/{id}/errors.csv', params: idParams,
-    handler: async (ctx, { params }) => rawReply(200, await service.errorsCsv(ctx, params.id), 'text/csv; charset=utf-8', { 'content-disposition': `attachment; filename="import-${params.id}-errors.csv"` }),
+    handler: async (ctx, { params }) => rawReply(200, await errorsCsv(ctx, params.id), 'text/csv; charset=utf-8', { 'content-disposition': `attachment; filename="import-${params.id}-errors.csv"` }),
   }),
 ];

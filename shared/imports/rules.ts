@@ -124,7 +124,7 @@ export const rowHash = (values: string[]) => createHash('sha256').update(JSON.st
 /** Reads and checks one row of a file with its mapping. */
 export function checkRow(kind: Kind, header: string[], raw: string[], mapping: Mapping, options: { source: string; filename: string }): Checked {
   const values: Record<string, string> = {};
-  header.forEach((column, index) => (values[column] = raw[index] ?? ''));
+  for (const [index, column] of header.entries()) values[column] = raw[index] ?? '';
   const get = (field: string) => cell(values, mapping, field);
   const email = get('email')?.toLowerCase() ?? null;
   const needEmail = (): string | undefined => (!email ? 'email: missing' : !EMAIL.test(email) ? `email: "${email}" is not an email address` : undefined);

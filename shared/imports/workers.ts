@@ -1,7 +1,9 @@
 import type { QueueHandler } from '../platform/capability';
 import type { Scope } from '../store/keys';
 import type { Kind } from './platforms';
-import { dryRunInBackground, runBatch, storeFileRows } from './service';
+import { dryRunInBackground } from './dry-run';
+import { runBatch } from './run';
+import { storeFileRows } from './service';
 
 /**
  * The imports queue carries two kinds of message: one batch of a run (`{ importId }`; the next

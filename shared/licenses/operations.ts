@@ -1,4 +1,5 @@
 import * as z from '../platform/zod';
+import { ANY_ORIGIN } from '../platform/cors';
 import { defineOperation, reply } from '../platform/operation';
 import { activateAnswer, activateBody, deactivateAnswer, deactivateBody, idParams, licenseSchema, listQuery, validateAnswer, validateBody } from './schemas';
 import { activateLicense, deactivateLicense, listLicenses, reactivateLicense, revokeLicense, validateLicense } from './service';
@@ -17,6 +18,8 @@ export const licenseOperations = [
     path: '/licenses/activate',
     auth: 'public',
     unmetered: true,
+    // The seller's app may be a web app: its pages call this from the browser.
+    cors: ANY_ORIGIN,
     body: activateBody,
     output: activateAnswer,
     handler: (ctx, { body }) => activateLicense(ctx, ctx.request.sourceIp, body),
@@ -30,6 +33,7 @@ export const licenseOperations = [
     path: '/licenses/validate',
     auth: 'public',
     unmetered: true,
+    cors: ANY_ORIGIN,
     body: validateBody,
     output: validateAnswer,
     handler: async (ctx, { body }) => (await validateLicense(ctx, ctx.request.sourceIp, body)) ?? reply(404, { valid: false, license: null }),
@@ -43,6 +47,7 @@ export const licenseOperations = [
     path: '/licenses/deactivate',
     auth: 'public',
     unmetered: true,
+    cors: ANY_ORIGIN,
     body: deactivateBody,
     output: deactivateAnswer,
     handler: (ctx, { body }) => deactivateLicense(ctx, ctx.request.sourceIp, body),

@@ -10,6 +10,7 @@ import type { Scope } from '../store/keys';
 import { CHANNELS, LINK_LIMITS, VISITOR_COOKIE, checkTargetUrl, cookieValue, linkCodeOf, redirectLocation, visitorIdOf, visitorKeyOf, type Channel } from './rules';
 import { REFUNDS_CONSUMER, SALES_CONSUMER, clickField, revenueField, saleField, visitorField, type LinkRecord, type LinkSaleRecord } from './records';
 import * as repo from './repository';
+import { markerSeen } from '../platform/markers';
 
 export { CHANNELS, type Channel };
 
@@ -121,7 +122,7 @@ export async function attributeSale(deps: Deps, event: DomainEvent): Promise<voi
   if (!pointer || pointer.accountId !== scope.accountId || pointer.mode !== scope.mode) return;
   const link = await repo.getLink(deps.store, scope, pointer.linkId);
   if (!link) return;
-  if (await repo.markerExists(deps.store, SALES_CONSUMER, event.id)) return;
+  if (await markerSeen(deps, SALES_CONSUMER, event.id, event.created)) return;
   const account = await getAccount(deps.store, scope.accountId);
   const inCurrency = !account || !data.currency || data.currency.toUpperCase() === account.currency.toUpperCase();
   const sale: LinkSaleRecord = {

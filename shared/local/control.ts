@@ -12,6 +12,8 @@ import type { LocalAdapters } from '../composition/local-deps';
 import type { ControlRoute, LocalRuntimeHandle } from '../platform/capability';
 import type { OffsetClock } from '../platform/clock';
 import { DEAD_LETTER_ROUTES } from './dead-letters';
+import { LocalBlob } from '../adapters/local/blob';
+import { PART_ROUTE } from '../adapters/local/blob-multipart';
 
 /** What the runtime's own control routes reach; capabilities' routes see only LocalRuntimeHandle. */
 export interface LocalRuntimeInternals extends LocalRuntimeHandle {
@@ -37,6 +39,26 @@ const PENDING: [ControlRoute['method'], string, string][] = [
 ];
 
 export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
+  {
+    // The local blob's presigned part URL (S3's UploadPart): a browser or client PUTs a part's bytes.
+    method: 'PUT',
+    path: PART_ROUTE,
+    rawBody: true,
+    async handle(runtime, { params, query, raw }) {
+      const blob = runtime.deps.ports.blob;
+      if (!(blob instanceof LocalBlob)) throw notImplemented('Local part uploads need the local blob store');
+      const etag = await blob.multipart.receivePart(params.uploadId!, params.partNumber!, query, raw ?? Buffer.alloc(0));
+      return { status: 200, body: '', headers: { 'content-type': 'text/plain', etag, 'access-control-allow-origin': '*', 'access-control-expose-headers': 'etag' } };
+    },
+  },
+  {
+    // A page on another origin (a dashboard dev server) asks first, as the bucket's CORS rule answers in AWS.
+    method: 'OPTIONS',
+    path: PART_ROUTE,
+    async handle() {
+      return { status: 204, body: '', headers: { 'content-type': 'text/plain', 'access-control-allow-origin': '*', 'access-control-allow-methods': 'PUT', 'access-control-allow-headers': '*', 'access-control-expose-headers': 'etag', 'access-control-max-age': '3000' } };
+    },
+  },
   {
     method: 'POST',
     path: '/_local/accounts',

@@ -290,14 +290,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       const target = match.route;
       if ('control' in target) {
         let parsed: Record<string, unknown> = {};
-        if (body.length) {
+        if (body.length && !target.control.rawBody) {
           try {
             parsed = JSON.parse(body.toString('utf8'));
           } catch {
             throw new ApiError(400, 'Body is not valid JSON');
           }
         }
-        const result = await target.control.handle(handle, { params: match.params, query: Object.fromEntries(url.searchParams), body: parsed });
+        const result = await target.control.handle(handle, { params: match.params, query: Object.fromEntries(url.searchParams), body: parsed, raw: body });
         const raw = typeof result.body === 'string' && result.headers?.['content-type'] !== undefined;
         send(response, { statusCode: result.status, headers: { 'content-type': 'application/json', ...(result.headers ?? {}) }, body: result.body === undefined ? '' : raw ? (result.body as string) : JSON.stringify(result.body) });
         return;

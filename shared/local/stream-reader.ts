@@ -1,6 +1,6 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, ExpiredIteratorException, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, type GetRecordsCommandOutput, GetShardIteratorCommand, ExpiredIteratorException, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -180,12 +180,14 @@ export class StreamReader {
         }),
       );
     try {
-      return (state.iterator = (await request(state.lastSequence)).ShardIterator);
+      state.iterator = (await request(state.lastSequence)).ShardIterator;
+      return state.iterator;
     } catch (error) {
       // The last position was trimmed: read what the shard still holds rather than skip it.
       // Records seen before come again, and consumers drop them by event id.
       if (!(error instanceof TrimmedDataAccessException) || !state.lastSequence) throw error;
-      return (state.iterator = (await request()).ShardIterator);
+      state.iterator = (await request()).ShardIterator;
+      return state.iterator;
     }
   }
 
@@ -208,7 +210,7 @@ export class StreamReader {
         state.done = true;
         continue;
       }
-      let out;
+      let out: GetRecordsCommandOutput;
       try {
         out = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
       } catch (error) {

@@ -101,10 +101,12 @@ export interface LocalRuntimeHandle {
 }
 
 export interface ControlRoute<H extends LocalRuntimeHandle = LocalRuntimeHandle> {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'OPTIONS';
   path: string;
+  /** The body is bytes (`raw`), not JSON: the local blob's part uploads. */
+  rawBody?: true;
   /** A string body with a `content-type` header is sent as is (a local page); anything else as JSON. */
-  handle(runtime: H, input: { params: Record<string, string>; query: Record<string, string>; body: Record<string, unknown> }): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>;
+  handle(runtime: H, input: { params: Record<string, string>; query: Record<string, string>; body: Record<string, unknown>; raw?: Buffer }): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>;
 }
 
 /** What the local runtime offers a port built for it. */

@@ -63,6 +63,40 @@ export interface BlobPort {
    * answer is capped at 6 MB, so large files must go this way.
    */
   signedGetUrl?(key: string, options: { expiresInSeconds: number; filename: string; contentType: string }): Promise<string>;
+  /**
+   * Large objects straight from the client, never through a function (a Lambda request is capped
+   * at 6 MB): S3 multipart upload with presigned part URLs in AWS; locally the runtime serves the
+   * part URLs and assembles the parts under `.data/`. Same steps on both.
+   */
+  multipart: BlobMultipart;
+}
+
+/** One uploaded part as the client reports it: its number and the ETag its PUT answered. */
+export interface BlobPart {
+  partNumber: number;
+  etag: string;
+}
+
+export interface BlobMultipart {
+  /** Starts an upload of `key`; answers the store's upload id. */
+  create(key: string, contentType: string): Promise<string>;
+  /** Presigned PUT addresses, one per part number, each valid `expiresInSeconds`. */
+  partUrls(key: string, uploadId: string, partNumbers: number[], expiresInSeconds: number): Promise<string[]>;
+  /**
+   * Joins the parts, in order, into the object; answers its size. Throws `BlobPartsError` when a
+   * part is missing, too small or its ETag does not match (the client's fault, a 400).
+   */
+  complete(key: string, uploadId: string, parts: BlobPart[]): Promise<{ size: number }>;
+  /** Drops an unfinished upload and its parts; an unknown one is not an error. */
+  abort(key: string, uploadId: string): Promise<void>;
+}
+
+/** The parts a client named cannot make the object (missing, out of order, wrong ETag, too small). */
+export class BlobPartsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BlobPartsError';
+  }
 }
 
 export interface EmailMessage {

@@ -134,6 +134,9 @@ const limiters = new WeakMap<Store, RateLimiter>();
 
 export async function consumeRequest(deps: Deps, accountId: string, limit = deps.config.RATE_LIMIT_PER_MINUTE): Promise<void> {
   let limiter = limiters.get(deps.store);
-  if (!limiter) limiters.set(deps.store, (limiter = new RateLimiter(deps)));
+  if (!limiter) {
+    limiter = new RateLimiter(deps);
+    limiters.set(deps.store, limiter);
+  }
   await limiter.consume(accountId, limit);
 }

@@ -3,9 +3,9 @@ import { keys, type Scope } from '../store/keys';
 import type { ProcessorSettingsRecord } from './records';
 
 const SETTINGS = 'PROCESSOR_SETTINGS';
-const CONSUMER = 'processor-ingress';
+export const PROCESSOR_MARKERS = 'processor-ingress';
 const settingsKey = (scope: Scope) => keys.entity(scope, SETTINGS, 'current');
-const markerKey = (notificationId: string) => keys.processed(CONSUMER, notificationId);
+const markerKey = (notificationId: string) => keys.processed(PROCESSOR_MARKERS, notificationId);
 
 /** Which processor one account+mode uses, with its secrets encrypted (settings.ts). */
 export const processorSettingsEntity = defineEntity<ProcessorSettingsRecord>()({

@@ -9,6 +9,8 @@ import type { Scope } from '../store/keys';
 import { isConditionFailed } from '../store/conditional';
 import { alreadyProcessed } from './marker';
 import type { ProcessorNotification } from './port';
+import { processedBeforeUpgrade } from '../platform/markers';
+import { PROCESSOR_MARKERS } from './entities';
 
 /** Resolves false when the notification turned out to be applied already (a duplicate). */
 type NotificationHandler = (deps: Deps, scope: Scope, notification: ProcessorNotification, baseUrl: string) => Promise<boolean | void>;
@@ -53,7 +55,7 @@ export async function applyNotification(
     logger.info('ignored processor notification', { type: notification.type, id: notification.id });
     return { received: true, ignored: true };
   }
-  if (await alreadyProcessed(deps.store, notification.id)) return { received: true, duplicate: true };
+  if ((await alreadyProcessed(deps.store, notification.id)) || (await processedBeforeUpgrade(deps, PROCESSOR_MARKERS, notification.id, notification.created))) return { received: true, duplicate: true };
   const scope: Scope = { accountId: notification.accountId, mode: notification.mode };
   const base = (deps.config.PUBLIC_BASE_URL ?? requestBaseUrl).replace(/\/$/, '');
   try {

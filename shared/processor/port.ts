@@ -48,9 +48,22 @@ export interface CreateCheckoutInput {
   originalAmountCents?: number;
   discountCode?: string | null;
   clientReferenceId?: string | null;
+  /** The buyer's address when known (a buy link's `?email=`, `customerEmail`): a hosted page fills it in. */
+  buyerEmail?: string;
   metadata?: Record<string, unknown>;
   /** Tax of this account+mode's processor settings (the router adds it): computed on top of `amountCents`. */
   tax?: { automatic?: boolean; simulatedRatePercent?: number } | null;
+  /**
+   * An intro price (retention): the subscription's first `payments` charges, the checkout's own
+   * first charge included, are `amountCents`; every later one is the checkout's `amountCents`.
+   */
+  intro?: IntroPrice | null;
+}
+
+/** The first `payments` charges of a subscription, counted from its first, at `amountCents`. */
+export interface IntroPrice {
+  amountCents: number;
+  payments: number;
 }
 
 export interface PayInput {
@@ -164,32 +177,23 @@ export interface ProcessorPort {
   /** Charges a saved card now; the answer is synchronous (credits auto-refill). */
   chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }): Promise<{ paymentId: string; paymentMethod: PaymentMethod }>;
   /**
-   * The buyer withdrew their consent to charges of a saved card (credits auto-refill): the card
-   * is no longer kept for later charges, and `chargeSavedCard` refuses it from now on. Idempotent:
-   * an unknown or already detached card is not an error. Optional while a provider lacks it: the
-   * service stops charging on its own record of the withdrawal either way.
-   */
-  detachSavedCard?(scope: Scope, paymentMethodId: string): Promise<void>;
-  /**
    * Charges a membership's card once, outside its renewals (a period's usage overage); the answer
-   * is synchronous, a decline throws `ProcessorError` with code `declined`. Optional: a provider
-   * without it refuses usage charges.
+   * is synchronous, a decline throws `ProcessorError` with code `declined`.
    */
-  chargeMembership?(scope: Scope, membershipId: string, input: MembershipChargeInput): Promise<{ paymentId: string; paymentMethod: PaymentMethod | null }>;
+  chargeMembership(scope: Scope, membershipId: string, input: MembershipChargeInput): Promise<{ paymentId: string; paymentMethod: PaymentMethod | null }>;
   /**
    * Credits consent withdrawn: the saved card is no longer kept for off-session charges (Stripe
    * detaches it from the customer). Later `chargeSavedCard` calls with it are refused `not_found`.
-   * A card already gone is not an error.
+   * Idempotent: an unknown or already detached card is not an error.
    */
-  detachSavedCard?(scope: Scope, paymentMethodId: string): Promise<void>;
+  detachSavedCard(scope: Scope, paymentMethodId: string): Promise<void>;
   /**
    * A page of the processor's own where the buyer enters a new card for a membership (the Stripe
    * Billing Portal's payment-method flow; the sandbox's card-update page). The card is used for the
    * membership's next charge, and a past-due membership is charged again at once. The link is
-   * short-lived and single-purpose: ask for a fresh one per visit. Optional: a provider without it
-   * offers no card update.
+   * short-lived and single-purpose: ask for a fresh one per visit.
    */
-  cardUpdateSession?(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }): Promise<{ url: string; expiresAt: string }>;
+  cardUpdateSession(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }): Promise<{ url: string; expiresAt: string }>;
   /**
    * A buyer erased (shared/privacy): the processor's own records of them, found through the
    * payment methods their orders used, lose the address and name, and the cards are no longer kept
@@ -214,12 +218,11 @@ export interface ProcessorPort {
   /**
    * Failed-renewal recovery of an account+mode (retention): retry a failed renewal this many days
    * after the first failure and leave the membership past due after the last retry (the service
-   * decides its end); null restores the provider's own schedule. Optional: without it, recovery
-   * keeps the provider's schedule.
+   * decides its end); null restores the provider's own schedule.
    */
-  setRecoveryPolicy?(scope: Scope, policy: RecoveryPolicy | null): Promise<void>;
+  setRecoveryPolicy(scope: Scope, policy: RecoveryPolicy | null): Promise<void>;
   /** Changes a membership's coming renewals (retention: save offers, intro price, yearly switch). */
-  adjustMembership?(scope: Scope, membershipId: string, change: MembershipAdjustment): Promise<LiveMembership>;
+  adjustMembership(scope: Scope, membershipId: string, change: MembershipAdjustment): Promise<LiveMembership>;
   /** Sandbox only: renew a membership now with the given outcome. */
   renewNow?(scope: Scope, membershipId: string, outcome: 'succeed' | 'fail'): Promise<void>;
   /** Sandbox only: from now on the membership's card declines (or pays again). */

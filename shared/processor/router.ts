@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
-import { ProcessorError, type Buyer, type CreateCheckoutInput, type MembershipAdjustment, type MembershipChargeInput, type PayInput, type PaymentClaim, type ProcessorPort, type RecoveryPolicy } from './port';
+import { type Buyer, type CreateCheckoutInput, type MembershipAdjustment, type MembershipChargeInput, type PayInput, type PaymentClaim, type ProcessorPort, type RecoveryPolicy } from './port';
 export type { ScopedProcessorProvider } from './port';
 import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName, type TaxSettings } from './settings';
 import { logger } from '../platform/logger';
@@ -99,15 +99,13 @@ export class ProcessorRouter implements ProcessorPort {
   async chargeSavedCard(scope: Scope, input: Parameters<ProcessorPort['chargeSavedCard']>[1]) {
     return (await this.port(scope)).chargeSavedCard(scope, input);
   }
+  // Every provider implements the whole port (usage, retention, recovery, credits): the router
+  // only picks one and forwards, so no feature depends on which processor an account uses.
   async chargeMembership(scope: Scope, membershipId: string, input: MembershipChargeInput) {
-    const port = await this.port(scope);
-    if (!port.chargeMembership) throw new ProcessorError('This payment processor cannot charge usage', 'refused');
-    return port.chargeMembership(scope, membershipId, input);
+    return (await this.port(scope)).chargeMembership(scope, membershipId, input);
   }
   async detachSavedCard(scope: Scope, paymentMethodId: string) {
-    const port = await this.port(scope);
-    if (!port.detachSavedCard) throw new ProcessorError('This payment processor cannot release a saved card', 'refused');
-    return port.detachSavedCard(scope, paymentMethodId);
+    return (await this.port(scope)).detachSavedCard(scope, paymentMethodId);
   }
   /** A provider that cannot erase a buyer is told in the log: the seller erases them in its dashboard. */
   async eraseBuyer(scope: Scope, buyer: { email: string; paymentMethodIds: string[] }): Promise<void> {
@@ -119,9 +117,7 @@ export class ProcessorRouter implements ProcessorPort {
     await port.eraseBuyer(scope, buyer);
   }
   async cardUpdateSession(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }) {
-    const port = await this.port(scope);
-    if (!port.cardUpdateSession) throw new ProcessorError('This payment processor offers no card update', 'refused');
-    return port.cardUpdateSession(scope, membershipId, input);
+    return (await this.port(scope)).cardUpdateSession(scope, membershipId, input);
   }
   async pauseMembership(scope: Scope, membershipId: string) {
     return (await this.port(scope)).pauseMembership(scope, membershipId);
@@ -144,14 +140,13 @@ export class ProcessorRouter implements ProcessorPort {
   async getPayment(scope: Scope, paymentId: string) {
     return (await this.port(scope)).getPayment(scope, paymentId);
   }
+  /** A live scope with no processor configured has no renewals to recover: there is nothing to set. */
   async setRecoveryPolicy(scope: Scope, policy: RecoveryPolicy | null) {
-    const port = await this.pick(scope).then((p) => p.port);
-    await port?.setRecoveryPolicy?.(scope, policy);
+    const { port } = await this.pick(scope);
+    await port?.setRecoveryPolicy(scope, policy);
   }
   async adjustMembership(scope: Scope, membershipId: string, change: MembershipAdjustment) {
-    const port = await this.port(scope);
-    if (!port.adjustMembership) throw new ProcessorError('This payment processor cannot change coming renewals', 'refused');
-    return port.adjustMembership(scope, membershipId, change);
+    return (await this.port(scope)).adjustMembership(scope, membershipId, change);
   }
   verifyNotification(headers: Record<string, string>, rawBody: string, nowSeconds: number) {
     return this.sandbox.verifyNotification(headers, rawBody, nowSeconds);

@@ -1,10 +1,11 @@
 import { defineEntity } from '../store/entity';
 import { keys, type Scope } from '../store/keys';
-import type { DownloadGrant, DownloadToken, OrderAccessLink, ProductFileRecord } from './records';
+import type { DownloadGrant, DownloadToken, OrderAccessLink, ProductFileRecord, ProductFileUpload } from './records';
 
 // Files are children of their product (one small partition per product, bounded by MAX_FILES);
 // grants one item per order; tokens and access links are capability items found by their secret.
 const fileKey = (scope: Scope, productId: string, fileId: string) => keys.child(scope, 'PRODUCT', productId, 'FILE', fileId);
+const uploadKey = (scope: Scope, productId: string, uploadId: string) => keys.child(scope, 'PRODUCT', productId, 'FILE_UPLOAD', uploadId);
 const grantKey = (scope: Scope, orderId: string) => keys.entity(scope, 'DOWNLOAD_GRANT', orderId);
 const tokenKey = (token: string) => keys.capability('download', token);
 const accessKey = (token: string) => keys.capability('download-access', token);
@@ -26,6 +27,18 @@ export const productFileEntity = defineEntity<ProductFileRecord>()({
       notes: 'bounded: at most MAX_FILES (20) per product',
     },
   },
+});
+
+export const productFileUploadEntity = defineEntity<ProductFileUpload>()({
+  entity: 'ProductFileUpload',
+  version: 1,
+  owner: 'product-files',
+  key: uploadKey,
+  keyArgs: ['scope', 'productId', 'uploadId'],
+  patterns: {
+    byId: { kind: 'get', summary: 'A multipart upload of a product file (complete, abort)', key: uploadKey, args: ['scope', 'productId', 'uploadId'], consistent: true },
+  },
+  notes: 'TTL a day after it began',
 });
 
 export const downloadGrantEntity = defineEntity<DownloadGrant>()({

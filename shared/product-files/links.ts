@@ -59,16 +59,16 @@ export async function downloadUsage(deps: Pick<Deps, 'store'>, scope: Scope, ord
 
 /**
  * The lasting link a receipt carries: it leads to a page that signs fresh links each time it is
- * opened. Undefined when the order bought no files.
+ * opened, in the receipt's language (`locale`). Undefined when the order bought no files.
  */
-export async function receiptAccessUrl(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, order: OrderRef, baseUrl: string): Promise<string | undefined> {
+export async function receiptAccessUrl(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, order: OrderRef, baseUrl: string, locale?: string): Promise<string | undefined> {
   if (!baseUrl || order.status !== 'completed') return undefined;
   const any = (await Promise.all(order.productIds.map((id) => repo.filesOfProduct(deps.store, scope, id)))).some((files) => files.length > 0);
   if (!any) return undefined;
   const now = deps.clock.now();
   const token = randomBase62(40);
   await repo.putAccessLink(deps.store, { token, scope, orderId: order.id, productIds: order.productIds, createdAt: now.toISOString() }, Math.floor(now.getTime() / 1000) + ACCESS_LINK_SECONDS);
-  return `${baseUrl}/downloads/orders/${token}`;
+  return `${baseUrl}/downloads/orders/${token}${locale && locale !== 'en' ? `?lang=${encodeURIComponent(locale)}` : ''}`;
 }
 
 /** The receipt page's content: fresh links, or why there are none. */

@@ -4,8 +4,11 @@ import { parseMultipart } from '../platform/http/multipart';
 import { badRequest } from '../platform/errors';
 import { defineOperation, rawReply, reply, type UploadedFile } from '../platform/operation';
 import type { OperationContext, PublicContext } from '../platform/context';
+import { negotiateLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
 import { receiptDownloadsPage } from './page';
-import { fileParams, fileSchema, productParams, tokenParams, uploadFileBody } from './schemas';
+import { beginUploadBody, completeUploadBody, fileParams, fileSchema, productParams, tokenParams, uploadAnswer, uploadFileBody, uploadParams } from './schemas';
+import { abortUpload, beginUpload, completeUpload } from './uploads';
 import { openReceiptAccess } from './links';
 import { addProductFile, deleteProductFile, listProductFiles, openDownload } from './service';
 
@@ -20,7 +23,7 @@ export const productFileOperations = [
     tool: 'upload_product_file',
     summary: 'Attach a file to a product (multipart/form-data, field `file`; or JSON { filename, contentType, contentBase64 }); every paid order of the product can download it',
     description:
-      "A deliverable type (PDF, EPUB, ZIP, audio, video, images, fonts...) or an extension in the product's `allowedFileTypes`; at most the plan's file size (413 names it); an empty file is 400. At most 20 files per product.",
+      "A deliverable type (PDF, EPUB, ZIP, audio, video, images, fonts...) or an extension in the product's `allowedFileTypes`; up to 4 MB through this route (larger files, up to the plan's limit, upload in parts: POST /products/{id}/files/uploads; 413 names the limit); an empty file is 400. At most 20 files per product.",
     tags: ['Products'],
     method: 'POST',
     path: '/products/{id}/files',
@@ -35,6 +38,49 @@ export const productFileOperations = [
       const length = Number(ctx.request.headers['content-length']);
       return addProductFile(ctx, params.id, uploadedFile(body, files), Number.isFinite(length) && length > 0 ? length : undefined);
     },
+  }),
+  defineOperation({
+    operationId: 'beginProductFileUpload',
+    tool: 'begin_product_file_upload',
+    summary: "Starts uploading a large file (up to the plan's limit, 2 GB at most) in parts straight to storage; answers a URL per part",
+    description:
+      "Declare the file: `name` (its extension decides the type), exact `size` in bytes, optional `contentType`. Everything is checked before a byte moves: over the plan's limit is 413 naming it, empty or a type the product does not allow is 400. Then PUT each part's bytes (`partSize` each, the last one the rest) to its URL, keep each answer's `ETag` header, and call complete. The URLs work for two hours; an upload not completed in a day is dropped. Files up to 4 MB may instead go through POST /products/{id}/files.",
+    tags: ['Products'],
+    method: 'POST',
+    path: '/products/{id}/files/uploads',
+    auth: 'key',
+    params: productParams,
+    body: beginUploadBody,
+    output: uploadAnswer,
+    status: 201,
+    handler: (ctx, { params, body }) => beginUpload(ctx, params.id, body),
+  }),
+  defineOperation({
+    operationId: 'completeProductFileUpload',
+    tool: 'complete_product_file_upload',
+    summary: 'Finishes a file uploaded in parts: joins them (each named with the ETag its PUT answered) and attaches the file to the product',
+    description: 'Parts listed in order 1..n. A missing part or an ETag that does not match is 400 and the upload stays open to send the part again; parts that do not add up to the declared size are 400 and the upload ends.',
+    tags: ['Products'],
+    method: 'POST',
+    path: '/products/{id}/files/uploads/{uploadId}/complete',
+    auth: 'key',
+    params: uploadParams,
+    body: completeUploadBody,
+    output: fileSchema,
+    status: 201,
+    handler: (ctx, { params, body }) => completeUpload(ctx, params.id, params.uploadId, body.parts),
+  }),
+  defineOperation({
+    operationId: 'abortProductFileUpload',
+    tool: 'abort_product_file_upload',
+    summary: 'Abandons a file upload in parts: its parts are dropped and nothing is attached',
+    tags: ['Products'],
+    method: 'DELETE',
+    path: '/products/{id}/files/uploads/{uploadId}',
+    auth: 'key',
+    params: uploadParams,
+    output: z.object({ uploadId: z.string(), aborted: z.literal(true) }),
+    handler: (ctx, { params }) => abortUpload(ctx, params.id, params.uploadId),
   }),
   defineOperation({
     operationId: 'listProductFiles',
@@ -85,9 +131,12 @@ export const productFileOperations = [
     auth: 'public',
     unmetered: true,
     params: tokenParams,
-    handler: async (ctx, { params }) => {
+    query: z.object({ lang: z.optional(z.string().check(z.maxLength(35))).check(z.describe("The buyer's language (the receipt's link carries it)")) }),
+    handler: async (ctx, { params, query }) => {
       const access = await openReceiptAccess(ctx, params.token, base(ctx));
-      const page = receiptDownloadsPage(await sellerBrand(ctx, access.scope, base(ctx)), base(ctx), access.downloads, access.revoked);
+      const brand = await sellerBrand(ctx, access.scope, base(ctx));
+      const t = translator(negotiateLocale({ query: query.lang, acceptLanguage: ctx.request.headers['accept-language'], sellerDefault: brand.locale }));
+      const page = receiptDownloadsPage(brand, base(ctx), access.downloads, access.revoked, t);
       return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PRIVATE });
     },
   }),

@@ -16,6 +16,25 @@ export interface ProductFileRecord {
 }
 
 /**
+ * A file being uploaded in parts straight to the blob store (S3 multipart in AWS): what the seller
+ * declared, checked before any byte moved, and the store's upload id. Becomes a file on complete;
+ * gone by TTL a day after it began (the bucket's lifecycle rule drops its parts).
+ */
+export interface ProductFileUpload {
+  _id: string;
+  productId: string;
+  name: string;
+  size: number;
+  contentType: string;
+  blobKey: string;
+  /** The blob store's own upload id (never shown). */
+  storeUploadId: string;
+  partSize: number;
+  partCount: number;
+  createdAt: string;
+}
+
+/**
  * One order's access to the files it bought: how many downloads it made (against the product's
  * limit) and, after a full refund or a dispute, when access ended. Written on the first download
  * or the revocation, whichever comes first.

@@ -1,8 +1,8 @@
 import { isConditionFailed, putNew } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { Store, TransactOp } from '../store/store';
-import { downloadGrantEntity, downloadTokenEntity, orderAccessEntity, productFileEntity } from './entities';
-import type { DownloadGrant, DownloadToken, OrderAccessLink, ProductFileRecord } from './records';
+import { downloadGrantEntity, downloadTokenEntity, orderAccessEntity, productFileEntity, productFileUploadEntity } from './entities';
+import type { DownloadGrant, DownloadToken, OrderAccessLink, ProductFileRecord, ProductFileUpload } from './records';
 
 /** Every query of the product files capability (keys in entities.ts). */
 
@@ -62,3 +62,20 @@ export async function putAccessLink(store: Store, link: OrderAccessLink, expires
 }
 
 export const accessLinkOf = (store: Store, token: string) => orderAccessEntity.get(store, 'byToken', token);
+
+/** A multipart upload begun; expires (TTL) `expiresAt` seconds. */
+export async function putUpload(store: Store, scope: Scope, upload: ProductFileUpload, expiresAt: number): Promise<void> {
+  await store.put(productFileUploadEntity.item(productFileUploadEntity.declaration.key(scope, upload.productId, upload._id), upload, { expiresAt }), { ifNotExists: true });
+}
+
+export const uploadOf = (store: Store, scope: Scope, productId: string, uploadId: string) => productFileUploadEntity.get(store, 'byId', scope, productId, uploadId);
+
+/** Ends an upload record, only while it is there: the completion's transaction fails when another completion took it. */
+export const uploadDelete = (scope: Scope, productId: string, uploadId: string): TransactOp => ({
+  delete: productFileUploadEntity.declaration.key(scope, productId, uploadId),
+  condition: 'attribute_exists(PK)',
+});
+
+export async function deleteUpload(store: Store, scope: Scope, productId: string, uploadId: string): Promise<void> {
+  await store.delete(productFileUploadEntity.declaration.key(scope, productId, uploadId));
+}

@@ -7,7 +7,7 @@ import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
 import type { ProductFileRecord } from './records';
 import * as repo from './repository';
-import { sizeText, UPLOAD_BYTES, uploadType } from './types';
+import { API_FILE_BYTES, FILE_BYTES, isBlockedType, sizeText, uploadType } from './types';
 
 /** At most this many files per product (the list is read whole on every order view). */
 export const MAX_FILES = 20;
@@ -16,40 +16,51 @@ type FilesCtx = Deps & { scope: Scope; account: Account };
 
 export const presentFile = (file: ProductFileRecord) => ({ _id: file._id, name: file.name, size: file.size, contentType: file.contentType, createdAt: file.createdAt });
 
-const blobKeyOf = (scope: Scope, productId: string, fileId: string) => `products/${scope.accountId}/${scope.mode}/${productId}/files/${fileId}`;
+export const blobKeyOf = (scope: Scope, productId: string, fileId: string) => `products/${scope.accountId}/${scope.mode}/${productId}/files/${fileId}`;
 
 /** A product of the caller's scope that is not deleted; any other (another account's) is the same 404. */
-async function requireProduct(deps: Pick<Deps, 'store'>, scope: Scope, productId: string) {
+export async function requireProduct(deps: Pick<Deps, 'store'>, scope: Scope, productId: string) {
   const product = await lookupProduct(deps, scope, productId);
   if (!product || product.deletedAt) throw notFound('Product');
   return product;
 }
 
 /** The largest file the account's plan may hold. */
-export const maxFileBytes = (account: Pick<Account, 'plan'>) => UPLOAD_BYTES[account.plan] ?? UPLOAD_BYTES.free;
+export const maxFileBytes = (account: Pick<Account, 'plan'>) => FILE_BYTES[account.plan] ?? FILE_BYTES.free;
+
+const tooLarge = (size: number, max: number) => new ApiError(413, `The file is ${sizeText(size)}; files are at most ${sizeText(max)} on your plan`, { code: 'FILE_TOO_LARGE', details: { maxBytes: max } });
 
 /**
  * Checks a file before any byte is stored: the declared size against the plan (413 naming the
- * limit), empty files, and the type (deliverable or allowed on the product).
+ * limit), empty files, and the type (deliverable or allowed on the product; a declared media type
+ * of a page or a program is refused whatever the extension says).
  */
-export function checkUpload(account: Pick<Account, 'plan'>, product: { allowedFileTypes?: string[] }, file: { name: string; size: number }) {
+export function checkUpload(account: Pick<Account, 'plan'>, product: { allowedFileTypes?: string[] }, file: { name: string; size: number; contentType?: string }, fields = { size: 'file', name: 'file' }) {
   const max = maxFileBytes(account);
-  if (file.size > max) throw new ApiError(413, `The file is ${sizeText(file.size)}; files are at most ${sizeText(max)} on your plan`, { code: 'FILE_TOO_LARGE', details: { maxBytes: max } });
-  if (file.size === 0) throw badRequest('file: the file is empty', { field: 'file' });
+  if (file.size > max) throw tooLarge(file.size, max);
+  if (file.size === 0) throw badRequest(`${fields.size}: the file is empty`, { field: fields.size });
   const type = uploadType(file.name, product.allowedFileTypes);
-  if (!type.ok) throw badRequest(`file: ${type.reason}`, { field: 'file', code: 'FILE_TYPE_NOT_ALLOWED' });
+  if (!type.ok) throw badRequest(`${fields.name}: ${type.reason}`, { field: fields.name, code: 'FILE_TYPE_NOT_ALLOWED' });
+  if (file.contentType && isBlockedType(file.contentType)) throw badRequest(`contentType: ${file.contentType.split(';')[0]} is a page or a program, not a file a buyer downloads`, { field: 'contentType', code: 'FILE_TYPE_NOT_ALLOWED' });
   return type;
+}
+
+/** The API takes files up to API_FILE_BYTES; larger ones within the plan upload in parts. */
+function checkApiSize(account: Pick<Account, 'plan'>, size: number) {
+  const max = maxFileBytes(account);
+  if (size > max) throw tooLarge(size, max);
+  if (size > API_FILE_BYTES) throw new ApiError(413, `The file is ${sizeText(size)}; files over ${sizeText(API_FILE_BYTES)} upload in parts (POST /products/{id}/files/uploads)`, { code: 'FILE_TOO_LARGE_FOR_FORM', details: { maxBytes: API_FILE_BYTES } });
 }
 
 /** POST /products/{id}/files: stores the bytes, then the record (a record never points at missing bytes). */
 export async function addProductFile(ctx: FilesCtx, productId: string, upload: UploadedFile | undefined, declaredLength?: number) {
   const product = await requireProduct(ctx, ctx.scope, productId);
-  if (declaredLength !== undefined) {
-    const max = maxFileBytes(ctx.account);
-    if (declaredLength > max + 64 * 1024) throw new ApiError(413, `The upload is ${sizeText(declaredLength)}; files are at most ${sizeText(max)} on your plan`, { code: 'FILE_TOO_LARGE', details: { maxBytes: max } });
-  }
+  // Refused before the body is read when even the base64 form of the largest file the API takes
+  // (4/3 larger, with the form's own fields) could not be this long.
+  if (declaredLength !== undefined && declaredLength > (API_FILE_BYTES * 4) / 3 + 64 * 1024) checkApiSize(ctx.account, declaredLength);
   if (!upload) throw badRequest('file: send the file as multipart/form-data in the field "file"', { field: 'file' });
   const name = upload.filename.trim().slice(-200) || 'file';
+  checkApiSize(ctx.account, upload.content.length);
   const type = checkUpload(ctx.account, product, { name, size: upload.content.length });
   const existing = await repo.filesOfProduct(ctx.store, ctx.scope, productId);
   if (existing.length >= MAX_FILES) throw conflict(`A product holds at most ${MAX_FILES} files; delete one first`, 'TOO_MANY_FILES');

@@ -6,13 +6,42 @@ import type { Plan } from '../platform/plans';
  * plus the extensions a seller allows on the product (software installers, say). Pure rules.
  */
 
-/** The largest product file an account's plan may hold (bytes). */
+/**
+ * The largest file an import fetches into a function's memory per plan (bytes): imports read the
+ * export's link whole, so they keep to what a function holds.
+ */
 export const UPLOAD_BYTES: Record<Plan, number> = {
   free: 16 * 1024 * 1024,
   tier2: 64 * 1024 * 1024,
   tier3: 128 * 1024 * 1024,
   volume: 256 * 1024 * 1024,
 };
+
+const MB = 1024 * 1024;
+/** The largest product file a seller uploads per plan (bytes): in parts, straight to the blob store, up to 2 GB. */
+export const FILE_BYTES: Record<Plan, number> = {
+  free: 16 * MB,
+  tier2: 512 * MB,
+  tier3: 1024 * MB,
+  volume: 2048 * MB,
+};
+
+/**
+ * Files up to this size may go through the API (multipart form or base64 JSON). A Lambda request
+ * is capped at 6 MB and API Gateway base64-encodes binary bodies (4/3 larger): 4 MB stays under
+ * both. Larger files upload in parts (POST /products/{id}/files/uploads).
+ */
+export const API_FILE_BYTES = 4 * MB;
+
+/** Parts of a multipart upload: 8 MiB (S3 wants at least 5 MiB but the last), at most 10,000 of them. */
+export const PART_BYTES = 8 * MB;
+export const MAX_PARTS = 10_000;
+
+/** How a file of `size` bytes is cut into parts. */
+export function partsFor(size: number): { partSize: number; partCount: number } {
+  const partSize = Math.max(PART_BYTES, Math.ceil(size / MAX_PARTS / MB) * MB);
+  return { partSize, partCount: Math.max(1, Math.ceil(size / partSize)) };
+}
 
 /** What a buyer can be delivered without the seller allowing more. Never programs or pages. */
 export const DELIVERABLE: Record<string, string> = {
@@ -24,6 +53,9 @@ export const DELIVERABLE: Record<string, string> = {
 };
 
 const BLOCKED_TYPES = /^(text\/html|application\/xhtml|application\/(x-)?(msdownload|msdos-program|executable|sh|x-sh|javascript)|application\/vnd\.microsoft\.portable-executable|text\/javascript)/i;
+
+/** A media type a seller declares that no product file may claim (pages, scripts, programs). */
+export const isBlockedType = (contentType: string) => BLOCKED_TYPES.test(contentType.split(';')[0]!.trim());
 
 export type TypeVerdict = { ok: true; ext: string; contentType: string } | { ok: false; reason: string };
 

@@ -49,6 +49,7 @@ export const receiptConsumer: BusConsumer = {
     const offer = kind === 'subscription' && str(product.id) ? await lookupOffer(deps, scope, str(product.id)!) : undefined;
     const discount = obj(event.data.discount);
     const brand = await sellerBrand(deps, scope, base);
+    const t = await buyerTranslator(deps, scope, to, brand);
     const mail = receiptMail({
       brand,
       orderId,
@@ -67,10 +68,10 @@ export const receiptConsumer: BusConsumer = {
       invoiceUrl: base ? await invoiceUrlOf(deps, scope, orderId, base) : null,
       portalUrl,
       // A lasting link to a page that signs fresh download links on each visit.
-      downloadsUrl: kind === 'one_time' && str(product.id) ? ((await receiptAccessUrl(deps, scope, { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' }, base)) ?? null) : null,
+      downloadsUrl: kind === 'one_time' && str(product.id) ? ((await receiptAccessUrl(deps, scope, { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' }, base, t.locale)) ?? null) : null,
       licenseKeys: kind === 'one_time' ? (await keysOfOrder(deps, scope, orderId)).map((k) => k.key) : [],
       testMode: event.mode === 'test',
-    }, await buyerTranslator(deps, scope, to, brand));
+    }, t);
     await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);
   },
 };

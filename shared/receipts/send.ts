@@ -5,6 +5,7 @@ import { isConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { MailBody } from './mails';
 import { claimMailOp } from './repository';
+import { processedBeforeUpgrade } from '../platform/markers';
 
 /** Reading event data and queueing one mail per event: shared by the receipt, refund and sale-notice consumers. */
 
@@ -28,6 +29,7 @@ export const baseOf = (deps: Deps, fallback: string | null) => {
  * (retrying provider faults), so this function does not bundle the renderer.
  */
 export async function sendOnce(deps: Deps, consumer: string, event: DomainEvent, scope: Scope, to: string, mail: MailBody, baseUrl: string, source: 'receipt' | 'seller' = 'receipt') {
+  if (await processedBeforeUpgrade(deps, consumer, event.id, event.created)) return;
   const queued = await prepareTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, source, baseUrl });
   try {
     await deps.store.transact([claimMailOp(consumer, event.id, event.created), ...queued.ops]);

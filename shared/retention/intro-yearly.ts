@@ -35,8 +35,9 @@ async function commit(deps: Deps, scope: Scope, eventId: string, ops: TransactOp
 
 /**
  * Intro pricing: a new subscriber of an offer with intro on pays `intro.price` for its first
- * `periods` renewals (the processor charges the override, then the regular price). Set once per
- * subscriber, from `customer.subscription.created`.
+ * `periods` charges, counted from the first (the checkout's): the checkout hands the intro to the
+ * processor with the first charge (checkout/service.ts, processor/intro.ts), so nothing is left to
+ * change here. This records it once per subscriber (the intro report), then counts the payment.
  */
 export async function onSubscriptionCreated(deps: Deps, event: DomainEvent): Promise<void> {
   const scope: Scope = { accountId: event.accountId, mode: event.mode };
@@ -44,16 +45,17 @@ export async function onSubscriptionCreated(deps: Deps, event: DomainEvent): Pro
   if (typeof subscriberId !== 'string') return;
   const sub = await lookupSubscriber(deps, scope, subscriberId);
   if (!sub?.membershipId) return;
-  // The first payment's invoice events carry no subscriber yet: it is counted here.
-  if (sub.status === 'active') await countPayment(deps, scope, sub, event, 'initial');
-  if (await repo.hasEventMarker(deps.store, scope, CONSUMER, event.id)) return;
-  const config = await offerRetentionOf(deps, scope, sub.subscriptionId);
-  const existing = await repo.getSubscriberRetention(deps.store, scope, sub._id);
-  if (!config.intro.enabled || config.intro.price === null || existing?.intro) return;
-  const amountCents = toCents(config.intro.price);
-  await deps.ports.processor.adjustMembership?.(scope, sub.membershipId, { nextPayments: { amountCents, payments: config.intro.periods } });
-  const intro = { amountCents, periods: config.intro.periods, at: deps.clock.now().toISOString() };
-  await commit(deps, scope, event.id, [repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, { intro }), repo.countersAdd(scope, { introStarted: 1 })]);
+  if (!(await repo.hasEventMarker(deps.store, scope, CONSUMER, event.id))) {
+    const config = await offerRetentionOf(deps, scope, sub.subscriptionId);
+    const existing = await repo.getSubscriberRetention(deps.store, scope, sub._id);
+    if (config.intro.enabled && config.intro.price !== null && !existing?.intro) {
+      const intro = { amountCents: toCents(config.intro.price), periods: config.intro.periods, at: deps.clock.now().toISOString() };
+      await commit(deps, scope, event.id, [repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, { intro }), repo.countersAdd(scope, { introStarted: 1 })]);
+    }
+  }
+  // The first payment's invoice events carry no subscriber yet: it is counted here (at the intro
+  // price when there is one, so after the intro is recorded).
+  if (sub.status === 'active') await countPayment(deps, scope, sub, event);
 }
 
 /**
@@ -66,10 +68,10 @@ export async function onInvoicePaid(deps: Deps, event: DomainEvent): Promise<voi
   if (typeof subscriberId !== 'string') return;
   const sub = await lookupSubscriber(deps, scope, subscriberId);
   if (!sub) return;
-  await countPayment(deps, scope, sub, event, String(event.data.billingReason ?? 'renewal'));
+  await countPayment(deps, scope, sub, event);
 }
 
-async function countPayment(deps: Deps, scope: Scope, sub: SubscriberRecord, event: DomainEvent, billingReason: string): Promise<void> {
+async function countPayment(deps: Deps, scope: Scope, sub: SubscriberRecord, event: DomainEvent): Promise<void> {
   if (await repo.hasEventMarker(deps.store, scope, COUNT, event.id)) return;
   const row = (await repo.getSubscriberRetention(deps.store, scope, sub._id)) ?? blank(sub);
   const next: SubscriberRetention = { ...row, payments: (row.payments ?? 0) + 1 };
@@ -77,7 +79,8 @@ async function countPayment(deps: Deps, scope: Scope, sub: SubscriberRecord, eve
   const offer = await lookupOffer(deps, scope, sub.subscriptionId);
   const prompt = Boolean(config.yearlySwitch.enabled && offer?.frequency === 'monthly' && !row.yearlyPromptedAt && !row.yearlySwitch && next.payments! >= config.yearlySwitch.afterPayments);
   const ops: TransactOp[] = [];
-  if (row.intro && billingReason === 'renewal' && (row.payments ?? 0) <= row.intro.periods) ops.push(repo.countersAdd(scope, { introPayments: 1 }));
+  // The intro's charges are the subscriber's first `periods` ones, the checkout's included.
+  if (row.intro && (row.payments ?? 0) < row.intro.periods) ops.push(repo.countersAdd(scope, { introPayments: 1 }));
   if (prompt) {
     next.yearlyPromptedAt = deps.clock.now().toISOString();
     ops.push(repo.countersAdd(scope, { yearlyPrompted: 1 }));

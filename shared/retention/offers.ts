@@ -35,8 +35,8 @@ export const offerRetentionOf = async (deps: Pick<Deps, 'store'>, scope: Scope, 
 
 /**
  * The intro price a new subscriber of this offer gets (what the hosted checkout page shows), or
- * null when intro pricing is off: `amountCents` for each of the first `periods` renewals after the
- * checkout's first (regular-price) charge; see intro-yearly.ts.
+ * null when intro pricing is off: `amountCents` for each of the first `periods` charges, the
+ * checkout's own included (processor/intro.ts); the checkout hands it to the processor.
  */
 export async function introPricingFor(deps: Pick<Deps, 'store'>, scope: Scope, offerId: string): Promise<{ amountCents: number; periods: number } | null> {
   const { intro } = await offerRetentionOf(deps, scope, offerId);

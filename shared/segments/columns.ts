@@ -1,5 +1,5 @@
 import { CONTACT_SOURCES } from '../audience/records';
-import type { FactsTable } from '../audience/service';
+import type { FactsTable } from '../audience/contact-facts';
 import type { Definition, Rule } from './rules';
 
 /**

@@ -1,4 +1,7 @@
-import { addTagsToMany, audiencePage, contactFacts, contactsByIds, findContactByEmail, factsEmptyAndUnchanged, rebuildContactFacts, removeTagsFromMany, rowAt, walkView, type ContactFactRow, type FactsView } from '../audience/service';
+import { addTagsToMany, findContactByEmail, removeTagsFromMany } from '../audience/service';
+import { audiencePage } from '../audience/suppression';
+import { contactFacts, factsEmptyAndUnchanged, rebuildContactFacts, rowAt, walkView, type ContactFactRow, type FactsView } from '../audience/contact-facts';
+import { contactsByIds } from '../audience/bulk';
 import { compileDefinition } from './columns';
 import type { ContactRecord } from '../audience/records';
 import type { Deps, OperationContext } from '../platform/context';

@@ -4,6 +4,7 @@ import { badRequest } from '../platform/errors';
 import { parseOrThrow } from '../platform/http/validation';
 import type { Cell } from './port';
 import { listCreatedSheets } from './repository';
+import { escapeHtml } from '../platform/html';
 
 /** What the local spreadsheet adapter offers the control API beyond the port. */
 export interface LocalSpreadsheetControls {
@@ -19,7 +20,6 @@ function local(runtime: LocalRuntimeHandle): LocalSpreadsheetControls {
 }
 
 const failBody = z.object({ count: z.number().check(z.int(), z.minimum(0), z.maximum(1000)) });
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** the local spreadsheet provider's consent page and what black-box tests drive. */
 export const SHEETS_CONTROL_ROUTES: ControlRoute[] = [
@@ -60,7 +60,7 @@ export const SHEETS_CONTROL_ROUTES: ControlRoute[] = [
       const deny = new URL(query.redirect_uri);
       deny.searchParams.set('state', query.state);
       deny.searchParams.set('error', 'access_denied');
-      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Allow spreadsheet access</title></head><body><main><h1>Allow spreadsheet access?</h1><p>The store asks to create spreadsheets and edit only the ones it creates (${escape(String(query.scope ?? ''))}).</p><p><a id="allow" href="${escape(grant.toString())}">Allow</a> <a id="deny" href="${escape(deny.toString())}">Cancel</a></p></main></body></html>`;
+      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Allow spreadsheet access</title></head><body><main><h1>Allow spreadsheet access?</h1><p>The store asks to create spreadsheets and edit only the ones it creates (${escapeHtml(String(query.scope ?? ''))}).</p><p><a id="allow" href="${escapeHtml(grant.toString())}">Allow</a> <a id="deny" href="${escapeHtml(deny.toString())}">Cancel</a></p></main></body></html>`;
       return { status: 200, body: html, headers: { 'content-type': 'text/html; charset=utf-8' } };
     },
   },

@@ -37,6 +37,7 @@ export const sheets = defineCapability({
       local: (_deps, host) => {
         // Dropped from the Lambda bundles (esbuild-options.ts: dropLabels), and with it the CSV files' parser.
         LOCAL_RUNTIME: return new LocalSpreadsheets({ baseUrl: host.baseUrl, dir: host.dataDir ? join(host.dataDir, 'sheets') : undefined });
+        // biome-ignore lint/correctness/noUnreachable: reached in the Lambda bundles, where the labelled line above is dropped
         throw new Error('The local spreadsheet adapter is not in the Lambda bundles');
       },
     },

@@ -43,7 +43,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   LicenseInstance v1 (shared/licenses/entities.ts): PK=<scope>#LICENSE#<licenseId>#INSTANCE, SK=<instanceId>
 //   Account v1 (shared/platform/entities.ts): PK=ACCOUNT#<accountId>, SK=ACCOUNT; GSI1PK=ACCOUNTS, GSI1SK=<accountId>; GSI2PK=PERSON#<email>, GSI2SK=OWNER#<accountId>
 //   ApiKey v1 (shared/platform/entities.ts): PK=APIKEY#<sha256(key)>, SK=APIKEY; GSI1PK=ACCOUNT#<accountId>#KEYS, GSI1SK=<keyId>
-//   ProcessedEvent v1 (shared/platform/entities.ts): PK=DONE#<consumer>, SK=<eventId>
+//   ProcessedEvent v1 (shared/platform/entities.ts): PK=DONE#<consumer>#<eventId>, SK=DONE
 //   DashboardSession v1 (shared/platform/entities.ts): PK=CAP#DASHSESSION#<sid>, SK=CAP
 //   ErasedEmail v1 (shared/platform/entities.ts): PK=<scope>#U#ERASED_EMAIL, SK=<sha256(email)>
 //   MemberAccess v1 (shared/platform/entities.ts): PK=<scope>#MEMBER_ACCESS, SK=<memberId>; GSI2PK=PERSON#<email>, GSI2SK=MEMBER#<accountId>#<mode>#<memberId>
@@ -51,12 +51,13 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   RateWindow v1 (shared/platform/entities.ts): PK=RATE#<accountId>, SK=<window start>
 //   Erasure v1 (shared/privacy/entities.ts): PK=<scope>#ERASURE, SK=<customerId>
 //   CustomerExportLink v1 (shared/privacy/entities.ts): PK=CAP#customer-export#<token>, SK=CAP
-//   ProcessedNotification v1 (shared/processor/entities.ts): PK=DONE#processor-ingress, SK=<notificationId>
+//   ProcessedNotification v1 (shared/processor/entities.ts): PK=DONE#processor-ingress#<notificationId>, SK=DONE
 //   ProcessorSettings v1 (shared/processor/entities.ts): PK=<scope>#PROCESSOR_SETTINGS, SK=current
 //   DownloadGrant v1 (shared/product-files/entities.ts): PK=<scope>#DOWNLOAD_GRANT, SK=<orderId>
 //   DownloadToken v1 (shared/product-files/entities.ts): PK=CAP#download#<token>, SK=CAP
 //   OrderAccessLink v1 (shared/product-files/entities.ts): PK=CAP#download-access#<token>, SK=CAP
 //   ProductFile v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>
+//   ProductFileUpload v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE_UPLOAD, SK=<uploadId>
 //   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>
 //   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER, SK=<customerId>
 //   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT, SK=<pay_id>
@@ -82,7 +83,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   Subscriber v1 (shared/subscriptions/entities.ts): PK=<scope>#SUBSCRIBER, SK=<subscriberId>; GSI1PK=<scope>#OFFER_SUBSCRIBERS#<offerId>, GSI1SK=<subscriberId>; GSI2PK=<scope>#SUBSCRIBER_EMAIL#<email>, GSI2SK=<subscriberId>
 //   SubscriberLocator v1 (shared/subscriptions/entities.ts): PK=CAP#subscriber#<subscriberId>, SK=CAP
 //   SubscriberOf v1 (shared/subscriptions/entities.ts): PK=<scope>#U#SUBSCRIBER_OF, SK=<offerId>#<email>
-//   ProcessedTimer v1 (shared/subscriptions/entities.ts): PK=DONE#subscription-timers, SK=<<type>:<subscriberId>:<periodEnd>>
+//   ProcessedTimer v1 (shared/subscriptions/entities.ts): PK=DONE#subscription-timers#<<type>:<subscriberId>:<periodEnd>>, SK=DONE
 //   WebhookAttempt v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>
 //   WebhookDelivery v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId_webhookId[_replayId]>
 //   WebhookEndpointCount v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_COUNT, SK=endpoints
@@ -94,6 +95,8 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Children of a record', key: 'PK=<scope>#<PARENT>#<parentId>#<TYPE>', index: 'table', declared: false },
   { name: 'Exact-match lookup / uniqueness guard', key: 'PK=<scope>#U#<name>, SK=<value>', index: 'table', declared: false },
   { name: 'Capability token lookup (portal, hosted checkout)', key: 'PK=CAP#<kind>#<token>, SK=CAP', index: 'table', declared: false },
+  { name: 'Processed marker of an earlier release (read for events older than the layout switch)', key: 'PK=DONE#<consumer>, SK=<id>', index: 'table', notes: 'no longer written; TTL up to 30 days (platform/markers.ts)', declared: false },
+  { name: 'When the table took a key layout', key: 'PK=LAYOUT, SK=<layout>', index: 'table', notes: 'written once; read once per container', declared: false },
   { name: 'The seller branding of an account and mode', key: 'PK=<scope>#BRANDING, SK=branding', index: 'table', notes: 'read by every buyer page and mail', declaredBy: 'account Branding v1 .ofTenant', declared: true },
   { name: 'Local scheduler: timers due before now', key: 'PK=TIMERS, ScanIndexForward=true, SK<=<dueAt>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) Timer v1 .due', declared: true },
   { name: 'Local scheduler: timer by name (cancel, replace)', key: 'PK=TIMERS#NAME, SK=<name>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) TimerName v1 .byName', declared: true },
@@ -136,7 +139,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'List accounts (admin CLI only)', key: 'GSI1PK=ACCOUNTS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform Account v1 .all', declared: true },
   { name: 'Authenticate an API key', key: 'PK=APIKEY#<sha256(key)>, SK=APIKEY', index: 'table', notes: 'cached per function container for 60 s', declaredBy: 'platform ApiKey v1 .byHash', declared: true },
   { name: 'List an account\'s API keys', key: 'GSI1PK=ACCOUNT#<accountId>#KEYS, ScanIndexForward=true', index: 'GSI1', declaredBy: 'platform ApiKey v1 .ofAccount', declared: true },
-  { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>, SK=<eventId>', index: 'table', notes: 'TTL 7 days', declaredBy: 'platform ProcessedEvent v1 .byEvent', declared: true },
+  { name: 'Consumer idempotency marker', key: 'PK=DONE#<consumer>#<eventId>, SK=DONE', index: 'table', notes: 'TTL 7 days', declaredBy: 'platform ProcessedEvent v1 .byEvent', declared: true },
   { name: 'Is a dashboard sign-in still open (every request with a session token that has a sid)', key: 'PK=CAP#DASHSESSION#<sid>, SK=CAP', index: 'table', notes: 'consistent read, so a sign-out applies to the very next request; TTL at the tokens\' expiry', declaredBy: 'platform DashboardSession v1 .bySid', declared: true },
   { name: 'Do-not-recreate list: an erased email (imports, late events)', key: 'PK=<scope>#U#ERASED_EMAIL, SK=<sha256(email)>', index: 'table', declaredBy: 'platform ErasedEmail v1 .byHash', declared: true },
   { name: 'A team member\'s grant (every request made with a member\'s session token)', key: 'PK=<scope>#MEMBER_ACCESS, SK=<memberId>', index: 'table', declaredBy: 'platform MemberAccess v1 .byId', declared: true },
@@ -145,13 +148,14 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Requests admitted in the previous minute (sliding estimate)', key: 'PK=RATE#<accountId>, SK=<previous window start>', index: 'table', notes: 'conditional ADD per block, TTL 3 min', declaredBy: 'platform RateWindow v1 .previousWindow', declared: true },
   { name: 'Erasure of a customer (its progress)', key: 'PK=<scope>#ERASURE, SK=<customerId>', index: 'table', declaredBy: 'privacy Erasure v1 .byCustomer', declared: true },
   { name: 'Buyer export download by its token (GET /customer-exports/{token})', key: 'PK=CAP#customer-export#<token>, SK=CAP', index: 'table', declaredBy: 'privacy CustomerExportLink v1 .byToken', declared: true },
-  { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress, SK=<notificationId>', index: 'table', notes: 'in the same transaction as the change; TTL 30 days', declaredBy: 'processor ProcessedNotification v1 .byNotification', declared: true },
+  { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress#<notificationId>, SK=DONE', index: 'table', notes: 'in the same transaction as the change; TTL 30 days', declaredBy: 'processor ProcessedNotification v1 .byNotification', declared: true },
   { name: 'Processor settings of a tenant and mode (routing)', key: 'PK=<scope>#PROCESSOR_SETTINGS, SK=current', index: 'table', notes: 'secrets encrypted, bound to scope and name', declaredBy: 'processor ProcessorSettings v1 .ofTenant', declared: true },
   { name: 'Download count and revocation of an order', key: 'PK=<scope>#DOWNLOAD_GRANT, SK=<orderId>', index: 'table', notes: 'counted with a conditional ADD (limit, not revoked) on every download', declaredBy: 'product-files DownloadGrant v1 .byOrder', declared: true },
   { name: 'Signed download by its token (GET /downloads/{token})', key: 'PK=CAP#download#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'product-files DownloadToken v1 .byToken', declared: true },
   { name: 'Receipt download page by its token (GET /downloads/orders/{token})', key: 'PK=CAP#download-access#<token>, SK=CAP', index: 'table', notes: 'TTL two years after the order', declaredBy: 'product-files OrderAccessLink v1 .byToken', declared: true },
   { name: 'A file of a product', key: 'PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>', index: 'table', declaredBy: 'product-files ProductFile v1 .byId', declared: true },
   { name: 'Files of a product, oldest first (GET /products/{id}/files, order downloads)', key: 'PK=<scope>#PRODUCT#<productId>#FILE, ScanIndexForward=true', index: 'table', notes: 'bounded: at most MAX_FILES (20) per product', declaredBy: 'product-files ProductFile v1 .ofProduct', declared: true },
+  { name: 'A multipart upload of a product file (complete, abort)', key: 'PK=<scope>#PRODUCT#<productId>#FILE_UPLOAD, SK=<uploadId>', index: 'table', notes: 'TTL a day after it began', declaredBy: 'product-files ProductFileUpload v1 .byId', declared: true },
   { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', notes: 'holds customerId', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
   { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byId', declared: true },
   { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },
@@ -196,7 +200,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Subscribers of a buyer email', key: 'GSI2PK=<scope>#SUBSCRIBER_EMAIL#<email>, filter status', index: 'GSI2', notes: 'replaced whole, conditioned on the updatedAt it was read with', declaredBy: 'subscriptions Subscriber v1 .ofEmail', declared: true },
   { name: 'Subscriber locator (local control API, portal pair)', key: 'PK=CAP#subscriber#<subscriberId>, SK=CAP', index: 'table', notes: 'holds accountId and mode', declaredBy: 'subscriptions SubscriberLocator v1 .bySubscriber', declared: true },
   { name: 'One subscriber per buyer per offer', key: 'PK=<scope>#U#SUBSCRIBER_OF, SK=<offerId>#<email>', index: 'table', notes: 'holds subscriberId', declaredBy: 'subscriptions SubscriberOf v1 .byBuyer', declared: true },
-  { name: 'Subscription timer fired once per period', key: 'PK=DONE#subscription-timers, SK=<<type>:<subscriberId>:<periodEnd>>', index: 'table', notes: 'TTL 30 days; created with the event it fires, conditioned on a free key', declaredBy: 'subscriptions ProcessedTimer v1 (written, not read)', declared: true },
+  { name: 'Subscription timer fired once per period', key: 'PK=DONE#subscription-timers#<<type>:<subscriberId>:<periodEnd>>, SK=DONE', index: 'table', notes: 'TTL 30 days; created with the event it fires, conditioned on a free key', declaredBy: 'subscriptions ProcessedTimer v1 (written, not read)', declared: true },
   { name: 'Webhook delivery log entry by id', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>', index: 'table', notes: 'TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .byId', declared: true },
   { name: 'Webhook delivery log, newest first', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK < <after> (cursor)', index: 'table', notes: 'TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofTenant', declared: true },
   { name: 'Webhook delivery log of one endpoint, newest first', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK < <after>, filter webhookId', index: 'table', notes: 'reads past other endpoints\' entries (at most 50 endpoints per mode); TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofEndpoint', declared: true },

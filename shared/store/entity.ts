@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: key templates of every arity share these types; each entity's own arguments are checked where it is declared
 /**
  * Keys declared per entity, ElectroDB-style. A repository declares, next to itself (`entities.ts`),
  * each kind of item it stores: the `entity` name and schema version written on every item, the

@@ -14,8 +14,12 @@ export function groupCommit<T, R>(send: (items: T[]) => Promise<R[]>, options: {
       const batch = waiting.splice(0, options.max);
       running++;
       send(batch.map((entry) => entry.item)).then(
-        (results) => batch.forEach((entry, i) => entry.resolve(results[i]!)),
-        (error) => batch.forEach((entry) => entry.reject(error)),
+        (results) => {
+          for (const [i, entry] of batch.entries()) entry.resolve(results[i]!);
+        },
+        (error) => {
+          for (const entry of batch) entry.reject(error);
+        },
       ).finally(() => {
         running--;
         pump();
@@ -35,7 +39,10 @@ export function perOwner<O extends object, F>(make: (owner: O) => F): (owner: O)
   const made = new WeakMap<O, F>();
   return (owner) => {
     let found = made.get(owner);
-    if (!found) made.set(owner, (found = make(owner)));
+    if (!found) {
+      found = make(owner);
+      made.set(owner, found);
+    }
     return found;
   };
 }

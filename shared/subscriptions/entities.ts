@@ -10,7 +10,7 @@ const SUBSCRIBER_EMAIL = 'SUBSCRIBER_EMAIL';
 const SUBSCRIBER_LOCATOR = 'subscriber';
 /** The portal token: holding it permits cancel and resume. */
 export const PORTAL = 'portal';
-const TIMERS_CONSUMER = 'subscription-timers';
+export const TIMERS_CONSUMER = 'subscription-timers';
 
 const subscriberKey = (scope: Scope, id: string) => keys.entity(scope, SUBSCRIBER, id);
 const subscriberOfKey = (scope: Scope, offerId: string, email: string) => keys.unique(scope, SUBSCRIBER_OF, `${offerId}#${email}`);

@@ -8,6 +8,8 @@ import { subscriptionEventData } from './events';
 import type { SubscriberRecord } from './records';
 import { getSubscriber, timerMarkerPut } from './repository';
 import { willRenew } from './state';
+import { processedBeforeUpgrade } from '../platform/markers';
+import { TIMERS_CONSUMER } from './entities';
 
 export const JOB_UPCOMING = 'subscriptions.invoice_upcoming';
 export const JOB_TRIAL_WILL_END = 'subscriptions.trial_will_end';
@@ -47,7 +49,9 @@ async function fire(job: Job, deps: Deps, type: 'invoice.upcoming' | 'customer.s
   if (!offer) return;
   const marker = `${type}:${sub._id}:${periodEnd}`;
   const event = newEvent(scope, deps.clock, type, subscriptionEventData(type, sub, offer, { invoice: type === 'invoice.upcoming' ? { id: `upcoming_${sub._id}`, amountCents: offer.priceCents, currency: offer.currency, paymentIntentId: null, periodStart: sub.currentPeriodEnd, periodEnd: null } : undefined }));
-  // Fired already for this period: the marker's condition drops the second event.
+  // Fired already for this period: the marker's condition drops the second event. A release with
+  // the old marker layout fired it at most a week before the period's end.
+  if (await processedBeforeUpgrade(deps, TIMERS_CONSUMER, marker, Date.parse(periodEnd) / 1000 - 7 * 86_400)) return;
   await onConditionFailed(deps.store.transact([timerMarkerPut(marker, deps.clock.nowMs()), outboxPut(event)]), () => undefined);
 }
 

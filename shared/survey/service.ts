@@ -12,6 +12,7 @@ import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
 import { REFUND_CONSUMER, answerCountField, answerRevenueField, type SurveyOrderRecord } from './records';
 import * as repo from './repository';
+import { markerSeen } from '../platform/markers';
 import {
   DEFAULT_SETTINGS,
   LIMITS,
@@ -172,7 +173,7 @@ export async function onOrderRefunded(deps: Deps, event: DomainEvent): Promise<v
   if (!saleId) return;
   const scope: Scope = { accountId: event.accountId, mode: event.mode };
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (await repo.markerExists(deps.store, REFUND_CONSUMER, event.id)) return;
+    if (await markerSeen(deps, REFUND_CONSUMER, event.id, event.created)) return;
     const order = await repo.getSurveyOrder(deps.store, scope, saleId);
     if (order?.refunded) return;
     const marker = repo.markerPut(REFUND_CONSUMER, event.id, event.created);

@@ -17,20 +17,9 @@ import {
   teamChangeBody,
   teamSchema,
 } from './schemas';
-import {
-  acceptInvite,
-  cancelInvite,
-  checkJoinToken,
-  createTeam,
-  deleteTeam,
-  inviteMember,
-  readActivity,
-  readTeam,
-  removeMember,
-  resendInvite,
-  updateMember,
-  updateTeam,
-} from './service';
+import { acceptInvite, checkJoinToken } from './join';
+import { cancelInvite, inviteMember, readActivity, readTeam, resendInvite } from './service';
+import { createTeam, deleteTeam, removeMember, updateMember, updateTeam } from './members';
 
 // Team management is the store's administration: the `Team` tag gives every operation here the
 // `admin` access level (owners and admins only; see shared/platform/permissions.ts).

@@ -5,23 +5,19 @@ import { slidingAllowance, slidingRetryAfterSeconds } from '../platform/sliding-
 import { objectId } from '../platform/ids';
 import { SESSION_SECRET } from '../platform/settings';
 import { sendPlatformMail } from '../platform-mail/send';
-import { memberAccessDelete, memberAccessPut } from '../platform/member-access';
+import { memberAccessPut } from '../platform/member-access';
 import { actsAsOwner, OWNER_KEY, type Actor, type Role } from '../platform/permissions';
 import type { Scope } from '../store/keys';
 import { ConditionFailed, withoutWriteCompanion, type TransactOp } from '../store/store';
 import { inviteMail } from './pages';
 import { endInvite, JOB_INVITE_EXPIRY, SYSTEM, timerName } from './invite-end';
-import { issueSignInLink } from '../dashboard/sign-in-link';
-import { signInviteToken, verifyInviteToken } from './invite-link';
-import { ACCOUNT_OWNER_ID, type InviteEnd, type InviteRecord, type MemberRecord, type MemberStatus, type TeamRecord, type TeamState } from './records';
+import { signInviteToken, } from './invite-link';
+import { ACCOUNT_OWNER_ID, type InviteRecord, type MemberRecord, type TeamRecord, type TeamState } from './records';
 import {
   getEmailHolder,
-  getEndedInvite,
   getInvite,
   getInviteWindow,
-  getMember,
   getState,
-  getTeam,
   listInvites,
   listMembers,
   listTeams,
@@ -29,40 +25,34 @@ import {
 } from './repository';
 import {
   areasOf,
-  countsAsOwner,
   hasFreeSeat,
   INVITES_PER_HOUR,
   inviteExpiresAt,
   inviteWindowStart,
   isExpired,
-  MAX_TEAMS,
   normalizeEmail,
-  ownerDelta,
   resendVerdict,
   roleChangeAllowed,
   seatLimit,
   seatsOf,
 } from './rules';
-import type { Area } from '../platform/permissions';
 
 /** What team services get: the tenant, its account, who acts and where links point. No HTTP. */
 export type TeamCtx = Deps & { scope: Scope; account: Account; actor?: Actor; request: { baseUrl: string } };
 
 /** A member's session token from the accept page lasts 30 days; removal or suspension ends it at once. */
 
-const actorOf = (ctx: TeamCtx) => ctx.actor ?? OWNER_KEY;
+export const actorOf = (ctx: TeamCtx) => ctx.actor ?? OWNER_KEY;
 
-// ---- views ----
 
 export const memberView = (m: MemberRecord) => ({ _id: m._id, email: m.email, name: m.name, role: m.role, teamIds: m.teamIds, status: m.status, joinedAt: m.joinedAt });
 export const inviteView = (i: InviteRecord) => ({ id: i._id, email: i.email, role: i.role, teamIds: i.teamIds, expiresAt: i.validUntil });
 export const teamView = (t: TeamRecord) => ({ _id: t._id, name: t.name, areas: t.areas, createdAt: t.createdAt, updatedAt: t.updatedAt });
 
-// ---- errors ----
 
-const roleForbidden = () => forbidden('Only owners give the owner role or change an owner', { code: 'ROLE_FORBIDDEN' });
-const lastOwner = () => conflict('The store would have no owner left: make another member owner first', 'LAST_OWNER');
-const concurrent = () => conflict('The team changed while this request ran; try again', 'CONCURRENT_UPDATE');
+export const roleForbidden = () => forbidden('Only owners give the owner role or change an owner', { code: 'ROLE_FORBIDDEN' });
+export const lastOwner = () => conflict('The store would have no owner left: make another member owner first', 'LAST_OWNER');
+export const concurrent = () => conflict('The team changed while this request ran; try again', 'CONCURRENT_UPDATE');
 const seatLimitError = (state: TeamState, account: Account) => {
   const seats = seatsOf(state, account.plan);
   return forbidden(`No free seat: ${seats.used} members and ${seats.pending} open invites use the ${seats.limit} seats of this plan`, { code: 'SEAT_LIMIT', details: seats });
@@ -73,7 +63,6 @@ function inviteRateLimited(now: Date, previous: number, current: number) {
   return tooManyRequests(retry, `At most ${INVITES_PER_HOUR} invites an hour`, 'INVITE_RATE_LIMITED');
 }
 
-// ---- the team's counters and the owner row ----
 
 /**
  * The team's counters and the owner's member row, created on first use: the account's owner is
@@ -109,7 +98,7 @@ export async function ensureTeam(ctx: Pick<TeamCtx, 'store' | 'scope' | 'account
   return (await getState(ctx.store, ctx.scope))!;
 }
 
-async function requireTeamIds(ctx: TeamCtx, teamIds: string[]): Promise<TeamRecord[]> {
+export async function requireTeamIds(ctx: TeamCtx, teamIds: string[]): Promise<TeamRecord[]> {
   const teams = await listTeams(ctx.store, ctx.scope);
   teamIds.forEach((id, index) => {
     if (!teams.some((t) => t._id === id)) throw badRequest(`teamIds.${index}: team ${id} not found`, { field: `teamIds.${index}` });
@@ -126,10 +115,9 @@ const grantOf = (member: MemberRecord, teams: TeamRecord[]) => ({
 });
 
 /** The account owner's row acts through keys, never through a member token: it needs no grant. */
-const grantWrites = (scope: Scope, member: MemberRecord, teams: TeamRecord[]): TransactOp[] =>
+export const grantWrites = (scope: Scope, member: MemberRecord, teams: TeamRecord[]): TransactOp[] =>
   member._id === ACCOUNT_OWNER_ID ? [] : [memberAccessPut(scope, grantOf(member, teams))];
 
-// ---- reading ----
 
 export async function readTeam(ctx: TeamCtx) {
   const state = await ensureTeam(ctx);
@@ -150,7 +138,6 @@ export async function readActivity(ctx: TeamCtx, query: { before?: string; limit
   return { activity: page.entries, nextBefore: page.nextBefore };
 }
 
-// ---- invites ----
 
 async function sendInvite(ctx: TeamCtx, invite: InviteRecord): Promise<boolean> {
   const secret = await ctx.ports.secrets.get(SESSION_SECRET);
@@ -286,208 +273,3 @@ export async function cancelInvite(ctx: TeamCtx, id: string) {
 }
 
 /** The invite's timer: ends it when its time has come (a resend moved the time: nothing to do). */
-// ---- accepting (the public page) ----
-
-export type JoinCheck =
-  | { ok: true; scope: Scope; invite: InviteRecord }
-  | { ok: false; reason: 'expired' | 'canceled' | 'accepted' | 'replaced' | 'invalid' | 'disabled' };
-
-export async function checkJoinToken(deps: Deps, token: string): Promise<JoinCheck> {
-  const now = deps.clock.now();
-  const verified = await verifyInviteToken(await deps.ports.secrets.get(SESSION_SECRET), token, now);
-  if (!verified.ok) return { ok: false, reason: verified.reason };
-  const { scope, inviteId, linkVersion } = verified.claims;
-  const invite = await getInvite(deps.store, scope, inviteId);
-  if (!invite) {
-    const ended = await getEndedInvite(deps.store, scope, inviteId);
-    return { ok: false, reason: ended?.status ?? 'invalid' };
-  }
-  if (invite.linkVersion !== linkVersion) return { ok: false, reason: 'replaced' };
-  if (isExpired(invite, now)) return { ok: false, reason: 'expired' };
-  return { ok: true, scope, invite };
-}
-
-/** Accepts an invite: the member joins with the invited role and teams and gets a session token. */
-/**
- * Accepts an invite: the member, the grant, the activity entry in one transaction; then a one-time
- * dashboard sign-in link for the new member (shared/dashboard/sign-in-link.ts), which the accept
- * page redirects to, so the person lands signed in to the dashboard.
- */
-export async function acceptInvite(deps: Deps, token: string, name: string | undefined, baseUrl: string): Promise<JoinCheck | { ok: true; member: MemberRecord; signInUrl: string }> {
-  const check = await checkJoinToken(deps, token);
-  if (!check.ok) return check;
-  const { scope, invite } = check;
-  const now = deps.clock.now();
-  const teams = await listTeams(deps.store, scope);
-  const member: MemberRecord = {
-    _id: objectId(deps.clock),
-    email: invite.email,
-    name: name?.trim() ? name.trim().slice(0, 120) : null,
-    role: invite.role,
-    // A team deleted since the invite was sent is simply not joined.
-    teamIds: invite.teamIds.filter((id) => teams.some((t) => t._id === id)),
-    status: 'active',
-    joinedAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
-  try {
-    await deps.store.transact([
-      ...teamWrites.endInvite(scope, invite, 'accepted', now),
-      teamWrites.putMember(scope, member),
-      teamWrites.moveEmail(scope, invite.email, { kind: 'invite', id: invite._id }, { kind: 'member', id: member._id }),
-      teamWrites.moveState(scope, { used: 1, pending: -1, owners: countsAsOwner(member) ? 1 : 0 }),
-      ...grantWrites(scope, member, teams),
-      activityWrite(scope, deps.clock, {
-        actor: { type: 'member', memberId: member._id, email: member.email },
-        action: 'invite.accepted',
-        target: { type: 'member', id: member._id, email: member.email },
-        details: { inviteId: invite._id, role: member.role, teamIds: member.teamIds },
-      }),
-    ]);
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    // Canceled, resent or accepted in the meantime: say what it is now.
-    return checkJoinToken(deps, token);
-  }
-  await deps.ports.scheduler.cancel(timerName(scope, invite._id));
-  return { ok: true, member, signInUrl: await issueSignInLink(deps, member.email, baseUrl) };
-}
-
-// ---- members ----
-
-async function requireMember(ctx: TeamCtx, id: string) {
-  const member = await getMember(ctx.store, ctx.scope, id);
-  if (!member) throw notFound('Member');
-  return member;
-}
-
-/** Removing an owner needs another active owner: checked up front for a clear answer, and by the counter's condition. */
-async function refuseLastOwner(ctx: TeamCtx, delta: number) {
-  if (delta >= 0) return;
-  const state = await ensureTeam(ctx);
-  if (state.owners <= 1) throw lastOwner();
-}
-
-export async function updateMember(ctx: TeamCtx, id: string, change: { role?: Role; teamIds?: string[]; status?: MemberStatus }) {
-  await ensureTeam(ctx);
-  const member = await requireMember(ctx, id);
-  const touchesOwner = member.role === 'owner' || change.role === 'owner';
-  if (touchesOwner && !actsAsOwner(actorOf(ctx))) throw roleForbidden();
-  const teamIds = change.teamIds ? [...new Set(change.teamIds)] : member.teamIds;
-  const teams = await requireTeamIds(ctx, change.teamIds ? teamIds : []);
-  const next: MemberRecord = { ...member, role: change.role ?? member.role, status: change.status ?? member.status, teamIds, updatedAt: ctx.clock.now().toISOString() };
-  const changed: Record<string, { from: unknown; to: unknown }> = {};
-  for (const field of ['role', 'status', 'teamIds'] as const) {
-    if (JSON.stringify(member[field]) !== JSON.stringify(next[field])) changed[field] = { from: member[field], to: next[field] };
-  }
-  if (Object.keys(changed).length === 0) return memberView(member);
-  const delta = ownerDelta(member, next);
-  await refuseLastOwner(ctx, delta);
-  try {
-    await ctx.store.transact([
-      teamWrites.replaceMember(ctx.scope, next, member.updatedAt),
-      ...(delta ? [teamWrites.moveState(ctx.scope, { owners: delta }, { ownersLeft: delta < 0 })] : []),
-      ...grantWrites(ctx.scope, next, teams),
-      activityWrite(ctx.scope, ctx.clock, { action: 'member.updated', target: { type: 'member', id: member._id, email: member.email }, details: changed }),
-    ]);
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    if (delta < 0 && error.reasons[1] === 'ConditionalCheckFailed') throw lastOwner();
-    throw concurrent();
-  }
-  return memberView(next);
-}
-
-export async function removeMember(ctx: TeamCtx, id: string) {
-  await ensureTeam(ctx);
-  const member = await requireMember(ctx, id);
-  if (member.role === 'owner' && !actsAsOwner(actorOf(ctx))) throw roleForbidden();
-  const delta = ownerDelta(member, undefined);
-  await refuseLastOwner(ctx, delta);
-  try {
-    await ctx.store.transact([
-      teamWrites.deleteMember(ctx.scope, member),
-      teamWrites.moveState(ctx.scope, { used: -1, seats: -1, owners: delta }, { ownersLeft: delta < 0 }),
-      teamWrites.releaseEmail(ctx.scope, member.email, member._id),
-      memberAccessDelete(ctx.scope, member._id),
-      activityWrite(ctx.scope, ctx.clock, { action: 'member.removed', target: { type: 'member', id: member._id, email: member.email }, details: { role: member.role } }),
-    ]);
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    if (delta < 0 && error.reasons[1] === 'ConditionalCheckFailed') throw lastOwner();
-    throw concurrent();
-  }
-  return { _id: member._id, deleted: true as const };
-}
-
-// ---- teams ----
-
-async function requireTeam(ctx: TeamCtx, id: string) {
-  const team = await getTeam(ctx.store, ctx.scope, id);
-  if (!team) throw notFound('Team');
-  return team;
-}
-
-export async function createTeam(ctx: TeamCtx, input: { name: string; areas: Area[] }) {
-  const teams = await listTeams(ctx.store, ctx.scope);
-  if (teams.length >= MAX_TEAMS) throw badRequest(`A store has at most ${MAX_TEAMS} teams`, { code: 'TEAM_LIMIT' });
-  const now = ctx.clock.now().toISOString();
-  const team: TeamRecord = { _id: objectId(ctx.clock), name: input.name.trim(), areas: [...new Set(input.areas)], createdAt: now, updatedAt: now };
-  await ctx.store.transact([
-    teamWrites.putTeam(ctx.scope, team),
-    activityWrite(ctx.scope, ctx.clock, { action: 'team.created', target: { type: 'team', id: team._id }, details: { name: team.name, areas: team.areas } }),
-  ]);
-  return teamView(team);
-}
-
-/**
- * The grants of the members in `teamId` after its change, each checked against the member it was
- * computed from (members are bounded by the seats, so this fits one transaction).
- */
-async function regrantTeamMembers(ctx: TeamCtx, teamId: string, teamsAfter: TeamRecord[], dropTeam: boolean): Promise<TransactOp[]> {
-  const members = (await listMembers(ctx.store, ctx.scope)).filter((m) => m.teamIds.includes(teamId));
-  return members.flatMap((member) => {
-    if (!dropTeam) return [teamWrites.checkMember(ctx.scope, member), ...grantWrites(ctx.scope, member, teamsAfter)];
-    const next = { ...member, teamIds: member.teamIds.filter((id) => id !== teamId), updatedAt: ctx.clock.now().toISOString() };
-    return [teamWrites.replaceMember(ctx.scope, next, member.updatedAt), ...grantWrites(ctx.scope, next, teamsAfter)];
-  });
-}
-
-export async function updateTeam(ctx: TeamCtx, id: string, change: { name?: string; areas?: Area[] }) {
-  const team = await requireTeam(ctx, id);
-  const next: TeamRecord = { ...team, name: change.name?.trim() ?? team.name, areas: change.areas ? [...new Set(change.areas)] : team.areas, updatedAt: ctx.clock.now().toISOString() };
-  if (next.name === team.name && JSON.stringify(next.areas) === JSON.stringify(team.areas)) return teamView(team);
-  const teamsAfter = (await listTeams(ctx.store, ctx.scope)).map((t) => (t._id === id ? next : t));
-  const regrants = JSON.stringify(next.areas) === JSON.stringify(team.areas) ? [] : await regrantTeamMembers(ctx, id, teamsAfter, false);
-  try {
-    await ctx.store.transact([
-      teamWrites.replaceTeam(ctx.scope, next, team.updatedAt),
-      ...regrants,
-      activityWrite(ctx.scope, ctx.clock, { action: 'team.updated', target: { type: 'team', id }, details: { name: { from: team.name, to: next.name }, areas: { from: team.areas, to: next.areas } } }),
-    ]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw concurrent();
-    throw error;
-  }
-  return teamView(next);
-}
-
-export async function deleteTeam(ctx: TeamCtx, id: string) {
-  const team = await requireTeam(ctx, id);
-  const teamsAfter = (await listTeams(ctx.store, ctx.scope)).filter((t) => t._id !== id);
-  const regrants = await regrantTeamMembers(ctx, id, teamsAfter, true);
-  // Open invites to the team will join the person to the other teams only.
-  const invites = (await listInvites(ctx.store, ctx.scope)).filter((i) => i.teamIds.includes(id));
-  try {
-    await ctx.store.transact([
-      teamWrites.deleteTeam(ctx.scope, team),
-      ...regrants,
-      ...invites.map((i) => teamWrites.replaceInvite(ctx.scope, { ...i, teamIds: i.teamIds.filter((t) => t !== id) }, i.linkVersion)),
-      activityWrite(ctx.scope, ctx.clock, { action: 'team.deleted', target: { type: 'team', id }, details: { name: team.name } }),
-    ]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw concurrent();
-    throw error;
-  }
-  return { _id: id, deleted: true as const };
-}

@@ -29,7 +29,10 @@ const scopeKey = (scope: Scope) => `${scope.accountId}#${scope.mode}`;
  */
 export async function cachedEndpoints(store: Store, scope: Scope, read: () => Promise<WebhookEndpoint[]>, nowMs = performance.now()): Promise<WebhookEndpoint[]> {
   let perStore = cache.get(store);
-  if (!perStore) cache.set(store, (perStore = new Map()));
+  if (!perStore) {
+    perStore = new Map();
+    cache.set(store, perStore);
+  }
   const key = scopeKey(scope);
   const hit = perStore.get(key);
   if (hit && nowMs - hit.at < ENDPOINT_CACHE_MS) return hit.endpoints;

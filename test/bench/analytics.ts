@@ -4,6 +4,7 @@ import { dayOf, grossField, refundsField, salesField, mrrField, ACTIVE_SUBSCRIBE
 import { startDynamoDbLocal } from '../../shared/local/dynamodb';
 import { startLocalRuntime } from '../../shared/local/runtime';
 import { objectId, randomHex } from '../../shared/platform/ids';
+import { seededRandom } from '../support/seeded-random';
 
 /**
  * The dashboard's Home data at 100,000 sales: the one request Home makes (`GET /analytics/summary`
@@ -33,8 +34,7 @@ export async function benchAnalytics(options: { sales?: number } = {}) {
     const scope = { accountId: account.accountId as string, mode: 'test' as const };
     const deps = runtime.deps;
     const nowMs = deps.clock.nowMs();
-    let seed = 11;
-    const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const r = seededRandom(11);
 
     // What the consumer leaves after `total` sales: counters per (day, shard).
     const items = new Map<string, { shard: number; date: string; counters: Record<string, number> }>();

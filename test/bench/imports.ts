@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { startLocalRuntime } from '../../shared/local/runtime';
 import { randomHex } from '../../shared/platform/ids';
 import { contactWrites, getContacts } from '../../shared/audience/repository';
-import { contactIdsByEmail } from '../../shared/audience/service';
+import { contactIdsByEmail } from '../../shared/audience/bulk';
 
 /**
  * Import throughput on the local runtime: a CSV of N subscriber rows (default 50,000), from

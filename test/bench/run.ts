@@ -24,8 +24,6 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
 
 const CONCURRENCY = 16;
-const AMOUNT = Number(process.env.BENCH_REQUESTS ?? 3000);
-const WARMUP = 500;
 const PAGE = 20;
 /** `BENCH_ONLY=api,functions,webhooks` runs only those parts (names: api, functions and the extras below); unset runs all. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((part) => part.trim())) : undefined;
@@ -65,9 +63,27 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** Warm-up, then two repeats. */
-async function measure(target: Parameters<typeof runLoad>[0]): Promise<LoadFigures[]> {
-  await runLoad({ ...target, amount: Math.min(WARMUP, target.amount) });
-  return [await runLoad(target), await runLoad(target)];
+/** Seconds of load before measuring (JIT, connection pools, DynamoDB Local's own warm-up) and per measured run. */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 6);
+const MEASURED_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+
+/**
+ * A case and its floor under the same conditions: both warmed up, then measured in turns (floor,
+ * case, floor, case) for MEASURED_SECONDS each, so drift of the machine or of DynamoDB Local
+ * (its stream, its JIT) weighs on both alike. Time-based runs: a fixed request count made short
+ * runs whose first second dominated.
+ */
+async function measurePair(floor: Parameters<typeof runLoad>[0], target: Parameters<typeof runLoad>[0]): Promise<{ floor: LoadFigures[]; runs: LoadFigures[]; requests: number }> {
+  await runLoad({ ...floor, seconds: WARMUP_SECONDS });
+  const warm = await runLoad({ ...target, seconds: WARMUP_SECONDS });
+  const pair = { floor: [] as LoadFigures[], runs: [] as LoadFigures[], requests: warm.requests };
+  for (let repeat = 0; repeat < 2; repeat++) {
+    pair.floor.push(await runLoad({ ...floor, seconds: MEASURED_SECONDS }));
+    const run = await runLoad({ ...target, seconds: MEASURED_SECONDS });
+    pair.runs.push(run);
+    pair.requests += run.requests;
+  }
+  return pair;
 }
 
 /** A product that issues licence keys, bought once: the key a seller's app would validate. */
@@ -118,12 +134,13 @@ async function main() {
   const floors: Record<string, LoadFigures[]> = {};
   const results = [];
   for (const c of cases.filter((c) => wanted('api') && (!CASE || c.name.includes(CASE)))) {
-    floors[c.floor] ??= await measure({ url: `${floor.url}/${c.floor}`, amount: AMOUNT, connections: CONCURRENCY });
     const before = { ...runtime.deps.store.totals };
-    const runs = await measure({ url: `${runtime.url}${c.path}`, method: c.method, headers: auth, body: c.body, amount: c.name === 'GET /docs.json' ? 300 : AMOUNT, connections: CONCURRENCY });
+    const measured = await measurePair({ url: `${floor.url}/${c.floor}`, connections: CONCURRENCY }, { url: `${runtime.url}${c.path}`, method: c.method, headers: auth, body: c.body, connections: CONCURRENCY });
     const after = runtime.deps.store.totals;
-    const requests = runs.reduce((n, r) => n + r.requests, 0) + Math.min(WARMUP, AMOUNT);
-    const f = floors[c.floor]!;
+    const runs = measured.runs;
+    const f = measured.floor;
+    const requests = measured.requests;
+    floors[c.floor] = f;
     const p50 = mean(runs.map((r) => r.p50));
     const floorP50 = mean(f.map((r) => r.p50));
     const rps = mean(runs.map((r) => r.rps));
@@ -164,6 +181,7 @@ async function main() {
     ['imports', './imports', 'benchImports'],
     ['segments', './segments', 'benchSegments'],
     ['analytics', './analytics', 'benchAnalytics'],
+    ['launch', './launch', 'benchLaunch'],
   ] as const) {
     if (!wanted(name) || !existsSync(new URL(`${file}.ts`, import.meta.url))) continue;
     // Each part gets a fresh DynamoDB Local, its floors measured on it: a stream that earlier
@@ -184,7 +202,7 @@ async function main() {
   }
   const functions = wanted('functions') ? await measureFunctions() : undefined;
 
-  console.log(`\nFloors (bare Node HTTP server, one bare SDK call per request, same DynamoDB Local and items; concurrency ${CONCURRENCY}, ${AMOUNT} requests, warm-up then two repeats)`);
+  console.log(`\nFloors (bare Node HTTP server, one bare SDK call per request, same DynamoDB Local and items; concurrency ${CONCURRENCY}, ${WARMUP_SECONDS} s warm-up, then ${MEASURED_SECONDS} s runs taken in turns with the case)`);
   console.table(Object.entries(floors).map(([name, runs]) => ({ floor: name, 'p50 ms': runs.map((r) => r.p50).join(' / '), 'p99 ms': runs.map((r) => r.p99).join(' / '), 'req/s': runs.map((r) => r.rps).join(' / ') })));
   console.log('API at the same load, beside its floor (ratio of the mean of the two repeats; goal from issue 18)');
   console.table(
@@ -213,7 +231,7 @@ async function main() {
     console.log(name);
     console.log(JSON.stringify(value, null, 2));
   }
-  writeFileSync('bench-results.json', JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, requests: AMOUNT, floors, api: results, functions, ...extras }, null, 2));
+  writeFileSync('bench-results.json', JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, warmupSeconds: WARMUP_SECONDS, measuredSeconds: MEASURED_SECONDS, floors, api: results, functions, ...extras }, null, 2));
   console.log('Written to bench-results.json');
   if (failures.length) {
     console.error(`\nFAILED: ${failures.join(', ')}`);

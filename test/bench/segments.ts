@@ -1,12 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { bulkCreateContacts, forgetDecodedSnapshots } from '../../shared/audience/service';
+import { bulkCreateContacts } from '../../shared/audience/bulk';
+import { forgetDecodedSnapshots } from '../../shared/audience/contact-facts';
 import { rebuildFacts, refreshSmartTag } from '../../shared/segments/service';
 import { startDynamoDbLocal } from '../../shared/local/dynamodb';
 import { startLocalRuntime } from '../../shared/local/runtime';
 import { randomHex } from '../../shared/platform/ids';
 import { keys } from '../../shared/store/keys';
+import { seededRandom } from '../support/seeded-random';
 
 /**
  * Segments over 100,000 contacts on the local runtime and DynamoDB Local: seeding (BatchWriteItem
@@ -52,8 +54,7 @@ export async function benchSegments(options: { contacts?: number } = {}) {
     const tags = ['vip', 'beta', 'course', 'lead', 'fan'];
     const countries = ['DE', 'FR', 'US', 'GB', 'ES', 'IT', null];
     const sources = ['form', 'checkout', 'import', 'api'] as const;
-    let seed = 7;
-    const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const r = seededRandom(7);
     const iso = (maxDays: number) => new Date(nowMs - Math.floor(r() * maxDays * 86_400_000)).toISOString();
 
     const seedStarted = performance.now();

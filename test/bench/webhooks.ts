@@ -102,7 +102,9 @@ function countRequests() {
     };
     restores.push(() => (client.prototype.send = send));
   }
-  return { snapshot: () => new Map(counts), restore: () => restores.forEach((restore) => restore()) };
+  return { snapshot: () => new Map(counts), restore: () => {
+      for (const restore of restores) restore();
+    } };
 }
 const requestsSince = (before: Map<string, number>, after: Map<string, number>, per: number) => {
   const byCommand = Object.fromEntries([...after].map(([name, n]) => [name, round((n - (before.get(name) ?? 0)) / per, 2)] as const).filter(([, n]) => n > 0));
@@ -254,7 +256,9 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
           const i = sequence++;
           return newEvent(scope, runtime.clock, EVENT_TYPE, { paymentIntent: { id: `pi${i}` }, amount: 1000 + i, metadata: {} });
         });
-        writes.push(runtime.deps.store.transact(events.map(outboxPut)).then(() => events.forEach((e) => commits.set(e.id, performance.now()))));
+        writes.push(runtime.deps.store.transact(events.map(outboxPut)).then(() => {
+          for (const e of events) commits.set(e.id, performance.now());
+        }));
       }
       await Promise.all(writes);
     };

@@ -135,9 +135,10 @@ describe('buyer pages in Chromium at phone width', () => {
     // Intro pricing (retention, a Pro feature): the schedule of charges, on a subscription checkout.
     const pro = await createTestAccount(runtime, 'tier3');
     const offer = await createOffer(pro, { name: 'Moss club', price: 20, frequency: 'monthly' });
-    expect((await pro.test.put(`/subscription-retention/offers/${offer._id}`, { intro: { enabled: true, price: 5, periods: 2 } })).status).toBe(200);
+    expect((await pro.test.put(`/subscription-retention/offers/${offer._id}`, { intro: { enabled: true, price: 5, periods: 3 } })).status).toBe(200);
     await page.goto((await openCheckout(pro, offer._id)).url);
-    await expect(page.locator('#intro').textContent()).resolves.toBe('Intro price: $20.00 today, then $5.00 / month for the next 2 months, then $20.00 / month.');
+    await expect(page.locator('#intro').textContent()).resolves.toBe('Intro price: $5.00 today, then $5.00 / month for the next 2 months, then $20.00 / month.');
+    await expect(page.locator('#pay').textContent()).resolves.toContain('$5.00');
     expect(await fitsWidth(page)).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'checkout-intro.png'), fullPage: true });
     expect(await serious(page)).toEqual([]);

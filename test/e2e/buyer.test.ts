@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
+import { sentMails } from '../support/local';
 
 let runtime: LocalRuntime;
 let seller: TestAccount;
@@ -9,7 +10,6 @@ let other: TestAccount;
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const settle = () => settleWithRetries(runtime);
-const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
 const linkAfter = (text: string, label: string) => new RegExp(`${label}: (\\S+)`).exec(text)?.[1];
 const HTML = { accept: 'text/html,application/xhtml+xml' };
 
@@ -93,7 +93,7 @@ describe('what the buyer sees', () => {
     expect(thanks).toContain(`https://shop.example.com/done?from=page&amp;session_id=${session.id}`);
 
     await settle();
-    const received = await mails(buyer);
+    const received = await sentMails(runtime, buyer);
     expect(received).toHaveLength(1);
     const receipt = received[0]!;
     expect(receipt.subject).toBe('Your receipt from Ada Studio: $21.00');
@@ -112,7 +112,7 @@ describe('what the buyer sees', () => {
     await settle();
     await control(runtime).post(`/_local/subscribers/${paid.subscriberId}/renew`, { outcome: 'succeed' });
     await settle();
-    const receipts = (await mails(buyer)).filter((m) => m.subject.startsWith('Your receipt'));
+    const receipts = (await sentMails(runtime, buyer)).filter((m) => m.subject.startsWith('Your receipt'));
     expect(receipts).toHaveLength(2);
     const renewal = receipts.find((m) => m.text.includes('Renewal of Moss club'))!;
     expect(renewal.subject).toBe('Your receipt from Ada Studio: $10.00');
@@ -152,7 +152,7 @@ describe('what the buyer sees', () => {
 
     await control(runtime).post(`/_local/subscribers/${paid.subscriberId}/renew`, { outcome: 'fail' });
     await settle();
-    const failed = (await mails(buyer)).filter((m) => m.subject.startsWith('Action needed'));
+    const failed = (await sentMails(runtime, buyer)).filter((m) => m.subject.startsWith('Action needed'));
     expect(failed).toHaveLength(1);
     expect(linkAfter(failed[0]!.text, 'Manage your subscription')).toBe(portalUrl);
     const cardUrl = linkAfter(failed[0]!.text, 'Update your card')!;
@@ -244,21 +244,29 @@ describe('what the buyer sees', () => {
     expect(payment.body.lines).toHaveLength(2);
     expect(payment.body.processorLive).toMatchObject({ id: order.paymentIntentId, status: 'succeeded' });
     expect(payment.body.processorLive.amountCents).toBe(4500);
-    const receipt = (await mails(buyer)).find((m) => m.subject.startsWith('Your receipt'))!;
+    const receipt = (await sentMails(runtime, buyer)).find((m) => m.subject.startsWith('Your receipt'))!;
     expect(receipt.subject).toMatch(/^Your receipt from .+: \$45\.00$/);
     for (const line of ['Discount HERB25: -$10.00', 'Herb guide: $30.00', 'Pressing kit: $15.00', 'Total paid: $45.00']) expect(receipt.text).toContain(line);
     // A paid checkout takes no more changes.
     expect((await post({ intent: 'upsell-remove' })).status).toBe(303);
   });
 
-  it('an offer with intro pricing shows what is charged today, for the intro renewals, and after', { timeout: 60_000 }, async () => {
+  it('an offer with intro pricing shows what is charged today, for the intro renewals, and after; a code does not stack with it', { timeout: 60_000 }, async () => {
     const pro = await createTestAccount(runtime, 'tier3');
     const offer = await createOffer(pro, { name: 'Herb club', price: 20, frequency: 'monthly' });
     const before = await (await fetch((await openCheckout(pro, offer._id)).url)).text();
     expect(before).not.toContain('id="intro"');
-    expect((await pro.test.put(`/subscription-retention/offers/${offer._id}`, { intro: { enabled: true, price: 5, periods: 2 } })).status).toBe(200);
+    expect((await pro.test.put(`/subscription-retention/offers/${offer._id}`, { intro: { enabled: true, price: 5, periods: 3 } })).status).toBe(200);
     const html = await (await fetch((await openCheckout(pro, offer._id)).url)).text();
-    expect(html).toContain('<strong>Intro price:</strong> $20.00 today, then $5.00 / month for the next 2 months, then $20.00 / month.');
+    // The intro counts from the first charge: today's is one of its three.
+    expect(html).toContain('<strong>Intro price:</strong> $5.00 today, then $5.00 / month for the next 2 months, then $20.00 / month.');
+    expect(html).toContain('Pay $5.00');
+    // A discount code does not stack with an intro price: a clear 400, nothing opened.
+    const code = await pro.test.post('/discounts', { name: 'Tenth off', code: 'HERB10', valueType: 'percentage', value: 10, mainProductIds: [offer._id] });
+    expect(code.status, code.text).toBe(201);
+    const withCode = await pro.test.post('/checkout/sessions', { productId: offer._id, discountCode: 'HERB10', successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+    expect(withCode.status, withCode.text).toBe(400);
+    expect(withCode.body).toMatchObject({ field: 'discountCode' });
     // Another account's checkout of an offer without intro shows none.
     expect(await (await fetch((await openCheckout(seller, (await createOffer(seller, { name: 'Plain', price: 20, frequency: 'monthly' }))._id)).url)).text()).not.toContain('id="intro"');
   });

@@ -8,6 +8,7 @@ import { ApiClient, control, createTestAccount, startTestRuntime } from '../supp
 import { joinTeam } from '../support/team';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { randomHex } from '../../shared/platform/ids';
+import { sentMails } from '../support/local';
 
 let runtime: LocalRuntime;
 let dist: string;
@@ -25,16 +26,12 @@ const unique = (name: string) => `${name}-${randomHex(4)}@example.com`;
 const anon = () => control(runtime);
 const advance = (seconds: number) => control(runtime).post('/_local/clock/advance', { seconds });
 
-async function mails(to: string) {
-  return (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { text: string; html: string; subject: string }[];
-}
-
 /** Asks for a link and reads it from the captured mail, as the person would from their inbox. */
 async function signInLink(email: string): Promise<string> {
   const asked = await anon().post('/dashboard/auth/magic-link', { email });
   expect(asked.status).toBe(202);
   expect(asked.body).toEqual({ sent: true });
-  const last = (await mails(email.toLowerCase())).at(-1);
+  const last = (await sentMails(runtime, email.toLowerCase())).at(-1);
   const link = last && /(https?:\/\/\S+\/dashboard\/sign-in\?token=[^\s"<]+)/.exec(last.text)?.[1];
   if (!link) throw new Error(`no sign-in mail to ${email}`);
   return link;
@@ -84,7 +81,7 @@ describe('dashboard sign-in', () => {
     const notSession = await owner.live.get('/dashboard/auth/me');
     expect([notSession.status, notSession.body.code]).toEqual([400, 'NOT_A_SESSION']);
     // The mail never carries a token anywhere but in the link.
-    expect((await mails(email.toLowerCase())).length).toBe(1);
+    expect((await sentMails(runtime, email.toLowerCase())).length).toBe(1);
   });
 
   it('answers 202 for an unknown address and mails nothing; limits links per address', { timeout: 30_000 }, async () => {
@@ -93,7 +90,7 @@ describe('dashboard sign-in', () => {
       const asked = await anon().post('/dashboard/auth/magic-link', { email: nobody.toUpperCase() });
       expect([asked.status, asked.body]).toEqual([202, { sent: true }]);
     }
-    expect(await mails(nobody)).toEqual([]);
+    expect(await sentMails(runtime, nobody)).toEqual([]);
     // The sixth in the window is refused for known and unknown addresses alike.
     const limited = await anon().post('/dashboard/auth/magic-link', { email: nobody });
     expect([limited.status, limited.body.code]).toEqual([429, 'SIGN_IN_RATE_LIMITED']);

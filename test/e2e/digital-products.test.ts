@@ -115,6 +115,10 @@ describe('product files', () => {
     const pageHtml = await (await fetch(receiptPage)).text();
     const fresh = /<ul id="downloads"><li><a href="([^"]+)"/.exec(pageHtml)![1]!.replace(/&amp;/g, '&');
     expect(fresh).not.toBe(pageLink);
+    // In the buyer's language: the browser's, or the seller's default.
+    const french = await (await fetch(receiptPage, { headers: { 'accept-language': 'fr-FR,fr;q=0.9' } })).text();
+    expect(french).toContain('Chaque lien fonctionne une heure');
+    expect(french).toContain('<html lang="fr"');
     // Three downloads in all for this order (limit 3): the page's, the receipt's, then refused.
     expect((await fetch(pageLink)).status).toBe(200);
     expect((await fetch(fresh)).status).toBe(200);
@@ -269,9 +273,14 @@ describe('buy links', () => {
     expect((await fetch(`${runtime.url}/buy/${pwyw._id}?amount=lots`, { redirect: 'manual' })).status).toBe(400);
     expect((await fetch(`${runtime.url}/buy/${product._id}?discount=NOPE`, { redirect: 'manual' })).status).toBe(400);
 
-    // A buy link that was paid is an order like any other.
-    const sessionId = location.split('/').pop()!;
-    expect(sessionId).toBeTruthy();
+    // Opened from a page, the checkout returns there; opened from none (a bio), to a thank-you page.
+    const fromSite = await fetch(read.buyUrl, { redirect: 'manual', headers: { referer: 'https://fan-site.example.com/post/1' } });
+    const fromSitePage = await (await fetch(new URL(fromSite.headers.get('location')!, runtime.url))).text();
+    expect(fromSitePage).toContain('https://fan-site.example.com/post/1');
+    const thanks = await fetch(`${read.buyUrl}/thanks`);
+    expect(thanks.status).toBe(200);
+    expect(await thanks.text()).toContain('Your receipt is on its way');
+    expect((await fetch(`${runtime.url}/buy/${'0'.repeat(24)}/thanks`)).status).toBe(404);
 
     // Link previews and prefetches: a page about the product, no session.
     const before = (await events(runtime, seller)).length;

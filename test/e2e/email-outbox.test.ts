@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
-import { suppressEmail } from '../../shared/audience/service';
+import { suppressEmail } from '../../shared/audience/suppression';
 import { deliverQueuedMail } from '../../shared/email/delivery';
 import { queueTransactional } from '../../shared/email/outbox';
 import { claimQueuedMail, getQueuedMail, getSentMail, INTERRUPTED_REASON } from '../../shared/email/repository';
+import { sentMails } from '../support/local';
 
 // Transactional mail other capabilities queue (shared/email/outbox.ts), delivered by the email
 // capability's own consumer: at most once per mail, provider faults retried by the bus and then
@@ -20,7 +21,6 @@ afterAll(async () => runtime?.stop());
 
 const unique = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 const settle = () => settleWithRetries(runtime);
-const mails = async (to: string) => (await ctl.get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; html: string; text: string; headers?: Record<string, string> }[];
 
 describe('queued transactional mail', () => {
   it('is checked when queued, delivered once by the email worker, and recorded as sent mail, never as a newsletter post', { timeout: 90_000 }, async () => {
@@ -39,14 +39,14 @@ describe('queued transactional mail', () => {
     await settle();
 
     for (const to of [a, b]) {
-      const [mail, ...more] = await mails(to);
+      const [mail, ...more] = await sentMails(runtime, to);
       expect(more).toEqual([]);
       expect(mail!.subject).toBe('Your access');
       expect(mail!.html).not.toContain('<script');
       expect(mail!.html).toContain('/email/click/');
       expect(mail!.headers?.['List-Unsubscribe']).toContain('/email/unsubscribe/');
     }
-    expect(await mails(blocked)).toEqual([]);
+    expect(await sentMails(runtime, blocked)).toEqual([]);
     expect(await getSentMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ _id: queued.id, sent: 2, source: 'membership', subject: 'Your access' });
     expect((await account.test.get(`/newsletters/posts/${queued.id}`)).status).toBe(404);
     expect((await account.test.get('/newsletters/posts')).body.data).toEqual([]);
@@ -54,7 +54,7 @@ describe('queued transactional mail', () => {
 
     // A redelivered event (or a second worker) finds the mail sent: nothing goes twice.
     await deliverQueuedMail(runtime.deps, scope, queued.id!);
-    expect(await mails(a)).toHaveLength(1);
+    expect(await sentMails(runtime, a)).toHaveLength(1);
     expect((await getQueuedMail(runtime.deps.store, scope, queued.id!))?.status).toBe('sent');
 
     // Another account and mode cannot reach the mail.
@@ -62,7 +62,7 @@ describe('queued transactional mail', () => {
     expect(await getSentMail(runtime.deps.store, { accountId: stranger.accountId, mode: 'test' }, queued.id!)).toBeUndefined();
     expect(await getSentMail(runtime.deps.store, { ...scope, mode: 'live' }, queued.id!)).toBeUndefined();
     await deliverQueuedMail(runtime.deps, { accountId: stranger.accountId, mode: 'test' }, queued.id!);
-    expect(await mails(a)).toHaveLength(1);
+    expect(await sentMails(runtime, a)).toHaveLength(1);
   });
 
   it('retries a provider fault through the bus, dead-letters it, and sends it once on redrive', { timeout: 90_000 }, async () => {
@@ -72,7 +72,7 @@ describe('queued transactional mail', () => {
     await ctl.post('/_local/emails/refuse', { emails: [refused] });
     const queued = await queueTransactional(runtime.deps, scope, { to: [refused], subject: 'Receipt', text: 'Thanks' });
     await settle();
-    expect(await mails(refused)).toEqual([]);
+    expect(await sentMails(runtime, refused)).toEqual([]);
     const held = await getQueuedMail(runtime.deps.store, scope, queued.id!);
     // The first attempt and the bus's retries each reached the provider and put the mail back.
     expect(held).toMatchObject({ status: 'queued' });
@@ -90,15 +90,15 @@ describe('queued transactional mail', () => {
     expect(await claim(now + 1)).toBe(false);
     await deliverQueuedMail(runtime.deps, scope, queued.id!);
     await settle();
-    expect(await mails(refused)).toEqual([]);
+    expect(await sentMails(runtime, refused)).toEqual([]);
     await ctl.post('/_local/clock/advance', { seconds: 62 });
     await settle();
-    expect(await mails(refused)).toHaveLength(1);
+    expect(await sentMails(runtime, refused)).toHaveLength(1);
     expect((await getQueuedMail(runtime.deps.store, scope, queued.id!))?.status).toBe('sent');
     // The dead-lettered event, redriven, finds it sent.
     await ctl.post('/_local/dead-letters/redrive', { queue: 'consumer:email-transactional' });
     await settle();
-    expect(await mails(refused)).toHaveLength(1);
+    expect(await sentMails(runtime, refused)).toHaveLength(1);
     expect(await getSentMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ sent: 1 });
   });
 
@@ -112,13 +112,13 @@ describe('queued transactional mail', () => {
     const claim = (id: string, takeOver: boolean) => claimQueuedMail(runtime.deps.store, scope, id, { nowMs: now, leaseUntil: now + 60_000, updatedAt: new Date(now).toISOString(), takeOver });
     expect(await claim(queued.id!, false)).toBe(true);
     await settle();
-    expect(await mails(to)).toEqual([]);
+    expect(await sentMails(runtime, to)).toEqual([]);
     expect((await getQueuedMail(runtime.deps.store, scope, queued.id!))?.status).toBe('sending');
 
     // Once the lease is over, the takeover timer finds it interrupted: failed, never sent again.
     await ctl.post('/_local/clock/advance', { seconds: 62 });
     await settle();
-    expect(await mails(to)).toEqual([]);
+    expect(await sentMails(runtime, to)).toEqual([]);
     expect(await getQueuedMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ status: 'failed', failureReason: INTERRUPTED_REASON, once: true });
     // A claim without takeover cannot reach a mail another worker is sending, even past its lease.
     const held = await queueTransactional(runtime.deps, scope, { to: [other], subject: 'Held', text: 'x', once: true });
@@ -143,7 +143,7 @@ describe('queued transactional mail', () => {
       const queued = await queueTransactional(runtime.deps, scope, { to: recipients, subject: 'Half', text: 'x' });
       await settle();
       expect(calls).toBe(2);
-      const received = await Promise.all(recipients.map(async (to) => (await mails(to)).length));
+      const received = await Promise.all(recipients.map(async (to) => (await sentMails(runtime, to)).length));
       // The first call's 50 got it once; the refused call's 50 are not retried (a retry would repeat the first 50).
       expect(received.filter((n) => n === 1)).toHaveLength(50);
       expect(received.filter((n) => n === 0)).toHaveLength(50);
@@ -161,7 +161,7 @@ describe('queued transactional mail', () => {
     await ctl.patch(`/_local/accounts/${account.accountId}`, { senderVerified: false });
     const queued = await queueTransactional(runtime.deps, scope, { to: [to], subject: 'Hi', text: 'Hello' });
     await settle();
-    expect(await mails(to)).toEqual([]);
+    expect(await sentMails(runtime, to)).toEqual([]);
     expect(await getQueuedMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ status: 'failed', attempts: 0 });
     expect(await getSentMail(runtime.deps.store, scope, queued.id!)).toBeUndefined();
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { upsertContact } from '../../shared/audience/service';
+import { sentMails } from '../support/local';
 
 let runtime: LocalRuntime;
 let ctl: ApiClient;
@@ -11,16 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-interface Mail {
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-  headers?: Record<string, string>;
-  fromName?: string;
-  replyTo?: string;
-}
-const mails = async (to?: string): Promise<Mail[]> => (await ctl.get(`/_local/emails${to ? `?to=${encodeURIComponent(to)}` : ''}`)).body.emails;
 const settle = () => settleWithRetries(runtime);
 const hrefs = (html: string) => [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
 const unique = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -53,10 +44,10 @@ describe('POST /newsletters/send', () => {
     await bad({ to: 'a@example.com', subject: 'Hi' }, /Either html or text/);
     // 100 addresses that collapse to fewer are fine; 100 distinct too.
     expect((await account.test.post('/newsletters/send', { ...ok, to: Array.from({ length: 100 }, (_, i) => `r${i}@example.com`) })).status).toBe(200);
-    expect(await mails('r99@example.com')).toHaveLength(1);
+    expect(await sentMails(runtime, 'r99@example.com')).toHaveLength(1);
 
     // Nothing was sent by the refused requests.
-    expect(await mails('a@example.com')).toHaveLength(0);
+    expect(await sentMails(runtime, 'a@example.com')).toHaveLength(0);
 
     await ctl.patch(`/_local/accounts/${account.accountId}`, { senderVerified: false });
     const unverified = await account.test.post('/newsletters/send', ok);
@@ -96,8 +87,8 @@ describe('POST /newsletters/send', () => {
     expect(sent.status, sent.text).toBe(200);
     expect(sent.body).toMatchObject({ accepted: [x, 'second@example.com'], status: 'sent' });
 
-    const [mail] = await mails(x);
-    expect(await mails(x)).toHaveLength(1);
+    const [mail] = await sentMails(runtime, x);
+    expect(await sentMails(runtime, x)).toHaveLength(1);
     expect(mail).toMatchObject({ subject: 'Launch', fromName: 'Ann Creator', replyTo: 'reply@example.com' });
     expect(mail!.html).toContain('9 Long Road, Leeds, UK');
     expect(mail!.html).toContain('Big news');
@@ -149,7 +140,7 @@ describe('POST /newsletters/send', () => {
     expect(contact.lastClickAt).not.toBeNull();
 
     // RFC 8058 one-click from the second recipient's header.
-    const second = (await mails('second@example.com')).find((m) => m.subject === 'Launch')!;
+    const second = (await sentMails(runtime, 'second@example.com')).find((m) => m.subject === 'Launch')!;
     const oneClick = second.headers!['List-Unsubscribe']!.slice(1, -1);
     const posted = await fetch(oneClick, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
     expect(posted.status).toBe(200);
@@ -252,7 +243,7 @@ describe('newsletter posts', () => {
     await settle();
     console.log(`sent the post in ${Date.now() - sendStart} ms`);
 
-    const weekly = (await mails()).filter((m) => m.subject === 'Weekly');
+    const weekly = (await sentMails(runtime)).filter((m) => m.subject === 'Weekly');
     const counts = new Map<string, number>();
     for (const m of weekly) counts.set(m.to, (counts.get(m.to) ?? 0) + 1);
     expect(counts.size).toBe(298);
@@ -266,14 +257,14 @@ describe('newsletter posts', () => {
     const tagged = await account.test.post('/newsletters/posts', { subject: 'Few only', text: 'hi', tag: 'few' });
     await account.test.post(`/newsletters/posts/${tagged.body._id}/send`);
     await settle();
-    expect(new Set((await mails()).filter((m) => m.subject === 'Few only').map((m) => m.to))).toEqual(new Set(emails.slice(290)));
+    expect(new Set((await sentMails(runtime)).filter((m) => m.subject === 'Few only').map((m) => m.to))).toEqual(new Set(emails.slice(290)));
 
     // Segments do not exist yet: the post fails clearly and goes to nobody.
     const segmented = await account.test.post('/newsletters/posts', { subject: 'Seg', text: 'hi', segmentId: 'seg_1' });
     const refused = await account.test.post(`/newsletters/posts/${segmented.body._id}/send`);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('SEGMENT_UNAVAILABLE');
-    expect((await mails()).filter((m) => m.subject === 'Seg')).toHaveLength(0);
+    expect((await sentMails(runtime)).filter((m) => m.subject === 'Seg')).toHaveLength(0);
   });
 
   it('schedules, cancels and sends at sendAt; edits only drafts', async () => {
@@ -290,9 +281,9 @@ describe('newsletter posts', () => {
     expect((await account.test.patch(`/newsletters/posts/${post._id}`, { subject: 'Later on' })).body.subject).toBe('Later on');
     await account.test.post(`/newsletters/posts/${post._id}/schedule`, { sendAt: new Date(now + 3600_000).toISOString() });
     await ctl.post('/_local/clock/advance', { seconds: 1800 });
-    expect(await mails(to)).toHaveLength(0);
+    expect(await sentMails(runtime, to)).toHaveLength(0);
     await ctl.post('/_local/clock/advance', { seconds: 1900 });
-    expect((await mails(to)).map((m) => m.subject)).toEqual(['Later on']);
+    expect((await sentMails(runtime, to)).map((m) => m.subject)).toEqual(['Later on']);
     expect((await account.test.get(`/newsletters/posts/${post._id}`)).body).toMatchObject({ status: 'sent', sent: 1 });
   });
 });

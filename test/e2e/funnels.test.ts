@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
+import { sentMails } from '../support/local';
 
 let runtime: LocalRuntime;
 let ctl: ApiClient;
@@ -10,9 +11,11 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-const mails = async (to: string) => (await ctl.get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; html: string }[];
 const settle = () => settleWithRetries(runtime);
-const advanceHours = async (h: number) => (await ctl.post('/_local/clock/advance', { seconds: h * 3600 }), settle());
+const advanceHours = async (h: number) => {
+  await ctl.post('/_local/clock/advance', { seconds: h * 3600 });
+  await settle();
+};
 
 describe('funnels', () => {
   it('create → activate → a lead from a free checkout gets the welcome sequence at its times; errors; stats', { timeout: 300_000 }, async () => {
@@ -49,7 +52,7 @@ describe('funnels', () => {
     // The lead ticks the newsletter box of the checkout: the sequence is marketing mail.
     await ctl.post(`/_local/checkout/${session.id}/pay`, { email: lead, firstName: 'Lea', marketingOptIn: true });
     await settle();
-    expect((await mails(lead)).filter((m) => /Here is/.test(m.subject))).toHaveLength(1);
+    expect((await sentMails(runtime, lead)).filter((m) => /Here is/.test(m.subject))).toHaveLength(1);
     const leadEvents = (await ctl.get(`/_local/events?accountId=${account.accountId}&mode=test&type=funnel.lead`)).body.events;
     expect(leadEvents).toHaveLength(1);
     expect(leadEvents[0].data.lead).toMatchObject({ email: lead, subscribed: true, tag: funnel.tag });
@@ -57,11 +60,11 @@ describe('funnels', () => {
     const counts = [];
     for (const h of [23, 1, 47, 1, 47, 1, 47, 1]) {
       await advanceHours(h);
-      counts.push((await mails(lead)).length);
+      counts.push((await sentMails(runtime, lead)).length);
     }
     // One mail right away, then at 24, 72, 120 and 168 hours, never early.
     expect(counts).toEqual([1, 2, 2, 3, 3, 4, 4, 5]);
-    const offerMail = (await mails(lead)).find((m) => /Ready for the next step/.test(m.subject))!;
+    const offerMail = (await sentMails(runtime, lead)).find((m) => /Ready for the next step/.test(m.subject))!;
     const click = [...offerMail.html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&')).find((u) => u.includes('/email/click/'))!;
     const redirect = await fetch(click, { redirect: 'manual' });
     expect(redirect.headers.get('location')).toBe('https://shop.example.com/course?discount=WELCOME-20');

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { getAccount } from '../../shared/platform/accounts';
 import { getImport, rowPage } from '../../shared/imports/repository';
-import { BATCH_ROWS, IMPORT_QUEUE, processRows, runBatch } from '../../shared/imports/service';
+import { processRows, runBatch } from '../../shared/imports/run';
+import { BATCH_ROWS, IMPORT_QUEUE } from '../../shared/imports/service';
 import { control, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 
 let runtime: LocalRuntime;

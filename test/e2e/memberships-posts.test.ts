@@ -4,7 +4,7 @@ import { control, createProduct } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { changeMember, requireMembership } from '../../shared/memberships/service';
 import { productSource } from '../../shared/memberships/rules';
-import { suppressEmail } from '../../shared/audience/service';
+import { suppressEmail } from '../../shared/audience/suppression';
 
 let runtime: LocalRuntime;
 

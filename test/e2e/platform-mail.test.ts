@@ -3,6 +3,7 @@ import type { LocalRuntime } from '../../shared/local/runtime';
 import { logger } from '../../shared/platform/logger';
 import { randomHex } from '../../shared/platform/ids';
 import { control, createTestAccount, settleWithRetries, startTestRuntime } from '../support/runtime';
+import { sentMails } from '../support/local';
 
 // The platform's own mails (sign-in links, invites) when the mail service refuses them: seen
 // (logged with the reason), retried on the platform-mail queue, dead-lettered after its last
@@ -14,7 +15,6 @@ beforeAll(async () => {
 afterAll(async () => runtime?.stop());
 
 const unique = (name: string) => `${name}-${randomHex(4)}@example.com`;
-const mails = async (to: string) => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; text: string; from: string }[];
 const refusals = (spy: { mock: { calls: unknown[][] } }, kind: string) => spy.mock.calls.filter(([message, fields]) => message === 'platform mail refused' && (fields as { kind: string }).kind === kind);
 
 describe('a refused platform mail', () => {
@@ -27,7 +27,7 @@ describe('a refused platform mail', () => {
       const asked = await control(runtime).post('/dashboard/auth/magic-link', { email });
       expect(asked.status).toBe(202);
       expect(asked.body).toEqual({ sent: true });
-      expect(await mails(email)).toEqual([]);
+      expect(await sentMails(runtime, email)).toEqual([]);
       const [[, fields]] = refusals(spy, 'sign-in') as [[string, { reason: string; retry: boolean }]];
       expect(fields).toMatchObject({ retry: false, reason: expect.stringMatching(/Mailbox unavailable/) });
       // Neither the address nor the link is in the log line.
@@ -35,7 +35,7 @@ describe('a refused platform mail', () => {
 
       runtime.adapters.email.failFor.delete(email);
       await settleWithRetries(runtime);
-      const [mail] = await mails(email);
+      const [mail] = await sentMails(runtime, email);
       expect(mail?.text).toMatch(/\/dashboard\/sign-in\?token=/);
       expect(mail?.from).toBe('no-reply@creator-commerce.localhost');
     } finally {

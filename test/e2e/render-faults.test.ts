@@ -6,6 +6,7 @@ import { queueTransactional } from '../../shared/email/outbox';
 import { getQueuedMail } from '../../shared/email/repository';
 import { badGateway } from '../../shared/platform/errors';
 import type { RenderPort } from '../../shared/platform/ports';
+import { sentMails } from '../support/local';
 
 // The render port in AWS is a function of its own (shared/adapters/aws/render.ts); when it cannot
 // be reached it answers 502 RENDER_UNAVAILABLE. Here the local port fails the same way on demand:
@@ -44,7 +45,6 @@ afterAll(async () => {
 
 const unique = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 const settle = () => settleWithRetries(runtime);
-const mails = async (to: string) => (await ctl.get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string }[];
 
 describe('when rendering is unavailable', () => {
   it('a transactional send answers 502 and records nothing; sent again, it goes out once', { timeout: 60_000 }, async () => {
@@ -54,12 +54,12 @@ describe('when rendering is unavailable', () => {
     const refused = await account.test.post('/newsletters/send', { to: [to], subject: 'Receipt', html: '<p>Thanks</p>' });
     expect(refused.status).toBe(502);
     expect(refused.body.code).toBe('RENDER_UNAVAILABLE');
-    expect(await mails(to)).toEqual([]);
+    expect(await sentMails(runtime, to)).toEqual([]);
     expect((await account.test.get('/newsletters/posts')).body.data).toEqual([]);
     expect((await account.test.get('/newsletters/settings')).body.totalEmailsSent).toBe(0);
     const sent = await account.test.post('/newsletters/send', { to: [to], subject: 'Receipt', html: '<p>Thanks</p>' });
     expect(sent.status).toBe(200);
-    expect(await mails(to)).toHaveLength(1);
+    expect(await sentMails(runtime, to)).toHaveLength(1);
   });
 
   it('a queued mail goes back to the queue, is retried by the bus, and goes out once', { timeout: 60_000 }, async () => {
@@ -70,7 +70,7 @@ describe('when rendering is unavailable', () => {
     const queued = await queueTransactional(runtime.deps, scope, { to: [to], subject: 'Access', text: 'Hello' });
     await settle();
     expect(calls).toBe(3);
-    expect(await mails(to)).toHaveLength(1);
+    expect(await sentMails(runtime, to)).toHaveLength(1);
     expect(await getQueuedMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
@@ -83,7 +83,7 @@ describe('when rendering is unavailable', () => {
     expect((await account.test.post(`/newsletters/posts/${created.body._id}/send`)).status).toBeLessThan(300);
     await settle();
     expect(calls).toBe(3);
-    for (const email of readers) expect(await mails(email), email).toHaveLength(1);
+    for (const email of readers) expect(await sentMails(runtime, email), email).toHaveLength(1);
     expect((await account.test.get(`/newsletters/posts/${created.body._id}`)).body).toMatchObject({ status: 'sent', sent: readers.length });
   });
 

@@ -172,7 +172,7 @@ describe('save offers at cancel', () => {
     const introOffer = (await createOffer(account, { name: 'Intro club', price: 20, frequency: 'monthly' }))._id;
     const badIntro = await account.test.put(`/subscription-retention/offers/${introOffer}`, { intro: { enabled: true, price: 25 } });
     expect(badIntro.body).toMatchObject({ code: 'INVALID_RETENTION_CONFIG', field: 'intro.price' });
-    expect((await account.test.put(`/subscription-retention/offers/${introOffer}`, { intro: { enabled: true, price: 5, periods: 1 } })).status).toBe(200);
+    expect((await account.test.put(`/subscription-retention/offers/${introOffer}`, { intro: { enabled: true, price: 5, periods: 2 } })).status).toBe(200);
     const yearlyOffer = (await createOffer(account, { name: 'Yearly club', price: 10, frequency: 'monthly' }))._id;
     expect((await account.test.put(`/subscription-retention/offers/${yearlyOffer}`, { yearlySwitch: { enabled: true, afterPayments: 1, percentOff: 20 } })).status).toBe(200);
     const intro = await subscribe(account, introOffer, 'intro@example.com');
@@ -235,7 +235,9 @@ describe('save offers at cancel', () => {
     expect(await renewals(discounted.subscriberId)).toEqual([1500, 1500]);
     expect(await renewals(intro.subscriberId)).toEqual([2000, 500]); // newest first
     const introReport = await account.test.get('/subscription-retention/intro/report');
-    expect(introReport.body).toMatchObject({ intro: { subscribersStarted: 1, paymentsAtIntroPrice: 1 }, yearlySwitch: { prompted: 1, accepted: 1 } });
+    // The intro's 2 charges count from the first: the checkout's and one renewal at $5, then $20.
+    expect(((await subscriber(account, intro.subscriberId)).payments as { amountCents: number }[]).map((p) => p.amountCents)).toEqual([2000, 500, 500]);
+    expect(introReport.body).toMatchObject({ intro: { subscribersStarted: 1, paymentsAtIntroPrice: 2 }, yearlySwitch: { prompted: 1, accepted: 1 } });
 
     const report = await account.test.get('/subscription-retention/save-offers/report?days=90');
     expect(report.status, report.text).toBe(200);

@@ -3,6 +3,7 @@ import { createTestAccount, startTestRuntime, settleWithRetries, type TestAccoun
 import { advanceDays, control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import { inviteLink, tokenOf } from '../support/team';
 import type { LocalRuntime } from '../../shared/local/runtime';
+import { sentMails } from '../support/local';
 
 /**
  * Faults a new seller and buyer met (issue 38), each replayed as they met it: receipts listed as
@@ -17,14 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-interface Mail {
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-}
 const settle = () => settleWithRetries(runtime);
-const mails = async (to: string): Promise<Mail[]> => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
 const unique = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 const ok = async <T = any>(call: Promise<{ status: number; body: T; text: string }>, label: string): Promise<T> => {
   const res = await call;
@@ -47,7 +41,7 @@ describe('1. transactional mail is not a newsletter post', () => {
     const buyer = unique('receipt');
     await pay(runtime, (await openCheckout(account, product._id)).id, { email: buyer });
     await settle();
-    expect((await mails(buyer)).length).toBeGreaterThanOrEqual(1);
+    expect((await sentMails(runtime, buyer)).length).toBeGreaterThanOrEqual(1);
 
     const posts = await ok(account.test.get('/newsletters/posts'), 'posts');
     expect(posts.data).toEqual([]);
@@ -105,7 +99,7 @@ describe('2. marketing mail only with consent', () => {
     const post = await ok(account.test.post('/newsletters/posts', { subject: 'Our spring news', html: '<p>New stickers</p>' }), 'post');
     await ok(account.test.post(`/newsletters/posts/${post._id}/send`, {}), 'send');
     await settle();
-    const news = async (to: string) => (await mails(to)).filter((m) => m.subject === 'Our spring news');
+    const news = async (to: string) => (await sentMails(runtime, to)).filter((m) => m.subject === 'Our spring news');
     expect(await news(yes)).toHaveLength(1);
     expect(await news(manual)).toHaveLength(1);
     expect(await news(no)).toHaveLength(0);
@@ -119,7 +113,7 @@ describe('2. marketing mail only with consent', () => {
     await pay(runtime, (await openCheckout(account, magnet._id)).id, { email: leadYes, marketingOptIn: true });
     await pay(runtime, (await openCheckout(account, magnet._id)).id, { email: leadNo });
     await settle();
-    const welcome = async (to: string) => (await mails(to)).filter((m) => m.subject.startsWith('Here is'));
+    const welcome = async (to: string) => (await sentMails(runtime, to)).filter((m) => m.subject.startsWith('Here is'));
     expect(await welcome(leadYes)).toHaveLength(1);
     expect(await welcome(leadNo)).toHaveLength(0);
   });
@@ -220,7 +214,7 @@ describe('6. buyer and seller notices', () => {
     const { saleId } = (await pay(runtime, (await openCheckout(account, product._id)).id, { email: buyer, firstName: 'Bo' })) as { saleId: string };
     await settle();
 
-    const sale = (await mails(seller)).filter((m) => /new sale/i.test(m.subject));
+    const sale = (await sentMails(runtime, seller)).filter((m) => /new sale/i.test(m.subject));
     expect(sale).toHaveLength(1);
     expect(sale[0]!.subject).toContain('Pattern book');
     expect(sale[0]!.text).toContain('$30.00');
@@ -229,7 +223,7 @@ describe('6. buyer and seller notices', () => {
 
     expect((await control(runtime).post(`/_local/sales/${saleId}/refund`, { amountCents: 1000 })).status).toBe(200);
     await settle();
-    const refunds = (await mails(buyer)).filter((m) => /refund/i.test(m.subject));
+    const refunds = (await sentMails(runtime, buyer)).filter((m) => /refund/i.test(m.subject));
     expect(refunds).toHaveLength(1);
     expect(refunds[0]!.subject).toContain('Pattern book');
     expect(refunds[0]!.text).toContain('$10.00');
@@ -241,7 +235,7 @@ describe('6. buyer and seller notices', () => {
     const second = unique('buyer');
     await pay(runtime, (await openCheckout(account, product._id)).id, { email: second });
     await settle();
-    expect((await mails(second)).length).toBeGreaterThanOrEqual(1);
-    expect((await mails(seller)).filter((m) => /new sale/i.test(m.subject))).toHaveLength(1);
+    expect((await sentMails(runtime, second)).length).toBeGreaterThanOrEqual(1);
+    expect((await sentMails(runtime, seller)).filter((m) => /new sale/i.test(m.subject))).toHaveLength(1);
   });
 });

@@ -82,7 +82,9 @@ describe('settings of every function (capability manifests -> template)', () => 
   it('gives every function what its capabilities declare, and a secret only to the functions that declare it', () => {
     expect(functions.length).toBeGreaterThan(60);
     const expected = new Map<DeployedFunction, Set<string>>(functions.map((fn) => [fn, new Set()]));
-    const add = (fn: DeployedFunction, settings: Setting[] | undefined) => settings?.forEach((s) => expected.get(fn)!.add(s.name));
+    const add = (fn: DeployedFunction, settings: Setting[] | undefined) => {
+      for (const s of settings ?? []) expected.get(fn)!.add(s.name);
+    };
     // Declared in the manifests: the API function of each capability (a provider's rides on its
     // capability's), its jobs function, each consumer and queue worker.
     for (const capability of APP.capabilities) {

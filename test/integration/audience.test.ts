@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createTestDeps } from '../support/store';
 import { createAccount } from '../../shared/platform/accounts';
 import { newEvent } from '../../shared/platform/events';
-import { addTags, findContactByEmail, recordSaleFacts, removeTags, upsertContact } from '../../shared/audience/service';
+import { addTags, findContactByEmail, removeTags, upsertContact } from '../../shared/audience/service';
+import { recordSaleFacts } from '../../shared/audience/sale-facts';
 
 const sale = (email: string, productId: string, amount: number, currency = 'USD', country = 'de') => ({
   order: { id: 'o1', productId, createdAt: '2026-01-02T03:04:05.000Z' },

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createTestDeps } from '../support/store';
 import { createAccount } from '../../shared/platform/accounts';
-import { createContact, findContactByEmail, importContacts, unsubscribeEmail } from '../../shared/audience/service';
+import { createContact, findContactByEmail } from '../../shared/audience/service';
+import { importContacts } from '../../shared/audience/bulk';
+import { unsubscribeEmail } from '../../shared/audience/suppression';
 import { emailClaim, getContacts } from '../../shared/audience/repository';
-import { rowContactId } from '../../shared/imports/service';
+import { rowContactId } from '../../shared/imports/row-states';
 
 /**
  * The bulk path of a subscriber import (audience `importContacts`): existing data wins, and a batch

@@ -41,6 +41,7 @@ function measuredBlob(blob: LocalBlob, samples: number[]): BlobPort {
     put: (key, body, type) => blob.put(key, body, type),
     get: (key) => blob.get(key),
     delete: (key) => blob.delete(key),
+    multipart: blob.multipart,
     putStream(key, chunks, type) {
       async function* sampled() {
         let n = 0;

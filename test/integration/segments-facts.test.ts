@@ -2,20 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createTestDeps } from '../support/store';
 import { createAccount } from '../../shared/platform/accounts';
 import { newEvent } from '../../shared/platform/events';
-import {
-  addTags,
-  audiencePage,
-  bulkCreateContacts,
-  contactFacts,
-  deleteContact,
-  recordEngagement,
-  recordSaleFacts,
-  rebuildContactFacts,
-  removeTags,
-  listContacts,
-  updateContact,
-  upsertContact,
-} from '../../shared/audience/service';
+import { addTags, deleteContact, removeTags, listContacts, updateContact, upsertContact } from '../../shared/audience/service';
+import { audiencePage, recordEngagement } from '../../shared/audience/suppression';
+import { bulkCreateContacts } from '../../shared/audience/bulk';
+import { contactFacts, rebuildContactFacts } from '../../shared/audience/contact-facts';
+import { recordSaleFacts } from '../../shared/audience/sale-facts';
 import type { ContactRecord } from '../../shared/audience/records';
 import { getFactsHead, updateContactTagsIfUnchanged } from '../../shared/audience/repository';
 import { createSegment, evaluate, refreshSmartTag, refreshStep, segmentMembersPage } from '../../shared/segments/service';

@@ -1,4 +1,4 @@
-import { ApiClient, settleWithRetries, type TestAccount } from './runtime';
+import { ApiClient, control, settleWithRetries, type TestAccount } from './runtime';
 import type { LocalRuntime } from '../../shared/local/runtime';
 
 /** Helpers for the money-path tests: everything goes through HTTP, as a black-box client would. */
@@ -40,7 +40,7 @@ export async function events(runtime: LocalRuntime, account: TestAccount, type?:
   return res.body.events;
 }
 
-export const control = (runtime: LocalRuntime) => new ApiClient(runtime.url);
+export { control };
 
 export async function advanceDays(runtime: LocalRuntime, days: number) {
   const res = await control(runtime).post('/_local/clock/advance', { seconds: days * 24 * 3600 });

@@ -43,7 +43,8 @@ type Responder = (request: StripeRequest) => Answer | undefined;
  * (`Idempotent-Replayed: true`), so a retried charge is never charged twice.
  *
  * `respond` overrides come first (faults: 429, 5xx, timeouts, dropped connections); they act before
- * the request "executes", so nothing is stored under their idempotency key.
+ * the request "executes", so nothing is stored under their idempotency key, unless the responder
+ * calls `execute` itself (Stripe acted, its answer was lost or held back).
  *
  * Not modelled: Connect, multiple subscription items, proration amounts, invoice items, taxes
  * beyond one rate per buyer country (`taxRates`), 3-D Secure (`requires_action`), Smart Retries'
@@ -126,6 +127,14 @@ export class FakeStripe {
 
   take() {
     return this.requests.splice(0, this.requests.length);
+  }
+
+  /**
+   * What the fake would answer, the call executed (stored under its idempotency key): a responder
+   * that returns it with a `delayMs` or another status models an answer lost after Stripe acted.
+   */
+  execute(r: StripeRequest): Answer {
+    return this.answer(r);
   }
 
   private answer(r: StripeRequest): Answer {

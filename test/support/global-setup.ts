@@ -21,7 +21,9 @@ const MAX_FILES = Math.max(1, Number(process.env.TEST_DYNAMODB_MAX_FILES ?? 8));
 const MAX_CPU_SECONDS = Math.max(1, Number(process.env.TEST_DYNAMODB_MAX_CPU_SECONDS ?? 20));
 
 type Shared = { desk?: Promise<{ pool: DynamoPool; url: string; close: () => void }>; users: number };
-const shared = ((globalThis as { __testDynamoPool?: Shared }).__testDynamoPool ??= { users: 0 });
+const holder = globalThis as { __testDynamoPool?: Shared };
+holder.__testDynamoPool ??= { users: 0 };
+const shared = holder.__testDynamoPool;
 
 export async function setup(project: TestProject) {
   const external = process.env.TEST_DYNAMODB_ENDPOINT;

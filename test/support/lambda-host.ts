@@ -22,7 +22,10 @@ export async function hostBundle(bundle: string, functionName: string, environme
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let ready: (value: unknown) => void;
   let failed: (error: Error) => void;
-  const loaded = new Promise((resolve, reject) => ((ready = resolve), (failed = reject)));
+  const loaded = new Promise((resolve, reject) => {
+    ready = resolve;
+    failed = reject;
+  });
   createInterface({ input: child.stdout! }).on('line', (line) => {
     let message: { ready?: true; loadError?: { message: string; stack?: string }; id?: number; result?: unknown; error?: { message: string; stack?: string } };
     try {
@@ -31,10 +34,16 @@ export async function hostBundle(bundle: string, functionName: string, environme
       logs += `${line}\n`;
       return;
     }
-    if (typeof message !== 'object' || message === null) return void (logs += `${line}\n`);
+    if (typeof message !== 'object' || message === null) {
+      logs += `${line}\n`;
+      return;
+    }
     if (message.ready) return ready(true);
     if (message.loadError) return failed(new Error(`${functionName} threw at load: ${message.loadError.stack ?? message.loadError.message}`));
-    if (message.id === undefined) return void (logs += `${line}\n`);
+    if (message.id === undefined) {
+      logs += `${line}\n`;
+      return;
+    }
     const waiter = pending.get(message.id);
     pending.delete(message.id);
     if (message.error) waiter?.reject(new Error(`${functionName} threw: ${message.error.stack ?? message.error.message}`));

@@ -103,10 +103,12 @@ describe('buyer mails', () => {
 });
 
 describe('intro price and upsell lines', () => {
-  it('states every charge of an intro price: today, the intro renewals, then the regular price', () => {
-    const view = { kind: 'subscription' as const, interval: 'monthly' as const, currency: 'USD', intro: { amountCents: 500, periods: 2 } };
-    expect(introSchedule(view, 2000)).toBe('$20.00 today, then $5.00 / month for the next 2 months, then $20.00 / month');
-    expect(introSchedule({ ...view, interval: 'yearly', intro: { amountCents: 9900, periods: 1 } }, 15000)).toBe('$150.00 today, then $99.00 / year for the next year, then $150.00 / year');
+  it('states every charge of an intro price: the intro price today and for the rest of its charges, then the regular price', () => {
+    const view = { kind: 'subscription' as const, interval: 'monthly' as const, currency: 'USD', intro: { amountCents: 500, periods: 3 } };
+    expect(introSchedule(view, 2000)).toBe('$5.00 today, then $5.00 / month for the next 2 months, then $20.00 / month');
+    expect(introSchedule({ ...view, interval: 'yearly', intro: { amountCents: 9900, periods: 2 } }, 15000)).toBe('$99.00 today, then $99.00 / year for the next year, then $150.00 / year');
+    // One charge at the intro price: the price line beside it says what follows.
+    expect(introSchedule({ ...view, intro: { amountCents: 500, periods: 1 } }, 2000)).toBe('$5.00');
     expect(introSchedule({ ...view, intro: null }, 2000)).toBeNull();
     expect(introSchedule({ ...view, kind: 'one_time' }, 2000)).toBeNull();
   });

@@ -3,7 +3,7 @@ import { isPreviewRequest, linkAmountCents } from '../../shared/checkout/buy-lin
 import { chosenAmountProblem } from '../../shared/checkout/service';
 import { parseAmount } from '../../shared/adapters/processor-sandbox/hosted-checkout';
 import { effectiveStatus, keyHash, keyPrefix, KEY_PATTERN, newLicenseKey, normalizeKey } from '../../shared/licenses/keys';
-import { uploadType, UPLOAD_BYTES } from '../../shared/product-files/types';
+import { FILE_BYTES, MAX_PARTS, partsFor, uploadType, UPLOAD_BYTES } from '../../shared/product-files/types';
 
 describe('licence keys', () => {
   it('are six groups of five unambiguous characters, different every time, normalised as typed', () => {
@@ -36,6 +36,18 @@ describe('product file types', () => {
     expect(uploadType('setup.exe', ['.exe'])).toEqual({ ok: true, ext: '.exe', contentType: 'application/octet-stream' });
     expect(uploadType('README')).toMatchObject({ ok: false, reason: expect.stringContaining('without an extension') });
     expect(UPLOAD_BYTES.free).toBeLessThan(UPLOAD_BYTES.volume);
+  });
+
+  it('cuts a file into 8 MiB parts, larger ones when 10,000 would not hold it; the largest plan takes 2 GB', () => {
+    const MiB = 1024 * 1024;
+    expect(FILE_BYTES.volume).toBe(2048 * MiB);
+    expect(partsFor(1)).toEqual({ partSize: 8 * MiB, partCount: 1 });
+    expect(partsFor(8 * MiB)).toEqual({ partSize: 8 * MiB, partCount: 1 });
+    expect(partsFor(8 * MiB + 1)).toEqual({ partSize: 8 * MiB, partCount: 2 });
+    expect(partsFor(FILE_BYTES.volume)).toEqual({ partSize: 8 * MiB, partCount: 256 });
+    const huge = partsFor(100_000 * MiB);
+    expect(huge.partCount).toBeLessThanOrEqual(MAX_PARTS);
+    expect(huge.partSize * huge.partCount).toBeGreaterThanOrEqual(100_000 * MiB);
   });
 });
 

@@ -57,7 +57,10 @@ async function bundle(name: string, source: string) {
 /** Runs `body` with Lambda's credential variables set (`undefined` unsets one), then puts them back. */
 async function withAwsEnv(vars: Record<'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY' | 'AWS_SESSION_TOKEN', string | undefined>, body: (set: (name: keyof typeof vars, value: string | undefined) => void) => Promise<void>) {
   const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
-  const set = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+  const set = (name: string, value: string | undefined) => {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  };
   try {
     for (const [name, value] of Object.entries(vars)) set(name, value);
     await body(set);
@@ -170,7 +173,10 @@ describe('Lambda bundles', () => {
         column: await adapter.readColumn(session, 'ss1', 'Sales', 'A'),
         missing: await adapter.readColumn(session, 'gone', 'Sales', 'A').catch((error: SpreadsheetError) => ({ code: error.code, status: error.status })),
       };
-    }).finally(() => (proxy === undefined ? delete process.env.HTTPS_PROXY : (process.env.HTTPS_PROXY = proxy)));
+    }).finally(() => {
+      if (proxy === undefined) delete process.env.HTTPS_PROXY;
+      else process.env.HTTPS_PROXY = proxy;
+    });
     expect(bundled).toEqual(unbundled);
     expect(unbundled.results.missing).toEqual({ code: 'not_found', status: 404 });
     expect(unbundled.results.tokens).toEqual({ accessToken: 'at-2', refreshToken: 'rt-2', expiresAt: 60, scope: 'https://www.googleapis.com/auth/drive.file' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import { BlobPartsError } from '../../shared/platform/ports';
 import { S3Blob, S3RequestError, parseError } from '../../shared/adapters/aws/blob';
 import { startFakeS3 } from '../support/fake-s3';
 
@@ -130,6 +131,50 @@ describe('S3 blob adapter', () => {
   it('addresses the bucket virtual-hosted in its region without an endpoint', () => {
     const url = (new S3Blob({ bucket: 'my-bucket', region: 'eu-west-1', kmsKeyId: KEY_ARN, credentials: async () => credentials }) as unknown as { url(key: string): URL }).url('a b/c');
     expect(url.href).toBe('https://my-bucket.s3.eu-west-1.amazonaws.com/a%20b/c');
+  });
+
+  it('the fake takes a multipart upload from the official S3 client', async () => {
+    const client = new S3Client({ region: 'eu-west-1', endpoint: s3.endpoint, forcePathStyle: true, credentials, maxAttempts: 1 });
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: 'bucket-1', Key: 'sdk/multi', ContentType: 'application/zip' }));
+    const first = Buffer.alloc(5 * 1024 * 1024, 1);
+    const a = await client.send(new UploadPartCommand({ Bucket: 'bucket-1', Key: 'sdk/multi', UploadId, PartNumber: 1, Body: first }));
+    const b = await client.send(new UploadPartCommand({ Bucket: 'bucket-1', Key: 'sdk/multi', UploadId, PartNumber: 2, Body: Buffer.from('tail') }));
+    await client.send(new CompleteMultipartUploadCommand({ Bucket: 'bucket-1', Key: 'sdk/multi', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: a.ETag }, { PartNumber: 2, ETag: b.ETag }] } }));
+    expect(s3.objects.get('bucket-1/sdk/multi')!.body.length).toBe(first.length + 4);
+    expect(s3.requests.slice(-4).every((r) => r.signatureValid)).toBe(true);
+  });
+
+  it('multipart: encrypted create, presigned part PUTs from a plain client, complete by ETags, size; bad parts are the client\'s fault', async () => {
+    const store = blob();
+    const key = 'products/acc/test/p1/files/big file.zip';
+    const uploadId = await store.multipart.create(key, 'application/zip');
+    expect(s3.uploads.get(uploadId)).toMatchObject({ key: `bucket-1/${key}`, contentType: 'application/zip', sse: 'aws:kms', kmsKeyId: KEY_ARN });
+    const urls = await store.multipart.partUrls(key, uploadId, [1, 2], 3600);
+    expect(urls[0]).toContain('X-Amz-Signature=');
+    expect(urls[0]).toContain('partNumber=1');
+    const parts = [Buffer.alloc(5 * 1024 * 1024, 7), Buffer.from('the rest')];
+    // A browser's PUT: no signing of its own, only the URL.
+    const etags = await Promise.all(urls.map(async (url, i) => (await fetch(url, { method: 'PUT', body: parts[i] })).headers.get('etag')!));
+    expect(s3.requests.filter((r) => r.method === 'PUT' && r.path.includes('partNumber')).slice(-2).every((r) => r.signatureValid)).toBe(true);
+    // A URL edited to another part number no longer matches its signature.
+    expect((await fetch(urls[0]!.replace('partNumber=1', 'partNumber=3'), { method: 'PUT', body: 'x' })).status).toBe(403);
+
+    await expect(store.multipart.complete(key, uploadId, [{ partNumber: 1, etag: etags[1]! }, { partNumber: 2, etag: etags[1]! }])).rejects.toBeInstanceOf(BlobPartsError);
+    expect(await store.multipart.complete(key, uploadId, [{ partNumber: 1, etag: etags[0]! }, { partNumber: 2, etag: etags[1]! }])).toEqual({ size: parts[0]!.length + parts[1]!.length });
+    expect(Buffer.from((await store.get(key))!.body).equals(Buffer.concat(parts))).toBe(true);
+    expect(s3.objects.get(`bucket-1/${key}`)).toMatchObject({ sse: 'aws:kms', kmsKeyId: KEY_ARN });
+
+    // A 200 whose body is an error is a failure, not a success.
+    const second = await store.multipart.create('late', 'application/zip');
+    const [url] = await store.multipart.partUrls('late', second, [1], 60);
+    const etag = (await fetch(url!, { method: 'PUT', body: 'x' })).headers.get('etag')!;
+    s3.completeFails.push(true);
+    await expect(store.multipart.complete('late', second, [{ partNumber: 1, etag }])).rejects.toBeInstanceOf(S3RequestError);
+    // Abort: gone, and aborting again is no error.
+    const third = await store.multipart.create('dropped', 'application/zip');
+    await store.multipart.abort('dropped', third);
+    expect(s3.uploads.has(third)).toBe(false);
+    await store.multipart.abort('dropped', third);
   });
 
   it('reads the code and message of an S3 error body', () => {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { mergeFacts, mergeView, packTable, rowAt, tableFromRows, unpackTables, viewRows, walkView, type ContactFactRow, type FactDelta } from '../../shared/audience/facts';
 import { compileDefinition } from '../../shared/segments/columns';
 import { matchesDefinition, parseDefinition, type Rule } from '../../shared/segments/rules';
+import { seededRandom } from '../support/seeded-random';
 
 const NOW = Date.parse('2026-06-15T12:00:00.000Z');
 const DAY = 86_400_000;
-let seed = 11;
-const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const r = seededRandom(11);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
 const at = (ms: number) => new Date(ms).toISOString();
 // Times around the rule boundaries (exactly `days` ago, a millisecond either side) and far away.

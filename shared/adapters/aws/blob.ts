@@ -5,7 +5,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { lazily, required, type AwsPortEnv } from './env';
 import { logger } from '../../platform/logger';
-import type { BlobObject, BlobPort } from '../../platform/ports';
+import { BlobPartsError, type BlobObject, type BlobPart, type BlobPort } from '../../platform/ports';
 
 /**
  * The blob port on S3's REST API: three object calls (PUT, GET, DELETE), signed with the SDK's own
@@ -15,7 +15,8 @@ import type { BlobObject, BlobPort } from '../../platform/ports';
  * What the client did for them is kept: SigV4 with a signed payload hash, objects encrypted with
  * the stack's KMS key (named on every upload: `aws:kms` alone would make S3 use the AWS-managed
  * `aws/s3` key, not the stack's), and its standard retries (throttling, 5xx, network faults and timeouts,
- * 3 attempts with jittered backoff).
+ * 3 attempts with jittered backoff). Multipart uploads (files up to 2 GB straight from the seller's
+ * browser) are four more calls of the same REST API: create, presigned UploadPart, complete, abort.
  */
 export interface S3BlobOptions {
   bucket: string;
@@ -44,8 +45,6 @@ export class S3RequestError extends Error {
 
 /** S3's parts are at least 5 MiB but the last; 8 MiB parts keep S3's 10,000-part cap above 80 GB. */
 export const PART_BYTES = 8 * 1024 * 1024;
-
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const RETRIED_STATUS = new Set([429, 500, 502, 503, 504]);
 const RETRIED_CODES = new Set(['RequestTimeout', 'RequestTimeTooSkewed', 'SlowDown', 'Throttling', 'InternalError']);
@@ -79,14 +78,15 @@ export class S3Blob implements BlobPort {
     let pendingBytes = 0;
     let bytes = 0;
     let uploadId: string | undefined;
-    const etags: string[] = [];
+    const parts: BlobPart[] = [];
     const flush = async () => {
       const body = Buffer.concat(pending);
       pending = [];
       pendingBytes = 0;
-      uploadId ??= await this.createUpload(key, contentType);
-      const response = await this.send('PUT', key, {}, body, undefined, { partNumber: String(etags.length + 1), uploadId });
-      etags.push(response!.headers.get('etag') ?? '');
+      uploadId ??= await this.multipart.create(key, contentType);
+      const partNumber = parts.length + 1;
+      const response = await this.send('PUT', key, {}, body, undefined, { partNumber: String(partNumber), uploadId });
+      parts.push({ partNumber, etag: response!.headers.get('etag') ?? '' });
     };
     try {
       for await (const chunk of chunks) {
@@ -101,31 +101,16 @@ export class S3Blob implements BlobPort {
         return { bytes };
       }
       if (pendingBytes) await flush();
-      const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`).join('');
-      const completed = await this.send('POST', key, { 'content-type': 'application/xml' }, Buffer.from(`<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`), undefined, { uploadId });
-      // S3 may answer a completion 200 and still report an error in the body.
-      const answer = await completed!.text();
-      if (answer.includes('<Error>')) {
-        const { code, message } = parseError(answer);
-        throw new S3RequestError(200, code, message);
-      }
+      await this.multipart.complete(key, uploadId, parts);
       return { bytes };
     } catch (error) {
       if (uploadId) {
-        const id = uploadId;
-        await this.send('DELETE', key, {}, undefined, undefined, { uploadId: id }).catch((abort: unknown) =>
+        await this.multipart.abort(key, uploadId).catch((abort: unknown) =>
           logger.error('S3 multipart upload not aborted (the lifecycle rule ends it)', { key, error: abort instanceof Error ? abort.message : String(abort) }),
         );
       }
       throw error;
     }
-  }
-
-  private async createUpload(key: string, contentType: string): Promise<string> {
-    const response = await this.send('POST', key, { 'content-type': contentType, ...this.encryption() }, undefined, undefined, { uploads: '' });
-    const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(await response!.text())?.[1];
-    if (!uploadId) throw new S3RequestError(200, 'NoUploadId', 'CreateMultipartUpload answered no UploadId');
-    return uploadId;
   }
 
   private encryption() {
@@ -142,20 +127,62 @@ export class S3Blob implements BlobPort {
     await this.send('DELETE', key, {});
   }
 
+  readonly multipart = {
+    /** CreateMultipartUpload, encrypted with the stack's key like every other object. */
+    create: async (key: string, contentType: string): Promise<string> => {
+      const response = await this.send('POST', key, { 'content-type': contentType, 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': this.options.kmsKeyId }, undefined, undefined, { uploads: '' });
+      const uploadId = xmlField(await response!.text(), 'UploadId');
+      if (!uploadId) throw new S3RequestError(502, 'NoUploadId', 'CreateMultipartUpload answered no UploadId');
+      return uploadId;
+    },
+    /** Presigned UploadPart addresses: the browser PUTs each part's bytes to its own. */
+    partUrls: (key: string, uploadId: string, partNumbers: number[], expiresInSeconds: number): Promise<string[]> =>
+      Promise.all(partNumbers.map((partNumber) => this.presign('PUT', key, { partNumber: String(partNumber), uploadId }, expiresInSeconds))),
+    /**
+     * CompleteMultipartUpload, then the object's size (HEAD). S3 may answer 200 with an error in
+     * the body after a long join; that is read as the refusal it is.
+     */
+    complete: async (key: string, uploadId: string, parts: BlobPart[]): Promise<{ size: number }> => {
+      const xml = `<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${parts.map((p) => `<Part><PartNumber>${p.partNumber}</PartNumber><ETag>${escapeXml(quoteEtag(p.etag))}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
+      let text: string;
+      try {
+        const response = await this.send('POST', key, { 'content-type': 'application/xml' }, new TextEncoder().encode(xml), undefined, { uploadId });
+        text = await response!.text();
+      } catch (error) {
+        if (error instanceof S3RequestError && PART_CODES.has(error.code)) throw new BlobPartsError(error.message);
+        throw error;
+      }
+      if (/<Error>/.test(text)) {
+        const { code, message } = parseError(text);
+        if (PART_CODES.has(code)) throw new BlobPartsError(`S3 ${code}: ${message}`);
+        throw new S3RequestError(500, code, message);
+      }
+      const head = await this.send('HEAD', key, {});
+      return { size: Number(head!.headers.get('content-length') ?? 0) };
+    },
+    /** AbortMultipartUpload; one already gone (completed, aborted, expired) is not an error. */
+    abort: async (key: string, uploadId: string): Promise<void> => {
+      await this.send('DELETE', key, {}, undefined, (status, code) => status === 404 && code === 'NoSuchUpload', { uploadId });
+    },
+  };
+
   /** A presigned GET (SigV4 query signing) that downloads the object as an attachment named `filename`. */
   async signedGetUrl(key: string, options: { expiresInSeconds: number; filename: string; contentType: string }): Promise<string> {
-    const url = this.url(key);
     const query = {
       'response-content-disposition': `attachment; filename="${options.filename.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(options.filename)}`,
       'response-content-type': options.contentType,
     };
+    return this.presign('GET', key, query, options.expiresInSeconds);
+  }
+
+  /** SigV4 query signing of one request, the payload unsigned (the browser sends the bytes). */
+  private async presign(method: string, key: string, query: Record<string, string>, expiresIn: number): Promise<string> {
+    const url = this.url(key);
     const signed = await this.signer.presign(
-      { method: 'GET', protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: url.pathname, query, headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } },
-      { expiresIn: options.expiresInSeconds },
+      { method, protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: url.pathname, query, headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } },
+      { expiresIn },
     );
-    const out = new URL(url.toString());
-    for (const [name, value] of Object.entries(signed.query ?? {})) out.searchParams.set(name, Array.isArray(value) ? value.join(',') : String(value));
-    return out.toString();
+    return withQuery(url, signed.query);
   }
 
   /**
@@ -170,20 +197,13 @@ export class S3Blob implements BlobPort {
   }
 
   /** One call with retries; `absent` names the refusal that means "no such object" (answers undefined). */
-  private async send(
-    method: string,
-    key: string,
-    headers: Record<string, string>,
-    body?: Uint8Array,
-    absent?: (status: number, code: string) => boolean,
-    query: Record<string, string> = {},
-  ): Promise<Response | undefined> {
+  private async send(method: string, key: string, headers: Record<string, string>, body?: Uint8Array, absent?: (status: number, code: string) => boolean, query: Record<string, string> = {}): Promise<Response | undefined> {
     const maxAttempts = this.options.maxAttempts ?? 3;
     const url = this.url(key);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     for (let attempt = 1; ; attempt++) {
       // A network fault or a timeout comes back as the error itself, and is retried.
-      const outcome = await this.once(method, url, headers, body).catch((error: unknown) => error);
+      const outcome = await this.once(method, url, headers, body, query).catch((error: unknown) => error);
       let failure = outcome;
       if (outcome instanceof Response) {
         if (outcome.ok) return outcome;
@@ -198,22 +218,39 @@ export class S3Blob implements BlobPort {
     }
   }
 
-  private async once(method: string, url: URL, headers: Record<string, string>, body?: Uint8Array): Promise<Response> {
+  private async once(method: string, url: URL, headers: Record<string, string>, body: Uint8Array | undefined, query: Record<string, string>): Promise<Response> {
     const signed = await this.signer.sign({
       method,
       protocol: url.protocol,
       hostname: url.hostname,
       port: url.port ? Number(url.port) : undefined,
       path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
+      query,
       headers: { host: url.host, ...headers },
       body,
     });
     // fetch sets Host from the URL (the very value signed) and the content length itself.
     const { host: _host, ...sent } = signed.headers;
-    return fetch(url, { method, headers: sent, body: body as Uint8Array<ArrayBuffer> | undefined, signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+    return fetch(withQuery(url, query), { method, headers: sent, body: body as Uint8Array<ArrayBuffer> | undefined, signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
   }
 }
+
+/** Codes of a CompleteMultipartUpload that name the client's parts, not a fault of S3. */
+const PART_CODES = new Set(['InvalidPart', 'InvalidPartOrder', 'EntityTooSmall', 'NoSuchUpload', 'MalformedXML']);
+
+const xmlField = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? '';
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const quoteEtag = (etag: string) => (etag.startsWith('"') ? etag : `"${etag}"`);
+
+/** The URL with a query: `?uploads` as S3 writes it (a name without a value), others encoded as SigV4 signs them. */
+function withQuery(url: URL, query: Record<string, string | string[] | null | undefined> | undefined): string {
+  const pairs = Object.entries(query ?? {}).map(([name, value]) => {
+    const text = Array.isArray(value) ? value.join(',') : String(value ?? '');
+    return text === '' ? encodeURIComponent(name) : `${encodeURIComponent(name)}=${encodeRfc3986(text)}`;
+  });
+  return pairs.length ? `${url.toString()}?${pairs.join('&')}` : url.toString();
+}
+const encodeRfc3986 = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** S3's XML error body: its Code and Message (empty for a HEAD-like answer without a body). */
 export function parseError(xml: string): { code: string; message: string } {
@@ -224,5 +261,17 @@ export function parseError(xml: string): { code: string; message: string } {
 /** The blob port of a function whose needs include `blob`. */
 export function awsBlobPort(env: AwsPortEnv): BlobPort {
   const blob = lazily(() => new S3Blob({ bucket: required(env.config.BLOB_BUCKET, 'BLOB_BUCKET'), region: env.config.AWS_REGION, kmsKeyId: required(env.config.KMS_KEY_ID, 'KMS_KEY_ID') }));
-  return { put: (key, body, type) => blob().put(key, body, type), putStream: (key, chunks, type) => blob().putStream(key, chunks, type), get: (key) => blob().get(key), delete: (key) => blob().delete(key), signedGetUrl: (key, options) => blob().signedGetUrl(key, options) };
+  return {
+    put: (key, body, type) => blob().put(key, body, type),
+    putStream: (key, chunks, type) => blob().putStream(key, chunks, type),
+    get: (key) => blob().get(key),
+    delete: (key) => blob().delete(key),
+    signedGetUrl: (key, options) => blob().signedGetUrl(key, options),
+    multipart: {
+      create: (key, type) => blob().multipart.create(key, type),
+      partUrls: (key, uploadId, parts, expires) => blob().multipart.partUrls(key, uploadId, parts, expires),
+      complete: (key, uploadId, parts) => blob().multipart.complete(key, uploadId, parts),
+      abort: (key, uploadId) => blob().multipart.abort(key, uploadId),
+    },
+  };
 }

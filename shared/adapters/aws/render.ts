@@ -1,4 +1,4 @@
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { InvokeCommand, type InvokeCommandOutput, LambdaClient } from '@aws-sdk/client-lambda';
 import { badGateway } from '../../platform/errors';
 import { logger } from '../../platform/logger';
 import type { InvoiceDocument } from '../../platform/invoice-document';
@@ -41,7 +41,7 @@ export class LambdaRender implements RenderPort {
   }
 
   private async invoke<T>(request: RenderRequest): Promise<T> {
-    let out;
+    let out: InvokeCommandOutput;
     try {
       out = await this.client.send(new InvokeCommand({ FunctionName: this.functionName, Payload: encoder.encode(JSON.stringify(request)) }));
     } catch (error) {

@@ -2,13 +2,39 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import type { Clock } from '../../platform/clock';
+import { systemClock } from '../../platform/clock';
 import type { BlobObject, BlobPort } from '../../platform/ports';
+import { joinFiles, LocalMultipart } from './blob-multipart';
 
 /** S3 stand-in: files under .data/blobs, or memory with --memory. */
 export class LocalBlob implements BlobPort {
   private readonly memory = new Map<string, BlobObject>();
+  /** Multipart uploads; their part URLs are served by the local runtime at `baseUrl`. */
+  readonly multipart: LocalMultipart;
 
-  constructor(private readonly dir?: string) {}
+  constructor(
+    private readonly dir?: string,
+    options: { baseUrl: () => string; clock: Clock } = { baseUrl: () => '', clock: systemClock },
+  ) {
+    this.multipart = new LocalMultipart(
+      {
+        partsDir: dir ? join(dir, '.multipart') : undefined,
+        writeObject: async (key, contentType, parts) => {
+          if (!this.dir) {
+            const body = Buffer.concat(parts as Buffer[]);
+            await this.put(key, body, contentType);
+            return body.length;
+          }
+          const file = this.path(key);
+          const size = await joinFiles(file, parts as string[]);
+          await writeFile(`${file}.type`, contentType);
+          return size;
+        },
+      },
+      options,
+    );
+  }
 
   private path(key: string) {
     const root = resolve(this.dir!);

@@ -18,7 +18,10 @@ export class LocalEncryption implements EncryptionPort {
 
   private async loadKey(): Promise<Buffer> {
     if (this.key) return this.key;
-    if (!this.keyFile) return (this.key = randomBytes(32));
+    if (!this.keyFile) {
+      this.key = randomBytes(32);
+      return this.key;
+    }
     try {
       this.key = Buffer.from(await readFile(this.keyFile, 'utf8'), 'hex');
     } catch {

@@ -44,15 +44,15 @@ export class LocalSecrets implements SecretsPort {
     const kept = values[setting.name];
     if (kept) return kept;
     // Generated once: concurrent first needs share the write, and the first value wins.
-    const next = (this.writing = this.writing.then(async () => {
+    this.writing = this.writing.then(async () => {
       if (values[setting.name]) return;
       values[setting.name] = randomBytes(32).toString('base64url');
       if (!this.file) return;
       await mkdir(dirname(this.file), { recursive: true });
       await writeFile(`${this.file}.tmp`, JSON.stringify(values, null, 2), { mode: 0o600 });
       await rename(`${this.file}.tmp`, this.file);
-    }));
-    await next;
+    });
+    await this.writing;
     return values[setting.name]!;
   }
 }

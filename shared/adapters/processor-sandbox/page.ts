@@ -1,5 +1,5 @@
 import type { SellerBrand } from '../../account/branding';
-import { buyerPage, escapeHtml as escape, type BuyerPage } from '../../account/buyer-page';
+import { buyerPage, escapeHtml, type BuyerPage } from '../../account/buyer-page';
 import type { HostedCheckoutView } from '../../checkout/hosted-view';
 import type { SandboxCheckout } from './records';
 import { LOCALE_NAMES, LOCALES } from '../../platform/i18n/locales';
@@ -30,7 +30,7 @@ export interface CheckoutPageState {
 function optInBox(state: CheckoutPageState): string {
   if (!state.optIn) return '';
   const ticked = state.values ? state.values.marketingOptIn !== undefined : state.optIn.checked;
-  return `<p class="opt-in"><label><input type="checkbox" name="marketingOptIn" id="marketingOptIn" value="on"${ticked ? ' checked' : ''}> ${escape(state.optIn.wording)}</label></p>`;
+  return `<p class="opt-in"><label><input type="checkbox" name="marketingOptIn" id="marketingOptIn" value="on"${ticked ? ' checked' : ''}> ${escapeHtml(state.optIn.wording)}</label></p>`;
 }
 
 /** "$20.00 / month" in the buyer's language. */
@@ -45,47 +45,50 @@ function field(name: string, label: string, state: CheckoutPageState, attrs: str
   const error = state.fieldErrors?.[name];
   const described = [options.hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
   const value = options.keep === false ? '' : (state.values?.[name] ?? '');
-  return `<div><label for="${name}">${label}</label>${options.hint ? `<p class="muted" id="${name}-hint">${options.hint}</p>` : ''}<input id="${name}" name="${name}" ${attrs} value="${escape(value)}"${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>${error ? `<p class="field-error" id="${name}-error">${escape(error)}</p>` : ''}</div>`;
+  return `<div><label for="${name}">${label}</label>${options.hint ? `<p class="muted" id="${name}-hint">${options.hint}</p>` : ''}<input id="${name}" name="${name}" ${attrs} value="${escapeHtml(value)}"${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>${error ? `<p class="field-error" id="${name}-error">${escapeHtml(error)}</p>` : ''}</div>`;
 }
 
 /**
- * What an offer with intro pricing charges, in order: today's charge (the session's price, after
- * any code), then the intro price for each of the next `periods` renewals, then the regular
- * renewal price again (retention's intro-yearly.ts: the processor charges the override for that
- * many renewals).
+ * What an offer with intro pricing charges, in order (processor/intro.ts): the intro price today
+ * and for the rest of its `periods` charges, then the regular price (`amountCents`, the session's).
+ * A one-charge intro is the intro price alone: the price line beside it says what follows.
  */
 export function introSchedule(view: Pick<HostedCheckoutView, 'kind' | 'intro' | 'interval' | 'currency'>, amountCents: number, t: Translator = EN): string | null {
   if (view.kind !== 'subscription' || !view.intro) return null;
   const interval = view.interval ?? 'monthly';
+  if (view.intro.periods <= 1) return t.money(view.intro.amountCents, view.currency);
   return t.t('checkout.intro', {
-    today: t.money(amountCents, view.currency),
+    today: t.money(view.intro.amountCents, view.currency),
     intro: perPeriod(t, view.intro.amountCents, view.currency, interval),
-    count: view.intro.periods,
+    count: view.intro.periods - 1,
     interval,
     regular: perPeriod(t, amountCents, view.currency, interval),
   });
 }
 
+/** What the buyer pays today: the intro price when the offer has one, else the session's price. */
+const dueToday = (view: Pick<HostedCheckoutView, 'kind' | 'intro'>, amountCents: number) => (view.kind === 'subscription' && view.intro && view.intro.amountCents < amountCents ? view.intro.amountCents : amountCents);
+
 /** The order summary card shared by the checkout and the thank-you page. */
 export function summaryCard(view: HostedCheckoutView, amountCents: number, heading?: string, t: Translator = EN): string {
-  const image = view.imageUrl ? `<img src="${escape(view.imageUrl)}" alt="${escape(view.productName)}">` : '';
+  const image = view.imageUrl ? `<img src="${escapeHtml(view.imageUrl)}" alt="${escapeHtml(view.productName)}">` : '';
   // A taken upsell is on top of the product's price; the code's saving is the product's alone.
   const extra = view.upsell?.taken ? view.upsell.amountCents : 0;
   const discounted = view.discountCode && amountCents - extra < view.originalAmountCents;
   const trial = view.kind === 'subscription' && view.trialDays ? `<p class="badge" id="trial">${t.html('checkout.trial', { days: view.trialDays, price: priceLine(view, amountCents, t) })}</p>` : '';
   const introLine = introSchedule(view, amountCents, t);
-  const intro = introLine ? `<p class="badge" id="intro"><strong>${t.html('checkout.introLabel')}</strong> ${escape(introLine)}.</p>` : '';
+  const intro = introLine ? `<p class="badge" id="intro"><strong>${t.html('checkout.introLabel')}</strong> ${escapeHtml(introLine)}.</p>` : '';
   return `<section class="card" aria-labelledby="summary-heading">
-<h2 id="summary-heading">${escape(heading ?? t.t('checkout.summary'))}</h2>
+<h2 id="summary-heading">${escapeHtml(heading ?? t.t('checkout.summary'))}</h2>
 <div class="product">${image}<div>
-<h1>${escape(view.productName)}</h1>
-${view.description ? `<p id="description">${escape(view.description)}</p>` : ''}
+<h1>${escapeHtml(view.productName)}</h1>
+${view.description ? `<p id="description">${escapeHtml(view.description)}</p>` : ''}
 ${view.quantity !== null ? `<p id="quantity">${t.html('checkout.quantity', { quantity: view.quantity })}</p>` : ''}
 </div></div>
-${view.lines ? `<table class="lines" id="lines"><caption class="sr-only">${t.html('checkout.yourOrder')}</caption>${view.lines.map((l) => `<tr><th scope="row">${escape(l.productName)}</th><td>${escape(t.money(l.amountCents, view.currency))}</td></tr>`).join('')}<tr><th scope="row">${t.html('checkout.total')}</th><td id="total">${escape(t.money(amountCents, view.currency))}</td></tr></table>` : ''}
-<p class="price" id="price">${discounted ? `<span class="was"><span class="sr-only">${t.html('checkout.was')} </span>${escape(priceLine(view, view.originalAmountCents + extra, t))}</span><span class="sr-only">${t.html('checkout.now')} </span>` : ''}${escape(priceLine(view, amountCents, t))}</p>
+${view.lines ? `<table class="lines" id="lines"><caption class="sr-only">${t.html('checkout.yourOrder')}</caption>${view.lines.map((l) => `<tr><th scope="row">${escapeHtml(l.productName)}</th><td>${escapeHtml(t.money(l.amountCents, view.currency))}</td></tr>`).join('')}<tr><th scope="row">${t.html('checkout.total')}</th><td id="total">${escapeHtml(t.money(amountCents, view.currency))}</td></tr></table>` : ''}
+<p class="price" id="price">${discounted ? `<span class="was"><span class="sr-only">${t.html('checkout.was')} </span>${escapeHtml(priceLine(view, view.originalAmountCents + extra, t))}</span><span class="sr-only">${t.html('checkout.now')} </span>` : ''}${escapeHtml(priceLine(view, amountCents, t))}</p>
 ${trial}${intro}
-${discounted ? `<p id="discount-applied">${t.html('checkout.youSave', { code: { __html: `<strong>${escape(view.discountCode!)}</strong>` }, amount: t.money(view.originalAmountCents + extra - amountCents, view.currency) })}</p>` : ''}
+${discounted ? `<p id="discount-applied">${t.html('checkout.youSave', { code: { __html: `<strong>${escapeHtml(view.discountCode!)}</strong>` }, amount: t.money(view.originalAmountCents + extra - amountCents, view.currency) })}</p>` : ''}
 ${view.kind === 'subscription' ? `<p class="muted">${t.html('checkout.renews', { interval: view.interval ?? 'other' })}</p>` : ''}
 </section>`;
 }
@@ -98,11 +101,11 @@ function upsellCard(view: HostedCheckoutView, t: Translator): string {
   const u = view.upsell;
   if (!u) return '';
   const price = t.money(u.amountCents, view.currency);
-  const was = u.regularCents > u.amountCents ? ` <span class="was"><span class="sr-only">${t.html('checkout.regularPrice')} </span>${escape(t.money(u.regularCents, view.currency))}</span>` : '';
+  const was = u.regularCents > u.amountCents ? ` <span class="was"><span class="sr-only">${t.html('checkout.regularPrice')} </span>${escapeHtml(t.money(u.regularCents, view.currency))}</span>` : '';
   return `<section class="upsell" id="upsell" aria-labelledby="upsell-heading">
 <h2 id="upsell-heading">${t.html(u.taken ? 'checkout.upsellAdded' : 'checkout.upsellAdd')}</h2>
-<p><strong id="upsell-name">${escape(u.productName)}</strong>: <span id="upsell-price">${escape(price)}</span>${was}</p>
-${u.description ? `<p class="muted" id="upsell-description">${escape(u.description)}</p>` : ''}
+<p><strong id="upsell-name">${escapeHtml(u.productName)}</strong>: <span id="upsell-price">${escapeHtml(price)}</span>${was}</p>
+${u.description ? `<p class="muted" id="upsell-description">${escapeHtml(u.description)}</p>` : ''}
 ${u.taken ? `<button type="submit" name="intent" value="upsell-remove" formnovalidate id="upsell-remove">${t.html('checkout.upsellRemove', { product: u.productName })}</button>` : `<button type="submit" name="intent" value="upsell-add" formnovalidate id="upsell-add">${t.html('checkout.upsellAddFor', { product: u.productName, price })}</button>`}
 </section>`;
 }
@@ -110,7 +113,7 @@ ${u.taken ? `<button type="submit" name="intent" value="upsell-remove" formnoval
 /** The page's error banner: the form's error, or how many fields are marked below. */
 function formAlert(state: { error?: string; fieldErrors?: Record<string, string> }, t: Translator): string {
   const problems = state.fieldErrors ? Object.keys(state.fieldErrors).length : 0;
-  if (state.error) return `<div class="alert" role="alert" id="error">${escape(state.error)}</div>`;
+  if (state.error) return `<div class="alert" role="alert" id="error">${escapeHtml(state.error)}</div>`;
   return problems ? `<div class="alert" role="alert" id="error">${t.html('checkout.fixFields', { count: problems })}</div>` : '';
 }
 
@@ -132,11 +135,11 @@ function amountField(view: HostedCheckoutView, state: CheckoutPageState, t: Tran
 export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, state: CheckoutPageState = {}, t: Translator = EN): BuyerPage {
   // A pay-what-you-want checkout keeps the card fields: the buyer may raise a free amount.
   const free = checkout.amountCents === 0 && !view.payWhatYouWant;
-  const page = `/processor/sandbox/checkout/${escape(checkout.id)}`;
+  const page = `/processor/sandbox/checkout/${escapeHtml(checkout.id)}`;
   // An explicit choice of language is kept on the form's address, so its answer speaks it too.
   const action = state.lang ? `${page}?lang=${encodeURIComponent(t.locale)}` : page;
   const alert = formAlert(state, t);
-  const notice = state.notice ? `<div class="ok" role="status" id="notice">${escape(state.notice)}</div>` : '';
+  const notice = state.notice ? `<div class="ok" role="status" id="notice">${escapeHtml(state.notice)}</div>` : '';
   const testNote = view.testMode
     ? `<p class="test" id="test-cards"><strong>${t.html('page.testMode')}</strong>: ${t.html('checkout.testCards', { pays: { __html: '<strong>4242 4242 4242 4242</strong>' }, declined: { __html: '<strong>4000 0000 0000 0002</strong>' } })}</p>`
     : '';
@@ -164,15 +167,15 @@ ${field('cardNumber', t.t('card.number'), s, 'type="text" inputmode="numeric" au
 }
 ${checkout.offerSaveCard ? `<p><label><input type="checkbox" name="saveCard" value="true"> ${t.html('checkout.saveCard')}</label></p>` : ''}
 ${optInBox(state)}
-<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? t.html('checkout.getFree') : view.payWhatYouWant ? t.html('checkout.pay') : view.kind === 'subscription' && view.trialDays ? t.html('checkout.payAndTrial') : t.html('checkout.payAmount', { amount: t.money(checkout.amountCents, view.currency) })}</button>
-<p><a href="${escape(checkout.cancelUrl)}" id="cancel">${t.html('checkout.cancel')}</a></p>
+<button type="submit" name="intent" value="pay" class="primary" id="pay">${free ? t.html('checkout.getFree') : view.payWhatYouWant ? t.html('checkout.pay') : view.kind === 'subscription' && view.trialDays ? t.html('checkout.payAndTrial') : t.html('checkout.payAmount', { amount: t.money(dueToday(view, checkout.amountCents), view.currency) })}</button>
+<p><a href="${escapeHtml(checkout.cancelUrl)}" id="cancel">${t.html('checkout.cancel')}</a></p>
 </form>`;
   return buyerPage({ brand, title: t.t('checkout.title', { product: view.productName }), baseUrl, body: `${languageLinks(page, t)}${body}`, locale: t.locale });
 }
 
 /** Links to the page in each language (the buyer's explicit choice, `?lang=`). */
 function languageLinks(page: string, t: Translator): string {
-  const links = LOCALES.map((l) => (l === t.locale ? `<strong lang="${l}">${escape(LOCALE_NAMES[l])}</strong>` : `<a href="${page}?lang=${encodeURIComponent(l)}" lang="${l}" hreflang="${l}">${escape(LOCALE_NAMES[l])}</a>`));
+  const links = LOCALES.map((l) => (l === t.locale ? `<strong lang="${l}">${escapeHtml(LOCALE_NAMES[l])}</strong>` : `<a href="${page}?lang=${encodeURIComponent(l)}" lang="${l}" hreflang="${l}">${escapeHtml(LOCALE_NAMES[l])}</a>`));
   return `<nav class="muted" id="languages" aria-label="${t.html('page.language')}">${links.join(' · ')}</nav>`;
 }
 
@@ -192,7 +195,7 @@ function licenseSection(keys: { key: string; status: string }[], t: Translator):
   if (!keys.length) return '';
   const status = (s: string) => (['revoked', 'refunded', 'expired'].includes(s) ? t.t(`thanks.licenseStatus.${s}` as 'thanks.licenseStatus.revoked') : s);
   return `<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t.html('thanks.licenseKeys', { count: keys.length })}</h2><ul id="license-keys">${keys
-    .map((k) => `<li><code class="license-key">${escape(k.key)}</code>${k.status === 'active' ? '' : ` <span class="muted">(${escape(status(k.status))})</span>`}</li>`)
+    .map((k) => `<li><code class="license-key">${escapeHtml(k.key)}</code>${k.status === 'active' ? '' : ` <span class="muted">(${escapeHtml(status(k.status))})</span>`}</li>`)
     .join('')}</ul><p class="muted">${t.html('thanks.licenseInReceipt', { count: keys.length })}</p></section>`;
 }
 
@@ -209,18 +212,18 @@ export function thankYouPage(
 ): BuyerPage {
   const files = downloads.length
     ? `<section class="card" aria-labelledby="downloads-heading"><h2 id="downloads-heading">${t.html('thanks.downloads')}</h2><ul id="downloads">${downloads
-        .map((d) => `<li><a href="${escape(d.url)}" download>${escape(d.name)}</a> <span class="muted">(${escape(t.size(d.size))})</span></li>`)
+        .map((d) => `<li><a href="${escapeHtml(d.url)}" download>${escapeHtml(d.name)}</a> <span class="muted">(${escapeHtml(t.size(d.size))})</span></li>`)
         .join('')}</ul><p class="muted">${t.html('thanks.linkValid')}</p></section>`
     : '';
   // The payment is taken; the order is recorded a moment later. The page looks again by itself.
   const preparing = pending ? `<section class="card" id="preparing" role="status"><p>${t.html('thanks.preparing')} <a href="">${t.html('thanks.refresh')}</a></p></section>` : '';
   const body = `<section class="card" aria-labelledby="thanks-heading">
 <h1 id="thanks-heading">${t.html('thanks.heading')}</h1>
-<p id="confirmation">${t.html(view.kind === 'subscription' ? 'thanks.subscriptionActive' : 'thanks.orderComplete')}${buyerEmail ? ` ${t.html('thanks.receiptTo', { email: { __html: `<strong>${escape(buyerEmail)}</strong>` } })}` : ''}</p>
+<p id="confirmation">${t.html(view.kind === 'subscription' ? 'thanks.subscriptionActive' : 'thanks.orderComplete')}${buyerEmail ? ` ${t.html('thanks.receiptTo', { email: { __html: `<strong>${escapeHtml(buyerEmail)}</strong>` } })}` : ''}</p>
 </section>
 ${preparing}${files}${licenseSection(licenseKeys, t)}
 ${summaryCard(view, checkout.amountCents, t.t('thanks.whatYouBought'), t)}
-<section class="card"><a class="button" id="continue" href="${escape(successAddress(view.successUrl, view.sessionId))}">${t.html('thanks.continue', { seller: brand.name })}</a></section>`;
+<section class="card"><a class="button" id="continue" href="${escapeHtml(successAddress(view.successUrl, view.sessionId))}">${t.html('thanks.continue', { seller: brand.name })}</a></section>`;
   const built = buyerPage({ brand, title: t.t('thanks.title'), baseUrl, body, locale: t.locale });
   return pending ? { ...built, headers: { ...built.headers, refresh: '2' } } : built;
 }
@@ -248,17 +251,17 @@ export function cardUpdatePage(brand: SellerBrand, baseUrl: string, input: CardU
     : '';
   const body = `<section class="card" aria-labelledby="update-heading">
 <h1 id="update-heading">${t.html('cardUpdate.title')}</h1>
-<p class="price">${escape(perPeriod(t, m.amountCents, m.currency, m.interval))}</p>
+<p class="price">${escapeHtml(perPeriod(t, m.amountCents, m.currency, m.interval))}</p>
 <p id="current-card">${m.card ? t.html('cardUpdate.onFile', { brand: m.card.brand, last4: m.card.last4 }) : t.html('cardUpdate.noCard')}</p>
 ${overdue}
 </section>
-<form class="card" method="post" enctype="multipart/form-data" action="${escape(input.action)}" novalidate aria-labelledby="card-heading">
+<form class="card" method="post" enctype="multipart/form-data" action="${escapeHtml(input.action)}" novalidate aria-labelledby="card-heading">
 <h2 id="card-heading">${t.html('cardUpdate.newCard')}</h2>
 ${alert}${testNote}
 ${field('cardNumber', t.t('card.number'), state, 'type="text" inputmode="numeric" autocomplete="cc-number" required aria-required="true" maxlength="23"', { keep: false })}
 <div class="row">${field('expiry', t.t('card.expiry'), state, 'type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required aria-required="true" maxlength="7"', { keep: false })}${field('cvc', t.t('card.cvc'), state, 'type="text" inputmode="numeric" autocomplete="cc-csc" required aria-required="true" maxlength="4"', { keep: false })}</div>
 <button type="submit" class="primary" id="save-card">${t.html('cardUpdate.save')}</button>
-<p><a href="${escape(input.returnUrl)}" id="back">${t.html('checkout.cancel')}</a></p>
+<p><a href="${escapeHtml(input.returnUrl)}" id="back">${t.html('checkout.cancel')}</a></p>
 </form>`;
   return buyerPage({ brand, title: t.t('cardUpdate.title'), baseUrl, body, locale: t.locale });
 }
@@ -266,9 +269,9 @@ ${field('cardNumber', t.t('card.number'), state, 'type="text" inputmode="numeric
 /** After the update (or for a used or expired link): what happened and the way back. */
 export function cardUpdateDonePage(brand: SellerBrand, baseUrl: string, input: { heading: string; message: string; returnUrl: string | null }, t: Translator = EN): BuyerPage {
   const body = `<section class="card" aria-labelledby="done-heading">
-<h1 id="done-heading">${escape(input.heading)}</h1>
-<p id="card-result" role="status">${escape(input.message)}</p>
-${input.returnUrl ? `<a class="button" id="return" href="${escape(input.returnUrl)}">${t.html('cardUpdate.back')}</a>` : ''}
+<h1 id="done-heading">${escapeHtml(input.heading)}</h1>
+<p id="card-result" role="status">${escapeHtml(input.message)}</p>
+${input.returnUrl ? `<a class="button" id="return" href="${escapeHtml(input.returnUrl)}">${t.html('cardUpdate.back')}</a>` : ''}
 </section>`;
   return buyerPage({ brand, title: input.heading, baseUrl, body, locale: t.locale });
 }

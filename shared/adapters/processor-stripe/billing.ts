@@ -3,9 +3,10 @@ import type Stripe from 'stripe';
 import type { Deps } from '../../platform/context';
 import { ProcessorError, type MembershipAdjustment, type MembershipChargeInput, type PaymentMethod, type RecoveryPolicy } from '../../processor/port';
 import type { Scope } from '../../store/keys';
+import { discountTerms } from '../../processor/intro';
 import { stripeCall } from './errors';
-import { META, specId, STRIPE_INTERVALS, type StripeRef } from './records';
-import { advanceRef, ensureRef, getRef, putStripeSettings } from './refs';
+import { JOB_RETRY_INVOICE, META, retryTimer, specId, STRIPE_INTERVALS, type StripeRef } from './records';
+import { advanceRef, ensureRef, getRef, getStripeSettings, putStripeSettings } from './refs';
 
 /**
  * Stripe Billing behind the port's retention, usage and credits methods (the class in stripe.ts
@@ -96,9 +97,8 @@ async function applyNextPayments(ctx: StripeContext, ref: StripeRef, sub: Stripe
     await stripeCall(() => ctx.client.subscriptions.update(sub.id, { discounts: '' }, { idempotencyKey: updateKey }));
     return;
   }
-  const interval = item.price.recurring?.interval ?? 'month';
-  const count = item.price.recurring?.interval_count ?? 1;
-  const months = interval === 'month' ? change.payments * count : interval === 'year' ? 12 * change.payments * count : null;
+  const terms = discountTerms(change.payments, item.price.recurring?.interval ?? 'month', item.price.recurring?.interval_count ?? 1);
+  const months = terms.duration === 'repeating' ? terms.months : null;
   const coupon = await stripeCall(() =>
     ctx.client.coupons.create(
       {
@@ -183,11 +183,18 @@ export async function setRecoveryPolicy(ctx: StripeContext, policy: RecoveryPoli
  * One retry of a failed renewal invoice on the recovery schedule: Stripe charges the default card
  * and reports the outcome as `invoice.paid` or `invoice.payment_failed` (translate.ts). The key
  * names the attempt, so a job run twice pays once. A declined card is the expected outcome of a
- * retry, not a fault.
+ * retry, not a fault. With no card on file at all Stripe refuses to attempt the invoice (and sends
+ * no event): the attempt counts as failed and the next one is scheduled here, on the policy's days
+ * from the first failure, so the schedule and the service's final action still run.
  */
 export async function retryInvoice(ctx: StripeContext, invoiceId: string, attempt: number) {
   const invoice = await stripeCall(() => ctx.client.invoices.retrieve(invoiceId));
   if (invoice.status !== 'open') return 'not_open' as const;
+  const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
+  if (subscriptionId && !(await hasCard(ctx, subscriptionId))) {
+    await scheduleRetry(ctx, invoiceId, subscriptionId, attempt);
+    return 'no_payment_method' as const;
+  }
   try {
     await stripeCall(() => ctx.client.invoices.pay(invoiceId, { off_session: true }, { idempotencyKey: `cc-recovery-${invoiceId}-${attempt}` }));
     return 'paid' as const;
@@ -195,6 +202,22 @@ export async function retryInvoice(ctx: StripeContext, invoiceId: string, attemp
     if (error instanceof ProcessorError && error.code === 'declined') return 'declined' as const;
     throw error;
   }
+}
+
+/** Whether the subscription, or else its customer, has a default card Stripe can charge. */
+async function hasCard(ctx: StripeContext, subscriptionId: string) {
+  const sub = await stripeCall(() => ctx.client.subscriptions.retrieve(subscriptionId, { expand: ['customer'] }));
+  const customer = typeof sub.customer === 'object' && !('deleted' in sub.customer && sub.customer.deleted) ? (sub.customer as Stripe.Customer) : null;
+  return Boolean(sub.default_payment_method || customer?.invoice_settings?.default_payment_method);
+}
+
+async function scheduleRetry(ctx: StripeContext, invoiceId: string, subscriptionId: string, attempt: number) {
+  const policy = (await getStripeSettings(ctx.deps.store, ctx.scope))?.recovery;
+  const ref = await getRef(ctx.deps.store, ctx.scope, specId('mem', ctx.scope, subscriptionId));
+  const day = policy?.retryDays[attempt - 1];
+  if (day === undefined || !ref?.failedSince) return;
+  const at = new Date((ref.failedSince + day * 86_400) * 1000);
+  await ctx.deps.ports.scheduler.schedule(retryTimer(invoiceId), at, { type: JOB_RETRY_INVOICE, scope: ctx.scope, payload: { invoiceId, attempt: attempt + 1 } });
 }
 
 // ---- credits: consent withdrawn ----

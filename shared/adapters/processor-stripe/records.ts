@@ -14,6 +14,8 @@ export interface StripeSettingsRecord {
 
 /** The scheduler job that retries a failed renewal invoice on the service's recovery schedule. */
 export const JOB_RETRY_INVOICE = 'processor.stripe-retry-invoice';
+/** The recovery retry timer of one invoice (replaced by each failure, removed when it is paid). */
+export const retryTimer = (invoiceId: string) => `stripe-retry-${invoiceId}`;
 
 /** The Stripe product and current price of one catalog product or offer, kept in step with it. */
 export interface StripePriceRecord {
@@ -49,7 +51,7 @@ export interface StripeRef {
   failedSince?: number;
   failedSinceEnd?: number;
   canceledBy?: string;
-  /** Paid renewals still discounted by a save offer on a weekly membership (Stripe's repeating coupons count months). */
+  /** Paid renewals still discounted by a save offer or an intro price on a weekly membership (Stripe's repeating coupons count months). */
   discountPaymentsLeft?: number;
   // payment
   amountCents?: number;
@@ -80,4 +82,4 @@ export const STRIPE_INTERVALS: Record<Frequency, { interval: 'week' | 'month' | 
 export const frequencyOf = (interval: string | undefined): Frequency => (interval === 'week' ? 'weekly' : interval === 'year' ? 'yearly' : 'monthly');
 
 /** Metadata keys the adapter adds to what it creates in Stripe (the seller's own keys are kept). */
-export const META = { account: 'cc_account_id', mode: 'cc_mode', session: 'cc_session_id', plan: 'cc_plan_id', currency: 'cc_currency', saveCard: 'cc_save_card', product: 'cc_product_id' } as const;
+export const META = { account: 'cc_account_id', mode: 'cc_mode', session: 'cc_session_id', plan: 'cc_plan_id', currency: 'cc_currency', saveCard: 'cc_save_card', product: 'cc_product_id', introPayments: 'cc_intro_payments' } as const;

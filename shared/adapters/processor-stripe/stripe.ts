@@ -13,6 +13,7 @@ import {
   type ProcessorPort,
 } from '../../processor/port';
 import type { Scope } from '../../store/keys';
+import { discountTerms, introCharges } from '../../processor/intro';
 import { stripeClient } from './client';
 import * as billing from './billing';
 import { paymentMethodOf } from './billing';
@@ -20,6 +21,19 @@ import { stripeCall } from './errors';
 import { META, STRIPE_INTERVALS, frequencyOf, specId, type StripePriceRecord, type StripeRef } from './records';
 import { ensureRef, getPrice, getRef, putPrice } from './refs';
 import { eraseStripeBuyer } from './erase';
+
+/**
+ * The intro coupon of a subscription checkout: the regular price less the intro amount, for the
+ * intro's payments counted from the first charge; null without an intro (or with a trial, whose
+ * first charge is not at checkout: retention never offers both).
+ */
+export function introCoupon(input: Pick<CreateCheckoutInput, 'intro' | 'interval' | 'trialDays' | 'amountCents'>, regularCents: number) {
+  if (!input.intro || input.trialDays) return null;
+  const rule = introCharges(input.amountCents, input.intro, true);
+  if (rule.firstChargeCents >= input.amountCents) return null;
+  const recurring = STRIPE_INTERVALS[input.interval ?? 'monthly'];
+  return { amountOff: regularCents - rule.firstChargeCents, terms: discountTerms(input.intro.payments, recurring.interval, recurring.interval_count) };
+}
 
 const iso = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : null);
 const lower = (currency: string) => currency.toLowerCase();
@@ -112,7 +126,26 @@ export class StripeProcessor implements ProcessorPort {
     const subscription = input.kind === 'subscription';
     const original = input.originalAmountCents ?? input.amountCents;
     let coupon: string | undefined;
-    if (original > input.amountCents) {
+    // An intro price (processor/intro.ts): a coupon of the difference from the first invoice on,
+    // for as many months as its payments span; weekly, counted by the webhook (translate.ts).
+    const intro = subscription ? introCoupon(input, original) : null;
+    if (intro) {
+      coupon = (
+        await this.call(() =>
+          this.client.coupons.create(
+            {
+              amount_off: intro.amountOff,
+              currency: lower(input.currency),
+              ...(intro.terms.duration === 'repeating' ? { duration: 'repeating' as const, duration_in_months: intro.terms.months } : { duration: 'forever' as const }),
+              max_redemptions: 1,
+              name: 'Intro price',
+              metadata: this.ownMetadata({ [META.session]: input.sessionId }),
+            },
+            { idempotencyKey: `cc-intro-coupon-${input.sessionId}` },
+          ),
+        )
+      ).id;
+    } else if (original > input.amountCents) {
       // The discount the service resolved, as a one-use coupon: once for a purchase, on every
       // renewal for a subscription (the sandbox also renews at the discounted amount).
       coupon = (
@@ -138,16 +171,30 @@ export class StripeProcessor implements ProcessorPort {
     );
     const metadata = {
       ...sellerMetadata,
-      ...this.ownMetadata({ [META.session]: input.sessionId, [META.plan]: price.planId, [META.currency]: input.currency, ...(input.offerSaveCard ? { [META.saveCard]: '1' } : {}) }),
+      ...this.ownMetadata({
+        [META.session]: input.sessionId,
+        [META.plan]: price.planId,
+        [META.currency]: input.currency,
+        ...(input.offerSaveCard ? { [META.saveCard]: '1' } : {}),
+        ...(intro?.terms.duration === 'forever' ? { [META.introPayments]: String(intro.terms.counted) } : {}),
+      }),
     };
     const session = await this.call(() =>
       this.client.checkout.sessions.create(
         {
           mode: subscription ? 'subscription' : 'payment',
-          line_items: [{ price: price.stripePriceId, quantity: 1 }],
+          // A buyer paying more than the price (pay what you want) pays an inline price of the
+          // same Stripe product: the catalog's price stays the one reusable price.
+          line_items: [
+            !subscription && input.amountCents > original
+              ? { price_data: { product: price.stripeProductId, unit_amount: input.amountCents, currency: lower(input.currency) }, quantity: 1 }
+              : { price: price.stripePriceId, quantity: 1 },
+          ],
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
           client_reference_id: input.clientReferenceId ?? input.sessionId,
+          // Stripe's page fills in the address a buy link or the API already knows.
+          ...(input.buyerEmail ? { customer_email: input.buyerEmail } : {}),
           metadata,
           ...(coupon ? { discounts: [{ coupon }] } : {}),
           // Stripe Tax, when the seller turned it on for this account and mode: tax on top of the

@@ -12,7 +12,7 @@ import type {
 } from '../../processor/port';
 import { ProcessorError } from '../../processor/port';
 import type { Scope } from '../../store/keys';
-import { JOB_RETRY_INVOICE, META, specId, type StripeRef } from './records';
+import { JOB_RETRY_INVOICE, META, retryTimer, specId, type StripeRef } from './records';
 import { idOf } from './billing';
 import { advanceRef, ensureRef, getRef, getStripeSettings } from './refs';
 import { stripeCall } from './errors';
@@ -33,8 +33,6 @@ export const STRIPE_EVENT_TYPES = [
 ] as const;
 
 const DAY_SECONDS = 86_400;
-/** The recovery retry timer of one invoice (replaced by each failure, removed when it is paid). */
-export const retryTimer = (invoiceId: string) => `stripe-retry-${invoiceId}`;
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -116,7 +114,11 @@ async function checkoutCompleted({ deps, scope, client, event }: Context, sessio
       const payments = await stripeCall(() => client.invoicePayments.list({ invoice: idOf(session.invoice)!, limit: 3 }));
       intentId = idOf(payments.data.find((p) => p.payment.payment_intent)?.payment.payment_intent);
     }
-    await ensureRef(deps.store, scope, { specId: membershipId, stripeId: sub.id, kind: 'membership', customerId, planId, status: membership.status, periodEnd: item.current_period_end, advancedBy: event.id });
+    // A weekly intro price is a coupon the adapter counts (createCheckout): the first invoice was one
+    // of its payments; with none left it ends now, before the first renewal.
+    const introLeft = trialing ? 0 : Number(session.metadata?.[META.introPayments] ?? 0) - 1;
+    await ensureRef(deps.store, scope, { specId: membershipId, stripeId: sub.id, kind: 'membership', customerId, planId, status: membership.status, periodEnd: item.current_period_end, advancedBy: event.id, ...(introLeft > 0 ? { discountPaymentsLeft: introLeft } : {}) });
+    if (introLeft === 0 && sub.discounts.length > 0) await stripeCall(() => client.subscriptions.update(sub.id, { discounts: '' }, { idempotencyKey: `cc-intro-end-${sub.id}` }));
   } else if (intentId) {
     const intent = await stripeCall(() => client.paymentIntents.retrieve(intentId!, { expand: ['payment_method'] }));
     paymentMethod = paymentMethodOf(scope, typeof intent.payment_method === 'object' ? intent.payment_method : null);

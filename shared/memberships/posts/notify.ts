@@ -6,6 +6,7 @@ import { fixClaimedBatch, readClaimedBatch, sendClaimedChunks } from '../../stor
 import type { MemberPostRecord, MembershipRecord } from '../records';
 import { advanceNotifyBatch, claimNotifyBatch, getPost, listMembers, notifyBatchKey, releaseNotifyLease } from '../repository';
 import { requireMembership } from '../service';
+import { escapeHtml } from '../../platform/html';
 
 /**
  * A members-only post's notification: batched through the queue, resumable, at most once per
@@ -53,7 +54,6 @@ export async function watchNotify(deps: Deps, scope: Scope, membershipId: string
 const notificationHtml = (membership: MembershipRecord, post: MemberPostRecord) =>
   `<p>New in <strong>${escapeHtml(membership.name)}</strong>:</p><h1>${escapeHtml(post.title)}</h1>${post.html}`;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * Queue worker: one batch of active members (NOTIFY_PAGE), sent in chunks of NOTIFY_BATCH through

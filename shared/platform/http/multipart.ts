@@ -35,7 +35,8 @@ export function parseMultipart(body: Buffer, contentType: string): Promise<{ fie
           reject(badRequest(`File ${name} is larger than ${MAX_FILE_BYTES} bytes`, { field: name }));
           return;
         }
-        (files[name] ??= []).push({ filename: info.filename ?? name, mimetype: info.mimeType, content: Buffer.concat(chunks) });
+        files[name] ??= [];
+        files[name].push({ filename: info.filename ?? name, mimetype: info.mimeType, content: Buffer.concat(chunks) });
       });
     });
     parser.on('error', () => reject(badRequest('Invalid multipart/form-data body')));

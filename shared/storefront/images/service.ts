@@ -46,6 +46,7 @@ export function acceptedImage(files: Record<string, UploadedFile[]>): { file: Up
   return { file, contentType: actual };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what the filename must lose
 const safeFilename = (name: string) => (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(-200) || 'image';
 
 /**

@@ -54,7 +54,14 @@ export function route(model: StripeModel, method: string, path: string, params: 
       }));
     case 'POST checkout': {
       if (a !== 'sessions') throw missing(path);
-      const lines = (params.line_items as Obj[]).map((l) => ({ price: model.get(l.price, 'price'), quantity: int(l.quantity) ?? 1 }));
+      // price_data: a one-off price of an existing product, made for this session only.
+      const inline = (l: Obj) => {
+        const data = l.price_data as Obj;
+        model.get(data.product, 'product');
+        if (int(data.unit_amount) === undefined || !data.currency) throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_missing', message: 'Missing required param: line_items[0][price_data][unit_amount].' });
+        return model.put({ id: model.id('price'), object: 'price', product: data.product, unit_amount: int(data.unit_amount), currency: data.currency, recurring: null, type: 'one_time', active: true, metadata: {} });
+      };
+      const lines = (params.line_items as Obj[]).map((l) => ({ price: l.price_data ? inline(l) : model.get(l.price, 'price'), quantity: int(l.quantity) ?? 1 }));
       for (const line of lines) {
         if (!line.price.active) throw new StripeError(400, { type: 'invalid_request_error', code: 'price_inactive', message: `The price specified (${line.price.id}) is inactive.` });
         if ((params.mode === 'subscription') !== Boolean(line.price.recurring)) throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_invalid', message: `The price ${line.price.id} does not fit mode ${params.mode}.` });
@@ -185,7 +192,10 @@ export function route(model: StripeModel, method: string, path: string, params: 
     case 'POST invoices/:id/pay': {
       const invoice = model.get(a, 'invoice');
       const sub = model.objects[invoice.parent?.subscription_details?.subscription] ?? {};
-      const error = model.attempt(invoice, params.payment_method ?? model.defaultCardOf(sub), { manual: true });
+      const card = params.payment_method ?? model.defaultCardOf(sub);
+      // Paying by hand with no card on file is refused before any attempt (no event), as Stripe does.
+      if (!card && invoice.status === 'open' && invoice.amount_due > 0) throw new StripeError(400, { type: 'invalid_request_error', message: 'This customer has no attached payment source or default payment method.' });
+      const error = model.attempt(invoice, card, { manual: true });
       if (error) throw error;
       return show(invoice);
     }

@@ -1,0 +1,130 @@
+
+import type { Deps } from '../platform/context';
+import { objectId } from '../platform/ids';
+import type { Scope } from '../store/keys';
+import type { ContactRecord, } from './records';
+import * as repo from './repository';
+import { buildContact, normalizeEmail, } from './rules';
+import { type UpsertContactInput, checkTagCount, requireEmail } from './service';
+
+/** Contacts in bulk: reads by id, bulk creation and imports. */
+
+/** Full contacts by id (at most a page: a send batch), in the order asked. */
+export async function contactsByIds(deps: Deps, scope: Scope, ids: string[]): Promise<ContactRecord[]> {
+  return repo.getContacts(deps.store, scope, ids);
+}
+
+/**
+ * Bulk seeding and imports of new contacts: BatchWriteItem of the very items a create writes
+ * (contact, email guard, tags, facts delta). Skips the email-uniqueness condition: the caller
+ * hands new, distinct addresses. A facts rebuild is due afterwards.
+ */
+export type ContactFactFields = Pick<ContactRecord, 'firstPurchaseAt' | 'lastPurchaseAt' | 'totalSpentCents' | 'productIds' | 'lastOpenAt' | 'lastClickAt'>;
+
+export async function bulkCreateContacts(deps: Deps, scope: Scope, inputs: (UpsertContactInput & { facts?: Partial<ContactFactFields> })[]): Promise<ContactRecord[]> {
+  const now = deps.clock.now().toISOString();
+  const contacts = inputs.map(({ facts, ...input }) => {
+    const contact = { ...buildContact({ ...input, email: requireEmail(input.email) }, { id: objectId(deps.clock), now }), ...(facts ?? {}) };
+    checkTagCount(contact);
+    return contact;
+  });
+  await repo.batchCreateContacts(deps.store, scope, contacts);
+  return contacts;
+}
+
+export type ImportContactInput = UpsertContactInput & { id: string };
+export type ImportContactOutcome = { state: 'created' | 'existing'; contactId: string } | { state: 'failed'; reason: string };
+
+/** Claims per group: 8 BatchExecuteStatement calls of 25, one round in flight. */
+const CLAIM_GROUP = 200;
+
+/**
+ * Imports: creates many new contacts at once; an address that already has a contact keeps it
+ * exactly as it is (existing data wins, its status never changes). Each input brings the id its
+ * contact gets, derived by the caller from the row, so a redone batch recognises its own work: an
+ * address claimed by that very id is `created`, and its contact is written only if a crash left
+ * the claim alone. The email claims are conditional inserts, each standing alone (`claimEmails`,
+ * 25 to a call, 200 at a time; an address taken meanwhile is looked up again); each claimed group's
+ * contacts, tags and facts deltas go by BatchWriteItem while the next group is claimed.
+ * Answers one outcome per input, in order.
+ */
+export async function importContacts(deps: Deps, scope: Scope, inputs: ImportContactInput[]): Promise<ImportContactOutcome[]> {
+  const now = deps.clock.now().toISOString();
+  const outcomes: (ImportContactOutcome | undefined)[] = new Array(inputs.length);
+  const candidates: { index: number; contact: ContactRecord }[] = [];
+  const firstOf = new Map<string, number>();
+  inputs.forEach(({ id, ...input }, index) => {
+    try {
+      const contact = buildContact({ ...input, email: requireEmail(input.email) }, { id, now });
+      checkTagCount(contact);
+      // The same address twice in one call: the first row creates it, the others find it.
+      if (firstOf.has(contact.email)) return;
+      firstOf.set(contact.email, index);
+      candidates.push({ index, contact });
+    } catch (error) {
+      if ((error as { status?: number }).status !== 400) throw error;
+      outcomes[index] = { state: 'failed', reason: (error as Error).message };
+    }
+  });
+  const held = await repo.contactIdsByEmail(deps.store, scope, candidates.map((c) => c.contact.email));
+  const toWrite: ContactRecord[] = [];
+  const redone: { index: number; contact: ContactRecord }[] = [];
+  const toClaim: typeof candidates = [];
+  for (const candidate of candidates) {
+    const holder = held.get(candidate.contact.email);
+    if (!holder) toClaim.push(candidate);
+    else if (holder === candidate.contact._id) redone.push(candidate);
+    else outcomes[candidate.index] = { state: 'existing', contactId: holder };
+  }
+  // Claims: conditional inserts, a group at a time; each claimed group's contacts are written
+  // while the next group is claimed. An address taken meanwhile (a signup, an earlier attempt of
+  // this very batch) is looked at again below.
+  const recheck: typeof candidates = [];
+  const writes: Promise<void>[] = [];
+  for (let i = 0; i < toClaim.length; i += CLAIM_GROUP) {
+    const group = toClaim.slice(i, i + CLAIM_GROUP);
+    const made = await repo.claimEmails(deps.store, scope, group.map(({ contact }) => ({ email: contact.email, contactId: contact._id })));
+    const claimed = group.filter((candidate, k) => {
+      if (made[k]) outcomes[candidate.index] = { state: 'created', contactId: candidate.contact._id };
+      else recheck.push(candidate);
+      return made[k];
+    });
+    if (!claimed.length) continue;
+    const write = deps.store.batchPut(claimed.flatMap(({ contact }) => repo.contactBodyItems(scope, contact)));
+    write.catch(() => undefined); // judged below, with the others
+    writes.push(write);
+  }
+  if (recheck.length) {
+    const holders = await repo.contactIdsByEmail(deps.store, scope, recheck.map((c) => c.contact.email));
+    for (const candidate of recheck) {
+      const holder = holders.get(candidate.contact.email)!;
+      if (holder === candidate.contact._id) redone.push(candidate);
+      else outcomes[candidate.index] = { state: 'existing', contactId: holder };
+    }
+  }
+  if (redone.length) {
+    // Claimed by an earlier attempt: write the contact only where the crash left the claim alone,
+    // so a contact changed since (unsubscribed, tagged) is never overwritten.
+    const present = new Set((await repo.getContacts(deps.store, scope, redone.map((c) => c.contact._id))).map((c) => c._id));
+    for (const candidate of redone) {
+      outcomes[candidate.index] = { state: 'created', contactId: candidate.contact._id };
+      if (!present.has(candidate.contact._id)) toWrite.push(candidate.contact);
+    }
+  }
+  writes.push(deps.store.batchPut(toWrite.flatMap((contact) => repo.contactBodyItems(scope, contact))));
+  // Every write is awaited (settled first, so none is left running when one fails).
+  const settled = await Promise.allSettled(writes);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return inputs.map((input, index) => {
+    const outcome = outcomes[index];
+    if (outcome) return outcome;
+    const first = outcomes[firstOf.get(normalizeEmail(input.email))!]!;
+    return first.state === 'failed' ? first : { state: 'existing', contactId: first.contactId };
+  });
+}
+
+/** Which of these addresses have a contact: email → contact id (BatchGetItem, no contact read). */
+export async function contactIdsByEmail(deps: Deps, scope: Scope, emails: string[]): Promise<Map<string, string>> {
+  return repo.contactIdsByEmail(deps.store, scope, emails.map(normalizeEmail));
+}

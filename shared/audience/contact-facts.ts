@@ -1,0 +1,177 @@
+
+import type { Deps } from '../platform/context';
+import type { Scope } from '../store/keys';
+import * as repo from './repository';
+import { concatTables, mergeView, packTable, tableFromRows, unpackChunk, unpackTableChunk, unpackTables, viewRows, type ContactFactRow, type FactsTable, type FactsView } from './facts';
+import { randomHex } from '../platform/ids';
+import { changeContact } from './service';
+
+/** Contact facts for segments: a snapshot plus deltas (see shared/segments/README.md). */
+
+
+export type { ContactFactRow, FactsTable, FactsView } from './facts';
+export { rowAt, walkView } from './facts';
+
+/**
+ * Deltas read from before the snapshot start: a write stamped just before the rebuild started may
+ * commit after the rebuild read its contact (transaction latency, retries, clock skew). Kept short:
+ * every delta in the window counts towards the bounds (an import just before a rebuild).
+ */
+const DELTA_OVERLAP_MS = 30_000;
+/** Above this many deltas a rebuild is due (the caller queues one). */
+export const FACTS_DELTA_SOFT_LIMIT = 2_000;
+/** A request never reads more deltas than this; past it the facts are unavailable until a rebuild. */
+export const FACTS_DELTA_HARD_LIMIT = 20_000;
+
+// Decoded snapshots (columns) by table, scope and generation: a generation never changes once its
+// head is written, so a warm container reads only the head and the deltas.
+const snapshotCache = new Map<string, FactsTable>();
+const CACHE_ENTRIES = 2;
+const EMPTY = tableFromRows([]);
+
+async function snapshotTable(deps: Deps, scope: Scope, head: repo.FactsHead): Promise<FactsTable | undefined> {
+  const cacheKey = `${deps.store.tableName}|${scope.accountId}|${scope.mode}|${head.generation}`;
+  const hit = snapshotCache.get(cacheKey);
+  if (hit) return hit;
+  const chunks = await repo.getFactsChunks(deps.store, scope, head);
+  if (!chunks) return undefined;
+  // Snapshots written before F3: F2 (columnar, one gzip per chunk) or gzipped JSON lines.
+  const table = head.format === 'F3' ? unpackTables(chunks) : head.format === 'F2' ? concatTables(chunks.map(unpackTableChunk)) : tableFromRows(chunks.flatMap(unpackChunk));
+  snapshotCache.set(cacheKey, table);
+  while (snapshotCache.size > CACHE_ENTRIES) snapshotCache.delete(snapshotCache.keys().next().value!);
+  return table;
+}
+
+/** Drops the decoded snapshots (a bench measures a cold container's first count with it). */
+export function forgetDecodedSnapshots(): void {
+  snapshotCache.clear();
+}
+
+export interface ContactFacts {
+  /** Subscribed contacts' facts: the snapshot's columns with the deltas on top (see facts/view.ts `FactsView`). */
+  view: FactsView;
+  /** The same as rows, oldest contact first (built on demand: tests and the nightly rebuild). */
+  readonly rows: ContactFactRow[];
+  /** Deltas merged on top of the snapshot. */
+  deltas: number;
+  /** False when the deltas passed the hard limit: the view is empty and must not be used. */
+  complete: boolean;
+  /** True when a rebuild is due (no snapshot yet, or many deltas): the caller queues one. */
+  rebuildDue: boolean;
+  snapshotAt: string | null;
+}
+
+/**
+ * The facts of every subscribed contact: the snapshot's chunks (read in parallel, decoded into
+ * columns, cached by generation) with the deltas written since its rebuild started merged on top.
+ * Bounded: the snapshot by design, the deltas by FACTS_DELTA_HARD_LIMIT.
+ */
+export async function contactFacts(deps: Deps, scope: Scope): Promise<ContactFacts> {
+  for (let attempt = 1; ; attempt++) {
+    const head = await repo.getFactsHead(deps.store, scope);
+    const since = head ? new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString() : '0';
+    const [snapshot, read] = await Promise.all([head ? snapshotTable(deps, scope, head) : Promise.resolve(EMPTY), repo.factDeltasSince(deps.store, scope, since, FACTS_DELTA_HARD_LIMIT)]);
+    // A newer rebuild removed this generation's chunks between the two reads: read the new head.
+    if (!snapshot) {
+      if (attempt < 3) continue;
+      throw new Error('contact facts snapshot vanished three times in a row');
+    }
+    const view = mergeView(read.more ? EMPTY : snapshot, read.more ? [] : read.deltas);
+    let rows: ContactFactRow[] | undefined;
+    return {
+      view,
+      get rows() {
+        rows ??= viewRows(view);
+        return rows;
+      },
+      deltas: read.deltas.length,
+      complete: !read.more,
+      rebuildDue: !head || read.more || read.deltas.length > FACTS_DELTA_SOFT_LIMIT,
+      snapshotAt: head?.startedAt ?? null,
+    };
+  }
+}
+
+/** A compacting rebuild needs every delta since the previous snapshot: well inside their TTL (8 days). */
+const COMPACT_WITHIN_MS = 6 * 86_400_000;
+/** A full rebuild from the contacts at least this often reconciles the snapshot with the records. */
+const FULL_EVERY_MS = 7 * 86_400_000;
+
+/**
+ * True when a rebuild would write the very snapshot already there, an empty one: no subscribed
+ * contact at the last rebuild, no contact write since (every one records a delta), and the last
+ * full read recent. Nothing to correct either (corrections apply to contacts). The nightly job
+ * skips such scopes: most accounts' live or test mode, and every idle account.
+ */
+export async function factsEmptyAndUnchanged(deps: Deps, scope: Scope): Promise<boolean> {
+  const head = await repo.getFactsHead(deps.store, scope);
+  if (!head || head.count !== 0 || !head.fullAt || deps.clock.nowMs() - Date.parse(head.fullAt) >= FULL_EVERY_MS) return false;
+  return !(await repo.anyFactDeltaSince(deps.store, scope, new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString()));
+}
+
+/**
+ * Rebuilds the facts snapshot, switches readers to it and removes the previous one. Usually a
+ * compaction: the previous snapshot with the deltas since merged in (every contact write records
+ * its delta in the same transaction, so they are the whole state), no contact read. From the
+ * contacts themselves (the subscribed contacts, paged, 8 id ranges in parallel) when there is no
+ * snapshot, it is older than COMPACT_WITHIN_MS, the deltas passed the hard limit, the last full
+ * read is FULL_EVERY_MS old, or `full` is asked. `correct` may give a contact a new purchase
+ * total on the way (the nightly rebuild from the sales); it is written through the normal
+ * versioned path, whose delta carries the new value on top of this snapshot.
+ */
+const REBUILD_READERS = 8;
+
+export async function rebuildContactFacts(
+  deps: Deps,
+  scope: Scope,
+  options: { correct?: (row: Pick<ContactFactRow, '_id' | 'email' | 'totalSpentCents'>) => number | undefined; full?: boolean } = {},
+): Promise<{ count: number; chunks: number; corrected: number; full: boolean }> {
+  const startedAt = deps.clock.now().toISOString();
+  const nowMs = deps.clock.nowMs();
+  const generation = `${startedAt.replace(/[^0-9]/g, '')}${randomHex(4)}`;
+  const previous = await repo.getFactsHead(deps.store, scope);
+  let rows: ContactFactRow[] | undefined;
+  let fullAt = previous?.fullAt;
+  if (!options.full && (previous?.format === 'F2' || previous?.format === 'F3') && previous.fullAt && nowMs - Date.parse(previous.startedAt) < COMPACT_WITHIN_MS && nowMs - Date.parse(previous.fullAt) < FULL_EVERY_MS) {
+    const facts = await contactFacts(deps, scope);
+    if (facts.complete) rows = facts.rows;
+  }
+  const full = !rows;
+  if (!rows) {
+    fullAt = startedAt;
+    // The id space in ranges read in parallel, each page by page; concatenated in range order.
+    const ranges = await repo.subscribedIdRanges(deps.store, scope, REBUILD_READERS);
+    const parts = await Promise.all(
+      ranges.map(async (range) => {
+        const out: ContactFactRow[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await repo.subscribedFactsPage(deps.store, scope, range, cursor);
+          out.push(...page.rows);
+          cursor = page.cursor;
+        } while (cursor);
+        return out;
+      }),
+    );
+    rows = parts.flat();
+  }
+  const corrections: { id: string; total: number }[] = [];
+  if (options.correct) {
+    for (const row of rows) {
+      const total = options.correct(row);
+      if (total !== undefined && total !== row.totalSpentCents) corrections.push({ id: row._id, total });
+    }
+  }
+  let corrected = 0;
+  for (let i = 0; i < corrections.length; i += 16) {
+    const done = await Promise.all(corrections.slice(i, i + 16).map(({ id, total }) => changeContact(deps, scope, id, (current, now) => (current.totalSpentCents === total ? undefined : { ...current, totalSpentCents: total, updatedAt: now })).then(() => 1, () => 0)));
+    corrected += done.reduce<number>((a, b) => a + b, 0);
+  }
+  const chunks = packTable(rows);
+  for (let i = 0; i < chunks.length; i += 8) await Promise.all(chunks.slice(i, i + 8).map((data, j) => repo.putFactsChunk(deps.store, scope, generation, i + j, data)));
+  const head: repo.FactsHead = { generation, chunks: chunks.length, count: rows.length, startedAt, format: 'F3', fullAt };
+  if (await repo.putFactsHead(deps.store, scope, head)) {
+    if (previous && previous.generation !== generation) await repo.deleteFactsChunks(deps.store, scope, previous);
+  } else await repo.deleteFactsChunks(deps.store, scope, head);
+  return { count: rows.length, chunks: chunks.length, corrected, full };
+}
