@@ -62,11 +62,12 @@ describe('S3 blob adapter', () => {
     expect(await blob().putStream(key, chunks(), 'application/json')).toEqual({ bytes: 20 * 1024 * 1024 });
     const made = s3.requests.slice(before);
     expect(made.map((r) => [r.method, r.path.replace(/uploadId=[^&]+/, 'uploadId=U'), r.signatureValid])).toEqual([
-      ['POST', `/bucket-1/${key}?uploads=`, true],
+      ['POST', `/bucket-1/${key}?uploads`, true],
       ['PUT', `/bucket-1/${key}?partNumber=1&uploadId=U`, true],
       ['PUT', `/bucket-1/${key}?partNumber=2&uploadId=U`, true],
       ['PUT', `/bucket-1/${key}?partNumber=3&uploadId=U`, true],
       ['POST', `/bucket-1/${key}?uploadId=U`, true],
+      ['HEAD', `/bucket-1/${key}`, true],
     ]);
     const stored = s3.objects.get(`bucket-1/${key}`)!;
     expect(stored).toMatchObject({ contentType: 'application/json', sse: 'aws:kms', kmsKeyId: KEY_ARN });

@@ -200,7 +200,6 @@ export class S3Blob implements BlobPort {
   private async send(method: string, key: string, headers: Record<string, string>, body?: Uint8Array, absent?: (status: number, code: string) => boolean, query: Record<string, string> = {}): Promise<Response | undefined> {
     const maxAttempts = this.options.maxAttempts ?? 3;
     const url = this.url(key);
-    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     for (let attempt = 1; ; attempt++) {
       // A network fault or a timeout comes back as the error itself, and is retried.
       const outcome = await this.once(method, url, headers, body, query).catch((error: unknown) => error);
