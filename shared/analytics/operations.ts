@@ -10,7 +10,8 @@ export const analyticsOperations = [
     description:
       'Days are UTC, both ends included, at most 366. A sale counts on its day, a refund on the day it was made. ' +
       'Figures are in one currency (the account\'s unless `currency`), for the key\'s mode. MRR counts what active and trialing subscribers pay per month ' +
-      '(their latest charge, so discounts show; the offer price while in trial; nothing while paused). Kept from the events within seconds.',
+      '(their latest charge, so discounts show; the offer price while in trial; nothing while paused). `recoveredCents` and `recoveredSales` are the part of the gross ' +
+      'and sales bought through an abandoned-checkout mail\'s link (PUT /checkout/recovery). Kept from the events within seconds.',
     tags: ['Analytics'],
     method: 'GET',
     path: '/analytics/summary',

@@ -57,6 +57,9 @@ export const grossField = (currency: string) => `gross_${currency.toUpperCase()}
 export const refundsField = (currency: string) => `refunds_${currency.toUpperCase()}`;
 export const salesField = (currency: string) => `sales_${currency.toUpperCase()}`;
 export const mrrField = (currency: string) => `mrr_${currency.toUpperCase()}`;
+/** Sales made through an abandoned-checkout mail's link (`order.completed` with `metadata.recovered`). */
+export const recoveredField = (currency: string) => `recovered_${currency.toUpperCase()}`;
+export const recoveredSalesField = (currency: string) => `recoveredSales_${currency.toUpperCase()}`;
 export const NEW_SUBSCRIBERS = 'newSubscribers';
 export const CHURNED_SUBSCRIBERS = 'churnedSubscribers';
 export const ACTIVE_SUBSCRIBERS = 'activeSubscribers';
@@ -67,6 +70,9 @@ export interface DayFigures {
   refundsCents: number;
   netCents: number;
   sales: number;
+  /** Of the gross, what abandoned-checkout mails brought back, and how many sales. */
+  recoveredCents: number;
+  recoveredSales: number;
   newSubscribers: number;
   churnedSubscribers: number;
 }
@@ -75,13 +81,15 @@ const num = (value: unknown) => (typeof value === 'number' ? value : 0);
 
 /** Sums the shard items of each day (items carry `date` and counters) into one row per day of the range. */
 export function sumDays(days: string[], items: Record<string, unknown>[], currency: string): DayFigures[] {
-  const byDay = new Map(days.map((date) => [date, { date, grossCents: 0, refundsCents: 0, netCents: 0, sales: 0, newSubscribers: 0, churnedSubscribers: 0 }]));
+  const byDay = new Map(days.map((date) => [date, { date, grossCents: 0, refundsCents: 0, netCents: 0, sales: 0, recoveredCents: 0, recoveredSales: 0, newSubscribers: 0, churnedSubscribers: 0 }]));
   for (const item of items) {
     const row = byDay.get(String(item.date));
     if (!row) continue;
     row.grossCents += num(item[grossField(currency)]);
     row.refundsCents += num(item[refundsField(currency)]);
     row.sales += num(item[salesField(currency)]);
+    row.recoveredCents += num(item[recoveredField(currency)]);
+    row.recoveredSales += num(item[recoveredSalesField(currency)]);
     row.newSubscribers += num(item[NEW_SUBSCRIBERS]);
     row.churnedSubscribers += num(item[CHURNED_SUBSCRIBERS]);
   }
@@ -90,12 +98,14 @@ export function sumDays(days: string[], items: Record<string, unknown>[], curren
 }
 
 export function totalOf(days: DayFigures[]) {
-  const totals = { grossCents: 0, refundsCents: 0, netCents: 0, sales: 0, newSubscribers: 0, churnedSubscribers: 0 };
+  const totals = { grossCents: 0, refundsCents: 0, netCents: 0, sales: 0, recoveredCents: 0, recoveredSales: 0, newSubscribers: 0, churnedSubscribers: 0 };
   for (const day of days) {
     totals.grossCents += day.grossCents;
     totals.refundsCents += day.refundsCents;
     totals.netCents += day.netCents;
     totals.sales += day.sales;
+    totals.recoveredCents += day.recoveredCents;
+    totals.recoveredSales += day.recoveredSales;
     totals.newSubscribers += day.newSubscribers;
     totals.churnedSubscribers += day.churnedSubscribers;
   }

@@ -8,7 +8,7 @@ import { ConditionFailed, type TransactOp } from '../store/store';
 import { lookupSubscriber } from '../subscriptions/lookups';
 import type { SubscriberShare } from './entities';
 import * as repo from './repository';
-import { CHURNED_SUBSCRIBERS, contributionDelta, contributionOf, dayOf, dayRange, grossField, NEW_SUBSCRIBERS, refundsField, salesField, shardOf, sumDays, sumRecurring, totalOf } from './rules';
+import { CHURNED_SUBSCRIBERS, contributionDelta, contributionOf, dayOf, dayRange, grossField, NEW_SUBSCRIBERS, recoveredField, recoveredSalesField, refundsField, salesField, shardOf, sumDays, sumRecurring, totalOf } from './rules';
 
 /**
  * Sales and recurring-revenue figures from rollups. The consumers add each committed sale and
@@ -23,6 +23,7 @@ interface OrderData {
   currency?: string;
   subscriptionCustomerId?: string;
   order?: { id?: string; createdAt?: string; type?: string; billingReason?: string };
+  metadata?: { recovered?: unknown };
 }
 
 const scopeOf = (event: DomainEvent): Scope => ({ accountId: event.accountId, mode: event.mode });
@@ -44,6 +45,8 @@ export async function countSaleEvent(deps: Deps, event: DomainEvent): Promise<vo
   const refund = event.type === 'order.refunded';
   const date = refund ? dayOf(eventTime(event)) : dayOf(data.order?.createdAt ?? eventTime(event));
   const add = refund ? { [refundsField(currency)]: cents } : { [grossField(currency)]: cents, [salesField(currency)]: 1 };
+  // Bought through an abandoned-checkout mail's link: counted apart too, so the mail's worth shows.
+  if (!refund && data.metadata?.recovered === true) Object.assign(add, { [recoveredField(currency)]: cents, [recoveredSalesField(currency)]: 1 });
   try {
     await deps.store.transact([repo.countedMarker(scope, event.id, event.created), repo.dayAdd(scope, shardOf(event.id), date, add)]);
   } catch (error) {

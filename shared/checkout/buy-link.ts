@@ -1,14 +1,16 @@
 import { getAccount } from '../platform/accounts';
 import { sellerBrand, type SellerBrand } from '../account/branding';
-import { buyerPage, escapeHtml, formatMoney } from '../account/buyer-page';
+import { buyerPage, escapeHtml as escape } from '../account/buyer-page';
 import { lookupSellable, productScope } from '../catalog/service';
 import type { Deps, RequestInfo } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { isObjectId } from '../platform/ids';
 import { consumeRequest } from '../platform/rate-limit';
-import { negotiateLocale } from '../platform/i18n/locales';
-import { translator } from '../platform/i18n/translator';
 import { createCheckoutSession } from './service';
+import { buyerLanguage, requestLanguage, withLanguage } from '../account/buyer-language';
+import type { MessageKey } from '../platform/i18n/catalogues';
+import { matchLocale, negotiateLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
 
 /** Checkouts one address may open through buy links in a minute (a person opens one or two). */
 export const BUY_LINKS_PER_IP_PER_MINUTE = 20;
@@ -19,6 +21,8 @@ export interface BuyLinkQuery {
   quantity?: string;
   ref?: string;
   amount?: string;
+  /** The visitor's language for the pages here; the checkout it opens keeps it (`?lang=`). */
+  lang?: string;
   /** `product`: the product's page with its Buy button, no checkout (where a cancelled checkout returns). */
   view?: string;
 }
@@ -41,10 +45,14 @@ export function linkAmountCents(text: string): number | undefined {
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
-const problemPage = async (deps: Deps, status: number, heading: string, message: string, baseUrl: string, scope?: { accountId: string; mode: 'live' | 'test' }): Promise<BuyLinkOutcome> => {
-  const body = `<section class="card"><h1 id="heading">${escapeHtml(heading)}</h1><p id="message">${escapeHtml(message)}</p></section>`;
+type ProblemTitle = 'buyLink.notForSaleTitle' | 'buyLink.amountTitle' | 'buyLink.quantityTitle' | 'buyLink.busyTitle' | 'buyLink.cannotOpenTitle';
+
+/** Why a link opens no checkout, in the visitor's language (`?lang=`, the browser, the seller's default); `message` as given when it is the checkout's own reason. */
+const problemPage = async (deps: Deps, request: Pick<RequestInfo, 'headers'>, status: number, heading: ProblemTitle, message: MessageKey | { text: string }, baseUrl: string, scope?: { accountId: string; mode: 'live' | 'test' }, lang?: string): Promise<BuyLinkOutcome> => {
   const brand: SellerBrand = scope ? await sellerBrand(deps, scope, baseUrl) : { name: 'Checkout', logoUrl: null, accent: '#1f2937', accentText: '#1f2937', onAccent: '#ffffff', supportEmail: null };
-  const page = buyerPage({ brand, title: heading, baseUrl, body });
+  const t = scope ? await buyerLanguage(deps, scope, { query: lang, acceptLanguage: request.headers['accept-language'], sellerDefault: brand.locale ?? null }) : requestLanguage(lang, request.headers['accept-language']);
+  const body = `<section class="card"><h1 id="heading">${t.html(heading)}</h1><p id="message">${typeof message === 'string' ? t.html(message) : escape(message.text)}</p></section>`;
+  const page = buyerPage({ brand, title: t.t(heading), baseUrl, body, locale: t.locale });
   return { kind: 'page', status, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } };
 };
 
@@ -57,23 +65,25 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
   const scope = isObjectId(productId) ? await productScope(deps, productId) : undefined;
   const sellable = scope ? await lookupSellable(deps, scope, productId) : undefined;
   const product = sellable?.kind === 'product' && sellable.product.published ? sellable.product : undefined;
-  if (!scope || !product || !(await getAccount(deps.store, scope.accountId))) return problemPage(deps, 404, 'This product is not for sale', 'The link may be mistyped, or the product was taken down.', baseUrl);
+  if (!scope || !product || !(await getAccount(deps.store, scope.accountId))) return problemPage(deps, request, 404, 'buyLink.notForSaleTitle', 'buyLink.notForSale', baseUrl, undefined, query.lang);
 
   if (query.view === 'product' || isPreviewRequest(request.headers)) {
-    const body = `<section class="card"><h1 id="heading">${escapeHtml(product.name)}</h1>${product.description ? `<p>${escapeHtml(product.description)}</p>` : ''}<p class="price">${escapeHtml(formatMoney(product.priceCents, product.currency))}</p><p><a class="button" href="${escapeHtml(`${baseUrl}/buy/${productId}`)}">Buy</a></p></section>`;
-    const page = buyerPage({ brand: await sellerBrand(deps, scope, baseUrl), title: product.name, baseUrl, body });
+    const brand = await sellerBrand(deps, scope, baseUrl);
+    const t = await buyerLanguage(deps, scope, { query: query.lang, acceptLanguage: request.headers['accept-language'], sellerDefault: brand.locale ?? null });
+    const body = `<section class="card"><h1 id="heading">${escape(product.name)}</h1>${product.description ? `<p>${escape(product.description)}</p>` : ''}<p class="price">${escape(t.money(product.priceCents, product.currency))}</p><p><a class="button" href="${escape(`${baseUrl}/buy/${productId}`)}">${t.html('buyLink.buy')}</a></p></section>`;
+    const page = buyerPage({ brand, title: product.name, baseUrl, body, locale: t.locale });
     return { kind: 'page', status: 200, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store' } };
   }
 
   const amountCents = query.amount !== undefined ? linkAmountCents(query.amount) : undefined;
-  if (query.amount !== undefined && amountCents === undefined) return problemPage(deps, 400, 'This link has a wrong amount', 'The amount in the link should be a number like 12 or 12.50.', baseUrl, scope);
+  if (query.amount !== undefined && amountCents === undefined) return problemPage(deps, request, 400, 'buyLink.amountTitle', 'buyLink.amount', baseUrl, scope, query.lang);
   const quantity = query.quantity !== undefined ? Number(query.quantity) : undefined;
-  if (quantity !== undefined && !(Number.isInteger(quantity) && quantity >= 1)) return problemPage(deps, 400, 'This link has a wrong quantity', 'The quantity in the link should be a whole number, 1 or more.', baseUrl, scope);
+  if (quantity !== undefined && !(Number.isInteger(quantity) && quantity >= 1)) return problemPage(deps, request, 400, 'buyLink.quantityTitle', 'buyLink.quantity', baseUrl, scope, query.lang);
 
   try {
     await consumeRequest(deps, `buy-link#${request.sourceIp}`, BUY_LINKS_PER_IP_PER_MINUTE);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 429) return problemPage(deps, 429, 'Too many checkouts at once', 'Many checkouts were opened from your network in the last minute. Please wait a minute and open the link again.', baseUrl, scope);
+    if (error instanceof ApiError && error.status === 429) return problemPage(deps, request, 429, 'buyLink.busyTitle', 'buyLink.busy', baseUrl, scope, query.lang);
     throw error;
   }
 
@@ -91,17 +101,17 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
         cancelUrl: from ?? `${link}?view=product`,
         ...(query.discount ? { discountCode: query.discount.slice(0, 100) } : {}),
         ...(query.ref ? { referralCode: query.ref.slice(0, 100) } : {}),
-        ...(query.email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(query.email) && query.email.length <= 320 ? { prefillEmail: query.email } : {}),
+        ...(query.email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(query.email) && query.email.length <= 320 ? { customerEmail: query.email } : {}),
         ...(amountCents !== undefined ? { amountCents } : {}),
         ...(quantity !== undefined ? { quantity } : {}),
         metadata: { source: 'buy_link' },
       },
       { viaBuyLink: true },
     );
-    return { kind: 'redirect', location: session.url };
+    return { kind: 'redirect', location: matchLocale(query.lang) ? withLanguage(session.url, matchLocale(query.lang)!) : session.url };
   } catch (error) {
     // A code that does not apply, an amount under the minimum...: the buyer reads why.
-    if (error instanceof ApiError && error.status < 500) return problemPage(deps, error.status === 404 ? 400 : error.status, 'This link cannot open a checkout', error.message.replace(/^[a-zA-Z]+: /, ''), baseUrl, scope);
+    if (error instanceof ApiError && error.status < 500) return problemPage(deps, request, error.status === 404 ? 400 : error.status, 'buyLink.cannotOpenTitle', { text: error.message.replace(/^[a-zA-Z]+: /, '') }, baseUrl, scope, query.lang);
     throw error;
   }
 }
@@ -113,7 +123,7 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
 export async function buyLinkThanks(deps: Deps, productId: string, baseUrl: string, acceptLanguage: string | undefined): Promise<Extract<BuyLinkOutcome, { kind: 'page' }>> {
   const scope = isObjectId(productId) ? await productScope(deps, productId) : undefined;
   const brand = scope ? await sellerBrand(deps, scope, baseUrl) : undefined;
-  if (!scope || !brand) return (await problemPage(deps, 404, 'This product is not for sale', 'The link may be mistyped, or the product was taken down.', baseUrl)) as Extract<BuyLinkOutcome, { kind: 'page' }>;
+  if (!scope || !brand) return (await problemPage(deps, { headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} }, 404, 'buyLink.notForSaleTitle', 'buyLink.notForSale', baseUrl)) as Extract<BuyLinkOutcome, { kind: 'page' }>;
   const t = translator(negotiateLocale({ acceptLanguage, sellerDefault: brand.locale }));
   const body = `<section class="card"><h1 id="heading">${t.html('thanks.heading')}</h1><p id="confirmation">${t.html('thanks.orderComplete')} ${t.html('buyLink.receiptNote')}</p></section>`;
   const page = buyerPage({ brand, title: t.t('thanks.title'), baseUrl, body, locale: t.locale });

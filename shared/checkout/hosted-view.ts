@@ -46,13 +46,11 @@ export interface HostedCheckoutView {
   quantity: number | null;
   /** Pay what you want: the buyer types the amount (at least the minimum; the suggestion first). */
   payWhatYouWant: { minimumCents: number; suggestedCents: number; chosenCents: number } | null;
-  /** The buyer's email given by the link that opened the checkout. */
-  prefillEmail: string | null;
   successUrl: string;
   cancelUrl: string;
   status: 'open' | 'completed';
   testMode: boolean;
-  /** The buyer's address when known (prefills the page). */
+  /** The buyer's address when known (prefills the page): `customerEmail` at creation or a buy link's `?email=`, or typed here before. */
   customerEmail: string | null;
   /** The language the buyer chose on an earlier visit of this checkout. */
   buyerLocale: string | null;
@@ -91,7 +89,6 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
     lines: taken ? [{ productName: session.productName, amountCents: session.amountCents - taken.amountCents }, { productName: taken.productName, amountCents: taken.amountCents }] : null,
     quantity: typeof quantity === 'number' ? quantity : null,
     payWhatYouWant: session.payWhatYouWant ? { ...session.payWhatYouWant, chosenCents: session.amountCents - (taken?.amountCents ?? 0) } : null,
-    prefillEmail: session.prefillEmail ?? null,
     successUrl: session.successUrl,
     cancelUrl: session.cancelUrl,
     status: session.status,

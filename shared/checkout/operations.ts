@@ -74,14 +74,14 @@ export const checkoutOperations = [
     operationId: 'openBuyLink',
     summary: "A product's public buy link: opens a new hosted checkout and redirects to it (303)",
     description:
-      'Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer, `ref` credits a partner, `quantity` (offers sold per seat). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.',
+      'Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer (the session\'s `customerEmail`, as on POST /checkout/sessions: an abandoned checkout is then mailed when recovery is on), `ref` credits a partner, `quantity` (offers sold per seat), `lang` the language of the checkout (en, fr, de, es, pt-BR, ja). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.',
     tags: ['Checkout'],
     method: 'GET',
     path: '/buy/{productId}',
     auth: 'public',
     unmetered: true,
     params: z.object({ productId: z.string().check(z.minLength(1), z.maxLength(64)) }),
-    query: z.object({ discount: linkText(100), email: linkText(320), quantity: linkText(10), ref: linkText(100), amount: linkText(20), view: linkText(20) }),
+    query: z.object({ discount: linkText(100), email: linkText(320), quantity: linkText(10), ref: linkText(100), amount: linkText(20), view: linkText(20), lang: linkText(35) }),
     handler: async (ctx, { params, query }) => {
       const outcome = await openBuyLink(ctx, ctx.request, params.productId, query, publicBaseUrl(ctx));
       if (outcome.kind === 'redirect') return reply(303, undefined, { location: outcome.location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' });

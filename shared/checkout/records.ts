@@ -28,8 +28,6 @@ export interface CheckoutSessionRecord {
    * chose (the suggestion until they change it on the hosted page).
    */
   payWhatYouWant?: { minimumCents: number; suggestedCents: number } | null;
-  /** Filled in on the hosted page (a buy link's `?email=`). */
-  prefillEmail?: string | null;
   /** Opened by a public buy link: such sessions expire unpaid after BUY_LINK_SESSION_SECONDS. */
   viaBuyLink?: boolean;
   /** Seats bought, for offers sold per seat (usage billing); the amount includes them. */

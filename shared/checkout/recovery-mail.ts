@@ -35,5 +35,5 @@ export function recoveryMail(t: Translator, input: RecoveryMailInput) {
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { subject: t.t('recovery.subject', { product }), preview: t.t('recovery.preview', { seller: brand.name }), html, text };
+  return { subject: t.t('recovery.subject', { product }), preview: t.t('recovery.preview', { seller: brand.name }), html, text, locale: t.locale };
 }

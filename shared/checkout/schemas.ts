@@ -45,9 +45,8 @@ export const createSessionBody = z.object({
     metadata: z.optional(metadataSchema),
     discountCode: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
     referralCode: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-    customerEmail: z.optional(z.pipe(z.string().check(z.trim(), z.maxLength(320)), z.email('customerEmail must be an email address'))).check(z.describe('The buyer\'s address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery)')),
+    customerEmail: z.optional(z.pipe(z.string().check(z.trim(), z.maxLength(320)), z.email('customerEmail must be an email address'))).check(z.describe('The buyer\'s address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery). A buy link\'s `?email=` sets the same field')),
     amountCents: z.optional(z.number({ error: 'amountCents: must be an integer number of cents' }).check(z.int('amountCents: must be an integer number of cents'), z.minimum(0, 'amountCents: must be 0 or more'), z.maximum(100_000_000, 'amountCents: must be at most 100000000'))).check(z.describe("Pay what you want: the amount the buyer chose, in cents, at least the product's minimumPrice; refused for fixed-price products. The hosted page lets the buyer change it")),
-    prefillEmail: z.optional(z.email('prefillEmail: must be an email address').check(z.maxLength(320))).check(z.describe("The buyer's email, filled in on the hosted page")),
     quantity: z.optional(z.number({ error: 'quantity: must be an integer number of seats' }).check(z.int('quantity: must be an integer number of seats'))).check(z.describe("Seats, for offers sold per seat: within the offer's minimum and maximum; the minimum unless stated")),
   });
 

@@ -1,3 +1,4 @@
+import type { Locale } from '../platform/i18n/locales';
 import { lookupSellable } from '../catalog/service';
 import type { Deps } from '../platform/context';
 import { badRequest, notFound } from '../platform/errors';
@@ -107,7 +108,7 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
     discountCode: discount?.code ?? null,
     intro: sessionIntro ? { amountCents: sessionIntro.amountCents, payments: sessionIntro.periods } : null,
     clientReferenceId: input.clientReferenceId ?? input.externalId ?? null,
-    ...(input.customerEmail || input.prefillEmail ? { buyerEmail: input.customerEmail ?? input.prefillEmail } : {}),
+    ...(input.customerEmail ? { buyerEmail: input.customerEmail } : {}),
     metadata: input.metadata ?? {},
   });
   const session: CheckoutSessionRecord = {
@@ -122,7 +123,6 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
     discountId: discount?.discountId ?? null,
     referralCode: input.referralCode ?? null,
     ...(pwyw ? { payWhatYouWant: pwyw } : {}),
-    ...(input.prefillEmail ? { prefillEmail: input.prefillEmail } : {}),
     ...(options.viaBuyLink ? { viaBuyLink: true } : {}),
     ...(seats ? { seats: seats.quantity, seatsAmountCents: seatsCents } : {}),
     ...(sessionIntro ? { intro: sessionIntro } : {}),
@@ -190,9 +190,10 @@ export async function sessionSaleId(deps: Pick<Deps, 'store'>, scope: Scope, ses
  * seller's setting decides whether the box is offered at all; a tick on a box not offered counts
  * for nothing.
  */
-export async function withMarketingConsent(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, sessionId: string, claim: PaymentClaim | undefined, ticked: boolean): Promise<PaymentClaim | undefined> {
+export async function withMarketingConsent(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, sessionId: string, claim: PaymentClaim | undefined, ticked: boolean, locale?: Locale): Promise<PaymentClaim | undefined> {
   if (!ticked) return claim;
-  const offered = await checkoutOptIn(deps, scope);
+  // The consent keeps the words the buyer saw, in the language they read them.
+  const offered = await checkoutOptIn(deps, scope, locale);
   if (!offered) return claim;
   const op = sessionMarketingConsent(scope, sessionId, { wording: offered.wording, optedInAt: deps.clock.now().toISOString() });
   return { ops: [...(claim?.ops ?? []), op], refusal: claim?.refusal ?? { message: 'This checkout is closed', code: 'CHECKOUT_CLOSED' } };

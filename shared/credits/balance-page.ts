@@ -1,35 +1,50 @@
 import { sellerBrand } from '../account/branding';
-import { buyerPage, escapeHtml, formatMoney, type BuyerPage } from '../account/buyer-page';
+import { buyerLanguage, requestLanguage } from '../account/buyer-language';
+import { buyerPage, escapeHtml as escape, type BuyerPage } from '../account/buyer-page';
 import type { Deps } from '../platform/context';
+import { safeHtml } from '../platform/i18n/translator';
 import type { BalanceView } from './consent';
 
 /** A browser asking for a page (Accept names text/html); API clients get the JSON view. */
 export const wantsHtml = (headers: Record<string, string>) => /\btext\/html\b/.test(headers.accept ?? '');
 
-/** The buyer's balance page: the balance, and auto top-ups with the form that turns them off. Plain HTML, no script. */
-export async function balancePage(deps: Pick<Deps, 'store'>, view: BalanceView, input: { baseUrl: string; action: string; notice?: string }): Promise<BuyerPage> {
+/** Where the page's language comes from: `?lang=` and the browser's Accept-Language (then the seller's default). */
+export interface PageLanguage {
+  lang?: string;
+  acceptLanguage?: string;
+}
+
+/**
+ * The buyer's balance page: the balance, and auto top-ups with the form that turns them off.
+ * Plain HTML, no script; words in the buyer's language, the product's name as the seller wrote it.
+ */
+export async function balancePage(deps: Pick<Deps, 'store'>, view: BalanceView, input: { baseUrl: string; action: string; turnedOff?: boolean } & PageLanguage): Promise<BuyerPage> {
   const brand = await sellerBrand(deps, view.scope, input.baseUrl);
-  const money = (cents: number) => escapeHtml(formatMoney(cents, view.currency));
+  const t = await buyerLanguage(deps, view.scope, { query: input.lang, acceptLanguage: input.acceptLanguage, sellerDefault: brand.locale ?? null });
+  const money = (cents: number) => t.money(cents, view.currency);
+  const on = safeHtml(`<strong>${escape(t.t('balance.on'))}</strong>`);
   const refill = view.autoRefill.enabled
-    ? `<p id="auto-refill">Automatic top-ups are <strong>on</strong>${view.autoRefill.topOffCents ? `: when your balance runs out, your saved card is charged ${money(view.autoRefill.topOffCents)} for more credits` : ''}.</p>
-<form method="post" action="${escapeHtml(input.action)}"><button type="submit" id="turn-off">Turn off automatic top-ups</button></form>`
-    : '<p id="auto-refill">Automatic top-ups are <strong>off</strong>. Your card is not charged when your balance runs out; buy more credits whenever you like.</p>';
+    ? `<p id="auto-refill">${view.autoRefill.topOffCents ? t.html('balance.autoOnCharge', { on, amount: money(view.autoRefill.topOffCents) }) : t.html('balance.autoOnPlain', { on })}</p>
+<form method="post" action="${escape(input.action)}"><button type="submit" id="turn-off">${t.html('balance.turnOff')}</button></form>`
+    : `<p id="auto-refill">${t.html('balance.autoOff', { off: safeHtml(`<strong>${escape(t.t('balance.off'))}</strong>`) })}</p>`;
   const body = `<section class="card" aria-labelledby="balance-heading">
-<h1 id="balance-heading">${escapeHtml(view.productName)}</h1>
-${input.notice ? `<div class="ok" role="status" id="notice">${escapeHtml(input.notice)}</div>` : ''}
-<p>Balance: <strong id="balance">${money(view.balanceCents)}</strong>${view.paused ? ' <span class="badge" id="paused">Paused</span>' : ''}</p>
-${view.paused ? '<p class="muted">Your balance is paused after a top-off could not be charged. Buying more credits starts it again.</p>' : ''}
+<h1 id="balance-heading">${escape(view.productName)}</h1>
+${input.turnedOff ? `<div class="ok" role="status" id="notice">${t.html('balance.turnedOff')}</div>` : ''}
+<p>${t.html('balance.label')} <strong id="balance">${escape(money(view.balanceCents))}</strong>${view.paused ? ` <span class="badge" id="paused">${t.html('balance.paused')}</span>` : ''}</p>
+${view.paused ? `<p class="muted">${t.html('balance.pausedText')}</p>` : ''}
 ${refill}
 </section>`;
-  return buyerPage({ brand, title: view.productName, baseUrl: input.baseUrl, body });
+  return buyerPage({ brand, title: view.productName, baseUrl: input.baseUrl, body, locale: t.locale });
 }
 
 /** A link that opens nothing: the same page for a wrong and an unknown link. */
-export function missingBalancePage(): BuyerPage {
+export function missingBalancePage(language: PageLanguage = {}): BuyerPage {
+  const t = requestLanguage(language.lang, language.acceptLanguage);
   return buyerPage({
-    brand: { name: 'Credits', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null },
-    title: 'Link not found',
+    brand: { name: t.t('balance.credits'), logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null },
+    title: t.t('balance.notFoundTitle'),
     baseUrl: '',
-    body: '<section class="card"><h1>Link not found</h1><p role="alert">This link does not open a balance. Check the link in your email.</p></section>',
+    locale: t.locale,
+    body: `<section class="card"><h1>${t.html('balance.notFoundTitle')}</h1><p role="alert">${t.html('balance.notFound')}</p></section>`,
   });
 }

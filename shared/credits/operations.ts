@@ -1,3 +1,4 @@
+import { langQuery } from '../platform/i18n/query';
 import * as z from '../platform/zod';
 import { isApiError } from '../platform/errors';
 import { defineOperation, rawReply } from '../platform/operation';
@@ -11,6 +12,9 @@ const tokenParams = z.object({ token: z.string().check(z.minLength(1), z.maxLeng
 const PAGE_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', vary: 'Accept' };
 const baseOf = (config: { PUBLIC_BASE_URL?: string }, request: { baseUrl: string }) => (config.PUBLIC_BASE_URL ?? request.baseUrl ?? '').replace(/\/$/, '');
 const jsonView = ({ scope: _scope, ...view }: BalanceView) => view;
+
+/** The form posts back with the page's explicit language, so the answer page keeps it. */
+const consentAction = (token: string, lang: string | undefined) => `/credits/balance/${token}/consent${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
 
 export const creditOperations = [
   defineOperation({
@@ -59,16 +63,18 @@ export const creditOperations = [
     auth: 'portal',
     unmetered: true,
     params: tokenParams,
+    query: langQuery,
     output: balanceViewSchema,
-    handler: async (ctx, { params }) => {
+    handler: async (ctx, { params, query }) => {
       const html = wantsHtml(ctx.request.headers);
+      const language = { lang: query.lang, acceptLanguage: ctx.request.headers['accept-language'] };
       try {
         const { view } = await balanceOfLink(ctx, params.token);
         if (!html) return jsonView(view);
-        const page = await balancePage(ctx, view, { baseUrl: baseOf(ctx.config, ctx.request), action: `/credits/balance/${params.token}/consent` });
+        const page = await balancePage(ctx, view, { baseUrl: baseOf(ctx.config, ctx.request), action: consentAction(params.token, query.lang), ...language });
         return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PAGE_HEADERS });
       } catch (error) {
-        if (html && isApiError(error) && error.status === 404) return rawReply(404, missingBalancePage().html, 'text/html; charset=utf-8', { ...missingBalancePage().headers, ...PAGE_HEADERS });
+        if (html && isApiError(error) && error.status === 404) return rawReply(404, missingBalancePage(language).html, 'text/html; charset=utf-8', { ...missingBalancePage(language).headers, ...PAGE_HEADERS });
         throw error;
       }
     },
@@ -84,18 +90,20 @@ export const creditOperations = [
     params: tokenParams,
     bodyType: 'json-or-form',
     body: z.optional(z.object({})),
+    query: langQuery,
     output: balanceViewSchema,
-    handler: async (ctx, { params }) => {
+    handler: async (ctx, { params, query }) => {
       const asPage = (ctx.request.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
+      const language = { lang: query.lang, acceptLanguage: ctx.request.headers['accept-language'] };
       // The link is the only permission, and our own page is the only one that posts this form.
-      if (asPage && ctx.request.headers['sec-fetch-site'] === 'cross-site') return rawReply(403, missingBalancePage().html, 'text/html; charset=utf-8', PAGE_HEADERS);
+      if (asPage && ctx.request.headers['sec-fetch-site'] === 'cross-site') return rawReply(403, missingBalancePage(language).html, 'text/html; charset=utf-8', PAGE_HEADERS);
       try {
         const view = await disableConsentByLink(ctx, params.token);
         if (!asPage) return jsonView(view);
-        const page = await balancePage(ctx, view, { baseUrl: baseOf(ctx.config, ctx.request), action: `/credits/balance/${params.token}/consent`, notice: 'Automatic top-ups are off. Your card will not be charged again.' });
+        const page = await balancePage(ctx, view, { baseUrl: baseOf(ctx.config, ctx.request), action: consentAction(params.token, query.lang), turnedOff: true, ...language });
         return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PAGE_HEADERS });
       } catch (error) {
-        if (asPage && isApiError(error) && error.status === 404) return rawReply(404, missingBalancePage().html, 'text/html; charset=utf-8', { ...missingBalancePage().headers, ...PAGE_HEADERS });
+        if (asPage && isApiError(error) && error.status === 404) return rawReply(404, missingBalancePage(language).html, 'text/html; charset=utf-8', { ...missingBalancePage(language).headers, ...PAGE_HEADERS });
         throw error;
       }
     },

@@ -12,7 +12,7 @@ import { recipientData, unsubscribeHeaders } from './mail-recipients';
 import { checkTransactional, mailContent, type TransactionalMessage } from './outbox';
 import type { EmailSettingsRecord, PostRecord } from './records';
 import * as repo from './repository';
-import { BATCH_SIZE, EMAIL_QUEUE, footerOf, LEASE_MS, linkBase, loadSettings, newPost, requireSender, SEND_PAGE, watchdogName } from './service';
+import { BATCH_SIZE, EMAIL_QUEUE, footerOf, unsubscribeWords, LEASE_MS, linkBase, loadSettings, newPost, requireSender, SEND_PAGE, watchdogName } from './service';
 import { tokenSecret } from './settings';
 import { signToken, type TokenPayload } from './tokens';
 
@@ -92,7 +92,8 @@ async function deliver(deps: Deps, scope: Scope, d: Delivery): Promise<{ accepte
 
 /** Renders a message once and hands it to the provider; answers who was accepted (502 when nobody was). */
 async function renderAndDeliver(deps: Deps, scope: Scope, postId: string, message: TransactionalMessage, recipients: string[], settings: EmailSettingsRecord): Promise<string[]> {
-  const template = await deps.ports.render.mailTemplate(message, footerOf(settings), { track: message.track });
+  const words = unsubscribeWords(message.locale);
+  const template = await deps.ports.render.mailTemplate(message, { ...footerOf(settings), ...(words ? { unsubscribe: words } : {}) }, { track: message.track });
   const secret = await tokenSecret(deps, scope, settings);
   let result: Awaited<ReturnType<typeof deliver>>;
   try {

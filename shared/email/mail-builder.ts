@@ -91,12 +91,15 @@ export function buildMailTemplate(content: MailContent, footer: MailFooter, opti
   const tracked = options.track === false ? { html: bodyHtml, links: [] } : trackLinks(source);
   const footerLines = [footer.footerText, footer.physicalAddress].filter((line): line is string => Boolean(line));
   const footerHtml = footerLines.map((line) => `<p>${escapeHtml(line).replace(/\n/g, '<br>')}</p>`).join('');
+  // The footer in the mail's language (a buyer's mail, worded by the sender); the seller's own footer lines as written.
+  const lang = content.locale && /^[a-z]{2,3}(-[A-Za-z]{2,4})?$/.test(content.locale) ? content.locale : 'en';
+  const unsubscribe = footer.unsubscribe ?? { link: 'Unsubscribe', line: 'Unsubscribe: {{u}}' };
   const preview = content.preview ? `<div class="preview">${escapeHtml(content.preview)}</div>` : '';
   const pixel = options.track === false ? '' : `<img src="${ph('o')}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`;
-  const document = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(content.subject)}</title><style>${LAYOUT_CSS}</style></head><body>${preview}<div class="wrap">${tracked.html}</div><div class="footer">${footerHtml}<p><a href="${ph('u')}">Unsubscribe</a></p></div>${pixel}</body></html>`;
+  const document = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(content.subject)}</title><style>${LAYOUT_CSS}</style></head><body>${preview}<div class="wrap">${tracked.html}</div><div class="footer">${footerHtml}<p><a href="${ph('u')}">${escapeHtml(unsubscribe.link)}</a></p></div>${pixel}</body></html>`;
   const html = finishHtml(juice(document, { removeStyleTags: true, preserveMediaQueries: true }));
 
   const bodyText = content.text ?? convert(bodyHtml, { wordwrap: 78, selectors: [{ selector: 'img', format: 'skip' }] });
-  const text = [neutraliseText(bodyText.trim()), '', '--', ...footerLines.map(neutraliseText), 'Unsubscribe: {{u}}'].join('\n');
+  const text = [neutraliseText(bodyText.trim()), '', '--', ...footerLines.map(neutraliseText), unsubscribe.line].join('\n');
   return { subject: neutraliseText(content.subject), html, text, links: tracked.links };
 }

@@ -1,3 +1,5 @@
+import { requestLanguage } from '../account/buyer-language';
+import { langQuery } from '../platform/i18n/query';
 import * as z from '../platform/zod';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './pages';
@@ -180,9 +182,12 @@ export const emailOperations = [
     auth: 'public',
     unmetered: true,
     params: tokenParams,
-    handler: async (ctx, { params }) => {
+    query: langQuery,
+    handler: async (ctx, { params, query }) => {
+      const t = requestLanguage(query.lang, ctx.request.headers['accept-language']);
       const found = await describeUnsubscribe(ctx, params.token);
-      return found ? html(200, unsubscribeConfirmPage(found.email, found.fromName, `${ctx.request.baseUrl}/email/unsubscribe/${params.token}`)) : html(404, invalidLinkPage());
+      const action = `${ctx.request.baseUrl}/email/unsubscribe/${params.token}${query.lang ? `?lang=${encodeURIComponent(query.lang)}` : ''}`;
+      return found ? html(200, unsubscribeConfirmPage(found.email, found.fromName, action, t)) : html(404, invalidLinkPage(t));
     },
   }),
   defineOperation({
@@ -196,9 +201,11 @@ export const emailOperations = [
     params: tokenParams,
     bodyType: 'json-or-form',
     body: z.optional(z.record(z.string(), z.unknown())),
-    handler: async (ctx, { params }) => {
+    query: langQuery,
+    handler: async (ctx, { params, query }) => {
+      const t = requestLanguage(query.lang, ctx.request.headers['accept-language']);
       const done = await unsubscribeByToken(ctx, params.token);
-      return done ? html(200, unsubscribedPage(done.email, done.fromName)) : html(404, invalidLinkPage());
+      return done ? html(200, unsubscribedPage(done.email, done.fromName, t)) : html(404, invalidLinkPage(t));
     },
   }),
   defineOperation({
@@ -226,7 +233,7 @@ export const emailOperations = [
     params: tokenParams,
     handler: async (ctx, { params }) => {
       const found = await recordLinkEngagement(ctx, params.token, 'click');
-      if (!found?.url || !/^https?:\/\//i.test(found.url)) return html(404, invalidLinkPage());
+      if (!found?.url || !/^https?:\/\//i.test(found.url)) return html(404, invalidLinkPage(requestLanguage(undefined, ctx.request.headers['accept-language'])));
       return reply(302, undefined, { location: found.url, 'cache-control': 'no-store' });
     },
   }),

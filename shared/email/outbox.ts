@@ -24,6 +24,8 @@ export interface TransactionalContent {
   html?: string | null;
   text?: string | null;
   preview?: string | null;
+  /** The language the mail is written in (a buyer's): the footer the mail gets is written in it too. */
+  locale?: string | null;
 }
 
 export interface TransactionalMessage extends TransactionalContent {
@@ -73,6 +75,7 @@ export const mailContent = (message: TransactionalMessage) => ({
   fromName: message.fromName ?? null,
   replyTo: message.replyTo ?? null,
   source: message.source ?? 'api',
+  ...(message.locale ? { locale: message.locale } : {}),
 });
 
 /**

@@ -94,6 +94,8 @@ export interface QueuedMailRecord extends MailContentFields {
   /** Recipients, lower-cased and de-duplicated, none suppressed or unsubscribed when queued. */
   to: string[];
   source: MailSource;
+  /** The mail's language, for its footer (absent: English). */
+  locale?: string | null;
   baseUrl: string | null;
   track: boolean;
   /** At most once per recipient: an interrupted delivery is failed, not repeated (absent on mail queued before it existed: false). */

@@ -3,6 +3,8 @@ import type { Account, Deps } from '../platform/context';
 import type { Scope } from '../store/keys';
 import type { EmailSettingsRecord } from './records';
 import * as repo from './repository';
+import type { Locale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
 import { withDefaults } from './settings';
 
 /**
@@ -11,15 +13,27 @@ import { withDefaults } from './settings';
  * provider about the sender: reading a setting needs no SESv2 in the caller's function.
  */
 
-export const optInWording = (settings: Pick<EmailSettingsRecord, 'checkoutOptInWording'>, account: Pick<Account, 'name' | 'email'> | undefined) =>
-  settings.checkoutOptInWording ?? `Email me news and offers from ${account?.name ?? 'this store'}. I can unsubscribe at any time.`;
+/** The seller's words for the box as written; without them, the default in the buyer's language (English for the seller's own view). */
+export const optInWording = (settings: Pick<EmailSettingsRecord, 'checkoutOptInWording'>, account: Pick<Account, 'name' | 'email'> | undefined, locale?: Locale) =>
+  settings.checkoutOptInWording ?? translator(locale).t('checkout.optInDefault', { store: account?.name ?? account?.email ?? '' });
 
-/** The opt-in box the hosted checkout shows, with the words beside it; null when the seller turned it off. */
-export async function checkoutOptIn(deps: Pick<Deps, 'store'>, scope: Scope): Promise<{ checked: boolean; wording: string } | null> {
+export type OptInBox = { checked: boolean; wording: string };
+
+/**
+ * The opt-in box the hosted checkout shows, with the words beside it in a given language; null
+ * when the seller turned it off. Answered as a function of the language so the settings can be
+ * read alongside the branding that decides the language.
+ */
+export async function checkoutOptInFor(deps: Pick<Deps, 'store'>, scope: Scope): Promise<((locale?: Locale) => OptInBox) | null> {
   const stored = await repo.getSettings(deps.store, scope);
   if ((stored?.checkoutOptIn ?? 'unchecked') === 'off') return null;
   const account = stored?.checkoutOptInWording ? undefined : await getAccount(deps.store, scope.accountId);
-  return { checked: stored?.checkoutOptIn === 'checked', wording: optInWording(withDefaults(stored, account), account) };
+  const settings = withDefaults(stored, account);
+  return (locale) => ({ checked: stored?.checkoutOptIn === 'checked', wording: optInWording(settings, account, locale) });
+}
+
+export async function checkoutOptIn(deps: Pick<Deps, 'store'>, scope: Scope, locale?: Locale): Promise<OptInBox | null> {
+  return (await checkoutOptInFor(deps, scope))?.(locale) ?? null;
 }
 
 /** Whether the store owner wants a mail for every paid order (default yes). */

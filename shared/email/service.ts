@@ -1,3 +1,5 @@
+import { matchLocale } from '../platform/i18n/locales';
+import { translator } from '../platform/i18n/translator';
 import { findContactByEmail } from '../audience/service';
 import { recordEngagement, unsubscribeEmail, suppressEmail } from '../audience/suppression';
 import { normalizeEmail } from '../audience/rules';
@@ -92,6 +94,14 @@ export function linkBase(deps: Deps, fallback?: string) {
 }
 
 export const footerOf = (settings: EmailSettingsRecord) => ({ physicalAddress: settings.physicalAddress!, footerText: settings.footerText });
+
+/** The footer's unsubscribe words in a mail's language (a buyer mail queued with its `locale`); none for English. */
+export function unsubscribeWords(locale: string | null | undefined): { link: string; line: string } | undefined {
+  const language = matchLocale(locale);
+  if (!language || language === 'en') return undefined;
+  const t = translator(language);
+  return { link: t.t('unsub.title'), line: t.t('mail.line', { label: t.t('unsub.title'), value: '{{u}}' }) };
+}
 
 export function newPost(deps: Deps, fields: Partial<PostRecord> & Pick<PostRecord, 'subject' | 'audience' | 'source'>): PostRecord {
   const now = deps.clock.now().toISOString();

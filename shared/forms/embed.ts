@@ -1,3 +1,4 @@
+import { translator, type Translator } from '../platform/i18n/translator';
 import { escapeHtml } from './rules';
 
 /**
@@ -127,8 +128,12 @@ export const framePage = (base: string, id: string) => `<!doctype html><html><he
 export const previewPage = (base: string, id: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Signup form preview</title><style>body{font-family:system-ui,sans-serif;margin:0;padding:24px;background:#f3f4f6;min-height:100vh}</style></head><body><p>Preview of signup form ${id}. Reload to see saved changes; views are not counted here.</p><script src="${base}/forms/public/${id}/embed.js" data-preview="1"></script></body></html>`;
 
-/** The page the confirmation link opens. */
-export const confirmedPage = (headline: string, message: string, leadMagnet: { name: string; url: string | null } | null) =>
-  `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(headline)}</title></head><body style="font-family:system-ui,sans-serif;max-width:520px;margin:60px auto;padding:0 20px"><h1>${escapeHtml(headline)}</h1><p>${escapeHtml(message)}</p>${
-    leadMagnet?.url ? `<p><a href="${escapeHtml(leadMagnet.url)}">Get ${escapeHtml(leadMagnet.name)}</a></p>` : ''
+/** The page the confirmation link opens: the creator's headline and message as written, the rest in the subscriber's language. */
+export const confirmedPage = (headline: string, message: string, leadMagnet: { name: string; url: string | null } | null, t: Translator = translator()) =>
+  `<!doctype html><html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(headline)}</title></head><body style="font-family:system-ui,sans-serif;max-width:520px;margin:60px auto;padding:0 20px"><h1>${escapeHtml(headline)}</h1><p>${escapeHtml(message)}</p>${
+    leadMagnet?.url ? `<p><a href="${escapeHtml(leadMagnet.url)}">${t.html('form.get', { name: leadMagnet.name })}</a></p>` : ''
   }</body></html>`;
+
+/** A confirmation link already used, expired or unknown: a page saying so, in the subscriber's language. */
+export const confirmGonePage = (t: Translator = translator()) =>
+  `<!doctype html><html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${t.html('form.goneTitle')}</title></head><body style="font-family:system-ui,sans-serif;max-width:520px;margin:60px auto;padding:0 20px"><h1>${t.html('form.goneTitle')}</h1><p>${t.html('form.gone')}</p></body></html>`;

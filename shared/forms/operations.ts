@@ -1,7 +1,10 @@
 import * as z from '../platform/zod';
 import { ANY_ORIGIN } from '../platform/cors';
 import { defineOperation, rawReply } from '../platform/operation';
-import { confirmedPage, EMBED_SCRIPT, framePage, previewPage } from './embed';
+import { isApiError } from '../platform/errors';
+import { confirmedPage, confirmGonePage, EMBED_SCRIPT, framePage, previewPage } from './embed';
+import { requestLanguage } from '../account/buyer-language';
+import { langQuery } from '../platform/i18n/query';
 import { isEditing } from './rules';
 import { confirmParams, deletedSchema, formCreateBody, formSchema, formUpdateBody, idParams, publicQuery, subscribeAnswer, subscribeBody } from './schemas';
 import { baseUrlOf, confirmSubscription, createForm, dailyOf, deleteForm, getForm, listForms, presentForm, readPublicForm, recordView, subscribe, updateForm } from './service';
@@ -121,9 +124,17 @@ export const formOperations = [
     path: '/forms/public/{id}/confirm/{token}',
     auth: 'public',
     params: confirmParams,
-    handler: async (ctx, { params }) => {
-      const { form, leadMagnet } = await confirmSubscription(ctx, params.id, params.token);
-      return rawReply(200, confirmedPage(form.successHeadline, form.successMessage, leadMagnet), 'text/html; charset=utf-8');
+    query: langQuery,
+    handler: async (ctx, { params, query }) => {
+      // The mailed link carries the mail's language (?lang=): the page speaks it too.
+      const t = requestLanguage(query.lang, ctx.request.headers['accept-language']);
+      try {
+        const { form, leadMagnet } = await confirmSubscription(ctx, params.id, params.token);
+        return rawReply(200, confirmedPage(form.successHeadline, form.successMessage, leadMagnet, t), 'text/html; charset=utf-8');
+      } catch (error) {
+        if (isApiError(error) && error.status === 404) return rawReply(404, confirmGonePage(t), 'text/html; charset=utf-8');
+        throw error;
+      }
     },
   }),
   defineOperation({

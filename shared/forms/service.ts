@@ -1,3 +1,4 @@
+import { buyerLanguage, withLanguage } from '../account/buyer-language';
 import { upsertContact } from '../audience/service';
 import { isValidEmail, normalizeEmail } from '../audience/rules';
 import { lookupProduct } from '../catalog/service';
@@ -167,7 +168,7 @@ async function leadMagnetOf(deps: Deps, scope: Scope, form: FormRecord) {
  * answer a person would and nothing is stored. The answer is the same whether or not the address
  * was already subscribed.
  */
-export async function subscribe(deps: Deps, request: Pick<RequestInfo, 'sourceIp' | 'baseUrl'>, id: string, input: SubscribeInput): Promise<SubscribeAnswer> {
+export async function subscribe(deps: Deps, request: Pick<RequestInfo, 'sourceIp' | 'baseUrl'> & { headers?: Record<string, string> }, id: string, input: SubscribeInput): Promise<SubscribeAnswer> {
   const { scope, form } = await locate(deps, id);
   if (form.status !== 'active') throw conflict('This form is not accepting signups', 'FORM_NOT_ACTIVE');
   const email = normalizeEmail(input.email);
@@ -189,7 +190,7 @@ export async function subscribe(deps: Deps, request: Pick<RequestInfo, 'sourceIp
 
   const name = input.name?.trim() || null;
   if (form.doubleOptIn) {
-    await requestConfirmation(deps, scope, form, email, name, baseUrlOf(deps, request));
+    await requestConfirmation(deps, scope, form, email, name, baseUrlOf(deps, request), request.headers?.['accept-language']);
     return { status: 'confirm_email' };
   }
   await join(deps, scope, form, email, name, 'Subscribed through the form');
@@ -197,16 +198,19 @@ export async function subscribe(deps: Deps, request: Pick<RequestInfo, 'sourceIp
 }
 
 /** The pending confirmation and its mail (queued for the email worker) are one transaction. */
-async function requestConfirmation(deps: Deps, scope: Scope, form: FormRecord, email: string, name: string | null, base: string) {
+async function requestConfirmation(deps: Deps, scope: Scope, form: FormRecord, email: string, name: string | null, base: string, acceptLanguage: string | undefined) {
   const token = randomBase62(32);
   const now = deps.clock.now();
-  const link = `${base}/forms/public/${form._id}/confirm/${token}`;
+  // The browser's language of the signup (else the address's saved one, the creator's default); the link keeps it for the page.
+  const t = await buyerLanguage(deps, scope, { email, acceptLanguage });
+  const link = withLanguage(`${base}/forms/public/${form._id}/confirm/${token}`, t.locale);
   const mail = await prepareTransactional(deps, scope, {
     to: [email],
-    subject: 'Please confirm your subscription',
-    preview: 'One click and you are in.',
+    subject: t.t('form.confirmSubject'),
+    preview: t.t('form.confirmPreview'),
+    locale: t.locale,
     source: 'form',
-    html: `<h1>${escapeHtml(form.headline)}</h1><p>Please confirm that you want to subscribe with ${escapeHtml(email)}.</p><p><a href="${link}">Confirm my subscription</a></p><p>If you did not ask for this, ignore this mail: nothing happens without the click.</p>`,
+    html: `<h1>${escapeHtml(form.headline)}</h1><p>${t.html('form.confirmAsk', { email })}</p><p><a href="${escapeHtml(link)}">${t.html('form.confirmButton')}</a></p><p>${t.html('form.confirmIgnore')}</p>`,
     baseUrl: base,
   });
   await deps.store.transact([

@@ -7,12 +7,21 @@ import * as z from '../platform/zod';
 import { missingInvoicePage, invoicePage } from './pages';
 import { buyerDetails } from './rules';
 import { languageQuery, orderParams, tokenParams } from './schemas';
-import { addBuyerDetails, buyerDocument, buyerInvoiceView, sellerDocument, type RenderedInvoice } from './service';
+import { buyerLanguage, requestLanguage } from '../account/buyer-language';
+import type { PublicContext } from '../platform/context';
+import { matchLocale } from '../platform/i18n/locales';
+import { langQuery } from '../platform/i18n/query';
+import { addBuyerDetails, buyerDocument, buyerInvoiceView, sellerDocument, type BuyerInvoiceView, type RenderedInvoice } from './service';
 
 const pdfReply = (rendered: RenderedInvoice) =>
   rawReply(200, rendered.pdf, 'application/pdf', { 'content-disposition': `attachment; filename="${rendered.number}.pdf"`, 'cache-control': 'no-store' });
 
 const page = (status: number, built: BuyerPage) => rawReply(status, built.html, 'text/html; charset=utf-8', built.headers);
+
+/** The buyer's language: ?lang=, their saved one, the browser's, the seller's default. */
+const pageLanguage = (ctx: PublicContext, view: BuyerInvoiceView, lang: string | undefined) =>
+  buyerLanguage(ctx, view.scope, { query: lang, email: view.sale.buyerEmail, acceptLanguage: ctx.request.headers['accept-language'], sellerDefault: view.brand.locale ?? null });
+const missing = (ctx: PublicContext, lang: string | undefined) => page(404, missingInvoicePage(NEUTRAL, ctx.request.baseUrl, requestLanguage(lang, ctx.request.headers['accept-language'])));
 
 const NEUTRAL: SellerBrand = { name: 'Invoice', logoUrl: null, accent: DEFAULT_ACCENT, accentText: DEFAULT_ACCENT, onAccent: '#ffffff', supportEmail: null };
 
@@ -50,10 +59,12 @@ export const invoiceOperations = [
     auth: 'public',
     unmetered: true,
     params: tokenParams,
-    handler: async (ctx, { params }) => {
+    query: langQuery,
+    handler: async (ctx, { params, query }) => {
       const view = await buyerInvoiceView(ctx, params.token, ctx.request.baseUrl);
-      if (!view) return page(404, missingInvoicePage(NEUTRAL, ctx.request.baseUrl));
-      return page(200, invoicePage({ brand: view.brand, baseUrl: ctx.request.baseUrl, token: params.token, sale: view.sale, invoice: view.invoice }));
+      if (!view) return missing(ctx, query.lang);
+      const t = await pageLanguage(ctx, view, query.lang);
+      return page(200, invoicePage({ brand: view.brand, baseUrl: ctx.request.baseUrl, token: params.token, sale: view.sale, invoice: view.invoice, t, explicitLanguage: !!matchLocale(query.lang) }));
     },
   }),
   defineOperation({
@@ -67,19 +78,22 @@ export const invoiceOperations = [
     params: tokenParams,
     bodyType: 'json-or-form',
     body: z.optional(z.record(z.string(), z.unknown())),
-    handler: async (ctx, { params, body }) => {
+    query: langQuery,
+    handler: async (ctx, { params, body, query }) => {
       const view = await buyerInvoiceView(ctx, params.token, ctx.request.baseUrl);
-      if (!view) return page(404, missingInvoicePage(NEUTRAL, ctx.request.baseUrl));
+      if (!view) return missing(ctx, query.lang);
       // The token is the only permission (no cookie): a post a browser calls cross-site is refused.
-      if (ctx.request.headers['sec-fetch-site'] === 'cross-site') return page(403, missingInvoicePage(view.brand, ctx.request.baseUrl));
+      if (ctx.request.headers['sec-fetch-site'] === 'cross-site') return page(403, missingInvoicePage(view.brand, ctx.request.baseUrl, requestLanguage(query.lang, ctx.request.headers['accept-language'])));
       const values = body ?? {};
+      const t = await pageLanguage(ctx, view, query.lang);
+      const shape = { brand: view.brand, baseUrl: ctx.request.baseUrl, token: params.token, sale: view.sale, t, explicitLanguage: !!matchLocale(query.lang) };
       try {
         const invoice = await addBuyerDetails(ctx, view, buyerDetails(values));
-        return page(201, invoicePage({ brand: view.brand, baseUrl: ctx.request.baseUrl, token: params.token, sale: view.sale, invoice }));
+        return page(201, invoicePage({ ...shape, invoice }));
       } catch (error) {
         if (!isApiError(error) || (error.status !== 400 && error.status !== 409)) throw error;
         const shown = { companyName: String(values.companyName ?? ''), address: String(values.address ?? ''), vatId: String(values.vatId ?? '') };
-        return page(error.status, invoicePage({ brand: view.brand, baseUrl: ctx.request.baseUrl, token: params.token, sale: view.sale, invoice: view.invoice, values: shown, error: { message: error.message, field: error.field } }));
+        return page(error.status, invoicePage({ ...shape, invoice: view.invoice, values: shown, error: { message: error.message, field: error.field, status: error.status } }));
       }
     },
   }),
@@ -95,7 +109,7 @@ export const invoiceOperations = [
     query: languageQuery,
     handler: async (ctx, { params, query }) => {
       const view = await buyerInvoiceView(ctx, params.token, ctx.request.baseUrl);
-      if (!view) return page(404, missingInvoicePage(NEUTRAL, ctx.request.baseUrl));
+      if (!view) return missing(ctx, query.lang);
       return pdfReply(await buyerDocument(ctx, view, 'invoice', query.lang));
     },
   }),
@@ -111,7 +125,7 @@ export const invoiceOperations = [
     query: languageQuery,
     handler: async (ctx, { params, query }) => {
       const view = await buyerInvoiceView(ctx, params.token, ctx.request.baseUrl);
-      if (!view) return page(404, missingInvoicePage(NEUTRAL, ctx.request.baseUrl));
+      if (!view) return missing(ctx, query.lang);
       return pdfReply(await buyerDocument(ctx, view, 'credit_note', query.lang));
     },
   }),

@@ -1,57 +1,83 @@
-import { buyerPage, escapeHtml as esc, formatMoney, type BuyerPage } from '../account/buyer-page';
+import { buyerPage, escapeHtml as esc, type BuyerPage } from '../account/buyer-page';
 import type { SellerBrand } from '../account/branding';
+import { translator, type Translator } from '../platform/i18n/translator';
 import type { SaleRecord } from '../sales/records';
+import { LANGUAGES } from './labels';
 import type { InvoiceBuyerDetails, InvoiceRecord } from './records';
 
-/** The buyer's invoice page: company details first (optional), then the download. */
+type FieldName = keyof InvoiceBuyerDetails;
+const LABEL = { companyName: 'invoice.companyName', address: 'invoice.companyAddress', vatId: 'invoice.vatId' } as const;
+const HINT = { companyName: 'invoice.optional', address: 'invoice.addressHint', vatId: 'invoice.vatHint' } as const;
+
+/**
+ * What went wrong, in the buyer's words: the rules word their errors for the API (English); the
+ * page says the same per field (a VAT ID's shape, a text too long) or that it was already issued.
+ */
+function errorText(t: Translator, error: { message: string; field?: string; status?: number }): string {
+  if (error.field === 'vatId' && !/at most|text expected/.test(error.message)) return t.t('invoice.errorVat');
+  if (error.field && error.field in LABEL) return t.t('invoice.errorLong');
+  if (error.status === 409) return t.t('invoice.alreadyIssued');
+  return error.message;
+}
+
+/** The buyer's invoice page: company details first (optional), then the download. Words in the buyer's language (`t`). */
 export function invoicePage(input: {
   brand: SellerBrand;
   baseUrl: string;
   token: string;
   sale: SaleRecord;
   invoice: InvoiceRecord | undefined;
-  error?: { message: string; field?: string };
+  error?: { message: string; field?: string; status?: number };
   values?: Partial<InvoiceBuyerDetails>;
+  t?: Translator;
+  /** The buyer chose the language in the address (`?lang=`): the form keeps it. */
+  explicitLanguage?: boolean;
 }): BuyerPage {
   const { sale, invoice, token } = input;
+  const t = input.t ?? translator();
   const base = `/receipts/${encodeURIComponent(token)}`;
-  const paid = `${esc(sale.productName)} · ${esc(formatMoney(sale.amountCents, sale.currency))} · ${esc(new Date(sale.createdAt).toLocaleDateString('en-GB', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }))}`;
-  const creditNote = sale.refundedCents > 0 ? `<p><a href="${base}/credit-note.pdf">Download the credit note for the refund (PDF)</a></p>` : '';
+  // The PDF in the page's language when the invoice speaks it; otherwise the invoice's own choice (the buyer's country).
+  const pdfLang = t.locale !== 'en' && (LANGUAGES as readonly string[]).includes(t.locale) ? `?lang=${t.locale}` : '';
+  const paid = `${esc(sale.productName)} · ${esc(t.money(sale.amountCents, sale.currency))} · ${esc(t.date(sale.createdAt))}`;
+  const creditNote = sale.refundedCents > 0 ? `<p><a href="${base}/credit-note.pdf${pdfLang}">${t.html('invoice.creditNote')}</a></p>` : '';
   if (invoice) {
     const b = invoice.buyer;
-    const details = [b.companyName, b.address, b.vatId ? `VAT ID ${b.vatId}` : null].filter(Boolean).map((line) => `<div>${esc(line!).replace(/\n/g, '<br>')}</div>`).join('');
+    const details = [b.companyName, b.address, b.vatId ? t.t('invoice.vatIdLine', { vatId: b.vatId }) : null].filter(Boolean).map((line) => `<div>${esc(line!).replace(/\n/g, '<br>')}</div>`).join('');
     return buyerPage({
       brand: input.brand,
       baseUrl: input.baseUrl,
-      title: `Invoice ${invoice.number}`,
-      body: `<div class="card"><h1>Invoice ${esc(invoice.number)}</h1><p class="muted">${paid}</p>
-${details ? `<h2>Billed to</h2>${details}` : '<p class="muted">Issued without company details.</p>'}
-<p><a class="button" href="${base}/invoice.pdf">Download the invoice (PDF)</a></p>${creditNote}</div>`,
+      locale: t.locale,
+      title: t.t('invoice.title', { number: invoice.number }),
+      body: `<div class="card"><h1>${t.html('invoice.title', { number: invoice.number })}</h1><p class="muted">${paid}</p>
+${details ? `<h2>${t.html('invoice.billedTo')}</h2>${details}` : `<p class="muted">${t.html('invoice.noDetails')}</p>`}
+<p><a class="button" href="${base}/invoice.pdf${pdfLang}">${t.html('invoice.download')}</a></p>${creditNote}</div>`,
     });
   }
   const v = input.values ?? {};
-  const field = (name: keyof InvoiceBuyerDetails, label: string, hint: string) => {
+  const shownError = input.error ? errorText(t, input.error) : '';
+  const field = (name: FieldName) => {
     const invalid = input.error?.field === name;
-    return `<label for="${name}">${label}</label><input type="text" id="${name}" name="${name}" value="${esc(v[name] ?? '')}" autocomplete="${name === 'companyName' ? 'organization' : name === 'address' ? 'street-address' : 'off'}"${invalid ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>
-${invalid ? `<p class="field-error" id="${name}-error">${esc(input.error!.message)}</p>` : `<p class="muted">${hint}</p>`}`;
+    return `<label for="${name}">${t.html(LABEL[name])}</label><input type="text" id="${name}" name="${name}" value="${esc(v[name] ?? '')}" autocomplete="${name === 'companyName' ? 'organization' : name === 'address' ? 'street-address' : 'off'}"${invalid ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>
+${invalid ? `<p class="field-error" id="${name}-error">${esc(shownError)}</p>` : `<p class="muted">${t.html(HINT[name])}</p>`}`;
   };
-  const alert = input.error && !input.error.field ? `<div class="alert" role="alert">${esc(input.error.message)}</div>` : '';
+  const alert = input.error && !input.error.field ? `<div class="alert" role="alert">${esc(shownError)}</div>` : '';
   return buyerPage({
     brand: input.brand,
     baseUrl: input.baseUrl,
-    title: 'Your invoice',
-    body: `<div class="card"><h1>Your invoice</h1><p class="muted">${paid}</p>${alert}
-<p>Buying for a business? Add its details before you download: they are printed on the invoice and cannot be changed afterwards.</p>
-<form method="post" action="${base}/invoice">
-${field('companyName', 'Company name', 'Optional')}
-${field('address', 'Company address', 'Optional: street, postcode, city, country')}
-${field('vatId', 'VAT ID', 'Optional: for example DE123456789')}
-<button type="submit" class="primary">Save and download the invoice</button>
+    locale: t.locale,
+    title: t.t('invoice.yours'),
+    body: `<div class="card"><h1>${t.html('invoice.yours')}</h1><p class="muted">${paid}</p>${alert}
+<p>${t.html('invoice.business')}</p>
+<form method="post" action="${base}/invoice${input.explicitLanguage ? `?lang=${encodeURIComponent(t.locale)}` : ''}">
+${field('companyName')}
+${field('address')}
+${field('vatId')}
+<button type="submit" class="primary">${t.html('invoice.save')}</button>
 </form>
-<p><a href="${base}/invoice.pdf">Download without company details</a></p>${creditNote}</div>`,
+<p><a href="${base}/invoice.pdf${pdfLang}">${t.html('invoice.withoutDetails')}</a></p>${creditNote}</div>`,
   });
 }
 
-export function missingInvoicePage(brand: SellerBrand, baseUrl: string): BuyerPage {
-  return buyerPage({ brand, baseUrl, title: 'Invoice not found', body: '<div class="card"><h1>Invoice not found</h1><p>This link does not lead to an order. Check the link in your receipt.</p></div>' });
+export function missingInvoicePage(brand: SellerBrand, baseUrl: string, t: Translator = translator()): BuyerPage {
+  return buyerPage({ brand, baseUrl, locale: t.locale, title: t.t('invoice.notFoundTitle'), body: `<div class="card"><h1>${t.html('invoice.notFoundTitle')}</h1><p>${t.html('invoice.notFound')}</p></div>` });
 }

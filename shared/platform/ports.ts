@@ -147,11 +147,18 @@ export interface MailContent {
   html?: string | null;
   text?: string | null;
   preview?: string | null;
+  /** The mail's language (en, fr, de, es, pt-BR, ja): its `<html lang>`; English when absent. */
+  locale?: string | null;
 }
 
 export interface MailFooter {
   physicalAddress: string;
   footerText?: string | null;
+  /**
+   * The unsubscribe link's words and the plain-text line (with its `{{u}}` placeholder) in the
+   * mail's language; English when absent. Worded by the sender, so the renderer needs no catalogue.
+   */
+  unsubscribe?: { link: string; line: string } | null;
 }
 
 /** A rendered mail with `{{name}}` placeholders for what differs per recipient (shared/email/mail-builder.ts). */

@@ -1,4 +1,5 @@
 import { sellerBrand, type SellerBrand } from '../account/branding';
+import { withLanguage } from '../account/buyer-language';
 import { negotiateLocale } from '../platform/i18n/locales';
 import { translator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
@@ -50,6 +51,8 @@ export const receiptConsumer: BusConsumer = {
     const discount = obj(event.data.discount);
     const brand = await sellerBrand(deps, scope, base);
     const t = await buyerTranslator(deps, scope, to, brand);
+    // The survey page opens in the receipt's language (English needs no mark: it is where every choice ends).
+    const inLanguage = (url: string) => (t.locale === 'en' ? url : withLanguage(url, t.locale));
     const mail = receiptMail({
       brand,
       orderId,
@@ -64,7 +67,7 @@ export const receiptConsumer: BusConsumer = {
       paidAt: str(order.createdAt) ?? new Date(event.created * 1000).toISOString(),
       // The review route is an API (POST) with no buyer page yet; a link to it would not work.
       reviewUrl: null,
-      surveyUrl: await surveyUrlForSale(deps, scope, orderId, base),
+      surveyUrl: await surveyUrlForSale(deps, scope, orderId, base).then((url) => (url ? inLanguage(url) : url)),
       invoiceUrl: base ? await invoiceUrlOf(deps, scope, orderId, base) : null,
       portalUrl,
       // A lasting link to a page that signs fresh download links on each visit.

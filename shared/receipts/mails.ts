@@ -14,6 +14,8 @@ export interface MailBody {
   preview: string;
   html: string;
   text: string;
+  /** The language it is written in: the footer the mail gets speaks it too. */
+  locale?: string;
 }
 
 export interface ReceiptInput {
@@ -96,7 +98,7 @@ export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { subject, preview: `${what}: ${total}`, html, text };
+  return { subject, preview: `${what}: ${total}`, html, text, locale: t.locale };
 }
 
 export interface FailedPaymentInput {
@@ -141,5 +143,5 @@ export function failedPaymentMail(input: FailedPaymentInput, t: Translator = EN)
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { subject: t.t('failed.subject', { seller: brand.name }), preview: t.t('failed.preview', { amount: total, product: input.productName }), html, text };
+  return { subject: t.t('failed.subject', { seller: brand.name }), preview: t.t('failed.preview', { amount: total, product: input.productName }), html, text, locale: t.locale };
 }

@@ -1,4 +1,5 @@
 import { sellerBrand } from '../account/branding';
+import { buyerLanguage } from '../account/buyer-language';
 import { saleNotificationsOn } from '../email/seller-settings';
 import type { BusConsumer } from '../platform/capability';
 import type { Deps } from '../platform/context';
@@ -22,8 +23,11 @@ export const refundMailConsumer: BusConsumer = {
     if (!to || !(Number(refund.amount ?? event.data.amount) > 0)) return;
     const subscriberId = str(event.data.subscriptionCustomerId);
     const base = baseOf(deps, subscriberId ? await portalUrlOf(deps, scope, subscriberId) : null);
+    const brand = await sellerBrand(deps, scope, base);
+    // The buyer's language as saved at their checkout, else the seller's default.
+    const t = await buyerLanguage(deps, scope, { email: to, sellerDefault: brand.locale ?? null });
     const mail = refundMail({
-      brand: await sellerBrand(deps, scope, base),
+      brand,
       productName: str(obj(event.data.product).name) ?? 'your order',
       refundedCents: toCents(Number(refund.amount ?? event.data.amount ?? 0)),
       paidCents: toCents(Number(order.amount ?? 0)),
@@ -31,7 +35,7 @@ export const refundMailConsumer: BusConsumer = {
       full: refund.full === true,
       refundedAt: new Date(event.created * 1000).toISOString(),
       testMode: event.mode === 'test',
-    });
+    }, t);
     await sendOnce(deps, 'buyer-refunds', event, scope, to, mail, base);
   },
 };

@@ -1,6 +1,7 @@
 import type { SellerBrand } from '../account/branding';
 import { escapeHtml as esc, formatMoney } from '../account/buyer-page';
 import type { MailBody } from './mails';
+import { safeHtml, translator, type Translator } from '../platform/i18n/translator';
 
 /**
  * The notices around a sale that are not receipts, as plain functions: the buyer's refund mail and
@@ -21,29 +22,24 @@ export interface RefundInput {
   testMode: boolean;
 }
 
-export function refundMail(input: RefundInput): MailBody {
+/** The buyer's refund mail, in their language (`t`); the product's name as the seller wrote it. */
+export function refundMail(input: RefundInput, t: Translator = translator()): MailBody {
   const { brand } = input;
-  const refunded = formatMoney(input.refundedCents, input.currency);
-  const paid = formatMoney(input.paidCents, input.currency);
-  const what = input.full ? `your payment of ${refunded} for ${input.productName}` : `${refunded} of your ${paid} payment for ${input.productName}`;
-  const when = 'The money goes back to the card you paid with; most banks show it within 5 to 10 business days.';
+  const refunded = t.money(input.refundedCents, input.currency);
+  const values = { seller: brand.name, amount: refunded, paid: t.money(input.paidCents, input.currency), product: input.productName, date: t.date(input.refundedAt) };
+  const what = input.full ? 'refund.full' : 'refund.partial';
+  const support = brand.supportEmail;
   const html = [
-    `<h1>Your refund is on its way</h1>`,
-    input.testMode ? '<p><strong>Test mode</strong>: no real money moved.</p>' : '',
-    `<p>${esc(brand.name)} refunded ${esc(what)} on ${esc(day(input.refundedAt))}.</p>`,
-    `<p>${esc(when)}</p>`,
-    brand.supportEmail ? `<p>Questions? Reply to this mail or write to <a href="mailto:${esc(brand.supportEmail)}">${esc(brand.supportEmail)}</a>.</p>` : '',
+    `<h1>${t.html('refund.heading')}</h1>`,
+    input.testMode ? `<p><strong>${t.html('mail.testMode')}</strong></p>` : '',
+    `<p>${t.html(what, values)}</p>`,
+    `<p>${t.html('refund.when')}</p>`,
+    support ? `<p>${t.html('mail.questionsReply', { email: safeHtml(`<a href="mailto:${esc(support)}">${esc(support)}</a>`) })}</p>` : '',
   ].join('\n');
-  const text = [
-    'Your refund is on its way.',
-    input.testMode ? 'Test mode: no real money moved.' : '',
-    `${brand.name} refunded ${what} on ${day(input.refundedAt)}.`,
-    when,
-    brand.supportEmail ? `Questions? ${brand.supportEmail}` : '',
-  ]
+  const text = [t.t('refund.heading'), input.testMode ? t.t('mail.testMode') : '', t.t(what, values), t.t('refund.when'), support ? t.t('mail.questions', { email: support }) : '']
     .filter(Boolean)
     .join('\n\n');
-  return { subject: `Your refund for ${input.productName}: ${refunded}`, preview: `${refunded} is on its way back to your card.`, html, text };
+  return { subject: t.t('refund.subject', { product: input.productName, amount: refunded }), preview: t.t('refund.preview', { amount: refunded }), html, text, locale: t.locale };
 }
 
 export interface NewSaleInput {

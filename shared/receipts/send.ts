@@ -30,7 +30,7 @@ export const baseOf = (deps: Deps, fallback: string | null) => {
  */
 export async function sendOnce(deps: Deps, consumer: string, event: DomainEvent, scope: Scope, to: string, mail: MailBody, baseUrl: string, source: 'receipt' | 'seller' = 'receipt') {
   if (await processedBeforeUpgrade(deps, consumer, event.id, event.created)) return;
-  const queued = await prepareTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, source, baseUrl });
+  const queued = await prepareTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, locale: mail.locale ?? null, source, baseUrl });
   try {
     await deps.store.transact([claimMailOp(consumer, event.id, event.created), ...queued.ops]);
   } catch (error) {

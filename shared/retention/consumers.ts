@@ -60,6 +60,7 @@ export const recoveryMailConsumer: BusConsumer = {
       ].join('\n'),
       text: [`${t.t('renewal.heading')}.`, `${t.t('renewal.body', { amount: total, product: name })}${retry}`, portalUrl ? t.t('mail.line', { label: t.t('failed.updateCard'), value: portalUrl }) : ''].filter(Boolean).join('\n\n'),
       source: 'retention',
+      locale: t.locale,
       baseUrl: base,
     });
     await deps.store.transact([repo.eventMarkerPut(scope, MAIL_CONSUMER, event.id, Math.floor(deps.clock.nowMs() / 1000)), ...queued.ops]).catch((error) => {

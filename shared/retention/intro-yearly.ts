@@ -1,5 +1,6 @@
+import { buyerLanguage } from '../account/buyer-language';
 import { sellerBrand } from '../account/branding';
-import { escapeHtml as esc, formatMoney } from '../account/buyer-page';
+import { escapeHtml as esc } from '../account/buyer-page';
 import { lookupOffer } from '../catalog/service';
 import { prepareTransactional, type TransactionalMessage } from '../email/outbox';
 import type { Deps } from '../platform/context';
@@ -93,15 +94,19 @@ async function countPayment(deps: Deps, scope: Scope, sub: SubscriberRecord, eve
 }
 
 async function yearlyPromptMail(deps: Deps, scope: Scope, sub: SubscriberRecord, offer: { name: string; priceCents: number; currency: string }, percentOff: number): Promise<TransactOp[]> {
-  const yearly = formatMoney(yearlyCents(offer.priceCents, percentOff), offer.currency);
   const base = deps.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? new URL(sub.portalUrl).origin;
   const brand = await sellerBrand(deps, scope, base);
+  // The buyer's language: saved at their checkout, else the seller's default.
+  const t = await buyerLanguage(deps, scope, { email: sub.buyerEmail, sellerDefault: brand.locale ?? null });
+  const yearly = t.money(yearlyCents(offer.priceCents, percentOff), offer.currency);
+  const values = { percent: percentOff, product: offer.name, price: yearly };
   const message: TransactionalMessage = {
     to: [sub.buyerEmail],
-    subject: `Save ${percentOff}% on ${offer.name} with yearly billing`,
-    preview: `Switch to ${yearly} a year.`,
-    html: `<h1>Save ${percentOff}% with yearly billing</h1><p>Switch ${esc(offer.name)} to ${esc(yearly)} a year from your next renewal.</p><p><a href="${esc(sub.portalUrl)}">Switch in your subscription page</a></p><p>${esc(brand.name)}</p>`,
-    text: `Save ${percentOff}% with yearly billing: ${offer.name} for ${yearly} a year from your next renewal.\n\nSwitch here: ${sub.portalUrl}`,
+    subject: t.t('yearly.subject', values),
+    preview: t.t('yearly.preview', values),
+    html: `<h1>${t.html('yearly.heading', values)}</h1><p>${t.html('yearly.body', values)}</p><p><a href="${esc(sub.portalUrl)}">${t.html('yearly.button')}</a></p><p>${esc(brand.name)}</p>`,
+    text: [t.t('yearly.heading', values), t.t('yearly.body', values), t.t('mail.line', { label: t.t('yearly.button'), value: sub.portalUrl })].join('\n\n'),
+    locale: t.locale,
     source: 'retention',
     baseUrl: base,
   };

@@ -2,14 +2,22 @@ import * as z from '../platform/zod';
 import { isApiError } from '../platform/errors';
 import { ANY_ORIGIN } from '../platform/cors';
 import { defineOperation, rawReply, reply } from '../platform/operation';
+import { requestLanguage } from '../account/buyer-language';
+import { matchLocale } from '../platform/i18n/locales';
+import { langQuery } from '../platform/i18n/query';
+import type { Translator } from '../platform/i18n/translator';
 import { alreadyAnsweredPage, closedPage, missingPage, surveyPage, thanksPage, SURVEY_PAGE_HEADERS } from './page';
 import { answerBody, reportQuery, reportSchema, settingsBody, settingsSchema, tokenParams } from './schemas';
 import { SURVEY_PLAN, answerSurvey, attributionReport, readSettings, updateSettings, visitSurvey, type SurveyVisit } from './service';
 
 const page = (status: number, html: string) => rawReply(status, html, 'text/html; charset=utf-8', SURVEY_PAGE_HEADERS);
 
-const visitPage = (visit: Exclude<SurveyVisit, { kind: 'open' }>) =>
-  visit.kind === 'answered' ? page(409, alreadyAnsweredPage()) : visit.kind === 'missing' ? page(404, missingPage()) : page(410, closedPage());
+const visitPage = (visit: Exclude<SurveyVisit, { kind: 'open' }>, t: Translator) =>
+  visit.kind === 'answered' ? page(409, alreadyAnsweredPage(t)) : visit.kind === 'missing' ? page(404, missingPage(t)) : page(410, closedPage(t));
+
+/** The receipt's survey link carries the receipt's language (?lang=); else the browser's. The form posts back with it. */
+const languageOf = (ctx: { request: { headers: Record<string, string> } }, lang: string | undefined) => requestLanguage(lang, ctx.request.headers['accept-language']);
+const actionOf = (token: string, t: Translator, lang: string | undefined) => `/survey/${token}${matchLocale(lang) ? `?lang=${encodeURIComponent(t.locale)}` : ''}`;
 
 export const surveyOperations = [
   defineOperation({
@@ -60,10 +68,12 @@ export const surveyOperations = [
     auth: 'public',
     unmetered: true,
     params: tokenParams,
-    handler: async (ctx, { params }) => {
+    query: langQuery,
+    handler: async (ctx, { params, query }) => {
+      const t = languageOf(ctx, query.lang);
       const visit = await visitSurvey(ctx, params.token);
-      if (visit.kind !== 'open') return visitPage(visit);
-      return page(200, surveyPage({ settings: visit.settings, productName: visit.productName, action: `/survey/${params.token}` }));
+      if (visit.kind !== 'open') return visitPage(visit, t);
+      return page(200, surveyPage({ settings: visit.settings, productName: visit.productName, action: actionOf(params.token, t, query.lang), t }));
     },
   }),
   defineOperation({
@@ -79,25 +89,27 @@ export const surveyOperations = [
     body: z.optional(z.record(z.string(), z.unknown())),
     // A seller's thank-you page on their own site may ask the question and post the JSON answer.
     cors: ANY_ORIGIN,
-    handler: async (ctx, { params, body }) => {
+    query: langQuery,
+    handler: async (ctx, { params, body, query }) => {
+      const t = languageOf(ctx, query.lang);
       const asPage = (ctx.request.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
       // The token is the only permission (no cookie), so a page on another site gains nothing it
       // could not with curl: JSON answers from any origin are welcome (cors). Our own HTML form is
       // only ever posted from our own page, so a form post the browser marks cross-site is refused.
-      if (asPage && ctx.request.headers['sec-fetch-site'] === 'cross-site') return page(403, closedPage());
+      if (asPage && ctx.request.headers['sec-fetch-site'] === 'cross-site') return page(403, closedPage(t));
       const parsed = answerBody.safeParse(body ?? {});
       const input = parsed.success ? parsed.data : { answer: '' };
       try {
         const done = await answerSurvey(ctx, params.token, input);
-        if (done.kind !== 'answered' && done.kind !== 'open') return asPage ? visitPage(done) : reply(done.kind === 'missing' ? 404 : 410, { error: done.kind === 'missing' ? 'Survey not found' : 'This survey is not open', code: done.kind === 'missing' ? undefined : 'SURVEY_CLOSED' });
-        return asPage ? page(200, thanksPage()) : reply(200, { answered: true });
+        if (done.kind !== 'answered' && done.kind !== 'open') return asPage ? visitPage(done, t) : reply(done.kind === 'missing' ? 404 : 410, { error: done.kind === 'missing' ? 'Survey not found' : 'This survey is not open', code: done.kind === 'missing' ? undefined : 'SURVEY_CLOSED' });
+        return asPage ? page(200, thanksPage(t)) : reply(200, { answered: true });
       } catch (error) {
         if (!isApiError(error) || !asPage) throw error;
-        if (error.status === 409) return page(409, alreadyAnsweredPage());
+        if (error.status === 409) return page(409, alreadyAnsweredPage(t));
         if (error.status !== 400) throw error;
         const visit = await visitSurvey(ctx, params.token);
-        if (visit.kind !== 'open') return visitPage(visit);
-        return page(400, surveyPage({ settings: visit.settings, productName: visit.productName, action: `/survey/${params.token}`, error: error.message, chosen: input.answer, otherText: input.otherText }));
+        if (visit.kind !== 'open') return visitPage(visit, t);
+        return page(400, surveyPage({ settings: visit.settings, productName: visit.productName, action: actionOf(params.token, t, query.lang), error: error.message, chosen: input.answer, otherText: input.otherText, t }));
       }
     },
   }),

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { SurveySettings } from './rules';
 import { LIMITS, OTHER_ID } from './rules';
+import { translator, type Translator } from '../platform/i18n/translator';
 
-/** The buyer's survey page: server-rendered, no script, one inline style allowed by its hash. */
+/**
+ * The buyer's survey page: server-rendered, no script, one inline style allowed by its hash. The
+ * page's words are in the buyer's language; the seller's question and options as written.
+ */
 
 const escape = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -17,32 +21,34 @@ export const SURVEY_PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-const layout = (title: string, body: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+const layout = (t: Translator, title: string, body: string) => `<!doctype html>
+<html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 
-export function surveyPage(input: { settings: SurveySettings; productName: string; action: string; error?: string; chosen?: string; otherText?: string }): string {
+export function surveyPage(input: { settings: SurveySettings; productName: string; action: string; error?: string; chosen?: string; otherText?: string; t?: Translator }): string {
   const { settings } = input;
+  const t = input.t ?? translator();
   const radio = (id: string, label: string) =>
     `<label><input type="radio" name="answer" value="${escape(id)}"${input.chosen === id ? ' checked' : ''} required> ${escape(label)}</label>`;
   const other = settings.allowOther
-    ? `${radio(OTHER_ID, 'Somewhere else')}<label for="otherText">Where?</label><input type="text" id="otherText" name="otherText" maxlength="${LIMITS.otherText}" value="${escape(input.otherText ?? '')}">`
+    ? `${radio(OTHER_ID, t.t('survey.somewhereElse'))}<label for="otherText">${t.html('survey.where')}</label><input type="text" id="otherText" name="otherText" maxlength="${LIMITS.otherText}" value="${escape(input.otherText ?? '')}">`
     : '';
   return layout(
+    t,
     settings.question,
-    `<p>Thanks for buying ${escape(input.productName)}.</p>
+    `<p>${t.html('survey.thanksFor', { product: input.productName })}</p>
 ${input.error ? `<p class="error" role="alert" id="error">${escape(input.error)}</p>` : ''}
 <form method="post" action="${escape(input.action)}">
 <fieldset><legend><h1>${escape(settings.question)}</h1></legend>
 ${settings.options.map((o) => radio(o.id, o.label)).join('\n')}
 ${other}
 </fieldset>
-<button type="submit" id="submit">Send answer</button>
+<button type="submit" id="submit">${t.html('survey.send')}</button>
 </form>`,
   );
 }
 
-export const thanksPage = () => layout('Thank you', '<h1 id="thanks">Thank you for your answer!</h1>');
-export const alreadyAnsweredPage = () => layout('Already answered', '<h1 id="already">You have already answered. Thank you!</h1>');
-export const closedPage = () => layout('Survey closed', '<h1 id="closed">This survey is not open.</h1>');
-export const missingPage = () => layout('Not found', '<h1>This link does not exist</h1>');
+export const thanksPage = (t = translator()) => layout(t, t.t('thanks.title'), `<h1 id="thanks">${t.html('survey.thanks')}</h1>`);
+export const alreadyAnsweredPage = (t = translator()) => layout(t, t.t('survey.alreadyTitle'), `<h1 id="already">${t.html('survey.already')}</h1>`);
+export const closedPage = (t = translator()) => layout(t, t.t('survey.closedTitle'), `<h1 id="closed">${t.html('survey.closed')}</h1>`);
+export const missingPage = (t = translator()) => layout(t, t.t('survey.missingTitle'), `<h1>${t.html('survey.missing')}</h1>`);

@@ -50,8 +50,8 @@ describe('GET /analytics/summary', () => {
     const test = await summary(seller.test);
     expect(test.currency).toBe('USD');
     // 2 × 30 + 15 (20 less 25 %) + 120; 10 refunded.
-    expect(test.totals).toEqual({ grossCents: 19_500, refundsCents: 1_000, netCents: 18_500, sales: 4 });
-    expect(test.days).toEqual([{ date: today, grossCents: 19_500, refundsCents: 1_000, netCents: 18_500, sales: 4, newSubscribers: 2, churnedSubscribers: 0 }]);
+    expect(test.totals).toEqual({ grossCents: 19_500, refundsCents: 1_000, netCents: 18_500, sales: 4, recoveredCents: 0, recoveredSales: 0 });
+    expect(test.days).toEqual([{ date: today, grossCents: 19_500, refundsCents: 1_000, netCents: 18_500, sales: 4, recoveredCents: 0, recoveredSales: 0, newSubscribers: 2, churnedSubscribers: 0 }]);
     // What they pay per month: 15 (discounted) + 120 / 12.
     expect(test.mrrCents).toBe(2_500);
     expect(test.activeSubscribers).toBe(2);
@@ -69,7 +69,7 @@ describe('GET /analytics/summary', () => {
     const liveProduct = (await seller.live.post('/products', { name: 'Live ebook', price: 40 })).body;
     await buy(seller.live, liveProduct._id, 'live@example.com');
     await settleWithRetries(runtime);
-    expect((await summary(seller.live)).totals).toEqual({ grossCents: 4_000, refundsCents: 0, netCents: 4_000, sales: 1 });
+    expect((await summary(seller.live)).totals).toEqual({ grossCents: 4_000, refundsCents: 0, netCents: 4_000, sales: 1, recoveredCents: 0, recoveredSales: 0 });
     expect((await summary(seller.test)).totals).toEqual(test.totals);
 
     // A paused subscriber pays nothing for now, and is not active (status paused): out of both.

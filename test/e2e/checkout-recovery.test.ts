@@ -6,6 +6,8 @@ import type { LocalRuntime } from '../../shared/local/runtime';
 let runtime: LocalRuntime;
 let seller: TestAccount;
 let other: TestAccount;
+/** The day of the first test's recovered sale (the second test sums from it). */
+let recoveredDay: string;
 
 const settle = () => settleWithRetries(runtime);
 const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
@@ -115,6 +117,12 @@ describe('abandoned checkouts', () => {
     expect(orders).toHaveLength(1);
     expect(orders[0]!.data.metadata).toEqual({ campaign: 'spring', recovered: true, recoveredFrom: session.id });
     expect(orders[0]!.data.amount).toBe(36);
+    // The analytics summary counts it as recovered, apart from the gross it is part of.
+    recoveredDay = new Date(orders[0]!.created * 1000).toISOString().slice(0, 10);
+    const summary = (await seller.test.get(`/analytics/summary?from=${recoveredDay}&to=${recoveredDay}`)).body;
+    expect(summary.totals).toMatchObject({ grossCents: 3600, sales: 1, recoveredCents: 3600, recoveredSales: 1 });
+    expect(summary.days[0]).toMatchObject({ date: recoveredDay, recoveredCents: 3600, recoveredSales: 1 });
+    expect((await seller.live.get(`/analytics/summary?from=${recoveredDay}&to=${recoveredDay}`)).body.totals).toMatchObject({ recoveredCents: 0, recoveredSales: 0 });
     // Its receipt is in French too: the buyer's language was saved at checkout.
     const receipt = (await mails(leaver)).find((m) => m.subject.startsWith('Votre reçu'));
     expect(receipt?.subject).toMatch(/^Votre reçu de Moss & Co : 36,00\s\$US$/);
@@ -150,6 +158,12 @@ describe('abandoned checkouts', () => {
     expect(refused.status).toBe(402);
     expect(await refused.text()).toContain('Su tarjeta ha sido rechazada');
 
+    // A buy link's ?email= is the same customerEmail: it prefills the page and the checkout is mailed.
+    const linked = buyer('linked');
+    const opened = await fetch(`${runtime.url}/buy/${product._id}?email=${encodeURIComponent(linked)}`, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    expect(await (await fetch(opened.headers.get('location')!)).text()).toContain(`value="${linked}"`);
+
     const lateOff = buyer('off');
     await openCheckout(seller, product._id, { customerEmail: lateOff });
     const otherBuyer = buyer('other-account');
@@ -163,12 +177,17 @@ describe('abandoned checkouts', () => {
     expect(await mails(suppressed), 'suppressed').toHaveLength(0);
     expect((await mails(declined)).map((m) => m.subject)).toEqual(['Ha dejado Lichen cards en su carrito']);
     expect(await mails(otherBuyer), 'another account with recovery off').toHaveLength(0);
+    expect((await mails(linked)).map((m) => m.subject), 'opened by a buy link').toEqual(['You left Lichen cards in your cart']);
     // No code: the link reopens the same (recent, open) session, and paying it counts as recovered.
     const again = await fetch(linkIn((await mails(declined))[0]!.text)!, { redirect: 'manual' });
     expect(again.headers.get('location')).toBe(declinedSession.url);
     expect((await fetch(declinedSession.url, { method: 'POST', body: form({ intent: 'pay', email: declined, ...CARD }), redirect: 'manual' })).status).toBe(303);
     const recovered = (await events(runtime, seller, 'order.completed')).filter((e) => e.data.customer.email === declined);
     expect(recovered.map((e) => e.data.metadata)).toEqual([{ recovered: true, recoveredFrom: declinedSession.id }]);
+    // Only the sales through a mail's link count as recovered: the payer's and the second session's do not.
+    const lastDay = new Date(recovered[0]!.created * 1000).toISOString().slice(0, 10);
+    const totals = (await seller.test.get(`/analytics/summary?from=${recoveredDay}&to=${lastDay}`)).body.totals;
+    expect(totals).toMatchObject({ grossCents: 3600 + 3 * 1200, sales: 4, recoveredCents: 3600 + 1200, recoveredSales: 2 });
 
     const abandoned = await events(runtime, seller, 'checkout.abandoned');
     const about = (email: string) => abandoned.filter((e) => e.data.customer.email === email);

@@ -20,13 +20,13 @@ describe('analytics rules', () => {
   it('sums the shards of each day in one currency, net = gross - refunds', () => {
     const items = [
       { date: '2026-01-01', gross_USD: 1000, sales_USD: 1, gross_EUR: 700, sales_EUR: 1 },
-      { date: '2026-01-01', gross_USD: 500, sales_USD: 1, refunds_USD: 200, newSubscribers: 1 },
+      { date: '2026-01-01', gross_USD: 500, sales_USD: 1, refunds_USD: 200, newSubscribers: 1, recovered_USD: 500, recoveredSales_USD: 1, recovered_EUR: 700, recoveredSales_EUR: 1 },
       { date: '2026-01-03', refunds_USD: 100, churnedSubscribers: 1 },
     ];
     expect(sumDays(['2026-01-01', '2026-01-02', '2026-01-03'], items, 'USD')).toEqual([
-      { date: '2026-01-01', grossCents: 1500, refundsCents: 200, netCents: 1300, sales: 2, newSubscribers: 1, churnedSubscribers: 0 },
-      { date: '2026-01-02', grossCents: 0, refundsCents: 0, netCents: 0, sales: 0, newSubscribers: 0, churnedSubscribers: 0 },
-      { date: '2026-01-03', grossCents: 0, refundsCents: 100, netCents: -100, sales: 0, newSubscribers: 0, churnedSubscribers: 1 },
+      { date: '2026-01-01', grossCents: 1500, refundsCents: 200, netCents: 1300, sales: 2, recoveredCents: 500, recoveredSales: 1, newSubscribers: 1, churnedSubscribers: 0 },
+      { date: '2026-01-02', grossCents: 0, refundsCents: 0, netCents: 0, sales: 0, recoveredCents: 0, recoveredSales: 0, newSubscribers: 0, churnedSubscribers: 0 },
+      { date: '2026-01-03', grossCents: 0, refundsCents: 100, netCents: -100, sales: 0, recoveredCents: 0, recoveredSales: 0, newSubscribers: 0, churnedSubscribers: 1 },
     ]);
     expect(sumRecurring([{ mrr_USD: 900, activeSubscribers: 1 }, { mrr_USD: 1000, mrr_EUR: 5, activeSubscribers: 2 }], 'USD')).toEqual({ mrrCents: 1900, activeSubscribers: 3 });
   });

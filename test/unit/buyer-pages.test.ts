@@ -6,6 +6,13 @@ import { checkCard } from '../../shared/adapters/processor-sandbox/card-fields';
 import { introSchedule, successAddress } from '../../shared/adapters/processor-sandbox/page';
 import { crossSite, csrfToken, csrfValid } from '../../shared/subscriptions/portal-csrf';
 import { failedPaymentMail, receiptMail } from '../../shared/receipts/mails';
+import { refundMail } from '../../shared/receipts/notices';
+import { invoicePage } from '../../shared/invoices/pages';
+import { receiptDownloadsPage } from '../../shared/product-files/page';
+import { buildMailTemplate } from '../../shared/email/mail-builder';
+import { unsubscribeWords } from '../../shared/email/service';
+import { translator } from '../../shared/platform/i18n/translator';
+import type { SaleRecord } from '../../shared/sales/records';
 
 const now = new Date('2026-11-22T10:00:00Z');
 const brand = { name: 'Ada <Studio>', logoUrl: null, accent: '#ffcc00', accentText: accentOnWhite('#ffcc00'), onAccent: textOnAccent('#ffcc00'), supportEmail: 'help@ada.example' };
@@ -122,5 +129,48 @@ describe('intro price and upsell lines', () => {
     expect(mail.text).toContain('Total paid: $45.00');
     expect(mail.html).toContain('Kit &lt;b&gt;');
     expect(mail.html).toContain('Discount HERB25 on Guide');
+  });
+});
+
+describe('after the sale, in the buyer\'s language', () => {
+  it('a refund mail: full or partial, money and date by the language, the product as written', () => {
+    const base = { brand, productName: 'Guide <2>', refundedCents: 500, paidCents: 2000, currency: 'EUR', refundedAt: '2026-03-04T10:00:00Z', testMode: false };
+    const en = refundMail({ ...base, full: false });
+    expect(en.subject).toBe('Your refund for Guide <2>: €5.00');
+    expect(en.text).toContain('Ada <Studio> refunded €5.00 of your €20.00 payment for Guide <2> on March 4, 2026.');
+    expect(en.html).toContain('Guide &lt;2&gt;');
+    expect(en.locale).toBe('en');
+    const de = refundMail({ ...base, full: true, testMode: true }, translator('de'));
+    expect(de.subject).toMatch(/^Ihre Erstattung für Guide <2>: 5,00\s€$/);
+    expect(de.text).toMatch(/Ada <Studio> hat Ihnen am 4\. März 2026 Ihre Zahlung von 5,00\s€ für Guide <2> erstattet\./);
+    expect(de.text).toContain('Testmodus');
+    expect(refundMail({ ...base, full: true }, translator('ja')).subject).toBe('Guide <2> の返金：€5.00');
+  });
+
+  it('the invoice page and the download page: words translated, seller text and numbers as they are', () => {
+    const sale = { productName: 'Atlas', amountCents: 3000, currency: 'EUR', createdAt: '2026-03-04T10:00:00Z', refundedCents: 0 } as SaleRecord;
+    const fr = invoicePage({ brand, baseUrl: 'https://api.example', token: 'tok', sale, invoice: undefined, t: translator('fr'), error: { message: 'VAT ID: two letters', field: 'vatId', status: 400 } }).html;
+    expect(fr).toContain('<html lang="fr">');
+    for (const words of ['Votre facture', 'Nom de l’entreprise', 'Saisissez les deux lettres du pays', '30,00', '4 mars 2026', 'invoice.pdf?lang=fr']) expect(fr).toContain(words);
+    const ja = invoicePage({ brand, baseUrl: '', token: 'tok', sale, invoice: undefined, t: translator('ja') }).html;
+    expect(ja).toContain('会社名');
+    // The PDF speaks no Japanese: its link lets the invoice choose.
+    expect(ja).not.toContain('invoice.pdf?lang=');
+    const page = receiptDownloadsPage(brand, '', [{ fileId: 'f', name: 'atlas.pdf', size: 2 * 1024 * 1024, url: 'https://x/d', expiresAt: '' }], false, translator('pt-BR')).html;
+    expect(page).toContain('<html lang="pt-BR">');
+    expect(page).toContain('Seus downloads');
+    expect(page).toMatch(/2,0\sMB/);
+  });
+
+  it('a mail\'s footer speaks the mail\'s language; without one, English', () => {
+    const footer = { physicalAddress: '1 Main St' };
+    const es = buildMailTemplate({ subject: 'Hola', text: 'Cuerpo', locale: 'es' }, { ...footer, unsubscribe: unsubscribeWords('es') });
+    expect(es.html).toContain('<html lang="es"');
+    expect(es.html).toContain('>Darse de baja</a>');
+    expect(es.text).toMatch(/Darse de baja: \{\{u\}\}$/);
+    const plain = buildMailTemplate({ subject: 'Hi', text: 'Body' }, footer);
+    expect(plain.text).toMatch(/Unsubscribe: \{\{u\}\}$/);
+    expect(unsubscribeWords('en')).toBeUndefined();
+    expect(unsubscribeWords('fr')?.line).toMatch(/^Se désabonner\s: \{\{u\}\}$/);
   });
 });

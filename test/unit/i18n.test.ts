@@ -36,6 +36,16 @@ describe('catalogues', () => {
     }
   });
 
+  it('every language is a translation, not a copy of English: only words that are the same in both stay alike', () => {
+    // Words that really are spelled the same (Total, Date, Message, Status, Community, Optional) and a format-only message.
+    const alike = new Set(['checkout.total', 'portal.date', 'portal.statusLabel', 'portal.statusColumn', 'mail.line', 'area.message', 'area.community', 'invoice.optional']);
+    for (const locale of LOCALES.filter((l) => l !== 'en')) {
+      const catalogue = CATALOGUES[locale] as Record<string, string>;
+      const copied = Object.keys(en).filter((k) => catalogue[k] === (en as Record<string, string>)[k] && !alike.has(k));
+      expect(copied, `${locale} copies English`).toEqual([]);
+    }
+  });
+
   it('a catalogue that lacks a key fails the check above (it is not vacuous)', () => {
     const { ['checkout.pay']: _gone, ...rest } = CATALOGUES.fr as Record<string, string>;
     expect(Object.keys(en).filter((k) => !(k in rest))).toEqual(['checkout.pay']);

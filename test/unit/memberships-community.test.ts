@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cleanText, moderateThread, publicAuthor, threadSort } from '../../shared/memberships/community/rules';
 import { csrfValid } from '../../shared/memberships/member-area/access';
-import { areaHeaders, escapeHtml, threadPage } from '../../shared/memberships/member-area/pages';
+import { accessMail, areaHeaders, escapeHtml, refusedPage, threadPage } from '../../shared/memberships/member-area/pages';
+import { translator } from '../../shared/platform/i18n/translator';
 import type { MemberAreaRecord, ThreadRecord } from '../../shared/memberships/records';
 
 const thread: ThreadRecord = {
@@ -56,7 +57,7 @@ describe('member area pages', () => {
   });
 
   it('escapes what people wrote and hides the reply form of a locked thread', () => {
-    const frame = { nonce: 'n0nce', area: 'https://api.example/member-area/tok', membership: { name: 'Club <x>', communityEnabled: true } };
+    const frame = { nonce: 'n0nce', area: 'https://api.example/member-area/tok', membership: { name: 'Club <x>', communityEnabled: true }, t: translator('en') };
     const html = threadPage(frame, { ...thread, title: '<img src=x onerror=alert(1)>', locked: true }, [], undefined, area.csrf);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).not.toContain('<img');
@@ -65,5 +66,21 @@ describe('member area pages', () => {
     expect(html).not.toContain('a@example.com');
     expect(escapeHtml(`"'&`)).toBe('&quot;&#39;&amp;');
     expect(areaHeaders('n0nce')['content-security-policy']).toContain("default-src 'none'");
+  });
+
+  it('speaks the member\'s language; what the creator and members wrote stays as written', () => {
+    const frame = { nonce: 'n0nce', area: 'https://api.example/member-area/tok', membership: { name: 'Club Moos', communityEnabled: true }, t: translator('de') };
+    const html = threadPage(frame, { ...thread, title: 'Garden bench', replyCount: 2 }, [], undefined, area.csrf);
+    expect(html).toContain('<html lang="de">');
+    for (const words of ['Beiträge', 'Ihre Antwort', '2 Antworten', 'Garden bench']) expect(html).toContain(words);
+    expect(threadPage({ ...frame, t: translator('ja') }, { ...thread, replyCount: 1, locked: true }, [], undefined, area.csrf)).toContain('ロックされています');
+    const refused = refusedPage('ended', 'n', translator('es'));
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain('Su membresía ha terminado');
+    const mail = accessMail({ membershipName: 'Club <Moos>', url: 'https://api.example/member-area/tok' }, translator('fr'));
+    expect(mail.subject).toBe('Votre accès à Club <Moos>');
+    expect(mail.html).toContain('Bienvenue dans <strong>Club &lt;Moos&gt;</strong>.');
+    expect(mail.html).toContain('<a href="https://api.example/member-area/tok">Ouvrez l’espace membres</a> pour lire');
+    expect(mail.text).toContain('rejoignez la communauté ici\u202f: https://api.example/member-area/tok');
   });
 });

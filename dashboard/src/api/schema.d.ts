@@ -27,7 +27,7 @@ export interface paths {
         };
         /**
          * Revenue (gross, refunds, net), sales and new or churned subscribers per day, with MRR and active subscribers now
-         * @description Days are UTC, both ends included, at most 366. A sale counts on its day, a refund on the day it was made. Figures are in one currency (the account's unless `currency`), for the key's mode. MRR counts what active and trialing subscribers pay per month (their latest charge, so discounts show; the offer price while in trial; nothing while paused). Kept from the events within seconds.
+         * @description Days are UTC, both ends included, at most 366. A sale counts on its day, a refund on the day it was made. Figures are in one currency (the account's unless `currency`), for the key's mode. MRR counts what active and trialing subscribers pay per month (their latest charge, so discounts show; the offer price while in trial; nothing while paused). `recoveredCents` and `recoveredSales` are the part of the gross and sales bought through an abandoned-checkout mail's link (PUT /checkout/recovery). Kept from the events within seconds.
          */
         get: operations["getAnalyticsSummary"];
         put?: never;
@@ -189,9 +189,26 @@ export interface paths {
         };
         /**
          * A product's public buy link: opens a new hosted checkout and redirects to it (303)
-         * @description Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer, `ref` credits a partner, `quantity` (offers sold per seat). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.
+         * @description Put it in a bio, a post or a button. `discount` applies a code, `amount` sets a pay-what-you-want price, `email` fills in the buyer (the session's `customerEmail`, as on POST /checkout/sessions: an abandoned checkout is then mailed when recovery is on), `ref` credits a partner, `quantity` (offers sold per seat), `lang` the language of the checkout (en, fr, de, es, pt-BR, ja). Link previews and prefetches see the product and open no checkout; an address opens at most a few checkouts a minute; unpaid checkouts opened here expire after a day.
          */
         get: operations["openBuyLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/buy/{productId}/thanks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a buy link's checkout returns when the link was not opened from a page: the order is complete, the receipt is on its way (HTML) */
+        get: operations["buyLinkThanks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2451,7 +2468,7 @@ export interface paths {
         put?: never;
         /**
          * Attach a file to a product (multipart/form-data, field `file`; or JSON { filename, contentType, contentBase64 }); every paid order of the product can download it
-         * @description A deliverable type (PDF, EPUB, ZIP, audio, video, images, fonts...) or an extension in the product's `allowedFileTypes`; at most the plan's file size (413 names it); an empty file is 400. At most 20 files per product.
+         * @description A deliverable type (PDF, EPUB, ZIP, audio, video, images, fonts...) or an extension in the product's `allowedFileTypes`; up to 4 MB through this route (larger files, up to the plan's limit, upload in parts: POST /products/{id}/files/uploads; 413 names the limit); an empty file is 400. At most 20 files per product.
          */
         post: operations["uploadProductFile"];
         delete?: never;
@@ -2472,6 +2489,63 @@ export interface paths {
         post?: never;
         /** Removes a file from a product; links already handed out stop working */
         delete: operations["deleteProductFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/{id}/files/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts uploading a large file (up to the plan's limit, 2 GB at most) in parts straight to storage; answers a URL per part
+         * @description Declare the file: `name` (its extension decides the type), exact `size` in bytes, optional `contentType`. Everything is checked before a byte moves: over the plan's limit is 413 naming it, empty or a type the product does not allow is 400. Then PUT each part's bytes (`partSize` each, the last one the rest) to its URL, keep each answer's `ETag` header, and call complete. The URLs work for two hours; an upload not completed in a day is dropped. Files up to 4 MB may instead go through POST /products/{id}/files.
+         */
+        post: operations["beginProductFileUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/{id}/files/uploads/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Abandons a file upload in parts: its parts are dropped and nothing is attached */
+        delete: operations["abortProductFileUpload"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/{id}/files/uploads/{uploadId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finishes a file uploaded in parts: joins them (each named with the ETag its PUT answered) and attaches the file to the product
+         * @description Parts listed in order 1..n. A missing part or an ETag that does not match is 400 and the upload stays open to send the part again; parts that do not add up to the declared size are 400 and the upload ends.
+         */
+        post: operations["completeProductFileUpload"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3723,6 +3797,10 @@ export interface operations {
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             netCents: number;
                             newSubscribers: number;
+                            /** @description Of grossCents, sales made through an abandoned-checkout mail's link (PUT /checkout/recovery) */
+                            recoveredCents: number;
+                            /** @description How many of the sales came through an abandoned-checkout mail's link */
+                            recoveredSales: number;
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             refundsCents: number;
                             sales: number;
@@ -3735,6 +3813,9 @@ export interface operations {
                             grossCents: number;
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             netCents: number;
+                            /** @description Of grossCents, sales made through an abandoned-checkout mail's link */
+                            recoveredCents: number;
+                            recoveredSales: number;
                             /** @description Integer cents (1999 = 19.99 in the currency). */
                             refundsCents: number;
                             sales: number;
@@ -4973,9 +5054,49 @@ export interface operations {
                 amount?: string;
                 discount?: string;
                 email?: string;
+                lang?: string;
                 quantity?: string;
                 ref?: string;
+                view?: string;
             };
+            header?: never;
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    buyLinkThanks: {
+        parameters: {
+            query?: never;
             header?: never;
             path: {
                 productId: string;
@@ -5227,7 +5348,7 @@ export interface operations {
                     amountCents?: number;
                     cancelUrl: string;
                     clientReferenceId?: string;
-                    /** @description The buyer's address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery) */
+                    /** @description The buyer's address when you know it: prefilled on the hosted page, and where an abandoned-checkout mail goes (PUT /checkout/recovery). A buy link's `?email=` sets the same field */
                     customerEmail?: string;
                     discountCode?: string;
                     externalId?: string;
@@ -5235,11 +5356,6 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
-                    /**
-                     * Format: email
-                     * @description The buyer's email, filled in on the hosted page
-                     */
-                    prefillEmail?: string;
                     productId: string;
                     /** @description Seats, for offers sold per seat: within the offer's minimum and maximum; the minimum unless stated */
                     quantity?: number;
@@ -5870,7 +5986,9 @@ export interface operations {
     };
     showCreditBalance: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -5921,7 +6039,9 @@ export interface operations {
     };
     turnOffCreditAutoRefill: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -7605,7 +7725,9 @@ export interface operations {
     };
     getOrderDownloadsPage: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -7719,7 +7841,9 @@ export interface operations {
     };
     showUnsubscribe: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -7757,7 +7881,9 @@ export interface operations {
     };
     confirmUnsubscribe: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -8585,7 +8711,9 @@ export interface operations {
     };
     confirmSignupFormSubscription: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10754,6 +10882,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                lang?: string;
             };
             header?: never;
             path: {
@@ -10794,6 +10923,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                lang?: string;
             };
             header?: never;
             path: {
@@ -10832,7 +10962,9 @@ export interface operations {
     };
     memberAreaStartThread: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -10886,6 +11018,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                lang?: string;
             };
             header?: never;
             path: {
@@ -10925,7 +11058,9 @@ export interface operations {
     };
     memberAreaReply: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 threadId: string;
@@ -10976,7 +11111,9 @@ export interface operations {
     };
     memberAreaPost: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 postId: string;
@@ -19095,6 +19232,270 @@ export interface operations {
             };
         };
     };
+    beginProductFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "size": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The media type the client sees; a page or a program is refused */
+                    contentType?: string;
+                    /** @description The file name, with its extension (it decides the type) */
+                    name: string;
+                    /** @description The file's exact length in bytes; over the plan's limit is 413 before any byte moves */
+                    size: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contentType: string;
+                        /** @description The part URLs work until then */
+                        expiresAt: string;
+                        name: string;
+                        parts: {
+                            partNumber: number;
+                            /** @description PUT the part's bytes here; keep the ETag header of the answer */
+                            url: string;
+                        }[];
+                        /** @description Every part is this many bytes, the last one the rest */
+                        partSize: number;
+                        size: number;
+                        uploadId: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    abortProductFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        aborted: true;
+                        uploadId: string;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeProductFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "parts": [
+                 *         {
+                 *           "partNumber": 1,
+                 *           "etag": "Example etag"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Every part in order, with the ETag its PUT answered */
+                    parts: {
+                        etag: string;
+                        partNumber: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        contentType: string;
+                        createdAt: string;
+                        name: string;
+                        size: number;
+                    };
+                };
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan too low (FEATURE_LOCKED) or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     copyProduct: {
         parameters: {
             query?: never;
@@ -19381,7 +19782,9 @@ export interface operations {
     };
     showBuyerInvoice: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -19419,7 +19822,9 @@ export interface operations {
     };
     addBuyerInvoiceDetails: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -22878,7 +23283,9 @@ export interface operations {
     };
     showAttributionSurvey: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -22916,7 +23323,9 @@ export interface operations {
     };
     answerAttributionSurvey: {
         parameters: {
-            query?: never;
+            query?: {
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;

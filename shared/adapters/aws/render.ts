@@ -27,8 +27,8 @@ export class LambdaRender implements RenderPort {
   ) {}
 
   mailTemplate(content: MailContent, footer: MailFooter, options?: { track?: boolean }): Promise<MailTemplate> {
-    const { subject, html, text, preview } = content;
-    return this.invoke({ op: 'mailTemplate', content: { subject, html, text, preview }, footer: { physicalAddress: footer.physicalAddress, footerText: footer.footerText }, ...(options ? { options } : {}) });
+    const { subject, html, text, preview, locale } = content;
+    return this.invoke({ op: 'mailTemplate', content: { subject, html, text, preview, ...(locale ? { locale } : {}) }, footer: { physicalAddress: footer.physicalAddress, footerText: footer.footerText, ...(footer.unsubscribe ? { unsubscribe: footer.unsubscribe } : {}) }, ...(options ? { options } : {}) });
   }
 
   sanitizePost(html: string): Promise<string> {

@@ -4,7 +4,7 @@ import type { BuyerPage } from '../../account/buyer-page';
 import { hostedCheckoutView, sessionAmountChange, sessionDiscountChange, sessionUpsellChange } from '../../checkout/hosted-view';
 import { isConditionFailed } from '../../store/conditional';
 import { paymentClaimFor, sessionSaleId, withMarketingConsent } from '../../checkout/service';
-import { checkoutOptIn } from '../../email/seller-settings';
+import { checkoutOptInFor } from '../../email/seller-settings';
 import { deliverablesOfSale } from '../../sales/service';
 import type { Deps } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
@@ -56,9 +56,9 @@ const pageTranslator = (lang: PageLanguage, saved: string | null | undefined, br
 async function render(deps: PageDeps, checkout: SandboxCheckout, baseUrl: string, status: number, state: CheckoutPageState = {}, lang: PageLanguage = {}, chosen?: Translator): Promise<HostedCheckoutOutcome> {
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
   if (!view) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
-  const [brand, optIn] = await Promise.all([sellerBrand(deps, checkout.scope, baseUrl), checkoutOptIn(deps, checkout.scope)]);
+  const [brand, optInFor] = await Promise.all([sellerBrand(deps, checkout.scope, baseUrl), checkoutOptInFor(deps, checkout.scope)]);
   const t = chosen ?? pageTranslator(lang, view.buyerLocale, brand);
-  return { kind: 'page', status, page: checkoutPage(brand, view, checkout, baseUrl, { ...state, optIn, lang: Boolean(matchLocale(lang.query)) }, t) };
+  return { kind: 'page', status, page: checkoutPage(brand, view, checkout, baseUrl, { ...state, optIn: optInFor?.(t.locale) ?? null, lang: Boolean(matchLocale(lang.query)) }, t) };
 }
 
 export async function showHostedCheckout(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
@@ -178,7 +178,7 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
 
   const buyer = { email, firstName: form.data.firstName || undefined, lastName: form.data.lastName || undefined, country };
   const ticked = [true, 'true', 'on'].includes(form.data.marketingOptIn as string | boolean);
-  const claim = await withMarketingConsent(deps, checkout.scope, checkout.sessionId, await paymentClaimFor(deps, checkout.scope, checkout.sessionId), ticked);
+  const claim = await withMarketingConsent(deps, checkout.scope, checkout.sessionId, await paymentClaimFor(deps, checkout.scope, checkout.sessionId), ticked, t.locale);
   try {
     const result = free
       ? await sandbox.completeFreeCheckout(current.id, buyer, claim)

@@ -144,7 +144,7 @@ export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, check
     ? `<p class="test" id="test-cards"><strong>${t.html('page.testMode')}</strong>: ${t.html('checkout.testCards', { pays: { __html: '<strong>4242 4242 4242 4242</strong>' }, declined: { __html: '<strong>4000 0000 0000 0002</strong>' } })}</p>`
     : '';
   const paid = checkout.status === 'paid';
-  const values = { ...state.values, email: state.values?.email ?? view.customerEmail ?? view.prefillEmail ?? '' };
+  const values = { ...state.values, email: state.values?.email ?? view.customerEmail ?? '' };
   const s = { ...state, values };
   const body = paid
     ? `${summaryCard(view, checkout.amountCents, undefined, t)}<section class="card"><p id="paid">${t.html('checkout.alreadyPaid')}</p><p><a href="${page}/thanks">${t.html('checkout.seeOrder')}</a></p></section>`

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { buyerLanguage } from '../../account/buyer-language';
 import { prepareTransactional } from '../../email/outbox';
 import type { Deps } from '../../platform/context';
 import type { DomainEvent } from '../../platform/events';
@@ -50,10 +51,11 @@ export async function issueAreaLink(deps: Deps, event: DomainEvent) {
     }
   }
   if (area.mailed) return;
-  const mail = accessMail({ membershipName: membership.name, url: areaUrl(deps, area.token) });
+  // In the member's language: the one saved at their checkout, else the creator's default.
+  const mail = accessMail({ membershipName: membership.name, url: areaUrl(deps, area.token) }, await buyerLanguage(deps, scope, { email }));
   let queued: TransactOp[] = [];
   try {
-    queued = (await prepareTransactional(deps, scope, { to: [email], subject: mail.subject, html: mail.html, text: mail.text, source: 'membership', track: false })).ops;
+    queued = (await prepareTransactional(deps, scope, { to: [email], subject: mail.subject, html: mail.html, text: mail.text, locale: mail.locale, source: 'membership', track: false })).ops;
   } catch (error) {
     // An address the mail cannot take: the link still works and is not retried forever.
     if (error instanceof ApiError && error.status < 500) {

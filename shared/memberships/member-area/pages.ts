@@ -1,9 +1,12 @@
+import { translator, type Translator } from '../../platform/i18n/translator';
 import { publicAuthor } from '../community/rules';
 import type { MemberPostRecord, MembershipRecord, ReplyRecord, ThreadRecord } from '../records';
 
 /**
  * The member area's server-rendered pages: no script, one nonce'd style block, no external
  * assets. Everything a person wrote is escaped; post HTML was sanitised when it was written.
+ * The words are the member's language (`frame.t`); what the creator and members wrote is shown
+ * as written.
  */
 /** Why a member-area link is refused. */
 export type AreaRefusal = 'invalid' | 'ended' | 'banned' | 'closed';
@@ -30,92 +33,112 @@ export interface PageFrame {
   /** `{base}/member-area/{token}` */
   area: string;
   membership: Pick<MembershipRecord, 'name' | 'communityEnabled'>;
+  /** The member's language. */
+  t: Translator;
 }
 
 function page(frame: PageFrame, title: string, body: string) {
-  const nav = `<nav><a href="${escapeHtml(frame.area)}">Posts</a>${frame.membership.communityEnabled ? `<a href="${escapeHtml(frame.area)}/community">Community</a>` : ''}</nav>`;
+  const { t } = frame;
+  const nav = `<nav><a href="${escapeHtml(frame.area)}">${t.html('area.posts')}</a>${frame.membership.communityEnabled ? `<a href="${escapeHtml(frame.area)}/community">${t.html('area.community')}</a>` : ''}</nav>`;
   return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<!doctype html><html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)} · ${escapeHtml(frame.membership.name)}</title>` +
     `<style nonce="${frame.nonce}">${STYLE}</style></head><body><header><p class="meta">${escapeHtml(frame.membership.name)}</p>${nav}</header><main>${body}</main></body></html>`
   );
 }
 
-const day = (iso: string | null) => (iso ?? '').slice(0, 10);
-const olderLink = (href: string, cursor: string | undefined) => (cursor ? `<p><a href="${escapeHtml(href)}?cursor=${encodeURIComponent(cursor)}">Older</a></p>` : '');
+const day = (t: Translator, iso: string | null) => (iso ? escapeHtml(t.date(iso)) : '');
+const olderLink = (t: Translator, href: string, cursor: string | undefined) => (cursor ? `<p><a href="${escapeHtml(href)}?cursor=${encodeURIComponent(cursor)}">${t.html('area.older')}</a></p>` : '');
+const pinned = (t: Translator) => `<span class="pinned">${t.html('area.pinned')}</span>`;
 const text = (value: string) => `<div class="body">${escapeHtml(value)}</div>`;
 
 export function postsPage(frame: PageFrame, posts: MemberPostRecord[], cursor: string | undefined) {
+  const { t } = frame;
   const items = posts.length
-    ? posts.map((p) => `<div class="item">${p.pinned ? '<span class="pinned">Pinned</span>' : ''}<a href="${escapeHtml(frame.area)}/posts/${p._id}">${escapeHtml(p.title)}</a> <span class="meta">${day(p.publishedAt)}</span></div>`).join('')
-    : '<p>No posts yet.</p>';
-  return page(frame, 'Posts', `<h1>Posts</h1>${items}${olderLink(frame.area, cursor)}`);
+    ? posts.map((p) => `<div class="item">${p.pinned ? pinned(t) : ''}<a href="${escapeHtml(frame.area)}/posts/${p._id}">${escapeHtml(p.title)}</a> <span class="meta">${day(t, p.publishedAt)}</span></div>`).join('')
+    : `<p>${t.html('area.noPosts')}</p>`;
+  return page(frame, t.t('area.posts'), `<h1>${t.html('area.posts')}</h1>${items}${olderLink(t, frame.area, cursor)}`);
 }
 
 export function postPage(frame: PageFrame, post: MemberPostRecord) {
-  return page(frame, post.title, `<article><h1>${escapeHtml(post.title)}</h1><p class="meta">${day(post.publishedAt)}</p><div class="post">${post.html}</div></article>`);
+  return page(frame, post.title, `<article><h1>${escapeHtml(post.title)}</h1><p class="meta">${day(frame.t, post.publishedAt)}</p><div class="post">${post.html}</div></article>`);
 }
+
+/** "by Ann · 3 replies · locked": who wrote it, how many replies, and whether it is closed. */
+const threadMeta = (t: Translator, thread: ThreadRecord, creator: string, date?: string | null) =>
+  [t.html('area.by', { author: publicAuthor(thread, creator) }), date ? day(t, date) : '', t.html('area.replies', { count: thread.replyCount }), thread.locked ? t.html('area.locked') : '']
+    .filter(Boolean)
+    .join(' · ');
 
 const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">`;
 
 export function threadsPage(frame: PageFrame, threads: ThreadRecord[], cursor: string | undefined, csrf: string) {
+  const { t } = frame;
   const creator = frame.membership.name;
   const items = threads.length
     ? threads
         .map(
-          (t) =>
-            `<div class="item">${t.pinned ? '<span class="pinned">Pinned</span>' : ''}<a href="${escapeHtml(frame.area)}/community/${t._id}">${escapeHtml(t.title)}</a>` +
-            ` <span class="meta">by ${escapeHtml(publicAuthor(t, creator))} · ${t.replyCount} ${t.replyCount === 1 ? 'reply' : 'replies'}${t.locked ? ' · locked' : ''}</span></div>`,
+          (thread) =>
+            `<div class="item">${thread.pinned ? pinned(t) : ''}<a href="${escapeHtml(frame.area)}/community/${thread._id}">${escapeHtml(thread.title)}</a>` +
+            ` <span class="meta">${threadMeta(t, thread, creator)}</span></div>`,
         )
         .join('')
-    : '<p>No threads yet. Start the first one.</p>';
+    : `<p>${t.html('area.noThreads')}</p>`;
   const form =
-    `<h2>Start a thread</h2><form method="post" action="${escapeHtml(frame.area)}/community">${csrfField(csrf)}` +
-    `<label for="title">Title</label><input type="text" id="title" name="title" maxlength="200" required>` +
-    `<label for="body">Message</label><textarea id="body" name="body" rows="5" maxlength="10000" required></textarea>` +
-    `<button type="submit">Post thread</button></form>`;
-  return page(frame, 'Community', `<h1>Community</h1>${items}${olderLink(`${frame.area}/community`, cursor)}${form}`);
+    `<h2>${t.html('area.startThread')}</h2><form method="post" action="${escapeHtml(frame.area)}/community">${csrfField(csrf)}` +
+    `<label for="title">${t.html('area.threadTitle')}</label><input type="text" id="title" name="title" maxlength="200" required>` +
+    `<label for="body">${t.html('area.message')}</label><textarea id="body" name="body" rows="5" maxlength="10000" required></textarea>` +
+    `<button type="submit">${t.html('area.postThread')}</button></form>`;
+  return page(frame, t.t('area.community'), `<h1>${t.html('area.community')}</h1>${items}${olderLink(t, `${frame.area}/community`, cursor)}${form}`);
 }
 
 export function threadPage(frame: PageFrame, thread: ThreadRecord, replies: ReplyRecord[], cursor: string | undefined, csrf: string) {
+  const { t } = frame;
   const creator = frame.membership.name;
-  const items = replies.map((r) => `<div class="item reply"><p class="meta">${escapeHtml(publicAuthor(r, creator))} · ${day(r.createdAt)}</p>${text(r.body)}</div>`).join('');
+  const items = replies.map((r) => `<div class="item reply"><p class="meta">${escapeHtml(publicAuthor(r, creator))} · ${day(t, r.createdAt)}</p>${text(r.body)}</div>`).join('');
   const form = thread.locked
-    ? '<p class="meta">This thread is locked: no new replies.</p>'
-    : `<h2>Reply</h2><form method="post" action="${escapeHtml(frame.area)}/community/${thread._id}/replies">${csrfField(csrf)}` +
-      `<label for="body">Your reply</label><textarea id="body" name="body" rows="4" maxlength="10000" required></textarea><button type="submit">Reply</button></form>`;
+    ? `<p class="meta">${t.html('area.threadLocked')}</p>`
+    : `<h2>${t.html('area.reply')}</h2><form method="post" action="${escapeHtml(frame.area)}/community/${thread._id}/replies">${csrfField(csrf)}` +
+      `<label for="body">${t.html('area.yourReply')}</label><textarea id="body" name="body" rows="4" maxlength="10000" required></textarea><button type="submit">${t.html('area.reply')}</button></form>`;
   return page(
     frame,
     thread.title,
-    `<article><h1>${escapeHtml(thread.title)}</h1><p class="meta">by ${escapeHtml(publicAuthor(thread, creator))} · ${day(thread.createdAt)} · ${thread.replyCount} ${thread.replyCount === 1 ? 'reply' : 'replies'}</p>${text(thread.body)}</article>` +
-      `<section>${items}${olderLink(`${frame.area}/community/${thread._id}`, cursor)}</section>${form}`,
+    `<article><h1>${escapeHtml(thread.title)}</h1><p class="meta">${threadMeta(t, thread, creator, thread.createdAt)}</p>${text(thread.body)}</article>` +
+      `<section>${items}${olderLink(t, `${frame.area}/community/${thread._id}`, cursor)}</section>${form}`,
   );
 }
 
-const REFUSALS: Record<AreaRefusal | 'not_found' | 'forbidden' | 'community_off', { status: number; title: string; text: string }> = {
-  invalid: { status: 404, title: 'This link is not valid', text: 'Use the most recent link from your membership email.' },
-  ended: { status: 403, title: 'Your membership has ended', text: 'This area is open to active members only.' },
-  banned: { status: 403, title: 'You cannot access this community', text: 'The creator has removed your access.' },
-  closed: { status: 403, title: 'This membership is closed', text: 'The creator has closed this membership.' },
-  not_found: { status: 404, title: 'Not found', text: 'This page does not exist or was removed.' },
-  forbidden: { status: 403, title: 'The form expired', text: 'Reload the page and try again.' },
-  community_off: { status: 404, title: 'No community here', text: 'The community of this membership is switched off.' },
-};
+type RefusalReason = AreaRefusal | 'not_found' | 'forbidden' | 'community_off';
+const REFUSALS = {
+  invalid: { status: 404, title: 'area.invalidTitle', text: 'area.invalid' },
+  ended: { status: 403, title: 'area.endedTitle', text: 'area.ended' },
+  banned: { status: 403, title: 'area.bannedTitle', text: 'area.banned' },
+  closed: { status: 403, title: 'area.closedTitle', text: 'area.closed' },
+  not_found: { status: 404, title: 'area.notFoundTitle', text: 'area.notFound' },
+  forbidden: { status: 403, title: 'area.formExpiredTitle', text: 'area.formExpired' },
+  community_off: { status: 404, title: 'area.communityOffTitle', text: 'area.communityOff' },
+} as const satisfies Record<RefusalReason, { status: number; title: string; text: string }>;
 
-export function refusedPage(reason: keyof typeof REFUSALS, nonce: string) {
+/** Why a page or a form post was refused, in the member's language; `detail` replaces the text (a post refused with a reason). */
+export function refusedPage(reason: RefusalReason, nonce: string, t: Translator = translator(), detail?: { title: 'area.notSentTitle'; text: string }) {
   const r = REFUSALS[reason];
+  const title = detail ? t.t(detail.title) : t.t(r.title);
+  const text = detail ? detail.text : t.t(r.text);
   return {
     status: r.status,
     html:
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${escapeHtml(r.title)}</title>` +
-      `<style nonce="${nonce}">${STYLE}</style></head><body><h1>${escapeHtml(r.title)}</h1><p>${escapeHtml(r.text)}</p></body></html>`,
+      `<!doctype html><html lang="${t.locale}"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
+      `<style nonce="${nonce}">${STYLE}</style></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`,
   };
 }
 
-export function accessMail(input: { membershipName: string; url: string }) {
+/** The mail with the member's link, in their language; the membership's name as the creator wrote it. */
+export function accessMail(input: { membershipName: string; url: string }, t: Translator = translator()) {
+  const link = `<a href="${escapeHtml(input.url)}">${t.html('access.open')}</a>`;
   return {
-    subject: `Your access to ${input.membershipName}`,
-    text: `Welcome to ${input.membershipName}.\n\nRead the members-only posts and join the community here: ${input.url}\n\nThis link is personal: do not share it.`,
-    html: `<p>Welcome to <strong>${escapeHtml(input.membershipName)}</strong>.</p><p><a href="${escapeHtml(input.url)}">Open the member area</a> to read the members-only posts and join the community.</p><p>This link is personal: do not share it.</p>`,
+    subject: t.t('access.subject', { membership: input.membershipName }),
+    text: [t.t('access.welcome', { membership: input.membershipName }), t.t('access.readHere', { url: input.url }), t.t('access.personal')].join('\n\n'),
+    locale: t.locale,
+    html: `<p>${t.html('access.welcome', { membership: { __html: `<strong>${escapeHtml(input.membershipName)}</strong>` } })}</p><p>${t.html('access.openToRead', { link: { __html: link } })}</p><p>${t.html('access.personal')}</p>`,
   };
 }

@@ -1,7 +1,8 @@
+import { afterSaleDe } from './after-sale/de';
 import type { Catalogue } from './en';
 
 /** Deutsch (Sie-Form). */
-export const de: Catalogue = {
+const checkoutAndPortal: Catalogue = {
   'page.questions': 'Fragen?',
   'page.language': 'Sprache',
   'page.testMode': 'Testmodus',
@@ -227,3 +228,5 @@ export const de: Catalogue = {
   'save.keepWith': 'Mit {percent} % Rabatt behalten',
   'save.noThanks': 'Nein danke, kündigen',
 };
+
+export const de: Catalogue = { ...checkoutAndPortal, ...afterSaleDe };

@@ -1,9 +1,11 @@
+import { afterSaleEn } from './after-sale/en';
+
 /**
  * English: the source catalogue. Every other language has exactly these keys (a unit test fails
  * otherwise) and the same placeholders. ICU MessageFormat; no HTML in messages (the HTML
  * builders escape values and add markup around them).
  */
-export const en = {
+const checkoutAndPortal = {
   // Frame of every buyer page
   'page.questions': 'Questions?',
   'page.language': 'Language',
@@ -241,6 +243,8 @@ export const en = {
   'save.keepWith': 'Keep it with {percent}% off',
   'save.noThanks': 'No thanks, cancel',
 } as const;
+
+export const en = { ...checkoutAndPortal, ...afterSaleEn } as const;
 
 export type MessageKey = keyof typeof en;
 

@@ -1,7 +1,8 @@
+import { afterSaleEs } from './after-sale/es';
 import type { Catalogue } from './en';
 
 /** Español (neutral, de usted). */
-export const es: Catalogue = {
+const checkoutAndPortal: Catalogue = {
   'page.questions': '¿Preguntas?',
   'page.language': 'Idioma',
   'page.testMode': 'Modo de prueba',
@@ -227,3 +228,5 @@ export const es: Catalogue = {
   'save.keepWith': 'Conservarla con un {percent} % de descuento',
   'save.noThanks': 'No, gracias, cancelar',
 };
+
+export const es: Catalogue = { ...checkoutAndPortal, ...afterSaleEs };

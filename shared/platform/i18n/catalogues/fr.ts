@@ -1,7 +1,8 @@
+import { afterSaleFr } from './after-sale/fr';
 import type { Catalogue } from './en';
 
 /** Français. Apostrophes are typographic (’): a straight one before a placeholder would quote it in ICU. */
-export const fr: Catalogue = {
+const checkoutAndPortal: Catalogue = {
   'page.questions': 'Des questions ?',
   'page.language': 'Langue',
   'page.testMode': 'Mode test',
@@ -227,3 +228,5 @@ export const fr: Catalogue = {
   'save.keepWith': 'Le garder avec {percent} % de réduction',
   'save.noThanks': 'Non merci, résilier',
 };
+
+export const fr: Catalogue = { ...checkoutAndPortal, ...afterSaleFr };

@@ -1,7 +1,8 @@
+import { afterSaleJa } from './after-sale/ja';
 import type { Catalogue } from './en';
 
 /** 日本語（です・ます調）。 */
-export const ja: Catalogue = {
+const checkoutAndPortal: Catalogue = {
   'page.questions': 'ご質問は',
   'page.language': '言語',
   'page.testMode': 'テストモード',
@@ -227,3 +228,5 @@ export const ja: Catalogue = {
   'save.keepWith': '{percent}%オフで継続する',
   'save.noThanks': 'いいえ、解約します',
 };
+
+export const ja: Catalogue = { ...checkoutAndPortal, ...afterSaleJa };

@@ -1,7 +1,8 @@
+import { afterSalePtBR } from './after-sale/pt-BR';
 import type { Catalogue } from './en';
 
 /** Português (Brasil). */
-export const ptBR: Catalogue = {
+const checkoutAndPortal: Catalogue = {
   'page.questions': 'Dúvidas?',
   'page.language': 'Idioma',
   'page.testMode': 'Modo de teste',
@@ -227,3 +228,5 @@ export const ptBR: Catalogue = {
   'save.keepWith': 'Manter com {percent}% de desconto',
   'save.noThanks': 'Não, obrigado, cancelar',
 };
+
+export const ptBR: Catalogue = { ...checkoutAndPortal, ...afterSalePtBR };
