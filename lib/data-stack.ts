@@ -63,8 +63,13 @@ export class DataStack extends Stack {
       // Sellers' browsers PUT large product files' parts to presigned URLs (the signature is the
       // authority, so any origin) and read each part's ETag to complete the upload.
       cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['*'], exposedHeaders: ['ETag'], maxAge: 3000 }],
-      // Parts of an upload never completed would be stored (and billed) for ever.
-      lifecycleRules: [{ id: 'abort-unfinished-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        // Parts of an upload never completed would be stored (and billed) for ever.
+        { id: 'abort-unfinished-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // A buyer's data export (shared/privacy) is read through a link valid 15 minutes: it goes
+        // the next day, old versions too.
+        { id: 'buyer-exports', prefix: 'exports/', expiration: Duration.days(1), noncurrentVersionExpiration: Duration.days(1) },
+      ],
       removalPolicy: retain,
       autoDeleteObjects: retain === RemovalPolicy.DESTROY,
     });

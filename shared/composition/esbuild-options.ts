@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mcpWithoutAjvPlugin, oneHtmlPackageBuildPlugin, pdfkitStandardFontsPlugin, sanitizeHtmlWithoutPostcssPlugin } from './esbuild-plugins';
+import { mcpWithoutAjvPlugin, oneHtmlPackageBuildPlugin, pdfkitBrowserBuildPlugin, sanitizeHtmlWithoutPostcssPlugin } from './esbuild-plugins';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -48,10 +48,9 @@ export const ESBUILD_OPTIONS = {
     oneHtmlPackageBuildPlugin,
     sanitizeHtmlWithoutPostcssPlugin(join(ROOT, 'shared', 'composition', 'lambda-no-postcss.ts')),
     mcpWithoutAjvPlugin(join(ROOT, 'shared', 'composition', 'lambda-mcp-no-ajv.ts')),
-    // The one rewrite: pdfkit's two standard fonts the invoices use (shared/invoices/pdf.ts, in the
-    // render function) as static imports, since its Node build loads them with createRequire at
-    // run time, which a bundle cannot resolve.
-    pdfkitStandardFontsPlugin(['Helvetica', 'HelveticaBold']),
+    // pdfkit's own browser build with the two standard fonts the invoices draw with (render
+    // function only): its Node build requires them at run time, which a bundle cannot follow.
+    pdfkitBrowserBuildPlugin(join(ROOT, 'shared', 'composition', 'lambda-pdfkit.mjs')),
   ],
 };
 

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 /**
@@ -97,29 +96,24 @@ export const MCP_AJV_PROVIDER = /^\.\.\/validation\/ajv-provider\.js$/;
 export const mcpWithoutAjvPlugin = (stub: string): Plugin =>
   unusedImportPlugin('mcp-without-ajv', MCP_AJV_PROVIDER, /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](esm|cjs)[\\/]server[\\/]/, stub);
 
-/** pdfkit's Node build (the one Node's `import 'pdfkit'` resolves to). */
-export const PDFKIT_NODE_BUILD = /[\\/]node_modules[\\/]pdfkit[\\/]js[\\/]pdfkit\.node\.mjs$/;
-const PDFKIT_FONT_LOADER = /require\$1\('#standard-fonts\/(\w+)'\)/g;
-
 /**
- * pdfkit with its standard fonts inside the bundle. Its Node build loads each font's metrics at
- * first use with `createRequire(import.meta.url)('#standard-fonts/<Font>')`, resolved against
- * pdfkit's own package.json, which a Lambda bundle does not ship. The fonts the invoices use
- * (`fonts`) become static imports of the same modules; any other font throws, saying why.
+ * pdfkit's browser build in place of its Node build, through lambda-pdfkit.mjs (resolution only:
+ * no package code is rewritten). Every `import 'pdfkit'` resolves to that module, and its own
+ * import of 'pdfkit' to the browser build, a file pdfkit publishes beside the Node build
+ * (`exports['.'].default`). The Node build loads its fonts with a run-time require a bundle cannot
+ * follow; the browser build takes them from `registerStdFonts`, which the module calls.
  */
-export const pdfkitStandardFontsPlugin = (fonts: string[]): Plugin => ({
-  name: 'pdfkit-standard-fonts',
+export const pdfkitBrowserBuildPlugin = (shim: string): Plugin => ({
+  name: 'pdfkit-browser-build',
   setup(build) {
-    build.onLoad({ filter: PDFKIT_NODE_BUILD }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const imports: string[] = [];
-      const rewritten = source.replace(PDFKIT_FONT_LOADER, (_whole, font: string) => {
-        if (!fonts.includes(font)) return `(() => { throw new Error('The standard font ${font} is not in this bundle (pdfkitStandardFontsPlugin)'); })()`;
-        imports.push(`import __pdfkitFont${font} from 'pdfkit/standard-fonts/${font}';`);
-        return `__pdfkitFont${font}`;
-      });
-      if (imports.length !== fonts.length) throw new Error('pdfkit no longer loads its standard fonts as pdfkitStandardFontsPlugin expects: check its Node build');
-      return { contents: `${imports.join('\n')}\n${rewritten}`, loader: 'js' };
+    build.onResolve({ filter: /^pdfkit$/ }, async (args) => {
+      if (args.pluginData === pdfkitBrowserBuildPlugin) return undefined;
+      if (args.importer !== shim) return { path: shim };
+      const node = await build.resolve('pdfkit', { kind: 'import-statement', resolveDir: args.resolveDir, pluginData: pdfkitBrowserBuildPlugin });
+      if (node.errors.length) return { errors: node.errors };
+      const browser = join(dirname(node.path), 'pdfkit.browser.mjs');
+      if (!existsSync(browser)) return { errors: [{ text: `pdfkit's browser build is not at ${browser}: check the installed pdfkit (pinned in package.json)` }] };
+      return { path: browser };
     });
   },
 });

@@ -60,3 +60,18 @@ export const creditConsentPut = (scope: Scope, account: CreditAccountRecord, see
 /** The pointer of a new account: a second account for the same buyer and product fails its transaction. */
 export const creditAccountPointerPut = (scope: Scope, account: CreditAccountRecord): TransactOp =>
   putNew(creditAccountOfEntity.item(creditAccountOfEntity.declaration.key(scope, account.productId, account.buyerEmail), { accountId: account._id }));
+
+/**
+ * An erased buyer's account: the address, the saved card and the consent to top up go, and the
+ * pointer keyed by the address with them; the balance, currency and customer id stay on the books.
+ * A later purchase by the same address opens a new account.
+ */
+export const creditAccountErasure = (scope: Scope, account: CreditAccountRecord, at: string): TransactOp[] => [
+  {
+    update: creditAccountEntity.declaration.key(scope, account._id),
+    set: { buyerEmail: '', autoRefill: { consent: false, paymentMethodId: null }, updatedAt: at },
+    remove: ['consentToken'],
+    condition: 'attribute_exists(PK)',
+  },
+  { delete: creditAccountOfEntity.declaration.key(scope, account.productId, account.buyerEmail) },
+];

@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
 import { eventOperations } from './operations';
+import { eventsPrivacy } from './privacy';
 
 /**
  * The account's events: the outbox (written with each change, dispatched to the bus from the
@@ -9,8 +10,10 @@ export const events = defineCapability({
   name: 'events',
   build: {
     manifest: { url: import.meta.url, export: 'events' },
+    privacy: './privacy#eventsPrivacy',
     operations: './operations#eventOperations',
   },
   operations: eventOperations,
+  privacy: eventsPrivacy,
   needs: ['table'],
 });

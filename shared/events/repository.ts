@@ -47,3 +47,24 @@ export async function listEvents(store: Store, scope: Scope, options: { type?: s
   }
   return { events, cursor };
 }
+
+/**
+ * One page of the outbox's events whose text mentions `needle` (an erased buyer's address), oldest
+ * first: the filter runs in DynamoDB, so only those travel. A page reads the whole 30 days of an
+ * account in the end: only the erasure worker calls it.
+ */
+export async function eventsMentioningPage(store: Store, scope: Scope, needle: string, cursor: string | undefined) {
+  const page = await store.query<Record<string, unknown>>({
+    pk: keys.outboxPartition(scope),
+    ascending: true,
+    cursor,
+    filter: { expression: '#entity = :entity AND contains(#event, :needle)', names: { '#entity': 'entity', '#event': 'event' }, values: { ':entity': OUTBOX_ENTITY, ':needle': needle } },
+  });
+  return { items: page.items.map((item) => ({ id: String(item.SK), text: String(item.event) })), cursor: page.cursor };
+}
+
+/**
+ * An event's stored text rewritten (an erasure). The stream sees a MODIFY, which the dispatcher
+ * ignores: nothing is sent again.
+ */
+export const rewriteEvent = (store: Store, scope: Scope, eventId: string, text: string) => store.update(keys.outbox(scope, eventId), { set: { event: text } }, { mustExist: true });

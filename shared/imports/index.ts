@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
 import { importsOperations } from './operations';
+import { importsPrivacy } from './privacy';
 import { IMPORT_QUEUE, importsJobs } from './sweep';
 import { runBatchHandler } from './workers';
 
@@ -12,10 +13,12 @@ export const imports = defineCapability({
   build: {
     manifest: { url: import.meta.url, export: 'imports' },
     operations: './operations#importsOperations',
+    privacy: './privacy#importsPrivacy',
     jobs: './sweep#importsJobs',
     jobNeeds: ['table', 'queue', 'scheduler'],
   },
   operations: importsOperations,
+  privacy: importsPrivacy,
   needs: ['table', 'queue', 'scheduler', 'blob'],
   queues: [
     {

@@ -158,3 +158,34 @@ export async function productIdsBySource(store: Store, scope: Scope, source: str
 export async function markRows(store: Store, scope: Scope, id: string, rows: RowRecord[]): Promise<void> {
   await store.batchPut(rows.map((row) => rowItem(scope, id, row)));
 }
+
+// ---- a buyer's export and erasure (shared/imports/privacy.ts): the erasure worker reads whole collections ----
+
+export const importedCustomerOf = async (store: Store, scope: Scope, email: string) => toRecord<ImportedCustomer>(await store.get(customerKey(scope, email)));
+
+export const importedCustomerDelete = (store: Store, scope: Scope, email: string) => store.delete(customerKey(scope, email));
+
+/** One page of the imported orders bought with `email` (the filter runs in DynamoDB). */
+export async function importedOrdersOfPage(store: Store, scope: Scope, email: string, cursor: string | undefined) {
+  const page = await store.query({ pk: orderKey(scope, '').PK, cursor, filter: { expression: '#email = :email', names: { '#email': 'email' }, values: { ':email': email } } });
+  return { items: page.items.map((item) => toRecord<ImportedOrder>(item)!), cursor: page.cursor };
+}
+
+/** The buyer's address off an imported order; the purchase history (product, amount, date) stays. */
+export const importedOrderEmailErasure = (store: Store, scope: Scope, key: string) => store.update(orderKey(scope, key), { set: { email: '' } }, { mustExist: true });
+
+/** One page of a job's rows that hold `email` in one of their cells. */
+export async function rowsHoldingPage(store: Store, scope: Scope, id: string, email: string, cursor: string | undefined) {
+  const page = await store.query({ pk: keys.children(scope, IMPORT, id, ROW), ascending: true, cursor, filter: { expression: 'contains(#raw, :email)', names: { '#raw': 'raw' }, values: { ':email': email } } });
+  return { rows: page.items.map((item) => toRecord<RowRecord>(item)!), cursor: page.cursor };
+}
+
+/**
+ * A row's cells emptied (the address and whatever else the file said about the person), and the
+ * reason says so. A subscriber row's outcome is read from its address (the contact it names), so a
+ * row without one shows as skipped, never as still to do.
+ */
+export const rowCellsErasure = (store: Store, scope: Scope, id: string, row: RowRecord) =>
+  store.update(rowKey(scope, id, row.sk), { set: { raw: row.raw.map(() => ''), state: row.state === 'pending' ? 'skipped' : row.state, reason: ERASED_ROW_REASON } }, { mustExist: true });
+
+export const ERASED_ROW_REASON = "erased: this buyer's data was erased at their request";

@@ -312,7 +312,7 @@ export async function listRows(ctx: ImportsCtx, id: string, query: { kind?: Kind
   const derived = await subscriberRowStates(ctx, record, picked.map((p) => p.row));
   const out = picked.map(({ row, checked }) => {
     const file = record.files[row.kind]!;
-    return { kind: row.kind, row: row.n, values: Object.fromEntries(file.header.map((column, index) => [column, row.raw[index] ?? ''])), state: derived.get(row.sk)?.state ?? row.state, problem: checked.ok ? (row.reason ?? null) : checked.reason };
+    return { kind: row.kind, row: row.n, values: Object.fromEntries(file.header.map((column, index) => [column, row.raw[index] ?? ''])), state: derived.get(row.sk)?.state ?? row.state, problem: checked.ok || row.reason === repo.ERASED_ROW_REASON ? (row.reason ?? null) : checked.reason };
   });
   return { rows: out, page: query.page, pageSize: query.pageSize, hasMore: more };
 }

@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
 import { licenseOperations } from './operations';
+import { licensesPrivacy } from './privacy';
 
 /**
  * Licence keys for software: one per paid order of a product with `licenseKeys` enabled, issued
@@ -11,9 +12,11 @@ export const licenses = defineCapability({
   name: 'licenses',
   build: {
     manifest: { url: import.meta.url, export: 'licenses' },
+    privacy: './privacy#licensesPrivacy',
     operations: './operations#licenseOperations',
   },
   operations: licenseOperations,
+  privacy: licensesPrivacy,
   // Served by the checkout function: its own would cost the API stack eight more resources.
   apiFunction: 'checkout',
   needs: ['table', 'encryption'],

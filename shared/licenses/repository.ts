@@ -73,3 +73,6 @@ export const instanceDelete = (scope: Scope, licenseId: string, instanceId: stri
 });
 
 export const instanceOf = (store: Store, scope: Scope, licenseId: string, instanceId: string) => licenseInstanceEntity.get(store, 'byId', scope, licenseId, instanceId);
+
+/** An erased buyer's address off a licence; the key keeps working for whoever holds it. */
+export const licenseEmailErasure = (store: Store, license: LicenseRecord) => store.update(keyOf(license.keyHash), { set: { customerEmail: '' } }, { mustExist: true });

@@ -165,3 +165,12 @@ export async function releaseNotifyLease(store: Store, scope: Scope, post: Membe
     if (!isConditionFailed(error)) throw error;
   });
 }
+
+/**
+ * An erased buyer's member row goes (its key is the address), if nobody changed it since it was
+ * read, and the count of its status with it.
+ */
+export const memberErasure = (scope: Scope, membershipId: string, member: MemberRecord): TransactOp[] => [
+  { delete: memberKey(scope, membershipId, member.email), condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': member.rev } },
+  memberWrites.counts(scope, membershipId, { active: member.status === 'active' ? -1 : 0, ended: member.status === 'ended' ? -1 : 0 }),
+];

@@ -49,6 +49,12 @@ export interface BlobObject {
 /** S3 in AWS; files under .data/ locally. */
 export interface BlobPort {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Writes an object from chunks as they are produced, never holding more than one part (8 MiB)
+   * of it: an S3 multipart upload in AWS (one PUT when it fits in a part), a file stream locally.
+   * Answers its size. A failure leaves no object (the upload is aborted).
+   */
+  putStream(key: string, chunks: AsyncIterable<Uint8Array | string>, contentType: string): Promise<{ bytes: number }>;
   get(key: string): Promise<BlobObject | undefined>;
   delete(key: string): Promise<void>;
   /**

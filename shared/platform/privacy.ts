@@ -98,3 +98,36 @@ export async function erasedAmong(deps: Pick<Deps, 'store'>, scope: Scope, email
   const found = await deps.store.batchGet<ErasedEmailRecord>([...byHash.keys()].map((hash) => erasedEmailEntity.declaration.key(scope, hash)));
   return new Set(found.map((record) => byHash.get(record.hash)!).filter(Boolean));
 }
+
+// ---- logs that copy personal data (the outbox, the webhook delivery log) ----
+
+/** Fields that name the person in the same object as their address (a customer or buyer block). */
+const PERSON_FIELDS = new Set(['firstName', 'lastName', 'name', 'first_name', 'last_name', 'fullName']);
+
+/**
+ * A JSON text (an event, a webhook body) without an erased address: every string equal to it
+ * becomes empty, and the names beside it in the same object become null. Undefined when the text
+ * does not mention the address (nothing to write). Text that is not JSON has the address removed
+ * wherever it occurs.
+ */
+export function withoutEmail(text: string, email: string): string | undefined {
+  const target = email.trim().toLowerCase();
+  if (!target || !text.toLowerCase().includes(target)) return undefined;
+  const isTarget = (value: unknown) => typeof value === 'string' && value.trim().toLowerCase() === target;
+  const walk = (value: unknown): unknown => {
+    if (isTarget(value)) return '';
+    if (typeof value === 'string') return value.replace(new RegExp(target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '');
+    if (Array.isArray(value)) return value.map(walk);
+    if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      const names = entries.some(([, v]) => isTarget(v));
+      return Object.fromEntries(entries.map(([k, v]) => [k, names && PERSON_FIELDS.has(k) && typeof v === 'string' ? null : walk(v)]));
+    }
+    return value;
+  };
+  try {
+    return JSON.stringify(walk(JSON.parse(text)));
+  } catch {
+    return walk(text) as string;
+  }
+}

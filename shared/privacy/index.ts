@@ -19,7 +19,7 @@ export const privacy = defineCapability({
     uses: { api: ['privacy'], workers: { 'privacy-erasure': ['privacy'] } },
   },
   operations: privacyOperations,
-  needs: ['table', 'queue'],
+  needs: ['table', 'queue', 'blob'],
   queues: [erasureQueue],
   eventTypes: ['customer.erased'],
 });

@@ -1,8 +1,8 @@
 import { putNew } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { Store, TransactOp } from '../store/store';
-import { erasureEntity } from './entities';
-import type { ErasureRecord } from './records';
+import { erasureEntity, exportLinkEntity } from './entities';
+import type { ErasureRecord, ExportLinkRecord } from './records';
 
 const erasureKey = erasureEntity.declaration.key;
 
@@ -27,4 +27,12 @@ export async function noteFailure(store: Store, scope: Scope, customerId: string
 /** The end of an erasure: the email goes, and `customer.erased` is written with it. */
 export function erasureCompleted(scope: Scope, customerId: string, at: string): TransactOp {
   return { update: erasureKey(scope, customerId), set: { status: 'completed', completedAt: at }, remove: ['email', 'lastError'], condition: 'attribute_exists(PK) AND #s = :running', names: { '#s': 'status' }, values: { ':running': 'running' } };
+}
+
+export const getExportLink = (store: Store, token: string) => exportLinkEntity.get(store, 'byToken', token);
+
+/** The link's item goes a day after it stops working (TTL). */
+export async function putExportLink(store: Store, token: string, link: ExportLinkRecord): Promise<void> {
+  const expiresAt = Math.floor(Date.parse(link.validUntil) / 1000) + 24 * 3600;
+  await store.put(exportLinkEntity.item(exportLinkEntity.declaration.key(token), link, { expiresAt }), { ifNotExists: true });
 }

@@ -11,3 +11,11 @@ export const erasureSchema = z.object({
 });
 
 export const erasureMessage = z.object({ accountId: z.string().check(z.minLength(1)), mode: z.enum(['live', 'test']), customerId: z.string().check(z.minLength(1)) });
+
+export const exportTokenParams = z.strictObject({ token: z.string().check(z.minLength(20), z.maxLength(64), z.regex(/^[A-Za-z0-9]+$/)) });
+
+export const exportSchema = z.object({
+  url: z.string().check(z.describe('Downloads the JSON without an API key, until validUntil')),
+  validUntil: z.string(),
+  bytes: z.number().check(z.describe('Size of the JSON file')),
+});

@@ -1,12 +1,13 @@
 import type { Deps, OperationContext } from '../platform/context';
-import { conflict, notFound } from '../platform/errors';
+import { ApiError, conflict, notFound } from '../platform/errors';
+import { objectId, randomBase62 } from '../platform/ids';
 import { newEvent, outboxPut } from '../platform/events';
 import { logger } from '../platform/logger';
 import { erasedEmailPut, type PrivacyPart, type PrivacySubject } from '../platform/privacy';
 import { onConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
-import { ERASURE_QUEUE, type ErasureRecord } from './records';
-import { countRun, erasureCompleted, erasurePut, getErasure, markPartDone, noteFailure } from './repository';
+import { ERASURE_QUEUE, EXPORT_LINK_MS, EXPORT_PREFIX, type ErasureRecord } from './records';
+import { countRun, erasureCompleted, erasurePut, getErasure, getExportLink, markPartDone, noteFailure, putExportLink } from './repository';
 
 const parts = (deps: Deps): PrivacyPart[] => deps.ports.privacy.parts;
 
@@ -17,34 +18,72 @@ async function subjectOf(deps: Deps, scope: Scope, customerId: string): Promise<
 }
 
 /**
- * The export as JSON text, written part by part and page by page: each part hands over one page of
- * its records at a time and only its text is kept, never every part's records at once.
+ * The export's JSON text, produced page by page: each part hands over one page of its records at a
+ * time, and each page leaves as one chunk, so memory holds one page, never the whole export.
  */
-export async function exportCustomer(ctx: OperationContext, customerId: string): Promise<string> {
+export async function* exportChunks(deps: Deps, scope: Scope, subject: PrivacySubject, exportedAt: string): AsyncIterable<string> {
+  yield `{"customerId":${JSON.stringify(subject.customerId)},"email":${JSON.stringify(subject.email)},"mode":${JSON.stringify(scope.mode)},"exportedAt":${JSON.stringify(exportedAt)},"parts":{`;
+  let firstPart = true;
+  for (const part of parts(deps).filter((p) => p.export)) {
+    yield `${firstPart ? '' : ','}${JSON.stringify(part.name)}:[`;
+    firstPart = false;
+    let first = true;
+    for await (const page of part.export!(deps, scope, subject)) {
+      if (!page.length) continue;
+      yield `${first ? '' : ','}${page.map((record) => JSON.stringify(record)).join(',')}`;
+      first = false;
+    }
+    yield ']';
+  }
+  yield '}}';
+}
+
+export interface ExportAnswer {
+  url: string;
+  validUntil: string;
+  bytes: number;
+}
+
+/**
+ * A data-access request: the export is streamed into the blob store (S3 in AWS, as a multipart
+ * upload of at most one part in memory), and the answer is a short-lived link to it. A Lambda answer
+ * is capped at 6 MB and API Gateway's HTTP API does not stream, so a buyer with 10,000 orders could
+ * not be answered inline; the link also lets the dashboard start a plain download.
+ */
+export async function exportCustomer(ctx: OperationContext, customerId: string, baseUrl: string): Promise<ExportAnswer> {
   const subject = await subjectOf(ctx, ctx.scope, customerId);
   if (!subject) {
     const erasure = await getErasure(ctx.store, ctx.scope, customerId);
     if (erasure) throw conflict('This customer was erased: nothing personal is held any more', 'CUSTOMER_ERASED');
     throw notFound('Customer');
   }
-  const chunks: string[] = [
-    `{"customerId":${JSON.stringify(customerId)},"email":${JSON.stringify(subject.email)},"mode":${JSON.stringify(ctx.scope.mode)},"exportedAt":${JSON.stringify(ctx.clock.now().toISOString())},"parts":{`,
-  ];
-  let firstPart = true;
-  for (const part of parts(ctx).filter((p) => p.export)) {
-    chunks.push(`${firstPart ? '' : ','}${JSON.stringify(part.name)}:[`);
-    firstPart = false;
-    let first = true;
-    for await (const page of part.export!(ctx, ctx.scope, subject)) {
-      for (const record of page) {
-        chunks.push(`${first ? '' : ','}${JSON.stringify(record)}`);
-        first = false;
-      }
-    }
-    chunks.push(']');
+  const now = ctx.clock.now();
+  const exportId = objectId(ctx.clock);
+  const blobKey = `${EXPORT_PREFIX}/${ctx.scope.accountId}/${ctx.scope.mode}/${customerId}/${exportId}.json`;
+  const { bytes } = await ctx.ports.blob.putStream(blobKey, exportChunks(ctx, ctx.scope, subject, now.toISOString()), 'application/json');
+  const token = randomBase62(32);
+  const validUntil = new Date(now.getTime() + EXPORT_LINK_MS).toISOString();
+  await putExportLink(ctx.store, token, { accountId: ctx.scope.accountId, mode: ctx.scope.mode, customerId, blobKey, filename: `customer-${customerId}.json`, bytes, validUntil });
+  return { url: `${baseUrl}/customer-exports/${token}`, validUntil, bytes };
+}
+
+export type OpenedExport = { kind: 'redirect'; location: string } | { kind: 'bytes'; body: Uint8Array; filename: string };
+
+/**
+ * The export's download by its link: a redirect to a presigned S3 address in AWS (the bytes never
+ * pass through a function), the bytes themselves locally. 404 for an unknown token, 410 once the
+ * link stopped working.
+ */
+export async function openExport(deps: Deps, token: string): Promise<OpenedExport> {
+  const link = await getExportLink(deps.store, token);
+  if (!link) throw notFound('Export');
+  if (link.validUntil <= deps.clock.now().toISOString()) throw new ApiError(410, 'This export link has expired: export the customer again', { code: 'EXPORT_EXPIRED' });
+  if (deps.ports.blob.signedGetUrl) {
+    return { kind: 'redirect', location: await deps.ports.blob.signedGetUrl(link.blobKey, { expiresInSeconds: 300, filename: link.filename, contentType: 'application/json' }) };
   }
-  chunks.push('}}');
-  return chunks.join('');
+  const blob = await deps.ports.blob.get(link.blobKey);
+  if (!blob) throw notFound('Export');
+  return { kind: 'bytes', body: blob.body, filename: link.filename };
 }
 
 export interface ErasureAnswer {

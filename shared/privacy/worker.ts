@@ -10,7 +10,8 @@ export const erasureQueue: QueueDeclaration = {
     const { accountId, mode, customerId } = erasureMessage.parse(message);
     await runErasure(deps, { accountId, mode }, customerId);
   },
-  needs: ['table', 'queue'],
+  // scheduler: the sheets part arms the next spreadsheet batch.
+  needs: ['table', 'queue', 'scheduler'],
   // A buyer with 10,000 orders is 10,000 small updates.
   timeoutSeconds: 900,
   batchSize: 1,

@@ -1,6 +1,7 @@
 import { defineCapability } from '../platform/capability';
 import { processorOperations } from './operations';
 import { ports } from './ports';
+import { processorPrivacy } from './privacy';
 
 /**
  * The payment processor: its port (port.ts, with the notification types), the router that picks a
@@ -13,10 +14,12 @@ export const processor = defineCapability({
     manifest: { url: import.meta.url, export: 'processor' },
     operations: './operations#processorOperations',
     ports: './ports#ports',
-    uses: { api: ['processor', 'subscriptionSaveOffers'], ports: ['processor', 'processorSandbox', 'processorStripe'] },
+    privacy: './privacy#processorPrivacy',
+    uses: { api: ['processor', 'subscriptionSaveOffers'], ports: ['processor', 'processorSandbox', 'processorStripe'], privacy: ['processor'] },
   },
   operations: processorOperations,
   // encryption: completing a checkout issues licence keys (kept encrypted); the thank-you page shows them.
   needs: ['table', 'queue', 'scheduler', 'encryption'],
   ports,
+  privacy: processorPrivacy,
 });

@@ -194,6 +194,13 @@ export interface ProcessorPort {
    * short-lived and single-purpose: ask for a fresh one per visit.
    */
   cardUpdateSession(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }): Promise<{ url: string; expiresAt: string }>;
+  /**
+   * A buyer erased (shared/privacy): the processor's own records of them, found through the
+   * payment methods their orders used, lose the address and name, and the cards are no longer kept
+   * for later charges. Payments and memberships stay (the books). Idempotent. Optional: with a
+   * provider without it, the seller erases the buyer in the provider's own dashboard.
+   */
+  eraseBuyer?(scope: Scope, buyer: { email: string; paymentMethodIds: string[] }): Promise<void>;
   pauseMembership(scope: Scope, membershipId: string): Promise<LiveMembership>;
   resumeMembership(scope: Scope, membershipId: string): Promise<LiveMembership>;
   cancelMembership(scope: Scope, membershipId: string, options: { atPeriodEnd: boolean }): Promise<LiveMembership>;

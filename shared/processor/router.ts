@@ -4,6 +4,7 @@ import type { Scope } from '../store/keys';
 import { type Buyer, type CreateCheckoutInput, type MembershipAdjustment, type MembershipChargeInput, type PayInput, type PaymentClaim, type ProcessorPort, type RecoveryPolicy } from './port';
 export type { ScopedProcessorProvider } from './port';
 import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName, type TaxSettings } from './settings';
+import { logger } from '../platform/logger';
 
 export interface RouterOptions {
   /**
@@ -105,6 +106,15 @@ export class ProcessorRouter implements ProcessorPort {
   }
   async detachSavedCard(scope: Scope, paymentMethodId: string) {
     return (await this.port(scope)).detachSavedCard(scope, paymentMethodId);
+  }
+  /** A provider that cannot erase a buyer is told in the log: the seller erases them in its dashboard. */
+  async eraseBuyer(scope: Scope, buyer: { email: string; paymentMethodIds: string[] }): Promise<void> {
+    const port = await this.port(scope);
+    if (!port.eraseBuyer) {
+      logger.warn('The payment processor cannot erase a buyer: erase them in its own dashboard', { accountId: scope.accountId, mode: scope.mode });
+      return;
+    }
+    await port.eraseBuyer(scope, buyer);
   }
   async cardUpdateSession(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }) {
     return (await this.port(scope)).cardUpdateSession(scope, membershipId, input);

@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
 import { productFileOperations } from './operations';
+import { productFilesPrivacy } from './privacy';
 
 /**
  * The files a product delivers: seller uploads and files imports attach, one capability; buyers
@@ -12,9 +13,11 @@ export const productFiles = defineCapability({
   name: 'product-files',
   build: {
     manifest: { url: import.meta.url, export: 'productFiles' },
+    privacy: './privacy#productFilesPrivacy',
     operations: './operations#productFileOperations',
   },
   operations: productFileOperations,
+  privacy: productFilesPrivacy,
   apiFunction: 'checkout',
   needs: ['table', 'blob'],
 });

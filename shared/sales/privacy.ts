@@ -10,7 +10,11 @@ const PAGE = 100;
 /** Sales changed at once while erasing: small writes, kept well under the table's burst. */
 const CONCURRENCY = 8;
 
-async function* salesOf(deps: Deps, scope: Scope, customerId: string): AsyncIterable<SaleRecord[]> {
+/**
+ * A customer's sales, a page at a time: the privacy parts of capabilities that keep records per
+ * order (survey answers, reviews, licence keys, downloads) find theirs through it.
+ */
+export async function* salesOf(deps: Pick<Deps, 'store'>, scope: Scope, customerId: string): AsyncIterable<SaleRecord[]> {
   let cursor: string | undefined;
   do {
     const page = await customerSalesPage(deps.store, scope, customerId, cursor, PAGE);
@@ -35,7 +39,10 @@ export const erasedSaleFields = (at: string): Partial<SaleRecord> & { erasedAt: 
 
 async function eraseSale(deps: Deps, scope: Scope, sale: SaleRecord, at: string): Promise<void> {
   if ((sale as SaleRecord & { erasedAt?: string }).erasedAt) return;
-  const ops = [saleUpdate(scope, sale._id, erasedSaleFields(at))];
+  // A survey answer in the buyer's own words ("other: ...") is on the sale as its label; the
+  // chosen option stays, counted in the report.
+  const attribution = sale.attribution?.optionId === 'other' ? { attribution: { ...sale.attribution, label: 'Other' } } : {};
+  const ops = [saleUpdate(scope, sale._id, { ...erasedSaleFields(at), ...attribution })];
   if (sale.receiptToken) ops.push(receiptErasure(sale.receiptToken));
   // A receipt written before receipts were kept (or already gone) must not stop the erasure.
   await onConditionFailed(deps.store.transact(ops), () => deps.store.transact([ops[0]!]));

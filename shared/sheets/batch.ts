@@ -7,18 +7,20 @@ import type { TransactOp } from '../store/store';
 import { planAtLeast } from '../platform/plans';
 import { exhausted, retryDelayMs } from './backoff';
 import { BACKFILL_JOB, backfillTimer } from './jobs-names';
-import { CUSTOMERS_TAB, KEY_COLUMN, SALES_TAB, STATUS_COLUMN, STATUS_INDEX, fullName, rowStatus, saleKind, salesRow } from './layout';
-import { SpreadsheetError, type ProviderSession } from './port';
+import { CUSTOMER_NAME_COLUMN, CUSTOMERS_TAB, EMAIL_COLUMN, KEY_COLUMN, NAME_COLUMN, SALES_TAB, STATUS_COLUMN, STATUS_INDEX, fullName, rowStatus, saleKind, salesRow } from './layout';
+import { SpreadsheetError, type Cell, type ProviderSession } from './port';
 import type { ConnectionRecord, PendingRow, RowTab } from './records';
 import {
   connectionCounts,
   deleteFailedRow,
   deleteQueuedRow,
+  deleteErasure,
   deleteStatus,
   getConnection,
   putFailedRow,
   putQueuedRow,
   queueRow,
+  queuedErasures,
   queuedRows,
   queuedStatuses,
   rowSk,
@@ -64,7 +66,8 @@ export async function runBatch(deps: Deps, scope: Scope): Promise<void> {
   const sales = connection.tabs.sales ? await queuedRows(deps.store, scope, 'S', BATCH_ROWS) : [];
   const customers = connection.tabs.customers ? await queuedRows(deps.store, scope, 'C', BATCH_ROWS) : [];
   const statuses = connection.tabs.sales ? await queuedStatuses(deps.store, scope, BATCH_ROWS) : [];
-  if (!sales.length && !customers.length && !statuses.length) return;
+  const erasures = await queuedErasures(deps.store, scope, ERASURES_PER_BATCH);
+  if (!sales.length && !customers.length && !statuses.length && !erasures.length) return;
 
   const sheetId = connection.spreadsheetId;
   const port = deps.ports.spreadsheet;
@@ -109,6 +112,10 @@ export async function runBatch(deps: Deps, scope: Scope): Promise<void> {
       });
       if (updates.length) await port.updateCells(session, sheetId, updates);
     }
+    if (erasures.length) {
+      const updates = await erasureUpdates(port, session, sheetId, new Set(erasures.map((e) => e.email)));
+      if (updates.length) await port.updateCells(session, sheetId, updates);
+    }
 
     const at = deps.clock.now().toISOString();
     const sent = new Set(toSend.map((row) => row.sk));
@@ -118,13 +125,34 @@ export async function runBatch(deps: Deps, scope: Scope): Promise<void> {
       await deps.store.transact([...ops, connectionCounts(scope, { pendingCount: -group.length, syncedCount: synced })]);
     }
     for (const group of chunks(statuses, 99)) await deps.store.transact(group.map((update) => deleteStatus(scope, update.saleId)));
+    if (erasures.length) await deps.store.transact(erasures.map((erasure) => deleteErasure(scope, erasure.email)));
     const after = await updateConnection(deps.store, scope, { set: { uncertain: false, attempts: 0, nextAttemptAt: null, lastError: null, lastSyncedAt: at } });
     await keepRefreshedTokens(deps, scope, before, session);
-    if (after.pendingCount > 0 || sales.length === BATCH_ROWS || customers.length === BATCH_ROWS || statuses.length === BATCH_ROWS) await armBatch(deps, scope, after);
+    if (after.pendingCount > 0 || sales.length === BATCH_ROWS || customers.length === BATCH_ROWS || statuses.length === BATCH_ROWS || erasures.length === ERASURES_PER_BATCH) await armBatch(deps, scope, after);
   } catch (error) {
     await keepRefreshedTokens(deps, scope, before, session).catch(() => undefined);
     await refused(deps, scope, connection, error);
   }
+}
+
+/** Erased buyers per batch: each reads the two key columns once for all of them. */
+const ERASURES_PER_BATCH = 25;
+
+/**
+ * The cells that blank erased buyers' rows already written: email and name on Sales (found by the
+ * email column), email and name on Customers (found by its key column). One cell a range, as the
+ * status updates.
+ */
+async function erasureUpdates(port: Deps['ports']['spreadsheet'], session: ProviderSession, sheetId: string, emails: Set<string>) {
+  const updates: { range: string; values: Cell[][] }[] = [];
+  const holding = (column: string[]) => column.flatMap((value, i) => (i > 0 && emails.has(String(value).trim().toLowerCase()) ? [i + 1] : []));
+  for (const row of holding(await port.readColumn(session, sheetId, SALES_TAB, EMAIL_COLUMN))) {
+    updates.push({ range: `${SALES_TAB}!${EMAIL_COLUMN}${row}`, values: [['']] }, { range: `${SALES_TAB}!${NAME_COLUMN}${row}`, values: [['']] });
+  }
+  for (const row of holding(await port.readColumn(session, sheetId, CUSTOMERS_TAB, KEY_COLUMN))) {
+    updates.push({ range: `${CUSTOMERS_TAB}!${KEY_COLUMN}${row}`, values: [['']] }, { range: `${CUSTOMERS_TAB}!${CUSTOMER_NAME_COLUMN}${row}`, values: [['']] });
+  }
+  return updates;
 }
 
 async function refused(deps: Deps, scope: Scope, connection: ConnectionRecord, error: unknown): Promise<void> {

@@ -4,6 +4,7 @@ import { LocalSpreadsheets } from '../adapters/spreadsheet-local/index';
 import { defineCapability } from '../platform/capability';
 import { SHEETS_CONTROL_ROUTES } from './control';
 import { sheetsOperations } from './operations';
+import { sheetsPrivacy } from './privacy';
 import './port';
 import { SHEETS_JOB_HANDLERS, sheetRowsConsumer } from './workers';
 
@@ -17,12 +18,14 @@ export const sheets = defineCapability({
   build: {
     manifest: { url: import.meta.url, export: 'sheets' },
     operations: './operations#sheetsOperations',
+    privacy: './privacy#sheetsPrivacy',
     jobs: './workers#SHEETS_JOB_HANDLERS',
     workers: { 'sheets-rows': './workers#sheetRowsConsumer' },
     uses: { api: ['spreadsheet'], jobs: ['spreadsheet'], ports: ['spreadsheet'], workers: { 'sheets-rows': ['spreadsheet'] } },
     jobNeeds: ['table', 'queue', 'scheduler', 'encryption'],
   },
   operations: sheetsOperations,
+  privacy: sheetsPrivacy,
   needs: ['table', 'scheduler', 'encryption'],
   consumers: [sheetRowsConsumer],
   jobs: SHEETS_JOB_HANDLERS,

@@ -14,6 +14,12 @@ export const KEY_COLUMN = 'B';
 /** Column of the status on the Sales tab. */
 export const STATUS_COLUMN = 'M';
 export const STATUS_INDEX = 12;
+/** The buyer's email and name on the Sales tab (blanked for an erased buyer), and the name on Customers. */
+export const EMAIL_COLUMN = 'E';
+export const NAME_COLUMN = 'F';
+export const EMAIL_INDEX = 4;
+export const NAME_INDEX = 5;
+export const CUSTOMER_NAME_COLUMN = 'C';
 
 export type SaleKind = 'one-time' | 'subscription' | 'renewal' | 'usage';
 export type RowStatus = 'paid' | 'refunded' | 'disputed';

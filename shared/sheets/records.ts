@@ -55,3 +55,13 @@ export interface CreatedSheetRecord {
   url: string;
   createdAt: string;
 }
+
+/**
+ * An erased buyer (shared/privacy): the next batch blanks the address and name of the rows already
+ * written with `email` (the Sales tab's email column, the Customers tab's key column). The address
+ * is kept here only until that batch has run.
+ */
+export interface SheetErasure {
+  email: string;
+  queuedAt: string;
+}

@@ -1,7 +1,7 @@
 import { toItem } from '../store/items';
 import { keys, type Scope } from '../store/keys';
 import { ConditionFailed, toRecord, type Store, type TransactOp } from '../store/store';
-import type { ConnectionRecord, CreatedSheetRecord, PendingRow, RowTab, StatusUpdate } from './records';
+import type { ConnectionRecord, CreatedSheetRecord, PendingRow, RowTab, SheetErasure, StatusUpdate } from './records';
 
 /**
  * Every query of the sheets capability. Layout (scope = account + mode):
@@ -149,3 +149,29 @@ export async function takeConsentState(store: Store, state: string, nowMs: numbe
   if (!item || (item.expiresAtMs as number) < nowMs) return undefined;
   return { accountId: item.accountId as string, mode: item.mode as Scope['mode'] };
 }
+
+// ---- erased buyers (shared/sheets/privacy.ts), applied to written rows by the next batch ----
+
+const ERASE = 'ERASE';
+
+export const queueErasure = (store: Store, scope: Scope, erasure: SheetErasure) => store.put(toItem(keys.child(scope, SHEETS, 'queue', ERASE, erasure.email), 'SheetErasure', erasure));
+
+export async function queuedErasures(store: Store, scope: Scope, limit: number): Promise<SheetErasure[]> {
+  const page = await store.query({ pk: keys.children(scope, SHEETS, 'queue', ERASE), ascending: true, limit });
+  return page.items.map((item) => toRecord<SheetErasure>(item)!);
+}
+
+export const deleteErasure = (scope: Scope, email: string): TransactOp => ({ delete: keys.child(scope, SHEETS, 'queue', ERASE, email) });
+
+/** Rows of a list (queued or Failed) with `email` in one of their cells, page by page (the filter runs in DynamoDB). */
+export async function* rowsHolding(store: Store, scope: Scope, list: 'queue' | 'failed', email: string): AsyncIterable<PendingRow[]> {
+  let cursor: string | undefined;
+  do {
+    const page = await store.query({ pk: keys.children(scope, SHEETS, list, ROW), ascending: true, cursor, filter: { expression: 'contains(#cells, :email)', names: { '#cells': 'cells' }, values: { ':email': email } } });
+    if (page.items.length) yield page.items.map((item) => toRecord<PendingRow>(item)!);
+    cursor = page.cursor;
+  } while (cursor);
+}
+
+/** The written-row marker of a Customers row is keyed by the address: it goes with the buyer. */
+export const deleteWritten = (scope: Scope, spreadsheetId: string, sk: string): TransactOp => ({ delete: writtenKey(scope, spreadsheetId, sk) });

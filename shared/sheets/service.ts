@@ -5,7 +5,8 @@ import type { DomainEvent } from '../platform/events';
 import { randomBase62 } from '../platform/ids';
 import { planAtLeast } from '../platform/plans';
 import type { Scope } from '../store/keys';
-import { nextBatchAt, syncNowWaitSeconds } from './backoff';
+import { syncNowWaitSeconds } from './backoff';
+import { armBatch } from './timer';
 import { BACKFILL_JOB, BATCH_JOB, REQUEUE_JOB, backfillTimer, batchTimer, requeueTimer } from './jobs-names';
 import { TABS, customersRow, factsFromOrderEvent, fullName, rowStatus, salesRow, STATUS_INDEX } from './layout';
 import type { ProviderSession, ProviderTokens } from './port';
@@ -222,14 +223,8 @@ export async function startBackfill(ctx: OperationContext, days: number) {
   return { days, since: since.toISOString() };
 }
 
-// ---- the batch timer: exists only while there is work ----
-
-export async function armBatch(deps: Deps, scope: Scope, connection: Pick<ConnectionRecord, 'nextAttemptAt'>): Promise<void> {
-  // A batch waiting out its back-off runs at its retry time; otherwise at the next 2-minute mark.
-  const retryAt = connection.nextAttemptAt ? Date.parse(connection.nextAttemptAt) : 0;
-  const at = retryAt > deps.clock.nowMs() ? retryAt : nextBatchAt(deps.clock.nowMs());
-  await deps.ports.scheduler.schedule(batchTimer(scope), new Date(at), { type: BATCH_JOB, scope, payload: {} });
-}
+// The batch timer (timer.ts), re-exported for batch.ts.
+export { armBatch };
 
 // ---- rows from committed events ----
 

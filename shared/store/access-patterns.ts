@@ -50,6 +50,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   OutboxEvent v1 (shared/platform/entities.ts): PK=<scope>#EVENT, SK=<eventId>
 //   RateWindow v1 (shared/platform/entities.ts): PK=RATE#<accountId>, SK=<window start>
 //   Erasure v1 (shared/privacy/entities.ts): PK=<scope>#ERASURE, SK=<customerId>
+//   CustomerExportLink v1 (shared/privacy/entities.ts): PK=CAP#customer-export#<token>, SK=CAP
 //   ProcessedNotification v1 (shared/processor/entities.ts): PK=DONE#processor-ingress#<notificationId>, SK=DONE
 //   ProcessorSettings v1 (shared/processor/entities.ts): PK=<scope>#PROCESSOR_SETTINGS, SK=current
 //   DownloadGrant v1 (shared/product-files/entities.ts): PK=<scope>#DOWNLOAD_GRANT, SK=<orderId>
@@ -146,6 +147,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Outbox events of a tenant', key: 'PK=<scope>#EVENT, ScanIndexForward=true', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by the local control API', declaredBy: 'platform OutboxEvent v1 .ofTenant', declared: true },
   { name: 'Requests admitted in the previous minute (sliding estimate)', key: 'PK=RATE#<accountId>, SK=<previous window start>', index: 'table', notes: 'conditional ADD per block, TTL 3 min', declaredBy: 'platform RateWindow v1 .previousWindow', declared: true },
   { name: 'Erasure of a customer (its progress)', key: 'PK=<scope>#ERASURE, SK=<customerId>', index: 'table', declaredBy: 'privacy Erasure v1 .byCustomer', declared: true },
+  { name: 'Buyer export download by its token (GET /customer-exports/{token})', key: 'PK=CAP#customer-export#<token>, SK=CAP', index: 'table', declaredBy: 'privacy CustomerExportLink v1 .byToken', declared: true },
   { name: 'Processor notification processed marker', key: 'PK=DONE#processor-ingress#<notificationId>, SK=DONE', index: 'table', notes: 'in the same transaction as the change; TTL 30 days', declaredBy: 'processor ProcessedNotification v1 .byNotification', declared: true },
   { name: 'Processor settings of a tenant and mode (routing)', key: 'PK=<scope>#PROCESSOR_SETTINGS, SK=current', index: 'table', notes: 'secrets encrypted, bound to scope and name', declaredBy: 'processor ProcessorSettings v1 .ofTenant', declared: true },
   { name: 'Download count and revocation of an order', key: 'PK=<scope>#DOWNLOAD_GRANT, SK=<orderId>', index: 'table', notes: 'counted with a conditional ADD (limit, not revoked) on every download', declaredBy: 'product-files DownloadGrant v1 .byOrder', declared: true },
@@ -183,9 +185,10 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Refund policy by id (and catalog reference checks)', key: 'PK=<scope>#REFUND_POLICY, SK=<id>', index: 'table', declaredBy: 'storefront/refund-policies RefundPolicy v1 .byId', declared: true },
   { name: 'Refund policies of a tenant', key: 'PK=<scope>#REFUND_POLICY', index: 'table', notes: 'bounded per-tenant list', declaredBy: 'storefront/refund-policies RefundPolicy v1 .ofTenant', declared: true },
   { name: 'Receipt capability (buyer review permission)', key: 'PK=CAP#receipt#<token>, SK=CAP', index: 'table', notes: 'written by checkout per completed sale', declaredBy: 'storefront/reviews ReceiptCapability v1 .byToken', declared: true },
+  { name: 'Review by id (the reviews of an exported or erased buyer)', key: 'PK=<scope>#REVIEW, SK=<reviewId>', index: 'table', declaredBy: 'storefront/reviews Review v1 .byId', declared: true },
   { name: 'Reviews of a tenant, newest first', key: 'PK=<scope>#REVIEW', index: 'table', declaredBy: 'storefront/reviews Review v1 .ofTenant', declared: true },
   { name: 'Reviews of one product, newest first', key: 'GSI1PK=<scope>#REVIEWS_OF_PRODUCT#<productId>', index: 'GSI1', declaredBy: 'storefront/reviews Review v1 .ofProduct', declared: true },
-  { name: 'One review per sale', key: 'PK=<scope>#U#REVIEW_SALE, SK=<saleId>', index: 'table', notes: 'written with the review; its condition is what refuses a second one', declaredBy: 'storefront/reviews ReviewOfSale v1 (written, not read)', declared: true },
+  { name: 'The review of a sale (the reviews of an exported or erased buyer)', key: 'PK=<scope>#U#REVIEW_SALE, SK=<saleId>', index: 'table', notes: 'written with the review; its condition is what refuses a second one', declaredBy: 'storefront/reviews ReviewOfSale v1 .bySale', declared: true },
   { name: 'Upsell by id', key: 'PK=<scope>#UPSELL, SK=<id>', index: 'table', declaredBy: 'storefront/upsells Upsell v1 .byId', declared: true },
   { name: 'Upsells of a tenant', key: 'PK=<scope>#UPSELL', index: 'table', notes: 'bounded per-tenant list', declaredBy: 'storefront/upsells Upsell v1 .ofTenant', declared: true },
   { name: 'Subscriber by mem_ id', key: 'PK=<scope>#U#MEMBERSHIP, SK=<mem_id>', index: 'table', notes: 'holds subscriberId', declaredBy: 'subscriptions MembershipPointer v1 .byMembership', declared: true },
@@ -203,6 +206,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Webhook delivery log of one endpoint, newest first', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK < <after>, filter webhookId', index: 'table', notes: 'reads past other endpoints\' entries (at most 50 endpoints per mode); TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofEndpoint', declared: true },
   { name: 'Webhook delivery log of one event, entries written before deliveries listed their attempts', key: 'GSI2PK=<scope>#EVENT_WEBHOOK_ATTEMPTS#<eventId>', index: 'GSI2', notes: 'read only for a delivery without attemptIds; empty once those entries expire (30 days); TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofEventLegacy', declared: true },
   { name: 'Webhook delivery of an event to an endpoint', key: 'PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId_webhookId[_replayId]>', index: 'table', notes: 'created once with a condition; TTL 30 days', declaredBy: 'webhooks WebhookDelivery v1 .byId', declared: true },
+  { name: 'Webhook deliveries whose kept body mentions an erased buyer (erasure worker only)', key: 'PK=<scope>#WEBHOOK_DELIVERY, filter contains(body, <address>)', index: 'table', notes: 'reads the 30 days of deliveries; never on a request path', declaredBy: 'webhooks WebhookDelivery v1 .ofTenantMentioning', declared: true },
   { name: 'Webhook deliveries of one event (delivery-log filter by event)', key: 'PK=<scope>#WEBHOOK_DELIVERY, begins_with(SK, <eventId>_)', index: 'table', notes: 'bounded: one per endpoint (50) plus test deliveries and redeliveries of the event', declaredBy: 'webhooks WebhookDelivery v1 .ofEvent', declared: true },
   { name: 'Endpoint count of a tenant (limit check)', key: 'PK=<scope>#WEBHOOK_COUNT, SK=endpoints', index: 'table', declaredBy: 'webhooks WebhookEndpointCount v1 .ofTenant', declared: true },
   { name: 'Webhook endpoint by id', key: 'PK=<scope>#WEBHOOK, SK=<webhookId>', index: 'table', declaredBy: 'webhooks WebhookEndpoint v1 .byId', declared: true },

@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
 import { storefrontOperations } from './operations';
+import { reviewsPrivacy } from './reviews/privacy';
 
 /**
  * What a seller arranges around products: discounts, upsells, images, pages, partners, reviews,
@@ -10,9 +11,11 @@ export const storefront = defineCapability({
   name: 'storefront',
   build: {
     manifest: { url: import.meta.url, export: 'storefront' },
+    privacy: './reviews/privacy#reviewsPrivacy',
     operations: './operations#storefrontOperations',
   },
   operations: storefrontOperations,
+  privacy: reviewsPrivacy,
   needs: ['table', 'blob'],
   eventTypes: ['review.created'],
 });

@@ -98,3 +98,10 @@ export const dayCounters = async (store: Store, scope: Scope, start: string, end
 
 export const otherTextCounters = async (store: Store, scope: Scope, start: string, end: string) =>
   (await daysBetween(store, keys.collection(scope, SURVEY_OTHER_DAY), start, end)) as SurveyDayRecord[];
+
+/** The survey answers of some orders (an export or an erasure of their buyer), in no particular order. */
+export const surveyOrdersOf = async (store: Store, scope: Scope, saleIds: string[]) =>
+  (await store.batchGet<Record<string, unknown>>(saleIds.map((id) => orderKey(scope, id)))).map((item) => toRecord<SurveyOrderRecord>(item)!);
+
+/** The free text a buyer typed goes; the chosen answer stays counted in the report. */
+export const otherTextErasure = (store: Store, scope: Scope, saleId: string) => store.update(orderKey(scope, saleId), { remove: ['otherText'] }, { mustExist: true });

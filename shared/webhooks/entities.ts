@@ -57,6 +57,14 @@ export const deliveryEntity = defineEntity<WebhookDelivery>()({
       consistent: true,
       notes: 'created once with a condition; TTL 30 days',
     },
+    ofTenantMentioning: {
+      kind: 'query',
+      summary: 'Webhook deliveries whose kept body mentions an erased buyer (erasure worker only)',
+      partition: (scope: Scope) => keys.collection(scope, DELIVERY),
+      args: ['scope'],
+      condition: 'filter contains(body, <address>)',
+      notes: 'reads the 30 days of deliveries; never on a request path',
+    },
     ofEvent: {
       kind: 'query',
       summary: 'Webhook deliveries of one event (delivery-log filter by event)',

@@ -1,5 +1,6 @@
 import { defineCapability } from '../platform/capability';
 import { webhookOperations } from './operations';
+import { webhooksPrivacy } from './privacy';
 import { webhookFanoutConsumer, webhookQueueHandler } from './workers';
 
 /** Signed webhook endpoints, the fan-out of committed events, and delivery with retries. */
@@ -8,9 +9,11 @@ export const webhooks = defineCapability({
   build: {
     manifest: { url: import.meta.url, export: 'webhooks' },
     operations: './operations#webhookOperations',
+    privacy: './privacy#webhooksPrivacy',
     workers: { 'webhook-fanout': './workers#webhookFanoutConsumer' },
   },
   operations: webhookOperations,
+  privacy: webhooksPrivacy,
   needs: ['table', 'queue', 'encryption'],
   consumers: [webhookFanoutConsumer],
   queues: [

@@ -325,3 +325,28 @@ async function listAttemptsOfEvent(store: Store, scope: Scope, filters: AttemptF
     .map(fromStoredAttempt);
   return { items: items.slice(0, limit), hasMore: items.length > limit };
 }
+
+// ---- erasure of a buyer (shared/webhooks/privacy.ts): the worker only, never a request path ----
+
+const mentioning = (fields: string[], needle: string) => ({
+  expression: fields.map((_, i) => `contains(#m${i}, :needle)`).join(' OR '),
+  names: Object.fromEntries(fields.map((field, i) => [`#m${i}`, field])),
+  values: { ':needle': needle },
+});
+
+/** Log entries whose sent body or answer excerpt mentions `needle`, a page at a time (the filter runs in DynamoDB). */
+export async function attemptsMentioningPage(store: Store, scope: Scope, needle: string, cursor: string | undefined) {
+  const page = await attemptEntity.query(store, 'ofTenant', [scope], { cursor, filter: mentioning(['requestBody', 'responseBodyExcerpt'], needle) });
+  return { items: page.items as StoredAttempt[], cursor: page.cursor };
+}
+
+export const attemptBodiesRewrite = (store: Store, scope: Scope, id: string, set: { requestBody?: string; responseBodyExcerpt?: string }) =>
+  store.update(attemptKey(scope, id), { set }, { mustExist: true });
+
+/** Deliveries that keep their body (tests, redeliveries, large bodies) and mention `needle`. */
+export async function deliveriesMentioningPage(store: Store, scope: Scope, needle: string, cursor: string | undefined) {
+  const page = await deliveryEntity.query(store, 'ofTenantMentioning', [scope], { cursor, filter: mentioning(['body'], needle) });
+  return { items: page.items, cursor: page.cursor };
+}
+
+export const deliveryBodyRewrite = (store: Store, scope: Scope, id: string, body: string) => store.update(deliveryKey(scope, id), { set: { body } }, { mustExist: true });

@@ -18,6 +18,20 @@ async function buy(account: TestAccount, email: string, price = 19) {
   return { productId: product._id, saleId: paid.saleId! };
 }
 
+/** The export's answer is a link; the JSON is behind it, without the key. */
+async function exportOf(account: TestAccount, customerId: string) {
+  const answer = await account.test.get(`/customers/${customerId}/export`);
+  expect(answer.status, answer.text).toBe(200);
+  expect(answer.body).toMatchObject({ url: expect.stringContaining('/customer-exports/'), validUntil: expect.any(String), bytes: expect.any(Number) });
+  const file = await fetch(answer.body.url);
+  expect(file.status).toBe(200);
+  expect(file.headers.get('content-type')).toContain('application/json');
+  expect(file.headers.get('cache-control')).toBe('no-store');
+  const text = await file.text();
+  expect(Buffer.byteLength(text)).toBe(answer.body.bytes);
+  return { url: answer.body.url as string, body: JSON.parse(text) };
+}
+
 async function customerOf(account: TestAccount, email: string) {
   const list = await account.test.get('/customers');
   return (list.body as { _id: string; buyerEmail: string }[]).find((c) => c.buyerEmail === email);
@@ -39,9 +53,9 @@ describe('buyer export and erasure', () => {
     const orders = await account.live.post('/team/teams', { name: 'Orders', areas: ['orders'] });
     const member = await joinTeam(runtime, account, 'clerk@example.com', 'member', [orders.body._id]);
     expect((await member.client.get(`/customers/${customer._id}/export`)).status).toBe(403);
-    const exported = await account.test.get(`/customers/${customer._id}/export`);
-    expect(exported.status, exported.text).toBe(200);
-    expect(exported.headers.get('content-type')).toContain('application/json');
+    const exported = await exportOf(account, customer._id);
+    // The link is a capability: an unknown token is 404.
+    expect((await fetch(exported.url.replace(/[A-Za-z0-9]{32}$/, 'x'.repeat(32)))).status).toBe(404);
     expect(exported.body).toMatchObject({ customerId: customer._id, email, mode: 'test' });
     expect(exported.body.parts.customer).toEqual([expect.objectContaining({ _id: customer._id, buyerEmail: email, firstName: 'Erin' })]);
     expect(exported.body.parts.orders.map((o: { _id: string }) => o._id).sort()).toEqual([first.saleId, second.saleId].sort());
@@ -61,7 +75,7 @@ describe('buyer export and erasure', () => {
 
     await settleWithRetries(runtime);
     const status = await account.test.get(`/customers/${customer._id}/erasure`);
-    expect(status.body).toMatchObject({ status: 'completed', done: ['contact', 'customer', 'orders', 'subscriptions'] });
+    expect(status.body).toMatchObject({ status: 'completed', done: ['community', 'contact', 'credits', 'customer', 'events', 'imports', 'licenseKeys', 'memberships', 'orders', 'processorCustomer', 'reviews', 'sheets', 'subscriptions', 'survey', 'webhookLog'] });
     for (const path of ['/orders', '/payments', '/customers', '/newsletters/subscribers?limit=100', `/payments/${first.saleId}`, `/orders/${second.saleId}`]) {
       const res = await account.test.get(path);
       expect(res.status, path).toBe(200);
@@ -84,6 +98,11 @@ describe('buyer export and erasure', () => {
     expect(again.body.code).toBe('CUSTOMER_ERASED');
     expect((await account.test.delete('/customers/000000000000000000000000')).status).toBe(404);
     expect((await account.test.get(`/customers/${customer._id}/export`)).status).toBe(409);
+    await settleWithRetries(runtime);
+    // Nothing more happened: one customer.erased, the erasure as it was, the books as they were.
+    expect(await events(runtime, account, 'customer.erased')).toHaveLength(1);
+    expect((await account.test.get(`/customers/${customer._id}/erasure`)).body).toEqual(status.body);
+    expect(((await account.test.get('/payments')).body as unknown[]).length).toBe(2);
 
     // Not brought back: by hand, or by an old export imported again.
     const recreated = await account.test.post('/customers', { email });
@@ -109,7 +128,7 @@ describe('buyer export and erasure', () => {
     const paid = await pay(runtime, session.id, { email, firstName: 'Sam' });
     await settleWithRetries(runtime);
     const customer = (await customerOf(account, email))!;
-    const exported = await account.test.get(`/customers/${customer._id}/export`);
+    const exported = await exportOf(account, customer._id);
     expect(exported.body.parts.subscriptions).toEqual([expect.objectContaining({ _id: paid.subscriberId, buyerEmail: email })]);
 
     const blocked = await account.test.delete(`/customers/${customer._id}`);

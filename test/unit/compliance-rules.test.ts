@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activityMatches, type ActivityEntry } from '../../shared/platform/activity';
-import { emailHash } from '../../shared/platform/privacy';
+import { emailHash, withoutEmail } from '../../shared/platform/privacy';
 import { auditActor } from '../../shared/audit/service';
 import { chooseLanguage, formatAmount } from '../../shared/invoices/labels';
 import { formatNumber } from '../../shared/invoices/numbering';
@@ -80,5 +80,18 @@ describe('invoice rules', () => {
     expect(doc).toMatchObject({ language: 'de', lines: [{ description: 'Course', amountCents: 5000 }], discount: { code: 'TEN', amountCents: 1000 }, totalCents: 4000, state: 'refunded', seller: { name: 'Ada' } });
     const note = invoiceDocument({ sale, invoice, seller, kind: 'credit_note', lang: 'en' });
     expect(note).toMatchObject({ number: 'CN-000001', creditFor: 'INV-000001', totalCents: -4000, language: 'en' });
+  });
+});
+
+describe('withoutEmail (event and webhook log bodies)', () => {
+  it('empties the address and the names beside it, wherever it is, and leaves other buyers alone', () => {
+    const body = JSON.stringify({ type: 'order.completed', data: { order: { id: 'o1', amountCents: 1900 }, customer: { email: 'Erin@Example.com', firstName: 'Erin', lastName: 'Rased', country: 'DE' }, note: 'sent to erin@example.com today', others: [{ email: 'bea@example.com', firstName: 'Bea' }] } });
+    const out = JSON.parse(withoutEmail(body, 'erin@example.com')!);
+    expect(out.data.customer).toEqual({ email: '', firstName: null, lastName: null, country: 'DE' });
+    expect(out.data.note).toBe('sent to  today');
+    expect(out.data.order).toEqual({ id: 'o1', amountCents: 1900 });
+    expect(out.data.others).toEqual([{ email: 'bea@example.com', firstName: 'Bea' }]);
+    expect(withoutEmail(body, 'nobody@example.com')).toBeUndefined();
+    expect(withoutEmail('not json: erin@example.com.', 'erin@example.com')).toBe('not json: .');
   });
 });

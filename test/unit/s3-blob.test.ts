@@ -50,6 +50,49 @@ describe('S3 blob adapter', () => {
     );
   });
 
+  it('streams an object larger than a part as a multipart upload, holding one part at a time', async () => {
+    const key = 'exports/a1/test/c1/e1.json';
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    async function* chunks() {
+      // 20 MiB in 64 KiB chunks, the last a string: three parts of 8, 8 and 4 MiB.
+      for (let i = 0; i < 319; i++) yield new Uint8Array(chunk);
+      yield 'y'.repeat(64 * 1024);
+    }
+    const before = s3.requests.length;
+    expect(await blob().putStream(key, chunks(), 'application/json')).toEqual({ bytes: 20 * 1024 * 1024 });
+    const made = s3.requests.slice(before);
+    expect(made.map((r) => [r.method, r.path.replace(/uploadId=[^&]+/, 'uploadId=U'), r.signatureValid])).toEqual([
+      ['POST', `/bucket-1/${key}?uploads`, true],
+      ['PUT', `/bucket-1/${key}?partNumber=1&uploadId=U`, true],
+      ['PUT', `/bucket-1/${key}?partNumber=2&uploadId=U`, true],
+      ['PUT', `/bucket-1/${key}?partNumber=3&uploadId=U`, true],
+      ['POST', `/bucket-1/${key}?uploadId=U`, true],
+      ['HEAD', `/bucket-1/${key}`, true],
+    ]);
+    const stored = s3.objects.get(`bucket-1/${key}`)!;
+    expect(stored).toMatchObject({ contentType: 'application/json', sse: 'aws:kms', kmsKeyId: KEY_ARN });
+    expect(stored.body.length).toBe(20 * 1024 * 1024);
+    expect(stored.body.subarray(-3).toString()).toBe('yyy');
+    expect(s3.uploads.size).toBe(0);
+  });
+
+  it('streams a small object with one PUT, and aborts the upload when the stream fails', async () => {
+    async function* small() {
+      yield '{"a":';
+      yield '1}';
+    }
+    expect(await blob().putStream('exports/small.json', small(), 'application/json')).toEqual({ bytes: 7 });
+    expect(s3.objects.get('bucket-1/exports/small.json')!.body.toString()).toBe('{"a":1}');
+    async function* failing() {
+      yield Buffer.alloc(9 * 1024 * 1024, 'z');
+      throw new Error('the table was busy');
+    }
+    await expect(blob().putStream('exports/failed.json', failing(), 'application/json')).rejects.toThrow('the table was busy');
+    expect(s3.objects.has('bucket-1/exports/failed.json')).toBe(false);
+    expect(s3.uploads.size).toBe(0);
+    expect(s3.requests.at(-1)!.method).toBe('DELETE');
+  });
+
   it('answers undefined for a missing object, and throws a refusal without retrying it', async () => {
     expect(await blob().get('missing/key')).toBeUndefined();
     const before = s3.requests.length;

@@ -416,6 +416,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customer-exports/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a buyer export by the link GET /customers/{id}/export answered
+         * @description The bytes (locally) or a redirect to a presigned S3 address (AWS). 404 for an unknown token, 410 once the link expired.
+         */
+        get: operations["downloadCustomerExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers": {
         parameters: {
             query?: never;
@@ -479,7 +499,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything held about a buyer in this mode, as JSON: customer, orders and payments, subscriptions, credits, contact, memberships, survey answers and each other capability's part */
+        /**
+         * Everything held about a buyer in this mode, as a JSON file behind a link valid 15 minutes: customer, orders and payments, subscriptions, credits, contact, memberships, community posts, survey answers, licence keys, downloads and each other capability's part
+         * @description The export is written page by page to the file store (never whole in memory, whatever the number of orders), then answered as `{ url, validUntil, bytes }`; `url` downloads the JSON (`{ customerId, email, mode, exportedAt, parts: { <part>: [records] } }`) without an API key.
+         */
         get: operations["exportCustomer"];
         put?: never;
         post?: never;
@@ -6207,6 +6230,44 @@ export interface operations {
             };
         };
     };
+    downloadCustomerExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listCustomers: {
         parameters: {
             query?: {
@@ -6630,7 +6691,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Size of the JSON file */
+                        bytes: number;
+                        /** @description Downloads the JSON without an API key, until validUntil */
+                        url: string;
+                        validUntil: string;
+                    };
+                };
             };
             /** @description Invalid input; nothing was changed */
             400: {

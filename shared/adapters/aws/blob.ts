@@ -4,6 +4,7 @@ import { escapeUriPath } from '@smithy/core/protocols';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { lazily, required, type AwsPortEnv } from './env';
+import { logger } from '../../platform/logger';
 import { BlobPartsError, type BlobObject, type BlobPart, type BlobPort } from '../../platform/ports';
 
 /**
@@ -42,6 +43,9 @@ export class S3RequestError extends Error {
   }
 }
 
+/** S3's parts are at least 5 MiB but the last; 8 MiB parts keep S3's 10,000-part cap above 80 GB. */
+export const PART_BYTES = 8 * 1024 * 1024;
+
 const RETRIED_STATUS = new Set([429, 500, 502, 503, 504]);
 const RETRIED_CODES = new Set(['RequestTimeout', 'RequestTimeTooSkewed', 'SlowDown', 'Throttling', 'InternalError']);
 
@@ -61,7 +65,56 @@ export class S3Blob implements BlobPort {
   }
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
-    await this.send('PUT', key, { 'content-type': contentType, 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': this.options.kmsKeyId }, body);
+    await this.send('PUT', key, { 'content-type': contentType, ...this.encryption() }, body);
+  }
+
+  /**
+   * A multipart upload fed part by part (8 MiB each, so at most one part is held), or one PUT when
+   * the whole object fits in a part. A failure aborts the upload, so no object and no stored parts
+   * are left (the bucket's lifecycle rule also ends abandoned uploads after a day).
+   */
+  async putStream(key: string, chunks: AsyncIterable<Uint8Array | string>, contentType: string): Promise<{ bytes: number }> {
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let bytes = 0;
+    let uploadId: string | undefined;
+    const parts: BlobPart[] = [];
+    const flush = async () => {
+      const body = Buffer.concat(pending);
+      pending = [];
+      pendingBytes = 0;
+      uploadId ??= await this.multipart.create(key, contentType);
+      const partNumber = parts.length + 1;
+      const response = await this.send('PUT', key, {}, body, undefined, { partNumber: String(partNumber), uploadId });
+      parts.push({ partNumber, etag: response!.headers.get('etag') ?? '' });
+    };
+    try {
+      for await (const chunk of chunks) {
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        pending.push(buffer);
+        pendingBytes += buffer.length;
+        bytes += buffer.length;
+        if (pendingBytes >= PART_BYTES) await flush();
+      }
+      if (!uploadId) {
+        await this.put(key, Buffer.concat(pending), contentType);
+        return { bytes };
+      }
+      if (pendingBytes) await flush();
+      await this.multipart.complete(key, uploadId, parts);
+      return { bytes };
+    } catch (error) {
+      if (uploadId) {
+        await this.multipart.abort(key, uploadId).catch((abort: unknown) =>
+          logger.error('S3 multipart upload not aborted (the lifecycle rule ends it)', { key, error: abort instanceof Error ? abort.message : String(abort) }),
+        );
+      }
+      throw error;
+    }
+  }
+
+  private encryption() {
+    return { 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': this.options.kmsKeyId };
   }
 
   async get(key: string): Promise<BlobObject | undefined> {
@@ -209,6 +262,7 @@ export function awsBlobPort(env: AwsPortEnv): BlobPort {
   const blob = lazily(() => new S3Blob({ bucket: required(env.config.BLOB_BUCKET, 'BLOB_BUCKET'), region: env.config.AWS_REGION, kmsKeyId: required(env.config.KMS_KEY_ID, 'KMS_KEY_ID') }));
   return {
     put: (key, body, type) => blob().put(key, body, type),
+    putStream: (key, chunks, type) => blob().putStream(key, chunks, type),
     get: (key) => blob().get(key),
     delete: (key) => blob().delete(key),
     signedGetUrl: (key, options) => blob().signedGetUrl(key, options),

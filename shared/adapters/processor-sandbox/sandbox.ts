@@ -16,6 +16,7 @@ import {
 import type { Scope } from '../../store/keys';
 import * as cards from './card-sessions';
 import * as checkouts from './checkout-flow';
+import { eraseSandboxBuyer } from './erase';
 import { cancelRenewal, liveMembership, loadMembership, saveMembership, scheduleRenewal, type SandboxCore } from './core';
 import * as payments from './payments';
 import type { SandboxCardUpdate, SandboxCheckout } from './records';
@@ -75,6 +76,10 @@ export class SandboxProcessor implements ProcessorPort {
   }
   detachSavedCard(scope: Scope, paymentMethodId: string) {
     return payments.detachSavedCard(this.core, scope, paymentMethodId);
+  }
+  /** A buyer erased: see erase.ts. */
+  eraseBuyer(scope: Scope, buyer: { email: string; paymentMethodIds: string[] }) {
+    return eraseSandboxBuyer(this.deps.store, scope, buyer);
   }
   chargeMembership(scope: Scope, membershipId: string, input: MembershipChargeInput) {
     return payments.chargeMembership(this.core, scope, membershipId, input);

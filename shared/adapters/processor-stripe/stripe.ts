@@ -20,6 +20,7 @@ import { paymentMethodOf } from './billing';
 import { stripeCall } from './errors';
 import { META, STRIPE_INTERVALS, frequencyOf, specId, type StripePriceRecord, type StripeRef } from './records';
 import { ensureRef, getPrice, getRef, putPrice } from './refs';
+import { eraseStripeBuyer } from './erase';
 
 /**
  * The intro coupon of a subscription checkout: the regular price less the intro amount, for the
@@ -303,6 +304,11 @@ export class StripeProcessor implements ProcessorPort {
 
   async detachSavedCard(scope: Scope, paymentMethodId: string) {
     await billing.detachSavedCard(this.context(scope), paymentMethodId);
+  }
+
+  /** A buyer erased: see erase.ts. */
+  async eraseBuyer(scope: Scope, buyer: { email: string; paymentMethodIds: string[] }) {
+    await eraseStripeBuyer(this.context(scope), buyer);
   }
 
   async getMembership(scope: Scope, membershipId: string) {

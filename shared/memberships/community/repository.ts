@@ -175,3 +175,20 @@ export const areaWrites = {
     { delete: areaCapabilityKey(area.token) },
   ],
 };
+
+/**
+ * An erased author's thread or reply: the address and name give way to `pseudonym`, and the
+ * author index follows it (so the author's content stays findable for a repeat run, under the
+ * pseudonym, and never under the address). The text stays in the conversation.
+ */
+export function authorErasure(scope: Scope, entity: string, record: ThreadRecord & ReplyRecord, pseudonym: string): TransactOp {
+  const next = { ...record, authorEmail: pseudonym };
+  const thread = entity === 'CommunityThread';
+  const index = indexChange(thread ? threadIndexes(scope, next) : replyIndexes(scope, next));
+  return {
+    update: thread ? threadKey(scope, record.membershipId, record._id) : replyKey(scope, record.threadId, record._id),
+    set: { authorEmail: pseudonym, authorName: null, ...index.set },
+    remove: index.remove,
+    condition: 'attribute_exists(PK)',
+  };
+}

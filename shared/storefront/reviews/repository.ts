@@ -19,3 +19,14 @@ export const reviewPutOps = (scope: Scope, review: ReviewRecord): TransactOp[] =
 
 export const loadReviews = (store: Store, scope: Scope, productId?: string): Promise<ReviewRecord[]> =>
   productId ? reviewEntity.queryAll(store, 'ofProduct', [scope, productId]) : reviewEntity.queryAll(store, 'ofTenant', [scope]);
+
+/** The reviews of some sales (an export or an erasure of their buyer): through each sale's one-review guard. */
+export async function reviewsOfSales(store: Store, scope: Scope, saleIds: string[]): Promise<ReviewRecord[]> {
+  const guards = await reviewOfSaleEntity.getMany(store, 'bySale', saleIds.map((id) => [scope, id] as [Scope, string]));
+  if (!guards.length) return [];
+  return reviewEntity.getMany(store, 'byId', guards.map((g) => [scope, g.reviewId] as [Scope, string]));
+}
+
+/** The reviewer's address goes; rating, title and text stay on the product (they name nobody by it). */
+export const reviewEmailErasure = (store: Store, scope: Scope, reviewId: string) =>
+  store.update(reviewEntity.declaration.key(scope, reviewId), { set: { buyerEmail: '' } }, { mustExist: true });

@@ -54,6 +54,7 @@ export const RULES: Record<string, EndpointRule> = {
   },
   'GET /v1/payment_intents/:id': { allowed: [EXPAND] },
   'GET /v1/customers/:id': { allowed: [EXPAND] },
+  'POST /v1/customers/:id': { allowed: ['email', 'name', 'phone', 'description', 'address', 'shipping', 'metadata', EXPAND] },
   'GET /v1/subscriptions/:id': { allowed: [EXPAND] },
   'POST /v1/subscriptions/:id': {
     allowed: ['pause_collection', 'cancel_at_period_end', 'discounts', 'items', 'proration_behavior', 'default_payment_method', 'metadata', 'collection_method', EXPAND],

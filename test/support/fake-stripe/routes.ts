@@ -90,6 +90,12 @@ export function route(model: StripeModel, method: string, path: string, params: 
       return show(model.get(a, 'payment_intent'));
     case 'GET customers/:id':
       return show(model.get(a, 'customer'));
+    case 'POST customers/:id': {
+      // As Stripe does: a field sent empty is unset (null); the others change as sent.
+      const customer = model.get(a, 'customer');
+      for (const field of ['email', 'name', 'phone', 'description', 'address', 'shipping']) if (field in params) customer[field] = params[field] === '' ? null : params[field];
+      return show(customer);
+    }
     case 'POST payment_methods/:id/detach': {
       const pm = model.get(a, 'payment_method');
       if (!pm.customer) throw new StripeError(400, { type: 'invalid_request_error', code: 'payment_method_unexpected_state', message: 'The payment method you provided is not attached to a customer so detachment is impossible.' });
