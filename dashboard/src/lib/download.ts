@@ -17,3 +17,17 @@ export async function saveDownload(call: Promise<{ data?: Blob; error?: unknown;
   window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
   return null;
 }
+
+/**
+ * Hands a file the API put behind a short-lived link (a buyer's export) to the browser: a download
+ * on the same origin; elsewhere the browser opens the link itself (its own headers decide).
+ */
+export function saveFromUrl(url: string, filename: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}

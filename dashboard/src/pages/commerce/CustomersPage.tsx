@@ -6,7 +6,7 @@ import { CursorPager, DataTable } from '../../components/DataTable';
 import { attempt, FormModal, text } from '../../components/FormModal';
 import { PageHeader } from '../../components/Page';
 import { QueryView } from '../../components/states';
-import { saveDownload } from '../../lib/download';
+import { saveFromUrl } from '../../lib/download';
 import { useQuery } from '../../lib/hooks';
 import { formatDate } from '../../lib/money';
 import { useSession } from '../../session';
@@ -48,7 +48,7 @@ export function CustomersPage() {
                 header: 'Data',
                 render: (c) => (
                   <Group gap="xs" wrap="nowrap">
-                    <ConfirmButton color="indigo" title="Export this buyer's data" message={`Download everything held about ${c.buyerEmail} in this mode, as a JSON file.`} confirmLabel="Download" aria-label={`Export ${c.buyerEmail}`} onConfirm={() => saveDownload(api.GET('/customers/{id}/export', { params: { path: { id: c._id } }, parseAs: 'blob' }), `customer-${c._id}.json`)}>
+                    <ConfirmButton color="indigo" title="Export this buyer's data" message={`Download everything held about ${c.buyerEmail} in this mode, as a JSON file.`} confirmLabel="Download" aria-label={`Export ${c.buyerEmail}`} onConfirm={() => attempt(async () => { const file = await unwrap(api.GET('/customers/{id}/export', { params: { path: { id: c._id } } })); saveFromUrl(file.url, `customer-${c._id}.json`); })}>
                       Export
                     </ConfirmButton>
                     <ConfirmButton title="Erase this buyer" message={`Erase the personal data of ${c.buyerEmail} everywhere? Orders keep their amounts, dates, products and country for your books, without the name or email. This cannot be undone.`} confirmLabel="Erase" aria-label={`Erase ${c.buyerEmail}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/customers/{id}', { params: { path: { id: c._id } } })); setNotice(`${c.buyerEmail} is being erased: gone from the lists now, everywhere else within moments.`); query.reload(); })}>
