@@ -41,6 +41,19 @@ export const sessionDiscountClaimed = (scope: Scope, id: string): TransactOp => 
   values: { ':open': 'open' },
 });
 
+/**
+ * Adds the buyer's newsletter consent to a payment's writes. A transaction may touch an item once,
+ * so when the payment already updates the session (a discount use it claims), the consent joins
+ * that update instead of a second one on the same item.
+ */
+export function withSessionConsent(ops: TransactOp[], scope: Scope, id: string, consent: MarketingConsent): TransactOp[] {
+  const key = checkoutSessionEntity.declaration.key(scope, id);
+  const index = ops.findIndex((op) => 'update' in op && op.update.PK === key.PK && op.update.SK === key.SK);
+  if (index < 0) return [...ops, sessionMarketingConsent(scope, id, consent)];
+  const existing = ops[index] as Extract<TransactOp, { update: unknown }>;
+  return ops.map((op, i) => (i === index ? { ...existing, set: { ...existing.set, marketingConsent: consent } } : op));
+}
+
 /** The buyer's newsletter consent, written with the payment on the open session. */
 export const sessionMarketingConsent = (scope: Scope, id: string, consent: MarketingConsent): TransactOp => ({
   update: checkoutSessionEntity.declaration.key(scope, id),

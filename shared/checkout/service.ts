@@ -6,7 +6,7 @@ import { seatsForCheckout } from '../usage/service';
 import { objectId } from '../platform/ids';
 import type { PaymentClaim } from '../processor/port';
 import { claimDiscountUse, resolveDiscount } from '../storefront/discounts';
-import { getSession, locateSession, sessionDiscountClaimed, sessionMarketingConsent, sessionPuts } from './repository';
+import { getSession, locateSession, sessionDiscountClaimed, sessionPuts, withSessionConsent } from './repository';
 import { checkoutOptIn } from '../email/seller-settings';
 import type { CheckoutSessionRecord } from './records';
 import type { Scope } from '../store/keys';
@@ -195,6 +195,6 @@ export async function withMarketingConsent(deps: Pick<Deps, 'store' | 'clock'>, 
   // The consent keeps the words the buyer saw, in the language they read them.
   const offered = await checkoutOptIn(deps, scope, locale);
   if (!offered) return claim;
-  const op = sessionMarketingConsent(scope, sessionId, { wording: offered.wording, optedInAt: deps.clock.now().toISOString() });
-  return { ops: [...(claim?.ops ?? []), op], refusal: claim?.refusal ?? { message: 'This checkout is closed', code: 'CHECKOUT_CLOSED' } };
+  const consent = { wording: offered.wording, optedInAt: deps.clock.now().toISOString() };
+  return { ops: withSessionConsent(claim?.ops ?? [], scope, sessionId, consent), refusal: claim?.refusal ?? { message: 'This checkout is closed', code: 'CHECKOUT_CLOSED' } };
 }

@@ -86,10 +86,21 @@ describe('2. marketing mail only with consent', () => {
     await ok(account.test.post('/newsletters/subscribers', { email: manual }), 'subscriber');
     await settle();
 
+    // A discount code and the tick together: the code's use and the consent land on the session in
+    // one write (a transaction may touch an item once), and both are kept.
+    await ok(account.test.post('/discounts', { name: 'Spring', code: 'SPRING10', valueType: 'percentage', value: 10, mainProductIds: [product._id] }), 'discount');
+    const withCode = unique('code');
+    const paidWithCode = await pay(runtime, (await openCheckout(account, product._id, { discountCode: 'SPRING10' })).id, { email: withCode, marketingOptIn: true });
+    expect(paidWithCode.saleId).toBeTruthy();
+    await settle();
+    const sale = await ok(account.test.get(`/orders/${paidWithCode.saleId}`), 'order');
+    expect(sale).toMatchObject({ discountCode: 'SPRING10' });
+
     const contacts = (await ok(account.test.get('/newsletters/subscribers?limit=100'), 'contacts')).data as { email: string; source: string; consent: { source: string; wording: string; optedInAt: string } | null }[];
     const byEmail = new Map(contacts.map((c) => [c.email, c]));
     expect(byEmail.get(yes)).toMatchObject({ source: 'checkout', consent: { source: 'checkout', wording } });
     expect(byEmail.get(no)).toMatchObject({ source: 'checkout', consent: null });
+    expect(byEmail.get(withCode)).toMatchObject({ source: 'checkout', consent: { source: 'checkout', wording } });
 
     // Another account's setting and contacts are its own.
     const other = await createTestAccount(runtime, 'tier2');
