@@ -52,6 +52,15 @@ describe('selling a digital product, in a browser', () => {
     await dialog.locator('input[type="file"]').setInputFiles({ name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
     await dialog.getByTestId('upload-file').click();
     await expect(dialog.getByTestId('form-error').textContent()).resolves.toContain('not allowed');
+    // A file over 4 MB goes in parts straight to the file store (signed part URLs), and arrives whole.
+    const large = Buffer.alloc(9 * 1024 * 1024 + 123, 7);
+    large.write('%PDF-1.4 ', 0);
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'fern-large.pdf', mimeType: 'application/pdf', buffer: large });
+    await dialog.getByTestId('upload-file').click();
+    await dialog.getByTestId('file-name').filter({ hasText: 'fern-large.pdf' }).waitFor({ timeout: 60_000 });
+    const listed = (await account.test.get(`/products/${created._id}/files`)).body as { data?: { name: string; size: number }[] } | { name: string; size: number }[];
+    const stored = (Array.isArray(listed) ? listed : (listed.data ?? [])).find((f) => f.name === 'fern-large.pdf');
+    expect(stored?.size).toBe(large.length);
     await page.keyboard.press('Escape');
 
     // The buyer: buy link, hosted checkout, thank-you page, download.
