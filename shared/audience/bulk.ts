@@ -1,10 +1,10 @@
-
 import type { Deps } from '../platform/context';
 import { objectId } from '../platform/ids';
 import type { Scope } from '../store/keys';
-import type { ContactRecord, } from './records';
+import type { ContactRecord } from './records';
 import * as repo from './repository';
-import { buildContact, normalizeEmail, } from './rules';
+import * as bulkStore from './bulk-store';
+import { buildContact, normalizeEmail } from './rules';
 import { type UpsertContactInput, checkTagCount, requireEmail } from './service';
 
 /** Contacts in bulk: reads by id, bulk creation and imports. */
@@ -21,14 +21,18 @@ export async function contactsByIds(deps: Deps, scope: Scope, ids: string[]): Pr
  */
 export type ContactFactFields = Pick<ContactRecord, 'firstPurchaseAt' | 'lastPurchaseAt' | 'totalSpentCents' | 'productIds' | 'lastOpenAt' | 'lastClickAt'>;
 
-export async function bulkCreateContacts(deps: Deps, scope: Scope, inputs: (UpsertContactInput & { facts?: Partial<ContactFactFields> })[]): Promise<ContactRecord[]> {
+export async function bulkCreateContacts(
+  deps: Deps,
+  scope: Scope,
+  inputs: (UpsertContactInput & { facts?: Partial<ContactFactFields> })[],
+): Promise<ContactRecord[]> {
   const now = deps.clock.now().toISOString();
   const contacts = inputs.map(({ facts, ...input }) => {
     const contact = { ...buildContact({ ...input, email: requireEmail(input.email) }, { id: objectId(deps.clock), now }), ...(facts ?? {}) };
     checkTagCount(contact);
     return contact;
   });
-  await repo.batchCreateContacts(deps.store, scope, contacts);
+  await bulkStore.batchCreateContacts(deps.store, scope, contacts);
   return contacts;
 }
 
@@ -66,7 +70,11 @@ export async function importContacts(deps: Deps, scope: Scope, inputs: ImportCon
       outcomes[index] = { state: 'failed', reason: (error as Error).message };
     }
   });
-  const held = await repo.contactIdsByEmail(deps.store, scope, candidates.map((c) => c.contact.email));
+  const held = await bulkStore.contactIdsByEmail(
+    deps.store,
+    scope,
+    candidates.map((c) => c.contact.email),
+  );
   const toWrite: ContactRecord[] = [];
   const redone: { index: number; contact: ContactRecord }[] = [];
   const toClaim: typeof candidates = [];
@@ -83,19 +91,27 @@ export async function importContacts(deps: Deps, scope: Scope, inputs: ImportCon
   const writes: Promise<void>[] = [];
   for (let i = 0; i < toClaim.length; i += CLAIM_GROUP) {
     const group = toClaim.slice(i, i + CLAIM_GROUP);
-    const made = await repo.claimEmails(deps.store, scope, group.map(({ contact }) => ({ email: contact.email, contactId: contact._id })));
+    const made = await bulkStore.claimEmails(
+      deps.store,
+      scope,
+      group.map(({ contact }) => ({ email: contact.email, contactId: contact._id })),
+    );
     const claimed = group.filter((candidate, k) => {
       if (made[k]) outcomes[candidate.index] = { state: 'created', contactId: candidate.contact._id };
       else recheck.push(candidate);
       return made[k];
     });
     if (!claimed.length) continue;
-    const write = deps.store.batchPut(claimed.flatMap(({ contact }) => repo.contactBodyItems(scope, contact)));
+    const write = deps.store.batchPut(claimed.flatMap(({ contact }) => bulkStore.contactBodyItems(scope, contact)));
     write.catch(() => undefined); // judged below, with the others
     writes.push(write);
   }
   if (recheck.length) {
-    const holders = await repo.contactIdsByEmail(deps.store, scope, recheck.map((c) => c.contact.email));
+    const holders = await bulkStore.contactIdsByEmail(
+      deps.store,
+      scope,
+      recheck.map((c) => c.contact.email),
+    );
     for (const candidate of recheck) {
       const holder = holders.get(candidate.contact.email)!;
       if (holder === candidate.contact._id) redone.push(candidate);
@@ -105,13 +121,21 @@ export async function importContacts(deps: Deps, scope: Scope, inputs: ImportCon
   if (redone.length) {
     // Claimed by an earlier attempt: write the contact only where the crash left the claim alone,
     // so a contact changed since (unsubscribed, tagged) is never overwritten.
-    const present = new Set((await repo.getContacts(deps.store, scope, redone.map((c) => c.contact._id))).map((c) => c._id));
+    const present = new Set(
+      (
+        await repo.getContacts(
+          deps.store,
+          scope,
+          redone.map((c) => c.contact._id),
+        )
+      ).map((c) => c._id),
+    );
     for (const candidate of redone) {
       outcomes[candidate.index] = { state: 'created', contactId: candidate.contact._id };
       if (!present.has(candidate.contact._id)) toWrite.push(candidate.contact);
     }
   }
-  writes.push(deps.store.batchPut(toWrite.flatMap((contact) => repo.contactBodyItems(scope, contact))));
+  writes.push(deps.store.batchPut(toWrite.flatMap((contact) => bulkStore.contactBodyItems(scope, contact))));
   // Every write is awaited (settled first, so none is left running when one fails).
   const settled = await Promise.allSettled(writes);
   const failed = settled.find((result) => result.status === 'rejected');
@@ -126,5 +150,5 @@ export async function importContacts(deps: Deps, scope: Scope, inputs: ImportCon
 
 /** Which of these addresses have a contact: email → contact id (BatchGetItem, no contact read). */
 export async function contactIdsByEmail(deps: Deps, scope: Scope, emails: string[]): Promise<Map<string, string>> {
-  return repo.contactIdsByEmail(deps.store, scope, emails.map(normalizeEmail));
+  return bulkStore.contactIdsByEmail(deps.store, scope, emails.map(normalizeEmail));
 }

@@ -1,13 +1,23 @@
-
 import type { Deps } from '../platform/context';
 import type { Scope } from '../store/keys';
-import * as repo from './repository';
-import { concatTables, mergeView, packTable, tableFromRows, unpackChunk, unpackTableChunk, unpackTables, viewRows, type ContactFactRow, type FactsTable, type FactsView } from './facts';
+import * as factsStore from './facts-store';
+import {
+  concatTables,
+  mergeView,
+  packTable,
+  tableFromRows,
+  unpackChunk,
+  unpackTableChunk,
+  unpackTables,
+  viewRows,
+  type ContactFactRow,
+  type FactsTable,
+  type FactsView,
+} from './facts';
 import { randomHex } from '../platform/ids';
 import { changeContact } from './service';
 
 /** Contact facts for segments: a snapshot plus deltas (see shared/segments/README.md). */
-
 
 export type { ContactFactRow, FactsTable, FactsView } from './facts';
 export { rowAt, walkView } from './facts';
@@ -29,14 +39,19 @@ const snapshotCache = new Map<string, FactsTable>();
 const CACHE_ENTRIES = 2;
 const EMPTY = tableFromRows([]);
 
-async function snapshotTable(deps: Deps, scope: Scope, head: repo.FactsHead): Promise<FactsTable | undefined> {
+async function snapshotTable(deps: Deps, scope: Scope, head: factsStore.FactsHead): Promise<FactsTable | undefined> {
   const cacheKey = `${deps.store.tableName}|${scope.accountId}|${scope.mode}|${head.generation}`;
   const hit = snapshotCache.get(cacheKey);
   if (hit) return hit;
-  const chunks = await repo.getFactsChunks(deps.store, scope, head);
+  const chunks = await factsStore.getFactsChunks(deps.store, scope, head);
   if (!chunks) return undefined;
   // Snapshots written before F3: F2 (columnar, one gzip per chunk) or gzipped JSON lines.
-  const table = head.format === 'F3' ? unpackTables(chunks) : head.format === 'F2' ? concatTables(chunks.map(unpackTableChunk)) : tableFromRows(chunks.flatMap(unpackChunk));
+  const table =
+    head.format === 'F3'
+      ? unpackTables(chunks)
+      : head.format === 'F2'
+        ? concatTables(chunks.map(unpackTableChunk))
+        : tableFromRows(chunks.flatMap(unpackChunk));
   snapshotCache.set(cacheKey, table);
   while (snapshotCache.size > CACHE_ENTRIES) snapshotCache.delete(snapshotCache.keys().next().value!);
   return table;
@@ -68,9 +83,12 @@ export interface ContactFacts {
  */
 export async function contactFacts(deps: Deps, scope: Scope): Promise<ContactFacts> {
   for (let attempt = 1; ; attempt++) {
-    const head = await repo.getFactsHead(deps.store, scope);
+    const head = await factsStore.getFactsHead(deps.store, scope);
     const since = head ? new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString() : '0';
-    const [snapshot, read] = await Promise.all([head ? snapshotTable(deps, scope, head) : Promise.resolve(EMPTY), repo.factDeltasSince(deps.store, scope, since, FACTS_DELTA_HARD_LIMIT)]);
+    const [snapshot, read] = await Promise.all([
+      head ? snapshotTable(deps, scope, head) : Promise.resolve(EMPTY),
+      factsStore.factDeltasSince(deps.store, scope, since, FACTS_DELTA_HARD_LIMIT),
+    ]);
     // A newer rebuild removed this generation's chunks between the two reads: read the new head.
     if (!snapshot) {
       if (attempt < 3) continue;
@@ -104,9 +122,9 @@ const FULL_EVERY_MS = 7 * 86_400_000;
  * skips such scopes: most accounts' live or test mode, and every idle account.
  */
 export async function factsEmptyAndUnchanged(deps: Deps, scope: Scope): Promise<boolean> {
-  const head = await repo.getFactsHead(deps.store, scope);
+  const head = await factsStore.getFactsHead(deps.store, scope);
   if (!head || head.count !== 0 || !head.fullAt || deps.clock.nowMs() - Date.parse(head.fullAt) >= FULL_EVERY_MS) return false;
-  return !(await repo.anyFactDeltaSince(deps.store, scope, new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString()));
+  return !(await factsStore.anyFactDeltaSince(deps.store, scope, new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString()));
 }
 
 /**
@@ -129,10 +147,16 @@ export async function rebuildContactFacts(
   const startedAt = deps.clock.now().toISOString();
   const nowMs = deps.clock.nowMs();
   const generation = `${startedAt.replace(/[^0-9]/g, '')}${randomHex(4)}`;
-  const previous = await repo.getFactsHead(deps.store, scope);
+  const previous = await factsStore.getFactsHead(deps.store, scope);
   let rows: ContactFactRow[] | undefined;
   let fullAt = previous?.fullAt;
-  if (!options.full && (previous?.format === 'F2' || previous?.format === 'F3') && previous.fullAt && nowMs - Date.parse(previous.startedAt) < COMPACT_WITHIN_MS && nowMs - Date.parse(previous.fullAt) < FULL_EVERY_MS) {
+  if (
+    !options.full &&
+    (previous?.format === 'F2' || previous?.format === 'F3') &&
+    previous.fullAt &&
+    nowMs - Date.parse(previous.startedAt) < COMPACT_WITHIN_MS &&
+    nowMs - Date.parse(previous.fullAt) < FULL_EVERY_MS
+  ) {
     const facts = await contactFacts(deps, scope);
     if (facts.complete) rows = facts.rows;
   }
@@ -140,13 +164,13 @@ export async function rebuildContactFacts(
   if (!rows) {
     fullAt = startedAt;
     // The id space in ranges read in parallel, each page by page; concatenated in range order.
-    const ranges = await repo.subscribedIdRanges(deps.store, scope, REBUILD_READERS);
+    const ranges = await factsStore.subscribedIdRanges(deps.store, scope, REBUILD_READERS);
     const parts = await Promise.all(
       ranges.map(async (range) => {
         const out: ContactFactRow[] = [];
         let cursor: string | undefined;
         do {
-          const page = await repo.subscribedFactsPage(deps.store, scope, range, cursor);
+          const page = await factsStore.subscribedFactsPage(deps.store, scope, range, cursor);
           out.push(...page.rows);
           cursor = page.cursor;
         } while (cursor);
@@ -164,14 +188,24 @@ export async function rebuildContactFacts(
   }
   let corrected = 0;
   for (let i = 0; i < corrections.length; i += 16) {
-    const done = await Promise.all(corrections.slice(i, i + 16).map(({ id, total }) => changeContact(deps, scope, id, (current, now) => (current.totalSpentCents === total ? undefined : { ...current, totalSpentCents: total, updatedAt: now })).then(() => 1, () => 0)));
+    const done = await Promise.all(
+      corrections.slice(i, i + 16).map(({ id, total }) =>
+        changeContact(deps, scope, id, (current, now) =>
+          current.totalSpentCents === total ? undefined : { ...current, totalSpentCents: total, updatedAt: now },
+        ).then(
+          () => 1,
+          () => 0,
+        ),
+      ),
+    );
     corrected += done.reduce<number>((a, b) => a + b, 0);
   }
   const chunks = packTable(rows);
-  for (let i = 0; i < chunks.length; i += 8) await Promise.all(chunks.slice(i, i + 8).map((data, j) => repo.putFactsChunk(deps.store, scope, generation, i + j, data)));
-  const head: repo.FactsHead = { generation, chunks: chunks.length, count: rows.length, startedAt, format: 'F3', fullAt };
-  if (await repo.putFactsHead(deps.store, scope, head)) {
-    if (previous && previous.generation !== generation) await repo.deleteFactsChunks(deps.store, scope, previous);
-  } else await repo.deleteFactsChunks(deps.store, scope, head);
+  for (let i = 0; i < chunks.length; i += 8)
+    await Promise.all(chunks.slice(i, i + 8).map((data, j) => factsStore.putFactsChunk(deps.store, scope, generation, i + j, data)));
+  const head: factsStore.FactsHead = { generation, chunks: chunks.length, count: rows.length, startedAt, format: 'F3', fullAt };
+  if (await factsStore.putFactsHead(deps.store, scope, head)) {
+    if (previous && previous.generation !== generation) await factsStore.deleteFactsChunks(deps.store, scope, previous);
+  } else await factsStore.deleteFactsChunks(deps.store, scope, head);
   return { count: rows.length, chunks: chunks.length, corrected, full };
 }

@@ -16,7 +16,12 @@ export const audienceOperations = [
     query: listQuery,
     output: listOutput,
     handler: async (ctx, { query }) => {
-      const page = await listContacts(ctx, ctx.scope, { status: query.status, tag: query.tag, q: query.q }, { limit: query.limit, cursor: query.cursor ?? query.after });
+      const page = await listContacts(
+        ctx,
+        ctx.scope,
+        { status: query.status, tag: query.tag, q: query.q },
+        { limit: query.limit, cursor: query.cursor ?? query.after },
+      );
       return { data: page.contacts, nextCursor: page.cursor ?? null };
     },
   }),

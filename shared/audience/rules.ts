@@ -22,7 +22,8 @@ export const isMailable = (status: ContactStatus) => status === 'subscribed';
  * box. Contacts the seller added (dashboard, API), signed up through a form or imported with their
  * consent, and contacts from before sources existed, are the seller's to mail as before.
  */
-export const mayMarketTo = (contact: Pick<ContactRecord, 'status' | 'source' | 'consent'>) => isMailable(contact.status) && (contact.source !== 'checkout' || contact.consent !== null);
+export const mayMarketTo = (contact: Pick<ContactRecord, 'status' | 'source' | 'consent'>) =>
+  isMailable(contact.status) && (contact.source !== 'checkout' || contact.consent !== null);
 
 /** The opt-in ticked at checkout: consent recorded (a first consent stays), an unsubscribed address subscribed again. */
 export function withCheckoutConsent(contact: ContactRecord, consent: Consent, now: string): ContactRecord {

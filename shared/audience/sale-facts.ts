@@ -3,15 +3,15 @@ import type { Deps } from '../platform/context';
 import { erasedSince } from '../platform/privacy';
 import type { DomainEvent } from '../platform/events';
 import type { Scope } from '../store/keys';
-import { ConditionFailed, } from '../store/store';
-import type { Consent, } from './records';
+import { ConditionFailed } from '../store/store';
+import type { Consent } from './records';
 import * as repo from './repository';
-import { applySale, isValidEmail, normalizeEmail, withCheckoutConsent, } from './rules';
+
+import { applySale, isValidEmail, normalizeEmail, withCheckoutConsent } from './rules';
 import { upsertContact } from './service';
 import { markerSeen } from '../platform/markers';
 
 /** Contacts kept current from sales and checkout consent (bus consumers). */
-
 
 export const SALE_FACTS_CONSUMER = 'audience-sale-facts';
 
@@ -51,7 +51,10 @@ export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<v
       deps,
       scope,
       { email, source: 'checkout', name, country: data.customer?.country ?? null },
-      { extraOps: [repo.processedMarker(SALE_FACTS_CONSUMER, event.id, event.created)], apply: (contact) => applySale(contact, fact, deps.clock.now().toISOString()) },
+      {
+        extraOps: [repo.processedMarker(SALE_FACTS_CONSUMER, event.id, event.created)],
+        apply: (contact) => applySale(contact, fact, deps.clock.now().toISOString()),
+      },
     );
   } catch (error) {
     // Another delivery of this event got there first.
@@ -78,10 +81,15 @@ export async function recordCheckoutConsent(deps: Deps, event: DomainEvent): Pro
   const consent = data.consent;
   const name = [data.firstName, data.lastName].filter(Boolean).join(' ') || null;
   try {
-    await upsertContact(deps, scope, { email: data.email, source: 'checkout', name, consent }, {
-      extraOps: [repo.processedMarker(CONSENT_CONSUMER, event.id, event.created)],
-      apply: (contact) => withCheckoutConsent(contact, consent, deps.clock.now().toISOString()),
-    });
+    await upsertContact(
+      deps,
+      scope,
+      { email: data.email, source: 'checkout', name, consent },
+      {
+        extraOps: [repo.processedMarker(CONSENT_CONSUMER, event.id, event.created)],
+        apply: (contact) => withCheckoutConsent(contact, consent, deps.clock.now().toISOString()),
+      },
+    );
   } catch (error) {
     if (error instanceof ConditionFailed && (await deps.store.get(repo.markerKey(CONSENT_CONSUMER, event.id), { consistent: true }))) return;
     throw error;

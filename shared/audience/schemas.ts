@@ -3,7 +3,11 @@ import { CONTACT_SOURCES, CONTACT_STATUSES } from './records';
 import { MAX_TAG_LENGTH } from './rules';
 
 const tag = z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_TAG_LENGTH));
-const consentSchema = z.object({ source: z.string().check(z.minLength(1), z.maxLength(100)), wording: z.string().check(z.maxLength(2000)), optedInAt: z.string().check(z.iso.datetime()) });
+const consentSchema = z.object({
+  source: z.string().check(z.minLength(1), z.maxLength(100)),
+  wording: z.string().check(z.maxLength(2000)),
+  optedInAt: z.string().check(z.iso.datetime()),
+});
 
 export const contactSchema = z.object({
   _id: z.string(),

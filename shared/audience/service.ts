@@ -1,11 +1,11 @@
-
 import type { Deps } from '../platform/context';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import type { Scope } from '../store/keys';
 import { ConditionFailed, type TransactOp } from '../store/store';
-import type { ContactRecord, ContactStatus, Consent, } from './records';
+import type { ContactRecord, ContactStatus, Consent } from './records';
 import * as repo from './repository';
+import * as bulkStore from './bulk-store';
 import { buildContact, cleanTags, isSuppressedStatus, isValidEmail, MAX_TAGS_PER_CONTACT, mergeContact, normalizeEmail, type NewContactInput } from './rules';
 
 /**
@@ -78,7 +78,12 @@ export function newContactWrites(deps: Deps, scope: Scope, input: UpsertContactI
 }
 
 /** Read, change, write guarded by the version read; a concurrent change makes it merge again. */
-export async function changeContact(deps: Deps, scope: Scope, id: string, apply: (current: ContactRecord, now: string) => ContactRecord | undefined): Promise<ContactRecord> {
+export async function changeContact(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+  apply: (current: ContactRecord, now: string) => ContactRecord | undefined,
+): Promise<ContactRecord> {
   for (let attempt = 1; ; attempt++) {
     const current = await repo.getContact(deps.store, scope, id);
     if (!current) throw notFound('Subscriber');
@@ -106,7 +111,12 @@ export async function findContactByEmail(deps: Deps, scope: Scope, email: string
   return id ? repo.getContact(deps.store, scope, id) : undefined;
 }
 
-export async function listContacts(deps: Deps, scope: Scope, filter: { status?: ContactStatus; tag?: string; q?: string }, page: { limit: number; cursor?: string }) {
+export async function listContacts(
+  deps: Deps,
+  scope: Scope,
+  filter: { status?: ContactStatus; tag?: string; q?: string },
+  page: { limit: number; cursor?: string },
+) {
   return repo.listContactPage(deps.store, scope, { ...filter, q: filter.q ? filter.q.trim().toLowerCase() : undefined }, page);
 }
 
@@ -204,26 +214,38 @@ const SMART_READ_CONCURRENCY = 8;
  * writes) gets its tag items and delta written again. Contacts gone meanwhile are skipped.
  * Returns how many contacts changed.
  */
-async function changeTagsBatched(deps: Deps, scope: Scope, ids: string[], touched: string[], apply: (current: ContactRecord, now: string) => ContactRecord | undefined): Promise<number> {
+async function changeTagsBatched(
+  deps: Deps,
+  scope: Scope,
+  ids: string[],
+  touched: string[],
+  apply: (current: ContactRecord, now: string) => ContactRecord | undefined,
+): Promise<number> {
   const groups: string[][] = [];
   for (let i = 0; i < ids.length; i += 100) groups.push(ids.slice(i, i + 100));
   const contacts = (await inPool(groups, SMART_READ_CONCURRENCY, (group) => repo.getContacts(deps.store, scope, group))).flat();
   const now = deps.clock.now().toISOString();
-  const tagWrites: ReturnType<typeof repo.contactTagWrites> = [];
+  const tagWrites: ReturnType<typeof bulkStore.contactTagWrites> = [];
   const written: ContactRecord[] = [];
   const changes: { next: ContactRecord; before: ContactRecord }[] = [];
   for (const contact of contacts) {
     const updated = apply(contact, now);
     if (!updated) {
       // Repair: the tag items of the touched tags as the record has them, and its delta.
-      tagWrites.push(...repo.contactTagWrites(scope, contact, contact.tags.filter((t) => !touched.includes(t)).concat(touched.filter((t) => !contact.tags.includes(t)))));
+      tagWrites.push(
+        ...bulkStore.contactTagWrites(
+          scope,
+          contact,
+          contact.tags.filter((t) => !touched.includes(t)).concat(touched.filter((t) => !contact.tags.includes(t))),
+        ),
+      );
       written.push(contact);
       continue;
     }
     checkTagCount(updated);
     changes.push({ next: updated, before: contact });
   }
-  const applied = await repo.updateContactTagsIfUnchanged(deps.store, scope, changes);
+  const applied = await bulkStore.updateContactTagsIfUnchanged(deps.store, scope, changes);
   let changed = 0;
   const redo: ContactRecord[] = [];
   for (const [i, { next, before }] of changes.entries()) {
@@ -231,7 +253,7 @@ async function changeTagsBatched(deps: Deps, scope: Scope, ids: string[], touche
       redo.push(before);
       continue;
     }
-    tagWrites.push(...repo.contactTagWrites(scope, next, before.tags));
+    tagWrites.push(...bulkStore.contactTagWrites(scope, next, before.tags));
     written.push(next);
     changed++;
   }
@@ -244,7 +266,7 @@ async function changeTagsBatched(deps: Deps, scope: Scope, ids: string[], touche
       },
     ),
   );
-  await repo.batchWrite(deps.store, [...tagWrites, ...repo.tagDeltaItems(scope, now, written).map((Item) => ({ PutRequest: { Item } }))]);
+  await bulkStore.batchWrite(deps.store, [...tagWrites, ...bulkStore.tagDeltaItems(scope, now, written).map((Item) => ({ PutRequest: { Item } }))]);
   return changed;
 }
 

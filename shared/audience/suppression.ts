@@ -1,14 +1,13 @@
-
 import type { Deps } from '../platform/context';
 import type { Scope } from '../store/keys';
-import { ConditionFailed, } from '../store/store';
+import { ConditionFailed } from '../store/store';
 import type { ContactRecord, ContactStatus, SuppressionReason } from './records';
 import * as repo from './repository';
-import { mayMarketTo, normalizeEmail, } from './rules';
+
+import { mayMarketTo, normalizeEmail } from './rules';
 import { MAX_ATTEMPTS, changeContact, findContactByEmail, upsertContact } from './service';
 
 /** Suppression, unsubscribes, consent and engagement: who may be mailed. */
-
 
 export async function isSuppressed(deps: Deps, scope: Scope, email: string): Promise<boolean> {
   return Boolean(await repo.getSuppression(deps.store, scope, normalizeEmail(email)));
@@ -25,8 +24,13 @@ export async function blockedRecipients(deps: Deps, scope: Scope, emails: string
   for (const email of await repo.suppressedAmong(deps.store, scope, normalized)) blocked.set(email, 'suppressed');
   const rest = normalized.filter((e) => !blocked.has(e));
   const ids = await Promise.all(rest.map((email) => repo.findContactId(deps.store, scope, email)));
-  const contacts = await repo.getContacts(deps.store, scope, ids.filter((id): id is string => Boolean(id)));
-  for (const contact of contacts) if (contact.status !== 'subscribed') blocked.set(contact.email, contact.status === 'unsubscribed' ? 'unsubscribed' : 'suppressed');
+  const contacts = await repo.getContacts(
+    deps.store,
+    scope,
+    ids.filter((id): id is string => Boolean(id)),
+  );
+  for (const contact of contacts)
+    if (contact.status !== 'subscribed') blocked.set(contact.email, contact.status === 'unsubscribed' ? 'unsubscribed' : 'suppressed');
   return blocked;
 }
 
@@ -43,7 +47,9 @@ export async function unsubscribeEmail(deps: Deps, scope: Scope, email: string):
     const { contact } = await upsertContact(deps, scope, { email, status: 'unsubscribed', source: null });
     return contact.status === 'unsubscribed' ? contact : unsubscribeEmail(deps, scope, email);
   }
-  return changeContact(deps, scope, id, (c, now) => (c.status === 'subscribed' ? { ...c, status: 'unsubscribed', unsubscribedAt: now, updatedAt: now } : undefined));
+  return changeContact(deps, scope, id, (c, now) =>
+    c.status === 'subscribed' ? { ...c, status: 'unsubscribed', unsubscribedAt: now, updatedAt: now } : undefined,
+  );
 }
 
 /**

@@ -4,7 +4,8 @@ import { createAccount } from '../../shared/platform/accounts';
 import { createContact, findContactByEmail } from '../../shared/audience/service';
 import { importContacts } from '../../shared/audience/bulk';
 import { unsubscribeEmail } from '../../shared/audience/suppression';
-import { emailClaim, getContacts } from '../../shared/audience/repository';
+import { emailClaim } from '../../shared/audience/bulk-store';
+import { getContacts } from '../../shared/audience/repository';
 import { rowContactId } from '../../shared/imports/row-states';
 
 /**
@@ -69,7 +70,10 @@ describe('imports: contacts in bulk', () => {
       { id: id(2), email: 'calm@example.com', status: 'subscribed', source: 'import' },
     ]);
     store.batchStatements = send;
-    expect(outcomes).toEqual([{ state: 'existing', contactId: signup!._id }, { state: 'created', contactId: id(2) }]);
+    expect(outcomes).toEqual([
+      { state: 'existing', contactId: signup!._id },
+      { state: 'created', contactId: id(2) },
+    ]);
     expect(await findContactByEmail(deps, scope, 'race@example.com')).toEqual(signup);
     expect((await getContacts(deps.store, scope, [id(1)])).length).toBe(0);
   });

@@ -8,7 +8,8 @@ import { bulkCreateContacts } from '../../shared/audience/bulk';
 import { contactFacts, rebuildContactFacts } from '../../shared/audience/contact-facts';
 import { recordSaleFacts } from '../../shared/audience/sale-facts';
 import type { ContactRecord } from '../../shared/audience/records';
-import { getFactsHead, updateContactTagsIfUnchanged } from '../../shared/audience/repository';
+import { getFactsHead } from '../../shared/audience/facts-store';
+import { updateContactTagsIfUnchanged } from '../../shared/audience/bulk-store';
 import { createSegment, evaluate, refreshSmartTag, refreshStep, segmentMembersPage } from '../../shared/segments/service';
 import { matchesDefinition, parseDefinition, type Definition } from '../../shared/segments/rules';
 import type { OperationContext } from '../../shared/platform/context';
@@ -27,7 +28,7 @@ const COUNTRIES = ['DE', 'FR', 'US', 'GB', null];
 const SOURCES = ['form', 'checkout', 'import', 'api', null] as const;
 
 function randomDefinition(r: () => number): Definition {
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(r() * list.length)]!;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(r() * list.length)]!;
   const rule = () => {
     switch (Math.floor(r() * 10)) {
       case 0:
@@ -67,7 +68,8 @@ async function subscribedContacts(deps: OperationContext, scope: OperationContex
   } while (cursor);
   return out;
 }
-const oldMembers = (contacts: ContactRecord[], definition: Definition, nowMs: number) => contacts.filter((c) => matchesDefinition(definition, c, nowMs)).map((c) => c._id);
+const oldMembers = (contacts: ContactRecord[], definition: Definition, nowMs: number) =>
+  contacts.filter((c) => matchesDefinition(definition, c, nowMs)).map((c) => c._id);
 
 async function newMembers(deps: OperationContext, scope: OperationContext['scope'], segmentId: string): Promise<string[]> {
   const out: string[] = [];
@@ -89,7 +91,7 @@ describe('segments over the contact-facts layout', () => {
     const r = rng(42);
     const nowMs = clock.nowMs();
     const daysAgo = (max: number) => (r() < 0.3 ? null : new Date(nowMs - Math.floor(r() * max * 86_400_000)).toISOString());
-    const pick = <T,>(list: readonly T[]) => list[Math.floor(r() * list.length)]!;
+    const pick = <T>(list: readonly T[]) => list[Math.floor(r() * list.length)]!;
     const seeded = await bulkCreateContacts(
       deps,
       scope,
@@ -101,7 +103,16 @@ describe('segments over the contact-facts layout', () => {
           source: pick(SOURCES),
           country: pick(COUNTRIES),
           tags: TAGS.filter(() => r() < 0.3),
-          facts: last ? { lastPurchaseAt: last, firstPurchaseAt: last, totalSpentCents: Math.floor(r() * 30_000), productIds: PRODUCTS.filter(() => r() < 0.4), lastOpenAt: daysAgo(40), lastClickAt: daysAgo(40) } : { lastOpenAt: daysAgo(40) },
+          facts: last
+            ? {
+                lastPurchaseAt: last,
+                firstPurchaseAt: last,
+                totalSpentCents: Math.floor(r() * 30_000),
+                productIds: PRODUCTS.filter(() => r() < 0.4),
+                lastOpenAt: daysAgo(40),
+                lastClickAt: daysAgo(40),
+              }
+            : { lastOpenAt: daysAgo(40) },
         };
       }),
     );
@@ -125,12 +136,26 @@ describe('segments over the contact-facts layout', () => {
     await Promise.all(subscribed.slice(0, 30).map((c) => addTags(deps, scope, c._id, ['vip', 'course'])));
     await Promise.all(subscribed.slice(30, 50).map((c) => removeTags(deps, scope, c._id, c.tags)));
     await Promise.all(subscribed.slice(50, 70).map((c) => updateContact(deps, scope, c._id, { status: 'unsubscribed' })));
-    await Promise.all(seeded.filter((c) => c.status === 'unsubscribed').slice(0, 20).map((c) => updateContact(deps, scope, c._id, { status: 'subscribed' })));
+    await Promise.all(
+      seeded
+        .filter((c) => c.status === 'unsubscribed')
+        .slice(0, 20)
+        .map((c) => updateContact(deps, scope, c._id, { status: 'subscribed' })),
+    );
     await Promise.all(subscribed.slice(70, 80).map((c) => deleteContact(deps, scope, c._id)));
     await Promise.all(subscribed.slice(80, 120).map((c) => recordEngagement(deps, scope, c._id, r() < 0.5 ? 'open' : 'click')));
     const saleAt = clock.now().toISOString();
     for (const c of subscribed.slice(120, 140)) {
-      await recordSaleFacts(deps, newEvent(scope, clock, 'order.completed', { order: { id: c._id, productId: 'p9', createdAt: saleAt }, amount: 250, currency: 'USD', product: { id: 'p9' }, customer: { email: c.email, country: 'JP' } }));
+      await recordSaleFacts(
+        deps,
+        newEvent(scope, clock, 'order.completed', {
+          order: { id: c._id, productId: 'p9', createdAt: saleAt },
+          amount: 250,
+          currency: 'USD',
+          product: { id: 'p9' },
+          customer: { email: c.email, country: 'JP' },
+        }),
+      );
     }
     const facts = await contactFacts(deps, scope);
     expect(facts.deltas).toBeGreaterThan(150);
@@ -143,7 +168,18 @@ describe('segments over the contact-facts layout', () => {
 
     const definitions = [
       ...Array.from({ length: 14 }, () => randomDefinition(r)),
-      parseDefinition({ match: 'all', groups: [{ match: 'all', rules: [{ type: 'bought', productId: 'p9' }, { type: 'boughtWithin', days: 1 }] }] }),
+      parseDefinition({
+        match: 'all',
+        groups: [
+          {
+            match: 'all',
+            rules: [
+              { type: 'bought', productId: 'p9' },
+              { type: 'boughtWithin', days: 1 },
+            ],
+          },
+        ],
+      }),
       parseDefinition({ match: 'all', groups: [{ match: 'all', rules: [{ type: 'tag', tag: 'vip' }] }] }),
     ];
     let nonEmpty = 0;
@@ -168,7 +204,8 @@ describe('segments over the contact-facts layout', () => {
     const after = await contactFacts(deps, scope);
     expect(after.deltas).toBe(0);
     const again = await subscribedContacts(ctx, scope);
-    for (const definition of definitions.slice(0, 5)) expect((await evaluate(ctx, scope, definition)).count).toBe(oldMembers(again, definition, clock.nowMs()).length);
+    for (const definition of definitions.slice(0, 5))
+      expect((await evaluate(ctx, scope, definition)).count).toBe(oldMembers(again, definition, clock.nowMs()).length);
   }, 240_000);
 
   it('the smart-tag refresh over the facts tags joiners, untags leavers it tagged, keeps hand-typed tags', async () => {
@@ -182,10 +219,16 @@ describe('segments over the contact-facts layout', () => {
       Array.from({ length: 90 }, (_, i) => ({ email: `t${i}@example.com`, country: i % 3 === 0 ? 'DE' : 'FR', tags: i === 1 ? ['german'] : [] })),
     );
     await rebuildContactFacts(deps, scope);
-    const segment = await createSegment(ctx, { name: 'Germans', definition: { match: 'all', groups: [{ match: 'all', rules: [{ type: 'country', countries: ['DE'] }] }] }, smartTag: 'german' });
+    const segment = await createSegment(ctx, {
+      name: 'Germans',
+      definition: { match: 'all', groups: [{ match: 'all', rules: [{ type: 'country', countries: ['DE'] }] }] },
+      smartTag: 'german',
+    });
     expect(await refreshSmartTag(deps, scope, segment._id)).toBe(true);
     let rows = (await contactFacts(deps, scope)).rows;
-    expect(rows.filter((row) => row.tags.includes('german')).map((row) => row._id)).toEqual(contacts.filter((c, i) => i % 3 === 0 || i === 1).map((c) => c._id));
+    expect(rows.filter((row) => row.tags.includes('german')).map((row) => row._id)).toEqual(
+      contacts.filter((c, i) => i % 3 === 0 || i === 1).map((c) => c._id),
+    );
     // Two Germans move to France: they leave; the hand-typed carrier (t1, French) keeps the tag.
     await updateContact(deps, scope, contacts[0]!._id, { country: 'FR' });
     await updateContact(deps, scope, contacts[3]!._id, { country: 'FR' });
@@ -201,7 +244,11 @@ describe('segments over the contact-facts layout', () => {
     // the facts do not. The next refresh writes the tag item and the delta again.
     const moved = await updateContact(deps, scope, contacts[2]!._id, { country: 'DE' });
     clock.advance(1);
-    expect(await updateContactTagsIfUnchanged(deps.store, scope, [{ next: { ...moved, tags: [...moved.tags, 'german'], smartTags: ['german'], updatedAt: clock.now().toISOString() }, before: moved }])).toEqual([true]);
+    expect(
+      await updateContactTagsIfUnchanged(deps.store, scope, [
+        { next: { ...moved, tags: [...moved.tags, 'german'], smartTags: ['german'], updatedAt: clock.now().toISOString() }, before: moved },
+      ]),
+    ).toEqual([true]);
     expect((await contactFacts(deps, scope)).rows.find((row) => row._id === moved._id)!.tags).not.toContain('german');
     expect(await refreshSmartTag(deps, scope, segment._id)).toBe(true);
     expect((await contactFacts(deps, scope)).rows.find((row) => row._id === moved._id)!.tags).toContain('german');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitIdRange } from '../../shared/audience/repository';
+import { splitIdRange } from '../../shared/audience/facts-store';
 
 const hex = (n: bigint) => n.toString(16).padStart(24, '0');
 const BASE = 0x6b039923c0776d3fc4336000n;

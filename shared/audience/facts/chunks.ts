@@ -16,9 +16,34 @@ const F3 = 'F3';
 
 function encodeChunk(rows: ContactFactRow[]): Buffer {
   const t = tableFromRows(rows);
-  const header = Buffer.from(JSON.stringify({ f: F3, n: t.size, ids: t.ids, tags: t.tags, products: t.products, countries: t.countries, lists: [t.tagIds.length, t.smartIds.length, t.productIds.length] }));
+  const header = Buffer.from(
+    JSON.stringify({
+      f: F3,
+      n: t.size,
+      ids: t.ids,
+      tags: t.tags,
+      products: t.products,
+      countries: t.countries,
+      lists: [t.tagIds.length, t.smartIds.length, t.productIds.length],
+    }),
+  );
   const counts = (start: Uint32Array) => Uint32Array.from({ length: t.size }, (_, i) => start[i + 1]! - start[i]!);
-  const parts: ArrayBufferView[] = [t.firstPurchase, t.lastPurchase, t.lastOpen, t.lastClick, t.spent, counts(t.tagStart), counts(t.smartStart), counts(t.productStart), t.tagIds, t.smartIds, t.productIds, t.country, t.status, t.source];
+  const parts: ArrayBufferView[] = [
+    t.firstPurchase,
+    t.lastPurchase,
+    t.lastOpen,
+    t.lastClick,
+    t.spent,
+    counts(t.tagStart),
+    counts(t.smartStart),
+    counts(t.productStart),
+    t.tagIds,
+    t.smartIds,
+    t.productIds,
+    t.country,
+    t.status,
+    t.source,
+  ];
   const headerLength = Buffer.alloc(4);
   headerLength.writeUInt32LE(header.length);
   const core = gzipSync(Buffer.concat([headerLength, header, ...parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength))]), { level: 1 });
@@ -88,10 +113,15 @@ export function unpackTables(chunks: Uint8Array[]): FactsTable {
     if (header.f !== F3) throw new Error(`unknown contact facts chunk format ${header.f}`);
     let text: [string[], (string | null)[]] | undefined;
     const zipped = buffer.subarray(4 + coreLength);
-    return { header, core, at: 4 + headerLength, text: (i: number): [string, string | null] => {
-      text ??= JSON.parse(gunzipSync(zipped).toString('utf8')) as [string[], (string | null)[]];
-      return [text[0][i]!, text[1][i]!];
-    } };
+    return {
+      header,
+      core,
+      at: 4 + headerLength,
+      text: (i: number): [string, string | null] => {
+        text ??= JSON.parse(gunzipSync(zipped).toString('utf8')) as [string[], (string | null)[]];
+        return [text[0][i]!, text[1][i]!];
+      },
+    };
   });
   const n = parts.reduce((a, p) => a + p.header.n, 0);
   const totals = [0, 1, 2].map((k) => parts.reduce((a, p) => a + p.header.lists[k]!, 0));

@@ -25,7 +25,22 @@ export interface ContactFactRow {
   lastClickAt: string | null;
 }
 
-type FactTuple = [string, string, string | null, number, number, string | null, string[], string[], string | null, string | null, number, string[], string | null, string | null];
+type FactTuple = [
+  string,
+  string,
+  string | null,
+  number,
+  number,
+  string | null,
+  string[],
+  string[],
+  string | null,
+  string | null,
+  number,
+  string[],
+  string | null,
+  string | null,
+];
 
 /** A stored chunk stays well under DynamoDB's 400 KB item limit. */
 export const CHUNK_BYTES = 350_000;
@@ -137,7 +152,9 @@ const later = (a: string | null, b: string) => (a && a > b ? a : b);
 /** An engagement time (the later one wins) or a batched tag change on top of a contact's row. */
 export function applyPartial(before: ContactFactRow, delta: Extract<FactDelta, { kind: 'open' | 'click' | 'tags' }>): ContactFactRow {
   if (delta.kind === 'tags') return { ...before, tags: delta.tags, smartTags: delta.smartTags };
-  return delta.kind === 'open' ? { ...before, lastOpenAt: later(before.lastOpenAt, delta.at) } : { ...before, lastClickAt: later(before.lastClickAt, delta.at) };
+  return delta.kind === 'open'
+    ? { ...before, lastOpenAt: later(before.lastOpenAt, delta.at) }
+    : { ...before, lastClickAt: later(before.lastClickAt, delta.at) };
 }
 
 /**
@@ -157,7 +174,12 @@ export function mergeFacts(snapshot: ContactFactRow[], deltas: FactDelta[]): Con
   for (const delta of deltas) {
     if (delta.kind === 'row') {
       const before = current(delta.row._id);
-      changed.set(delta.row._id, before ? { ...delta.row, lastOpenAt: maxTime(before.lastOpenAt, delta.row.lastOpenAt), lastClickAt: maxTime(before.lastClickAt, delta.row.lastClickAt) } : delta.row);
+      changed.set(
+        delta.row._id,
+        before
+          ? { ...delta.row, lastOpenAt: maxTime(before.lastOpenAt, delta.row.lastOpenAt), lastClickAt: maxTime(before.lastClickAt, delta.row.lastClickAt) }
+          : delta.row,
+      );
     } else if (delta.kind === 'gone') changed.set(delta.id, null);
     else {
       const before = current(delta.id);

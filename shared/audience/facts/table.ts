@@ -143,10 +143,19 @@ export function indexOfId(t: FactsTable, id: string): number {
  */
 const FORMAT = 'F2';
 
-
 export function decodeTable(raw: Buffer): FactsTable {
   const headerLength = raw.readUInt32LE(0);
-  const h = JSON.parse(raw.toString('utf8', 4, 4 + headerLength)) as { f: string; n: number; ids: string[]; emails: string[]; names: (string | null)[]; tags: string[]; products: string[]; countries: string[]; lists: [number, number, number] };
+  const h = JSON.parse(raw.toString('utf8', 4, 4 + headerLength)) as {
+    f: string;
+    n: number;
+    ids: string[];
+    emails: string[];
+    names: (string | null)[];
+    tags: string[];
+    products: string[];
+    countries: string[];
+    lists: [number, number, number];
+  };
   if (h.f !== FORMAT) throw new Error(`unknown contact facts chunk format ${h.f}`);
   let at = 4 + headerLength;
   // Copies (slice) so each array is aligned whatever the header length.
@@ -169,7 +178,28 @@ export function decodeTable(raw: Buffer): FactsTable {
   const country = take((b) => new Int32Array(b), n * 4);
   const status = take((b) => new Uint8Array(b), n);
   const source = take((b) => new Int8Array(b), n);
-  return { size: n, ids: h.ids, text: (i) => [h.emails[i]!, h.names[i]!], status, source, country, firstPurchase, lastPurchase, lastOpen, lastClick, spent, tagStart, tagIds, smartStart, smartIds, productStart, productIds, tags: h.tags, products: h.products, countries: h.countries };
+  return {
+    size: n,
+    ids: h.ids,
+    text: (i) => [h.emails[i]!, h.names[i]!],
+    status,
+    source,
+    country,
+    firstPurchase,
+    lastPurchase,
+    lastOpen,
+    lastClick,
+    spent,
+    tagStart,
+    tagIds,
+    smartStart,
+    smartIds,
+    productStart,
+    productIds,
+    tags: h.tags,
+    products: h.products,
+    countries: h.countries,
+  };
 }
 
 /** Tables one after another (ids ascending across them), dictionaries merged. */
@@ -205,9 +235,24 @@ export function concatTables(tables: FactsTable[]): FactsTable {
     start[n] = base;
     return [start, flat] as const;
   };
-  const [tagStart, tagIds] = lists((t) => t.tagStart, (t) => t.tagIds, (t) => t.tags, tags);
-  const [smartStart, smartIds] = lists((t) => t.smartStart, (t) => t.smartIds, (t) => t.tags, tags);
-  const [productStart, productIds] = lists((t) => t.productStart, (t) => t.productIds, (t) => t.products, products);
+  const [tagStart, tagIds] = lists(
+    (t) => t.tagStart,
+    (t) => t.tagIds,
+    (t) => t.tags,
+    tags,
+  );
+  const [smartStart, smartIds] = lists(
+    (t) => t.smartStart,
+    (t) => t.smartIds,
+    (t) => t.tags,
+    tags,
+  );
+  const [productStart, productIds] = lists(
+    (t) => t.productStart,
+    (t) => t.productIds,
+    (t) => t.products,
+    products,
+  );
   const country = new Int32Array(n);
   let row = 0;
   for (const t of tables) {
@@ -219,14 +264,35 @@ export function concatTables(tables: FactsTable[]): FactsTable {
     size: n,
     ids: tables.flatMap((t) => t.ids),
     text: textAcross(tables.map((t) => ({ size: t.size, text: t.text }))),
-    status: cat((len) => new Uint8Array(len), (t) => t.status),
-    source: cat((len) => new Int8Array(len), (t) => t.source),
+    status: cat(
+      (len) => new Uint8Array(len),
+      (t) => t.status,
+    ),
+    source: cat(
+      (len) => new Int8Array(len),
+      (t) => t.source,
+    ),
     country,
-    firstPurchase: cat((len) => new Float64Array(len), (t) => t.firstPurchase),
-    lastPurchase: cat((len) => new Float64Array(len), (t) => t.lastPurchase),
-    lastOpen: cat((len) => new Float64Array(len), (t) => t.lastOpen),
-    lastClick: cat((len) => new Float64Array(len), (t) => t.lastClick),
-    spent: cat((len) => new Float64Array(len), (t) => t.spent),
+    firstPurchase: cat(
+      (len) => new Float64Array(len),
+      (t) => t.firstPurchase,
+    ),
+    lastPurchase: cat(
+      (len) => new Float64Array(len),
+      (t) => t.lastPurchase,
+    ),
+    lastOpen: cat(
+      (len) => new Float64Array(len),
+      (t) => t.lastOpen,
+    ),
+    lastClick: cat(
+      (len) => new Float64Array(len),
+      (t) => t.lastClick,
+    ),
+    spent: cat(
+      (len) => new Float64Array(len),
+      (t) => t.spent,
+    ),
     tagStart,
     tagIds,
     smartStart,

@@ -31,7 +31,12 @@ export function mergeView(table: FactsTable, deltas: FactDelta[]): FactsView {
   for (const delta of deltas) {
     if (delta.kind === 'row') {
       const before = current(delta.row._id);
-      changed.set(delta.row._id, before ? { ...delta.row, lastOpenAt: maxTime(before.lastOpenAt, delta.row.lastOpenAt), lastClickAt: maxTime(before.lastClickAt, delta.row.lastClickAt) } : delta.row);
+      changed.set(
+        delta.row._id,
+        before
+          ? { ...delta.row, lastOpenAt: maxTime(before.lastOpenAt, delta.row.lastOpenAt), lastClickAt: maxTime(before.lastClickAt, delta.row.lastClickAt) }
+          : delta.row,
+      );
     } else if (delta.kind === 'gone') changed.set(delta.id, null);
     else {
       const before = current(delta.id);
@@ -56,7 +61,11 @@ export function mergeView(table: FactsTable, deltas: FactDelta[]): FactsView {
  * Walks the view in id order from just after `after`: `fn` gets a snapshot index or a delta row
  * and returns false to stop.
  */
-export function walkView(view: FactsView, after: string | undefined, fn: (at: { index: number; row?: undefined } | { index: -1; row: ContactFactRow }) => boolean): void {
+export function walkView(
+  view: FactsView,
+  after: string | undefined,
+  fn: (at: { index: number; row?: undefined } | { index: -1; row: ContactFactRow }) => boolean,
+): void {
   const { table, hidden, extra } = view;
   let i = 0;
   let j = 0;
