@@ -22,9 +22,39 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { extends: true, test: { name: 'unit', isolate: false, include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'integration', isolate: false, include: ['test/integration/**/*.test.ts'], setupFiles: ['test/support/dynamo-file.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
-      { extends: true, test: { name: 'e2e', isolate: false, include: ['test/e2e/**/*.test.ts'], setupFiles: ['test/support/dynamo-file.ts'], testTimeout: 180_000, hookTimeout: 120_000 } },
-      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], setupFiles: ['test/support/dynamo-file.ts'], globalSetup: ['test/support/dashboard-setup.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          isolate: false,
+          include: ['test/integration/**/*.test.ts'],
+          setupFiles: ['test/support/dynamo-file.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          isolate: false,
+          include: ['test/e2e/**/*.test.ts'],
+          setupFiles: ['test/support/dynamo-file.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          setupFiles: ['test/support/dynamo-file.ts'],
+          globalSetup: ['test/support/dashboard-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
       { extends: true, test: { name: 'infra', isolate: false, include: ['test/infra/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000 } },
     ],
   },

@@ -135,7 +135,7 @@ const isLocalTable = () => Boolean(values.local || values.endpoint || process.en
 /** The stack's KMS key in AWS; the local runtime's own key file otherwise (the API decrypts with it). */
 function encryption(): EncryptionPort {
   if (isLocalTable()) return new LocalEncryption(join(values.data!, 'master.key'));
-  const keyId = values['kms-key-id'] ?? process.env.KMS_KEY_ID ?? fail('--kms-key-id (the stack\'s secrets key) is required for a deployed table');
+  const keyId = values['kms-key-id'] ?? process.env.KMS_KEY_ID ?? fail("--kms-key-id (the stack's secrets key) is required for a deployed table");
   return new KmsEncryption(new KMSClient({ region: values.region ?? process.env.AWS_REGION ?? 'us-east-1' }), keyId);
 }
 const accountId = () => values.account ?? fail('--account ID is required');
@@ -163,15 +163,23 @@ async function sessionSecret(): Promise<string> {
   } catch {
     /* no local data folder */
   }
-  return fail(`no session secret: run the local runtime (npm start, data in ${values.data}), or pass --session-secret-arn (a deployed stack's SessionSecretArn output), or set JWT_SECRET`);
+  return fail(
+    `no session secret: run the local runtime (npm start, data in ${values.data}), or pass --session-secret-arn (a deployed stack's SessionSecretArn output), or set JWT_SECRET`,
+  );
 }
 
 async function main() {
   const command = positionals[0];
-  if (!command) fail('a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token, set-processor, start-import, listen, trigger, redrive');
+  if (!command)
+    fail(
+      'a command is required: create-account, list-accounts, set-plan, create-key, list-keys, revoke-key, session-token, set-processor, start-import, listen, trigger, redrive',
+    );
   if (command === 'listen' || command === 'trigger') {
     const local = localApiUrl();
-    const api = { baseUrl: values.api ?? local ?? fail('--api URL is required (no local runtime is running)'), key: values.key ?? process.env.API_KEY ?? fail('--key (or API_KEY) is required') };
+    const api = {
+      baseUrl: values.api ?? local ?? fail('--api URL is required (no local runtime is running)'),
+      key: values.key ?? process.env.API_KEY ?? fail('--key (or API_KEY) is required'),
+    };
     if (command === 'listen') {
       const forwardTo = values['forward-to'] ?? fail('--forward-to URL is required');
       const stop = new AbortController();
@@ -236,7 +244,8 @@ async function main() {
       return;
     }
     case 'list-keys':
-      for (const key of await listApiKeys(store, accountId())) console.log(`${key.keyId}  ${key.mode}  ${key.hint}...  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}`);
+      for (const key of await listApiKeys(store, accountId()))
+        console.log(`${key.keyId}  ${key.mode}  ${key.hint}...  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}`);
       return;
     case 'revoke-key': {
       const keyId = values['key-id'] ?? fail('--key-id is required (see list-keys)');
@@ -250,24 +259,31 @@ async function main() {
       const scope = { accountId: accountId(), mode: mode() };
       // The sandbox moves no money: a deployed stack never lets it serve live mode (its router
       // refuses it too), so the setting would only look like a working live store.
-      if (provider === 'sandbox' && scope.mode === 'live' && !isLocalTable()) fail('--provider sandbox cannot serve live mode in a deployed stack: live payments need a real provider (--provider stripe)');
+      if (provider === 'sandbox' && scope.mode === 'live' && !isLocalTable())
+        fail('--provider sandbox cannot serve live mode in a deployed stack: live payments need a real provider (--provider stripe)');
       if (!(await getAccount(store, scope.accountId))) fail(`no account ${scope.accountId} in ${where}`);
       let secrets: Record<string, string> = {};
       if (provider === 'stripe') {
         const secretKey = values['secret-key'] ?? fail('--secret-key (a Stripe restricted key rk_... or secret key sk_...) is required');
         const webhookSecret = values['webhook-secret'] ?? fail('--webhook-secret (the endpoint signing secret whsec_...) is required');
         const prefix = scope.mode === 'live' ? '_live_' : '_test_';
-        if (!/^(rk|sk)_(live|test)_/.test(secretKey) || !secretKey.includes(prefix)) fail(`--secret-key must be a Stripe ${scope.mode}-mode key (rk${prefix}... or sk${prefix}...)`);
+        if (!/^(rk|sk)_(live|test)_/.test(secretKey) || !secretKey.includes(prefix))
+          fail(`--secret-key must be a Stripe ${scope.mode}-mode key (rk${prefix}... or sk${prefix}...)`);
         if (!webhookSecret.startsWith('whsec_')) fail('--webhook-secret must start with whsec_');
         secrets = { secretKey, webhookSecret };
       }
       const taxRate = values['tax-rate'] === undefined ? undefined : Number(values['tax-rate']);
-      if (taxRate !== undefined && (provider !== 'sandbox' || !Number.isFinite(taxRate) || taxRate < 0 || taxRate > 100)) fail('--tax-rate is the sandbox\'s simulated rate, a percent from 0 to 100');
+      if (taxRate !== undefined && (provider !== 'sandbox' || !Number.isFinite(taxRate) || taxRate < 0 || taxRate > 100))
+        fail("--tax-rate is the sandbox's simulated rate, a percent from 0 to 100");
       if (values['automatic-tax'] && provider !== 'stripe') fail('--automatic-tax is Stripe Tax: use it with --provider stripe');
       const tax = values['automatic-tax'] ? { automatic: true } : taxRate !== undefined ? { simulatedRatePercent: taxRate } : null;
       const saved = await setProcessorSettings({ store, clock, encryption: encryption() }, scope, { provider, secrets, tax });
-      console.log(JSON.stringify({ accountId: scope.accountId, mode: scope.mode, provider: saved.provider, hints: saved.hints, updatedAt: saved.updatedAt }, null, 2));
-      console.error(`Stored in ${where}. Running functions pick it up within a minute. Stripe webhook endpoint: <API base>/processor/stripe/webhooks/${scope.accountId}/${scope.mode}`);
+      console.log(
+        JSON.stringify({ accountId: scope.accountId, mode: scope.mode, provider: saved.provider, hints: saved.hints, updatedAt: saved.updatedAt }, null, 2),
+      );
+      console.error(
+        `Stored in ${where}. Running functions pick it up within a minute. Stripe webhook endpoint: <API base>/processor/stripe/webhooks/${scope.accountId}/${scope.mode}`,
+      );
       return;
     }
     default:
@@ -306,7 +322,11 @@ async function startImportCommand() {
   if (!files.length && !values.token) fail('give at least one --file kind=path, or --token to pull from the platform API');
   const bearer = await staffToken(accountId(), mode());
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (!response.ok) fail(`${method} ${path} answered ${response.status}: ${answer.message ?? JSON.stringify(answer)}`);
     return answer;
@@ -346,7 +366,9 @@ async function redriveCommand() {
     const answer = (await response.json()) as { message?: string; deadLetters?: { queue: string; id: string; error: string; type?: string }[] };
     if (!response.ok) fail(answer.message ?? `redrive answered ${response.status}`);
     for (const dead of answer.deadLetters ?? []) console.log(`${dead.queue}  ${dead.type ?? ''}  ${dead.id}  (failed: ${dead.error})`);
-    console.error(`${answer.deadLetters?.length ?? 0} dead letter(s) ${dryRun ? 'would be redriven (dry run)' : 'redriven'} on the local runtime at ${baseUrl}`);
+    console.error(
+      `${answer.deadLetters?.length ?? 0} dead letter(s) ${dryRun ? 'would be redriven (dry run)' : 'redriven'} on the local runtime at ${baseUrl}`,
+    );
     return;
   }
   const { queues, busName } = readStackOutputs(values.outputs);
@@ -357,11 +379,15 @@ async function redriveCommand() {
     import('@aws-sdk/client-eventbridge'),
     import('@aws-sdk/client-dynamodb-streams'),
   ]);
-  const reports = await redrive(queues, { queue: values.queue, dryRun, busName }, {
-    sqs: new SQSClient({ region }),
-    events: new EventBridgeClient({ region }),
-    streams: new DynamoDBStreamsClient({ region }),
-  });
+  const reports = await redrive(
+    queues,
+    { queue: values.queue, dryRun, busName },
+    {
+      sqs: new SQSClient({ region }),
+      events: new EventBridgeClient({ region }),
+      streams: new DynamoDBStreamsClient({ region }),
+    },
+  );
   for (const report of reports) {
     console.log(`${report.queue} (${report.kind}): ${report.moved} ${dryRun ? 'to redrive (dry run)' : 'redriven'}`);
     for (const line of report.lines) console.log(`  ${line}`);

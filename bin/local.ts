@@ -34,7 +34,7 @@ Creator Commerce is running at ${runtime.url}
   API explorer   ${runtime.url}/docs
   OpenAPI        ${runtime.url}/docs.json
   MCP            ${runtime.url}/mcp
-  Data           ${values.memory ? 'in memory (gone when stopped)' : values.data ?? '.data/'}
+  Data           ${values.memory ? 'in memory (gone when stopped)' : (values.data ?? '.data/')}
   Secrets        ${values.memory ? 'generated for this process' : `generated on first start into ${values.data ?? '.data'}/secrets.json`} (an environment value overrides)
   Webhooks to    ${runtime.config.WEBHOOK_ALLOW_LOOPBACK === '1' ? 'http://127.0.0.1 and localhost allowed (WEBHOOK_ALLOW_LOOPBACK=1)' : 'public https only; start with WEBHOOK_ALLOW_LOOPBACK=1 to deliver to http://127.0.0.1'}
 

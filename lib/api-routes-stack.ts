@@ -2,7 +2,7 @@ import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import type { ApiGroup, App } from '../shared/composition/assemble';
 import { preflightRoutes } from '../shared/platform/cors';
 import { grantNeeds, type ServiceResources } from './constructs/access';
@@ -47,7 +47,10 @@ export class ApiRoutesStack extends Stack {
           ? {
               environment: { ...serviceEnvironment, DOCS_ASSET_DIR: '/var/task/docs-assets' },
               // The explorer is served by the API itself, with no CDN: ship its two files.
-              packagedFiles: ['swagger-ui-bundle.js', 'swagger-ui.css'].map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `docs-assets/${file}` })),
+              packagedFiles: ['swagger-ui-bundle.js', 'swagger-ui.css'].map((file) => ({
+                from: `node_modules/swagger-ui-dist/${file}`,
+                to: `docs-assets/${file}`,
+              })),
             }
           : {}),
       });
@@ -57,7 +60,11 @@ export class ApiRoutesStack extends Stack {
       // One invoke permission per function (any route of this API), not one per route.
       const integration = new HttpLambdaIntegration(`Integration-${group.name}`, fn, { scopePermissionToRoute: false });
       for (const operation of group.operations) {
-        new HttpRoute(this, `Route-${operation.method}${operation.path}`, { httpApi: props.api, routeKey: HttpRouteKey.with(operation.path, HttpMethod[operation.method]), integration });
+        new HttpRoute(this, `Route-${operation.method}${operation.path}`, {
+          httpApi: props.api,
+          routeKey: HttpRouteKey.with(operation.path, HttpMethod[operation.method]),
+          integration,
+        });
       }
       // Paths declared for other origins (operation `cors`) get an OPTIONS route to the same
       // function, which answers the preflight; no API-wide CORS, so key routes stay closed.

@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { DashboardHosting } from './constructs/dashboard-hosting';
 import { notifyingAlarm } from './constructs/monitoring';
 import type { WorkersStack } from './workers-stack';

@@ -30,13 +30,26 @@ export function buildStacks(app: CdkApp, options: BuildOptions) {
   const settingValues = requireDeployValues(application, options.settings);
   const prefix = `CreatorCommerce-${options.stage}`;
   const data = new DataStack(app, `${prefix}-Data`, { stage: options.stage, env: options.env, terminationProtection: options.stage === 'prod' });
-  const workers = new WorkersStack(app, `${prefix}-Workers`, { stage: options.stage, env: options.env, app: application, alarmEmail: options.alarmEmail, google: options.google, settingValues });
-  workers.addStackDependency(data, "imports the table, bucket and key by export name");
+  const workers = new WorkersStack(app, `${prefix}-Workers`, {
+    stage: options.stage,
+    env: options.env,
+    app: application,
+    alarmEmail: options.alarmEmail,
+    google: options.google,
+    settingValues,
+  });
+  workers.addStackDependency(data, 'imports the table, bucket and key by export name');
   const jobs = new JobsStack(app, `${prefix}-Jobs`, { stage: options.stage, env: options.env, app: application, workers });
   jobs.addStackDependency(workers, 'uses the alarm topic, the schedule group and the scheduler role of the workers stack');
   const consumers = new ConsumersStack(app, `${prefix}-Consumers`, { stage: options.stage, env: options.env, app: application, workers });
   consumers.addStackDependency(workers, 'uses the alarm topic, the environment and the resources of the workers stack');
-  const api = new ApiStack(app, `${prefix}-Api`, { stage: options.stage, env: options.env, serviceEnvironment: workers.serviceEnvironment, workers, dashboardDist: options.dashboardDist });
+  const api = new ApiStack(app, `${prefix}-Api`, {
+    stage: options.stage,
+    env: options.env,
+    serviceEnvironment: workers.serviceEnvironment,
+    workers,
+    dashboardDist: options.dashboardDist,
+  });
   api.addStackDependency(workers, 'uses the queues, bus and scheduler of the workers stack');
   // The API's functions and routes, split by lib/layout.ts so each stack keeps room to grow.
   const routes = Object.fromEntries(
@@ -52,7 +65,7 @@ export function buildStacks(app: CdkApp, options: BuildOptions) {
         settings: workers.settings,
       });
       stack.addStackDependency(api, 'its routes join the HTTP API');
-      stack.addStackDependency(jobs, 'its functions send timers to the job groups\' queues');
+      stack.addStackDependency(jobs, "its functions send timers to the job groups' queues");
       return [`api${name}`, stack] as const;
     }),
   ) as Record<`api${ApiRouteStackName}`, ApiRoutesStack>;

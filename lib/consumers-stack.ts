@@ -1,6 +1,6 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import type { App } from '../shared/composition/assemble';
 import type { AccessNeed } from '../shared/platform/capability';
 import { grantNeeds } from './constructs/access';
@@ -27,7 +27,10 @@ export class ConsumersStack extends Stack {
   constructor(scope: Construct, id: string, props: ConsumersStackProps) {
     super(scope, id, props);
     const { app, workers } = props;
-    const consumers = [...app.consumers.map((c) => ({ name: c.name, kind: 'consumer' as const, needs: c.needs })), ...app.externalConsumers.map((c) => ({ name: c.name, kind: 'external-consumer' as const, needs: c.needs }))];
+    const consumers = [
+      ...app.consumers.map((c) => ({ name: c.name, kind: 'consumer' as const, needs: c.needs })),
+      ...app.externalConsumers.map((c) => ({ name: c.name, kind: 'external-consumer' as const, needs: c.needs })),
+    ];
     for (const consumer of consumers) {
       const fn = new ServiceFunction(this, `Consumer-${consumer.name}`, {
         entryName: consumer.kind,

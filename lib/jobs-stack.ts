@@ -39,7 +39,11 @@ export class JobsStack extends Stack {
     const topic = workers.alarmTopic;
 
     for (const group of app.jobGroups) {
-      const dlq = new Queue(this, `JobsQueue-${group.name}-Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+      const dlq = new Queue(this, `JobsQueue-${group.name}-Dlq`, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
       deadLetterAlarm(this, `JobsQueue-${group.name}-DlqAlarm`, topic, dlq, `Jobs of ${group.name}`);
       // Named: every function derives the queue's address from the group (JOBS_QUEUE_*_PREFIX).
       const queue = new Queue(this, `JobsQueue-${group.name}`, {
@@ -79,7 +83,11 @@ export class JobsStack extends Stack {
     }
 
     new CfnOutput(this, 'DeadLetterQueues', {
-      value: Stack.of(this).toJsonString(Object.fromEntries(this.deadLetterQueues.map((q) => [q.name, { kind: q.kind, dlq: q.dlq.queueUrl, dlqArn: q.dlq.queueArn, source: q.source?.queueArn }]))),
+      value: Stack.of(this).toJsonString(
+        Object.fromEntries(
+          this.deadLetterQueues.map((q) => [q.name, { kind: q.kind, dlq: q.dlq.queueUrl, dlqArn: q.dlq.queueArn, source: q.source?.queueArn }]),
+        ),
+      ),
       description: 'Dead-letter queues of the jobs queues by redrive name (read by npm run admin -- redrive)',
     });
   }

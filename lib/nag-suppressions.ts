@@ -34,14 +34,29 @@ const ACCOUNT = '(?:\\d{12}|<AWS::AccountId>)';
  */
 export const EXPECTED_WILDCARDS: { pattern: RegExp; reason: string }[] = [
   { pattern: /^Resource::\*$/, reason: 'X-Ray trace writes (xray:PutTraceSegments, PutTelemetryRecords) only accept Resource *.' },
-  { pattern: /^Resource::CreatorCommerce-[^-]+-TableArn\/index\/\*$/, reason: 'Queries on the single table\'s own global secondary indexes.' },
+  { pattern: /^Resource::CreatorCommerce-[^-]+-TableArn\/index\/\*$/, reason: "Queries on the single table's own global secondary indexes." },
   { pattern: /^Resource::CreatorCommerce-[^-]+-BucketArn\/\*$/, reason: 'Objects of the uploads bucket, and only that bucket.' },
-  { pattern: /^Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*$/, reason: 'Object action families of grantReadWrite, scoped to the uploads bucket.' },
+  {
+    pattern: /^Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*$/,
+    reason: 'Object action families of grantReadWrite, scoped to the uploads bucket.',
+  },
   { pattern: /^Action::kms:(GenerateDataKey|ReEncrypt)\*$/, reason: 'Data-key actions of grantEncryptDecrypt, scoped to the one secrets key.' },
-  { pattern: new RegExp(`^Resource::arn:<AWS::Partition>:scheduler:${REGION}:${ACCOUNT}:schedule/creator-commerce-[^/]+/\\*$`), reason: 'One-time timers inside this stage\'s schedule group only.' },
-  { pattern: /^Resource::<SellerDashboardBucket[0-9A-F]{8}\.Arn>\/\*$/, reason: 'The dashboard deployment writes the app\'s files into its own bucket, and only that bucket.' },
-  { pattern: new RegExp(`^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-${ACCOUNT}-${REGION}/\\*$`), reason: 'The dashboard deployment reads the built app from the CDK bootstrap assets bucket.' },
-  { pattern: new RegExp(`^Resource::arn:<AWS::Partition>:ses:${REGION}:${ACCOUNT}:identity/\\*$`), reason: 'Sending mail from any verified SES identity of this account (the creator chooses the sender).' },
+  {
+    pattern: new RegExp(`^Resource::arn:<AWS::Partition>:scheduler:${REGION}:${ACCOUNT}:schedule/creator-commerce-[^/]+/\\*$`),
+    reason: "One-time timers inside this stage's schedule group only.",
+  },
+  {
+    pattern: /^Resource::<SellerDashboardBucket[0-9A-F]{8}\.Arn>\/\*$/,
+    reason: "The dashboard deployment writes the app's files into its own bucket, and only that bucket.",
+  },
+  {
+    pattern: new RegExp(`^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-${ACCOUNT}-${REGION}/\\*$`),
+    reason: 'The dashboard deployment reads the built app from the CDK bootstrap assets bucket.',
+  },
+  {
+    pattern: new RegExp(`^Resource::arn:<AWS::Partition>:ses:${REGION}:${ACCOUNT}:identity/\\*$`),
+    reason: 'Sending mail from any verified SES identity of this account (the creator chooses the sender).',
+  },
 ];
 
 class AcknowledgeExpectedWildcards implements IAspect {

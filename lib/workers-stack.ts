@@ -11,7 +11,7 @@ import { FilterCriteria, FilterRule, Function as LambdaFn, StartingPosition } fr
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { CARRIES_EVENT, OUTBOX_ENTITY } from '../shared/platform/events';
 import type { App } from '../shared/composition/assemble';
 import { queueUrlVariable } from '../shared/composition/aws-deps';
@@ -137,12 +137,16 @@ export class WorkersStack extends Stack {
     queueAgeAlarm(this, 'JobsQueueAgeAlarm', topic, this.jobsQueue, 600, 'the jobs queue (timers are overdue)');
     const sqsArn = (name: string) => this.formatArn({ service: 'sqs', resource: name, arnFormat: ArnFormat.NO_RESOURCE_NAME });
     this.jobsQueueArns = app.jobGroups.map((group) => sqsArn(jobsQueueName(props.stage, group.name)));
-    const streamDlq = new Queue(this, 'StreamDispatchFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    const streamDlq = new Queue(this, 'StreamDispatchFailures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
     deadLetterAlarm(this, 'StreamDispatchFailuresAlarm', topic, streamDlq, 'Outbox batches of the table stream');
     this.deadLetterQueues.push({ name: 'stream', kind: 'stream', dlq: streamDlq });
     Validations.of(streamDlq).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is the stream event source\'s on-failure destination: a dead-letter queue in all but name, so it needs none of its own.',
+      reason: "This queue is the stream event source's on-failure destination: a dead-letter queue in all but name, so it needs none of its own.",
     });
 
     const group = new CfnScheduleGroup(this, 'Schedules', { name: `creator-commerce-${props.stage}` });
@@ -183,7 +187,12 @@ export class WorkersStack extends Stack {
       scheduleGroupName: this.scheduleGroupName,
       schedulerRole: this.schedulerRole,
       emailConfigurationSetName: configurationSetName,
-      renderFunctionArn: this.formatArn({ service: 'lambda', resource: 'function', resourceName: renderFunctionName, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+      renderFunctionArn: this.formatArn({
+        service: 'lambda',
+        resource: 'function',
+        resourceName: renderFunctionName,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      }),
     };
     this.serviceEnvironment = {
       TABLE_NAME: table.tableName,
@@ -235,12 +244,24 @@ export class WorkersStack extends Stack {
     // queues stay here (the queues hold events; a rule that moved would leave a gap in a deploy);
     // the functions are the consumers stack's, named so that no reference runs back to it.
     const consume = (name: string, eventBus: IEventBus, eventPattern: { source: string[]; detailType?: string[] }) => {
-      const consumerDlq = new Queue(this, `Consumer-${name}-Dlq`, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+      const consumerDlq = new Queue(this, `Consumer-${name}-Dlq`, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
       deadLetterAlarm(this, `Consumer-${name}-DlqAlarm`, topic, consumerDlq, `Events for ${name}`);
       this.deadLetterQueues.push({ name: `consumer:${name}`, kind: 'rule', dlq: consumerDlq, consumer: name });
-      Validations.of(consumerDlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of the bus rule target; it needs none of its own.' });
+      Validations.of(consumerDlq).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason: 'This queue is the dead-letter queue of the bus rule target; it needs none of its own.',
+      });
       const fn = LambdaFn.fromFunctionAttributes(this, `Consumer-${name}-Ref`, {
-        functionArn: this.formatArn({ service: 'lambda', resource: 'function', resourceName: consumerFunctionName(props.stage, name), arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+        functionArn: this.formatArn({
+          service: 'lambda',
+          resource: 'function',
+          resourceName: consumerFunctionName(props.stage, name),
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
         sameEnvironment: true,
         // Its invoke permission for rules is the consumers stack's, beside the function.
         skipPermissions: true,
@@ -274,13 +295,23 @@ export class WorkersStack extends Stack {
     }
 
     // The old jobs queue's worker only forwards each job to its group's queue (no capability code).
-    const router = new ServiceFunction(this, 'JobsWorker', { entryName: 'jobs', app, environment: this.serviceEnvironment, settings, timeout: Duration.seconds(60) });
+    const router = new ServiceFunction(this, 'JobsWorker', {
+      entryName: 'jobs',
+      app,
+      environment: this.serviceEnvironment,
+      settings,
+      timeout: Duration.seconds(60),
+    });
     grantNeeds(router, ['queue'], this.resources);
     router.addEventSource(new SqsEventSource(this.jobsQueue, { batchSize: 10, reportBatchItemFailures: true }));
     this.functions.push(router);
 
     for (const fn of this.functions) watchFunction(fn, topic);
-    notifyingAlarm(this, 'TableThrottlesAlarm', topic, { metric: tableThrottles(table.tableName), threshold: 0, description: 'DynamoDB throttled requests on the table' });
+    notifyingAlarm(this, 'TableThrottlesAlarm', topic, {
+      metric: tableThrottles(table.tableName),
+      threshold: 0,
+      description: 'DynamoDB throttled requests on the table',
+    });
     notifyingAlarm(this, 'PlatformMailRefusedAlarm', topic, {
       metric: platformMailRefused(),
       threshold: 0,
@@ -296,7 +327,12 @@ export class WorkersStack extends Stack {
     new CfnOutput(this, 'EventBusName', { value: this.bus.eventBusName, description: 'Bus the outbox dispatcher puts domain events on' });
     new CfnOutput(this, 'DeadLetterQueues', {
       value: Stack.of(this).toJsonString(
-        Object.fromEntries(this.deadLetterQueues.map((q) => [q.name, { kind: q.kind, dlq: q.dlq.queueUrl, dlqArn: q.dlq.queueArn, source: q.source?.queueArn, consumer: q.consumer }])),
+        Object.fromEntries(
+          this.deadLetterQueues.map((q) => [
+            q.name,
+            { kind: q.kind, dlq: q.dlq.queueUrl, dlqArn: q.dlq.queueArn, source: q.source?.queueArn, consumer: q.consumer },
+          ]),
+        ),
       ),
       description: 'Dead-letter queues by redrive name (read by npm run admin -- redrive)',
     });
@@ -304,7 +340,10 @@ export class WorkersStack extends Stack {
 
   /** Webhook attempts by outcome, from the delivery worker's `webhook attempt` log lines. */
   private countWebhookAttempts(worker: ServiceFunction): void {
-    for (const [outcome, metricName] of [['success', 'WebhookAttemptSucceeded'], ['failed', 'WebhookAttemptFailed']] as const) {
+    for (const [outcome, metricName] of [
+      ['success', 'WebhookAttemptSucceeded'],
+      ['failed', 'WebhookAttemptFailed'],
+    ] as const) {
       new MetricFilter(this, `${metricName}Filter`, {
         logGroup: worker.logGroup,
         metricNamespace: WEBHOOK_METRICS_NAMESPACE,

@@ -34,7 +34,10 @@ export function contributors(metafile: Metafile, count = 5): { module: string; b
       sums.set(pkg, (sums.get(pkg) ?? 0) + bytesInOutput);
     }
   }
-  return [...sums].map(([module, bytes]) => ({ module, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, count);
+  return [...sums]
+    .map(([module, bytes]) => ({ module, bytes }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, count);
 }
 
 /** `tracing` as the default deploy has it (X-Ray on) unless told otherwise (`-c tracing=off`). */
@@ -61,9 +64,15 @@ export async function bundleFloor(): Promise<BundleResult[]> {
   mkdirSync(OUT_DIR, { recursive: true });
   const entry = join(ENTRY_DIR, 'floor.ts');
   mkdirSync(ENTRY_DIR, { recursive: true });
-  writeFileSync(entry, "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\n");
+  writeFileSync(
+    entry,
+    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\n",
+  );
   const results: BundleResult[] = [];
-  for (const [name, options] of [['floor (SDK defaults)', { ...ESBUILD_OPTIONS, alias: {} }], ['floor (function options)', ESBUILD_OPTIONS]] as const) {
+  for (const [name, options] of [
+    ['floor (SDK defaults)', { ...ESBUILD_OPTIONS, alias: {} }],
+    ['floor (function options)', ESBUILD_OPTIONS],
+  ] as const) {
     const outfile = join(OUT_DIR, `${name.replace(/\W+/g, '-')}.mjs`);
     const out = await build({ ...options, entryPoints: [entry], outfile, bundle: true, platform: 'node', sourcemap: false, metafile: true, logLevel: 'error' });
     results.push({ name, entry: relativeToRoot(entry), outfile, bytes: statSync(outfile).size, top: contributors(out.metafile) });

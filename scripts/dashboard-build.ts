@@ -25,7 +25,10 @@ export function dashboardIsStale(): boolean {
 }
 
 export function buildDashboard(): void {
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(DASHBOARD, 'vite.config.ts')], { cwd: ROOT, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(DASHBOARD, 'vite.config.ts')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error(`dashboard build failed (exit ${result.status})`);
 }
 

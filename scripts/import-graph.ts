@@ -110,7 +110,8 @@ export function layerViolations(graph: Map<string, string[]>): Violation[] {
   const violations: Violation[] = [];
   for (const [from, targets] of graph) {
     for (const to of targets) {
-      if (layerOf(to) > layerOf(from) && !manifestProvidesPort(from, to)) violations.push({ from, to, why: `layer ${layerOf(from)} imports layer ${layerOf(to)}` });
+      if (layerOf(to) > layerOf(from) && !manifestProvidesPort(from, to))
+        violations.push({ from, to, why: `layer ${layerOf(from)} imports layer ${layerOf(to)}` });
       const [a, b] = [capabilityOf(from), capabilityOf(to)];
       if (a && b && a !== b && /\/repository\.ts$/.test(to)) violations.push({ from, to, why: `${a} reads ${b}'s repository; call ${b}'s service instead` });
     }

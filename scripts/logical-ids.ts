@@ -16,7 +16,11 @@ try {
 } catch {
   // conflicted or missing: compare against nothing
 }
-const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', settings: { senderEmail: 'no-reply@example.com' }, env: { account: '123456789012', region: 'eu-west-1' } });
+const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), {
+  stage: 'prod',
+  settings: { senderEmail: 'no-reply@example.com' },
+  env: { account: '123456789012', region: 'eu-west-1' },
+});
 const after: Record<string, Record<string, string>> = {};
 for (const [name, stack] of Object.entries(stacks)) {
   const resources = Template.fromStack(stack).toJSON().Resources as Record<string, { Type: string }>;

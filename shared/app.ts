@@ -44,6 +44,42 @@ import { webhooks } from './webhooks/index';
  * of the processor's port) comes just before the processor, whose API function serves its hosted
  * page, so the routes keep their order; the Stripe provider's webhook route rides on it too.
  */
-export const CAPABILITIES: Capability[] = [account, catalog, webhooks, storefront, checkout, processorSandbox, processor, sales, subscriptions, credits, sheets, events, team, audience, email, processorStripe, automations, funnels, memberships, segments, imports, forms, links, survey, receipts, productFiles, licenses, usage, retention, dashboard, analytics, audit, privacy, invoices, platformMail];
+export const CAPABILITIES: Capability[] = [
+  account,
+  catalog,
+  webhooks,
+  storefront,
+  checkout,
+  processorSandbox,
+  processor,
+  sales,
+  subscriptions,
+  credits,
+  sheets,
+  events,
+  team,
+  audience,
+  email,
+  processorStripe,
+  automations,
+  funnels,
+  memberships,
+  segments,
+  imports,
+  forms,
+  links,
+  survey,
+  receipts,
+  productFiles,
+  licenses,
+  usage,
+  retention,
+  dashboard,
+  analytics,
+  audit,
+  privacy,
+  invoices,
+  platformMail,
+];
 
 export const APP = assembleApp(CAPABILITIES);

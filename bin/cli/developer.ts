@@ -28,7 +28,10 @@ async function call(target: ApiTarget, method: string, path: string, body?: unkn
  * runs unchanged. Events come from the events API (no public address needed); only events
  * created after `listen` starts are forwarded.
  */
-export async function listen(target: ApiTarget, options: { forwardTo: string; secret?: string; intervalMs?: number; signal?: AbortSignal; log?: (line: string) => void }) {
+export async function listen(
+  target: ApiTarget,
+  options: { forwardTo: string; secret?: string; intervalMs?: number; signal?: AbortSignal; log?: (line: string) => void },
+) {
   const secret = options.secret ?? randomBytes(24).toString('hex');
   const log = options.log ?? ((line: string) => console.log(line));
   const seen = new Set<string>();
@@ -42,7 +45,11 @@ export async function listen(target: ApiTarget, options: { forwardTo: string; se
       seen.add(event.id);
       const body = JSON.stringify({ ...event, webhookId: 'listen' });
       try {
-        const response = await fetch(options.forwardTo, { method: 'POST', headers: deliveryHeaders({ secret, body, eventType: event.type, eventId: event.id, nowMs: Date.now() }), body });
+        const response = await fetch(options.forwardTo, {
+          method: 'POST',
+          headers: deliveryHeaders({ secret, body, eventType: event.type, eventId: event.id, nowMs: Date.now() }),
+          body,
+        });
         log(`${event.type} ${event.id} -> ${response.status}`);
       } catch (error) {
         log(`${event.type} ${event.id} -> failed: ${(error as Error).message}`);
@@ -73,7 +80,11 @@ export async function trigger(target: ApiTarget, type: string, options: { localC
     await call(target, 'DELETE', `/products/${product._id}`);
     return log(`product.deleted: product ${product._id}`);
   }
-  const session = await call(target, 'POST', '/checkout/sessions', { productId: product._id, successUrl: 'https://example.com/thanks', cancelUrl: 'https://example.com/cart' });
+  const session = await call(target, 'POST', '/checkout/sessions', {
+    productId: product._id,
+    successUrl: 'https://example.com/thanks',
+    cancelUrl: 'https://example.com/cart',
+  });
   if (!options.localControlUrl) {
     log(`Open ${session.url} and pay with 4242 4242 4242 4242 to emit ${type}.`);
     return;

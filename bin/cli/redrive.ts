@@ -1,7 +1,21 @@
 import { readFileSync } from 'node:fs';
-import { DeleteMessageBatchCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, StartMessageMoveTaskCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageBatchCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  StartMessageMoveTaskCommand,
+  type Message,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { GetRecordsCommand, GetShardIteratorCommand, TrimmedDataAccessException, type DynamoDBStreamsClient, type _Record } from '@aws-sdk/client-dynamodb-streams';
+import {
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  TrimmedDataAccessException,
+  type DynamoDBStreamsClient,
+  type _Record,
+} from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { EventBridgeBus } from '../../shared/adapters/aws/bus';
@@ -96,7 +110,13 @@ async function replay(queue: DeadLetterQueueOutput, options: { dryRun?: boolean;
   const seen = new Set<string>();
   for (;;) {
     const received = await clients.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queue.dlq, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: VISIBILITY_SECONDS, MessageAttributeNames: ['All'] }),
+      new ReceiveMessageCommand({
+        QueueUrl: queue.dlq,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        VisibilityTimeout: VISIBILITY_SECONDS,
+        MessageAttributeNames: ['All'],
+      }),
     );
     const fresh = (received.Messages ?? []).filter((m) => m.MessageId && !seen.has(m.MessageId));
     if (!fresh.length) return;
@@ -106,12 +126,19 @@ async function replay(queue: DeadLetterQueueOutput, options: { dryRun?: boolean;
   }
 }
 
-async function replayRuleMessages(queue: DeadLetterQueueOutput, messages: Message[], options: { dryRun?: boolean; busName: string }, clients: RedriveClients, report: RedriveReport) {
+async function replayRuleMessages(
+  queue: DeadLetterQueueOutput,
+  messages: Message[],
+  options: { dryRun?: boolean; busName: string },
+  clients: RedriveClients,
+  report: RedriveReport,
+) {
   const events: { message: Message; event: { source: string; 'detail-type': string; detail: { id?: string } } }[] = [];
   for (const message of messages) {
     try {
       const event = JSON.parse(message.Body ?? '');
-      if (typeof event?.source !== 'string' || typeof event['detail-type'] !== 'string' || typeof event.detail !== 'object') throw new Error('not an EventBridge event');
+      if (typeof event?.source !== 'string' || typeof event['detail-type'] !== 'string' || typeof event.detail !== 'object')
+        throw new Error('not an EventBridge event');
       events.push({ message, event });
       const why = message.MessageAttributes?.ERROR_MESSAGE?.StringValue;
       report.lines.push(`${event.detail.id ?? event.id} ${event['detail-type']}${why ? ` (failed: ${why})` : ''}`);
@@ -126,7 +153,12 @@ async function replayRuleMessages(queue: DeadLetterQueueOutput, messages: Messag
   if (!events.length) return;
   const answer = await clients.events.send(
     new PutEventsCommand({
-      Entries: events.map(({ event }) => ({ EventBusName: options.busName, Source: event.source, DetailType: event['detail-type'], Detail: JSON.stringify(event.detail) })),
+      Entries: events.map(({ event }) => ({
+        EventBusName: options.busName,
+        Source: event.source,
+        DetailType: event['detail-type'],
+        Detail: JSON.stringify(event.detail),
+      })),
     }),
   );
   const done: Message[] = [];
@@ -136,7 +168,9 @@ async function replayRuleMessages(queue: DeadLetterQueueOutput, messages: Messag
     else report.left.push(`${event.detail.id}: EventBridge refused it (${entry?.ErrorCode ?? 'no answer'} ${entry?.ErrorMessage ?? ''})`.trim());
   });
   if (!done.length) return;
-  await clients.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queue.dlq, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
+  await clients.sqs.send(
+    new DeleteMessageBatchCommand({ QueueUrl: queue.dlq, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }),
+  );
   report.moved += done.length;
 }
 
@@ -148,7 +182,13 @@ interface StreamBatchInfo {
   streamArn: string;
 }
 
-async function replayStreamBatch(queue: DeadLetterQueueOutput, message: Message, options: { dryRun?: boolean; busName: string }, clients: RedriveClients, report: RedriveReport) {
+async function replayStreamBatch(
+  queue: DeadLetterQueueOutput,
+  message: Message,
+  options: { dryRun?: boolean; busName: string },
+  clients: RedriveClients,
+  report: RedriveReport,
+) {
   let info: StreamBatchInfo;
   try {
     info = JSON.parse(message.Body ?? '').DDBStreamBatchInfo;
@@ -162,15 +202,22 @@ async function replayStreamBatch(queue: DeadLetterQueueOutput, message: Message,
     records = await readRange(clients.streams, info);
   } catch (error) {
     if (error instanceof TrimmedDataAccessException) {
-      report.left.push(`${info.shardId} ${info.startSequenceNumber}..${info.endSequenceNumber}: past the stream's 24 hours; GET /events lists the events (30 days)`);
+      report.left.push(
+        `${info.shardId} ${info.startSequenceNumber}..${info.endSequenceNumber}: past the stream's 24 hours; GET /events lists the events (30 days)`,
+      );
       return;
     }
     throw error;
   }
   const events = eventsFromStreamImages(
-    records.map((r) => ({ eventName: r.eventName, newImage: r.dynamodb?.NewImage ? unmarshall(r.dynamodb.NewImage as Record<string, AttributeValue>) : undefined })),
+    records.map((r) => ({
+      eventName: r.eventName,
+      newImage: r.dynamodb?.NewImage ? unmarshall(r.dynamodb.NewImage as Record<string, AttributeValue>) : undefined,
+    })),
   );
-  report.lines.push(`${info.shardId} ${info.startSequenceNumber}..${info.endSequenceNumber}: ${records.length} record(s), events ${events.map((e) => `${e.id} ${e.type}`).join(', ') || 'none'}`);
+  report.lines.push(
+    `${info.shardId} ${info.startSequenceNumber}..${info.endSequenceNumber}: ${records.length} record(s), events ${events.map((e) => `${e.id} ${e.type}`).join(', ') || 'none'}`,
+  );
   if (options.dryRun) {
     report.moved += 1;
     return;
@@ -184,7 +231,12 @@ async function replayStreamBatch(queue: DeadLetterQueueOutput, message: Message,
 async function readRange(streams: RedriveClients['streams'], info: StreamBatchInfo): Promise<_Record[]> {
   const end = BigInt(info.endSequenceNumber);
   const iterator = await streams.send(
-    new GetShardIteratorCommand({ StreamArn: info.streamArn, ShardId: info.shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: info.startSequenceNumber }),
+    new GetShardIteratorCommand({
+      StreamArn: info.streamArn,
+      ShardId: info.shardId,
+      ShardIteratorType: 'AT_SEQUENCE_NUMBER',
+      SequenceNumber: info.startSequenceNumber,
+    }),
   );
   const out: _Record[] = [];
   let next = iterator.ShardIterator;

@@ -10,7 +10,12 @@ const router = createBrowserRouter(
     {
       path: '/',
       element: <Shell pages={PAGES} />,
-      children: [...PAGES.map((page) => (page.path === '' ? { index: true, element: <Guard page={page} pages={PAGES} /> } : { path: page.path, element: <Guard page={page} pages={PAGES} /> })), { path: '*', element: <NotFoundPage /> }],
+      children: [
+        ...PAGES.map((page) =>
+          page.path === '' ? { index: true, element: <Guard page={page} pages={PAGES} /> } : { path: page.path, element: <Guard page={page} pages={PAGES} /> },
+        ),
+        { path: '*', element: <NotFoundPage /> },
+      ],
     },
   ],
   { basename: import.meta.env.BASE_URL.replace(/\/$/, '') },

@@ -87,10 +87,14 @@ export function SessionProvider({ config, children }: { config: DashboardConfig;
     return () => window.clearTimeout(timer);
   }, [session, expire]);
 
-  const api = useMemo(() => createApiClient(config.apiBaseUrl, current?.token, () => expire('Your session has expired. Sign in again.')), [config.apiBaseUrl, current?.token, expire]);
+  const api = useMemo(
+    () => createApiClient(config.apiBaseUrl, current?.token, () => expire('Your session has expired. Sign in again.')),
+    [config.apiBaseUrl, current?.token, expire],
+  );
 
   const value = useMemo<SessionState>(() => {
-    const modes = session && current ? (['live', 'test'] as Mode[]).filter((m) => session.stores.some((s) => s.accountId === current.accountId && s.mode === m)) : [];
+    const modes =
+      session && current ? (['live', 'test'] as Mode[]).filter((m) => session.stores.some((s) => s.accountId === current.accountId && s.mode === m)) : [];
     return {
       config,
       session,
@@ -106,7 +110,12 @@ export function SessionProvider({ config, children }: { config: DashboardConfig;
         const wanted = remembered ?? 'test';
         const modeOk = signedIn.stores.some((s) => s.accountId === chosen && s.mode === wanted);
         setNotice(null);
-        update({ ...signedIn, accountId: chosen, mode: modeOk ? wanted : (signedIn.stores.find((s) => s.accountId === chosen)?.mode ?? 'live'), modeSettled: remembered !== null });
+        update({
+          ...signedIn,
+          accountId: chosen,
+          mode: modeOk ? wanted : (signedIn.stores.find((s) => s.accountId === chosen)?.mode ?? 'live'),
+          modeSettled: remembered !== null,
+        });
       },
       selectStore(accountId) {
         if (!session) return;
@@ -127,7 +136,12 @@ export function SessionProvider({ config, children }: { config: DashboardConfig;
         // The server ends every token of the sign-in first: "signed out" is only said once it is true.
         const token = current?.token;
         // A 401 means the session had already ended elsewhere: that is signed out too.
-        const ended = token ? await signOutEverywhere(config.apiBaseUrl, token).then(() => true, (error: unknown) => error instanceof ApiFailure && error.status === 401) : true;
+        const ended = token
+          ? await signOutEverywhere(config.apiBaseUrl, token).then(
+              () => true,
+              (error: unknown) => error instanceof ApiFailure && error.status === 401,
+            )
+          : true;
         update(null);
         setNotice(ended ? 'You are signed out.' : 'You are signed out on this device. The server could not be reached, so the session ends when it expires.');
       },

@@ -36,7 +36,10 @@ export function bundleSync(request: BundleRequest): void {
     bundler().postMessage({ signal, port: port2, request }, [port2]);
     const waited = Atomics.wait(signal, 0, 0, BUILD_TIMEOUT_MS);
     const reply = receiveMessageOnPort(port1)?.message as { ok: true } | { ok: false; error: string } | undefined;
-    if (!reply) throw new Error(`Bundling ${request.entryPoints.join(', ')} ${waited === 'timed-out' ? `took over ${BUILD_TIMEOUT_MS / 1000} s` : 'got no answer'}: the bundler worker did not finish`);
+    if (!reply)
+      throw new Error(
+        `Bundling ${request.entryPoints.join(', ')} ${waited === 'timed-out' ? `took over ${BUILD_TIMEOUT_MS / 1000} s` : 'got no answer'}: the bundler worker did not finish`,
+      );
     if (!reply.ok) throw new Error(`Bundling ${request.entryPoints.join(', ')} failed:\n${reply.error}`);
   } finally {
     port1.close();

@@ -94,7 +94,11 @@ export class DashboardHosting extends Construct {
       },
     });
 
-    const router = new CloudFrontFunction(this, 'Router', { code: FunctionCode.fromInline(ROUTER_CODE), runtime: FunctionRuntime.JS_2_0, comment: 'Dashboard client routes to index.html' });
+    const router = new CloudFrontFunction(this, 'Router', {
+      code: FunctionCode.fromInline(ROUTER_CODE),
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Dashboard client routes to index.html',
+    });
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Seller dashboard',
       minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
@@ -128,19 +132,28 @@ export class DashboardHosting extends Construct {
       });
     deploy('DeployAssets', app, { exclude: ['*'], include: ['assets/*'] }, cacheControl('/dashboard/assets/index-0123456789.js'));
     deploy('DeployFiles', app, { exclude: ['assets/*', 'index.html', 'config.json'] }, cacheControl('/dashboard/favicon.svg'));
-    deploy('DeployEntry', [...app, Source.jsonData('config.json', dashboardConfig(props.apiUrl))], { exclude: ['*'], include: ['index.html', 'config.json'] }, cacheControl('/dashboard/index.html'), [
-      '/dashboard/index.html',
-      '/dashboard/config.json',
-    ]);
+    deploy(
+      'DeployEntry',
+      [...app, Source.jsonData('config.json', dashboardConfig(props.apiUrl))],
+      { exclude: ['*'], include: ['index.html', 'config.json'] },
+      cacheControl('/dashboard/index.html'),
+      ['/dashboard/index.html', '/dashboard/config.json'],
+    );
 
     new CfnOutput(this, 'Url', { value: this.url, description: 'The seller dashboard' });
 
     Validations.of(this).acknowledge(
-      { id: 'AwsSolutions-S1', reason: 'The dashboard bucket holds only the public build of the app, read by CloudFront alone; object access logs would record nothing of value.' },
+      {
+        id: 'AwsSolutions-S1',
+        reason: 'The dashboard bucket holds only the public build of the app, read by CloudFront alone; object access logs would record nothing of value.',
+      },
       { id: 'AwsSolutions-CFR1', reason: 'Sellers and their teams sign in from anywhere; no geographic restriction applies.' },
       { id: 'AwsSolutions-CFR2', reason: 'The distribution serves static files only; the API it talks to has its own throttling and per-account limits.' },
       { id: 'AwsSolutions-CFR3', reason: 'Static files only; standard logging would need an ACL-enabled bucket for little value (the API keeps access logs).' },
-      { id: 'AwsSolutions-CFR4', reason: 'The default CloudFront certificate is used until a custom domain is configured; the minimum protocol is set to TLSv1.2_2021 for when one is.' },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason: 'The default CloudFront certificate is used until a custom domain is configured; the minimum protocol is set to TLSv1.2_2021 for when one is.',
+      },
     );
   }
 }

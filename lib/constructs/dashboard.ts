@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Dashboard, GraphWidget, MathExpression, Metric, SingleValueWidget, TextWidget, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Dashboard, GraphWidget, type MathExpression, Metric, SingleValueWidget, TextWidget, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { DeadLetterQueue } from '../workers-stack';
@@ -32,36 +32,73 @@ export class OperationsDashboard extends Construct {
     super(scope, id);
     const perFunction = (fns: { name: string; fn: IFunction }[], metric: (fn: IFunction) => IMetric, label: string) =>
       fns.map(({ name, fn }) => (metric(fn) as Metric).with({ label: `${label} ${name}`.trim(), period: PERIOD }));
-    const dbMetric = (metricName: string) => new Metric({ namespace: 'AWS/DynamoDB', metricName, dimensionsMap: { TableName: props.tableName }, statistic: 'Sum', period: PERIOD });
+    const dbMetric = (metricName: string) =>
+      new Metric({ namespace: 'AWS/DynamoDB', metricName, dimensionsMap: { TableName: props.tableName }, statistic: 'Sum', period: PERIOD });
 
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `creator-commerce-${props.stage}`, defaultInterval: Duration.hours(6) });
-    this.dashboard.addWidgets(new TextWidget({ markdown: `# Creator Commerce (${props.stage})\nAlarms notify the stage's alarm topic; dead letters are redriven with \`npm run admin -- redrive --queue <name>\`.`, width: 24, height: 2 }));
+    this.dashboard.addWidgets(
+      new TextWidget({
+        markdown: `# Creator Commerce (${props.stage})\nAlarms notify the stage's alarm topic; dead letters are redriven with \`npm run admin -- redrive --queue <name>\`.`,
+        width: 24,
+        height: 2,
+      }),
+    );
     this.dashboard.addWidgets(
       new GraphWidget({
         title: 'API requests and errors',
-        left: [props.api.metricCount({ period: PERIOD, label: 'Requests' }), props.api.metricClientError({ period: PERIOD, label: '4xx' }), props.api.metricServerError({ period: PERIOD, label: '5xx' })],
+        left: [
+          props.api.metricCount({ period: PERIOD, label: 'Requests' }),
+          props.api.metricClientError({ period: PERIOD, label: '4xx' }),
+          props.api.metricServerError({ period: PERIOD, label: '5xx' }),
+        ],
         width: 8,
       }),
       new GraphWidget({
         title: 'API latency',
-        left: [props.api.metricLatency({ period: PERIOD, statistic: 'p50', label: 'p50' }), props.api.metricLatency({ period: PERIOD, statistic: 'p99', label: 'p99' })],
+        left: [
+          props.api.metricLatency({ period: PERIOD, statistic: 'p50', label: 'p50' }),
+          props.api.metricLatency({ period: PERIOD, statistic: 'p99', label: 'p99' }),
+        ],
         width: 8,
       }),
       new SingleValueWidget({ title: 'Webhook delivery success rate (%)', metrics: [webhookSuccessRate()], width: 8 }),
     );
     this.dashboard.addWidgets(
-      new GraphWidget({ title: 'API functions: errors', left: perFunction(props.apiFunctions, (fn) => fn.metricErrors({ statistic: 'Sum' }), 'errors'), width: 8 }),
-      new GraphWidget({ title: 'API functions: throttles', left: perFunction(props.apiFunctions, (fn) => fn.metricThrottles({ statistic: 'Sum' }), 'throttles'), width: 8 }),
-      new GraphWidget({ title: 'API functions: duration p99', left: perFunction(props.apiFunctions, (fn) => fn.metricDuration({ statistic: 'p99' }), 'p99'), width: 8 }),
-    );
-    this.dashboard.addWidgets(
-      new GraphWidget({ title: 'Workers: invocations', left: perFunction(props.workerFunctions, (fn) => fn.metricInvocations({ statistic: 'Sum' }), ''), width: 8 }),
       new GraphWidget({
-        title: 'Workers: errors and throttles',
-        left: [...perFunction(props.workerFunctions, (fn) => fn.metricErrors({ statistic: 'Sum' }), 'errors'), ...perFunction(props.workerFunctions, (fn) => fn.metricThrottles({ statistic: 'Sum' }), 'throttles')],
+        title: 'API functions: errors',
+        left: perFunction(props.apiFunctions, (fn) => fn.metricErrors({ statistic: 'Sum' }), 'errors'),
         width: 8,
       }),
-      new GraphWidget({ title: 'Outbox dispatcher: stream iterator age (ms)', left: [props.streamDispatcher.metric('IteratorAge', { statistic: 'Maximum', period: PERIOD })], width: 8 }),
+      new GraphWidget({
+        title: 'API functions: throttles',
+        left: perFunction(props.apiFunctions, (fn) => fn.metricThrottles({ statistic: 'Sum' }), 'throttles'),
+        width: 8,
+      }),
+      new GraphWidget({
+        title: 'API functions: duration p99',
+        left: perFunction(props.apiFunctions, (fn) => fn.metricDuration({ statistic: 'p99' }), 'p99'),
+        width: 8,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Workers: invocations',
+        left: perFunction(props.workerFunctions, (fn) => fn.metricInvocations({ statistic: 'Sum' }), ''),
+        width: 8,
+      }),
+      new GraphWidget({
+        title: 'Workers: errors and throttles',
+        left: [
+          ...perFunction(props.workerFunctions, (fn) => fn.metricErrors({ statistic: 'Sum' }), 'errors'),
+          ...perFunction(props.workerFunctions, (fn) => fn.metricThrottles({ statistic: 'Sum' }), 'throttles'),
+        ],
+        width: 8,
+      }),
+      new GraphWidget({
+        title: 'Outbox dispatcher: stream iterator age (ms)',
+        left: [props.streamDispatcher.metric('IteratorAge', { statistic: 'Maximum', period: PERIOD })],
+        width: 8,
+      }),
     );
     this.dashboard.addWidgets(
       new GraphWidget({

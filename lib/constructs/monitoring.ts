@@ -7,7 +7,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 
 const FIVE_MINUTES = Duration.minutes(5);
 
@@ -24,7 +24,12 @@ export function createAlarmTopic(scope: Construct, alarmEmail?: string): Topic {
 }
 
 /** Creates an alarm that notifies the topic when it fires and when it clears. */
-export function notifyingAlarm(scope: Construct, id: string, topic: ITopic, props: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number; comparison?: ComparisonOperator }): Alarm {
+export function notifyingAlarm(
+  scope: Construct,
+  id: string,
+  topic: ITopic,
+  props: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number; comparison?: ComparisonOperator },
+): Alarm {
   const alarm = new Alarm(scope, id, {
     metric: props.metric,
     threshold: props.threshold,
@@ -73,13 +78,20 @@ export function queueAgeAlarm(scope: Construct, id: string, topic: ITopic, queue
 
 /** Read and write throttle events of the table, summed. */
 export function tableThrottles(tableName: string): MathExpression {
-  const metric = (metricName: string) => new Metric({ namespace: 'AWS/DynamoDB', metricName, dimensionsMap: { TableName: tableName }, statistic: 'Sum', period: FIVE_MINUTES });
-  return new MathExpression({ expression: 'reads + writes', usingMetrics: { reads: metric('ReadThrottleEvents'), writes: metric('WriteThrottleEvents') }, label: 'Throttled requests', period: FIVE_MINUTES });
+  const metric = (metricName: string) =>
+    new Metric({ namespace: 'AWS/DynamoDB', metricName, dimensionsMap: { TableName: tableName }, statistic: 'Sum', period: FIVE_MINUTES });
+  return new MathExpression({
+    expression: 'reads + writes',
+    usingMetrics: { reads: metric('ReadThrottleEvents'), writes: metric('WriteThrottleEvents') },
+    label: 'Throttled requests',
+    period: FIVE_MINUTES,
+  });
 }
 
 /** EventBridge Scheduler timers that never reached the jobs queue (dropped or refused by it). */
 export function overdueTimers(scheduleGroup: string): MathExpression {
-  const metric = (metricName: string) => new Metric({ namespace: 'AWS/Scheduler', metricName, dimensionsMap: { ScheduleGroup: scheduleGroup }, statistic: 'Sum', period: FIVE_MINUTES });
+  const metric = (metricName: string) =>
+    new Metric({ namespace: 'AWS/Scheduler', metricName, dimensionsMap: { ScheduleGroup: scheduleGroup }, statistic: 'Sum', period: FIVE_MINUTES });
   return new MathExpression({
     expression: 'dropped + targetErrors',
     usingMetrics: { dropped: metric('InvocationDroppedCount'), targetErrors: metric('TargetErrorCount') },
@@ -93,12 +105,23 @@ export function overdueTimers(scheduleGroup: string): MathExpression {
  * count them (shared/platform-mail/send.ts, Powertools metrics with the service dimension).
  */
 export const platformMailRefused = () =>
-  new Metric({ namespace: WEBHOOK_METRICS_NAMESPACE, metricName: 'PlatformMailRefused', dimensionsMap: { service: 'creator-commerce' }, statistic: 'Sum', period: FIVE_MINUTES });
+  new Metric({
+    namespace: WEBHOOK_METRICS_NAMESPACE,
+    metricName: 'PlatformMailRefused',
+    dimensionsMap: { service: 'creator-commerce' },
+    statistic: 'Sum',
+    period: FIVE_MINUTES,
+  });
 
 /** Webhook attempts by outcome, counted from the delivery worker's `webhook attempt` log lines. */
 export const WEBHOOK_METRICS_NAMESPACE = 'CreatorCommerce';
 export const webhookAttempts = (outcome: 'success' | 'failed') =>
-  new Metric({ namespace: WEBHOOK_METRICS_NAMESPACE, metricName: outcome === 'success' ? 'WebhookAttemptSucceeded' : 'WebhookAttemptFailed', statistic: 'Sum', period: FIVE_MINUTES });
+  new Metric({
+    namespace: WEBHOOK_METRICS_NAMESPACE,
+    metricName: outcome === 'success' ? 'WebhookAttemptSucceeded' : 'WebhookAttemptFailed',
+    statistic: 'Sum',
+    period: FIVE_MINUTES,
+  });
 
 export const webhookSuccessRate = () =>
   new MathExpression({

@@ -3,7 +3,7 @@ import { Architecture, Function as LambdaFunction, LoggingFormat, Runtime, Traci
 import type { App } from '../../shared/composition/assemble';
 import { functionSettings, writeFunctionEntry, type FunctionKind } from '../../shared/composition/function-entries';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { join } from 'node:path';
 import { bundledCode, type PackagedFile } from './function-code';
 import type { DeploySettings } from './settings';
@@ -54,7 +54,8 @@ export class ServiceFunction extends LambdaFunction {
       ...rest,
     });
     const declared = functionSettings(app, { kind: entryName, appFunction });
-    if (declared.length && !settings) throw new Error(`${id} needs the settings ${declared.map((s) => s.name).join(', ')}, and was built without the deployment's settings`);
+    if (declared.length && !settings)
+      throw new Error(`${id} needs the settings ${declared.map((s) => s.name).join(', ')}, and was built without the deployment's settings`);
     settings?.give(this, declared);
   }
 }

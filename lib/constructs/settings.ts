@@ -57,10 +57,14 @@ export class DeploySettings extends Construct {
       });
       Validations.of(secret).acknowledge({
         id: 'AwsSolutions-SMG4',
-        reason: 'A generated HMAC key with no external party to coordinate with: it is rotated by putting a new random value (README, Secrets), which functions read within their cache time; no rotation Lambda is needed.',
+        reason:
+          'A generated HMAC key with no external party to coordinate with: it is rotated by putting a new random value (README, Secrets), which functions read within their cache time; no rotation Lambda is needed.',
       });
       this.secrets.set(setting.name, secret);
-      new CfnOutput(scope, `${idOf(setting.name)}Arn`, { value: secret.secretArn, description: `ARN of the ${setting.name} secret (${setting.summary}); rotate it with put-secret-value (README, Secrets)` });
+      new CfnOutput(scope, `${idOf(setting.name)}Arn`, {
+        value: secret.secretArn,
+        description: `ARN of the ${setting.name} secret (${setting.summary}); rotate it with put-secret-value (README, Secrets)`,
+      });
     }
   }
 

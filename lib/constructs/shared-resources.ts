@@ -16,7 +16,11 @@ export interface StatefulResources {
 export function importStateful(scope: Construct, stage: string): StatefulResources {
   const value = (name: string) => Fn.importValue(exportName(stage, name));
   return {
-    table: TableV2.fromTableAttributes(scope, 'ImportedTable', { tableArn: value('TableArn'), tableStreamArn: value('TableStreamArn'), grantIndexPermissions: true }),
+    table: TableV2.fromTableAttributes(scope, 'ImportedTable', {
+      tableArn: value('TableArn'),
+      tableStreamArn: value('TableStreamArn'),
+      grantIndexPermissions: true,
+    }),
     bucket: Bucket.fromBucketAttributes(scope, 'ImportedUploads', { bucketArn: value('BucketArn'), bucketName: value('BucketName') }),
     secretsKey: Key.fromKeyArn(scope, 'ImportedKey', value('KeyArn')),
   };

@@ -8,7 +8,9 @@ import { DEFAULT_ACCENT, accentOnWhite, textOnAccent } from './branding-rules';
 import type { BrandingRecord } from './entities';
 import { loadBranding, saveBranding } from './repository';
 
-export type BrandingChange = Partial<Pick<BrandingRecord, 'displayName' | 'logoImageId' | 'accentColor' | 'supportEmail' | 'locale' | 'legalName' | 'legalAddress' | 'taxId'>>;
+export type BrandingChange = Partial<
+  Pick<BrandingRecord, 'displayName' | 'logoImageId' | 'accentColor' | 'supportEmail' | 'locale' | 'legalName' | 'legalAddress' | 'taxId'>
+>;
 
 const stored = (record: BrandingRecord | undefined) => ({
   displayName: record?.displayName ?? null,
@@ -35,7 +37,7 @@ export async function updateBranding(deps: Deps, scope: Scope, change: BrandingC
   const next: BrandingRecord = {
     displayName: change.displayName === undefined ? current.displayName : change.displayName,
     logoImageId: change.logoImageId === undefined ? current.logoImageId : change.logoImageId,
-    accentColor: change.accentColor === undefined ? current.accentColor : change.accentColor?.toLowerCase() ?? null,
+    accentColor: change.accentColor === undefined ? current.accentColor : (change.accentColor?.toLowerCase() ?? null),
     supportEmail: change.supportEmail === undefined ? current.supportEmail : change.supportEmail,
     locale: change.locale === undefined ? current.locale : change.locale,
     legalName: change.legalName === undefined ? current.legalName : change.legalName,

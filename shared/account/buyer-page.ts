@@ -10,7 +10,6 @@ import { escapeHtml } from '../platform/html';
  * style block is allowed by its hash, so the Content-Security-Policy needs no 'unsafe-inline'.
  */
 
-
 const FREQUENCY_WORD = { weekly: 'week', monthly: 'month', yearly: 'year' } as const;
 
 export const formatMoney = (cents: number, currency: string, locale = 'en'): string => formatMoneyIn(locale, cents, currency);
@@ -78,7 +77,9 @@ export function buyerPage(input: { brand: SellerBrand; title: string; body: stri
     imageOrigin = '';
   }
   const logo = brand.logoUrl ? `<img src="${escapeHtml(brand.logoUrl)}" alt="">` : '';
-  const support = brand.supportEmail ? `<footer>${escapeHtml(t.t('page.questions'))} <a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a></footer>` : '';
+  const support = brand.supportEmail
+    ? `<footer>${escapeHtml(t.t('page.questions'))} <a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a></footer>`
+    : '';
   const html = `<!doctype html>
 <html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">

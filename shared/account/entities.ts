@@ -27,6 +27,12 @@ export const brandingEntity = defineEntity<BrandingRecord>()({
   key: brandingKey,
   keyArgs: ['scope'],
   patterns: {
-    ofTenant: { kind: 'get', summary: 'The seller branding of an account and mode', key: brandingKey, args: ['scope'], notes: 'read by every buyer page and mail' },
+    ofTenant: {
+      kind: 'get',
+      summary: 'The seller branding of an account and mode',
+      key: brandingKey,
+      args: ['scope'],
+      notes: 'read by every buyer page and mail',
+    },
   },
 });

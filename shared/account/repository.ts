@@ -4,4 +4,5 @@ import { brandingEntity, type BrandingRecord } from './entities';
 
 export const loadBranding = (store: Store, scope: Scope) => brandingEntity.get(store, 'ofTenant', scope);
 
-export const saveBranding = (store: Store, scope: Scope, record: BrandingRecord) => store.put(brandingEntity.item(brandingEntity.declaration.key(scope), record));
+export const saveBranding = (store: Store, scope: Scope, record: BrandingRecord) =>
+  store.put(brandingEntity.item(brandingEntity.declaration.key(scope), record));

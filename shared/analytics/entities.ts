@@ -47,7 +47,12 @@ export const analyticsRecurringEntity = defineEntity<Record<string, unknown>>()(
   key: recurringKey,
   keyArgs: ['scope', 'shard'],
   patterns: {
-    byShard: { kind: 'get', summary: 'Recurring revenue and active subscribers of one write shard (the summary reads every shard)', key: recurringKey, args: ['scope', 'shard'] },
+    byShard: {
+      kind: 'get',
+      summary: 'Recurring revenue and active subscribers of one write shard (the summary reads every shard)',
+      key: recurringKey,
+      args: ['scope', 'shard'],
+    },
   },
   notes: 'written with ADD by the subscriber consumer',
 });
@@ -72,7 +77,13 @@ export const analyticsSubscriberEntity = defineEntity<SubscriberShare>()({
   key: subscriberKey,
   keyArgs: ['scope', 'shard(subscriberId)', 'subscriberId'],
   patterns: {
-    byId: { kind: 'get', summary: "A subscriber's share of the recurring counters", key: subscriberKey, args: ['scope', 'shard(subscriberId)', 'subscriberId'], consistent: true },
+    byId: {
+      kind: 'get',
+      summary: "A subscriber's share of the recurring counters",
+      key: subscriberKey,
+      args: ['scope', 'shard(subscriberId)', 'subscriberId'],
+      consistent: true,
+    },
   },
 });
 

@@ -16,7 +16,9 @@ export const dayAdd = (scope: Scope, shard: number, date: string, add: Record<st
 
 /** The marker of a counted event: a second delivery's transaction fails on it and adds nothing. */
 export const countedMarker = (scope: Scope, eventId: string, created: number): TransactOp =>
-  putNew(analyticsDoneEntity.item(analyticsDoneEntity.declaration.key(scope, shardOf(eventId), eventId), { eventId }, { expiresAt: created + MARKER_TTL_SECONDS }));
+  putNew(
+    analyticsDoneEntity.item(analyticsDoneEntity.declaration.key(scope, shardOf(eventId), eventId), { eventId }, { expiresAt: created + MARKER_TTL_SECONDS }),
+  );
 
 /** Every shard's day items from `from` to `to` (both included), read in parallel. */
 export async function daysBetween(store: Store, scope: Scope, from: string, to: string): Promise<DayItem[]> {
@@ -26,7 +28,11 @@ export async function daysBetween(store: Store, scope: Scope, from: string, to: 
 
 /** Every shard's recurring counters, in one batch read. */
 export const recurringShards = (store: Store, scope: Scope): Promise<Record<string, unknown>[]> =>
-  analyticsRecurringEntity.getMany(store, 'byShard', shards().map((shard): [Scope, number] => [scope, shard]));
+  analyticsRecurringEntity.getMany(
+    store,
+    'byShard',
+    shards().map((shard): [Scope, number] => [scope, shard]),
+  );
 
 export const recurringAdd = (scope: Scope, shard: number, add: Record<string, number>): TransactOp => ({
   update: analyticsRecurringEntity.declaration.key(scope, shard),
@@ -34,7 +40,8 @@ export const recurringAdd = (scope: Scope, shard: number, add: Record<string, nu
   add,
 });
 
-export const getSubscriberShare = (store: Store, scope: Scope, subscriberId: string) => analyticsSubscriberEntity.get(store, 'byId', scope, shardOf(subscriberId), subscriberId);
+export const getSubscriberShare = (store: Store, scope: Scope, subscriberId: string) =>
+  analyticsSubscriberEntity.get(store, 'byId', scope, shardOf(subscriberId), subscriberId);
 
 /** Writes a subscriber's new share, only over the revision that was read (or where none was). */
 export function subscriberShareWrite(scope: Scope, next: SubscriberShare, readRev: number | undefined): TransactOp {

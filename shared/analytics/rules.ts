@@ -85,7 +85,12 @@ const num = (value: unknown) => (typeof value === 'number' ? value : 0);
 
 /** Sums the shard items of each day (items carry `date` and counters) into one row per day of the range. */
 export function sumDays(days: string[], items: Record<string, unknown>[], currency: string): DayFigures[] {
-  const byDay = new Map(days.map((date) => [date, { date, grossCents: 0, refundsCents: 0, netCents: 0, sales: 0, recoveredCents: 0, recoveredSales: 0, newSubscribers: 0, churnedSubscribers: 0 }]));
+  const byDay = new Map(
+    days.map((date) => [
+      date,
+      { date, grossCents: 0, refundsCents: 0, netCents: 0, sales: 0, recoveredCents: 0, recoveredSales: 0, newSubscribers: 0, churnedSubscribers: 0 },
+    ]),
+  );
   for (const item of items) {
     const row = byDay.get(String(item.date));
     if (!row) continue;
@@ -207,7 +212,11 @@ export interface Contribution {
  * shows), or the offer's price while none is known (a trial). A subscriber whose collection is
  * paused pays nothing meanwhile, so adds no revenue whatever its status says.
  */
-export function contributionOf(subscriber: { status: string; paused: boolean }, offer: { priceCents: number; currency: string; frequency: string }, lastCharge?: { amountCents: number; currency: string }): Contribution {
+export function contributionOf(
+  subscriber: { status: string; paused: boolean },
+  offer: { priceCents: number; currency: string; frequency: string },
+  lastCharge?: { amountCents: number; currency: string },
+): Contribution {
   const active = countsAsActive(subscriber.status);
   const currency = (lastCharge?.currency ?? offer.currency).toUpperCase();
   if (!active || subscriber.paused) return { active, monthlyCents: 0, currency };

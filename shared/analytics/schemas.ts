@@ -15,19 +15,28 @@ const dayRow = z.object({
   refundsCents: cents,
   netCents: cents,
   sales: cents,
-  recoveredCents: cents.check(z.describe('Of grossCents, sales made through an abandoned-checkout mail\'s link (PUT /checkout/recovery)')),
-  recoveredSales: cents.check(z.describe('How many of the sales came through an abandoned-checkout mail\'s link')),
+  recoveredCents: cents.check(z.describe("Of grossCents, sales made through an abandoned-checkout mail's link (PUT /checkout/recovery)")),
+  recoveredSales: cents.check(z.describe("How many of the sales came through an abandoned-checkout mail's link")),
   newSubscribers: cents,
   churnedSubscribers: cents,
 });
 
 export const summaryOutput = z.object({
   currency: z.string(),
-  totals: z.object({ grossCents: cents, refundsCents: cents, netCents: cents, sales: cents, recoveredCents: cents.check(z.describe("Of grossCents, sales made through an abandoned-checkout mail's link")), recoveredSales: cents }),
+  totals: z.object({
+    grossCents: cents,
+    refundsCents: cents,
+    netCents: cents,
+    sales: cents,
+    recoveredCents: cents.check(z.describe("Of grossCents, sales made through an abandoned-checkout mail's link")),
+    recoveredSales: cents,
+  }),
   days: z.array(dayRow),
   mrrCents: cents.check(z.describe('Monthly recurring revenue now: what active and trialing subscribers pay per month, discounts included')),
   activeSubscribers: cents,
   newSubscribers: cents,
   churnedSubscribers: cents,
-  topProducts: z.array(z.object({ productId: z.string(), name: z.string(), sales: cents, grossCents: cents })).check(z.describe('The five products (or subscription offers) with the most gross revenue in the period and currency; refunds are not taken off')),
+  topProducts: z
+    .array(z.object({ productId: z.string(), name: z.string(), sales: cents, grossCents: cents }))
+    .check(z.describe('The five products (or subscription offers) with the most gross revenue in the period and currency; refunds are not taken off')),
 });

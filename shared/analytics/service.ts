@@ -8,7 +8,26 @@ import { ConditionFailed, type TransactOp } from '../store/store';
 import { lookupSubscriber } from '../subscriptions/lookups';
 import type { SubscriberShare } from './entities';
 import * as repo from './repository';
-import { CHURNED_SUBSCRIBERS, contributionDelta, contributionOf, dayOf, dayRange, grossField, NEW_SUBSCRIBERS, productCounters, recoveredField, recoveredSalesField, refundsField, salesField, shardOf, sumDays, sumRecurring, topProducts, totalOf, type SoldLine } from './rules';
+import {
+  CHURNED_SUBSCRIBERS,
+  contributionDelta,
+  contributionOf,
+  dayOf,
+  dayRange,
+  grossField,
+  NEW_SUBSCRIBERS,
+  productCounters,
+  recoveredField,
+  recoveredSalesField,
+  refundsField,
+  salesField,
+  shardOf,
+  sumDays,
+  sumRecurring,
+  topProducts,
+  totalOf,
+  type SoldLine,
+} from './rules';
 
 /**
  * Sales and recurring-revenue figures from rollups. The consumers add each committed sale and
@@ -61,7 +80,10 @@ export async function countSaleEvent(deps: Deps, event: DomainEvent): Promise<vo
 
 /** What a sale sold: its lines (an upsell checkout), else its one product for the whole amount. */
 function soldLines(data: OrderData, cents: number): SoldLine[] {
-  if (data.lines?.length) return data.lines.flatMap((l) => (l.productId && typeof l.amount === 'number' ? [{ productId: l.productId, name: l.name ?? '', cents: toCents(l.amount) }] : []));
+  if (data.lines?.length)
+    return data.lines.flatMap((l) =>
+      l.productId && typeof l.amount === 'number' ? [{ productId: l.productId, name: l.name ?? '', cents: toCents(l.amount) }] : [],
+    );
   return data.product?.id ? [{ productId: data.product.id, name: data.product.name ?? '', cents }] : [];
 }
 
@@ -87,7 +109,12 @@ export const subscriberOf = (event: DomainEvent): string | undefined => {
  * an older state loses to one that read a newer one and reads again. Turning active adds a new
  * subscriber to today's rollup, turning inactive a churned one.
  */
-export async function refreshSubscriberShare(deps: Deps, scope: Scope, subscriberId: string, charge?: { saleId: string; amountCents: number; currency: string }): Promise<void> {
+export async function refreshSubscriberShare(
+  deps: Deps,
+  scope: Scope,
+  subscriberId: string,
+  charge?: { saleId: string; amountCents: number; currency: string },
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const current = await repo.getSubscriberShare(deps.store, scope, subscriberId);
     const subscriber = await lookupSubscriber(deps, scope, subscriberId);
@@ -101,7 +128,11 @@ export async function refreshSubscriberShare(deps: Deps, scope: Scope, subscribe
       return;
     }
     const newer = charge && (!current?.lastChargeSaleId || charge.saleId > current.lastChargeSaleId);
-    const last = newer ? { saleId: charge.saleId, amountCents: charge.amountCents, currency: charge.currency } : current?.lastChargeSaleId ? { saleId: current.lastChargeSaleId, amountCents: current.lastChargeCents ?? 0, currency: current.lastChargeCurrency ?? offer.currency } : undefined;
+    const last = newer
+      ? { saleId: charge.saleId, amountCents: charge.amountCents, currency: charge.currency }
+      : current?.lastChargeSaleId
+        ? { saleId: current.lastChargeSaleId, amountCents: current.lastChargeCents ?? 0, currency: current.lastChargeCurrency ?? offer.currency }
+        : undefined;
     const after = contributionOf(subscriber, offer, last);
     const before = current ? { active: current.active, monthlyCents: current.monthlyCents, currency: current.currency } : undefined;
     const delta = contributionDelta(before, after);

@@ -6,7 +6,8 @@ export const auditOperations = [
   defineOperation({
     operationId: 'listAuditLog',
     tool: 'list_audit_log',
-    summary: 'Audit log, newest first: every write by an API key, a team member or staff (who, what, which record, when, from where); filter by actor, action, target and time; kept 400 days',
+    summary:
+      'Audit log, newest first: every write by an API key, a team member or staff (who, what, which record, when, from where); filter by actor, action, target and time; kept 400 days',
     tags: ['Audit log'],
     area: 'admin',
     method: 'GET',

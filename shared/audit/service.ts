@@ -31,6 +31,11 @@ export async function readAuditLog(
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
   if (from && to && from > to) throw badRequest('from must not be after to', { field: 'from' });
-  const page = await queryActivity(ctx.store, ctx.scope, { actor: query.actor, action: query.action, target: query.target, from, to }, { cursor: query.cursor, limit: query.limit });
+  const page = await queryActivity(
+    ctx.store,
+    ctx.scope,
+    { actor: query.actor, action: query.action, target: query.target, from, to },
+    { cursor: query.cursor, limit: query.limit },
+  );
   return { entries: page.entries.map((entry) => toAuditRow(entry, ctx.scope.accountId)), next: page.next };
 }

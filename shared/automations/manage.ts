@@ -30,7 +30,10 @@ async function checkReferences(ctx: OperationContext, trigger: AutomationTrigger
   if (missing.length) throw badRequest(`steps.${missing[0]}.postId: no such email post`, { field: `steps.${missing[0]}.postId` });
   for (const segmentId of segmentIdsOf(trigger, steps)) {
     if (!(await segmentExists(ctx, ctx.scope, segmentId))) {
-      const field = trigger.segmentId === segmentId ? 'trigger.segmentId' : `steps.${steps.findIndex((s) => s.type === 'if_segment' && s.segmentId === segmentId)}.segmentId`;
+      const field =
+        trigger.segmentId === segmentId
+          ? 'trigger.segmentId'
+          : `steps.${steps.findIndex((s) => s.type === 'if_segment' && s.segmentId === segmentId)}.segmentId`;
       throw badRequest(`${field}: no such segment`, { field });
     }
   }
@@ -38,7 +41,12 @@ async function checkReferences(ctx: OperationContext, trigger: AutomationTrigger
 
 export async function createAutomation(ctx: OperationContext, input: AutomationInput): Promise<AutomationRecord> {
   await checkReferences(ctx, input.trigger, input.steps);
-  const { automation } = createAutomationOps(ctx, ctx.scope, { name: input.name, trigger: input.trigger, steps: input.steps, linkBaseUrl: ctx.config.PUBLIC_BASE_URL ?? ctx.request.baseUrl });
+  const { automation } = createAutomationOps(ctx, ctx.scope, {
+    name: input.name,
+    trigger: input.trigger,
+    steps: input.steps,
+    linkBaseUrl: ctx.config.PUBLIC_BASE_URL ?? ctx.request.baseUrl,
+  });
   const created: AutomationRecord = { ...automation, status: input.status ?? 'draft' };
   await ctx.store.transact([repo.automationWrites.create(ctx.scope, created)]);
   return created;

@@ -12,17 +12,28 @@ const stepSchema = z.union([
   z.object({
     type: z.literal('if_segment'),
     segmentId: id,
-    otherwise: z.union([z.literal('end'), z.number().check(z.int(), z.minimum(1))]).check(z.describe('Where a contact not in the segment goes: a later step index, or "end"')),
+    otherwise: z
+      .union([z.literal('end'), z.number().check(z.int(), z.minimum(1))])
+      .check(z.describe('Where a contact not in the segment goes: a later step index, or "end"')),
   }),
 ]);
 const triggerSchema = z.union([
-  z.object({ type: z.literal('order_completed'), productId: z.optional(id), segmentId: z.optional(id).check(z.describe('Only contacts in this segment enter (Growth)')) }),
+  z.object({
+    type: z.literal('order_completed'),
+    productId: z.optional(id),
+    segmentId: z.optional(id).check(z.describe('Only contacts in this segment enter (Growth)')),
+  }),
   z.object({ type: z.literal('lead_magnet_claimed'), productId: id, segmentId: z.optional(id) }),
 ]);
 const stepsSchema = z.array(stepSchema).check(z.minLength(1, 'at least one step'), z.maxLength(50, 'at most 50 steps'));
 const nameSchema = z.string().check(z.trim(), z.minLength(1, 'name is required'), z.maxLength(120));
 const createBody = z.strictObject({ name: nameSchema, trigger: triggerSchema, steps: stepsSchema, status: z.optional(z.enum(['draft', 'active', 'paused'])) });
-const updateBody = z.strictObject({ name: z.optional(nameSchema), trigger: z.optional(triggerSchema), steps: z.optional(stepsSchema), status: z.optional(z.enum(['draft', 'active', 'paused'])) });
+const updateBody = z.strictObject({
+  name: z.optional(nameSchema),
+  trigger: z.optional(triggerSchema),
+  steps: z.optional(stepsSchema),
+  status: z.optional(z.enum(['draft', 'active', 'paused'])),
+});
 export const automationSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -37,13 +48,17 @@ const present = ({ linkBaseUrl: _l, ...rest }: AutomationRecord) => rest;
 
 export const automationOperations = [
   defineOperation({
-    operationId: 'listAutomations', tool: 'list_automations',
-    summary: 'Automations of the key\'s mode, newest first (funnels create theirs)',
+    operationId: 'listAutomations',
+    tool: 'list_automations',
+    summary: "Automations of the key's mode, newest first (funnels create theirs)",
     tags: ['Automations'],
     method: 'GET',
     path: '/automations',
     auth: 'key',
-    query: z.object({ limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50), cursor: z.optional(z.string().check(z.maxLength(2000))) }),
+    query: z.object({
+      limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+      cursor: z.optional(z.string().check(z.maxLength(2000))),
+    }),
     output: z.object({ automations: z.array(automationSchema), cursor: z.nullable(z.string()) }),
     handler: async (ctx, { query }) => {
       const page = await listAutomations(ctx, ctx.scope, query);
@@ -51,9 +66,11 @@ export const automationOperations = [
     },
   }),
   defineOperation({
-    operationId: 'createAutomation', tool: 'create_automation',
+    operationId: 'createAutomation',
+    tool: 'create_automation',
     summary: 'Creates an automation: a trigger (a purchase, optionally only for contacts in a segment) and steps (send_email, wait, if_segment)',
-    description: 'Triggers: `{ type: "order_completed", productId?, segmentId? }`. Steps: `{ type: "send_email", postId }`, `{ type: "wait", hours }`, `{ type: "if_segment", segmentId, otherwise }` (a contact in the segment goes on; one who is not goes to step `otherwise` or leaves with "end"). Posts and segments must be the key\'s; status draft unless given. Growth.',
+    description:
+      'Triggers: `{ type: "order_completed", productId?, segmentId? }`. Steps: `{ type: "send_email", postId }`, `{ type: "wait", hours }`, `{ type: "if_segment", segmentId, otherwise }` (a contact in the segment goes on; one who is not goes to step `otherwise` or leaves with "end"). Posts and segments must be the key\'s; status draft unless given. Growth.',
     tags: ['Automations'],
     method: 'POST',
     path: '/automations',
@@ -65,8 +82,9 @@ export const automationOperations = [
     handler: async (ctx, { body }) => present(await createAutomation(ctx, body)),
   }),
   defineOperation({
-    operationId: 'updateAutomation', tool: 'update_automation',
-    summary: 'Changes an automation\'s name, trigger, steps or status (active, paused); a funnel\'s automation answers 409 AUTOMATION_OWNED',
+    operationId: 'updateAutomation',
+    tool: 'update_automation',
+    summary: "Changes an automation's name, trigger, steps or status (active, paused); a funnel's automation answers 409 AUTOMATION_OWNED",
     tags: ['Automations'],
     method: 'PATCH',
     path: '/automations/{id}',
@@ -79,7 +97,8 @@ export const automationOperations = [
     handler: async (ctx, { params, body }) => present(await updateAutomation(ctx, params.id, body)),
   }),
   defineOperation({
-    operationId: 'getAutomation', tool: 'get_automation',
+    operationId: 'getAutomation',
+    tool: 'get_automation',
     summary: 'One automation: trigger and steps',
     tags: ['Automations'],
     method: 'GET',
@@ -90,7 +109,8 @@ export const automationOperations = [
     handler: async (ctx, { params }) => present(await getAutomation(ctx, ctx.scope, params.id)),
   }),
   defineOperation({
-    operationId: 'deleteAutomation', tool: 'delete_automation',
+    operationId: 'deleteAutomation',
+    tool: 'delete_automation',
     summary: 'Deletes a paused or draft automation; a funnel using it can no longer be activated (SEQUENCE_MISSING)',
     tags: ['Automations'],
     method: 'DELETE',

@@ -23,7 +23,10 @@ export async function listAutomations(store: Store, scope: Scope, page: { limit:
 }
 
 export const automationWrites = {
-  create: (scope: Scope, record: AutomationRecord): TransactOp => ({ put: toItem(automationKey(scope, record._id), 'Automation', record), condition: 'attribute_not_exists(PK)' }),
+  create: (scope: Scope, record: AutomationRecord): TransactOp => ({
+    put: toItem(automationKey(scope, record._id), 'Automation', record),
+    condition: 'attribute_not_exists(PK)',
+  }),
   setStatus: (scope: Scope, id: string, status: string, now: string): TransactOp => ({
     update: automationKey(scope, id),
     set: { status, updatedAt: now },
@@ -42,7 +45,10 @@ export const getRun = async (store: Store, scope: Scope, automationId: string, e
   toRecord<RunRecord>(await store.get(runKey(scope, automationId, email), { consistent: true }));
 
 export const runWrites = {
-  create: (scope: Scope, run: RunRecord): TransactOp => ({ put: toItem(runKey(scope, run.automationId, run.email), 'AutomationRun', run), condition: 'attribute_not_exists(PK)' }),
+  create: (scope: Scope, run: RunRecord): TransactOp => ({
+    put: toItem(runKey(scope, run.automationId, run.email), 'AutomationRun', run),
+    condition: 'attribute_not_exists(PK)',
+  }),
   /** Moves the run on only from the step it was read at, so two firings of one timer cannot both act. */
   advance: (scope: Scope, run: RunRecord, change: Pick<RunRecord, 'step' | 'nextAt' | 'done'>): TransactOp => ({
     update: runKey(scope, run.automationId, run.email),
@@ -60,7 +66,10 @@ export const runWrites = {
  * when a mail was queued (none when the address is unsubscribed or suppressed).
  */
 export const sendOps = (scope: Scope, automationId: string, step: number, email: string, at: string, sentPostId: string | null): TransactOp[] => [
-  { put: toItem(sendKey(scope, automationId, step, email), 'AutomationSend', { step, email, at, ...(sentPostId ? { sentPostId } : {}) }), condition: 'attribute_not_exists(PK)' },
+  {
+    put: toItem(sendKey(scope, automationId, step, email), 'AutomationSend', { step, email, at, ...(sentPostId ? { sentPostId } : {}) }),
+    condition: 'attribute_not_exists(PK)',
+  },
   ...(sentPostId ? [{ update: statKey(scope, automationId, step), set: { step, entity: 'AutomationStepStat', v: 1 }, add: { sent: 1 } }] : []),
 ];
 
@@ -71,7 +80,13 @@ export async function stepStats(store: Store, scope: Scope, automationId: string
 
 /** One page of the sends of a step (sent post ids, for opens and clicks). */
 export async function sendsOfStep(store: Store, scope: Scope, automationId: string, step: number, page: { limit: number; cursor?: string }) {
-  const result = await store.query({ pk: keys.children(scope, AUTOMATION, automationId, SEND), beginsWith: `${step}#`, ascending: true, limit: page.limit, cursor: page.cursor });
+  const result = await store.query({
+    pk: keys.children(scope, AUTOMATION, automationId, SEND),
+    beginsWith: `${step}#`,
+    ascending: true,
+    limit: page.limit,
+    cursor: page.cursor,
+  });
   return { sends: result.items.map((i) => toRecord<{ email: string; sentPostId?: string }>(i)!), cursor: result.cursor };
 }
 

@@ -32,7 +32,11 @@ export function sendOffsets(steps: AutomationStep[]): { step: number; postId: st
  * segment branches, answered by `inSegment` for the contact), then either the step to resume at
  * after `waitHours`, or the end.
  */
-export function advanceRun(steps: AutomationStep[], from: number, inSegment: (segmentId: string) => boolean = () => false): { sends: number[]; resume?: { step: number; waitHours: number } } {
+export function advanceRun(
+  steps: AutomationStep[],
+  from: number,
+  inSegment: (segmentId: string) => boolean = () => false,
+): { sends: number[]; resume?: { step: number; waitHours: number } } {
   const sends: number[] = [];
   for (let i = from; i < steps.length; i++) {
     const step = steps[i]!;

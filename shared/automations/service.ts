@@ -105,7 +105,9 @@ export async function runStep(deps: Deps, scope: Scope, automationId: string, em
   const now = deps.clock.nowMs();
   const nextAt = plan.resume ? new Date(now + plan.resume.waitHours * HOUR_MS) : undefined;
   try {
-    await deps.store.transact([repo.runWrites.advance(scope, run, { step: plan.resume?.step ?? automation.steps.length, nextAt: nextAt?.toISOString() ?? null, done: !plan.resume })]);
+    await deps.store.transact([
+      repo.runWrites.advance(scope, run, { step: plan.resume?.step ?? automation.steps.length, nextAt: nextAt?.toISOString() ?? null, done: !plan.resume }),
+    ]);
   } catch (error) {
     if (isConditionFailed(error)) return; // another firing moved it on
     throw error;
@@ -127,7 +129,17 @@ async function sendStep(deps: Deps, scope: Scope, automation: AutomationRecord, 
     const post = await getPost(deps, scope, step.postId);
     const source: PostSource = automation.owner?.kind === 'funnel' ? 'funnel' : 'automation';
     // Queued for the email capability's worker with the step's marker, in one transaction.
-    const queued = await prepareTransactional(deps, scope, { to: [email], subject: post.subject, html: post.html, text: post.text, preview: post.preview, fromName: post.fromName, replyTo: post.replyTo, source, baseUrl: automation.linkBaseUrl });
+    const queued = await prepareTransactional(deps, scope, {
+      to: [email],
+      subject: post.subject,
+      html: post.html,
+      text: post.text,
+      preview: post.preview,
+      fromName: post.fromName,
+      replyTo: post.replyTo,
+      source,
+      baseUrl: automation.linkBaseUrl,
+    });
     await deps.store.transact([...repo.sendOps(scope, automation._id, index, email, deps.clock.now().toISOString(), queued.id), ...queued.ops]);
   } catch (error) {
     if (isConditionFailed(error)) return; // queued by an earlier firing
@@ -148,7 +160,11 @@ export interface StepReport {
  * Per mail step: mails sent, and unique recipients who opened and clicked (read from the sent
  * posts of the step, a page at a time).
  */
-export async function automationReport(deps: Deps, scope: Scope, automation: AutomationRecord): Promise<{ steps: StepReport[]; uniqueOpened: number; uniqueClicked: number }> {
+export async function automationReport(
+  deps: Deps,
+  scope: Scope,
+  automation: AutomationRecord,
+): Promise<{ steps: StepReport[]; uniqueOpened: number; uniqueClicked: number }> {
   const openers = new Set<string>();
   const clickers = new Set<string>();
   const stats = new Map((await repo.stepStats(deps.store, scope, automation._id)).map((s) => [s.step, s.sent]));

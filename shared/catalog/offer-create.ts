@@ -14,7 +14,8 @@ export async function createOffer(ctx: CatalogCtx, input: OfferCreateInput, file
   const record = buildOffer(input, meta(ctx));
   await checkReferences(ctx, input);
   const withFile = Object.keys(files).length > 0;
-  if (withFile && record.imageIds!.length >= MAX_IMAGES) throw badRequest(`imageIds: at most ${MAX_IMAGES} images, the uploaded one included`, { field: 'imageIds' });
+  if (withFile && record.imageIds!.length >= MAX_IMAGES)
+    throw badRequest(`imageIds: at most ${MAX_IMAGES} images, the uploaded one included`, { field: 'imageIds' });
   // An uploaded file becomes a storefront image (checked, stored in blob storage, listed under
   // /images) before the offer is written, so a saved offer never points at a missing image.
   const image = withFile ? await uploadImage(ctx, ctx.scope, files) : undefined;

@@ -36,7 +36,7 @@ export const catalogOperations = [
   defineOperation({
     operationId: 'listProducts',
     tool: 'list_products',
-    summary: 'One-time products of the key\'s mode, newest first (subscription offers are under /subscriptions)',
+    summary: "One-time products of the key's mode, newest first (subscription offers are under /subscriptions)",
     tags: ['Products'],
     method: 'GET',
     path: '/products',
@@ -112,7 +112,7 @@ export const catalogOperations = [
   defineOperation({
     operationId: 'listSubscriptionOffers',
     tool: 'list_subscription_offers',
-    summary: 'Subscription offers of the key\'s mode, newest first',
+    summary: "Subscription offers of the key's mode, newest first",
     tags: ['Subscription offers'],
     method: 'GET',
     path: '/subscriptions',

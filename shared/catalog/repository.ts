@@ -91,7 +91,9 @@ function replaceOp(scope: Scope, type: typeof PRODUCT | typeof OFFER, record: Pr
 }
 
 /** The product's scope-free locator (public buy link); a product id is never reused. */
-const locatorPut = (scope: Scope, productId: string): TransactOp => ({ put: productLocatorEntity.item(productLocatorEntity.declaration.key(productId), { accountId: scope.accountId, mode: scope.mode }) });
+const locatorPut = (scope: Scope, productId: string): TransactOp => ({
+  put: productLocatorEntity.item(productLocatorEntity.declaration.key(productId), { accountId: scope.accountId, mode: scope.mode }),
+});
 
 /** Account and mode of a product id, for the public buy link. */
 export const locateProduct = (store: Store, productId: string) => productLocatorEntity.get(store, 'byProduct', productId);

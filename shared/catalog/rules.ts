@@ -92,7 +92,8 @@ export function mergeProduct(current: ProductRecord, change: ProductUpdateInput,
 /** The checks between fields, on the record as it would be stored. */
 export function productProblem(record: ProductRecord): Problem | undefined {
   if (record.productType !== 'credits') {
-    if (record.creditAutoRefill !== undefined) return { field: 'creditAutoRefill', message: 'creditAutoRefill: only credits products take it (productType credits)' };
+    if (record.creditAutoRefill !== undefined)
+      return { field: 'creditAutoRefill', message: 'creditAutoRefill: only credits products take it (productType credits)' };
     if (record.creditAmount !== undefined) return { field: 'creditAmount', message: 'creditAmount: only credits products take it (productType credits)' };
   }
   if (record.creditAutoRefill?.enabled && record.creditAutoRefill.topOffCents < 1) {
@@ -113,12 +114,22 @@ export function toProductView(record: ProductRecord): ProductView {
     currency: record.currency,
     productType: record.productType,
     ...(record.creditAmount !== undefined ? { creditAmount: record.creditAmount } : {}),
-    ...(record.creditAutoRefill !== undefined ? { creditAutoRefill: { enabled: record.creditAutoRefill.enabled, topOffCents: record.creditAutoRefill.topOffCents } } : {}),
+    ...(record.creditAutoRefill !== undefined
+      ? { creditAutoRefill: { enabled: record.creditAutoRefill.enabled, topOffCents: record.creditAutoRefill.topOffCents } }
+      : {}),
     payWhatYouWant: { enabled: record.payWhatYouWant?.enabled ?? false, minimumPrice: centsToPrice(record.payWhatYouWant?.minimumCents ?? 0) },
     published: record.published,
     refundPolicyId: record.refundPolicyId ?? null,
     // Like the credit fields: only on products that use them, so other clients see no change.
-    ...(record.licenseKeys ? { licenseKeys: { enabled: record.licenseKeys.enabled, activationLimit: record.licenseKeys.activationLimit, expiresInDays: record.licenseKeys.expiresInDays ?? null } } : {}),
+    ...(record.licenseKeys
+      ? {
+          licenseKeys: {
+            enabled: record.licenseKeys.enabled,
+            activationLimit: record.licenseKeys.activationLimit,
+            expiresInDays: record.licenseKeys.expiresInDays ?? null,
+          },
+        }
+      : {}),
     ...(record.downloadLimit !== undefined ? { downloadLimit: record.downloadLimit } : {}),
     ...(record.allowedFileTypes?.length ? { allowedFileTypes: record.allowedFileTypes } : {}),
     imageIds: record.imageIds ?? [],

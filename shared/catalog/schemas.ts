@@ -9,16 +9,21 @@ import { MAX_PRICE, priceProblem } from './pricing';
 
 const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`);
 
-const nameSchema = z.string({ error: required('text') }).check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`));
+const nameSchema = z
+  .string({ error: required('text') })
+  .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`));
 
 // A multipart form field that looks like a number arrives decoded as one; an offer called "2025"
 // is still a name.
 const formText = <S extends z.ZodMiniType<string>>(schema: S) => z.union([schema, z.pipe(z.number(), z.transform(String))]);
 
-export const priceSchema = z.number({ error: required('a number (USD, for example 29.99)') }).check(z.superRefine((price, ctx) => {
+export const priceSchema = z.number({ error: required('a number (USD, for example 29.99)') }).check(
+  z.superRefine((price, ctx) => {
     const problem = priceProblem(price);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  }), z.describe(`Price in USD major units (29.99), 0 to ${MAX_PRICE}, at most 2 decimals`));
+  }),
+  z.describe(`Price in USD major units (29.99), 0 to ${MAX_PRICE}, at most 2 decimals`),
+);
 
 const objectIdSchema = z.string().check(z.regex(OBJECT_ID, 'must be a 24-hex id'));
 const descriptionSchema = z.string({ error: required('text') }).check(z.maxLength(5000, 'must be at most 5000 characters'));
@@ -28,7 +33,9 @@ const imageIdsSchema = z.array(objectIdSchema).check(z.maxLength(MAX_IMAGES, `at
 export const creditAutoRefillInput = z.object(
   {
     enabled: z.boolean({ error: required('true or false') }),
-    topOffCents: z.number({ error: required('an integer number of cents') }).check(z.int('must be an integer number of cents'), z.minimum(0, 'must be 0 or more'), z.maximum(100_000_000)),
+    topOffCents: z
+      .number({ error: required('an integer number of cents') })
+      .check(z.int('must be an integer number of cents'), z.minimum(0, 'must be 0 or more'), z.maximum(100_000_000)),
   },
   { error: required('an object { enabled, topOffCents }') },
 );
@@ -48,13 +55,28 @@ export const MAX_ACTIVATION_LIMIT = 1000;
 export const licenseKeysInput = z.object(
   {
     enabled: z.boolean({ error: required('true or false') }),
-    activationLimit: z._default(z.number({ error: required('an integer') }).check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'), z.maximum(MAX_ACTIVATION_LIMIT, `must be at most ${MAX_ACTIVATION_LIMIT}`)), 1),
-    expiresInDays: z.optional(z.nullable(z.number({ error: required('an integer number of days') }).check(z.int('must be an integer number of days'), z.minimum(1, 'must be at least 1'), z.maximum(36500, 'must be at most 36500')))),
+    activationLimit: z._default(
+      z
+        .number({ error: required('an integer') })
+        .check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'), z.maximum(MAX_ACTIVATION_LIMIT, `must be at most ${MAX_ACTIVATION_LIMIT}`)),
+      1,
+    ),
+    expiresInDays: z.optional(
+      z.nullable(
+        z
+          .number({ error: required('an integer number of days') })
+          .check(z.int('must be an integer number of days'), z.minimum(1, 'must be at least 1'), z.maximum(36500, 'must be at most 36500')),
+      ),
+    ),
   },
   { error: required('an object { enabled, activationLimit, expiresInDays? }') },
 );
-const downloadLimitSchema = z.number({ error: required('an integer') }).check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'), z.maximum(10_000, 'must be at most 10000'));
-const fileTypesSchema = z.array(z.string().check(z.trim(), z.toLowerCase(), z.regex(/^\.[a-z0-9]{1,10}$/, 'each type is a file extension such as .dmg'))).check(z.maxLength(50, 'at most 50 types'));
+const downloadLimitSchema = z
+  .number({ error: required('an integer') })
+  .check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'), z.maximum(10_000, 'must be at most 10000'));
+const fileTypesSchema = z
+  .array(z.string().check(z.trim(), z.toLowerCase(), z.regex(/^\.[a-z0-9]{1,10}$/, 'each type is a file extension such as .dmg')))
+  .check(z.maxLength(50, 'at most 50 types'));
 
 const productTypeSchema = z.enum(['digital', 'credits'], { error: 'must be digital or credits' });
 
@@ -63,14 +85,18 @@ export const productCreateBody = z.object({
   price: priceSchema,
   description: z.optional(z.nullable(descriptionSchema)),
   productType: z.optional(productTypeSchema).check(z.describe('digital (default) or credits')),
-  creditAmount: z.optional(z.number().check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'))).check(z.describe('Credits granted per purchase (credits products)')),
+  creditAmount: z
+    .optional(z.number().check(z.int('must be an integer'), z.minimum(1, 'must be at least 1')))
+    .check(z.describe('Credits granted per purchase (credits products)')),
   creditAutoRefill: z.optional(creditAutoRefillInput).check(z.describe('Credits products only: { enabled, topOffCents }')),
   payWhatYouWant: z.optional(payWhatYouWantInput),
   published: z.optional(z.boolean({ error: 'must be true or false' })).check(z.describe('true unless stated')),
   refundPolicyId: z.optional(z.nullable(objectIdSchema)),
   imageIds: z.optional(imageIdsSchema),
   licenseKeys: z.optional(licenseKeysInput).check(z.describe('A licence key per paid order: { enabled, activationLimit (1 unless stated), expiresInDays? }')),
-  downloadLimit: z.optional(z.nullable(downloadLimitSchema)).check(z.describe('Downloads one order may make of the files (each file counts); unlimited when null')),
+  downloadLimit: z
+    .optional(z.nullable(downloadLimitSchema))
+    .check(z.describe('Downloads one order may make of the files (each file counts); unlimited when null')),
   allowedFileTypes: z.optional(fileTypesSchema).check(z.describe('Extensions allowed for uploads beyond the deliverable types, such as [".dmg", ".exe"]')),
 });
 
@@ -105,13 +131,19 @@ export const MAX_METERS = 5;
 export const usagePricingInput = z.object(
   {
     seats: z.optional(z.looseObject({ enabled: z.boolean({ error: required('true or false') }) }, { error: required('an object { enabled, ... }') })),
-    meters: z.optional(z.array(z.looseObject({}, { error: 'each meter must be an object' }), { error: required('an array of meter objects') }).check(z.maxLength(MAX_METERS, `at most ${MAX_METERS} meters per offer`))),
+    meters: z.optional(
+      z
+        .array(z.looseObject({}, { error: 'each meter must be an object' }), { error: required('an array of meter objects') })
+        .check(z.maxLength(MAX_METERS, `at most ${MAX_METERS} meters per offer`)),
+    ),
   },
   { error: required('an object { seats, meters }') },
 );
 
 const frequencySchema = z.enum(['weekly', 'monthly', 'yearly'], { error: required('weekly, monthly or yearly') });
-const trialPeriodSchema = z.number({ error: required('an integer number of days') }).check(z.int('must be an integer number of days'), z.minimum(0, 'must be 0 or more'), z.maximum(730, 'must be at most 730 days'));
+const trialPeriodSchema = z
+  .number({ error: required('an integer number of days') })
+  .check(z.int('must be an integer number of days'), z.minimum(0, 'must be 0 or more'), z.maximum(730, 'must be at most 730 days'));
 
 export const offerCreateBody = z.object({
   name: formText(nameSchema),

@@ -2,26 +2,27 @@ import { newEvent, outboxPut } from '../platform/events';
 import type { Account, Deps } from '../platform/context';
 import { ApiError, badRequest, conflict, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
-import type { UploadedFile } from '../platform/operation';
 import type { Scope } from '../store/keys';
 import { isConditionFailed } from '../store/conditional';
 import { copyName } from './copy-name';
 import { missingImageIds } from '../storefront/images/references';
 import { refundPolicyExists } from '../storefront/refund-policies';
 import type { OfferRecord, ProductRecord } from './records';
-import { getActiveOffer, getActiveProduct, locateProduct, getOffer, getProduct, getSellable, listOffers, listProducts, listProductsWithRefundPolicy, offerWrites, productWrites } from './repository';
 import {
-  buildOffer,
-  buildProduct,
-  mergeOffer,
-  mergeProduct,
-  productProblem,
-  sameView,
-  toOfferView,
-  toProductView,
-  type NewRecordMeta,
-} from './rules';
-import { MAX_IMAGES, type OfferCreateInput, type OfferUpdateInput, type OfferView, type ProductCreateInput, type ProductUpdateInput, type ProductView } from './schemas';
+  getActiveOffer,
+  getActiveProduct,
+  locateProduct,
+  getOffer,
+  getProduct,
+  getSellable,
+  listOffers,
+  listProducts,
+  listProductsWithRefundPolicy,
+  offerWrites,
+  productWrites,
+} from './repository';
+import { buildProduct, mergeOffer, mergeProduct, productProblem, sameView, toOfferView, toProductView, type NewRecordMeta } from './rules';
+import type { OfferUpdateInput, OfferView, ProductCreateInput, ProductUpdateInput, ProductView } from './schemas';
 
 /** What catalog services need: the tenant, its account and the ports. No HTTP. */
 export type CatalogCtx = Deps & { scope: Scope; account: Account };
@@ -58,7 +59,11 @@ export function meta(ctx: CatalogCtx, scope: Scope = ctx.scope): NewRecordMeta {
  * Only references the change adds are checked: an image deleted later does not block an
  * unrelated edit.
  */
-export async function checkReferences(ctx: CatalogCtx, refs: { refundPolicyId?: string | null; imageIds?: string[] }, current?: { refundPolicyId?: string | null; imageIds?: string[] }) {
+export async function checkReferences(
+  ctx: CatalogCtx,
+  refs: { refundPolicyId?: string | null; imageIds?: string[] },
+  current?: { refundPolicyId?: string | null; imageIds?: string[] },
+) {
   if (refs.refundPolicyId && refs.refundPolicyId !== current?.refundPolicyId && !(await refundPolicyExists(ctx, ctx.scope, refs.refundPolicyId))) {
     throw badRequest(`refundPolicyId: refund policy ${refs.refundPolicyId} not found`, { field: 'refundPolicyId' });
   }

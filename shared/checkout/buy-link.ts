@@ -31,7 +31,8 @@ export interface BuyLinkQuery {
 export type BuyLinkOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; html: string; headers: Record<string, string> };
 
 /** Link unfurlers, crawlers and speculative loads: they see the product, they open no checkout. */
-const PREVIEWER = /bot\b|bot\/|crawler|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|whatsapp|telegrambot|slackbot|discordbot|linkedinbot|skypeuripreview|vkshare|pinterest|redditbot|applebot|bingpreview/i;
+const PREVIEWER =
+  /bot\b|bot\/|crawler|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|whatsapp|telegrambot|slackbot|discordbot|linkedinbot|skypeuripreview|vkshare|pinterest|redditbot|applebot|bingpreview/i;
 
 export function isPreviewRequest(headers: Record<string, string>): boolean {
   const purpose = `${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`.toLowerCase();
@@ -49,9 +50,22 @@ export function linkAmountCents(text: string): number | undefined {
 type ProblemTitle = 'buyLink.notForSaleTitle' | 'buyLink.amountTitle' | 'buyLink.quantityTitle' | 'buyLink.busyTitle' | 'buyLink.cannotOpenTitle';
 
 /** Why a link opens no checkout, in the visitor's language (`?lang=`, the browser, the seller's default); `message` as given when it is the checkout's own reason. */
-const problemPage = async (deps: Deps, request: Pick<RequestInfo, 'headers'>, status: number, heading: ProblemTitle, message: MessageKey | { text: string }, baseUrl: string, scope?: { accountId: string; mode: 'live' | 'test' }, lang?: string): Promise<BuyLinkOutcome> => {
-  const brand: SellerBrand = scope ? await sellerBrand(deps, scope, baseUrl) : { name: 'Checkout', logoUrl: null, accent: '#1f2937', accentText: '#1f2937', onAccent: '#ffffff', supportEmail: null };
-  const t = scope ? await buyerLanguage(deps, scope, { query: lang, acceptLanguage: request.headers['accept-language'], sellerDefault: brand.locale ?? null }) : requestLanguage(lang, request.headers['accept-language']);
+const problemPage = async (
+  deps: Deps,
+  request: Pick<RequestInfo, 'headers'>,
+  status: number,
+  heading: ProblemTitle,
+  message: MessageKey | { text: string },
+  baseUrl: string,
+  scope?: { accountId: string; mode: 'live' | 'test' },
+  lang?: string,
+): Promise<BuyLinkOutcome> => {
+  const brand: SellerBrand = scope
+    ? await sellerBrand(deps, scope, baseUrl)
+    : { name: 'Checkout', logoUrl: null, accent: '#1f2937', accentText: '#1f2937', onAccent: '#ffffff', supportEmail: null };
+  const t = scope
+    ? await buyerLanguage(deps, scope, { query: lang, acceptLanguage: request.headers['accept-language'], sellerDefault: brand.locale ?? null })
+    : requestLanguage(lang, request.headers['accept-language']);
   const body = `<section class="card"><h1 id="heading">${t.html(heading)}</h1><p id="message">${typeof message === 'string' ? t.html(message) : escapeHtml(message.text)}</p></section>`;
   const page = buyerPage({ brand, title: t.t(heading), baseUrl, body, locale: t.locale });
   return { kind: 'page', status, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } };
@@ -66,7 +80,8 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
   const scope = isObjectId(productId) ? await productScope(deps, productId) : undefined;
   const sellable = scope ? await lookupSellable(deps, scope, productId) : undefined;
   const product = sellable?.kind === 'product' && sellable.product.published ? sellable.product : undefined;
-  if (!scope || !product || !(await getAccount(deps.store, scope.accountId))) return problemPage(deps, request, 404, 'buyLink.notForSaleTitle', 'buyLink.notForSale', baseUrl, undefined, query.lang);
+  if (!scope || !product || !(await getAccount(deps.store, scope.accountId)))
+    return problemPage(deps, request, 404, 'buyLink.notForSaleTitle', 'buyLink.notForSale', baseUrl, undefined, query.lang);
 
   if (query.view === 'product' || isPreviewRequest(request.headers)) {
     const brand = await sellerBrand(deps, scope, baseUrl);
@@ -77,14 +92,17 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
   }
 
   const amountCents = query.amount !== undefined ? linkAmountCents(query.amount) : undefined;
-  if (query.amount !== undefined && amountCents === undefined) return problemPage(deps, request, 400, 'buyLink.amountTitle', 'buyLink.amount', baseUrl, scope, query.lang);
+  if (query.amount !== undefined && amountCents === undefined)
+    return problemPage(deps, request, 400, 'buyLink.amountTitle', 'buyLink.amount', baseUrl, scope, query.lang);
   const quantity = query.quantity !== undefined ? Number(query.quantity) : undefined;
-  if (quantity !== undefined && !(Number.isInteger(quantity) && quantity >= 1)) return problemPage(deps, request, 400, 'buyLink.quantityTitle', 'buyLink.quantity', baseUrl, scope, query.lang);
+  if (quantity !== undefined && !(Number.isInteger(quantity) && quantity >= 1))
+    return problemPage(deps, request, 400, 'buyLink.quantityTitle', 'buyLink.quantity', baseUrl, scope, query.lang);
 
   try {
     await consumeRequest(deps, `buy-link#${request.sourceIp}`, BUY_LINKS_PER_IP_PER_MINUTE);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 429) return problemPage(deps, request, 429, 'buyLink.busyTitle', 'buyLink.busy', baseUrl, scope, query.lang);
+    if (error instanceof ApiError && error.status === 429)
+      return problemPage(deps, request, 429, 'buyLink.busyTitle', 'buyLink.busy', baseUrl, scope, query.lang);
     throw error;
   }
 
@@ -92,7 +110,8 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
   const referer = request.headers.referer ?? '';
   // Back to the page the link was on; without one, never to the link itself: a processor that
   // sends the buyer straight to the success address (Stripe) would open a new checkout after paying.
-  const from = /^https?:\/\//.test(referer) && referer.length <= 2048 && !referer.startsWith(`${baseUrl}/processor/`) && !referer.startsWith(link) ? referer : undefined;
+  const from =
+    /^https?:\/\//.test(referer) && referer.length <= 2048 && !referer.startsWith(`${baseUrl}/processor/`) && !referer.startsWith(link) ? referer : undefined;
   try {
     const session = await createCheckoutSession(
       { ...deps, scope, request: { baseUrl } },
@@ -112,7 +131,17 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
     return { kind: 'redirect', location: matchLocale(query.lang) ? withLanguage(session.url, matchLocale(query.lang)!) : session.url };
   } catch (error) {
     // A code that does not apply, an amount under the minimum...: the buyer reads why.
-    if (error instanceof ApiError && error.status < 500) return problemPage(deps, request, error.status === 404 ? 400 : error.status, 'buyLink.cannotOpenTitle', { text: error.message.replace(/^[a-zA-Z]+: /, '') }, baseUrl, scope, query.lang);
+    if (error instanceof ApiError && error.status < 500)
+      return problemPage(
+        deps,
+        request,
+        error.status === 404 ? 400 : error.status,
+        'buyLink.cannotOpenTitle',
+        { text: error.message.replace(/^[a-zA-Z]+: /, '') },
+        baseUrl,
+        scope,
+        query.lang,
+      );
     throw error;
   }
 }
@@ -121,10 +150,23 @@ export async function openBuyLink(deps: Deps, request: RequestInfo, productId: s
  * GET /buy/{productId}/thanks: where a buy link's checkout returns when it was opened from no page
  * (a link in a bio): the order is complete, the receipt (downloads, keys) is on its way.
  */
-export async function buyLinkThanks(deps: Deps, productId: string, baseUrl: string, acceptLanguage: string | undefined): Promise<Extract<BuyLinkOutcome, { kind: 'page' }>> {
+export async function buyLinkThanks(
+  deps: Deps,
+  productId: string,
+  baseUrl: string,
+  acceptLanguage: string | undefined,
+): Promise<Extract<BuyLinkOutcome, { kind: 'page' }>> {
   const scope = isObjectId(productId) ? await productScope(deps, productId) : undefined;
   const brand = scope ? await sellerBrand(deps, scope, baseUrl) : undefined;
-  if (!scope || !brand) return (await problemPage(deps, { headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} }, 404, 'buyLink.notForSaleTitle', 'buyLink.notForSale', baseUrl)) as Extract<BuyLinkOutcome, { kind: 'page' }>;
+  if (!scope || !brand)
+    return (await problemPage(
+      deps,
+      { headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} },
+      404,
+      'buyLink.notForSaleTitle',
+      'buyLink.notForSale',
+      baseUrl,
+    )) as Extract<BuyLinkOutcome, { kind: 'page' }>;
   const t = translator(negotiateLocale({ acceptLanguage, sellerDefault: brand.locale }));
   const body = `<section class="card"><h1 id="heading">${t.html('thanks.heading')}</h1><p id="confirmation">${t.html('thanks.orderComplete')} ${t.html('buyLink.receiptNote')}</p></section>`;
   const page = buyerPage({ brand, title: t.t('thanks.title'), baseUrl, body, locale: t.locale });

@@ -1,6 +1,14 @@
 import { defineEntity } from '../store/entity';
 import { keys, type Scope } from '../store/keys';
-import { CHECKOUT, CHECKOUT_LOCATOR, CHECKOUT_RECOVERY, RECOVERY_LINK, type CheckoutSessionRecord, type RecoveryLinkRecord, type RecoverySettingsRecord } from './records';
+import {
+  CHECKOUT,
+  CHECKOUT_LOCATOR,
+  CHECKOUT_RECOVERY,
+  RECOVERY_LINK,
+  type CheckoutSessionRecord,
+  type RecoveryLinkRecord,
+  type RecoverySettingsRecord,
+} from './records';
 
 const sessionKey = (scope: Scope, id: string) => keys.entity(scope, CHECKOUT, id);
 const locatorKey = (sessionId: string) => keys.capability(CHECKOUT_LOCATOR, sessionId);
@@ -18,7 +26,14 @@ export const checkoutSessionEntity = defineEntity<CheckoutSessionRecord>()({
   key: sessionKey,
   keyArgs: ['scope', 'sessionId'],
   patterns: {
-    byId: { kind: 'get', summary: 'Checkout session by id', key: sessionKey, args: ['scope', 'sessionId'], consistent: true, notes: 'completed once, conditioned on status = open' },
+    byId: {
+      kind: 'get',
+      summary: 'Checkout session by id',
+      key: sessionKey,
+      args: ['scope', 'sessionId'],
+      consistent: true,
+      notes: 'completed once, conditioned on status = open',
+    },
   },
 });
 
@@ -30,7 +45,13 @@ export const checkoutLocatorEntity = defineEntity<CheckoutLocator>()({
   key: locatorKey,
   keyArgs: ['sessionId'],
   patterns: {
-    bySession: { kind: 'get', summary: 'Checkout session locator (local control API)', key: locatorKey, args: ['sessionId'], notes: 'holds accountId, mode and the processor checkout id' },
+    bySession: {
+      kind: 'get',
+      summary: 'Checkout session locator (local control API)',
+      key: locatorKey,
+      args: ['sessionId'],
+      notes: 'holds accountId, mode and the processor checkout id',
+    },
   },
 });
 
@@ -45,7 +66,13 @@ export const recoverySettingsEntity = defineEntity<RecoverySettingsRecord>()({
   key: recoverySettingsKey,
   keyArgs: ['scope'],
   patterns: {
-    ofTenant: { kind: 'get', summary: 'Abandoned-checkout settings of an account and mode', key: recoverySettingsKey, args: ['scope'], notes: 'read when a session learns its buyer email and when its timer fires' },
+    ofTenant: {
+      kind: 'get',
+      summary: 'Abandoned-checkout settings of an account and mode',
+      key: recoverySettingsKey,
+      args: ['scope'],
+      notes: 'read when a session learns its buyer email and when its timer fires',
+    },
   },
 });
 

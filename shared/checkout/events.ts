@@ -2,7 +2,10 @@ import type { CheckoutSessionRecord } from './records';
 
 /** `checkout.abandoned`: the session, what it sold, the buyer's address and the link back. */
 export function abandonedEventData(
-  session: Pick<CheckoutSessionRecord, '_id' | 'productId' | 'productName' | 'kind' | 'amountCents' | 'currency' | 'createdAt' | 'metadata' | 'clientReferenceId'>,
+  session: Pick<
+    CheckoutSessionRecord,
+    '_id' | 'productId' | 'productName' | 'kind' | 'amountCents' | 'currency' | 'createdAt' | 'metadata' | 'clientReferenceId'
+  >,
   input: { email: string; discountCode: string | null; recoveryUrl: string; emailSent: boolean },
 ): Record<string, unknown> {
   return {

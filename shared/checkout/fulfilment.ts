@@ -36,15 +36,18 @@ export async function completeCheckout(deps: Deps, scope: Scope, notification: P
   if (session.status === 'completed') return false;
   for (const withExtras of [true, false]) {
     const plan = await buildCompletion(deps, scope, notification, data, session, baseUrl, withExtras);
-    const outcome = await onConditionFailed(deps.store.transact(plan.ops).then(() => 'done' as const), async (error) => {
-      if (await alreadyProcessed(deps.store, notification.id)) return 'duplicate' as const;
-      // Another notification (another id, same session) completed it meanwhile: this one is a
-      // duplicate of that completion, not a failure.
-      if ((await getSession(deps.store, scope, data.sessionId))?.status === 'completed') return 'duplicate' as const;
-      // A discount past its uses or a referral that no longer applies must not lose a paid sale.
-      if (withExtras && plan.hasExtras) return 'without extras' as const;
-      throw error;
-    });
+    const outcome = await onConditionFailed(
+      deps.store.transact(plan.ops).then(() => 'done' as const),
+      async (error) => {
+        if (await alreadyProcessed(deps.store, notification.id)) return 'duplicate' as const;
+        // Another notification (another id, same session) completed it meanwhile: this one is a
+        // duplicate of that completion, not a failure.
+        if ((await getSession(deps.store, scope, data.sessionId))?.status === 'completed') return 'duplicate' as const;
+        // A discount past its uses or a referral that no longer applies must not lose a paid sale.
+        if (withExtras && plan.hasExtras) return 'without extras' as const;
+        throw error;
+      },
+    );
     if (outcome === 'duplicate') return false;
     if (outcome === 'without extras') continue;
     await cancelRecovery(deps, scope, session);
@@ -69,14 +72,20 @@ async function buildCompletion(
 ) {
   const now = deps.clock.now().toISOString();
   const email = normalizeEmail(data.buyer.email);
-  const buyer = { email, firstName: data.buyer.firstName ?? undefined, lastName: data.buyer.lastName ?? undefined, country: data.buyer.country ?? undefined, locale: session.buyerLocale ?? undefined };
+  const buyer = {
+    email,
+    firstName: data.buyer.firstName ?? undefined,
+    lastName: data.buyer.lastName ?? undefined,
+    country: data.buyer.country ?? undefined,
+    locale: session.buyerLocale ?? undefined,
+  };
   const ops: TransactOp[] = [processedMarker(notification.id, notification.created)];
   const events: DomainEvent[] = [];
   let hasExtras = false;
 
   const product = session.kind === 'one_time' ? await lookupProduct(deps, scope, session.productId) : undefined;
   const offer = session.kind === 'subscription' ? await lookupOffer(deps, scope, session.productId) : undefined;
-  const upsell = session.kind === 'one_time' ? session.upsell ?? null : null;
+  const upsell = session.kind === 'one_time' ? (session.upsell ?? null) : null;
   const charged = Boolean(data.payment) || (session.kind === 'one_time' && session.amountCents === 0);
 
   const purchase = await purchaseCustomer(deps, scope, { buyer, productId: session.productId, charged, now });
@@ -175,7 +184,9 @@ async function buildCompletion(
   // A licence key per bought product that issues them (the product and a taken upsell), in this
   // transaction: the key exists if and only if the order does.
   if (sale && session.kind === 'one_time') {
-    const bought = [product, upsell ? await lookupProduct(deps, scope, upsell.productId) : undefined].filter((p): p is NonNullable<typeof p> => Boolean(p?.licenseKeys?.enabled));
+    const bought = [product, upsell ? await lookupProduct(deps, scope, upsell.productId) : undefined].filter((p): p is NonNullable<typeof p> =>
+      Boolean(p?.licenseKeys?.enabled),
+    );
     for (const item of bought) {
       const issued = await licenseForOrder(deps, scope, { product: item, orderId: sale._id, email, now });
       ops.push(...issued.ops);
@@ -184,14 +195,21 @@ async function buildCompletion(
   }
   if (subscriber && offer) events.push(subscriptionCreatedEvent(deps, scope, subscriber, offer));
   if (product && sale && product.productType === 'credits') {
-    const credit = await creditPurchaseOps(deps, scope, { product, customer, sale, savedCardId: data.savedCard ? data.paymentMethod?.id ?? null : null });
+    const credit = await creditPurchaseOps(deps, scope, { product, customer, sale, savedCardId: data.savedCard ? (data.paymentMethod?.id ?? null) : null });
     ops.push(...credit.ops);
     events.push(...credit.events);
   }
 
   // The newsletter consent given with the payment reaches the buyer's contact (audience).
   if (session.marketingConsent) {
-    events.push(newEvent(scope, deps.clock, CHECKOUT_CONSENT_EVENT, { email, firstName: customer.firstName ?? null, lastName: customer.lastName ?? null, consent: { source: 'checkout', ...session.marketingConsent } }));
+    events.push(
+      newEvent(scope, deps.clock, CHECKOUT_CONSENT_EVENT, {
+        email,
+        firstName: customer.firstName ?? null,
+        lastName: customer.lastName ?? null,
+        consent: { source: 'checkout', ...session.marketingConsent },
+      }),
+    );
   }
   ops.push(sessionCompleted(scope, session._id, { saleId: sale?._id ?? null, subscriberId: subscriber?._id ?? null, completedAt: now }));
   ops.push(...events.map(outboxPut));

@@ -39,7 +39,15 @@ export interface HostedCheckoutView {
    * The upsell offered with this one-time product (shown with its price and an "add" button), and
    * whether the buyer took it: then `amountCents` is the product after any code plus the upsell.
    */
-  upsell: { upsellId: string; productId: string; productName: string; description: string | null; amountCents: number; regularCents: number; taken: boolean } | null;
+  upsell: {
+    upsellId: string;
+    productId: string;
+    productName: string;
+    description: string | null;
+    amountCents: number;
+    regularCents: number;
+    taken: boolean;
+  } | null;
   /** The lines charged, when there is more than the product (an upsell taken). */
   lines: { productName: string; amountCents: number }[] | null;
   /** Seats bought, when the session carries a quantity. */
@@ -67,7 +75,15 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
   const taken = session.upsell ?? null;
   // A taken upsell stays on the page (as its line) even if the seller changed it meanwhile.
   const upsell = taken
-    ? { upsellId: taken.upsellId, productId: taken.productId, productName: taken.productName, description: offered?.upsellId === taken.upsellId ? offered.description : null, amountCents: taken.amountCents, regularCents: offered?.upsellId === taken.upsellId ? offered.regularCents : taken.amountCents, taken: true }
+    ? {
+        upsellId: taken.upsellId,
+        productId: taken.productId,
+        productName: taken.productName,
+        description: offered?.upsellId === taken.upsellId ? offered.description : null,
+        amountCents: taken.amountCents,
+        regularCents: offered?.upsellId === taken.upsellId ? offered.regularCents : taken.amountCents,
+        taken: true,
+      }
     : offered && session.status === 'open'
       ? { ...offered, taken: false }
       : null;
@@ -86,7 +102,12 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
     intro: session.kind === 'subscription' ? (session.intro ?? null) : null,
     discountCode: session.discountCode,
     upsell,
-    lines: taken ? [{ productName: session.productName, amountCents: session.amountCents - taken.amountCents }, { productName: taken.productName, amountCents: taken.amountCents }] : null,
+    lines: taken
+      ? [
+          { productName: session.productName, amountCents: session.amountCents - taken.amountCents },
+          { productName: taken.productName, amountCents: taken.amountCents },
+        ]
+      : null,
     quantity: typeof quantity === 'number' ? quantity : null,
     payWhatYouWant: session.payWhatYouWant ? { ...session.payWhatYouWant, chosenCents: session.amountCents - (taken?.amountCents ?? 0) } : null,
     successUrl: session.successUrl,
@@ -104,7 +125,12 @@ export async function hostedCheckoutView(deps: Pick<Deps, 'store'>, scope: Scope
  * the charge never disagree). Refusals are the storefront's 4xx (unknown, expired, used up, not
  * for this product).
  */
-export async function sessionDiscountChange(deps: Deps, scope: Scope, sessionId: string, code: string): Promise<{ amountCents: number; code: string; op: TransactOp }> {
+export async function sessionDiscountChange(
+  deps: Deps,
+  scope: Scope,
+  sessionId: string,
+  code: string,
+): Promise<{ amountCents: number; code: string; op: TransactOp }> {
   const session = await getSession(deps.store, scope, sessionId);
   if (!session || session.status !== 'open') throw conflict('This checkout is no longer open', 'CHECKOUT_CLOSED');
   if (session.payWhatYouWant) throw badRequest('You choose the price of this product, so discount codes do not apply', { field: 'discountCode' });
@@ -124,13 +150,23 @@ export async function sessionDiscountChange(deps: Deps, scope: Scope, sessionId:
  * line, for the processor to commit with its own checkout's new amount in one transaction (as a
  * discount code). Only the upsell the catalog offers for this product now can be added.
  */
-export async function sessionUpsellChange(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string, take: boolean): Promise<{ amountCents: number; line: SessionUpsellLine | null; op: TransactOp }> {
+export async function sessionUpsellChange(
+  deps: Pick<Deps, 'store'>,
+  scope: Scope,
+  sessionId: string,
+  take: boolean,
+): Promise<{ amountCents: number; line: SessionUpsellLine | null; op: TransactOp }> {
   const session = await getSession(deps.store, scope, sessionId);
   if (!session || session.status !== 'open') throw conflict('This checkout is no longer open', 'CHECKOUT_CLOSED');
   const productCents = session.amountCents - (session.upsell?.amountCents ?? 0);
   let line: SessionUpsellLine | null = null;
   if (take) {
-    if (session.upsell) return { amountCents: session.amountCents, line: session.upsell, op: sessionUpsellSet(scope, sessionId, { amountCents: session.amountCents, upsell: session.upsell }, session.amountCents) };
+    if (session.upsell)
+      return {
+        amountCents: session.amountCents,
+        line: session.upsell,
+        op: sessionUpsellSet(scope, sessionId, { amountCents: session.amountCents, upsell: session.upsell }, session.amountCents),
+      };
     const offered = session.kind === 'one_time' ? await upsellForCheckout(deps, scope, session.productId, session.currency) : undefined;
     if (!offered) throw badRequest('This checkout has no upsell to add', { field: 'upsell' });
     line = { upsellId: offered.upsellId, productId: offered.productId, productName: offered.productName, amountCents: offered.amountCents };
@@ -149,7 +185,12 @@ export async function checkoutBuyerLocale(deps: Pick<Deps, 'store'>, scope: Scop
  * product's minimum; the session's new total (with a taken upsell on top) and its write, for the
  * processor to commit with its own checkout's new amount in one transaction.
  */
-export async function sessionAmountChange(deps: Pick<Deps, 'store'>, scope: Scope, sessionId: string, chosenCents: number): Promise<{ amountCents: number; op: TransactOp }> {
+export async function sessionAmountChange(
+  deps: Pick<Deps, 'store'>,
+  scope: Scope,
+  sessionId: string,
+  chosenCents: number,
+): Promise<{ amountCents: number; op: TransactOp }> {
   const session = await getSession(deps.store, scope, sessionId);
   if (!session || session.status !== 'open') throw conflict('This checkout is no longer open', 'CHECKOUT_CLOSED');
   const problem = chosenAmountProblem(session.payWhatYouWant ?? null, chosenCents, session.currency);

@@ -50,21 +50,42 @@ export async function checkoutRecoveryJob(job: Job, deps: Deps): Promise<void> {
   const email = session.customerEmail!;
   const now = deps.clock.now();
   const base = baseOf(deps, session);
-  const link: RecoveryLinkRecord = { token: randomBase62(40), accountId: scope.accountId, mode: scope.mode, sessionId, validUntil: new Date(now.getTime() + LINK_VALID_MS).toISOString() };
+  const link: RecoveryLinkRecord = {
+    token: randomBase62(40),
+    accountId: scope.accountId,
+    mode: scope.mode,
+    sessionId,
+    validUntil: new Date(now.getTime() + LINK_VALID_MS).toISOString(),
+  };
   const url = `${base}${RECOVERY_PATH}/${link.token}`;
   const brand = await sellerBrand(deps, scope, base);
   const locale = negotiateLocale({ saved: session.buyerLocale ?? customer?.locale, sellerDefault: brand.locale });
-  const content = recoveryMail(translator(locale), { brand, productName: session.productName, url, discountCode: settings.discountCode, testMode: scope.mode === 'test' });
+  const content = recoveryMail(translator(locale), {
+    brand,
+    productName: session.productName,
+    url,
+    discountCode: settings.discountCode,
+    testMode: scope.mode === 'test',
+  });
   // Suppressed and unsubscribed addresses are left out here: then no mail, the event still tells the seller.
   const queued = await prepareTransactional(deps, scope, { to: [email], ...content, baseUrl: base, track: false, source: 'api' });
-  const event = newEvent(scope, deps.clock, 'checkout.abandoned', abandonedEventData(session, { email, discountCode: settings.discountCode, recoveryUrl: url, emailSent: queued.ops.length > 0 }));
+  const event = newEvent(
+    scope,
+    deps.clock,
+    'checkout.abandoned',
+    abandonedEventData(session, { email, discountCode: settings.discountCode, recoveryUrl: url, emailSent: queued.ops.length > 0 }),
+  );
   try {
-    await deps.store.transact([sessionAbandoned(scope, sessionId, now.toISOString()), recoveryLinkPut(link, Math.floor(Date.parse(link.validUntil) / 1000) + 24 * 3600), ...queued.ops, outboxPut(event)]);
+    await deps.store.transact([
+      sessionAbandoned(scope, sessionId, now.toISOString()),
+      recoveryLinkPut(link, Math.floor(Date.parse(link.validUntil) / 1000) + 24 * 3600),
+      ...queued.ops,
+      outboxPut(event),
+    ]);
   } catch (error) {
     // Paid (or handled by a second run of this job) between the read and the write.
     if (!isConditionFailed(error)) throw error;
   }
 }
-
 
 export const checkoutJobs: Record<string, JobHandler> = { [JOB_CHECKOUT_RECOVERY]: checkoutRecoveryJob };

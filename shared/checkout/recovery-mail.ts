@@ -23,7 +23,9 @@ export function recoveryMail(t: Translator, input: RecoveryMailInput) {
     input.discountCode ? `<p>${t.html('recovery.code', { code: { __html: `<strong>${escapeHtml(input.discountCode)}</strong>` } })}</p>` : '',
     button,
     `<p style="color:#57606a">${escapeHtml(t.t('recovery.ignore'))}</p>`,
-    brand.supportEmail ? `<p>${t.html('mail.questionsReply', { email: { __html: `<a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a>` } })}</p>` : '',
+    brand.supportEmail
+      ? `<p>${t.html('mail.questionsReply', { email: { __html: `<a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a>` } })}</p>`
+      : '',
   ].join('\n');
   const text = [
     t.t('recovery.heading', { product }),

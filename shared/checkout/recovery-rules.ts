@@ -28,7 +28,11 @@ export function recoveryDueAt(openedAt: string, delayMinutes: number, now: Date)
 export type RecoveryDecision = 'mail' | 'paid' | 'no-address' | 'recovery-off' | 'bought-elsewhere' | 'handled-already' | 'opened-from-recovery';
 
 /** What the timer does when it fires: mail, or the reason it does not. */
-export function recoveryDecision(session: Pick<CheckoutSessionRecord, 'status' | 'customerEmail' | 'abandonedAt' | 'recoveredFrom'>, settings: Pick<RecoverySettingsRecord, 'enabled'>, boughtProduct: boolean): RecoveryDecision {
+export function recoveryDecision(
+  session: Pick<CheckoutSessionRecord, 'status' | 'customerEmail' | 'abandonedAt' | 'recoveredFrom'>,
+  settings: Pick<RecoverySettingsRecord, 'enabled'>,
+  boughtProduct: boolean,
+): RecoveryDecision {
   if (session.status !== 'open') return 'paid';
   if (session.abandonedAt) return 'handled-already';
   if (!settings.enabled) return 'recovery-off';

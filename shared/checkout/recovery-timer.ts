@@ -19,7 +19,11 @@ export async function recoverySettings(deps: Pick<Deps, 'store'>, scope: Scope):
 }
 
 /** Schedules the session's timer when the seller has recovery on; answers when it falls due (null: off). */
-export async function scheduleRecovery(deps: Pick<Deps, 'store' | 'clock' | 'ports'>, scope: Scope, session: Pick<CheckoutSessionRecord, '_id' | 'createdAt'>): Promise<string | null> {
+export async function scheduleRecovery(
+  deps: Pick<Deps, 'store' | 'clock' | 'ports'>,
+  scope: Scope,
+  session: Pick<CheckoutSessionRecord, '_id' | 'createdAt'>,
+): Promise<string | null> {
   const settings = await recoverySettings(deps, scope);
   if (!settings.enabled) return null;
   const due = recoveryDueAt(session.createdAt, settings.delayMinutes, deps.clock.now());
@@ -36,7 +40,10 @@ export async function cancelRecovery(deps: Pick<Deps, 'ports'>, scope: Scope, se
   try {
     await deps.ports.scheduler.cancel(recoveryTimerName(scope, session._id));
   } catch (error) {
-    logger.error('could not cancel the abandoned-checkout timer of a paid session; it will fire and send nothing', { sessionId: session._id, error: error as Error });
+    logger.error('could not cancel the abandoned-checkout timer of a paid session; it will fire and send nothing', {
+      sessionId: session._id,
+      error: error as Error,
+    });
   }
 }
 

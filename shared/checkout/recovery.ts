@@ -18,7 +18,12 @@ import { openCheckoutSession } from './service';
 
 export { RECOVERY_PATH } from './recovery-timer';
 
-export const presentRecovery = (s: RecoverySettingsRecord) => ({ enabled: s.enabled, delayMinutes: s.delayMinutes, discountCode: s.discountCode, updatedAt: s.updatedAt });
+export const presentRecovery = (s: RecoverySettingsRecord) => ({
+  enabled: s.enabled,
+  delayMinutes: s.delayMinutes,
+  discountCode: s.discountCode,
+  updatedAt: s.updatedAt,
+});
 
 export const readRecovery = async (deps: Pick<Deps, 'store'>, scope: Scope) => presentRecovery(await recoverySettings(deps, scope));
 
@@ -29,7 +34,10 @@ export async function updateRecovery(deps: Deps, scope: Scope, input: { enabled:
     try {
       discountCode = await discountCodeOf(deps, scope, input.discountCode);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) throw badRequest(`discountCode: no discount code ${input.discountCode} in this account (create it with POST /discounts first)`, { field: 'discountCode' });
+      if (error instanceof ApiError && error.status === 404)
+        throw badRequest(`discountCode: no discount code ${input.discountCode} in this account (create it with POST /discounts first)`, {
+          field: 'discountCode',
+        });
       throw error;
     }
   }
@@ -43,7 +51,12 @@ export async function updateRecovery(deps: Deps, scope: Scope, input: { enabled:
  * the page in (their receipt speaks it). With `recover`, a session of a seller with recovery on
  * gets its timer once its address is known. A paid session is left as it is.
  */
-export async function noteCheckoutBuyer(deps: Pick<Deps, 'store' | 'clock' | 'ports'>, scope: Scope, sessionId: string, input: { email?: string; locale?: Locale; recover: boolean }): Promise<void> {
+export async function noteCheckoutBuyer(
+  deps: Pick<Deps, 'store' | 'clock' | 'ports'>,
+  scope: Scope,
+  sessionId: string,
+  input: { email?: string; locale?: Locale; recover: boolean },
+): Promise<void> {
   const session = await getSession(deps.store, scope, sessionId);
   if (!session || session.status !== 'open') return;
   const email = input.email ? normalizeEmail(input.email) : undefined;

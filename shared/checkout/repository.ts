@@ -9,7 +9,13 @@ export function sessionPuts(scope: Scope, session: CheckoutSessionRecord, expire
   const ttl = expiresAt ? { expiresAt } : {};
   return [
     putNew(checkoutSessionEntity.item(checkoutSessionEntity.declaration.key(scope, session._id), session, ttl)),
-    { put: checkoutLocatorEntity.item(checkoutLocatorEntity.declaration.key(session._id), { accountId: scope.accountId, mode: scope.mode, processorCheckoutId: session.processorCheckoutId }, ttl) },
+    {
+      put: checkoutLocatorEntity.item(
+        checkoutLocatorEntity.declaration.key(session._id),
+        { accountId: scope.accountId, mode: scope.mode, processorCheckoutId: session.processorCheckoutId },
+        ttl,
+      ),
+    },
   ];
 }
 
@@ -86,10 +92,15 @@ export const sessionRepriced = (scope: Scope, id: string, set: { amountCents: nu
 
 export const loadRecoverySettings = (store: Store, scope: Scope) => recoverySettingsEntity.get(store, 'ofTenant', scope);
 
-export const saveRecoverySettings = (store: Store, scope: Scope, record: RecoverySettingsRecord) => store.put(recoverySettingsEntity.item(recoverySettingsEntity.declaration.key(scope), record));
+export const saveRecoverySettings = (store: Store, scope: Scope, record: RecoverySettingsRecord) =>
+  store.put(recoverySettingsEntity.item(recoverySettingsEntity.declaration.key(scope), record));
 
 /** What the open session learnt of its buyer on the hosted page (address, language, timer). */
-export const sessionBuyerNoted = (scope: Scope, id: string, set: Pick<CheckoutSessionRecord, 'customerEmail' | 'buyerLocale' | 'recoveryDueAt'>): TransactOp => ({
+export const sessionBuyerNoted = (
+  scope: Scope,
+  id: string,
+  set: Pick<CheckoutSessionRecord, 'customerEmail' | 'buyerLocale' | 'recoveryDueAt'>,
+): TransactOp => ({
   update: checkoutSessionEntity.declaration.key(scope, id),
   set,
   condition: '#status = :open',
@@ -115,7 +126,8 @@ export const sessionRecovered = (scope: Scope, id: string, from: string): Transa
   values: { ':open': 'open' },
 });
 
-export const recoveryLinkPut = (link: RecoveryLinkRecord, expiresAt: number): TransactOp => putNew(recoveryLinkEntity.item(recoveryLinkEntity.declaration.key(link.token), link, { expiresAt }));
+export const recoveryLinkPut = (link: RecoveryLinkRecord, expiresAt: number): TransactOp =>
+  putNew(recoveryLinkEntity.item(recoveryLinkEntity.declaration.key(link.token), link, { expiresAt }));
 
 export const getRecoveryLink = (store: Store, token: string) => recoveryLinkEntity.get(store, 'byToken', token);
 

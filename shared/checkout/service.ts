@@ -57,14 +57,24 @@ export interface SessionCarryOver {
  * Opens a session (the API's create, and a recovery link's fresh session). A session that knows
  * its buyer's address gets its abandoned-checkout timer when the seller has recovery on.
  */
-export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string, input: CreateSessionInput, carry: SessionCarryOver = {}, options: { viaBuyLink?: boolean } = {}) {
+export async function openCheckoutSession(
+  ctx: Deps,
+  scope: Scope,
+  base: string,
+  input: CreateSessionInput,
+  carry: SessionCarryOver = {},
+  options: { viaBuyLink?: boolean } = {},
+) {
   const sellable = await lookupSellable(ctx, scope, input.productId);
   const record = sellable ? (sellable.kind === 'product' ? sellable.product : sellable.offer) : undefined;
   if (!sellable || !record || record.deletedAt) throw notFound('Product');
   const original = record.priceCents;
   let amountCents = original;
   let discount: { discountId: string; code: string } | undefined;
-  const pwyw = sellable.kind === 'product' && sellable.product.payWhatYouWant?.enabled ? { minimumCents: sellable.product.payWhatYouWant.minimumCents, suggestedCents: original } : null;
+  const pwyw =
+    sellable.kind === 'product' && sellable.product.payWhatYouWant?.enabled
+      ? { minimumCents: sellable.product.payWhatYouWant.minimumCents, suggestedCents: original }
+      : null;
   if (input.amountCents !== undefined) {
     const problem = chosenAmountProblem(pwyw, input.amountCents, record.currency);
     if (problem) throw badRequest(problem, { field: 'amountCents' });
@@ -84,7 +94,8 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
   // An intro price counts from the first charge, today's (processor/intro.ts); it does not stack
   // with a code, so the buyer is told rather than charged a price nobody promised.
   const intro = sellable.kind === 'offer' && !sellable.offer.trialPeriod ? await introPricingFor(ctx, scope, record._id) : null;
-  if (intro && input.discountCode) throw badRequest('discountCode: this subscription has an intro price, so discount codes do not apply', { field: 'discountCode' });
+  if (intro && input.discountCode)
+    throw badRequest('discountCode: this subscription has an intro price, so discount codes do not apply', { field: 'discountCode' });
   const sessionIntro = intro ? { amountCents: intro.amountCents + seatsCents, periods: intro.periods } : null;
   const sessionId = objectId(ctx.clock);
   const isOffer = sellable.kind === 'offer';
@@ -154,7 +165,10 @@ export async function openCheckoutSession(ctx: Deps, scope: Scope, base: string,
  * A session found by its id alone, with its tenant and the processor's checkout id (scope-free
  * locator): the local control API's pay route, which acts as the buyer.
  */
-export async function locateSessionById(deps: Pick<Deps, 'store'>, sessionId: string): Promise<{ scope: Scope; session: CheckoutSessionRecord; processorCheckoutId: string } | undefined> {
+export async function locateSessionById(
+  deps: Pick<Deps, 'store'>,
+  sessionId: string,
+): Promise<{ scope: Scope; session: CheckoutSessionRecord; processorCheckoutId: string } | undefined> {
   const located = await locateSession(deps.store, sessionId);
   if (!located) return undefined;
   const scope: Scope = { accountId: located.accountId, mode: located.mode };
@@ -190,11 +204,21 @@ export async function sessionSaleId(deps: Pick<Deps, 'store'>, scope: Scope, ses
  * seller's setting decides whether the box is offered at all; a tick on a box not offered counts
  * for nothing.
  */
-export async function withMarketingConsent(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, sessionId: string, claim: PaymentClaim | undefined, ticked: boolean, locale?: Locale): Promise<PaymentClaim | undefined> {
+export async function withMarketingConsent(
+  deps: Pick<Deps, 'store' | 'clock'>,
+  scope: Scope,
+  sessionId: string,
+  claim: PaymentClaim | undefined,
+  ticked: boolean,
+  locale?: Locale,
+): Promise<PaymentClaim | undefined> {
   if (!ticked) return claim;
   // The consent keeps the words the buyer saw, in the language they read them.
   const offered = await checkoutOptIn(deps, scope, locale);
   if (!offered) return claim;
   const consent = { wording: offered.wording, optedInAt: deps.clock.now().toISOString() };
-  return { ops: withSessionConsent(claim?.ops ?? [], scope, sessionId, consent), refusal: claim?.refusal ?? { message: 'This checkout is closed', code: 'CHECKOUT_CLOSED' } };
+  return {
+    ops: withSessionConsent(claim?.ops ?? [], scope, sessionId, consent),
+    refusal: claim?.refusal ?? { message: 'This checkout is closed', code: 'CHECKOUT_CLOSED' },
+  };
 }

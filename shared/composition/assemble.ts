@@ -3,7 +3,17 @@ import { docsOperations } from '../docs/operations';
 import { toolCatalog } from '../mcp/catalog';
 import { mcpOperations } from '../mcp/operations';
 import type { ToolEntry } from '../mcp/tool-entry';
-import { type AccessNeed, type BusConsumer, type Capability, type ExternalEventConsumer, type ControlRoute, type JobHandler, type PortFactory, type QueueDeclaration, type RecurringSchedule } from '../platform/capability';
+import type {
+  AccessNeed,
+  BusConsumer,
+  Capability,
+  ExternalEventConsumer,
+  ControlRoute,
+  JobHandler,
+  PortFactory,
+  QueueDeclaration,
+  RecurringSchedule,
+} from '../platform/capability';
 import { routeKey, type AnyOperation } from '../platform/operation';
 import { privacyPort, type PrivacyPart } from '../platform/privacy';
 
@@ -93,7 +103,11 @@ export function assembleApp(capabilities: Capability[]): App {
   const allOperations = groups.flatMap((group) => group.operations.map((operation) => ({ group: group.name, operation })));
   unique(allOperations, ({ operation }) => routeKey(operation), 'route');
   unique(allOperations, ({ operation }) => operation.operationId, 'operationId');
-  unique(apiOperations.filter((o) => o.tool), (o) => o.tool!, 'MCP tool');
+  unique(
+    apiOperations.filter((o) => o.tool),
+    (o) => o.tool!,
+    'MCP tool',
+  );
 
   const consumers = capabilities.flatMap((c) => c.consumers ?? []);
   const externalConsumers = capabilities.flatMap((c) => c.externalConsumers ?? []);
@@ -106,7 +120,8 @@ export function assembleApp(capabilities: Capability[]): App {
   const schedules = capabilities.flatMap((c) => c.schedules ?? []);
   unique(schedules, (s) => s.name, 'schedule');
   const jobs = Object.fromEntries(jobEntries);
-  for (const schedule of schedules) if (!jobs[schedule.job.type]) throw new Error(`Schedule ${schedule.name} fires job ${schedule.job.type}, which no capability handles`);
+  for (const schedule of schedules)
+    if (!jobs[schedule.job.type]) throw new Error(`Schedule ${schedule.name} fires job ${schedule.job.type}, which no capability handles`);
   // A job runs in the jobs function of its capability's API group, so a provider's timers (the
   // sandbox processor's) run beside the capability whose function already serves its routes.
   const jobGroups = new Map<string, JobGroup>();

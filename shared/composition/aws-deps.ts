@@ -34,7 +34,11 @@ function absent(name: string): never {
           ? undefined
           : () =>
               Promise.reject(
-                new Error(name === 'secrets' ? 'This function was given no secret setting (capability manifest `settings`)' : `The ${name} port is not among this function's needs (capability manifest \`needs\`)`),
+                new Error(
+                  name === 'secrets'
+                    ? 'This function was given no secret setting (capability manifest `settings`)'
+                    : `The ${name} port is not among this function's needs (capability manifest \`needs\`)`,
+                ),
               ),
     },
   ) as never;

@@ -15,7 +15,11 @@ const PACKAGE_ROOT = (name: string) => new RegExp(`^(.*[\\\\/]node_modules[\\\\/
 function installedCopies(nodeModules: string, name: string): string[] {
   const parents = readdirSync(nodeModules, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
-    .flatMap((entry) => (entry.name.startsWith('@') ? readdirSync(join(nodeModules, entry.name)).map((scoped) => join(nodeModules, entry.name, scoped)) : [join(nodeModules, entry.name)]));
+    .flatMap((entry) =>
+      entry.name.startsWith('@')
+        ? readdirSync(join(nodeModules, entry.name)).map((scoped) => join(nodeModules, entry.name, scoped))
+        : [join(nodeModules, entry.name)],
+    );
   return [join(nodeModules, name), ...parents.map((parent) => join(parent, 'node_modules', name))].filter((root) => existsSync(join(root, 'package.json')));
 }
 
@@ -40,7 +44,10 @@ export const oneHtmlPackageBuildPlugin: Plugin = {
       if (canonical === undefined) {
         const nodeModules = root.slice(0, root.search(/[\\/]node_modules[\\/]/) + '/node_modules'.length);
         const version = versionOf(root);
-        canonical = installedCopies(nodeModules, name).filter((copy) => versionOf(copy) === version).sort()[0] ?? root;
+        canonical =
+          installedCopies(nodeModules, name)
+            .filter((copy) => versionOf(copy) === version)
+            .sort()[0] ?? root;
         canonicalRoots.set(root, canonical);
       }
       return canonical;
@@ -48,7 +55,12 @@ export const oneHtmlPackageBuildPlugin: Plugin = {
     const filter = new RegExp(`^(${DUAL_HTML_PACKAGES.join('|')})(/.*)?$`);
     build.onResolve({ filter }, async (args) => {
       if (args.pluginData === oneHtmlPackageBuildPlugin) return undefined;
-      const resolved = await build.resolve(args.path, { kind: args.kind === 'require-call' ? 'import-statement' : args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: oneHtmlPackageBuildPlugin });
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind === 'require-call' ? 'import-statement' : args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: oneHtmlPackageBuildPlugin,
+      });
       if (resolved.errors.length) return undefined;
       const name = filter.exec(args.path)![1]!;
       const [, root, rest] = PACKAGE_ROOT(name).exec(resolved.path) ?? [];
@@ -112,7 +124,8 @@ export const pdfkitBrowserBuildPlugin = (shim: string): Plugin => ({
       const node = await build.resolve('pdfkit', { kind: 'import-statement', resolveDir: args.resolveDir, pluginData: pdfkitBrowserBuildPlugin });
       if (node.errors.length) return { errors: node.errors };
       const browser = join(dirname(node.path), 'pdfkit.browser.mjs');
-      if (!existsSync(browser)) return { errors: [{ text: `pdfkit's browser build is not at ${browser}: check the installed pdfkit (pinned in package.json)` }] };
+      if (!existsSync(browser))
+        return { errors: [{ text: `pdfkit's browser build is not at ${browser}: check the installed pdfkit (pinned in package.json)` }] };
       return { path: browser };
     });
   },

@@ -48,14 +48,22 @@ interface ManifestModule {
 
 /** The module a manifest's declared `build.manifest.url` names, below the project root. */
 function declaredModule(build: BuildDeclaration): string {
-  return relative(PROJECT_ROOT, fileURLToPath(build.manifest.url)).replace(/\.[cm]?[tj]sx?$/, '').split(sep).join('/');
+  return relative(PROJECT_ROOT, fileURLToPath(build.manifest.url))
+    .replace(/\.[cm]?[tj]sx?$/, '')
+    .split(sep)
+    .join('/');
 }
 
 /** `./file#export`, relative to the manifest, as a module below the project root and its export. */
 function resolveReference(build: BuildDeclaration, reference: string): ManifestModule {
   const [specifier, exportName] = reference.split('#');
   if (!specifier || !exportName) throw new Error(`${build.manifest.export}: "${reference}" is not ./file#export`);
-  return { exportName, module: join(dirname(declaredModule(build)), specifier).split(sep).join('/') };
+  return {
+    exportName,
+    module: join(dirname(declaredModule(build)), specifier)
+      .split(sep)
+      .join('/'),
+  };
 }
 
 /** Where a manifest is defined, from its own `build` declaration; undefined for one that has none. */

@@ -14,7 +14,8 @@ const byName = (settings: Setting[]) => [...new Map(settings.map((s) => [s.name,
 const impliedByNeeds = (needs: readonly (AccessNeed | 'bus')[]): Setting[] => (needs.includes('email') ? [PLATFORM_SENDER] : []);
 
 /** The capabilities whose operations an API group serves (its own, and providers riding on it). */
-const groupCapabilities = (app: App, group: string): Capability[] => app.capabilities.filter((c) => c.operations?.length && (c.apiFunction ?? c.name) === group);
+const groupCapabilities = (app: App, group: string): Capability[] =>
+  app.capabilities.filter((c) => c.operations?.length && (c.apiFunction ?? c.name) === group);
 
 /**
  * The settings one function is given: what its capabilities (or its consumer or queue) declare,

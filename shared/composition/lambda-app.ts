@@ -22,7 +22,8 @@ function named<T extends { name: string }>(items: T[], name: string | undefined,
 }
 
 export const apiEntry = (app: App, name = process.env.APP_FUNCTION) => apiFunction(named(app.groups, name, 'API group').operations, lambdaDeps(wholeApp(app)));
-export const consumerEntry = (app: App, name = process.env.APP_FUNCTION) => consumerFunction(named(app.consumers, name, 'bus consumer'), lambdaDeps(wholeApp(app)));
+export const consumerEntry = (app: App, name = process.env.APP_FUNCTION) =>
+  consumerFunction(named(app.consumers, name, 'bus consumer'), lambdaDeps(wholeApp(app)));
 export const externalConsumerEntry = (app: App, name = process.env.APP_FUNCTION) =>
   externalConsumerFunction(named(app.externalConsumers, name, 'external event consumer'), lambdaDeps(wholeApp(app)));
 export const queueEntry = (app: App, name = process.env.APP_FUNCTION) => queueFunction(named(app.queues, name, 'queue'), lambdaDeps(wholeApp(app)));

@@ -55,7 +55,10 @@ const parseBody = <T>(schema: z.ZodMiniType<T>, record: SQSRecord): T => schema.
 export function queueFunction(queue: QueueDeclaration, deps: () => Deps) {
   const processor = new BatchProcessor(EventType.SQS);
   return (event: SQSEvent, context: Context) =>
-    processPartialResponse(event, (record: SQSRecord) => queue.handle(parseBody(messageSchema, record), deps()), processor, { context, throwOnFullBatchFailure: false });
+    processPartialResponse(event, (record: SQSRecord) => queue.handle(parseBody(messageSchema, record), deps()), processor, {
+      context,
+      throwOnFullBatchFailure: false,
+    });
 }
 
 /** A job group's jobs queue: timers fired by EventBridge Scheduler, one after another. */
@@ -76,7 +79,10 @@ export function jobsFunction(jobs: Record<string, JobHandler>, deps: () => Deps)
 export function jobsRouterFunction(deps: () => Deps) {
   const processor = new BatchProcessor(EventType.SQS);
   return (event: SQSEvent, context: Context) =>
-    processPartialResponse(event, (record: SQSRecord) => deps().ports.queue.send(JOBS_QUEUE, parseBody(jobSchema, record)), processor, { context, throwOnFullBatchFailure: false });
+    processPartialResponse(event, (record: SQSRecord) => deps().ports.queue.send(JOBS_QUEUE, parseBody(jobSchema, record)), processor, {
+      context,
+      throwOnFullBatchFailure: false,
+    });
 }
 
 /** The outbox dispatcher on the table stream. */

@@ -64,9 +64,18 @@ export function localAdapters(
     [JOBS_QUEUE]: (message) => runLocalJob(message as unknown as Job),
     ...Object.fromEntries(app.queues.map((queue) => [queue.name, (message: Record<string, unknown>) => queue.handle(message, deps)])),
   };
-  const bus = new LocalBus(() => app.consumers, () => deps, work, options.dataDir);
+  const bus = new LocalBus(
+    () => app.consumers,
+    () => deps,
+    work,
+    options.dataDir,
+  );
   const queue = new LocalQueue(() => queueHandlers, work, options.dataDir);
-  const email = new LocalEmail(options.clock, options.config.EMAIL_FROM ?? PLATFORM_SENDER.localValue, options.dataDir ? join(options.dataDir, 'emails.jsonl') : undefined);
+  const email = new LocalEmail(
+    options.clock,
+    options.config.EMAIL_FROM ?? PLATFORM_SENDER.localValue,
+    options.dataDir ? join(options.dataDir, 'emails.jsonl') : undefined,
+  );
   const core: CorePorts = {
     secrets: new LocalSecrets(options.environment ?? {}, options.dataDir ? join(options.dataDir, SECRETS_FILE) : undefined),
     bus,

@@ -7,7 +7,9 @@ import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
  */
 export const packJson = (value: unknown): string => {
   const json = Buffer.from(JSON.stringify(value));
-  return brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } }).toString('base64');
+  return brotliCompressSync(json, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: json.length },
+  }).toString('base64');
 };
 
 export const unpackJson = <T>(packed: string): T => JSON.parse(brotliDecompressSync(Buffer.from(packed, 'base64')).toString('utf8')) as T;

@@ -27,14 +27,16 @@ export async function renderFunction(request: RenderRequest): Promise<unknown> {
   switch (request.op) {
     case 'mailTemplate':
       if (!isRecord(request.content) || typeof request.content.subject !== 'string') throw new Error('mailTemplate needs content with a subject');
-      if (!isRecord(request.footer) || typeof request.footer.physicalAddress !== 'string') throw new Error('mailTemplate needs a footer with a physicalAddress');
+      if (!isRecord(request.footer) || typeof request.footer.physicalAddress !== 'string')
+        throw new Error('mailTemplate needs a footer with a physicalAddress');
       return inProcessRender.mailTemplate(request.content, request.footer, request.options);
     case 'sanitizePost':
       if (typeof request.html !== 'string') throw new Error('sanitizePost needs html');
       return inProcessRender.sanitizePost(request.html);
     case 'invoicePdf': {
       const document = request.document;
-      if (!isRecord(document) || typeof document.number !== 'string' || !Array.isArray(document.lines)) throw new Error('invoicePdf needs a document with a number and lines');
+      if (!isRecord(document) || typeof document.number !== 'string' || !Array.isArray(document.lines))
+        throw new Error('invoicePdf needs a document with a number and lines');
       // Lambda answers JSON: the PDF travels as base64.
       return { pdf: Buffer.from(await inProcessRender.invoicePdf(document)).toString('base64') };
     }

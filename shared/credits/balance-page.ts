@@ -19,7 +19,11 @@ export interface PageLanguage {
  * The buyer's balance page: the balance, and auto top-ups with the form that turns them off.
  * Plain HTML, no script; words in the buyer's language, the product's name as the seller wrote it.
  */
-export async function balancePage(deps: Pick<Deps, 'store'>, view: BalanceView, input: { baseUrl: string; action: string; turnedOff?: boolean } & PageLanguage): Promise<BuyerPage> {
+export async function balancePage(
+  deps: Pick<Deps, 'store'>,
+  view: BalanceView,
+  input: { baseUrl: string; action: string; turnedOff?: boolean } & PageLanguage,
+): Promise<BuyerPage> {
   const brand = await sellerBrand(deps, view.scope, input.baseUrl);
   const t = await buyerLanguage(deps, view.scope, { query: input.lang, acceptLanguage: input.acceptLanguage, sellerDefault: brand.locale ?? null });
   const money = (cents: number) => t.money(cents, view.currency);

@@ -36,7 +36,10 @@ export async function disableConsent(deps: Deps, scope: Scope, creditAccountId: 
     const after: CreditAccountRecord = { ...rest, autoRefill: { consent: false, paymentMethodId: null }, updatedAt: now.toISOString() };
     const event = newEvent(scope, deps.clock, 'credit.consent.disabled', consentDisabledData(after, account.autoRefill.paymentMethodId, by));
     const staleBefore = new Date(now.getTime() - CLAIM_STALE_MS).toISOString();
-    const written = await onConditionFailed(deps.store.transact([creditConsentPut(scope, after, account, staleBefore), outboxPut(event)]).then(() => true), () => false);
+    const written = await onConditionFailed(
+      deps.store.transact([creditConsentPut(scope, after, account, staleBefore), outboxPut(event)]).then(() => true),
+      () => false,
+    );
     if (written) return after;
     // A deduction or a top-off charge under way: let it finish, then withdraw from its result.
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
@@ -83,5 +86,10 @@ export async function balanceOfLink(deps: Deps, token: string): Promise<{ view: 
 export async function disableConsentByLink(deps: Deps, token: string): Promise<BalanceView> {
   const { view, account } = await balanceOfLink(deps, token);
   const after = await disableConsent(deps, view.scope, account._id, 'buyer');
-  return { ...view, balanceCents: after.balanceCents, paused: after.status === 'paused', autoRefill: { ...view.autoRefill, enabled: after.autoRefill.consent } };
+  return {
+    ...view,
+    balanceCents: after.balanceCents,
+    paused: after.status === 'paused',
+    autoRefill: { ...view.autoRefill, enabled: after.autoRefill.consent },
+  };
 }

@@ -21,7 +21,6 @@ const MARKER_DAYS = 7;
 // dead-letter queue keep their logical ids (and the markers of events it already mailed).
 const CREDIT_MAILS = 'credit-refill-email';
 
-
 /**
  * The buyer's balance link, made now for an account from before links existed. Written like any
  * change of the account (guarded by the balance and `updatedAt` read), so a racing deduction
@@ -33,7 +32,12 @@ async function consentTokenOf(deps: Deps, scope: Scope, id: string): Promise<{ a
     if (!account) return undefined;
     if (account.consentToken) return { account, token: account.consentToken };
     const next: CreditAccountRecord = { ...account, consentToken: randomBase62(32), updatedAt: deps.clock.now().toISOString() };
-    if (await onConditionFailed(deps.store.transact([creditAccountPut(scope, next, account), creditLinkPut(scope, next.consentToken!, id)]).then(() => true), () => false)) {
+    if (
+      await onConditionFailed(
+        deps.store.transact([creditAccountPut(scope, next, account), creditLinkPut(scope, next.consentToken!, id)]).then(() => true),
+        () => false,
+      )
+    ) {
       return { account: next, token: next.consentToken! };
     }
   }
@@ -43,7 +47,13 @@ async function consentTokenOf(deps: Deps, scope: Scope, id: string): Promise<{ a
 type Mail = { subject: string; text: string; html: string };
 
 /** The words of each credit mail, in the buyer's language; every one carries the buyer's balance link (where auto top-ups are turned off). */
-function creditMail(type: string, name: string, link: string, data: { failureMessage?: string; topOffCents?: number | null; currency: string }, t: Translator): Mail | undefined {
+function creditMail(
+  type: string,
+  name: string,
+  link: string,
+  data: { failureMessage?: string; topOffCents?: number | null; currency: string },
+  t: Translator,
+): Mail | undefined {
   const product = { __html: `<strong>${escapeHtml(name)}</strong>` };
   const linkText = `${t.t('credits.link')}: ${link}`;
   const linkHtml = `<p><a href="${escapeHtml(link)}">${t.html('credits.link')}</a></p>`;
@@ -96,7 +106,13 @@ export const creditEmailConsumer: BusConsumer = {
     // The buyer's language: saved at their checkout, else the seller's default, else English.
     const [customer, branding] = await Promise.all([findCustomerOfEmail(deps, scope, data.account.email), readBranding(deps, scope)]);
     const t = translator(negotiateLocale({ saved: customer?.locale, sellerDefault: branding.locale }));
-    const mail = creditMail(event.type, product?.name ?? 'credits', creditLinkUrl(deps.config.PUBLIC_BASE_URL ?? '', held.token), { failureMessage: data.failureMessage, topOffCents, currency: held.account.currency }, t);
+    const mail = creditMail(
+      event.type,
+      product?.name ?? 'credits',
+      creditLinkUrl(deps.config.PUBLIC_BASE_URL ?? '', held.token),
+      { failureMessage: data.failureMessage, topOffCents, currency: held.account.currency },
+      t,
+    );
     if (!mail) return;
     try {
       await deps.ports.email.send({ to: [data.account.email], ...mail });
@@ -105,6 +121,12 @@ export const creditEmailConsumer: BusConsumer = {
       reportRefusal('credit-paused', error, false);
       throw error;
     }
-    await deps.store.put(consumerMarkerEntity.item(consumerMarkerEntity.declaration.key(CREDIT_MAILS, event.id), { eventId: event.id }, { expiresAt: event.created + MARKER_DAYS * 24 * 3600 }));
+    await deps.store.put(
+      consumerMarkerEntity.item(
+        consumerMarkerEntity.declaration.key(CREDIT_MAILS, event.id),
+        { eventId: event.id },
+        { expiresAt: event.created + MARKER_DAYS * 24 * 3600 },
+      ),
+    );
   },
 };

@@ -16,7 +16,13 @@ export const creditAccountEntity = defineEntity<CreditAccountRecord>()({
   key: accountKey,
   keyArgs: ['scope', 'id'],
   patterns: {
-    byId: { kind: 'get', summary: 'Credit account by id, read consistently (the balance decides a deduction)', key: accountKey, args: ['scope', 'id'], consistent: true },
+    byId: {
+      kind: 'get',
+      summary: 'Credit account by id, read consistently (the balance decides a deduction)',
+      key: accountKey,
+      args: ['scope', 'id'],
+      consistent: true,
+    },
     ofTenant: { kind: 'query', summary: 'Credit accounts of a tenant', partition: (scope: Scope) => keys.collection(scope, CREDIT_ACCOUNT), args: ['scope'] },
   },
 });
@@ -38,7 +44,13 @@ export const creditLinkEntity = defineEntity<CreditLinkRecord>()({
   key: linkKey,
   keyArgs: ['token'],
   patterns: {
-    byToken: { kind: 'get', summary: 'Credit balance link (the buyer\'s page: balance, auto top-up off)', key: linkKey, args: ['token'], notes: 'holds accountId, mode and the credit account id' },
+    byToken: {
+      kind: 'get',
+      summary: "Credit balance link (the buyer's page: balance, auto top-up off)",
+      key: linkKey,
+      args: ['token'],
+      notes: 'holds accountId, mode and the credit account id',
+    },
   },
 });
 
@@ -50,6 +62,13 @@ export const creditAccountOfEntity = defineEntity<{ accountId: string }>()({
   key: accountOfKey,
   keyArgs: ['scope', 'productId', 'email'],
   patterns: {
-    byBuyer: { kind: 'get', summary: 'Credit account of a buyer and product', key: accountOfKey, args: ['scope', 'productId', 'email'], consistent: true, notes: 'holds accountId' },
+    byBuyer: {
+      kind: 'get',
+      summary: 'Credit account of a buyer and product',
+      key: accountOfKey,
+      args: ['scope', 'productId', 'email'],
+      consistent: true,
+      notes: 'holds accountId',
+    },
   },
 });

@@ -44,8 +44,9 @@ export const creditOperations = [
   defineOperation({
     operationId: 'disableCreditConsent',
     tool: 'disable_credit_consent',
-    summary: 'Withdraws the buyer\'s consent to auto top-ups: the saved card is detached and never charged again; emits credit.consent.disabled',
-    description: '`{id}` is the credit account `_id` as `GET /credits/accounts` lists it. Answers the account (`autoRefill.enabled` false). Already off: 200, nothing emitted.',
+    summary: "Withdraws the buyer's consent to auto top-ups: the saved card is detached and never charged again; emits credit.consent.disabled",
+    description:
+      '`{id}` is the credit account `_id` as `GET /credits/accounts` lists it. Answers the account (`autoRefill.enabled` false). Already off: 200, nothing emitted.',
     tags: ['Credits'],
     method: 'DELETE',
     path: '/credits/accounts/{id}/consent',
@@ -56,7 +57,7 @@ export const creditOperations = [
   }),
   defineOperation({
     operationId: 'showCreditBalance',
-    summary: 'The buyer\'s balance page from the link in their credit mails (public; the link is the permission): balance and auto top-ups',
+    summary: "The buyer's balance page from the link in their credit mails (public; the link is the permission): balance and auto top-ups",
     tags: ['Credits'],
     method: 'GET',
     path: '/credits/balance/{token}',
@@ -74,7 +75,8 @@ export const creditOperations = [
         const page = await balancePage(ctx, view, { baseUrl: baseOf(ctx.config, ctx.request), action: consentAction(params.token, query.lang), ...language });
         return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PAGE_HEADERS });
       } catch (error) {
-        if (html && isApiError(error) && error.status === 404) return rawReply(404, missingBalancePage(language).html, 'text/html; charset=utf-8', { ...missingBalancePage(language).headers, ...PAGE_HEADERS });
+        if (html && isApiError(error) && error.status === 404)
+          return rawReply(404, missingBalancePage(language).html, 'text/html; charset=utf-8', { ...missingBalancePage(language).headers, ...PAGE_HEADERS });
         throw error;
       }
     },
@@ -96,14 +98,21 @@ export const creditOperations = [
       const asPage = (ctx.request.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
       const language = { lang: query.lang, acceptLanguage: ctx.request.headers['accept-language'] };
       // The link is the only permission, and our own page is the only one that posts this form.
-      if (asPage && ctx.request.headers['sec-fetch-site'] === 'cross-site') return rawReply(403, missingBalancePage(language).html, 'text/html; charset=utf-8', PAGE_HEADERS);
+      if (asPage && ctx.request.headers['sec-fetch-site'] === 'cross-site')
+        return rawReply(403, missingBalancePage(language).html, 'text/html; charset=utf-8', PAGE_HEADERS);
       try {
         const view = await disableConsentByLink(ctx, params.token);
         if (!asPage) return jsonView(view);
-        const page = await balancePage(ctx, view, { baseUrl: baseOf(ctx.config, ctx.request), action: consentAction(params.token, query.lang), turnedOff: true, ...language });
+        const page = await balancePage(ctx, view, {
+          baseUrl: baseOf(ctx.config, ctx.request),
+          action: consentAction(params.token, query.lang),
+          turnedOff: true,
+          ...language,
+        });
         return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PAGE_HEADERS });
       } catch (error) {
-        if (asPage && isApiError(error) && error.status === 404) return rawReply(404, missingBalancePage(language).html, 'text/html; charset=utf-8', { ...missingBalancePage(language).headers, ...PAGE_HEADERS });
+        if (asPage && isApiError(error) && error.status === 404)
+          return rawReply(404, missingBalancePage(language).html, 'text/html; charset=utf-8', { ...missingBalancePage(language).headers, ...PAGE_HEADERS });
         throw error;
       }
     },

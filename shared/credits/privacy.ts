@@ -11,7 +11,9 @@ async function* accountsOf(deps: Deps, scope: Scope, subject: PrivacySubject): A
   for await (const sales of salesOf(deps, scope, subject.customerId)) {
     const products = [...new Set(sales.map((s) => s.productId).filter((id): id is string => Boolean(id) && !seen.has(id!)))];
     for (const id of products) seen.add(id);
-    const accounts = (await Promise.all(products.map((productId) => findCreditAccount(deps.store, scope, productId, subject.email)))).filter((a): a is CreditAccountRecord => Boolean(a));
+    const accounts = (await Promise.all(products.map((productId) => findCreditAccount(deps.store, scope, productId, subject.email)))).filter(
+      (a): a is CreditAccountRecord => Boolean(a),
+    );
     if (accounts.length) yield accounts;
   }
 }

@@ -1,7 +1,13 @@
 import * as z from '../platform/zod';
 
 /** A credit account as the API shows it (output schema; extra fields pass through). */
-export const creditAccountSchema = z.looseObject({ _id: z.string(), productId: z.string(), buyerEmail: z.string(), balanceCents: z.number().check(z.int()), status: z.enum(['active', 'paused']) });
+export const creditAccountSchema = z.looseObject({
+  _id: z.string(),
+  productId: z.string(),
+  buyerEmail: z.string(),
+  balanceCents: z.number().check(z.int()),
+  status: z.enum(['active', 'paused']),
+});
 
 export const deductBody = z.object({
   productId: z.string().check(z.minLength(1), z.maxLength(64)),

@@ -35,7 +35,6 @@ export const presentCreditAccount = (a: CreditAccountRecord) => ({
   updatedAt: a.updatedAt,
 });
 
-
 /** The writes and events of buying a credits product; they ride in the sale's transaction. */
 export async function creditPurchaseOps(
   deps: Deps,
@@ -77,7 +76,8 @@ export async function creditPurchaseOps(
   return { ops, events };
 }
 
-const getCreditAccountOf = (deps: Deps, scope: Scope, account: CreditAccountRecord) => findCreditAccount(deps.store, scope, account.productId, account.buyerEmail);
+const getCreditAccountOf = (deps: Deps, scope: Scope, account: CreditAccountRecord) =>
+  findCreditAccount(deps.store, scope, account.productId, account.buyerEmail);
 
 export async function listCreditAccounts(ctx: OperationContext, filter: { email?: string; productId?: string }) {
   return (await listCreditAccountRecords(ctx.store, ctx.scope))
@@ -99,7 +99,13 @@ export async function deductCredits(ctx: OperationContext, input: DeductInput) {
     }
     const after: CreditAccountRecord = { ...account, balanceCents: account.balanceCents - input.amountCents, updatedAt: ctx.clock.now().toISOString() };
     const event = newEvent(scope, ctx.clock, 'credit.balance_changed', balanceChangedData(after, -input.amountCents, input.reason ?? 'usage'));
-    if (!(await onConditionFailed(ctx.store.transact([creditAccountPut(scope, after, account), outboxPut(event)]).then(() => true), () => false))) continue;
+    if (
+      !(await onConditionFailed(
+        ctx.store.transact([creditAccountPut(scope, after, account), outboxPut(event)]).then(() => true),
+        () => false,
+      ))
+    )
+      continue;
     let refill: { attempted: boolean; succeeded: boolean } = { attempted: false, succeeded: false };
     let final = after;
     if (after.balanceCents === 0 && after.autoRefill.consent && after.autoRefill.paymentMethodId) {
@@ -119,14 +125,24 @@ async function autoRefill(deps: Deps, scope: Scope, read: CreditAccountRecord): 
   const now = deps.clock.now().toISOString();
   // Claim the top-off first: it fails when the buyer withdrew consent (or anything changed) since
   // the deduction, and a withdrawal waits while the claim stands (repository.ts).
-  if (!(await onConditionFailed(deps.store.transact([creditRefillClaim(scope, read, now)]).then(() => true), () => false))) {
+  if (
+    !(await onConditionFailed(
+      deps.store.transact([creditRefillClaim(scope, read, now)]).then(() => true),
+      () => false,
+    ))
+  ) {
     return { succeeded: false, account: (await getCreditAccountOf(deps, scope, read)) ?? read };
   }
   const { refillClaimedAt: _claim, ...account } = read;
   let charge: Awaited<ReturnType<Deps['ports']['processor']['chargeSavedCard']>> | undefined;
   let failure: string | undefined;
   try {
-    charge = await deps.ports.processor.chargeSavedCard(scope, { paymentMethodId: account.autoRefill.paymentMethodId!, amountCents: topOff, currency: account.currency, description: `${product.name} top-off` });
+    charge = await deps.ports.processor.chargeSavedCard(scope, {
+      paymentMethodId: account.autoRefill.paymentMethodId!,
+      amountCents: topOff,
+      currency: account.currency,
+      description: `${product.name} top-off`,
+    });
   } catch (error) {
     failure = (error as Error).message;
   }

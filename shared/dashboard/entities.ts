@@ -13,7 +13,14 @@ export const signInLinkEntity = defineEntity<SignInLinkRecord>()({
   key: linkKey,
   keyArgs: ['sha256(token)'],
   patterns: {
-    byTokenHash: { kind: 'get', summary: 'A dashboard sign-in link by its token', key: linkKey, args: ['sha256(token)'], consistent: true, notes: 'used once (conditional update); TTL a day after it lapses' },
+    byTokenHash: {
+      kind: 'get',
+      summary: 'A dashboard sign-in link by its token',
+      key: linkKey,
+      args: ['sha256(token)'],
+      consistent: true,
+      notes: 'used once (conditional update); TTL a day after it lapses',
+    },
   },
 });
 

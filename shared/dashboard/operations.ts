@@ -80,9 +80,10 @@ export const dashboardOperations = [
     },
   }),
   defineOperation({
-    operationId: 'listApiKeys', tool: 'list_api_keys',
+    operationId: 'listApiKeys',
+    tool: 'list_api_keys',
     summary: "The store's API keys of the caller's mode, revoked ones included (never the secrets)",
-    description: "Owners and admins only (403 ROLE_FORBIDDEN for other members).",
+    description: 'Owners and admins only (403 ROLE_FORBIDDEN for other members).',
     tags: keyTags,
     method: 'GET',
     path: '/api-keys',
@@ -91,7 +92,8 @@ export const dashboardOperations = [
     handler: async (ctx) => listKeys(ctx),
   }),
   defineOperation({
-    operationId: 'createApiKey', tool: 'create_api_key',
+    operationId: 'createApiKey',
+    tool: 'create_api_key',
     summary: "Creates an API key of the caller's mode; the secret `key` is in this answer only, never again",
     description: 'Owners and admins only (403 ROLE_FORBIDDEN). At most 50 keys per mode that are not revoked: 409 KEY_LIMIT.',
     tags: keyTags,
@@ -104,7 +106,8 @@ export const dashboardOperations = [
     handler: async (ctx, { body }) => createKey(ctx, body.name),
   }),
   defineOperation({
-    operationId: 'revokeApiKey', tool: 'revoke_api_key',
+    operationId: 'revokeApiKey',
+    tool: 'revoke_api_key',
     summary: 'Revokes an API key: it stops authenticating at once (a revoked key never comes back)',
     description: "Owners and admins only (403 ROLE_FORBIDDEN). 404 for a key of another mode or store. Revoking twice answers the first revocation's time.",
     tags: keyTags,

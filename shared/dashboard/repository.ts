@@ -11,7 +11,8 @@ import type { Grant } from './rules';
 const epoch = (iso: string | number) => Math.floor((typeof iso === 'number' ? iso : Date.parse(iso)) / 1000);
 
 export const ownedAccounts = (store: Store, email: string): Promise<Account[]> => accountEntity.queryAll(store, 'ownedBy', [email], { beginsWith: 'OWNER#' });
-export const grantsOf = async (store: Store, email: string): Promise<Grant[]> => (await memberAccessEntity.queryAll(store, 'ofPerson', [email], { beginsWith: 'MEMBER#' })) as Grant[];
+export const grantsOf = async (store: Store, email: string): Promise<Grant[]> =>
+  (await memberAccessEntity.queryAll(store, 'ofPerson', [email], { beginsWith: 'MEMBER#' })) as Grant[];
 export const accountById = (store: Store, accountId: string) => accountEntity.get(store, 'byId', accountId);
 
 /** Counts one link in the address's window; false once `max` are counted. */
@@ -31,7 +32,9 @@ export async function countLink(store: Store, emailHash: string, windowStart: nu
 
 export async function putLink(store: Store, tokenHash: string, link: SignInLinkRecord) {
   // Kept a day past its time, so a late click hears "expired" rather than "invalid".
-  await store.put(signInLinkEntity.item(signInLinkEntity.declaration.key(tokenHash), link, { expiresAt: epoch(link.validUntil) + 24 * 3600 }), { ifNotExists: true });
+  await store.put(signInLinkEntity.item(signInLinkEntity.declaration.key(tokenHash), link, { expiresAt: epoch(link.validUntil) + 24 * 3600 }), {
+    ifNotExists: true,
+  });
 }
 
 export const getLink = (store: Store, tokenHash: string) => signInLinkEntity.get(store, 'byTokenHash', tokenHash);

@@ -61,7 +61,14 @@ export function reachableStores(owned: OwnedAccount[], grants: Grant[], storeNam
   const byKey = new Map<string, StoreAccess>();
   for (const account of owned) {
     for (const mode of MODES) {
-      byKey.set(`${account.accountId}#${mode}`, { accountId: account.accountId, storeName: account.name ?? account.email, mode, role: 'owner', areas: [...AREAS], memberId: null });
+      byKey.set(`${account.accountId}#${mode}`, {
+        accountId: account.accountId,
+        storeName: account.name ?? account.email,
+        mode,
+        role: 'owner',
+        areas: [...AREAS],
+        memberId: null,
+      });
     }
   }
   for (const grant of grants) {
@@ -69,13 +76,23 @@ export function reachableStores(owned: OwnedAccount[], grants: Grant[], storeNam
     const key = `${grant.accountId}#${grant.mode}`;
     const storeName = storeNames.get(grant.accountId);
     if (byKey.has(key) || storeName === undefined) continue;
-    byKey.set(key, { accountId: grant.accountId, storeName, mode: grant.mode, role: grant.role, areas: AREAS.filter((a) => grant.areas.includes(a)), memberId: grant.memberId });
+    byKey.set(key, {
+      accountId: grant.accountId,
+      storeName,
+      mode: grant.mode,
+      role: grant.role,
+      areas: AREAS.filter((a) => grant.areas.includes(a)),
+      memberId: grant.memberId,
+    });
   }
-  return [...byKey.values()].sort((a, b) => a.storeName.localeCompare(b.storeName) || a.accountId.localeCompare(b.accountId) || MODES.indexOf(a.mode) - MODES.indexOf(b.mode));
+  return [...byKey.values()].sort(
+    (a, b) => a.storeName.localeCompare(b.storeName) || a.accountId.localeCompare(b.accountId) || MODES.indexOf(a.mode) - MODES.indexOf(b.mode),
+  );
 }
 
 /** API keys are the store's keys to everything: only owners and admins manage them. */
-export const managesKeys = (actor: { type: 'owner_key' } | { type: 'member'; role: Role }) => actor.type === 'owner_key' || actor.role === 'owner' || actor.role === 'admin';
+export const managesKeys = (actor: { type: 'owner_key' } | { type: 'member'; role: Role }) =>
+  actor.type === 'owner_key' || actor.role === 'owner' || actor.role === 'admin';
 
 /** Where the mail's link points: the dashboard's own address (its sign-in page reads `token`). */
 export const signInLink = (dashboardUrl: string, token: string) => `${dashboardUrl.replace(/\/+$/, '')}/sign-in?token=${encodeURIComponent(token)}`;

@@ -11,17 +11,7 @@ import { signInMail } from './mail';
 import { issueSignInLink } from './sign-in-link';
 import type { StoreAccess } from './records';
 import { accountById, countLink, deleteSession, getLink, grantsOf, ownedAccounts, useLink } from './repository';
-import {
-  LINKS_PER_WINDOW,
-  linkVerdict,
-  managesKeys,
-  MAX_ACTIVE_KEYS,
-  normalizeEmail,
-  rateWindow,
-  reachableStores,
-  SESSION_TTL_SECONDS,
-  sha256,
-} from './rules';
+import { LINKS_PER_WINDOW, linkVerdict, managesKeys, MAX_ACTIVE_KEYS, normalizeEmail, rateWindow, reachableStores, SESSION_TTL_SECONDS, sha256 } from './rules';
 
 const ISSUER = 'creator-commerce';
 const secretOf = (secret: string) => new TextEncoder().encode(secret);
@@ -32,7 +22,9 @@ const sessionSecret = (ctx: PublicContext | OperationContext) => ctx.ports.secre
 /** Every store and mode the address reaches now (one index query for owned accounts, one for grants). */
 async function storesOf(ctx: PublicContext, email: string): Promise<StoreAccess[]> {
   const [owned, grants] = await Promise.all([ownedAccounts(ctx.store, email), grantsOf(ctx.store, email)]);
-  const wanted = [...new Set(grants.filter((g) => g.status === 'active' && g.accountId).map((g) => g.accountId!))].filter((id) => !owned.some((a) => a.accountId === id));
+  const wanted = [...new Set(grants.filter((g) => g.status === 'active' && g.accountId).map((g) => g.accountId!))].filter(
+    (id) => !owned.some((a) => a.accountId === id),
+  );
   const others = await Promise.all(wanted.map((id) => accountById(ctx.store, id)));
   const names = new Map<string, string>([...owned, ...others.filter((a) => a !== undefined)].map((a) => [a.accountId, a.name ?? a.email]));
   return reachableStores(owned, grants, names);
@@ -49,7 +41,11 @@ export async function requestMagicLink(ctx: PublicContext, rawEmail: string): Pr
   const nowMs = ctx.clock.nowMs();
   const window = rateWindow(nowMs);
   if (!(await countLink(ctx.store, sha256(email), window.start, window.start + window.retryAfterSeconds * 1000 + 1000, LINKS_PER_WINDOW))) {
-    throw tooManyRequests(window.retryAfterSeconds, `Too many sign-in links for this address: try again in ${window.retryAfterSeconds} s`, 'SIGN_IN_RATE_LIMITED');
+    throw tooManyRequests(
+      window.retryAfterSeconds,
+      `Too many sign-in links for this address: try again in ${window.retryAfterSeconds} s`,
+      'SIGN_IN_RATE_LIMITED',
+    );
   }
   const stores = await storesOf(ctx, email);
   if (stores.length === 0) return { sent: true };
@@ -171,7 +167,8 @@ export async function listKeys(ctx: OperationContext) {
 export async function createKey(ctx: OperationContext, name: string) {
   requireKeyManager(ctx);
   const active = (await keysOfMode(ctx)).filter((k) => !k.revokedAt).length;
-  if (active >= MAX_ACTIVE_KEYS) throw conflict(`This store has ${MAX_ACTIVE_KEYS} ${ctx.scope.mode} keys already: revoke one first`, 'KEY_LIMIT', { limit: MAX_ACTIVE_KEYS });
+  if (active >= MAX_ACTIVE_KEYS)
+    throw conflict(`This store has ${MAX_ACTIVE_KEYS} ${ctx.scope.mode} keys already: revoke one first`, 'KEY_LIMIT', { limit: MAX_ACTIVE_KEYS });
   const { key, record } = await createApiKey(ctx.store, ctx.clock, ctx.scope.accountId, ctx.scope.mode, name);
   const { revokedAt: _none, ...view } = keyView(record);
   return { ...view, key };

@@ -11,6 +11,10 @@ import { LINK_TTL_SECONDS, sha256, signInLink } from './rules';
 export async function issueSignInLink(deps: Pick<Deps, 'store' | 'clock' | 'config'>, email: string, baseUrl: string): Promise<string> {
   const token = randomBase62(43);
   const now = deps.clock.now();
-  await putLink(deps.store, sha256(token), { email, createdAt: now.toISOString(), validUntil: new Date(now.getTime() + LINK_TTL_SECONDS * 1000).toISOString() });
+  await putLink(deps.store, sha256(token), {
+    email,
+    createdAt: now.toISOString(),
+    validUntil: new Date(now.getTime() + LINK_TTL_SECONDS * 1000).toISOString(),
+  });
   return signInLink(deps.config.DASHBOARD_URL ?? `${baseUrl}/dashboard`, token);
 }

@@ -30,8 +30,12 @@ function stringExample(schema: JsonSchema, name: string): string {
 }
 
 function numberExample(schema: JsonSchema, integer: boolean): number {
-  const min = (schema.minimum as number | undefined) ?? ((schema.exclusiveMinimum as number | undefined) !== undefined ? (schema.exclusiveMinimum as number) + 1 : undefined);
-  const max = (schema.maximum as number | undefined) ?? ((schema.exclusiveMaximum as number | undefined) !== undefined ? (schema.exclusiveMaximum as number) - 1 : undefined);
+  const min =
+    (schema.minimum as number | undefined) ??
+    ((schema.exclusiveMinimum as number | undefined) !== undefined ? (schema.exclusiveMinimum as number) + 1 : undefined);
+  const max =
+    (schema.maximum as number | undefined) ??
+    ((schema.exclusiveMaximum as number | undefined) !== undefined ? (schema.exclusiveMaximum as number) - 1 : undefined);
   let value = min !== undefined ? Math.max(min, integer ? 1 : 10) : integer ? 1 : 10;
   if (max !== undefined && value > max) value = max;
   return integer ? Math.ceil(value) : value;
@@ -56,7 +60,11 @@ export function exampleOf(schema: unknown, name = '', all = false): unknown {
     case 'object': {
       const properties = (s.properties as Record<string, JsonSchema> | undefined) ?? {};
       const required = new Set((s.required as string[] | undefined) ?? []);
-      return Object.fromEntries(Object.entries(properties).filter(([field]) => all || required.has(field)).map(([field, sub]) => [field, exampleOf(sub, field, all)]));
+      return Object.fromEntries(
+        Object.entries(properties)
+          .filter(([field]) => all || required.has(field))
+          .map(([field, sub]) => [field, exampleOf(sub, field, all)]),
+      );
     }
     case 'array': {
       const count = Math.max(1, (s.minItems as number | undefined) ?? 1);

@@ -19,7 +19,10 @@ const UNIT_TEXT = { cents: 'Integer cents (1999 = 19.99 in the currency).', majo
 const STATED = { cents: /cents/i, major: /major units/i };
 
 const isNumeric = (schema: Record<string, unknown>): boolean =>
-  schema.type === 'number' || schema.type === 'integer' || (Array.isArray(schema.type) && schema.type.some((t) => t === 'number' || t === 'integer')) || ['anyOf', 'oneOf'].some((k) => Array.isArray(schema[k]) && (schema[k] as Record<string, unknown>[]).some(isNumeric));
+  schema.type === 'number' ||
+  schema.type === 'integer' ||
+  (Array.isArray(schema.type) && schema.type.some((t) => t === 'number' || t === 'integer')) ||
+  ['anyOf', 'oneOf'].some((k) => Array.isArray(schema[k]) && (schema[k] as Record<string, unknown>[]).some(isNumeric));
 
 /** Adds the unit to the description of every money field in a JSON schema tree (in place). */
 export function annotateMoneyUnits(node: unknown): void {

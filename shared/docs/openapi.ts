@@ -52,7 +52,7 @@ function operationObject(operation: AnyOperation): Record<string, unknown> {
             '429': errorResponse('Rate limit exceeded; see Retry-After'),
           }
         : {}),
-      '404': errorResponse('Not found, or not the caller\'s'),
+      '404': errorResponse("Not found, or not the caller's"),
     },
   };
   if (operation.auth === 'key') out.security = [{ bearerKey: [] }];
@@ -64,7 +64,8 @@ function operationObject(operation: AnyOperation): Record<string, unknown> {
     const example = validExample(schema, (value) => operation.body!.safeParse(value).success);
     const content: Record<string, unknown> = {};
     const type = operation.bodyType ?? 'json';
-    if (type === 'json' || type === 'json-or-multipart' || type === 'json-or-form') content['application/json'] = { schema, ...(example !== undefined ? { example } : {}) };
+    if (type === 'json' || type === 'json-or-multipart' || type === 'json-or-form')
+      content['application/json'] = { schema, ...(example !== undefined ? { example } : {}) };
     if (type === 'json-or-form') content['application/x-www-form-urlencoded'] = { schema };
     if (type === 'multipart' || type === 'json-or-multipart') content['multipart/form-data'] = { schema };
     out.requestBody = { required: !operation.body.safeParse(undefined).success && !operation.body.safeParse({}).success, content };
@@ -88,7 +89,7 @@ export function buildOpenApi(operations: AnyOperation[], baseUrl: string): Recor
       title: 'Creator Commerce API',
       version: '1.0.0',
       description:
-        'Commerce and creator-growth API. Authenticate with `Authorization: Bearer pk_live_...` or `pk_test_...`; the key\'s mode decides which records are visible. Money: a field ending in `Cents` is integer cents; `price`, `amount` and their compounds are decimal major units (19.99). Every money field states its unit.',
+        "Commerce and creator-growth API. Authenticate with `Authorization: Bearer pk_live_...` or `pk_test_...`; the key's mode decides which records are visible. Money: a field ending in `Cents` is integer cents; `price`, `amount` and their compounds are decimal major units (19.99). Every money field states its unit.",
     },
     servers: [{ url: baseUrl }],
     paths,

@@ -30,7 +30,8 @@ export const docsOperations = (contract: (baseUrl: string) => unknown): AnyOpera
     method: 'GET',
     path: '/docs',
     auth: 'public',
-    handler: async (ctx) => rawReply(200, explorerPage(`${ctx.request.baseUrl}/docs.json`, `${ctx.request.baseUrl}/docs/assets`), 'text/html; charset=utf-8', CACHE),
+    handler: async (ctx) =>
+      rawReply(200, explorerPage(`${ctx.request.baseUrl}/docs.json`, `${ctx.request.baseUrl}/docs/assets`), 'text/html; charset=utf-8', CACHE),
   }),
   defineOperation({
     operationId: 'getApiExplorerAsset',
@@ -57,7 +58,12 @@ export const docsOperations = (contract: (baseUrl: string) => unknown): AnyOpera
     handler: async (ctx) => {
       const base = ctx.request.baseUrl;
       if ((ctx.request.headers.accept ?? '').includes('text/html')) return rawReply(302, '', 'text/plain; charset=utf-8', { location: `${base}/docs` });
-      const links = { docs: `${base}/docs`, openapi: `${base}/docs.json`, mcp: `${base}/mcp`, message: 'Creator commerce API: see the docs for every operation; authenticate with Authorization: Bearer <API key>.' };
+      const links = {
+        docs: `${base}/docs`,
+        openapi: `${base}/docs.json`,
+        mcp: `${base}/mcp`,
+        message: 'Creator commerce API: see the docs for every operation; authenticate with Authorization: Bearer <API key>.',
+      };
       return rawReply(200, JSON.stringify(links), 'application/json; charset=utf-8', CACHE);
     },
   }),

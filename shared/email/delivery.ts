@@ -12,7 +12,19 @@ import { recipientData, unsubscribeHeaders } from './mail-recipients';
 import { checkTransactional, mailContent, type TransactionalMessage } from './outbox';
 import type { EmailSettingsRecord, PostRecord } from './records';
 import * as repo from './repository';
-import { BATCH_SIZE, EMAIL_QUEUE, footerOf, unsubscribeWords, LEASE_MS, linkBase, loadSettings, newPost, requireSender, SEND_PAGE, watchdogName } from './service';
+import {
+  BATCH_SIZE,
+  EMAIL_QUEUE,
+  footerOf,
+  unsubscribeWords,
+  LEASE_MS,
+  linkBase,
+  loadSettings,
+  newPost,
+  requireSender,
+  SEND_PAGE,
+  watchdogName,
+} from './service';
 import { tokenSecret } from './settings';
 import { signToken, type TokenPayload } from './tokens';
 
@@ -26,14 +38,14 @@ import { signToken, type TokenPayload } from './tokens';
 export type { TransactionalMessage } from './outbox';
 
 function urlsFor(secret: string, scope: Scope, base: string, postId: string | undefined, email: string) {
-  const token = (k: TokenPayload['k'], url?: string) => signToken(secret, { a: scope.accountId, m: scope.mode, e: email, k, ...(postId ? { p: postId } : {}), ...(url ? { url } : {}) });
+  const token = (k: TokenPayload['k'], url?: string) =>
+    signToken(secret, { a: scope.accountId, m: scope.mode, e: email, k, ...(postId ? { p: postId } : {}), ...(url ? { url } : {}) });
   return {
     unsubscribe: `${base}/email/unsubscribe/${token('u')}`,
     open: `${base}/email/open/${token('o')}`,
     click: (url: string) => `${base}/email/click/${token('c', url)}`,
   };
 }
-
 
 interface Delivery {
   template: MailTemplate;
@@ -87,17 +99,32 @@ async function deliver(deps: Deps, scope: Scope, d: Delivery): Promise<{ accepte
   return { accepted, failed };
 }
 
-
 // ---- transactional send ----
 
 /** Renders a message once and hands it to the provider; answers who was accepted (502 when nobody was). */
-async function renderAndDeliver(deps: Deps, scope: Scope, postId: string, message: TransactionalMessage, recipients: string[], settings: EmailSettingsRecord): Promise<string[]> {
+async function renderAndDeliver(
+  deps: Deps,
+  scope: Scope,
+  postId: string,
+  message: TransactionalMessage,
+  recipients: string[],
+  settings: EmailSettingsRecord,
+): Promise<string[]> {
   const words = unsubscribeWords(message.locale);
   const template = await deps.ports.render.mailTemplate(message, { ...footerOf(settings), ...(words ? { unsubscribe: words } : {}) }, { track: message.track });
   const secret = await tokenSecret(deps, scope, settings);
   let result: Awaited<ReturnType<typeof deliver>>;
   try {
-    result = await deliver(deps, scope, { template, settings, fromName: message.fromName, replyTo: message.replyTo, recipients, postId, base: linkBase(deps, message.baseUrl), secret });
+    result = await deliver(deps, scope, {
+      template,
+      settings,
+      fromName: message.fromName,
+      replyTo: message.replyTo,
+      recipients,
+      postId,
+      base: linkBase(deps, message.baseUrl),
+      secret,
+    });
   } catch (error) {
     logger.error('email provider refused a send', { error: error as Error });
     throw badGateway('No email could be delivered; retry later', 'EMAIL_SEND_FAILED');
@@ -127,7 +154,12 @@ const sentPost = (deps: Deps, message: TransactionalMessage, accepted: string[],
  * left out, footer and per-recipient unsubscribe link added, recorded as a sent post counting
  * toward totalEmailsSent. Other capabilities queue mail through outbox.ts instead.
  */
-export async function sendTransactional(deps: Deps, scope: Scope, message: TransactionalMessage, account?: Account): Promise<{ id: string; accepted: string[]; status: 'sent' }> {
+export async function sendTransactional(
+  deps: Deps,
+  scope: Scope,
+  message: TransactionalMessage,
+  account?: Account,
+): Promise<{ id: string; accepted: string[]; status: 'sent' }> {
   const owner = account ?? (await getAccount(deps.store, scope.accountId));
   if (!owner) throw notFound('Account');
   const recipients = checkTransactional(message);
@@ -179,7 +211,8 @@ export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): P
   }
   if (mail.status === 'sending' && mail.once) {
     // Its worker died mid-send: the provider may have accepted it, so it is not sent again.
-    if (await repo.interruptQueuedMail(deps.store, scope, id, nowMs, at())) logger.warn('queued mail interrupted mid-send; not sent again', { mailId: id, recipients: mail.to.length });
+    if (await repo.interruptQueuedMail(deps.store, scope, id, nowMs, at()))
+      logger.warn('queued mail interrupted mid-send; not sent again', { mailId: id, recipients: mail.to.length });
     return;
   }
   if (!(await repo.claimQueuedMail(deps.store, scope, id, { nowMs, leaseUntil: nowMs + QUEUED_MAIL_LEASE_MS, updatedAt: at(), takeOver: !mail.once }))) {
@@ -230,7 +263,9 @@ export async function processSendBatch(deps: Deps, scope: Scope, postId: string,
   const [settings, problem, known] = await Promise.all([
     accountRead.then((account) => loadSettings(deps, scope, account ?? { email: '', name: undefined })),
     // Deleted (or the plan lost segments) mid-send: stop here rather than send to anyone else.
-    post.audience.type === 'segment' ? accountRead.then((account) => segmentSendProblem(deps, scope, account?.plan ?? 'free', (post.audience as { segmentId: string }).segmentId)) : undefined,
+    post.audience.type === 'segment'
+      ? accountRead.then((account) => segmentSendProblem(deps, scope, account?.plan ?? 'free', (post.audience as { segmentId: string }).segmentId))
+      : undefined,
     readClaimedBatch(deps.store, markerKey),
   ]);
   const failure = !settings.physicalAddress || !settings.senderEmail ? 'The sender or physical address was removed during the send' : problem;
@@ -272,6 +307,8 @@ async function planBatch(deps: Deps, scope: Scope, post: PostRecord): Promise<Cl
   // Marketing mail: only contacts who consented (a buyer who did not tick the opt-in is left out).
   const emails = page.contacts.filter(mayMarketTo).map((c) => c.email);
   const suppressed = await suppressedAmong(deps, scope, emails);
-  return fixClaimedBatch(deps.store, repo.batchMarkerKey(scope, post._id, post.batch), 'PostBatch', { recipients: emails.filter((e) => !suppressed.has(e)), nextCursor: page.cursor ?? null });
+  return fixClaimedBatch(deps.store, repo.batchMarkerKey(scope, post._id, post.batch), 'PostBatch', {
+    recipients: emails.filter((e) => !suppressed.has(e)),
+    nextCursor: page.cursor ?? null,
+  });
 }
-

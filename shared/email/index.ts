@@ -11,7 +11,11 @@ export const email = defineCapability({
   build: {
     manifest: { url: import.meta.url, export: 'email' },
     operations: './operations#emailOperations',
-    workers: { 'email-post-sending': './workers#postSendingConsumer', 'email-transactional': './senders#queuedMailConsumer', 'email-ses-feedback': './workers#sesFeedbackConsumer' },
+    workers: {
+      'email-post-sending': './workers#postSendingConsumer',
+      'email-transactional': './senders#queuedMailConsumer',
+      'email-ses-feedback': './workers#sesFeedbackConsumer',
+    },
     jobNeeds: ['table', 'queue', 'scheduler', 'encryption', 'email', 'render'],
   },
   operations: emailOperations,

@@ -15,7 +15,6 @@ import { escapeHtml } from '../platform/html';
 
 export type { MailContent, MailFooter, MailTemplate };
 
-
 // Placeholders travel through sanitising and CSS inlining as URLs on a reserved host, and become
 // `{{name}}` at the very end, after any `{{` the content itself held has been neutralised.
 const PLACEHOLDER_HOST = 'https://placeholder.mail-template.invalid/';

@@ -4,7 +4,19 @@ import * as z from '../platform/zod';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './pages';
 import type { PostRecord } from './records';
-import { idParams, listQuery, postCreateBody, postSchema, postUpdateBody, scheduleBody, sendBody, sendOutput, settingsBody, settingsSchema, tokenParams } from './schemas';
+import {
+  idParams,
+  listQuery,
+  postCreateBody,
+  postSchema,
+  postUpdateBody,
+  scheduleBody,
+  sendBody,
+  sendOutput,
+  settingsBody,
+  settingsSchema,
+  tokenParams,
+} from './schemas';
 import {
   cancelSchedule,
   createPost,
@@ -24,7 +36,11 @@ import { sendTransactional } from './delivery';
 
 const view = (post: PostRecord) => {
   const { cursor: _c, batch: _b, leaseUntil: _l, linkBaseUrl: _u, ...rest } = post;
-  return { ...rest, tag: post.audience.type === 'tag' ? post.audience.tag : null, segmentId: post.audience.type === 'segment' ? post.audience.segmentId : null };
+  return {
+    ...rest,
+    tag: post.audience.type === 'tag' ? post.audience.tag : null,
+    segmentId: post.audience.type === 'segment' ? post.audience.segmentId : null,
+  };
 };
 
 const html = (status: number, body: string) => rawReply(status, body, 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
@@ -34,7 +50,7 @@ export const emailOperations = [
   defineOperation({
     operationId: 'getNewsletterSettings',
     tool: 'get_newsletter_settings',
-    summary: 'Sender, default from name, reply-to, physical address and footer; the sender\'s verification is read from the mail provider',
+    summary: "Sender, default from name, reply-to, physical address and footer; the sender's verification is read from the mail provider",
     tags,
     method: 'GET',
     path: '/newsletters/settings',
@@ -67,7 +83,12 @@ export const emailOperations = [
     body: sendBody,
     output: sendOutput,
     handler: async (ctx, { body }) =>
-      sendTransactional(ctx, ctx.scope, { ...body, to: typeof body.to === 'string' ? [body.to] : body.to, source: 'api', baseUrl: ctx.request.baseUrl }, ctx.account),
+      sendTransactional(
+        ctx,
+        ctx.scope,
+        { ...body, to: typeof body.to === 'string' ? [body.to] : body.to, source: 'api', baseUrl: ctx.request.baseUrl },
+        ctx.account,
+      ),
   }),
   defineOperation({
     operationId: 'listNewsletterPosts',
@@ -192,7 +213,7 @@ export const emailOperations = [
   }),
   defineOperation({
     operationId: 'confirmUnsubscribe',
-    summary: 'Confirms an unsubscribe: the page\'s form, or an RFC 8058 one-click post (List-Unsubscribe=One-Click)',
+    summary: "Confirms an unsubscribe: the page's form, or an RFC 8058 one-click post (List-Unsubscribe=One-Click)",
     tags: ['Email links'],
     method: 'POST',
     path: '/email/unsubscribe/{token}',
@@ -233,7 +254,8 @@ export const emailOperations = [
     params: tokenParams,
     handler: async (ctx, { params }) => {
       const found = await recordLinkEngagement(ctx, params.token, 'click');
-      if (!found?.url || !/^https?:\/\//i.test(found.url)) return html(404, invalidLinkPage(requestLanguage(undefined, ctx.request.headers['accept-language'])));
+      if (!found?.url || !/^https?:\/\//i.test(found.url))
+        return html(404, invalidLinkPage(requestLanguage(undefined, ctx.request.headers['accept-language'])));
       return reply(302, undefined, { location: found.url, 'cache-control': 'no-store' });
     },
   }),

@@ -17,9 +17,14 @@ export const unsubscribeConfirmPage = (email: string, fromName: string | null, a
   );
 
 export const unsubscribedPage = (email: string, fromName: string | null, t: Translator = translator()) =>
-  page(t, t.t('unsub.doneTitle'), `<h1>${t.html('unsub.doneTitle')}</h1><p>${fromName ? t.html('unsub.doneFrom', { email: strong(email), sender: fromName }) : t.html('unsub.done', { email: strong(email) })}</p>`);
+  page(
+    t,
+    t.t('unsub.doneTitle'),
+    `<h1>${t.html('unsub.doneTitle')}</h1><p>${fromName ? t.html('unsub.doneFrom', { email: strong(email), sender: fromName }) : t.html('unsub.done', { email: strong(email) })}</p>`,
+  );
 
-export const invalidLinkPage = (t: Translator = translator()) => page(t, t.t('unsub.invalidTitle'), `<h1>${t.html('unsub.invalidTitle')}</h1><p>${t.html('unsub.invalid')}</p>`);
+export const invalidLinkPage = (t: Translator = translator()) =>
+  page(t, t.t('unsub.invalidTitle'), `<h1>${t.html('unsub.invalidTitle')}</h1><p>${t.html('unsub.invalid')}</p>`);
 
 /** A transparent 1×1 GIF. */
 export const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');

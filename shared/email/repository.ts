@@ -33,7 +33,11 @@ export async function saveSettings(store: Store, scope: Scope, change: Partial<E
 /** Stores the token secret unless one exists; answers the one that won. */
 export async function saveTokenSecret(store: Store, scope: Scope, ciphertext: string): Promise<string> {
   try {
-    await store.update(settingsKey(scope), { set: { tokenSecretCiphertext: ciphertext, entity: 'EmailSettings', v: 1 } }, { condition: 'attribute_not_exists(tokenSecretCiphertext)' });
+    await store.update(
+      settingsKey(scope),
+      { set: { tokenSecretCiphertext: ciphertext, entity: 'EmailSettings', v: 1 } },
+      { condition: 'attribute_not_exists(tokenSecretCiphertext)' },
+    );
     return ciphertext;
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -44,7 +48,11 @@ export async function saveTokenSecret(store: Store, scope: Scope, ciphertext: st
 const SENT_SHARDS = 16;
 const sentCountKey = (scope: Scope, shard: number) => keys.entity(scope, `EMAIL_SENT#${shard}`, 'COUNT');
 
-export const countSentOp = (scope: Scope, count: number): TransactOp => ({ update: sentCountKey(scope, randomInt(SENT_SHARDS)), set: { entity: 'EmailSentCount' }, add: { count } });
+export const countSentOp = (scope: Scope, count: number): TransactOp => ({
+  update: sentCountKey(scope, randomInt(SENT_SHARDS)),
+  set: { entity: 'EmailSentCount' },
+  add: { count },
+});
 
 /** Mails sent in this scope: the shards (one batched read) plus the count kept before sharding. */
 export async function totalSent(store: Store, scope: Scope, before: number): Promise<number> {
@@ -83,7 +91,14 @@ export const postWrites = {
 };
 
 /** Takes batch `batch` of a sending post until `leaseUntil`; undefined when another worker holds it or it moved on. */
-export async function claimBatch(store: Store, scope: Scope, postId: string, batch: number, nowMs: number, leaseUntil: number): Promise<PostRecord | undefined> {
+export async function claimBatch(
+  store: Store,
+  scope: Scope,
+  postId: string,
+  batch: number,
+  nowMs: number,
+  leaseUntil: number,
+): Promise<PostRecord | undefined> {
   try {
     const item = await store.update(
       postKey(scope, postId),
@@ -137,11 +152,27 @@ export async function listBatchMarkers(store: Store, scope: Scope, postId: strin
  * Records the first open or click of a recipient and bumps the count of the post, or of the sent
  * transactional mail (`target`); later ones change nothing.
  */
-export async function recordFirstEngagement(store: Store, scope: Scope, target: 'post' | 'mail', postId: string, kind: 'open' | 'click', email: string, at: string): Promise<boolean> {
+export async function recordFirstEngagement(
+  store: Store,
+  scope: Scope,
+  target: 'post' | 'mail',
+  postId: string,
+  kind: 'open' | 'click',
+  email: string,
+  at: string,
+): Promise<boolean> {
   try {
     await store.transact([
-      { put: toItem(engagementKey(scope, postId, kind === 'open' ? 'OPEN' : 'CLICK', email), 'PostEngagement', { email, at }), condition: 'attribute_not_exists(PK)' },
-      { update: target === 'post' ? postKey(scope, postId) : sentMailKey(scope, postId), set: {}, add: { [kind === 'open' ? 'opened' : 'clicked']: 1 }, condition: 'attribute_exists(PK)' },
+      {
+        put: toItem(engagementKey(scope, postId, kind === 'open' ? 'OPEN' : 'CLICK', email), 'PostEngagement', { email, at }),
+        condition: 'attribute_not_exists(PK)',
+      },
+      {
+        update: target === 'post' ? postKey(scope, postId) : sentMailKey(scope, postId),
+        set: {},
+        add: { [kind === 'open' ? 'opened' : 'clicked']: 1 },
+        condition: 'attribute_exists(PK)',
+      },
     ]);
     return true;
   } catch (error) {
@@ -177,7 +208,14 @@ export async function getQueuedMail(store: Store, scope: Scope, id: string): Pro
 }
 
 /** Moves a queued mail from one status to the next; false when it was not in `from` (another worker, a redelivery). */
-export async function moveQueuedMail(store: Store, scope: Scope, id: string, from: QueuedMailStatus, set: Partial<QueuedMailRecord> & { status: QueuedMailStatus }, add: Record<string, number> = {}): Promise<boolean> {
+export async function moveQueuedMail(
+  store: Store,
+  scope: Scope,
+  id: string,
+  from: QueuedMailStatus,
+  set: Partial<QueuedMailRecord> & { status: QueuedMailStatus },
+  add: Record<string, number> = {},
+): Promise<boolean> {
   try {
     await store.update(queuedMailKey(scope, id), { set, add }, { condition: '#status = :from', names: { '#status': 'status' }, values: { ':from': from } });
     return true;
@@ -192,14 +230,23 @@ export async function moveQueuedMail(store: Store, scope: Scope, id: string, fro
  * whose worker's lease ran out (it died between the claim and recording the outcome). False when
  * another worker holds it or it is done.
  */
-export async function claimQueuedMail(store: Store, scope: Scope, id: string, claim: { nowMs: number; leaseUntil: number; updatedAt: string; takeOver: boolean }): Promise<boolean> {
+export async function claimQueuedMail(
+  store: Store,
+  scope: Scope,
+  id: string,
+  claim: { nowMs: number; leaseUntil: number; updatedAt: string; takeOver: boolean },
+): Promise<boolean> {
   const condition = claim.takeOver ? '#status = :queued OR (#status = :sending AND (attribute_not_exists(#lease) OR #lease < :now))' : '#status = :queued';
   try {
-    await store.update(queuedMailKey(scope, id), { set: { status: 'sending', leaseUntil: claim.leaseUntil, updatedAt: claim.updatedAt } }, {
-      condition,
-      names: { '#status': 'status', ...(claim.takeOver ? { '#lease': 'leaseUntil' } : {}) },
-      values: { ':queued': 'queued', ...(claim.takeOver ? { ':sending': 'sending', ':now': claim.nowMs } : {}) },
-    });
+    await store.update(
+      queuedMailKey(scope, id),
+      { set: { status: 'sending', leaseUntil: claim.leaseUntil, updatedAt: claim.updatedAt } },
+      {
+        condition,
+        names: { '#status': 'status', ...(claim.takeOver ? { '#lease': 'leaseUntil' } : {}) },
+        values: { ':queued': 'queued', ...(claim.takeOver ? { ':sending': 'sending', ':now': claim.nowMs } : {}) },
+      },
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionFailed) return false;
@@ -212,11 +259,15 @@ export const INTERRUPTED_REASON = 'Interrupted mid-send (the worker stopped befo
 /** An at-most-once mail whose worker's lease ran out mid-send: failed, never sent again. False when it moved meanwhile. */
 export async function interruptQueuedMail(store: Store, scope: Scope, id: string, nowMs: number, updatedAt: string): Promise<boolean> {
   try {
-    await store.update(queuedMailKey(scope, id), { set: { status: 'failed', failureReason: INTERRUPTED_REASON, updatedAt } }, {
-      condition: '#status = :sending AND (attribute_not_exists(#lease) OR #lease < :now)',
-      names: { '#status': 'status', '#lease': 'leaseUntil' },
-      values: { ':sending': 'sending', ':now': nowMs },
-    });
+    await store.update(
+      queuedMailKey(scope, id),
+      { set: { status: 'failed', failureReason: INTERRUPTED_REASON, updatedAt } },
+      {
+        condition: '#status = :sending AND (attribute_not_exists(#lease) OR #lease < :now)',
+        names: { '#status': 'status', '#lease': 'leaseUntil' },
+        values: { ':sending': 'sending', ':now': nowMs },
+      },
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionFailed) return false;
@@ -231,7 +282,10 @@ export async function interruptQueuedMail(store: Store, scope: Scope, id: string
 
 const sentMailKey = (scope: Scope, id: string) => keys.child(scope, POST, id, 'SENT', 'MAIL');
 
-export const sentMailPut = (scope: Scope, mail: SentMailRecord): TransactOp => ({ put: toItem(sentMailKey(scope, mail._id), 'SentTransactionalMail', mail), condition: 'attribute_not_exists(PK)' });
+export const sentMailPut = (scope: Scope, mail: SentMailRecord): TransactOp => ({
+  put: toItem(sentMailKey(scope, mail._id), 'SentTransactionalMail', mail),
+  condition: 'attribute_not_exists(PK)',
+});
 
 export async function getSentMail(store: Store, scope: Scope, id: string): Promise<SentMailRecord | undefined> {
   return toRecord<SentMailRecord>(await store.get(sentMailKey(scope, id)));

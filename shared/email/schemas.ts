@@ -9,7 +9,11 @@ export const settingsSchema = z.object({
   senderVerified: z.boolean(),
   verificationStatus: z.string(),
   totalEmailsSent: z.number().check(z.int()),
-  checkoutOptIn: z.enum(['off', 'unchecked', 'checked']).check(z.describe('The newsletter opt-in box on the hosted checkout: not shown, shown unticked, or shown ticked (the seller answers for a pre-ticked box)')),
+  checkoutOptIn: z
+    .enum(['off', 'unchecked', 'checked'])
+    .check(
+      z.describe('The newsletter opt-in box on the hosted checkout: not shown, shown unticked, or shown ticked (the seller answers for a pre-ticked box)'),
+    ),
   checkoutOptInWording: z.string().check(z.describe('The words beside the box; recorded with each consent')),
   saleNotifications: z.boolean().check(z.describe('A mail to the store owner for every paid order')),
 });
@@ -27,7 +31,9 @@ export const settingsBody = z.strictObject({
 
 // Recipient checks (count, validity, de-duplication) are the service's, so each gets its own reason.
 export const sendBody = z.object({
-  to: z.union([z.string(), z.array(z.string()).check(z.minLength(1, 'At least one recipient is required'))], { error: 'to is required: one address or 1 to 100 addresses' }),
+  to: z.union([z.string(), z.array(z.string()).check(z.minLength(1, 'At least one recipient is required'))], {
+    error: 'to is required: one address or 1 to 100 addresses',
+  }),
   subject: z.string({ error: 'subject is required' }).check(z.trim(), z.minLength(1, 'subject is required'), z.maxLength(998)),
   html: z.optional(z.string().check(z.maxLength(500_000))),
   text: z.optional(z.string().check(z.maxLength(500_000))),
@@ -79,11 +85,26 @@ const postFields = {
   segmentId: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
 };
 
-export const postCreateBody = z.partial(z.object({ ...postFields, subject: postFields.subject }), { html: true, text: true, preview: true, fromName: true, replyTo: true, tag: true, segmentId: true }).check(z.refine((b) => !(b.tag && b.segmentId), { message: 'Give a tag or a segmentId, not both', path: ['segmentId'] }));
+export const postCreateBody = z
+  .partial(z.object({ ...postFields, subject: postFields.subject }), {
+    html: true,
+    text: true,
+    preview: true,
+    fromName: true,
+    replyTo: true,
+    tag: true,
+    segmentId: true,
+  })
+  .check(z.refine((b) => !(b.tag && b.segmentId), { message: 'Give a tag or a segmentId, not both', path: ['segmentId'] }));
 
-export const postUpdateBody = z.partial(z.strictObject(postFields)).check(z.refine((b) => !(b.tag && b.segmentId), { message: 'Give a tag or a segmentId, not both', path: ['segmentId'] }));
+export const postUpdateBody = z
+  .partial(z.strictObject(postFields))
+  .check(z.refine((b) => !(b.tag && b.segmentId), { message: 'Give a tag or a segmentId, not both', path: ['segmentId'] }));
 
 export const scheduleBody = z.object({ sendAt: z.string().check(z.iso.datetime({ offset: true, message: 'sendAt must be an ISO 8601 date-time' })) });
 export const idParams = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{24}$/, 'id must be a 24-hex post id')) });
 export const tokenParams = z.object({ token: z.string().check(z.minLength(10), z.maxLength(4000)) });
-export const listQuery = z.object({ limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20), after: z.optional(z.string().check(z.maxLength(2000))) });
+export const listQuery = z.object({
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+  after: z.optional(z.string().check(z.maxLength(2000))),
+});

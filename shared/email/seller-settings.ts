@@ -14,8 +14,11 @@ import { withDefaults } from './settings';
  */
 
 /** The seller's words for the box as written; without them, the default in the buyer's language (English for the seller's own view). */
-export const optInWording = (settings: Pick<EmailSettingsRecord, 'checkoutOptInWording'>, account: Pick<Account, 'name' | 'email'> | undefined, locale?: Locale) =>
-  settings.checkoutOptInWording ?? translator(locale).t('checkout.optInDefault', { store: account?.name ?? account?.email ?? '' });
+export const optInWording = (
+  settings: Pick<EmailSettingsRecord, 'checkoutOptInWording'>,
+  account: Pick<Account, 'name' | 'email'> | undefined,
+  locale?: Locale,
+) => settings.checkoutOptInWording ?? translator(locale).t('checkout.optInDefault', { store: account?.name ?? account?.email ?? '' });
 
 export type OptInBox = { checked: boolean; wording: string };
 

@@ -39,4 +39,3 @@ export const sendBatchHandler: QueueHandler = async (message, deps) => {
   }
   await processSendBatch(deps, parsed.data.scope, parsed.data.postId, parsed.data.batch);
 };
-

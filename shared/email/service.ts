@@ -65,15 +65,27 @@ export async function readSettings(ctx: EmailCtx): Promise<SettingsView> {
   const status = await senderStatus(ctx, ctx.account, settings);
   const { tokenSecretCiphertext: _secret, updatedAt: _u, ...view } = settings;
   const totalEmailsSent = await repo.totalSent(ctx.store, ctx.scope, settings.totalEmailsSent);
-  return { ...view, totalEmailsSent, checkoutOptInWording: optInWording(settings, ctx.account), senderVerified: status.verified, verificationStatus: status.status };
+  return {
+    ...view,
+    totalEmailsSent,
+    checkoutOptInWording: optInWording(settings, ctx.account),
+    senderVerified: status.verified,
+    verificationStatus: status.status,
+  };
 }
 
 export async function updateSettings(
   ctx: EmailCtx,
-  change: Partial<Pick<EmailSettingsRecord, 'senderEmail' | 'fromName' | 'replyTo' | 'physicalAddress' | 'footerText' | 'checkoutOptIn' | 'checkoutOptInWording' | 'saleNotifications'>>,
+  change: Partial<
+    Pick<
+      EmailSettingsRecord,
+      'senderEmail' | 'fromName' | 'replyTo' | 'physicalAddress' | 'footerText' | 'checkoutOptIn' | 'checkoutOptInWording' | 'saleNotifications'
+    >
+  >,
 ): Promise<SettingsView> {
   const set: Record<string, unknown> = { updatedAt: ctx.clock.now().toISOString() };
-  for (const [field, value] of Object.entries(change)) if (value !== undefined) set[field] = typeof value === 'string' && field.endsWith('Email') ? normalizeEmail(value) : value;
+  for (const [field, value] of Object.entries(change))
+    if (value !== undefined) set[field] = typeof value === 'string' && field.endsWith('Email') ? normalizeEmail(value) : value;
   await repo.saveSettings(ctx.store, ctx.scope, set);
   return readSettings(ctx);
 }
@@ -82,8 +94,16 @@ export async function updateSettings(
 export async function requireSender(deps: Deps, scope: Scope, account: Account): Promise<EmailSettingsRecord> {
   const settings = await loadSettings(deps, scope, account);
   const status = await senderStatus(deps, account, settings);
-  if (!status.verified) throw forbidden(`The sender email ${settings.senderEmail ?? '(not set)'} is not verified`, { code: 'EMAIL_SENDER_NOT_VERIFIED', details: { status: status.status } });
-  if (!settings.physicalAddress) throw badRequest('Set a physical address in /newsletters/settings first: it goes in every footer', { code: 'PHYSICAL_ADDRESS_REQUIRED', field: 'physicalAddress' });
+  if (!status.verified)
+    throw forbidden(`The sender email ${settings.senderEmail ?? '(not set)'} is not verified`, {
+      code: 'EMAIL_SENDER_NOT_VERIFIED',
+      details: { status: status.status },
+    });
+  if (!settings.physicalAddress)
+    throw badRequest('Set a physical address in /newsletters/settings first: it goes in every footer', {
+      code: 'PHYSICAL_ADDRESS_REQUIRED',
+      field: 'physicalAddress',
+    });
   return settings;
 }
 
@@ -174,7 +194,8 @@ const EDITABLE = ['draft', 'failed'];
 
 export async function updatePost(ctx: EmailCtx, id: string, input: PostInput): Promise<PostRecord> {
   const current = await getPost(ctx, ctx.scope, id);
-  if (!EDITABLE.includes(current.status)) throw conflict(`A ${current.status} post cannot be edited${current.status === 'scheduled' ? '; cancel its schedule first' : ''}`, 'POST_NOT_EDITABLE');
+  if (!EDITABLE.includes(current.status))
+    throw conflict(`A ${current.status} post cannot be edited${current.status === 'scheduled' ? '; cancel its schedule first' : ''}`, 'POST_NOT_EDITABLE');
   const next: PostRecord = {
     ...current,
     ...(input.subject !== undefined ? { subject: input.subject } : {}),
@@ -215,7 +236,13 @@ async function audienceProblem(deps: Deps, scope: Scope, account: Account, post:
 }
 
 /** Starts sending (now, or when its schedule fires): state and event in one transaction. */
-export async function startPostSend(deps: Deps, scope: Scope, account: Account, id: string, options: { baseUrl?: string; fromSchedule?: boolean } = {}): Promise<PostRecord> {
+export async function startPostSend(
+  deps: Deps,
+  scope: Scope,
+  account: Account,
+  id: string,
+  options: { baseUrl?: string; fromSchedule?: boolean } = {},
+): Promise<PostRecord> {
   const current = await repo.getPost(deps.store, scope, id, true);
   if (!current) throw notFound('Post');
   const allowed = options.fromSchedule ? ['scheduled'] : ['draft', 'failed', 'scheduled'];
@@ -224,9 +251,21 @@ export async function startPostSend(deps: Deps, scope: Scope, account: Account, 
   if (problem) throw conflict(problem, 'SEGMENT_UNAVAILABLE');
   await requireSender(deps, scope, account);
   const now = deps.clock.now().toISOString();
-  const next: PostRecord = { ...current, status: 'sending', failureReason: null, cursor: null, leaseUntil: 0, startedAt: now, updatedAt: now, linkBaseUrl: linkBase(deps, options.baseUrl) };
+  const next: PostRecord = {
+    ...current,
+    status: 'sending',
+    failureReason: null,
+    cursor: null,
+    leaseUntil: 0,
+    startedAt: now,
+    updatedAt: now,
+    linkBaseUrl: linkBase(deps, options.baseUrl),
+  };
   try {
-    await deps.store.transact([repo.postWrites.replace(scope, next, current.updatedAt), outboxPut(newEvent(scope, deps.clock, POST_SENDING_EVENT, { postId: id, batch: next.batch }))]);
+    await deps.store.transact([
+      repo.postWrites.replace(scope, next, current.updatedAt),
+      outboxPut(newEvent(scope, deps.clock, POST_SENDING_EVENT, { postId: id, batch: next.batch })),
+    ]);
   } catch (error) {
     if (error instanceof ConditionFailed) throw conflict('The post changed meanwhile; read it again', 'POST_CHANGED');
     throw error;
@@ -272,7 +311,11 @@ export async function runScheduledSend(deps: Deps, scope: Scope, postId: string)
 
 /** Bus consumer of the committed start: queue the batch and arm the watchdog. Idempotent. */
 export async function kickOffSend(deps: Deps, scope: Scope, postId: string, batch: number): Promise<void> {
-  await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), { type: 'email.post-watchdog', scope, payload: { postId } });
+  await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), {
+    type: 'email.post-watchdog',
+    scope,
+    payload: { postId },
+  });
   await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch });
 }
 
@@ -284,7 +327,11 @@ export async function watchSend(deps: Deps, scope: Scope, postId: string): Promi
   const post = await repo.getPost(deps.store, scope, postId, true);
   if (!post || post.status !== 'sending') return;
   if (post.leaseUntil < deps.clock.nowMs()) await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch: post.batch });
-  await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), { type: 'email.post-watchdog', scope, payload: { postId } });
+  await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), {
+    type: 'email.post-watchdog',
+    scope,
+    payload: { postId },
+  });
 }
 
 // ---- links followed by recipients ----

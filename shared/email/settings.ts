@@ -50,6 +50,7 @@ export async function provisionLocalSender(deps: Deps, accountId: string): Promi
   for (const mode of ['live', 'test'] as const) {
     const scope = { accountId, mode };
     const stored = await repo.getSettings(deps.store, scope);
-    if (!stored?.physicalAddress) await repo.saveSettings(deps.store, scope, { physicalAddress: DEMO_PHYSICAL_ADDRESS, updatedAt: deps.clock.now().toISOString() });
+    if (!stored?.physicalAddress)
+      await repo.saveSettings(deps.store, scope, { physicalAddress: DEMO_PHYSICAL_ADDRESS, updatedAt: deps.clock.now().toISOString() });
   }
 }

@@ -34,7 +34,13 @@ export function peekToken(token: string): TokenPayload | undefined {
   if (!body || !signature || token.split('.').length !== 2) return undefined;
   try {
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as TokenPayload;
-    if (typeof payload.a !== 'string' || (payload.m !== 'live' && payload.m !== 'test') || typeof payload.e !== 'string' || !['u', 'o', 'c'].includes(payload.k)) return undefined;
+    if (
+      typeof payload.a !== 'string' ||
+      (payload.m !== 'live' && payload.m !== 'test') ||
+      typeof payload.e !== 'string' ||
+      !['u', 'o', 'c'].includes(payload.k)
+    )
+      return undefined;
     return payload;
   } catch {
     return undefined;

@@ -1,5 +1,5 @@
 import * as z from '../platform/zod';
-import type { BusConsumer, ControlRoute, ExternalEventConsumer, JobHandler, QueueHandler } from '../platform/capability';
+import type { BusConsumer, ControlRoute, ExternalEventConsumer, JobHandler } from '../platform/capability';
 import { badRequest } from '../platform/errors';
 import type { Scope } from '../store/keys';
 import { feedbackFromSesEvent, kickOffSend, POST_SENDING_EVENT, recordFeedback, runScheduledSend, watchSend } from './service';

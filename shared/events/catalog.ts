@@ -57,7 +57,11 @@ export const RESERVED_EVENT_TYPES = [
 export const DELIVERABLE_EVENT_TYPES: readonly string[] = [...COMMERCE_EVENT_TYPES, ...GROWTH_EVENT_TYPES, ...DIGITAL_GOODS_EVENT_TYPES];
 export const KNOWN_EVENT_TYPES: readonly string[] = [...DELIVERABLE_EVENT_TYPES, ...RESERVED_EVENT_TYPES];
 
-export type KnownEventType = (typeof COMMERCE_EVENT_TYPES)[number] | (typeof GROWTH_EVENT_TYPES)[number] | (typeof DIGITAL_GOODS_EVENT_TYPES)[number] | (typeof RESERVED_EVENT_TYPES)[number];
+export type KnownEventType =
+  | (typeof COMMERCE_EVENT_TYPES)[number]
+  | (typeof GROWTH_EVENT_TYPES)[number]
+  | (typeof DIGITAL_GOODS_EVENT_TYPES)[number]
+  | (typeof RESERVED_EVENT_TYPES)[number];
 
 const known = new Set(KNOWN_EVENT_TYPES);
 const deliverable = new Set(DELIVERABLE_EVENT_TYPES);

@@ -22,7 +22,11 @@ export async function getEvent(store: Store, scope: Scope, eventId: string, nowS
  * its page limit, so this reads rounds of the remaining count until the page is full, the
  * partition ends, or MAX_ROUNDS (then the page may be short, with a cursor to go on).
  */
-export async function listEvents(store: Store, scope: Scope, options: { type?: string; limit: number; cursor?: string; nowSeconds: number }): Promise<{ events: DomainEvent[]; cursor?: string }> {
+export async function listEvents(
+  store: Store,
+  scope: Scope,
+  options: { type?: string; limit: number; cursor?: string; nowSeconds: number },
+): Promise<{ events: DomainEvent[]; cursor?: string }> {
   const events: DomainEvent[] = [];
   let cursor = options.cursor;
   const values: Record<string, unknown> = { ':now': options.nowSeconds, ':entity': OUTBOX_ENTITY };
@@ -58,7 +62,11 @@ export async function eventsMentioningPage(store: Store, scope: Scope, needle: s
     pk: keys.outboxPartition(scope),
     ascending: true,
     cursor,
-    filter: { expression: '#entity = :entity AND contains(#event, :needle)', names: { '#entity': 'entity', '#event': 'event' }, values: { ':entity': OUTBOX_ENTITY, ':needle': needle } },
+    filter: {
+      expression: '#entity = :entity AND contains(#event, :needle)',
+      names: { '#entity': 'entity', '#event': 'event' },
+      values: { ':entity': OUTBOX_ENTITY, ':needle': needle },
+    },
   });
   return { items: page.items.map((item) => ({ id: String(item.SK), text: String(item.event) })), cursor: page.cursor };
 }
@@ -67,4 +75,5 @@ export async function eventsMentioningPage(store: Store, scope: Scope, needle: s
  * An event's stored text rewritten (an erasure). The stream sees a MODIFY, which the dispatcher
  * ignores: nothing is sent again.
  */
-export const rewriteEvent = (store: Store, scope: Scope, eventId: string, text: string) => store.update(keys.outbox(scope, eventId), { set: { event: text } }, { mustExist: true });
+export const rewriteEvent = (store: Store, scope: Scope, eventId: string, text: string) =>
+  store.update(keys.outbox(scope, eventId), { set: { event: text } }, { mustExist: true });

@@ -8,7 +8,9 @@ export const eventSchema = z
 export const eventIdParams = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{24}$/, 'id must be an event id (24 hex characters)')) });
 
 export const listEventsQuery = z.object({
-  type: z.optional(z.string().check(z.refine((type) => DELIVERABLE_EVENT_TYPES.includes(type), { message: 'type must be a deliverable event type of the catalog' }))),
+  type: z.optional(
+    z.string().check(z.refine((type) => DELIVERABLE_EVENT_TYPES.includes(type), { message: 'type must be a deliverable event type of the catalog' })),
+  ),
   limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))).check(z.describe('`next` of the previous page')),
 });

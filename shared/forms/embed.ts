@@ -1,7 +1,6 @@
 import { translator, type Translator } from '../platform/i18n/translator';
 import { escapeHtml } from '../platform/html';
 
-
 /**
  * The embed script: plain browser JavaScript served by this API (no third-party assets). It reads
  * the form through the public route, renders it in a shadow root (the host page's CSS cannot
@@ -123,7 +122,8 @@ export const EMBED_SCRIPT = String.raw`(function () {
 `;
 
 /** The page the iframe snippet loads: the same script, always inline. */
-export const framePage = (base: string, id: string) => `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Signup form</title><style>body{margin:0;padding:8px;background:transparent}</style></head><body><script src="${base}/forms/public/${id}/embed.js" data-mode="frame"></script></body></html>`;
+export const framePage = (base: string, id: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Signup form</title><style>body{margin:0;padding:8px;background:transparent}</style></head><body><script src="${base}/forms/public/${id}/embed.js" data-mode="frame"></script></body></html>`;
 
 /** The creator's live preview: the saved form shown at once (no trigger, no view counted). */
 export const previewPage = (base: string, id: string) =>

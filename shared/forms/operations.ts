@@ -7,7 +7,20 @@ import { requestLanguage } from '../account/buyer-language';
 import { langQuery } from '../platform/i18n/query';
 import { isEditing } from './rules';
 import { confirmParams, deletedSchema, formCreateBody, formSchema, formUpdateBody, idParams, publicQuery, subscribeAnswer, subscribeBody } from './schemas';
-import { baseUrlOf, confirmSubscription, createForm, dailyOf, deleteForm, getForm, listForms, presentForm, readPublicForm, recordView, subscribe, updateForm } from './service';
+import {
+  baseUrlOf,
+  confirmSubscription,
+  createForm,
+  dailyOf,
+  deleteForm,
+  getForm,
+  listForms,
+  presentForm,
+  readPublicForm,
+  recordView,
+  subscribe,
+  updateForm,
+} from './service';
 
 const tags = ['Signup forms'];
 
@@ -15,7 +28,7 @@ export const formOperations = [
   defineOperation({
     operationId: 'listSignupForms',
     tool: 'list_signup_forms',
-    summary: 'Signup forms of the key\'s mode, newest first, with stats and embed snippets',
+    summary: "Signup forms of the key's mode, newest first, with stats and embed snippets",
     tags,
     method: 'GET',
     path: '/forms',
@@ -47,7 +60,8 @@ export const formOperations = [
     auth: 'key',
     params: idParams,
     output: formSchema,
-    handler: async (ctx, { params }) => presentForm(await getForm(ctx, ctx.scope, params.id), baseUrlOf(ctx, ctx.request), await dailyOf(ctx, ctx.scope, params.id)),
+    handler: async (ctx, { params }) =>
+      presentForm(await getForm(ctx, ctx.scope, params.id), baseUrlOf(ctx, ctx.request), await dailyOf(ctx, ctx.scope, params.id)),
   }),
   defineOperation({
     operationId: 'updateSignupForm',

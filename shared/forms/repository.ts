@@ -16,18 +16,25 @@ const confirmKey = (token: string) => keys.capability('FORM_CONFIRM', token);
 const ipKey = (ip: string, windowStart: number) => keys.capability('FORM_IP', `${ip}#${windowStart}`);
 
 export const getForm = async (store: Store, scope: Scope, id: string) => toRecord<FormRecord>(await store.get(formKey(scope, id), { consistent: true }));
-export const listForms = async (store: Store, scope: Scope) => (await store.queryAll({ pk: keys.collection(scope, FORM) })).map((i) => toRecord<FormRecord>(i)!);
+export const listForms = async (store: Store, scope: Scope) =>
+  (await store.queryAll({ pk: keys.collection(scope, FORM) })).map((i) => toRecord<FormRecord>(i)!);
 export const getPointer = async (store: Store, id: string) => toRecord<FormPointer>(await store.get(pointerKey(id)));
-export const getConfirmation = async (store: Store, token: string) => toRecord<PendingConfirmation & { expiresAt?: number }>(await store.get(confirmKey(token), { consistent: true }));
+export const getConfirmation = async (store: Store, token: string) =>
+  toRecord<PendingConfirmation & { expiresAt?: number }>(await store.get(confirmKey(token), { consistent: true }));
 
 /** The day records between two UTC days (at most 30 items). */
 export const listDays = async (store: Store, scope: Scope, id: string, from: string, to: string) =>
-  (await store.query({ pk: keys.children(scope, FORM, id, FORM_DAY), between: [from, to], ascending: true, limit: 40 })).items.map((i) => toRecord<FormDayRecord>(i)!);
+  (await store.query({ pk: keys.children(scope, FORM, id, FORM_DAY), between: [from, to], ascending: true, limit: 40 })).items.map(
+    (i) => toRecord<FormDayRecord>(i)!,
+  );
 
 export const formWrites = {
   create: (scope: Scope, form: FormRecord): TransactOp[] => [
     { put: toItem(formKey(scope, form._id), 'SignupForm', form), condition: 'attribute_not_exists(PK)' },
-    { put: toItem(pointerKey(form._id), 'SignupFormPointer', { accountId: scope.accountId, mode: scope.mode, formId: form._id } satisfies FormPointer), condition: 'attribute_not_exists(PK)' },
+    {
+      put: toItem(pointerKey(form._id), 'SignupFormPointer', { accountId: scope.accountId, mode: scope.mode, formId: form._id } satisfies FormPointer),
+      condition: 'attribute_not_exists(PK)',
+    },
   ],
   set: (scope: Scope, id: string, set: Partial<FormRecord>): TransactOp => ({ update: formKey(scope, id), set, condition: 'attribute_exists(PK)' }),
   delete: (scope: Scope, id: string): TransactOp[] => [{ delete: formKey(scope, id), condition: 'attribute_exists(PK)' }, { delete: pointerKey(id) }],
@@ -39,7 +46,10 @@ export const formWrites = {
 };
 
 export const confirmationWrites = {
-  create: (token: string, pending: PendingConfirmation, expiresAt: number): TransactOp => ({ put: toItem(confirmKey(token), 'SignupConfirmation', pending, { expiresAt }), condition: 'attribute_not_exists(PK)' }),
+  create: (token: string, pending: PendingConfirmation, expiresAt: number): TransactOp => ({
+    put: toItem(confirmKey(token), 'SignupConfirmation', pending, { expiresAt }),
+    condition: 'attribute_not_exists(PK)',
+  }),
   /** Used once: a second follow of the link finds nothing to take. */
   take: (token: string): TransactOp => ({ delete: confirmKey(token), condition: 'attribute_exists(PK)' }),
 };
@@ -56,7 +66,11 @@ export const ipSignupCount = async (store: Store, ip: string, windowStart: numbe
 export async function countIpSignup(store: Store, ip: string, windowStart: number, allowed: number, expiresAt: number): Promise<boolean> {
   if (allowed <= 0) return false;
   try {
-    await store.update(ipKey(ip, windowStart), { set: { entity: 'SignupIpWindow', v: 1, expiresAt }, add: { count: 1 } }, { condition: 'attribute_not_exists(#c) OR #c < :limit', names: { '#c': 'count' }, values: { ':limit': allowed } });
+    await store.update(
+      ipKey(ip, windowStart),
+      { set: { entity: 'SignupIpWindow', v: 1, expiresAt }, add: { count: 1 } },
+      { condition: 'attribute_not_exists(#c) OR #c < :limit', names: { '#c': 'count' }, values: { ':limit': allowed } },
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionFailed) return false;

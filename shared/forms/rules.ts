@@ -1,5 +1,4 @@
 import type { FormDayRecord, FormRecord, FormType } from './records';
-import { escapeHtml } from '../platform/html';
 
 /** The spec's public signup limits. */
 export const MIN_ELAPSED_MS = 1500;
@@ -77,4 +76,3 @@ export function publicView(form: FormRecord) {
 }
 
 /** Escapes text for an HTML page. */
-

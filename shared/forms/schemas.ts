@@ -3,7 +3,12 @@ import { FORM_STATUSES, FORM_TYPES } from './records';
 
 const text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
 const tag = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
-const httpUrl = z.string().check(z.trim(), z.url(), z.maxLength(2000), z.refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) link'));
+const httpUrl = z.string().check(
+  z.trim(),
+  z.url(),
+  z.maxLength(2000),
+  z.refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) link'),
+);
 
 export const triggerSchema = z.strictObject({
   delaySeconds: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(120)), 0),

@@ -13,7 +13,20 @@ import { isConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
 import type { FormRecord, FormStatus } from './records';
 import * as repo from './repository';
-import { CONFIRM_TTL_DAYS, CONSENT_WORDING, conversionRate, dailySeries, DAILY_DAYS, DEFAULT_COPY, IP_WINDOW_MS, ipWindowOf, isLikelyBot, publicView, SIGNUPS_PER_IP, utcDay } from './rules';
+import {
+  CONFIRM_TTL_DAYS,
+  CONSENT_WORDING,
+  conversionRate,
+  dailySeries,
+  DAILY_DAYS,
+  DEFAULT_COPY,
+  IP_WINDOW_MS,
+  ipWindowOf,
+  isLikelyBot,
+  publicView,
+  SIGNUPS_PER_IP,
+  utcDay,
+} from './rules';
 import type { FormCreateInput, FormUpdateInput, SubscribeInput } from './schemas';
 import { escapeHtml } from '../platform/html';
 
@@ -155,7 +168,12 @@ async function leadMagnetOf(deps: Deps, scope: Scope, form: FormRecord) {
  * answer a person would and nothing is stored. The answer is the same whether or not the address
  * was already subscribed.
  */
-export async function subscribe(deps: Deps, request: Pick<RequestInfo, 'sourceIp' | 'baseUrl'> & { headers?: Record<string, string> }, id: string, input: SubscribeInput): Promise<SubscribeAnswer> {
+export async function subscribe(
+  deps: Deps,
+  request: Pick<RequestInfo, 'sourceIp' | 'baseUrl'> & { headers?: Record<string, string> },
+  id: string,
+  input: SubscribeInput,
+): Promise<SubscribeAnswer> {
   const { scope, form } = await locate(deps, id);
   if (form.status !== 'active') throw conflict('This form is not accepting signups', 'FORM_NOT_ACTIVE');
   const email = normalizeEmail(input.email);
@@ -185,7 +203,15 @@ export async function subscribe(deps: Deps, request: Pick<RequestInfo, 'sourceIp
 }
 
 /** The pending confirmation and its mail (queued for the email worker) are one transaction. */
-async function requestConfirmation(deps: Deps, scope: Scope, form: FormRecord, email: string, name: string | null, base: string, acceptLanguage: string | undefined) {
+async function requestConfirmation(
+  deps: Deps,
+  scope: Scope,
+  form: FormRecord,
+  email: string,
+  name: string | null,
+  base: string,
+  acceptLanguage: string | undefined,
+) {
   const token = randomBase62(32);
   const now = deps.clock.now();
   // The browser's language of the signup (else the address's saved one, the creator's default); the link keeps it for the page.
@@ -201,7 +227,11 @@ async function requestConfirmation(deps: Deps, scope: Scope, form: FormRecord, e
     baseUrl: base,
   });
   await deps.store.transact([
-    repo.confirmationWrites.create(token, { accountId: scope.accountId, mode: scope.mode, formId: form._id, email, name, requestedAt: now.toISOString() }, Math.floor(now.getTime() / 1000) + CONFIRM_TTL_DAYS * 86_400),
+    repo.confirmationWrites.create(
+      token,
+      { accountId: scope.accountId, mode: scope.mode, formId: form._id, email, name, requestedAt: now.toISOString() },
+      Math.floor(now.getTime() / 1000) + CONFIRM_TTL_DAYS * 86_400,
+    ),
     ...mail.ops,
   ]);
 }
@@ -213,14 +243,24 @@ async function join(deps: Deps, scope: Scope, form: FormRecord, email: string, n
   await upsertContact(
     deps,
     scope,
-    { email, name, source: 'form', tags: form.tags, consent: { source: 'form', wording: `${CONSENT_WORDING} "${form.headline}" (${how}, form ${form._id})`, optedInAt } },
+    {
+      email,
+      name,
+      source: 'form',
+      tags: form.tags,
+      consent: { source: 'form', wording: `${CONSENT_WORDING} "${form.headline}" (${how}, form ${form._id})`, optedInAt },
+    },
     { extraOps: [...repo.formWrites.count(scope, form._id, utcDay(now), { signups: 1 }), ...extraOps] },
   );
   if (form.leadMagnetProductId) await claimLeadMagnet(deps, scope, { productId: form.leadMagnetProductId, email, firstName: name, source: 'form' });
 }
 
 /** Following the mailed link: joins once; a used or unknown link answers 404. */
-export async function confirmSubscription(deps: Deps, id: string, token: string): Promise<{ form: FormRecord; leadMagnet: { name: string; url: string | null } | null }> {
+export async function confirmSubscription(
+  deps: Deps,
+  id: string,
+  token: string,
+): Promise<{ form: FormRecord; leadMagnet: { name: string; url: string | null } | null }> {
   const pending = await repo.getConfirmation(deps.store, token);
   if (!pending || pending.formId !== id || (pending.expiresAt && pending.expiresAt * 1000 < deps.clock.nowMs())) throw notFound('Confirmation link');
   const scope = scopeOf(pending.accountId, pending.mode);

@@ -28,9 +28,22 @@ const funnelSales: BusConsumer = {
     if (event.type === 'order.refunded') return recordOfferRefund(deps, scopeOf(event), data.order.id, productId);
     const amountCents = Math.round(data.amount * 100);
     if (amountCents === 0) {
-      await claimLeadMagnet(deps, scopeOf(event), { productId, email: data.customer.email, firstName: data.customer.firstName, lastName: data.customer.lastName, orderId: data.order.id, source: 'checkout' });
+      await claimLeadMagnet(deps, scopeOf(event), {
+        productId,
+        email: data.customer.email,
+        firstName: data.customer.firstName,
+        lastName: data.customer.lastName,
+        orderId: data.order.id,
+        source: 'checkout',
+      });
     }
-    await recordOfferSale(deps, scopeOf(event), { saleId: data.order.id, productId, email: data.customer.email, amountCents, at: new Date(event.created * 1000).toISOString() });
+    await recordOfferSale(deps, scopeOf(event), {
+      saleId: data.order.id,
+      productId,
+      email: data.customer.email,
+      amountCents,
+      at: new Date(event.created * 1000).toISOString(),
+    });
   },
 };
 

@@ -15,26 +15,42 @@ const purchaseKey = (scope: Scope, funnelId: string, saleId: string) => keys.chi
 const buyerKey = (scope: Scope, funnelId: string, email: string) => keys.child(scope, FUNNEL, funnelId, 'BUYER', email);
 
 export const getFunnel = async (store: Store, scope: Scope, id: string) => toRecord<FunnelRecord>(await store.get(funnelKey(scope, id), { consistent: true }));
-export const listFunnels = async (store: Store, scope: Scope) => (await store.queryAll({ pk: keys.collection(scope, FUNNEL) })).map((i) => toRecord<FunnelRecord>(i)!);
-export const getLead = async (store: Store, scope: Scope, funnelId: string, email: string) => toRecord<LeadRecord>(await store.get(leadKey(scope, funnelId, email), { consistent: true }));
+export const listFunnels = async (store: Store, scope: Scope) =>
+  (await store.queryAll({ pk: keys.collection(scope, FUNNEL) })).map((i) => toRecord<FunnelRecord>(i)!);
+export const getLead = async (store: Store, scope: Scope, funnelId: string, email: string) =>
+  toRecord<LeadRecord>(await store.get(leadKey(scope, funnelId, email), { consistent: true }));
 export const getPurchase = async (store: Store, scope: Scope, funnelId: string, saleId: string) =>
   toRecord<PurchaseRecord>(await store.get(purchaseKey(scope, funnelId, saleId), { consistent: true }));
 export const getBuyer = async (store: Store, scope: Scope, funnelId: string, email: string) =>
   toRecord<{ purchases: number; counted?: boolean }>(await store.get(buyerKey(scope, funnelId, email), { consistent: true }));
 
 export const funnelWrites = {
-  create: (scope: Scope, funnel: FunnelRecord): TransactOp => ({ put: toItem(funnelKey(scope, funnel._id), 'Funnel', funnel), condition: 'attribute_not_exists(PK)' }),
+  create: (scope: Scope, funnel: FunnelRecord): TransactOp => ({
+    put: toItem(funnelKey(scope, funnel._id), 'Funnel', funnel),
+    condition: 'attribute_not_exists(PK)',
+  }),
   set: (scope: Scope, id: string, set: Partial<FunnelRecord>): TransactOp => ({ update: funnelKey(scope, id), set, condition: 'attribute_exists(PK)' }),
   delete: (scope: Scope, id: string): TransactOp => ({ delete: funnelKey(scope, id), condition: 'attribute_exists(PK)' }),
-  count: (scope: Scope, id: string, add: Record<string, number>): TransactOp => ({ update: funnelKey(scope, id), set: { entity: 'Funnel' }, add, condition: 'attribute_exists(PK)' }),
+  count: (scope: Scope, id: string, add: Record<string, number>): TransactOp => ({
+    update: funnelKey(scope, id),
+    set: { entity: 'Funnel' },
+    add,
+    condition: 'attribute_exists(PK)',
+  }),
 };
 
 export const leadWrites = {
-  create: (scope: Scope, funnelId: string, lead: LeadRecord): TransactOp => ({ put: toItem(leadKey(scope, funnelId, lead.email), 'FunnelLead', lead), condition: 'attribute_not_exists(PK)' }),
+  create: (scope: Scope, funnelId: string, lead: LeadRecord): TransactOp => ({
+    put: toItem(leadKey(scope, funnelId, lead.email), 'FunnelLead', lead),
+    condition: 'attribute_not_exists(PK)',
+  }),
 };
 
 export const purchaseWrites = {
-  create: (scope: Scope, funnelId: string, p: PurchaseRecord): TransactOp => ({ put: toItem(purchaseKey(scope, funnelId, p.saleId), 'FunnelPurchase', p), condition: 'attribute_not_exists(PK)' }),
+  create: (scope: Scope, funnelId: string, p: PurchaseRecord): TransactOp => ({
+    put: toItem(purchaseKey(scope, funnelId, p.saleId), 'FunnelPurchase', p),
+    condition: 'attribute_not_exists(PK)',
+  }),
   refund: (scope: Scope, funnelId: string, saleId: string): TransactOp => ({
     update: purchaseKey(scope, funnelId, saleId),
     set: { refunded: true },
@@ -42,7 +58,11 @@ export const purchaseWrites = {
     names: { '#r': 'refunded' },
     values: { ':f': false },
   }),
-  buyer: (scope: Scope, funnelId: string, email: string, delta: number): TransactOp => ({ update: buyerKey(scope, funnelId, email), set: { email, entity: 'FunnelBuyer', v: 1 }, add: { purchases: delta } }),
+  buyer: (scope: Scope, funnelId: string, email: string, delta: number): TransactOp => ({
+    update: buyerKey(scope, funnelId, email),
+    set: { email, entity: 'FunnelBuyer', v: 1 },
+    add: { purchases: delta },
+  }),
   /** Flips whether a buyer is counted in `buyers`, once per direction. */
   buyerCounted: (scope: Scope, funnelId: string, email: string, counted: boolean): TransactOp => ({
     update: buyerKey(scope, funnelId, email),

@@ -16,10 +16,11 @@ export function offerLink(offerUrl: string, code: string | null | undefined): st
   return url.toString();
 }
 
-
 /** Fills a template's placeholders; values are escaped for HTML (the link for an attribute). */
 export const fillCopy = (text: string, values: { offerLink: string; leadMagnet: string }, html: boolean) =>
-  text.replaceAll('{{offer_link}}', html ? escapeHtml(values.offerLink) : values.offerLink).replaceAll('{{lead_magnet}}', html ? escapeHtml(values.leadMagnet) : values.leadMagnet);
+  text
+    .replaceAll('{{offer_link}}', html ? escapeHtml(values.offerLink) : values.offerLink)
+    .replaceAll('{{lead_magnet}}', html ? escapeHtml(values.leadMagnet) : values.leadMagnet);
 
 export const defaultFunnelName = (leadMagnet: string, offer: string) => `${leadMagnet} → ${offer}`;
 

@@ -1,19 +1,26 @@
 import * as z from '../platform/zod';
 import { discountCode } from '../storefront/discounts/schemas';
 
-const httpUrl = z.string().check(z.trim(), z.url(), z.maxLength(2000), z.refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) link'));
+const httpUrl = z.string().check(
+  z.trim(),
+  z.url(),
+  z.maxLength(2000),
+  z.refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) link'),
+);
 
 export const funnelCreateBody = z.object({
   templateId: z.enum(['welcome', 'minicourse', 'launch']),
   leadMagnetProductId: z.string().check(z.minLength(1), z.maxLength(64)),
   offerProductId: z.string().check(z.minLength(1), z.maxLength(64)),
   offerUrl: httpUrl,
-  discount: z.optional(z.object({
+  discount: z.optional(
+    z.object({
       code: discountCode,
       valueType: z._default(z.enum(['percentage', 'fixed']), 'percentage'),
       value: z.number().check(z.positive(), z.maximum(1_000_000)),
       expiresAt: z.optional(z.nullable(z.string().check(z.iso.datetime({ offset: true })))),
-    })),
+    }),
+  ),
   name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
 });
 export type FunnelCreateInput = z.output<typeof funnelCreateBody>;

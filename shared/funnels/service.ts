@@ -27,7 +27,13 @@ export type FunnelCtx = Deps & { scope: Scope; account: Account; request: Reques
 
 export const FUNNEL_LEAD_EVENT = 'funnel.lead';
 
-export const listTemplates = () => FUNNEL_TEMPLATES.map(({ id, name, description, emails }) => ({ id, name, description, emails: emails.map(({ delayHours, subject }) => ({ delayHours, subject })) }));
+export const listTemplates = () =>
+  FUNNEL_TEMPLATES.map(({ id, name, description, emails }) => ({
+    id,
+    name,
+    description,
+    emails: emails.map(({ delayHours, subject }) => ({ delayHours, subject })),
+  }));
 
 export function presentFunnel(f: FunnelRecord) {
   return {
@@ -56,16 +62,28 @@ async function sellableName(ctx: FunnelCtx, id: string, field: string) {
 export async function createFunnel(ctx: FunnelCtx, input: FunnelCreateInput): Promise<FunnelRecord> {
   const template = findTemplate(input.templateId)!;
   const magnet = await sellableName(ctx, input.leadMagnetProductId, 'leadMagnetProductId');
-  if (magnet.kind !== 'product' || !isFree(magnet.product)) throw badRequest('The lead magnet must be a free product (price 0, or pay what you want from 0)', { code: 'LEAD_MAGNET_NOT_FREE', field: 'leadMagnetProductId' });
+  if (magnet.kind !== 'product' || !isFree(magnet.product))
+    throw badRequest('The lead magnet must be a free product (price 0, or pay what you want from 0)', {
+      code: 'LEAD_MAGNET_NOT_FREE',
+      field: 'leadMagnetProductId',
+    });
   const offer = await sellableName(ctx, input.offerProductId, 'offerProductId');
   const offerRecord = offer.kind === 'product' ? offer.product : offer.offer;
   if (offerRecord.priceCents <= 0) throw badRequest('The offer must be a paid product', { code: 'OFFER_NOT_PAID', field: 'offerProductId' });
-  if (input.discount?.valueType === 'percentage' && input.discount.value > 100) throw badRequest('discount.value: a percentage discount is at most 100', { field: 'discount.value' });
+  if (input.discount?.valueType === 'percentage' && input.discount.value > 100)
+    throw badRequest('discount.value: a percentage discount is at most 100', { field: 'discount.value' });
 
   const id = objectId(ctx.clock);
   const now = ctx.clock.now().toISOString();
   const discount = input.discount
-    ? createDiscountOps(ctx, ctx.scope, { name: `Funnel: ${input.discount.code}`, code: input.discount.code, valueType: input.discount.valueType, value: input.discount.value, mainProductIds: [input.offerProductId], expiresAt: input.discount.expiresAt ?? undefined })
+    ? createDiscountOps(ctx, ctx.scope, {
+        name: `Funnel: ${input.discount.code}`,
+        code: input.discount.code,
+        valueType: input.discount.valueType,
+        value: input.discount.value,
+        mainProductIds: [input.offerProductId],
+        expiresAt: input.discount.expiresAt ?? undefined,
+      })
     : undefined;
   const values = { offerLink: offerLink(input.offerUrl, input.discount?.code), leadMagnet: magnet.product.name };
   // Mail posts first (the email capability's own writes); removed again if the funnel cannot be made.
@@ -107,7 +125,8 @@ export async function createFunnel(ctx: FunnelCtx, input: FunnelCreateInput): Pr
   } catch (error) {
     for (const post of posts) await deletePost(ctx, post._id).catch(() => undefined);
     // The funnel and automation ids are new: only the code's guard can refuse.
-    if (isConditionFailed(error)) throw badRequest(`Discount code ${input.discount?.code} already exists`, { code: 'DISCOUNT_CODE_TAKEN', field: 'discount.code' });
+    if (isConditionFailed(error))
+      throw badRequest(`Discount code ${input.discount?.code} already exists`, { code: 'DISCOUNT_CODE_TAKEN', field: 'discount.code' });
     throw error;
   }
   return funnel;
@@ -150,7 +169,8 @@ export async function deleteFunnel(deps: Deps, scope: Scope, id: string): Promis
 /** Activation checks, in the spec's order: plan, sender, mails, sequence. */
 export async function activateFunnel(ctx: FunnelCtx, id: string): Promise<FunnelRecord> {
   const funnel = await getFunnel(ctx, ctx.scope, id);
-  if (!planAtLeast(ctx.account.plan, 'tier2')) throw forbidden('Automations need a paid plan (Growth or higher)', { code: 'PAID_PLAN_REQUIRED', details: { requiredPlan: 'tier2' } });
+  if (!planAtLeast(ctx.account.plan, 'tier2'))
+    throw forbidden('Automations need a paid plan (Growth or higher)', { code: 'PAID_PLAN_REQUIRED', details: { requiredPlan: 'tier2' } });
   const settings = await readSettings(ctx);
   if (!settings.senderVerified) throw badRequest(`The sender email ${settings.senderEmail ?? '(not set)'} is not verified`, { code: 'SENDER_NOT_VERIFIED' });
   const automation = await findAutomation(ctx, ctx.scope, funnel.automationId);
@@ -158,9 +178,10 @@ export async function activateFunnel(ctx: FunnelCtx, id: string): Promise<Funnel
     const postIds = automation.steps.flatMap((s) => (s.type === 'send_email' ? [s.postId] : []));
     const existing = new Set((await Promise.all(postIds.map((p) => getPost(ctx, ctx.scope, p).catch(() => undefined)))).flatMap((p) => (p ? [p._id] : [])));
     const missing = stepsMissingPosts(automation.steps, existing);
-    if (missing.length) throw badRequest(`An email step has no email post (step ${missing.join(', ')})`, { code: 'EMAILS_MISSING', details: { steps: missing } });
+    if (missing.length)
+      throw badRequest(`An email step has no email post (step ${missing.join(', ')})`, { code: 'EMAILS_MISSING', details: { steps: missing } });
   } else {
-    throw new ApiError(409, 'The funnel\'s automation was deleted', { code: 'SEQUENCE_MISSING' });
+    throw new ApiError(409, "The funnel's automation was deleted", { code: 'SEQUENCE_MISSING' });
   }
   await setAutomationStatus(ctx, ctx.scope, funnel.automationId, 'active');
   return setFunnel(ctx, ctx.scope, id, { status: 'active' });
@@ -196,14 +217,22 @@ export async function claimLeadMagnet(deps: Deps, scope: Scope, claim: Claim): P
     const subscribed = !(await blockedRecipients(deps, scope, [email])).has(email);
     const capturedAt = deps.clock.now().toISOString();
     try {
-      await upsertContact(
-        deps,
-        scope,
-        { email, source: claim.source, tags: [funnel.tag], name: claim.firstName ?? null },
-      ).then(async ({ contact }) => {
-        const lead: LeadRecord = { email, firstName: claim.firstName ?? null, lastName: claim.lastName ?? null, subscriberId: contact._id, subscribed, orderId: claim.orderId ?? null, capturedAt };
+      await upsertContact(deps, scope, { email, source: claim.source, tags: [funnel.tag], name: claim.firstName ?? null }).then(async ({ contact }) => {
+        const lead: LeadRecord = {
+          email,
+          firstName: claim.firstName ?? null,
+          lastName: claim.lastName ?? null,
+          subscriberId: contact._id,
+          subscribed,
+          orderId: claim.orderId ?? null,
+          capturedAt,
+        };
         const event = newEvent(scope, deps.clock, FUNNEL_LEAD_EVENT, leadEventData(funnel, lead));
-        await deps.store.transact([repo.leadWrites.create(scope, funnel._id, lead), repo.funnelWrites.count(scope, funnel._id, { leads: 1 }), outboxPut(event)]);
+        await deps.store.transact([
+          repo.leadWrites.create(scope, funnel._id, lead),
+          repo.funnelWrites.count(scope, funnel._id, { leads: 1 }),
+          outboxPut(event),
+        ]);
       });
     } catch (error) {
       if (isConditionFailed(error)) continue; // the same lead claimed at the same moment
@@ -223,7 +252,11 @@ export async function startSequence(deps: Deps, scope: Scope, data: { funnel: { 
 // ---- purchases ----
 
 /** A paid sale of an offer counts for each funnel whose lead the buyer was, within the window. */
-export async function recordOfferSale(deps: Deps, scope: Scope, sale: { saleId: string; productId: string; email: string; amountCents: number; at: string }): Promise<void> {
+export async function recordOfferSale(
+  deps: Deps,
+  scope: Scope,
+  sale: { saleId: string; productId: string; email: string; amountCents: number; at: string },
+): Promise<void> {
   if (sale.amountCents <= 0) return;
   const email = normalizeEmail(sale.email);
   const funnels = (await repo.listFunnels(deps.store, scope)).filter((f) => f.offerProductId === sale.productId);
@@ -268,7 +301,10 @@ async function syncBuyer(deps: Deps, scope: Scope, funnelId: string, email: stri
   const shouldCount = buyer.purchases > 0;
   if (shouldCount === (buyer.counted === true)) return;
   try {
-    await deps.store.transact([repo.purchaseWrites.buyerCounted(scope, funnelId, email, shouldCount), repo.funnelWrites.count(scope, funnelId, { buyers: shouldCount ? 1 : -1 })]);
+    await deps.store.transact([
+      repo.purchaseWrites.buyerCounted(scope, funnelId, email, shouldCount),
+      repo.funnelWrites.count(scope, funnelId, { buyers: shouldCount ? 1 : -1 }),
+    ]);
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
   }

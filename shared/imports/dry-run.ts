@@ -1,16 +1,15 @@
-
 import { contactIdsByEmail } from '../audience/bulk';
 import { suppressedAmong } from '../audience/suppression';
 import { listProductViews } from '../catalog/service';
 import { getAccount } from '../platform/accounts';
 import type { Deps } from '../platform/context';
 import type { Scope } from '../store/keys';
-import { KINDS, } from './platforms';
+import { KINDS } from './platforms';
 import { linkProblem, UPLOAD_BYTES } from './product-files';
 import * as repo from './repository';
 import { mappingProblems, type OrderRow, type ProductRow, type SubscriberRow } from './rules';
 
-import { IMPORT_QUEUE, } from './sweep';
+import { IMPORT_QUEUE } from './sweep';
 import { type ImportsCtx, conditionally, requireImport, requireStored } from './service';
 import { checkFileRow } from './row-states';
 
@@ -92,7 +91,11 @@ export async function dryRun(ctx: ImportsCtx, id: string, requestedAt?: string) 
         k.total += rows.length;
         k.invalid += invalid;
         const orders = valid as OrderRow[];
-        const done = await repo.importedOrdersAmong(ctx.store, ctx.scope, orders.map((order) => order.key));
+        const done = await repo.importedOrdersAmong(
+          ctx.store,
+          ctx.scope,
+          orders.map((order) => order.key),
+        );
         const seen = new Set<string>();
         for (const order of orders) {
           if (done.has(order.key)) k.alreadyImported++;
@@ -109,7 +112,18 @@ export async function dryRun(ctx: ImportsCtx, id: string, requestedAt?: string) 
         k.total += rows.length;
         k.invalid += invalid;
         const subscribers = valid as SubscriberRow[];
-        const [suppressed, known] = await Promise.all([suppressedAmong(ctx, ctx.scope, subscribers.map((row) => row.email)), contactIdsByEmail(ctx, ctx.scope, subscribers.map((row) => row.email))]);
+        const [suppressed, known] = await Promise.all([
+          suppressedAmong(
+            ctx,
+            ctx.scope,
+            subscribers.map((row) => row.email),
+          ),
+          contactIdsByEmail(
+            ctx,
+            ctx.scope,
+            subscribers.map((row) => row.email),
+          ),
+        ]);
         for (const row of subscribers) {
           if (!row.status) k.noConsent++;
           else if (suppressed.has(row.email)) k.suppressed++;
@@ -126,13 +140,21 @@ export async function dryRun(ctx: ImportsCtx, id: string, requestedAt?: string) 
   }
   const known = await repo.importedCustomersAmong(ctx.store, ctx.scope, [...orderEmails]);
   kinds.orders.newCustomers = [...orderEmails].filter((email) => !known.has(email)).length;
-  if (kinds.products.filesToDownload) notes.push(`${kinds.products.filesToDownload} product file(s) will be downloaded from their links (public https only, up to ${Math.floor(UPLOAD_BYTES[ctx.account.plan] / (1024 * 1024))} MB, deliverable types); a link that fails marks its product fileNeeded`);
-  if (kinds.products.fileNeeded) notes.push(`${kinds.products.fileNeeded} product file link(s) are refused (not public https); those products are created fileNeeded`);
+  if (kinds.products.filesToDownload)
+    notes.push(
+      `${kinds.products.filesToDownload} product file(s) will be downloaded from their links (public https only, up to ${Math.floor(UPLOAD_BYTES[ctx.account.plan] / (1024 * 1024))} MB, deliverable types); a link that fails marks its product fileNeeded`,
+    );
+  if (kinds.products.fileNeeded)
+    notes.push(`${kinds.products.fileNeeded} product file link(s) are refused (not public https); those products are created fileNeeded`);
   if (!Object.keys(record.files).length) notes.push('Add at least one file');
   notes.push('Nobody is emailed by an import; purchase history is kept as imported records and never counts as sales.');
   const result = {
     computedAt: ctx.clock.now().toISOString(),
-    canStart: Object.keys(record.files).length > 0 && !KINDS.some((kind) => record.files[kind] && mappingProblems(kind, record.files[kind]!.mapping, record.files[kind]!.header).length) && record.status !== 'running' && record.status !== 'completed',
+    canStart:
+      Object.keys(record.files).length > 0 &&
+      !KINDS.some((kind) => record.files[kind] && mappingProblems(kind, record.files[kind]!.mapping, record.files[kind]!.header).length) &&
+      record.status !== 'running' &&
+      record.status !== 'completed',
     subscriberLimit: null,
     kinds,
     notes,

@@ -1,7 +1,15 @@
 import type { Deps } from '../platform/context';
 import type { PrivacyPart } from '../platform/privacy';
 import type { Scope } from '../store/keys';
-import { importedCustomerDelete, importedCustomerOf, importedOrderEmailErasure, importedOrdersOfPage, listImports, rowCellsErasure, rowsHoldingPage } from './repository';
+import {
+  importedCustomerDelete,
+  importedCustomerOf,
+  importedOrderEmailErasure,
+  importedOrdersOfPage,
+  listImports,
+  rowCellsErasure,
+  rowsHoldingPage,
+} from './repository';
 
 async function* importedOrdersOf(deps: Deps, scope: Scope, email: string) {
   let cursor: string | undefined;

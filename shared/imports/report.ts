@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { KINDS, } from './platforms';
+import { KINDS } from './platforms';
 import * as repo from './repository';
 import { type ImportsCtx, progressOf, requireImport, requireStored } from './service';
 import { checkFileRow } from './row-states';
@@ -12,7 +12,8 @@ export async function report(ctx: ImportsCtx, id: string) {
     for await (const rows of repo.eachRow(ctx.store, ctx.scope, id, 'products')) {
       for (const row of rows) {
         if (row.reason?.startsWith('fileNeeded')) fileNeeded.push({ row: row.n, productId: row.ref ?? null, reason: row.reason });
-        if (row.file) filesAttached.push({ row: row.n, productId: row.ref ?? null, filename: row.file.filename, size: row.file.size, contentType: row.file.contentType });
+        if (row.file)
+          filesAttached.push({ row: row.n, productId: row.ref ?? null, filename: row.file.filename, size: row.file.size, contentType: row.file.contentType });
       }
     }
   }

@@ -37,7 +37,12 @@ export async function updateImport(
   change: { set?: Record<string, unknown>; remove?: string[]; add?: Record<string, number> },
   condition?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
 ): Promise<ImportRecord> {
-  const item = await store.update(importKey(scope, id), change, { mustExist: true, condition: condition?.expression, names: condition?.names, values: condition?.values });
+  const item = await store.update(importKey(scope, id), change, {
+    mustExist: true,
+    condition: condition?.expression,
+    names: condition?.names,
+    values: condition?.values,
+  });
   return toRecord<ImportRecord>(item)!;
 }
 
@@ -102,7 +107,13 @@ export async function deleteRowsAbove(store: Store, scope: Scope, id: string, ki
  * anything twice. Progress counters move with the cursor (see service.runBatch), not here, so rows
  * of one batch can run side by side without contending on the job item.
  */
-export function rowDone(scope: Scope, id: string, row: RowRecord, state: Exclude<RowState, 'pending'>, extra: { reason?: string | null; ref?: string | null; file?: ProductFile } = {}): TransactOp[] {
+export function rowDone(
+  scope: Scope,
+  id: string,
+  row: RowRecord,
+  state: Exclude<RowState, 'pending'>,
+  extra: { reason?: string | null; ref?: string | null; file?: ProductFile } = {},
+): TransactOp[] {
   return [
     {
       update: rowKey(scope, id, row.sk),
@@ -124,8 +135,14 @@ const orderKey = (scope: Scope, key: string) => keys.unique(scope, 'IMPORTED_ORD
 const customerKey = (scope: Scope, email: string) => keys.unique(scope, 'IMPORTED_CUSTOMER', email);
 const productSourceKey = (scope: Scope, source: string, sourceId: string) => keys.unique(scope, 'IMPORTED_PRODUCT', `${source}:${sourceId}`);
 
-export const importedOrderPut = (scope: Scope, order: ImportedOrder): TransactOp => ({ put: toItem(orderKey(scope, order.key), 'ImportedOrder', order), condition: 'attribute_not_exists(PK)' });
-export const importedCustomerPut = (scope: Scope, customer: ImportedCustomer): TransactOp => ({ put: toItem(customerKey(scope, customer.email), 'ImportedCustomer', customer), condition: 'attribute_not_exists(PK)' });
+export const importedOrderPut = (scope: Scope, order: ImportedOrder): TransactOp => ({
+  put: toItem(orderKey(scope, order.key), 'ImportedOrder', order),
+  condition: 'attribute_not_exists(PK)',
+});
+export const importedCustomerPut = (scope: Scope, customer: ImportedCustomer): TransactOp => ({
+  put: toItem(customerKey(scope, customer.email), 'ImportedCustomer', customer),
+  condition: 'attribute_not_exists(PK)',
+});
 export const productSourcePut = (scope: Scope, source: string, sourceId: string, productId: string): TransactOp => ({
   put: toItem(productSourceKey(scope, source, sourceId), 'ImportedProductSource', { source, sourceId, productId }),
 });
@@ -149,7 +166,6 @@ export async function productIdsBySource(store: Store, scope: Scope, source: str
   return new Map(items.map((item) => [item.sourceId, item.productId]));
 }
 
-
 /**
  * Row markers of a whole batch at once (BatchWriteItem of the row items with their outcome), for
  * rows whose effects are idempotent without the marker's condition (subscribers: the contact id
@@ -167,16 +183,26 @@ export const importedCustomerDelete = (store: Store, scope: Scope, email: string
 
 /** One page of the imported orders bought with `email` (the filter runs in DynamoDB). */
 export async function importedOrdersOfPage(store: Store, scope: Scope, email: string, cursor: string | undefined) {
-  const page = await store.query({ pk: orderKey(scope, '').PK, cursor, filter: { expression: '#email = :email', names: { '#email': 'email' }, values: { ':email': email } } });
+  const page = await store.query({
+    pk: orderKey(scope, '').PK,
+    cursor,
+    filter: { expression: '#email = :email', names: { '#email': 'email' }, values: { ':email': email } },
+  });
   return { items: page.items.map((item) => toRecord<ImportedOrder>(item)!), cursor: page.cursor };
 }
 
 /** The buyer's address off an imported order; the purchase history (product, amount, date) stays. */
-export const importedOrderEmailErasure = (store: Store, scope: Scope, key: string) => store.update(orderKey(scope, key), { set: { email: '' } }, { mustExist: true });
+export const importedOrderEmailErasure = (store: Store, scope: Scope, key: string) =>
+  store.update(orderKey(scope, key), { set: { email: '' } }, { mustExist: true });
 
 /** One page of a job's rows that hold `email` in one of their cells. */
 export async function rowsHoldingPage(store: Store, scope: Scope, id: string, email: string, cursor: string | undefined) {
-  const page = await store.query({ pk: keys.children(scope, IMPORT, id, ROW), ascending: true, cursor, filter: { expression: 'contains(#raw, :email)', names: { '#raw': 'raw' }, values: { ':email': email } } });
+  const page = await store.query({
+    pk: keys.children(scope, IMPORT, id, ROW),
+    ascending: true,
+    cursor,
+    filter: { expression: 'contains(#raw, :email)', names: { '#raw': 'raw' }, values: { ':email': email } },
+  });
   return { rows: page.items.map((item) => toRecord<RowRecord>(item)!), cursor: page.cursor };
 }
 
@@ -186,6 +212,10 @@ export async function rowsHoldingPage(store: Store, scope: Scope, id: string, em
  * row without one shows as skipped, never as still to do.
  */
 export const rowCellsErasure = (store: Store, scope: Scope, id: string, row: RowRecord) =>
-  store.update(rowKey(scope, id, row.sk), { set: { raw: row.raw.map(() => ''), state: row.state === 'pending' ? 'skipped' : row.state, reason: ERASED_ROW_REASON } }, { mustExist: true });
+  store.update(
+    rowKey(scope, id, row.sk),
+    { set: { raw: row.raw.map(() => ''), state: row.state === 'pending' ? 'skipped' : row.state, reason: ERASED_ROW_REASON } },
+    { mustExist: true },
+  );
 
 export const ERASED_ROW_REASON = "erased: this buyer's data was erased at their request";

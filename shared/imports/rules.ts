@@ -50,18 +50,52 @@ export function mappingProblems(kind: Kind, mapping: Mapping, header: string[]):
   const problems: string[] = [];
   const fields = new Set(fieldsOf(kind));
   for (const field of Object.keys(mapping)) if (!fields.has(field)) problems.push(`${field}: not a field of ${kind} (fields: ${[...fields].join(', ')})`);
-  for (const [field, column] of Object.entries(mapping)) if (column && !header.includes(column)) problems.push(`${field}: column "${column}" is not in the file`);
+  for (const [field, column] of Object.entries(mapping))
+    if (column && !header.includes(column)) problems.push(`${field}: column "${column}" is not in the file`);
   for (const field of FIELDS[kind].required) if (!mapping[field]) problems.push(`${field}: required, map it to a column`);
   return problems;
 }
 
 export type SubscriberStatus = 'subscribed' | 'unsubscribed' | 'bounced';
 
-export interface ProductRow { kind: 'products'; sourceId: string | null; name: string; price: number; description: string | null; fileUrl: string | null }
-export interface CustomerRow { kind: 'customers'; email: string; name: string | null; country: string | null }
-export interface OrderRow { kind: 'orders'; key: string; orderId: string | null; email: string; name: string | null; country: string | null; productName: string | null; productId: string | null; amountCents: number | null; currency: string | null; date: string | null; refunded: boolean }
+export interface ProductRow {
+  kind: 'products';
+  sourceId: string | null;
+  name: string;
+  price: number;
+  description: string | null;
+  fileUrl: string | null;
+}
+export interface CustomerRow {
+  kind: 'customers';
+  email: string;
+  name: string | null;
+  country: string | null;
+}
+export interface OrderRow {
+  kind: 'orders';
+  key: string;
+  orderId: string | null;
+  email: string;
+  name: string | null;
+  country: string | null;
+  productName: string | null;
+  productId: string | null;
+  amountCents: number | null;
+  currency: string | null;
+  date: string | null;
+  refunded: boolean;
+}
 /** `status` null: no consent (archived, requires_verification, unknown), left out. */
-export interface SubscriberRow { kind: 'subscribers'; email: string; name: string | null; status: SubscriberStatus | null; rawStatus: string; optedInAt: string | null; tags: string[] }
+export interface SubscriberRow {
+  kind: 'subscribers';
+  email: string;
+  name: string | null;
+  status: SubscriberStatus | null;
+  rawStatus: string;
+  optedInAt: string | null;
+  tags: string[];
+}
 export type ImportRow = ProductRow | CustomerRow | OrderRow | SubscriberRow;
 
 export type Checked = { ok: true; row: ImportRow } | { ok: false; reason: string };
@@ -99,9 +133,20 @@ const truthy = (text: string | null) => !!text && /^(yes|true|1|y|refunded|fully
  * requires_verification, pending, unknown) has no consent.
  */
 const STATUS: Record<string, SubscriberStatus> = {
-  subscribed: 'subscribed', active: 'subscribed', yes: 'subscribed', true: 'subscribed', confirmed: 'subscribed', 'opted in': 'subscribed',
-  unsubscribed: 'unsubscribed', inactive: 'unsubscribed', no: 'unsubscribed', false: 'unsubscribed', cancelled: 'unsubscribed', canceled: 'unsubscribed',
-  bounced: 'bounced', cleaned: 'bounced',
+  subscribed: 'subscribed',
+  active: 'subscribed',
+  yes: 'subscribed',
+  true: 'subscribed',
+  confirmed: 'subscribed',
+  'opted in': 'subscribed',
+  unsubscribed: 'unsubscribed',
+  inactive: 'unsubscribed',
+  no: 'unsubscribed',
+  false: 'unsubscribed',
+  cancelled: 'unsubscribed',
+  canceled: 'unsubscribed',
+  bounced: 'bounced',
+  cleaned: 'bounced',
 };
 export const subscriberStatus = (text: string | null): SubscriberStatus | null => (text ? (STATUS[text.trim().toLowerCase()] ?? null) : null);
 
@@ -137,7 +182,10 @@ export function checkRow(kind: Kind, header: string[], raw: string[], mapping: M
       if (!priceText) return { ok: false, reason: 'price: missing' };
       const price = parseMoney(priceText);
       if (Number.isNaN(price) || price < 0) return { ok: false, reason: `price: "${priceText}" is not a price` };
-      return { ok: true, row: { kind, sourceId: get('sourceId'), name, price: Math.round(price * 100) / 100, description: get('description'), fileUrl: get('fileUrl') } };
+      return {
+        ok: true,
+        row: { kind, sourceId: get('sourceId'), name, price: Math.round(price * 100) / 100, description: get('description'), fileUrl: get('fileUrl') },
+      };
     }
     case 'customers': {
       const bad = needEmail();
@@ -156,9 +204,18 @@ export function checkRow(kind: Kind, header: string[], raw: string[], mapping: M
       return {
         ok: true,
         row: {
-          kind, key: orderId ? `id:${orderId}` : `hash:${rowHash(raw)}`, orderId, email: email!, name: get('name'), country: get('country'),
-          productName: get('productName'), productId: get('productId'), amountCents: amount === null ? null : Math.round(amount * 100),
-          currency: get('currency')?.toUpperCase() ?? null, date, refunded: truthy(get('refunded')),
+          kind,
+          key: orderId ? `id:${orderId}` : `hash:${rowHash(raw)}`,
+          orderId,
+          email: email!,
+          name: get('name'),
+          country: get('country'),
+          productName: get('productName'),
+          productId: get('productId'),
+          amountCents: amount === null ? null : Math.round(amount * 100),
+          currency: get('currency')?.toUpperCase() ?? null,
+          date,
+          refunded: truthy(get('refunded')),
         },
       };
     }
@@ -168,8 +225,23 @@ export function checkRow(kind: Kind, header: string[], raw: string[], mapping: M
       const rawStatus = get('status') ?? statusFromFilename(options.source, options.filename) ?? '';
       const optedInAt = parseDate(get('optedInAt'));
       if (optedInAt === undefined) return { ok: false, reason: `optedInAt: "${get('optedInAt')}" is not a date` };
-      const tags = (get('tags') ?? '').split(/[,;]/).map((tag) => tag.trim().replace(/^"|"$/g, '')).filter(Boolean).slice(0, 20);
-      return { ok: true, row: { kind, email: email!, name: get('name') ?? joinName(get('firstName'), get('lastName')), status: subscriberStatus(rawStatus), rawStatus, optedInAt, tags } };
+      const tags = (get('tags') ?? '')
+        .split(/[,;]/)
+        .map((tag) => tag.trim().replace(/^"|"$/g, ''))
+        .filter(Boolean)
+        .slice(0, 20);
+      return {
+        ok: true,
+        row: {
+          kind,
+          email: email!,
+          name: get('name') ?? joinName(get('firstName'), get('lastName')),
+          status: subscriberStatus(rawStatus),
+          rawStatus,
+          optedInAt,
+          tags,
+        },
+      };
     }
   }
 }

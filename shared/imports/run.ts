@@ -1,24 +1,23 @@
-
 import { erasedAmong } from '../platform/privacy';
 import { importContacts, type ImportContactInput } from '../audience/bulk';
 import { suppressedAmong } from '../audience/suppression';
-import { createProduct, } from '../catalog/service';
+import { createProduct } from '../catalog/service';
 import { getAccount } from '../platform/accounts';
 import type { Deps } from '../platform/context';
-import { badRequest, conflict, } from '../platform/errors';
+import { badRequest, conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
 import { isConditionFailed } from '../store/conditional';
 import type { TransactOp } from '../store/store';
-import { KINDS, platformOf, } from './platforms';
+import { KINDS, platformOf } from './platforms';
 import { counterName, type ImportRecord, type ProductFile, type RowRecord, type RowState } from './records';
-import { fetchProductFile, } from './product-files';
+import { fetchProductFile } from './product-files';
 import { storeImportedFile } from '../product-files/service';
 import * as repo from './repository';
-import { mappingProblems, type Checked, } from './rules';
+import { mappingProblems, type Checked } from './rules';
 
 import { armSweep, IMPORT_QUEUE, sweepTimer } from './sweep';
 import { existingProducts } from './dry-run';
-import { checkFileRow, rowContactId, } from './row-states';
+import { checkFileRow, rowContactId } from './row-states';
 import { BATCH_ROWS, type ImportView, type ImportsCtx, LEASE_MS, requireImport, requireStored, toView } from './service';
 
 export async function startImport(ctx: ImportsCtx, id: string): Promise<ImportView> {
@@ -39,7 +38,16 @@ export async function startImport(ctx: ImportsCtx, id: string): Promise<ImportVi
       ctx.store,
       ctx.scope,
       id,
-      { set: { status: 'running', cancelRequested: false, leaseUntil: 0, startedAt: record.startedAt ?? ctx.clock.now().toISOString(), finishedAt: null, updatedAt: ctx.clock.now().toISOString() } },
+      {
+        set: {
+          status: 'running',
+          cancelRequested: false,
+          leaseUntil: 0,
+          startedAt: record.startedAt ?? ctx.clock.now().toISOString(),
+          finishedAt: null,
+          updatedAt: ctx.clock.now().toISOString(),
+        },
+      },
       { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': record.status } },
     );
   } catch (error) {
@@ -62,11 +70,17 @@ export async function runBatch(deps: Deps, scope: Scope, id: string): Promise<vo
   const now = deps.clock.nowMs();
   let record: ImportRecord;
   try {
-    record = await repo.updateImport(deps.store, scope, id, { set: { leaseUntil: now + LEASE_MS } }, {
-      expression: '#status = :running AND leaseUntil < :now',
-      names: { '#status': 'status' },
-      values: { ':running': 'running', ':now': now },
-    });
+    record = await repo.updateImport(
+      deps.store,
+      scope,
+      id,
+      { set: { leaseUntil: now + LEASE_MS } },
+      {
+        expression: '#status = :running AND leaseUntil < :now',
+        names: { '#status': 'status' },
+        values: { ':running': 'running', ':now': now },
+      },
+    );
   } catch (error) {
     if (isConditionFailed(error)) return; // not running, or another worker holds the lease
     throw error;
@@ -100,7 +114,12 @@ export async function runBatch(deps: Deps, scope: Scope, id: string): Promise<vo
     scope,
     id,
     {
-      set: { cursor: last, leaseUntil: 0, updatedAt: deps.clock.now().toISOString(), ...(completed ? { status: 'completed', cancelRequested: false, finishedAt: deps.clock.now().toISOString() } : {}) },
+      set: {
+        cursor: last,
+        leaseUntil: 0,
+        updatedAt: deps.clock.now().toISOString(),
+        ...(completed ? { status: 'completed', cancelRequested: false, finishedAt: deps.clock.now().toISOString() } : {}),
+      },
       add,
     },
     { expression: '#cursor = :cursor', names: { '#cursor': 'cursor' }, values: { ':cursor': record.cursor } },
@@ -110,20 +129,23 @@ export async function runBatch(deps: Deps, scope: Scope, id: string): Promise<vo
 }
 
 async function finish(deps: Deps, scope: Scope, record: ImportRecord, status: 'canceled' | 'failed') {
-  await repo.updateImport(deps.store, scope, record._id, { set: { status, leaseUntil: 0, cancelRequested: false, finishedAt: deps.clock.now().toISOString(), updatedAt: deps.clock.now().toISOString() } });
+  await repo.updateImport(deps.store, scope, record._id, {
+    set: { status, leaseUntil: 0, cancelRequested: false, finishedAt: deps.clock.now().toISOString(), updatedAt: deps.clock.now().toISOString() },
+  });
   await deps.ports.scheduler.cancel(sweepTimer(scope, record._id));
 }
 
 /** Runs `work` over items, `limit` at a time. */
 async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 const ROW_CONCURRENCY = 10;
-
 
 /**
  * Subscriber rows of a batch, all at once: rules and suppression decide in memory, audience's
@@ -132,7 +154,14 @@ const ROW_CONCURRENCY = 10;
  * ends `created` or `existing` writes nothing of its own: the cursor says it is done and the
  * email claim says which (`subscriberRowStates`), so a subscriber costs its contact's items only.
  */
-async function importSubscribers(ctx: ImportsCtx, record: ImportRecord, entries: { row: RowRecord; checked: Checked }[], suppressed: Set<string>, erased: Set<string>, states: Map<string, RowState>) {
+async function importSubscribers(
+  ctx: ImportsCtx,
+  record: ImportRecord,
+  entries: { row: RowRecord; checked: Checked }[],
+  suppressed: Set<string>,
+  erased: Set<string>,
+  states: Map<string, RowState>,
+) {
   const platform = platformOf(record.source);
   const now = ctx.clock.now().toISOString();
   const source = `${record.source}_${record.files.subscribers?.origin ?? 'csv'}`;
@@ -149,10 +178,25 @@ async function importSubscribers(ctx: ImportsCtx, record: ImportRecord, entries:
     else {
       const item = c.row;
       const consent = { source, wording, optedInAt: item.optedInAt ?? now };
-      toImport.push({ row, input: { id: rowContactId(record._id, row.sk), email: item.email, source: 'import', status: item.status ?? undefined, tags: item.tags, consent, name: item.name } });
+      toImport.push({
+        row,
+        input: {
+          id: rowContactId(record._id, row.sk),
+          email: item.email,
+          source: 'import',
+          status: item.status ?? undefined,
+          tags: item.tags,
+          consent,
+          name: item.name,
+        },
+      });
     }
   }
-  const outcomes = await importContacts(ctx, ctx.scope, toImport.map(({ input }) => input));
+  const outcomes = await importContacts(
+    ctx,
+    ctx.scope,
+    toImport.map(({ input }) => input),
+  );
   outcomes.forEach((outcome, i) => {
     const { row } = toImport[i]!;
     if (outcome.state === 'failed') mark(row, 'failed', outcome.reason, null);
@@ -161,7 +205,6 @@ async function importSubscribers(ctx: ImportsCtx, record: ImportRecord, entries:
   await repo.markRows(ctx.store, ctx.scope, record._id, marked);
   for (const row of marked) states.set(row.sk, row.state);
 }
-
 
 const ERASED_REASON = 'erased: this buyer asked for their data to be erased; not imported again';
 
@@ -175,7 +218,12 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
   const pending = rows.filter((row) => row.state === 'pending');
   if (!pending.length) return states;
   const id = record._id;
-  const done = async (row: RowRecord, ops: TransactOp[], state: Exclude<RowState, 'pending'>, extra?: { reason?: string | null; ref?: string | null; file?: ProductFile }) => {
+  const done = async (
+    row: RowRecord,
+    ops: TransactOp[],
+    state: Exclude<RowState, 'pending'>,
+    extra?: { reason?: string | null; ref?: string | null; file?: ProductFile },
+  ) => {
     try {
       await ctx.store.transact([...ops, ...repo.rowDone(ctx.scope, id, row, state, extra)]);
       states.set(row.sk, state);
@@ -189,11 +237,24 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
   };
   const checked = pending.map((row) => ({ row, checked: checkFileRow(record, row) }));
   const products = checked.some(({ row }) => row.kind === 'products' || row.kind === 'orders') ? await existingProducts(ctx) : new Map<string, string>();
-  const sourceIds = await repo.productIdsBySource(ctx.store, ctx.scope, record.source, checked.flatMap(({ checked: c }) => (c.ok && (c.row.kind === 'products' || c.row.kind === 'orders') ? [(c.row.kind === 'products' ? c.row.sourceId : c.row.productId) ?? ''] : [])).filter(Boolean));
+  const sourceIds = await repo.productIdsBySource(
+    ctx.store,
+    ctx.scope,
+    record.source,
+    checked
+      .flatMap(({ checked: c }) =>
+        c.ok && (c.row.kind === 'products' || c.row.kind === 'orders') ? [(c.row.kind === 'products' ? c.row.sourceId : c.row.productId) ?? ''] : [],
+      )
+      .filter(Boolean),
+  );
   const subscriberEmails = checked.flatMap(({ checked: c }) => (c.ok && c.row.kind === 'subscribers' ? [c.row.email] : []));
   const suppressed = subscriberEmails.length ? await suppressedAmong(ctx, ctx.scope, subscriberEmails) : new Set<string>();
   // Buyers erased on request are not brought back by an old export (the do-not-recreate list).
-  const erased = await erasedAmong(ctx, ctx.scope, checked.flatMap(({ checked: c }) => (c.ok && 'email' in c.row && c.row.email ? [c.row.email] : [])));
+  const erased = await erasedAmong(
+    ctx,
+    ctx.scope,
+    checked.flatMap(({ checked: c }) => (c.ok && 'email' in c.row && c.row.email ? [c.row.email] : [])),
+  );
   const platform = platformOf(record.source);
   const now = ctx.clock.now().toISOString();
 
@@ -205,7 +266,11 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
       const existing = (item.sourceId && sourceIds.get(item.sourceId)) || products.get(item.name.toLowerCase());
       if (existing) return done(row, [], 'existing', { ref: existing });
       // The catalog writes the product and its event; a crash before the marker finds it by name on resume.
-      const product = await createProduct(ctx, { name: item.name, price: item.price, ...(item.description ? { description: item.description.slice(0, 5000) } : {}) } as Parameters<typeof createProduct>[1]);
+      const product = await createProduct(ctx, {
+        name: item.name,
+        price: item.price,
+        ...(item.description ? { description: item.description.slice(0, 5000) } : {}),
+      } as Parameters<typeof createProduct>[1]);
       const productId = product._id as string;
       products.set(item.name.toLowerCase(), productId);
       if (item.sourceId) sourceIds.set(item.sourceId, productId);
@@ -214,16 +279,49 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
       const fetched = await fetchProductFile(item.fileUrl, ctx.account.plan);
       if (!fetched.ok) return done(row, ops, 'created', { ref: productId, reason: `fileNeeded: ${fetched.reason}` });
       // The product files capability keeps the bytes and the record; the row's marker rides with the record.
-      const stored = await storeImportedFile(ctx, ctx.scope, productId, { body: fetched.body, filename: fetched.filename, contentType: fetched.contentType, sourceUrl: item.fileUrl });
+      const stored = await storeImportedFile(ctx, ctx.scope, productId, {
+        body: fetched.body,
+        filename: fetched.filename,
+        contentType: fetched.contentType,
+        sourceUrl: item.fileUrl,
+      });
       const file = { blobKey: stored.file.blobKey, filename: fetched.filename, contentType: fetched.contentType, size: fetched.size, sourceUrl: item.fileUrl };
       return done(row, [...ops, stored.op], 'created', { ref: productId, file });
     }
     if (item.kind === 'customers') {
-      return done(row, [repo.importedCustomerPut(ctx.scope, { email: item.email, name: item.name, country: item.country, source: record.source, importId: id, importedAt: now })], 'created', { ref: item.email });
+      return done(
+        row,
+        [
+          repo.importedCustomerPut(ctx.scope, {
+            email: item.email,
+            name: item.name,
+            country: item.country,
+            source: record.source,
+            importId: id,
+            importedAt: now,
+          }),
+        ],
+        'created',
+        { ref: item.email },
+      );
     }
     if (item.kind === 'orders') {
-      const productId = (item.productId && sourceIds.get(item.productId)) || (item.productName ? products.get(item.productName.toLowerCase()) : undefined) || null;
-      const order = { key: item.key, importId: id, source: record.source, orderId: item.orderId, email: item.email, productId, productName: item.productName, amountCents: item.amountCents, currency: item.currency, date: item.date, refunded: item.refunded, importedAt: now };
+      const productId =
+        (item.productId && sourceIds.get(item.productId)) || (item.productName ? products.get(item.productName.toLowerCase()) : undefined) || null;
+      const order = {
+        key: item.key,
+        importId: id,
+        source: record.source,
+        orderId: item.orderId,
+        email: item.email,
+        productId,
+        productName: item.productName,
+        amountCents: item.amountCents,
+        currency: item.currency,
+        date: item.date,
+        refunded: item.refunded,
+        importedAt: now,
+      };
       return done(row, [repo.importedOrderPut(ctx.scope, order)], 'created', { ref: item.key });
     }
     throw new Error(`rows of kind ${item.kind} go through importSubscribers`);
@@ -231,7 +329,11 @@ export async function processRows(ctx: ImportsCtx, record: ImportRecord, rows: R
   const productRows = checked.filter(({ row }) => row.kind === 'products');
   for (const entry of productRows) await one(entry);
   // Customers and orders: one small transaction per row (effect and marker), side by side.
-  await eachLimited(checked.filter(({ row }) => row.kind === 'customers' || row.kind === 'orders'), ROW_CONCURRENCY, one);
+  await eachLimited(
+    checked.filter(({ row }) => row.kind === 'customers' || row.kind === 'orders'),
+    ROW_CONCURRENCY,
+    one,
+  );
   const subscriberRows = checked.filter(({ row }) => row.kind === 'subscribers');
   if (subscriberRows.length) await importSubscribers(ctx, record, subscriberRows, suppressed, erased, states);
   return states;

@@ -42,7 +42,17 @@ export const importView = z.looseObject({
   _id: z.string(),
   source: z.string(),
   status: z.enum(['draft', 'running', 'completed', 'failed', 'canceled']),
-  files: z.array(z.object({ kind: kindSchema, filename: z.string(), columns: z.array(z.string()), rowCount: z.number().check(z.int()), status: z.enum(['processing', 'ready']), rowsStored: z.number().check(z.int()), addedAt: z.string() })),
+  files: z.array(
+    z.object({
+      kind: kindSchema,
+      filename: z.string(),
+      columns: z.array(z.string()),
+      rowCount: z.number().check(z.int()),
+      status: z.enum(['processing', 'ready']),
+      rowsStored: z.number().check(z.int()),
+      addedAt: z.string(),
+    }),
+  ),
   mapping: z.record(z.string(), z.record(z.string(), z.nullable(z.string()))),
   dryRun: z.nullable(z.record(z.string(), z.unknown())),
   dryRunComputing: z.boolean(),

@@ -6,12 +6,12 @@ import { objectId, randomHex } from '../platform/ids';
 import type { Scope } from '../store/keys';
 import { isConditionFailed } from '../store/conditional';
 import { KINDS, PLATFORMS, platformOf, type Kind } from './platforms';
-import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type RowRecord, } from './records';
+import { counterName, OUTCOMES, type ImportFile, type ImportRecord, type RowRecord } from './records';
 import { PullError, pullFromPlatform, type PulledTable } from './platform-api';
 import * as repo from './repository';
-import { detectMapping, mappingProblems, parseCsv, parseCsvRows, type Checked, type Mapping, } from './rules';
+import { detectMapping, mappingProblems, parseCsv, parseCsvRows, type Checked, type Mapping } from './rules';
 
-import { IMPORT_QUEUE, } from './sweep';
+import { IMPORT_QUEUE } from './sweep';
 import { checkFileRow, subscriberRowStates } from './row-states';
 
 export type ImportsCtx = Deps & { scope: Scope; account: Account; actor?: Actor };
@@ -24,7 +24,6 @@ export { IMPORT_QUEUE } from './sweep';
  */
 export const BATCH_ROWS = 250;
 export const LEASE_MS = 60_000;
-
 
 export function progressOf(record: ImportRecord) {
   const progress: Record<string, Record<string, number>> = {};
@@ -46,7 +45,17 @@ export function toView(record: ImportRecord) {
       const file = record.files[kind];
       if (!file) return [];
       const processing = isStoring(record, kind);
-      return [{ kind, filename: file.filename, columns: file.header, rowCount: file.rowCount, status: processing ? ('processing' as const) : ('ready' as const), rowsStored: processing ? (record[`stored_${kind}`] ?? 0) : file.rowCount, addedAt: file.addedAt }];
+      return [
+        {
+          kind,
+          filename: file.filename,
+          columns: file.header,
+          rowCount: file.rowCount,
+          status: processing ? ('processing' as const) : ('ready' as const),
+          rowsStored: processing ? (record[`stored_${kind}`] ?? 0) : file.rowCount,
+          addedAt: file.addedAt,
+        },
+      ];
     }),
     mapping: Object.fromEntries(KINDS.flatMap((kind) => (record.files[kind] ? [[kind, record.files[kind]!.mapping]] : []))),
     dryRun: record.dryRun,
@@ -64,11 +73,23 @@ export type ImportView = ReturnType<typeof toView>;
 
 export const listPlatforms = () => ({
   sources: [
-    { id: 'csv', name: 'Any CSV', category: 'generic', apiSupported: false, exports: KINDS.map((kind) => ({ kind, name: `${kind} CSV`, columns: [] as string[] })) },
-    ...PLATFORMS.map(({ id, name, category, apiSupported, docs, exports }) => ({ id, name, category, apiSupported, docs, exports: exports.map(({ kind, name: exportName, columns }) => ({ kind, name: exportName, columns })) })),
+    {
+      id: 'csv',
+      name: 'Any CSV',
+      category: 'generic',
+      apiSupported: false,
+      exports: KINDS.map((kind) => ({ kind, name: `${kind} CSV`, columns: [] as string[] })),
+    },
+    ...PLATFORMS.map(({ id, name, category, apiSupported, docs, exports }) => ({
+      id,
+      name,
+      category,
+      apiSupported,
+      docs,
+      exports: exports.map(({ kind, name: exportName, columns }) => ({ kind, name: exportName, columns })),
+    })),
   ],
 });
-
 
 export async function requireImport(deps: Deps, scope: Scope, id: string): Promise<ImportRecord> {
   const record = await repo.getImport(deps.store, scope, id);
@@ -83,7 +104,8 @@ function requireEditable(record: ImportRecord) {
 }
 
 /** A large file whose rows a queue worker is still storing. */
-const isStoring = (record: ImportRecord, kind: Kind) => !!record.files[kind] && !!record[`storing_${kind}`] && record[`storing_${kind}`] === record.files[kind]!.uploadId;
+const isStoring = (record: ImportRecord, kind: Kind) =>
+  !!record.files[kind] && !!record[`storing_${kind}`] && record[`storing_${kind}`] === record.files[kind]!.uploadId;
 
 /**
  * 409 while rows of these kinds (every kind when none is named) are being stored or deleted: what
@@ -93,7 +115,11 @@ export function requireStored(record: ImportRecord, kinds: readonly Kind[] = KIN
   for (const kind of kinds) {
     if (isStoring(record, kind)) {
       const stored = record[`stored_${kind}`] ?? 0;
-      throw conflict(`The ${kind} file is still processing (${stored} of ${record.files[kind]!.rowCount} rows stored); ${what} works once its status is ready`, 'IMPORT_FILE_PROCESSING', { kind, rowsStored: stored, rowCount: record.files[kind]!.rowCount });
+      throw conflict(
+        `The ${kind} file is still processing (${stored} of ${record.files[kind]!.rowCount} rows stored); ${what} works once its status is ready`,
+        'IMPORT_FILE_PROCESSING',
+        { kind, rowsStored: stored, rowCount: record.files[kind]!.rowCount },
+      );
     }
   }
 }
@@ -135,12 +161,18 @@ function parseOrThrow(csv: string, field: string) {
   }
 }
 
-const rowsOf = (kind: Kind, rows: string[][], from = 0): RowRecord[] => rows.map((raw, index) => ({ sk: repo.rowSk(kind, from + index + 1), kind, n: from + index + 1, raw, state: 'pending' }));
+const rowsOf = (kind: Kind, rows: string[][], from = 0): RowRecord[] =>
+  rows.map((raw, index) => ({ sk: repo.rowSk(kind, from + index + 1), kind, n: from + index + 1, raw, state: 'pending' }));
 
 /** A file being added or replaced must not have its rows (or a removed file's) still in the worker's hands. */
 function requireKindFree(record: ImportRecord, kind: Kind) {
   requireStored(record, [kind], 'replacing it');
-  if (record[`purging_${kind}`]) throw conflict(`The rows of the removed ${kind} file are still being deleted; add the new file once that is done (seconds to a minute)`, 'IMPORT_FILE_PROCESSING', { kind });
+  if (record[`purging_${kind}`])
+    throw conflict(
+      `The rows of the removed ${kind} file are still being deleted; add the new file once that is done (seconds to a minute)`,
+      'IMPORT_FILE_PROCESSING',
+      { kind },
+    );
 }
 
 /**
@@ -150,7 +182,11 @@ function requireKindFree(record: ImportRecord, kind: Kind) {
  * CSV takes to parse and the Lambda timeout never meets the row count. The CSV was parsed (and
  * refused with a 400 if unreadable) before anything was written.
  */
-async function storeFile(ctx: ImportsCtx, record: ImportRecord, file: { kind: Kind; filename: string; csv: string; parsed: ReturnType<typeof parseCsv>; mapping?: Mapping; origin?: 'api' }): Promise<ImportRecord> {
+async function storeFile(
+  ctx: ImportsCtx,
+  record: ImportRecord,
+  file: { kind: Kind; filename: string; csv: string; parsed: ReturnType<typeof parseCsv>; mapping?: Mapping; origin?: 'api' },
+): Promise<ImportRecord> {
   const previous = record.files[file.kind];
   requireKindFree(record, file.kind);
   const uploadId = randomHex(8);
@@ -179,7 +215,15 @@ async function storeFile(ctx: ImportsCtx, record: ImportRecord, file: { kind: Ki
     ctx.store,
     ctx.scope,
     record._id,
-    { set: { files: { ...record.files, [file.kind]: entry }, dryRun: null, dryRunRequestedAt: null, updatedAt: entry.addedAt, ...(deferred ? { [`storing_${file.kind}`]: uploadId, [`stored_${file.kind}`]: 0 } : {}) } },
+    {
+      set: {
+        files: { ...record.files, [file.kind]: entry },
+        dryRun: null,
+        dryRunRequestedAt: null,
+        updatedAt: entry.addedAt,
+        ...(deferred ? { [`storing_${file.kind}`]: uploadId, [`stored_${file.kind}`]: 0 } : {}),
+      },
+    },
     draftOnly,
   );
   if (deferred) await ctx.ports.queue.send(IMPORT_QUEUE, { scope: ctx.scope, importId: record._id, store: file.kind, uploadId });
@@ -224,7 +268,15 @@ export async function storeFileRows(deps: Deps, scope: Scope, id: string, kind: 
   }
   // The rows a replaced, longer file left past this one's count.
   if (await repo.deleteRowsAbove(deps.store, scope, id, kind, file.rowCount, chunk)) return again();
-  await conditionally(repo.updateImport(deps.store, scope, id, { remove: [`storing_${kind}`, `stored_${kind}`], set: { updatedAt: deps.clock.now().toISOString() } }, owned(`storing_${kind}`)));
+  await conditionally(
+    repo.updateImport(
+      deps.store,
+      scope,
+      id,
+      { remove: [`storing_${kind}`, `stored_${kind}`], set: { updatedAt: deps.clock.now().toISOString() } },
+      owned(`storing_${kind}`),
+    ),
+  );
 }
 
 /** A conditional write whose failure means someone else moved on (a newer upload): false, nothing to do. */
@@ -260,7 +312,13 @@ export async function removeFile(ctx: ImportsCtx, id: string, kind: Kind): Promi
   if (!deferred) await repo.deleteRowsAbove(ctx.store, ctx.scope, id, kind, 0, ctx.config.IMPORT_INLINE_ROWS + 1);
   const files = { ...record.files };
   delete files[kind];
-  const next = await repo.updateImport(ctx.store, ctx.scope, id, { set: { files, dryRun: null, dryRunRequestedAt: null, updatedAt: ctx.clock.now().toISOString(), ...(deferred ? { [`purging_${kind}`]: purgeId } : {}) } }, draftOnly);
+  const next = await repo.updateImport(
+    ctx.store,
+    ctx.scope,
+    id,
+    { set: { files, dryRun: null, dryRunRequestedAt: null, updatedAt: ctx.clock.now().toISOString(), ...(deferred ? { [`purging_${kind}`]: purgeId } : {}) } },
+    draftOnly,
+  );
   if (deferred) await ctx.ports.queue.send(IMPORT_QUEUE, { scope: ctx.scope, importId: id, purge: kind, uploadId: purgeId });
   await ctx.ports.blob.delete(file.blobKey);
   return toView(next);
@@ -275,7 +333,13 @@ export async function updateMapping(ctx: ImportsCtx, id: string, kind: Kind, cha
   const mapping = { ...file.mapping, ...change };
   const problems = mappingProblems(kind, mapping, file.header);
   if (problems.length) throw badRequest(`mapping: ${problems.join('; ')}`, { field: 'mapping', details: { problems } });
-  const next = await repo.updateImport(ctx.store, ctx.scope, id, { set: { files: { ...record.files, [kind]: { ...file, mapping } }, dryRun: null, dryRunRequestedAt: null, updatedAt: ctx.clock.now().toISOString() } }, draftOnly);
+  const next = await repo.updateImport(
+    ctx.store,
+    ctx.scope,
+    id,
+    { set: { files: { ...record.files, [kind]: { ...file, mapping } }, dryRun: null, dryRunRequestedAt: null, updatedAt: ctx.clock.now().toISOString() } },
+    draftOnly,
+  );
   const counts = { total: 0, problems: 0 };
   for await (const rows of repo.eachRow(ctx.store, ctx.scope, id, kind)) {
     for (const row of rows) {
@@ -286,11 +350,11 @@ export async function updateMapping(ctx: ImportsCtx, id: string, kind: Kind, cha
   return { ...toView(next), revalidated: { kind, ...counts } };
 }
 
-
 export async function listRows(ctx: ImportsCtx, id: string, query: { kind?: Kind; filter?: 'problems' | 'all'; page: number; pageSize: number }) {
   const record = await requireImport(ctx, ctx.scope, id);
   requireStored(record, query.kind ? [query.kind] : KINDS, 'listing its rows');
-  const wanted = (row: RowRecord, checked: Checked) => query.filter !== 'problems' || !checked.ok || row.state === 'failed' || (row.state === 'skipped' && !!row.reason);
+  const wanted = (row: RowRecord, checked: Checked) =>
+    query.filter !== 'problems' || !checked.ok || row.state === 'failed' || (row.state === 'skipped' && !!row.reason);
   const skip = (query.page - 1) * query.pageSize;
   let seen = 0;
   let more = false;
@@ -309,10 +373,20 @@ export async function listRows(ctx: ImportsCtx, id: string, query: { kind?: Kind
     }
     if (more) break;
   }
-  const derived = await subscriberRowStates(ctx, record, picked.map((p) => p.row));
+  const derived = await subscriberRowStates(
+    ctx,
+    record,
+    picked.map((p) => p.row),
+  );
   const out = picked.map(({ row, checked }) => {
     const file = record.files[row.kind]!;
-    return { kind: row.kind, row: row.n, values: Object.fromEntries(file.header.map((column, index) => [column, row.raw[index] ?? ''])), state: derived.get(row.sk)?.state ?? row.state, problem: checked.ok || row.reason === repo.ERASED_ROW_REASON ? (row.reason ?? null) : checked.reason };
+    return {
+      kind: row.kind,
+      row: row.n,
+      values: Object.fromEntries(file.header.map((column, index) => [column, row.raw[index] ?? ''])),
+      state: derived.get(row.sk)?.state ?? row.state,
+      problem: checked.ok || row.reason === repo.ERASED_ROW_REASON ? (row.reason ?? null) : checked.reason,
+    };
   });
   return { rows: out, page: query.page, pageSize: query.pageSize, hasMore: more };
 }
@@ -339,12 +413,22 @@ export async function connectPlatform(ctx: ImportsCtx, id: string, input: { toke
     if (!(error instanceof PullError)) throw error;
     const { failure } = error;
     if (failure.type === 'unavailable') throw badGateway(failure.message, 'PLATFORM_UNAVAILABLE');
-    throw badRequest(failure.message, { field: failure.type === 'token' ? 'token' : 'shop', code: failure.type === 'token' ? 'PLATFORM_TOKEN_REFUSED' : undefined });
+    throw badRequest(failure.message, {
+      field: failure.type === 'token' ? 'token' : 'shop',
+      code: failure.type === 'token' ? 'PLATFORM_TOKEN_REFUSED' : undefined,
+    });
   }
   let current = record;
   for (const table of tables) {
     const csv = stringify([table.header, ...table.rows]);
-    current = await storeFile(ctx, current, { kind: table.kind, filename: table.filename, csv, parsed: { header: table.header, rows: table.rows }, mapping: table.mapping, origin: 'api' });
+    current = await storeFile(ctx, current, {
+      kind: table.kind,
+      filename: table.filename,
+      csv,
+      parsed: { header: table.header, rows: table.rows },
+      mapping: table.mapping,
+      origin: 'api',
+    });
   }
   return { ...toView(current), pulled: Object.fromEntries(KINDS.map((kind) => [kind, tables.find((table) => table.kind === kind)?.rows.length ?? 0])) };
 }

@@ -12,7 +12,11 @@ const SWEEP_SECONDS = 60;
 export const sweepTimer = (scope: Scope, id: string) => `imports-sweep-${scope.accountId}-${scope.mode}-${id}`;
 
 export const armSweep = (deps: Pick<Deps, 'ports' | 'clock'>, scope: Scope, id: string) =>
-  deps.ports.scheduler.schedule(sweepTimer(scope, id), new Date(deps.clock.nowMs() + SWEEP_SECONDS * 1000), { type: SWEEP_JOB, scope, payload: { importId: id } });
+  deps.ports.scheduler.schedule(sweepTimer(scope, id), new Date(deps.clock.nowMs() + SWEEP_SECONDS * 1000), {
+    type: SWEEP_JOB,
+    scope,
+    payload: { importId: id },
+  });
 
 /** The 1-minute sweep of one running import: a run whose lease ran out (a crashed worker) is queued again. */
 export async function sweep(deps: Deps, scope: Scope, id: string): Promise<void> {

@@ -19,7 +19,13 @@ function linesOf(sale: SaleRecord): { description: string; amountCents: number }
   return [{ description: sale.productName, amountCents: sale.originalAmountCents }];
 }
 
-export function invoiceDocument(input: { sale: SaleRecord; invoice: InvoiceRecord; seller: SellerIdentity; kind: InvoiceDocument['kind']; lang?: string }): InvoiceDocument {
+export function invoiceDocument(input: {
+  sale: SaleRecord;
+  invoice: InvoiceRecord;
+  seller: SellerIdentity;
+  kind: InvoiceDocument['kind'];
+  lang?: string;
+}): InvoiceDocument {
   const { sale, invoice, seller } = input;
   const lines = linesOf(sale);
   const lineSum = lines.reduce((sum, l) => sum + l.amountCents, 0);
@@ -31,10 +37,22 @@ export function invoiceDocument(input: { sale: SaleRecord; invoice: InvoiceRecor
     orderId: sale._id,
     language: chooseLanguage(input.lang, sale.country),
     seller: { name: seller.legalName ?? seller.displayName, address: seller.legalAddress, taxId: seller.taxId, email: seller.supportEmail },
-    buyer: { name, email: sale.buyerEmail || null, companyName: invoice.buyer.companyName, address: invoice.buyer.address, vatId: invoice.buyer.vatId, country: sale.country },
+    buyer: {
+      name,
+      email: sale.buyerEmail || null,
+      companyName: invoice.buyer.companyName,
+      address: invoice.buyer.address,
+      vatId: invoice.buyer.vatId,
+      country: sale.country,
+    },
     currency: sale.currency,
     refundedCents: sale.refundedCents,
-    state: sale.refundedCents >= sale.amountCents && sale.refundedCents > 0 ? ('refunded' as const) : sale.refundedCents > 0 ? ('partly_refunded' as const) : ('paid' as const),
+    state:
+      sale.refundedCents >= sale.amountCents && sale.refundedCents > 0
+        ? ('refunded' as const)
+        : sale.refundedCents > 0
+          ? ('partly_refunded' as const)
+          : ('paid' as const),
     testMode: sale.testMode,
   };
   if (input.kind === 'credit_note') {

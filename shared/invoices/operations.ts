@@ -20,8 +20,14 @@ const page = (status: number, built: BuyerPage) => rawReply(status, built.html, 
 
 /** The buyer's language: ?lang=, their saved one, the browser's, the seller's default. */
 const pageLanguage = (ctx: PublicContext, view: BuyerInvoiceView, lang: string | undefined) =>
-  buyerLanguage(ctx, view.scope, { query: lang, email: view.sale.buyerEmail, acceptLanguage: ctx.request.headers['accept-language'], sellerDefault: view.brand.locale ?? null });
-const missing = (ctx: PublicContext, lang: string | undefined) => page(404, missingInvoicePage(NEUTRAL, ctx.request.baseUrl, requestLanguage(lang, ctx.request.headers['accept-language'])));
+  buyerLanguage(ctx, view.scope, {
+    query: lang,
+    email: view.sale.buyerEmail,
+    acceptLanguage: ctx.request.headers['accept-language'],
+    sellerDefault: view.brand.locale ?? null,
+  });
+const missing = (ctx: PublicContext, lang: string | undefined) =>
+  page(404, missingInvoicePage(NEUTRAL, ctx.request.baseUrl, requestLanguage(lang, ctx.request.headers['accept-language'])));
 
 const NEUTRAL: SellerBrand = { name: 'Invoice', logoUrl: null, accent: DEFAULT_ACCENT, accentText: DEFAULT_ACCENT, onAccent: '#ffffff', supportEmail: null };
 
@@ -29,7 +35,8 @@ export const invoiceOperations = [
   defineOperation({
     operationId: 'getOrderInvoice',
     tool: 'get_order_invoice',
-    summary: "The order's invoice as a PDF (numbered per seller without gaps, issued on first download), with the seller's legal name, address and tax id from branding",
+    summary:
+      "The order's invoice as a PDF (numbered per seller without gaps, issued on first download), with the seller's legal name, address and tax id from branding",
     tags: ['Orders'],
     method: 'GET',
     path: '/orders/{id}/invoice.pdf',
@@ -64,7 +71,18 @@ export const invoiceOperations = [
       const view = await buyerInvoiceView(ctx, params.token, ctx.request.baseUrl);
       if (!view) return missing(ctx, query.lang);
       const t = await pageLanguage(ctx, view, query.lang);
-      return page(200, invoicePage({ brand: view.brand, baseUrl: ctx.request.baseUrl, token: params.token, sale: view.sale, invoice: view.invoice, t, explicitLanguage: !!matchLocale(query.lang) }));
+      return page(
+        200,
+        invoicePage({
+          brand: view.brand,
+          baseUrl: ctx.request.baseUrl,
+          token: params.token,
+          sale: view.sale,
+          invoice: view.invoice,
+          t,
+          explicitLanguage: !!matchLocale(query.lang),
+        }),
+      );
     },
   }),
   defineOperation({
@@ -83,7 +101,8 @@ export const invoiceOperations = [
       const view = await buyerInvoiceView(ctx, params.token, ctx.request.baseUrl);
       if (!view) return missing(ctx, query.lang);
       // The token is the only permission (no cookie): a post a browser calls cross-site is refused.
-      if (ctx.request.headers['sec-fetch-site'] === 'cross-site') return page(403, missingInvoicePage(view.brand, ctx.request.baseUrl, requestLanguage(query.lang, ctx.request.headers['accept-language'])));
+      if (ctx.request.headers['sec-fetch-site'] === 'cross-site')
+        return page(403, missingInvoicePage(view.brand, ctx.request.baseUrl, requestLanguage(query.lang, ctx.request.headers['accept-language'])));
       const values = body ?? {};
       const t = await pageLanguage(ctx, view, query.lang);
       const shape = { brand: view.brand, baseUrl: ctx.request.baseUrl, token: params.token, sale: view.sale, t, explicitLanguage: !!matchLocale(query.lang) };
@@ -93,7 +112,10 @@ export const invoiceOperations = [
       } catch (error) {
         if (!isApiError(error) || (error.status !== 400 && error.status !== 409)) throw error;
         const shown = { companyName: String(values.companyName ?? ''), address: String(values.address ?? ''), vatId: String(values.vatId ?? '') };
-        return page(error.status, invoicePage({ ...shape, invoice: view.invoice, values: shown, error: { message: error.message, field: error.field, status: error.status } }));
+        return page(
+          error.status,
+          invoicePage({ ...shape, invoice: view.invoice, values: shown, error: { message: error.message, field: error.field, status: error.status } }),
+        );
       }
     },
   }),

@@ -43,7 +43,10 @@ export function invoicePage(input: {
   const creditNote = sale.refundedCents > 0 ? `<p><a href="${base}/credit-note.pdf${pdfLang}">${t.html('invoice.creditNote')}</a></p>` : '';
   if (invoice) {
     const b = invoice.buyer;
-    const details = [b.companyName, b.address, b.vatId ? t.t('invoice.vatIdLine', { vatId: b.vatId }) : null].filter(Boolean).map((line) => `<div>${escapeHtml(line!).replace(/\n/g, '<br>')}</div>`).join('');
+    const details = [b.companyName, b.address, b.vatId ? t.t('invoice.vatIdLine', { vatId: b.vatId }) : null]
+      .filter(Boolean)
+      .map((line) => `<div>${escapeHtml(line!).replace(/\n/g, '<br>')}</div>`)
+      .join('');
     return buyerPage({
       brand: input.brand,
       baseUrl: input.baseUrl,
@@ -80,5 +83,11 @@ ${field('vatId')}
 }
 
 export function missingInvoicePage(brand: SellerBrand, baseUrl: string, t: Translator = translator()): BuyerPage {
-  return buyerPage({ brand, baseUrl, locale: t.locale, title: t.t('invoice.notFoundTitle'), body: `<div class="card"><h1>${t.html('invoice.notFoundTitle')}</h1><p>${t.html('invoice.notFound')}</p></div>` });
+  return buyerPage({
+    brand,
+    baseUrl,
+    locale: t.locale,
+    title: t.t('invoice.notFoundTitle'),
+    body: `<div class="card"><h1>${t.html('invoice.notFoundTitle')}</h1><p>${t.html('invoice.notFound')}</p></div>`,
+  });
 }

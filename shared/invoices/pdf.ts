@@ -19,7 +19,11 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const t = labelsFor(doc.language);
   const money = (cents: number) => printable(formatAmount(cents, doc.currency, doc.language));
   const title = doc.kind === 'invoice' ? t.invoice : t.creditNote;
-  const pdf = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${title} ${doc.number}`, Author: printable(doc.seller.name), Producer: 'creator-commerce' } });
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `${title} ${doc.number}`, Author: printable(doc.seller.name), Producer: 'creator-commerce' },
+  });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -68,7 +72,12 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     y += Math.max(height, 12) + 6;
   };
   const rule = () => {
-    pdf.moveTo(left, y - 3).lineTo(right, y - 3).lineWidth(0.5).strokeColor('#999999').stroke();
+    pdf
+      .moveTo(left, y - 3)
+      .lineTo(right, y - 3)
+      .lineWidth(0.5)
+      .strokeColor('#999999')
+      .stroke();
     y += 4;
   };
   row(t.description, printable(t.amount), true);

@@ -7,8 +7,9 @@ import type { InvoiceBuyerDetails } from './records';
  * against VIES: that is the seller's call, and it needs a network round trip.
  */
 export function normaliseVatId(raw: string): string {
-  const compact = raw.replace(/[\s.\-]/g, '').toUpperCase();
-  if (!/^[A-Z]{2}[0-9A-Z+*]{2,13}$/.test(compact)) throw badRequest('VAT ID: two letters for the country, then the number (for example DE123456789)', { field: 'vatId' });
+  const compact = raw.replace(/[\s.-]/g, '').toUpperCase();
+  if (!/^[A-Z]{2}[0-9A-Z+*]{2,13}$/.test(compact))
+    throw badRequest('VAT ID: two letters for the country, then the number (for example DE123456789)', { field: 'vatId' });
   return compact;
 }
 

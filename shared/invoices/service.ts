@@ -26,12 +26,22 @@ function busy(): never {
  * written with number n + 1 in one transaction, so a number is given exactly once and none is
  * skipped (a failed transaction takes no number). A lost race reads again and tries again.
  */
-export async function issueInvoice(deps: Deps, scope: Scope, sale: SaleRecord, buyer: InvoiceBuyerDetails = NO_DETAILS): Promise<{ invoice: InvoiceRecord; issued: boolean }> {
+export async function issueInvoice(
+  deps: Deps,
+  scope: Scope,
+  sale: SaleRecord,
+  buyer: InvoiceBuyerDetails = NO_DETAILS,
+): Promise<{ invoice: InvoiceRecord; issued: boolean }> {
   for (let attempt = 0; attempt < ISSUE_TRIES; attempt++) {
     const existing = await getInvoice(deps.store, scope, sale._id);
     if (existing) return { invoice: existing, issued: false };
     const previous = await lastNumber(deps.store, scope, 'invoice');
-    const invoice: InvoiceRecord = { saleId: sale._id, number: formatNumber('invoice', scope.mode, previous + 1), issuedAt: deps.clock.now().toISOString(), buyer };
+    const invoice: InvoiceRecord = {
+      saleId: sale._id,
+      number: formatNumber('invoice', scope.mode, previous + 1),
+      issuedAt: deps.clock.now().toISOString(),
+      buyer,
+    };
     try {
       await deps.store.transact([counterStep(scope, 'invoice', previous), invoicePut(scope, invoice)]);
       return { invoice, issued: true };
@@ -49,7 +59,11 @@ export async function issueCreditNote(deps: Deps, scope: Scope, sale: SaleRecord
   for (let attempt = 0; attempt < ISSUE_TRIES; attempt++) {
     if (invoice.creditNote) return invoice;
     const previous = await lastNumber(deps.store, scope, 'credit_note');
-    const creditNote = { number: formatNumber('credit_note', scope.mode, previous + 1), issuedAt: deps.clock.now().toISOString(), amountCents: sale.refundedCents };
+    const creditNote = {
+      number: formatNumber('credit_note', scope.mode, previous + 1),
+      issuedAt: deps.clock.now().toISOString(),
+      amountCents: sale.refundedCents,
+    };
     try {
       await deps.store.transact([counterStep(scope, 'credit_note', previous), creditNoteSet(scope, sale._id, creditNote)]);
       return { ...invoice, creditNote };
@@ -63,7 +77,13 @@ export async function issueCreditNote(deps: Deps, scope: Scope, sale: SaleRecord
 
 async function sellerIdentity(deps: Deps, scope: Scope, brand?: SellerBrand): Promise<SellerIdentity> {
   const [branding, seller] = await Promise.all([readBranding(deps, scope), brand ? Promise.resolve(brand) : sellerBrand(deps, scope, '')]);
-  return { displayName: seller.name, legalName: branding.legalName, legalAddress: branding.legalAddress, taxId: branding.taxId, supportEmail: seller.supportEmail };
+  return {
+    displayName: seller.name,
+    legalName: branding.legalName,
+    legalAddress: branding.legalAddress,
+    taxId: branding.taxId,
+    supportEmail: seller.supportEmail,
+  };
 }
 
 export interface RenderedInvoice {
@@ -71,7 +91,14 @@ export interface RenderedInvoice {
   number: string;
 }
 
-async function render(deps: Deps, scope: Scope, sale: SaleRecord, invoice: InvoiceRecord, kind: 'invoice' | 'credit_note', lang?: string): Promise<RenderedInvoice> {
+async function render(
+  deps: Deps,
+  scope: Scope,
+  sale: SaleRecord,
+  invoice: InvoiceRecord,
+  kind: 'invoice' | 'credit_note',
+  lang?: string,
+): Promise<RenderedInvoice> {
   const doc = invoiceDocument({ sale, invoice, seller: await sellerIdentity(deps, scope), kind, lang });
   return { pdf: await deps.ports.render.invoicePdf(doc), number: doc.number };
 }

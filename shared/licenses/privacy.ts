@@ -17,7 +17,9 @@ const licensesPart: PrivacyPart = {
       const page = [];
       // One query per order, IN_FLIGHT at a time (a buyer with 10,000 orders is 10,000 queries).
       for (let i = 0; i < sales.length; i += IN_FLIGHT) {
-        const perOrder = await Promise.all(sales.slice(i, i + IN_FLIGHT).map(async (sale) => (await keysOfOrder(deps, scope, sale._id)).map((key) => ({ orderId: sale._id, ...key }))));
+        const perOrder = await Promise.all(
+          sales.slice(i, i + IN_FLIGHT).map(async (sale) => (await keysOfOrder(deps, scope, sale._id)).map((key) => ({ orderId: sale._id, ...key }))),
+        );
         page.push(...perOrder.flat());
       }
       if (page.length) yield page;

@@ -12,7 +12,11 @@ export function licensePut(license: LicenseRecord): TransactOp {
   const idx = licenseEntity.declaration.indexes!;
   return putNew(
     licenseEntity.item(keyOf(license.keyHash), license, {
-      indexes: [idx.ofTenant.key(license.scope, license._id), idx.ofOrder.key(license.scope, license.orderId, license._id), idx.ofProduct.key(license.scope, license.productId, license._id)],
+      indexes: [
+        idx.ofTenant.key(license.scope, license._id),
+        idx.ofOrder.key(license.scope, license.orderId, license._id),
+        idx.ofProduct.key(license.scope, license.productId, license._id),
+      ],
     }),
   );
 }
@@ -65,14 +69,17 @@ export const activationReleased = (license: LicenseRecord, now: string): Transac
   values: { ':zero': 0 },
 });
 
-export const instancePut = (scope: Scope, instance: LicenseInstance): TransactOp => putNew(licenseInstanceEntity.item(licenseInstanceEntity.declaration.key(scope, instance.licenseId, instance.id), instance));
+export const instancePut = (scope: Scope, instance: LicenseInstance): TransactOp =>
+  putNew(licenseInstanceEntity.item(licenseInstanceEntity.declaration.key(scope, instance.licenseId, instance.id), instance));
 
 export const instanceDelete = (scope: Scope, licenseId: string, instanceId: string): TransactOp => ({
   delete: licenseInstanceEntity.declaration.key(scope, licenseId, instanceId),
   condition: 'attribute_exists(PK)',
 });
 
-export const instanceOf = (store: Store, scope: Scope, licenseId: string, instanceId: string) => licenseInstanceEntity.get(store, 'byId', scope, licenseId, instanceId);
+export const instanceOf = (store: Store, scope: Scope, licenseId: string, instanceId: string) =>
+  licenseInstanceEntity.get(store, 'byId', scope, licenseId, instanceId);
 
 /** An erased buyer's address off a licence; the key keeps working for whoever holds it. */
-export const licenseEmailErasure = (store: Store, license: LicenseRecord) => store.update(keyOf(license.keyHash), { set: { customerEmail: '' } }, { mustExist: true });
+export const licenseEmailErasure = (store: Store, license: LicenseRecord) =>
+  store.update(keyOf(license.keyHash), { set: { customerEmail: '' } }, { mustExist: true });

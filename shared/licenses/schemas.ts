@@ -1,16 +1,31 @@
 import * as z from '../platform/zod';
 
-const keyField = z.string({ error: 'key is required' }).check(z.minLength(1, 'key is required'), z.maxLength(100, 'key: not a licence key')).check(z.describe('The licence key, like ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567'));
-const instanceId = z.string({ error: 'instanceId is required' }).check(z.maxLength(100, 'instanceId: not an instance id')).check(z.describe('The instance id activate answered (inst_...)'));
+const keyField = z
+  .string({ error: 'key is required' })
+  .check(z.minLength(1, 'key is required'), z.maxLength(100, 'key: not a licence key'))
+  .check(z.describe('The licence key, like ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2-34567'));
+const instanceId = z
+  .string({ error: 'instanceId is required' })
+  .check(z.maxLength(100, 'instanceId: not an instance id'))
+  .check(z.describe('The instance id activate answered (inst_...)'));
 
 export const activateBody = z.object({
   key: keyField,
-  instanceName: z.string({ error: 'instanceName is required' }).check(z.trim(), z.minLength(1, 'instanceName must not be empty'), z.maxLength(200, 'instanceName is at most 200 characters')).check(z.describe('A name for the machine or install, shown to the seller')),
+  instanceName: z
+    .string({ error: 'instanceName is required' })
+    .check(z.trim(), z.minLength(1, 'instanceName must not be empty'), z.maxLength(200, 'instanceName is at most 200 characters'))
+    .check(z.describe('A name for the machine or install, shown to the seller')),
 });
 export const validateBody = z.object({ key: keyField, instanceId: z.optional(instanceId) });
 export const deactivateBody = z.object({ key: keyField, instanceId });
 
-const publicLicense = z.object({ status: z.enum(['active', 'revoked', 'refunded', 'expired']), activationLimit: z.number().check(z.int()), activations: z.number().check(z.int()), expiresAt: z.nullable(z.string()), productName: z.string() });
+const publicLicense = z.object({
+  status: z.enum(['active', 'revoked', 'refunded', 'expired']),
+  activationLimit: z.number().check(z.int()),
+  activations: z.number().check(z.int()),
+  expiresAt: z.nullable(z.string()),
+  productName: z.string(),
+});
 const instance = z.object({ id: z.string(), name: z.string() });
 
 export const activateAnswer = z.object({ activated: z.literal(true), instance, license: publicLicense });

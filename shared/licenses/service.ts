@@ -51,7 +51,13 @@ export const presentLicense = (l: LicenseRecord, nowMs: number) => ({
 });
 
 /** What a buyer's app sees. */
-const publicLicense = (l: LicenseRecord, nowMs: number) => ({ status: effectiveStatus(l, nowMs), activationLimit: l.activationLimit, activations: l.activations, expiresAt: l.endsAt, productName: l.productName });
+const publicLicense = (l: LicenseRecord, nowMs: number) => ({
+  status: effectiveStatus(l, nowMs),
+  activationLimit: l.activationLimit,
+  activations: l.activations,
+  expiresAt: l.endsAt,
+  productName: l.productName,
+});
 
 // ---- issuing (checkout completion) ----
 
@@ -59,7 +65,11 @@ const publicLicense = (l: LicenseRecord, nowMs: number) => ({ status: effectiveS
  * A new key for one product of a paid order: the licence write and its `license.created` event,
  * for the completion's own transaction (the key exists if and only if the order does).
  */
-export async function licenseForOrder(deps: Pick<Deps, 'clock' | 'ports'>, scope: Scope, input: { product: ProductRecord; orderId: string; email: string; now: string }): Promise<{ ops: TransactOp[]; events: DomainEvent[] }> {
+export async function licenseForOrder(
+  deps: Pick<Deps, 'clock' | 'ports'>,
+  scope: Scope,
+  input: { product: ProductRecord; orderId: string; email: string; now: string },
+): Promise<{ ops: TransactOp[]; events: DomainEvent[] }> {
   const settings = input.product.licenseKeys;
   if (!settings?.enabled) return { ops: [], events: [] };
   const key = newLicenseKey();
@@ -86,7 +96,13 @@ export async function licenseForOrder(deps: Pick<Deps, 'clock' | 'ports'>, scope
 }
 
 /** The keys of an order in full, with their status (order read, thank-you page, receipt). */
-export async function keysOfOrder(deps: Pick<Deps, 'store' | 'clock' | 'ports'>, scope: Scope, orderId: string): Promise<{ key: string; status: LicenseStatus; licenseId: string; productId: string; activationLimit: number; activations: number; expiresAt: string | null }[]> {
+export async function keysOfOrder(
+  deps: Pick<Deps, 'store' | 'clock' | 'ports'>,
+  scope: Scope,
+  orderId: string,
+): Promise<
+  { key: string; status: LicenseStatus; licenseId: string; productId: string; activationLimit: number; activations: number; expiresAt: string | null }[]
+> {
   // Found through the order's index (eventually consistent), read again by key: a revoke just made shows.
   const listed = await repo.licensesOfOrder(deps.store, scope, orderId);
   const licenses = (await Promise.all(listed.map((l) => repo.licenseByHash(deps.store, l.keyHash)))).filter((l): l is LicenseRecord => Boolean(l));
@@ -111,7 +127,8 @@ type PublicDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'ports'>;
 /** Malformed keys are 400; the per-address and per-key limits apply before any lookup. */
 async function admit(deps: PublicDeps, sourceIp: string, key: string): Promise<string> {
   const normalized = normalizeKey(key);
-  if (!normalized) throw badRequest('key: not a licence key (six groups of five letters and digits, like ABCDE-FGHJK-...)', { field: 'key', code: 'MALFORMED_KEY' });
+  if (!normalized)
+    throw badRequest('key: not a licence key (six groups of five letters and digits, like ABCDE-FGHJK-...)', { field: 'key', code: 'MALFORMED_KEY' });
   const hash = keyHash(normalized);
   await consumeRequest(deps as Deps, `license-ip#${sourceIp}`, perIpPerMinute(deps.config));
   await consumeRequest(deps as Deps, `license-key#${hash}`, perKeyPerMinute(deps.config));
@@ -119,7 +136,11 @@ async function admit(deps: PublicDeps, sourceIp: string, key: string): Promise<s
 }
 
 const checkInstanceId = (instanceId: string) => {
-  if (!INSTANCE_PATTERN.test(instanceId)) throw badRequest('instanceId: not an instance id (inst_ and 24 letters or digits, as activate answered)', { field: 'instanceId', code: 'MALFORMED_INSTANCE' });
+  if (!INSTANCE_PATTERN.test(instanceId))
+    throw badRequest('instanceId: not an instance id (inst_ and 24 letters or digits, as activate answered)', {
+      field: 'instanceId',
+      code: 'MALFORMED_INSTANCE',
+    });
 };
 
 export async function activateLicense(deps: PublicDeps, sourceIp: string, input: { key: string; instanceName: string }) {
@@ -136,11 +157,17 @@ export async function activateLicense(deps: PublicDeps, sourceIp: string, input:
     await deps.store.transact([
       repo.activationTaken(license, now),
       repo.instancePut(license.scope, instance),
-      outboxPut(newEvent(license.scope, deps.clock, 'license.activated', { license: eventBlock(after, nowMs), instance: { id: instance.id, name: instance.name } })),
+      outboxPut(
+        newEvent(license.scope, deps.clock, 'license.activated', { license: eventBlock(after, nowMs), instance: { id: instance.id, name: instance.name } }),
+      ),
     ]);
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
-    throw conflict(`This licence key is already activated on ${license.activationLimit} of ${license.activationLimit} allowed instances; deactivate one first`, 'ACTIVATION_LIMIT_REACHED', { activationLimit: license.activationLimit });
+    throw conflict(
+      `This licence key is already activated on ${license.activationLimit} of ${license.activationLimit} allowed instances; deactivate one first`,
+      'ACTIVATION_LIMIT_REACHED',
+      { activationLimit: license.activationLimit },
+    );
   }
   return { activated: true as const, instance: { id: instance.id, name: instance.name }, license: publicLicense(after, nowMs) };
 }
@@ -154,7 +181,11 @@ export async function validateLicense(deps: PublicDeps, sourceIp: string, input:
   const instance = input.instanceId ? await repo.instanceOf(deps.store, license.scope, license._id, input.instanceId) : undefined;
   const nowMs = deps.clock.nowMs();
   const valid = effectiveStatus(license, nowMs) === 'active' && (!input.instanceId || Boolean(instance));
-  return { valid, license: publicLicense(license, nowMs), ...(input.instanceId ? { instance: instance ? { id: instance.id, name: instance.name } : null } : {}) };
+  return {
+    valid,
+    license: publicLicense(license, nowMs),
+    ...(input.instanceId ? { instance: instance ? { id: instance.id, name: instance.name } : null } : {}),
+  };
 }
 
 export async function deactivateLicense(deps: PublicDeps, sourceIp: string, input: { key: string; instanceId: string }) {
@@ -207,7 +238,8 @@ async function changeStatus(deps: Deps, license: LicenseRecord, status: LicenseR
   const now = deps.clock.now().toISOString();
   const after = { ...license, status, updatedAt: now };
   const ops: TransactOp[] = [repo.statusChange(license, status, now)];
-  if (status !== 'active') ops.push(outboxPut(newEvent(license.scope, deps.clock, 'license.revoked', { license: eventBlock(after, deps.clock.nowMs()), reason })));
+  if (status !== 'active')
+    ops.push(outboxPut(newEvent(license.scope, deps.clock, 'license.revoked', { license: eventBlock(after, deps.clock.nowMs()), reason })));
   try {
     await deps.store.transact(ops);
   } catch (error) {
@@ -222,14 +254,22 @@ async function changeStatus(deps: Deps, license: LicenseRecord, status: LicenseR
  * events, for the refund's own transaction (each guarded by the status read, so a seller's change
  * meanwhile fails it and the processor's notification is retried). Keys already refunded are left.
  */
-export async function revokeOrderLicensesOps(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, orderId: string, reason: 'refund' | 'dispute'): Promise<TransactOp[]> {
+export async function revokeOrderLicensesOps(
+  deps: Pick<Deps, 'store' | 'clock'>,
+  scope: Scope,
+  orderId: string,
+  reason: 'refund' | 'dispute',
+): Promise<TransactOp[]> {
   const now = deps.clock.now().toISOString();
   const ops: TransactOp[] = [];
   for (const listed of await repo.licensesOfOrder(deps.store, scope, orderId)) {
     const license = await repo.licenseByHash(deps.store, listed.keyHash);
     if (!license || license.status === 'refunded') continue;
     const after = { ...license, status: 'refunded' as const, updatedAt: now };
-    ops.push(repo.statusChange(license, 'refunded', now), outboxPut(newEvent(scope, deps.clock, 'license.revoked', { license: eventBlock(after, deps.clock.nowMs()), reason })));
+    ops.push(
+      repo.statusChange(license, 'refunded', now),
+      outboxPut(newEvent(scope, deps.clock, 'license.revoked', { license: eventBlock(after, deps.clock.nowMs()), reason })),
+    );
   }
   return ops;
 }

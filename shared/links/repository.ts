@@ -31,7 +31,10 @@ const saleKey = (scope: Scope, saleId: string) => keys.entity(scope, TRACKED_LIN
 
 export const linkCreateOps = (scope: Scope, link: LinkRecord): TransactOp[] => [
   { put: toItem(linkKey(scope, link._id), 'TrackedLink', link), condition: KEY_IS_FREE },
-  { put: toItem(codeKey(link.code), 'TrackedLinkCode', { accountId: scope.accountId, mode: scope.mode, linkId: link._id } satisfies LinkCodeRecord), condition: KEY_IS_FREE },
+  {
+    put: toItem(codeKey(link.code), 'TrackedLinkCode', { accountId: scope.accountId, mode: scope.mode, linkId: link._id } satisfies LinkCodeRecord),
+    condition: KEY_IS_FREE,
+  },
 ];
 
 export const linkDeleteOps = (scope: Scope, link: LinkRecord): TransactOp[] => [
@@ -56,14 +59,17 @@ export const clickOps = (scope: Scope, link: LinkRecord, day: string, newVisitor
   { update: linkKey(scope, link._id), set: {}, add: { clicks: 1, ...(newVisitor ? { visitors: 1 } : {}) }, condition: KEY_EXISTS },
 ];
 
-export const getLinkSale = async (store: Store, scope: Scope, saleId: string) => toRecord<LinkSaleRecord>(await store.get(saleKey(scope, saleId), { consistent: true }));
+export const getLinkSale = async (store: Store, scope: Scope, saleId: string) =>
+  toRecord<LinkSaleRecord>(await store.get(saleKey(scope, saleId), { consistent: true }));
 
 /** An attributed sale, counted once (the caller adds the event marker to the same transaction). */
 export function attributeOps(scope: Scope, sale: LinkSaleRecord, linkExists: boolean): TransactOp[] {
   return [
     { put: toItem(saleKey(scope, sale.saleId), 'TrackedLinkSale', sale), condition: KEY_IS_FREE },
     { update: dayKey(scope, sale.day), set: {}, add: { [saleField(sale.channel)]: 1, [revenueField(sale.channel)]: sale.revenueCents } },
-    ...(linkExists ? [{ update: linkKey(scope, sale.linkId), set: {}, add: { sales: 1, revenueCents: sale.revenueCents }, condition: KEY_EXISTS } satisfies TransactOp] : []),
+    ...(linkExists
+      ? [{ update: linkKey(scope, sale.linkId), set: {}, add: { sales: 1, revenueCents: sale.revenueCents }, condition: KEY_EXISTS } satisfies TransactOp]
+      : []),
   ];
 }
 
@@ -77,7 +83,9 @@ export function unattributeOps(scope: Scope, sale: LinkSaleRecord, linkExists: b
       values: { ':no': false },
     },
     { update: dayKey(scope, sale.day), set: {}, add: { [saleField(sale.channel)]: -1, [revenueField(sale.channel)]: -sale.revenueCents } },
-    ...(linkExists ? [{ update: linkKey(scope, sale.linkId), set: {}, add: { sales: -1, revenueCents: -sale.revenueCents }, condition: KEY_EXISTS } satisfies TransactOp] : []),
+    ...(linkExists
+      ? [{ update: linkKey(scope, sale.linkId), set: {}, add: { sales: -1, revenueCents: -sale.revenueCents }, condition: KEY_EXISTS } satisfies TransactOp]
+      : []),
   ];
 }
 
@@ -97,4 +105,5 @@ export const markerPut = (consumer: string, eventId: string, created: number): T
   put: toItem(keys.processed(consumer, eventId), 'ProcessedEvent', { eventId }, { expiresAt: created + 7 * 24 * 3600 }),
   condition: KEY_IS_FREE,
 });
-export const markerExists = async (store: Store, consumer: string, eventId: string) => Boolean(await store.get(keys.processed(consumer, eventId), { consistent: true }));
+export const markerExists = async (store: Store, consumer: string, eventId: string) =>
+  Boolean(await store.get(keys.processed(consumer, eventId), { consistent: true }));

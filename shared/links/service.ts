@@ -7,7 +7,18 @@ import { toMajor } from '../platform/money';
 import { planAtLeast, type Plan } from '../platform/plans';
 import { ConditionFailed } from '../store/store';
 import type { Scope } from '../store/keys';
-import { CHANNELS, LINK_LIMITS, VISITOR_COOKIE, checkTargetUrl, cookieValue, linkCodeOf, redirectLocation, visitorIdOf, visitorKeyOf, type Channel } from './rules';
+import {
+  CHANNELS,
+  LINK_LIMITS,
+  VISITOR_COOKIE,
+  checkTargetUrl,
+  cookieValue,
+  linkCodeOf,
+  redirectLocation,
+  visitorIdOf,
+  visitorKeyOf,
+  type Channel,
+} from './rules';
 import { REFUNDS_CONSUMER, SALES_CONSUMER, clickField, revenueField, saleField, visitorField, type LinkRecord, type LinkSaleRecord } from './records';
 import * as repo from './repository';
 import { markerSeen } from '../platform/markers';
@@ -89,7 +100,11 @@ export async function followLink(ctx: PublicContext, code: string): Promise<{ lo
   const link = await repo.getLink(ctx.store, scope, pointer.linkId);
   if (!link) return undefined;
   const now = ctx.clock.now().toISOString();
-  const visitor = visitorIdOf({ cookie: cookieValue(ctx.request.headers.cookie, VISITOR_COOKIE), ip: ctx.request.sourceIp, userAgent: ctx.request.headers['user-agent'] ?? '' });
+  const visitor = visitorIdOf({
+    cookie: cookieValue(ctx.request.headers.cookie, VISITOR_COOKIE),
+    ip: ctx.request.sourceIp,
+    userAgent: ctx.request.headers['user-agent'] ?? '',
+  });
   const newVisitor = await repo.firstVisit(ctx.store, scope, visitorKeyOf(link._id, visitor.id), now);
   // A link deleted between the read and the count: the click still goes through, uncounted.
   await ctx.store.transact(repo.clickOps(scope, link, dayOf(now), newVisitor)).catch((error) => {
@@ -133,7 +148,11 @@ export async function attributeSale(deps: Deps, event: DomainEvent): Promise<voi
     revenueCents: inCurrency ? Math.round(data.amount * 100) : 0,
   };
   await deps.store.transact([repo.markerPut(SALES_CONSUMER, event.id, event.created), ...repo.attributeOps(scope, sale, true)]).catch(async (error) => {
-    if (error instanceof ConditionFailed && ((await repo.markerExists(deps.store, SALES_CONSUMER, event.id)) || (await repo.getLinkSale(deps.store, scope, saleId)))) return;
+    if (
+      error instanceof ConditionFailed &&
+      ((await repo.markerExists(deps.store, SALES_CONSUMER, event.id)) || (await repo.getLinkSale(deps.store, scope, saleId)))
+    )
+      return;
     throw error;
   });
 }
@@ -146,10 +165,16 @@ export async function unattributeSale(deps: Deps, event: DomainEvent): Promise<v
   const sale = await repo.getLinkSale(deps.store, scope, saleId);
   if (!sale || sale.refunded) return;
   const link = await repo.getLink(deps.store, scope, sale.linkId);
-  await deps.store.transact([repo.markerPut(REFUNDS_CONSUMER, event.id, event.created), ...repo.unattributeOps(scope, sale, Boolean(link))]).catch(async (error) => {
-    if (error instanceof ConditionFailed && ((await repo.markerExists(deps.store, REFUNDS_CONSUMER, event.id)) || (await repo.getLinkSale(deps.store, scope, saleId))?.refunded)) return;
-    throw error;
-  });
+  await deps.store
+    .transact([repo.markerPut(REFUNDS_CONSUMER, event.id, event.created), ...repo.unattributeOps(scope, sale, Boolean(link))])
+    .catch(async (error) => {
+      if (
+        error instanceof ConditionFailed &&
+        ((await repo.markerExists(deps.store, REFUNDS_CONSUMER, event.id)) || (await repo.getLinkSale(deps.store, scope, saleId))?.refunded)
+      )
+        return;
+      throw error;
+    });
 }
 
 export interface ChannelStats {
@@ -166,7 +191,10 @@ export async function channelStats(deps: Deps, scope: Scope, plan: Plan, start: 
   const days = await repo.dayStats(deps.store, scope, start, end);
   const n = (item: Record<string, unknown>, field: string) => (typeof item[field] === 'number' ? (item[field] as number) : 0);
   const channels = CHANNELS.map((channel) => {
-    let clicks = 0, visitors = 0, sales = 0, revenueCents = 0;
+    let clicks = 0,
+      visitors = 0,
+      sales = 0,
+      revenueCents = 0;
     for (const d of days) {
       clicks += n(d, clickField(channel));
       visitors += n(d, visitorField(channel));

@@ -48,7 +48,11 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
       const blob = runtime.deps.ports.blob;
       if (!(blob instanceof LocalBlob)) throw notImplemented('Local part uploads need the local blob store');
       const etag = await blob.multipart.receivePart(params.uploadId!, params.partNumber!, query, raw ?? Buffer.alloc(0));
-      return { status: 200, body: '', headers: { 'content-type': 'text/plain', etag, 'access-control-allow-origin': '*', 'access-control-expose-headers': 'etag' } };
+      return {
+        status: 200,
+        body: '',
+        headers: { 'content-type': 'text/plain', etag, 'access-control-allow-origin': '*', 'access-control-expose-headers': 'etag' },
+      };
     },
   },
   {
@@ -56,7 +60,18 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
     method: 'OPTIONS',
     path: PART_ROUTE,
     async handle() {
-      return { status: 204, body: '', headers: { 'content-type': 'text/plain', 'access-control-allow-origin': '*', 'access-control-allow-methods': 'PUT', 'access-control-allow-headers': '*', 'access-control-expose-headers': 'etag', 'access-control-max-age': '3000' } };
+      return {
+        status: 204,
+        body: '',
+        headers: {
+          'content-type': 'text/plain',
+          'access-control-allow-origin': '*',
+          'access-control-allow-methods': 'PUT',
+          'access-control-allow-headers': '*',
+          'access-control-expose-headers': 'etag',
+          'access-control-max-age': '3000',
+        },
+      };
     },
   },
   {
@@ -99,7 +114,19 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
       const emails = await runtime.adapters.email.list(query.to);
       return {
         status: 200,
-        body: { emails: emails.map(({ to, from, fromName, replyTo, subject, html, text, headers, sentAt }) => ({ to, from, fromName, replyTo, subject, html, text, headers, sentAt })) },
+        body: {
+          emails: emails.map(({ to, from, fromName, replyTo, subject, html, text, headers, sentAt }) => ({
+            to,
+            from,
+            fromName,
+            replyTo,
+            subject,
+            html,
+            text,
+            headers,
+            sentAt,
+          })),
+        },
       };
     },
   },
@@ -142,7 +169,13 @@ export function controlRoutes(app: App): ControlRoute<LocalRuntimeInternals>[] {
   const routes: ControlRoute<LocalRuntimeInternals>[] = [...CORE_CONTROL_ROUTES, ...DEAD_LETTER_ROUTES, ...app.controlRoutes];
   for (const [method, path, capability] of PENDING) {
     if (!routes.some((r) => r.method === method && r.path === path)) {
-      routes.push({ method, path, handle: async () => { throw notImplemented(`${path} arrives with ${capability}`); } });
+      routes.push({
+        method,
+        path,
+        handle: async () => {
+          throw notImplemented(`${path} arrives with ${capability}`);
+        },
+      });
     }
   }
   return routes;

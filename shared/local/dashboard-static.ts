@@ -30,7 +30,11 @@ export async function serveDashboard(pathname: string, method: string, dist: str
   });
   if (method !== 'GET' && method !== 'HEAD') return text(405, `Method ${method} not allowed on ${pathname}`, { allow: 'GET, HEAD' });
   if (pathname === '/dashboard/config.json') {
-    return { status: 200, headers: { ...headers, 'content-type': contentTypeOf(pathname), 'cache-control': cacheControl(pathname) }, body: Buffer.from(JSON.stringify(dashboardConfig(apiBaseUrl))) };
+    return {
+      status: 200,
+      headers: { ...headers, 'content-type': contentTypeOf(pathname), 'cache-control': cacheControl(pathname) },
+      body: Buffer.from(JSON.stringify(dashboardConfig(apiBaseUrl))),
+    };
   }
   if (!(await exists(join(dist, 'index.html')))) {
     return text(503, 'The dashboard is not built yet: run `npm run dashboard:build`, then reload this page.');
@@ -47,5 +51,9 @@ export async function serveDashboard(pathname: string, method: string, dist: str
   if (!(await exists(target))) return text(404, `No file ${pathname}`);
   const body = await readFile(target);
   const servedPath = target === join(dist, 'index.html') ? '/dashboard/index.html' : pathname;
-  return { status: 200, headers: { ...headers, 'content-type': contentTypeOf(target), 'cache-control': cacheControl(servedPath) }, body: method === 'HEAD' ? Buffer.alloc(0) : body };
+  return {
+    status: 200,
+    headers: { ...headers, 'content-type': contentTypeOf(target), 'cache-control': cacheControl(servedPath) },
+    body: method === 'HEAD' ? Buffer.alloc(0) : body,
+  };
 }

@@ -26,7 +26,13 @@ export interface LocalDeadLetterView {
 const CONSUMER_PREFIX = 'consumer:';
 
 export function listLocalDeadLetters(adapters: Pick<LocalAdapters, 'queue' | 'bus'>, queue?: string): LocalDeadLetterView[] {
-  const fromQueue: LocalDeadLetterView[] = adapters.queue.deadLetters.map((d) => ({ queue: d.queue, kind: 'sqs', id: d.id, error: d.error, message: d.message }));
+  const fromQueue: LocalDeadLetterView[] = adapters.queue.deadLetters.map((d) => ({
+    queue: d.queue,
+    kind: 'sqs',
+    id: d.id,
+    error: d.error,
+    message: d.message,
+  }));
   const fromBus: LocalDeadLetterView[] = adapters.bus.deadLetters.map((d) => ({
     queue: `${CONSUMER_PREFIX}${d.consumer}`,
     kind: 'rule',
@@ -39,7 +45,10 @@ export function listLocalDeadLetters(adapters: Pick<LocalAdapters, 'queue' | 'bu
 }
 
 /** Redrives one named queue, or every dead letter when no name is given; answers what moved. */
-export async function redriveLocalDeadLetters(adapters: Pick<LocalAdapters, 'queue' | 'bus'>, options: { queue?: string; dryRun?: boolean }): Promise<LocalDeadLetterView[]> {
+export async function redriveLocalDeadLetters(
+  adapters: Pick<LocalAdapters, 'queue' | 'bus'>,
+  options: { queue?: string; dryRun?: boolean },
+): Promise<LocalDeadLetterView[]> {
   const { queue, dryRun } = options;
   if (dryRun) return listLocalDeadLetters(adapters, queue);
   const moved: LocalDeadLetterView[] = [];
@@ -49,7 +58,18 @@ export async function redriveLocalDeadLetters(adapters: Pick<LocalAdapters, 'que
   }
   if (!queue || queue.startsWith(CONSUMER_PREFIX)) {
     const done = await adapters.bus.redrive({ consumer: queue?.slice(CONSUMER_PREFIX.length) });
-    moved.push(...done.map((d): LocalDeadLetterView => ({ queue: `${CONSUMER_PREFIX}${d.consumer}`, kind: 'rule', id: d.id, error: d.error, eventId: d.event.id, type: d.event.type })));
+    moved.push(
+      ...done.map(
+        (d): LocalDeadLetterView => ({
+          queue: `${CONSUMER_PREFIX}${d.consumer}`,
+          kind: 'rule',
+          id: d.id,
+          error: d.error,
+          eventId: d.event.id,
+          type: d.event.type,
+        }),
+      ),
+    );
   }
   return moved;
 }
@@ -70,7 +90,8 @@ export const DEAD_LETTER_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
     path: '/_local/dead-letters/redrive',
     async handle(runtime, { body }) {
       const input = parseOrThrow(redriveBody, body, 'body')!;
-      if (input.queue && !knownQueue(runtime, input.queue)) throw badRequest(`Unknown dead-letter queue ${input.queue}; known: ${knownQueues(runtime).join(', ')}`);
+      if (input.queue && !knownQueue(runtime, input.queue))
+        throw badRequest(`Unknown dead-letter queue ${input.queue}; known: ${knownQueues(runtime).join(', ')}`);
       const deadLetters = await redriveLocalDeadLetters(runtime.adapters, input);
       return { status: 200, body: { dryRun: input.dryRun ?? false, redriven: input.dryRun ? 0 : deadLetters.length, deadLetters } };
     },

@@ -1,4 +1,11 @@
-import { CreateTableCommand, DescribeTableCommand, ListTablesCommand, ResourceInUseException, UpdateTimeToLiveCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ListTablesCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE } from '../store/table';
 
 /** Creates the table from the shared definition unless it exists. */
@@ -18,4 +25,3 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-

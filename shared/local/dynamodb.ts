@@ -65,7 +65,15 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
   for (;;) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr.slice(-500)}`);
     try {
-      const response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.ListTables', authorization: 'AWS4-HMAC-SHA256 Credential=local/20240101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x' }, body: '{}' });
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'x-amz-target': 'DynamoDB_20120810.ListTables',
+          authorization: 'AWS4-HMAC-SHA256 Credential=local/20240101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x',
+        },
+        body: '{}',
+      });
       if (response.status < 500) break;
     } catch {
       /* not listening yet */

@@ -152,7 +152,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const store = new Store(documentClient({ region: config.AWS_REGION, endpoint }), tableName);
   // The clock's offset persists with the data, so timers due at an advanced time still fire after a restart.
   const clockFile = dataDir ? join(dataDir, 'clock.json') : undefined;
-  const clock = new OffsetClock(clockFile ? await readFile(clockFile, 'utf8').then((t) => Number(JSON.parse(t).offsetMs) || 0, () => 0) : 0);
+  const clock = new OffsetClock(
+    clockFile
+      ? await readFile(clockFile, 'utf8').then(
+          (t) => Number(JSON.parse(t).offsetMs) || 0,
+          () => 0,
+        )
+      : 0,
+  );
   const saveClock = async () => {
     if (!clockFile) return;
     await writeFile(`${clockFile}.tmp`, JSON.stringify({ offsetMs: clock.offset }));
@@ -176,7 +183,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       if (event) carriedEvents.set(event.id, event);
     }
   };
-  const stream = new StreamReader(rawClient, endpoint, tableName, (images) => adapters.work.run(() => dispatchStreamImages(adapters.bus, images).then(() => keepCarried(images))), dataDir ? join(dataDir, 'stream-checkpoint.json') : undefined, mayCarryEvent);
+  const stream = new StreamReader(
+    rawClient,
+    endpoint,
+    tableName,
+    (images) => adapters.work.run(() => dispatchStreamImages(adapters.bus, images).then(() => keepCarried(images))),
+    dataDir ? join(dataDir, 'stream-checkpoint.json') : undefined,
+    mayCarryEvent,
+  );
   await stream.start();
   store.afterWrite = () => stream.nudge();
   await adapters.armRecurringSchedules();
@@ -231,7 +245,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new ApiError(504, `Not idle after ${SETTLE_DEADLINE_MS / 1000} s: work in flight ${adapters.work.busy ? 'yes' : 'no'}, dead letters ${adapters.queue.deadLetters.length}`)),
+        () =>
+          reject(
+            new ApiError(
+              504,
+              `Not idle after ${SETTLE_DEADLINE_MS / 1000} s: work in flight ${adapters.work.busy ? 'yes' : 'no'}, dead letters ${adapters.queue.deadLetters.length}`,
+            ),
+          ),
         SETTLE_DEADLINE_MS,
       );
     });
@@ -251,7 +271,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const handler = createApiHandler(group.operations, { deps: () => deps }) as unknown as Handler;
     for (const operation of group.operations) router.add(operation.method, operation.path, { group: group.name, handler, routeKey: routeKey(operation) });
     // The same preflight routes the CDK stack creates (platform/cors.ts): only declared paths.
-    for (const route of preflightRoutes(group.operations)) router.add('OPTIONS', route.path, { group: group.name, handler, routeKey: preflightRouteKey(route.path) });
+    for (const route of preflightRoutes(group.operations))
+      router.add('OPTIONS', route.path, { group: group.name, handler, routeKey: preflightRouteKey(route.path) });
   }
   for (const route of controlRoutes(app)) router.add(route.method, route.path, { control: route });
 
@@ -299,7 +320,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         }
         const result = await target.control.handle(handle, { params: match.params, query: Object.fromEntries(url.searchParams), body: parsed, raw: body });
         const raw = typeof result.body === 'string' && result.headers?.['content-type'] !== undefined;
-        send(response, { statusCode: result.status, headers: { 'content-type': 'application/json', ...(result.headers ?? {}) }, body: result.body === undefined ? '' : raw ? (result.body as string) : JSON.stringify(result.body) });
+        send(response, {
+          statusCode: result.status,
+          headers: { 'content-type': 'application/json', ...(result.headers ?? {}) },
+          body: result.body === undefined ? '' : raw ? (result.body as string) : JSON.stringify(result.body),
+        });
         return;
       }
       const event = toApiGatewayEvent(request, body, { routeKey: target.routeKey, params: match.params }, url, clock.nowMs());

@@ -1,6 +1,14 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, type GetRecordsCommandOutput, GetShardIteratorCommand, ExpiredIteratorException, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  type GetRecordsCommandOutput,
+  GetShardIteratorCommand,
+  ExpiredIteratorException,
+  TrimmedDataAccessException,
+} from '@aws-sdk/client-dynamodb-streams';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';

@@ -28,4 +28,8 @@ const mcp = (method: 'GET' | 'POST' | 'DELETE', tools: () => ToolEntry[], serve:
  * The MCP endpoint's routes, given what serves them. The docs function describes them without
  * serving them, so it does not carry the MCP SDK; only the MCP function passes the real server.
  */
-export const mcpRoutes = (tools: () => ToolEntry[], serve: McpServe): AnyOperation[] => [mcp('POST', tools, serve), mcp('GET', tools, serve), mcp('DELETE', tools, serve)];
+export const mcpRoutes = (tools: () => ToolEntry[], serve: McpServe): AnyOperation[] => [
+  mcp('POST', tools, serve),
+  mcp('GET', tools, serve),
+  mcp('DELETE', tools, serve),
+];

@@ -49,9 +49,11 @@ async function callTool(ctx: OperationContext, entry: ToolEntry, args: Record<st
   if (response.status >= 400) {
     const answer = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
     const { message: _message, ...shown } = answer;
-    return failure(response.status >= 500 && response.status !== 501 && response.status !== 502 && response.status !== 503
-      ? { status: 500, error: 'Internal error', requestId: answer.requestId ?? ctx.request.requestId }
-      : { status: response.status, ...shown });
+    return failure(
+      response.status >= 500 && response.status !== 501 && response.status !== 502 && response.status !== 503
+        ? { status: 500, error: 'Internal error', requestId: answer.requestId ?? ctx.request.requestId }
+        : { status: response.status, ...shown },
+    );
   }
   const structured = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { result: body };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: structured, isError: false };

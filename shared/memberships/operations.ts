@@ -1,16 +1,65 @@
 import * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { createMemberPost, deleteMemberPost, listMemberPosts, readMemberPost, updateMemberPost } from './posts/service';
-import { idParams, postCreateBody, postDeletedSchema, postListQuery, postPageSchema, postParams, postSchema, postUpdateBody, membersPageSchema, membersQuery, membershipCreateBody, membershipListQuery, membershipSchema, membershipUpdateBody } from './schemas';
-import { banMember, createReplyView, createThreadView, deleteReplyView, deleteThreadView, listThreadsView, moderateReplyView, moderateThreadView, readThreadView, unbanMember } from './community/service';
-import { banBody, banSchema, deletedSchema, pageQuery, replyCreateBody, replyModerateBody, replyParams, replySchema, threadCreateBody, threadDetailSchema, threadModerateBody, threadPageSchema, threadParams, threadSchema, unbanBody, unbanSchema } from './schemas';
+import {
+  idParams,
+  postCreateBody,
+  postDeletedSchema,
+  postListQuery,
+  postPageSchema,
+  postParams,
+  postSchema,
+  postUpdateBody,
+  membersPageSchema,
+  membersQuery,
+  membershipCreateBody,
+  membershipListQuery,
+  membershipSchema,
+  membershipUpdateBody,
+} from './schemas';
+import {
+  banMember,
+  createReplyView,
+  createThreadView,
+  deleteReplyView,
+  deleteThreadView,
+  listThreadsView,
+  moderateReplyView,
+  moderateThreadView,
+  readThreadView,
+  unbanMember,
+} from './community/service';
+import {
+  banBody,
+  banSchema,
+  deletedSchema,
+  pageQuery,
+  replyCreateBody,
+  replyModerateBody,
+  replyParams,
+  replySchema,
+  threadCreateBody,
+  threadDetailSchema,
+  threadModerateBody,
+  threadPageSchema,
+  threadParams,
+  threadSchema,
+  unbanBody,
+  unbanSchema,
+} from './schemas';
 import { archiveMembership, createMembership, listMembershipMembers, listMembershipViews, readMembership, reopenMembership, updateMembership } from './service';
 
 const tags = ['Memberships'];
 
 // Editing needs Pro; switching community or post emails off (or only archiving) stays open.
 const updatePlan = (body: z.infer<typeof membershipUpdateBody> | undefined) =>
-  body && (body.name !== undefined || body.offerIds !== undefined || body.productIds !== undefined || body.productBuyersJoin === true || body.communityEnabled === true || body.postEmailsEnabled === true)
+  body &&
+  (body.name !== undefined ||
+    body.offerIds !== undefined ||
+    body.productIds !== undefined ||
+    body.productBuyersJoin === true ||
+    body.communityEnabled === true ||
+    body.postEmailsEnabled === true)
     ? ('tier3' as const)
     : undefined;
 
@@ -18,7 +67,7 @@ export const membershipOperations = [
   defineOperation({
     operationId: 'listMemberships',
     tool: 'list_memberships',
-    summary: 'Memberships of the key\'s mode, newest first',
+    summary: "Memberships of the key's mode, newest first",
     tags,
     method: 'GET',
     path: '/memberships',
@@ -30,7 +79,8 @@ export const membershipOperations = [
   defineOperation({
     operationId: 'createMembership',
     tool: 'create_membership',
-    summary: 'Creates a membership for subscribers of offerIds, with productIds included (their buyers join only with productBuyersJoin) (Pro); existing live subscribers join',
+    summary:
+      'Creates a membership for subscribers of offerIds, with productIds included (their buyers join only with productBuyersJoin) (Pro); existing live subscribers join',
     tags,
     method: 'POST',
     path: '/memberships',
@@ -57,7 +107,8 @@ export const membershipOperations = [
     operationId: 'updateMembership',
     tool: 'update_membership',
     summary: 'Partial update: name, offers, products (Pro); community and post emails on/off (turning on needs Pro)',
-    description: 'Changing offers or products re-derives the members: those left without a live source leave with reason membership_changed, live subscribers of added offers join.',
+    description:
+      'Changing offers or products re-derives the members: those left without a live source leave with reason membership_changed, live subscribers of added offers join.',
     tags,
     method: 'PATCH',
     path: '/memberships/{id}',
@@ -69,7 +120,8 @@ export const membershipOperations = [
     handler: async (ctx, { params, body }) => updateMembership(ctx, params.id, body),
   }),
   defineOperation({
-    operationId: 'archiveMembership', tool: 'archive_membership',
+    operationId: 'archiveMembership',
+    tool: 'archive_membership',
     summary: 'Archives a membership: every active member leaves with reason membership_closed',
     tags,
     method: 'POST',
@@ -80,7 +132,8 @@ export const membershipOperations = [
     handler: async (ctx, { params }) => archiveMembership(ctx, params.id),
   }),
   defineOperation({
-    operationId: 'reopenMembership', tool: 'reopen_membership',
+    operationId: 'reopenMembership',
+    tool: 'reopen_membership',
     summary: 'Reopens an archived membership: live subscribers of its offers join again',
     tags,
     method: 'POST',
@@ -120,7 +173,8 @@ export const membershipOperations = [
     operationId: 'createMemberPost',
     tool: 'create_member_post',
     summary: 'Writes a members-only post (Pro); published with notify, each active member is emailed once',
-    description: 'HTML is sanitised. notifyState goes pending, sending, sent; notifiedCount counts members emailed (unsubscribed and suppressed addresses are left out).',
+    description:
+      'HTML is sanitised. notifyState goes pending, sending, sent; notifiedCount counts members emailed (unsubscribed and suppressed addresses are left out).',
     tags,
     method: 'POST',
     path: '/memberships/{id}/posts',
@@ -133,7 +187,8 @@ export const membershipOperations = [
     handler: async (ctx, { params, body }) => createMemberPost(ctx, params.id, body),
   }),
   defineOperation({
-    operationId: 'getMemberPost', tool: 'get_member_post',
+    operationId: 'getMemberPost',
+    tool: 'get_member_post',
     summary: 'One post of a membership',
     tags,
     method: 'GET',
@@ -151,7 +206,8 @@ export const membershipOperations = [
     method: 'PATCH',
     path: '/memberships/{id}/posts/{postId}',
     auth: 'key',
-    planFor: ({ body }) => (body && (body.title !== undefined || body.html !== undefined || body.status === 'published' || body.notify === true) ? 'tier3' : undefined),
+    planFor: ({ body }) =>
+      body && (body.title !== undefined || body.html !== undefined || body.status === 'published' || body.notify === true) ? 'tier3' : undefined,
     params: postParams,
     body: postUpdateBody,
     output: postSchema,
@@ -184,7 +240,8 @@ export const membershipOperations = [
     handler: async (ctx, { params, query }) => listThreadsView(ctx, params.id, query),
   }),
   defineOperation({
-    operationId: 'createCommunityThread', tool: 'create_community_thread',
+    operationId: 'createCommunityThread',
+    tool: 'create_community_thread',
     summary: 'Starts a thread as the creator (Pro)',
     tags,
     method: 'POST',
@@ -236,7 +293,8 @@ export const membershipOperations = [
     handler: async (ctx, { params }) => deleteThreadView(ctx, params.id, params.threadId),
   }),
   defineOperation({
-    operationId: 'createCommunityReply', tool: 'create_community_reply',
+    operationId: 'createCommunityReply',
+    tool: 'create_community_reply',
     summary: 'Replies to a thread as the creator (Pro; also in locked threads)',
     tags,
     method: 'POST',
@@ -278,7 +336,8 @@ export const membershipOperations = [
     operationId: 'banMember',
     tool: 'ban_member',
     summary: "Bans an author from all the creator's communities (this mode); hideContent hides everything they wrote",
-    description: 'A banned person is refused in the member area of every membership and cannot write. Hiding runs after the answer (a consumer walks what they wrote).',
+    description:
+      'A banned person is refused in the member area of every membership and cannot write. Hiding runs after the answer (a consumer walks what they wrote).',
     tags,
     method: 'POST',
     path: '/memberships/members/ban',

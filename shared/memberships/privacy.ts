@@ -49,7 +49,8 @@ const membershipsPart: PrivacyPart = {
 const communityPart: PrivacyPart = {
   name: 'community',
   async *export(deps, scope, subject) {
-    for await (const page of contentOf(deps, scope, subject.email)) yield page.map(({ entity, record }) => ({ kind: entity === 'CommunityThread' ? 'thread' : 'reply', ...record }));
+    for await (const page of contentOf(deps, scope, subject.email))
+      yield page.map(({ entity, record }) => ({ kind: entity === 'CommunityThread' ? 'thread' : 'reply', ...record }));
   },
   async erase(deps, scope, subject) {
     const pseudonym = erasedAuthor(subject.customerId);

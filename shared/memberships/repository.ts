@@ -2,7 +2,17 @@ import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { toRecord, type Store, type TransactOp } from '../store/store';
 import { isConditionFailed } from '../store/conditional';
-import { MEMBER, MEMBER_COUNTS, MEMBERSHIP, NOTIFIED, POST, type MemberPostRecord, type MemberRecord, type MemberStatus, type MembershipRecord } from './records';
+import {
+  MEMBER,
+  MEMBER_COUNTS,
+  MEMBERSHIP,
+  NOTIFIED,
+  POST,
+  type MemberPostRecord,
+  type MemberRecord,
+  type MemberStatus,
+  type MembershipRecord,
+} from './records';
 
 // Layout, built for hundreds of thousands of members per membership (no request reads a whole
 // partition; each list is one page of one query):
@@ -20,7 +30,12 @@ const statusIndex = (scope: Scope, membershipId: string, member: MemberRecord) =
 
 const membershipItem = (scope: Scope, m: MembershipRecord) => toItem(membershipKey(scope, m._id), 'Membership', m);
 const memberItem = (scope: Scope, membershipId: string, member: MemberRecord) =>
-  toItem(memberKey(scope, membershipId, member.email), 'Member', { ...member, membershipId, search: `${member.email} ${member.name ?? ''}`.toLowerCase() }, { indexes: [statusIndex(scope, membershipId, member)] });
+  toItem(
+    memberKey(scope, membershipId, member.email),
+    'Member',
+    { ...member, membershipId, search: `${member.email} ${member.name ?? ''}`.toLowerCase() },
+    { indexes: [statusIndex(scope, membershipId, member)] },
+  );
 
 const stripMember = (item: Record<string, unknown> | undefined) => {
   const record = toRecord<MemberRecord & { membershipId?: string; search?: string }>(item);
@@ -109,13 +124,20 @@ export const memberWrites = {
 
 const postKey = (scope: Scope, membershipId: string, postId: string) => keys.child(scope, MEMBERSHIP, membershipId, POST, postId);
 /** A notification batch's claimed-batch marker (shared/store/claimed-batch.ts): the at-most-once guard. */
-export const notifyBatchKey = (scope: Scope, membershipId: string, postId: string, batch: number) => keys.child(scope, MEMBERSHIP, membershipId, NOTIFIED, `${postId}#${String(batch).padStart(8, '0')}`);
+export const notifyBatchKey = (scope: Scope, membershipId: string, postId: string, batch: number) =>
+  keys.child(scope, MEMBERSHIP, membershipId, NOTIFIED, `${postId}#${String(batch).padStart(8, '0')}`);
 
 export async function getPost(store: Store, scope: Scope, membershipId: string, postId: string, consistent = false): Promise<MemberPostRecord | undefined> {
   return toRecord<MemberPostRecord>(await store.get(postKey(scope, membershipId, postId), { consistent }));
 }
 
-export async function listPosts(store: Store, scope: Scope, membershipId: string, filter: { status?: 'draft' | 'published' }, page: { limit: number; cursor?: string }) {
+export async function listPosts(
+  store: Store,
+  scope: Scope,
+  membershipId: string,
+  filter: { status?: 'draft' | 'published' },
+  page: { limit: number; cursor?: string },
+) {
   const result = await store.query({
     pk: keys.children(scope, MEMBERSHIP, membershipId, POST),
     limit: page.limit,
@@ -126,7 +148,10 @@ export async function listPosts(store: Store, scope: Scope, membershipId: string
 }
 
 export const postWrites = {
-  create: (scope: Scope, post: MemberPostRecord): TransactOp => ({ put: toItem(postKey(scope, post.membershipId, post._id), 'MemberPost', post), condition: 'attribute_not_exists(PK)' }),
+  create: (scope: Scope, post: MemberPostRecord): TransactOp => ({
+    put: toItem(postKey(scope, post.membershipId, post._id), 'MemberPost', post),
+    condition: 'attribute_not_exists(PK)',
+  }),
   replace: (scope: Scope, post: MemberPostRecord, readUpdatedAt: string): TransactOp => ({
     put: toItem(postKey(scope, post.membershipId, post._id), 'MemberPost', post),
     condition: 'attribute_exists(PK) AND #updatedAt = :readUpdatedAt',
@@ -137,13 +162,25 @@ export const postWrites = {
 };
 
 /** Takes the notification's batch if it is still that batch and no live worker holds it. */
-export async function claimNotifyBatch(store: Store, scope: Scope, membershipId: string, postId: string, batch: number, nowMs: number, leaseUntil: number): Promise<MemberPostRecord | undefined> {
+export async function claimNotifyBatch(
+  store: Store,
+  scope: Scope,
+  membershipId: string,
+  postId: string,
+  batch: number,
+  nowMs: number,
+  leaseUntil: number,
+): Promise<MemberPostRecord | undefined> {
   try {
-    const item = await store.update(postKey(scope, membershipId, postId), { set: { leaseUntil, notifyState: 'sending' } }, {
-      condition: 'attribute_exists(PK) AND #batch = :batch AND #lease < :now AND #state IN (:pending, :sending)',
-      names: { '#batch': 'notifyBatch', '#lease': 'leaseUntil', '#state': 'notifyState' },
-      values: { ':batch': batch, ':now': nowMs, ':pending': 'pending', ':sending': 'sending' },
-    });
+    const item = await store.update(
+      postKey(scope, membershipId, postId),
+      { set: { leaseUntil, notifyState: 'sending' } },
+      {
+        condition: 'attribute_exists(PK) AND #batch = :batch AND #lease < :now AND #state IN (:pending, :sending)',
+        names: { '#batch': 'notifyBatch', '#lease': 'leaseUntil', '#state': 'notifyState' },
+        values: { ':batch': batch, ':now': nowMs, ':pending': 'pending', ':sending': 'sending' },
+      },
+    );
     return toRecord<MemberPostRecord>(item as Record<string, unknown>);
   } catch (error) {
     if (isConditionFailed(error)) return undefined;
@@ -153,17 +190,27 @@ export async function claimNotifyBatch(store: Store, scope: Scope, membershipId:
 
 /** Records the batch's progress and hands the next batch on (or finishes). */
 export async function advanceNotifyBatch(store: Store, scope: Scope, post: MemberPostRecord, progress: { cursor: string | null; sent: number; done: boolean }) {
-  await store.update(postKey(scope, post.membershipId, post._id), {
-    set: { notifyCursor: progress.cursor, notifyBatch: post.notifyBatch + 1, leaseUntil: 0, ...(progress.done ? { notifyState: 'sent' } : {}) },
-    add: { notifiedCount: progress.sent },
-  }, { condition: '#batch = :batch', names: { '#batch': 'notifyBatch' }, values: { ':batch': post.notifyBatch } });
+  await store.update(
+    postKey(scope, post.membershipId, post._id),
+    {
+      set: { notifyCursor: progress.cursor, notifyBatch: post.notifyBatch + 1, leaseUntil: 0, ...(progress.done ? { notifyState: 'sent' } : {}) },
+      add: { notifiedCount: progress.sent },
+    },
+    { condition: '#batch = :batch', names: { '#batch': 'notifyBatch' }, values: { ':batch': post.notifyBatch } },
+  );
 }
 
 /** Gives a failed batch back at once (the queue's retry may take it without waiting for the lease). */
 export async function releaseNotifyLease(store: Store, scope: Scope, post: MemberPostRecord) {
-  await store.update(postKey(scope, post.membershipId, post._id), { set: { leaseUntil: 0 } }, { condition: '#batch = :batch', names: { '#batch': 'notifyBatch' }, values: { ':batch': post.notifyBatch } }).catch((error) => {
-    if (!isConditionFailed(error)) throw error;
-  });
+  await store
+    .update(
+      postKey(scope, post.membershipId, post._id),
+      { set: { leaseUntil: 0 } },
+      { condition: '#batch = :batch', names: { '#batch': 'notifyBatch' }, values: { ':batch': post.notifyBatch } },
+    )
+    .catch((error) => {
+      if (!isConditionFailed(error)) throw error;
+    });
 }
 
 /**

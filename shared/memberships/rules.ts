@@ -100,6 +100,9 @@ export function countDelta(change: MemberChange, wasNew: boolean): { active: num
 }
 
 export const personName = (first: unknown, last: unknown): string | null => {
-  const name = [first, last].filter((p) => typeof p === 'string' && p.trim()).join(' ').trim();
+  const name = [first, last]
+    .filter((p) => typeof p === 'string' && p.trim())
+    .join(' ')
+    .trim();
   return name || null;
 };

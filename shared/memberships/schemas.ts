@@ -8,7 +8,13 @@ export const membershipCreateBody = z.strictObject({
   name: z.string().check(z.trim(), z.minLength(1, 'name is required'), z.maxLength(120)),
   offerIds: z._default(idList, []),
   productIds: z._default(idList, []),
-  productBuyersJoin: z.optional(z.boolean()).check(z.describe('Buyers of productIds become members too (lifetime, until a full refund). Off by default: members are the subscribers of offerIds, as the spec says')),
+  productBuyersJoin: z
+    .optional(z.boolean())
+    .check(
+      z.describe(
+        'Buyers of productIds become members too (lifetime, until a full refund). Off by default: members are the subscribers of offerIds, as the spec says',
+      ),
+    ),
   communityEnabled: z.optional(z.boolean()),
   postEmailsEnabled: z.optional(z.boolean()),
 });
@@ -127,7 +133,11 @@ export const threadCreateBody = z.strictObject({
 
 export const replyCreateBody = z.strictObject({ body: z.string().check(z.trim(), z.minLength(1, 'body is required'), z.maxLength(10_000)) });
 
-export const threadModerateBody = z.strictObject({ hidden: z.optional(z.boolean()), locked: z.optional(z.boolean()), pinned: z.optional(z.boolean()) }).check(z.refine((b) => b.hidden !== undefined || b.locked !== undefined || b.pinned !== undefined, { message: 'Give at least one of hidden, locked, pinned' }));
+export const threadModerateBody = z
+  .strictObject({ hidden: z.optional(z.boolean()), locked: z.optional(z.boolean()), pinned: z.optional(z.boolean()) })
+  .check(
+    z.refine((b) => b.hidden !== undefined || b.locked !== undefined || b.pinned !== undefined, { message: 'Give at least one of hidden, locked, pinned' }),
+  );
 
 export const replyModerateBody = z.strictObject({ hidden: z.boolean() });
 
@@ -161,7 +171,10 @@ export const threadPageSchema = z.object({ data: z.array(threadSchema), nextCurs
 export const threadDetailSchema = z.extend(threadSchema, { replies: z.object({ data: z.array(replySchema), nextCursor: z.nullable(z.string()) }) });
 export const deletedSchema = z.object({ _id: z.string(), deleted: z.literal(true) });
 
-export const banBody = z.strictObject({ email: z.string().check(z.trim(), z.email('email must be an email address'), z.maxLength(320)), hideContent: z._default(z.boolean(), false) });
+export const banBody = z.strictObject({
+  email: z.string().check(z.trim(), z.email('email must be an email address'), z.maxLength(320)),
+  hideContent: z._default(z.boolean(), false),
+});
 export const unbanBody = z.strictObject({ email: z.string().check(z.trim(), z.email('email must be an email address'), z.maxLength(320)) });
 export const banSchema = z.object({ email: z.string(), banned: z.literal(true), hideContent: z.boolean(), bannedAt: z.string() });
 export const unbanSchema = z.object({ email: z.string(), banned: z.literal(false) });

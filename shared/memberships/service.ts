@@ -34,11 +34,15 @@ export const presentMembership = (m: MembershipRecord, counts?: { active: number
 
 /** Ids must be the caller's, of the key's mode, and not deleted: the same 400 for any other. */
 async function checkReferences(ctx: MembershipCtx, input: MembershipInput, current?: MembershipRecord) {
-  for (const [field, ids] of [['offerIds', input.offerIds], ['productIds', input.productIds]] as const) {
+  for (const [field, ids] of [
+    ['offerIds', input.offerIds],
+    ['productIds', input.productIds],
+  ] as const) {
     for (const [index, id] of (ids ?? []).entries()) {
       if ((field === 'offerIds' ? current?.offerIds : current?.productIds)?.includes(id)) continue;
       const record = isObjectId(id) ? await (field === 'offerIds' ? lookupOffer(ctx, ctx.scope, id) : lookupProduct(ctx, ctx.scope, id)) : undefined;
-      if (!record || record.deletedAt) throw badRequest(`${field}.${index}: ${field === 'offerIds' ? 'subscription offer' : 'product'} ${id} not found`, { field: `${field}.${index}` });
+      if (!record || record.deletedAt)
+        throw badRequest(`${field}.${index}: ${field === 'offerIds' ? 'subscription offer' : 'product'} ${id} not found`, { field: `${field}.${index}` });
     }
   }
 }
@@ -55,7 +59,10 @@ export async function createMembership(ctx: MembershipCtx, input: Required<Pick<
   const record: MembershipRecord = {
     _id: objectId(ctx.clock),
     name: input.name.trim(),
-    slug: uniqueSlug(input.name, existing.map((m) => m.slug)),
+    slug: uniqueSlug(
+      input.name,
+      existing.map((m) => m.slug),
+    ),
     offerIds,
     productIds,
     productBuyersJoin: input.productBuyersJoin === true,
@@ -88,7 +95,12 @@ export async function readMembership(ctx: MembershipCtx, id: string) {
 }
 
 /** Read, merge, write guarded by `updatedAt`; a change of offers, products or status re-derives members. */
-async function changeMembership(ctx: MembershipCtx, id: string, apply: (m: MembershipRecord, now: string) => Promise<MembershipRecord> | MembershipRecord, reason: LeaveReason) {
+async function changeMembership(
+  ctx: MembershipCtx,
+  id: string,
+  apply: (m: MembershipRecord, now: string) => Promise<MembershipRecord> | MembershipRecord,
+  reason: LeaveReason,
+) {
   for (let attempt = 1; ; attempt++) {
     const current = await requireMembership(ctx, ctx.scope, id);
     const next = await apply(current, ctx.clock.now().toISOString());
@@ -123,7 +135,11 @@ export async function updateMembership(ctx: MembershipCtx, id: string, input: Me
       await checkReferences(ctx, { offerIds, productIds }, current);
       let slug = current.slug;
       const name = input.name?.trim() ?? current.name;
-      if (name !== current.name) slug = uniqueSlug(name, (await listMemberships(ctx.store, ctx.scope)).filter((m) => m._id !== id).map((m) => m.slug));
+      if (name !== current.name)
+        slug = uniqueSlug(
+          name,
+          (await listMemberships(ctx.store, ctx.scope)).filter((m) => m._id !== id).map((m) => m.slug),
+        );
       const next: MembershipRecord = {
         ...current,
         name,
@@ -142,11 +158,21 @@ export async function updateMembership(ctx: MembershipCtx, id: string, input: Me
 }
 
 export async function archiveMembership(ctx: MembershipCtx, id: string) {
-  return changeMembership(ctx, id, (current, now) => (current.status === 'archived' ? current : { ...current, status: 'archived', archivedAt: now, updatedAt: now }), 'membership_closed');
+  return changeMembership(
+    ctx,
+    id,
+    (current, now) => (current.status === 'archived' ? current : { ...current, status: 'archived', archivedAt: now, updatedAt: now }),
+    'membership_closed',
+  );
 }
 
 export async function reopenMembership(ctx: MembershipCtx, id: string) {
-  return changeMembership(ctx, id, (current, now) => (current.status === 'active' ? current : { ...current, status: 'active', archivedAt: null, updatedAt: now }), 'membership_changed');
+  return changeMembership(
+    ctx,
+    id,
+    (current, now) => (current.status === 'active' ? current : { ...current, status: 'active', archivedAt: null, updatedAt: now }),
+    'membership_changed',
+  );
 }
 
 // ---- members ----
@@ -166,7 +192,11 @@ const PAGE_WALK_LIMIT = 50;
  * One page of members. `cursor` (from `nextCursor`) is the way through large lists; `page` walks
  * the pages before it (at most 50 pages deep) for clients that count pages.
  */
-export async function listMembershipMembers(ctx: MembershipCtx, id: string, query: { status?: MemberStatus; q?: string; page: number; limit: number; cursor?: string }) {
+export async function listMembershipMembers(
+  ctx: MembershipCtx,
+  id: string,
+  query: { status?: MemberStatus; q?: string; page: number; limit: number; cursor?: string },
+) {
   await requireMembership(ctx, ctx.scope, id);
   if (query.page > PAGE_WALK_LIMIT && !query.cursor) throw badRequest(`page: at most ${PAGE_WALK_LIMIT}; use nextCursor to go further`, { field: 'page' });
   let cursor = query.cursor;
@@ -188,7 +218,12 @@ async function countsView(ctx: MembershipCtx, id: string) {
  * Applies a source change to one member row, with its event and counters in one transaction.
  * A concurrent change makes the conditional write fail, and the change is recomputed on the fresh row.
  */
-export async function changeMember(deps: Deps, scope: Scope, membership: MembershipRecord, update: SourceUpdate): Promise<'joined' | 'left' | 'update' | 'none'> {
+export async function changeMember(
+  deps: Deps,
+  scope: Scope,
+  membership: MembershipRecord,
+  update: SourceUpdate,
+): Promise<'joined' | 'left' | 'update' | 'none'> {
   for (let attempt = 1; ; attempt++) {
     const current = await getMember(deps.store, scope, membership._id, update.email);
     const change = applySources(current, update);
@@ -197,7 +232,11 @@ export async function changeMember(deps: Deps, scope: Scope, membership: Members
     const delta = countDelta(change, !current);
     if (delta.active || delta.ended) ops.push(memberWrites.counts(scope, membership._id, delta));
     if (change.kind === 'joined' || change.kind === 'left') {
-      ops.push(outboxPut(newEvent(scope, deps.clock, change.kind === 'joined' ? 'member.joined' : 'member.left', memberEventData(membership, change.next, change.kind))));
+      ops.push(
+        outboxPut(
+          newEvent(scope, deps.clock, change.kind === 'joined' ? 'member.joined' : 'member.left', memberEventData(membership, change.next, change.kind)),
+        ),
+      );
     }
     try {
       await deps.store.transact(ops);
@@ -233,7 +272,14 @@ async function applySubscriber(deps: Deps, scope: Scope, membership: MembershipR
   const email = normEmail(sub.buyerEmail)!;
   const now = deps.clock.now().toISOString();
   const name = personName(sub.firstName, sub.lastName);
-  await changeMember(deps, scope, membership, sub.active ? { email, name, add: [source], now, reason: 'subscription_ended' } : { email, name, remove: (s) => s === source, now, reason: 'subscription_ended' });
+  await changeMember(
+    deps,
+    scope,
+    membership,
+    sub.active
+      ? { email, name, add: [source], now, reason: 'subscription_ended' }
+      : { email, name, remove: (s) => s === source, now, reason: 'subscription_ended' },
+  );
 }
 
 /** A one-time sale of a listed product grants access; a full refund takes it back. */
@@ -246,14 +292,23 @@ export async function onOrderEvent(deps: Deps, event: DomainEvent) {
   if (!email) return;
   const scope = { accountId: event.accountId, mode: event.mode };
   // Only memberships whose seller made product buyers members (productBuyersJoin, off by default).
-  const memberships = (await listMemberships(deps.store, scope)).filter((m) => m.status === 'active' && m.productBuyersJoin === true && m.productIds.includes(product.id!));
+  const memberships = (await listMemberships(deps.store, scope)).filter(
+    (m) => m.status === 'active' && m.productBuyersJoin === true && m.productIds.includes(product.id!),
+  );
   const source = productSource(product.id, order.id);
   const refunded = event.type === 'order.refunded';
   if (refunded && !(event.data.refund as { full?: boolean } | undefined)?.full) return;
   const now = deps.clock.now().toISOString();
   const name = personName(customer?.firstName, customer?.lastName);
   for (const membership of memberships) {
-    await changeMember(deps, scope, membership, refunded ? { email, name, remove: (s) => s === source, now, reason: 'subscription_ended' } : { email, name, add: [source], now, reason: 'subscription_ended' });
+    await changeMember(
+      deps,
+      scope,
+      membership,
+      refunded
+        ? { email, name, remove: (s) => s === source, now, reason: 'subscription_ended' }
+        : { email, name, add: [source], now, reason: 'subscription_ended' },
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import * as z from '../platform/zod';
 import type { BusConsumer, JobHandler, QueueDeclaration } from '../platform/capability';
 import { logger } from '../platform/logger';
-import { kickOffNotify, NOTIFY_EVENT, NOTIFY_QUEUE, NOTIFY_WATCHDOG_JOB, processNotifyBatch, watchNotify } from './posts/notify';
+import { kickOffNotify, NOTIFY_EVENT, type NOTIFY_QUEUE, NOTIFY_WATCHDOG_JOB, processNotifyBatch, watchNotify } from './posts/notify';
 
 const scopeSchema = z.object({ accountId: z.string(), mode: z.enum(['live', 'test']) });
 const batchMessage = z.object({ scope: scopeSchema, membershipId: z.string(), postId: z.string(), batch: z.number().check(z.int(), z.minimum(0)) });

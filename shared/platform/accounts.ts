@@ -13,11 +13,7 @@ export const hashKey = (key: string) => createHash('sha256').update(key).digest(
 
 export const KEY_PATTERN = /^pk_(live|test)_[0-9A-Za-z]{32}$/;
 
-export async function createAccount(
-  store: Store,
-  clock: Clock,
-  input: { email: string; name?: string; plan?: Plan; currency?: string },
-): Promise<Account> {
+export async function createAccount(store: Store, clock: Clock, input: { email: string; name?: string; plan?: Plan; currency?: string }): Promise<Account> {
   const account: Account = {
     accountId: objectId(clock),
     email: input.email,
@@ -27,9 +23,15 @@ export async function createAccount(
     senderVerified: true,
     createdAt: clock.now().toISOString(),
   };
-  await store.put(accountEntity.item(accountEntity.declaration.key(account.accountId), account, {
-      indexes: [accountEntity.declaration.indexes!.all!.key(account.accountId), accountEntity.declaration.indexes!.byOwnerEmail!.key(account.email, account.accountId)],
-    }), { ifNotExists: true });
+  await store.put(
+    accountEntity.item(accountEntity.declaration.key(account.accountId), account, {
+      indexes: [
+        accountEntity.declaration.indexes!.all!.key(account.accountId),
+        accountEntity.declaration.indexes!.byOwnerEmail!.key(account.email, account.accountId),
+      ],
+    }),
+    { ifNotExists: true },
+  );
   return account;
 }
 
@@ -48,8 +50,20 @@ export async function updateAccount(store: Store, accountId: string, change: Par
 /** Creates an API key; its text is returned once and only its hash is stored. */
 export async function createApiKey(store: Store, clock: Clock, accountId: string, mode: Mode, name?: string): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = `pk_${mode}_${randomBase62(32)}`;
-  const record: ApiKeyRecord = { keyId: objectId(clock), accountId, mode, hint: key.slice(0, 12), createdAt: clock.now().toISOString(), ...(name ? { name } : {}) };
-  await store.put(apiKeyEntity.item(apiKeyEntity.declaration.key(hashKey(key)), record, { indexes: [apiKeyEntity.declaration.indexes!.ofAccount!.key(accountId, record.keyId)] }), { ifNotExists: true });
+  const record: ApiKeyRecord = {
+    keyId: objectId(clock),
+    accountId,
+    mode,
+    hint: key.slice(0, 12),
+    createdAt: clock.now().toISOString(),
+    ...(name ? { name } : {}),
+  };
+  await store.put(
+    apiKeyEntity.item(apiKeyEntity.declaration.key(hashKey(key)), record, {
+      indexes: [apiKeyEntity.declaration.indexes!.ofAccount!.key(accountId, record.keyId)],
+    }),
+    { ifNotExists: true },
+  );
   return { key, record };
 }
 

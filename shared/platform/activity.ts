@@ -119,7 +119,17 @@ export async function recordActivity<T>(
   generic: Omit<ActivityEntry, '_id' | 'at' | 'actor'>,
   run: () => Promise<T>,
 ): Promise<T> {
-  const recording: Recording = { scope, clock: deps.clock, actor: actorOf(actor), ip: generic.ip, generic, committed: false, wrote: false, described: false, open: true };
+  const recording: Recording = {
+    scope,
+    clock: deps.clock,
+    actor: actorOf(actor),
+    ip: generic.ip,
+    generic,
+    committed: false,
+    wrote: false,
+    described: false,
+    open: true,
+  };
   const withTarget = (id: string | undefined) => (generic.target.id || !id ? generic : { ...generic, target: { ...generic.target, id } });
   const companion = {
     pending: (ops: TransactOp[]) => {
@@ -146,7 +156,11 @@ export async function recordActivity<T>(
  * One page of the log, newest first. `before` is an entry id (the last one of the previous page)
  * or an ISO time: entries strictly older are listed.
  */
-export async function listActivity(store: Store, scope: Scope, options: { before?: string; limit: number }): Promise<{ entries: ActivityEntry[]; nextBefore: string | null }> {
+export async function listActivity(
+  store: Store,
+  scope: Scope,
+  options: { before?: string; limit: number },
+): Promise<{ entries: ActivityEntry[]; nextBefore: string | null }> {
   let before: string | undefined;
   if (options.before) {
     if (/^[0-9a-f]{24}$/.test(options.before)) before = options.before;
@@ -154,7 +168,9 @@ export async function listActivity(store: Store, scope: Scope, options: { before
       const ms = Date.parse(options.before);
       if (Number.isNaN(ms)) throw badRequest('before: an activity id or an ISO 8601 time', { field: 'before' });
       // Ids start with the creation second in hex: every id of an earlier second sorts below.
-      before = Math.floor(ms / 1000).toString(16).padStart(8, '0');
+      before = Math.floor(ms / 1000)
+        .toString(16)
+        .padStart(8, '0');
     }
   }
   const page = await store.query({ pk: keys.collection(scope, ACTIVITY), before, limit: options.limit });
@@ -177,7 +193,10 @@ export interface ActivityFilter {
 export const ACTIVITY_SCAN_BUDGET = 1000;
 const ACTIVITY_READ = 100;
 
-const idPrefixOf = (date: Date) => Math.floor(date.getTime() / 1000).toString(16).padStart(8, '0');
+const idPrefixOf = (date: Date) =>
+  Math.floor(date.getTime() / 1000)
+    .toString(16)
+    .padStart(8, '0');
 
 export function activityMatches(entry: ActivityEntry, filter: ActivityFilter): boolean {
   if (filter.action && entry.action !== filter.action) return false;
@@ -209,7 +228,8 @@ export async function queryActivity(
   filter: ActivityFilter,
   page: { cursor?: string; limit: number },
 ): Promise<{ entries: ActivityEntry[]; next: string | null }> {
-  if (page.cursor !== undefined && !/^[0-9a-f]{24}$/.test(page.cursor)) throw badRequest('cursor: use the `next` value of the previous page', { field: 'cursor' });
+  if (page.cursor !== undefined && !/^[0-9a-f]{24}$/.test(page.cursor))
+    throw badRequest('cursor: use the `next` value of the previous page', { field: 'cursor' });
   const lower = filter.from ? idPrefixOf(filter.from) : '0';
   // '~' sorts after every hex id; an id of the `to` second is kept (its suffix sorts below 'g').
   const top = filter.to ? `${idPrefixOf(filter.to)}g` : '~';

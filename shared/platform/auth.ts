@@ -45,7 +45,10 @@ async function fromApiKey(deps: Deps, token: string): Promise<{ principal: Princ
   if (!record || record.revokedAt) return undefined;
   const account = await getAccount(deps.store, record.accountId);
   if (!account) return undefined;
-  return { principal: { scope: { accountId: account.accountId, mode: record.mode }, account, actor: { type: 'owner_key', keyId: record.keyId } }, keyId: record.keyId };
+  return {
+    principal: { scope: { accountId: account.accountId, mode: record.mode }, account, actor: { type: 'owner_key', keyId: record.keyId } },
+    keyId: record.keyId,
+  };
 }
 
 /**

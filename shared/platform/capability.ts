@@ -106,7 +106,10 @@ export interface ControlRoute<H extends LocalRuntimeHandle = LocalRuntimeHandle>
   /** The body is bytes (`raw`), not JSON: the local blob's part uploads. */
   rawBody?: true;
   /** A string body with a `content-type` header is sent as is (a local page); anything else as JSON. */
-  handle(runtime: H, input: { params: Record<string, string>; query: Record<string, string>; body: Record<string, unknown>; raw?: Buffer }): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>;
+  handle(
+    runtime: H,
+    input: { params: Record<string, string>; query: Record<string, string>; body: Record<string, unknown>; raw?: Buffer },
+  ): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>;
 }
 
 /** What the local runtime offers a port built for it. */

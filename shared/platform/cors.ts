@@ -54,7 +54,13 @@ export const preflightHeaders = (route: PreflightRoute): Record<string, string> 
 
 const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
 const mergePolicies = (a: CorsPolicy, b: CorsPolicy): CorsPolicy =>
-  a === b ? a : { allowHeaders: union(a.allowHeaders, b.allowHeaders), exposeHeaders: union(a.exposeHeaders, b.exposeHeaders), maxAgeSeconds: Math.min(a.maxAgeSeconds, b.maxAgeSeconds) };
+  a === b
+    ? a
+    : {
+        allowHeaders: union(a.allowHeaders, b.allowHeaders),
+        exposeHeaders: union(a.exposeHeaders, b.exposeHeaders),
+        maxAgeSeconds: Math.min(a.maxAgeSeconds, b.maxAgeSeconds),
+      };
 
 /** The route key API Gateway and the local runtime give a preflight. */
 export const preflightRouteKey = (path: string) => `OPTIONS ${path}`;

@@ -26,7 +26,11 @@ export const accountEntity = defineEntity<Account>()({
   keyArgs: ['accountId'],
   indexes: {
     all: { index: 'GSI1', key: keys.accountIndex, args: ['accountId'] },
-    byOwnerEmail: { index: 'GSI2', key: (email: string, accountId: string) => keys.personIndex(email.trim().toLowerCase(), `OWNER#${accountId}`), args: ['email', 'accountId'] },
+    byOwnerEmail: {
+      index: 'GSI2',
+      key: (email: string, accountId: string) => keys.personIndex(email.trim().toLowerCase(), `OWNER#${accountId}`),
+      args: ['email', 'accountId'],
+    },
   },
   patterns: {
     byId: { kind: 'get', summary: 'Get account', key: keys.account, args: ['accountId'] },
@@ -77,10 +81,20 @@ export const memberAccessEntity = defineEntity<MemberAccessItem>()({
   key: (scope: Scope, memberId: string) => keys.entity(scope, 'MEMBER_ACCESS', memberId),
   keyArgs: ['scope', 'memberId'],
   indexes: {
-    ofPerson: { index: 'GSI2', key: (email: string, scope: Scope, memberId: string) => keys.personIndex(email.trim().toLowerCase(), `MEMBER#${scope.accountId}#${scope.mode}#${memberId}`), args: ['email', 'scope', 'memberId'] },
+    ofPerson: {
+      index: 'GSI2',
+      key: (email: string, scope: Scope, memberId: string) =>
+        keys.personIndex(email.trim().toLowerCase(), `MEMBER#${scope.accountId}#${scope.mode}#${memberId}`),
+      args: ['email', 'scope', 'memberId'],
+    },
   },
   patterns: {
-    byId: { kind: 'get', summary: "A team member's grant (every request made with a member's session token)", key: (scope: Scope, memberId: string) => keys.entity(scope, 'MEMBER_ACCESS', memberId), args: ['scope', 'memberId'] },
+    byId: {
+      kind: 'get',
+      summary: "A team member's grant (every request made with a member's session token)",
+      key: (scope: Scope, memberId: string) => keys.entity(scope, 'MEMBER_ACCESS', memberId),
+      args: ['scope', 'memberId'],
+    },
     ofPerson: {
       kind: 'query',
       summary: 'Team grants of an email across stores (dashboard sign-in)',
@@ -113,7 +127,7 @@ export const dashboardSessionEntity = defineEntity<DashboardSessionRecord>()({
       key: (sid: string) => keys.capability('DASHSESSION', sid),
       args: ['sid'],
       consistent: true,
-      notes: 'consistent read, so a sign-out applies to the very next request; TTL at the tokens\' expiry',
+      notes: "consistent read, so a sign-out applies to the very next request; TTL at the tokens' expiry",
     },
   },
 });
@@ -125,7 +139,13 @@ export const rateWindowEntity = defineEntity<{ count: number }>()({
   key: keys.rateWindow,
   keyArgs: ['accountId', 'window start'],
   patterns: {
-    previousWindow: { kind: 'get', key: keys.rateWindow, args: ['accountId', 'previous window start'], consistent: true, summary: 'Requests admitted in the previous minute (sliding estimate)' },
+    previousWindow: {
+      kind: 'get',
+      key: keys.rateWindow,
+      args: ['accountId', 'previous window start'],
+      consistent: true,
+      summary: 'Requests admitted in the previous minute (sliding estimate)',
+    },
   },
   summary: 'Count requests per account and minute; blocks of tokens are reserved with a conditional ADD',
   notes: 'conditional ADD per block, TTL 3 min',
@@ -180,4 +200,3 @@ export const erasedEmailEntity = defineEntity<ErasedEmailRecord>()({
     byHash: { kind: 'get', summary: 'Do-not-recreate list: an erased email (imports, late events)', key: erasedEmailKey, args: ['scope', 'sha256(email)'] },
   },
 });
-

@@ -34,8 +34,7 @@ export const badRequest = (message: string, options?: ApiErrorOptions) => new Ap
 export const unauthorized = (message = 'Missing or invalid API key') => new ApiError(401, message);
 export const forbidden = (message: string, options?: ApiErrorOptions) => new ApiError(403, message, options);
 export const notFound = (what = 'Record') => new ApiError(404, `${what} not found`);
-export const conflict = (message: string, code?: string, details?: Record<string, unknown>) =>
-  new ApiError(409, message, { code, details });
+export const conflict = (message: string, code?: string, details?: Record<string, unknown>) => new ApiError(409, message, { code, details });
 export const badGateway = (message: string, code?: string) => new ApiError(502, message, { code });
 export const notImplemented = (message: string) => new ApiError(501, message);
 

@@ -44,7 +44,14 @@ export function newEvent(scope: Scope, clock: Clock, type: string, data: Record<
  */
 export function outboxPut(event: DomainEvent): TransactOp {
   const scope = { accountId: event.accountId, mode: event.mode };
-  return putNew(toItem(keys.outbox(scope, event.id), OUTBOX_ENTITY, { eventType: event.type, event: JSON.stringify(event) }, { expiresAt: event.created + OUTBOX_RETENTION_SECONDS }));
+  return putNew(
+    toItem(
+      keys.outbox(scope, event.id),
+      OUTBOX_ENTITY,
+      { eventType: event.type, event: JSON.stringify(event) },
+      { expiresAt: event.created + OUTBOX_RETENTION_SECONDS },
+    ),
+  );
 }
 
 /**

@@ -25,4 +25,3 @@ export interface InvoiceDocument {
   refundedCents: number;
   testMode: boolean;
 }
-

@@ -25,9 +25,13 @@ export async function getMemberAccess(store: Store, scope: Scope, memberId: stri
 }
 
 export const memberAccessPut = (scope: Scope, access: MemberAccess): TransactOp => ({
-  put: memberAccessEntity.item(memberAccessEntity.declaration.key(scope, access.memberId), { ...access, accountId: scope.accountId, mode: scope.mode }, {
-    indexes: [memberAccessEntity.declaration.indexes!.ofPerson!.key(access.email, scope, access.memberId)],
-  }),
+  put: memberAccessEntity.item(
+    memberAccessEntity.declaration.key(scope, access.memberId),
+    { ...access, accountId: scope.accountId, mode: scope.mode },
+    {
+      indexes: [memberAccessEntity.declaration.indexes!.ofPerson!.key(access.email, scope, access.memberId)],
+    },
+  ),
 });
 
 export const memberAccessDelete = (scope: Scope, memberId: string): TransactOp => ({ delete: memberAccessEntity.declaration.key(scope, memberId) });

@@ -1,4 +1,4 @@
-import * as z from './zod';
+import type * as z from './zod';
 import type { OperationContext, PublicContext } from './context';
 import type { OperationAccess } from './permissions';
 import type { Plan } from './plans';

@@ -11,7 +11,9 @@ import type { QueryPage } from '../store/store';
 
 /** `limit` (1..max, default `fallback`) and `cursor` of a list's query. */
 export const pageQuery = (fallback: number, max: number) => ({
-  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(max)), fallback).check(z.describe(`Rows per page, at most ${max} (default ${fallback})`)),
+  limit: z
+    ._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(max)), fallback)
+    .check(z.describe(`Rows per page, at most ${max} (default ${fallback})`)),
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))).check(z.describe('`nextCursor` of the previous page')),
 });
 
@@ -29,7 +31,11 @@ const MAX_ROUNDS = 10;
  * is still missing, so the cursor is always exactly after the last item answered. After
  * MAX_ROUNDS reads it answers what it found, fewer than `limit`, with a cursor to go on.
  */
-export async function collectPage<T>(read: (limit: number, cursor: string | undefined) => Promise<QueryPage<T>>, limit: number, cursor?: string): Promise<Page<T>> {
+export async function collectPage<T>(
+  read: (limit: number, cursor: string | undefined) => Promise<QueryPage<T>>,
+  limit: number,
+  cursor?: string,
+): Promise<Page<T>> {
   const items: T[] = [];
   let next = cursor;
   for (let round = 0; round < MAX_ROUNDS && items.length < limit; round++) {
@@ -42,7 +48,11 @@ export async function collectPage<T>(read: (limit: number, cursor: string | unde
 }
 
 /** Headers of an array-shaped page: the cursor, and the next page's address in `Link`. */
-export function nextPageHeaders(nextCursor: string | null, request: { baseUrl: string; path: string }, query: Record<string, string | number | undefined>): Record<string, string> {
+export function nextPageHeaders(
+  nextCursor: string | null,
+  request: { baseUrl: string; path: string },
+  query: Record<string, string | number | undefined>,
+): Record<string, string> {
   if (!nextCursor) return {};
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined && name !== 'cursor') params.set(name, String(value));

@@ -76,7 +76,7 @@ export function operationAccess(operation: { area?: OperationAccess; tags?: stri
 /** Who is acting: the owner through an API key, or a team member through a session token. */
 export type Actor =
   /** `staff`: the service's own operators acting for the account (a session token minted by the admin CLI). */
-  | { type: 'owner_key'; staff?: true; /** The API key it came through (absent for an owner's session token). */ keyId?: string }
+  | { type: 'owner_key'; staff?: true /** The API key it came through (absent for an owner's session token). */; keyId?: string }
   | { type: 'member'; memberId: string; email: string; role: Role; areas: Area[] };
 
 export const OWNER_KEY: Actor = { type: 'owner_key' };

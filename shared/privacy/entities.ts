@@ -26,6 +26,12 @@ export const exportLinkEntity = defineEntity<ExportLinkRecord>()({
   key: exportLinkKey,
   keyArgs: ['token'],
   patterns: {
-    byToken: { kind: 'get', summary: 'Buyer export download by its token (GET /customer-exports/{token})', key: exportLinkKey, args: ['token'], consistent: true },
+    byToken: {
+      kind: 'get',
+      summary: 'Buyer export download by its token (GET /customer-exports/{token})',
+      key: exportLinkKey,
+      args: ['token'],
+      consistent: true,
+    },
   },
 });

@@ -9,8 +9,10 @@ export const privacyOperations = [
   defineOperation({
     operationId: 'exportCustomer',
     tool: 'export_customer',
-    summary: "Everything held about a buyer in this mode, as a JSON file behind a link valid 15 minutes: customer, orders and payments, subscriptions, credits, contact, memberships, community posts, survey answers, licence keys, downloads and each other capability's part",
-    description: 'The export is written page by page to the file store (never whole in memory, whatever the number of orders), then answered as `{ url, validUntil, bytes }`; `url` downloads the JSON (`{ customerId, email, mode, exportedAt, parts: { <part>: [records] } }`) without an API key.',
+    summary:
+      "Everything held about a buyer in this mode, as a JSON file behind a link valid 15 minutes: customer, orders and payments, subscriptions, credits, contact, memberships, community posts, survey answers, licence keys, downloads and each other capability's part",
+    description:
+      'The export is written page by page to the file store (never whole in memory, whatever the number of orders), then answered as `{ url, validUntil, bytes }`; `url` downloads the JSON (`{ customerId, email, mode, exportedAt, parts: { <part>: [records] } }`) without an API key.',
     tags: ['Customers'],
     area: 'admin',
     method: 'GET',
@@ -22,7 +24,7 @@ export const privacyOperations = [
   }),
   defineOperation({
     operationId: 'downloadCustomerExport',
-    summary: "Download a buyer export by the link GET /customers/{id}/export answered",
+    summary: 'Download a buyer export by the link GET /customers/{id}/export answered',
     description: 'The bytes (locally) or a redirect to a presigned S3 address (AWS). 404 for an unknown token, 410 once the link expired.',
     tags: ['Customers'],
     method: 'GET',
@@ -38,7 +40,8 @@ export const privacyOperations = [
   defineOperation({
     operationId: 'eraseCustomer',
     tool: 'erase_customer',
-    summary: "Erase a buyer's personal data everywhere (202): the customer and contact at once, then every other part; amounts, dates, products, country and tax stay on the books under the customer id; customer.erased follows",
+    summary:
+      "Erase a buyer's personal data everywhere (202): the customer and contact at once, then every other part; amounts, dates, products, country and tax stay on the books under the customer id; customer.erased follows",
     tags: ['Customers'],
     area: 'admin',
     method: 'DELETE',

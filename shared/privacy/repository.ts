@@ -26,7 +26,14 @@ export async function noteFailure(store: Store, scope: Scope, customerId: string
 
 /** The end of an erasure: the email goes, and `customer.erased` is written with it. */
 export function erasureCompleted(scope: Scope, customerId: string, at: string): TransactOp {
-  return { update: erasureKey(scope, customerId), set: { status: 'completed', completedAt: at }, remove: ['email', 'lastError'], condition: 'attribute_exists(PK) AND #s = :running', names: { '#s': 'status' }, values: { ':running': 'running' } };
+  return {
+    update: erasureKey(scope, customerId),
+    set: { status: 'completed', completedAt: at },
+    remove: ['email', 'lastError'],
+    condition: 'attribute_exists(PK) AND #s = :running',
+    names: { '#s': 'status' },
+    values: { ':running': 'running' },
+  };
 }
 
 export const getExportLink = (store: Store, token: string) => exportLinkEntity.get(store, 'byToken', token);

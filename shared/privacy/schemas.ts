@@ -10,7 +10,11 @@ export const erasureSchema = z.object({
   completedAt: z.nullable(z.string()),
 });
 
-export const erasureMessage = z.object({ accountId: z.string().check(z.minLength(1)), mode: z.enum(['live', 'test']), customerId: z.string().check(z.minLength(1)) });
+export const erasureMessage = z.object({
+  accountId: z.string().check(z.minLength(1)),
+  mode: z.enum(['live', 'test']),
+  customerId: z.string().check(z.minLength(1)),
+});
 
 export const exportTokenParams = z.strictObject({ token: z.string().check(z.minLength(20), z.maxLength(64), z.regex(/^[A-Za-z0-9]+$/)) });
 

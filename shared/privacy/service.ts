@@ -63,7 +63,15 @@ export async function exportCustomer(ctx: OperationContext, customerId: string, 
   const { bytes } = await ctx.ports.blob.putStream(blobKey, exportChunks(ctx, ctx.scope, subject, now.toISOString()), 'application/json');
   const token = randomBase62(32);
   const validUntil = new Date(now.getTime() + EXPORT_LINK_MS).toISOString();
-  await putExportLink(ctx.store, token, { accountId: ctx.scope.accountId, mode: ctx.scope.mode, customerId, blobKey, filename: `customer-${customerId}.json`, bytes, validUntil });
+  await putExportLink(ctx.store, token, {
+    accountId: ctx.scope.accountId,
+    mode: ctx.scope.mode,
+    customerId,
+    blobKey,
+    filename: `customer-${customerId}.json`,
+    bytes,
+    validUntil,
+  });
   return { url: `${baseUrl}/customer-exports/${token}`, validUntil, bytes };
 }
 
@@ -77,9 +85,13 @@ export type OpenedExport = { kind: 'redirect'; location: string } | { kind: 'byt
 export async function openExport(deps: Deps, token: string): Promise<OpenedExport> {
   const link = await getExportLink(deps.store, token);
   if (!link) throw notFound('Export');
-  if (link.validUntil <= deps.clock.now().toISOString()) throw new ApiError(410, 'This export link has expired: export the customer again', { code: 'EXPORT_EXPIRED' });
+  if (link.validUntil <= deps.clock.now().toISOString())
+    throw new ApiError(410, 'This export link has expired: export the customer again', { code: 'EXPORT_EXPIRED' });
   if (deps.ports.blob.signedGetUrl) {
-    return { kind: 'redirect', location: await deps.ports.blob.signedGetUrl(link.blobKey, { expiresInSeconds: 300, filename: link.filename, contentType: 'application/json' }) };
+    return {
+      kind: 'redirect',
+      location: await deps.ports.blob.signedGetUrl(link.blobKey, { expiresInSeconds: 300, filename: link.filename, contentType: 'application/json' }),
+    };
   }
   const blob = await deps.ports.blob.get(link.blobKey);
   if (!blob) throw notFound('Export');

@@ -15,7 +15,13 @@ export const processorSettingsEntity = defineEntity<ProcessorSettingsRecord>()({
   key: settingsKey,
   keyArgs: ['scope'],
   patterns: {
-    ofTenant: { kind: 'get', summary: 'Processor settings of a tenant and mode (routing)', key: settingsKey, args: ['scope'], notes: 'secrets encrypted, bound to scope and name' },
+    ofTenant: {
+      kind: 'get',
+      summary: 'Processor settings of a tenant and mode (routing)',
+      key: settingsKey,
+      args: ['scope'],
+      notes: 'secrets encrypted, bound to scope and name',
+    },
   },
 });
 
@@ -27,7 +33,14 @@ export const processedNotificationEntity = defineEntity<{ notificationId: string
   key: markerKey,
   keyArgs: ['notificationId'],
   patterns: {
-    byNotification: { kind: 'get', summary: 'Processor notification processed marker', key: markerKey, args: ['notificationId'], consistent: true, notes: 'in the same transaction as the change' },
+    byNotification: {
+      kind: 'get',
+      summary: 'Processor notification processed marker',
+      key: markerKey,
+      args: ['notificationId'],
+      consistent: true,
+      notes: 'in the same transaction as the change',
+    },
   },
   notes: 'TTL 30 days',
 });

@@ -55,7 +55,8 @@ export async function applyNotification(
     logger.info('ignored processor notification', { type: notification.type, id: notification.id });
     return { received: true, ignored: true };
   }
-  if ((await alreadyProcessed(deps.store, notification.id)) || (await processedBeforeUpgrade(deps, PROCESSOR_MARKERS, notification.id, notification.created))) return { received: true, duplicate: true };
+  if ((await alreadyProcessed(deps.store, notification.id)) || (await processedBeforeUpgrade(deps, PROCESSOR_MARKERS, notification.id, notification.created)))
+    return { received: true, duplicate: true };
   const scope: Scope = { accountId: notification.accountId, mode: notification.mode };
   const base = (deps.config.PUBLIC_BASE_URL ?? requestBaseUrl).replace(/\/$/, '');
   try {

@@ -14,7 +14,8 @@ export interface IntroCharges {
 }
 
 export function introCharges(regularCents: number, intro: IntroPrice | null | undefined, chargedAtCheckout: boolean): IntroCharges {
-  if (!intro || !Number.isInteger(intro.payments) || intro.payments < 1 || intro.amountCents >= regularCents || intro.amountCents < 0) return { firstChargeCents: regularCents, next: null };
+  if (!intro || !Number.isInteger(intro.payments) || intro.payments < 1 || intro.amountCents >= regularCents || intro.amountCents < 0)
+    return { firstChargeCents: regularCents, next: null };
   // A trial charges nothing at checkout: the first renewal (the trial's end) is the first charge.
   if (!chargedAtCheckout) return { firstChargeCents: regularCents, next: { amountCents: intro.amountCents, remaining: intro.payments } };
   return { firstChargeCents: intro.amountCents, next: intro.payments > 1 ? { amountCents: intro.amountCents, remaining: intro.payments - 1 } : null };
@@ -26,7 +27,11 @@ export function introCharges(regularCents: number, intro: IntroPrice | null | un
  * billing; for weekly or daily billing no month count fits, so the discount runs `forever` and the
  * adapter counts the payments itself and removes it after them.
  */
-export function discountTerms(payments: number, interval: string, count = 1): { duration: 'repeating'; months: number } | { duration: 'forever'; counted: number } {
+export function discountTerms(
+  payments: number,
+  interval: string,
+  count = 1,
+): { duration: 'repeating'; months: number } | { duration: 'forever'; counted: number } {
   if (interval === 'month') return { duration: 'repeating', months: payments * count };
   if (interval === 'year') return { duration: 'repeating', months: 12 * payments * count };
   return { duration: 'forever', counted: payments };

@@ -10,7 +10,11 @@ const RETENTION_SECONDS = 30 * 24 * 3600;
  * whole transaction and so changes nothing.
  */
 export const processedMarker = (notificationId: string, nowSeconds: number): TransactOp => ({
-  put: processedNotificationEntity.item(processedNotificationEntity.declaration.key(notificationId), { notificationId, processedAt: nowSeconds }, { expiresAt: nowSeconds + RETENTION_SECONDS }),
+  put: processedNotificationEntity.item(
+    processedNotificationEntity.declaration.key(notificationId),
+    { notificationId, processedAt: nowSeconds },
+    { expiresAt: nowSeconds + RETENTION_SECONDS },
+  ),
   condition: KEY_IS_FREE,
 });
 

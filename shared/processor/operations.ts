@@ -15,7 +15,8 @@ export const processorOperations = [
   defineOperation({
     operationId: 'receiveProcessorNotification',
     summary: 'Processor ingress: signed notifications from the payment processor',
-    description: 'Verifies the `X-Processor-Signature` header (t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">), applies each notification once (idempotent on its id) and acknowledges unknown types.',
+    description:
+      'Verifies the `X-Processor-Signature` header (t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">), applies each notification once (idempotent on its id) and acknowledges unknown types.',
     tags: ['Processor'],
     method: 'POST',
     path: '/processor/notifications',

@@ -175,7 +175,10 @@ export interface ProcessorPort {
   /** Completes a checkout that costs nothing, without a card. */
   completeFreeCheckout(checkoutId: string, buyer: Buyer, claim?: PaymentClaim): Promise<PayResult>;
   /** Charges a saved card now; the answer is synchronous (credits auto-refill). */
-  chargeSavedCard(scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }): Promise<{ paymentId: string; paymentMethod: PaymentMethod }>;
+  chargeSavedCard(
+    scope: Scope,
+    input: { paymentMethodId: string; amountCents: number; currency: string; description: string },
+  ): Promise<{ paymentId: string; paymentMethod: PaymentMethod }>;
   /**
    * Charges a membership's card once, outside its renewals (a period's usage overage); the answer
    * is synchronous, a decline throws `ProcessorError` with code `declined`.
@@ -200,7 +203,7 @@ export interface ProcessorPort {
    * for later charges. Payments and memberships stay (the books). Idempotent. Optional: with a
    * provider without it, the seller erases the buyer in the provider's own dashboard.
    */
-  eraseBuyer?(scope: Scope, buyer: { email: string; paymentMethodIds: string[] }): Promise<void>;
+  eraseBuyer(scope: Scope, buyer: { email: string; paymentMethodIds: string[] }): Promise<void>;
   pauseMembership(scope: Scope, membershipId: string): Promise<LiveMembership>;
   resumeMembership(scope: Scope, membershipId: string): Promise<LiveMembership>;
   cancelMembership(scope: Scope, membershipId: string, options: { atPeriodEnd: boolean }): Promise<LiveMembership>;

@@ -1,10 +1,9 @@
 import type { Deps } from '../platform/context';
 import { conflict } from '../platform/errors';
 import type { Scope } from '../store/keys';
-import { type Buyer, type CreateCheckoutInput, type MembershipAdjustment, type MembershipChargeInput, type PayInput, type PaymentClaim, type ProcessorPort, type RecoveryPolicy } from './port';
+import type { Buyer, CreateCheckoutInput, MembershipAdjustment, MembershipChargeInput, PayInput, PaymentClaim, ProcessorPort, RecoveryPolicy } from './port';
 export type { ScopedProcessorProvider } from './port';
 import { decryptProcessorSecrets, getProcessorSettings, type ProcessorProviderName, type TaxSettings } from './settings';
-import { logger } from '../platform/logger';
 
 export interface RouterOptions {
   /**
@@ -25,7 +24,10 @@ export interface RouterOptions {
 type Pick = { name: ProcessorProviderName | 'none'; port?: ProcessorPort; tax?: TaxSettings | null };
 
 export const notConfigured = () =>
-  conflict('No payment processor is configured for live mode: run `npm run admin -- set-processor --mode live --provider stripe ...`', 'PROCESSOR_NOT_CONFIGURED');
+  conflict(
+    'No payment processor is configured for live mode: run `npm run admin -- set-processor --mode live --provider stripe ...`',
+    'PROCESSOR_NOT_CONFIGURED',
+  );
 
 /**
  * `deps.ports.processor`: picks the provider of each account+mode from its processor settings
@@ -67,10 +69,15 @@ export class ProcessorRouter implements ProcessorPort {
     if (settings?.provider === 'stripe') {
       const stripe = this.deps.ports.processorStripe;
       if (!stripe) return { name: 'none' };
-      return { name: 'stripe', port: stripe.forScope(scope, await decryptProcessorSecrets(this.deps.ports.encryption, scope, settings)), tax: settings.tax ?? null };
+      return {
+        name: 'stripe',
+        port: stripe.forScope(scope, await decryptProcessorSecrets(this.deps.ports.encryption, scope, settings)),
+        tax: settings.tax ?? null,
+      };
     }
     if (scope.mode === 'live' && !this.options.sandboxLive) return { name: 'none' };
-    if (settings?.provider === 'sandbox' || scope.mode === 'test' || this.options.unconfiguredLive === 'sandbox') return { name: 'sandbox', port: this.sandbox, tax: settings?.provider === 'sandbox' ? (settings.tax ?? null) : null };
+    if (settings?.provider === 'sandbox' || scope.mode === 'test' || this.options.unconfiguredLive === 'sandbox')
+      return { name: 'sandbox', port: this.sandbox, tax: settings?.provider === 'sandbox' ? (settings.tax ?? null) : null };
     return { name: 'none' };
   }
 
@@ -107,14 +114,8 @@ export class ProcessorRouter implements ProcessorPort {
   async detachSavedCard(scope: Scope, paymentMethodId: string) {
     return (await this.port(scope)).detachSavedCard(scope, paymentMethodId);
   }
-  /** A provider that cannot erase a buyer is told in the log: the seller erases them in its dashboard. */
   async eraseBuyer(scope: Scope, buyer: { email: string; paymentMethodIds: string[] }): Promise<void> {
-    const port = await this.port(scope);
-    if (!port.eraseBuyer) {
-      logger.warn('The payment processor cannot erase a buyer: erase them in its own dashboard', { accountId: scope.accountId, mode: scope.mode });
-      return;
-    }
-    await port.eraseBuyer(scope, buyer);
+    await (await this.port(scope)).eraseBuyer(scope, buyer);
   }
   async cardUpdateSession(scope: Scope, membershipId: string, input: { returnUrl: string; baseUrl: string }) {
     return (await this.port(scope)).cardUpdateSession(scope, membershipId, input);

@@ -22,9 +22,17 @@ export async function setProcessorSettings(
     secrets[name] = await deps.encryption.encrypt(value, context(scope, input.provider, name));
     hints[name] = hint(value);
   }
-  if (input.tax?.simulatedRatePercent !== undefined && (input.tax.simulatedRatePercent < 0 || input.tax.simulatedRatePercent > 100)) throw new Error('The simulated tax rate must be from 0 to 100 percent');
-  if (input.tax?.simulatedRatePercent !== undefined && input.provider !== 'sandbox') throw new Error('Only the sandbox simulates a tax rate; Stripe computes tax itself (automatic)');
-  const record: ProcessorSettingsRecord = { provider: input.provider, secrets, hints, ...(input.tax ? { tax: input.tax } : {}), updatedAt: deps.clock.now().toISOString() };
+  if (input.tax?.simulatedRatePercent !== undefined && (input.tax.simulatedRatePercent < 0 || input.tax.simulatedRatePercent > 100))
+    throw new Error('The simulated tax rate must be from 0 to 100 percent');
+  if (input.tax?.simulatedRatePercent !== undefined && input.provider !== 'sandbox')
+    throw new Error('Only the sandbox simulates a tax rate; Stripe computes tax itself (automatic)');
+  const record: ProcessorSettingsRecord = {
+    provider: input.provider,
+    secrets,
+    hints,
+    ...(input.tax ? { tax: input.tax } : {}),
+    updatedAt: deps.clock.now().toISOString(),
+  };
   await deps.store.put(processorSettingsEntity.item(settingsKey(scope), record));
   return record;
 }

@@ -36,7 +36,13 @@ export const productFileUploadEntity = defineEntity<ProductFileUpload>()({
   key: uploadKey,
   keyArgs: ['scope', 'productId', 'uploadId'],
   patterns: {
-    byId: { kind: 'get', summary: 'A multipart upload of a product file (complete, abort)', key: uploadKey, args: ['scope', 'productId', 'uploadId'], consistent: true },
+    byId: {
+      kind: 'get',
+      summary: 'A multipart upload of a product file (complete, abort)',
+      key: uploadKey,
+      args: ['scope', 'productId', 'uploadId'],
+      consistent: true,
+    },
   },
   notes: 'TTL a day after it began',
 });

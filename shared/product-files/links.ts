@@ -44,7 +44,16 @@ export async function downloadsForOrder(deps: Pick<Deps, 'store' | 'clock'>, sco
   );
   return Promise.all(
     perProduct.flat().map(async ({ file, limit }) => {
-      const token: DownloadToken = { token: randomBase62(40), scope, productId: file.productId, fileId: file._id, orderId: order.id, ...(limit ? { limit } : {}), validUntil, createdAt: now.toISOString() };
+      const token: DownloadToken = {
+        token: randomBase62(40),
+        scope,
+        productId: file.productId,
+        fileId: file._id,
+        orderId: order.id,
+        ...(limit ? { limit } : {}),
+        validUntil,
+        createdAt: now.toISOString(),
+      };
       await repo.putToken(deps.store, token, expiresAt);
       return { fileId: file._id, name: file.name, size: file.size, url: `${baseUrl}/downloads/${token.token}`, expiresAt: validUntil };
     }),
@@ -61,24 +70,43 @@ export async function downloadUsage(deps: Pick<Deps, 'store'>, scope: Scope, ord
  * The lasting link a receipt carries: it leads to a page that signs fresh links each time it is
  * opened, in the receipt's language (`locale`). Undefined when the order bought no files.
  */
-export async function receiptAccessUrl(deps: Pick<Deps, 'store' | 'clock'>, scope: Scope, order: OrderRef, baseUrl: string, locale?: string): Promise<string | undefined> {
+export async function receiptAccessUrl(
+  deps: Pick<Deps, 'store' | 'clock'>,
+  scope: Scope,
+  order: OrderRef,
+  baseUrl: string,
+  locale?: string,
+): Promise<string | undefined> {
   if (!baseUrl || order.status !== 'completed') return undefined;
   const any = (await Promise.all(order.productIds.map((id) => repo.filesOfProduct(deps.store, scope, id)))).some((files) => files.length > 0);
   if (!any) return undefined;
   const now = deps.clock.now();
   const token = randomBase62(40);
-  await repo.putAccessLink(deps.store, { token, scope, orderId: order.id, productIds: order.productIds, createdAt: now.toISOString() }, Math.floor(now.getTime() / 1000) + ACCESS_LINK_SECONDS);
+  await repo.putAccessLink(
+    deps.store,
+    { token, scope, orderId: order.id, productIds: order.productIds, createdAt: now.toISOString() },
+    Math.floor(now.getTime() / 1000) + ACCESS_LINK_SECONDS,
+  );
   return `${baseUrl}/downloads/orders/${token}${locale && locale !== 'en' ? `?lang=${encodeURIComponent(locale)}` : ''}`;
 }
 
 /** The receipt page's content: fresh links, or why there are none. */
-export async function openReceiptAccess(deps: Pick<Deps, 'store' | 'clock'>, tokenText: string, baseUrl: string): Promise<{ scope: Scope; downloads: OrderDownload[]; revoked: boolean }> {
+export async function openReceiptAccess(
+  deps: Pick<Deps, 'store' | 'clock'>,
+  tokenText: string,
+  baseUrl: string,
+): Promise<{ scope: Scope; downloads: OrderDownload[]; revoked: boolean }> {
   const link = /^[0-9A-Za-z]{40}$/.test(tokenText) ? await repo.accessLinkOf(deps.store, tokenText) : undefined;
   if (!link) throw notFound('Download page');
   const grant = await repo.grantOf(deps.store, link.scope, link.orderId);
   if (grant?.revokedAt) return { scope: link.scope, downloads: [], revoked: true };
-  return { scope: link.scope, downloads: await downloadsForOrder(deps, link.scope, { id: link.orderId, productIds: link.productIds, status: 'completed' }, baseUrl), revoked: false };
+  return {
+    scope: link.scope,
+    downloads: await downloadsForOrder(deps, link.scope, { id: link.orderId, productIds: link.productIds, status: 'completed' }, baseUrl),
+    revoked: false,
+  };
 }
 
 /** Ends an order's downloads (full refund or dispute): the write for the refund's own transaction. */
-export const revokeDownloadsOp = (scope: Scope, orderId: string, reason: 'refunded' | 'disputed', at: string): TransactOp => repo.revokeGrantOp(scope, orderId, reason, at);
+export const revokeDownloadsOp = (scope: Scope, orderId: string, reason: 'refunded' | 'disputed', at: string): TransactOp =>
+  repo.revokeGrantOp(scope, orderId, reason, at);

@@ -21,7 +21,8 @@ export const productFileOperations = [
   defineOperation({
     operationId: 'uploadProductFile',
     tool: 'upload_product_file',
-    summary: 'Attach a file to a product (multipart/form-data, field `file`; or JSON { filename, contentType, contentBase64 }); every paid order of the product can download it',
+    summary:
+      'Attach a file to a product (multipart/form-data, field `file`; or JSON { filename, contentType, contentBase64 }); every paid order of the product can download it',
     description:
       "A deliverable type (PDF, EPUB, ZIP, audio, video, images, fonts...) or an extension in the product's `allowedFileTypes`; up to 4 MB through this route (larger files, up to the plan's limit, upload in parts: POST /products/{id}/files/uploads; 413 names the limit); an empty file is 400. At most 20 files per product.",
     tags: ['Products'],
@@ -59,7 +60,8 @@ export const productFileOperations = [
     operationId: 'completeProductFileUpload',
     tool: 'complete_product_file_upload',
     summary: 'Finishes a file uploaded in parts: joins them (each named with the ETag its PUT answered) and attaches the file to the product',
-    description: 'Parts listed in order 1..n. A missing part or an ETag that does not match is 400 and the upload stays open to send the part again; parts that do not add up to the declared size are 400 and the upload ends.',
+    description:
+      'Parts listed in order 1..n. A missing part or an ETag that does not match is 400 and the upload stays open to send the part again; parts that do not add up to the declared size are 400 and the upload ends.',
     tags: ['Products'],
     method: 'POST',
     path: '/products/{id}/files/uploads/{uploadId}/complete',
@@ -109,7 +111,8 @@ export const productFileOperations = [
   defineOperation({
     operationId: 'downloadProductFile',
     summary: "Downloads a purchased file through its signed link (an hour); counts against the order's download limit",
-    description: 'Answers the bytes (locally) or a redirect to a presigned S3 address (AWS). 404 for any unknown token, 410 once expired, 403 after a refund or at the limit.',
+    description:
+      'Answers the bytes (locally) or a redirect to a presigned S3 address (AWS). 404 for any unknown token, 410 once expired, 403 after a refund or at the limit.',
     tags: ['Checkout'],
     method: 'GET',
     path: '/downloads/{token}',
@@ -143,7 +146,10 @@ export const productFileOperations = [
 ];
 
 /** The uploaded file: the multipart field `file`, or the JSON form's base64 bytes. */
-function uploadedFile(body: { filename?: string; contentType?: string; contentBase64?: string } | undefined, files: Record<string, UploadedFile[]>): UploadedFile | undefined {
+function uploadedFile(
+  body: { filename?: string; contentType?: string; contentBase64?: string } | undefined,
+  files: Record<string, UploadedFile[]>,
+): UploadedFile | undefined {
   if (files.file?.length || !body?.contentBase64) return files.file?.[0];
   if (!body.filename) throw badRequest('filename is required with contentBase64', { field: 'filename' });
   return { filename: body.filename, mimetype: body.contentType ?? '', content: Buffer.from(body.contentBase64, 'base64') };

@@ -12,7 +12,11 @@ const downloadsPart: PrivacyPart = {
   async *export(deps, scope, subject) {
     const files = new Map<string, { name: string; size: number }[]>();
     const filesOf = async (productId: string) => {
-      if (!files.has(productId)) files.set(productId, (await filesOfProduct(deps.store, scope, productId)).map((f) => ({ name: f.name, size: f.size })));
+      if (!files.has(productId))
+        files.set(
+          productId,
+          (await filesOfProduct(deps.store, scope, productId)).map((f) => ({ name: f.name, size: f.size })),
+        );
       return files.get(productId)!;
     };
     for await (const sales of salesOf(deps, scope, subject.customerId)) {
@@ -22,7 +26,13 @@ const downloadsPart: PrivacyPart = {
         const delivered = (await Promise.all(productIds.map(filesOf))).flat();
         if (!delivered.length) continue;
         const grant = await grantOf(deps.store, scope, sale._id);
-        page.push({ orderId: sale._id, files: delivered, downloadsUsed: grant?.used ?? 0, accessEndedAt: grant?.revokedAt ?? null, accessEndedBecause: grant?.revokedReason ?? null });
+        page.push({
+          orderId: sale._id,
+          files: delivered,
+          downloadsUsed: grant?.used ?? 0,
+          accessEndedAt: grant?.revokedAt ?? null,
+          accessEndedBecause: grant?.revokedReason ?? null,
+        });
       }
       if (page.length) yield page;
     }

@@ -10,7 +10,8 @@ export const fileOfProduct = (store: Store, scope: Scope, productId: string, fil
 
 export const filesOfProduct = (store: Store, scope: Scope, productId: string) => productFileEntity.queryAll(store, 'ofProduct', [scope, productId]);
 
-export const filePut = (scope: Scope, file: ProductFileRecord): TransactOp => putNew(productFileEntity.item(productFileEntity.declaration.key(scope, file.productId, file._id), file));
+export const filePut = (scope: Scope, file: ProductFileRecord): TransactOp =>
+  putNew(productFileEntity.item(productFileEntity.declaration.key(scope, file.productId, file._id), file));
 
 /** Removes a file; the removed record, or undefined when it was not there. */
 export async function deleteFile(store: Store, scope: Scope, productId: string, fileId: string): Promise<ProductFileRecord | undefined> {
@@ -33,7 +34,8 @@ export async function countDownload(store: Store, scope: Scope, orderId: string,
       downloadGrantEntity.declaration.key(scope, orderId),
       { set: { orderId, entity: 'DownloadGrant', v: 1 }, add: { used: 1 } },
       {
-        condition: limit === undefined ? 'attribute_not_exists(#revoked)' : 'attribute_not_exists(#revoked) AND (attribute_not_exists(#used) OR #used < :limit)',
+        condition:
+          limit === undefined ? 'attribute_not_exists(#revoked)' : 'attribute_not_exists(#revoked) AND (attribute_not_exists(#used) OR #used < :limit)',
         names: limit === undefined ? { '#revoked': 'revokedAt' } : { '#revoked': 'revokedAt', '#used': 'used' },
         ...(limit === undefined ? {} : { values: { ':limit': limit } }),
       },
@@ -65,10 +67,13 @@ export const accessLinkOf = (store: Store, token: string) => orderAccessEntity.g
 
 /** A multipart upload begun; expires (TTL) `expiresAt` seconds. */
 export async function putUpload(store: Store, scope: Scope, upload: ProductFileUpload, expiresAt: number): Promise<void> {
-  await store.put(productFileUploadEntity.item(productFileUploadEntity.declaration.key(scope, upload.productId, upload._id), upload, { expiresAt }), { ifNotExists: true });
+  await store.put(productFileUploadEntity.item(productFileUploadEntity.declaration.key(scope, upload.productId, upload._id), upload, { expiresAt }), {
+    ifNotExists: true,
+  });
 }
 
-export const uploadOf = (store: Store, scope: Scope, productId: string, uploadId: string) => productFileUploadEntity.get(store, 'byId', scope, productId, uploadId);
+export const uploadOf = (store: Store, scope: Scope, productId: string, uploadId: string) =>
+  productFileUploadEntity.get(store, 'byId', scope, productId, uploadId);
 
 /** Ends an upload record, only while it is there: the completion's transaction fails when another completion took it. */
 export const uploadDelete = (scope: Scope, productId: string, uploadId: string): TransactOp => ({

@@ -14,7 +14,13 @@ export const MAX_FILES = 20;
 
 type FilesCtx = Deps & { scope: Scope; account: Account };
 
-export const presentFile = (file: ProductFileRecord) => ({ _id: file._id, name: file.name, size: file.size, contentType: file.contentType, createdAt: file.createdAt });
+export const presentFile = (file: ProductFileRecord) => ({
+  _id: file._id,
+  name: file.name,
+  size: file.size,
+  contentType: file.contentType,
+  createdAt: file.createdAt,
+});
 
 export const blobKeyOf = (scope: Scope, productId: string, fileId: string) => `products/${scope.accountId}/${scope.mode}/${productId}/files/${fileId}`;
 
@@ -28,20 +34,30 @@ export async function requireProduct(deps: Pick<Deps, 'store'>, scope: Scope, pr
 /** The largest file the account's plan may hold. */
 export const maxFileBytes = (account: Pick<Account, 'plan'>) => FILE_BYTES[account.plan] ?? FILE_BYTES.free;
 
-const tooLarge = (size: number, max: number) => new ApiError(413, `The file is ${sizeText(size)}; files are at most ${sizeText(max)} on your plan`, { code: 'FILE_TOO_LARGE', details: { maxBytes: max } });
+const tooLarge = (size: number, max: number) =>
+  new ApiError(413, `The file is ${sizeText(size)}; files are at most ${sizeText(max)} on your plan`, { code: 'FILE_TOO_LARGE', details: { maxBytes: max } });
 
 /**
  * Checks a file before any byte is stored: the declared size against the plan (413 naming the
  * limit), empty files, and the type (deliverable or allowed on the product; a declared media type
  * of a page or a program is refused whatever the extension says).
  */
-export function checkUpload(account: Pick<Account, 'plan'>, product: { allowedFileTypes?: string[] }, file: { name: string; size: number; contentType?: string }, fields = { size: 'file', name: 'file' }) {
+export function checkUpload(
+  account: Pick<Account, 'plan'>,
+  product: { allowedFileTypes?: string[] },
+  file: { name: string; size: number; contentType?: string },
+  fields = { size: 'file', name: 'file' },
+) {
   const max = maxFileBytes(account);
   if (file.size > max) throw tooLarge(file.size, max);
   if (file.size === 0) throw badRequest(`${fields.size}: the file is empty`, { field: fields.size });
   const type = uploadType(file.name, product.allowedFileTypes);
   if (!type.ok) throw badRequest(`${fields.name}: ${type.reason}`, { field: fields.name, code: 'FILE_TYPE_NOT_ALLOWED' });
-  if (file.contentType && isBlockedType(file.contentType)) throw badRequest(`contentType: ${file.contentType.split(';')[0]} is a page or a program, not a file a buyer downloads`, { field: 'contentType', code: 'FILE_TYPE_NOT_ALLOWED' });
+  if (file.contentType && isBlockedType(file.contentType))
+    throw badRequest(`contentType: ${file.contentType.split(';')[0]} is a page or a program, not a file a buyer downloads`, {
+      field: 'contentType',
+      code: 'FILE_TYPE_NOT_ALLOWED',
+    });
   return type;
 }
 
@@ -49,7 +65,11 @@ export function checkUpload(account: Pick<Account, 'plan'>, product: { allowedFi
 function checkApiSize(account: Pick<Account, 'plan'>, size: number) {
   const max = maxFileBytes(account);
   if (size > max) throw tooLarge(size, max);
-  if (size > API_FILE_BYTES) throw new ApiError(413, `The file is ${sizeText(size)}; files over ${sizeText(API_FILE_BYTES)} upload in parts (POST /products/{id}/files/uploads)`, { code: 'FILE_TOO_LARGE_FOR_FORM', details: { maxBytes: API_FILE_BYTES } });
+  if (size > API_FILE_BYTES)
+    throw new ApiError(413, `The file is ${sizeText(size)}; files over ${sizeText(API_FILE_BYTES)} upload in parts (POST /products/{id}/files/uploads)`, {
+      code: 'FILE_TOO_LARGE_FOR_FORM',
+      details: { maxBytes: API_FILE_BYTES },
+    });
 }
 
 /** POST /products/{id}/files: stores the bytes, then the record (a record never points at missing bytes). */
@@ -65,7 +85,16 @@ export async function addProductFile(ctx: FilesCtx, productId: string, upload: U
   const existing = await repo.filesOfProduct(ctx.store, ctx.scope, productId);
   if (existing.length >= MAX_FILES) throw conflict(`A product holds at most ${MAX_FILES} files; delete one first`, 'TOO_MANY_FILES');
   const id = objectId(ctx.clock);
-  const file: ProductFileRecord = { _id: id, productId, name, size: upload.content.length, contentType: type.contentType, blobKey: blobKeyOf(ctx.scope, productId, id), source: 'upload', createdAt: ctx.clock.now().toISOString() };
+  const file: ProductFileRecord = {
+    _id: id,
+    productId,
+    name,
+    size: upload.content.length,
+    contentType: type.contentType,
+    blobKey: blobKeyOf(ctx.scope, productId, id),
+    source: 'upload',
+    createdAt: ctx.clock.now().toISOString(),
+  };
   await ctx.ports.blob.put(file.blobKey, upload.content, file.contentType);
   await ctx.store.transact([repo.filePut(ctx.scope, file)]);
   return presentFile(file);
@@ -89,9 +118,24 @@ export async function deleteProductFile(ctx: FilesCtx, productId: string, fileId
  * For imports: stores a file fetched from an export's link and answers the write that attaches it
  * to the product, for the import's own row transaction.
  */
-export async function storeImportedFile(deps: Pick<Deps, 'ports' | 'clock'>, scope: Scope, productId: string, fetched: { body: Uint8Array; filename: string; contentType: string; sourceUrl: string }): Promise<{ file: ProductFileRecord; op: TransactOp }> {
+export async function storeImportedFile(
+  deps: Pick<Deps, 'ports' | 'clock'>,
+  scope: Scope,
+  productId: string,
+  fetched: { body: Uint8Array; filename: string; contentType: string; sourceUrl: string },
+): Promise<{ file: ProductFileRecord; op: TransactOp }> {
   const id = objectId(deps.clock);
-  const file: ProductFileRecord = { _id: id, productId, name: fetched.filename, size: fetched.body.length, contentType: fetched.contentType, blobKey: blobKeyOf(scope, productId, id), source: 'import', sourceUrl: fetched.sourceUrl, createdAt: deps.clock.now().toISOString() };
+  const file: ProductFileRecord = {
+    _id: id,
+    productId,
+    name: fetched.filename,
+    size: fetched.body.length,
+    contentType: fetched.contentType,
+    blobKey: blobKeyOf(scope, productId, id),
+    source: 'import',
+    sourceUrl: fetched.sourceUrl,
+    createdAt: deps.clock.now().toISOString(),
+  };
   await deps.ports.blob.put(file.blobKey, fetched.body, file.contentType);
   return { file, op: repo.filePut(scope, file) };
 }
@@ -107,7 +151,8 @@ export type OpenedDownload = { kind: 'bytes'; body: Uint8Array; contentType: str
 export async function openDownload(deps: Pick<Deps, 'store' | 'clock' | 'ports'>, tokenText: string): Promise<OpenedDownload> {
   const token = /^[0-9A-Za-z]{40}$/.test(tokenText) ? await repo.tokenOf(deps.store, tokenText) : undefined;
   if (!token?.fileId) throw notFound('Download');
-  if (Date.parse(token.validUntil) <= deps.clock.now().getTime()) throw new ApiError(410, 'This download link has expired; open the download page from your receipt again for a fresh one', { code: 'DOWNLOAD_EXPIRED' });
+  if (Date.parse(token.validUntil) <= deps.clock.now().getTime())
+    throw new ApiError(410, 'This download link has expired; open the download page from your receipt again for a fresh one', { code: 'DOWNLOAD_EXPIRED' });
   const file = await repo.fileOfProduct(deps.store, token.scope, token.productId, token.fileId);
   if (!file) throw notFound('Download');
   if (!(await repo.countDownload(deps.store, token.scope, token.orderId, token.limit))) {
@@ -116,7 +161,10 @@ export async function openDownload(deps: Pick<Deps, 'store' | 'clock' | 'ports'>
     throw forbidden(`This order has used all ${token.limit} of its downloads; contact the seller for more`, { code: 'DOWNLOAD_LIMIT_REACHED' });
   }
   if (deps.ports.blob.signedGetUrl) {
-    return { kind: 'redirect', location: await deps.ports.blob.signedGetUrl(file.blobKey, { expiresInSeconds: 300, filename: file.name, contentType: file.contentType }) };
+    return {
+      kind: 'redirect',
+      location: await deps.ports.blob.signedGetUrl(file.blobKey, { expiresInSeconds: 300, filename: file.name, contentType: file.contentType }),
+    };
   }
   const blob = await deps.ports.blob.get(file.blobKey);
   if (!blob) throw notFound('Download');

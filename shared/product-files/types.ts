@@ -45,14 +45,35 @@ export function partsFor(size: number): { partSize: number; partCount: number } 
 
 /** What a buyer can be delivered without the seller allowing more. Never programs or pages. */
 export const DELIVERABLE: Record<string, string> = {
-  '.pdf': 'application/pdf', '.epub': 'application/epub+zip', '.mobi': 'application/x-mobipocket-ebook', '.txt': 'text/plain', '.md': 'text/markdown',
-  '.csv': 'text/csv', '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation', '.zip': 'application/zip', '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4',
-  '.wav': 'audio/wav', '.flac': 'audio/flac', '.mp4': 'video/mp4', '.mov': 'video/quicktime', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif', '.webp': 'image/webp', '.svg': 'image/svg+xml', '.psd': 'image/vnd.adobe.photoshop', '.ttf': 'font/ttf', '.otf': 'font/otf',
+  '.pdf': 'application/pdf',
+  '.epub': 'application/epub+zip',
+  '.mobi': 'application/x-mobipocket-ebook',
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.csv': 'text/csv',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  '.zip': 'application/zip',
+  '.mp3': 'audio/mpeg',
+  '.m4a': 'audio/mp4',
+  '.wav': 'audio/wav',
+  '.flac': 'audio/flac',
+  '.mp4': 'video/mp4',
+  '.mov': 'video/quicktime',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.psd': 'image/vnd.adobe.photoshop',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
 };
 
-const BLOCKED_TYPES = /^(text\/html|application\/xhtml|application\/(x-)?(msdownload|msdos-program|executable|sh|x-sh|javascript)|application\/vnd\.microsoft\.portable-executable|text\/javascript)/i;
+const BLOCKED_TYPES =
+  /^(text\/html|application\/xhtml|application\/(x-)?(msdownload|msdos-program|executable|sh|x-sh|javascript)|application\/vnd\.microsoft\.portable-executable|text\/javascript)/i;
 
 /** A media type a seller declares that no product file may claim (pages, scripts, programs). */
 export const isBlockedType = (contentType: string) => BLOCKED_TYPES.test(contentType.split(';')[0]!.trim());
@@ -86,4 +107,9 @@ export function uploadType(name: string, allowed: readonly string[] = []): TypeV
 }
 
 /** A size as people read it. */
-export const sizeText = (bytes: number) => (bytes >= 1024 * 1024 * 1024 ? `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB` : bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+export const sizeText = (bytes: number) =>
+  bytes >= 1024 * 1024 * 1024
+    ? `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB`
+    : bytes >= 1024 * 1024
+      ? `${Math.round(bytes / 1024 / 1024)} MB`
+      : `${Math.max(1, Math.round(bytes / 1024))} KB`;

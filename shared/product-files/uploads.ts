@@ -35,7 +35,18 @@ export async function beginUpload(ctx: FilesCtx, productId: string, input: { nam
   const { partSize, partCount } = partsFor(input.size);
   const storeUploadId = await ctx.ports.blob.multipart.create(blobKey, type.contentType);
   const now = ctx.clock.now();
-  const upload: ProductFileUpload = { _id: id, productId, name, size: input.size, contentType: type.contentType, blobKey, storeUploadId, partSize, partCount, createdAt: now.toISOString() };
+  const upload: ProductFileUpload = {
+    _id: id,
+    productId,
+    name,
+    size: input.size,
+    contentType: type.contentType,
+    blobKey,
+    storeUploadId,
+    partSize,
+    partCount,
+    createdAt: now.toISOString(),
+  };
   await repo.putUpload(ctx.store, ctx.scope, upload, Math.floor(now.getTime() / 1000) + UPLOAD_TTL_SECONDS);
   const numbers = Array.from({ length: partCount }, (_, i) => i + 1);
   const urls = await ctx.ports.blob.multipart.partUrls(blobKey, storeUploadId, numbers, PART_URL_SECONDS);
@@ -59,9 +70,14 @@ async function requireUpload(ctx: FilesCtx, productId: string, uploadId: string)
 
 /** Every part, numbered 1..partCount in order, each with the ETag its PUT answered. */
 function checkParts(upload: ProductFileUpload, parts: { partNumber: number; etag: string }[]) {
-  if (parts.length !== upload.partCount) throw badRequest(`parts: this upload has ${upload.partCount} part(s); ${parts.length} were sent`, { field: 'parts', code: 'PARTS_MISMATCH' });
+  if (parts.length !== upload.partCount)
+    throw badRequest(`parts: this upload has ${upload.partCount} part(s); ${parts.length} were sent`, { field: 'parts', code: 'PARTS_MISMATCH' });
   parts.forEach((part, i) => {
-    if (part.partNumber !== i + 1) throw badRequest(`parts[${i}].partNumber: parts are listed in order, 1 to ${upload.partCount}`, { field: `parts[${i}].partNumber`, code: 'PARTS_MISMATCH' });
+    if (part.partNumber !== i + 1)
+      throw badRequest(`parts[${i}].partNumber: parts are listed in order, 1 to ${upload.partCount}`, {
+        field: `parts[${i}].partNumber`,
+        code: 'PARTS_MISMATCH',
+      });
   });
 }
 
@@ -77,19 +93,32 @@ export async function completeUpload(ctx: FilesCtx, productId: string, uploadId:
   try {
     ({ size } = await ctx.ports.blob.multipart.complete(upload.blobKey, upload.storeUploadId, parts));
   } catch (error) {
-    if (error instanceof BlobPartsError) throw badRequest(`parts: ${error.message}; upload the part again to its URL and send the ETag it answers`, { field: 'parts', code: 'PARTS_INVALID' });
+    if (error instanceof BlobPartsError)
+      throw badRequest(`parts: ${error.message}; upload the part again to its URL and send the ETag it answers`, { field: 'parts', code: 'PARTS_INVALID' });
     throw error;
   }
   if (size !== upload.size) {
     await ctx.ports.blob.delete(upload.blobKey);
     await repo.deleteUpload(ctx.store, ctx.scope, productId, uploadId);
-    throw badRequest(`parts: the parts add up to ${size} bytes, not the ${upload.size} declared; start the upload again`, { field: 'parts', code: 'SIZE_MISMATCH' });
+    throw badRequest(`parts: the parts add up to ${size} bytes, not the ${upload.size} declared; start the upload again`, {
+      field: 'parts',
+      code: 'SIZE_MISMATCH',
+    });
   }
   if ((await repo.filesOfProduct(ctx.store, ctx.scope, productId)).length >= MAX_FILES) {
     await abortStored(ctx, upload);
     throw conflict(`A product holds at most ${MAX_FILES} files; delete one first`, 'TOO_MANY_FILES');
   }
-  const file: ProductFileRecord = { _id: upload._id, productId, name: upload.name, size, contentType: upload.contentType, blobKey: upload.blobKey, source: 'upload', createdAt: ctx.clock.now().toISOString() };
+  const file: ProductFileRecord = {
+    _id: upload._id,
+    productId,
+    name: upload.name,
+    size,
+    contentType: upload.contentType,
+    blobKey: upload.blobKey,
+    source: 'upload',
+    createdAt: ctx.clock.now().toISOString(),
+  };
   try {
     await ctx.store.transact([repo.filePut(ctx.scope, file), repo.uploadDelete(ctx.scope, productId, uploadId)]);
   } catch (error) {

@@ -4,10 +4,8 @@ import { negotiateLocale } from '../platform/i18n/locales';
 import { translator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
 import { lookupOffer } from '../catalog/service';
-import { prepareTransactional } from '../email/outbox';
 import type { BusConsumer } from '../platform/capability';
 import type { Deps } from '../platform/context';
-import type { DomainEvent } from '../platform/events';
 import { toCents } from '../platform/money';
 import type { Scope } from '../store/keys';
 import { cardUpdateUrlFor, portalUrlOf } from '../subscriptions/lookups';
@@ -15,9 +13,7 @@ import { findSale } from '../sales/lookups';
 import { surveyUrlForSale } from '../survey/service';
 import { receiptAccessUrl } from '../product-files/links';
 import { keysOfOrder } from '../licenses/service';
-import { failedPaymentMail, receiptMail, type MailBody } from './mails';
-import { isConditionFailed } from '../store/conditional';
-import { claimMailOp } from './repository';
+import { failedPaymentMail, receiptMail } from './mails';
 import { sendSaleNotice } from './notice-consumers';
 import { baseOf, boughtIds, obj, sendOnce, str } from './send';
 
@@ -53,28 +49,42 @@ export const receiptConsumer: BusConsumer = {
     const t = await buyerTranslator(deps, scope, to, brand);
     // The survey page opens in the receipt's language (English needs no mark: it is where every choice ends).
     const inLanguage = (url: string) => (t.locale === 'en' ? url : withLanguage(url, t.locale));
-    const mail = receiptMail({
-      brand,
-      orderId,
-      productName: str(product.name) ?? 'Your purchase',
-      amountCents: toCents(Number(event.data.amount ?? 0)),
-      currency: str(event.data.currency) ?? 'USD',
-      kind,
-      billingReason: (str(order.billingReason) as 'initial' | 'renewal' | 'usage' | null) ?? null,
-      interval: offer?.frequency ?? null,
-      lines: Array.isArray(order.lines) ? order.lines.map((l) => obj(l)).map((l) => ({ name: str(l.name) ?? 'Item', amountCents: toCents(Number(l.amount ?? 0)) })) : null,
-      discount: str(discount.code) ? { code: str(discount.code)!, amountOffCents: toCents(Number(discount.amountOff ?? 0)) } : null,
-      paidAt: str(order.createdAt) ?? new Date(event.created * 1000).toISOString(),
-      // The review route is an API (POST) with no buyer page yet; a link to it would not work.
-      reviewUrl: null,
-      surveyUrl: await surveyUrlForSale(deps, scope, orderId, base).then((url) => (url ? inLanguage(url) : url)),
-      invoiceUrl: base ? await invoiceUrlOf(deps, scope, orderId, base) : null,
-      portalUrl,
-      // A lasting link to a page that signs fresh download links on each visit.
-      downloadsUrl: kind === 'one_time' && str(product.id) ? ((await receiptAccessUrl(deps, scope, { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' }, base, t.locale)) ?? null) : null,
-      licenseKeys: kind === 'one_time' ? (await keysOfOrder(deps, scope, orderId)).map((k) => k.key) : [],
-      testMode: event.mode === 'test',
-    }, t);
+    const mail = receiptMail(
+      {
+        brand,
+        orderId,
+        productName: str(product.name) ?? 'Your purchase',
+        amountCents: toCents(Number(event.data.amount ?? 0)),
+        currency: str(event.data.currency) ?? 'USD',
+        kind,
+        billingReason: (str(order.billingReason) as 'initial' | 'renewal' | 'usage' | null) ?? null,
+        interval: offer?.frequency ?? null,
+        lines: Array.isArray(order.lines)
+          ? order.lines.map((l) => obj(l)).map((l) => ({ name: str(l.name) ?? 'Item', amountCents: toCents(Number(l.amount ?? 0)) }))
+          : null,
+        discount: str(discount.code) ? { code: str(discount.code)!, amountOffCents: toCents(Number(discount.amountOff ?? 0)) } : null,
+        paidAt: str(order.createdAt) ?? new Date(event.created * 1000).toISOString(),
+        // The review route is an API (POST) with no buyer page yet; a link to it would not work.
+        reviewUrl: null,
+        surveyUrl: await surveyUrlForSale(deps, scope, orderId, base).then((url) => (url ? inLanguage(url) : url)),
+        invoiceUrl: base ? await invoiceUrlOf(deps, scope, orderId, base) : null,
+        portalUrl,
+        // A lasting link to a page that signs fresh download links on each visit.
+        downloadsUrl:
+          kind === 'one_time' && str(product.id)
+            ? ((await receiptAccessUrl(
+                deps,
+                scope,
+                { id: orderId, productIds: boughtIds(str(product.id)!, order.lines), status: 'completed' },
+                base,
+                t.locale,
+              )) ?? null)
+            : null,
+        licenseKeys: kind === 'one_time' ? (await keysOfOrder(deps, scope, orderId)).map((k) => k.key) : [],
+        testMode: event.mode === 'test',
+      },
+      t,
+    );
     await sendOnce(deps, 'buyer-receipts', event, scope, to, mail, base);
   },
 };
@@ -100,17 +110,20 @@ export const failedPaymentConsumer: BusConsumer = {
     const invoice = obj(event.data.invoice);
     const subscription = obj(event.data.subscription);
     const brand = await sellerBrand(deps, scope, base);
-    const mail = failedPaymentMail({
-      brand,
-      productName: str(subscription.name) ?? 'your subscription',
-      amountCents: toCents(Number(invoice.amount ?? subscription.price ?? 0)),
-      currency: str(invoice.currency) ?? str(subscription.currency) ?? 'USD',
-      failureMessage: str(event.data.failureMessage),
-      nextRetryAt: str(invoice.nextRetryAt),
-      portalUrl,
-      cardUpdateUrl: subscriberId ? await cardUpdateUrlFor(deps, scope, subscriberId) : null,
-      testMode: event.mode === 'test',
-    }, await buyerTranslator(deps, scope, to, brand));
+    const mail = failedPaymentMail(
+      {
+        brand,
+        productName: str(subscription.name) ?? 'your subscription',
+        amountCents: toCents(Number(invoice.amount ?? subscription.price ?? 0)),
+        currency: str(invoice.currency) ?? str(subscription.currency) ?? 'USD',
+        failureMessage: str(event.data.failureMessage),
+        nextRetryAt: str(invoice.nextRetryAt),
+        portalUrl,
+        cardUpdateUrl: subscriberId ? await cardUpdateUrlFor(deps, scope, subscriberId) : null,
+        testMode: event.mode === 'test',
+      },
+      await buyerTranslator(deps, scope, to, brand),
+    );
     await sendOnce(deps, 'buyer-payment-failed', event, scope, to, mail, base);
   },
 };

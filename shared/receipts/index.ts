@@ -13,7 +13,11 @@ export const receipts = defineCapability({
   name: 'receipts',
   build: {
     manifest: { url: import.meta.url, export: 'receipts' },
-    workers: { 'buyer-receipts': './consumers#receiptConsumer', 'buyer-payment-failed': './consumers#failedPaymentConsumer', 'buyer-refunds': './notice-consumers#refundMailConsumer' },
+    workers: {
+      'buyer-receipts': './consumers#receiptConsumer',
+      'buyer-payment-failed': './consumers#failedPaymentConsumer',
+      'buyer-refunds': './notice-consumers#refundMailConsumer',
+    },
   },
   consumers: [receiptConsumer, failedPaymentConsumer, refundMailConsumer],
 });

@@ -55,27 +55,38 @@ export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
   const line = (label: string, value: string) => t.t('mail.line', { label, value });
   const total = formatMoney(input.amountCents, input.currency);
   const what = input.billingReason === 'renewal' ? t.t('receipt.renewalOf', { product: input.productName }) : input.productName;
-  const subject = input.amountCents === 0 ? t.t('receipt.subjectFree', { seller: brand.name, product: input.productName }) : t.t('receipt.subject', { seller: brand.name, total });
+  const subject =
+    input.amountCents === 0
+      ? t.t('receipt.subjectFree', { seller: brand.name, product: input.productName })
+      : t.t('receipt.subject', { seller: brand.name, total });
   const test = input.testMode ? `<p><strong>${escapeHtml(t.t('mail.testMode'))}</strong></p>` : '';
   const heading = t.t('receipt.heading', { renewal: String(input.billingReason === 'renewal') });
   const lines = input.lines?.length ? input.lines : null;
   // With lines, the first is the product after its code: the code's row is shown before it.
-  const rows = lines ? [
-    input.discount ? `<tr><td>${t.html('receipt.discountOn', { code: input.discount.code, product: input.productName })}</td><td align="right">-${escapeHtml(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
-    ...lines.map((l) => `<tr><td>${escapeHtml(l.name)}</td><td align="right">${escapeHtml(formatMoney(l.amountCents, input.currency))}</td></tr>`),
-    `<tr><td><strong>${t.html('receipt.totalPaid')}</strong></td><td align="right"><strong>${escapeHtml(total)}</strong></td></tr>`,
-  ].join('') : [
-    `<tr><td>${input.kind === 'subscription' ? t.html('receipt.plan', { product: what, interval: input.interval ?? 'other' }) : escapeHtml(what)}</td><td align="right">${escapeHtml(formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))}</td></tr>`,
-    input.discount ? `<tr><td>${t.html('receipt.discount', { code: input.discount.code })}</td><td align="right">-${escapeHtml(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>` : '',
-    `<tr><td><strong>${t.html('receipt.totalPaid')}</strong></td><td align="right"><strong>${escapeHtml(total)}</strong></td></tr>`,
-  ].join('');
+  const rows = lines
+    ? [
+        input.discount
+          ? `<tr><td>${t.html('receipt.discountOn', { code: input.discount.code, product: input.productName })}</td><td align="right">-${escapeHtml(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>`
+          : '',
+        ...lines.map((l) => `<tr><td>${escapeHtml(l.name)}</td><td align="right">${escapeHtml(formatMoney(l.amountCents, input.currency))}</td></tr>`),
+        `<tr><td><strong>${t.html('receipt.totalPaid')}</strong></td><td align="right"><strong>${escapeHtml(total)}</strong></td></tr>`,
+      ].join('')
+    : [
+        `<tr><td>${input.kind === 'subscription' ? t.html('receipt.plan', { product: what, interval: input.interval ?? 'other' }) : escapeHtml(what)}</td><td align="right">${escapeHtml(formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))}</td></tr>`,
+        input.discount
+          ? `<tr><td>${t.html('receipt.discount', { code: input.discount.code })}</td><td align="right">-${escapeHtml(formatMoney(input.discount.amountOffCents, input.currency))}</td></tr>`
+          : '',
+        `<tr><td><strong>${t.html('receipt.totalPaid')}</strong></td><td align="right"><strong>${escapeHtml(total)}</strong></td></tr>`,
+      ].join('');
   const html = [
     `<h1>${escapeHtml(heading)}</h1>`,
     test,
     `<p>${t.html('receipt.order', { id: input.orderId, date: day(input.paidAt) })}</p>`,
     `<table width="100%" cellpadding="6" cellspacing="0" border="0">${rows}</table>`,
     ...(input.licenseKeys ?? []).map((key) => `<p>${t.html('receipt.licenseKey', { key: { __html: `<code>${escapeHtml(key)}</code>` } })}</p>`),
-    input.downloadsUrl ? `<p>${t.html('receipt.filesReady')}</p>${button(brand, input.downloadsUrl, t.t('receipt.filesButton'))}<p class="muted">${t.html('receipt.filesKeep')}</p>` : '',
+    input.downloadsUrl
+      ? `<p>${t.html('receipt.filesReady')}</p>${button(brand, input.downloadsUrl, t.t('receipt.filesButton'))}<p class="muted">${t.html('receipt.filesKeep')}</p>`
+      : '',
     input.portalUrl ? `<p>${t.html('receipt.manage')}</p>${button(brand, input.portalUrl, t.t('receipt.manageButton'))}` : '',
     input.reviewUrl ? `<p><a href="${escapeHtml(input.reviewUrl)}">${t.html('receipt.review', { product: input.productName })}</a></p>` : '',
     input.invoiceUrl ? `<p>${t.html('receipt.invoice', { link: link(input.invoiceUrl, t.t('receipt.invoiceLink')) })}</p>` : '',
@@ -86,7 +97,9 @@ export function receiptMail(input: ReceiptInput, t: Translator = EN): MailBody {
     `${heading}.`,
     input.testMode ? t.t('mail.testMode') : '',
     t.t('receipt.orderText', { id: input.orderId, date: day(input.paidAt) }),
-    ...(lines ? lines.map((l) => line(l.name, formatMoney(l.amountCents, input.currency))) : [line(what, formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))]),
+    ...(lines
+      ? lines.map((l) => line(l.name, formatMoney(l.amountCents, input.currency)))
+      : [line(what, formatMoney(input.amountCents + (input.discount?.amountOffCents ?? 0), input.currency))]),
     input.discount ? line(t.t('receipt.discount', { code: input.discount.code }), `-${formatMoney(input.discount.amountOffCents, input.currency)}`) : '',
     line(t.t('receipt.totalPaid'), total),
     ...(input.licenseKeys ?? []).map((key) => t.t('receipt.licenseKey', { key })),
@@ -124,14 +137,20 @@ export function failedPaymentMail(input: FailedPaymentInput, t: Translator = EN)
   const total = t.money(input.amountCents, input.currency);
   const retry = input.nextRetryAt ? t.t('failed.retryOn', { date: t.date(input.nextRetryAt) }) : t.t('failed.noRetry');
   // The processor's reason is its own words (English); the sentence around it is the buyer's language.
-  const charge = input.failureMessage ? t.t('failed.couldNotChargeReason', { amount: total, reason: input.failureMessage }) : t.t('failed.couldNotCharge', { amount: total });
+  const charge = input.failureMessage
+    ? t.t('failed.couldNotChargeReason', { amount: total, reason: input.failureMessage })
+    : t.t('failed.couldNotCharge', { amount: total });
   const html = [
     `<h1>${t.html('failed.heading', { product: input.productName })}</h1>`,
     input.testMode ? `<p><strong>${escapeHtml(t.t('mail.testMode'))}</strong></p>` : '',
     `<p>${escapeHtml(charge)} ${escapeHtml(retry)}</p>`,
     `<p>${t.html('failed.pleaseUpdate')}</p>`,
     input.cardUpdateUrl ? button(brand, input.cardUpdateUrl, t.t('failed.updateCard')) : '',
-    input.portalUrl ? (input.cardUpdateUrl ? `<p><a href="${escapeHtml(input.portalUrl)}">${t.html('failed.manage')}</a></p>` : button(brand, input.portalUrl, t.t('failed.updateAndManage'))) : '',
+    input.portalUrl
+      ? input.cardUpdateUrl
+        ? `<p><a href="${escapeHtml(input.portalUrl)}">${t.html('failed.manage')}</a></p>`
+        : button(brand, input.portalUrl, t.t('failed.updateAndManage'))
+      : '',
     brand.supportEmail ? `<p>${t.html('mail.questionsWrite', { email: link(`mailto:${brand.supportEmail}`, brand.supportEmail) })}</p>` : '',
   ].join('\n');
   const text = [
@@ -144,5 +163,11 @@ export function failedPaymentMail(input: FailedPaymentInput, t: Translator = EN)
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { subject: t.t('failed.subject', { seller: brand.name }), preview: t.t('failed.preview', { amount: total, product: input.productName }), html, text, locale: t.locale };
+  return {
+    subject: t.t('failed.subject', { seller: brand.name }),
+    preview: t.t('failed.preview', { amount: total, product: input.productName }),
+    html,
+    text,
+    locale: t.locale,
+  };
 }

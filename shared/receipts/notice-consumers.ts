@@ -26,16 +26,19 @@ export const refundMailConsumer: BusConsumer = {
     const brand = await sellerBrand(deps, scope, base);
     // The buyer's language as saved at their checkout, else the seller's default.
     const t = await buyerLanguage(deps, scope, { email: to, sellerDefault: brand.locale ?? null });
-    const mail = refundMail({
-      brand,
-      productName: str(obj(event.data.product).name) ?? 'your order',
-      refundedCents: toCents(Number(refund.amount ?? event.data.amount ?? 0)),
-      paidCents: toCents(Number(order.amount ?? 0)),
-      currency: str(event.data.currency) ?? str(order.currency) ?? 'USD',
-      full: refund.full === true,
-      refundedAt: new Date(event.created * 1000).toISOString(),
-      testMode: event.mode === 'test',
-    }, t);
+    const mail = refundMail(
+      {
+        brand,
+        productName: str(obj(event.data.product).name) ?? 'your order',
+        refundedCents: toCents(Number(refund.amount ?? event.data.amount ?? 0)),
+        paidCents: toCents(Number(order.amount ?? 0)),
+        currency: str(event.data.currency) ?? str(order.currency) ?? 'USD',
+        full: refund.full === true,
+        refundedAt: new Date(event.created * 1000).toISOString(),
+        testMode: event.mode === 'test',
+      },
+      t,
+    );
     await sendOnce(deps, 'buyer-refunds', event, scope, to, mail, base);
   },
 };
@@ -46,24 +49,24 @@ export const refundMailConsumer: BusConsumer = {
  * keeps it once per event.
  */
 export async function sendSaleNotice(deps: Deps, event: DomainEvent): Promise<void> {
-    const scope = { accountId: event.accountId, mode: event.mode };
-    if (!(Number(event.data.amount) > 0)) return;
-    if (!(await saleNotificationsOn(deps, scope))) return;
-    const account = await getAccount(deps.store, scope.accountId);
-    if (!account?.email) return;
-    const order = obj(event.data.order);
-    const customer = obj(event.data.customer);
-    const base = baseOf(deps, null);
-    const dashboard = deps.config.DASHBOARD_URL?.replace(/\/+$/, '') ?? (base ? `${base}/dashboard` : null);
-    const mail = newSaleMail({
-      productName: str(obj(event.data.product).name) ?? 'a product',
-      amountCents: toCents(Number(event.data.amount ?? 0)),
-      currency: str(event.data.currency) ?? 'USD',
-      renewal: order.billingReason === 'renewal',
-      buyer: { email: str(customer.email) ?? 'a buyer', name: [str(customer.firstName), str(customer.lastName)].filter(Boolean).join(' ') || null },
-      soldAt: str(order.createdAt) ?? new Date(event.created * 1000).toISOString(),
-      ordersUrl: dashboard ? `${dashboard}/orders` : null,
-      testMode: event.mode === 'test',
-    });
-    await sendOnce(deps, 'seller-sale-notices', event, scope, account.email, mail, base, 'seller');
+  const scope = { accountId: event.accountId, mode: event.mode };
+  if (!(Number(event.data.amount) > 0)) return;
+  if (!(await saleNotificationsOn(deps, scope))) return;
+  const account = await getAccount(deps.store, scope.accountId);
+  if (!account?.email) return;
+  const order = obj(event.data.order);
+  const customer = obj(event.data.customer);
+  const base = baseOf(deps, null);
+  const dashboard = deps.config.DASHBOARD_URL?.replace(/\/+$/, '') ?? (base ? `${base}/dashboard` : null);
+  const mail = newSaleMail({
+    productName: str(obj(event.data.product).name) ?? 'a product',
+    amountCents: toCents(Number(event.data.amount ?? 0)),
+    currency: str(event.data.currency) ?? 'USD',
+    renewal: order.billingReason === 'renewal',
+    buyer: { email: str(customer.email) ?? 'a buyer', name: [str(customer.firstName), str(customer.lastName)].filter(Boolean).join(' ') || null },
+    soldAt: str(order.createdAt) ?? new Date(event.created * 1000).toISOString(),
+    ordersUrl: dashboard ? `${dashboard}/orders` : null,
+    testMode: event.mode === 'test',
+  });
+  await sendOnce(deps, 'seller-sale-notices', event, scope, account.email, mail, base, 'seller');
 }

@@ -27,7 +27,13 @@ export interface RefundInput {
 export function refundMail(input: RefundInput, t: Translator = translator()): MailBody {
   const { brand } = input;
   const refunded = t.money(input.refundedCents, input.currency);
-  const values = { seller: brand.name, amount: refunded, paid: t.money(input.paidCents, input.currency), product: input.productName, date: t.date(input.refundedAt) };
+  const values = {
+    seller: brand.name,
+    amount: refunded,
+    paid: t.money(input.paidCents, input.currency),
+    product: input.productName,
+    date: t.date(input.refundedAt),
+  };
   const what = input.full ? 'refund.full' : 'refund.partial';
   const support = brand.supportEmail;
   const html = [
@@ -37,10 +43,22 @@ export function refundMail(input: RefundInput, t: Translator = translator()): Ma
     `<p>${t.html('refund.when')}</p>`,
     support ? `<p>${t.html('mail.questionsReply', { email: safeHtml(`<a href="mailto:${escapeHtml(support)}">${escapeHtml(support)}</a>`) })}</p>` : '',
   ].join('\n');
-  const text = [t.t('refund.heading'), input.testMode ? t.t('mail.testMode') : '', t.t(what, values), t.t('refund.when'), support ? t.t('mail.questions', { email: support }) : '']
+  const text = [
+    t.t('refund.heading'),
+    input.testMode ? t.t('mail.testMode') : '',
+    t.t(what, values),
+    t.t('refund.when'),
+    support ? t.t('mail.questions', { email: support }) : '',
+  ]
     .filter(Boolean)
     .join('\n\n');
-  return { subject: t.t('refund.subject', { product: input.productName, amount: refunded }), preview: t.t('refund.preview', { amount: refunded }), html, text, locale: t.locale };
+  return {
+    subject: t.t('refund.subject', { product: input.productName, amount: refunded }),
+    preview: t.t('refund.preview', { amount: refunded }),
+    html,
+    text,
+    locale: t.locale,
+  };
 }
 
 export interface NewSaleInput {
@@ -67,7 +85,12 @@ export function newSaleMail(input: NewSaleInput): MailBody {
     input.ordersUrl ? `<p><a href="${escapeHtml(input.ordersUrl)}">See your orders</a></p>` : '',
     `<p>${escapeHtml(off)}</p>`,
   ].join('\n');
-  const text = [input.testMode ? 'Test mode: a test order, no real money moved.' : '', `${what} on ${day(input.soldAt)}.`, input.ordersUrl ? `See your orders: ${input.ordersUrl}` : '', off]
+  const text = [
+    input.testMode ? 'Test mode: a test order, no real money moved.' : '',
+    `${what} on ${day(input.soldAt)}.`,
+    input.ordersUrl ? `See your orders: ${input.ordersUrl}` : '',
+    off,
+  ]
     .filter(Boolean)
     .join('\n\n');
   return { subject: `${input.testMode ? '[Test] ' : ''}New ${input.renewal ? 'renewal' : 'sale'}: ${input.productName} (${total})`, preview: what, html, text };

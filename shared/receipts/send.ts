@@ -12,7 +12,9 @@ import { processedBeforeUpgrade } from '../platform/markers';
 export const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 export const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
 /** The product and, with an upsell taken, the upsell product: each one's files are the buyer's. */
-export const boughtIds = (productId: string, lines: unknown) => [...new Set([productId, ...(Array.isArray(lines) ? lines.map((l) => str(obj(l).productId)).filter((id): id is string => !!id) : [])])];
+export const boughtIds = (productId: string, lines: unknown) => [
+  ...new Set([productId, ...(Array.isArray(lines) ? lines.map((l) => str(obj(l).productId)).filter((id): id is string => !!id) : [])]),
+];
 
 export const baseOf = (deps: Deps, fallback: string | null) => {
   if (deps.config.PUBLIC_BASE_URL) return deps.config.PUBLIC_BASE_URL.replace(/\/$/, '');
@@ -28,9 +30,27 @@ export const baseOf = (deps: Deps, fallback: string | null) => {
  * so a redelivered event queues nothing. The email capability's worker renders and delivers it
  * (retrying provider faults), so this function does not bundle the renderer.
  */
-export async function sendOnce(deps: Deps, consumer: string, event: DomainEvent, scope: Scope, to: string, mail: MailBody, baseUrl: string, source: 'receipt' | 'seller' = 'receipt') {
+export async function sendOnce(
+  deps: Deps,
+  consumer: string,
+  event: DomainEvent,
+  scope: Scope,
+  to: string,
+  mail: MailBody,
+  baseUrl: string,
+  source: 'receipt' | 'seller' = 'receipt',
+) {
   if (await processedBeforeUpgrade(deps, consumer, event.id, event.created)) return;
-  const queued = await prepareTransactional(deps, scope, { to: [to], subject: mail.subject, html: mail.html, text: mail.text, preview: mail.preview, locale: mail.locale ?? null, source, baseUrl });
+  const queued = await prepareTransactional(deps, scope, {
+    to: [to],
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    preview: mail.preview,
+    locale: mail.locale ?? null,
+    source,
+    baseUrl,
+  });
   try {
     await deps.store.transact([claimMailOp(consumer, event.id, event.created), ...queued.ops]);
   } catch (error) {

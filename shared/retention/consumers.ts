@@ -36,7 +36,12 @@ export const recoveryMailConsumer: BusConsumer = {
   needs: ['table'],
   eventTypes: ['subscription.payment_failed'],
   handle: async (event, deps) => {
-    const data = event.data as { customer?: { email?: string }; subscription?: { name?: string }; recovery?: { attempt?: number; amount?: number; currency?: string; nextRetryAt?: string | null }; portalUrl?: string };
+    const data = event.data as {
+      customer?: { email?: string };
+      subscription?: { name?: string };
+      recovery?: { attempt?: number; amount?: number; currency?: string; nextRetryAt?: string | null };
+      portalUrl?: string;
+    };
     const recovery = data.recovery ?? {};
     if (recovery.attempt !== 1 || !data.customer?.email) return;
     const scope: Scope = { accountId: event.accountId, mode: event.mode };
@@ -59,7 +64,13 @@ export const recoveryMailConsumer: BusConsumer = {
         `<p>${t.html('renewal.body', { amount: total, product: { __html: `<strong>${escapeHtml(name)}</strong>` } })}${escapeHtml(retry)}</p>`,
         portalUrl ? `<p>${t.html('renewal.update', { link: { __html: `<a href="${escapeHtml(portalUrl)}">${t.html('failed.updateCard')}</a>` } })}</p>` : '',
       ].join('\n'),
-      text: [`${t.t('renewal.heading')}.`, `${t.t('renewal.body', { amount: total, product: name })}${retry}`, portalUrl ? t.t('mail.line', { label: t.t('failed.updateCard'), value: portalUrl }) : ''].filter(Boolean).join('\n\n'),
+      text: [
+        `${t.t('renewal.heading')}.`,
+        `${t.t('renewal.body', { amount: total, product: name })}${retry}`,
+        portalUrl ? t.t('mail.line', { label: t.t('failed.updateCard'), value: portalUrl }) : '',
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
       source: 'retention',
       locale: t.locale,
       baseUrl: base,

@@ -21,7 +21,15 @@ import { yearlyCents } from './rules';
 import { escapeHtml } from '../platform/html';
 
 const CONSUMER = 'retention-intro-yearly';
-const blank = (sub: SubscriberRecord): SubscriberRetention => ({ subscriberId: sub._id, offerId: sub.subscriptionId, intro: null, yearlyPromptedAt: null, yearlySwitch: null, discount: null, payments: 0 });
+const blank = (sub: SubscriberRecord): SubscriberRetention => ({
+  subscriberId: sub._id,
+  offerId: sub.subscriptionId,
+  intro: null,
+  yearlyPromptedAt: null,
+  yearlySwitch: null,
+  discount: null,
+  payments: 0,
+});
 
 const COUNT = 'retention-payment-count';
 
@@ -52,7 +60,10 @@ export async function onSubscriptionCreated(deps: Deps, event: DomainEvent): Pro
     const existing = await repo.getSubscriberRetention(deps.store, scope, sub._id);
     if (config.intro.enabled && config.intro.price !== null && !existing?.intro) {
       const intro = { amountCents: toCents(config.intro.price), periods: config.intro.periods, at: deps.clock.now().toISOString() };
-      await commit(deps, scope, event.id, [repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, { intro }), repo.countersAdd(scope, { introStarted: 1 })]);
+      await commit(deps, scope, event.id, [
+        repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, { intro }),
+        repo.countersAdd(scope, { introStarted: 1 }),
+      ]);
     }
   }
   // The first payment's invoice events carry no subscriber yet: it is counted here (at the intro
@@ -79,7 +90,13 @@ async function countPayment(deps: Deps, scope: Scope, sub: SubscriberRecord, eve
   const next: SubscriberRetention = { ...row, payments: (row.payments ?? 0) + 1 };
   const config = await offerRetentionOf(deps, scope, sub.subscriptionId);
   const offer = await lookupOffer(deps, scope, sub.subscriptionId);
-  const prompt = Boolean(config.yearlySwitch.enabled && offer?.frequency === 'monthly' && !row.yearlyPromptedAt && !row.yearlySwitch && next.payments! >= config.yearlySwitch.afterPayments);
+  const prompt = Boolean(
+    config.yearlySwitch.enabled &&
+      offer?.frequency === 'monthly' &&
+      !row.yearlyPromptedAt &&
+      !row.yearlySwitch &&
+      next.payments! >= config.yearlySwitch.afterPayments,
+  );
   const ops: TransactOp[] = [];
   // The intro's charges are the subscriber's first `periods` ones, the checkout's included.
   if (row.intro && (row.payments ?? 0) < row.intro.periods) ops.push(repo.countersAdd(scope, { introPayments: 1 }));
@@ -94,7 +111,13 @@ async function countPayment(deps: Deps, scope: Scope, sub: SubscriberRecord, eve
   await commit(deps, scope, event.id, ops, COUNT);
 }
 
-async function yearlyPromptMail(deps: Deps, scope: Scope, sub: SubscriberRecord, offer: { name: string; priceCents: number; currency: string }, percentOff: number): Promise<TransactOp[]> {
+async function yearlyPromptMail(
+  deps: Deps,
+  scope: Scope,
+  sub: SubscriberRecord,
+  offer: { name: string; priceCents: number; currency: string },
+  percentOff: number,
+): Promise<TransactOp[]> {
   const base = deps.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? new URL(sub.portalUrl).origin;
   const brand = await sellerBrand(deps, scope, base);
   // The buyer's language: saved at their checkout, else the seller's default.
@@ -143,5 +166,8 @@ export async function acceptYearlySwitch(deps: Deps, scope: Scope, sub: Subscrib
     if (error instanceof ProcessorError) throw conflict(`The payment processor refused: ${error.message}`, 'PROCESSOR_REFUSED');
     throw error;
   }
-  await deps.store.transact([repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, { yearlySwitch: { amountCents, at: deps.clock.now().toISOString() } }), repo.countersAdd(scope, { yearlyAccepted: 1 })]);
+  await deps.store.transact([
+    repo.subscriberRetentionSet(scope, sub._id, sub.subscriptionId, { yearlySwitch: { amountCents, at: deps.clock.now().toISOString() } }),
+    repo.countersAdd(scope, { yearlyAccepted: 1 }),
+  ]);
 }

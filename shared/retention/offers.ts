@@ -48,7 +48,19 @@ export async function listRetentionOffers(ctx: OperationContext) {
   const offers = await listOfferViews(ctx as CatalogCtx);
   const saved = new Map((await repo.listOfferRetention(ctx.store, ctx.scope)).map((r) => [r.offerId, r]));
   return {
-    data: offers.map((o) => present({ _id: o._id as string, name: o.name as string, priceCents: toCents(Number(o.price)), currency: o.currency as string, frequency: o.frequency, trialPeriod: o.trialPeriod }, saved.get(o._id as string) ?? DEFAULT_OFFER_RETENTION(o._id as string))),
+    data: offers.map((o) =>
+      present(
+        {
+          _id: o._id as string,
+          name: o.name as string,
+          priceCents: toCents(Number(o.price)),
+          currency: o.currency as string,
+          frequency: o.frequency,
+          trialPeriod: o.trialPeriod,
+        },
+        saved.get(o._id as string) ?? DEFAULT_OFFER_RETENTION(o._id as string),
+      ),
+    ),
   };
 }
 

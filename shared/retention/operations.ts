@@ -6,24 +6,44 @@ import { introReport, saveOffersReport } from './reports';
 import { FINAL_ACTIONS, REQUIRED_PLAN, turnsOn } from './rules';
 
 const TAGS = ['Retention'];
-const days = z._default(z.coerce.number().check(z.int('days: must be a whole number'), z.minimum(1, 'days: must be at least 1'), z.maximum(366, 'days: must be at most 366')), 30);
+const days = z._default(
+  z.coerce.number().check(z.int('days: must be a whole number'), z.minimum(1, 'days: must be at least 1'), z.maximum(366, 'days: must be at most 366')),
+  30,
+);
 const money = z.array(z.object({ currency: z.string(), amount: z.number(), count: z.number().check(z.int()) }));
 
-const settingsOut = z.object({ enabled: z.boolean(), finalAction: z.enum(['cancel', 'pause', 'keep']), emailBuyer: z.boolean(), retryDays: z.array(z.number().check(z.int())), updatedAt: z.nullable(z.string()) });
+const settingsOut = z.object({
+  enabled: z.boolean(),
+  finalAction: z.enum(['cancel', 'pause', 'keep']),
+  emailBuyer: z.boolean(),
+  retryDays: z.array(z.number().check(z.int())),
+  updatedAt: z.nullable(z.string()),
+});
 const settingsBody = z.strictObject({
   enabled: z.optional(z.boolean({ error: 'enabled: must be true or false' })),
   finalAction: z.optional(z.enum(FINAL_ACTIONS as [string, ...string[]], { error: 'finalAction: must be cancel, pause or keep' })),
   emailBuyer: z.optional(z.boolean({ error: 'emailBuyer: must be true or false' })),
 });
 
-const offerConfigBody = z.record(z.string(), z.unknown()).check(z.describe('`{ saveOffers: { enabled, pauseMaxMonths 1-3, discountPercent 5-90, discountMonths 1-12 }, intro: { enabled, price (major units, at least 1.00, below the regular price, no trial), periods 1-12 }, yearlySwitch: { enabled, afterPayments 1-24, percentOff 1-50 } }`; each group is optional and replaces the fields it names'));
+const offerConfigBody = z
+  .record(z.string(), z.unknown())
+  .check(
+    z.describe(
+      '`{ saveOffers: { enabled, pauseMaxMonths 1-3, discountPercent 5-90, discountMonths 1-12 }, intro: { enabled, price (major units, at least 1.00, below the regular price, no trial), periods 1-12 }, yearlySwitch: { enabled, afterPayments 1-24, percentOff 1-50 } }`; each group is optional and replaces the fields it names',
+    ),
+  );
 const offerOut = z.object({
   id: z.string(),
   name: z.string(),
   price: z.number(),
   currency: z.string(),
   frequency: z.string(),
-  saveOffers: z.object({ enabled: z.boolean(), pauseMaxMonths: z.number().check(z.int()), discountPercent: z.number().check(z.int()), discountMonths: z.number().check(z.int()) }),
+  saveOffers: z.object({
+    enabled: z.boolean(),
+    pauseMaxMonths: z.number().check(z.int()),
+    discountPercent: z.number().check(z.int()),
+    discountMonths: z.number().check(z.int()),
+  }),
   intro: z.object({ enabled: z.boolean(), price: z.nullable(z.number()), periods: z.number().check(z.int()) }),
   yearlySwitch: z.object({ enabled: z.boolean(), afterPayments: z.number().check(z.int()), percentOff: z.number().check(z.int()) }),
   updatedAt: z.nullable(z.string()),
@@ -39,7 +59,16 @@ export const retentionOperations = [
     path: '/subscription-retention/recovery/summary',
     auth: 'key',
     query: z.object({ days }),
-    output: z.object({ days: z.number().check(z.int()), recovered: money, recoveredCount: z.number().check(z.int()), atRisk: money, atRiskCount: z.number().check(z.int()), lostCount: z.number().check(z.int()), recoveryRate: z.number(), entitlement: z.object({ allowed: z.boolean(), requiredPlan: z.string() }) }),
+    output: z.object({
+      days: z.number().check(z.int()),
+      recovered: money,
+      recoveredCount: z.number().check(z.int()),
+      atRisk: money,
+      atRiskCount: z.number().check(z.int()),
+      lostCount: z.number().check(z.int()),
+      recoveryRate: z.number(),
+      entitlement: z.object({ allowed: z.boolean(), requiredPlan: z.string() }),
+    }),
     handler: (ctx, { query }) => getRecoverySummary(ctx, query.days),
   }),
   defineOperation({
@@ -128,7 +157,8 @@ export const retentionOperations = [
   defineOperation({
     operationId: 'updateRetentionOffer',
     tool: 'update_retention_offer',
-    summary: 'Change an offer\'s saveOffers, intro and yearlySwitch; out-of-range values answer 400 INVALID_RETENTION_CONFIG with `field`; turning a feature on needs Pro',
+    summary:
+      "Change an offer's saveOffers, intro and yearlySwitch; out-of-range values answer 400 INVALID_RETENTION_CONFIG with `field`; turning a feature on needs Pro",
     tags: TAGS,
     method: 'PUT',
     path: '/subscription-retention/offers/{id}',

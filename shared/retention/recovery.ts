@@ -22,7 +22,13 @@ export const DEFAULT_RECOVERY: RecoverySettings = { enabled: false, finalAction:
 export const readRecoverySettings = async (deps: Pick<Deps, 'store'>, scope: Scope): Promise<RecoverySettings> =>
   (await repo.getRecoverySettings(deps.store, scope)) ?? DEFAULT_RECOVERY;
 
-const presentSettings = (s: RecoverySettings) => ({ enabled: s.enabled, finalAction: s.finalAction, emailBuyer: s.emailBuyer, retryDays: [...RECOVERY_RETRY_DAYS], updatedAt: s.updatedAt });
+const presentSettings = (s: RecoverySettings) => ({
+  enabled: s.enabled,
+  finalAction: s.finalAction,
+  emailBuyer: s.emailBuyer,
+  retryDays: [...RECOVERY_RETRY_DAYS],
+  updatedAt: s.updatedAt,
+});
 
 export async function getRecoverySettingsView(ctx: OperationContext) {
   return presentSettings(await readRecoverySettings(ctx, ctx.scope));
@@ -62,7 +68,10 @@ const presentCase = (c: RecoveryCase) => ({
 });
 
 /** The time-ordered id floor of an instant: ids made at or after it sort at or above it. */
-export const idFloor = (ms: number) => Math.floor(ms / 1000).toString(16).padStart(8, '0') + '0'.repeat(16);
+export const idFloor = (ms: number) =>
+  Math.floor(ms / 1000)
+    .toString(16)
+    .padStart(8, '0') + '0'.repeat(16);
 
 export async function getRecoverySummary(ctx: OperationContext, days: number) {
   const since = ctx.clock.nowMs() - days * 86_400_000;
@@ -88,7 +97,16 @@ const caseEventData = (c: RecoveryCase, extra: Record<string, unknown>) => ({
   subscriptionCustomerId: c.subscriberId,
   subscription: { id: c.offerId, name: c.offerName },
   customer: { email: c.buyerEmail },
-  recovery: { id: c._id, attempts: c.attempts, amount: toMajor(c.amountCents), currency: c.currency, startedAt: c.startedAt, finalAction: c.finalAction, finalActionAt: c.finalActionAt, ...extra },
+  recovery: {
+    id: c._id,
+    attempts: c.attempts,
+    amount: toMajor(c.amountCents),
+    currency: c.currency,
+    startedAt: c.startedAt,
+    finalAction: c.finalAction,
+    finalActionAt: c.finalActionAt,
+    ...extra,
+  },
 });
 
 /** Commits the case change with its event and the consumer's marker; a redelivery is a no-op. */
@@ -147,7 +165,12 @@ export async function onRenewalFailed(deps: Deps, event: DomainEvent): Promise<v
     closedAt: null,
     outcome: null,
   };
-  const evt = newEvent(scope, deps.clock, 'subscription.payment_failed', caseEventData(c, { attempt: 1, nextRetryAt, emailBuyer: settings.emailBuyer, portalUrl: sub.portalUrl }));
+  const evt = newEvent(
+    scope,
+    deps.clock,
+    'subscription.payment_failed',
+    caseEventData(c, { attempt: 1, nextRetryAt, emailBuyer: settings.emailBuyer, portalUrl: sub.portalUrl }),
+  );
   if (!(await commit(deps, scope, event.id, [...repo.caseOpenWrites(scope, c), outboxPut(evt)]))) return;
   await deps.ports.scheduler.schedule(finalTimer(c._id), schedule.finalActionAt, { type: JOB_FINAL_ACTION, scope, payload: { caseId: c._id } });
 }

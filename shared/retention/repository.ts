@@ -25,7 +25,8 @@ const MARKER_SECONDS = 7 * 86_400;
 export const getRecoverySettings = async (store: Store, scope: Scope) => toRecord<RecoverySettings>(await store.get(settingsKey(scope), { consistent: true }));
 export const recoverySettingsPut = (scope: Scope, s: RecoverySettings): TransactOp => ({ put: toItem(settingsKey(scope), 'RecoverySettings', s) });
 
-export const getOfferRetention = async (store: Store, scope: Scope, offerId: string) => toRecord<OfferRetention>(await store.get(offerKey(scope, offerId), { consistent: true }));
+export const getOfferRetention = async (store: Store, scope: Scope, offerId: string) =>
+  toRecord<OfferRetention>(await store.get(offerKey(scope, offerId), { consistent: true }));
 export const offerRetentionPut = (scope: Scope, r: OfferRetention): TransactOp => ({ put: toItem(offerKey(scope, r.offerId), 'OfferRetention', r) });
 /** Every offer's settings of a tenant and mode (one item per subscription offer). */
 export const listOfferRetention = async (store: Store, scope: Scope) =>
@@ -66,12 +67,18 @@ export async function casesByStatus(store: Store, scope: Scope, status: CaseStat
   return { items: page.items.map((i) => toRecord<RecoveryCase>(i)!), cursor: page.cursor };
 }
 
-export const flowPut = (scope: Scope, f: SaveFlow): TransactOp => ({ put: toItem(flowKey(scope, f._id), 'SaveFlow', f), condition: 'attribute_not_exists(PK)' });
+export const flowPut = (scope: Scope, f: SaveFlow): TransactOp => ({
+  put: toItem(flowKey(scope, f._id), 'SaveFlow', f),
+  condition: 'attribute_not_exists(PK)',
+});
 export const flowsSince = async (store: Store, scope: Scope, fromId: string) =>
   (await store.queryAll({ pk: keys.collection(scope, 'RSAVE'), between: [fromId, 'ffffffffffffffffffffffff'] })).map((i) => toRecord<SaveFlow>(i)!);
 
-export const getSubscriberRetention = async (store: Store, scope: Scope, subscriberId: string) => toRecord<SubscriberRetention>(await store.get(subKey(scope, subscriberId), { consistent: true }));
-export const subscriberRetentionPut = (scope: Scope, r: SubscriberRetention): TransactOp => ({ put: toItem(subKey(scope, r.subscriberId), 'SubscriberRetention', r) });
+export const getSubscriberRetention = async (store: Store, scope: Scope, subscriberId: string) =>
+  toRecord<SubscriberRetention>(await store.get(subKey(scope, subscriberId), { consistent: true }));
+export const subscriberRetentionPut = (scope: Scope, r: SubscriberRetention): TransactOp => ({
+  put: toItem(subKey(scope, r.subscriberId), 'SubscriberRetention', r),
+});
 /** Every subscriber retention row (intro report; one per subscriber that got intro or a switch). */
 export const listSubscriberRetention = async (store: Store, scope: Scope) =>
   (await store.queryAll({ pk: keys.collection(scope, 'RSUB'), ascending: true })).map((i) => toRecord<SubscriberRetention>(i)!);
@@ -81,7 +88,8 @@ export const eventMarkerPut = (scope: Scope, consumer: string, eventId: string, 
   put: toItem(markerKey(scope, consumer, eventId), 'RetentionEventMarker', { eventId }, { expiresAt: nowSeconds + MARKER_SECONDS }),
   condition: 'attribute_not_exists(PK)',
 });
-export const hasEventMarker = async (store: Store, scope: Scope, consumer: string, eventId: string) => Boolean(await store.get(markerKey(scope, consumer, eventId), { consistent: true }));
+export const hasEventMarker = async (store: Store, scope: Scope, consumer: string, eventId: string) =>
+  Boolean(await store.get(markerKey(scope, consumer, eventId), { consistent: true }));
 
 // ---- counters of the intro report (ADD on one item per tenant and mode) ----
 const countersKey = (scope: Scope) => keys.entity(scope, 'RETENTION', 'counters');
@@ -97,7 +105,8 @@ export const countersAdd = (scope: Scope, add: Partial<Record<keyof RetentionCou
   set: { entity: 'RetentionCounters', v: 1 },
   add: add as Record<string, number>,
 });
-export const getCounters = async (store: Store, scope: Scope): Promise<RetentionCounters> => toRecord<RetentionCounters>(await store.get(countersKey(scope), { consistent: true })) ?? {};
+export const getCounters = async (store: Store, scope: Scope): Promise<RetentionCounters> =>
+  toRecord<RetentionCounters>(await store.get(countersKey(scope), { consistent: true })) ?? {};
 
 /** Sets fields of a subscriber's retention row without touching the others (consumers race on it). */
 /**
@@ -113,7 +122,13 @@ export const saveOfferClaim = (scope: Scope, subscriberId: string, offerId: stri
 });
 export const saveOfferRelease = (scope: Scope, subscriberId: string): TransactOp => ({ update: subKey(scope, subscriberId), set: {}, remove: ['saved'] });
 
-export const subscriberRetentionSet = (scope: Scope, subscriberId: string, offerId: string, set: Partial<SubscriberRetention>, add?: { payments?: number }): TransactOp => ({
+export const subscriberRetentionSet = (
+  scope: Scope,
+  subscriberId: string,
+  offerId: string,
+  set: Partial<SubscriberRetention>,
+  add?: { payments?: number },
+): TransactOp => ({
   update: subKey(scope, subscriberId),
   set: { entity: 'SubscriberRetention', v: 1, subscriberId, offerId, ...set },
   ...(add ? { add: add as Record<string, number> } : {}),

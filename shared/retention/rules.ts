@@ -59,7 +59,8 @@ function int(group: Record<string, unknown>, name: string, field: string, curren
  */
 export function applyOfferConfig(current: OfferRetention, body: unknown, offer: OfferFacts): OfferRetention {
   if (!isObj(body)) throw invalidConfig('body', 'must be an object with saveOffers, intro and/or yearlySwitch');
-  for (const key of Object.keys(body)) if (!['saveOffers', 'intro', 'yearlySwitch'].includes(key)) throw invalidConfig(key, 'is not a retention setting (saveOffers, intro, yearlySwitch)');
+  for (const key of Object.keys(body))
+    if (!['saveOffers', 'intro', 'yearlySwitch'].includes(key)) throw invalidConfig(key, 'is not a retention setting (saveOffers, intro, yearlySwitch)');
   const next: OfferRetention = structuredClone(current);
   if (body.saveOffers !== undefined) {
     const g = body.saveOffers;
@@ -77,11 +78,16 @@ export function applyOfferConfig(current: OfferRetention, body: unknown, offer: 
     let price = current.intro.price;
     if (g.price !== undefined) {
       if (g.price === null) price = null;
-      else if (typeof g.price !== 'number' || !Number.isFinite(g.price)) throw invalidConfig('intro.price', 'must be a number in major units (for example 9.99)');
+      else if (typeof g.price !== 'number' || !Number.isFinite(g.price))
+        throw invalidConfig('intro.price', 'must be a number in major units (for example 9.99)');
       else if (Math.abs(g.price * 100 - Math.round(g.price * 100)) > 1e-6) throw invalidConfig('intro.price', 'at most two decimals');
       else price = g.price;
     }
-    next.intro = { enabled: bool(g, 'enabled', 'intro.enabled', current.intro.enabled), price, periods: int(g, 'periods', 'intro.periods', current.intro.periods, 1, 12) };
+    next.intro = {
+      enabled: bool(g, 'enabled', 'intro.enabled', current.intro.enabled),
+      price,
+      periods: int(g, 'periods', 'intro.periods', current.intro.periods, 1, 12),
+    };
   }
   if (body.yearlySwitch !== undefined) {
     const g = body.yearlySwitch;
@@ -96,7 +102,8 @@ export function applyOfferConfig(current: OfferRetention, body: unknown, offer: 
   if (next.intro.enabled) {
     if (next.intro.price === null) throw invalidConfig('intro.price', 'is required to turn intro pricing on');
     if (next.intro.price < 1) throw invalidConfig('intro.price', 'must be at least 1.00');
-    if (toCents(next.intro.price) >= offer.priceCents) throw invalidConfig('intro.price', `must be lower than the regular price ${toMajor(offer.priceCents).toFixed(2)}`);
+    if (toCents(next.intro.price) >= offer.priceCents)
+      throw invalidConfig('intro.price', `must be lower than the regular price ${toMajor(offer.priceCents).toFixed(2)}`);
     if (offer.trialPeriod) throw invalidConfig('intro.price', 'cannot be combined with a free trial');
   }
   if (next.yearlySwitch.enabled && offer.frequency !== 'monthly') throw invalidConfig('yearlySwitch.enabled', 'the yearly switch is for monthly offers only');
@@ -194,6 +201,15 @@ export function saveReport(flows: SaveFlow[], days: number) {
     recentFlows: [...flows]
       .sort((a, b) => b._id.localeCompare(a._id))
       .slice(0, 20)
-      .map((f) => ({ id: f._id, subscriptionCustomerId: f.subscriberId, subscriptionId: f.offerId, outcome: f.kind, months: f.months, percent: f.percent, reason: f.reason, createdAt: f.createdAt })),
+      .map((f) => ({
+        id: f._id,
+        subscriptionCustomerId: f.subscriberId,
+        subscriptionId: f.offerId,
+        outcome: f.kind,
+        months: f.months,
+        percent: f.percent,
+        reason: f.reason,
+        createdAt: f.createdAt,
+      })),
   };
 }

@@ -28,7 +28,6 @@ async function activeOffers(deps: Deps, scope: Scope, sub: SubscriberRecord) {
   return { config: config.saveOffers, offer };
 }
 
-
 /**
  * Save offers at cancel, as the subscriptions portal asks for them (its `subscriptionSaveOffers`
  * port). Accepting applies the offer through the processor first (a pause moves the period end
@@ -56,7 +55,8 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
     const found = await activeOffers(deps, scope, sub);
     if (!found) throw conflict('This subscription has no save offers', 'NO_SAVE_OFFER');
     const { config, offer } = found;
-    if (sub.status !== 'active' || sub.cancelAtPeriodEnd || sub.paused || !sub.membershipId) throw conflict('Only an active subscription can take a save offer', 'SUBSCRIPTION_INACTIVE');
+    if (sub.status !== 'active' || sub.cancelAtPeriodEnd || sub.paused || !sub.membershipId)
+      throw conflict('Only an active subscription can take a save offer', 'SUBSCRIPTION_INACTIVE');
     const now = deps.clock.now().toISOString();
     const row = await repo.getSubscriberRetention(deps.store, scope, sub._id);
     if (saveOfferTaken(row)) throw usedOffer();
@@ -69,14 +69,24 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
       throw error;
     }
     const release = () => deps.store.transact([repo.saveOfferRelease(scope, sub._id)]);
-    const flow: SaveFlow = { _id: objectId(deps.clock), subscriberId: sub._id, offerId: sub.subscriptionId, kind: choice.kind, months: null, percent: null, reason: cleanReason(reason), createdAt: now };
+    const flow: SaveFlow = {
+      _id: objectId(deps.clock),
+      subscriberId: sub._id,
+      offerId: sub.subscriptionId,
+      kind: choice.kind,
+      months: null,
+      percent: null,
+      reason: cleanReason(reason),
+      createdAt: now,
+    };
     let after: SubscriberRecord = sub;
     let discount: SubscriberRetention['discount'] = null;
     try {
       if (choice.kind === 'pause') {
         const months = choice.months ?? 1;
         if (offer.frequency !== 'monthly') throw badRequest('A pause is offered on monthly subscriptions only', { field: 'months' });
-        if (!Number.isInteger(months) || months < 1 || months > config.pauseMaxMonths) throw badRequest(`months: must be from 1 to ${config.pauseMaxMonths}`, { field: 'months' });
+        if (!Number.isInteger(months) || months < 1 || months > config.pauseMaxMonths)
+          throw badRequest(`months: must be from 1 to ${config.pauseMaxMonths}`, { field: 'months' });
         const live = await deps.ports.processor.adjustMembership!(scope, sub.membershipId, { skipPeriods: months });
         after = { ...sub, currentPeriodEnd: live.currentPeriodEnd, updatedAt: now };
         flow.months = months;
@@ -97,7 +107,10 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
       subscriptionCustomerId: sub._id,
       subscription: { id: offer._id, name: offer.name, price: toMajor(offer.priceCents), currency: offer.currency, frequency: offer.frequency },
       customer: { email: sub.buyerEmail, firstName: sub.firstName, lastName: sub.lastName },
-      offer: choice.kind === 'pause' ? { type: 'pause', months: flow.months } : { type: 'discount', percentOff: flow.percent, payments: flow.months, price: toMajor(discountedCents(offer.priceCents, config.discountPercent)) },
+      offer:
+        choice.kind === 'pause'
+          ? { type: 'pause', months: flow.months }
+          : { type: 'discount', percentOff: flow.percent, payments: flow.months, price: toMajor(discountedCents(offer.priceCents, config.discountPercent)) },
       reason: flow.reason,
       currentPeriodEnd: after.currentPeriodEnd,
       savedAt: now,
@@ -119,7 +132,16 @@ export const saveOffersOnCancel: SaveOffersOnCancel = {
 
   async declined(deps, scope, sub, reason) {
     if (!(await activeOffers(deps, scope, sub))) return;
-    const flow: SaveFlow = { _id: objectId(deps.clock), subscriberId: sub._id, offerId: sub.subscriptionId, kind: 'declined', months: null, percent: null, reason: cleanReason(reason), createdAt: deps.clock.now().toISOString() };
+    const flow: SaveFlow = {
+      _id: objectId(deps.clock),
+      subscriberId: sub._id,
+      offerId: sub.subscriptionId,
+      kind: 'declined',
+      months: null,
+      percent: null,
+      reason: cleanReason(reason),
+      createdAt: deps.clock.now().toISOString(),
+    };
     await deps.store.transact([repo.flowPut(scope, flow)]);
   },
 };

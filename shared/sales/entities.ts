@@ -23,9 +23,21 @@ export const saleEntity = defineEntity<SaleRecord>()({
   key: saleKey,
   keyArgs: ['scope', 'saleId'],
   indexes: {
-    ofType: { index: 'GSI1', key: (scope: Scope, type: string, id: string) => keys.indexed('GSI1', scope, SALES_BY_TYPE, type, id), args: ['scope', 'type', 'saleId'] },
-    ofSubscriber: { index: 'GSI2', key: (scope: Scope, subscriberId: string, id: string) => keys.indexed('GSI2', scope, SUBSCRIBER_SALES, subscriberId, id), args: ['scope', 'subscriberId', 'saleId'] },
-    ofCustomer: { index: 'GSI3', key: (scope: Scope, customerId: string, id: string) => keys.indexed('GSI3', scope, CUSTOMER_SALES, customerId, id), args: ['scope', 'customerId', 'saleId'] },
+    ofType: {
+      index: 'GSI1',
+      key: (scope: Scope, type: string, id: string) => keys.indexed('GSI1', scope, SALES_BY_TYPE, type, id),
+      args: ['scope', 'type', 'saleId'],
+    },
+    ofSubscriber: {
+      index: 'GSI2',
+      key: (scope: Scope, subscriberId: string, id: string) => keys.indexed('GSI2', scope, SUBSCRIBER_SALES, subscriberId, id),
+      args: ['scope', 'subscriberId', 'saleId'],
+    },
+    ofCustomer: {
+      index: 'GSI3',
+      key: (scope: Scope, customerId: string, id: string) => keys.indexed('GSI3', scope, CUSTOMER_SALES, customerId, id),
+      args: ['scope', 'customerId', 'saleId'],
+    },
   },
   patterns: {
     byId: { kind: 'get', summary: 'Sale by id', key: saleKey, args: ['scope', 'saleId'] },
@@ -68,7 +80,14 @@ export const paymentPointerEntity = defineEntity<{ saleId: string }>()({
   key: paymentKey,
   keyArgs: ['scope', 'pay_id'],
   patterns: {
-    byPayment: { kind: 'get', summary: 'Sale by processor payment id (refunds, disputes)', key: paymentKey, args: ['scope', 'pay_id'], consistent: true, notes: 'holds saleId' },
+    byPayment: {
+      kind: 'get',
+      summary: 'Sale by processor payment id (refunds, disputes)',
+      key: paymentKey,
+      args: ['scope', 'pay_id'],
+      consistent: true,
+      notes: 'holds saleId',
+    },
   },
 });
 
@@ -91,8 +110,19 @@ export const customerEntity = defineEntity<CustomerRecord>()({
   keyArgs: ['scope', 'customerId'],
   patterns: {
     byId: { kind: 'get', summary: 'Customer by id', key: customerKey, args: ['scope', 'customerId'] },
-    latest: { kind: 'get', summary: 'Customer by id, read consistently (after the email pointer)', key: customerKey, args: ['scope', 'customerId'], consistent: true },
-    all: { kind: 'query', summary: 'Customers, newest first, one page at a time (optionally filtered by product)', partition: (scope: Scope) => keys.collection(scope, CUSTOMER), args: ['scope'] },
+    latest: {
+      kind: 'get',
+      summary: 'Customer by id, read consistently (after the email pointer)',
+      key: customerKey,
+      args: ['scope', 'customerId'],
+      consistent: true,
+    },
+    all: {
+      kind: 'query',
+      summary: 'Customers, newest first, one page at a time (optionally filtered by product)',
+      partition: (scope: Scope) => keys.collection(scope, CUSTOMER),
+      args: ['scope'],
+    },
   },
 });
 
@@ -104,6 +134,13 @@ export const customerEmailEntity = defineEntity<{ customerId: string }>()({
   key: customerEmailKey,
   keyArgs: ['scope', 'lower(email)'],
   patterns: {
-    byEmail: { kind: 'get', summary: 'Customer by email / one customer per email', key: customerEmailKey, args: ['scope', 'lower(email)'], consistent: true, notes: 'holds customerId' },
+    byEmail: {
+      kind: 'get',
+      summary: 'Customer by email / one customer per email',
+      key: customerEmailKey,
+      args: ['scope', 'lower(email)'],
+      consistent: true,
+      notes: 'holds customerId',
+    },
   },
 });

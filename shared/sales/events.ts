@@ -11,7 +11,13 @@ const productBlock = (sale: SaleRecord) => ({
   type: sale.type,
 });
 
-const customerBlock = (sale: SaleRecord) => ({ id: sale.customerId, email: sale.buyerEmail, firstName: sale.firstName, lastName: sale.lastName, country: sale.country });
+const customerBlock = (sale: SaleRecord) => ({
+  id: sale.customerId,
+  email: sale.buyerEmail,
+  firstName: sale.firstName,
+  lastName: sale.lastName,
+  country: sale.country,
+});
 
 export function orderCompletedData(sale: SaleRecord): Record<string, unknown> {
   const order: Record<string, unknown> = { id: sale._id };
@@ -31,7 +37,16 @@ export function orderCompletedData(sale: SaleRecord): Record<string, unknown> {
     currency: sale.currency,
     createdAt: sale.createdAt,
     // Only on a checkout with its upsell taken: what the amount is made of.
-    ...(sale.lines ? { lines: sale.lines.map((l) => ({ productId: l.productId, name: l.productName, amount: toMajor(l.amountCents), ...(l.upsellId ? { upsellId: l.upsellId } : {}) })) } : {}),
+    ...(sale.lines
+      ? {
+          lines: sale.lines.map((l) => ({
+            productId: l.productId,
+            name: l.productName,
+            amount: toMajor(l.amountCents),
+            ...(l.upsellId ? { upsellId: l.upsellId } : {}),
+          })),
+        }
+      : {}),
   });
   return {
     order,
@@ -50,7 +65,14 @@ export function orderCompletedData(sale: SaleRecord): Record<string, unknown> {
 
 export function customerCreatedOnSaleData(sale: SaleRecord, customer: CustomerRecord): Record<string, unknown> {
   return {
-    customer: { id: customer._id, email: customer.buyerEmail, firstName: customer.firstName, lastName: customer.lastName, country: customer.country, numberOfOrders: customer.numberOfOrders },
+    customer: {
+      id: customer._id,
+      email: customer.buyerEmail,
+      firstName: customer.firstName,
+      lastName: customer.lastName,
+      country: customer.country,
+      numberOfOrders: customer.numberOfOrders,
+    },
     product: productBlock(sale),
     order: { id: sale._id },
   };

@@ -12,7 +12,8 @@ import { findCustomerByEmail, getCustomer, getSale, locateSale, saleUpdate, sale
 export const findCustomer = (deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<CustomerRecord | undefined> => getCustomer(deps.store, scope, id);
 
 /** A customer by email (normalised), read consistently. */
-export const findCustomerOfEmail = (deps: Pick<Deps, 'store'>, scope: Scope, email: string): Promise<CustomerRecord | undefined> => findCustomerByEmail(deps.store, scope, email);
+export const findCustomerOfEmail = (deps: Pick<Deps, 'store'>, scope: Scope, email: string): Promise<CustomerRecord | undefined> =>
+  findCustomerByEmail(deps.store, scope, email);
 
 /** A sale found by its id alone, with its tenant (scope-free locator): local control API only. */
 export async function locateSaleById(deps: Pick<Deps, 'store'>, saleId: string): Promise<{ scope: Scope; sale: SaleRecord } | undefined> {
@@ -25,7 +26,6 @@ export async function locateSaleById(deps: Pick<Deps, 'store'>, saleId: string):
 export async function pastSalesPage(deps: Deps, scope: Scope, afterId: string, limit: number): Promise<SaleRecord[]> {
   return salesPage(deps.store, scope, afterId, limit);
 }
-
 
 /**
  * The write that puts the buyer's survey answer on the order (GET /orders/{id} shows it). The

@@ -3,7 +3,18 @@ import type { OperationContext } from '../platform/context';
 import { defineOperation, reply } from '../platform/operation';
 import { nextPageHeaders } from '../platform/paging';
 import { getSubscriptionOrder } from '../subscriptions/service';
-import { createCustomerBody, customerSchema, customersQuery, idParams, orderSchema, ordersQuery, paymentQuery, paymentsQuery, refundBody, saleSchema } from './schemas';
+import {
+  createCustomerBody,
+  customerSchema,
+  customersQuery,
+  idParams,
+  orderSchema,
+  ordersQuery,
+  paymentQuery,
+  paymentsQuery,
+  refundBody,
+  saleSchema,
+} from './schemas';
 import { createCustomer, getCustomerById, getOrder, getPayment, listCustomersOf, listOrders, listPayments, refundPayment } from './service';
 
 const PAGED_ARRAY =

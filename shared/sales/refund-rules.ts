@@ -6,7 +6,10 @@ export type RefundCheck = { ok: true; amountCents: number } | { ok: false; code:
  * Whether a seller may refund a sale, and how much: never a free order, a disputed one (the
  * dispute decides), or more than is left after earlier refunds. Without an amount, all that is left.
  */
-export function refundCheck(sale: Pick<SaleRecord, 'paymentIntentId' | 'free' | 'status' | 'amountCents' | 'refundedCents'>, amountCents?: number): RefundCheck {
+export function refundCheck(
+  sale: Pick<SaleRecord, 'paymentIntentId' | 'free' | 'status' | 'amountCents' | 'refundedCents'>,
+  amountCents?: number,
+): RefundCheck {
   if (sale.free || !sale.paymentIntentId) return { ok: false, code: 'NOTHING_TO_REFUND', reason: 'A free order has no payment to refund' };
   if (sale.status === 'disputed') return { ok: false, code: 'PAYMENT_DISPUTED', reason: 'A disputed payment cannot be refunded: the dispute decides' };
   const left = sale.amountCents - sale.refundedCents;

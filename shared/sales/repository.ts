@@ -30,11 +30,17 @@ export function salePuts(scope: Scope, sale: SaleRecord): TransactOp[] {
     putNew(saleItem(scope, sale)),
     { put: saleLocatorEntity.item(saleLocatorEntity.declaration.key(sale._id), { accountId: scope.accountId, mode: scope.mode, saleId: sale._id }) },
   ];
-  if (sale.paymentIntentId) ops.push(putNew(paymentPointerEntity.item(paymentPointerEntity.declaration.key(scope, sale.paymentIntentId), { saleId: sale._id })));
+  if (sale.paymentIntentId)
+    ops.push(putNew(paymentPointerEntity.item(paymentPointerEntity.declaration.key(scope, sale.paymentIntentId), { saleId: sale._id })));
   return ops;
 }
 
-export const saleUpdate = (scope: Scope, saleId: string, set: Partial<SaleRecord>, condition?: { expression: string; values: Record<string, unknown>; names?: Record<string, string> }): TransactOp => ({
+export const saleUpdate = (
+  scope: Scope,
+  saleId: string,
+  set: Partial<SaleRecord>,
+  condition?: { expression: string; values: Record<string, unknown>; names?: Record<string, string> },
+): TransactOp => ({
   update: saleKey(scope, saleId),
   set: set as Record<string, unknown>,
   condition: condition ? `${EXISTS} AND ${condition.expression}` : EXISTS,
@@ -57,8 +63,18 @@ export async function locateSale(store: Store, saleId: string): Promise<Scope | 
 }
 
 /** One page of sales (of one type, or all), newest first. */
-export function salesPageOf(store: Store, scope: Scope, type: SaleRecord['type'] | undefined, page: { limit: number; cursor?: string }): Promise<Page<SaleRecord>> {
-  return collectPage((limit, cursor) => (type ? saleEntity.query(store, 'ofType', [scope, type], { limit, cursor }) : saleEntity.query(store, 'all', [scope], { limit, cursor })), page.limit, page.cursor);
+export function salesPageOf(
+  store: Store,
+  scope: Scope,
+  type: SaleRecord['type'] | undefined,
+  page: { limit: number; cursor?: string },
+): Promise<Page<SaleRecord>> {
+  return collectPage(
+    (limit, cursor) =>
+      type ? saleEntity.query(store, 'ofType', [scope, type], { limit, cursor }) : saleEntity.query(store, 'all', [scope], { limit, cursor }),
+    page.limit,
+    page.cursor,
+  );
 }
 
 /** Sales oldest first after a sale id (ids are time-ordered), one page at a time. */
@@ -71,7 +87,13 @@ export async function listSubscriberSales(store: Store, scope: Scope, subscriber
 }
 
 /** One page of a customer's sales, newest first. */
-export async function customerSalesPage(store: Store, scope: Scope, customerId: string, cursor: string | undefined, limit: number): Promise<{ items: SaleRecord[]; cursor?: string }> {
+export async function customerSalesPage(
+  store: Store,
+  scope: Scope,
+  customerId: string,
+  cursor: string | undefined,
+  limit: number,
+): Promise<{ items: SaleRecord[]; cursor?: string }> {
   return saleEntity.query(store, 'ofCustomer', [scope, customerId], { cursor, limit });
 }
 
@@ -87,7 +109,12 @@ export async function findCustomerByEmail(store: Store, scope: Scope, email: str
 }
 
 /** One page of customers, newest (or oldest) first, optionally only buyers of a product. */
-export function customersPageOf(store: Store, scope: Scope, filter: { productId?: string; oldestFirst?: boolean }, page: { limit: number; cursor?: string }): Promise<Page<CustomerRecord>> {
+export function customersPageOf(
+  store: Store,
+  scope: Scope,
+  filter: { productId?: string; oldestFirst?: boolean },
+  page: { limit: number; cursor?: string },
+): Promise<Page<CustomerRecord>> {
   const options = {
     ascending: filter.oldestFirst ?? false,
     ...(filter.productId ? { filter: { expression: 'contains(productIds, :productId)', values: { ':productId': filter.productId } } } : {}),

@@ -1,7 +1,9 @@
 import * as z from '../platform/zod';
 import { pageQuery } from '../platform/paging';
 
-const paymentMethod = z.nullable(z.object({ id: z.string(), type: z.string(), brand: z.string(), last4: z.string(), expMonth: z.number(), expYear: z.number() }));
+const paymentMethod = z.nullable(
+  z.object({ id: z.string(), type: z.string(), brand: z.string(), last4: z.string(), expMonth: z.number(), expYear: z.number() }),
+);
 
 export const saleSchema = z.looseObject({
   _id: z.string(),
@@ -17,10 +19,24 @@ export const saleSchema = z.looseObject({
   currency: z.string(),
   status: z.enum(['completed', 'refunded', 'disputed']),
   refundedAmount: z.number(),
-  tax: z.object({ amount: z.number(), amountCents: z.number().check(z.int()), rate: z.number() }).check(z.describe('Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise)')),
+  tax: z
+    .object({ amount: z.number(), amountCents: z.number().check(z.int()), rate: z.number() })
+    .check(z.describe('Tax the processor computed on top of amount (Stripe Tax in live mode when the seller turned it on; zero otherwise)')),
   vatNumber: z.nullable(z.string()),
   paymentIntentId: z.nullable(z.string()),
-  lines: z.optional(z.array(z.object({ productId: z.string(), productName: z.string(), amount: z.number(), amountCents: z.number().check(z.int()), upsellId: z.nullable(z.string()) }))).check(z.describe('Only when the buyer took an upsell at checkout: the product and the upsell, summing to amount')),
+  lines: z
+    .optional(
+      z.array(
+        z.object({
+          productId: z.string(),
+          productName: z.string(),
+          amount: z.number(),
+          amountCents: z.number().check(z.int()),
+          upsellId: z.nullable(z.string()),
+        }),
+      ),
+    )
+    .check(z.describe('Only when the buyer took an upsell at checkout: the product and the upsell, summing to amount')),
   paymentMethod,
   clientReferenceId: z.nullable(z.string()),
   metadata: z.record(z.string(), z.unknown()),
@@ -29,8 +45,12 @@ export const saleSchema = z.looseObject({
 
 /** One order as GET /orders/{id} answers it: the sale, its fresh download links and its licence keys. */
 export const orderSchema = z.extend(saleSchema, {
-  downloads: z.array(z.object({ fileId: z.string(), name: z.string(), size: z.number().check(z.int()), url: z.string(), expiresAt: z.string() })).check(z.describe('Fresh signed links (an hour) to every file of what the order bought; empty once refunded')),
-  licenseKeys: z.array(z.looseObject({ key: z.string(), status: z.enum(['active', 'revoked', 'refunded', 'expired']) })).check(z.describe('The licence keys issued with the order')),
+  downloads: z
+    .array(z.object({ fileId: z.string(), name: z.string(), size: z.number().check(z.int()), url: z.string(), expiresAt: z.string() }))
+    .check(z.describe('Fresh signed links (an hour) to every file of what the order bought; empty once refunded')),
+  licenseKeys: z
+    .array(z.looseObject({ key: z.string(), status: z.enum(['active', 'revoked', 'refunded', 'expired']) }))
+    .check(z.describe('The licence keys issued with the order')),
 });
 
 export const customerSchema = z.object({

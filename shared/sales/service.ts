@@ -14,7 +14,17 @@ import { orderRefundedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
 import { refundCheck } from './refund-rules';
 import { endDeliverablesOps, orderDeliverables } from './deliverables';
-import { customerPuts, customersPageOf, findCustomerByEmail, getCustomer, getSale, getSaleByPayment, listSubscriberSales, salesPageOf, saleUpdate } from './repository';
+import {
+  customerPuts,
+  customersPageOf,
+  findCustomerByEmail,
+  getCustomer,
+  getSale,
+  getSaleByPayment,
+  listSubscriberSales,
+  salesPageOf,
+  saleUpdate,
+} from './repository';
 
 export function presentSale(sale: SaleRecord) {
   return {
@@ -34,7 +44,17 @@ export function presentSale(sale: SaleRecord) {
     amountCents: sale.amountCents,
     currency: sale.currency,
     discountCode: sale.discountCode,
-    ...(sale.lines ? { lines: sale.lines.map((l) => ({ productId: l.productId, productName: l.productName, amount: toMajor(l.amountCents), amountCents: l.amountCents, upsellId: l.upsellId ?? null })) } : {}),
+    ...(sale.lines
+      ? {
+          lines: sale.lines.map((l) => ({
+            productId: l.productId,
+            productName: l.productName,
+            amount: toMajor(l.amountCents),
+            amountCents: l.amountCents,
+            upsellId: l.upsellId ?? null,
+          })),
+        }
+      : {}),
     status: sale.status,
     refundedAmount: toMajor(sale.refundedCents),
     refundedCents: sale.refundedCents,
@@ -101,7 +121,9 @@ export async function getPayment(ctx: OperationContext, id: string, live: boolea
   ]);
   const answer: ReturnType<typeof presentSale> & Record<string, unknown> = {
     ...presentSale(sale),
-    product: product ? { _id: product._id, name: product.name, price: toMajor(product.priceCents), currency: product.currency, productType: product.productType } : null,
+    product: product
+      ? { _id: product._id, name: product.name, price: toMajor(product.priceCents), currency: product.currency, productType: product.productType }
+      : null,
     subscription: offer ? offerBlock(offer) : null,
     customer: customer ? presentCustomer(customer) : null,
     processor: { paymentIntentId: sale.paymentIntentId, planId: sale.planId, membershipId: sale.membershipId, paymentMethod: sale.paymentMethod },
@@ -166,7 +188,10 @@ export async function getCustomerById(ctx: OperationContext, id: string) {
   return presentCustomer(customer);
 }
 
-export async function createCustomer(ctx: OperationContext, input: { email: string; firstName?: string; lastName?: string; country?: string; productId?: string }) {
+export async function createCustomer(
+  ctx: OperationContext,
+  input: { email: string; firstName?: string; lastName?: string; country?: string; productId?: string },
+) {
   const email = normalizeEmail(input.email);
   if (await findCustomerByEmail(ctx.store, ctx.scope, email)) throw conflict('A customer with this email already exists', 'CUSTOMER_EXISTS');
   // A buyer erased on request is not brought back by hand either (the do-not-recreate list).
@@ -187,8 +212,9 @@ export async function createCustomer(ctx: OperationContext, input: { email: stri
     updatedAt: now,
   };
   const presented = presentCustomer(customer);
-  await failOnCondition(ctx.store.transact([...customerPuts(ctx.scope, customer), outboxPut(newEvent(ctx.scope, ctx.clock, 'customer.created', { ...presented }))]), () =>
-    conflict('A customer with this email already exists', 'CUSTOMER_EXISTS'),
+  await failOnCondition(
+    ctx.store.transact([...customerPuts(ctx.scope, customer), outboxPut(newEvent(ctx.scope, ctx.clock, 'customer.created', { ...presented }))]),
+    () => conflict('A customer with this email already exists', 'CUSTOMER_EXISTS'),
   );
   return presented;
 }
@@ -204,7 +230,12 @@ export async function onPaymentRefunded(deps: Deps, scope: Scope, notification: 
   const event = newEvent(scope, deps.clock, 'order.refunded', orderRefundedData(after, { id: data.refundId, amountCents: data.amountCents, full: data.full }));
   return transactOnce(deps, notification.id, [
     processedMarker(notification.id, notification.created),
-    saleUpdate(scope, sale._id, { refundedCents: after.refundedCents, status: after.status, refundedAt: now }, { expression: 'refundedCents = :seen', values: { ':seen': sale.refundedCents } }),
+    saleUpdate(
+      scope,
+      sale._id,
+      { refundedCents: after.refundedCents, status: after.status, refundedAt: now },
+      { expression: 'refundedCents = :seen', values: { ':seen': sale.refundedCents } },
+    ),
     outboxPut(event),
     // A full refund of a one-time order ends its downloads and its licence keys, in this transaction.
     ...(data.full ? await endDeliverablesOps(deps, scope, sale, 'refund', now) : []),
@@ -229,7 +260,6 @@ export async function onPaymentDisputed(deps: Deps, scope: Scope, notification: 
 // ---- reads for other capabilities and the processor's local control routes ----
 // (the plain lookups are in lookups.ts: they reach no processor, so their callers' functions do not bundle it)
 export { findCustomer, findCustomerOfEmail, locateSaleById, pastSalesPage } from './lookups';
-
 
 /** The sales of one subscriber, as the API shows them (a subscriber's `payments`). */
 export async function subscriberPayments(deps: Pick<Deps, 'store'>, scope: Scope, subscriberId: string) {

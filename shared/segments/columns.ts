@@ -98,6 +98,11 @@ export function compileDefinition(definition: Definition, table: FactsTable, now
   if (!table.size) return never;
   return combine(
     definition.match,
-    definition.groups.map((group) => combine(group.match, group.rules.map((rule) => compileRule(rule, table, nowMs)))),
+    definition.groups.map((group) =>
+      combine(
+        group.match,
+        group.rules.map((rule) => compileRule(rule, table, nowMs)),
+      ),
+    ),
   );
 }

@@ -1,6 +1,29 @@
 import { defineOperation } from '../platform/operation';
-import { countOutput, createBody, deletedSchema, idParams, listOutput, listQuery, previewBody, previewOutput, segmentSchema, subscribersOutput, subscribersQuery, updateBody } from './schemas';
-import { createSegment, deleteSegment, evaluate, listSegmentPage, readSegment, segmentMembersPage, SEGMENTS_PLAN, updateSegment, validDefinition } from './service';
+import {
+  countOutput,
+  createBody,
+  deletedSchema,
+  idParams,
+  listOutput,
+  listQuery,
+  previewBody,
+  previewOutput,
+  segmentSchema,
+  subscribersOutput,
+  subscribersQuery,
+  updateBody,
+} from './schemas';
+import {
+  createSegment,
+  deleteSegment,
+  evaluate,
+  listSegmentPage,
+  readSegment,
+  segmentMembersPage,
+  SEGMENTS_PLAN,
+  updateSegment,
+  validDefinition,
+} from './service';
 
 const tags = ['Segments'];
 const plan = SEGMENTS_PLAN;

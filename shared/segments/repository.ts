@@ -47,7 +47,10 @@ export const segmentWrites = {
   ],
 };
 
-const claimTag = (scope: Scope, tag: string, segmentId: string): TransactOp => ({ put: toItem(smartTagKey(scope, tag), 'SegmentSmartTag', { tag, segmentId }), condition: KEY_IS_FREE });
+const claimTag = (scope: Scope, tag: string, segmentId: string): TransactOp => ({
+  put: toItem(smartTagKey(scope, tag), 'SegmentSmartTag', { tag, segmentId }),
+  condition: KEY_IS_FREE,
+});
 const releaseTag = (scope: Scope, tag: string, segmentId: string): TransactOp => ({
   delete: smartTagKey(scope, tag),
   condition: '#s = :s',
@@ -71,7 +74,13 @@ export async function markRefreshed(store: Store, scope: Scope, id: string, at: 
 export async function claimFactsRebuild(store: Store, scope: Scope, nowMs: number, windowMs: number): Promise<boolean> {
   try {
     await store.put(
-      { ...keys.unique(scope, 'SEGMENT_FACTS_REBUILD', 'next'), entity: 'SegmentFactsRebuild', v: 1, requestedAtMs: nowMs, expiresAt: Math.floor(nowMs / 1000) + 86_400 },
+      {
+        ...keys.unique(scope, 'SEGMENT_FACTS_REBUILD', 'next'),
+        entity: 'SegmentFactsRebuild',
+        v: 1,
+        requestedAtMs: nowMs,
+        expiresAt: Math.floor(nowMs / 1000) + 86_400,
+      },
       { condition: 'attribute_not_exists(PK) OR requestedAtMs < :cutoff', values: { ':cutoff': nowMs - windowMs } },
     );
     return true;

@@ -37,7 +37,10 @@ export interface Definition {
 }
 
 /** The facts a rule reads: a subset of the audience's contact record. */
-export type ContactFacts = Pick<ContactRecord, 'tags' | 'source' | 'country' | 'lastPurchaseAt' | 'totalSpentCents' | 'productIds' | 'lastOpenAt' | 'lastClickAt'>;
+export type ContactFacts = Pick<
+  ContactRecord,
+  'tags' | 'source' | 'country' | 'lastPurchaseAt' | 'totalSpentCents' | 'productIds' | 'lastOpenAt' | 'lastClickAt'
+>;
 
 /** A definition problem: `path` names the rule (`groups[1].rules[3]`), `message` says why. */
 export class DefinitionError extends Error {
@@ -60,7 +63,8 @@ function text(value: unknown, where: string, named: string, field: string): stri
 }
 
 function days(value: unknown, where: string, named: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_DAYS) throw new DefinitionError(where, `${named}: days must be a whole number from 1 to ${MAX_DAYS}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_DAYS)
+    throw new DefinitionError(where, `${named}: days must be a whole number from 1 to ${MAX_DAYS}`);
   return value;
 }
 
@@ -81,14 +85,16 @@ export function parseRule(input: unknown, where: string): Rule {
     case 'spent': {
       if (input.op !== 'gt' && input.op !== 'lt') throw new DefinitionError(where, `${named}: op must be "gt" or "lt"`);
       const amount = input.amountCents;
-      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 0) throw new DefinitionError(where, `${named}: amountCents must be a whole number of cents, 0 or more`);
+      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 0)
+        throw new DefinitionError(where, `${named}: amountCents must be a whole number of cents, 0 or more`);
       return { type, op: input.op, amountCents: amount };
     }
     case 'boughtWithin':
     case 'notBoughtWithin':
       return { type, days: days(input.days, where, named) };
     case 'engagedWithin': {
-      if (!ENGAGEMENT_EVENTS.includes(input.event as EngagementEvent)) throw new DefinitionError(where, `${named}: event must be one of ${ENGAGEMENT_EVENTS.join(', ')}`);
+      if (!ENGAGEMENT_EVENTS.includes(input.event as EngagementEvent))
+        throw new DefinitionError(where, `${named}: event must be one of ${ENGAGEMENT_EVENTS.join(', ')}`);
       return { type, days: days(input.days, where, named), event: input.event as EngagementEvent };
     }
     case 'tag':
@@ -98,13 +104,15 @@ export function parseRule(input: unknown, where: string): Rule {
       const list = input.countries;
       if (!Array.isArray(list) || list.length < 1 || list.length > 250) throw new DefinitionError(where, `${named}: countries must list 1 to 250 ISO codes`);
       const countries = list.map((c) => {
-        if (typeof c !== 'string' || !/^[A-Za-z]{2}$/.test(c.trim())) throw new DefinitionError(where, `${named}: ${JSON.stringify(c)} is not an ISO 3166 alpha-2 country code`);
+        if (typeof c !== 'string' || !/^[A-Za-z]{2}$/.test(c.trim()))
+          throw new DefinitionError(where, `${named}: ${JSON.stringify(c)} is not an ISO 3166 alpha-2 country code`);
         return c.trim().toUpperCase();
       });
       return { type, countries: [...new Set(countries)] };
     }
     case 'source':
-      if (!CONTACT_SOURCES.includes(input.source as ContactSource)) throw new DefinitionError(where, `${named}: source must be one of ${CONTACT_SOURCES.join(', ')}`);
+      if (!CONTACT_SOURCES.includes(input.source as ContactSource))
+        throw new DefinitionError(where, `${named}: source must be one of ${CONTACT_SOURCES.join(', ')}`);
       return { type, source: input.source as ContactSource };
     default:
       throw new DefinitionError(where, `${where}: unknown rule type ${JSON.stringify(type)}; use one of ${RULE_TYPES.join(', ')}`);
@@ -155,8 +163,7 @@ export function matchesRule(rule: Rule, c: ContactFacts, nowMs: number): boolean
       return c.lastPurchaseAt !== null && !withinDays(c.lastPurchaseAt, rule.days, nowMs);
     case 'engagedWithin':
       return (
-        (rule.event !== 'clicked' && withinDays(c.lastOpenAt, rule.days, nowMs)) ||
-        (rule.event !== 'opened' && withinDays(c.lastClickAt, rule.days, nowMs))
+        (rule.event !== 'clicked' && withinDays(c.lastOpenAt, rule.days, nowMs)) || (rule.event !== 'opened' && withinDays(c.lastClickAt, rule.days, nowMs))
       );
     case 'tag':
       return c.tags.includes(rule.tag);

@@ -39,7 +39,8 @@ export function validDefinition(input: unknown): Definition {
 }
 
 function checkSmartTag(definition: Definition, smartTag: string | null) {
-  if (smartTag && tagsRead(definition).includes(smartTag)) throw badRequest(`The smart tag "${smartTag}" cannot also be a rule of the same segment`, { field: 'smartTag' });
+  if (smartTag && tagsRead(definition).includes(smartTag))
+    throw badRequest(`The smart tag "${smartTag}" cannot also be a rule of the same segment`, { field: 'smartTag' });
 }
 
 export async function listSegmentPage(ctx: Ctx, page: number, pageSize: number) {
@@ -55,14 +56,26 @@ export async function readSegment(deps: Deps, scope: Scope, id: string): Promise
 
 const tagTaken = (tag: string) => conflict(`The smart tag "${tag}" is already used by another segment`, 'SMART_TAG_TAKEN', { smartTag: tag });
 
-export async function createSegment(ctx: Ctx, input: { name: string; description?: string | null; definition: unknown; smartTag?: string | null }): Promise<SegmentRecord> {
+export async function createSegment(
+  ctx: Ctx,
+  input: { name: string; description?: string | null; definition: unknown; smartTag?: string | null },
+): Promise<SegmentRecord> {
   const definition = validDefinition(input.definition);
   const smartTag = input.smartTag ?? null;
   checkSmartTag(definition, smartTag);
   const existing = await repo.listSegments(ctx.store, ctx.scope);
   if (existing.length >= MAX_SEGMENTS) throw conflict(`An account holds at most ${MAX_SEGMENTS} segments`, 'SEGMENT_LIMIT');
   const now = ctx.clock.now().toISOString();
-  const segment: SegmentRecord = { _id: objectId(ctx.clock), name: input.name, description: input.description ?? null, definition, smartTag, smartTagRefreshedAt: null, createdAt: now, updatedAt: now };
+  const segment: SegmentRecord = {
+    _id: objectId(ctx.clock),
+    name: input.name,
+    description: input.description ?? null,
+    definition,
+    smartTag,
+    smartTagRefreshedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
   try {
     await ctx.store.transact(repo.segmentWrites.create(ctx.scope, segment));
   } catch (error) {
@@ -72,7 +85,11 @@ export async function createSegment(ctx: Ctx, input: { name: string; description
   return segment;
 }
 
-export async function updateSegment(ctx: Ctx, id: string, change: { name?: string; description?: string | null; definition?: unknown; smartTag?: string | null }): Promise<SegmentRecord> {
+export async function updateSegment(
+  ctx: Ctx,
+  id: string,
+  change: { name?: string; description?: string | null; definition?: unknown; smartTag?: string | null },
+): Promise<SegmentRecord> {
   const current = await repo.getSegment(ctx.store, ctx.scope, id, true);
   if (!current) throw notFound('Segment');
   const definition = change.definition === undefined ? current.definition : validDefinition(change.definition);
@@ -134,9 +151,14 @@ const REBUILD_WINDOW_MS = 60_000;
 
 async function factsFor(deps: Deps, scope: Scope): Promise<FactsView> {
   const facts = await contactFacts(deps, scope);
-  if (facts.rebuildDue && (await repo.claimFactsRebuild(deps.store, scope, deps.clock.nowMs(), REBUILD_WINDOW_MS))) await queueRefresh(deps, scope, { facts: true });
+  if (facts.rebuildDue && (await repo.claimFactsRebuild(deps.store, scope, deps.clock.nowMs(), REBUILD_WINDOW_MS)))
+    await queueRefresh(deps, scope, { facts: true });
   if (!facts.complete) {
-    throw new ApiError(503, 'Contact facts are being rebuilt after a large change (import); try again in a minute', { code: 'FACTS_REBUILDING', headers: { 'retry-after': '30' }, details: { retryAfterSeconds: 30 } });
+    throw new ApiError(503, 'Contact facts are being rebuilt after a large change (import); try again in a minute', {
+      code: 'FACTS_REBUILDING',
+      headers: { 'retry-after': '30' },
+      details: { retryAfterSeconds: 30 },
+    });
   }
   return facts.view;
 }
@@ -177,7 +199,12 @@ export async function evaluate(deps: Deps, scope: Scope, definition: Definition,
  * that left or unsubscribed in between are dropped). The public function the email capability
  * sends through.
  */
-export async function segmentMembersPage(deps: Deps, scope: Scope, segmentId: string, page: { limit: number; cursor?: string }): Promise<{ contacts: ContactRecord[]; cursor?: string }> {
+export async function segmentMembersPage(
+  deps: Deps,
+  scope: Scope,
+  segmentId: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ contacts: ContactRecord[]; cursor?: string }> {
   const segment = await readSegment(deps, scope, segmentId);
   const after = decodeCursor(page.cursor);
   const view = await factsFor(deps, scope);
@@ -275,13 +302,21 @@ export async function refreshStep(deps: Deps, step: RefreshStep): Promise<void> 
   if (step.facts) {
     if (step.nightly && (await factsEmptyAndUnchanged(deps, scope))) return;
     await rebuildFacts(deps, scope, { totals: Boolean(step.nightly) });
-    if (step.nightly) for (const segment of await repo.listSegments(deps.store, scope)) if (segment.smartTag) await queueRefresh(deps, scope, { segmentId: segment._id, nightly: true });
+    if (step.nightly)
+      for (const segment of await repo.listSegments(deps.store, scope))
+        if (segment.smartTag) await queueRefresh(deps, scope, { segmentId: segment._id, nightly: true });
     return;
   }
   if (step.takeBack) {
     // Carriers of a tag the segment added: take it back where the segment added it (hand-typed stays).
     const page = await audiencePage(deps, scope, { tag: step.takeBack }, { limit: PAGE, cursor: step.cursor });
-    await removeTagsFromMany(deps, scope, page.contacts.filter((c) => c.smartTags.includes(step.takeBack!)).map((c) => c._id), [step.takeBack], { smart: true });
+    await removeTagsFromMany(
+      deps,
+      scope,
+      page.contacts.filter((c) => c.smartTags.includes(step.takeBack!)).map((c) => c._id),
+      [step.takeBack],
+      { smart: true },
+    );
     if (page.cursor) await queueRefresh(deps, scope, { ...step, cursor: page.cursor });
     return;
   }
@@ -289,7 +324,8 @@ export async function refreshStep(deps: Deps, step: RefreshStep): Promise<void> 
   if (!(await refreshSmartTag(deps, scope, step.segmentId))) await queueRefresh(deps, scope, { segmentId: step.segmentId, nightly: step.nightly });
   // The night's tag writes are deltas every count would read all day: fold them into the snapshot
   // (a compaction, seconds; once a minute per scope however many smart tags finish).
-  else if (step.nightly && (await repo.claimFactsRebuild(deps.store, scope, deps.clock.nowMs(), REBUILD_WINDOW_MS))) await queueRefresh(deps, scope, { facts: true });
+  else if (step.nightly && (await repo.claimFactsRebuild(deps.store, scope, deps.clock.nowMs(), REBUILD_WINDOW_MS)))
+    await queueRefresh(deps, scope, { facts: true });
 }
 
 /**

@@ -7,9 +7,22 @@ import type { TransactOp } from '../store/store';
 import { planAtLeast } from '../platform/plans';
 import { exhausted, retryDelayMs } from './backoff';
 import { BACKFILL_JOB, backfillTimer } from './jobs-names';
-import { CUSTOMER_NAME_COLUMN, CUSTOMERS_TAB, EMAIL_COLUMN, KEY_COLUMN, NAME_COLUMN, SALES_TAB, STATUS_COLUMN, STATUS_INDEX, fullName, rowStatus, saleKind, salesRow } from './layout';
+import {
+  CUSTOMER_NAME_COLUMN,
+  CUSTOMERS_TAB,
+  EMAIL_COLUMN,
+  KEY_COLUMN,
+  NAME_COLUMN,
+  SALES_TAB,
+  STATUS_COLUMN,
+  STATUS_INDEX,
+  fullName,
+  rowStatus,
+  saleKind,
+  salesRow,
+} from './layout';
 import { SpreadsheetError, type Cell, type ProviderSession } from './port';
-import type { ConnectionRecord, PendingRow, RowTab } from './records';
+import type { ConnectionRecord, RowTab } from './records';
 import {
   connectionCounts,
   deleteFailedRow,
@@ -40,7 +53,11 @@ const chunks = <T>(items: T[], size: number) => Array.from({ length: Math.ceil(i
 
 /** Drops queued rows of a tab that was turned off: turning a tab off stops new rows. */
 async function dropTab(deps: Deps, scope: Scope, tab: RowTab): Promise<void> {
-  for (let rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION); rows.length; rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION)) {
+  for (
+    let rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION);
+    rows.length;
+    rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION)
+  ) {
     await deps.store.transact([...rows.map((row) => deleteQueuedRow(scope, row.sk)), connectionCounts(scope, { pendingCount: -rows.length })]);
   }
 }
@@ -88,11 +105,19 @@ export async function runBatch(deps: Deps, scope: Scope): Promise<void> {
   }
 
   try {
-    const written = await writtenAmong(deps.store, scope, sheetId, [...sales, ...customers].map((row) => row.sk));
+    const written = await writtenAmong(
+      deps.store,
+      scope,
+      sheetId,
+      [...sales, ...customers].map((row) => row.sk),
+    );
     let toSend = [...sales, ...customers].filter((row) => !written.has(row.sk));
     if (connection.uncertain) {
       const present = new Set<string>();
-      for (const [tab, title] of [['S', SALES_TAB], ['C', CUSTOMERS_TAB]] as const) {
+      for (const [tab, title] of [
+        ['S', SALES_TAB],
+        ['C', CUSTOMERS_TAB],
+      ] as const) {
         if (!toSend.some((row) => row.tab === tab)) continue;
         for (const value of await port.readColumn(session, sheetId, title, KEY_COLUMN)) present.add(rowSk(tab, tab === 'C' ? value.toLowerCase() : value));
       }
@@ -101,8 +126,20 @@ export async function runBatch(deps: Deps, scope: Scope): Promise<void> {
     await updateConnection(deps.store, scope, { set: { uncertain: true } });
     const salesOut = toSend.filter((row) => row.tab === 'S');
     const customersOut = toSend.filter((row) => row.tab === 'C');
-    if (salesOut.length) await port.append(session, sheetId, SALES_TAB, salesOut.map((row) => row.cells));
-    if (customersOut.length) await port.append(session, sheetId, CUSTOMERS_TAB, customersOut.map((row) => row.cells));
+    if (salesOut.length)
+      await port.append(
+        session,
+        sheetId,
+        SALES_TAB,
+        salesOut.map((row) => row.cells),
+      );
+    if (customersOut.length)
+      await port.append(
+        session,
+        sheetId,
+        CUSTOMERS_TAB,
+        customersOut.map((row) => row.cells),
+      );
     const laterStatuses = statuses.filter((update) => !salesOut.some((row) => row.key === update.saleId));
     if (laterStatuses.length) {
       const column = await port.readColumn(session, sheetId, SALES_TAB, KEY_COLUMN);
@@ -128,7 +165,14 @@ export async function runBatch(deps: Deps, scope: Scope): Promise<void> {
     if (erasures.length) await deps.store.transact(erasures.map((erasure) => deleteErasure(scope, erasure.email)));
     const after = await updateConnection(deps.store, scope, { set: { uncertain: false, attempts: 0, nextAttemptAt: null, lastError: null, lastSyncedAt: at } });
     await keepRefreshedTokens(deps, scope, before, session);
-    if (after.pendingCount > 0 || sales.length === BATCH_ROWS || customers.length === BATCH_ROWS || statuses.length === BATCH_ROWS || erasures.length === ERASURES_PER_BATCH) await armBatch(deps, scope, after);
+    if (
+      after.pendingCount > 0 ||
+      sales.length === BATCH_ROWS ||
+      customers.length === BATCH_ROWS ||
+      statuses.length === BATCH_ROWS ||
+      erasures.length === ERASURES_PER_BATCH
+    )
+      await armBatch(deps, scope, after);
   } catch (error) {
     await keepRefreshedTokens(deps, scope, before, session).catch(() => undefined);
     await refused(deps, scope, connection, error);
@@ -150,7 +194,10 @@ async function erasureUpdates(port: Deps['ports']['spreadsheet'], session: Provi
     updates.push({ range: `${SALES_TAB}!${EMAIL_COLUMN}${row}`, values: [['']] }, { range: `${SALES_TAB}!${NAME_COLUMN}${row}`, values: [['']] });
   }
   for (const row of holding(await port.readColumn(session, sheetId, CUSTOMERS_TAB, KEY_COLUMN))) {
-    updates.push({ range: `${CUSTOMERS_TAB}!${KEY_COLUMN}${row}`, values: [['']] }, { range: `${CUSTOMERS_TAB}!${CUSTOMER_NAME_COLUMN}${row}`, values: [['']] });
+    updates.push(
+      { range: `${CUSTOMERS_TAB}!${KEY_COLUMN}${row}`, values: [['']] },
+      { range: `${CUSTOMERS_TAB}!${CUSTOMER_NAME_COLUMN}${row}`, values: [['']] },
+    );
   }
   return updates;
 }
@@ -180,8 +227,15 @@ async function refused(deps: Deps, scope: Scope, connection: ConnectionRecord, e
 /** After the last refused attempt the queued rows show as Failed until Retry. */
 async function failQueuedRows(deps: Deps, scope: Scope): Promise<void> {
   for (const tab of ['S', 'C'] as const) {
-    for (let rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION); rows.length; rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION)) {
-      await deps.store.transact([...rows.flatMap((row) => [deleteQueuedRow(scope, row.sk), putFailedRow(scope, row)]), connectionCounts(scope, { pendingCount: -rows.length, failedCount: rows.length })]);
+    for (
+      let rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION);
+      rows.length;
+      rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION)
+    ) {
+      await deps.store.transact([
+        ...rows.flatMap((row) => [deleteQueuedRow(scope, row.sk), putFailedRow(scope, row)]),
+        connectionCounts(scope, { pendingCount: -rows.length, failedCount: rows.length }),
+      ]);
     }
   }
 }
@@ -191,8 +245,15 @@ export async function runRequeue(deps: Deps, scope: Scope): Promise<void> {
   const connection = await getConnection(deps.store, scope);
   if (!connection) return;
   for (const tab of ['S', 'C'] as const) {
-    for (let rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION, 'failed'); rows.length; rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION, 'failed')) {
-      await deps.store.transact([...rows.flatMap((row) => [deleteFailedRow(scope, row.sk), putQueuedRow(scope, row)]), connectionCounts(scope, { pendingCount: rows.length, failedCount: -rows.length })]);
+    for (
+      let rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION, 'failed');
+      rows.length;
+      rows = await queuedRows(deps.store, scope, tab, ROWS_PER_TRANSACTION, 'failed')
+    ) {
+      await deps.store.transact([
+        ...rows.flatMap((row) => [deleteFailedRow(scope, row.sk), putQueuedRow(scope, row)]),
+        connectionCounts(scope, { pendingCount: rows.length, failedCount: -rows.length }),
+      ]);
     }
   }
   const after = await updateConnection(deps.store, scope, { set: { attempts: 0, nextAttemptAt: null } });
@@ -224,7 +285,12 @@ export async function runBackfill(deps: Deps, scope: Scope, afterId: string): Pr
   const connection = await getConnection(deps.store, scope);
   if (!connection || connection.status !== 'connected' || !connection.spreadsheetId || scope.mode !== 'live' || !connection.tabs.sales) return;
   const page = await pastSalesPage(deps, scope, afterId, BACKFILL_PAGE);
-  const written = await writtenAmong(deps.store, scope, connection.spreadsheetId, page.map((sale) => rowSk('S', sale._id)));
+  const written = await writtenAmong(
+    deps.store,
+    scope,
+    connection.spreadsheetId,
+    page.map((sale) => rowSk('S', sale._id)),
+  );
   const queuedAt = deps.clock.now().toISOString();
   let queued = 0;
   for (const sale of page) {
@@ -232,7 +298,11 @@ export async function runBackfill(deps: Deps, scope: Scope, afterId: string): Pr
     if (await queueRow(deps.store, scope, { sk: rowSk('S', sale._id), tab: 'S', key: sale._id, cells: saleFactsRow(sale), queuedAt })) queued++;
   }
   if (page.length === BACKFILL_PAGE) {
-    await deps.ports.scheduler.schedule(backfillTimer(scope), deps.clock.now(), { type: BACKFILL_JOB, scope, payload: { afterId: page[page.length - 1]!._id } });
+    await deps.ports.scheduler.schedule(backfillTimer(scope), deps.clock.now(), {
+      type: BACKFILL_JOB,
+      scope,
+      payload: { afterId: page[page.length - 1]!._id },
+    });
   }
   if (queued > 0) await armBatch(deps, scope, connection);
 }

@@ -15,7 +15,8 @@ export interface LocalSpreadsheetControls {
 
 function local(runtime: LocalRuntimeHandle): LocalSpreadsheetControls {
   const port = runtime.deps.ports.spreadsheet as unknown as Partial<LocalSpreadsheetControls>;
-  if (typeof port.grant !== 'function' || typeof port.failNext !== 'function' || typeof port.read !== 'function') throw badRequest('The local runtime is not using the local spreadsheet provider');
+  if (typeof port.grant !== 'function' || typeof port.failNext !== 'function' || typeof port.read !== 'function')
+    throw badRequest('The local runtime is not using the local spreadsheet provider');
   return port as LocalSpreadsheetControls;
 }
 
@@ -33,7 +34,8 @@ export const SHEETS_CONTROL_ROUTES: ControlRoute[] = [
       for (const mode of ['live', 'test'] as const) {
         for (const created of await listCreatedSheets(runtime.deps.store, { accountId: query.accountId, mode })) {
           const sheet = await provider.read(created.spreadsheetId);
-          if (sheet) spreadsheets.push({ id: sheet.id, title: sheet.title, mode, tabs: { Sales: sheet.tabs.Sales ?? [], Customers: sheet.tabs.Customers ?? [] } });
+          if (sheet)
+            spreadsheets.push({ id: sheet.id, title: sheet.title, mode, tabs: { Sales: sheet.tabs.Sales ?? [], Customers: sheet.tabs.Customers ?? [] } });
         }
       }
       return { status: 200, body: { spreadsheets } };

@@ -3,7 +3,21 @@ import type { Cell, SheetTab } from './port';
 /** The two tabs and their header rows, exactly as the spec lists the columns. */
 export const SALES_TAB = 'Sales';
 export const CUSTOMERS_TAB = 'Customers';
-export const SALES_HEADER = ['Date (UTC)', 'Order ID', 'Product', 'Type', 'Buyer email', 'Buyer name', 'Country', 'Amount', 'Tax', 'Platform fee', 'Net', 'Currency', 'Status'];
+export const SALES_HEADER = [
+  'Date (UTC)',
+  'Order ID',
+  'Product',
+  'Type',
+  'Buyer email',
+  'Buyer name',
+  'Country',
+  'Amount',
+  'Tax',
+  'Platform fee',
+  'Net',
+  'Currency',
+  'Status',
+];
 export const CUSTOMERS_HEADER = ['First purchase (UTC)', 'Email', 'Name', 'Country', 'First order ID', 'First product'];
 export const TABS: SheetTab[] = [
   { title: SALES_TAB, header: SALES_HEADER },

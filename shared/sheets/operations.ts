@@ -2,7 +2,18 @@ import { defineOperation, rawReply } from '../platform/operation';
 import { consentResultPage } from './page';
 import { backfillBody, callbackQuery, disconnectSchema, settingsBody, spreadsheetBody, syncViewSchema } from './schemas';
 import * as z from '../platform/zod';
-import { chooseSpreadsheet, completeConsent, disconnect, readSync, REQUIRED_PLAN, retryFailed, startBackfill, startConnect, syncNow, updateSettings } from './service';
+import {
+  chooseSpreadsheet,
+  completeConsent,
+  disconnect,
+  readSync,
+  REQUIRED_PLAN,
+  retryFailed,
+  startBackfill,
+  startConnect,
+  syncNow,
+  updateSettings,
+} from './service';
 
 const tags = ['Spreadsheet sync'];
 // Writes need Pro; reading, turning a tab off and disconnecting stay open on every plan.

@@ -1,6 +1,18 @@
 import type { PrivacyPart } from '../platform/privacy';
 import { EMAIL_INDEX, NAME_INDEX } from './layout';
-import { connectionCounts, deleteFailedRow, deleteQueuedRow, deleteWritten, getConnection, listCreatedSheets, putFailedRow, putQueuedRow, queueErasure, rowSk, rowsHolding } from './repository';
+import {
+  connectionCounts,
+  deleteFailedRow,
+  deleteQueuedRow,
+  deleteWritten,
+  getConnection,
+  listCreatedSheets,
+  putFailedRow,
+  putQueuedRow,
+  queueErasure,
+  rowSk,
+  rowsHolding,
+} from './repository';
 import { armBatch } from './timer';
 
 /**
@@ -20,7 +32,10 @@ const sheetsPart: PrivacyPart = {
       for await (const rows of rowsHolding(deps.store, scope, list, subject.email)) {
         for (const row of rows) {
           if (row.tab === 'C') {
-            await deps.store.transact([list === 'queue' ? deleteQueuedRow(scope, row.sk) : deleteFailedRow(scope, row.sk), connectionCounts(scope, { [counter]: -1 })]);
+            await deps.store.transact([
+              list === 'queue' ? deleteQueuedRow(scope, row.sk) : deleteFailedRow(scope, row.sk),
+              connectionCounts(scope, { [counter]: -1 }),
+            ]);
             continue;
           }
           const cells = row.cells.map((cell, i) => (i === EMAIL_INDEX || i === NAME_INDEX ? '' : cell));

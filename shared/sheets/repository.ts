@@ -39,13 +39,25 @@ export async function putConnection(store: Store, scope: Scope, connection: Conn
 export async function updateConnection(
   store: Store,
   scope: Scope,
-  change: { set?: Partial<ConnectionRecord>; remove?: (keyof ConnectionRecord)[]; add?: Partial<Record<'syncedCount' | 'pendingCount' | 'failedCount', number>> },
+  change: {
+    set?: Partial<ConnectionRecord>;
+    remove?: (keyof ConnectionRecord)[];
+    add?: Partial<Record<'syncedCount' | 'pendingCount' | 'failedCount', number>>;
+  },
 ): Promise<ConnectionRecord> {
-  const item = await store.update(connectionKey(scope), { set: change.set as Record<string, unknown>, remove: change.remove as string[], add: change.add as Record<string, number> }, { mustExist: true });
+  const item = await store.update(
+    connectionKey(scope),
+    { set: change.set as Record<string, unknown>, remove: change.remove as string[], add: change.add as Record<string, number> },
+    { mustExist: true },
+  );
   return toRecord<ConnectionRecord>(item)!;
 }
 
-export const connectionCounts = (scope: Scope, add: Partial<Record<'syncedCount' | 'pendingCount' | 'failedCount', number>>, set: Record<string, unknown> = {}): TransactOp => ({
+export const connectionCounts = (
+  scope: Scope,
+  add: Partial<Record<'syncedCount' | 'pendingCount' | 'failedCount', number>>,
+  set: Record<string, unknown> = {},
+): TransactOp => ({
   update: connectionKey(scope),
   set,
   add: add as Record<string, number>,
@@ -140,7 +152,15 @@ export async function listCreatedSheets(store: Store, scope: Scope): Promise<Cre
 // ---- consent state (single use) ----
 
 export async function putConsentState(store: Store, state: string, scope: Scope, expiresAt: number): Promise<void> {
-  await store.put(toItem(keys.capability(CONSENT, state), 'SheetsConsentState', { accountId: scope.accountId, mode: scope.mode, expiresAtMs: expiresAt * 1000 }, { expiresAt }), { ifNotExists: true });
+  await store.put(
+    toItem(
+      keys.capability(CONSENT, state),
+      'SheetsConsentState',
+      { accountId: scope.accountId, mode: scope.mode, expiresAtMs: expiresAt * 1000 },
+      { expiresAt },
+    ),
+    { ifNotExists: true },
+  );
 }
 
 /** Takes the state once: a replayed or unknown state answers undefined. */
@@ -154,7 +174,8 @@ export async function takeConsentState(store: Store, state: string, nowMs: numbe
 
 const ERASE = 'ERASE';
 
-export const queueErasure = (store: Store, scope: Scope, erasure: SheetErasure) => store.put(toItem(keys.child(scope, SHEETS, 'queue', ERASE, erasure.email), 'SheetErasure', erasure));
+export const queueErasure = (store: Store, scope: Scope, erasure: SheetErasure) =>
+  store.put(toItem(keys.child(scope, SHEETS, 'queue', ERASE, erasure.email), 'SheetErasure', erasure));
 
 export async function queuedErasures(store: Store, scope: Scope, limit: number): Promise<SheetErasure[]> {
   const page = await store.query({ pk: keys.children(scope, SHEETS, 'queue', ERASE), ascending: true, limit });
@@ -167,7 +188,12 @@ export const deleteErasure = (scope: Scope, email: string): TransactOp => ({ del
 export async function* rowsHolding(store: Store, scope: Scope, list: 'queue' | 'failed', email: string): AsyncIterable<PendingRow[]> {
   let cursor: string | undefined;
   do {
-    const page = await store.query({ pk: keys.children(scope, SHEETS, list, ROW), ascending: true, cursor, filter: { expression: 'contains(#cells, :email)', names: { '#cells': 'cells' }, values: { ':email': email } } });
+    const page = await store.query({
+      pk: keys.children(scope, SHEETS, list, ROW),
+      ascending: true,
+      cursor,
+      filter: { expression: 'contains(#cells, :email)', names: { '#cells': 'cells' }, values: { ':email': email } },
+    });
     if (page.items.length) yield page.items.map((item) => toRecord<PendingRow>(item)!);
     cursor = page.cursor;
   } while (cursor);

@@ -52,14 +52,22 @@ export async function keepRefreshedTokens(deps: Deps, scope: Scope, before: Prov
 export async function connectionView(deps: Deps, scope: Scope, plan: string, connection?: ConnectionRecord) {
   const allowed = planAtLeast(plan as never, REQUIRED_PLAN);
   const connected = connection?.status === 'connected';
-  const pausedReason: PauseReason | 'plan' | null = !connected ? null : connection!.pausedReason ?? (allowed ? null : 'plan');
-  const status: 'not_connected' | 'disconnected' | 'paused' | 'active' = !connection ? 'not_connected' : !connected ? 'disconnected' : pausedReason ? 'paused' : 'active';
+  const pausedReason: PauseReason | 'plan' | null = !connected ? null : (connection!.pausedReason ?? (allowed ? null : 'plan'));
+  const status: 'not_connected' | 'disconnected' | 'paused' | 'active' = !connection
+    ? 'not_connected'
+    : !connected
+      ? 'disconnected'
+      : pausedReason
+        ? 'paused'
+        : 'active';
   return {
     connected,
     status,
     pausedReason,
     permission: deps.ports.spreadsheet.permission,
-    spreadsheet: connection?.spreadsheetId ? { id: connection.spreadsheetId, title: connection.spreadsheetTitle ?? '', url: connection.spreadsheetUrl ?? '' } : null,
+    spreadsheet: connection?.spreadsheetId
+      ? { id: connection.spreadsheetId, title: connection.spreadsheetTitle ?? '', url: connection.spreadsheetUrl ?? '' }
+      : null,
     settings: { tabs: connection?.tabs ?? { sales: true, customers: true } },
     counts: { synced: connection?.syncedCount ?? 0, pending: connection?.pendingCount ?? 0, failed: connection?.failedCount ?? 0 },
     attempts: connection?.attempts ?? 0,
@@ -99,14 +107,19 @@ async function defaultTitle(deps: Deps, scope: Scope) {
  * The provider's redirect after consent: the state is taken once, the code exchanged, the tokens
  * stored encrypted, and a spreadsheet created when the connection has none (or its was deleted).
  */
-export async function completeConsent(deps: Deps, input: { code?: string; state?: string; error?: string }, baseUrl: string): Promise<{ ok: boolean; message: string }> {
+export async function completeConsent(
+  deps: Deps,
+  input: { code?: string; state?: string; error?: string },
+  baseUrl: string,
+): Promise<{ ok: boolean; message: string }> {
   if (!input.state) return { ok: false, message: 'The consent link is incomplete.' };
   const scope = await takeConsentState(deps.store, input.state, deps.clock.nowMs());
   if (!scope) return { ok: false, message: 'This consent link has expired or was already used. Start again from your dashboard.' };
   if (input.error || !input.code) return { ok: false, message: 'Access was not granted; spreadsheet sync stays off.' };
   const port = deps.ports.spreadsheet;
   const tokens = await port.exchangeCode({ code: input.code, redirectUri: redirectUri(deps, baseUrl) });
-  if (tokens.scope && !tokens.scope.split(' ').includes(port.permission)) return { ok: false, message: 'The permission to create and edit its own spreadsheets was not granted.' };
+  if (tokens.scope && !tokens.scope.split(' ').includes(port.permission))
+    return { ok: false, message: 'The permission to create and edit its own spreadsheets was not granted.' };
   const session: ProviderSession = { tokens };
   const existing = await getConnection(deps.store, scope);
   const now = deps.clock.now().toISOString();
@@ -138,7 +151,8 @@ export async function completeConsent(deps: Deps, input: { code?: string; state?
 
 async function connected(ctx: OperationContext): Promise<ConnectionRecord> {
   const connection = await getConnection(ctx.store, ctx.scope);
-  if (!connection || connection.status !== 'connected' || !connection.tokens) throw conflict('Connect a spreadsheet account first (POST /sheets-sync/connect)', 'NOT_CONNECTED');
+  if (!connection || connection.status !== 'connected' || !connection.tokens)
+    throw conflict('Connect a spreadsheet account first (POST /sheets-sync/connect)', 'NOT_CONNECTED');
   return connection;
 }
 
@@ -148,7 +162,11 @@ export async function chooseSpreadsheet(ctx: OperationContext, input: { spreadsh
   let sheet: { spreadsheetId: string; title: string; url: string };
   if (input.spreadsheetId) {
     const created = await getCreatedSheet(ctx.store, ctx.scope, input.spreadsheetId);
-    if (!created) throw badRequest('Only a spreadsheet this service created for this account can be used', { field: 'spreadsheetId', code: 'SPREADSHEET_NOT_CREATED_BY_SERVICE' });
+    if (!created)
+      throw badRequest('Only a spreadsheet this service created for this account can be used', {
+        field: 'spreadsheetId',
+        code: 'SPREADSHEET_NOT_CREATED_BY_SERVICE',
+      });
     sheet = created;
   } else {
     const session = await openSession(ctx, ctx.scope, connection);
@@ -190,7 +208,10 @@ export async function disconnect(ctx: OperationContext) {
     }
   }
   await ctx.ports.scheduler.cancel(batchTimer(ctx.scope));
-  const after = await updateConnection(ctx.store, ctx.scope, { set: { status: 'disconnected', nextAttemptAt: null, updatedAt: ctx.clock.now().toISOString() }, remove: ['tokens'] });
+  const after = await updateConnection(ctx.store, ctx.scope, {
+    set: { status: 'disconnected', nextAttemptAt: null, updatedAt: ctx.clock.now().toISOString() },
+    remove: ['tokens'],
+  });
   return { ...(await connectionView(ctx, ctx.scope, ctx.account.plan, after)), revoked };
 }
 
@@ -198,7 +219,8 @@ export async function disconnect(ctx: OperationContext) {
 
 export async function syncNow(ctx: OperationContext) {
   const connection = await connected(ctx);
-  if (connection.pausedReason) throw conflict(`Syncing is paused (${connection.pausedReason}); reconnect or choose a spreadsheet`, 'SYNC_PAUSED', { reason: connection.pausedReason });
+  if (connection.pausedReason)
+    throw conflict(`Syncing is paused (${connection.pausedReason}); reconnect or choose a spreadsheet`, 'SYNC_PAUSED', { reason: connection.pausedReason });
   const wait = syncNowWaitSeconds(connection.lastSyncNowAt ? Date.parse(connection.lastSyncNowAt) : undefined, ctx.clock.nowMs());
   if (wait > 0) throw tooManyRequests(wait, 'Sync now is allowed once a minute', 'SYNC_RATE_LIMITED');
   await updateConnection(ctx.store, ctx.scope, { set: { lastSyncNowAt: ctx.clock.now().toISOString(), nextAttemptAt: null } });
@@ -213,13 +235,20 @@ export async function retryFailed(ctx: OperationContext) {
 }
 
 /** First possible object id of a second: sales are found from `days` ago by id order alone. */
-const idFloor = (ms: number) => Math.floor(ms / 1000).toString(16).padStart(8, '0') + '0'.repeat(16);
+const idFloor = (ms: number) =>
+  Math.floor(ms / 1000)
+    .toString(16)
+    .padStart(8, '0') + '0'.repeat(16);
 
 export async function startBackfill(ctx: OperationContext, days: number) {
   await connected(ctx);
   if (days === 0) return { days, since: null };
   const since = new Date(ctx.clock.nowMs() - days * DAY_MS);
-  await ctx.ports.scheduler.schedule(backfillTimer(ctx.scope), ctx.clock.now(), { type: BACKFILL_JOB, scope: ctx.scope, payload: { afterId: idFloor(since.getTime()) } });
+  await ctx.ports.scheduler.schedule(backfillTimer(ctx.scope), ctx.clock.now(), {
+    type: BACKFILL_JOB,
+    scope: ctx.scope,
+    payload: { afterId: idFloor(since.getTime()) },
+  });
   return { days, since: since.toISOString() };
 }
 
@@ -249,7 +278,14 @@ export async function onCommittedEvent(deps: Deps, event: DomainEvent): Promise<
     // Customers made by hand (no order) are not buyers yet: the tab lists first purchases.
     if (order?.id && customer.email) {
       const email = customer.email.toLowerCase();
-      const cells = customersRow({ createdAt: new Date(event.created * 1000).toISOString(), email, name: fullName(customer.firstName, customer.lastName), country: customer.country ?? '', orderId: order.id, product: product.name ?? '' });
+      const cells = customersRow({
+        createdAt: new Date(event.created * 1000).toISOString(),
+        email,
+        name: fullName(customer.firstName, customer.lastName),
+        country: customer.country ?? '',
+        orderId: order.id,
+        product: product.name ?? '',
+      });
       queued = await queueRow(deps.store, scope, { sk: rowSk('C', email), tab: 'C', key: email, cells, queuedAt });
     }
   } else if ((event.type === 'order.refunded' || event.type === 'order.disputed') && connection.tabs.sales) {

@@ -11,9 +11,11 @@ export const sheetRowsConsumer: BusConsumer = {
   handle: (event, deps) => onCommittedEvent(deps, event),
 };
 
-const scoped = (run: (job: Parameters<JobHandler>[0], deps: Parameters<JobHandler>[1]) => Promise<void>): JobHandler => async (job, deps) => {
-  if (job.scope) await run(job, deps);
-};
+const scoped =
+  (run: (job: Parameters<JobHandler>[0], deps: Parameters<JobHandler>[1]) => Promise<void>): JobHandler =>
+  async (job, deps) => {
+    if (job.scope) await run(job, deps);
+  };
 
 export const SHEETS_JOB_HANDLERS: Record<string, JobHandler> = {
   [BATCH_JOB]: scoped((job, deps) => runBatch(deps, job.scope!)),

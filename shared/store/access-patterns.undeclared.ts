@@ -14,7 +14,12 @@ export const KEY_SHAPES: AccessPatternRow[] = [
   { name: 'Children of a record', key: 'PK=<scope>#<PARENT>#<parentId>#<TYPE>', index: 'table' },
   { name: 'Exact-match lookup / uniqueness guard', key: 'PK=<scope>#U#<name>, SK=<value>', index: 'table' },
   { name: 'Capability token lookup (portal, hosted checkout)', key: 'PK=CAP#<kind>#<token>, SK=CAP', index: 'table' },
-  { name: 'Processed marker of an earlier release (read for events older than the layout switch)', key: 'PK=DONE#<consumer>, SK=<id>', index: 'table', notes: 'no longer written; TTL up to 30 days (platform/markers.ts)' },
+  {
+    name: 'Processed marker of an earlier release (read for events older than the layout switch)',
+    key: 'PK=DONE#<consumer>, SK=<id>',
+    index: 'table',
+    notes: 'no longer written; TTL up to 30 days (platform/markers.ts)',
+  },
   { name: 'When the table took a key layout', key: 'PK=LAYOUT, SK=<layout>', index: 'table', notes: 'written once; read once per container' },
 ];
 

@@ -32,7 +32,12 @@ export async function readClaimedBatch(store: Store, key: Key): Promise<ClaimedB
 }
 
 /** Fixes a batch's recipients; answers the marker that won when another worker fixed it first. */
-export async function fixClaimedBatch(store: Store, key: Key, entity: string, batch: { recipients: string[]; nextCursor: string | null }): Promise<ClaimedBatch> {
+export async function fixClaimedBatch(
+  store: Store,
+  key: Key,
+  entity: string,
+  batch: { recipients: string[]; nextCursor: string | null },
+): Promise<ClaimedBatch> {
   const marker: ClaimedBatch = { ...batch, claimed: 0, accepted: 0, failed: [] };
   try {
     await store.put(toItem(key, entity, { ...marker }), { ifNotExists: true });
@@ -45,7 +50,11 @@ export async function fixClaimedBatch(store: Store, key: Key, entity: string, ba
 
 async function moveClaim(store: Store, key: Key, from: number, to: number, results: { accepted: number; failed: ClaimedBatch['failed'] }): Promise<boolean> {
   try {
-    await store.update(key, { set: { claimed: to, accepted: results.accepted, failed: results.failed } }, { condition: '#claimed = :from', names: { '#claimed': 'claimed' }, values: { ':from': from } });
+    await store.update(
+      key,
+      { set: { claimed: to, accepted: results.accepted, failed: results.failed } },
+      { condition: '#claimed = :from', names: { '#claimed': 'claimed' }, values: { ':from': from } },
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionFailed) return false;

@@ -20,7 +20,11 @@ export function documentClient(options: { region: string; endpoint?: string }): 
       // DYNAMODB_REQUEST_TIMEOUT_MS: benches on a shared, overloaded machine (DynamoDB Local answering slowly).
       // DynamoDB Local (an endpoint) on a saturated machine can take seconds to accept a connection;
       // a refused one still fails at once.
-      requestHandler: new NodeHttpHandler({ connectionTimeout: options.endpoint ? 10_000 : 3000, requestTimeout: Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? 10_000), throwOnRequestTimeout: true }),
+      requestHandler: new NodeHttpHandler({
+        connectionTimeout: options.endpoint ? 10_000 : 3000,
+        requestTimeout: Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? 10_000),
+        throwOnRequestTimeout: true,
+      }),
     });
     activeTracing()?.captureClient(base);
     client = DynamoDBDocumentClient.from(base, {

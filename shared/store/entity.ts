@@ -168,7 +168,17 @@ export interface AccessPatternRow {
 /** The table rows an entity's declaration stands for, in declaration order. */
 export function accessPatternRows(decl: EntityDeclaration): AccessPatternRow[] {
   if (Object.keys(decl.patterns).length === 0) {
-    return decl.summary ? [{ name: decl.summary, key: keyTemplate(decl), index: 'table', ...(decl.notes ? { notes: decl.notes } : {}), declaredBy: `${decl.owner} ${decl.entity} v${decl.version} (written, not read)` }] : [];
+    return decl.summary
+      ? [
+          {
+            name: decl.summary,
+            key: keyTemplate(decl),
+            index: 'table',
+            ...(decl.notes ? { notes: decl.notes } : {}),
+            declaredBy: `${decl.owner} ${decl.entity} v${decl.version} (written, not read)`,
+          },
+        ]
+      : [];
   }
   return Object.entries(decl.patterns).map(([name, pattern]) => {
     let key: string;

@@ -13,17 +13,19 @@ export function groupCommit<T, R>(send: (items: T[]) => Promise<R[]>, options: {
     while (running < options.inFlight && waiting.length) {
       const batch = waiting.splice(0, options.max);
       running++;
-      send(batch.map((entry) => entry.item)).then(
-        (results) => {
-          for (const [i, entry] of batch.entries()) entry.resolve(results[i]!);
-        },
-        (error) => {
-          for (const entry of batch) entry.reject(error);
-        },
-      ).finally(() => {
-        running--;
-        pump();
-      });
+      send(batch.map((entry) => entry.item))
+        .then(
+          (results) => {
+            for (const [i, entry] of batch.entries()) entry.resolve(results[i]!);
+          },
+          (error) => {
+            for (const entry of batch) entry.reject(error);
+          },
+        )
+        .finally(() => {
+          running--;
+          pump();
+        });
     }
   };
   return (item) =>

@@ -6,12 +6,7 @@ import type { Item } from './store';
  * the entity name and schema version (so a stream reader or a migration knows what it holds), and
  * an optional TTL in epoch seconds.
  */
-export function toItem(
-  key: Key,
-  entity: string,
-  record: object,
-  options: { indexes?: IndexKey[]; expiresAt?: number; version?: number } = {},
-): Item {
+export function toItem(key: Key, entity: string, record: object, options: { indexes?: IndexKey[]; expiresAt?: number; version?: number } = {}): Item {
   return {
     ...record,
     ...key,

@@ -60,8 +60,7 @@ export const keys = {
     PK: `${scopePrefix(scope)}#${parentType}#${parentId}#${type}`,
     SK: id,
   }),
-  children: (scope: Scope, parentType: string, parentId: string, type: string): string =>
-    `${scopePrefix(scope)}#${parentType}#${parentId}#${type}`,
+  children: (scope: Scope, parentType: string, parentId: string, type: string): string => `${scopePrefix(scope)}#${parentType}#${parentId}#${type}`,
 
   /**
    * A uniqueness guard or an exact-match lookup (discount code, customer email, mem_ id):

@@ -24,7 +24,13 @@ export type { BatchWriteRequest, Item, QueryOptions, QueryPage, TransactOp } fro
 /** Thrown when a conditional write or a transaction's condition fails. */
 const TRANSACTION_CONFLICT_TRIES = 8;
 /** Per-statement errors of BatchExecuteStatement worth sending again. */
-const RETRIED_STATEMENT_ERRORS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded', 'TransactionConflict', 'InternalServerError']);
+const RETRIED_STATEMENT_ERRORS = new Set([
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+  'RequestLimitExceeded',
+  'TransactionConflict',
+  'InternalServerError',
+]);
 
 export class ConditionFailed extends Error {
   constructor(readonly reasons: (string | undefined)[] = []) {
@@ -105,9 +111,7 @@ export class Store {
         while (next < chunks.length) {
           let pending: Record<string, unknown>[] | undefined = chunks[next++];
           while (pending && pending.length) {
-            const out = await this.client.send(
-              new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } }, ReturnConsumedCapacity: 'TOTAL' }),
-            );
+            const out = await this.client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } }, ReturnConsumedCapacity: 'TOTAL' }));
             this.consumed('read', out.ConsumedCapacity);
             results.push(...((out.Responses?.[this.tableName] ?? []) as T[]));
             pending = out.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined;
@@ -124,7 +128,10 @@ export class Store {
    * whose items are already guarded some other way (imports, seeding).
    */
   async batchPut(items: Item[], concurrency = 8): Promise<void> {
-    await this.batchWrite(items.map((Item) => ({ PutRequest: { Item } })), concurrency);
+    await this.batchWrite(
+      items.map((Item) => ({ PutRequest: { Item } })),
+      concurrency,
+    );
   }
 
   /** Puts and deletes as `batchPut` sends them: calls of 25, unprocessed requests sent again. */
@@ -165,7 +172,10 @@ export class Store {
           let pending = chunks[next++]!;
           for (let attempt = 1; pending.length; attempt++) {
             const out = await this.client.send(
-              new BatchExecuteStatementCommand({ Statements: pending.map((i) => ({ Statement: statements[i]!.statement, Parameters: statements[i]!.parameters })), ReturnConsumedCapacity: 'TOTAL' }),
+              new BatchExecuteStatementCommand({
+                Statements: pending.map((i) => ({ Statement: statements[i]!.statement, Parameters: statements[i]!.parameters })),
+                ReturnConsumedCapacity: 'TOTAL',
+              }),
             );
             this.consumed('write', out.ConsumedCapacity);
             const again: number[] = [];
@@ -274,7 +284,15 @@ export class Store {
     const carried = extra.length > 0 && ops.length + extra.length <= 100 && !token;
     const items = (carried ? [...ops, ...extra] : ops).map((op) => {
       if ('put' in op) {
-        return { Put: { TableName: this.tableName, Item: op.put, ConditionExpression: op.condition, ExpressionAttributeNames: op.names, ExpressionAttributeValues: op.values } };
+        return {
+          Put: {
+            TableName: this.tableName,
+            Item: op.put,
+            ConditionExpression: op.condition,
+            ExpressionAttributeNames: op.names,
+            ExpressionAttributeValues: op.values,
+          },
+        };
       }
       if ('update' in op) {
         const update = buildUpdate(op.set, op.remove, op.add);
@@ -290,9 +308,25 @@ export class Store {
         };
       }
       if ('delete' in op) {
-        return { Delete: { TableName: this.tableName, Key: op.delete, ConditionExpression: op.condition, ExpressionAttributeNames: op.names, ExpressionAttributeValues: op.values } };
+        return {
+          Delete: {
+            TableName: this.tableName,
+            Key: op.delete,
+            ConditionExpression: op.condition,
+            ExpressionAttributeNames: op.names,
+            ExpressionAttributeValues: op.values,
+          },
+        };
       }
-      return { ConditionCheck: { TableName: this.tableName, Key: op.check, ConditionExpression: op.condition, ExpressionAttributeNames: op.names, ExpressionAttributeValues: op.values } };
+      return {
+        ConditionCheck: {
+          TableName: this.tableName,
+          Key: op.check,
+          ConditionExpression: op.condition,
+          ExpressionAttributeNames: op.names,
+          ExpressionAttributeValues: op.values,
+        },
+      };
     });
     for (let attempt = 1; ; attempt++) {
       try {

@@ -9,7 +9,15 @@ export type BatchWriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest
 /** A write inside a transaction. Conditions are DynamoDB condition expressions. */
 export type TransactOp =
   | { put: Item; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
-  | { update: Key; set: Record<string, unknown>; remove?: string[]; add?: Record<string, number>; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
+  | {
+      update: Key;
+      set: Record<string, unknown>;
+      remove?: string[];
+      add?: Record<string, number>;
+      condition?: string;
+      names?: Record<string, string>;
+      values?: Record<string, unknown>;
+    }
   | { delete: Key; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
   | { check: Key; condition: string; names?: Record<string, string>; values?: Record<string, unknown> };
 

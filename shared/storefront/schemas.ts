@@ -9,14 +9,18 @@ export const hasCents = (value: number) => Math.abs(value * 100 - Math.round(val
 export const usdAmount = z.number().check(z.minimum(0), z.maximum(1_000_000), z.refine(hasCents, 'must have at most two decimals'));
 export const recordId = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 export const productIds = z.array(recordId).check(z.minLength(1, 'must name at least one product'), z.maxLength(100));
-export const httpUrl = z.string().check(z.trim(), z.maxLength(2048), z.refine((value) => {
+export const httpUrl = z.string().check(
+  z.trim(),
+  z.maxLength(2048),
+  z.refine((value) => {
     try {
       const url = new URL(value);
       return (url.protocol === 'http:' || url.protocol === 'https:') && !!url.hostname;
     } catch {
       return false;
     }
-  }, 'must be an absolute http(s) URL'));
+  }, 'must be an absolute http(s) URL'),
+);
 export const isoDateTime = z.iso.datetime({ offset: true });
 export const testMode = z.boolean();
 

@@ -97,7 +97,12 @@ export async function onChargeSucceeded(deps: Deps, scope: Scope, notification: 
   const charge = saleWrites(deps, scope, { sale, customer, countOrder: true, now, reviewLink: false });
   events.push(...charge.events);
   for (const type of move?.events ?? []) add(type, subscriptionEventData(type, after, offer));
-  const ops: TransactOp[] = [processedMarker(notification.id, notification.created), subscriberReplace(scope, sub, after), ...charge.ops, ...events.map(outboxPut)];
+  const ops: TransactOp[] = [
+    processedMarker(notification.id, notification.created),
+    subscriberReplace(scope, sub, after),
+    ...charge.ops,
+    ...events.map(outboxPut),
+  ];
   if (!(await transactOnce(deps, notification.id, ops))) return false;
   return true;
 }
@@ -134,7 +139,8 @@ export async function onChargeFailed(deps: Deps, scope: Scope, notification: Pro
   if (!sub.openInvoiceId) add('invoice.created', subscriptionEventData('invoice.created', after, offer, opts));
   add('invoice.payment_failed', subscriptionEventData('invoice.payment_failed', after, offer, opts));
   add('payment_intent.payment_failed', subscriptionEventData('payment_intent.payment_failed', after, offer, opts));
-  for (const type of move.events) add(type, subscriptionEventData(type, after, offer, type === 'customer.subscription.updated' ? { failureMessage: data.failureMessage } : {}));
+  for (const type of move.events)
+    add(type, subscriptionEventData(type, after, offer, type === 'customer.subscription.updated' ? { failureMessage: data.failureMessage } : {}));
   const ops = [processedMarker(notification.id, notification.created), subscriberReplace(scope, sub, after), ...events.map(outboxPut)];
   if (!(await transactOnce(deps, notification.id, ops))) return false;
   return true;

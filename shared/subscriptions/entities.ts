@@ -33,13 +33,33 @@ export const subscriberEntity = defineEntity<SubscriberRecord>()({
   key: subscriberKey,
   keyArgs: ['scope', 'subscriberId'],
   indexes: {
-    ofOffer: { index: 'GSI1', key: (scope: Scope, offerId: string, id: string) => keys.indexed('GSI1', scope, OFFER_SUBSCRIBERS, offerId, id), args: ['scope', 'offerId', 'subscriberId'] },
-    ofEmail: { index: 'GSI2', key: (scope: Scope, email: string, id: string) => keys.indexed('GSI2', scope, SUBSCRIBER_EMAIL, email, id), args: ['scope', 'email', 'subscriberId'] },
+    ofOffer: {
+      index: 'GSI1',
+      key: (scope: Scope, offerId: string, id: string) => keys.indexed('GSI1', scope, OFFER_SUBSCRIBERS, offerId, id),
+      args: ['scope', 'offerId', 'subscriberId'],
+    },
+    ofEmail: {
+      index: 'GSI2',
+      key: (scope: Scope, email: string, id: string) => keys.indexed('GSI2', scope, SUBSCRIBER_EMAIL, email, id),
+      args: ['scope', 'email', 'subscriberId'],
+    },
   },
   patterns: {
     byId: { kind: 'get', summary: 'Subscriber by id', key: subscriberKey, args: ['scope', 'subscriberId'] },
-    latest: { kind: 'get', summary: 'Subscriber by id, read consistently (before a change)', key: subscriberKey, args: ['scope', 'subscriberId'], consistent: true },
-    all: { kind: 'query', summary: 'All subscribers', partition: (scope: Scope) => keys.collection(scope, SUBSCRIBER), args: ['scope'], condition: 'filter status' },
+    latest: {
+      kind: 'get',
+      summary: 'Subscriber by id, read consistently (before a change)',
+      key: subscriberKey,
+      args: ['scope', 'subscriberId'],
+      consistent: true,
+    },
+    all: {
+      kind: 'query',
+      summary: 'All subscribers',
+      partition: (scope: Scope) => keys.collection(scope, SUBSCRIBER),
+      args: ['scope'],
+      condition: 'filter status',
+    },
     ofOffer: {
       kind: 'query',
       summary: 'Subscribers of an offer',
@@ -65,7 +85,14 @@ export const subscriberOfEntity = defineEntity<{ subscriberId: string }>()({
   key: subscriberOfKey,
   keyArgs: ['scope', 'offerId', 'email'],
   patterns: {
-    byBuyer: { kind: 'get', summary: 'One subscriber per buyer per offer', key: subscriberOfKey, args: ['scope', 'offerId', 'email'], consistent: true, notes: 'holds subscriberId' },
+    byBuyer: {
+      kind: 'get',
+      summary: 'One subscriber per buyer per offer',
+      key: subscriberOfKey,
+      args: ['scope', 'offerId', 'email'],
+      consistent: true,
+      notes: 'holds subscriberId',
+    },
   },
 });
 
@@ -76,7 +103,14 @@ export const membershipPointerEntity = defineEntity<{ subscriberId: string }>()(
   key: membershipKey,
   keyArgs: ['scope', 'mem_id'],
   patterns: {
-    byMembership: { kind: 'get', summary: 'Subscriber by mem_ id', key: membershipKey, args: ['scope', 'mem_id'], consistent: true, notes: 'holds subscriberId' },
+    byMembership: {
+      kind: 'get',
+      summary: 'Subscriber by mem_ id',
+      key: membershipKey,
+      args: ['scope', 'mem_id'],
+      consistent: true,
+      notes: 'holds subscriberId',
+    },
   },
 });
 
@@ -87,7 +121,13 @@ export const subscriberLocatorEntity = defineEntity<{ accountId: string; mode: S
   key: locatorKey,
   keyArgs: ['subscriberId'],
   patterns: {
-    bySubscriber: { kind: 'get', summary: 'Subscriber locator (local control API, portal pair)', key: locatorKey, args: ['subscriberId'], notes: 'holds accountId and mode' },
+    bySubscriber: {
+      kind: 'get',
+      summary: 'Subscriber locator (local control API, portal pair)',
+      key: locatorKey,
+      args: ['subscriberId'],
+      notes: 'holds accountId and mode',
+    },
   },
 });
 

@@ -34,14 +34,20 @@ export const offerBlock = (offer: Pick<OfferRecord, '_id' | 'name' | 'priceCents
   frequency: offer.frequency,
 });
 
-export function subscriptionEventData(type: string, sub: SubscriberRecord, offer: Pick<OfferRecord, '_id' | 'name' | 'priceCents' | 'currency' | 'frequency'>, options: EventOptions = {}): Record<string, unknown> {
+export function subscriptionEventData(
+  type: string,
+  sub: SubscriberRecord,
+  offer: Pick<OfferRecord, '_id' | 'name' | 'priceCents' | 'currency' | 'frequency'>,
+  options: EventOptions = {},
+): Record<string, unknown> {
   const subscriberId = options.noSubscriberYet && type.startsWith('invoice.') ? null : sub._id;
   const data: Record<string, unknown> = {
     subscriptionCustomerId: subscriberId,
     subscription: { ...offerBlock(offer), customerId: subscriberId },
   };
   const withState = type === 'customer.subscription.created' || type === 'customer.subscription.updated';
-  if (withState) data.subscriptionCustomer = { id: sub._id, status: sub.status, active: sub.active, cancelAtPeriodEnd: sub.cancelAtPeriodEnd, paused: sub.paused };
+  if (withState)
+    data.subscriptionCustomer = { id: sub._id, status: sub.status, active: sub.active, cancelAtPeriodEnd: sub.cancelAtPeriodEnd, paused: sub.paused };
   data.customer = { email: sub.buyerEmail, firstName: sub.firstName, lastName: sub.lastName };
   data.status = sub.status;
   if (type.startsWith('invoice.') && options.billingReason) data.billingReason = options.billingReason;

@@ -12,7 +12,10 @@ export const subscriptions = defineCapability({
     operations: './operations#subscriberOperations',
     privacy: './privacy#subscriptionsPrivacy',
     jobs: './jobs#SUBSCRIPTION_JOB_HANDLERS',
-    workers: { 'subscription-timers': './consumers#subscriptionTimersConsumer', 'subscription-processor-sync': './consumers#subscriptionProcessorSyncConsumer' },
+    workers: {
+      'subscription-timers': './consumers#subscriptionTimersConsumer',
+      'subscription-processor-sync': './consumers#subscriptionProcessorSyncConsumer',
+    },
     uses: { api: ['processor', 'subscriptionSaveOffers'], workers: { 'subscription-timers': ['processor'], 'subscription-processor-sync': ['processor'] } },
     jobNeeds: ['table', 'queue', 'scheduler'],
   },

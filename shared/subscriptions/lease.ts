@@ -22,11 +22,14 @@ const leaseKey = (scope: Scope, subscriberId: string) => keys.entity(scope, SUBS
 async function acquire(deps: Deps, scope: Scope, subscriberId: string, holder: string): Promise<boolean> {
   const nowMs = deps.clock.nowMs();
   try {
-    await deps.store.put(toItem(leaseKey(scope, subscriberId), 'SubscriberLease', { holder, until: nowMs + LEASE_MS }, { expiresAt: Math.ceil((nowMs + LEASE_MS) / 1000) + 3600 }), {
-      condition: 'attribute_not_exists(PK) OR #until < :now',
-      names: { '#until': 'until' },
-      values: { ':now': nowMs },
-    });
+    await deps.store.put(
+      toItem(leaseKey(scope, subscriberId), 'SubscriberLease', { holder, until: nowMs + LEASE_MS }, { expiresAt: Math.ceil((nowMs + LEASE_MS) / 1000) + 3600 }),
+      {
+        condition: 'attribute_not_exists(PK) OR #until < :now',
+        names: { '#until': 'until' },
+        values: { ':now': nowMs },
+      },
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionFailed) return false;

@@ -9,7 +9,8 @@ import { findSubscriberByMembership, getSubscriber, subscribersOfOfferPage } fro
 // bundle the processor and Stripe (functions get the processor port only where their code names it).
 
 /** Where a subscriber updates the card: the portal's card page, while the subscription can still be charged. */
-export const cardUpdateUrlOf = (sub: SubscriberRecord) => (sub.membershipId && sub.status !== 'canceled' ? sub.portalUrl.replace('/portal-data/', '/portal-card/') : null);
+export const cardUpdateUrlOf = (sub: SubscriberRecord) =>
+  sub.membershipId && sub.status !== 'canceled' ? sub.portalUrl.replace('/portal-data/', '/portal-card/') : null;
 
 /** A subscriber by its _id or mem_ id, read consistently (usage billing's `{id}`); undefined when none. */
 export async function findSubscriberByAnyId(deps: Pick<Deps, 'store'>, scope: Scope, id: string): Promise<SubscriberRecord | undefined> {

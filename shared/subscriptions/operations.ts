@@ -2,7 +2,18 @@ import * as z from '../platform/zod';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { openCardUpdate } from './portal-card';
 import { showPortal, submitPortalForm, wantsHtml, type PortalHtmlOutcome } from './portal-html';
-import { getSubscriberDetail, listSubscribersOf, cancelSubscription, pauseSubscription, resumeSubscription, portalData, portalChange, portalSave, portalSaveDeclined, portalYearlySwitch } from './service';
+import {
+  getSubscriberDetail,
+  listSubscribersOf,
+  cancelSubscription,
+  pauseSubscription,
+  resumeSubscription,
+  portalData,
+  portalChange,
+  portalSave,
+  portalSaveDeclined,
+  portalYearlySwitch,
+} from './service';
 
 const subscriberSchema = z.looseObject({
   _id: z.string(),
@@ -108,7 +119,10 @@ export const subscriberOperations = [
     method: 'GET',
     path: '/subscriptions/sub/portal-data/{subscriptionId}/{subscriptionCustomerId}',
     auth: 'portal',
-    params: z.object({ subscriptionId: z.string().check(z.minLength(1), z.maxLength(64)), subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    params: z.object({
+      subscriptionId: z.string().check(z.minLength(1), z.maxLength(64)),
+      subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)),
+    }),
     query: z.object({ token: z.optional(z.string().check(z.maxLength(128))), done: z.optional(z.enum(['canceled', 'resumed', 'saved', 'yearly'])) }),
     // A browser (Accept: text/html) gets the portal page; API clients get the JSON.
     handler: async (ctx, { params, query }) =>
@@ -118,23 +132,30 @@ export const subscriberOperations = [
   }),
   defineOperation({
     operationId: 'portalCardUpdate',
-    summary: 'Buyer portal: opens the payment processor\'s card-update page for the subscription (303); needs the portal token',
+    summary: "Buyer portal: opens the payment processor's card-update page for the subscription (303); needs the portal token",
     tags: ['Portal'],
     method: 'GET',
     path: '/subscriptions/sub/portal-card/{subscriptionId}/{subscriptionCustomerId}',
     auth: 'portal',
-    params: z.object({ subscriptionId: z.string().check(z.minLength(1), z.maxLength(64)), subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    params: z.object({
+      subscriptionId: z.string().check(z.minLength(1), z.maxLength(64)),
+      subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)),
+    }),
     query: z.object({ token: z.optional(z.string().check(z.maxLength(128))) }),
-    handler: async (ctx, { params, query }) => portalAnswer(await openCardUpdate(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, query.token)),
+    handler: async (ctx, { params, query }) =>
+      portalAnswer(await openCardUpdate(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, query.token)),
   }),
   defineOperation({
     operationId: 'portalForm',
-    summary: 'Buyer portal page form post (HTML): cancel at period end or resume; needs the portal token and the form\'s CSRF token',
+    summary: "Buyer portal page form post (HTML): cancel at period end or resume; needs the portal token and the form's CSRF token",
     tags: ['Portal'],
     method: 'POST',
     path: '/subscriptions/sub/portal-form/{subscriptionId}/{subscriptionCustomerId}',
     auth: 'portal',
-    params: z.object({ subscriptionId: z.string().check(z.minLength(1), z.maxLength(64)), subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    params: z.object({
+      subscriptionId: z.string().check(z.minLength(1), z.maxLength(64)),
+      subscriptionCustomerId: z.string().check(z.minLength(1), z.maxLength(64)),
+    }),
     bodyType: 'json-or-form',
     body: z.object({
       action: z.enum(['cancel', 'resume', 'save_pause', 'save_discount', 'yearly_switch']),
@@ -144,7 +165,8 @@ export const subscriberOperations = [
       months: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(12))),
       reason: z.optional(z.string().check(z.maxLength(40))),
     }),
-    handler: async (ctx, { params, body }) => portalAnswer(await submitPortalForm(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, body)),
+    handler: async (ctx, { params, body }) =>
+      portalAnswer(await submitPortalForm(ctx, ctx.request, params.subscriptionId, params.subscriptionCustomerId, body)),
   }),
   defineOperation({
     operationId: 'portalCancel',
@@ -157,17 +179,20 @@ export const subscriberOperations = [
     query: z.object({ token: z.optional(z.string().check(z.maxLength(128))) }),
     description:
       'When the offer has save offers (retention), `saveOffer` accepts one instead of canceling: `{ kind: "pause", months }` (1 to pauseMaxMonths) or `{ kind: "discount" }`; `reason` is kept for the report. `GET portal-data` lists them as `saveOffers`.',
-    body: z.optional(z.object({
+    body: z.optional(
+      z.object({
         immediate: z.optional(z.boolean()),
         token: z.optional(z.string().check(z.maxLength(128))),
         saveOffer: z.optional(z.object({ kind: z.enum(['pause', 'discount']), months: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(12))) })),
         reason: z.optional(z.string().check(z.maxLength(40))),
-      })),
+      }),
+    ),
     handler: async (ctx, { params, query, body }) => {
       const token = query.token ?? body?.token;
       if (body?.saveOffer) return portalSave(ctx, params.subscriptionCustomerId, token, body.saveOffer, body.reason ?? null);
       const answer = await portalChange(ctx, params.subscriptionCustomerId, token, { type: 'cancel', immediate: body?.immediate === true });
-      if (body?.reason !== undefined || ctx.ports.subscriptionSaveOffers) await portalSaveDeclined(ctx, params.subscriptionCustomerId, body?.reason ?? null).catch(() => undefined);
+      if (body?.reason !== undefined || ctx.ports.subscriptionSaveOffers)
+        await portalSaveDeclined(ctx, params.subscriptionCustomerId, body?.reason ?? null).catch(() => undefined);
       return answer;
     },
   }),

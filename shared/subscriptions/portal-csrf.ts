@@ -6,7 +6,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * one; and a browser that says the post came from another site (Origin, Sec-Fetch-Site) is refused
  * before the token is even looked at.
  */
-export const csrfToken = (portalToken: string, subscriberId: string) => createHmac('sha256', portalToken).update(`portal-form:${subscriberId}`).digest('base64url');
+export const csrfToken = (portalToken: string, subscriberId: string) =>
+  createHmac('sha256', portalToken).update(`portal-form:${subscriberId}`).digest('base64url');
 
 export function csrfValid(portalToken: string, subscriberId: string, given: string | undefined): boolean {
   if (!given) return false;
@@ -24,7 +25,17 @@ export function crossSite(headers: Record<string, string>, ownOrigins: string[])
   if (site) return site !== 'same-origin' && site !== 'none';
   const origin = headers.origin;
   if (!origin) return false;
-  const own = new Set(ownOrigins.map((o) => { try { return new URL(o).origin; } catch { return ''; } }).filter(Boolean));
+  const own = new Set(
+    ownOrigins
+      .map((o) => {
+        try {
+          return new URL(o).origin;
+        } catch {
+          return '';
+        }
+      })
+      .filter(Boolean),
+  );
   if (headers.host) own.add(`http://${headers.host}`).add(`https://${headers.host}`);
   return !own.has(origin);
 }

@@ -21,17 +21,34 @@ export const wantsHtml = (headers: Record<string, string>) => /\btext\/html\b/.t
 const NOTICES = { canceled: 'portal.noticeCanceled', resumed: 'portal.noticeResumed', saved: 'portal.noticeSaved', yearly: 'portal.noticeYearly' } as const;
 
 /** The buyer's language: their saved one (from their checkout), Accept-Language, the seller's default, English. */
-async function portalTranslator(deps: Deps, request: RequestInfo, scope: Scope | undefined, email: string | undefined, brand: SellerBrand | undefined): Promise<Translator> {
+async function portalTranslator(
+  deps: Deps,
+  request: RequestInfo,
+  scope: Scope | undefined,
+  email: string | undefined,
+  brand: SellerBrand | undefined,
+): Promise<Translator> {
   const saved = scope && email ? (await findCustomerOfEmail(deps, scope, email))?.locale : undefined;
   return translator(negotiateLocale({ saved, acceptLanguage: request.headers['accept-language'], sellerDefault: brand?.locale }));
 }
 
-const plainPage = (request: RequestInfo, status: number, title: 'portal.notFoundTitle' | 'portal.refusedTitle' | 'portal.linkNeededTitle', message: 'portal.notFound' | 'portal.refused' | 'portal.linkNeeded'): PortalHtmlOutcome => {
+const plainPage = (
+  request: RequestInfo,
+  status: number,
+  title: 'portal.notFoundTitle' | 'portal.refusedTitle' | 'portal.linkNeededTitle',
+  message: 'portal.notFound' | 'portal.refused' | 'portal.linkNeeded',
+): PortalHtmlOutcome => {
   const t = translator(negotiateLocale({ acceptLanguage: request.headers['accept-language'] }));
   return {
     kind: 'page',
     status,
-    page: buyerPage({ brand: { name: t.t('portal.title'), logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null }, title: t.t(title), baseUrl: '', locale: t.locale, body: `<section class="card"><h1>${t.html(title)}</h1><p role="alert">${t.html(message)}</p></section>` }),
+    page: buyerPage({
+      brand: { name: t.t('portal.title'), logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null },
+      title: t.t(title),
+      baseUrl: '',
+      locale: t.locale,
+      body: `<section class="card"><h1>${t.html(title)}</h1><p role="alert">${t.html(message)}</p></section>`,
+    }),
   };
 };
 
@@ -41,7 +58,15 @@ const FORM_EXPIRED = 'The form expired. Please try again.';
 const formAction = (subscriptionId: string, subscriberId: string) => `/subscriptions/sub/portal-form/${subscriptionId}/${subscriberId}`;
 
 /** GET portalUrl in a browser: the portal page, with the forms when the token is right. */
-export async function showPortal(deps: Deps, request: RequestInfo, subscriptionId: string, subscriberId: string, token: string | undefined, done?: keyof typeof NOTICES, error?: string): Promise<PortalHtmlOutcome> {
+export async function showPortal(
+  deps: Deps,
+  request: RequestInfo,
+  subscriptionId: string,
+  subscriberId: string,
+  token: string | undefined,
+  done?: keyof typeof NOTICES,
+  error?: string,
+): Promise<PortalHtmlOutcome> {
   let data: Awaited<ReturnType<typeof portalData>>;
   try {
     data = await portalData(deps, subscriptionId, subscriberId, token);
@@ -53,8 +78,23 @@ export async function showPortal(deps: Deps, request: RequestInfo, subscriptionI
   const baseUrl = baseOf(deps, request);
   const brand = await sellerBrand(deps, scope, baseUrl);
   const t = await portalTranslator(deps, request, scope, data.customer.email, brand);
-  const manage = data.canManage && token ? { token, csrf: csrfToken(token, subscriberId), action: formAction(subscriptionId, subscriberId), cardUpdateUrl: data.cardUpdateUrl } : undefined;
-  return { kind: 'page', status: error ? 403 : 200, page: portalPage({ brand, data, baseUrl, manage, notice: done ? t.t(NOTICES[done]) : undefined, error: error === FORM_EXPIRED ? t.t('portal.formExpired') : error, t }) };
+  const manage =
+    data.canManage && token
+      ? { token, csrf: csrfToken(token, subscriberId), action: formAction(subscriptionId, subscriberId), cardUpdateUrl: data.cardUpdateUrl }
+      : undefined;
+  return {
+    kind: 'page',
+    status: error ? 403 : 200,
+    page: portalPage({
+      brand,
+      data,
+      baseUrl,
+      manage,
+      notice: done ? t.t(NOTICES[done]) : undefined,
+      error: error === FORM_EXPIRED ? t.t('portal.formExpired') : error,
+      t,
+    }),
+  };
 }
 
 /** The portal page's form post: cancel at period end or resume, then back to the page (303). */
@@ -68,7 +108,13 @@ export interface PortalForm {
   reason?: string;
 }
 
-export async function submitPortalForm(deps: Deps, request: RequestInfo, subscriptionId: string, subscriberId: string, form: PortalForm): Promise<PortalHtmlOutcome> {
+export async function submitPortalForm(
+  deps: Deps,
+  request: RequestInfo,
+  subscriptionId: string,
+  subscriberId: string,
+  form: PortalForm,
+): Promise<PortalHtmlOutcome> {
   if (crossSite(request.headers, [request.baseUrl, deps.config.PUBLIC_BASE_URL ?? ''])) return plainPage(request, 403, 'portal.refusedTitle', 'portal.refused');
   const data = await portalData(deps, subscriptionId, subscriberId, form.token).catch((e) => {
     if (e instanceof ApiError && e.status === 404) return undefined;
@@ -79,12 +125,24 @@ export async function submitPortalForm(deps: Deps, request: RequestInfo, subscri
   if (!csrfValid(form.token, subscriberId, form.csrf)) return showPortal(deps, request, subscriptionId, subscriberId, form.token, undefined, FORM_EXPIRED);
   const reason = form.reason?.trim() || null;
   if (form.action === 'save_pause' || form.action === 'save_discount') {
-    await portalSave(deps, subscriberId, form.token, form.action === 'save_pause' ? { kind: 'pause', months: Number(form.months) } : { kind: 'discount' }, reason);
-    return { kind: 'redirect', location: `/subscriptions/sub/portal-data/${subscriptionId}/${subscriberId}?${new URLSearchParams({ token: form.token, done: 'saved' })}` };
+    await portalSave(
+      deps,
+      subscriberId,
+      form.token,
+      form.action === 'save_pause' ? { kind: 'pause', months: Number(form.months) } : { kind: 'discount' },
+      reason,
+    );
+    return {
+      kind: 'redirect',
+      location: `/subscriptions/sub/portal-data/${subscriptionId}/${subscriberId}?${new URLSearchParams({ token: form.token, done: 'saved' })}`,
+    };
   }
   if (form.action === 'yearly_switch') {
     await portalYearlySwitch(deps, subscriberId, form.token);
-    return { kind: 'redirect', location: `/subscriptions/sub/portal-data/${subscriptionId}/${subscriberId}?${new URLSearchParams({ token: form.token, done: 'yearly' })}` };
+    return {
+      kind: 'redirect',
+      location: `/subscriptions/sub/portal-data/${subscriptionId}/${subscriberId}?${new URLSearchParams({ token: form.token, done: 'yearly' })}`,
+    };
   }
   if (form.action === 'cancel') {
     // Save offers come first; the page's "cancel anyway" form confirms.
@@ -94,7 +152,18 @@ export async function submitPortalForm(deps: Deps, request: RequestInfo, subscri
       const baseUrl = baseOf(deps, request);
       const brand = await sellerBrand(deps, scope, baseUrl);
       const t = await portalTranslator(deps, request, scope, data.customer.email, brand);
-      return { kind: 'page', status: 200, page: saveOffersPage({ brand, data, baseUrl, offers, manage: { token: form.token, csrf: form.csrf!, action: formAction(subscriptionId, subscriberId) }, t }) };
+      return {
+        kind: 'page',
+        status: 200,
+        page: saveOffersPage({
+          brand,
+          data,
+          baseUrl,
+          offers,
+          manage: { token: form.token, csrf: form.csrf!, action: formAction(subscriptionId, subscriberId) },
+          t,
+        }),
+      };
     }
     if (offers) await portalSaveDeclined(deps, subscriberId, reason);
   }

@@ -44,26 +44,38 @@ export function portalPage(input: PortalPageInput): BuyerPage {
   const offer = data.subscription;
   const next = nextCharge(data);
   const status = KNOWN_STATUS.has(data.status) ? t.t('portal.status', { status: data.status }) : data.status;
-  const state = data.cancelAtPeriodEnd && data.status !== 'canceled' ? t.t('portal.endsOn', { date: day(data.currentPeriodEnd) }) : data.status === 'trialing' && data.trialEnd ? t.t('portal.trialEndsOn', { date: day(data.trialEnd) }) : '';
+  const state =
+    data.cancelAtPeriodEnd && data.status !== 'canceled'
+      ? t.t('portal.endsOn', { date: day(data.currentPeriodEnd) })
+      : data.status === 'trialing' && data.trialEnd
+        ? t.t('portal.trialEndsOn', { date: day(data.trialEnd) })
+        : '';
   const rows = data.payments
-    .map((p) => `<tr><td>${escapeHtml(day(p.createdAt))}</td><td>${escapeHtml(p.billingReason === 'renewal' ? t.t('portal.renewal') : p.billingReason === 'initial' ? t.t('portal.firstPayment') : p.productName)}</td><td class="num">${escapeHtml(formatMoney(p.amountCents, p.currency))}</td><td>${t.html(p.status === 'refunded' ? 'portal.refunded' : p.refundedCents ? 'portal.partlyRefunded' : 'portal.paid')}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td>${escapeHtml(day(p.createdAt))}</td><td>${escapeHtml(p.billingReason === 'renewal' ? t.t('portal.renewal') : p.billingReason === 'initial' ? t.t('portal.firstPayment') : p.productName)}</td><td class="num">${escapeHtml(formatMoney(p.amountCents, p.currency))}</td><td>${t.html(p.status === 'refunded' ? 'portal.refunded' : p.refundedCents ? 'portal.partlyRefunded' : 'portal.paid')}</td></tr>`,
+    )
     .join('');
   const history = data.payments.length
     ? `<table id="payments"><caption class="sr-only">${t.html('portal.historyCaption')}</caption><thead><tr><th scope="col">${t.html('portal.date')}</th><th scope="col">${t.html('portal.for')}</th><th scope="col" class="num">${t.html('portal.amount')}</th><th scope="col">${t.html('portal.statusColumn')}</th></tr></thead><tbody>${rows}</tbody></table>`
     : `<p id="payments" class="muted">${t.html('portal.noPayments')}</p>`;
-  const hidden = manage ? `<input type="hidden" name="token" value="${escapeHtml(manage.token)}"><input type="hidden" name="csrf" value="${escapeHtml(manage.csrf)}">` : '';
+  const hidden = manage
+    ? `<input type="hidden" name="token" value="${escapeHtml(manage.token)}"><input type="hidden" name="csrf" value="${escapeHtml(manage.csrf)}">`
+    : '';
   let actions = '';
   if (manage) {
     const canResume = data.cancelAtPeriodEnd || data.status === 'canceled' || data.status === 'paused';
-    const cancelForm =
-      !canResume
-        ? `<form method="post" action="${escapeHtml(manage.action)}">${hidden}<input type="hidden" name="action" value="cancel"><p>${t.html('portal.cancelNote', { date: day(data.currentPeriodEnd) || t.t('portal.periodEnd') })}</p><button type="submit" id="cancel">${t.html('portal.cancel')}</button></form>`
-        : '';
-    const resumeForm = canResume ? `<form method="post" action="${escapeHtml(manage.action)}">${hidden}<input type="hidden" name="action" value="resume"><button type="submit" class="primary" id="resume">${t.html('portal.resume')}</button></form>` : '';
-    const card = manage.cardUpdateUrl ? `<p><a id="update-card" href="${escapeHtml(manage.cardUpdateUrl)}">${t.html('failed.updateCard')}</a></p>` : '';
-    const yearly = data.yearlySwitch && !data.yearlySwitch.accepted && !canResume
-      ? `<form method="post" action="${escapeHtml(manage.action)}" id="yearly-switch">${hidden}<input type="hidden" name="action" value="yearly_switch"><p>${t.html('portal.yearly', { percent: data.yearlySwitch.percentOff, price: formatMoney(Math.round(data.yearlySwitch.yearlyPrice * 100), data.yearlySwitch.currency) })}</p><button type="submit" class="primary" id="accept-yearly">${t.html('portal.switchYearly')}</button></form>`
+    const cancelForm = !canResume
+      ? `<form method="post" action="${escapeHtml(manage.action)}">${hidden}<input type="hidden" name="action" value="cancel"><p>${t.html('portal.cancelNote', { date: day(data.currentPeriodEnd) || t.t('portal.periodEnd') })}</p><button type="submit" id="cancel">${t.html('portal.cancel')}</button></form>`
       : '';
+    const resumeForm = canResume
+      ? `<form method="post" action="${escapeHtml(manage.action)}">${hidden}<input type="hidden" name="action" value="resume"><button type="submit" class="primary" id="resume">${t.html('portal.resume')}</button></form>`
+      : '';
+    const card = manage.cardUpdateUrl ? `<p><a id="update-card" href="${escapeHtml(manage.cardUpdateUrl)}">${t.html('failed.updateCard')}</a></p>` : '';
+    const yearly =
+      data.yearlySwitch && !data.yearlySwitch.accepted && !canResume
+        ? `<form method="post" action="${escapeHtml(manage.action)}" id="yearly-switch">${hidden}<input type="hidden" name="action" value="yearly_switch"><p>${t.html('portal.yearly', { percent: data.yearlySwitch.percentOff, price: formatMoney(Math.round(data.yearlySwitch.yearlyPrice * 100), data.yearlySwitch.currency) })}</p><button type="submit" class="primary" id="accept-yearly">${t.html('portal.switchYearly')}</button></form>`
+        : '';
     actions = `<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">${t.html('portal.manage')}</h2>${yearly}${cancelForm}${resumeForm}${card}</section>`;
   } else {
     actions = `<p class="muted" id="read-only">${t.html('portal.readOnly')}</p>`;

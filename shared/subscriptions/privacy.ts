@@ -21,7 +21,8 @@ const subscriptionsPart: PrivacyPart = {
     // The processor would go on charging a buyer nobody can reach: the seller cancels first (at
     // period end is enough: nothing is charged again).
     for await (const page of subscribersOf(deps, scope, subject.email)) {
-      if (page.some((s) => s.status !== 'canceled' && !s.cancelAtPeriodEnd)) return 'This buyer has a subscription that is not canceled: cancel it first, then erase the buyer';
+      if (page.some((s) => s.status !== 'canceled' && !s.cancelAtPeriodEnd))
+        return 'This buyer has a subscription that is not canceled: cancel it first, then erase the buyer';
     }
     return undefined;
   },

@@ -20,7 +20,14 @@ export function subscriberPuts(scope: Scope, sub: SubscriberRecord): TransactOp[
     putNew(subscriberItem(scope, sub)),
     putNew(subscriberOfEntity.item(subscriberOfEntity.declaration.key(scope, sub.subscriptionId, sub.buyerEmail), { subscriberId: sub._id })),
     { put: subscriberLocatorEntity.item(subscriberLocatorEntity.declaration.key(sub._id), { accountId: scope.accountId, mode: scope.mode }) },
-    putNew(portalEntity.item(portalEntity.declaration.key(sub.portalToken), { accountId: scope.accountId, mode: scope.mode, subscriberId: sub._id, subscriptionId: sub.subscriptionId })),
+    putNew(
+      portalEntity.item(portalEntity.declaration.key(sub.portalToken), {
+        accountId: scope.accountId,
+        mode: scope.mode,
+        subscriberId: sub._id,
+        subscriptionId: sub.subscriptionId,
+      }),
+    ),
   ];
   if (sub.membershipId) ops.push(membershipPointer(scope, sub.membershipId, sub._id));
   return ops;
@@ -70,7 +77,12 @@ export async function findPortalToken(store: Store, token: string) {
  * One page of subscribers, newest first, by cursor: the offer's index with `subscriptionId`, the
  * email's with `email`, else the whole tenant; status (and email within an offer) filter the page.
  */
-export function subscribersPage(store: Store, scope: Scope, filter: { status?: string; email?: string; subscriptionId?: string }, page: { limit: number; cursor?: string }): Promise<Page<SubscriberRecord>> {
+export function subscribersPage(
+  store: Store,
+  scope: Scope,
+  filter: { status?: string; email?: string; subscriptionId?: string },
+  page: { limit: number; cursor?: string },
+): Promise<Page<SubscriberRecord>> {
   const conditions: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -83,7 +95,9 @@ export function subscribersPage(store: Store, scope: Scope, filter: { status?: s
     conditions.push('buyerEmail = :email');
     values[':email'] = filter.email;
   }
-  const options = { filter: conditions.length ? { expression: conditions.join(' AND '), names: Object.keys(names).length ? names : undefined, values } : undefined };
+  const options = {
+    filter: conditions.length ? { expression: conditions.join(' AND '), names: Object.keys(names).length ? names : undefined, values } : undefined,
+  };
   const read = (limit: number, cursor: string | undefined) =>
     filter.subscriptionId
       ? subscriberEntity.query(store, 'ofOffer', [scope, filter.subscriptionId], { ...options, limit, cursor })

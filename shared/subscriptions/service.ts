@@ -65,7 +65,10 @@ const PAGE_WALK_LIMIT = 50;
  * walks the pages before it, for clients that count pages (at most 50 deep). `total` is known only
  * on the last page (counting every subscriber would read them all on each request): null before.
  */
-export async function listSubscribersOf(ctx: OperationContext, query: { status?: string; email?: string; subscriptionId?: string; page: number; pageSize: number; limit?: number; cursor?: string }) {
+export async function listSubscribersOf(
+  ctx: OperationContext,
+  query: { status?: string; email?: string; subscriptionId?: string; page: number; pageSize: number; limit?: number; cursor?: string },
+) {
   const size = query.limit ?? query.pageSize;
   if (query.page > PAGE_WALK_LIMIT && !query.cursor) throw badRequest(`page: at most ${PAGE_WALK_LIMIT}; use nextCursor to go further`, { field: 'page' });
   const filter = { status: query.status, email: query.email?.trim().toLowerCase(), subscriptionId: query.subscriptionId };
@@ -99,7 +102,11 @@ export async function getSubscriberDetail(ctx: OperationContext, id: string, liv
   const sub = isObjectId(id) ? await getSubscriber(ctx.store, ctx.scope, id) : undefined;
   if (!sub) throw notFound('Subscriber');
   const offer = await lookupOffer(ctx, ctx.scope, sub.subscriptionId);
-  const answer: ReturnType<typeof presentSubscriber> & Record<string, unknown> = { ...presentSubscriber(sub), subscription: joinedOffer(offer), payments: await payments(ctx, ctx.scope, sub._id) };
+  const answer: ReturnType<typeof presentSubscriber> & Record<string, unknown> = {
+    ...presentSubscriber(sub),
+    subscription: joinedOffer(offer),
+    payments: await payments(ctx, ctx.scope, sub._id),
+  };
   if (live) answer.processorMembership = sub.membershipId ? await liveMembership(ctx, ctx.scope, sub.membershipId) : null;
   return answer;
 }
@@ -121,13 +128,23 @@ async function liveMembership(deps: Deps, scope: Scope, membershipId: string): P
 
 /** `{id}` on cancel, pause and resume: the subscriber _id or its mem_ id. */
 async function resolve(deps: Deps, scope: Scope, id: string): Promise<SubscriberRecord> {
-  const sub = id.startsWith('mem_') ? await findSubscriberByMembership(deps.store, scope, id) : isObjectId(id) ? await getSubscriber(deps.store, scope, id, true) : undefined;
+  const sub = id.startsWith('mem_')
+    ? await findSubscriberByMembership(deps.store, scope, id)
+    : isObjectId(id)
+      ? await getSubscriber(deps.store, scope, id, true)
+      : undefined;
   if (!sub) throw notFound('Subscriber');
   return sub;
 }
 
 /** Applies a state move with its events in one transaction; answers the record after the move. */
-export async function applyTrigger(deps: Deps, scope: Scope, sub: SubscriberRecord, trigger: Trigger, extra: Partial<SubscriberRecord> = {}): Promise<SubscriberRecord> {
+export async function applyTrigger(
+  deps: Deps,
+  scope: Scope,
+  sub: SubscriberRecord,
+  trigger: Trigger,
+  extra: Partial<SubscriberRecord> = {},
+): Promise<SubscriberRecord> {
   const move = transition(sub, trigger);
   if (!move) return sub;
   const now = deps.clock.now().toISOString();
@@ -159,7 +176,13 @@ function requireMembership(sub: SubscriberRecord): string {
  * processor notification landing in between (which takes no lease) cannot turn an accepted change
  * into a 409 that leaves the processor changed and the record not.
  */
-async function applyAfterProcessor(deps: Deps, scope: Scope, subscriberId: string, trigger: Trigger, extra: Partial<SubscriberRecord> = {}): Promise<SubscriberRecord> {
+async function applyAfterProcessor(
+  deps: Deps,
+  scope: Scope,
+  subscriberId: string,
+  trigger: Trigger,
+  extra: Partial<SubscriberRecord> = {},
+): Promise<SubscriberRecord> {
   for (let attempt = 1; ; attempt++) {
     const fresh = await getSubscriber(deps.store, scope, subscriberId, true);
     if (!fresh) throw notFound('Subscriber');
@@ -221,7 +244,10 @@ export async function resumeSubscription(ctx: OperationContext, id: string) {
 }
 
 /** A subscriber found by its id alone, with its tenant (scope-free locator): local control API only. */
-export async function locateSubscriberById(deps: Pick<Deps, 'store'>, subscriberId: string): Promise<{ scope: Scope; subscriber: SubscriberRecord } | undefined> {
+export async function locateSubscriberById(
+  deps: Pick<Deps, 'store'>,
+  subscriberId: string,
+): Promise<{ scope: Scope; subscriber: SubscriberRecord } | undefined> {
   const scope = await locateSubscriber(deps.store, subscriberId);
   const subscriber = scope ? await getSubscriber(deps.store, scope, subscriberId, true) : undefined;
   return scope && subscriber ? { scope, subscriber } : undefined;
@@ -258,7 +284,13 @@ const manageUrlOf = (sub: SubscriberRecord) => sub.portalUrl;
  * card-update page. The processor sends the buyer back to the read-only portal address: the
  * token is never handed to the processor.
  */
-export async function portalCardUpdate(deps: Deps, subscriptionId: string, subscriberId: string, token: string | undefined, baseUrl: string): Promise<{ url: string }> {
+export async function portalCardUpdate(
+  deps: Deps,
+  subscriptionId: string,
+  subscriberId: string,
+  token: string | undefined,
+  baseUrl: string,
+): Promise<{ url: string }> {
   const { scope, sub } = await portalSubscriber(deps, subscriptionId, subscriberId);
   if (!(await tokenValid(deps, sub, token))) throw notFound('Subscription');
   if (!sub.membershipId || sub.status === 'canceled') throw new ApiError(409, 'This subscription has no card to update', { code: 'NO_MEMBERSHIP' });
@@ -290,9 +322,15 @@ export async function portalData(deps: Deps, subscriptionId: string, subscriberI
     manageUrl: canManage ? manageUrlOf(sub) : null,
     cardUpdateUrl: canManage ? cardUpdateUrlOf(sub) : null,
     /** With the token, the save offers a cancel shows first (retention), or null. */
-    saveOffers: canManage && deps.ports.subscriptionSaveOffers && sub.status === 'active' && !sub.cancelAtPeriodEnd && !sub.paused ? await deps.ports.subscriptionSaveOffers.offersFor(deps, scope, sub) : null,
+    saveOffers:
+      canManage && deps.ports.subscriptionSaveOffers && sub.status === 'active' && !sub.cancelAtPeriodEnd && !sub.paused
+        ? await deps.ports.subscriptionSaveOffers.offersFor(deps, scope, sub)
+        : null,
     /** With the token, the switch to yearly billing on offer (retention), or null. */
-    yearlySwitch: canManage && sub.status === 'active' && !sub.cancelAtPeriodEnd ? ((await deps.ports.subscriptionSaveOffers?.yearlySwitchFor?.(deps, scope, sub)) ?? null) : null,
+    yearlySwitch:
+      canManage && sub.status === 'active' && !sub.cancelAtPeriodEnd
+        ? ((await deps.ports.subscriptionSaveOffers?.yearlySwitchFor?.(deps, scope, sub)) ?? null)
+        : null,
     payments: await payments(deps, scope, sub._id),
     /** The next renewal's price when retention changed it (a save discount or an intro price running), or null: the regular charge. */
     upcomingPrice: sub.status === 'canceled' ? null : await upcomingPrice(deps, scope, sub),
@@ -305,7 +343,12 @@ async function upcomingPrice(deps: Deps, scope: Scope, sub: SubscriberRecord): P
 }
 
 /** Portal writes record the buyer's intent even when the processor call fails. */
-export async function portalChange(deps: Deps, subscriberId: string, token: string | undefined, action: { type: 'cancel'; immediate: boolean } | { type: 'resume' }) {
+export async function portalChange(
+  deps: Deps,
+  subscriberId: string,
+  token: string | undefined,
+  action: { type: 'cancel'; immediate: boolean } | { type: 'resume' },
+) {
   if (!token) throw new ApiError(403, 'The portal token is required to change a subscription', { field: 'token' });
   const { scope, sub: found } = await portalSubscriber(deps, undefined, subscriberId);
   if (!(await tokenValid(deps, found, token))) throw notFound('Subscription');
@@ -317,11 +360,18 @@ export async function portalChange(deps: Deps, subscriberId: string, token: stri
     if (action.type === 'cancel') {
       trigger = action.immediate ? { type: 'canceled' } : { type: 'cancel_scheduled' };
       if (sub.status !== 'canceled' && sub.membershipId) {
-        processorSynced = await processor.cancelMembership(scope, sub.membershipId, { atPeriodEnd: !action.immediate }).then(() => true, () => false);
+        processorSynced = await processor.cancelMembership(scope, sub.membershipId, { atPeriodEnd: !action.immediate }).then(
+          () => true,
+          () => false,
+        );
       }
     } else {
       trigger = { type: 'resumed', now };
-      if (transition(sub, trigger) && sub.membershipId) processorSynced = await processor.resumeMembership(scope, sub.membershipId).then(() => true, () => false);
+      if (transition(sub, trigger) && sub.membershipId)
+        processorSynced = await processor.resumeMembership(scope, sub.membershipId).then(
+          () => true,
+          () => false,
+        );
     }
     if (!sub.membershipId) processorSynced = false;
     // An unconfirmed change is recorded with the change itself; its event drives the retries.
@@ -365,7 +415,13 @@ export async function portalSave(deps: Deps, subscriberId: string, token: string
   return serialised(deps, scope, found._id, async (sub) => {
     await hook.accept(deps, scope, sub, choice, reason);
     const after = (await getSubscriber(deps.store, scope, sub._id, true)) ?? sub;
-    return { subscriptionCustomerId: after._id, status: after.status, saved: choice.kind, currentPeriodEnd: after.currentPeriodEnd, manageUrl: manageUrlOf(after) };
+    return {
+      subscriptionCustomerId: after._id,
+      status: after.status,
+      saved: choice.kind,
+      currentPeriodEnd: after.currentPeriodEnd,
+      manageUrl: manageUrlOf(after),
+    };
   });
 }
 
@@ -389,5 +445,3 @@ export async function portalSaveDeclined(deps: Deps, subscriberId: string, reaso
   const { scope, sub } = await portalSubscriber(deps, undefined, subscriberId);
   await hook.declined(deps, scope, sub, reason);
 }
-
-

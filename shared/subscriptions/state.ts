@@ -42,11 +42,16 @@ export function transition(s: State, trigger: Trigger): Transition | null {
   switch (trigger.type) {
     case 'charge_failed':
       if (s.status === 'canceled') return null;
-      if (trigger.final) return { patch: { status: 'canceled', active: false, cancelAtPeriodEnd: false, paused: false, failureMessage: trigger.failureMessage }, events: DELETED };
+      if (trigger.final)
+        return {
+          patch: { status: 'canceled', active: false, cancelAtPeriodEnd: false, paused: false, failureMessage: trigger.failureMessage },
+          events: DELETED,
+        };
       if (s.status === 'past_due') return { patch: { failureMessage: trigger.failureMessage }, events: [] };
       return { patch: { status: 'past_due', failureMessage: trigger.failureMessage }, events: ['customer.subscription.updated'] };
     case 'charge_succeeded':
-      if (s.status === 'past_due' || s.status === 'trialing') return { patch: { status: 'active', active: true, failureMessage: null }, events: ['customer.subscription.updated'] };
+      if (s.status === 'past_due' || s.status === 'trialing')
+        return { patch: { status: 'active', active: true, failureMessage: null }, events: ['customer.subscription.updated'] };
       if (s.status === 'active') return { patch: {}, events: [] };
       return null;
     case 'cancel_scheduled':

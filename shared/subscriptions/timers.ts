@@ -30,12 +30,20 @@ export async function scheduleSubscriberTimers(deps: Deps, scope: Scope, sub: Su
   const periodEnd = sub.currentPeriodEnd ? Date.parse(sub.currentPeriodEnd) : undefined;
   const upcomingAt = periodEnd ? periodEnd - LEAD_DAYS * DAY_MS : undefined;
   if (willRenew(sub) && upcomingAt && upcomingAt > now) {
-    await scheduler.schedule(upcomingTimer(sub._id), new Date(upcomingAt), { type: JOB_UPCOMING, scope, payload: { subscriberId: sub._id, periodEnd: sub.currentPeriodEnd } });
+    await scheduler.schedule(upcomingTimer(sub._id), new Date(upcomingAt), {
+      type: JOB_UPCOMING,
+      scope,
+      payload: { subscriberId: sub._id, periodEnd: sub.currentPeriodEnd },
+    });
   } else await scheduler.cancel(upcomingTimer(sub._id));
   const trialEnd = sub.trialEnd ? Date.parse(sub.trialEnd) : undefined;
   const trialAt = trialEnd ? trialEnd - LEAD_DAYS * DAY_MS : undefined;
   if (sub.status === 'trialing' && !sub.cancelAtPeriodEnd && trialAt && trialAt > now) {
-    await scheduler.schedule(trialTimer(sub._id), new Date(trialAt), { type: JOB_TRIAL_WILL_END, scope, payload: { subscriberId: sub._id, periodEnd: sub.trialEnd } });
+    await scheduler.schedule(trialTimer(sub._id), new Date(trialAt), {
+      type: JOB_TRIAL_WILL_END,
+      scope,
+      payload: { subscriberId: sub._id, periodEnd: sub.trialEnd },
+    });
   } else await scheduler.cancel(trialTimer(sub._id));
 }
 
@@ -48,7 +56,24 @@ async function fire(job: Job, deps: Deps, type: 'invoice.upcoming' | 'customer.s
   const offer = await lookupOffer(deps, scope, sub.subscriptionId);
   if (!offer) return;
   const marker = `${type}:${sub._id}:${periodEnd}`;
-  const event = newEvent(scope, deps.clock, type, subscriptionEventData(type, sub, offer, { invoice: type === 'invoice.upcoming' ? { id: `upcoming_${sub._id}`, amountCents: offer.priceCents, currency: offer.currency, paymentIntentId: null, periodStart: sub.currentPeriodEnd, periodEnd: null } : undefined }));
+  const event = newEvent(
+    scope,
+    deps.clock,
+    type,
+    subscriptionEventData(type, sub, offer, {
+      invoice:
+        type === 'invoice.upcoming'
+          ? {
+              id: `upcoming_${sub._id}`,
+              amountCents: offer.priceCents,
+              currency: offer.currency,
+              paymentIntentId: null,
+              periodStart: sub.currentPeriodEnd,
+              periodEnd: null,
+            }
+          : undefined,
+    }),
+  );
   // Fired already for this period: the marker's condition drops the second event. A release with
   // the old marker layout fired it at most a week before the period's end.
   if (await processedBeforeUpgrade(deps, TIMERS_CONSUMER, marker, Date.parse(periodEnd) / 1000 - 7 * 86_400)) return;
@@ -59,4 +84,9 @@ export const upcomingJob = (job: Job, deps: Deps) =>
   fire(job, deps, 'invoice.upcoming', (sub) => willRenew(sub) && sub.currentPeriodEnd === (job.payload as { periodEnd: string }).periodEnd);
 
 export const trialWillEndJob = (job: Job, deps: Deps) =>
-  fire(job, deps, 'customer.subscription.trial_will_end', (sub) => sub.status === 'trialing' && !sub.cancelAtPeriodEnd && sub.trialEnd === (job.payload as { periodEnd: string }).periodEnd);
+  fire(
+    job,
+    deps,
+    'customer.subscription.trial_will_end',
+    (sub) => sub.status === 'trialing' && !sub.cancelAtPeriodEnd && sub.trialEnd === (job.payload as { periodEnd: string }).periodEnd,
+  );

@@ -75,8 +75,21 @@ export async function startSubscription(deps: Deps, scope: Scope, input: Subscri
 }
 
 /** The first invoice of a subscription paid at checkout: created, paid, and its payment intent. */
-export function initialInvoiceEvents(deps: Pick<Deps, 'clock'>, scope: Scope, subscriber: SubscriberRecord, offer: OfferRecord, sale: SaleRecord): DomainEvent[] {
-  const invoice = { id: prefixedId('in'), amountCents: sale.amountCents, currency: sale.currency, paymentIntentId: sale.paymentIntentId, periodStart: subscriber.currentPeriodStart, periodEnd: subscriber.currentPeriodEnd };
+export function initialInvoiceEvents(
+  deps: Pick<Deps, 'clock'>,
+  scope: Scope,
+  subscriber: SubscriberRecord,
+  offer: OfferRecord,
+  sale: SaleRecord,
+): DomainEvent[] {
+  const invoice = {
+    id: prefixedId('in'),
+    amountCents: sale.amountCents,
+    currency: sale.currency,
+    paymentIntentId: sale.paymentIntentId,
+    periodStart: subscriber.currentPeriodStart,
+    periodEnd: subscriber.currentPeriodEnd,
+  };
   const opts = { noSubscriberYet: true, billingReason: 'initial' as const, invoice };
   return [
     newEvent(scope, deps.clock, 'invoice.created', subscriptionEventData('invoice.created', subscriber, offer, opts)),

@@ -16,8 +16,10 @@ const visitPage = (visit: Exclude<SurveyVisit, { kind: 'open' }>, t: Translator)
   visit.kind === 'answered' ? page(409, alreadyAnsweredPage(t)) : visit.kind === 'missing' ? page(404, missingPage(t)) : page(410, closedPage(t));
 
 /** The receipt's survey link carries the receipt's language (?lang=); else the browser's. The form posts back with it. */
-const languageOf = (ctx: { request: { headers: Record<string, string> } }, lang: string | undefined) => requestLanguage(lang, ctx.request.headers['accept-language']);
-const actionOf = (token: string, t: Translator, lang: string | undefined) => `/survey/${token}${matchLocale(lang) ? `?lang=${encodeURIComponent(t.locale)}` : ''}`;
+const languageOf = (ctx: { request: { headers: Record<string, string> } }, lang: string | undefined) =>
+  requestLanguage(lang, ctx.request.headers['accept-language']);
+const actionOf = (token: string, t: Translator, lang: string | undefined) =>
+  `/survey/${token}${matchLocale(lang) ? `?lang=${encodeURIComponent(t.locale)}` : ''}`;
 
 export const surveyOperations = [
   defineOperation({
@@ -50,7 +52,7 @@ export const surveyOperations = [
     operationId: 'getAttributionReport',
     tool: 'get_attribution_report',
     summary: 'Survey answers and tracked-link channels of a date range (default 30 days, at most 366)',
-    description: 'Refunded orders are excluded; the key\'s mode decides which orders count. Revenue is in the account currency.',
+    description: "Refunded orders are excluded; the key's mode decides which orders count. Revenue is in the account currency.",
     tags: ['Attribution survey'],
     method: 'GET',
     path: '/attribution-survey/report',
@@ -61,7 +63,7 @@ export const surveyOperations = [
   }),
   defineOperation({
     operationId: 'showAttributionSurvey',
-    summary: 'The buyer\'s survey page (public; the order\'s receipt token is the permission)',
+    summary: "The buyer's survey page (public; the order's receipt token is the permission)",
     tags: ['Attribution survey'],
     method: 'GET',
     path: '/survey/{token}',
@@ -78,7 +80,7 @@ export const surveyOperations = [
   }),
   defineOperation({
     operationId: 'answerAttributionSurvey',
-    summary: 'The buyer\'s answer: an HTML form post (or JSON `{ answer, otherText? }`), once per order',
+    summary: "The buyer's answer: an HTML form post (or JSON `{ answer, otherText? }`), once per order",
     tags: ['Attribution survey'],
     method: 'POST',
     path: '/survey/{token}',
@@ -101,7 +103,13 @@ export const surveyOperations = [
       const input = parsed.success ? parsed.data : { answer: '' };
       try {
         const done = await answerSurvey(ctx, params.token, input);
-        if (done.kind !== 'answered' && done.kind !== 'open') return asPage ? visitPage(done, t) : reply(done.kind === 'missing' ? 404 : 410, { error: done.kind === 'missing' ? 'Survey not found' : 'This survey is not open', code: done.kind === 'missing' ? undefined : 'SURVEY_CLOSED' });
+        if (done.kind !== 'answered' && done.kind !== 'open')
+          return asPage
+            ? visitPage(done, t)
+            : reply(done.kind === 'missing' ? 404 : 410, {
+                error: done.kind === 'missing' ? 'Survey not found' : 'This survey is not open',
+                code: done.kind === 'missing' ? undefined : 'SURVEY_CLOSED',
+              });
         return asPage ? page(200, thanksPage(t)) : reply(200, { answered: true });
       } catch (error) {
         if (!isApiError(error) || !asPage) throw error;
@@ -109,10 +117,19 @@ export const surveyOperations = [
         if (error.status !== 400) throw error;
         const visit = await visitSurvey(ctx, params.token);
         if (visit.kind !== 'open') return visitPage(visit, t);
-        return page(400, surveyPage({ settings: visit.settings, productName: visit.productName, action: actionOf(params.token, t, query.lang), error: error.message, chosen: input.answer, otherText: input.otherText, t }));
+        return page(
+          400,
+          surveyPage({
+            settings: visit.settings,
+            productName: visit.productName,
+            action: actionOf(params.token, t, query.lang),
+            error: error.message,
+            chosen: input.answer,
+            otherText: input.otherText,
+            t,
+          }),
+        );
       }
     },
   }),
 ];
-
-

@@ -9,8 +9,8 @@ import { escapeHtml } from '../platform/html';
  * page's words are in the buyer's language; the seller's question and options as written.
  */
 
-
-const STYLE = 'body{font-family:system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#222}fieldset{border:0;padding:0}label{display:block;margin:.5rem 0}input[type=text]{width:100%;padding:.5rem;box-sizing:border-box}button{margin-top:1rem;padding:.6rem 1.2rem;font-size:1rem}.error{color:#a00;border:1px solid #a00;padding:.5rem}';
+const STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#222}fieldset{border:0;padding:0}label{display:block;margin:.5rem 0}input[type=text]{width:100%;padding:.5rem;box-sizing:border-box}button{margin-top:1rem;padding:.6rem 1.2rem;font-size:1rem}.error{color:#a00;border:1px solid #a00;padding:.5rem}';
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
 /** No script at all, the one style above, and forms that post only back here. */
@@ -25,7 +25,15 @@ const layout = (t: Translator, title: string, body: string) => `<!doctype html>
 <html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 
-export function surveyPage(input: { settings: SurveySettings; productName: string; action: string; error?: string; chosen?: string; otherText?: string; t?: Translator }): string {
+export function surveyPage(input: {
+  settings: SurveySettings;
+  productName: string;
+  action: string;
+  error?: string;
+  chosen?: string;
+  otherText?: string;
+  t?: Translator;
+}): string {
   const { settings } = input;
   const t = input.t ?? translator();
   const radio = (id: string, label: string) =>

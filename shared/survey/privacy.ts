@@ -11,13 +11,21 @@ const surveyPart: PrivacyPart = {
   name: 'survey',
   async *export(deps, scope, subject) {
     for await (const sales of salesOf(deps, scope, subject.customerId)) {
-      const answers = await surveyOrdersOf(deps.store, scope, sales.map((s) => s._id));
+      const answers = await surveyOrdersOf(
+        deps.store,
+        scope,
+        sales.map((s) => s._id),
+      );
       if (answers.length) yield answers;
     }
   },
   async erase(deps, scope, subject) {
     for await (const sales of salesOf(deps, scope, subject.customerId)) {
-      const answers = await surveyOrdersOf(deps.store, scope, sales.map((s) => s._id));
+      const answers = await surveyOrdersOf(
+        deps.store,
+        scope,
+        sales.map((s) => s._id),
+      );
       for (const answer of answers.filter((a) => a.otherText !== undefined)) await otherTextErasure(deps.store, scope, answer.saleId);
     }
   },

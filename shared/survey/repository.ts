@@ -3,7 +3,17 @@ import { toItem } from '../store/items';
 import { KEY_IS_FREE } from '../store/conditional';
 import { toRecord, type Store, type TransactOp } from '../store/store';
 import type { SurveySettings } from './rules';
-import { SURVEY, SURVEY_DAY, SURVEY_ORDER, SURVEY_OTHER_DAY, answerCountField, answerRevenueField, otherTextField, type SurveyDayRecord, type SurveyOrderRecord } from './records';
+import {
+  SURVEY,
+  SURVEY_DAY,
+  SURVEY_ORDER,
+  SURVEY_OTHER_DAY,
+  answerCountField,
+  answerRevenueField,
+  otherTextField,
+  type SurveyDayRecord,
+  type SurveyOrderRecord,
+} from './records';
 
 // Layout (no partition grows with the number of orders on a read path):
 // - settings:      PK=<scope>#SURVEY,           SK=settings
@@ -22,7 +32,8 @@ export const getSettings = async (store: Store, scope: Scope) => toRecord<Survey
 
 export const putSettings = (store: Store, scope: Scope, settings: SurveySettings) => store.put(toItem(settingsKey(scope), 'SurveySettings', settings));
 
-export const getSurveyOrder = async (store: Store, scope: Scope, saleId: string) => toRecord<SurveyOrderRecord>(await store.get(orderKey(scope, saleId), { consistent: true }));
+export const getSurveyOrder = async (store: Store, scope: Scope, saleId: string) =>
+  toRecord<SurveyOrderRecord>(await store.get(orderKey(scope, saleId), { consistent: true }));
 
 /** The buyer sees the question for the first time: the order joins `shown` of its day. */
 export const shownOps = (scope: Scope, order: SurveyOrderRecord): TransactOp[] => [
@@ -39,13 +50,35 @@ export const answerOps = (scope: Scope, order: SurveyOrderRecord, answer: { answ
     names: { '#answered': 'answeredAt', '#refunded': 'refunded' },
     values: { ':no': false },
   },
-  { update: dayKey(scope, order.day), set: {}, add: { answered: 1, revenueCents: order.revenueCents, [answerCountField(answer.answerId)]: 1, [answerRevenueField(answer.answerId)]: order.revenueCents } },
+  {
+    update: dayKey(scope, order.day),
+    set: {},
+    add: { answered: 1, revenueCents: order.revenueCents, [answerCountField(answer.answerId)]: 1, [answerRevenueField(answer.answerId)]: order.revenueCents },
+  },
 ];
 
 /** An answer posted without a view first (a form kept open, a client without the page): shown and answered at once. */
 export const firstAnswerOps = (scope: Scope, order: SurveyOrderRecord, answer: { answerId: string; otherText?: string; at: string }): TransactOp[] => [
-  { put: toItem(orderKey(scope, order.saleId), 'SurveyOrder', { ...order, answeredAt: answer.at, answerId: answer.answerId, ...(answer.otherText ? { otherText: answer.otherText } : {}) }), condition: KEY_IS_FREE },
-  { update: dayKey(scope, order.day), set: {}, add: { shown: 1, answered: 1, revenueCents: order.revenueCents, [answerCountField(answer.answerId)]: 1, [answerRevenueField(answer.answerId)]: order.revenueCents } },
+  {
+    put: toItem(orderKey(scope, order.saleId), 'SurveyOrder', {
+      ...order,
+      answeredAt: answer.at,
+      answerId: answer.answerId,
+      ...(answer.otherText ? { otherText: answer.otherText } : {}),
+    }),
+    condition: KEY_IS_FREE,
+  },
+  {
+    update: dayKey(scope, order.day),
+    set: {},
+    add: {
+      shown: 1,
+      answered: 1,
+      revenueCents: order.revenueCents,
+      [answerCountField(answer.answerId)]: 1,
+      [answerRevenueField(answer.answerId)]: order.revenueCents,
+    },
+  },
 ];
 
 /** Counts a free text for `topAnswers` (after the answer committed; see README). */
@@ -55,13 +88,20 @@ export const countOtherText = (store: Store, scope: Scope, day: string, text: st
 /** A refund takes the order out of every counter it is in, once (the marker rides in the same transaction). */
 export function refundOps(scope: Scope, order: SurveyOrderRecord, marker: TransactOp): TransactOp[] {
   const add: Record<string, number> = { shown: -1 };
-  if (order.answerId) Object.assign(add, { answered: -1, revenueCents: -order.revenueCents, [answerCountField(order.answerId)]: -1, [answerRevenueField(order.answerId)]: -order.revenueCents });
+  if (order.answerId)
+    Object.assign(add, {
+      answered: -1,
+      revenueCents: -order.revenueCents,
+      [answerCountField(order.answerId)]: -1,
+      [answerRevenueField(order.answerId)]: -order.revenueCents,
+    });
   return [
     marker,
     {
       update: orderKey(scope, order.saleId),
       set: { refunded: true },
-      condition: 'attribute_exists(PK) AND (attribute_not_exists(#refunded) OR #refunded = :no) AND (attribute_not_exists(#answered) OR #answered = :answeredAt)',
+      condition:
+        'attribute_exists(PK) AND (attribute_not_exists(#refunded) OR #refunded = :no) AND (attribute_not_exists(#answered) OR #answered = :answeredAt)',
       names: { '#refunded': 'refunded', '#answered': 'answeredAt' },
       values: { ':no': false, ':answeredAt': order.answeredAt ?? null },
     },
@@ -79,7 +119,8 @@ export const markerPut = (consumer: string, eventId: string, created: number): T
   put: toItem(keys.processed(consumer, eventId), 'ProcessedEvent', { eventId }, { expiresAt: created + 7 * 24 * 3600 }),
   condition: KEY_IS_FREE,
 });
-export const markerExists = async (store: Store, consumer: string, eventId: string) => Boolean(await store.get(keys.processed(consumer, eventId), { consistent: true }));
+export const markerExists = async (store: Store, consumer: string, eventId: string) =>
+  Boolean(await store.get(keys.processed(consumer, eventId), { consistent: true }));
 
 async function daysBetween(store: Store, pk: string, start: string, end: string): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
@@ -104,4 +145,5 @@ export const surveyOrdersOf = async (store: Store, scope: Scope, saleIds: string
   (await store.batchGet<Record<string, unknown>>(saleIds.map((id) => orderKey(scope, id)))).map((item) => toRecord<SurveyOrderRecord>(item)!);
 
 /** The free text a buyer typed goes; the chosen answer stays counted in the report. */
-export const otherTextErasure = (store: Store, scope: Scope, saleId: string) => store.update(orderKey(scope, saleId), { remove: ['otherText'] }, { mustExist: true });
+export const otherTextErasure = (store: Store, scope: Scope, saleId: string) =>
+  store.update(orderKey(scope, saleId), { remove: ['otherText'] }, { mustExist: true });

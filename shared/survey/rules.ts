@@ -6,7 +6,16 @@ import { CHANNELS, type Channel } from '../links/service';
 
 export { CHANNELS, type Channel };
 
-export const LIMITS = { question: 120, label: 60, minOptions: 2, maxOptions: 12, otherText: 100, maxRangeDays: 366, defaultRangeDays: 30, topAnswers: 10 } as const;
+export const LIMITS = {
+  question: 120,
+  label: 60,
+  minOptions: 2,
+  maxOptions: 12,
+  otherText: 100,
+  maxRangeDays: 366,
+  defaultRangeDays: 30,
+  topAnswers: 10,
+} as const;
 
 /** The answer id of the free-text answer; no option may take it. */
 export const OTHER_ID = 'other';
@@ -69,7 +78,8 @@ export function assignOptionIds(current: SurveyOption[], input: OptionInput[]): 
   input.forEach((option, i) => {
     if (option.id === undefined) return;
     if (option.id === OTHER_ID) throw badRequest(`options[${i}].id: "other" is reserved for the free-text answer`, { field: `options[${i}].id` });
-    if (!known.has(option.id)) throw badRequest(`options[${i}].id: no option has id "${option.id}"; leave id out for a new option`, { field: `options[${i}].id` });
+    if (!known.has(option.id))
+      throw badRequest(`options[${i}].id: no option has id "${option.id}"; leave id out for a new option`, { field: `options[${i}].id` });
     if (taken.has(option.id)) throw badRequest(`options[${i}].id: "${option.id}" appears twice`, { field: `options[${i}].id` });
     taken.add(option.id);
   });
@@ -102,7 +112,8 @@ export const dayOf = (iso: string) => iso.slice(0, 10);
 
 function parseDay(value: string, field: string): number {
   const ms = Date.parse(`${value}T00:00:00Z`);
-  if (!DAY.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) throw badRequest(`${field} must be an ISO date (YYYY-MM-DD)`, { details: { field } });
+  if (!DAY.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value)
+    throw badRequest(`${field} must be an ISO date (YYYY-MM-DD)`, { details: { field } });
   return ms;
 }
 
@@ -116,7 +127,10 @@ export function reportRange(now: Date, startDate?: string, endDate?: string): { 
   const start = startDate ? parseDay(startDate, 'startDate') : end - (LIMITS.defaultRangeDays - 1) * dayMs;
   if (start > end) throw badRequest('startDate is after endDate', { field: 'startDate' });
   const days = Math.round((end - start) / dayMs) + 1;
-  if (days > LIMITS.maxRangeDays) throw badRequest(`The report covers at most ${LIMITS.maxRangeDays} days; this range has ${days}`, { details: { field: 'endDate', maxDays: LIMITS.maxRangeDays } });
+  if (days > LIMITS.maxRangeDays)
+    throw badRequest(`The report covers at most ${LIMITS.maxRangeDays} days; this range has ${days}`, {
+      details: { field: 'endDate', maxDays: LIMITS.maxRangeDays },
+    });
   return { start: new Date(start).toISOString().slice(0, 10), end: new Date(end).toISOString().slice(0, 10), days };
 }
 

@@ -14,13 +14,19 @@ export const settingsSchema = z.object({
 export const settingsBody = z.strictObject({
   enabled: z.optional(z.boolean()).check(z.describe('Turning it on needs Growth; off stays open')),
   question: z.optional(z.string().check(z.maxLength(LIMITS.question))),
-  options: z.optional(z.array(
-      z.object({
-        id: z.optional(z.string().check(z.maxLength(64))).check(z.describe('An existing option id: keeps its past answers after a rename. Leave out for a new option')),
-        label: z.string().check(z.maxLength(LIMITS.label)),
-        channel: z.optional(z.nullable(z.enum(CHANNELS))),
-      }),
-    ).check(z.minLength(LIMITS.minOptions), z.maxLength(LIMITS.maxOptions))),
+  options: z.optional(
+    z
+      .array(
+        z.object({
+          id: z
+            .optional(z.string().check(z.maxLength(64)))
+            .check(z.describe('An existing option id: keeps its past answers after a rename. Leave out for a new option')),
+          label: z.string().check(z.maxLength(LIMITS.label)),
+          channel: z.optional(z.nullable(z.enum(CHANNELS))),
+        }),
+      )
+      .check(z.minLength(LIMITS.minOptions), z.maxLength(LIMITS.maxOptions)),
+  ),
   allowOther: z.optional(z.boolean()).check(z.describe('Adds a free-text answer')),
 });
 
@@ -36,7 +42,9 @@ export const reportSchema = z.object({
   endDate: z.string(),
   currency: z.string(),
   totals: z.object({ shown: z.number(), answered: z.number(), responseRate: z.number(), revenue: money }),
-  options: z.array(z.object({ id: z.string(), label: z.string(), channel: z.nullable(z.enum(CHANNELS)), answers: z.number(), share: z.number(), revenue: money })),
+  options: z.array(
+    z.object({ id: z.string(), label: z.string(), channel: z.nullable(z.enum(CHANNELS)), answers: z.number(), share: z.number(), revenue: money }),
+  ),
   other: z.object({ answers: z.number(), share: z.number(), revenue: money, topAnswers: z.array(z.object({ answer: z.string(), count: z.number() })) }),
   trackedLinks: z.object({
     locked: z.boolean(),

@@ -32,12 +32,16 @@ import {
 /** Enabling the survey needs Growth; asking buyers stops when the plan drops below it. */
 export const SURVEY_PLAN = 'tier2' as const;
 
-export const loadSettings = async (deps: Pick<Deps, 'store'>, scope: Scope): Promise<SurveySettings> => (await repo.getSettings(deps.store, scope)) ?? DEFAULT_SETTINGS;
+export const loadSettings = async (deps: Pick<Deps, 'store'>, scope: Scope): Promise<SurveySettings> =>
+  (await repo.getSettings(deps.store, scope)) ?? DEFAULT_SETTINGS;
 
 export const readSettings = (ctx: OperationContext) => loadSettings(ctx, ctx.scope);
 
 /** Saves the settings; a field left out keeps its value. The plan gate on `enabled: true` is the operation's. */
-export async function updateSettings(ctx: OperationContext, input: { enabled?: boolean; question?: string; options?: OptionInput[]; allowOther?: boolean }): Promise<SurveySettings> {
+export async function updateSettings(
+  ctx: OperationContext,
+  input: { enabled?: boolean; question?: string; options?: OptionInput[]; allowOther?: boolean },
+): Promise<SurveySettings> {
   const current = await loadSettings(ctx, ctx.scope);
   const next: SurveySettings = {
     enabled: input.enabled ?? current.enabled,
@@ -121,7 +125,7 @@ export async function visitSurvey(deps: Deps, token: string): Promise<SurveyVisi
 
 export class AlreadyAnswered extends ApiError {
   constructor() {
-    super(409, 'This order\'s survey is already answered', { code: 'ALREADY_ANSWERED' });
+    super(409, "This order's survey is already answered", { code: 'ALREADY_ANSWERED' });
   }
 }
 
@@ -148,7 +152,12 @@ export async function answerSurvey(deps: Deps, token: string, input: { answer: s
   const answer = { answerId, otherText: answerId === OTHER_ID ? text : undefined, at };
   const option = r.settings.options.find((o) => o.id === answerId);
   // The answer also lands on the order itself, in the same transaction (sales' write).
-  const onOrder = saleAttributionOp(r.scope, r.order.saleId, { optionId: answerId, label: option ? option.label : text, channel: option?.channel ?? null, answeredAt: at });
+  const onOrder = saleAttributionOp(r.scope, r.order.saleId, {
+    optionId: answerId,
+    label: option ? option.label : text,
+    channel: option?.channel ?? null,
+    answeredAt: at,
+  });
   const ops = [...(r.seen ? repo.answerOps(r.scope, r.order, answer) : repo.firstAnswerOps(r.scope, r.order, answer)), onOrder];
   try {
     await deps.store.transact(ops);
@@ -162,7 +171,9 @@ export async function answerSurvey(deps: Deps, token: string, input: { answer: s
     throw error;
   }
   if (answerId === OTHER_ID) {
-    await repo.countOtherText(deps.store, r.scope, r.order.day, normalizeOtherText(text), 1).catch((error) => logger.warn('survey: other text not counted', { error: String(error) }));
+    await repo
+      .countOtherText(deps.store, r.scope, r.order.day, normalizeOtherText(text), 1)
+      .catch((error) => logger.warn('survey: other text not counted', { error: String(error) }));
   }
   return { kind: 'answered' };
 }
@@ -183,7 +194,9 @@ export async function onOrderRefunded(deps: Deps, event: DomainEvent): Promise<v
     try {
       await deps.store.transact(ops);
       if (order?.answerId === OTHER_ID && order.otherText) {
-        await repo.countOtherText(deps.store, scope, order.day, normalizeOtherText(order.otherText), -1).catch((error) => logger.warn('survey: other text not uncounted', { error: String(error) }));
+        await repo
+          .countOtherText(deps.store, scope, order.day, normalizeOtherText(order.otherText), -1)
+          .catch((error) => logger.warn('survey: other text not uncounted', { error: String(error) }));
       }
       return;
     } catch (error) {
@@ -210,7 +223,8 @@ export async function attributionReport(ctx: OperationContext, query: { startDat
   const answered = sum('answered');
   const texts = new Map<string, number>();
   for (const d of otherDays) {
-    for (const [field, value] of Object.entries(d)) if (field.startsWith('t:') && typeof value === 'number') texts.set(field.slice(2), (texts.get(field.slice(2)) ?? 0) + value);
+    for (const [field, value] of Object.entries(d))
+      if (field.startsWith('t:') && typeof value === 'number') texts.set(field.slice(2), (texts.get(field.slice(2)) ?? 0) + value);
   }
   const otherAnswers = sum(answerCountField(OTHER_ID));
   return {
@@ -222,7 +236,12 @@ export async function attributionReport(ctx: OperationContext, query: { startDat
       const answers = sum(answerCountField(o.id));
       return { id: o.id, label: o.label, channel: o.channel, answers, share: percent(answers, answered), revenue: toMajor(sum(answerRevenueField(o.id))) };
     }),
-    other: { answers: otherAnswers, share: percent(otherAnswers, answered), revenue: toMajor(sum(answerRevenueField(OTHER_ID))), topAnswers: topAnswers(texts) },
+    other: {
+      answers: otherAnswers,
+      share: percent(otherAnswers, answered),
+      revenue: toMajor(sum(answerRevenueField(OTHER_ID))),
+      topAnswers: topAnswers(texts),
+    },
     trackedLinks: links,
   };
 }

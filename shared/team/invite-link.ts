@@ -31,7 +31,8 @@ export async function verifyInviteToken(secret: string, token: string, now: Date
   try {
     const { payload } = await jwtVerify(token, secretOf(secret), { algorithms: ['HS256'], issuer: ISSUER, currentDate: now });
     const { acc, md, inv, ver } = payload as Record<string, unknown>;
-    if (typeof acc !== 'string' || (md !== 'live' && md !== 'test') || typeof inv !== 'string' || typeof ver !== 'number') return { ok: false, reason: 'invalid' };
+    if (typeof acc !== 'string' || (md !== 'live' && md !== 'test') || typeof inv !== 'string' || typeof ver !== 'number')
+      return { ok: false, reason: 'invalid' };
     return { ok: true, claims: { scope: { accountId: acc, mode: md }, inviteId: inv, linkVersion: ver } };
   } catch (error) {
     return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };

@@ -1,24 +1,16 @@
-import { activityWrite, } from '../platform/activity';
+import { activityWrite } from '../platform/activity';
 import type { Deps } from '../platform/context';
 import { objectId } from '../platform/ids';
 import { SESSION_SECRET } from '../platform/settings';
 import type { Scope } from '../store/keys';
-import { ConditionFailed, } from '../store/store';
+import { ConditionFailed } from '../store/store';
 import { timerName } from './invite-end';
 import { issueSignInLink } from '../dashboard/sign-in-link';
 import { verifyInviteToken } from './invite-link';
-import type { InviteRecord, MemberRecord, } from './records';
+import type { InviteRecord, MemberRecord } from './records';
 import { grantWrites } from './service';
-import {
-  getEndedInvite,
-  getInvite,
-  listTeams,
-  teamWrites,
-} from './repository';
-import {
-  countsAsOwner,
-  isExpired,
-} from './rules';
+import { getEndedInvite, getInvite, listTeams, teamWrites } from './repository';
+import { countsAsOwner, isExpired } from './rules';
 
 /** Accepting an invite on the public page: the token checked, the member joined, a sign-in link. */
 
@@ -47,7 +39,12 @@ export async function checkJoinToken(deps: Deps, token: string): Promise<JoinChe
  * dashboard sign-in link for the new member (shared/dashboard/sign-in-link.ts), which the accept
  * page redirects to, so the person lands signed in to the dashboard.
  */
-export async function acceptInvite(deps: Deps, token: string, name: string | undefined, baseUrl: string): Promise<JoinCheck | { ok: true; member: MemberRecord; signInUrl: string }> {
+export async function acceptInvite(
+  deps: Deps,
+  token: string,
+  name: string | undefined,
+  baseUrl: string,
+): Promise<JoinCheck | { ok: true; member: MemberRecord; signInUrl: string }> {
   const check = await checkJoinToken(deps, token);
   if (!check.ok) return check;
   const { scope, invite } = check;

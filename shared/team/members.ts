@@ -1,22 +1,12 @@
-import { activityWrite, } from '../platform/activity';
-import { badRequest, notFound, } from '../platform/errors';
+import { activityWrite } from '../platform/activity';
+import { badRequest, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
-import { memberAccessDelete, } from '../platform/member-access';
+import { memberAccessDelete } from '../platform/member-access';
 import { actsAsOwner, type Role } from '../platform/permissions';
 import { ConditionFailed, type TransactOp } from '../store/store';
-import type { MemberRecord, MemberStatus, TeamRecord, } from './records';
-import {
-  getMember,
-  getTeam,
-  listInvites,
-  listMembers,
-  listTeams,
-  teamWrites,
-} from './repository';
-import {
-  MAX_TEAMS,
-  ownerDelta,
-} from './rules';
+import type { MemberRecord, MemberStatus, TeamRecord } from './records';
+import { getMember, getTeam, listInvites, listMembers, listTeams, teamWrites } from './repository';
+import { MAX_TEAMS, ownerDelta } from './rules';
 import type { Area } from '../platform/permissions';
 import { type TeamCtx, actorOf, concurrent, ensureTeam, grantWrites, lastOwner, memberView, requireTeamIds, roleForbidden, teamView } from './service';
 
@@ -42,7 +32,13 @@ export async function updateMember(ctx: TeamCtx, id: string, change: { role?: Ro
   if (touchesOwner && !actsAsOwner(actorOf(ctx))) throw roleForbidden();
   const teamIds = change.teamIds ? [...new Set(change.teamIds)] : member.teamIds;
   const teams = await requireTeamIds(ctx, change.teamIds ? teamIds : []);
-  const next: MemberRecord = { ...member, role: change.role ?? member.role, status: change.status ?? member.status, teamIds, updatedAt: ctx.clock.now().toISOString() };
+  const next: MemberRecord = {
+    ...member,
+    role: change.role ?? member.role,
+    status: change.status ?? member.status,
+    teamIds,
+    updatedAt: ctx.clock.now().toISOString(),
+  };
   const changed: Record<string, { from: unknown; to: unknown }> = {};
   for (const field of ['role', 'status', 'teamIds'] as const) {
     if (JSON.stringify(member[field]) !== JSON.stringify(next[field])) changed[field] = { from: member[field], to: next[field] };
@@ -77,7 +73,11 @@ export async function removeMember(ctx: TeamCtx, id: string) {
       teamWrites.moveState(ctx.scope, { used: -1, seats: -1, owners: delta }, { ownersLeft: delta < 0 }),
       teamWrites.releaseEmail(ctx.scope, member.email, member._id),
       memberAccessDelete(ctx.scope, member._id),
-      activityWrite(ctx.scope, ctx.clock, { action: 'member.removed', target: { type: 'member', id: member._id, email: member.email }, details: { role: member.role } }),
+      activityWrite(ctx.scope, ctx.clock, {
+        action: 'member.removed',
+        target: { type: 'member', id: member._id, email: member.email },
+        details: { role: member.role },
+      }),
     ]);
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -86,7 +86,6 @@ export async function removeMember(ctx: TeamCtx, id: string) {
   }
   return { _id: member._id, deleted: true as const };
 }
-
 
 async function requireTeam(ctx: TeamCtx, id: string) {
   const team = await getTeam(ctx.store, ctx.scope, id);
@@ -121,7 +120,12 @@ async function regrantTeamMembers(ctx: TeamCtx, teamId: string, teamsAfter: Team
 
 export async function updateTeam(ctx: TeamCtx, id: string, change: { name?: string; areas?: Area[] }) {
   const team = await requireTeam(ctx, id);
-  const next: TeamRecord = { ...team, name: change.name?.trim() ?? team.name, areas: change.areas ? [...new Set(change.areas)] : team.areas, updatedAt: ctx.clock.now().toISOString() };
+  const next: TeamRecord = {
+    ...team,
+    name: change.name?.trim() ?? team.name,
+    areas: change.areas ? [...new Set(change.areas)] : team.areas,
+    updatedAt: ctx.clock.now().toISOString(),
+  };
   if (next.name === team.name && JSON.stringify(next.areas) === JSON.stringify(team.areas)) return teamView(team);
   const teamsAfter = (await listTeams(ctx.store, ctx.scope)).map((t) => (t._id === id ? next : t));
   const regrants = JSON.stringify(next.areas) === JSON.stringify(team.areas) ? [] : await regrantTeamMembers(ctx, id, teamsAfter, false);
@@ -129,7 +133,11 @@ export async function updateTeam(ctx: TeamCtx, id: string, change: { name?: stri
     await ctx.store.transact([
       teamWrites.replaceTeam(ctx.scope, next, team.updatedAt),
       ...regrants,
-      activityWrite(ctx.scope, ctx.clock, { action: 'team.updated', target: { type: 'team', id }, details: { name: { from: team.name, to: next.name }, areas: { from: team.areas, to: next.areas } } }),
+      activityWrite(ctx.scope, ctx.clock, {
+        action: 'team.updated',
+        target: { type: 'team', id },
+        details: { name: { from: team.name, to: next.name }, areas: { from: team.areas, to: next.areas } },
+      }),
     ]);
   } catch (error) {
     if (error instanceof ConditionFailed) throw concurrent();

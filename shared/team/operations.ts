@@ -24,7 +24,8 @@ import { createTeam, deleteTeam, removeMember, updateMember, updateTeam } from '
 // Team management is the store's administration: the `Team` tag gives every operation here the
 // `admin` access level (owners and admins only; see shared/platform/permissions.ts).
 const tags = ['Team'];
-const html = (status: number, body: string) => rawReply(status, body, 'text/html; charset=utf-8', { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+const html = (status: number, body: string) =>
+  rawReply(status, body, 'text/html; charset=utf-8', { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
 
 export const teamOperations = [
   defineOperation({
@@ -55,7 +56,8 @@ export const teamOperations = [
     operationId: 'inviteTeamMember',
     tool: 'invite_team_member',
     summary: 'Invites a person by email; the mail carries an accept link valid 7 days',
-    description: '409 ALREADY_INVITED / ALREADY_MEMBER (emails compared lower-cased), 403 SEAT_LIMIT with details.limit, used, pending, 429 INVITE_RATE_LIMITED after 20 invites in an hour, 403 ROLE_FORBIDDEN when a non-owner invites an owner.',
+    description:
+      '409 ALREADY_INVITED / ALREADY_MEMBER (emails compared lower-cased), 403 SEAT_LIMIT with details.limit, used, pending, 429 INVITE_RATE_LIMITED after 20 invites in an hour, 403 ROLE_FORBIDDEN when a non-owner invites an owner.',
     tags,
     method: 'POST',
     path: '/team/invites',
@@ -94,7 +96,7 @@ export const teamOperations = [
   defineOperation({
     operationId: 'updateTeamMember',
     tool: 'update_team_member',
-    summary: 'Changes a member\'s role, teams or status (active, suspended)',
+    summary: "Changes a member's role, teams or status (active, suspended)",
     description: 'Only owners give or change the owner role (403 ROLE_FORBIDDEN); the store keeps at least one active owner (409 LAST_OWNER).',
     tags,
     method: 'PATCH',
@@ -136,7 +138,7 @@ export const teamOperations = [
   defineOperation({
     operationId: 'updateTeam',
     tool: 'update_team',
-    summary: 'Renames a team or changes its areas; its members\' access follows at once',
+    summary: "Renames a team or changes its areas; its members' access follows at once",
     tags,
     method: 'PATCH',
     path: '/team/teams/{id}',
@@ -194,7 +196,11 @@ export const teamOperations = [
       }
       if (!('member' in result)) return html(500, '');
       // Into the dashboard, signed in; the page says where it goes for a client that does not follow.
-      return rawReply(303, joinedPage({ email: result.member.email, signInUrl: result.signInUrl }), 'text/html; charset=utf-8', { location: result.signInUrl, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      return rawReply(303, joinedPage({ email: result.member.email, signInUrl: result.signInUrl }), 'text/html; charset=utf-8', {
+        location: result.signInUrl,
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+      });
     },
   }),
 ];

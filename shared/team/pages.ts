@@ -29,7 +29,10 @@ export function joinPage(input: { email: string; role: Role; token: string }) {
 
 /** Shown only to a client that does not follow the redirect to the dashboard. */
 export function joinedPage(input: { email: string; signInUrl: string }) {
-  return page('Welcome to the team', `<h1>You joined the team</h1><p>${escapeHtml(input.email)} is on the team now. <a id="open-dashboard" href="${escapeHtml(input.signInUrl)}">Open the dashboard</a> (the link signs you in once, within 15 minutes).</p>`);
+  return page(
+    'Welcome to the team',
+    `<h1>You joined the team</h1><p>${escapeHtml(input.email)} is on the team now. <a id="open-dashboard" href="${escapeHtml(input.signInUrl)}">Open the dashboard</a> (the link signs you in once, within 15 minutes).</p>`,
+  );
 }
 
 const REFUSALS: Record<string, { status: number; title: string; text: string }> = {

@@ -25,12 +25,15 @@ import {
 const STATE_ID = 'STATE';
 const ENDED_RETENTION_SECONDS = 30 * 24 * 3600;
 
-export const getState = async (store: Store, scope: Scope) => toRecord<TeamState>(await store.get(keys.entity(scope, TEAM_STATE, STATE_ID), { consistent: true }));
+export const getState = async (store: Store, scope: Scope) =>
+  toRecord<TeamState>(await store.get(keys.entity(scope, TEAM_STATE, STATE_ID), { consistent: true }));
 export const getMember = async (store: Store, scope: Scope, id: string) => toRecord<MemberRecord>(await store.get(keys.entity(scope, TEAM_MEMBER, id)));
 export const getInvite = async (store: Store, scope: Scope, id: string) => toRecord<InviteRecord>(await store.get(keys.entity(scope, TEAM_INVITE, id)));
-export const getEndedInvite = async (store: Store, scope: Scope, id: string) => toRecord<EndedInviteRecord>(await store.get(keys.entity(scope, TEAM_INVITE_ENDED, id)));
+export const getEndedInvite = async (store: Store, scope: Scope, id: string) =>
+  toRecord<EndedInviteRecord>(await store.get(keys.entity(scope, TEAM_INVITE_ENDED, id)));
 export const getTeam = async (store: Store, scope: Scope, id: string) => toRecord<TeamRecord>(await store.get(keys.entity(scope, TEAM, id)));
-export const getEmailHolder = async (store: Store, scope: Scope, email: string) => toRecord<EmailHolder>(await store.get(keys.unique(scope, TEAM_EMAIL, email)));
+export const getEmailHolder = async (store: Store, scope: Scope, email: string) =>
+  toRecord<EmailHolder>(await store.get(keys.unique(scope, TEAM_EMAIL, email)));
 export const getInviteWindow = async (store: Store, scope: Scope, windowStart: string) =>
   toRecord<{ count: number }>(await store.get(keys.entity(scope, TEAM_INVITE_WINDOW, windowStart)));
 
@@ -49,7 +52,10 @@ const versioned = (field: string, value: unknown) => ({
 
 /** The writes of the team; the service puts them in one transaction with the activity entry. */
 export const teamWrites = {
-  createState: (scope: Scope, state: TeamState): TransactOp => ({ put: toItem(keys.entity(scope, TEAM_STATE, STATE_ID), 'TeamState', state), condition: 'attribute_not_exists(PK)' }),
+  createState: (scope: Scope, state: TeamState): TransactOp => ({
+    put: toItem(keys.entity(scope, TEAM_STATE, STATE_ID), 'TeamState', state),
+    condition: 'attribute_not_exists(PK)',
+  }),
   /**
    * Moves the counters. A move that takes a seat needs one free under `seatLimit`; one that
    * removes an owner needs another owner left. Fails with ConditionFailed otherwise.
@@ -69,17 +75,42 @@ export const teamWrites = {
       values[':one'] = 1;
     }
     const add = Object.fromEntries(Object.entries(delta).filter(([, v]) => v)) as Record<string, number>;
-    if (Object.keys(add).length === 0) return { check: keys.entity(scope, TEAM_STATE, STATE_ID), condition: conditions.join(' AND '), names: Object.keys(names).length ? names : undefined, values: Object.keys(values).length ? values : undefined };
-    return { update: keys.entity(scope, TEAM_STATE, STATE_ID), set: {}, add, condition: conditions.join(' AND '), names, values: Object.keys(values).length ? values : undefined };
+    if (Object.keys(add).length === 0)
+      return {
+        check: keys.entity(scope, TEAM_STATE, STATE_ID),
+        condition: conditions.join(' AND '),
+        names: Object.keys(names).length ? names : undefined,
+        values: Object.keys(values).length ? values : undefined,
+      };
+    return {
+      update: keys.entity(scope, TEAM_STATE, STATE_ID),
+      set: {},
+      add,
+      condition: conditions.join(' AND '),
+      names,
+      values: Object.keys(values).length ? values : undefined,
+    };
   },
-  putMember: (scope: Scope, member: MemberRecord): TransactOp => ({ put: toItem(keys.entity(scope, TEAM_MEMBER, member._id), 'TeamMember', member), condition: 'attribute_not_exists(PK)' }),
+  putMember: (scope: Scope, member: MemberRecord): TransactOp => ({
+    put: toItem(keys.entity(scope, TEAM_MEMBER, member._id), 'TeamMember', member),
+    condition: 'attribute_not_exists(PK)',
+  }),
   replaceMember: (scope: Scope, member: MemberRecord, readUpdatedAt: string): TransactOp => ({
     put: toItem(keys.entity(scope, TEAM_MEMBER, member._id), 'TeamMember', member),
     ...versioned('updatedAt', readUpdatedAt),
   }),
-  checkMember: (scope: Scope, member: MemberRecord): TransactOp => ({ check: keys.entity(scope, TEAM_MEMBER, member._id), ...versioned('updatedAt', member.updatedAt) }),
-  deleteMember: (scope: Scope, member: MemberRecord): TransactOp => ({ delete: keys.entity(scope, TEAM_MEMBER, member._id), ...versioned('updatedAt', member.updatedAt) }),
-  putInvite: (scope: Scope, invite: InviteRecord): TransactOp => ({ put: toItem(keys.entity(scope, TEAM_INVITE, invite._id), 'TeamInvite', invite), condition: 'attribute_not_exists(PK)' }),
+  checkMember: (scope: Scope, member: MemberRecord): TransactOp => ({
+    check: keys.entity(scope, TEAM_MEMBER, member._id),
+    ...versioned('updatedAt', member.updatedAt),
+  }),
+  deleteMember: (scope: Scope, member: MemberRecord): TransactOp => ({
+    delete: keys.entity(scope, TEAM_MEMBER, member._id),
+    ...versioned('updatedAt', member.updatedAt),
+  }),
+  putInvite: (scope: Scope, invite: InviteRecord): TransactOp => ({
+    put: toItem(keys.entity(scope, TEAM_INVITE, invite._id), 'TeamInvite', invite),
+    condition: 'attribute_not_exists(PK)',
+  }),
   replaceInvite: (scope: Scope, invite: InviteRecord, readVersion: number): TransactOp => ({
     put: toItem(keys.entity(scope, TEAM_INVITE, invite._id), 'TeamInvite', invite),
     ...versioned('linkVersion', readVersion),
@@ -88,9 +119,14 @@ export const teamWrites = {
   endInvite: (scope: Scope, invite: InviteRecord, status: EndedInviteRecord['status'], endedAt: Date): TransactOp[] => [
     { delete: keys.entity(scope, TEAM_INVITE, invite._id), ...versioned('linkVersion', invite.linkVersion) },
     {
-      put: toItem(keys.entity(scope, TEAM_INVITE_ENDED, invite._id), 'TeamInviteEnded', { ...invite, status, endedAt: endedAt.toISOString() }, {
-        expiresAt: Math.floor(endedAt.getTime() / 1000) + ENDED_RETENTION_SECONDS,
-      }),
+      put: toItem(
+        keys.entity(scope, TEAM_INVITE_ENDED, invite._id),
+        'TeamInviteEnded',
+        { ...invite, status, endedAt: endedAt.toISOString() },
+        {
+          expiresAt: Math.floor(endedAt.getTime() / 1000) + ENDED_RETENTION_SECONDS,
+        },
+      ),
     },
   ],
   claimEmail: (scope: Scope, email: string, holder: EmailHolder): TransactOp => ({
@@ -119,7 +155,13 @@ export const teamWrites = {
     names: { '#count': 'count' },
     values: { ':max': max },
   }),
-  putTeam: (scope: Scope, team: TeamRecord): TransactOp => ({ put: toItem(keys.entity(scope, TEAM, team._id), 'Team', team), condition: 'attribute_not_exists(PK)' }),
-  replaceTeam: (scope: Scope, team: TeamRecord, readUpdatedAt: string): TransactOp => ({ put: toItem(keys.entity(scope, TEAM, team._id), 'Team', team), ...versioned('updatedAt', readUpdatedAt) }),
+  putTeam: (scope: Scope, team: TeamRecord): TransactOp => ({
+    put: toItem(keys.entity(scope, TEAM, team._id), 'Team', team),
+    condition: 'attribute_not_exists(PK)',
+  }),
+  replaceTeam: (scope: Scope, team: TeamRecord, readUpdatedAt: string): TransactOp => ({
+    put: toItem(keys.entity(scope, TEAM, team._id), 'Team', team),
+    ...versioned('updatedAt', readUpdatedAt),
+  }),
   deleteTeam: (scope: Scope, team: TeamRecord): TransactOp => ({ delete: keys.entity(scope, TEAM, team._id), ...versioned('updatedAt', team.updatedAt) }),
 };

@@ -39,8 +39,7 @@ export function resendVerdict(invite: Pick<InviteRecord, 'validUntil' | 'sentAt'
 export const inviteWindowStart = (now: Date) => new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
 
 /** Only owners give the owner role or change an owner's role (ROLE_FORBIDDEN otherwise). */
-export const roleChangeAllowed = (actorIsOwner: boolean, from: Role | undefined, to: Role | undefined) =>
-  actorIsOwner || (from !== 'owner' && to !== 'owner');
+export const roleChangeAllowed = (actorIsOwner: boolean, from: Role | undefined, to: Role | undefined) => actorIsOwner || (from !== 'owner' && to !== 'owner');
 
 /** An active owner counts toward the store's owners; a suspended one cannot act. */
 export const countsAsOwner = (member: { role: Role; status: MemberStatus }) => member.role === 'owner' && member.status === 'active';

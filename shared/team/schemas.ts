@@ -7,14 +7,31 @@ export const roleSchema = z.enum(ROLES);
 export const areaSchema = z.enum(AREAS);
 const teamIdsSchema = z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.maxLength(MAX_TEAMS));
 
-export const inviteBody = z.strictObject({ email: z.string().check(z.trim(), z.email(), z.maxLength(254)), role: roleSchema, teamIds: z.optional(teamIdsSchema) });
+export const inviteBody = z.strictObject({
+  email: z.string().check(z.trim(), z.email(), z.maxLength(254)),
+  role: roleSchema,
+  teamIds: z.optional(teamIdsSchema),
+});
 
-export const memberChangeBody = z.strictObject({ role: z.optional(roleSchema), teamIds: z.optional(teamIdsSchema), status: z.optional(z.enum(['active', 'suspended'])) }).check(z.refine((b) => b.role !== undefined || b.teamIds !== undefined || b.status !== undefined, { message: 'Send at least one of role, teamIds, status' }));
+export const memberChangeBody = z
+  .strictObject({ role: z.optional(roleSchema), teamIds: z.optional(teamIdsSchema), status: z.optional(z.enum(['active', 'suspended'])) })
+  .check(z.refine((b) => b.role !== undefined || b.teamIds !== undefined || b.status !== undefined, { message: 'Send at least one of role, teamIds, status' }));
 
-export const teamBody = z.strictObject({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)), areas: z.array(areaSchema).check(z.maxLength(AREAS.length)) });
-export const teamChangeBody = z.strictObject({ name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(80))), areas: z.optional(z.array(areaSchema).check(z.maxLength(AREAS.length))) }).check(z.refine((b) => b.name !== undefined || b.areas !== undefined, { message: 'Send name or areas' }));
+export const teamBody = z.strictObject({
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)),
+  areas: z.array(areaSchema).check(z.maxLength(AREAS.length)),
+});
+export const teamChangeBody = z
+  .strictObject({
+    name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(80))),
+    areas: z.optional(z.array(areaSchema).check(z.maxLength(AREAS.length))),
+  })
+  .check(z.refine((b) => b.name !== undefined || b.areas !== undefined, { message: 'Send name or areas' }));
 
-export const activityQuery = z.object({ before: z.optional(z.string().check(z.maxLength(40))), limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50) });
+export const activityQuery = z.object({
+  before: z.optional(z.string().check(z.maxLength(40))),
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+});
 export const joinQuery = z.object({ token: z._default(z.string().check(z.maxLength(2000)), '') });
 export const joinBody = z.object({ token: z._default(z.string().check(z.maxLength(2000)), ''), name: z.optional(z.string().check(z.maxLength(120))) });
 

@@ -11,18 +11,9 @@ import type { Scope } from '../store/keys';
 import { ConditionFailed, withoutWriteCompanion, type TransactOp } from '../store/store';
 import { inviteMail } from './pages';
 import { endInvite, JOB_INVITE_EXPIRY, SYSTEM, timerName } from './invite-end';
-import { signInviteToken, } from './invite-link';
+import { signInviteToken } from './invite-link';
 import { ACCOUNT_OWNER_ID, type InviteRecord, type MemberRecord, type TeamRecord, type TeamState } from './records';
-import {
-  getEmailHolder,
-  getInvite,
-  getInviteWindow,
-  getState,
-  listInvites,
-  listMembers,
-  listTeams,
-  teamWrites,
-} from './repository';
+import { getEmailHolder, getInvite, getInviteWindow, getState, listInvites, listMembers, listTeams, teamWrites } from './repository';
 import {
   areasOf,
   hasFreeSeat,
@@ -44,25 +35,33 @@ export type TeamCtx = Deps & { scope: Scope; account: Account; actor?: Actor; re
 
 export const actorOf = (ctx: TeamCtx) => ctx.actor ?? OWNER_KEY;
 
-
-export const memberView = (m: MemberRecord) => ({ _id: m._id, email: m.email, name: m.name, role: m.role, teamIds: m.teamIds, status: m.status, joinedAt: m.joinedAt });
+export const memberView = (m: MemberRecord) => ({
+  _id: m._id,
+  email: m.email,
+  name: m.name,
+  role: m.role,
+  teamIds: m.teamIds,
+  status: m.status,
+  joinedAt: m.joinedAt,
+});
 export const inviteView = (i: InviteRecord) => ({ id: i._id, email: i.email, role: i.role, teamIds: i.teamIds, expiresAt: i.validUntil });
 export const teamView = (t: TeamRecord) => ({ _id: t._id, name: t.name, areas: t.areas, createdAt: t.createdAt, updatedAt: t.updatedAt });
-
 
 export const roleForbidden = () => forbidden('Only owners give the owner role or change an owner', { code: 'ROLE_FORBIDDEN' });
 export const lastOwner = () => conflict('The store would have no owner left: make another member owner first', 'LAST_OWNER');
 export const concurrent = () => conflict('The team changed while this request ran; try again', 'CONCURRENT_UPDATE');
 const seatLimitError = (state: TeamState, account: Account) => {
   const seats = seatsOf(state, account.plan);
-  return forbidden(`No free seat: ${seats.used} members and ${seats.pending} open invites use the ${seats.limit} seats of this plan`, { code: 'SEAT_LIMIT', details: seats });
+  return forbidden(`No free seat: ${seats.used} members and ${seats.pending} open invites use the ${seats.limit} seats of this plan`, {
+    code: 'SEAT_LIMIT',
+    details: seats,
+  });
 };
 const HOUR_MS = 3_600_000;
 function inviteRateLimited(now: Date, previous: number, current: number) {
   const retry = slidingRetryAfterSeconds(INVITES_PER_HOUR, previous, current, now.getTime(), HOUR_MS);
   return tooManyRequests(retry, `At most ${INVITES_PER_HOUR} invites an hour`, 'INVITE_RATE_LIMITED');
 }
-
 
 /**
  * The team's counters and the owner's member row, created on first use: the account's owner is
@@ -118,7 +117,6 @@ const grantOf = (member: MemberRecord, teams: TeamRecord[]) => ({
 export const grantWrites = (scope: Scope, member: MemberRecord, teams: TeamRecord[]): TransactOp[] =>
   member._id === ACCOUNT_OWNER_ID ? [] : [memberAccessPut(scope, grantOf(member, teams))];
 
-
 export async function readTeam(ctx: TeamCtx) {
   const state = await ensureTeam(ctx);
   const [members, invites, teams] = await Promise.all([listMembers(ctx.store, ctx.scope), listInvites(ctx.store, ctx.scope), listTeams(ctx.store, ctx.scope)]);
@@ -138,14 +136,21 @@ export async function readActivity(ctx: TeamCtx, query: { before?: string; limit
   return { activity: page.entries, nextBefore: page.nextBefore };
 }
 
-
 async function sendInvite(ctx: TeamCtx, invite: InviteRecord): Promise<boolean> {
   const secret = await ctx.ports.secrets.get(SESSION_SECRET);
-  const token = await signInviteToken(secret, { scope: ctx.scope, inviteId: invite._id, linkVersion: invite.linkVersion }, new Date(invite.validUntil), ctx.clock.now());
+  const token = await signInviteToken(
+    secret,
+    { scope: ctx.scope, inviteId: invite._id, linkVersion: invite.linkVersion },
+    new Date(invite.validUntil),
+    ctx.clock.now(),
+  );
   const link = `${ctx.request.baseUrl}/team/join?token=${encodeURIComponent(token)}`;
   // The invite stands either way; a refused mail is logged, counted and retried (platform-mail),
   // and the owner can resend it once a minute.
-  return sendPlatformMail(ctx, 'invite', { to: [invite.email], ...inviteMail({ storeName: ctx.account.name ?? ctx.account.email, role: invite.role, link, expiresAt: invite.validUntil }) });
+  return sendPlatformMail(ctx, 'invite', {
+    to: [invite.email],
+    ...inviteMail({ storeName: ctx.account.name ?? ctx.account.email, role: invite.role, link, expiresAt: invite.validUntil }),
+  });
 }
 
 /**
@@ -179,7 +184,10 @@ export async function inviteMember(ctx: TeamCtx, input: { email: string; role: R
   if (!hasFreeSeat(state, ctx.account.plan)) throw seatLimitError(state, ctx.account);
   // A member sees only their teams' areas: with none, the dashboard would be an empty sidebar.
   if (input.role === 'member' && areasOf(teams, teamIds).length === 0) {
-    throw badRequest('This invite grants no area of the dashboard: a member sees only the areas of their teams. Add teamIds of a team with areas, or invite them as an admin', { code: 'INVITE_GRANTS_NOTHING', field: 'teamIds' });
+    throw badRequest(
+      'This invite grants no area of the dashboard: a member sees only the areas of their teams. Add teamIds of a team with areas, or invite them as an admin',
+      { code: 'INVITE_GRANTS_NOTHING', field: 'teamIds' },
+    );
   }
   const now = ctx.clock.now();
   // A sliding hour (platform/sliding-window.ts): the previous hour's invites weigh in, so 20 at
@@ -208,7 +216,11 @@ export async function inviteMember(ctx: TeamCtx, input: { email: string; role: R
       teamWrites.claimEmail(ctx.scope, email, { kind: 'invite', id: invite._id }),
       teamWrites.moveState(ctx.scope, { pending: 1, seats: 1 }, { seatLimit: seatLimit(ctx.account.plan) }),
       teamWrites.countInvite(ctx.scope, window, allowed, Math.floor((windowStart + 2 * HOUR_MS) / 1000) + 3600),
-      activityWrite(ctx.scope, ctx.clock, { action: 'invite.created', target: { type: 'invite', id: invite._id, email }, details: { role: invite.role, teamIds } }),
+      activityWrite(ctx.scope, ctx.clock, {
+        action: 'invite.created',
+        target: { type: 'invite', id: invite._id, email },
+        details: { role: invite.role, teamIds },
+      }),
     ]);
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -251,13 +263,21 @@ export async function resendInvite(ctx: TeamCtx, id: string) {
   try {
     await ctx.store.transact([
       teamWrites.replaceInvite(ctx.scope, next, invite.linkVersion),
-      activityWrite(ctx.scope, ctx.clock, { action: 'invite.resent', target: { type: 'invite', id: invite._id, email: invite.email }, details: { resends: next.resends, expiresAt: next.validUntil } }),
+      activityWrite(ctx.scope, ctx.clock, {
+        action: 'invite.resent',
+        target: { type: 'invite', id: invite._id, email: invite.email },
+        details: { resends: next.resends, expiresAt: next.validUntil },
+      }),
     ]);
   } catch (error) {
     if (error instanceof ConditionFailed) throw concurrent();
     throw error;
   }
-  await ctx.ports.scheduler.schedule(timerName(ctx.scope, invite._id), new Date(next.validUntil), { type: JOB_INVITE_EXPIRY, scope: ctx.scope, payload: { inviteId: invite._id } });
+  await ctx.ports.scheduler.schedule(timerName(ctx.scope, invite._id), new Date(next.validUntil), {
+    type: JOB_INVITE_EXPIRY,
+    scope: ctx.scope,
+    payload: { inviteId: invite._id },
+  });
   return { invite: inviteView(next), emailSent: await sendInvite(ctx, next) };
 }
 

@@ -13,18 +13,32 @@ const seatsSchema = z.object({
 });
 const meterSchema = z.object({ key: z.string(), name: z.string(), unitPriceCents: z.number().check(z.int()), includedUnits: z.number().check(z.int()) });
 // The body is checked field by field by rules.parsePricing, so each range error names its field.
-const pricingBody = z.looseObject({ seats: z.unknown(), meters: z.unknown() }).check(z.describe('`{ seats: { enabled, unitPriceCents, minimum, maximum }, meters: [{ key, name, unitPriceCents, includedUnits }] }` (at most 5 meters; money in integer cents)'));
+const pricingBody = z
+  .looseObject({ seats: z.unknown(), meters: z.unknown() })
+  .check(
+    z.describe(
+      '`{ seats: { enabled, unitPriceCents, minimum, maximum }, meters: [{ key, name, unitPriceCents, includedUnits }] }` (at most 5 meters; money in integer cents)',
+    ),
+  );
 
 const reportBody = z.object({
-  meter: z.string({ error: 'meter: required, the key of one of the offer\'s meters' }).check(z.minLength(1, 'meter: required'), z.maxLength(40, 'meter: at most 40 characters')),
-  quantity: z.number({ error: 'quantity: required, a positive integer' }).check(z.int('quantity: must be an integer'), z.minimum(1, 'quantity: must be at least 1'), z.maximum(MAX_QUANTITY, `quantity: must be at most ${MAX_QUANTITY}`)),
+  meter: z
+    .string({ error: "meter: required, the key of one of the offer's meters" })
+    .check(z.minLength(1, 'meter: required'), z.maxLength(40, 'meter: at most 40 characters')),
+  quantity: z
+    .number({ error: 'quantity: required, a positive integer' })
+    .check(
+      z.int('quantity: must be an integer'),
+      z.minimum(1, 'quantity: must be at least 1'),
+      z.maximum(MAX_QUANTITY, `quantity: must be at most ${MAX_QUANTITY}`),
+    ),
 });
 
 export const usageOperations = [
   defineOperation({
     operationId: 'updateUsagePricing',
     tool: 'update_usage_pricing',
-    summary: 'Replace an offer\'s seats and meters ({id} is the offer id); seats disabled and no meters returns it to flat pricing',
+    summary: "Replace an offer's seats and meters ({id} is the offer id); seats disabled and no meters returns it to flat pricing",
     tags: ['Usage'],
     method: 'PUT',
     path: '/subscriptions/{id}/usage-pricing',
@@ -61,13 +75,15 @@ export const usageOperations = [
     path: '/subscriptions/{id}/usage',
     auth: 'key',
     params: idParams,
-    query: z.object({ limit: z._default(z.coerce.number().check(z.int(), z.minimum(1, 'limit: must be at least 1'), z.maximum(100, 'limit: must be at most 100')), 20) }),
+    query: z.object({
+      limit: z._default(z.coerce.number().check(z.int(), z.minimum(1, 'limit: must be at least 1'), z.maximum(100, 'limit: must be at most 100')), 20),
+    }),
     handler: (ctx, { params, query }) => getUsage(ctx, params.id, query.limit),
   }),
   defineOperation({
     operationId: 'updateSubscriptionSeats',
     tool: 'update_subscription_seats',
-    summary: 'Change a subscriber\'s seats now; seats above those bought at checkout are billed at period end, prorated',
+    summary: "Change a subscriber's seats now; seats above those bought at checkout are billed at period end, prorated",
     tags: ['Usage'],
     method: 'POST',
     path: '/subscriptions/{id}/seats',

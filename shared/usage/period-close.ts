@@ -46,9 +46,23 @@ export async function closePeriod(deps: Deps, scope: Scope, input: { subscriberI
     const record = seatsOrDefault(seatsFound, sub, pricing, now);
     const seatPeriods = extraSeatPeriods(segmentsFor(record, input.periodStart), record.purchased, input.periodStart, input.periodEnd);
     const unit = pricing.seats.enabled ? pricing.seats.unitPriceCents : 0;
-    seats = { purchased: record.purchased, quantity: record.quantity, extraSeatPeriods: seatPeriods, unitPriceCents: unit, amountCents: seatChargeCents(seatPeriods, unit) };
+    seats = {
+      purchased: record.purchased,
+      quantity: record.quantity,
+      extraSeatPeriods: seatPeriods,
+      unitPriceCents: unit,
+      amountCents: seatChargeCents(seatPeriods, unit),
+    };
     // The next period starts with the seats held now.
-    if (seatsFound) ops.push(repo.seatsReplace(scope, seatsFound, { ...seatsFound, periodStart: input.periodEnd, segments: [{ at: input.periodEnd, quantity: seatsFound.quantity }], updatedAt: now }));
+    if (seatsFound)
+      ops.push(
+        repo.seatsReplace(scope, seatsFound, {
+          ...seatsFound,
+          periodStart: input.periodEnd,
+          segments: [{ at: input.periodEnd, quantity: seatsFound.quantity }],
+          updatedAt: now,
+        }),
+      );
   }
   const amountCents = meters.reduce((a, m) => a + m.amountCents, 0) + (seats?.amountCents ?? 0);
   const charge: PeriodCharge = {
@@ -63,7 +77,18 @@ export async function closePeriod(deps: Deps, scope: Scope, input: { subscriberI
     failureMessage: null,
     paidAt: null,
   };
-  const period: UsagePeriodRecord = { subscriberId: sub._id, subscriptionId: sub.subscriptionId, periodStart: input.periodStart, periodEnd: input.periodEnd, totals, meters, seats, charge, closedAt: now, updatedAt: now };
+  const period: UsagePeriodRecord = {
+    subscriberId: sub._id,
+    subscriptionId: sub.subscriptionId,
+    periodStart: input.periodStart,
+    periodEnd: input.periodEnd,
+    totals,
+    meters,
+    seats,
+    charge,
+    closedAt: now,
+    updatedAt: now,
+  };
   ops.unshift(repo.periodPutNew(scope, period));
   ops.push(outboxPut(newEvent(scope, deps.clock, 'usage.period_closed', periodEventData(period))));
   try {
@@ -154,7 +179,11 @@ async function attemptCharge(deps: Deps, scope: Scope, sub: SubscriberRecord, pe
       ops.push(...written.ops);
       events.push(...written.events);
     }
-    const after: UsagePeriodRecord = { ...period, charge: { ...period.charge, status: 'paid', saleId, paymentId: paid.paymentId, nextRetryAt: null, paidAt: now }, updatedAt: now };
+    const after: UsagePeriodRecord = {
+      ...period,
+      charge: { ...period.charge, status: 'paid', saleId, paymentId: paid.paymentId, nextRetryAt: null, paidAt: now },
+      updatedAt: now,
+    };
     await deps.store.transact([repo.periodReplace(scope, period, after), ...ops, ...events.map(outboxPut)]);
     await deps.ports.scheduler.cancel(retryTimer(sub._id, period.periodStart));
     return;
@@ -163,7 +192,16 @@ async function attemptCharge(deps: Deps, scope: Scope, sub: SubscriberRecord, pe
   const retries = period.charge.firstFailedAt ? period.charge.retries + 1 : 0;
   const next = nextRetryAt(first, retries);
   const status = next === null ? 'uncollectible' : failure!.declined ? 'failed' : 'due';
-  const after: UsagePeriodRecord = { ...period, charge: { ...period.charge, status, retries, firstFailedAt: first, nextRetryAt: next, failureMessage: failure!.message }, updatedAt: now };
+  const after: UsagePeriodRecord = {
+    ...period,
+    charge: { ...period.charge, status, retries, firstFailedAt: first, nextRetryAt: next, failureMessage: failure!.message },
+    updatedAt: now,
+  };
   await deps.store.transact([repo.periodReplace(scope, period, after)]);
-  if (next) await deps.ports.scheduler.schedule(retryTimer(sub._id, period.periodStart), new Date(next), { type: JOB_RETRY_CHARGE, scope, payload: { subscriberId: sub._id, periodStart: period.periodStart } });
+  if (next)
+    await deps.ports.scheduler.schedule(retryTimer(sub._id, period.periodStart), new Date(next), {
+      type: JOB_RETRY_CHARGE,
+      scope,
+      payload: { subscriberId: sub._id, periodStart: period.periodStart },
+    });
 }

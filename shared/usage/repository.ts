@@ -27,7 +27,8 @@ export const meterAttribute = (meter: string) => `m_${meter}`;
 
 const REPORT_FIELDS = ['_id', 'subscriberId', 'subscriptionId', 'meter', 'quantity', 'periodStart', 'idempotencyKey', 'createdAt'] as const;
 /** The report as stored (the item also carries its `usage.recorded` event, which is not part of the record). */
-const reportFrom = (item: Record<string, unknown>): UsageReportRecord => Object.fromEntries(REPORT_FIELDS.map((f) => [f, item[f]])) as unknown as UsageReportRecord;
+const reportFrom = (item: Record<string, unknown>): UsageReportRecord =>
+  Object.fromEntries(REPORT_FIELDS.map((f) => [f, item[f]])) as unknown as UsageReportRecord;
 
 /**
  * The report item: the report and its `usage.recorded` event in one small item (the stream
@@ -49,14 +50,21 @@ export function keyedReportWrites(scope: Scope, report: UsageReportRecord, event
   return [
     { put: reportItem(scope, report, event), condition: 'attribute_not_exists(PK)' },
     {
-      put: toItem(keyKey(scope, report.subscriberId, report.idempotencyKey!), 'UsageIdempotencyKey', { fingerprint, report } satisfies UsageKeyRecord, { expiresAt: nowSeconds + KEY_RETENTION_SECONDS }),
+      put: toItem(keyKey(scope, report.subscriberId, report.idempotencyKey!), 'UsageIdempotencyKey', { fingerprint, report } satisfies UsageKeyRecord, {
+        expiresAt: nowSeconds + KEY_RETENTION_SECONDS,
+      }),
       condition: 'attribute_not_exists(PK)',
     },
   ];
 }
 
 /** Reports with ids in (`after`, `before`), oldest first, at most `limit` (consistent: a fold and a read must see every committed one). */
-export async function reportsBetween(store: Store, scope: Scope, sub: string, range: { after: string; before?: string; limit?: number }): Promise<UsageReportRecord[]> {
+export async function reportsBetween(
+  store: Store,
+  scope: Scope,
+  sub: string,
+  range: { after: string; before?: string; limit?: number },
+): Promise<UsageReportRecord[]> {
   const pk = keys.children(scope, USAGE, sub, 'REPORT');
   const out: UsageReportRecord[] = [];
   let cursor: string | undefined;
@@ -90,18 +98,21 @@ export const getFoldState = async (store: Store, scope: Scope, sub: string) => t
  */
 export function foldWrites(scope: Scope, sub: string, before: FoldState | undefined, after: FoldState, groups: DayGroup[]): TransactOp[] {
   return [
-    ...groups.map((g): TransactOp => ({
-      update: dayKey(scope, sub, g.periodStart, g.day),
-      set: { entity: 'UsageDay', v: 1, day: g.day, periodStart: g.periodStart },
-      add: Object.fromEntries(Object.entries(g.totals).map(([meter, q]) => [meterAttribute(meter), q])),
-    })),
+    ...groups.map(
+      (g): TransactOp => ({
+        update: dayKey(scope, sub, g.periodStart, g.day),
+        set: { entity: 'UsageDay', v: 1, day: g.day, periodStart: g.periodStart },
+        add: Object.fromEntries(Object.entries(g.totals).map(([meter, q]) => [meterAttribute(meter), q])),
+      }),
+    ),
     before
       ? { put: toItem(foldKey(scope, sub), 'UsageFold', after), condition: 'through = :before', values: { ':before': before.through } }
       : { put: toItem(foldKey(scope, sub), 'UsageFold', after), condition: 'attribute_not_exists(PK)' },
   ];
 }
 
-export const getKey = async (store: Store, scope: Scope, sub: string, key: string) => toRecord<UsageKeyRecord>(await store.get(keyKey(scope, sub, key), { consistent: true }));
+export const getKey = async (store: Store, scope: Scope, sub: string, key: string) =>
+  toRecord<UsageKeyRecord>(await store.get(keyKey(scope, sub, key), { consistent: true }));
 
 /** The latest reports, newest first (at most `limit`, which is at most 100). */
 export const latestReports = async (store: Store, scope: Scope, sub: string, limit: number) =>
@@ -133,7 +144,8 @@ export const seatsReplace = (scope: Scope, before: SeatsRecord, after: SeatsReco
   values: { ':before': before.updatedAt },
 });
 
-export const getPeriod = async (store: Store, scope: Scope, sub: string, periodStart: string) => toRecord<UsagePeriodRecord>(await store.get(periodKey(scope, sub, periodStart), { consistent: true }));
+export const getPeriod = async (store: Store, scope: Scope, sub: string, periodStart: string) =>
+  toRecord<UsagePeriodRecord>(await store.get(periodKey(scope, sub, periodStart), { consistent: true }));
 
 export const latestPeriods = async (store: Store, scope: Scope, sub: string, limit: number) =>
   (await store.query({ pk: keys.children(scope, USAGE, sub, 'PERIOD'), limit })).items.map((i) => toRecord<UsagePeriodRecord>(i)!);

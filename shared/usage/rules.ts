@@ -53,7 +53,8 @@ function integer(value: unknown, field: string, min: number, max: number): numbe
 export function parsePricing(body: unknown): Pricing {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw fail('body', 'must be an object { seats, meters }');
   const { seats, meters } = body as { seats?: unknown; meters?: unknown };
-  if (typeof seats !== 'object' || seats === null || Array.isArray(seats)) throw fail('seats', 'must be an object { enabled, unitPriceCents, minimum, maximum }');
+  if (typeof seats !== 'object' || seats === null || Array.isArray(seats))
+    throw fail('seats', 'must be an object { enabled, unitPriceCents, minimum, maximum }');
   const s = seats as Record<string, unknown>;
   if (typeof s.enabled !== 'boolean') throw fail('seats.enabled', 'must be true or false');
   let parsedSeats = FLAT_SEATS;
@@ -71,7 +72,8 @@ export function parsePricing(body: unknown): Pricing {
     const at = `meters[${i}]`;
     if (typeof m !== 'object' || m === null || Array.isArray(m)) throw fail(at, 'must be an object { key, name, unitPriceCents, includedUnits }');
     const r = m as Record<string, unknown>;
-    if (typeof r.key !== 'string' || !/^[a-z][a-z0-9_]{0,39}$/.test(r.key)) throw fail(`${at}.key`, 'must be 1 to 40 lowercase letters, digits or underscores, starting with a letter');
+    if (typeof r.key !== 'string' || !/^[a-z][a-z0-9_]{0,39}$/.test(r.key))
+      throw fail(`${at}.key`, 'must be 1 to 40 lowercase letters, digits or underscores, starting with a letter');
     if (seen.has(r.key)) throw fail(`${at}.key`, `duplicates meter "${r.key}"`);
     seen.add(r.key);
     if (typeof r.name !== 'string' || r.name.trim().length === 0 || r.name.length > 100) throw fail(`${at}.name`, 'must be 1 to 100 characters');
@@ -109,7 +111,15 @@ export function meterCharges(meters: Meter[], totals: Record<string, number>): M
   return meters.map((m) => {
     const quantity = totals[m.key] ?? 0;
     const overageUnits = Math.max(0, quantity - m.includedUnits);
-    return { key: m.key, name: m.name, quantity, includedUnits: m.includedUnits, overageUnits, unitPriceCents: m.unitPriceCents, amountCents: overageUnits * m.unitPriceCents };
+    return {
+      key: m.key,
+      name: m.name,
+      quantity,
+      includedUnits: m.includedUnits,
+      overageUnits,
+      unitPriceCents: m.unitPriceCents,
+      amountCents: overageUnits * m.unitPriceCents,
+    };
   });
 }
 
@@ -141,7 +151,8 @@ export function extraSeatPeriods(segments: SeatSegment[], purchased: number, per
 export const seatChargeCents = (seatPeriods: number, unitPriceCents: number) => Math.round(seatPeriods * unitPriceCents);
 
 /** The checkout amount of an offer with seats: the offer's price plus each seat bought. */
-export const checkoutAmountCents = (priceCents: number, seats: SeatPricing, quantity: number) => priceCents + (seats.enabled ? quantity * seats.unitPriceCents : 0);
+export const checkoutAmountCents = (priceCents: number, seats: SeatPricing, quantity: number) =>
+  priceCents + (seats.enabled ? quantity * seats.unitPriceCents : 0);
 
 /** The seats a checkout buys: the asked quantity within the offer's range, the minimum by default. */
 export function checkoutSeats(seats: SeatPricing, quantity: number | undefined): number | undefined {
@@ -186,7 +197,10 @@ export const FOLD_EVERY_SECONDS = 60;
 export const MAX_FOLD_GROUPS = 50;
 
 /** The sort-key bound below which report ids are settled at `nowMs` (ids start with 8 hex digits of seconds). */
-export const settledBound = (nowMs: number) => Math.max(0, Math.floor(nowMs / 1000) - REPORT_SETTLE_SECONDS).toString(16).padStart(8, '0');
+export const settledBound = (nowMs: number) =>
+  Math.max(0, Math.floor(nowMs / 1000) - REPORT_SETTLE_SECONDS)
+    .toString(16)
+    .padStart(8, '0');
 
 export interface FoldableReport {
   _id: string;

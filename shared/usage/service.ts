@@ -42,7 +42,11 @@ const closeTimer = (subscriberId: string, periodEnd: string) => `usage-close-${s
 const inactive = () => conflict('The subscription is not active', 'SUBSCRIPTION_INACTIVE');
 const isActive = (sub: SubscriberRecord) => sub.status === 'active' || sub.status === 'trialing' || sub.status === 'past_due';
 
-async function subscriberAndPricing(deps: Deps, scope: Scope, id: string): Promise<{ sub: SubscriberRecord; offer: OfferRecord | undefined; pricing: Pricing }> {
+async function subscriberAndPricing(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+): Promise<{ sub: SubscriberRecord; offer: OfferRecord | undefined; pricing: Pricing }> {
   const sub = await findSubscriberByAnyId(deps, scope, id);
   if (!sub) throw notFound('Subscriber');
   const offer = await lookupOffer(deps, scope, sub.subscriptionId);
@@ -107,7 +111,9 @@ export async function reportUsage(ctx: OperationContext, id: string, body: { met
     if (replayed) return replayed;
   }
   if (!pricing.meters.some((m) => m.key === body.meter)) {
-    throw badRequest(`meter: "${body.meter}" is not a meter of this subscription (${pricing.meters.map((m) => m.key).join(', ') || 'none'})`, { field: 'meter' });
+    throw badRequest(`meter: "${body.meter}" is not a meter of this subscription (${pricing.meters.map((m) => m.key).join(', ') || 'none'})`, {
+      field: 'meter',
+    });
   }
   if (!isActive(sub)) throw inactive();
   // Per subscriber, inside the account's limit (already taken by the request itself).
@@ -133,7 +139,8 @@ export async function reportUsage(ctx: OperationContext, id: string, body: { met
   try {
     await ctx.store.transact(repo.keyedReportWrites(scope, report, event, fingerprint, Math.floor(ctx.clock.nowMs() / 1000)));
   } catch (error) {
-    const lost = isConditionFailed(error) || (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict'));
+    const lost =
+      isConditionFailed(error) || (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict'));
     if (lost) {
       const replayed = await replay(ctx, scope, sub._id, idempotencyKey, fingerprint);
       if (replayed) return replayed;
@@ -154,7 +161,14 @@ export function segmentsFor(seats: SeatsRecord, periodStart: string): SeatSegmen
 export function seatsOrDefault(found: SeatsRecord | undefined, sub: SubscriberRecord, pricing: Pricing, now: string): SeatsRecord {
   if (found) return found;
   const start = sub.currentPeriodStart ?? now;
-  return { subscriberId: sub._id, purchased: pricing.seats.minimum, quantity: pricing.seats.minimum, periodStart: start, segments: [{ at: start, quantity: pricing.seats.minimum }], updatedAt: '' };
+  return {
+    subscriberId: sub._id,
+    purchased: pricing.seats.minimum,
+    quantity: pricing.seats.minimum,
+    periodStart: start,
+    segments: [{ at: start, quantity: pricing.seats.minimum }],
+    updatedAt: '',
+  };
 }
 
 /** `POST /subscriptions/{id}/seats`: applies at once; seats above those bought are billed at period end. */
@@ -181,7 +195,14 @@ export async function changeSeats(ctx: OperationContext, id: string, quantity: n
     if (isConditionFailed(error)) throw conflict('The seats changed at the same time; read them again and retry', 'CONCURRENT_UPDATE');
     throw error;
   }
-  return { subscriptionCustomerId: sub._id, purchased: after.purchased, quantity, minimum: pricing.seats.minimum, maximum: pricing.seats.maximum, unitPriceCents: pricing.seats.unitPriceCents };
+  return {
+    subscriptionCustomerId: sub._id,
+    purchased: after.purchased,
+    quantity,
+    minimum: pricing.seats.minimum,
+    maximum: pricing.seats.maximum,
+    unitPriceCents: pricing.seats.unitPriceCents,
+  };
 }
 
 /** For checkout: the seats an offer's session buys (undefined when the offer is not sold per seat). */
@@ -242,7 +263,11 @@ export async function foldReports(deps: Pick<Deps, 'store' | 'clock'>, scope: Sc
       await deps.store.transact(repo.foldWrites(scope, subscriberId, state, after, groups));
     } catch (error) {
       // Another fold moved the state first: it folded these reports.
-      if (isConditionFailed(error) || (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict'))) return folded;
+      if (
+        isConditionFailed(error) ||
+        (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict'))
+      )
+        return folded;
       throw error;
     }
     folded += reports.findIndex((r) => r._id === through) + 1;
@@ -271,7 +296,15 @@ export async function getUsage(ctx: OperationContext, id: string, limit: number)
     // Upcoming: the seats held so far, and the current count until the period ends.
     const end = periodEnd ?? now;
     const seatPeriods = extraSeatPeriods(segmentsFor(record, periodStart), record.purchased, periodStart, end);
-    seats = { purchased: record.purchased, quantity: record.quantity, minimum: pricing.seats.minimum, maximum: pricing.seats.maximum, unitPriceCents: pricing.seats.unitPriceCents, extraSeatPeriods: seatPeriods, amountCents: seatChargeCents(seatPeriods, pricing.seats.unitPriceCents) };
+    seats = {
+      purchased: record.purchased,
+      quantity: record.quantity,
+      minimum: pricing.seats.minimum,
+      maximum: pricing.seats.maximum,
+      unitPriceCents: pricing.seats.unitPriceCents,
+      extraSeatPeriods: seatPeriods,
+      amountCents: seatChargeCents(seatPeriods, pricing.seats.unitPriceCents),
+    };
   }
   const overageCents = meters.reduce((a, m) => a + m.amountCents, 0) + (seats?.amountCents ?? 0);
   return {
@@ -300,4 +333,3 @@ export async function schedulePeriodClose(deps: Deps, scope: Scope, subscriberId
     payload: { subscriberId: sub._id, periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd },
   });
 }
-

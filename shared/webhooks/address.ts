@@ -34,8 +34,8 @@ const toUint32 = (b: number[]) => ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) 
 
 function inRange4(bytes: number[], base: number[], prefix: number): boolean {
   if (prefix === 0) return true;
-  const mask = prefix === 32 ? 0xffffffff : (~((1 << (32 - prefix)) - 1)) >>> 0;
-  return ((toUint32(bytes) & mask) >>> 0) === ((toUint32(base) & mask) >>> 0);
+  const mask = prefix === 32 ? 0xffffffff : ~((1 << (32 - prefix)) - 1) >>> 0;
+  return (toUint32(bytes) & mask) >>> 0 === (toUint32(base) & mask) >>> 0;
 }
 
 /** One part of an inet_aton style address: decimal, 0x hex or leading-zero octal. */

@@ -47,7 +47,14 @@ export async function enqueueDelivery(
   create?: WebhookDelivery,
   body?: string,
 ): Promise<void> {
-  const message: DeliveryMessage = { scope, deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, ...(create ? { create } : {}), ...(body !== undefined ? { body } : {}) };
+  const message: DeliveryMessage = {
+    scope,
+    deliveryId: delivery.id,
+    webhookId: delivery.webhookId,
+    attempt,
+    ...(create ? { create } : {}),
+    ...(body !== undefined ? { body } : {}),
+  };
   await deps.ports.queue.send('webhooks', message as unknown as Record<string, unknown>, { delaySeconds });
 }
 
@@ -71,7 +78,15 @@ export async function fanOutEvent(deps: Deps, event: DomainEvent): Promise<numbe
   await Promise.all(
     endpoints.map(async (endpoint) => {
       const body = buildDeliveryBody(event, endpoint.id);
-      const delivery = newDelivery(deps, { id: fanOutDeliveryId(event.id, endpoint.id), webhookId: endpoint.id, eventId: event.id, eventType: event.type, body, test: false, redelivery: false });
+      const delivery = newDelivery(deps, {
+        id: fanOutDeliveryId(event.id, endpoint.id),
+        webhookId: endpoint.id,
+        eventId: event.id,
+        eventType: event.type,
+        body,
+        test: false,
+        redelivery: false,
+      });
       if (Buffer.byteLength(body) <= MAX_BODY_IN_MESSAGE) {
         // The record the claim creates leaves the body out: every message carries it instead.
         const { body: _inMessage, ...record } = delivery;
@@ -138,7 +153,14 @@ const parseMessage = (message: Record<string, unknown>): DeliveryMessage | undef
   const webhookId = typeof message.webhookId === 'string' ? message.webhookId : undefined;
   const create = parseCreate(message.create, message.deliveryId);
   const body = typeof message.body === 'string' ? message.body : create?.body;
-  return { scope: { accountId: scope.accountId, mode: scope.mode }, deliveryId: message.deliveryId, webhookId, attempt: message.attempt, ...(create ? { create } : {}), ...(body !== undefined ? { body } : {}) };
+  return {
+    scope: { accountId: scope.accountId, mode: scope.mode },
+    deliveryId: message.deliveryId,
+    webhookId,
+    attempt: message.attempt,
+    ...(create ? { create } : {}),
+    ...(body !== undefined ? { body } : {}),
+  };
 };
 
 /**
@@ -231,7 +253,13 @@ export async function processDeliveryMessage(deps: Deps, raw: Record<string, unk
     createdAt: deps.clock.now().toISOString(),
   };
   const status = success ? 'succeeded' : willRetry ? 'pending' : 'failed';
-  const recorded = await repo.recordAttempt(deps.store, scope, record, { status, nextAttemptAt, updatedAt: record.createdAt }, { claimed: delivery, nowMs: () => deps.clock.nowMs() });
+  const recorded = await repo.recordAttempt(
+    deps.store,
+    scope,
+    record,
+    { status, nextAttemptAt, updatedAt: record.createdAt },
+    { claimed: delivery, nowMs: () => deps.clock.nowMs() },
+  );
   // Counted by a CloudWatch metric filter (delivery success rate on the dashboard): keep the message.
   logger.info('webhook attempt', { outcome: record.status, statusCode: record.statusCode, attempt, eventType: record.eventType, test: Boolean(record.test) });
   if (!recorded || !willRetry) return;

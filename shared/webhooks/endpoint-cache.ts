@@ -27,7 +27,12 @@ const scopeKey = (scope: Scope) => `${scope.accountId}#${scope.mode}`;
  * callers share the one read in flight. `nowMs` is wall time of this process (not the domain
  * clock: the bound is about real staleness, and a test's frozen clock must not freeze the cache).
  */
-export async function cachedEndpoints(store: Store, scope: Scope, read: () => Promise<WebhookEndpoint[]>, nowMs = performance.now()): Promise<WebhookEndpoint[]> {
+export async function cachedEndpoints(
+  store: Store,
+  scope: Scope,
+  read: () => Promise<WebhookEndpoint[]>,
+  nowMs = performance.now(),
+): Promise<WebhookEndpoint[]> {
   let perStore = cache.get(store);
   if (!perStore) {
     perStore = new Map();

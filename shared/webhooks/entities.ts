@@ -100,7 +100,7 @@ export const attemptEntity = defineEntity<WebhookAttempt>()({
       partition: (scope: Scope) => keys.collection(scope, ATTEMPT),
       args: ['scope'],
       condition: 'SK < <after>, filter webhookId',
-      notes: 'reads past other endpoints\' entries (at most 50 endpoints per mode)',
+      notes: "reads past other endpoints' entries (at most 50 endpoints per mode)",
     },
     ofEventLegacy: {
       kind: 'query',

@@ -32,7 +32,8 @@ export const webhookOperations = [
     operationId: 'createWebhook',
     tool: 'create_webhook',
     summary: 'Register a webhook endpoint; the answer shows its signing secret once',
-    description: 'The url must be https on a public address. Each event type must be one of the catalog. The endpoint receives only events of the mode it is created in.',
+    description:
+      'The url must be https on a public address. Each event type must be one of the catalog. The endpoint receives only events of the mode it is created in.',
     tags,
     method: 'POST',
     path: '/webhooks',

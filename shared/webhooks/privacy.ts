@@ -18,7 +18,10 @@ const webhookLogPart: PrivacyPart = {
         const requestBody = withoutEmail(attempt.requestBody, subject.email);
         const responseBodyExcerpt = attempt.responseBodyExcerpt ? withoutEmail(attempt.responseBodyExcerpt, subject.email) : undefined;
         if (requestBody !== undefined || responseBodyExcerpt !== undefined) {
-          await attemptBodiesRewrite(deps.store, scope, attempt.id, { ...(requestBody !== undefined ? { requestBody } : {}), ...(responseBodyExcerpt !== undefined ? { responseBodyExcerpt } : {}) });
+          await attemptBodiesRewrite(deps.store, scope, attempt.id, {
+            ...(requestBody !== undefined ? { requestBody } : {}),
+            ...(responseBodyExcerpt !== undefined ? { responseBodyExcerpt } : {}),
+          });
         }
       }
       cursor = page.cursor;

@@ -9,9 +9,7 @@ import { checkWebhookUrl, type UrlPolicy } from './url-policy';
  * to is checked at connect time (no DNS rebinding), and each redirect target is judged again.
  * Other capabilities (imports' product files) use this, never the transport directly.
  */
-export type DownloadResult =
-  | { ok: true; body: Buffer; contentType: string | null; filename: string | null; finalUrl: string }
-  | { ok: false; reason: string };
+export type DownloadResult = { ok: true; body: Buffer; contentType: string | null; filename: string | null; finalUrl: string } | { ok: false; reason: string };
 
 export interface DownloadOptions {
   url: string;
@@ -119,7 +117,11 @@ export async function downloadPublicFile(options: DownloadOptions): Promise<Down
         }
         continue;
       }
-      if (hop.tooLarge) return { ok: false, reason: `the file is larger than ${options.maxBytes >= 1024 * 1024 ? `${Math.floor(options.maxBytes / (1024 * 1024))} MB` : `${options.maxBytes} bytes`}` };
+      if (hop.tooLarge)
+        return {
+          ok: false,
+          reason: `the file is larger than ${options.maxBytes >= 1024 * 1024 ? `${Math.floor(options.maxBytes / (1024 * 1024))} MB` : `${options.maxBytes} bytes`}`,
+        };
       if (hop.status < 200 || hop.status >= 300) return { ok: false, reason: `the link answered ${hop.status}` };
       return { ok: true, body: hop.body!, contentType: hop.contentType, filename: filenameOf(hop.disposition), finalUrl: current };
     }

@@ -147,14 +147,21 @@ export async function claimAttempt(
 /** Gives a claim back when the attempt could not be made, so the redelivered message can. */
 export async function releaseClaim(store: Store, scope: Scope, id: string, attempt: number): Promise<void> {
   // Another attempt holding the claim now is fine: nothing to give back.
-  await onConditionFailed(store.update(deliveryKey(scope, id), { set: { claimUntil: 0 } }, { condition: 'claimedAttempt = :a', values: { ':a': attempt } }), () => undefined);
+  await onConditionFailed(
+    store.update(deliveryKey(scope, id), { set: { claimUntil: 0 } }, { condition: 'claimedAttempt = :a', values: { ':a': attempt } }),
+    () => undefined,
+  );
 }
 
 /** Stops a pending delivery whose endpoint went away or was turned off. */
 export async function cancelDelivery(store: Store, scope: Scope, id: string, updatedAt: string): Promise<void> {
   // A delivery that is no longer pending (done, failed, gone) stays as it is.
   await onConditionFailed(
-    store.update(deliveryKey(scope, id), { set: { status: 'canceled', nextAttemptAt: null, updatedAt } }, { mustExist: true, condition: '#st = :pending', names: { '#st': 'status' }, values: { ':pending': 'pending' } }),
+    store.update(
+      deliveryKey(scope, id),
+      { set: { status: 'canceled', nextAttemptAt: null, updatedAt } },
+      { mustExist: true, condition: '#st = :pending', names: { '#st': 'status' }, values: { ':pending': 'pending' } },
+    ),
     () => undefined,
   );
 }
@@ -237,11 +244,17 @@ interface StoredAttempt extends Omit<WebhookAttempt, 'requestHeaders' | 'finalUr
 
 function toStoredAttempt(attempt: WebhookAttempt): StoredAttempt {
   const { requestHeaders, finalUrl, ...rest } = attempt;
-  const compact = Object.keys(requestHeaders).length === 6 && requestHeaders['Content-Type'] === 'application/json' && requestHeaders[HEADER.event] === attempt.eventType && requestHeaders[HEADER.eventId] === attempt.eventId;
+  const compact =
+    Object.keys(requestHeaders).length === 6 &&
+    requestHeaders['Content-Type'] === 'application/json' &&
+    requestHeaders[HEADER.event] === attempt.eventType &&
+    requestHeaders[HEADER.eventId] === attempt.eventId;
   return {
     ...rest,
     ...(finalUrl !== attempt.url ? { finalUrl } : {}),
-    ...(compact ? { sig: { v2: requestHeaders[HEADER.signatureV2]!, v1: requestHeaders[HEADER.signatureV1]!, ts: requestHeaders[HEADER.timestamp]! } } : { requestHeaders }),
+    ...(compact
+      ? { sig: { v2: requestHeaders[HEADER.signatureV2]!, v1: requestHeaders[HEADER.signatureV1]!, ts: requestHeaders[HEADER.timestamp]! } }
+      : { requestHeaders }),
   };
 }
 
@@ -280,7 +293,13 @@ export interface AttemptFilters {
  * deliveries (one per endpoint, plus tests and redeliveries) and the entries they list; otherwise
  * the tenant's log is read in order, the other filters applied as it goes.
  */
-export async function listAttempts(store: Store, scope: Scope, filters: AttemptFilters, limit: number, after?: string): Promise<{ items: WebhookAttempt[]; hasMore: boolean }> {
+export async function listAttempts(
+  store: Store,
+  scope: Scope,
+  filters: AttemptFilters,
+  limit: number,
+  after?: string,
+): Promise<{ items: WebhookAttempt[]; hasMore: boolean }> {
   if (filters.eventId) return listAttemptsOfEvent(store, scope, { ...filters, eventId: filters.eventId }, limit, after);
   const conditions: string[] = [];
   const names: Record<string, string> = {};
@@ -320,7 +339,13 @@ async function listAttemptsOfEvent(store: Store, scope: Scope, filters: AttemptF
     entries = [...entries, ...legacy.filter((entry) => !ids.has(entry.id))];
   }
   const items = entries
-    .filter((e) => (!after || e.id < after) && (!filters.webhookId || e.webhookId === filters.webhookId) && (!filters.eventType || e.eventType === filters.eventType) && (!filters.status || e.status === filters.status))
+    .filter(
+      (e) =>
+        (!after || e.id < after) &&
+        (!filters.webhookId || e.webhookId === filters.webhookId) &&
+        (!filters.eventType || e.eventType === filters.eventType) &&
+        (!filters.status || e.status === filters.status),
+    )
     .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
     .map(fromStoredAttempt);
   return { items: items.slice(0, limit), hasMore: items.length > limit };
@@ -349,4 +374,5 @@ export async function deliveriesMentioningPage(store: Store, scope: Scope, needl
   return { items: page.items, cursor: page.cursor };
 }
 
-export const deliveryBodyRewrite = (store: Store, scope: Scope, id: string, body: string) => store.update(deliveryKey(scope, id), { set: { body } }, { mustExist: true });
+export const deliveryBodyRewrite = (store: Store, scope: Scope, id: string, body: string) =>
+  store.update(deliveryKey(scope, id), { set: { body } }, { mustExist: true });

@@ -27,14 +27,20 @@ export const createWebhookBody = z.object({
   active: z.optional(z.boolean()),
 });
 
-export const updateWebhookBody = z.object({
+export const updateWebhookBody = z
+  .object({
     url: z.optional(z.string().check(z.minLength(1))),
     events: z.optional(eventsField),
     description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
     active: z.optional(z.boolean()),
-  }).check(z.refine((body) => Object.values(body).some((v) => v !== undefined), { message: 'nothing to change: give url, events, description or active' }));
+  })
+  .check(z.refine((body) => Object.values(body).some((v) => v !== undefined), { message: 'nothing to change: give url, events, description or active' }));
 
-export const testWebhookBody = z.optional(z.object({ type: z.optional(z.string().check(z.minLength(1))).check(z.describe('Event type of the test delivery; defaults to one the endpoint subscribes to')) }));
+export const testWebhookBody = z.optional(
+  z.object({
+    type: z.optional(z.string().check(z.minLength(1))).check(z.describe('Event type of the test delivery; defaults to one the endpoint subscribes to')),
+  }),
+);
 
 export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 
@@ -79,7 +85,9 @@ export const deliveredQuery = z.object({
   status: z.optional(z.enum(['success', 'failed'])),
   limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
   after: z.optional(z.string().check(z.regex(/^[0-9a-f]{24}$/, 'after must be the id of a delivery log entry'))),
-  cursor: z.optional(z.string().check(z.regex(/^[0-9a-f]{24}$/, 'cursor must be the nextCursor of a page of the delivery log'))).check(z.describe('nextCursor of the previous page (same as after)')),
+  cursor: z
+    .optional(z.string().check(z.regex(/^[0-9a-f]{24}$/, 'cursor must be the nextCursor of a page of the delivery log')))
+    .check(z.describe('nextCursor of the previous page (same as after)')),
 });
 
 export const deliveredListSchema = z.object({

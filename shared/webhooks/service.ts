@@ -83,7 +83,11 @@ export async function getWebhook(ctx: OperationContext, id: string) {
   return publicEndpoint(await mustGet(ctx, ctx.scope, id));
 }
 
-export async function updateWebhook(ctx: OperationContext, id: string, input: { url?: string; events?: string[]; description?: string | null; active?: boolean }) {
+export async function updateWebhook(
+  ctx: OperationContext,
+  id: string,
+  input: { url?: string; events?: string[]; description?: string | null; active?: boolean },
+) {
   const change: Partial<WebhookEndpoint> = { updatedAt: ctx.clock.now().toISOString() };
   if (input.url !== undefined) change.url = validUrl(ctx, input.url);
   if (input.events !== undefined) change.events = validEvents(input.events);
@@ -123,20 +127,36 @@ export async function sendTestDelivery(ctx: OperationContext, id: string, input:
   const endpoint = await mustGet(ctx, ctx.scope, id);
   mustBeActive(endpoint);
   let type = input?.type;
-  if (type !== undefined && !isKnownEventType(type)) throw badRequest(`type: "${type}" is not a known event type`, { field: 'type', code: 'UNKNOWN_EVENT_TYPE' });
+  if (type !== undefined && !isKnownEventType(type))
+    throw badRequest(`type: "${type}" is not a known event type`, { field: 'type', code: 'UNKNOWN_EVENT_TYPE' });
   const sampled = new Set(typesWithSamples());
   type ??= endpoint.events.find((t) => sampled.has(t)) ?? 'order.completed';
   const data = sampleEventData(type, ctx.clock, ctx.config.PUBLIC_BASE_URL ?? ctx.request.baseUrl);
-  if (!data) throw badRequest(`type: "${type}" is not emitted by this deployment, so it has no sample; choose one of ${[...sampled].join(', ')}`, { field: 'type', code: 'NO_SAMPLE_FOR_TYPE' });
+  if (!data)
+    throw badRequest(`type: "${type}" is not emitted by this deployment, so it has no sample; choose one of ${[...sampled].join(', ')}`, {
+      field: 'type',
+      code: 'NO_SAMPLE_FOR_TYPE',
+    });
   const event = { id: objectId(ctx.clock), type, created: Math.floor(ctx.clock.nowMs() / 1000), data };
   const body = buildDeliveryBody(event, endpoint.id, { test: true });
-  const delivery = newDelivery(ctx, { id: `${event.id}_${endpoint.id}`, webhookId: endpoint.id, eventId: event.id, eventType: type, body, test: true, redelivery: false });
+  const delivery = newDelivery(ctx, {
+    id: `${event.id}_${endpoint.id}`,
+    webhookId: endpoint.id,
+    eventId: event.id,
+    eventType: type,
+    body,
+    test: true,
+    redelivery: false,
+  });
   await repo.createDelivery(ctx.store, ctx.scope, delivery);
   await enqueueDelivery(ctx, ctx.scope, delivery);
   return { deliveryId: delivery.id, webhookId: endpoint.id, eventId: event.id, type, test: true };
 }
 
-export async function listDeliveredWebhooks(ctx: OperationContext, query: { webhookId?: string; eventId?: string; eventType?: string; status?: 'success' | 'failed'; limit: number; after?: string; cursor?: string }) {
+export async function listDeliveredWebhooks(
+  ctx: OperationContext,
+  query: { webhookId?: string; eventId?: string; eventType?: string; status?: 'success' | 'failed'; limit: number; after?: string; cursor?: string },
+) {
   const { limit, after, cursor, ...filters } = query;
   const page = await repo.listAttempts(ctx.store, ctx.scope, filters, limit, cursor ?? after);
   const next = page.hasMore ? page.items[page.items.length - 1]!.id : null;

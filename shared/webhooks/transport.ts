@@ -42,7 +42,11 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * DNS-rebinding window. The Host header and TLS server name stay the original host name.
  */
 /** The system resolver's shape (dns.lookup with `all: true`); replaceable to test the guard. */
-export type Resolver = (hostname: string, options: { all: true; family: number; hints?: number }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: { all: true; family: number; hints?: number },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 const systemResolver: Resolver = (hostname, options, callback) => dnsLookup(hostname, options, callback);
 
@@ -87,14 +91,27 @@ function agentFor(protocol: string, policy: UrlPolicy): HttpAgent {
   const key = `${protocol}|${policy.allowLoopback ? 'loopback' : 'public'}`;
   let agent = agents.get(key);
   if (!agent) {
-    const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_RECEIVER, maxFreeSockets: MAX_SOCKETS_PER_RECEIVER, timeout: 4000, scheduling: 'lifo' as const };
+    const options = {
+      keepAlive: true,
+      maxSockets: MAX_SOCKETS_PER_RECEIVER,
+      maxFreeSockets: MAX_SOCKETS_PER_RECEIVER,
+      timeout: 4000,
+      scheduling: 'lifo' as const,
+    };
     agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
     agents.set(key, agent);
   }
   return agent;
 }
 
-async function postOnce(url: URL, body: string, headers: Record<string, string>, policy: UrlPolicy, deadline: { signal: AbortSignal }, resolver?: Resolver): Promise<HopAnswer> {
+async function postOnce(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  policy: UrlPolicy,
+  deadline: { signal: AbortSignal },
+  resolver?: Resolver,
+): Promise<HopAnswer> {
   // An injected resolver (tests of the guard) always dials anew: a pooled socket skips the lookup.
   const pooled = !resolver;
   try {
@@ -106,7 +123,15 @@ async function postOnce(url: URL, body: string, headers: Record<string, string>,
   }
 }
 
-function postOn(agent: HttpAgent | false, url: URL, body: string, headers: Record<string, string>, policy: UrlPolicy, deadline: { signal: AbortSignal }, resolver?: Resolver): Promise<HopAnswer> {
+function postOn(
+  agent: HttpAgent | false,
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  policy: UrlPolicy,
+  deadline: { signal: AbortSignal },
+  resolver?: Resolver,
+): Promise<HopAnswer> {
   return new Promise((resolve, reject) => {
     const options: RequestOptions = {
       method: 'POST',
@@ -175,20 +200,34 @@ export async function attemptDelivery(input: {
   try {
     for (;;) {
       const verdict = checkWebhookUrl(current, input.policy);
-      if (!verdict.ok) return done({ outcome: 'fail', statusCode: null, error: redirects ? `redirect refused: ${verdict.reason}` : verdict.reason, responseBodyExcerpt: null });
+      if (!verdict.ok)
+        return done({
+          outcome: 'fail',
+          statusCode: null,
+          error: redirects ? `redirect refused: ${verdict.reason}` : verdict.reason,
+          responseBodyExcerpt: null,
+        });
       let answer: HopAnswer;
       try {
         answer = await postOnce(verdict.url, input.body, input.headers, input.policy, { signal: controller.signal }, input.resolver);
       } catch (error) {
-        if (controller.signal.aborted) return done({ outcome: 'timeout', statusCode: null, error: `timed out: no answer within ${timeoutMs / 1000} s`, responseBodyExcerpt: null });
+        if (controller.signal.aborted)
+          return done({ outcome: 'timeout', statusCode: null, error: `timed out: no answer within ${timeoutMs / 1000} s`, responseBodyExcerpt: null });
         if (error instanceof BlockedAddressError) return done({ outcome: 'fail', statusCode: null, error: error.message, responseBodyExcerpt: null });
         const code = errorCode(error);
-        return done({ outcome: 'retry', statusCode: null, error: `connection failed${code ? ` (${code})` : ''}: ${(error as Error).message}`, responseBodyExcerpt: null });
+        return done({
+          outcome: 'retry',
+          statusCode: null,
+          error: `connection failed${code ? ` (${code})` : ''}: ${(error as Error).message}`,
+          responseBodyExcerpt: null,
+        });
       }
       const { statusCode, excerpt } = answer;
       if (statusCode === 307 || statusCode === 308) {
-        if (!answer.location) return done({ outcome: 'fail', statusCode, error: `redirect ${statusCode} without a Location header`, responseBodyExcerpt: excerpt });
-        if (redirects >= MAX_REDIRECTS) return done({ outcome: 'fail', statusCode, error: `more than ${MAX_REDIRECTS} redirects`, responseBodyExcerpt: excerpt });
+        if (!answer.location)
+          return done({ outcome: 'fail', statusCode, error: `redirect ${statusCode} without a Location header`, responseBodyExcerpt: excerpt });
+        if (redirects >= MAX_REDIRECTS)
+          return done({ outcome: 'fail', statusCode, error: `more than ${MAX_REDIRECTS} redirects`, responseBodyExcerpt: excerpt });
         redirects++;
         try {
           current = new URL(answer.location, current).toString();
@@ -198,8 +237,10 @@ export async function attemptDelivery(input: {
         continue;
       }
       if (statusCode >= 200 && statusCode < 300) return done({ outcome: 'success', statusCode, error: null, responseBodyExcerpt: excerpt });
-      if (statusCode >= 500 || statusCode === 429) return done({ outcome: 'retry', statusCode, error: `endpoint answered ${statusCode}`, responseBodyExcerpt: excerpt });
-      if (statusCode >= 300 && statusCode < 400) return done({ outcome: 'fail', statusCode, error: `redirect ${statusCode} is not followed (only 307 and 308 are)`, responseBodyExcerpt: excerpt });
+      if (statusCode >= 500 || statusCode === 429)
+        return done({ outcome: 'retry', statusCode, error: `endpoint answered ${statusCode}`, responseBodyExcerpt: excerpt });
+      if (statusCode >= 300 && statusCode < 400)
+        return done({ outcome: 'fail', statusCode, error: `redirect ${statusCode} is not followed (only 307 and 308 are)`, responseBodyExcerpt: excerpt });
       return done({ outcome: 'fail', statusCode, error: `endpoint answered ${statusCode}`, responseBodyExcerpt: excerpt });
     }
   } finally {

@@ -24,7 +24,10 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlVerdict {
   const verdict = judgeUrl(raw, policy);
   // A developer pointing an endpoint at their laptop learns how the local runtime allows it.
   if (!verdict.ok && !policy.allowLoopback && LOOPBACK_HOSTS.has(hostOf(raw))) {
-    return { ok: false, reason: `${verdict.reason} (the local runtime delivers to http://127.0.0.1, [::1] and localhost when started with WEBHOOK_ALLOW_LOOPBACK=1)` };
+    return {
+      ok: false,
+      reason: `${verdict.reason} (the local runtime delivers to http://127.0.0.1, [::1] and localhost when started with WEBHOOK_ALLOW_LOOPBACK=1)`,
+    };
   }
   return verdict;
 }

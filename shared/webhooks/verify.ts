@@ -22,9 +22,7 @@ export interface VerifyWebhookInput {
   allowLegacy?: boolean;
 }
 
-export type VerifyWebhookResult =
-  | { ok: true; version: 'v2' | 'v1'; timestamp: number; eventId?: string; eventType?: string }
-  | { ok: false; reason: string };
+export type VerifyWebhookResult = { ok: true; version: 'v2' | 'v1'; timestamp: number; eventId?: string; eventType?: string } | { ok: false; reason: string };
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 

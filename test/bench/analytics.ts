@@ -18,9 +18,19 @@ export async function benchAnalytics(options: { sales?: number } = {}) {
   const total = options.sales ?? Number(process.env.BENCH_ANALYTICS_SALES ?? 100_000);
   const ownDynamo = process.env.BENCH_DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal();
   const endpoint = process.env.BENCH_DYNAMODB_ENDPOINT ?? ownDynamo!.endpoint;
-  const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: endpoint, tableName: `bench_analytics_${randomHex(6)}`, env: { RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: endpoint,
+    tableName: `bench_analytics_${randomHex(6)}`,
+    env: { RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
   const call = async (method: string, path: string, body?: unknown, key?: string) => {
-    const res = await fetch(`${runtime.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${runtime.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : {};
@@ -56,8 +66,14 @@ export async function benchAnalytics(options: { sales?: number } = {}) {
       if (date >= last30) salesIn30++;
     }
     const started = performance.now();
-    await deps.store.batchPut([...items.values()].map((it) => analyticsDayEntity.item(analyticsDayEntity.declaration.key(scope, it.shard, it.date), { date: it.date, ...it.counters })));
-    await deps.store.batchPut(Array.from({ length: WRITE_SHARDS }, (_, shard) => analyticsRecurringEntity.item(analyticsRecurringEntity.declaration.key(scope, shard), { [mrrField('USD')]: 125_000, [ACTIVE_SUBSCRIBERS]: 100 })));
+    await deps.store.batchPut(
+      [...items.values()].map((it) => analyticsDayEntity.item(analyticsDayEntity.declaration.key(scope, it.shard, it.date), { date: it.date, ...it.counters })),
+    );
+    await deps.store.batchPut(
+      Array.from({ length: WRITE_SHARDS }, (_, shard) =>
+        analyticsRecurringEntity.item(analyticsRecurringEntity.declaration.key(scope, shard), { [mrrField('USD')]: 125_000, [ACTIVE_SUBSCRIBERS]: 100 }),
+      ),
+    );
     const seedMs = performance.now() - started;
 
     const to = dayOf(new Date(nowMs));
@@ -73,10 +89,16 @@ export async function benchAnalytics(options: { sales?: number } = {}) {
         const answer = await call('GET', `/analytics/summary?from=${from}&to=${to}`, undefined, key);
         const ms = performance.now() - t;
         runs.push({ ms, rcu: (await capacity()).read - before.read });
-        if (expectSales !== undefined && answer.totals.sales !== expectSales) throw new Error(`summary counted ${answer.totals.sales} sales, ${expectSales} were written`);
+        if (expectSales !== undefined && answer.totals.sales !== expectSales)
+          throw new Error(`summary counted ${answer.totals.sales} sales, ${expectSales} were written`);
       }
       const warm = runs.slice(1);
-      return { coldMs: round(runs[0]!.ms), warmMedianMs: round(median(warm.map((x) => x.ms))), warmMaxMs: round(Math.max(...warm.map((x) => x.ms))), rcu: round(median(runs.map((x) => x.rcu)), 2) };
+      return {
+        coldMs: round(runs[0]!.ms),
+        warmMedianMs: round(median(warm.map((x) => x.ms))),
+        warmMaxMs: round(Math.max(...warm.map((x) => x.ms))),
+        rcu: round(median(runs.map((x) => x.rcu)), 2),
+      };
     };
     const home = await measureRange(last30, salesIn30);
     const year = await measureRange(dayOf(new Date(nowMs - 365 * 86_400_000)), total);

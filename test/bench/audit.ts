@@ -18,9 +18,18 @@ import { withCapacityMeter, type CapacityMeter } from '../../shared/store/capaci
  */
 export async function benchAudit(options: { writes?: number } = {}) {
   const writes = options.writes ?? Number(process.env.BENCH_AUDIT_WRITES ?? 20);
-  const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT, tableName: `bench_audit_${randomHex(6)}` });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT,
+    tableName: `bench_audit_${randomHex(6)}`,
+  });
   try {
-    const created = await fetch(`${runtime.url}/_local/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'volume' }) });
+    const created = await fetch(`${runtime.url}/_local/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ plan: 'volume' }),
+    });
     const account = (await created.json()) as { accountId: string };
     const scope = { accountId: account.accountId, mode: 'test' as const };
     const ctx: OperationContext = {
@@ -42,7 +51,9 @@ export async function benchAudit(options: { writes?: number } = {}) {
       {
         name: 'deleteProduct',
         raw: async (i, audited) => {
-          const made = (await executeOperation(operation('createProduct'), ctx, { params: {}, query: {}, body: { name: `Doomed ${audited ? 'a' : 'b'} ${i}`, price: 1 } })).body as { _id: string };
+          const made = (
+            await executeOperation(operation('createProduct'), ctx, { params: {}, query: {}, body: { name: `Doomed ${audited ? 'a' : 'b'} ${i}`, price: 1 } })
+          ).body as { _id: string };
           return { params: { id: made._id }, body: {} };
         },
       },

@@ -5,7 +5,7 @@ import { startLocalRuntime } from '../../shared/local/runtime';
 import type { OperationContext } from '../../shared/platform/context';
 import { randomHex } from '../../shared/platform/ids';
 import { receiveNotification } from '../../shared/processor/ingress';
-import { SandboxProcessor } from '../../shared/adapters/processor-sandbox/sandbox';
+import type { SandboxProcessor } from '../../shared/adapters/processor-sandbox/sandbox';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/adapters/processor-sandbox/signing';
 import { withCapacityMeter, type CapacityMeter } from '../../shared/store/capacity';
 import { keys } from '../../shared/store/keys';
@@ -21,11 +21,22 @@ const percentile = (values: number[], p: number) => {
  * per step (read + write units) comes from direct service calls inside a capacity meter: session
  * creation, the sandbox's payment, and the ingress applying checkout.completed.
  */
-export async function benchCheckout(options: { purchases?: number } = {}): Promise<{ checkoutToSaleMs: { p50: number; p99: number }; capacityPerStep: Record<string, number> }> {
+export async function benchCheckout(
+  options: { purchases?: number } = {},
+): Promise<{ checkoutToSaleMs: { p50: number; p99: number }; capacityPerStep: Record<string, number> }> {
   const purchases = options.purchases ?? 20;
-  const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT, tableName: `bench_co_${randomHex(6)}` });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT,
+    tableName: `bench_co_${randomHex(6)}`,
+  });
   const post = async (path: string, body: unknown, key?: string) => {
-    const res = await fetch(`${runtime.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: JSON.stringify(body) });
+    const res = await fetch(`${runtime.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify(body),
+    });
     if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<Record<string, any>>;
   };
@@ -35,7 +46,11 @@ export async function benchCheckout(options: { purchases?: number } = {}): Promi
     const timings: number[] = [];
     for (let i = 0; i < purchases; i++) {
       const started = performance.now();
-      const session = await post('/checkout/sessions', { productId: product._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' }, account.testKey);
+      const session = await post(
+        '/checkout/sessions',
+        { productId: product._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' },
+        account.testKey,
+      );
       const paid = await post(`/_local/checkout/${session.id}/pay`, { email: `bench${i}@example.com` });
       if (!paid.saleId) throw new Error('no sale recorded');
       timings.push(performance.now() - started);
@@ -56,14 +71,18 @@ export async function benchCheckout(options: { purchases?: number } = {}): Promi
     };
     let sessionId = '';
     const createUnits = await meter(async () => {
-      sessionId = (await createCheckoutSession(ctx, { productId: product._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' })).id;
+      sessionId = (
+        await createCheckoutSession(ctx, { productId: product._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' })
+      ).id;
     });
     const located = await runtime.deps.store.get<{ processorCheckoutId: string }>(keys.capability('checkout-session', sessionId));
     const sandbox = runtime.deps.ports.processor as SandboxProcessor;
     const payUnits = await meter(() => sandbox.payCheckout(located!.processorCheckoutId, { buyer: { email: 'capacity@example.com' } }));
     // The ingress step on a notification of its own, so the queued delivery of the one above
     // cannot apply it first.
-    const second = (await createCheckoutSession(ctx, { productId: product._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' })).id;
+    const second = (
+      await createCheckoutSession(ctx, { productId: product._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' })
+    ).id;
     const body = JSON.stringify({
       id: `ntf_bench${randomHex(8)}`,
       type: 'checkout.completed',
@@ -81,7 +100,15 @@ export async function benchCheckout(options: { purchases?: number } = {}): Promi
       },
     });
     const ingressUnits = await meter(() =>
-      receiveNotification(runtime.deps, { rawBody: body, headers: { [SIGNATURE_HEADER]: sign(SANDBOX_NOTIFICATION_SECRET, Math.floor(runtime.clock.nowMs() / 1000), body) }, baseUrl: runtime.url }, JSON.parse(body)),
+      receiveNotification(
+        runtime.deps,
+        {
+          rawBody: body,
+          headers: { [SIGNATURE_HEADER]: sign(SANDBOX_NOTIFICATION_SECRET, Math.floor(runtime.clock.nowMs() / 1000), body) },
+          baseUrl: runtime.url,
+        },
+        JSON.parse(body),
+      ),
     );
     await runtime.settle();
     return {

@@ -13,9 +13,18 @@ import { randomHex } from '../../shared/platform/ids';
  */
 export async function benchEmail(options: { contacts?: number; timeoutMs?: number } = {}) {
   const total = options.contacts ?? 2000;
-  const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT, tableName: `bench_mail_${randomHex(6)}` });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT,
+    tableName: `bench_mail_${randomHex(6)}`,
+  });
   const call = async (method: string, path: string, body?: unknown, key?: string) => {
-    const res = await fetch(`${runtime.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${runtime.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : {};
@@ -24,14 +33,20 @@ export async function benchEmail(options: { contacts?: number; timeoutMs?: numbe
     const account = await call('POST', '/_local/accounts', { plan: 'volume' });
     const scope = { accountId: account.accountId as string, mode: 'test' as const };
     const emails = Array.from({ length: total }, (_, i) => `b${String(i).padStart(5, '0')}@bench.example.com`);
-    for (let i = 0; i < emails.length; i += 25) await Promise.all(emails.slice(i, i + 25).map((email) => upsertContact(runtime.deps, scope, { email, source: 'import' })));
+    for (let i = 0; i < emails.length; i += 25)
+      await Promise.all(emails.slice(i, i + 25).map((email) => upsertContact(runtime.deps, scope, { email, source: 'import' })));
 
     // Warm-up: a small post (templates, clients, code paths), not counted.
     const warm = await call('POST', '/newsletters/posts', { subject: 'Warm-up', text: 'Hello', tag: 'nobody' }, account.testKey);
     await call('POST', `/newsletters/posts/${warm._id}/send`, undefined, account.testKey).catch(() => undefined);
     await call('POST', '/_local/settle', {});
 
-    const post = await call('POST', '/newsletters/posts', { subject: 'Bench', text: 'Hello {{name}}, a short newsletter with one link: https://example.com/a' }, account.testKey);
+    const post = await call(
+      'POST',
+      '/newsletters/posts',
+      { subject: 'Bench', text: 'Hello {{name}}, a short newsletter with one link: https://example.com/a' },
+      account.testKey,
+    );
     await call('POST', '/_local/settle', {});
     const before = (await call('GET', '/_local/capacity')) as { read: number; write: number };
     const started = performance.now();
@@ -44,12 +59,20 @@ export async function benchEmail(options: { contacts?: number; timeoutMs?: numbe
 
     // Floor: bare BatchWriteItem of 25 one-KiB-less items, the cheapest write per recipient there is.
     const { BatchWriteItemCommand, DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-    const client = new DynamoDBClient({ region: 'us-east-1', endpoint: process.env.BENCH_DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const client = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: process.env.BENCH_DYNAMODB_ENDPOINT,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     const floorItems = total;
     const floorWrite = async (offset: number) =>
       client.send(
         new BatchWriteItemCommand({
-          RequestItems: { [runtime.tableName]: Array.from({ length: 25 }, (_, j) => ({ PutRequest: { Item: { PK: { S: `FLOOR#${offset}` }, SK: { S: `R#${j}` }, email: { S: `f${offset}-${j}@bench.example.com` } } } })) },
+          RequestItems: {
+            [runtime.tableName]: Array.from({ length: 25 }, (_, j) => ({
+              PutRequest: { Item: { PK: { S: `FLOOR#${offset}` }, SK: { S: `R#${j}` }, email: { S: `f${offset}-${j}@bench.example.com` } } },
+            })),
+          },
         }),
       );
     for (let i = 0; i < 10; i++) await floorWrite(-i - 1);

@@ -19,9 +19,12 @@ const { endpoint, table, getKey, queryPk, item } = JSON.parse(process.argv[2]!) 
   queryPk: string;
   item: Record<string, unknown>;
 };
-const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }), {
-  marshallOptions: { removeUndefinedValues: true },
-});
+const client = DynamoDBDocumentClient.from(
+  new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  {
+    marshallOptions: { removeUndefinedValues: true },
+  },
+);
 
 let n = 0;
 const copy = (sk: string) => ({ ...item, PK: 'FLOOR#writes', SK: sk, GSI1PK: undefined, GSI1SK: undefined, GSI2PK: undefined, GSI2SK: undefined });
@@ -30,7 +33,17 @@ const routes: Record<string, () => Promise<unknown>> = {
   '/noop': async () => ({ ok: true }),
   '/get': async () => (await client.send(new GetCommand({ TableName: table, Key: getKey }))).Item,
   '/query20': async () =>
-    (await client.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': queryPk }, Limit: 20, ScanIndexForward: false }))).Items,
+    (
+      await client.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': queryPk },
+          Limit: 20,
+          ScanIndexForward: false,
+        }),
+      )
+    ).Items,
   '/put': async () => client.send(new PutCommand({ TableName: table, Item: copy(`p${process.pid}-${n++}`), ConditionExpression: 'attribute_not_exists(PK)' })),
   '/transact': async () =>
     client.send(

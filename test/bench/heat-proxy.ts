@@ -64,7 +64,13 @@ function writtenKeys(operation: string, body: Record<string, any>): Written[] {
     case 'DeleteItem':
       return [{ key: body.Key, transactional: false }];
     case 'BatchWriteItem':
-      return Object.values(body.RequestItems as Record<string, any[]>).flat().map((request) => request.PutRequest ? { key: keyOf(request.PutRequest.Item), item: request.PutRequest.Item, transactional: false } : { key: request.DeleteRequest.Key, transactional: false });
+      return Object.values(body.RequestItems as Record<string, any[]>)
+        .flat()
+        .map((request) =>
+          request.PutRequest
+            ? { key: keyOf(request.PutRequest.Item), item: request.PutRequest.Item, transactional: false }
+            : { key: request.DeleteRequest.Key, transactional: false },
+        );
     case 'TransactWriteItems':
       return (body.TransactItems as any[]).map((entry) => {
         if (entry.Put) return { key: keyOf(entry.Put.Item), item: entry.Put.Item, transactional: true };
@@ -89,7 +95,9 @@ export async function startHeatProxy(target: string): Promise<HeatProxy> {
     for (let i = 0; i < unique.length; i += 100) {
       let pending: Item[] | undefined = unique.slice(i, i + 100);
       while (pending?.length) {
-        const out: BatchGetItemCommandOutput = await reader.send(new BatchGetItemCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
+        const out: BatchGetItemCommandOutput = await reader.send(
+          new BatchGetItemCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+        );
         for (const item of out.Responses?.[tableName] ?? []) found.set(id(item), item);
         pending = out.UnprocessedKeys?.[tableName]?.Keys;
       }
@@ -138,7 +146,8 @@ export async function startHeatProxy(target: string): Promise<HeatProxy> {
       written = [];
     }
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) if (name !== 'host' && name !== 'content-length' && typeof value === 'string') headers[name] = value;
+    for (const [name, value] of Object.entries(request.headers))
+      if (name !== 'host' && name !== 'content-length' && typeof value === 'string') headers[name] = value;
     try {
       const answer = await fetch(`${target}${request.url ?? '/'}`, { method: request.method, headers, body: raw.length ? raw : undefined });
       const text = Buffer.from(await answer.arrayBuffer());
@@ -146,7 +155,11 @@ export async function startHeatProxy(target: string): Promise<HeatProxy> {
         const succeeded = answer.status === 200;
         let done = written;
         if (succeeded && operation === 'BatchWriteItem') {
-          const left = new Set(Object.values((JSON.parse(text.toString('utf8')).UnprocessedItems ?? {}) as Record<string, any[]>).flat().map((r) => id(r.PutRequest ? keyOf(r.PutRequest.Item) : r.DeleteRequest.Key)));
+          const left = new Set(
+            Object.values((JSON.parse(text.toString('utf8')).UnprocessedItems ?? {}) as Record<string, any[]>)
+              .flat()
+              .map((r) => id(r.PutRequest ? keyOf(r.PutRequest.Item) : r.DeleteRequest.Key)),
+          );
           done = written.filter((w) => !left.has(id(w.key)));
         }
         settle(done, before, succeeded ? await images(done.map((w) => w.key)) : new Map(), succeeded);

@@ -15,10 +15,19 @@ const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocan
  * One autocannon run in its own Node process (so the load generator never shares an event loop
  * with the runtime under test), answering its JSON summary.
  */
-export function runLoad(options: { url: string; method?: string; headers?: Record<string, string>; body?: unknown; connections?: number; amount?: number; seconds?: number }): Promise<LoadFigures> {
+export function runLoad(options: {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  connections?: number;
+  amount?: number;
+  seconds?: number;
+}): Promise<LoadFigures> {
   const length = options.seconds !== undefined ? ['-d', String(options.seconds)] : ['-a', String(options.amount ?? 1000)];
   const args = [autocannonBin, '-j', '-c', String(options.connections ?? 16), ...length, '-t', '20', '-m', options.method ?? 'GET'];
-  for (const [name, value] of Object.entries({ ...(options.body ? { 'content-type': 'application/json' } : {}), ...(options.headers ?? {}) })) args.push('-H', `${name}=${value}`);
+  for (const [name, value] of Object.entries({ ...(options.body ? { 'content-type': 'application/json' } : {}), ...(options.headers ?? {}) }))
+    args.push('-H', `${name}=${value}`);
   if (options.body) args.push('-b', JSON.stringify(options.body));
   args.push(options.url);
   return new Promise((resolve, reject) => {

@@ -17,31 +17,47 @@ import { contactIdsByEmail } from '../../shared/audience/bulk';
  */
 export async function benchImports(options: { rows?: number } = {}) {
   const total = options.rows ?? Number(process.env.BENCH_IMPORT_ROWS ?? 50_000);
-  const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT, tableName: `bench_imp_${randomHex(6)}` });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT,
+    tableName: `bench_imp_${randomHex(6)}`,
+  });
   // DynamoDB calls by command over the run (the runtime runs in this process).
   const calls: Record<string, number> = {};
   const callMs: Record<string, number> = {};
   // DynamoDB Local reports no consumed capacity for BatchExecuteStatement: its statements (the
   // email claims, 1 WCU each on DynamoDB) are counted here and added to the reported figure.
   let statements = 0;
-  runtime.deps.store.client.middlewareStack.add((next, context) => async (args) => {
-    const name = String(context.commandName ?? 'unknown').replace(/Command$/, '');
-    calls[name] = (calls[name] ?? 0) + 1;
-    if (name === 'BatchExecuteStatement') statements += ((args.input as { Statements?: unknown[] }).Statements ?? []).length;
-    const started = performance.now();
-    try {
-      return await next(args);
-    } finally {
-      callMs[name] = (callMs[name] ?? 0) + performance.now() - started;
-    }
-  }, { step: 'initialize', name: 'benchCallCounter' });
+  runtime.deps.store.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const name = String(context.commandName ?? 'unknown').replace(/Command$/, '');
+      calls[name] = (calls[name] ?? 0) + 1;
+      if (name === 'BatchExecuteStatement') statements += ((args.input as { Statements?: unknown[] }).Statements ?? []).length;
+      const started = performance.now();
+      try {
+        return await next(args);
+      } finally {
+        callMs[name] = (callMs[name] ?? 0) + performance.now() - started;
+      }
+    },
+    { step: 'initialize', name: 'benchCallCounter' },
+  );
   const call = async (method: string, path: string, body?: unknown, key?: string, okStatuses = [504]) => {
-    const res = await fetch(`${runtime.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${runtime.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300 && !okStatuses.includes(res.status)) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
     return text ? JSON.parse(text) : {};
   };
-  const csvOf = (prefix: string, n: number) => ['Email,First Name,Status,Subscribed At', ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, '0')}@bench.example.com,Reader ${i},subscribed,2023-01-01`)].join('\n');
+  const csvOf = (prefix: string, n: number) =>
+    [
+      'Email,First Name,Status,Subscribed At',
+      ...Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, '0')}@bench.example.com,Reader ${i},subscribed,2023-01-01`),
+    ].join('\n');
   /** Until every file of the import is stored (a large file's rows are stored by the file worker). */
   const untilStored = async (key: string, id: string) => {
     for (;;) {
@@ -75,7 +91,12 @@ export async function benchImports(options: { rows?: number } = {}) {
     await runToEnd(key, warm._id);
 
     const uploadStart = performance.now();
-    const created = await call('POST', '/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 'subscribers.csv', csv: csvOf('b', total) }] }, key);
+    const created = await call(
+      'POST',
+      '/migrations',
+      { source: 'csv', files: [{ kind: 'subscribers', filename: 'subscribers.csv', csv: csvOf('b', total) }] },
+      key,
+    );
     const uploadSeconds = (performance.now() - uploadStart) / 1000;
     const fileStatus = created.files[0].status as string;
     await untilStored(key, created._id);
@@ -101,8 +122,13 @@ export async function benchImports(options: { rows?: number } = {}) {
     const seconds = (performance.now() - started) / 1000;
     const after = (await call('GET', '/_local/capacity')) as { read: number; write: number };
     const claimStatements = statements - statementsBefore;
-    const callsPer1000Rows = Object.fromEntries(Object.entries(calls).map(([name, n]) => [name, Math.round(((n - (callsBefore[name] ?? 0)) / total) * 1000 * 10) / 10]).filter(([, n]) => (n as number) > 0));
-    if (done.status !== 'completed' || done.progress.subscribers.created !== total) throw new Error(`import ended ${done.status} with ${JSON.stringify(done.progress.subscribers)}`);
+    const callsPer1000Rows = Object.fromEntries(
+      Object.entries(calls)
+        .map(([name, n]) => [name, Math.round(((n - (callsBefore[name] ?? 0)) / total) * 1000 * 10) / 10])
+        .filter(([, n]) => (n as number) > 0),
+    );
+    if (done.status !== 'completed' || done.progress.subscribers.created !== total)
+      throw new Error(`import ended ${done.status} with ${JSON.stringify(done.progress.subscribers)}`);
 
     // The floor, on the same DynamoDB Local right after the run: bare BatchWriteItem calls of 25
     // items, 8 in flight (as the run sends its puts), first of small plain items, then of copies of
@@ -114,22 +140,30 @@ export async function benchImports(options: { rows?: number } = {}) {
     const rowItems = contactWrites.create(scope, contact!).flatMap((op) => ('put' in op ? [op.put as Record<string, unknown>] : []));
     const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
     const doc = runtime.deps.store.client;
-    const copy = (item: Record<string, unknown>, n: number) => Object.fromEntries(Object.entries(item).map(([name, value]) => [name, /^(PK|SK|GSI\dSK)$/.test(name) ? `${String(value)}#F${n}` : value]));
+    const copy = (item: Record<string, unknown>, n: number) =>
+      Object.fromEntries(Object.entries(item).map(([name, value]) => [name, /^(PK|SK|GSI\dSK)$/.test(name) ? `${String(value)}#F${n}` : value]));
     let floorWcu = 0;
     const floorRun = async (items: number, make: (n: number) => Record<string, unknown>) => {
       const calls = Math.ceil(items / 25);
       floorWcu = 0;
       const send = async (call: number) => {
-        const out = await doc.send(new BatchWriteCommand({ ReturnConsumedCapacity: 'TOTAL', RequestItems: { [runtime.tableName]: Array.from({ length: 25 }, (_, j) => ({ PutRequest: { Item: make(call * 25 + j) } })) } }));
+        const out = await doc.send(
+          new BatchWriteCommand({
+            ReturnConsumedCapacity: 'TOTAL',
+            RequestItems: { [runtime.tableName]: Array.from({ length: 25 }, (_, j) => ({ PutRequest: { Item: make(call * 25 + j) } })) },
+          }),
+        );
         floorWcu += out.ConsumedCapacity?.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0) ?? 0;
       };
       for (let i = 0; i < 8; i++) await send(calls + i); // warm-up
       floorWcu = 0;
       let next = 0;
       const started = performance.now();
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        while (next < calls) await send(next++);
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < calls) await send(next++);
+        }),
+      );
       return (calls * 25) / ((performance.now() - started) / 1000);
     };
     const floorItems = Math.min(total, 5000) * rowItems.length;
@@ -161,7 +195,11 @@ export async function benchImports(options: { rows?: number } = {}) {
       ratioToCeiling: round(perSecond / ceiling),
       itemWritesPerSecondInRun: round((perSecond * (after.write - before.write)) / total, 1),
       dynamoCallsPer1000Rows: callsPer1000Rows,
-      dynamoMsPer1000Rows: Object.fromEntries(Object.entries(callMs).map(([name, ms]) => [name, Math.round(((ms - (msBefore[name] ?? 0)) / total) * 1000)]).filter(([, ms]) => (ms as number) > 0)),
+      dynamoMsPer1000Rows: Object.fromEntries(
+        Object.entries(callMs)
+          .map(([name, ms]) => [name, Math.round(((ms - (msBefore[name] ?? 0)) / total) * 1000)])
+          .filter(([, ms]) => (ms as number) > 0),
+      ),
       capacityPerRow: {
         read: round((after.read - before.read) / total, 3),
         writeReported: round((after.write - before.write) / total, 3),
@@ -182,8 +220,11 @@ export async function benchImports(options: { rows?: number } = {}) {
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  benchImports().then((result) => console.log(JSON.stringify(result, null, 2)), (error) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
+  benchImports().then(
+    (result) => console.log(JSON.stringify(result, null, 2)),
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
 }

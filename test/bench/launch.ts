@@ -25,7 +25,8 @@ interface Heat {
   ceilingPerSecond: number;
 }
 
-const label = (partition: string, accounts: string[]) => accounts.reduce((text, account, i) => text.replaceAll(account, `<account${i + 1}>`), partition).replace(/[0-9a-f]{24}/g, '<id>');
+const label = (partition: string, accounts: string[]) =>
+  accounts.reduce((text, account, i) => text.replaceAll(account, `<account${i + 1}>`), partition).replace(/[0-9a-f]{24}/g, '<id>');
 
 function summarize(units: Map<string, number>, events: number, accounts: string[]): Heat {
   const total = [...units.values()].reduce((a, b) => a + b, 0);
@@ -33,7 +34,11 @@ function summarize(units: Map<string, number>, events: number, accounts: string[
     .sort((a, b) => b[1] - a[1])
     .slice(0, 10)
     .map(([partition, n]) => ({ partition: label(partition, accounts), unitsPerEvent: Math.round((n / events) * 100) / 100 }));
-  return { perCheckout: Math.round((total / events) * 10) / 10, hottest, ceilingPerSecond: Math.round(PARTITION_WCU_PER_SECOND / (hottest[0]?.unitsPerEvent ?? 1)) };
+  return {
+    perCheckout: Math.round((total / events) * 10) / 10,
+    hottest,
+    ceilingPerSecond: Math.round(PARTITION_WCU_PER_SECOND / (hottest[0]?.unitsPerEvent ?? 1)),
+  };
 }
 
 async function pool(count: number, work: (i: number) => Promise<unknown>) {
@@ -47,7 +52,11 @@ async function pool(count: number, work: (i: number) => Promise<unknown>) {
 
 function client(runtime: LocalRuntime) {
   return async (method: string, path: string, body?: unknown, key?: string) => {
-    const res = await fetch(`${runtime.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${runtime.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : {};
@@ -61,7 +70,12 @@ async function openStore(runtime: LocalRuntime, receiverUrl: string) {
   const key = account.testKey as string;
   const product = await call('POST', '/products', { name: 'Launch course', price: 49 }, key);
   await call('POST', '/webhooks', { url: receiverUrl, events: ['order.completed', 'customer.created'] }, key);
-  await call('POST', '/newsletters/segments', { name: 'Buyers', definition: { match: 'all', groups: [{ match: 'all', rules: [{ type: 'spent', op: 'gt', amountCents: 0 }] }] }, smartTag: 'buyer' }, key);
+  await call(
+    'POST',
+    '/newsletters/segments',
+    { name: 'Buyers', definition: { match: 'all', groups: [{ match: 'all', rules: [{ type: 'spent', op: 'gt', amountCents: 0 }] }] }, smartTag: 'buyer' },
+    key,
+  );
   const link = await call('POST', '/sheets-sync/connect', undefined, key);
   const consent = await (await fetch(link.url)).text();
   const allow = /id="allow" href="([^"]+)"/.exec(consent)?.[1]?.replace(/&amp;/g, '&');
@@ -72,8 +86,19 @@ async function openStore(runtime: LocalRuntime, receiverUrl: string) {
 async function launch(runtime: LocalRuntime, store: { key: string; productId: string }, buyers: number, tag: string) {
   const call = client(runtime);
   await pool(buyers, async (i) => {
-    const session = await call('POST', '/checkout/sessions', { productId: store.productId, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' }, store.key);
-    await call('POST', `/_local/checkout/${session.id}/pay`, { email: `${tag}${i}@launch.example.com`, firstName: 'Ann', lastName: 'Lee', country: 'DE', marketingOptIn: true });
+    const session = await call(
+      'POST',
+      '/checkout/sessions',
+      { productId: store.productId, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' },
+      store.key,
+    );
+    await call('POST', `/_local/checkout/${session.id}/pay`, {
+      email: `${tag}${i}@launch.example.com`,
+      firstName: 'Ann',
+      lastName: 'Lee',
+      country: 'DE',
+      marketingOptIn: true,
+    });
   });
   await runtime.settle();
 }
@@ -89,7 +114,14 @@ export async function benchLaunch(options: { checkouts?: number; reports?: numbe
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: proxy.endpoint, tableName: `bench_launch_${randomHex(6)}`, allowLoopbackWebhooks: true, env: { RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: proxy.endpoint,
+    tableName: `bench_launch_${randomHex(6)}`,
+    allowLoopbackWebhooks: true,
+    env: { RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
   try {
     const first = await openStore(runtime, receiverUrl);
     const second = await openStore(runtime, receiverUrl);
@@ -108,10 +140,20 @@ export async function benchLaunch(options: { checkouts?: number; reports?: numbe
     // Usage reports: many subscribers of one account reporting at once.
     const call = client(runtime);
     const offer = await call('POST', '/subscriptions', { name: 'Metered', price: 10, frequency: 'monthly' }, first.key);
-    await call('PUT', `/subscriptions/${offer._id}/usage-pricing`, { seats: { enabled: false }, meters: [{ key: 'calls', name: 'Calls', unitPriceCents: 1, includedUnits: 1000 }] }, first.key);
+    await call(
+      'PUT',
+      `/subscriptions/${offer._id}/usage-pricing`,
+      { seats: { enabled: false }, meters: [{ key: 'calls', name: 'Calls', unitPriceCents: 1, includedUnits: 1000 }] },
+      first.key,
+    );
     const subscribers: string[] = [];
     for (let i = 0; i < 40; i++) {
-      const session = await call('POST', '/checkout/sessions', { productId: offer._id, successUrl: 'https://b.example.com/ok', cancelUrl: 'https://b.example.com/no' }, first.key);
+      const session = await call(
+        'POST',
+        '/checkout/sessions',
+        { productId: offer._id, successUrl: 'https://b.example.com/ok', cancelUrl: 'https://b.example.com/no' },
+        first.key,
+      );
       subscribers.push((await call('POST', `/_local/checkout/${session.id}/pay`, { email: `u${i}@launch.example.com` })).subscriberId);
     }
     await runtime.settle();
@@ -124,7 +166,10 @@ export async function benchLaunch(options: { checkouts?: number; reports?: numbe
     const result = {
       checkouts,
       checkout: { ...checkout, goalPerSecond: 1000, met: checkout.ceilingPerSecond >= 1000 },
-      sharedByAllAccounts: shared.map((p) => ({ partition: label(p, accounts), unitsPerCheckout: Math.round(((firstUnits.get(p) ?? 0) / checkouts) * 100) / 100 })),
+      sharedByAllAccounts: shared.map((p) => ({
+        partition: label(p, accounts),
+        unitsPerCheckout: Math.round(((firstUnits.get(p) ?? 0) / checkouts) * 100) / 100,
+      })),
       partiqlStatementsNotAttributed: partiql,
       usageReports: { reports, ...usage, goalPerSecond: 10_000, met: usage.ceilingPerSecond >= 10_000 },
     };
@@ -138,7 +183,12 @@ export async function benchLaunch(options: { checkouts?: number; reports?: numbe
   }
 }
 
-function printLaunch(result: { checkouts: number; checkout: Heat & { met: boolean }; sharedByAllAccounts: { partition: string; unitsPerCheckout: number }[]; usageReports: Heat & { met: boolean } }) {
+function printLaunch(result: {
+  checkouts: number;
+  checkout: Heat & { met: boolean };
+  sharedByAllAccounts: { partition: string; unitsPerCheckout: number }[];
+  usageReports: Heat & { met: boolean };
+}) {
   console.log(`\nPartition heat, launch of ${result.checkouts} checkouts (write units per checkout: ${result.checkout.perCheckout})`);
   console.table(result.checkout.hottest);
   console.log(`One account's launch ceiling: ${result.checkout.ceilingPerSecond} checkouts/s (goal 1,000: ${result.checkout.met ? 'met' : 'not met'})`);

@@ -27,15 +27,27 @@ export interface StepCapacity {
  * limiter's block reservations (one strong read and one write per block of tokens).
  */
 export const LIFECYCLE_MINIMUM: Record<string, StepMinimum> = {
-  'create product': { read: 1, write: 3, why: 'W: product, product.created event, team activity entry (3 items ≤ 1 KiB). R: the key and the account, once per container (cold cache)' },
+  'create product': {
+    read: 1,
+    write: 3,
+    why: 'W: product, product.created event, team activity entry (3 items ≤ 1 KiB). R: the key and the account, once per container (cold cache)',
+  },
   'create subscription offer': { read: 0, write: 2, why: 'W: offer, activity entry (offers emit no event). R: none (auth cached)' },
-  'checkout session': { read: 1, write: 4, why: 'W: session, its public locator, the processor\'s checkout (the sandbox stands in for Stripe\'s own record), activity entry. R: product, processor settings' },
+  'checkout session': {
+    read: 1,
+    write: 4,
+    why: "W: session, its public locator, the processor's checkout (the sandbox stands in for Stripe's own record), activity entry. R: product, processor settings",
+  },
   'pay one-time (sale, customer, events)': {
     read: 6,
     write: 24,
     why: 'W: processor payment, card, checkout, notification (4); ingress: processed marker, customer, email guard, sale (2 KiB), sale locator, payment pointer, receipt link, session, order.completed (2 KiB), payment event (13); notification delivered (1); contact, email guard, facts delta, marker (4); receipt marker and mail record (2 KiB) (3). R: session locator, session and notification and email guard strongly, product, receipt: account, mail settings, contact, sale',
   },
-  'refund in full': { read: 4, write: 9, why: 'W: processor payment and notification (2); marker, sale (2 KiB), refund event (4); notification delivered (1); survey order and marker (2). R: sale locator, sale, payment and notification and payment pointer strongly' },
+  'refund in full': {
+    read: 4,
+    write: 9,
+    why: 'W: processor payment and notification (2); marker, sale (2 KiB), refund event (4); notification delivered (1); survey order and marker (2). R: sale locator, sale, payment and notification and payment pointer strongly',
+  },
   'pay subscription (activation)': {
     read: 7.5,
     write: 41,
@@ -46,11 +58,27 @@ export const LIFECYCLE_MINIMUM: Record<string, StepMinimum> = {
     write: 28,
     why: 'W: processor membership, payment, notification (3); marker, subscriber (2 KiB), sale (2 KiB), sale locator, payment pointer, receipt link, customer, 4 events (7 units) (16); notification delivered (1); contact and facts delta and marker (3); retention record and marker (2); receipt marker and mail (3). R: subscriber locator, subscriber, membership, notification, membership pointer strongly, offer, customer, receipt (3 × 0.5)',
   },
-  'renewal failed (past_due)': { read: 5, write: 19, why: 'W: processor membership, notification (2); marker, subscriber (2 KiB), 4 events of 1–2 KiB (11); notification delivered (1); payment-failed mail marker and record (3); retention recovery record and marker (2). R: subscriber, membership, notification, membership pointer strongly, offer (0.5), mail (0.5)' },
+  'renewal failed (past_due)': {
+    read: 5,
+    write: 19,
+    why: 'W: processor membership, notification (2); marker, subscriber (2 KiB), 4 events of 1–2 KiB (11); notification delivered (1); payment-failed mail marker and record (3); retention recovery record and marker (2). R: subscriber, membership, notification, membership pointer strongly, offer (0.5), mail (0.5)',
+  },
   'retry paid (recovered)': { read: 7, write: 30, why: 'as a paid renewal (28), plus the recovery closed on the retention record and its marker (2)' },
-  pause: { read: 2.5, write: 5, why: 'W: processor membership, activity entry, subscriber (2 KiB), subscription.paused event. R: subscriber and processor membership strongly, processor settings' },
-  resume: { read: 2.5, write: 5, why: 'W: processor membership, activity entry, subscriber (2 KiB), event. R: subscriber and processor membership strongly, processor settings' },
-  'cancel at period end': { read: 2.5, write: 6, why: 'W: processor membership, activity entry, subscriber (2 KiB), event (2 KiB). R: subscriber and processor membership strongly, processor settings' },
+  pause: {
+    read: 2.5,
+    write: 5,
+    why: 'W: processor membership, activity entry, subscriber (2 KiB), subscription.paused event. R: subscriber and processor membership strongly, processor settings',
+  },
+  resume: {
+    read: 2.5,
+    write: 5,
+    why: 'W: processor membership, activity entry, subscriber (2 KiB), event. R: subscriber and processor membership strongly, processor settings',
+  },
+  'cancel at period end': {
+    read: 2.5,
+    write: 6,
+    why: 'W: processor membership, activity entry, subscriber (2 KiB), event (2 KiB). R: subscriber and processor membership strongly, processor settings',
+  },
   'read subscriber with payments': { read: 1, write: 0, why: 'R: the subscriber, one Query page of its payments (eventually consistent)' },
 };
 
@@ -64,7 +92,12 @@ const ratio = (measured: number, minimum: number) => (minimum > 0 ? Math.round((
  * `npx tsx test/bench/lifecycle.ts` (its own DynamoDB Local unless BENCH_DYNAMODB_ENDPOINT is set).
  */
 export async function benchLifecycle(): Promise<Record<string, StepCapacity>> {
-  const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT, tableName: `bench_lc_${randomHex(6)}` });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT,
+    tableName: `bench_lc_${randomHex(6)}`,
+  });
   const call = async (method: string, path: string, body?: unknown, key?: string) => {
     const res = await fetch(`${runtime.url}${path}`, {
       method,

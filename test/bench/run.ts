@@ -47,7 +47,9 @@ interface Case {
 }
 
 async function startFloor(options: { endpoint: string; table: string; getKey: Record<string, string>; queryPk: string; item: Record<string, unknown> }) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', new URL('./floor-server.ts', import.meta.url).pathname, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', new URL('./floor-server.ts', import.meta.url).pathname, JSON.stringify(options)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
@@ -73,7 +75,10 @@ const MEASURED_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
  * (its stream, its JIT) weighs on both alike. Time-based runs: a fixed request count made short
  * runs whose first second dominated.
  */
-async function measurePair(floor: Parameters<typeof runLoad>[0], target: Parameters<typeof runLoad>[0]): Promise<{ floor: LoadFigures[]; runs: LoadFigures[]; requests: number }> {
+async function measurePair(
+  floor: Parameters<typeof runLoad>[0],
+  target: Parameters<typeof runLoad>[0],
+): Promise<{ floor: LoadFigures[]; runs: LoadFigures[]; requests: number }> {
   await runLoad({ ...floor, seconds: WARMUP_SECONDS });
   const warm = await runLoad({ ...target, seconds: WARMUP_SECONDS });
   const pair = { floor: [] as LoadFigures[], runs: [] as LoadFigures[], requests: warm.requests };
@@ -88,9 +93,14 @@ async function measurePair(floor: Parameters<typeof runLoad>[0], target: Paramet
 
 /** A product that issues licence keys, bought once: the key a seller's app would validate. */
 async function paidLicenseKey(runtime: LocalRuntime, auth: Record<string, string>): Promise<string> {
-  const post = async (path: string, body: unknown, headers: Record<string, string> = auth) => (await fetch(`${runtime.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const post = async (path: string, body: unknown, headers: Record<string, string> = auth) =>
+    (await fetch(`${runtime.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
   const product = await post('/products', { name: 'Bench app', price: 20, licenseKeys: { enabled: true, activationLimit: 3 } });
-  const session = await post('/checkout/sessions', { productId: product._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+  const session = await post('/checkout/sessions', {
+    productId: product._id,
+    successUrl: 'https://shop.example.com/ok',
+    cancelUrl: 'https://shop.example.com/no',
+  });
   const paid = await post(`/_local/checkout/${session.id}/pay`, { email: 'bench-buyer@example.com' }, {});
   await post('/_local/settle', {}, {});
   const order = await (await fetch(`${runtime.url}/orders/${paid.saleId}`, { headers: auth })).json();
@@ -102,14 +112,24 @@ async function paidLicenseKey(runtime: LocalRuntime, auth: Record<string, string
 async function main() {
   const dynamo = await startDynamoDbLocal();
   // The real limit of 600 a minute would refuse the load; the limiter's cost is the same at any limit.
-  const runtime: LocalRuntime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: dynamo.endpoint, tableName: 'bench', env: { RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const runtime: LocalRuntime = await startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: dynamo.endpoint,
+    tableName: 'bench',
+    env: { RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
   const created = await (await fetch(`${runtime.url}/_local/accounts`, { method: 'POST', body: JSON.stringify({ plan: 'volume' }) })).json();
   const auth = { authorization: `Bearer ${created.testKey as string}` };
   const scope = { accountId: created.accountId as string, mode: 'test' as const };
   // A catalog of exactly one page, so the list reads what a client's page of 20 reads.
   let productId = '';
   for (let i = 0; i < PAGE; i++) {
-    const res = await fetch(`${runtime.url}/products`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Bench ebook ${i}`, price: 12.5 }) });
+    const res = await fetch(`${runtime.url}/products`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Bench ebook ${i}`, price: 12.5 }),
+    });
     if (res.status !== 201) throw new Error(`product creation failed: ${res.status} ${await res.text()}`);
     productId = (await res.json())._id;
   }
@@ -121,21 +141,62 @@ async function main() {
   const licenseKey = await paidLicenseKey(runtime, auth);
 
   const cases: Case[] = [
-    { name: 'GET /users/me', path: '/users/me', floor: 'get', goal: 1.2, minimum: { read: 0, write: 0, why: 'nothing: the key and account come from the per-container auth cache' } },
-    { name: 'GET /products/{id}', path: `/products/${productId}`, floor: 'get', goal: 1.5, throughputGoal: 0.6, minimum: { read: 0.5, write: 0, why: '1 eventually consistent read of a 1 KiB item' } },
-    { name: `GET /products (${PAGE})`, path: '/products', floor: 'query20', goal: 1.5, minimum: { read: round(Math.ceil((PAGE * itemKiB) / 4) / 2, 1), write: 0, why: `${PAGE} items × ${round(itemKiB)} KiB, eventually consistent` } },
-    { name: 'POST /products', method: 'POST', path: '/products', body: { name: 'Bench product', price: 9.99 }, floor: 'transact', minimum: { read: 0, write: 2, why: 'product + outbox event: 2 items × 1 KiB (AWS bills transactions ×2: 4 WCU; DynamoDB Local reports without the factor)' } },
+    {
+      name: 'GET /users/me',
+      path: '/users/me',
+      floor: 'get',
+      goal: 1.2,
+      minimum: { read: 0, write: 0, why: 'nothing: the key and account come from the per-container auth cache' },
+    },
+    {
+      name: 'GET /products/{id}',
+      path: `/products/${productId}`,
+      floor: 'get',
+      goal: 1.5,
+      throughputGoal: 0.6,
+      minimum: { read: 0.5, write: 0, why: '1 eventually consistent read of a 1 KiB item' },
+    },
+    {
+      name: `GET /products (${PAGE})`,
+      path: '/products',
+      floor: 'query20',
+      goal: 1.5,
+      minimum: { read: round(Math.ceil((PAGE * itemKiB) / 4) / 2, 1), write: 0, why: `${PAGE} items × ${round(itemKiB)} KiB, eventually consistent` },
+    },
+    {
+      name: 'POST /products',
+      method: 'POST',
+      path: '/products',
+      body: { name: 'Bench product', price: 9.99 },
+      floor: 'transact',
+      minimum: {
+        read: 0,
+        write: 2,
+        why: 'product + outbox event: 2 items × 1 KiB (AWS bills transactions ×2: 4 WCU; DynamoDB Local reports without the factor)',
+      },
+    },
     { name: 'GET /docs.json', path: '/docs.json', floor: 'noop', minimum: { read: 0, write: 0, why: 'no table access' } },
     // Hit at every start of a seller's app: one consistent read of the licence by its key's hash; the
     // per-address and per-key limits reserve blocks of tokens (a write per block, not per request).
-    { name: 'POST /licenses/validate', method: 'POST', path: '/licenses/validate', body: { key: licenseKey }, floor: 'get', goal: 1.5, minimum: { read: 1, write: 0, why: '1 strongly consistent read of a ~1 KiB licence (plus the rate limiter\'s block reservations)' } },
+    {
+      name: 'POST /licenses/validate',
+      method: 'POST',
+      path: '/licenses/validate',
+      body: { key: licenseKey },
+      floor: 'get',
+      goal: 1.5,
+      minimum: { read: 1, write: 0, why: "1 strongly consistent read of a ~1 KiB licence (plus the rate limiter's block reservations)" },
+    },
   ];
 
   const floors: Record<string, LoadFigures[]> = {};
   const results = [];
   for (const c of cases.filter((c) => wanted('api') && (!CASE || c.name.includes(CASE)))) {
     const before = { ...runtime.deps.store.totals };
-    const measured = await measurePair({ url: `${floor.url}/${c.floor}`, connections: CONCURRENCY }, { url: `${runtime.url}${c.path}`, method: c.method, headers: auth, body: c.body, connections: CONCURRENCY });
+    const measured = await measurePair(
+      { url: `${floor.url}/${c.floor}`, connections: CONCURRENCY },
+      { url: `${runtime.url}${c.path}`, method: c.method, headers: auth, body: c.body, connections: CONCURRENCY },
+    );
     const after = runtime.deps.store.totals;
     const runs = measured.runs;
     const f = measured.floor;
@@ -202,8 +263,17 @@ async function main() {
   }
   const functions = wanted('functions') ? await measureFunctions() : undefined;
 
-  console.log(`\nFloors (bare Node HTTP server, one bare SDK call per request, same DynamoDB Local and items; concurrency ${CONCURRENCY}, ${WARMUP_SECONDS} s warm-up, then ${MEASURED_SECONDS} s runs taken in turns with the case)`);
-  console.table(Object.entries(floors).map(([name, runs]) => ({ floor: name, 'p50 ms': runs.map((r) => r.p50).join(' / '), 'p99 ms': runs.map((r) => r.p99).join(' / '), 'req/s': runs.map((r) => r.rps).join(' / ') })));
+  console.log(
+    `\nFloors (bare Node HTTP server, one bare SDK call per request, same DynamoDB Local and items; concurrency ${CONCURRENCY}, ${WARMUP_SECONDS} s warm-up, then ${MEASURED_SECONDS} s runs taken in turns with the case)`,
+  );
+  console.table(
+    Object.entries(floors).map(([name, runs]) => ({
+      floor: name,
+      'p50 ms': runs.map((r) => r.p50).join(' / '),
+      'p99 ms': runs.map((r) => r.p99).join(' / '),
+      'req/s': runs.map((r) => r.rps).join(' / '),
+    })),
+  );
   console.log('API at the same load, beside its floor (ratio of the mean of the two repeats; goal from issue 18)');
   console.table(
     results.map((r) => ({
@@ -220,18 +290,45 @@ async function main() {
     })),
   );
   console.log('Capacity units per request (measured over the whole load, rate-limit blocks included) beside the minimum');
-  console.table(results.map((r) => ({ operation: r.operation, RCU: r.capacity.read, 'min RCU': r.minimum.read, WCU: r.capacity.write, 'min WCU': r.minimum.write, minimum: r.minimum.why })));
+  console.table(
+    results.map((r) => ({
+      operation: r.operation,
+      RCU: r.capacity.read,
+      'min RCU': r.minimum.read,
+      WCU: r.capacity.write,
+      'min WCU': r.minimum.write,
+      minimum: r.minimum.why,
+    })),
+  );
   if (functions) printFunctions(functions);
   const { capacityPerLifecycleStep, ...others } = extras as { capacityPerLifecycleStep?: Record<string, StepCapacity> };
   if (capacityPerLifecycleStep && !('error' in capacityPerLifecycleStep)) {
-    console.log('Capacity units per lifecycle step (the request and everything it sets off, until idle) beside the hand-computed minimum (docs/performance.md: why a step is above 1.5×)');
+    console.log(
+      'Capacity units per lifecycle step (the request and everything it sets off, until idle) beside the hand-computed minimum (docs/performance.md: why a step is above 1.5×)',
+    );
     console.table(lifecycleRows(capacityPerLifecycleStep));
   } else if (capacityPerLifecycleStep) console.log('capacityPerLifecycleStep', capacityPerLifecycleStep);
   for (const [name, value] of Object.entries(others)) {
     console.log(name);
     console.log(JSON.stringify(value, null, 2));
   }
-  writeFileSync('bench-results.json', JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, warmupSeconds: WARMUP_SECONDS, measuredSeconds: MEASURED_SECONDS, floors, api: results, functions, ...extras }, null, 2));
+  writeFileSync(
+    'bench-results.json',
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        concurrency: CONCURRENCY,
+        warmupSeconds: WARMUP_SECONDS,
+        measuredSeconds: MEASURED_SECONDS,
+        floors,
+        api: results,
+        functions,
+        ...extras,
+      },
+      null,
+      2,
+    ),
+  );
   console.log('Written to bench-results.json');
   if (failures.length) {
     console.error(`\nFAILED: ${failures.join(', ')}`);

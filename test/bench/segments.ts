@@ -29,10 +29,23 @@ export async function benchSegments(options: { contacts?: number } = {}) {
   // an earlier run on the same DynamoDB Local; seeding is skipped when it exists (100,000 contacts
   // take minutes to seed on a loaded machine). Each run adds a segment with a new smart tag.
   const stateFile = process.env.BENCH_DYNAMODB_ENDPOINT ? process.env.BENCH_SEGMENT_STATE : undefined;
-  const reused = stateFile && existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { tableName: string; accountId: string; testKey: string; contacts: number }) : undefined;
-  const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: endpoint, tableName: reused?.tableName ?? `bench_seg_${randomHex(6)}`, env: { RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const reused =
+    stateFile && existsSync(stateFile)
+      ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { tableName: string; accountId: string; testKey: string; contacts: number })
+      : undefined;
+  const runtime = await startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: endpoint,
+    tableName: reused?.tableName ?? `bench_seg_${randomHex(6)}`,
+    env: { RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
   const call = async (method: string, path: string, body?: unknown, key?: string) => {
-    const res = await fetch(`${runtime.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${runtime.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : {};
@@ -74,7 +87,14 @@ export async function benchSegments(options: { contacts?: number } = {}) {
               source: sources[(i + j) % sources.length],
               country: countries[Math.floor(r() * countries.length)] ?? null,
               tags: tags.filter(() => r() < 0.2),
-              facts: { firstPurchaseAt: last, lastPurchaseAt: last, totalSpentCents: bought ? Math.floor(r() * 50_000) : 0, productIds: bought ? [`p${Math.floor(r() * 20)}`] : [], lastOpenAt: r() < 0.6 ? iso(60) : null, lastClickAt: r() < 0.3 ? iso(60) : null },
+              facts: {
+                firstPurchaseAt: last,
+                lastPurchaseAt: last,
+                totalSpentCents: bought ? Math.floor(r() * 50_000) : 0,
+                productIds: bought ? [`p${Math.floor(r() * 20)}`] : [],
+                lastOpenAt: r() < 0.6 ? iso(60) : null,
+                lastClickAt: r() < 0.3 ? iso(60) : null,
+              },
             };
           }),
         );
@@ -93,13 +113,27 @@ export async function benchSegments(options: { contacts?: number } = {}) {
       );
     });
 
-    if (stateFile && !reused) writeFileSync(stateFile, JSON.stringify({ tableName: runtime.tableName, accountId: account.accountId, testKey: key, contacts: total }));
+    if (stateFile && !reused)
+      writeFileSync(stateFile, JSON.stringify({ tableName: runtime.tableName, accountId: account.accountId, testKey: key, contacts: total }));
     progress(`seeded ${total} contacts in ${round(seedMs / 1000)} s`);
     const definition = {
       match: 'all',
       groups: [
-        { match: 'any', rules: [{ type: 'spent', op: 'gt', amountCents: 20_000 }, { type: 'tag', tag: 'vip' }] },
-        { match: 'all', rules: [{ type: 'engagedWithin', days: 30, event: 'any' }, { type: 'country', countries: ['DE', 'FR'] }, { type: 'notBought', productId: 'p3' }] },
+        {
+          match: 'any',
+          rules: [
+            { type: 'spent', op: 'gt', amountCents: 20_000 },
+            { type: 'tag', tag: 'vip' },
+          ],
+        },
+        {
+          match: 'all',
+          rules: [
+            { type: 'engagedWithin', days: 30, event: 'any' },
+            { type: 'country', countries: ['DE', 'FR'] },
+            { type: 'notBought', productId: 'p3' },
+          ],
+        },
       ],
     };
     const smartTag = reused ? `engaged-spender-${randomHex(3)}` : 'engaged-spender';
@@ -151,7 +185,17 @@ export async function benchSegments(options: { contacts?: number } = {}) {
     const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
     const floorMs: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const [, ms] = await timed(() => client.send(new QueryCommand({ TableName: runtime.tableName, IndexName: byStatus.index, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': { S: byStatus.pk } }, Limit: 1000 })));
+      const [, ms] = await timed(() =>
+        client.send(
+          new QueryCommand({
+            TableName: runtime.tableName,
+            IndexName: byStatus.index,
+            KeyConditionExpression: 'GSI1PK = :pk',
+            ExpressionAttributeValues: { ':pk': { S: byStatus.pk } },
+            Limit: 1000,
+          }),
+        ),
+      );
       if (i) floorMs.push(ms);
     }
     client.destroy();

@@ -26,9 +26,19 @@ export async function benchUsage(options: { reports?: number } = {}) {
   const concurrency = 16;
   const ownDynamo = process.env.BENCH_DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal();
   const endpoint = process.env.BENCH_DYNAMODB_ENDPOINT ?? ownDynamo!.endpoint;
-  const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint: endpoint, tableName: `bench_usage_${randomHex(6)}`, env: { RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    memory: true,
+    dynamoEndpoint: endpoint,
+    tableName: `bench_usage_${randomHex(6)}`,
+    env: { RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
   const call = async (method: string, path: string, body?: unknown, key?: string, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${runtime.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${runtime.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : {};
@@ -36,22 +46,35 @@ export async function benchUsage(options: { reports?: number } = {}) {
   const capacity = async () => (await call('GET', '/_local/capacity')) as { read: number; write: number };
   const pool = async (count: number, fn: (i: number) => Promise<unknown>) => {
     let next = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      for (let i = next++; i < count; i = next++) await fn(i);
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let i = next++; i < count; i = next++) await fn(i);
+      }),
+    );
   };
   try {
     const account = await call('POST', '/_local/accounts', { plan: 'volume' });
     const key = account.testKey as string;
     const offer = await call('POST', '/subscriptions', { name: 'Bench metered', price: 10, frequency: 'monthly' }, key);
-    await call('PUT', `/subscriptions/${offer._id}/usage-pricing`, { seats: { enabled: false }, meters: [{ key: 'calls', name: 'Calls', unitPriceCents: 1, includedUnits: 1000 }] }, key);
+    await call(
+      'PUT',
+      `/subscriptions/${offer._id}/usage-pricing`,
+      { seats: { enabled: false }, meters: [{ key: 'calls', name: 'Calls', unitPriceCents: 1, includedUnits: 1000 }] },
+      key,
+    );
     const subscribers: string[] = [];
     for (let i = 0; i < 101; i++) {
-      const session = await call('POST', '/checkout/sessions', { productId: offer._id, successUrl: 'https://b.example.com/ok', cancelUrl: 'https://b.example.com/no' }, key);
+      const session = await call(
+        'POST',
+        '/checkout/sessions',
+        { productId: offer._id, successUrl: 'https://b.example.com/ok', cancelUrl: 'https://b.example.com/no' },
+        key,
+      );
       subscribers.push((await call('POST', `/_local/checkout/${session.id}/pay`, { email: `u${i}@bench.example.com` })).subscriberId);
     }
     await call('POST', '/_local/settle', {});
-    const report = (sub: string, headers: Record<string, string> = {}) => call('POST', `/subscriptions/${sub}/usage`, { meter: 'calls', quantity: 1 }, key, headers);
+    const report = (sub: string, headers: Record<string, string> = {}) =>
+      call('POST', `/subscriptions/${sub}/usage`, { meter: 'calls', quantity: 1 }, key, headers);
     // Warm-up (not counted).
     await pool(200, (i) => report(subscribers[1 + (i % 100)]!));
     await call('POST', '/_local/settle', {});
@@ -86,19 +109,37 @@ export async function benchUsage(options: { reports?: number } = {}) {
     };
     const one = await measureRun('one subscriber, no key', total, () => subscribers[0]!);
     const many = await measureRun('100 subscribers, no key', total, (i) => subscribers[1 + (i % 100)]!);
-    const keyed = await measureRun('100 subscribers, with Idempotency-Key', total, (i) => subscribers[1 + (i % 100)]!, (i) => ({ 'idempotency-key': `bench-${i}` }));
+    const keyed = await measureRun(
+      '100 subscribers, with Idempotency-Key',
+      total,
+      (i) => subscribers[1 + (i % 100)]!,
+      (i) => ({ 'idempotency-key': `bench-${i}` }),
+    );
 
     // Floor: a bare PutItem of one small item per report, same concurrency, same DynamoDB Local.
     const { DynamoDBClient, PutItemCommand } = await import('@aws-sdk/client-dynamodb');
     const client = new DynamoDBClient({ region: 'us-east-1', endpoint: endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-    const put = (i: number) => client.send(new PutItemCommand({ TableName: runtime.tableName, Item: { PK: { S: `FLOOR#${i % 100}` }, SK: { S: `R#${i}` }, meter: { S: 'calls' }, quantity: { N: '1' } }, ReturnConsumedCapacity: 'TOTAL' }));
+    const put = (i: number) =>
+      client.send(
+        new PutItemCommand({
+          TableName: runtime.tableName,
+          Item: { PK: { S: `FLOOR#${i % 100}` }, SK: { S: `R#${i}` }, meter: { S: 'calls' }, quantity: { N: '1' } },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
     await pool(200, (i) => put(-i - 1));
     const floorStart = performance.now();
     await pool(total, put);
     const floorPerSecond = Math.round((total / ((performance.now() - floorStart) / 1000)) * 100) / 100;
     client.destroy();
 
-    const rows = [one, many, keyed].map((r) => ({ ...r, floorPerSecond, ratio: Math.round((r.reportsPerSecond / floorPerSecond) * 100) / 100, floorWcu: 1, requestWcuRatio: r.requestWcuPerReport }));
+    const rows = [one, many, keyed].map((r) => ({
+      ...r,
+      floorPerSecond,
+      ratio: Math.round((r.reportsPerSecond / floorPerSecond) * 100) / 100,
+      floorWcu: 1,
+      requestWcuRatio: r.requestWcuPerReport,
+    }));
     console.log('Usage reports (16 in flight) beside the floor (bare PutItem, 1 WCU); request path and amortised (consumers and folds included)');
     console.table(rows);
     return { reports: total, concurrency, runs: rows };

@@ -93,7 +93,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function countRequests() {
   const counts = new Map<string, number>();
   const restores: (() => void)[] = [];
-  for (const client of [DynamoDBDocumentClient, DynamoDBStreamsClient] as unknown as { prototype: { send: (command: object, ...rest: unknown[]) => unknown } }[]) {
+  for (const client of [DynamoDBDocumentClient, DynamoDBStreamsClient] as unknown as {
+    prototype: { send: (command: object, ...rest: unknown[]) => unknown };
+  }[]) {
     const send = client.prototype.send;
     client.prototype.send = function (this: unknown, command: object, ...rest: unknown[]) {
       const name = command.constructor.name.replace(/Command$/, '');
@@ -102,13 +104,22 @@ function countRequests() {
     };
     restores.push(() => (client.prototype.send = send));
   }
-  return { snapshot: () => new Map(counts), restore: () => {
+  return {
+    snapshot: () => new Map(counts),
+    restore: () => {
       for (const restore of restores) restore();
-    } };
+    },
+  };
 }
 const requestsSince = (before: Map<string, number>, after: Map<string, number>, per: number) => {
   const byCommand = Object.fromEntries([...after].map(([name, n]) => [name, round((n - (before.get(name) ?? 0)) / per, 2)] as const).filter(([, n]) => n > 0));
-  return { total: round(Object.values(byCommand).reduce((a, b) => a + b, 0), 2), byCommand };
+  return {
+    total: round(
+      Object.values(byCommand).reduce((a, b) => a + b, 0),
+      2,
+    ),
+    byCommand,
+  };
 };
 
 /** Bare PutItems of a 1 KiB item, `concurrency` in flight: the store's own write rate. */
@@ -123,7 +134,9 @@ async function putFloor(endpoint: string, table: string, count: number, concurre
       Array.from({ length: concurrency }, async () => {
         while (next++ < total) {
           const t = performance.now();
-          await client.send(new PutCommand({ TableName: table, Item: { PK: 'FLOOR#puts', SK: `p${n++}`, filler }, ConditionExpression: 'attribute_not_exists(PK)' }));
+          await client.send(
+            new PutCommand({ TableName: table, Item: { PK: 'FLOOR#puts', SK: `p${n++}`, filler }, ConditionExpression: 'attribute_not_exists(PK)' }),
+          );
           latencies.push(performance.now() - t);
         }
       }),
@@ -177,10 +190,14 @@ async function httpFloor(url: string): Promise<number> {
   const body = JSON.stringify({ id: 'x'.repeat(24), type: EVENT_TYPE, amount: 1000 });
   const once = () =>
     new Promise<void>((resolve, reject) => {
-      const request = httpRequest(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-service-event-id': 'floor' } }, (response) => {
-        response.resume();
-        response.on('end', resolve);
-      });
+      const request = httpRequest(
+        url,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-service-event-id': 'floor' } },
+        (response) => {
+          response.resume();
+          response.on('end', resolve);
+        },
+      );
       request.on('error', reject);
       request.end(body);
     });
@@ -206,7 +223,9 @@ async function httpFloor(url: string): Promise<number> {
  * Beside them, floors from the same DynamoDB Local and receiver: a bare PutItem rate (and the
  * store's ceiling for deliveries it implies), a bare PutItem and a bare POST.
  */
-export async function benchWebhooks(options: { events?: number; pacedEvents?: number; pacePerSecond?: number; timeoutMs?: number } = {}): Promise<WebhookFigures> {
+export async function benchWebhooks(
+  options: { events?: number; pacedEvents?: number; pacePerSecond?: number; timeoutMs?: number } = {},
+): Promise<WebhookFigures> {
   const total = options.events ?? Number(process.env.BENCH_WEBHOOK_EVENTS ?? 600);
   const pacedTotal = options.pacedEvents ?? Number(process.env.BENCH_WEBHOOK_PACED_EVENTS ?? 600);
   const loadStart = os.loadavg().map((l) => round(l, 2));
@@ -243,7 +262,9 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
   const dynamoEndpoint = process.env.BENCH_DYNAMODB_ENDPOINT ?? ownDynamo!.endpoint;
   const runtime = await startLocalRuntime({ port: 0, memory: true, dynamoEndpoint, tableName: `bench_wh_${randomHex(6)}`, allowLoopbackWebhooks: true });
   try {
-    const account = (await (await fetch(`${runtime.url}/_local/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { accountId: string; testKey: string };
+    const account = (await (
+      await fetch(`${runtime.url}/_local/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json()) as { accountId: string; testKey: string };
     const scope = { accountId: account.accountId, mode: 'test' as const };
 
     const commits = new Map<string, number>();
@@ -256,9 +277,11 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
           const i = sequence++;
           return newEvent(scope, runtime.clock, EVENT_TYPE, { paymentIntent: { id: `pi${i}` }, amount: 1000 + i, metadata: {} });
         });
-        writes.push(runtime.deps.store.transact(events.map(outboxPut)).then(() => {
-          for (const e of events) commits.set(e.id, performance.now());
-        }));
+        writes.push(
+          runtime.deps.store.transact(events.map(outboxPut)).then(() => {
+            for (const e of events) commits.set(e.id, performance.now());
+          }),
+        );
       }
       await Promise.all(writes);
     };
@@ -266,7 +289,9 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         arrived,
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`only ${arrivals.size} of ${expected} deliveries arrived in ${timeoutMs} ms`)), timeoutMs))),
+        new Promise(
+          (_, reject) => (timer = setTimeout(() => reject(new Error(`only ${arrivals.size} of ${expected} deliveries arrived in ${timeoutMs} ms`)), timeoutMs)),
+        ),
       ]).finally(() => clearTimeout(timer));
       await runtime.settle();
     };
@@ -346,7 +371,12 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
 
     // Signing cost: a realistic body (an order.completed of about 1 KB), both signatures.
     const body = buildDeliveryBody(
-      { id: randomHex(12), type: 'order.completed', created: 1_700_000_000, data: { order: { id: randomHex(12), items: Array.from({ length: 8 }, (_, k) => ({ sku: `sku-${k}`, name: 'x'.repeat(60), qty: 1 })) }, amount: 4200 } },
+      {
+        id: randomHex(12),
+        type: 'order.completed',
+        created: 1_700_000_000,
+        data: { order: { id: randomHex(12), items: Array.from({ length: 8 }, (_, k) => ({ sku: `sku-${k}`, name: 'x'.repeat(60), qty: 1 })) }, amount: 4200 },
+      },
       randomHex(12),
     );
     const secret = randomHex(24);
@@ -360,7 +390,13 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
     const floorMs = put.p50 + httpP50;
     return {
       loadAverage: { start: loadStart, end: os.loadavg().map((l) => round(l, 2)) },
-      floors: { putItemPerSecond: put.perSecond, putItemP50Ms: round(put.p50, 2), batchedItemPerSecond: batched, httpPostP50Ms: round(httpP50, 2), storeCeilingPerSecond: round(storeCeiling) },
+      floors: {
+        putItemPerSecond: put.perSecond,
+        putItemP50Ms: round(put.p50, 2),
+        batchedItemPerSecond: batched,
+        httpPostP50Ms: round(httpP50, 2),
+        storeCeilingPerSecond: round(storeCeiling),
+      },
       burst: {
         events: total,
         deliveriesPerSecond: round(deliveriesPerSecond),
@@ -372,7 +408,14 @@ export async function benchWebhooks(options: { events?: number; pacedEvents?: nu
         requestCeilingPerSecond: round(put.perSecond / burstRequests.total),
         ratioToRequestCeiling: round(deliveriesPerSecond / (put.perSecond / burstRequests.total), 2),
       },
-      paced: { events: pacedTotal, perSecond: pace, commitToAttemptMs: paced, goalP99Ms: 250, floorMs: round(floorMs, 2), p50RatioToFloor: round(paced.p50 / floorMs) },
+      paced: {
+        events: pacedTotal,
+        perSecond: pace,
+        commitToAttemptMs: paced,
+        goalP99Ms: 250,
+        floorMs: round(floorMs, 2),
+        p50RatioToFloor: round(paced.p50 / floorMs),
+      },
       perDelivery: {
         read: round((after.read - before.read) / total, 2),
         minimumRead: 0,

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
@@ -24,7 +24,10 @@ let shopUrl: string;
 /** axe-core in the page; the pages forbid scripts, so the test context bypasses their CSP for it. */
 async function serious(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => (await (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run()).violations);
+  const violations = await page.evaluate(
+    async () =>
+      (await (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run()).violations,
+  );
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
 }
 
@@ -53,7 +56,11 @@ afterAll(async () => {
 
 describe('buyer pages in Chromium at phone width', () => {
   it('buys with a discount code: checkout, thank-you page, then successUrl with session_id', { timeout: 240_000 }, async () => {
-    const product = await createProduct(seller, { name: 'Moss field guide', price: 24, description: 'Forty illustrated pages on the mosses of northern woods.' });
+    const product = await createProduct(seller, {
+      name: 'Moss field guide',
+      price: 24,
+      description: 'Forty illustrated pages on the mosses of northern woods.',
+    });
     // The guide is a digital product: its file is offered on the thank-you page.
     const upload = new FormData();
     upload.set('file', new Blob([Buffer.from('%PDF-1.4 moss')], { type: 'application/pdf' }), 'moss-guide.pdf');
@@ -130,14 +137,22 @@ describe('buyer pages in Chromium at phone width', () => {
     expect(await serious(page)).toEqual([]);
     await settleWithRetries(runtime);
     const order = (await seller.test.get('/orders')).body.find((o: { buyerEmail: string }) => o.buyerEmail === 'lichen@example.com');
-    expect(order).toMatchObject({ amountCents: 3900, lines: [{ productName: 'Lichen atlas', amountCents: 2700 }, { productName: 'Hand lens', amountCents: 1200 }] });
+    expect(order).toMatchObject({
+      amountCents: 3900,
+      lines: [
+        { productName: 'Lichen atlas', amountCents: 2700 },
+        { productName: 'Hand lens', amountCents: 1200 },
+      ],
+    });
 
     // Intro pricing (retention, a Pro feature): the schedule of charges, on a subscription checkout.
     const pro = await createTestAccount(runtime, 'tier3');
     const offer = await createOffer(pro, { name: 'Moss club', price: 20, frequency: 'monthly' });
     expect((await pro.test.put(`/subscription-retention/offers/${offer._id}`, { intro: { enabled: true, price: 5, periods: 3 } })).status).toBe(200);
     await page.goto((await openCheckout(pro, offer._id)).url);
-    await expect(page.locator('#intro').textContent()).resolves.toBe('Intro price: $5.00 today, then $5.00 / month for the next 2 months, then $20.00 / month.');
+    await expect(page.locator('#intro').textContent()).resolves.toBe(
+      'Intro price: $5.00 today, then $5.00 / month for the next 2 months, then $20.00 / month.',
+    );
     await expect(page.locator('#pay').textContent()).resolves.toContain('$5.00');
     expect(await fitsWidth(page)).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'checkout-intro.png'), fullPage: true });

@@ -2,7 +2,7 @@ import { launchChromium } from '../support/browser';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
 import { createProduct, events } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
@@ -34,7 +34,12 @@ afterAll(async () => {
 describe('sandbox hosted checkout in a browser', () => {
   it('shows a decline, then pays with the test card and lands on successUrl', async () => {
     const product = await createProduct(account, { name: 'Browser guide', price: 12.5 });
-    const session = await account.test.post('/checkout/sessions', { productId: product._id, successUrl: `${shopUrl}/thanks`, cancelUrl: `${shopUrl}/cart`, clientReferenceId: 'browser-1' });
+    const session = await account.test.post('/checkout/sessions', {
+      productId: product._id,
+      successUrl: `${shopUrl}/thanks`,
+      cancelUrl: `${shopUrl}/cart`,
+      clientReferenceId: 'browser-1',
+    });
     expect(session.status).toBe(201);
     const page = await browser.newPage();
     await page.goto(session.body.url);

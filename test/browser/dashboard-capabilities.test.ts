@@ -26,7 +26,12 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   product = created.body;
   // bypassCSP: axe-core is injected by the test (addScriptTag); the app itself loads nothing from elsewhere.
-  context = await browser.newContext({ bypassCSP: true, acceptDownloads: true, viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  context = await browser.newContext({
+    bypassCSP: true,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 800 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   page = await context.newPage();
   await signInByMagicLink(page, runtime, OWNER);
   await pageSettled(page);
@@ -65,7 +70,11 @@ describe('this round’s capabilities in the dashboard', () => {
   });
 
   it('downloads the invoice of an order and revokes its licence key', { timeout: 60_000 }, async () => {
-    const session = await account.test.post('/checkout/sessions', { productId: product._id, successUrl: `${runtime.url}/thanks`, cancelUrl: `${runtime.url}/cart` });
+    const session = await account.test.post('/checkout/sessions', {
+      productId: product._id,
+      successUrl: `${runtime.url}/thanks`,
+      cancelUrl: `${runtime.url}/cart`,
+    });
     await pay(runtime, session.body.id, { email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper', country: 'US' });
     await settleWithRetries(runtime);
     await navTo(page, 'Sales', 'Orders');

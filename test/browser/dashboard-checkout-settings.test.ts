@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe('dashboard checkout settings', () => {
-  it('turns abandoned-checkout reminders on and sets the buyers\' default language', { timeout: 90_000 }, async () => {
+  it("turns abandoned-checkout reminders on and sets the buyers' default language", { timeout: 90_000 }, async () => {
     await page.goto(dashboardUrl(runtime, '/settings'));
     await page.getByRole('heading', { name: 'Abandoned checkouts' }).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -37,7 +37,10 @@ describe('dashboard checkout settings', () => {
 
     await page.getByLabel('Minutes after the checkout opened').fill('90');
     await page.getByRole('button', { name: 'Save reminders' }).click();
-    await page.getByText(/^Saved /).first().waitFor();
+    await page
+      .getByText(/^Saved /)
+      .first()
+      .waitFor();
 
     await page.getByRole('textbox', { name: 'Default language for buyers' }).click();
     await page.getByRole('option', { name: 'Français', exact: true }).click();

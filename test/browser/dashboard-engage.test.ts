@@ -36,13 +36,22 @@ async function seed() {
   const api = account.test;
   const offer = await createOffer(account, { name: 'Club', price: 9, frequency: 'monthly' });
   ids.offer = offer._id;
-  await ok(api.put(`/subscriptions/${offer._id}/usage-pricing`, { seats: { enabled: true, unitPriceCents: 500, minimum: 1, maximum: 10 }, meters: [{ key: 'api_calls', name: 'API calls', unitPriceCents: 2, includedUnits: 100 }] }), 'usage pricing');
+  await ok(
+    api.put(`/subscriptions/${offer._id}/usage-pricing`, {
+      seats: { enabled: true, unitPriceCents: 500, minimum: 1, maximum: 10 },
+      meters: [{ key: 'api_calls', name: 'API calls', unitPriceCents: 2, includedUnits: 100 }],
+    }),
+    'usage pricing',
+  );
   const magnet = await createProduct(account, { name: 'Free guide', price: 0 });
   const course = await createProduct(account, { name: 'Course', price: 49 });
   const membership = await ok(api.post('/memberships', { name: 'Inner circle', offerIds: [offer._id], communityEnabled: true }), 'membership');
   ids.membership = membership._id;
   await ok(api.post(`/memberships/${membership._id}/threads`, { title: 'Welcome thread', body: 'Say hello' }), 'thread');
-  const funnel = await ok(api.post('/funnels', { templateId: 'welcome', leadMagnetProductId: magnet._id, offerProductId: course._id, offerUrl: 'https://shop.example.com/course' }), 'funnel');
+  const funnel = await ok(
+    api.post('/funnels', { templateId: 'welcome', leadMagnetProductId: magnet._id, offerProductId: course._id, offerUrl: 'https://shop.example.com/course' }),
+    'funnel',
+  );
   ids.funnel = funnel._id;
   await ok(api.put('/newsletters/settings', { fromName: 'Engage Shop', physicalAddress: '1 Main Street, Springfield' }), 'settings');
   for (const email of ['ann@example.com', 'bob@example.com']) await ok(api.post('/newsletters/subscribers', { email, tags: ['vip'] }), 'subscriber');
@@ -99,7 +108,18 @@ describe('dashboard growth pages', () => {
       expect(await page.locator('[data-testid=error-state]').count(), `${path} shows an error`).toBe(0);
       const violations = await axeViolations(page);
       if (violations.length) failures.push(`${path}: ${JSON.stringify(violations)}`);
-      await page.screenshot({ path: join(SHOTS, `engage-${path.split('/').filter((p) => !/^[0-9a-f]{24}$|^[a-z]+_/.test(p)).join('-') || 'home'}.png`), fullPage: true });
+      await page.screenshot({
+        path: join(
+          SHOTS,
+          `engage-${
+            path
+              .split('/')
+              .filter((p) => !/^[0-9a-f]{24}$|^[a-z]+_/.test(p))
+              .join('-') || 'home'
+          }.png`,
+        ),
+        fullPage: true,
+      });
     }
     // The moderation tab and the members tab of a membership are pages of their own to a person.
     await open(`memberships/${ids.membership}`);
@@ -222,7 +242,11 @@ describe('dashboard growth pages', () => {
     expect((await account.test.get('/subscription-retention/recovery/settings')).body.finalAction).toBe('pause');
 
     const before = (await account.test.get(`/subscription-retention/offers/${ids.offer}`)).body;
-    const refused = await account.test.put(`/subscription-retention/offers/${ids.offer}`, { saveOffers: { ...before.saveOffers, enabled: true, discountPercent: 95 }, intro: before.intro, yearlySwitch: before.yearlySwitch });
+    const refused = await account.test.put(`/subscription-retention/offers/${ids.offer}`, {
+      saveOffers: { ...before.saveOffers, enabled: true, discountPercent: 95 },
+      intro: before.intro,
+      yearlySwitch: before.yearlySwitch,
+    });
     expect(refused.status).toBe(400);
 
     await open('retention/offers');

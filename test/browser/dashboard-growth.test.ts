@@ -31,7 +31,11 @@ async function choose(label: string, option: string) {
 /** The session token the dashboard signs its calls with (current store and mode). */
 const dashboardToken = (on: Page) =>
   on.evaluate(() => {
-    const session = JSON.parse(window.localStorage.getItem('dashboard.session') ?? 'null') as { accountId: string; mode: string; stores: { accountId: string; mode: string; token: string }[] } | null;
+    const session = JSON.parse(window.localStorage.getItem('dashboard.session') ?? 'null') as {
+      accountId: string;
+      mode: string;
+      stores: { accountId: string; mode: string; token: string }[];
+    } | null;
     return session?.stores.find((s) => s.accountId === session.accountId && s.mode === session.mode)?.token ?? '';
   });
 
@@ -55,7 +59,11 @@ describe('dashboard growth pages', () => {
   beforeEach((ctx) => onTestFailed(() => void shot(`failed-${ctx.task.name.slice(0, 20).replace(/\W+/g, '-')}`).catch(() => undefined)));
 
   it('builds a segment with a live count that changes as rules are added, then saves it', { timeout: 60_000 }, async () => {
-    for (const [email, tags] of [['ann@example.com', ['vip']], ['ben@example.com', ['vip']], ['cal@example.com', []]] as const) {
+    for (const [email, tags] of [
+      ['ann@example.com', ['vip']],
+      ['ben@example.com', ['vip']],
+      ['cal@example.com', []],
+    ] as const) {
       expect((await owner.live.post('/newsletters/subscribers', { email, tags })).status).toBe(201);
     }
     await settle();
@@ -93,7 +101,23 @@ describe('dashboard growth pages', () => {
     expect(members).toContain('ann@example.com');
     expect(members).not.toContain('cal@example.com');
     const saved = (await owner.live.get('/newsletters/segments')).body.data;
-    expect(saved.map((s: { name: string; definition: unknown }) => [s.name, s.definition])).toEqual([['VIP fans', { match: 'all', groups: [{ match: 'all', rules: [{ type: 'source', source: 'api' }, { type: 'tag', tag: 'vip' }] }] }]]);
+    expect(saved.map((s: { name: string; definition: unknown }) => [s.name, s.definition])).toEqual([
+      [
+        'VIP fans',
+        {
+          match: 'all',
+          groups: [
+            {
+              match: 'all',
+              rules: [
+                { type: 'source', source: 'api' },
+                { type: 'tag', tag: 'vip' },
+              ],
+            },
+          ],
+        },
+      ],
+    ]);
     await accessible('segment detail');
 
     await openDashboard(page, 'segments');
@@ -108,7 +132,13 @@ describe('dashboard growth pages', () => {
     await page.getByRole('link', { name: 'New import' }).click();
     await page.getByRole('heading', { name: 'New import' }).waitFor();
     await accessible('new import');
-    const csv = ['Email,First Name,Status,Tags', 'dora@example.com,Dora,subscribed,vip', 'eli@example.com,Eli,unsubscribed,', 'fay@example.com,Fay,archived,', 'not-an-email,Gus,subscribed,'].join('\n');
+    const csv = [
+      'Email,First Name,Status,Tags',
+      'dora@example.com,Dora,subscribed,vip',
+      'eli@example.com,Eli,unsubscribed,',
+      'fay@example.com,Fay,archived,',
+      'not-an-email,Gus,subscribed,',
+    ].join('\n');
     await page.getByLabel('CSV content').fill(csv);
     await page.getByLabel('File name').fill('subscribers.csv');
     await page.getByRole('button', { name: 'Add file' }).click();
@@ -122,7 +152,14 @@ describe('dashboard growth pages', () => {
     const dry = page.getByTestId('dry-run-counts');
     await dry.waitFor();
     const figure = async (key: string) => (await dry.locator(`[data-count="subscribers.${key}"] td`).nth(1).textContent())?.trim();
-    expect([await figure('total'), await figure('invalid'), await figure('noConsent'), await figure('create'), await figure('active'), await figure('unsubscribed')]).toEqual(['4', '1', '1', '2', '1', '1']);
+    expect([
+      await figure('total'),
+      await figure('invalid'),
+      await figure('noConsent'),
+      await figure('create'),
+      await figure('active'),
+      await figure('unsubscribed'),
+    ]).toEqual(['4', '1', '1', '2', '1', '1']);
     expect(await page.getByTestId('dry-run-can-start').textContent()).toBe('ready to start');
     await accessible('import dry run');
     await shot('import-dry-run');
@@ -181,10 +218,17 @@ describe('dashboard growth pages', () => {
       // The dashboard's own session token: a write outside the member's areas is refused.
       const token = await dashboardToken(member);
       const imports = (await owner.live.get('/migrations')).body.data.length;
-      const refused = await member.evaluate(async ([url, bearer]) => {
-        const response = await fetch(`${url}/migrations`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify({ source: 'csv' }) });
-        return response.status;
-      }, [runtime.url, token] as const);
+      const refused = await member.evaluate(
+        async ([url, bearer]) => {
+          const response = await fetch(`${url}/migrations`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ source: 'csv' }),
+          });
+          return response.status;
+        },
+        [runtime.url, token] as const,
+      );
       expect(refused).toBe(403);
       expect((await owner.live.get('/migrations')).body.data).toHaveLength(imports);
     } finally {
@@ -214,7 +258,13 @@ describe('dashboard growth pages', () => {
 
     expect((await owner.live.post('/links', { name: 'Bio link', channel: 'instagram', targetUrl: 'https://example.com/shop' })).status).toBe(201);
     expect((await owner.live.post('/newsletters/subscribers', { email: 'hal@example.com' })).status).toBe(201);
-    for (const [path, title, ready] of [['contacts', 'Contacts', 'hal@example.com'], ['links', 'Tracked links', 'Bio link'], ['attribution', 'Attribution survey', 'Response rate'], ['sheets', 'Google Sheets', 'Status'], ['forms', 'Signup forms', 'Footer form']] as const) {
+    for (const [path, title, ready] of [
+      ['contacts', 'Contacts', 'hal@example.com'],
+      ['links', 'Tracked links', 'Bio link'],
+      ['attribution', 'Attribution survey', 'Response rate'],
+      ['sheets', 'Google Sheets', 'Status'],
+      ['forms', 'Signup forms', 'Footer form'],
+    ] as const) {
       await openDashboard(page, path);
       expect(await page.locator('main h1').textContent()).toBe(title);
       await page.locator('main').getByText(ready).first().waitFor();

@@ -39,7 +39,15 @@ async function seed() {
     { email: 'alan@example.com', firstName: 'Alan', lastName: 'Turing', country: 'GB' },
   ];
   for (const { discountCode, ...buyer } of buyers) {
-    const session = await ok(api.post('/checkout/sessions', { productId, successUrl: `${runtime.url}/thanks`, cancelUrl: `${runtime.url}/cart`, ...(discountCode ? { discountCode } : {}) }), 'checkout');
+    const session = await ok(
+      api.post('/checkout/sessions', {
+        productId,
+        successUrl: `${runtime.url}/thanks`,
+        cancelUrl: `${runtime.url}/cart`,
+        ...(discountCode ? { discountCode } : {}),
+      }),
+      'checkout',
+    );
     await pay(runtime, session.id, buyer);
   }
   await ok(api.post('/newsletters/subscribers', { email: 'fan@example.com', name: 'A fan' }), 'subscriber');
@@ -52,7 +60,12 @@ beforeAll(async () => {
   [browser, account] = await Promise.all([launchChromium(), createTestAccount(runtime, 'volume', OWNER)]);
   await seed();
   // bypassCSP: axe-core is injected by the test (addScriptTag); the app itself loads nothing from elsewhere.
-  context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 }, locale: 'en-US', permissions: ['clipboard-read', 'clipboard-write'] });
+  context = await browser.newContext({
+    bypassCSP: true,
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   page = await context.newPage();
   await signInByMagicLink(page, runtime, OWNER);
   await pageSettled(page);
@@ -161,7 +174,14 @@ describe('a seller’s Home, orders and settings', () => {
     await page.getByRole('button', { name: 'Save store details' }).click();
     await page.locator('#store').getByText('Saved.').waitFor();
     const branding = (await account.test.get('/account/branding')).body;
-    expect(branding).toMatchObject({ displayName: 'Curie Presets', supportEmail: 'help@curie.example', accentColor: '#aa3300', legalName: 'Curie Presets SARL', legalAddress: '1 rue de la Paix, Paris', locale: 'fr' });
+    expect(branding).toMatchObject({
+      displayName: 'Curie Presets',
+      supportEmail: 'help@curie.example',
+      accentColor: '#aa3300',
+      legalName: 'Curie Presets SARL',
+      legalAddress: '1 rue de la Paix, Paris',
+      locale: 'fr',
+    });
     expect(branding.logoImageId).toMatch(/^[0-9a-f]{24}$/);
     // Test mode's branding only: live keeps its own.
     expect((await account.live.get('/account/branding')).body.displayName).toBeNull();
@@ -184,7 +204,10 @@ describe('a seller’s Home, orders and settings', () => {
     await page.getByText('Send a reminder to buyers who left a checkout', { exact: true }).click();
     await page.getByLabel('Minutes after the checkout opened').fill('60');
     await page.getByRole('button', { name: 'Save reminders' }).click();
-    await page.getByText(/^Saved .*\d/).first().waitFor();
+    await page
+      .getByText(/^Saved .*\d/)
+      .first()
+      .waitFor();
     expect((await account.test.get('/checkout/recovery')).body).toMatchObject({ enabled: true, delayMinutes: 60 });
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${AFTER}/5-settings.png`, fullPage: true });

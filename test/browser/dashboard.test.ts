@@ -48,7 +48,12 @@ describe('seller dashboard in a browser', () => {
     await page.screenshot({ path: `${AFTER}/2-nav-test-mode.png` });
     // A new store: the checklist of what is left, each step with its action.
     const checklist = page.getByTestId('onboarding-checklist');
-    expect(await checklist.getByRole('listitem').allTextContents()).toEqual(['Add a productAdd a product', 'Share its buy linkCopy a buy link', 'Connect Stripe to take real paymentsConnect Stripe', expect.stringContaining('Verify the address your emails come from')]);
+    expect(await checklist.getByRole('listitem').allTextContents()).toEqual([
+      'Add a productAdd a product',
+      'Share its buy linkCopy a buy link',
+      'Connect Stripe to take real paymentsConnect Stripe',
+      expect.stringContaining('Verify the address your emails come from'),
+    ]);
     await page.screenshot({ path: `${AFTER}/7-checklist.png` });
 
     await checklist.getByRole('link', { name: 'Add a product' }).click();
@@ -75,7 +80,11 @@ describe('seller dashboard in a browser', () => {
     expect((await account.live.get('/products')).body).toHaveLength(0);
 
     // A buyer pays through the hosted checkout of test mode.
-    const session = await account.test.post('/checkout/sessions', { productId: product._id, successUrl: `${runtime.url}/thanks`, cancelUrl: `${runtime.url}/cart` });
+    const session = await account.test.post('/checkout/sessions', {
+      productId: product._id,
+      successUrl: `${runtime.url}/thanks`,
+      cancelUrl: `${runtime.url}/cart`,
+    });
     expect(session.status).toBe(201);
     const buyer = await browser.newPage();
     await buyer.goto(session.body.url);
@@ -114,7 +123,11 @@ describe('seller dashboard in a browser', () => {
   it('opens in live mode once the store has a live sale', { timeout: 40_000 }, async () => {
     const live = await account.live.post('/products', { name: 'Live guide', price: 5 });
     expect(live.status).toBe(201);
-    const session = await account.live.post('/checkout/sessions', { productId: live.body._id, successUrl: `${runtime.url}/thanks`, cancelUrl: `${runtime.url}/cart` });
+    const session = await account.live.post('/checkout/sessions', {
+      productId: live.body._id,
+      successUrl: `${runtime.url}/thanks`,
+      cancelUrl: `${runtime.url}/cart`,
+    });
     expect(session.status).toBe(201);
     await pay(runtime, session.body.id, { email: 'live-buyer@example.com' });
     await settleWithRetries(runtime);
@@ -133,7 +146,10 @@ describe('seller dashboard in a browser', () => {
 
   it('every page of the nav has no axe-core violation at all', { timeout: 240_000 }, async () => {
     await unfoldNav(page);
-    const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').evaluateAll((anchors) => anchors.map((a) => ({ name: a.textContent!.trim(), href: (a as HTMLAnchorElement).pathname })));
+    const links = await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link')
+      .evaluateAll((anchors) => anchors.map((a) => ({ name: a.textContent!.trim(), href: (a as HTMLAnchorElement).pathname })));
     expect(links.length).toBeGreaterThanOrEqual(38);
     const found: Record<string, unknown> = {};
     for (const link of links) {
@@ -148,7 +164,8 @@ describe('seller dashboard in a browser', () => {
   });
 
   it('sends a person whose session ended back to sign-in, refuses a used link with its reason, and signs out', { timeout: 40_000 }, async () => {
-    const tokens = async () => (await page.evaluate(() => JSON.parse(localStorage.getItem('dashboard.session') ?? 'null'))) as { stores: { mode: string; token: string }[] } | null;
+    const tokens = async () =>
+      (await page.evaluate(() => JSON.parse(localStorage.getItem('dashboard.session') ?? 'null'))) as { stores: { mode: string; token: string }[] } | null;
     // The session ends elsewhere (sign-out with one of its tokens): the next call answers 401.
     const ended = (await tokens())!.stores[0]!.token;
     expect((await new ApiClient(runtime.url, ended).post('/dashboard/auth/sign-out')).status).toBe(204);

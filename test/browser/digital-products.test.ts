@@ -26,8 +26,12 @@ afterAll(async () => {
 });
 
 describe('selling a digital product, in a browser', () => {
-  it('the seller uploads a file in the dashboard; a buyer opens the buy link, pays and downloads it from the thank-you page', { timeout: 120_000 }, async () => {
-    const created = (await account.test.post('/products', { name: 'Fern sketches', price: 9, licenseKeys: { enabled: true, activationLimit: 1 } })).body as { _id: string };
+  it('the seller uploads a file in the dashboard; a buyer opens the buy link, pays and downloads it from the thank-you page', {
+    timeout: 120_000,
+  }, async () => {
+    const created = (await account.test.post('/products', { name: 'Fern sketches', price: 9, licenseKeys: { enabled: true, activationLimit: 1 } })).body as {
+      _id: string;
+    };
     const read = (await account.test.get(`/products/${created._id}`)).body as { _id: string; buyPath: string };
     expect(read.buyPath).toBe(`/buy/${created._id}`);
     const product = { ...read, buyUrl: `${runtime.url}${read.buyPath}` };
@@ -58,7 +62,9 @@ describe('selling a digital product, in a browser', () => {
     await dialog.locator('input[type="file"]').setInputFiles({ name: 'fern-large.pdf', mimeType: 'application/pdf', buffer: large });
     await dialog.getByTestId('upload-file').click();
     await dialog.getByTestId('file-name').filter({ hasText: 'fern-large.pdf' }).waitFor({ timeout: 60_000 });
-    const listed = (await account.test.get(`/products/${created._id}/files`)).body as { data?: { name: string; size: number }[] } | { name: string; size: number }[];
+    const listed = (await account.test.get(`/products/${created._id}/files`)).body as
+      | { data?: { name: string; size: number }[] }
+      | { name: string; size: number }[];
     const stored = (Array.isArray(listed) ? listed : (listed.data ?? [])).find((f) => f.name === 'fern-large.pdf');
     expect(stored?.size).toBe(large.length);
     await page.keyboard.press('Escape');

@@ -22,7 +22,9 @@ beforeAll(async () => {
   site = createServer((req, res) => {
     const snippet = pages.get(req.url ?? '') ?? '';
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<!doctype html><html><head><title>My blog</title></head><body><h1>My blog</h1><p>Intro text.</p>${snippet}<div style="height:3000px">Long article</div></body></html>`);
+    res.end(
+      `<!doctype html><html><head><title>My blog</title></head><body><h1>My blog</h1><p>Intro text.</p>${snippet}<div style="height:3000px">Long article</div></body></html>`,
+    );
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -35,7 +37,8 @@ afterAll(async () => {
 });
 
 const unique = (p: string) => `${p}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-const contactOf = async (email: string) => ((await account.test.get(`/newsletters/subscribers?q=${encodeURIComponent(email)}`)).body.data as any[]).find((c) => c.email === email);
+const contactOf = async (email: string) =>
+  ((await account.test.get(`/newsletters/subscribers?q=${encodeURIComponent(email)}`)).body.data as any[]).find((c) => c.email === email);
 const statsOf = async (id: string) => (await account.test.get(`/forms/${id}`)).body.stats;
 
 async function open(path: string, snippet: string): Promise<Page> {
@@ -51,7 +54,15 @@ async function open(path: string, snippet: string): Promise<Page> {
 
 describe('signup form embeds on a third-party page (Chromium)', () => {
   it('inline script: renders where the tag is, counts the view, subscribes after a human pause, shows the success state', { timeout: 60_000 }, async () => {
-    const form = (await account.test.post('/forms', { name: 'Blog inline', headline: 'Get my letters', collectName: true, tags: ['blog'], successHeadline: 'Welcome aboard' })).body;
+    const form = (
+      await account.test.post('/forms', {
+        name: 'Blog inline',
+        headline: 'Get my letters',
+        collectName: true,
+        tags: ['blog'],
+        successHeadline: 'Welcome aboard',
+      })
+    ).body;
     const page = await open('/inline', form.embed.script);
     await page.getByRole('heading', { name: 'Get my letters' }).waitFor();
     // The form sits right after the script tag, inside the article.
@@ -130,21 +141,26 @@ describe('signup form embeds on a third-party page (Chromium)', () => {
     await paused.close();
   });
 
-  it("a script of the creator's own site posts a JSON signup cross-origin (preflighted) and reads the refusal reasons; key routes stay closed", { timeout: 60_000 }, async () => {
+  it("a script of the creator's own site posts a JSON signup cross-origin (preflighted) and reads the refusal reasons; key routes stay closed", {
+    timeout: 60_000,
+  }, async () => {
     const form = (await account.test.post('/forms', { name: 'Own code', tags: ['own-form'] })).body;
     const page = await open('/own-code', '<p>My own form code</p>');
     expect(new URL(page.url()).origin).not.toBe(runtime.url);
     const email = unique('json');
     // application/json is not a "simple" content type: Chromium sends the OPTIONS preflight first.
     const call = (url: string, init: { method: string; headers?: Record<string, string>; body?: string }) =>
-      page.evaluate(async ([u, i]) => {
-        try {
-          const res = await fetch(u, i);
-          return { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') };
-        } catch (error) {
-          return { failed: String(error) };
-        }
-      }, [url, init] as const);
+      page.evaluate(
+        async ([u, i]) => {
+          try {
+            const res = await fetch(u, i);
+            return { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') };
+          } catch (error) {
+            return { failed: String(error) };
+          }
+        },
+        [url, init] as const,
+      );
     const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const ok = await call(`${runtime.url}/forms/public/${form._id}/subscribe`, json({ email, elapsedMs: 3000 }));
     expect(ok).toEqual({ status: 200, body: { status: 'subscribed', leadMagnet: null }, retryAfter: null });
@@ -155,7 +171,11 @@ describe('signup form embeds on a third-party page (Chromium)', () => {
     // The same page cannot use a key route, even holding a key: the browser stops at the preflight.
     const keyed = await call(`${runtime.url}/forms`, { method: 'GET', headers: { authorization: `Bearer ${account.testKey}` } });
     expect(keyed).toHaveProperty('failed');
-    const keyedWrite = await call(`${runtime.url}/forms`, { method: 'POST', headers: { authorization: `Bearer ${account.testKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Injected' }) });
+    const keyedWrite = await call(`${runtime.url}/forms`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.testKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Injected' }),
+    });
     expect(keyedWrite).toHaveProperty('failed');
     expect(((await account.test.get('/forms')).body as any[]).some((f) => f.name === 'Injected')).toBe(false);
     await page.close();

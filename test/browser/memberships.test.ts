@@ -24,13 +24,25 @@ describe('member area (Chromium)', () => {
     const account = await createTestAccount(runtime, 'tier3');
     const product = await createProduct(account, { name: 'Studio pass', price: 10 });
     const membership = (await account.test.post('/memberships', { name: 'Studio', productIds: [product._id], productBuyersJoin: true })).body;
-    await account.test.post(`/memberships/${membership._id}/posts`, { title: 'Glazing basics', html: '<p>Dip, wait, <strong>fire</strong>.</p>', status: 'published' });
+    await account.test.post(`/memberships/${membership._id}/posts`, {
+      title: 'Glazing basics',
+      html: '<p>Dip, wait, <strong>fire</strong>.</p>',
+      status: 'published',
+    });
     const thread = (await account.test.post(`/memberships/${membership._id}/threads`, { title: 'Introduce yourself', body: 'Who are you?' })).body;
     const scope = { accountId: account.accountId, mode: 'test' as const };
     const record = await requireMembership(runtime.deps, scope, membership._id);
-    await changeMember(runtime.deps, scope, record, { email: 'potter@example.com', name: 'Pat Potter', add: [productSource(product._id, 'o1')], now: runtime.clock.now().toISOString(), reason: 'subscription_ended' });
+    await changeMember(runtime.deps, scope, record, {
+      email: 'potter@example.com',
+      name: 'Pat Potter',
+      add: [productSource(product._id, 'o1')],
+      now: runtime.clock.now().toISOString(),
+      reason: 'subscription_ended',
+    });
     await settleWithRetries(runtime);
-    const mail = ((await control(runtime).get('/_local/emails')).body.emails as { to: string; subject: string; html: string }[]).find((m) => m.to === 'potter@example.com' && m.subject === 'Your access to Studio')!;
+    const mail = ((await control(runtime).get('/_local/emails')).body.emails as { to: string; subject: string; html: string }[]).find(
+      (m) => m.to === 'potter@example.com' && m.subject === 'Your access to Studio',
+    )!;
     const link = /href="([^"]*\/member-area\/[0-9A-Za-z]{32})"/.exec(mail.html)![1]!;
 
     const page = await browser.newPage();

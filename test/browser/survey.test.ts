@@ -2,7 +2,7 @@ import { launchChromium } from '../support/browser';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTestAccount, startTestRuntime, type TestAccount } from '../support/runtime';
 import { createProduct, events } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
@@ -34,7 +34,15 @@ afterAll(async () => {
 describe('tracked link to purchase to survey answer, in a browser', () => {
   it('follows the link, buys on the hosted checkout, answers the survey without JavaScript, and the report shows both', async () => {
     const product = await createProduct(account, { name: 'Browser course', price: 30 });
-    await account.test.put('/attribution-survey/settings', { enabled: true, question: 'Where did you find us?', options: [{ label: 'YouTube', channel: 'youtube' }, { label: 'Newsletter', channel: 'email' }], allowOther: true });
+    await account.test.put('/attribution-survey/settings', {
+      enabled: true,
+      question: 'Where did you find us?',
+      options: [
+        { label: 'YouTube', channel: 'youtube' },
+        { label: 'Newsletter', channel: 'email' },
+      ],
+      allowOther: true,
+    });
     const link = (await account.test.post('/links', { channel: 'youtube', targetUrl: `${shopUrl}/course`, name: 'YT description' })).body;
 
     const context = await browser.newContext({ javaScriptEnabled: false });
@@ -50,7 +58,13 @@ describe('tracked link to purchase to survey answer, in a browser', () => {
     expect((await context.cookies(link.url)).some((c) => c.name === 'tlv' && c.httpOnly)).toBe(true);
 
     // The shop's server opens the checkout with the code it received.
-    const session = await account.test.post('/checkout/sessions', { productId: product._id, successUrl: `${shopUrl}/thanks`, cancelUrl: `${shopUrl}/cart`, clientReferenceId: 'survey-browser', metadata: { trackedLink: tl } });
+    const session = await account.test.post('/checkout/sessions', {
+      productId: product._id,
+      successUrl: `${shopUrl}/thanks`,
+      cancelUrl: `${shopUrl}/cart`,
+      clientReferenceId: 'survey-browser',
+      metadata: { trackedLink: tl },
+    });
     expect(session.status).toBe(201);
     await page.goto(session.body.url);
     await page.fill('#email', 'viewer@example.com');

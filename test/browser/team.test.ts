@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe('team invite accepted in a browser', () => {
-  it('follows the mailed link, accepts, and lands signed in to the dashboard with the member\'s areas', { timeout: 60_000 }, async () => {
+  it("follows the mailed link, accepts, and lands signed in to the dashboard with the member's areas", { timeout: 60_000 }, async () => {
     const account = await createTestAccount(runtime, 'tier3');
     const team = (await account.live.post('/team/teams', { name: 'Catalog', areas: ['products'] })).body;
     const invited = await account.live.post('/team/invites', { email: 'browser@example.com', role: 'member', teamIds: [team._id] });

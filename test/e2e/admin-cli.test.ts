@@ -45,7 +45,25 @@ describe('admin CLI', () => {
   it('refuses the sandbox for live mode against a deployed table, before touching it; allows it locally', async () => {
     // A deployed table: no endpoint, no --local. Refused before any AWS call (no credentials here).
     const env = { PATH: process.env.PATH!, HOME: process.env.HOME! };
-    const deployed = run('npx', ['tsx', 'bin/admin.ts', '--table', 'CreatorCommerce-prod-Table', '--region', 'eu-west-1', 'set-processor', '--account', 'acc_1', '--mode', 'live', '--provider', 'sandbox'], { env });
+    const deployed = run(
+      'npx',
+      [
+        'tsx',
+        'bin/admin.ts',
+        '--table',
+        'CreatorCommerce-prod-Table',
+        '--region',
+        'eu-west-1',
+        'set-processor',
+        '--account',
+        'acc_1',
+        '--mode',
+        'live',
+        '--provider',
+        'sandbox',
+      ],
+      { env },
+    );
     await expect(deployed).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--provider sandbox cannot serve live mode in a deployed stack/) });
     // The local runtime keeps the sandbox for live mode (development).
     const created = JSON.parse(await admin('create-account', '--email', 'sbx-live@example.com'));

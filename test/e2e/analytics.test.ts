@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import type { DomainEvent } from '../../shared/platform/events';
-import { control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
+import { control, createOffer, createProduct, pay } from '../support/commerce';
 import { createTestAccount, settleWithRetries, type ApiClient, type TestAccount } from '../support/runtime';
 import { startTestRuntime } from '../support/runtime';
 
@@ -20,7 +20,12 @@ const outbox = async (account: TestAccount, mode: 'test' | 'live', type: string)
   (await control(runtime).get(`/_local/events?accountId=${account.accountId}&mode=${mode}&type=${type}`)).body.events;
 
 async function buy(api: ApiClient, id: string, email: string, extra: Record<string, unknown> = {}) {
-  const res = await api.post('/checkout/sessions', { productId: id, successUrl: 'https://shop.example.com/thanks', cancelUrl: 'https://shop.example.com/cart', ...extra });
+  const res = await api.post('/checkout/sessions', {
+    productId: id,
+    successUrl: 'https://shop.example.com/thanks',
+    cancelUrl: 'https://shop.example.com/cart',
+    ...extra,
+  });
   expect(res.status, res.text).toBe(201);
   return pay(runtime, res.body.id, { email });
 }
@@ -37,7 +42,9 @@ describe('GET /analytics/summary', () => {
     const product = await createProduct(seller, { name: 'Ebook', price: 30 });
     const monthly = await createOffer(seller, { name: 'Club', price: 20, frequency: 'monthly' });
     const yearly = await createOffer(seller, { name: 'Club yearly', price: 120, frequency: 'yearly' });
-    expect((await seller.test.post('/discounts', { name: 'Quarter off', code: 'CLUB25', valueType: 'percentage', value: 25, mainProductIds: [monthly._id] })).status).toBe(201);
+    expect(
+      (await seller.test.post('/discounts', { name: 'Quarter off', code: 'CLUB25', valueType: 'percentage', value: 25, mainProductIds: [monthly._id] })).status,
+    ).toBe(201);
 
     const first = await buy(seller.test, product._id, 'a@example.com');
     await buy(seller.test, product._id, 'b@example.com');
@@ -51,7 +58,19 @@ describe('GET /analytics/summary', () => {
     expect(test.currency).toBe('USD');
     // 2 × 30 + 15 (20 less 25 %) + 120; 10 refunded.
     expect(test.totals).toEqual({ grossCents: 19_500, refundsCents: 1_000, netCents: 18_500, sales: 4, recoveredCents: 0, recoveredSales: 0 });
-    expect(test.days).toEqual([{ date: today, grossCents: 19_500, refundsCents: 1_000, netCents: 18_500, sales: 4, recoveredCents: 0, recoveredSales: 0, newSubscribers: 2, churnedSubscribers: 0 }]);
+    expect(test.days).toEqual([
+      {
+        date: today,
+        grossCents: 19_500,
+        refundsCents: 1_000,
+        netCents: 18_500,
+        sales: 4,
+        recoveredCents: 0,
+        recoveredSales: 0,
+        newSubscribers: 2,
+        churnedSubscribers: 0,
+      },
+    ]);
     // What they pay per month: 15 (discounted) + 120 / 12.
     expect(test.mrrCents).toBe(2_500);
     expect(test.activeSubscribers).toBe(2);
@@ -69,7 +88,14 @@ describe('GET /analytics/summary', () => {
     const liveProduct = (await seller.live.post('/products', { name: 'Live ebook', price: 40 })).body;
     await buy(seller.live, liveProduct._id, 'live@example.com');
     await settleWithRetries(runtime);
-    expect((await summary(seller.live)).totals).toEqual({ grossCents: 4_000, refundsCents: 0, netCents: 4_000, sales: 1, recoveredCents: 0, recoveredSales: 0 });
+    expect((await summary(seller.live)).totals).toEqual({
+      grossCents: 4_000,
+      refundsCents: 0,
+      netCents: 4_000,
+      sales: 1,
+      recoveredCents: 0,
+      recoveredSales: 0,
+    });
     expect((await summary(seller.test)).totals).toEqual(test.totals);
 
     // A paused subscriber pays nothing for now, and is not active (status paused): out of both.

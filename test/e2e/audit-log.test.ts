@@ -89,8 +89,16 @@ describe('audit log', () => {
     const admin = await joinTeam(runtime, account, 'boss@example.com', 'admin');
     const live = await admin.client.get(`/audit-log?actor=${clerk.id}&action=createProduct`);
     expect(live.status).toBe(200);
-    expect(live.body.entries).toEqual([expect.objectContaining({ action: 'createProduct', actor: { type: 'member', id: clerk.id, email: 'clerk@example.com' }, target: { type: 'Products', id: made.body._id } })]);
-    expect(((await admin.client.get('/audit-log?actor=clerk@example.com&action=createProduct')).body.entries as Row[]).map((r) => r.target.id)).toEqual([made.body._id]);
+    expect(live.body.entries).toEqual([
+      expect.objectContaining({
+        action: 'createProduct',
+        actor: { type: 'member', id: clerk.id, email: 'clerk@example.com' },
+        target: { type: 'Products', id: made.body._id },
+      }),
+    ]);
+    expect(((await admin.client.get('/audit-log?actor=clerk@example.com&action=createProduct')).body.entries as Row[]).map((r) => r.target.id)).toEqual([
+      made.body._id,
+    ]);
     // Team changes are in it too, by the owner's key.
     expect(await (async () => ((await account.live.get('/audit-log?action=invite.created')).body.entries as Row[]).length)()).toBe(2);
   });

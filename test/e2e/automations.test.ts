@@ -13,7 +13,10 @@ const VIP = { match: 'all', groups: [{ match: 'all', rules: [{ type: 'tag', tag:
 const subjects = async (to: string) => {
   await settleWithRetries(runtime);
   // The automations' mails only (each purchase also sends its receipt).
-  return ((await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string }[]).map((m) => m.subject).filter((s) => !/receipt/i.test(s)).sort();
+  return ((await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string }[])
+    .map((m) => m.subject)
+    .filter((s) => !/receipt/i.test(s))
+    .sort();
 };
 const buy = async (email: string) => {
   const paid = await pay(runtime, (await openCheckout(account, productId)).id, { email, firstName: 'Ada' });
@@ -28,7 +31,10 @@ beforeAll(async () => {
   const segment = await account.test.post('/newsletters/segments', { name: 'VIP', definition: VIP });
   expect(segment.status, segment.text).toBe(201);
   vipSegment = segment.body._id;
-  for (const [email, tags] of [['vip@example.com', ['vip']], ['plain@example.com', []]] as const) {
+  for (const [email, tags] of [
+    ['vip@example.com', ['vip']],
+    ['plain@example.com', []],
+  ] as const) {
     expect((await account.test.post('/newsletters/subscribers', { email, tags })).status).toBe(201);
   }
   for (const subject of ['Welcome, VIP', 'Hello buyer', 'VIP extras', 'For everyone']) {
@@ -47,8 +53,26 @@ describe('automations with segments (growth spec: "restrict a trigger to a segme
       [{ ...body, steps: [{ type: 'send_email', postId: 'a'.repeat(24) }] }, 'steps.0.postId'],
       [{ ...body, steps: [{ type: 'wait', hours: 0 }] }, 'steps.0.hours'],
       [{ ...body, trigger: { type: 'order_completed', segmentId: 'b'.repeat(24) } }, 'trigger.segmentId'],
-      [{ ...body, steps: [{ type: 'if_segment', segmentId: vipSegment, otherwise: 0 }, { type: 'send_email', postId: posts['Hello buyer'] }] }, 'steps.0.otherwise'],
-      [{ ...body, steps: [{ type: 'send_email', postId: posts['Hello buyer'] }, { type: 'if_segment', segmentId: 'c'.repeat(24), otherwise: 'end' }] }, 'steps.1.segmentId'],
+      [
+        {
+          ...body,
+          steps: [
+            { type: 'if_segment', segmentId: vipSegment, otherwise: 0 },
+            { type: 'send_email', postId: posts['Hello buyer'] },
+          ],
+        },
+        'steps.0.otherwise',
+      ],
+      [
+        {
+          ...body,
+          steps: [
+            { type: 'send_email', postId: posts['Hello buyer'] },
+            { type: 'if_segment', segmentId: 'c'.repeat(24), otherwise: 'end' },
+          ],
+        },
+        'steps.1.segmentId',
+      ],
     ];
     for (const [input, field] of bad) {
       const res = await account.test.post('/automations', input);

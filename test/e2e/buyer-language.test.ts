@@ -6,7 +6,8 @@ import type { LocalRuntime } from '../../shared/local/runtime';
 let runtime: LocalRuntime;
 let seller: TestAccount;
 
-const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
+const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> =>
+  (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
 const page = async (url: string, acceptLanguage?: string) => {
   const res = await fetch(url, { headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} });
   expect(res.status).toBe(200);
@@ -26,14 +27,15 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-describe('the buyer\'s language', () => {
+describe("the buyer's language", () => {
   it('the hosted checkout in French, German, Spanish and the fallback; seller text as written', { timeout: 120_000 }, async () => {
     const product = await createProduct(seller, { name: 'Le guide des mousses', price: 20, description: 'Written by the seller, in English.' });
     const session = await openCheckout(seller, product._id);
 
     const fr = await page(session.url, 'fr-CH, fr;q=0.9, en;q=0.8');
     expect(fr).toContain('<html lang="fr">');
-    for (const words of ['Récapitulatif de la commande', 'Code de réduction', 'Numéro de carte', 'Payer 20,00', 'Annuler et revenir', 'Des questions ?']) expect(fr).toContain(words);
+    for (const words of ['Récapitulatif de la commande', 'Code de réduction', 'Numéro de carte', 'Payer 20,00', 'Annuler et revenir', 'Des questions ?'])
+      expect(fr).toContain(words);
     // The newsletter box's default words too (the seller wrote none).
     expect(fr).toContain('Envoyez-moi les nouveautés et les offres de');
     expect(fr).toContain('Written by the seller, in English.');
@@ -65,7 +67,11 @@ describe('the buyer\'s language', () => {
     expect(await page(session.url)).toContain('<html lang="en">');
 
     // Field errors and plurals in the buyer's language.
-    const bad = await fetch(session.url, { method: 'POST', body: form({ intent: 'pay', email: 'x', cardNumber: '1', expiry: '1', cvc: '' }), headers: { 'accept-language': 'de' } });
+    const bad = await fetch(session.url, {
+      method: 'POST',
+      body: form({ intent: 'pay', email: 'x', cardNumber: '1', expiry: '1', cvc: '' }),
+      headers: { 'accept-language': 'de' },
+    });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
     expect(badHtml).toContain('Bitte korrigieren Sie die 4 unten markierten Felder.');
@@ -82,7 +88,12 @@ describe('the buyer\'s language', () => {
     const product = await createProduct(seller, { name: 'Carnet de terrain', price: 15 });
     const one = await openCheckout(seller, product._id);
     const buyer = `fr-${Date.now()}@example.com`;
-    const paid = await fetch(one.url, { method: 'POST', body: form({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }), headers: { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' }, redirect: 'manual' });
+    const paid = await fetch(one.url, {
+      method: 'POST',
+      body: form({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }),
+      headers: { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' },
+      redirect: 'manual',
+    });
     expect(paid.status).toBe(303);
     // The thank-you page keeps the language saved on the checkout, whatever the next request says.
     const thanks = await (await fetch(new URL(paid.headers.get('location')!, one.url))).text();
@@ -103,7 +114,12 @@ describe('the buyer\'s language', () => {
     const offer = await createOffer(seller, { name: 'Club des lichens', price: 9, frequency: 'monthly' });
     const session = await openCheckout(seller, offer._id);
     const buyer = `portal-fr-${Date.now()}@example.com`;
-    const paid = await fetch(session.url, { method: 'POST', body: form({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }), headers: { 'accept-language': 'fr' }, redirect: 'manual' });
+    const paid = await fetch(session.url, {
+      method: 'POST',
+      body: form({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }),
+      headers: { 'accept-language': 'fr' },
+      redirect: 'manual',
+    });
     expect(paid.status).toBe(303);
     await settleWithRetries(runtime);
     const receipt = (await mails(buyer))[0]!;
@@ -117,16 +133,23 @@ describe('the buyer\'s language', () => {
     expect(await (await fetch(portalUrl!, { headers: { accept: 'text/html', 'accept-language': 'de' } })).text()).toContain('Historique des paiements');
   });
 
-  it('the member area and its access mail in the member\'s language: saved at checkout, else the browser\'s', { timeout: 180_000 }, async () => {
+  it("the member area and its access mail in the member's language: saved at checkout, else the browser's", { timeout: 180_000 }, async () => {
     const pass = await createProduct(seller, { name: 'Carnet du club', price: 8 });
-    const membership = (await seller.test.post('/memberships', { name: 'Club des mousses', productIds: [pass._id], productBuyersJoin: true, communityEnabled: true })).body;
+    const membership = (
+      await seller.test.post('/memberships', { name: 'Club des mousses', productIds: [pass._id], productBuyersJoin: true, communityEnabled: true })
+    ).body;
     expect(membership._id).toBeTruthy();
     const areaLink = (mail: { html: string }) => /href="([^"]*\/member-area\/[0-9A-Za-z]{32})"/.exec(mail.html)![1]!.replace(/^https?:\/\/[^/]+/, runtime.url);
 
     // Bought on the hosted page read in French: the access mail and the area speak French.
     const french = `member-fr-${Date.now()}@example.com`;
     const session = await openCheckout(seller, pass._id);
-    const paid = await fetch(session.url, { method: 'POST', body: form({ intent: 'pay', email: french, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }), headers: { 'accept-language': 'fr' }, redirect: 'manual' });
+    const paid = await fetch(session.url, {
+      method: 'POST',
+      body: form({ intent: 'pay', email: french, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }),
+      headers: { 'accept-language': 'fr' },
+      redirect: 'manual',
+    });
     expect(paid.status).toBe(303);
     await settleWithRetries(runtime);
     const access = (await mails(french)).find((m) => m.subject === 'Votre accès à Club des mousses');
@@ -158,11 +181,20 @@ describe('the buyer\'s language', () => {
     expect(await refused.text()).toContain('Ce lien n’est pas valide');
   });
 
-  it('a signup form\'s confirmation mail and page in the browser\'s language; the creator\'s words as written', { timeout: 120_000 }, async () => {
-    const created = await seller.test.post('/forms', { name: 'Lettre', doubleOptIn: true, headline: 'Join the moss letter', successHeadline: 'Welcome aboard, moss friend' });
+  it("a signup form's confirmation mail and page in the browser's language; the creator's words as written", { timeout: 120_000 }, async () => {
+    const created = await seller.test.post('/forms', {
+      name: 'Lettre',
+      doubleOptIn: true,
+      headline: 'Join the moss letter',
+      successHeadline: 'Welcome aboard, moss friend',
+    });
     expect(created.status, created.text).toBe(201);
     const email = `form-fr-${Date.now()}@example.com`;
-    const signup = await fetch(`${runtime.url}/forms/public/${created.body._id}/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': 'fr-FR,fr;q=0.9' }, body: JSON.stringify({ email, elapsedMs: 4000 }) });
+    const signup = await fetch(`${runtime.url}/forms/public/${created.body._id}/subscribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'fr-FR,fr;q=0.9' },
+      body: JSON.stringify({ email, elapsedMs: 4000 }),
+    });
     expect(signup.status).toBe(200);
     await settleWithRetries(runtime);
     const [mail] = await mails(email);
@@ -185,7 +217,12 @@ describe('the buyer\'s language', () => {
     expect((await seller.test.post(`/products/${product._id}/files`, upload)).status).toBe(201);
     const buyer = `files-fr-${Date.now()}@example.com`;
     const session = await openCheckout(seller, product._id);
-    const paid = await fetch(session.url, { method: 'POST', body: form({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }), headers: { 'accept-language': 'fr' }, redirect: 'manual' });
+    const paid = await fetch(session.url, {
+      method: 'POST',
+      body: form({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }),
+      headers: { 'accept-language': 'fr' },
+      redirect: 'manual',
+    });
     expect(paid.status).toBe(303);
     await settleWithRetries(runtime);
     const receipt = (await mails(buyer)).find((m) => m.subject.startsWith('Votre reçu'))!;
@@ -202,14 +239,17 @@ describe('the buyer\'s language', () => {
     const invoiceUrl = /Votre facture\s: (\S+)/.exec(receipt.text)![1]!;
     const invoice = await page(invoiceUrl);
     expect(invoice).toContain('<html lang="fr">');
-    for (const words of ['Votre facture', 'Nom de l’entreprise', 'Atlas des lichens', '30,00', 'Télécharger sans coordonnées d’entreprise']) expect(invoice).toContain(words);
+    for (const words of ['Votre facture', 'Nom de l’entreprise', 'Atlas des lichens', '30,00', 'Télécharger sans coordonnées d’entreprise'])
+      expect(invoice).toContain(words);
     expect(invoice).toContain('invoice.pdf?lang=fr');
     expect(await page(`${invoiceUrl}?lang=de`)).toContain('Firmenname');
     const badVat = new URLSearchParams({ companyName: 'Mousses SARL', vatId: '12' });
     const refused = await fetch(invoiceUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: badVat.toString() });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('Saisissez les deux lettres du pays');
-    expect((await fetch(invoiceUrl.replace(/receipts\/[^/]+/, 'receipts/nope'), { headers: { 'accept-language': 'fr' } }).then((r) => r.text()))).toContain('Facture introuvable');
+    expect(await fetch(invoiceUrl.replace(/receipts\/[^/]+/, 'receipts/nope'), { headers: { 'accept-language': 'fr' } }).then((r) => r.text())).toContain(
+      'Facture introuvable',
+    );
 
     // A refund: the mail in French, and the download page says the files are gone.
     const saleId = (await seller.test.get('/orders')).body.find((o: { buyerEmail: string }) => o.buyerEmail === buyer)._id;
@@ -222,7 +262,7 @@ describe('the buyer\'s language', () => {
     expect(await page(downloads)).toContain('ne sont plus disponibles');
   });
 
-  it('buy-link problems, the survey, unsubscribing and the balance page speak the buyer\'s language too', { timeout: 180_000 }, async () => {
+  it("buy-link problems, the survey, unsubscribing and the balance page speak the buyer's language too", { timeout: 180_000 }, async () => {
     const product = await createProduct(seller, { name: 'Graines de mousse', price: 6 });
     // A buy link's problem page follows the browser; ?lang= is carried on to the checkout it opens.
     const wrong = await fetch(`${runtime.url}/buy/${product._id}?amount=lots`, { headers: { 'accept-language': 'de' }, redirect: 'manual' });
@@ -235,10 +275,27 @@ describe('the buyer\'s language', () => {
     expect(await page(opened.headers.get('location')!, 'fr')).toContain('<html lang="ja">');
 
     // The survey linked from a French receipt opens in French; the seller's question stays as written.
-    expect((await seller.test.put('/attribution-survey/settings', { enabled: true, question: 'How did you find us?', options: [{ label: 'Instagram', channel: 'instagram' }, { label: 'YouTube', channel: 'youtube' }], allowOther: true })).status).toBe(200);
+    expect(
+      (
+        await seller.test.put('/attribution-survey/settings', {
+          enabled: true,
+          question: 'How did you find us?',
+          options: [
+            { label: 'Instagram', channel: 'instagram' },
+            { label: 'YouTube', channel: 'youtube' },
+          ],
+          allowOther: true,
+        })
+      ).status,
+    ).toBe(200);
     const buyer = `survey-fr-${Date.now()}@example.com`;
     const session = await openCheckout(seller, product._id);
-    const paid = await fetch(session.url, { method: 'POST', body: form({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }), headers: { 'accept-language': 'fr' }, redirect: 'manual' });
+    const paid = await fetch(session.url, {
+      method: 'POST',
+      body: form({ intent: 'pay', email: buyer, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }),
+      headers: { 'accept-language': 'fr' },
+      redirect: 'manual',
+    });
     expect(paid.status).toBe(303);
     await settleWithRetries(runtime);
     const receipt = (await mails(buyer)).find((m) => m.subject.startsWith('Votre reçu'))!;

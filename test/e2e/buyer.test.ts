@@ -24,7 +24,17 @@ afterAll(async () => {
 
 describe('what the buyer sees', () => {
   it('branding: validated, per account and mode, shown on the hosted checkout under a strict CSP', { timeout: 240_000 }, async () => {
-    expect((await seller.test.get('/account/branding')).body).toEqual({ displayName: null, logoImageId: null, accentColor: null, supportEmail: null, locale: null, legalName: null, legalAddress: null, taxId: null, updatedAt: null });
+    expect((await seller.test.get('/account/branding')).body).toEqual({
+      displayName: null,
+      logoImageId: null,
+      accentColor: null,
+      supportEmail: null,
+      locale: null,
+      legalName: null,
+      legalAddress: null,
+      taxId: null,
+      updatedAt: null,
+    });
     const badColour = await seller.test.patch('/account/branding', { displayName: 'Nope', accentColor: 'blue' });
     expect(badColour.status).toBe(400);
     expect(badColour.text).toContain('accentColor is a #rrggbb colour');
@@ -38,7 +48,12 @@ describe('what the buyer sees', () => {
     const logo = (await seller.test.post('/images', form)).body;
     // Another account's image is not this account's logo.
     expect((await other.test.patch('/account/branding', { logoImageId: logo._id })).status).toBe(400);
-    const saved = await seller.test.patch('/account/branding', { displayName: 'Ada Studio', logoImageId: logo._id, accentColor: '#0A7F5A', supportEmail: 'help@ada.example' });
+    const saved = await seller.test.patch('/account/branding', {
+      displayName: 'Ada Studio',
+      logoImageId: logo._id,
+      accentColor: '#0A7F5A',
+      supportEmail: 'help@ada.example',
+    });
     expect(saved.status, saved.text).toBe(200);
     expect(saved.body).toMatchObject({ displayName: 'Ada Studio', accentColor: '#0a7f5a', supportEmail: 'help@ada.example' });
     expect((await seller.live.get('/account/branding')).body.displayName).toBeNull();
@@ -82,7 +97,8 @@ describe('what the buyer sees', () => {
     const invalid = await post({ intent: 'pay', email: 'not-an-email', cardNumber: '4242', expiry: '01/20', cvc: '' });
     expect(invalid.status).toBe(400);
     const invalidHtml = await invalid.text();
-    for (const message of ['Enter a valid email address', 'The card number is 12 to 19 digits', 'This card has expired', 'Enter the security code']) expect(invalidHtml).toContain(message);
+    for (const message of ['Enter a valid email address', 'The card number is 12 to 19 digits', 'This card has expired', 'Enter the security code'])
+      expect(invalidHtml).toContain(message);
     expect(invalidHtml).toContain('aria-invalid="true"');
 
     const buyer = `receipt-${Date.now()}@example.com`;
@@ -105,7 +121,9 @@ describe('what the buyer sees', () => {
     }
   });
 
-  it('a renewal receipt and a failed-payment mail carry the portal, whose page manages the subscription with CSRF-checked forms', { timeout: 240_000 }, async () => {
+  it('a renewal receipt and a failed-payment mail carry the portal, whose page manages the subscription with CSRF-checked forms', {
+    timeout: 240_000,
+  }, async () => {
     const offer = await createOffer(seller, { name: 'Moss club', price: 10, frequency: 'monthly' });
     const buyer = `renew-${Date.now()}@example.com`;
     const paid = await pay(runtime, (await openCheckout(seller, offer._id)).id, { email: buyer });
@@ -139,7 +157,12 @@ describe('what the buyer sees', () => {
     const token = new URL(portalUrl).searchParams.get('token')!;
     const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
     const submit = (body: Record<string, string>, headers: Record<string, string> = {}) =>
-      fetch(new URL(formAction, portalUrl), { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
+      fetch(new URL(formAction, portalUrl), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(body),
+      });
     expect((await submit({ action: 'cancel', token })).status).toBe(403);
     expect((await submit({ action: 'cancel', token, csrf }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await seller.test.get(`/subscriptions/subscribers/${paid.subscriberId}`)).body.cancelAtPeriodEnd).toBe(false);
@@ -195,7 +218,15 @@ describe('what the buyer sees', () => {
     const extra = await createProduct(seller, { name: 'Pressing kit', price: 25, description: 'Boards and blotting paper.' });
     const foreignExtra = await createProduct(other, { name: 'Other kit', price: 5 });
     // Another account's upsell naming this product id never shows here.
-    expect((await other.test.post('/upsells', { mainProductIds: [foreignExtra._id], upsellProductId: (await createProduct(other, { name: 'X', price: 3 }))._id, upsellPrice: 1 })).status).toBe(201);
+    expect(
+      (
+        await other.test.post('/upsells', {
+          mainProductIds: [foreignExtra._id],
+          upsellProductId: (await createProduct(other, { name: 'X', price: 3 }))._id,
+          upsellPrice: 1,
+        })
+      ).status,
+    ).toBe(201);
     expect((await seller.test.post('/upsells', { mainProductIds: [product._id], upsellProductId: extra._id, upsellPrice: 15 })).status).toBe(201);
     await seller.test.post('/discounts', { name: 'Quarter', code: 'HERB25', valueType: 'percentage', value: 25, mainProductIds: [product._id] });
     const session = await openCheckout(seller, product._id);
@@ -251,7 +282,9 @@ describe('what the buyer sees', () => {
     expect((await post({ intent: 'upsell-remove' })).status).toBe(303);
   });
 
-  it('an offer with intro pricing shows what is charged today, for the intro renewals, and after; a code does not stack with it', { timeout: 60_000 }, async () => {
+  it('an offer with intro pricing shows what is charged today, for the intro renewals, and after; a code does not stack with it', {
+    timeout: 60_000,
+  }, async () => {
     const pro = await createTestAccount(runtime, 'tier3');
     const offer = await createOffer(pro, { name: 'Herb club', price: 20, frequency: 'monthly' });
     const before = await (await fetch((await openCheckout(pro, offer._id)).url)).text();
@@ -264,10 +297,17 @@ describe('what the buyer sees', () => {
     // A discount code does not stack with an intro price: a clear 400, nothing opened.
     const code = await pro.test.post('/discounts', { name: 'Tenth off', code: 'HERB10', valueType: 'percentage', value: 10, mainProductIds: [offer._id] });
     expect(code.status, code.text).toBe(201);
-    const withCode = await pro.test.post('/checkout/sessions', { productId: offer._id, discountCode: 'HERB10', successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+    const withCode = await pro.test.post('/checkout/sessions', {
+      productId: offer._id,
+      discountCode: 'HERB10',
+      successUrl: 'https://shop.example.com/ok',
+      cancelUrl: 'https://shop.example.com/no',
+    });
     expect(withCode.status, withCode.text).toBe(400);
     expect(withCode.body).toMatchObject({ field: 'discountCode' });
     // Another account's checkout of an offer without intro shows none.
-    expect(await (await fetch((await openCheckout(seller, (await createOffer(seller, { name: 'Plain', price: 20, frequency: 'monthly' }))._id)).url)).text()).not.toContain('id="intro"');
+    expect(
+      await (await fetch((await openCheckout(seller, (await createOffer(seller, { name: 'Plain', price: 20, frequency: 'monthly' }))._id)).url)).text(),
+    ).not.toContain('id="intro"');
   });
 });

@@ -44,7 +44,7 @@ describe('create and read', () => {
     expect(read.body).toEqual(created.body);
   });
 
-  it('lists the offers of the key\'s mode, newest first, and never the products', async () => {
+  it("lists the offers of the key's mode, newest first, and never the products", async () => {
     const account = await createTestAccount(runtime);
     const weekly = await create(account.test, { name: 'Weekly', price: 2, frequency: 'weekly' });
     const yearly = await create(account.test, { name: 'Yearly', price: 90, frequency: 'yearly' });
@@ -155,15 +155,25 @@ describe('validation', () => {
     expect(locked.status).toBe(403);
     expect(locked.body.code).toBe('FEATURE_LOCKED');
     expect(locked.body.details).toEqual({ requiredPlan: 'tier3' });
-    const flat = await seller.test.post('/subscriptions', { name: 'Flat', price: 5, frequency: 'monthly', usagePricing: { seats: { enabled: false }, meters: [] } });
+    const flat = await seller.test.post('/subscriptions', {
+      name: 'Flat',
+      price: 5,
+      frequency: 'monthly',
+      usagePricing: { seats: { enabled: false }, meters: [] },
+    });
     expect(flat.status).toBe(201);
-    const five = await create(pro.test, { name: 'Five meters', price: 5, frequency: 'monthly', usagePricing: { meters: Array.from({ length: 5 }, (_, i) => ({ name: `m${i}` })) } });
+    const five = await create(pro.test, {
+      name: 'Five meters',
+      price: 5,
+      frequency: 'monthly',
+      usagePricing: { meters: Array.from({ length: 5 }, (_, i) => ({ name: `m${i}` })) },
+    });
     expect(five.usagePricing.meters).toHaveLength(5);
   });
 });
 
 describe('isolation', () => {
-  it('answers 404 for another account\'s offer and the other mode\'s, on every path', async () => {
+  it("answers 404 for another account's offer and the other mode's, on every path", async () => {
     const mine = await create(seller.test, { name: 'Mine', price: 3, frequency: 'monthly' });
     for (const client of [other.test, other.live, seller.live]) {
       expect((await client.get(`/subscriptions/${mine._id}`)).status).toBe(404);
@@ -186,9 +196,19 @@ describe('isolation', () => {
 
 describe('update and delete', () => {
   it('updates only the fields sent, merges usage pricing by part, and clears it with null', async () => {
-    const offer = await create(pro.test, { name: 'Team', price: 30, frequency: 'monthly', description: 'For teams', usagePricing: { seats: { enabled: true, maxSeats: 10 } } });
+    const offer = await create(pro.test, {
+      name: 'Team',
+      price: 30,
+      frequency: 'monthly',
+      description: 'For teams',
+      usagePricing: { seats: { enabled: true, maxSeats: 10 } },
+    });
     await runtime.clock.advance(5);
-    const updated = await pro.test.post(`/subscriptions/update/${offer._id}`, { price: 35, frequency: 'yearly', usagePricing: { meters: [{ name: 'exports' }] } });
+    const updated = await pro.test.post(`/subscriptions/update/${offer._id}`, {
+      price: 35,
+      frequency: 'yearly',
+      usagePricing: { meters: [{ name: 'exports' }] },
+    });
     expect(updated.status, updated.text).toBe(200);
     expect(updated.body).toMatchObject({
       name: 'Team',

@@ -91,7 +91,7 @@ describe('create and read', () => {
     });
   });
 
-  it('refuses refund policies and images that are not the caller\'s in this mode', async () => {
+  it("refuses refund policies and images that are not the caller's in this mode", async () => {
     const account = await createTestAccount(runtime);
     const [livePolicy, foreignPolicy, liveImage, foreignImage, ownImage] = [
       await refundPolicy(account, 'live'),
@@ -117,7 +117,7 @@ describe('create and read', () => {
     expect(update.body.field).toBe('refundPolicyId');
   });
 
-  it('lists the products of the key\'s mode only, newest first', async () => {
+  it("lists the products of the key's mode only, newest first", async () => {
     const account = await createTestAccount(runtime);
     const first = await create(account.test, { name: 'First', price: 1 });
     const second = await create(account.test, { name: 'Second', price: 2 });
@@ -141,10 +141,26 @@ describe('validation', () => {
     ['price with 3 decimals', { name: 'X', price: 9.999 }, 'price'],
     ['unknown productType', { name: 'X', price: 5, productType: 'course' }, 'productType'],
     ['creditAutoRefill not an object', { name: 'X', price: 5, productType: 'credits', creditAutoRefill: true }, 'creditAutoRefill'],
-    ['creditAutoRefill missing topOffCents', { name: 'X', price: 5, productType: 'credits', creditAutoRefill: { enabled: true } }, 'creditAutoRefill.topOffCents'],
-    ['creditAutoRefill fractional cents', { name: 'X', price: 5, productType: 'credits', creditAutoRefill: { enabled: true, topOffCents: 10.5 } }, 'creditAutoRefill.topOffCents'],
-    ['creditAutoRefill enabled with zero top-off', { name: 'X', price: 5, productType: 'credits', creditAutoRefill: { enabled: true, topOffCents: 0 } }, 'creditAutoRefill.topOffCents'],
-    ['creditAutoRefill enabled not boolean', { name: 'X', price: 5, productType: 'credits', creditAutoRefill: { enabled: 'yes', topOffCents: 100 } }, 'creditAutoRefill.enabled'],
+    [
+      'creditAutoRefill missing topOffCents',
+      { name: 'X', price: 5, productType: 'credits', creditAutoRefill: { enabled: true } },
+      'creditAutoRefill.topOffCents',
+    ],
+    [
+      'creditAutoRefill fractional cents',
+      { name: 'X', price: 5, productType: 'credits', creditAutoRefill: { enabled: true, topOffCents: 10.5 } },
+      'creditAutoRefill.topOffCents',
+    ],
+    [
+      'creditAutoRefill enabled with zero top-off',
+      { name: 'X', price: 5, productType: 'credits', creditAutoRefill: { enabled: true, topOffCents: 0 } },
+      'creditAutoRefill.topOffCents',
+    ],
+    [
+      'creditAutoRefill enabled not boolean',
+      { name: 'X', price: 5, productType: 'credits', creditAutoRefill: { enabled: 'yes', topOffCents: 100 } },
+      'creditAutoRefill.enabled',
+    ],
     ['creditAutoRefill on a digital product', { name: 'X', price: 5, creditAutoRefill: { enabled: true, topOffCents: 100 } }, 'creditAutoRefill'],
     ['pay-what-you-want minimum above price', { name: 'X', price: 5, payWhatYouWant: { enabled: true, minimumPrice: 6 } }, 'payWhatYouWant.minimumPrice'],
     ['bad refund policy id', { name: 'X', price: 5, refundPolicyId: 'nope' }, 'refundPolicyId'],
@@ -183,7 +199,7 @@ describe('validation', () => {
 });
 
 describe('isolation', () => {
-  it('answers 404 for another account\'s product and for the other mode\'s, on every path', async () => {
+  it("answers 404 for another account's product and for the other mode's, on every path", async () => {
     const mine = await create(seller.test, { name: 'Private', price: 4 });
     for (const client of [other.test, other.live, seller.live]) {
       expect((await client.get(`/products/${mine._id}`)).status).toBe(404);
@@ -230,7 +246,13 @@ describe('update and delete', () => {
   });
 
   it('turns a credits product into a digital one and drops its credit fields', async () => {
-    const product = await create(seller.test, { name: 'Pack', price: 5, productType: 'credits', creditAmount: 10, creditAutoRefill: { enabled: false, topOffCents: 0 } });
+    const product = await create(seller.test, {
+      name: 'Pack',
+      price: 5,
+      productType: 'credits',
+      creditAmount: 10,
+      creditAutoRefill: { enabled: false, topOffCents: 0 },
+    });
     const updated = await seller.test.post(`/products/update/${product._id}`, { productType: 'digital' });
     expect(updated.status).toBe(200);
     expect(updated.body.productType).toBe('digital');
@@ -318,19 +340,32 @@ describe('contract', () => {
     expect(paths['/products/update/{id}'].post['x-mcp-tool']).toBe('update_product');
     expect(paths['/products/copy/{id}'].post['x-mcp-tool']).toBe('copy_product');
     const shape = paths['/products/{id}'].get.responses['200'].content['application/json'].schema;
-    expect(Object.keys(shape.properties)).toEqual(expect.arrayContaining(['_id', 'name', 'price', 'currency', 'testMode', 'published', 'createdAt', 'updatedAt']));
+    expect(Object.keys(shape.properties)).toEqual(
+      expect.arrayContaining(['_id', 'name', 'price', 'currency', 'testMode', 'published', 'createdAt', 'updatedAt']),
+    );
   });
 
-  it('runs the catalog as MCP tools with the key\'s mode: create, copy into live, read, list', async () => {
+  it("runs the catalog as MCP tools with the key's mode: create, copy into live, read, list", async () => {
     const account = await createTestAccount(runtime);
     const client = new Client({ name: 'catalog-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${runtime.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${account.testKey}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${runtime.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${account.testKey}` } } }),
+    );
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(
         expect.arrayContaining([
-          'list_products', 'create_product', 'get_product', 'update_product', 'delete_product', 'copy_product',
-          'list_subscription_offers', 'create_subscription_offer', 'get_subscription_offer', 'update_subscription_offer', 'delete_subscription_offer',
+          'list_products',
+          'create_product',
+          'get_product',
+          'update_product',
+          'delete_product',
+          'copy_product',
+          'list_subscription_offers',
+          'create_subscription_offer',
+          'get_subscription_offer',
+          'update_subscription_offer',
+          'delete_subscription_offer',
         ]),
       );
       const created = await client.callTool({ name: 'create_product', arguments: { name: 'Agent ebook', price: 15 } });

@@ -10,7 +10,8 @@ let other: TestAccount;
 let recoveredDay: string;
 
 const settle = () => settleWithRetries(runtime);
-const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
+const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> =>
+  (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
 const advanceMinutes = async (minutes: number) => {
   const res = await control(runtime).post('/_local/clock/advance', { seconds: minutes * 60 });
   expect(res.status, res.text).toBe(200);
@@ -61,7 +62,9 @@ describe('abandoned checkouts', () => {
     expect((await seller.test.put('/checkout/recovery', { enabled: true, delayMinutes: 60 })).body.discountCode).toBeNull();
   });
 
-  it('mails once after the delay, in the buyer\'s language, with a link back that opens a payable checkout; a purchase through it is marked recovered', { timeout: 240_000 }, async () => {
+  it("mails once after the delay, in the buyer's language, with a link back that opens a payable checkout; a purchase through it is marked recovered", {
+    timeout: 240_000,
+  }, async () => {
     const product = await createProduct(seller, { name: 'Moss atlas', price: 40 });
     await seller.test.post('/discounts', { name: 'Atlas back', code: 'ATLAS10', valueType: 'percentage', value: 10, mainProductIds: [product._id] });
     expect((await seller.test.put('/checkout/recovery', { enabled: true, delayMinutes: 45, discountCode: 'ATLAS10' })).status).toBe(200);
@@ -70,7 +73,11 @@ describe('abandoned checkouts', () => {
     // The address is typed on the hosted page (a code tried), which is read in French.
     const leaver = buyer('leaver');
     const session = await openCheckout(seller, product._id, { metadata: { campaign: 'spring' } });
-    const typed = await fetch(session.url, { method: 'POST', body: form({ intent: 'discount', discountCode: 'NOPE', email: leaver }), headers: { 'accept-language': 'fr-FR,fr;q=0.9' } });
+    const typed = await fetch(session.url, {
+      method: 'POST',
+      body: form({ intent: 'discount', discountCode: 'NOPE', email: leaver }),
+      headers: { 'accept-language': 'fr-FR,fr;q=0.9' },
+    });
     expect(typed.status).toBe(400);
     expect(await typed.text()).toContain('Ce code de réduction n’existe pas');
 
@@ -78,7 +85,16 @@ describe('abandoned checkouts', () => {
     const prefilled = buyer('prefilled');
     const known = await openCheckout(seller, product._id, { customerEmail: prefilled });
     expect(await (await fetch(known.url)).text()).toContain(`value="${prefilled}"`);
-    expect((await seller.test.post('/checkout/sessions', { productId: product._id, successUrl: 'https://a.example/s', cancelUrl: 'https://a.example/c', customerEmail: 'nope' })).status).toBe(400);
+    expect(
+      (
+        await seller.test.post('/checkout/sessions', {
+          productId: product._id,
+          successUrl: 'https://a.example/s',
+          cancelUrl: 'https://a.example/c',
+          customerEmail: 'nope',
+        })
+      ).status,
+    ).toBe(400);
 
     await advanceMinutes(40);
     expect(await mails(leaver)).toHaveLength(0);
@@ -94,7 +110,13 @@ describe('abandoned checkouts', () => {
 
     const abandoned = (await events(runtime, seller, 'checkout.abandoned')).filter((e) => e.data.customer.email === leaver);
     expect(abandoned).toHaveLength(1);
-    expect(abandoned[0]!.data).toMatchObject({ checkoutSessionId: session.id, product: { id: product._id, name: 'Moss atlas' }, emailSent: true, discountCode: 'ATLAS10', metadata: { campaign: 'spring' } });
+    expect(abandoned[0]!.data).toMatchObject({
+      checkoutSessionId: session.id,
+      product: { id: product._id, name: 'Moss atlas' },
+      emailSent: true,
+      discountCode: 'ATLAS10',
+      metadata: { campaign: 'spring' },
+    });
 
     // Once: more time passes, no second mail.
     await advanceMinutes(24 * 60);
@@ -122,7 +144,10 @@ describe('abandoned checkouts', () => {
     const summary = (await seller.test.get(`/analytics/summary?from=${recoveredDay}&to=${recoveredDay}`)).body;
     expect(summary.totals).toMatchObject({ grossCents: 3600, sales: 1, recoveredCents: 3600, recoveredSales: 1 });
     expect(summary.days[0]).toMatchObject({ date: recoveredDay, recoveredCents: 3600, recoveredSales: 1 });
-    expect((await seller.live.get(`/analytics/summary?from=${recoveredDay}&to=${recoveredDay}`)).body.totals).toMatchObject({ recoveredCents: 0, recoveredSales: 0 });
+    expect((await seller.live.get(`/analytics/summary?from=${recoveredDay}&to=${recoveredDay}`)).body.totals).toMatchObject({
+      recoveredCents: 0,
+      recoveredSales: 0,
+    });
     // Its receipt is in French too: the buyer's language was saved at checkout.
     const receipt = (await mails(leaver)).find((m) => m.subject.startsWith('Votre reçu'));
     expect(receipt?.subject).toMatch(/^Votre reçu de Moss & Co : 36,00\s\$US$/);
@@ -148,13 +173,19 @@ describe('abandoned checkouts', () => {
     await pay(runtime, second.id, { email: twice });
 
     const suppressed = buyer('suppressed');
-    expect((await control(runtime).post('/_local/emails/events', { email: suppressed, type: 'complaint', accountId: seller.accountId, mode: 'test' })).status).toBe(200);
+    expect(
+      (await control(runtime).post('/_local/emails/events', { email: suppressed, type: 'complaint', accountId: seller.accountId, mode: 'test' })).status,
+    ).toBe(200);
     const suppressedSession = await openCheckout(seller, product._id, { customerEmail: suppressed });
 
     // Declined card: the address is known from the page and the checkout stays unpaid.
     const declined = buyer('declined');
     const declinedSession = await openCheckout(seller, product._id);
-    const refused = await fetch(declinedSession.url, { method: 'POST', body: form({ intent: 'pay', email: declined, cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123' }), headers: { 'accept-language': 'es' } });
+    const refused = await fetch(declinedSession.url, {
+      method: 'POST',
+      body: form({ intent: 'pay', email: declined, cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123' }),
+      headers: { 'accept-language': 'es' },
+    });
     expect(refused.status).toBe(402);
     expect(await refused.text()).toContain('Su tarjeta ha sido rechazada');
 
@@ -173,15 +204,23 @@ describe('abandoned checkouts', () => {
     await advanceMinutes(31);
     expect(await mails(payer), 'paid').toHaveLength(1); // the receipt only
     expect((await mails(payer))[0]!.subject).toMatch(/^Your receipt/);
-    expect((await mails(twice)).filter((m) => m.subject.includes('cart')), 'bought through another session').toHaveLength(0);
+    expect(
+      (await mails(twice)).filter((m) => m.subject.includes('cart')),
+      'bought through another session',
+    ).toHaveLength(0);
     expect(await mails(suppressed), 'suppressed').toHaveLength(0);
     expect((await mails(declined)).map((m) => m.subject)).toEqual(['Ha dejado Lichen cards en su carrito']);
     expect(await mails(otherBuyer), 'another account with recovery off').toHaveLength(0);
-    expect((await mails(linked)).map((m) => m.subject), 'opened by a buy link').toEqual(['You left Lichen cards in your cart']);
+    expect(
+      (await mails(linked)).map((m) => m.subject),
+      'opened by a buy link',
+    ).toEqual(['You left Lichen cards in your cart']);
     // No code: the link reopens the same (recent, open) session, and paying it counts as recovered.
     const again = await fetch(linkIn((await mails(declined))[0]!.text)!, { redirect: 'manual' });
     expect(again.headers.get('location')).toBe(declinedSession.url);
-    expect((await fetch(declinedSession.url, { method: 'POST', body: form({ intent: 'pay', email: declined, ...CARD }), redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(declinedSession.url, { method: 'POST', body: form({ intent: 'pay', email: declined, ...CARD }), redirect: 'manual' })).status).toBe(
+      303,
+    );
     const recovered = (await events(runtime, seller, 'order.completed')).filter((e) => e.data.customer.email === declined);
     expect(recovered.map((e) => e.data.metadata)).toEqual([{ recovered: true, recoveredFrom: declinedSession.id }]);
     // Only the sales through a mail's link count as recovered: the payer's and the second session's do not.

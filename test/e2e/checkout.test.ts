@@ -19,7 +19,10 @@ describe('checkout sessions', () => {
       [{ productId: product._id, successUrl: 'ftp://x.example.com', cancelUrl: 'https://x.example.com' }, 'successUrl'],
       [{ productId: product._id, successUrl: '/relative', cancelUrl: 'https://x.example.com' }, 'successUrl'],
       [{ productId: product._id, successUrl: 'https://x.example.com', cancelUrl: 'nope' }, 'cancelUrl'],
-      [{ productId: product._id, successUrl: 'https://x.example.com', cancelUrl: 'https://x.example.com', clientReferenceId: 'x'.repeat(257) }, 'clientReferenceId'],
+      [
+        { productId: product._id, successUrl: 'https://x.example.com', cancelUrl: 'https://x.example.com', clientReferenceId: 'x'.repeat(257) },
+        'clientReferenceId',
+      ],
       [{ successUrl: 'https://x.example.com', cancelUrl: 'https://x.example.com' }, 'productId'],
       [{ productId: product._id, successUrl: 'https://x.example.com', cancelUrl: 'https://x.example.com', metadata: 'text' }, 'metadata'],
     ] as const;
@@ -28,10 +31,18 @@ describe('checkout sessions', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.field).toBe(field);
     }
-    const missing = await account.test.post('/checkout/sessions', { productId: 'a'.repeat(24), successUrl: 'https://x.example.com', cancelUrl: 'https://x.example.com' });
+    const missing = await account.test.post('/checkout/sessions', {
+      productId: 'a'.repeat(24),
+      successUrl: 'https://x.example.com',
+      cancelUrl: 'https://x.example.com',
+    });
     expect(missing.status).toBe(404);
     // The other mode cannot buy a test-mode product.
-    const live = await account.live.post('/checkout/sessions', { productId: product._id, successUrl: 'https://x.example.com', cancelUrl: 'https://x.example.com' });
+    const live = await account.live.post('/checkout/sessions', {
+      productId: product._id,
+      successUrl: 'https://x.example.com',
+      cancelUrl: 'https://x.example.com',
+    });
     expect(live.status).toBe(404);
     expect(await events(runtime, account, 'order.completed')).toHaveLength(0);
   });
@@ -48,7 +59,9 @@ describe('checkout sessions', () => {
     const mine = completed.filter((e) => e.data.order.id === paid.saleId);
     expect(mine).toHaveLength(1);
     const data = mine[0]!.data;
-    expect(Object.keys(data).sort()).toEqual(['order', 'amount', 'currency', 'product', 'customer', 'paymentMethod', 'tax', 'discount', 'metadata', 'clientReferenceId'].sort());
+    expect(Object.keys(data).sort()).toEqual(
+      ['order', 'amount', 'currency', 'product', 'customer', 'paymentMethod', 'tax', 'discount', 'metadata', 'clientReferenceId'].sort(),
+    );
     expect(data.order).toMatchObject({ id: paid.saleId, variantId: null, vatNumber: null, productId: product._id });
     expect(data.order.paymentIntentId).toMatch(/^pay_/);
     expect(data.order.planId).toMatch(/^plan_/);
@@ -64,7 +77,15 @@ describe('checkout sessions', () => {
 
     const order = await account.test.get(`/orders/${paid.saleId}`);
     expect(order.status).toBe(200);
-    expect(order.body).toMatchObject({ _id: paid.saleId, type: 'one_time', status: 'completed', amount: 19.5, amountCents: 1950, buyerEmail: 'ann@example.com', clientReferenceId: 'ext-42' });
+    expect(order.body).toMatchObject({
+      _id: paid.saleId,
+      type: 'one_time',
+      status: 'completed',
+      amount: 19.5,
+      amountCents: 1950,
+      buyerEmail: 'ann@example.com',
+      clientReferenceId: 'ext-42',
+    });
     expect((await account.live.get(`/orders/${paid.saleId}`)).status).toBe(404);
     const orders = await account.test.get('/orders');
     expect(orders.body.map((o: any) => o._id)).toContain(paid.saleId);
@@ -195,7 +216,13 @@ describe('checkout sessions', () => {
     const sub = await pay(runtime, (await openCheckout(account, offer._id)).id, { email: 'member@example.com' });
     const subscriptionPayments = await account.test.get('/payments?type=subscription');
     expect(subscriptionPayments.body.length).toBe(1);
-    expect(subscriptionPayments.body[0]).toMatchObject({ type: 'subscription', billingReason: 'initial', productId: '', subscriptionId: offer._id, subscriberId: sub.subscriberId });
+    expect(subscriptionPayments.body[0]).toMatchObject({
+      type: 'subscription',
+      billingReason: 'initial',
+      productId: '',
+      subscriptionId: offer._id,
+      subscriberId: sub.subscriberId,
+    });
     const oneTime = await account.test.get('/payments?type=one_time');
     expect(oneTime.body.every((p: any) => p.type === 'one_time')).toBe(true);
     expect((await account.test.get('/orders')).body.every((p: any) => p.type === 'one_time')).toBe(true);

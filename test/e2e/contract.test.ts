@@ -80,10 +80,12 @@ describe('MCP', () => {
     return client;
   }
 
-  it('lists a tool for every operation that has a tool name, and calls one as the key\'s owner', async () => {
+  it("lists a tool for every operation that has a tool name, and calls one as the key's owner", async () => {
     const client = await connect(account.liveKey);
     const { tools } = await client.listTools();
-    const expected = apiOperations().filter((op) => op.tool).map((op) => op.tool!);
+    const expected = apiOperations()
+      .filter((op) => op.tool)
+      .map((op) => op.tool!);
     expect(tools.map((t) => t.name).sort()).toEqual([...expected].sort());
     const result = await client.callTool({ name: 'get_current_user', arguments: {} });
     expect(result.isError).toBeFalsy();
@@ -94,24 +96,51 @@ describe('MCP', () => {
   it('offers every key-authenticated operation but the MCP endpoint and the dashboard sign-in; the newly offered ones work', async () => {
     const client = await connect(account.testKey);
     const names = new Set((await client.listTools()).tools.map((t) => t.name));
-    const keyed = allOperations().map(({ operation }) => operation).filter((op) => op.auth === 'key');
-    expect(keyed.filter((op) => !names.has(op.tool ?? '')).map((op) => op.operationId).sort()).toEqual(['getDashboardSession', 'mcpDelete', 'mcpGet', 'mcpPost', 'signOutDashboard']);
-    for (const tool of ['upload_image', 'create_automation', 'rename_funnel', 'archive_membership', 'create_community_thread', 'create_tracked_link', 'remove_import_file', 'create_api_key']) expect(names.has(tool), tool).toBe(true);
+    const keyed = allOperations()
+      .map(({ operation }) => operation)
+      .filter((op) => op.auth === 'key');
+    expect(
+      keyed
+        .filter((op) => !names.has(op.tool ?? ''))
+        .map((op) => op.operationId)
+        .sort(),
+    ).toEqual(['getDashboardSession', 'mcpDelete', 'mcpGet', 'mcpPost', 'signOutDashboard']);
+    for (const tool of [
+      'upload_image',
+      'create_automation',
+      'rename_funnel',
+      'archive_membership',
+      'create_community_thread',
+      'create_tracked_link',
+      'remove_import_file',
+      'create_api_key',
+    ])
+      expect(names.has(tool), tool).toBe(true);
     // Image upload as an agent sends it: JSON with the bytes in base64.
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-    const uploaded = await client.callTool({ name: 'upload_image', arguments: { filename: 'dot.png', contentType: 'image/png', contentBase64: png.toString('base64') } });
+    const uploaded = await client.callTool({
+      name: 'upload_image',
+      arguments: { filename: 'dot.png', contentType: 'image/png', contentBase64: png.toString('base64') },
+    });
     expect(uploaded.isError, JSON.stringify(uploaded.content)).toBeFalsy();
     expect(uploaded.structuredContent).toMatchObject({ contentType: 'image/png', size: png.length, filename: 'dot.png' });
     const listed = await client.callTool({ name: 'list_images', arguments: {} });
     expect(JSON.stringify(listed.structuredContent)).toContain((uploaded.structuredContent as { _id: string })._id);
-    const wrong = await client.callTool({ name: 'upload_image', arguments: { filename: 'dot.png', contentType: 'image/png', contentBase64: Buffer.from('not an image').toString('base64') } });
+    const wrong = await client.callTool({
+      name: 'upload_image',
+      arguments: { filename: 'dot.png', contentType: 'image/png', contentBase64: Buffer.from('not an image').toString('base64') },
+    });
     expect(wrong.isError).toBe(true);
     expect(JSON.stringify(wrong.content)).toContain('UNSUPPORTED_IMAGE_TYPE');
     await client.close();
   });
 
   it('refuses a request without a valid key', async () => {
-    const response = await new ApiClient(runtime.url, 'pk_test_nope').post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { accept: 'application/json, text/event-stream' });
+    const response = await new ApiClient(runtime.url, 'pk_test_nope').post(
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      { accept: 'application/json, text/event-stream' },
+    );
     expect(response.status).toBe(401);
   });
 

@@ -16,7 +16,10 @@ afterAll(async () => runtime?.stop());
 const ORIGIN = 'https://creator-site.example';
 /** What a browser sends before a cross-origin JSON post. */
 const preflight = (path: string, method = 'POST') =>
-  fetch(`${runtime.url}${path}`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': 'content-type' } });
+  fetch(`${runtime.url}${path}`, {
+    method: 'OPTIONS',
+    headers: { origin: ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': 'content-type' },
+  });
 /** A cross-origin JSON request, as the page's fetch sends it after the preflight. */
 const fromPage = (path: string, body?: unknown, method = 'POST') =>
   ctl.request(method, path, body, { origin: ORIGIN, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' });
@@ -63,7 +66,13 @@ describe('public browser routes answer other origins (one declaration, read by t
   });
 
   it('review submission and the survey answer take a cross-origin JSON post', async () => {
-    const settings = await account.test.put('/attribution-survey/settings', { enabled: true, options: [{ label: 'Instagram', channel: 'instagram' }, { label: 'YouTube', channel: 'youtube' }] });
+    const settings = await account.test.put('/attribution-survey/settings', {
+      enabled: true,
+      options: [
+        { label: 'Instagram', channel: 'instagram' },
+        { label: 'YouTube', channel: 'youtube' },
+      ],
+    });
     expect(settings.status, settings.text).toBe(200);
     const token = await receiptToken();
     for (const path of [`/reviews/submit/${token}`, `/survey/${token}`]) {
@@ -87,7 +96,11 @@ describe('public browser routes answer other origins (one declaration, read by t
   });
 
   it('key-authenticated routes stay closed to other origins: no preflight route, no Allow-Origin on any answer', async () => {
-    for (const [path, method] of [['/products', 'POST'], ['/forms', 'GET'], ['/credits/accounts', 'GET']] as const) {
+    for (const [path, method] of [
+      ['/products', 'POST'],
+      ['/forms', 'GET'],
+      ['/credits/accounts', 'GET'],
+    ] as const) {
       const pre = await preflight(path, method);
       expect(pre.status, path).toBeGreaterThanOrEqual(400);
       expect(pre.headers.get('access-control-allow-origin')).toBeNull();

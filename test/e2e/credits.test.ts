@@ -12,14 +12,30 @@ afterAll(async () => runtime?.stop());
 describe('credits', () => {
   it('grants on purchase, deducts atomically, tops off once at zero, and pauses with an email when the top-off fails', { timeout: 240_000 }, async () => {
     const account = await createTestAccount(runtime, 'volume');
-    const product = await createProduct(account, { name: 'API credits', price: 10, productType: 'credits', creditAmount: 1000, creditAutoRefill: { enabled: true, topOffCents: 500 } });
+    const product = await createProduct(account, {
+      name: 'API credits',
+      price: 10,
+      productType: 'credits',
+      creditAmount: 1000,
+      creditAutoRefill: { enabled: true, topOffCents: 500 },
+    });
     const paid = await pay(runtime, (await openCheckout(account, product._id)).id, { email: 'dev@example.com', saveCard: true });
     expect(paid.status).toBe('paid');
 
     let accounts = await account.test.get('/credits/accounts');
     expect(accounts.body).toHaveLength(1);
-    expect(accounts.body[0]).toMatchObject({ productId: product._id, buyerEmail: 'dev@example.com', balanceCents: 1000, status: 'active', autoRefill: { enabled: true } });
-    expect((await events(runtime, account)).filter((e) => e.type.startsWith('credit.')).map((e) => e.type)).toEqual(['credit.granted', 'credit.balance_changed', 'credit.consent.enabled']);
+    expect(accounts.body[0]).toMatchObject({
+      productId: product._id,
+      buyerEmail: 'dev@example.com',
+      balanceCents: 1000,
+      status: 'active',
+      autoRefill: { enabled: true },
+    });
+    expect((await events(runtime, account)).filter((e) => e.type.startsWith('credit.')).map((e) => e.type)).toEqual([
+      'credit.granted',
+      'credit.balance_changed',
+      'credit.consent.enabled',
+    ]);
 
     const bad = await account.test.post('/credits/deduct', { productId: product._id, email: 'dev@example.com', amountCents: 1.5 });
     expect(bad.status).toBe(400);
@@ -29,7 +45,9 @@ describe('credits', () => {
     expect(tooMuch.body.code).toBe('INSUFFICIENT_CREDITS');
 
     // Racing deductions never take the balance below zero.
-    const racing = await Promise.all(Array.from({ length: 4 }, () => account.test.post('/credits/deduct', { productId: product._id, email: 'dev@example.com', amountCents: 300 })));
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, () => account.test.post('/credits/deduct', { productId: product._id, email: 'dev@example.com', amountCents: 300 })),
+    );
     expect(racing.filter((r) => r.status === 200)).toHaveLength(3);
     expect(racing.filter((r) => r.status === 409)).toHaveLength(1);
     accounts = await account.test.get('/credits/accounts?email=dev@example.com');
@@ -59,18 +77,27 @@ describe('credits', () => {
     expect(mail.body.emails.find((m: any) => /paused/.test(m.subject)).text).toMatch(/turn off automatic top-ups: http\S+\/credits\/balance\/[0-9A-Za-z]{32}/);
   });
 
-  it('consent can be withdrawn by the seller (DELETE .../consent) or the buyer (the link in every credit mail): credit.consent.disabled, the card detached, no top-off after', { timeout: 240_000 }, async () => {
+  it('consent can be withdrawn by the seller (DELETE .../consent) or the buyer (the link in every credit mail): credit.consent.disabled, the card detached, no top-off after', {
+    timeout: 240_000,
+  }, async () => {
     const account = await createTestAccount(runtime, 'volume');
     const other = await createTestAccount(runtime, 'volume');
-    const product = await createProduct(account, { name: 'Render minutes', price: 10, productType: 'credits', creditAmount: 1000, creditAutoRefill: { enabled: true, topOffCents: 500 } });
+    const product = await createProduct(account, {
+      name: 'Render minutes',
+      price: 10,
+      productType: 'credits',
+      creditAmount: 1000,
+      creditAutoRefill: { enabled: true, topOffCents: 500 },
+    });
     const buy = async (email: string) => {
       expect((await pay(runtime, (await openCheckout(account, product._id)).id, { email, saveCard: true })).status).toBe('paid');
       await settleWithRetries(runtime);
     };
-    const mailsTo = async (to: string) => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; text: string; html: string }[];
+    const mailsTo = async (to: string) =>
+      (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { subject: string; text: string; html: string }[];
     const linkIn = (text: string) => /(http\S+\/credits\/balance\/[0-9A-Za-z]{32})/.exec(text)?.[1];
     const deductAll = (email: string, amountCents: number) => account.test.post('/credits/deduct', { productId: product._id, email, amountCents });
-    const cardOf = async (email: string) => ((await account.test.get(`/credits/accounts?email=${email}`)).body[0]);
+    const cardOf = async (email: string) => (await account.test.get(`/credits/accounts?email=${email}`)).body[0];
 
     // Seller: by the id GET /credits/accounts lists.
     await buy('seller-off@example.com');
@@ -94,7 +121,12 @@ describe('credits', () => {
     expect(disabled).toHaveLength(1);
     expect(disabled[0]!.data).toMatchObject({ account: { id: credit._id, email: 'seller-off@example.com' }, paymentMethodId, by: 'seller' });
     // The processor forgot the card: a charge of it is refused.
-    await expect(runtime.deps.ports.processor.chargeSavedCard({ accountId: account.accountId, mode: 'test' }, { paymentMethodId, amountCents: 100, currency: 'usd', description: 'probe' })).rejects.toThrow(/saved card/);
+    await expect(
+      runtime.deps.ports.processor.chargeSavedCard(
+        { accountId: account.accountId, mode: 'test' },
+        { paymentMethodId, amountCents: 100, currency: 'usd', description: 'probe' },
+      ),
+    ).rejects.toThrow(/saved card/);
     // No top-off after: the balance reaches zero and stays there.
     expect((await deductAll('seller-off@example.com', 1000)).body).toMatchObject({ balanceCents: 0, autoRefill: { attempted: false, succeeded: false } });
     expect(await events(runtime, account, 'credit.auto_refill.succeeded')).toEqual([]);
@@ -104,7 +136,13 @@ describe('credits', () => {
     await buy('buyer-off@example.com');
     const link = linkIn((await mailsTo('buyer-off@example.com')).find((m) => /Automatic top-ups are on/.test(m.subject))!.text)!;
     const json = await fetch(link).then((r) => r.json());
-    expect(json).toEqual({ productName: 'Render minutes', balanceCents: 1000, currency: 'USD', paused: false, autoRefill: { enabled: true, topOffCents: 500 } });
+    expect(json).toEqual({
+      productName: 'Render minutes',
+      balanceCents: 1000,
+      currency: 'USD',
+      paused: false,
+      autoRefill: { enabled: true, topOffCents: 500 },
+    });
     const page = await fetch(link, { headers: { accept: 'text/html' } });
     const html = await page.text();
     expect(page.status).toBe(200);
@@ -113,10 +151,18 @@ describe('credits', () => {
     expect(html).not.toContain('<script');
     const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
     // A form another site posts is refused; the buyer's own post goes through.
-    const forged = await fetch(new URL(action, link), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: '' });
+    const forged = await fetch(new URL(action, link), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      body: '',
+    });
     expect(forged.status).toBe(403);
     expect((await cardOf('buyer-off@example.com')).autoRefill.enabled).toBe(true);
-    const posted = await fetch(new URL(action, link), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'sec-fetch-site': 'same-origin' }, body: '' });
+    const posted = await fetch(new URL(action, link), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'sec-fetch-site': 'same-origin' },
+      body: '',
+    });
     expect(posted.status).toBe(200);
     const after = await posted.text();
     expect(after).toContain('Automatic top-ups are off. Your card will not be charged again.');

@@ -42,7 +42,11 @@ const exchange = (token: string) => anon().post('/dashboard/auth/session', { tok
 async function signIn(email: string) {
   const session = await exchange(tokenOf(await signInLink(email)));
   expect(session.status).toBe(200);
-  return session.body as { email: string; expiresAt: string; stores: { accountId: string; mode: string; role: string; areas: string[]; memberId: string | null; token: string; storeName: string }[] };
+  return session.body as {
+    email: string;
+    expiresAt: string;
+    stores: { accountId: string; mode: string; role: string; areas: string[]; memberId: string | null; token: string; storeName: string }[];
+  };
 }
 
 describe('dashboard sign-in', () => {
@@ -71,7 +75,15 @@ describe('dashboard sign-in', () => {
     expect((await test.get('/products')).body).toEqual([]);
     const me = await test.get('/dashboard/auth/me');
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ accountId: owner.accountId, storeName: email, mode: 'test', role: 'owner', areas: session.body.stores[0].areas, email: email.toLowerCase(), expiresAt: session.body.expiresAt });
+    expect(me.body).toEqual({
+      accountId: owner.accountId,
+      storeName: email,
+      mode: 'test',
+      role: 'owner',
+      areas: session.body.stores[0].areas,
+      email: email.toLowerCase(),
+      expiresAt: session.body.expiresAt,
+    });
 
     // A link works once; an altered or unknown one is invalid; keys are not sessions.
     const reused = await exchange(tokenOf(link));
@@ -122,7 +134,12 @@ describe('dashboard sign-in', () => {
     expect([webhooks.status, webhooks.body.code]).toEqual([403, 'AREA_FORBIDDEN']);
     const keys = await member.get('/api-keys');
     expect([keys.status, keys.body.code]).toEqual([403, 'AREA_FORBIDDEN']);
-    expect((await member.get('/dashboard/auth/me')).body).toMatchObject({ accountId: owner.accountId, role: 'member', areas: ['products'], email: memberEmail.toLowerCase() });
+    expect((await member.get('/dashboard/auth/me')).body).toMatchObject({
+      accountId: owner.accountId,
+      role: 'member',
+      areas: ['products'],
+      email: memberEmail.toLowerCase(),
+    });
 
     // A member with the developer area but not an admin still may not manage keys.
     const devs = await owner.live.post('/team/teams', { name: 'Devs', areas: ['developers'] });
@@ -150,9 +167,19 @@ describe('dashboard sign-in', () => {
     const live = new ApiClient(runtime.url, session.stores.find((s) => s.mode === 'live')!.token);
     expect((await live.get('/products')).body).toEqual([]);
     // A token re-signed to name B without the secret is refused; one naming B with A's sid is not B's sign-in to borrow.
-    const forged = await new SignJWT({ mode: 'live', sid: 'x' }).setProtectedHeader({ alg: 'HS256' }).setSubject(b.accountId).setIssuer('creator-commerce').setExpirationTime('1h').sign(new TextEncoder().encode('another-secret-another-secret-0123456789'));
+    const forged = await new SignJWT({ mode: 'live', sid: 'x' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(b.accountId)
+      .setIssuer('creator-commerce')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('another-secret-another-secret-0123456789'));
     expect((await new ApiClient(runtime.url, forged).get('/products')).status).toBe(401);
-    const unknownSid = await new SignJWT({ mode: 'live', sid: 'never-opened' }).setProtectedHeader({ alg: 'HS256' }).setSubject(b.accountId).setIssuer('creator-commerce').setExpirationTime('1h').sign(new TextEncoder().encode(await runtime.secret(SESSION_SECRET)));
+    const unknownSid = await new SignJWT({ mode: 'live', sid: 'never-opened' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(b.accountId)
+      .setIssuer('creator-commerce')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(await runtime.secret(SESSION_SECRET)));
     expect((await new ApiClient(runtime.url, unknownSid).get('/products')).status).toBe(401);
   });
 
@@ -260,7 +287,11 @@ describe('dashboard hosting (local runtime)', () => {
       expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     }
     const script = await fetch(`${runtime.url}/dashboard/assets/index-AbC123xy.js`);
-    expect([script.status, script.headers.get('content-type'), script.headers.get('cache-control')]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
+    expect([script.status, script.headers.get('content-type'), script.headers.get('cache-control')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'public, max-age=31536000, immutable',
+    ]);
     expect((await fetch(`${runtime.url}/dashboard/favicon.svg`)).headers.get('content-type')).toBe('image/svg+xml');
     expect((await fetch(`${runtime.url}/dashboard/assets/missing.js`)).status).toBe(404);
     expect((await fetch(`${runtime.url}/dashboard/..%2f..%2fpackage.json`)).status).toBe(404);

@@ -54,7 +54,10 @@ let functions: ApiFunction[];
 beforeAll(async () => {
   // Only the API route stacks are bundled (their functions, about two minutes here); asset metadata on, as the CLI sets it.
   const routeStacks = ['ApiCommerce', 'ApiGrowth', 'ApiPlatform'];
-  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': routeStacks.map((name) => `CreatorCommerce-${STAGE}-${name}`), 'aws:cdk:enable-asset-metadata': true } });
+  const app = new App({
+    outdir,
+    context: { 'aws:cdk:bundling-stacks': routeStacks.map((name) => `CreatorCommerce-${STAGE}-${name}`), 'aws:cdk:enable-asset-metadata': true },
+  });
   const stacks = buildStacks(app, { stage: STAGE, env: { account: ACCOUNT, region: REGION }, settings: TEST_DEPLOY_SETTINGS });
   const assembly = app.synth();
   templates = Object.fromEntries(Object.entries(stacks).map(([name, stack]) => [name, assembly.getStackByName(stack.stackName).template as CfnTemplate]));
@@ -62,7 +65,12 @@ beforeAll(async () => {
     const stack = templates[`api${name.slice(3)}`]!;
     return Object.values(stack.Resources)
       .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.APP_FUNCTION)
-      .map((r) => ({ group: r.Properties.Environment.Variables.APP_FUNCTION as string, stack, asset: join(outdir, r.Metadata!['aws:asset:path'] as string, 'index.mjs'), variables: r.Properties.Environment.Variables }));
+      .map((r) => ({
+        group: r.Properties.Environment.Variables.APP_FUNCTION as string,
+        stack,
+        asset: join(outdir, r.Metadata!['aws:asset:path'] as string, 'index.mjs'),
+        variables: r.Properties.Environment.Variables,
+      }));
   });
 
   const endpoint = testDynamoEndpoint();
@@ -71,7 +79,11 @@ beforeAll(async () => {
   raw.destroy();
   store = new Store(documentClient({ region: REGION, endpoint }), tableName);
   const account = await createAccount(store, systemClock, { email: `bundles-${randomHex(4)}@example.com`, plan: 'volume' });
-  keys = { accountId: account.accountId, testKey: (await createApiKey(store, systemClock, account.accountId, 'test')).key, liveKey: (await createApiKey(store, systemClock, account.accountId, 'live')).key };
+  keys = {
+    accountId: account.accountId,
+    testKey: (await createApiKey(store, systemClock, account.accountId, 'test')).key,
+    liveKey: (await createApiKey(store, systemClock, account.accountId, 'live')).key,
+  };
 
   // Secrets Manager answers each generated secret; everything else is recorded and answered empty.
   aws = await startRecordingEndpoint((request) => {
@@ -99,7 +111,13 @@ function environmentOf(fn: ApiFunction): Record<string, string> {
     [`CreatorCommerce-${STAGE}-BucketName`]: `uploads-${STAGE}`,
     [`CreatorCommerce-${STAGE}-KeyArn`]: `arn:aws:kms:${REGION}:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
   };
-  const variables = resolveIntrinsics(fn.variables, { templates: Object.values(templates), exports, region: REGION, account: ACCOUNT, stackOf: fn.stack }) as Record<string, string>;
+  const variables = resolveIntrinsics(fn.variables, {
+    templates: Object.values(templates),
+    exports,
+    region: REGION,
+    account: ACCOUNT,
+    stackOf: fn.stack,
+  }) as Record<string, string>;
   return {
     ...variables,
     AWS_REGION: REGION,
@@ -125,7 +143,11 @@ async function host(group: string): Promise<HostedFunction> {
   return fn;
 }
 
-function apiEvent(method: string, path: string, options: { routeKey?: string; params?: Record<string, string>; headers?: Record<string, string>; body?: string } = {}) {
+function apiEvent(
+  method: string,
+  path: string,
+  options: { routeKey?: string; params?: Record<string, string>; headers?: Record<string, string>; body?: string } = {},
+) {
   const now = new Date();
   const headers = { host: 'api.example.com', 'user-agent': 'deployed-bundles-test', ...options.headers };
   return {
@@ -161,7 +183,7 @@ function representative(operations: AnyOperation[]): AnyOperation {
 type Answer = { statusCode: number; body?: string; headers?: Record<string, string> };
 
 describe('every API function as deployed', () => {
-  it('loads its bundle from cdk.out with the template\'s environment and answers a request in the API Gateway event shape', { timeout: 300_000 }, async () => {
+  it("loads its bundle from cdk.out with the template's environment and answers a request in the API Gateway event shape", { timeout: 300_000 }, async () => {
     expect(functions.map((f) => f.group).sort()).toEqual(APP.groups.map((g) => g.name).sort());
     const failures: string[] = [];
     // A few at a time: each is a Node process loading a bundle.
@@ -172,11 +194,22 @@ describe('every API function as deployed', () => {
           const operation = representative(group.operations);
           const params = Object.fromEntries([...operation.path.matchAll(/\{(\w+)\+?\}/g)].map((m) => [m[1]!, 'aaaaaaaaaaaaaaaaaaaaaaaa']));
           const path = operation.path.replace(/\{(\w+)\+?\}/g, 'aaaaaaaaaaaaaaaaaaaaaaaa');
-          const headers: Record<string, string> = { authorization: `Bearer ${keys.testKey}`, ...(operation.method === 'GET' ? {} : { 'content-type': 'application/json' }) };
+          const headers: Record<string, string> = {
+            authorization: `Bearer ${keys.testKey}`,
+            ...(operation.method === 'GET' ? {} : { 'content-type': 'application/json' }),
+          };
           try {
             const fn = await host(group.name);
-            const answer = (await fn.invoke(apiEvent(operation.method, path, { routeKey: `${operation.method} ${operation.path}`, params, headers, body: operation.method === 'GET' ? undefined : '{}' }))) as Answer;
-            if (!answer || typeof answer.statusCode !== 'number' || answer.statusCode >= 500) failures.push(`${group.name} ${operation.method} ${operation.path}: ${JSON.stringify(answer)}\n${fn.logs().slice(-2000)}`);
+            const answer = (await fn.invoke(
+              apiEvent(operation.method, path, {
+                routeKey: `${operation.method} ${operation.path}`,
+                params,
+                headers,
+                body: operation.method === 'GET' ? undefined : '{}',
+              }),
+            )) as Answer;
+            if (!answer || typeof answer.statusCode !== 'number' || answer.statusCode >= 500)
+              failures.push(`${group.name} ${operation.method} ${operation.path}: ${JSON.stringify(answer)}\n${fn.logs().slice(-2000)}`);
           } catch (error) {
             failures.push(`${group.name}: ${(error as Error).message}`);
           }
@@ -188,9 +221,15 @@ describe('every API function as deployed', () => {
 
   it('verifies a session token with the session secret it reads from Secrets Manager by the ARN in its environment', { timeout: 120_000 }, async () => {
     const token = (secret: string) =>
-      new SignJWT({ mode: 'live' }).setProtectedHeader({ alg: 'HS256' }).setSubject(keys.accountId).setIssuer('creator-commerce').setExpirationTime('5m').sign(new TextEncoder().encode(secret));
+      new SignJWT({ mode: 'live' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(keys.accountId)
+        .setIssuer('creator-commerce')
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(secret));
     const fn = await host('account');
-    const me = async (secret: string) => ((await fn.invoke(apiEvent('GET', '/users/me', { headers: { authorization: `Bearer ${await token(secret)}` } }))) as Answer).statusCode;
+    const me = async (secret: string) =>
+      ((await fn.invoke(apiEvent('GET', '/users/me', { headers: { authorization: `Bearer ${await token(secret)}` } }))) as Answer).statusCode;
     expect(await me(DEPLOYED_SESSION_SECRET)).toBe(200);
     expect(await me('another-secret-another-secret-another-secret')).toBe(401);
     const read = aws.requests.filter((r) => r.target === 'secretsmanager.GetSecretValue').map((r) => JSON.parse(r.body).SecretId as string);
@@ -199,10 +238,16 @@ describe('every API function as deployed', () => {
 });
 
 describe('the sandbox ingress as deployed (processor function)', () => {
-  const notification = (mode: 'live' | 'test', type: string, accountId = keys.accountId) => JSON.stringify({ id: `ntf_${randomHex(8)}`, type, created: Math.floor(Date.now() / 1000), accountId, mode, data: { sessionId: 'cs_x' } });
+  const notification = (mode: 'live' | 'test', type: string, accountId = keys.accountId) =>
+    JSON.stringify({ id: `ntf_${randomHex(8)}`, type, created: Math.floor(Date.now() / 1000), accountId, mode, data: { sessionId: 'cs_x' } });
   const post = async (body: string, secret: string) => {
     const fn = await host('processor');
-    return (await fn.invoke(apiEvent('POST', '/processor/notifications', { headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(secret, Math.floor(Date.now() / 1000), body) }, body }))) as Answer;
+    return (await fn.invoke(
+      apiEvent('POST', '/processor/notifications', {
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(secret, Math.floor(Date.now() / 1000), body) },
+        body,
+      }),
+    )) as Answer;
   };
   const itemCount = async () => {
     const raw = new DynamoDBClient({ endpoint: testDynamoEndpoint(), region: REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -213,13 +258,13 @@ describe('the sandbox ingress as deployed (processor function)', () => {
     }
   };
 
-  it('accepts a test-mode notification signed with the deployment\'s own secret, read from Secrets Manager', { timeout: 120_000 }, async () => {
+  it("accepts a test-mode notification signed with the deployment's own secret, read from Secrets Manager", { timeout: 120_000 }, async () => {
     const answer = await post(notification('test', 'something.new'), DEPLOYED_SANDBOX_SECRET);
     expect(answer.statusCode).toBe(200);
     expect(JSON.parse(answer.body!)).toEqual({ received: true, ignored: true });
   });
 
-  it('refuses the repository\'s constant secret (400), changing nothing', { timeout: 120_000 }, async () => {
+  it("refuses the repository's constant secret (400), changing nothing", { timeout: 120_000 }, async () => {
     const before = await itemCount();
     const answer = await post(notification('test', 'checkout.completed'), SANDBOX_NOTIFICATION_SECRET);
     expect(answer.statusCode).toBe(400);
@@ -237,7 +282,11 @@ describe('the sandbox ingress as deployed (processor function)', () => {
     // A live scope whose settings name the sandbox (as `admin set-processor` would once have stored):
     // a deployed stack still never lets the sandbox serve live mode.
     const other = await createAccount(store, systemClock, { email: `sbx-live-${randomHex(4)}@example.com` });
-    await setProcessorSettings({ store, clock: systemClock, encryption: { encrypt: async () => '', decrypt: async () => '' } }, { accountId: other.accountId, mode: 'live' }, { provider: 'sandbox' });
+    await setProcessorSettings(
+      { store, clock: systemClock, encryption: { encrypt: async () => '', decrypt: async () => '' } },
+      { accountId: other.accountId, mode: 'live' },
+      { provider: 'sandbox' },
+    );
     const settled = await itemCount();
     const answer = await post(notification('live', 'checkout.completed', other.accountId), DEPLOYED_SANDBOX_SECRET);
     expect(answer.statusCode).toBe(404);

@@ -38,7 +38,11 @@ beforeAll(async () => {
   fake.clock = () => Math.floor(runtime.clock.nowMs() / 1000);
   seller = await createTestAccount(runtime, 'tier2');
   const deps = runtime.adapters.deps;
-  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, { accountId: seller.accountId, mode: 'live' }, { provider: 'stripe', secrets: { secretKey: 'rk_live_digital', webhookSecret: WHSEC } });
+  await setProcessorSettings(
+    { store: deps.store, clock: deps.clock, encryption: deps.ports.encryption },
+    { accountId: seller.accountId, mode: 'live' },
+    { provider: 'stripe', secrets: { secretKey: 'rk_live_digital', webhookSecret: WHSEC } },
+  );
   (deps.ports.processor as unknown as { forget(): void }).forget();
   fake.webhook = { url: `${runtime.url}/processor/stripe/webhooks/${seller.accountId}/live`, secret: WHSEC };
 }, 120_000);
@@ -48,7 +52,9 @@ afterAll(async () => {
 });
 
 describe('digital products on Stripe (live mode)', () => {
-  it('pay what you want: the amount the buyer chose is what Stripe charges and the order carries; under the minimum opens nothing', { timeout: 240_000 }, async () => {
+  it('pay what you want: the amount the buyer chose is what Stripe charges and the order carries; under the minimum opens nothing', {
+    timeout: 240_000,
+  }, async () => {
     const product = (await seller.live.post('/products', { name: 'Zine', price: 10, payWhatYouWant: { enabled: true, minimumPrice: 3 } })).body;
     const base = { productId: product._id, successUrl: 'https://shop.example.com/thanks', cancelUrl: 'https://shop.example.com/cart' };
     const before = fake.model.list('checkout.session', () => true).length;
@@ -87,7 +93,9 @@ describe('digital products on Stripe (live mode)', () => {
 
     // A fixed-price product's buy link with ?discount=: Stripe charges the discounted price.
     const poster = (await seller.live.post('/products', { name: 'Poster', price: 20 })).body;
-    expect((await seller.live.post('/discounts', { name: 'Half', code: 'HALF', valueType: 'percentage', value: 50, mainProductIds: [poster._id] })).status).toBe(201);
+    expect(
+      (await seller.live.post('/discounts', { name: 'Half', code: 'HALF', valueType: 'percentage', value: 50, mainProductIds: [poster._id] })).status,
+    ).toBe(201);
     const discounted = await fetch(`${runtime.url}/buy/${poster._id}?discount=half`, { redirect: 'manual' });
     expect(discounted.status).toBe(303);
     const half = await buyOnStripe(discounted.headers.get('location')!, 'half-stripe@example.com');
@@ -96,13 +104,19 @@ describe('digital products on Stripe (live mode)', () => {
   });
 
   it('a paid order downloads its file byte for byte and activates its key; a refund through the API ends both', { timeout: 240_000 }, async () => {
-    const product = (await seller.live.post('/products', { name: 'Synth plugin', price: 29, downloadLimit: 5, licenseKeys: { enabled: true, activationLimit: 1 } })).body;
+    const product = (
+      await seller.live.post('/products', { name: 'Synth plugin', price: 29, downloadLimit: 5, licenseKeys: { enabled: true, activationLimit: 1 } })
+    ).body;
     const bytes = Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 13) % 256));
     const form = new FormData();
     form.set('file', new Blob([new Uint8Array(bytes)]), 'plugin.zip');
     expect((await seller.live.post(`/products/${product._id}/files`, form)).status).toBe(201);
 
-    const session = await seller.live.post('/checkout/sessions', { productId: product._id, successUrl: 'https://shop.example.com/thanks', cancelUrl: 'https://shop.example.com/cart' });
+    const session = await seller.live.post('/checkout/sessions', {
+      productId: product._id,
+      successUrl: 'https://shop.example.com/thanks',
+      cancelUrl: 'https://shop.example.com/cart',
+    });
     expect(session.status, session.text).toBe(201);
     const { charged, order } = await buyOnStripe(session.body.url, 'files-stripe@example.com');
     expect(charged).toBe(2900);
@@ -115,7 +129,9 @@ describe('digital products on Stripe (live mode)', () => {
     expect((await api.post('/licenses/activate', { key, instanceName: 'Studio' })).status).toBe(200);
     expect((await api.post('/licenses/validate', { key })).body).toMatchObject({ valid: true, license: { status: 'active' } });
     // The receipt links to the page that signs fresh links.
-    const receipt = ((await api.get(`/_local/emails?to=${encodeURIComponent('files-stripe@example.com')}`)).body.emails as { subject: string; text: string }[]).find((m) => m.subject.startsWith('Your receipt'))!;
+    const receipt = (
+      (await api.get(`/_local/emails?to=${encodeURIComponent('files-stripe@example.com')}`)).body.emails as { subject: string; text: string }[]
+    ).find((m) => m.subject.startsWith('Your receipt'))!;
     const receiptPage = /Download your files: (\S+)/.exec(receipt.text)![1]!;
     expect(await (await fetch(receiptPage)).text()).toContain('plugin.zip');
 

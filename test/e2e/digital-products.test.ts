@@ -10,7 +10,8 @@ let runtime: LocalRuntime;
 let seller: TestAccount;
 let other: TestAccount;
 const settle = () => settleWithRetries(runtime);
-const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> => (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
+const mails = async (to: string): Promise<{ subject: string; html: string; text: string }[]> =>
+  (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails;
 const buyerEmail = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 const upload = (account: TestAccount, productId: string, name: string, bytes: Buffer | string, type = 'application/octet-stream') => {
@@ -41,7 +42,13 @@ describe('product files', () => {
     const pdf = `%PDF-1.4 ${'notes '.repeat(2000)}`;
     const created = await upload(seller, product._id, 'field notes.pdf', pdf);
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'field notes.pdf', size: Buffer.byteLength(pdf), contentType: 'application/pdf', createdAt: expect.any(String) });
+    expect(created.body).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      name: 'field notes.pdf',
+      size: Buffer.byteLength(pdf),
+      contentType: 'application/pdf',
+      createdAt: expect.any(String),
+    });
 
     const empty = await upload(seller, product._id, 'empty.pdf', '');
     expect(empty.status).toBe(400);
@@ -92,7 +99,15 @@ describe('product files', () => {
     const orders = (await seller.test.get('/orders')).body as { _id: string; buyerEmail: string }[];
     const orderId = orders.find((o) => o.buyerEmail === email)!._id;
     const order = (await seller.test.get(`/orders/${orderId}`)).body;
-    expect(order.downloads).toEqual([{ fileId: expect.any(String), name: 'presets.zip', size: bytes.length, url: expect.stringMatching(/\/downloads\/[0-9A-Za-z]{40}$/), expiresAt: expect.any(String) }]);
+    expect(order.downloads).toEqual([
+      {
+        fileId: expect.any(String),
+        name: 'presets.zip',
+        size: bytes.length,
+        url: expect.stringMatching(/\/downloads\/[0-9A-Za-z]{40}$/),
+        expiresAt: expect.any(String),
+      },
+    ]);
     expect(order.licenseKeys).toEqual([expect.objectContaining({ key: pageKey, status: 'active' })]);
     expect((await other.test.get(`/orders/${orderId}`)).status).toBe(404);
 
@@ -155,7 +170,11 @@ describe('licence keys', () => {
 
     const first = await api.post('/licenses/activate', { key, instanceName: 'Studio Mac' });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ activated: true, instance: { id: expect.stringMatching(/^inst_/), name: 'Studio Mac' }, license: expect.objectContaining({ status: 'active', activationLimit: 2, activations: 1 }) });
+    expect(first.body).toEqual({
+      activated: true,
+      instance: { id: expect.stringMatching(/^inst_/), name: 'Studio Mac' },
+      license: expect.objectContaining({ status: 'active', activationLimit: 2, activations: 1 }),
+    });
     // Typed in lower case with spaces around: the same key.
     const second = await api.post('/licenses/activate', { key: ` ${key.toLowerCase()} `, instanceName: 'Laptop' });
     expect(second.status).toBe(200);
@@ -163,7 +182,11 @@ describe('licence keys', () => {
     expect(third.status).toBe(409);
     expect(third.body.message).toContain('2 of 2');
 
-    expect((await api.post('/licenses/validate', { key, instanceId: first.body.instance.id })).body).toMatchObject({ valid: true, license: { status: 'active', activations: 2 }, instance: { id: first.body.instance.id } });
+    expect((await api.post('/licenses/validate', { key, instanceId: first.body.instance.id })).body).toMatchObject({
+      valid: true,
+      license: { status: 'active', activations: 2 },
+      instance: { id: first.body.instance.id },
+    });
     expect((await api.post('/licenses/validate', { key, instanceId: 'inst_' + 'A'.repeat(24) })).body).toMatchObject({ valid: false, instance: null });
     const released = await api.post('/licenses/deactivate', { key, instanceId: first.body.instance.id });
     expect(released.body).toMatchObject({ deactivated: true, license: { activations: 1 } });

@@ -33,7 +33,12 @@ describe('queued transactional mail', () => {
     await expect(queueTransactional(runtime.deps, scope, { to: [a], subject: ' ', text: 'y' })).rejects.toMatchObject({ status: 400 });
     expect(await queueTransactional(runtime.deps, scope, { to: [blocked], subject: 'x', text: 'y' })).toEqual({ id: null, accepted: [] });
 
-    const queued = await queueTransactional(runtime.deps, scope, { to: [a, b.toUpperCase(), blocked, a], subject: 'Your access', html: '<p>Hello <a href="https://example.com/x">there</a></p><script>x()</script>', source: 'membership' });
+    const queued = await queueTransactional(runtime.deps, scope, {
+      to: [a, b.toUpperCase(), blocked, a],
+      subject: 'Your access',
+      html: '<p>Hello <a href="https://example.com/x">there</a></p><script>x()</script>',
+      source: 'membership',
+    });
     expect(queued.accepted).toEqual([a, b]);
     expect((await getQueuedMail(runtime.deps.store, scope, queued.id!))?.status).toBe('queued');
     await settle();
@@ -85,7 +90,8 @@ describe('queued transactional mail', () => {
     // event sends nothing and sets a timer at the lease's end; that timer finds the holder gone and
     // takes the mail over.
     const now = runtime.deps.clock.nowMs();
-    const claim = (leaseUntil: number) => claimQueuedMail(runtime.deps.store, scope, queued.id!, { nowMs: now, leaseUntil, updatedAt: new Date(now).toISOString(), takeOver: true });
+    const claim = (leaseUntil: number) =>
+      claimQueuedMail(runtime.deps.store, scope, queued.id!, { nowMs: now, leaseUntil, updatedAt: new Date(now).toISOString(), takeOver: true });
     expect(await claim(now + 60_000)).toBe(true);
     expect(await claim(now + 1)).toBe(false);
     await deliverQueuedMail(runtime.deps, scope, queued.id!);
@@ -109,7 +115,8 @@ describe('queued transactional mail', () => {
     const queued = await queueTransactional(runtime.deps, scope, { to: [to], subject: 'New post', text: 'Hello', source: 'membership', once: true });
     // A worker claimed it and died before recording the outcome (the provider may have accepted it).
     const now = runtime.deps.clock.nowMs();
-    const claim = (id: string, takeOver: boolean) => claimQueuedMail(runtime.deps.store, scope, id, { nowMs: now, leaseUntil: now + 60_000, updatedAt: new Date(now).toISOString(), takeOver });
+    const claim = (id: string, takeOver: boolean) =>
+      claimQueuedMail(runtime.deps.store, scope, id, { nowMs: now, leaseUntil: now + 60_000, updatedAt: new Date(now).toISOString(), takeOver });
     expect(await claim(queued.id!, false)).toBe(true);
     await settle();
     expect(await sentMails(runtime, to)).toEqual([]);
@@ -124,7 +131,14 @@ describe('queued transactional mail', () => {
     const held = await queueTransactional(runtime.deps, scope, { to: [other], subject: 'Held', text: 'x', once: true });
     expect(await claim(held.id!, false)).toBe(true);
     const later = runtime.deps.clock.nowMs() + 120_000;
-    expect(await claimQueuedMail(runtime.deps.store, scope, held.id!, { nowMs: later, leaseUntil: later + 60_000, updatedAt: new Date(later).toISOString(), takeOver: false })).toBe(false);
+    expect(
+      await claimQueuedMail(runtime.deps.store, scope, held.id!, {
+        nowMs: later,
+        leaseUntil: later + 60_000,
+        updatedAt: new Date(later).toISOString(),
+        takeOver: false,
+      }),
+    ).toBe(false);
   });
 
   it('records the rest of a mail as failed, not retried, when the provider refuses a call after an earlier one was accepted', { timeout: 90_000 }, async () => {

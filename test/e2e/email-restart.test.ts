@@ -28,7 +28,8 @@ describe('newsletter post across a crash', () => {
     const store = new Store(documentClient({ region: 'us-east-1', endpoint }), tableName);
     const deps: Deps = { store, clock: systemClock, config: loadConfig({ ...process.env, TABLE_NAME: tableName }), ports: {} as Ports };
     const emails = Array.from({ length: 2000 }, (_, i) => `k${String(i).padStart(4, '0')}@crash.example.com`);
-    for (let i = 0; i < emails.length; i += 25) await Promise.all(emails.slice(i, i + 25).map((email) => upsertContact(deps, scope, { email, source: 'import' })));
+    for (let i = 0; i < emails.length; i += 25)
+      await Promise.all(emails.slice(i, i + 25).map((email) => upsertContact(deps, scope, { email, source: 'import' })));
 
     const api = new ApiClient(first.url, created.testKey);
     const post = (await api.post('/newsletters/posts', { subject: 'Crash test', text: 'Hello' })).body;

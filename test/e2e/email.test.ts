@@ -75,7 +75,12 @@ describe('POST /newsletters/send', () => {
 
   it('de-duplicates, adds footer and unsubscribe link, tracks opens and clicks, and records a sent post', async () => {
     const account = await createTestAccount(runtime, 'free', unique('creator'));
-    await account.test.put('/newsletters/settings', { fromName: 'Ann Creator', replyTo: 'reply@example.com', physicalAddress: '9 Long Road, Leeds, UK', footerText: 'You get this because you asked.' });
+    await account.test.put('/newsletters/settings', {
+      fromName: 'Ann Creator',
+      replyTo: 'reply@example.com',
+      physicalAddress: '9 Long Road, Leeds, UK',
+      footerText: 'You get this because you asked.',
+    });
     const x = unique('x');
     await addContacts(account, [x]);
     const sent = await account.test.post('/newsletters/send', {
@@ -142,7 +147,11 @@ describe('POST /newsletters/send', () => {
     // RFC 8058 one-click from the second recipient's header.
     const second = (await sentMails(runtime, 'second@example.com')).find((m) => m.subject === 'Launch')!;
     const oneClick = second.headers!['List-Unsubscribe']!.slice(1, -1);
-    const posted = await fetch(oneClick, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const posted = await fetch(oneClick, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(posted.status).toBe(200);
     const none = await account.test.post('/newsletters/send', { to: 'second@example.com', subject: 'Again', text: 'Hi' });
     expect(none.body.accepted).toEqual([]);
@@ -189,7 +198,9 @@ describe('contacts', () => {
     const seen: string[] = [];
     let after: string | null = null;
     do {
-      const res: { body: { data: { email: string }[]; nextCursor: string | null } } = await account.test.get(`/newsletters/subscribers?limit=3${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+      const res: { body: { data: { email: string }[]; nextCursor: string | null } } = await account.test.get(
+        `/newsletters/subscribers?limit=3${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+      );
       seen.push(...res.body.data.map((c) => c.email));
       after = res.body.nextCursor;
     } while (after);
@@ -218,13 +229,16 @@ describe('contacts', () => {
 });
 
 describe('newsletter posts', () => {
-  it('sends a post to every subscribed contact once each (2,000 across a crash: email-restart.test.ts), honouring suppression; a tag audience; a segment fails clearly', { timeout: 240_000 }, async () => {
+  it('sends a post to every subscribed contact once each (2,000 across a crash: email-restart.test.ts), honouring suppression; a tag audience; a segment fails clearly', {
+    timeout: 240_000,
+  }, async () => {
     const account = await createTestAccount(runtime);
     const emails = Array.from({ length: 300 }, (_, i) => `n${String(i).padStart(4, '0')}@bulk.example.com`);
     // Seeded through the audience service (HTTP creates are covered above and would only add time).
     const scope = { accountId: account.accountId, mode: 'test' as const };
     const seedStart = Date.now();
-    for (let i = 0; i < 290; i += 25) await Promise.all(emails.slice(i, Math.min(i + 25, 290)).map((email) => upsertContact(runtime.deps, scope, { email, source: 'import' })));
+    for (let i = 0; i < 290; i += 25)
+      await Promise.all(emails.slice(i, Math.min(i + 25, 290)).map((email) => upsertContact(runtime.deps, scope, { email, source: 'import' })));
     console.log(`seeded 290 contacts in ${Date.now() - seedStart} ms`);
     await addContacts(account, emails.slice(290), { tags: ['few'] });
     // One suppressed, one unsubscribed: both left out.

@@ -24,7 +24,8 @@ const mails = async (to: string) => {
  * over the previous 15-minute window too, so move past two whole windows.
  */
 const nextIpWindow = () => ctl.post('/_local/clock/advance', { seconds: 30 * 60 });
-const contactOf = async (api: ApiClient, email: string) => ((await api.get(`/newsletters/subscribers?q=${encodeURIComponent(email)}`)).body.data as any[]).find((c) => c.email === email);
+const contactOf = async (api: ApiClient, email: string) =>
+  ((await api.get(`/newsletters/subscribers?q=${encodeURIComponent(email)}`)).body.data as any[]).find((c) => c.email === email);
 const subscribe = (id: string, body: Record<string, unknown>) => pub.post(`/forms/public/${id}/subscribe`, { elapsedMs: 4000, ...body });
 
 describe('signup forms', () => {
@@ -52,12 +53,22 @@ describe('signup forms', () => {
       expect(res.body.field).toBe(field);
     }
     const paid = (await api.post('/products', { name: 'Paid thing', price: 20 })).body;
-    expect((await api.post('/forms', { name: 'F', leadMagnetProductId: paid._id })).body).toMatchObject({ code: 'LEAD_MAGNET_NOT_FREE', field: 'leadMagnetProductId' });
+    expect((await api.post('/forms', { name: 'F', leadMagnetProductId: paid._id })).body).toMatchObject({
+      code: 'LEAD_MAGNET_NOT_FREE',
+      field: 'leadMagnetProductId',
+    });
     expect((await api.get('/forms')).body).toEqual([]);
 
     const popup = await api.post('/forms', { name: 'Exit popup', type: 'popup', trigger: { exitIntent: true } });
     expect(popup.status, popup.text).toBe(201);
-    expect(popup.body).toMatchObject({ type: 'popup', status: 'active', headline: 'Wait! Get it free', buttonLabel: 'Get access', trigger: { delaySeconds: 0, scrollPercent: 0, exitIntent: true }, stats: { views: 0, signups: 0, conversionRate: 0 } });
+    expect(popup.body).toMatchObject({
+      type: 'popup',
+      status: 'active',
+      headline: 'Wait! Get it free',
+      buttonLabel: 'Get access',
+      trigger: { delaySeconds: 0, scrollPercent: 0, exitIntent: true },
+      stats: { views: 0, signups: 0, conversionRate: 0 },
+    });
     expect(popup.body.embed.script).toBe(`<script src="${runtime.url}/forms/public/${popup.body._id}/embed.js" async></script>`);
     expect(popup.body.embed.iframe).toContain(`${runtime.url}/forms/public/${popup.body._id}/frame`);
     const inline = (await api.post('/forms', { name: 'Inline', headline: 'My list' })).body;
@@ -80,14 +91,31 @@ describe('signup forms', () => {
     expect((await pub.get(`/forms/public/${popup.body._id}`)).status).toBe(404);
   });
 
-  it('public subscribe: contact with source form, tags and consent; views and signups; lead magnet and funnel lead; no reveal', { timeout: 60_000 }, async () => {
+  it('public subscribe: contact with source form, tags and consent; views and signups; lead magnet and funnel lead; no reveal', {
+    timeout: 60_000,
+  }, async () => {
     await nextIpWindow();
     const api = account.test;
     const magnet = (await api.post('/products', { name: 'Free checklist', price: 0 })).body;
     const offer = (await api.post('/products', { name: 'Course', price: 50 })).body;
-    const funnel = (await api.post('/funnels', { templateId: 'welcome', leadMagnetProductId: magnet._id, offerProductId: offer._id, offerUrl: 'https://shop.example.com/course' })).body;
+    const funnel = (
+      await api.post('/funnels', {
+        templateId: 'welcome',
+        leadMagnetProductId: magnet._id,
+        offerProductId: offer._id,
+        offerUrl: 'https://shop.example.com/course',
+      })
+    ).body;
     expect((await api.post(`/funnels/${funnel._id}/activate`, {})).status).toBe(200);
-    const form = (await api.post('/forms', { name: 'Checklist', tags: ['from-form', 'checklist'], leadMagnetProductId: magnet._id, leadMagnetUrl: 'https://files.example.com/checklist.pdf', collectName: true })).body;
+    const form = (
+      await api.post('/forms', {
+        name: 'Checklist',
+        tags: ['from-form', 'checklist'],
+        leadMagnetProductId: magnet._id,
+        leadMagnetUrl: 'https://files.example.com/checklist.pdf',
+        collectName: true,
+      })
+    ).body;
 
     const read = await pub.get(`/forms/public/${form._id}`);
     expect(read.status).toBe(200);
@@ -217,7 +245,7 @@ describe('signup forms', () => {
     expect((await account.test.get(`/forms/${form._id}`)).body.stats.signups).toBe(15);
   });
 
-  it('isolation: another account or the other mode never reaches a form; public signups land in the form\'s own account and mode', async () => {
+  it("isolation: another account or the other mode never reaches a form; public signups land in the form's own account and mode", async () => {
     await nextIpWindow();
     const other = await createTestAccount(runtime, 'tier2');
     const form = (await account.test.post('/forms', { name: 'Mine' })).body;

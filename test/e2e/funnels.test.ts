@@ -23,9 +23,19 @@ describe('funnels', () => {
     const api = account.test;
     const magnet = (await api.post('/products', { name: 'Free guide', price: 0 })).body;
     const offer = (await api.post('/products', { name: 'Course', price: 50 })).body;
-    expect((await api.get('/funnels/templates')).body.map((t: any) => [t.id, t.emails.length])).toEqual([['welcome', 5], ['minicourse', 4], ['launch', 3]]);
+    expect((await api.get('/funnels/templates')).body.map((t: any) => [t.id, t.emails.length])).toEqual([
+      ['welcome', 5],
+      ['minicourse', 4],
+      ['launch', 3],
+    ]);
 
-    const body = { templateId: 'welcome', leadMagnetProductId: magnet._id, offerProductId: offer._id, offerUrl: 'https://shop.example.com/course', discount: { code: 'WELCOME-20', valueType: 'percentage', value: 20 } };
+    const body = {
+      templateId: 'welcome',
+      leadMagnetProductId: magnet._id,
+      offerProductId: offer._id,
+      offerUrl: 'https://shop.example.com/course',
+      discount: { code: 'WELCOME-20', valueType: 'percentage', value: 20 },
+    };
     expect((await api.post('/funnels', { ...body, leadMagnetProductId: offer._id })).body.code).toBe('LEAD_MAGNET_NOT_FREE');
     expect((await api.post('/funnels', { ...body, offerProductId: magnet._id })).body.code).toBe('OFFER_NOT_PAID');
     expect((await api.post('/funnels', { ...body, discount: { ...body.discount, code: 'x' } })).status).toBe(400);
@@ -48,7 +58,8 @@ describe('funnels', () => {
     expect(act.status, act.text).toBe(200);
 
     const lead = `lead-${Math.random().toString(36).slice(2, 8)}@example.com`;
-    const session = (await api.post('/checkout/sessions', { productId: magnet._id, successUrl: 'https://x.example.com', cancelUrl: 'https://x.example.com' })).body;
+    const session = (await api.post('/checkout/sessions', { productId: magnet._id, successUrl: 'https://x.example.com', cancelUrl: 'https://x.example.com' }))
+      .body;
     // The lead ticks the newsletter box of the checkout: the sequence is marketing mail.
     await ctl.post(`/_local/checkout/${session.id}/pay`, { email: lead, firstName: 'Lea', marketingOptIn: true });
     await settle();
@@ -71,7 +82,14 @@ describe('funnels', () => {
 
     // A discounted purchase counts; a refunded one does not.
     const buy = async (email: string) => {
-      const s = (await api.post('/checkout/sessions', { productId: offer._id, discountCode: 'WELCOME-20', successUrl: 'https://x.example.com', cancelUrl: 'https://x.example.com' })).body;
+      const s = (
+        await api.post('/checkout/sessions', {
+          productId: offer._id,
+          discountCode: 'WELCOME-20',
+          successUrl: 'https://x.example.com',
+          cancelUrl: 'https://x.example.com',
+        })
+      ).body;
       return (await ctl.post(`/_local/checkout/${s.id}/pay`, { email })).body;
     };
     await buy(lead);

@@ -16,10 +16,11 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.stop());
 
-const admin = async (...args: string[]) => run('npx', ['tsx', 'bin/admin.ts', '--api', runtime.url, ...args], { env: { ...process.env, JWT_SECRET: await runtime.secret(SESSION_SECRET) } });
+const admin = async (...args: string[]) =>
+  run('npx', ['tsx', 'bin/admin.ts', '--api', runtime.url, ...args], { env: { ...process.env, JWT_SECRET: await runtime.secret(SESSION_SECRET) } });
 
 describe('admin-started imports', () => {
-  it('the admin CLI starts an import for an account, recorded as createdBy admin; the account\'s own imports stay user', async () => {
+  it("the admin CLI starts an import for an account, recorded as createdBy admin; the account's own imports stay user", async () => {
     const account = await createTestAccount(runtime, 'volume');
     const dir = await mkdtemp(join(tmpdir(), 'imports-admin-'));
     const tag = Date.now().toString(36);
@@ -35,15 +36,27 @@ describe('admin-started imports', () => {
 
     // The account's key, and an ordinary session token, create `user` imports.
     expect((await account.test.post('/migrations', { source: 'csv' })).body.createdBy).toEqual({ type: 'user' });
-    const session = await new SignJWT({ mode: 'test' }).setProtectedHeader({ alg: 'HS256' }).setSubject(account.accountId).setIssuer('creator-commerce').setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(await runtime.secret(SESSION_SECRET)));
+    const session = await new SignJWT({ mode: 'test' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(account.accountId)
+      .setIssuer('creator-commerce')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(await runtime.secret(SESSION_SECRET)));
     expect((await new ApiClient(runtime.url, session).post('/migrations', { source: 'csv' })).body.createdBy).toEqual({ type: 'user' });
   }, 120_000);
 
   it('refuses bad arguments with a reason', async () => {
     const account = await createTestAccount(runtime, 'volume');
-    await expect(admin('start-import', '--account', account.accountId, '--mode', 'test', '--source', 'csv')).rejects.toMatchObject({ stderr: expect.stringContaining('--file kind=path') });
-    await expect(admin('start-import', '--account', account.accountId, '--mode', 'test', '--source', 'csv', '--file', 'subscribers=/nonexistent.csv')).rejects.toMatchObject({ stderr: expect.stringContaining('ENOENT') });
+    await expect(admin('start-import', '--account', account.accountId, '--mode', 'test', '--source', 'csv')).rejects.toMatchObject({
+      stderr: expect.stringContaining('--file kind=path'),
+    });
+    await expect(
+      admin('start-import', '--account', account.accountId, '--mode', 'test', '--source', 'csv', '--file', 'subscribers=/nonexistent.csv'),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('ENOENT') });
     const free = await createTestAccount(runtime, 'free');
-    await expect(admin('start-import', '--account', free.accountId, '--mode', 'test', '--source', 'csv', '--file', `subscribers=${__filename}`)).rejects.toMatchObject({ stderr: expect.stringContaining('403') });
+    await expect(
+      admin('start-import', '--account', free.accountId, '--mode', 'test', '--source', 'csv', '--file', `subscribers=${__filename}`),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('403') });
   }, 120_000);
 });

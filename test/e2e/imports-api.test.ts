@@ -17,11 +17,61 @@ beforeAll(async () => {
         { id: 'gr-prod-2', name: `Gumroad Course ${tag}`, price: 9900, currency: 'usd', description: null, short_url: 'https://gum.co/def' },
       ],
       sales: [
-        { id: 'sale-1', email: mail('g1'), full_name: 'Gee One', product_id: 'gr-prod-1', product_name: `Gumroad Ebook ${tag}`, price: 1500, currency: 'usd', created_at: '2023-01-02T10:00:00Z', refunded: false },
-        { id: 'sale-2', email: mail('g2'), full_name: 'Gee Two', product_id: 'gr-prod-2', product_name: `Gumroad Course ${tag}`, price: 9900, currency: 'usd', created_at: '2023-01-03T10:00:00Z', refunded: true },
-        { id: 'sale-3', email: mail('g3'), full_name: 'Gee Three', product_id: 'gr-prod-1', product_name: `Gumroad Ebook ${tag}`, price: 1500, currency: 'usd', created_at: '2023-01-04T10:00:00Z', refunded: false },
-        { id: 'sale-4', email: 'broken', full_name: 'Bad', product_id: 'gr-prod-1', product_name: 'x', price: 1500, currency: 'usd', created_at: '2023-01-04T10:00:00Z', refunded: false },
-        { id: 'sale-5', email: mail('g5'), full_name: 'Gee Five', product_id: 'gr-prod-1', product_name: `Gumroad Ebook ${tag}`, price: 1500, currency: 'usd', created_at: '2023-01-05T10:00:00Z', refunded: false },
+        {
+          id: 'sale-1',
+          email: mail('g1'),
+          full_name: 'Gee One',
+          product_id: 'gr-prod-1',
+          product_name: `Gumroad Ebook ${tag}`,
+          price: 1500,
+          currency: 'usd',
+          created_at: '2023-01-02T10:00:00Z',
+          refunded: false,
+        },
+        {
+          id: 'sale-2',
+          email: mail('g2'),
+          full_name: 'Gee Two',
+          product_id: 'gr-prod-2',
+          product_name: `Gumroad Course ${tag}`,
+          price: 9900,
+          currency: 'usd',
+          created_at: '2023-01-03T10:00:00Z',
+          refunded: true,
+        },
+        {
+          id: 'sale-3',
+          email: mail('g3'),
+          full_name: 'Gee Three',
+          product_id: 'gr-prod-1',
+          product_name: `Gumroad Ebook ${tag}`,
+          price: 1500,
+          currency: 'usd',
+          created_at: '2023-01-04T10:00:00Z',
+          refunded: false,
+        },
+        {
+          id: 'sale-4',
+          email: 'broken',
+          full_name: 'Bad',
+          product_id: 'gr-prod-1',
+          product_name: 'x',
+          price: 1500,
+          currency: 'usd',
+          created_at: '2023-01-04T10:00:00Z',
+          refunded: false,
+        },
+        {
+          id: 'sale-5',
+          email: mail('g5'),
+          full_name: 'Gee Five',
+          product_id: 'gr-prod-1',
+          product_name: `Gumroad Ebook ${tag}`,
+          price: 1500,
+          currency: 'usd',
+          created_at: '2023-01-05T10:00:00Z',
+          refunded: false,
+        },
       ],
     },
     shopify: {
@@ -31,31 +81,91 @@ beforeAll(async () => {
         { id: 1003, handle: `cap-${tag}`, title: `Shopify Cap ${tag}`, body_html: '', status: 'draft', variants: [{ id: 3, price: '18.00' }] },
       ],
       customers: [
-        { id: 1, email: mail('s-sub'), first_name: 'Sub', last_name: 'Scriber', tags: 'vip', default_address: { country_code: 'FR' }, email_marketing_consent: { state: 'subscribed', opt_in_level: 'single_opt_in', consent_updated_at: '2022-05-01T00:00:00-04:00' } },
-        { id: 2, email: mail('s-unsub'), first_name: 'Un', last_name: 'Sub', tags: '', default_address: null, email_marketing_consent: { state: 'unsubscribed', consent_updated_at: '2022-06-01T00:00:00Z' } },
-        { id: 3, email: mail('s-never'), first_name: 'Never', last_name: 'Asked', tags: '', default_address: null, email_marketing_consent: { state: 'not_subscribed', consent_updated_at: null } },
+        {
+          id: 1,
+          email: mail('s-sub'),
+          first_name: 'Sub',
+          last_name: 'Scriber',
+          tags: 'vip',
+          default_address: { country_code: 'FR' },
+          email_marketing_consent: { state: 'subscribed', opt_in_level: 'single_opt_in', consent_updated_at: '2022-05-01T00:00:00-04:00' },
+        },
+        {
+          id: 2,
+          email: mail('s-unsub'),
+          first_name: 'Un',
+          last_name: 'Sub',
+          tags: '',
+          default_address: null,
+          email_marketing_consent: { state: 'unsubscribed', consent_updated_at: '2022-06-01T00:00:00Z' },
+        },
+        {
+          id: 3,
+          email: mail('s-never'),
+          first_name: 'Never',
+          last_name: 'Asked',
+          tags: '',
+          default_address: null,
+          email_marketing_consent: { state: 'not_subscribed', consent_updated_at: null },
+        },
       ],
       orders: [
-        { id: 5001, name: `#1001-${tag}`, email: mail('s-sub'), currency: 'EUR', total_price: '25.00', created_at: '2023-02-01T10:00:00-05:00', financial_status: 'paid', line_items: [{ title: `Shopify Tee ${tag}`, product_id: 1001 }], billing_address: { name: 'Sub Scriber', country_code: 'FR' } },
-        { id: 5002, name: `#1002-${tag}`, email: mail('s-unsub'), currency: 'EUR', total_price: '12.50', created_at: '2023-02-02T10:00:00-05:00', financial_status: 'refunded', line_items: [{ title: `Shopify Mug ${tag}`, product_id: 1002 }], billing_address: null },
+        {
+          id: 5001,
+          name: `#1001-${tag}`,
+          email: mail('s-sub'),
+          currency: 'EUR',
+          total_price: '25.00',
+          created_at: '2023-02-01T10:00:00-05:00',
+          financial_status: 'paid',
+          line_items: [{ title: `Shopify Tee ${tag}`, product_id: 1001 }],
+          billing_address: { name: 'Sub Scriber', country_code: 'FR' },
+        },
+        {
+          id: 5002,
+          name: `#1002-${tag}`,
+          email: mail('s-unsub'),
+          currency: 'EUR',
+          total_price: '12.50',
+          created_at: '2023-02-02T10:00:00-05:00',
+          financial_status: 'refunded',
+          line_items: [{ title: `Shopify Mug ${tag}`, product_id: 1002 }],
+          billing_address: null,
+        },
       ],
     },
     mailchimp: {
       lists: [
         {
-          id: 'list-a', name: 'Newsletter', members: [
-            { email_address: mail('m-sub'), status: 'subscribed', merge_fields: { FNAME: 'Mia', LNAME: 'Chimp' }, timestamp_opt: '2021-03-04T05:06:07+00:00', tags: [{ id: 1, name: 'fans' }] },
+          id: 'list-a',
+          name: 'Newsletter',
+          members: [
+            {
+              email_address: mail('m-sub'),
+              status: 'subscribed',
+              merge_fields: { FNAME: 'Mia', LNAME: 'Chimp' },
+              timestamp_opt: '2021-03-04T05:06:07+00:00',
+              tags: [{ id: 1, name: 'fans' }],
+            },
             { email_address: mail('m-unsub'), status: 'unsubscribed', merge_fields: { FNAME: 'Ulf', LNAME: '' }, timestamp_opt: '', tags: [] },
             { email_address: mail('m-clean'), status: 'cleaned', merge_fields: {}, timestamp_opt: '', tags: [] },
             { email_address: mail('m-pending'), status: 'pending', merge_fields: {}, timestamp_opt: '', tags: [] },
             { email_address: mail('m-arch'), status: 'archived', merge_fields: {}, timestamp_opt: '', tags: [] },
           ],
         },
-        { id: 'list-b', name: 'Second', members: [{ email_address: mail('m-b'), status: 'subscribed', merge_fields: { FNAME: 'Bea' }, timestamp_opt: '2021-01-01T00:00:00+00:00', tags: [] }] },
+        {
+          id: 'list-b',
+          name: 'Second',
+          members: [{ email_address: mail('m-b'), status: 'subscribed', merge_fields: { FNAME: 'Bea' }, timestamp_opt: '2021-01-01T00:00:00+00:00', tags: [] }],
+        },
       ],
     },
   });
-  runtime = await startTestRuntime({ IMPORT_GUMROAD_API_URL: fake.urls.gumroad, IMPORT_SHOPIFY_API_URL: fake.urls.shopify, IMPORT_MAILCHIMP_API_URL: fake.urls.mailchimp });
+  runtime = await startTestRuntime({
+    IMPORT_GUMROAD_API_URL: fake.urls.gumroad,
+    IMPORT_SHOPIFY_API_URL: fake.urls.shopify,
+    IMPORT_MAILCHIMP_API_URL: fake.urls.mailchimp,
+  });
 });
 afterAll(async () => {
   await runtime?.stop();
@@ -115,7 +225,12 @@ describe('imports from platform APIs', () => {
     expect(pulled.status, pulled.text).toBe(200);
     expect(pulled.body.pulled).toEqual({ products: 2, customers: 0, orders: 5, subscribers: 0 });
     // Pages of 2 followed through next_page_key; the token went only in the Authorization header.
-    expect(fake.requests.map((r) => r.path)).toEqual(['/gumroad/v2/products', '/gumroad/v2/sales', '/gumroad/v2/sales?page_key=2', '/gumroad/v2/sales?page_key=4']);
+    expect(fake.requests.map((r) => r.path)).toEqual([
+      '/gumroad/v2/products',
+      '/gumroad/v2/sales',
+      '/gumroad/v2/sales?page_key=2',
+      '/gumroad/v2/sales?page_key=4',
+    ]);
     expect(fake.requests.every((r) => r.authorization === `Bearer ${fake.tokens.gumroad}`)).toBe(true);
     expect(pulled.body.mapping.orders).toMatchObject({ orderId: 'id', email: 'email', amount: 'price' });
 
@@ -130,7 +245,12 @@ describe('imports from platform APIs', () => {
     expect(report.kinds.orders).toMatchObject({ created: 4, failed: 1 });
     const products = (await account.test.get('/products')).body;
     const names = (Array.isArray(products) ? products : products.data).map((p: { name: string; price: number }) => [p.name, p.price]);
-    expect(names).toEqual(expect.arrayContaining([[`Gumroad Ebook ${tag}`, 15], [`Gumroad Course ${tag}`, 99]]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        [`Gumroad Ebook ${tag}`, 15],
+        [`Gumroad Course ${tag}`, 99],
+      ]),
+    );
 
     const text = await tableText();
     expect(text).not.toContain(fake.tokens.gumroad);
@@ -162,7 +282,11 @@ describe('imports from platform APIs', () => {
     const { dry } = await runImport(account, id);
     expect(dry.kinds.subscribers).toMatchObject({ total: 3, noConsent: 1, create: 2, active: 1, unsubscribed: 1 });
     const all = await contacts(account);
-    expect(all.get(mail('s-sub'))).toMatchObject({ status: 'subscribed', source: 'import', consent: { source: 'shopify_api', optedInAt: '2022-05-01T04:00:00.000Z' } });
+    expect(all.get(mail('s-sub'))).toMatchObject({
+      status: 'subscribed',
+      source: 'import',
+      consent: { source: 'shopify_api', optedInAt: '2022-05-01T04:00:00.000Z' },
+    });
     expect(all.get(mail('s-unsub'))).toMatchObject({ status: 'unsubscribed', consent: { source: 'shopify_api' } });
     expect(all.has(mail('s-never'))).toBe(false);
     const report = (await account.test.get(`/migrations/${id}/report`)).body;
@@ -180,13 +304,19 @@ describe('imports from platform APIs', () => {
     expect(pulled.body.pulled.subscribers).toBe(6);
     expect(fake.requests.map((r) => r.path.replace(/^\/mailchimp\/3\.0\//, '').replace(/&fields=.*$/, ''))).toEqual([
       'lists?count=1000&offset=0',
-      'lists/list-a/members?count=1000&offset=0', 'lists/list-a/members?count=1000&offset=2', 'lists/list-a/members?count=1000&offset=4',
+      'lists/list-a/members?count=1000&offset=0',
+      'lists/list-a/members?count=1000&offset=2',
+      'lists/list-a/members?count=1000&offset=4',
       'lists/list-b/members?count=1000&offset=0',
     ]);
     const { dry } = await runImport(account, id);
     expect(dry.kinds.subscribers).toMatchObject({ total: 6, noConsent: 2, create: 4, active: 2, unsubscribed: 2 });
     const all = await contacts(account);
-    expect(all.get(mail('m-sub'))).toMatchObject({ status: 'subscribed', tags: ['fans'], consent: { source: 'mailchimp_api', optedInAt: '2021-03-04T05:06:07.000Z' } });
+    expect(all.get(mail('m-sub'))).toMatchObject({
+      status: 'subscribed',
+      tags: ['fans'],
+      consent: { source: 'mailchimp_api', optedInAt: '2021-03-04T05:06:07.000Z' },
+    });
     expect(all.get(mail('m-unsub'))?.status).toBe('unsubscribed');
     expect(all.get(mail('m-clean'))?.status).toBe('bounced');
     expect(all.has(mail('m-pending'))).toBe(false);

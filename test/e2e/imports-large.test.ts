@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { rowPage } from '../../shared/imports/repository';
 import { IMPORT_QUEUE } from '../../shared/imports/service';
-import { control, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
+import { createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 
 // Large files, made small: a file of more than 5 rows is stored by the file worker, 4 rows a message;
 // a dry run over more than 10 rows is computed by the worker.
@@ -30,7 +30,8 @@ function holdQueue() {
   };
 }
 
-const csvOf = (prefix: string, n: number) => ['Email,First Name,Status', ...Array.from({ length: n }, (_, i) => `${prefix}${i}@large.example.com,Reader ${i},subscribed`)].join('\r\n');
+const csvOf = (prefix: string, n: number) =>
+  ['Email,First Name,Status', ...Array.from({ length: n }, (_, i) => `${prefix}${i}@large.example.com,Reader ${i},subscribed`)].join('\r\n');
 
 describe('imports: large files', () => {
   it('a large file answers at once as processing; what needs its rows answers 409 until the worker has stored them; then it runs', async () => {
@@ -64,7 +65,9 @@ describe('imports: large files', () => {
       const read = (await account.test.get(`/migrations/${id}`)).body;
       expect(read).toMatchObject({ status: 'draft', files: [expect.objectContaining({ filename: 'big.csv', status: 'processing' })] });
       // A file of another kind is not held up.
-      expect((await account.test.post(`/migrations/${id}/files`, { kind: 'customers', filename: 'c.csv', csv: 'email\nc1@large.example.com' })).status).toBe(200);
+      expect((await account.test.post(`/migrations/${id}/files`, { kind: 'customers', filename: 'c.csv', csv: 'email\nc1@large.example.com' })).status).toBe(
+        200,
+      );
     } finally {
       await hold.release();
     }
@@ -72,7 +75,9 @@ describe('imports: large files', () => {
     const ready = (await account.test.get(`/migrations/${id}`)).body;
     expect(ready.files.find((f: { kind: string }) => f.kind === 'subscribers')).toMatchObject({ status: 'ready', rowsStored: 13, rowCount: 13 });
     const rows = (await account.test.get(`/migrations/${id}/rows?kind=subscribers&pageSize=100`)).body;
-    expect(rows.rows.map((r: { row: number; values: Record<string, string> }) => [r.row, r.values.Email])).toEqual(Array.from({ length: 13 }, (_, i) => [i + 1, `big${i}@large.example.com`]));
+    expect(rows.rows.map((r: { row: number; values: Record<string, string> }) => [r.row, r.values.Email])).toEqual(
+      Array.from({ length: 13 }, (_, i) => [i + 1, `big${i}@large.example.com`]),
+    );
     // 14 rows (13 subscribers, 1 customer): the dry run is computed in the background.
     const asked = await account.test.post(`/migrations/${id}/dry-run`);
     expect(asked.status, asked.text).toBe(202);
@@ -116,7 +121,8 @@ describe('imports: large files', () => {
   it('removing a large file deletes its rows in the background; a new file of that kind waits for it', async () => {
     const account = await createTestAccount(runtime, 'volume');
     const scope = { accountId: account.accountId, mode: 'test' as const };
-    const id = (await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 'big.csv', csv: csvOf('gone', 9) }] })).body._id;
+    const id = (await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 'big.csv', csv: csvOf('gone', 9) }] })).body
+      ._id;
     await settle();
     const hold = holdQueue();
     try {
@@ -138,7 +144,9 @@ describe('imports: large files', () => {
 
   it('an unreadable large file is refused with the reason and creates nothing', async () => {
     const account = await createTestAccount(runtime, 'volume');
-    const bad = ['Email,Status', ...Array.from({ length: 8 }, (_, i) => `x${i}@large.example.com,subscribed`), '"unclosed@large.example.com,subscribed'].join('\n');
+    const bad = ['Email,Status', ...Array.from({ length: 8 }, (_, i) => `x${i}@large.example.com,subscribed`), '"unclosed@large.example.com,subscribed'].join(
+      '\n',
+    );
     const res = await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 'bad.csv', csv: bad }] });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain('files.0.csv: not a readable CSV file');

@@ -76,7 +76,12 @@ describe('imports', () => {
   it('imports products and subscribers once, reports bad rows, and a second import finds everything existing', async () => {
     const account = await createTestAccount(runtime, 'volume');
     const tag = Date.now().toString(36);
-    const emails = { ok: `ok-${tag}@example.com`, unsub: `unsub-${tag}@example.com`, archived: `arch-${tag}@example.com`, bounced: `bounce-${tag}@example.com` };
+    const emails = {
+      ok: `ok-${tag}@example.com`,
+      unsub: `unsub-${tag}@example.com`,
+      archived: `arch-${tag}@example.com`,
+      bounced: `bounce-${tag}@example.com`,
+    };
     // The bounced address is on the suppression list before the import (and its contact deleted).
     const added = await account.test.post('/newsletters/subscribers', { email: emails.bounced });
     await account.test.post('/newsletters/send', { to: [emails.bounced], subject: 'Hi', text: 'x' });
@@ -118,7 +123,10 @@ describe('imports', () => {
 
     const products = (await account.test.get('/products')).body;
     const list = (Array.isArray(products) ? products : products.data) as { name: string; price: number }[];
-    expect(list.map((p) => [p.name, p.price]).sort()).toEqual([['Course Two', 1200.5], ['Ebook One', 19]]);
+    expect(list.map((p) => [p.name, p.price]).sort()).toEqual([
+      ['Course Two', 1200.5],
+      ['Ebook One', 19],
+    ]);
     const contacts = await subscribers(account);
     const ok = contacts.find((c) => c.email === emails.ok)!;
     expect(ok).toMatchObject({ status: 'subscribed', source: 'import', tags: ['vip', 'fans'] });
@@ -146,9 +154,24 @@ describe('imports', () => {
     expect(second.progress.products).toMatchObject({ created: 0, existing: 2 });
     expect(second.progress.subscribers).toMatchObject({ created: 0, existing: 2 });
     // Row states: subscribers that were created or found existing carry no marker; the listing reads them from the email claims.
-    const states = (import_: string) => account.test.get(`/migrations/${import_}/rows?kind=subscribers`).then((res) => res.body.rows.map((r: { row: number; state: string }) => [r.row, r.state]));
-    expect(await states(id)).toEqual([[1, 'created'], [2, 'created'], [3, 'skipped'], [4, 'failed'], [5, 'skipped']]);
-    expect(await states(again.body._id)).toEqual([[1, 'existing'], [2, 'existing'], [3, 'skipped'], [4, 'failed'], [5, 'skipped']]);
+    const states = (import_: string) =>
+      account.test
+        .get(`/migrations/${import_}/rows?kind=subscribers`)
+        .then((res) => res.body.rows.map((r: { row: number; state: string }) => [r.row, r.state]));
+    expect(await states(id)).toEqual([
+      [1, 'created'],
+      [2, 'created'],
+      [3, 'skipped'],
+      [4, 'failed'],
+      [5, 'skipped'],
+    ]);
+    expect(await states(again.body._id)).toEqual([
+      [1, 'existing'],
+      [2, 'existing'],
+      [3, 'skipped'],
+      [4, 'failed'],
+      [5, 'skipped'],
+    ]);
     const after = (await account.test.get('/products')).body;
     expect((Array.isArray(after) ? after : after.data).length).toBe(2);
     expect((await subscribers(account)).length).toBe(contacts.length);
@@ -178,7 +201,10 @@ describe('imports', () => {
     const account = await createTestAccount(runtime, 'volume');
     const scope = { accountId: account.accountId, mode: 'test' as const };
     const rows = Array.from({ length: 130 }, (_, i) => `sub${i}@example.com,subscribed`);
-    const created = await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 's.csv', csv: ['email,status', ...rows].join('\n') }] });
+    const created = await account.test.post('/migrations', {
+      source: 'csv',
+      files: [{ kind: 'subscribers', filename: 's.csv', csv: ['email,status', ...rows].join('\n') }],
+    });
     const id = created.body._id;
     // A worker did 30 rows (contacts and markers written) and died before moving the cursor.
     const record = (await getImport(runtime.deps.store, scope, id))!;
@@ -200,7 +226,9 @@ describe('imports', () => {
     const scope = { accountId: account.accountId, mode: 'test' as const };
     const total = BATCH_ROWS * 2;
     const rows = Array.from({ length: total }, (_, i) => `cancel${i}@example.com,subscribed`);
-    const id = (await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 's.csv', csv: ['email,status', ...rows].join('\n') }] })).body._id;
+    const id = (
+      await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 's.csv', csv: ['email,status', ...rows].join('\n') }] })
+    ).body._id;
     // The run's queue messages are held here, so the test decides when each batch runs.
     const queue = runtime.deps.ports.queue;
     const send = queue.send.bind(queue);
@@ -226,9 +254,13 @@ describe('imports', () => {
     const stopped = (await account.test.get(`/migrations/${id}`)).body;
     expect(stopped.status).toBe('canceled');
     expect(stopped.cancelRequested).toBe(false);
-    const boundary = (await account.test.get(`/migrations/${id}/rows?kind=subscribers&page=${BATCH_ROWS / 10}&pageSize=10`)).body.rows.map((r: { state: string }) => r.state);
+    const boundary = (await account.test.get(`/migrations/${id}/rows?kind=subscribers&page=${BATCH_ROWS / 10}&pageSize=10`)).body.rows.map(
+      (r: { state: string }) => r.state,
+    );
     expect(boundary).toEqual(Array(10).fill('created'));
-    const after = (await account.test.get(`/migrations/${id}/rows?kind=subscribers&page=${BATCH_ROWS / 10 + 1}&pageSize=10`)).body.rows.map((r: { state: string }) => r.state);
+    const after = (await account.test.get(`/migrations/${id}/rows?kind=subscribers&page=${BATCH_ROWS / 10 + 1}&pageSize=10`)).body.rows.map(
+      (r: { state: string }) => r.state,
+    );
     expect(after).toEqual(Array(10).fill('pending'));
     expect(stopped.progress.subscribers).toEqual({ total, done: BATCH_ROWS, created: BATCH_ROWS, existing: 0, skipped: 0, failed: 0 });
     expect((await subscribers(account)).length).toBe(BATCH_ROWS);

@@ -28,10 +28,17 @@ async function pdfOf(res: Response) {
 }
 
 describe('invoices', () => {
-  it('the buyer adds company details and a VAT ID, the PDF carries them with a gapless per-seller number; the seller gets the same invoice and a credit note after a refund', { timeout: 120_000 }, async () => {
+  it('the buyer adds company details and a VAT ID, the PDF carries them with a gapless per-seller number; the seller gets the same invoice and a credit note after a refund', {
+    timeout: 120_000,
+  }, async () => {
     const account = await createTestAccount(runtime, 'tier3');
     const other = await createTestAccount(runtime, 'tier3');
-    const branded = await account.test.request('PATCH', '/account/branding', { displayName: 'Ada Books', legalName: 'Ada Books GmbH', legalAddress: 'Hauptstr. 1, 10115 Berlin, Germany', taxId: 'DE811907980' });
+    const branded = await account.test.request('PATCH', '/account/branding', {
+      displayName: 'Ada Books',
+      legalName: 'Ada Books GmbH',
+      legalAddress: 'Hauptstr. 1, 10115 Berlin, Germany',
+      taxId: 'DE811907980',
+    });
     expect(branded.status, branded.text).toBe(200);
     expect((await account.test.request('PATCH', '/account/branding', { taxId: '<script>' })).status).toBe(400);
 
@@ -47,11 +54,18 @@ describe('invoices', () => {
     expect(html).toContain('Typesetting Course');
 
     // A bad VAT ID is refused on the page, nothing issued.
-    const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    const form = (fields: Record<string, string>) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
     const refused = await fetch(`${runtime.url}/receipts/${first.token}/invoice`, form({ companyName: 'Buyer Ltd', vatId: '12' }));
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('two letters for the country');
-    const saved = await fetch(`${runtime.url}/receipts/${first.token}/invoice`, form({ companyName: 'Buyer Trading Ltd', address: '5 Market Street, Dublin, Ireland', vatId: 'ie 6388047 v' }));
+    const saved = await fetch(
+      `${runtime.url}/receipts/${first.token}/invoice`,
+      form({ companyName: 'Buyer Trading Ltd', address: '5 Market Street, Dublin, Ireland', vatId: 'ie 6388047 v' }),
+    );
     expect(saved.status).toBe(201);
     const savedHtml = await saved.text();
     expect(savedHtml).toContain('TEST-INV-000001');
@@ -70,16 +84,22 @@ describe('invoices', () => {
     expect(buyerPdf.text).toMatch(/49,00\s?\$/);
 
     // The seller's copy is the same invoice (English on request); the next order takes the next number.
-    const seller = await pdfOf(await fetch(`${runtime.url}/orders/${first.saleId}/invoice.pdf?lang=en`, { headers: { authorization: `Bearer ${account.testKey}` } }));
+    const seller = await pdfOf(
+      await fetch(`${runtime.url}/orders/${first.saleId}/invoice.pdf?lang=en`, { headers: { authorization: `Bearer ${account.testKey}` } }),
+    );
     expect(seller.text).toContain('Invoice');
     expect(seller.text).toContain('TEST-INV-000001');
     expect(seller.text).toContain('IE6388047V');
     const second = await buy(account);
-    const secondPdf = await pdfOf(await fetch(`${runtime.url}/orders/${second.saleId}/invoice.pdf`, { headers: { authorization: `Bearer ${account.testKey}` } }));
+    const secondPdf = await pdfOf(
+      await fetch(`${runtime.url}/orders/${second.saleId}/invoice.pdf`, { headers: { authorization: `Bearer ${account.testKey}` } }),
+    );
     expect(secondPdf.text).toContain('TEST-INV-000002');
     // Another seller numbers from 1, and cannot reach this seller's order.
     const theirs = await buy(other);
-    expect((await pdfOf(await fetch(`${runtime.url}/orders/${theirs.saleId}/invoice.pdf`, { headers: { authorization: `Bearer ${other.testKey}` } }))).text).toContain('TEST-INV-000001');
+    expect(
+      (await pdfOf(await fetch(`${runtime.url}/orders/${theirs.saleId}/invoice.pdf`, { headers: { authorization: `Bearer ${other.testKey}` } }))).text,
+    ).toContain('TEST-INV-000001');
     expect((await new ApiClient(runtime.url, other.testKey).get(`/orders/${first.saleId}/invoice.pdf`)).status).toBe(404);
     expect((await new ApiClient(runtime.url, account.liveKey).get(`/orders/${first.saleId}/invoice.pdf`)).status).toBe(404);
     expect((await fetch(`${runtime.url}/receipts/not-a-token/invoice`)).status).toBe(404);
@@ -87,7 +107,12 @@ describe('invoices', () => {
     // Racing first downloads of new orders take distinct numbers, none skipped.
     const more = await Promise.all([buy(account), buy(account), buy(account)]);
     const numbers = await Promise.all(
-      more.map(async (o) => /TEST-INV-\d{6}/.exec((await pdfOf(await fetch(`${runtime.url}/orders/${o.saleId}/invoice.pdf`, { headers: { authorization: `Bearer ${account.testKey}` } }))).text)![0]),
+      more.map(
+        async (o) =>
+          /TEST-INV-\d{6}/.exec(
+            (await pdfOf(await fetch(`${runtime.url}/orders/${o.saleId}/invoice.pdf`, { headers: { authorization: `Bearer ${account.testKey}` } }))).text,
+          )![0],
+      ),
     );
     expect(numbers.sort()).toEqual(['TEST-INV-000003', 'TEST-INV-000004', 'TEST-INV-000005']);
 
@@ -100,7 +125,9 @@ describe('invoices', () => {
     expect(note.text).toContain('TEST-CN-000001');
     expect(note.text).toContain('TEST-INV-000002');
     expect(note.text).toMatch(/-US\$49\.00|-\$49\.00|US\$-49\.00/);
-    const refundedInvoice = await pdfOf(await fetch(`${runtime.url}/orders/${second.saleId}/invoice.pdf?lang=en`, { headers: { authorization: `Bearer ${account.testKey}` } }));
+    const refundedInvoice = await pdfOf(
+      await fetch(`${runtime.url}/orders/${second.saleId}/invoice.pdf?lang=en`, { headers: { authorization: `Bearer ${account.testKey}` } }),
+    );
     expect(refundedInvoice.text).toContain('Refunded');
   });
 });

@@ -19,8 +19,20 @@ afterAll(async () => runtime?.stop());
 
 const cases = [
   { name: 'product', create: '/products', body: () => ({ name: 'Secret ebook', price: 5 }), read: (id: string) => `/products/${id}`, list: '/products' },
-  { name: 'subscription offer', create: '/subscriptions', body: () => ({ name: 'Secret club', price: 9, frequency: 'monthly' }), read: (id: string) => `/subscriptions/${id}`, list: '/subscriptions' },
-  { name: 'discount', create: '/discounts', body: () => ({ name: 'Secret', code: 'SECRET10', value: 10, mainProductIds: [productId] }), read: (id: string) => `/discounts/${id}`, list: '/discounts' },
+  {
+    name: 'subscription offer',
+    create: '/subscriptions',
+    body: () => ({ name: 'Secret club', price: 9, frequency: 'monthly' }),
+    read: (id: string) => `/subscriptions/${id}`,
+    list: '/subscriptions',
+  },
+  {
+    name: 'discount',
+    create: '/discounts',
+    body: () => ({ name: 'Secret', code: 'SECRET10', value: 10, mainProductIds: [productId] }),
+    read: (id: string) => `/discounts/${id}`,
+    list: '/discounts',
+  },
 ];
 
 describe.each(cases)('$name', ({ create, body, read, list }) => {

@@ -28,7 +28,11 @@ async function freshMinute() {
 
 /** A key of a paid order. */
 async function paidKey(): Promise<string> {
-  const product = await createProduct(seller, { name: `App ${Math.random().toString(36).slice(2, 6)}`, price: 20, licenseKeys: { enabled: true, activationLimit: 3 } });
+  const product = await createProduct(seller, {
+    name: `App ${Math.random().toString(36).slice(2, 6)}`,
+    price: 20,
+    licenseKeys: { enabled: true, activationLimit: 3 },
+  });
   const session = await openCheckout(seller, product._id);
   const { saleId } = await pay(runtime, session.id, { email: `dev-${Math.random().toString(36).slice(2, 8)}@example.com` });
   await settleWithRetries(runtime);
@@ -42,7 +46,10 @@ describe('public licence routes', () => {
   it('answer pages on other origins: preflight 204, Allow-Origin on 200, 400 and 404', { timeout: 120_000 }, async () => {
     const key = await paidKey();
     for (const path of ['/licenses/activate', '/licenses/validate', '/licenses/deactivate']) {
-      const pre = await fetch(`${runtime.url}${path}`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      const pre = await fetch(`${runtime.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
       expect(pre.status).toBe(204);
       expect(pre.headers.get('access-control-allow-origin')).toBe('*');
       expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
@@ -66,7 +73,11 @@ describe('public licence routes', () => {
     expect(unknown.body).toEqual({ valid: false, license: null });
     expect(unknown.headers.get('access-control-allow-origin')).toBe('*');
     // The seller's key-authenticated list stays closed to other origins.
-    expect((await fetch(`${runtime.url}/licenses`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'GET' } })).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await fetch(`${runtime.url}/licenses`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'GET' } })).headers.get(
+        'access-control-allow-origin',
+      ),
+    ).toBeNull();
   });
 
   it('hold one key to 4 checks a minute, whatever else the address checks; the 429 says when to retry and reaches the page', { timeout: 120_000 }, async () => {

@@ -32,12 +32,24 @@ async function club(name: string): Promise<Club> {
 /** Joins through the capability's own transition (what the sale consumer calls). */
 async function join(c: Club, email: string, name: string, membershipId = c.id) {
   const record = await requireMembership(runtime.deps, c.scope, membershipId);
-  await changeMember(runtime.deps, c.scope, record, { email, name, add: [productSource(c.productId, `ord-${email}`)], now: runtime.clock.now().toISOString(), reason: 'subscription_ended' });
+  await changeMember(runtime.deps, c.scope, record, {
+    email,
+    name,
+    add: [productSource(c.productId, `ord-${email}`)],
+    now: runtime.clock.now().toISOString(),
+    reason: 'subscription_ended',
+  });
 }
 
 async function leave(c: Club, email: string) {
   const record = await requireMembership(runtime.deps, c.scope, c.id);
-  await changeMember(runtime.deps, c.scope, record, { email, name: null, remove: () => true, now: runtime.clock.now().toISOString(), reason: 'subscription_ended' });
+  await changeMember(runtime.deps, c.scope, record, {
+    email,
+    name: null,
+    remove: () => true,
+    now: runtime.clock.now().toISOString(),
+    reason: 'subscription_ended',
+  });
 }
 
 /** The member-area link of the access mail the member received (the real path: the join consumer's mail). */
@@ -58,7 +70,12 @@ const page = async (url: string) => {
 };
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 const form = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+  fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 describe('membership community', () => {
   it('members write through the member area, the creator moderates through the API, replyCount counts visible replies', { timeout: 180_000 }, async () => {
@@ -104,7 +121,12 @@ describe('membership community', () => {
     const creatorEmail = creatorReply.body.author.email;
 
     let thread = (await c.account.test.get(`/memberships/${c.id}/threads/${threadId}`)).body;
-    expect(thread).toMatchObject({ title: 'Show your <b>bench</b>', author: { email: 'alice@example.com', name: 'Alice Ada', role: 'member' }, replyCount: 2, hidden: false });
+    expect(thread).toMatchObject({
+      title: 'Show your <b>bench</b>',
+      author: { email: 'alice@example.com', name: 'Alice Ada', role: 'member' },
+      replyCount: 2,
+      hidden: false,
+    });
     expect(thread.replies.data.map((r: any) => r.author.email)).toEqual(['bob@example.com', creatorEmail]);
     const bobReplyId = thread.replies.data[0]._id;
 
@@ -186,13 +208,16 @@ describe('membership community', () => {
     const thread = (await c.account.test.post(`/memberships/${c.id}/threads`, { title: 'Roll call', body: 'Say hi' })).body;
     const REPLIES = 120;
     for (let i = 0; i < REPLIES; i += 20) {
-      await Promise.all(Array.from({ length: 20 }, (_, j) => c.account.test.post(`/memberships/${c.id}/threads/${thread._id}/replies`, { body: `hi #${i + j}` })));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, j) => c.account.test.post(`/memberships/${c.id}/threads/${thread._id}/replies`, { body: `hi #${i + j}` })),
+      );
     }
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: any = (await c.account.test.get(`/memberships/${c.id}/threads/${thread._id}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).body;
+      const res: any = (await c.account.test.get(`/memberships/${c.id}/threads/${thread._id}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`))
+        .body;
       expect(res.replyCount).toBe(REPLIES);
       seen.push(...res.replies.data.map((r: any) => r._id));
       cursor = res.replies.nextCursor;
@@ -204,7 +229,10 @@ describe('membership community', () => {
     // The member page shows the first 50 and links to the next page.
     const first = await page(`${carol}/community/${thread._id}`);
     expect(first.html.match(/class="item reply"/g)).toHaveLength(50);
-    const older = /href="([^"]*\?cursor=[^"]+)"/.exec(first.html)![1]!.replace(/&amp;/g, '&').replace(/^https?:\/\/[^/]+/, runtime.url);
+    const older = /href="([^"]*\?cursor=[^"]+)"/
+      .exec(first.html)![1]!
+      .replace(/&amp;/g, '&')
+      .replace(/^https?:\/\/[^/]+/, runtime.url);
     expect((await page(older)).html.match(/class="item reply"/g)).toHaveLength(50);
   });
 
@@ -248,7 +276,10 @@ describe('membership community', () => {
     expect((await page(`${dana}/community`)).html).not.toContain('Buy my pills');
 
     // Unban: access again; content hidden by the ban stays hidden.
-    expect((await c.account.test.post('/memberships/members/unban', { email: 'troll@example.com' })).body).toEqual({ email: 'troll@example.com', banned: false });
+    expect((await c.account.test.post('/memberships/members/unban', { email: 'troll@example.com' })).body).toEqual({
+      email: 'troll@example.com',
+      banned: false,
+    });
     expect((await page(troll)).status).toBe(200);
     expect((await c.account.test.get(`/memberships/${c.id}/threads/${t1}`)).body.hidden).toBe(true);
     expect((await c.account.test.post('/memberships/members/unban', { email: 'troll@example.com' })).status).toBe(404);

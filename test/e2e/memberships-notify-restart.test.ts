@@ -23,7 +23,13 @@ async function crashNoteMails(store: Store, tableName: string) {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await store.client.send(
-      new ScanCommand({ TableName: tableName, FilterExpression: 'entity = :e AND subject = :s', ExpressionAttributeValues: { ':e': QUEUED_MAIL_ENTITY, ':s': 'Crash notes' }, ExclusiveStartKey: start, ConsistentRead: true }),
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: 'entity = :e AND subject = :s',
+        ExpressionAttributeValues: { ':e': QUEUED_MAIL_ENTITY, ':s': 'Crash notes' },
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      }),
     );
     mails.push(...((page.Items ?? []) as QueuedMailRecord[]));
     start = page.LastEvaluatedKey;
@@ -51,7 +57,21 @@ describe('members-only post notification across a crash', () => {
       await Promise.all(
         emails.slice(i, i + 50).map((email, j) =>
           store.transact([
-            memberWrites.put(scope, membership._id, { email, name: null, status: 'active', sources: [`product:${product._id}:order:o${i + j}`], joinedAt: now, leftAt: null, leftReason: null, rev: 1 }, undefined),
+            memberWrites.put(
+              scope,
+              membership._id,
+              {
+                email,
+                name: null,
+                status: 'active',
+                sources: [`product:${product._id}:order:o${i + j}`],
+                joinedAt: now,
+                leftAt: null,
+                leftReason: null,
+                rev: 1,
+              },
+              undefined,
+            ),
             memberWrites.counts(scope, membership._id, { active: 1, ended: 0 }),
           ]),
         ),
@@ -59,7 +79,8 @@ describe('members-only post notification across a crash', () => {
     }
     expect((await api.get(`/memberships/${membership._id}`)).body.memberCount).toBe(MEMBERS);
 
-    const post = (await api.post(`/memberships/${membership._id}/posts`, { title: 'Crash notes', html: '<p>Hello</p>', status: 'published', notify: true })).body;
+    const post = (await api.post(`/memberships/${membership._id}/posts`, { title: 'Crash notes', html: '<p>Hello</p>', status: 'published', notify: true }))
+      .body;
     expect(post.notifyState).toBe('pending');
     for (let i = 0; i < 900 && (await mailLines()) < 400; i++) await new Promise((r) => setTimeout(r, 100));
     await kill(first.child);
@@ -100,7 +121,9 @@ describe('members-only post notification across a crash', () => {
     // recipients, and fall short by the chunk the kill cut (queued, its count not yet committed).
     expect(final.notifiedCount).toBeLessThanOrEqual(counts.size + interruptedFor.size);
     expect(final.notifiedCount).toBeGreaterThanOrEqual(counts.size - NOTIFY_BATCH);
-    console.log(`delivered ${counts.size} of ${MEMBERS} (${before} before the kill); ${neverQueued.length} in the chunk the kill cut, ${interruptedFor.size} in ${interrupted.length} interrupted mails`);
+    console.log(
+      `delivered ${counts.size} of ${MEMBERS} (${before} before the kill); ${neverQueued.length} in the chunk the kill cut, ${interruptedFor.size} in ${interrupted.length} interrupted mails`,
+    );
     second.child.kill('SIGTERM');
   });
 });

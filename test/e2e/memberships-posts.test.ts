@@ -27,7 +27,15 @@ describe('members-only posts', () => {
     const now = runtime.clock.now().toISOString();
     for (let i = 0; i < emails.length; i += 10) {
       await Promise.all(
-        emails.slice(i, i + 10).map((email, j) => changeMember(runtime.deps, scope, record, { email, name: null, add: [productSource(product._id, `ord${i + j}`)], now, reason: 'subscription_ended' })),
+        emails.slice(i, i + 10).map((email, j) =>
+          changeMember(runtime.deps, scope, record, {
+            email,
+            name: null,
+            add: [productSource(product._id, `ord${i + j}`)],
+            now,
+            reason: 'subscription_ended',
+          }),
+        ),
       );
     }
     // One leaves, one is suppressed: neither is mailed.
@@ -49,7 +57,9 @@ describe('members-only posts', () => {
     await settleWithRetries(runtime);
     const sent = (await account.test.get(`/memberships/${membership._id}/posts/${postId}`)).body;
     expect(sent).toMatchObject({ notifyState: 'sent', notifiedCount: MEMBERS - 2 });
-    const mails = ((await control(runtime).get('/_local/emails')).body.emails as { to: string; subject: string; html: string }[]).filter((m) => m.subject === 'Week 1 notes');
+    const mails = ((await control(runtime).get('/_local/emails')).body.emails as { to: string; subject: string; html: string }[]).filter(
+      (m) => m.subject === 'Week 1 notes',
+    );
     const perRecipient = new Map<string, number>();
     for (const m of mails) perRecipient.set(m.to, (perRecipient.get(m.to) ?? 0) + 1);
     expect(perRecipient.size).toBe(MEMBERS - 2);

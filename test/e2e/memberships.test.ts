@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
-import { advanceDays, control, createOffer, createProduct, events, openCheckout, pay } from '../support/commerce';
+import { advanceDays, createOffer, createProduct, events, openCheckout, pay } from '../support/commerce';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { SANDBOX_NOTIFICATION_SECRET, sign } from '../../shared/adapters/processor-sandbox/signing';
 
@@ -21,7 +21,11 @@ async function members(account: TestAccount, id: string, query = '') {
   await settleWithRetries(runtime);
   const res = await account.test.get(`/memberships/${id}/members${query}`);
   expect(res.status).toBe(200);
-  return res.body as { data: { email: string; name: string | null; status: string; leftReason: string | null }[]; counts: { all: number; active: number; ended: number }; nextCursor: string | null };
+  return res.body as {
+    data: { email: string; name: string | null; status: string; leftReason: string | null }[];
+    counts: { all: number; active: number; ended: number };
+    nextCursor: string | null;
+  };
 }
 
 const memberEvents = async (account: TestAccount, type: 'member.joined' | 'member.left') => events(runtime, account, type);
@@ -34,7 +38,15 @@ describe('memberships', () => {
 
     const created = await account.test.post('/memberships', { name: 'Inner Circle!', offerIds: [offer._id], productIds: [product._id] });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Inner Circle!', slug: 'inner-circle', offerIds: [offer._id], productIds: [product._id], status: 'active', communityEnabled: true, testMode: true });
+    expect(created.body).toMatchObject({
+      name: 'Inner Circle!',
+      slug: 'inner-circle',
+      offerIds: [offer._id],
+      productIds: [product._id],
+      status: 'active',
+      communityEnabled: true,
+      testMode: true,
+    });
     const id = created.body._id;
     const second = await account.test.post('/memberships', { name: 'Inner circle', offerIds: [] });
     expect(second.body.slug).toBe('inner-circle-2');
@@ -86,7 +98,11 @@ describe('memberships', () => {
     expect(joined).toHaveLength(2);
     const lateJoin = joined.find((e) => e.data.member.email === 'late@example.com')!;
     expect(Object.keys(lateJoin.data)).toEqual(['membership', 'member', 'joinedAt']);
-    expect(lateJoin.data).toEqual({ membership: { id: membership._id, name: 'Club', slug: 'club' }, member: { email: 'late@example.com', name: 'Sam Roe' }, joinedAt: expect.any(String) });
+    expect(lateJoin.data).toEqual({
+      membership: { id: membership._id, name: 'Club', slug: 'club' },
+      member: { email: 'late@example.com', name: 'Sam Roe' },
+      joinedAt: expect.any(String),
+    });
 
     // A duplicated processor notification changes nothing.
     const detail = (await account.test.get(`/subscriptions/subscribers/${sub}`)).body;
@@ -107,7 +123,11 @@ describe('memberships', () => {
     });
     const signature = () => sign(SANDBOX_NOTIFICATION_SECRET, Math.floor(runtime.clock.nowMs() / 1000), body);
     for (let i = 0; i < 2; i++) {
-      const res = await fetch(`${runtime.url}/processor/notifications`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-processor-signature': signature() }, body });
+      const res = await fetch(`${runtime.url}/processor/notifications`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-processor-signature': signature() },
+        body,
+      });
       expect(res.status).toBe(200);
     }
     expect(await memberEvents(account, 'member.joined')).toHaveLength(2);
@@ -152,7 +172,9 @@ describe('memberships', () => {
     expect(changed.map((e) => e.data.member.email)).toEqual(['early@example.com']);
   });
 
-  it('members are the subscribers of its offers (the spec); buyers of a listed product join only when productBuyersJoin is on', { timeout: 120_000 }, async () => {
+  it('members are the subscribers of its offers (the spec); buyers of a listed product join only when productBuyersJoin is on', {
+    timeout: 120_000,
+  }, async () => {
     const account = await createTestAccount(runtime, 'tier3');
     const product = await createProduct(account, { name: 'Course', price: 30 });
     const plain = (await account.test.post('/memberships', { name: 'Course included', productIds: [product._id] })).body;

@@ -61,7 +61,10 @@ afterAll(async () => {
 const anon = () => new ApiClient(url);
 async function lastMail(to: string, pattern: RegExp): Promise<string> {
   const mails = (await anon().get(`/_local/emails?to=${encodeURIComponent(to)}`)).body.emails as { text: string }[];
-  const link = mails.map((m) => pattern.exec(m.text)?.[1]).filter(Boolean).at(-1);
+  const link = mails
+    .map((m) => pattern.exec(m.text)?.[1])
+    .filter(Boolean)
+    .at(-1);
   if (!link) throw new Error(`no mail to ${to} with ${pattern}`);
   return link;
 }
@@ -101,7 +104,11 @@ describe('npm start with an empty environment', () => {
     const join = await lastMail('mate@example.com', /(http:\/\/\S+\/team\/join\?token=[^\s"<]+)/);
     const page = await fetch(join);
     expect(page.status).toBe(200);
-    const accepted = await fetch(`${url}/team/join`, { method: 'POST', body: new URLSearchParams({ token: decodeURIComponent(new URL(join).searchParams.get('token')!), name: 'Mate' }), redirect: 'manual' });
+    const accepted = await fetch(`${url}/team/join`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: decodeURIComponent(new URL(join).searchParams.get('token')!), name: 'Mate' }),
+      redirect: 'manual',
+    });
     expect(accepted.status).toBeLessThan(400);
 
     const team = (await dashboard.get('/team')).body as { members: { email: string; status: string; role: string }[] };

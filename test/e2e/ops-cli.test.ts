@@ -62,7 +62,10 @@ describe('admin CLI listen and trigger against the local runtime', () => {
     // An event from before listen starts is history and is not forwarded.
     expect((await seller.test.post('/products', { name: 'Before', price: 1 })).status).toBe(201);
     let output = '';
-    listener = spawn(TSX, ['bin/admin.ts', 'listen', '--api', runtime.url, '--key', seller.testKey, '--forward-to', receiverUrl, '--secret', SECRET], { cwd: ROOT, env: process.env });
+    listener = spawn(TSX, ['bin/admin.ts', 'listen', '--api', runtime.url, '--key', seller.testKey, '--forward-to', receiverUrl, '--secret', SECRET], {
+      cwd: ROOT,
+      env: process.env,
+    });
     listener.stdout!.on('data', (d) => (output += d));
     listener.stderr!.on('data', (d) => (output += d));
     await until(() => output.includes('Ready.'), 'listen to start');

@@ -21,7 +21,11 @@ beforeAll(async () => {
 afterAll(() => runtime?.stop());
 
 const outbox = async (account: TestAccount, mode: 'live' | 'test') =>
-  ((await fetch(`${runtime.url}/_local/events?accountId=${account.accountId}&mode=${mode}`).then((r) => r.json())) as { events: { id: string; type: string; created: number; data: Record<string, unknown> }[] }).events;
+  (
+    (await fetch(`${runtime.url}/_local/events?accountId=${account.accountId}&mode=${mode}`).then((r) => r.json())) as {
+      events: { id: string; type: string; created: number; data: Record<string, unknown> }[];
+    }
+  ).events;
 
 describe('events API', () => {
   it('lists every event of the account and mode newest first, page by page with the cursor', async () => {
@@ -31,7 +35,9 @@ describe('events API', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: { status: number; text: string; body: any } = await seller.test.get(`/events?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { status: number; text: string; body: any } = await seller.test.get(
+        `/events?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(page.status, page.text).toBe(200);
       expect(page.body.events.length).toBeLessThanOrEqual(3);
       seen.push(...page.body.events);
@@ -59,7 +65,7 @@ describe('events API', () => {
     expect((await seller.test.get('/events?type=not.a.type')).status).toBe(400);
   });
 
-  it('never shows another account\'s or another mode\'s events, by list, id or cursor', async () => {
+  it("never shows another account's or another mode's events, by list, id or cursor", async () => {
     const live = await seller.live.get('/events');
     expect(live.body.events).toHaveLength(1);
     const theirs = await other.test.get('/events');

@@ -15,10 +15,13 @@ beforeAll(async () => {
 afterAll(async () => runtime?.stop());
 
 const unique = (name: string) => `${name}-${randomHex(4)}@example.com`;
-const refusals = (spy: { mock: { calls: unknown[][] } }, kind: string) => spy.mock.calls.filter(([message, fields]) => message === 'platform mail refused' && (fields as { kind: string }).kind === kind);
+const refusals = (spy: { mock: { calls: unknown[][] } }, kind: string) =>
+  spy.mock.calls.filter(([message, fields]) => message === 'platform mail refused' && (fields as { kind: string }).kind === kind);
 
 describe('a refused platform mail', () => {
-  it('is logged with the reason and retried: the sign-in link arrives once the mailbox takes it, and the route said 202 all along', { timeout: 120_000 }, async () => {
+  it('is logged with the reason and retried: the sign-in link arrives once the mailbox takes it, and the route said 202 all along', {
+    timeout: 120_000,
+  }, async () => {
     const email = unique('owner');
     await createTestAccount(runtime, 'tier3', email);
     const spy = vi.spyOn(logger, 'error');

@@ -29,7 +29,9 @@ async function buy(account: TestAccount, productId: string, email: string, name 
 
 /** The member-area link of the access mail (the join consumer's real mail). */
 async function memberAreaOf(email: string, membershipName: string) {
-  const mails = ((await control(runtime).get('/_local/emails')).body.emails as { to: string; subject: string; html: string }[]).filter((m) => m.to === email && m.subject === `Your access to ${membershipName}`);
+  const mails = ((await control(runtime).get('/_local/emails')).body.emails as { to: string; subject: string; html: string }[]).filter(
+    (m) => m.to === email && m.subject === `Your access to ${membershipName}`,
+  );
   expect(mails).toHaveLength(1);
   return /href="([^"]*\/member-area\/[0-9A-Za-z]{32})"/.exec(mails[0]!.html)![1]!.replace(/^https?:\/\/[^/]+/, runtime.url);
 }
@@ -37,10 +39,24 @@ async function memberAreaOf(email: string, membershipName: string) {
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
 describe('erasure reaches every capability that holds the buyer', () => {
-  it('exports and then erases memberships, community posts, survey answers, reviews, licence keys, credits, imports, events and webhook logs; books and balances stay', { timeout: 180_000 }, async () => {
+  it('exports and then erases memberships, community posts, survey answers, reviews, licence keys, credits, imports, events and webhook logs; books and balances stay', {
+    timeout: 180_000,
+  }, async () => {
     const account = await createTestAccount(runtime, 'volume');
     const email = 'everywhere@example.com';
-    expect((await account.test.put('/attribution-survey/settings', { enabled: true, question: 'How did you hear about us?', options: [{ label: 'Instagram', channel: 'instagram' }, { label: 'YouTube', channel: 'youtube' }], allowOther: true })).status).toBe(200);
+    expect(
+      (
+        await account.test.put('/attribution-survey/settings', {
+          enabled: true,
+          question: 'How did you hear about us?',
+          options: [
+            { label: 'Instagram', channel: 'instagram' },
+            { label: 'YouTube', channel: 'youtube' },
+          ],
+          allowOther: true,
+        })
+      ).status,
+    ).toBe(200);
     // A webhook endpoint: its delivery log keeps the bodies sent, the events API the events.
     expect((await account.test.post('/webhooks', { url: `${receiver.url}/hook`, events: ['order.completed', 'customer.created'] })).status).toBe(201);
     const course = await createProduct(account, { name: 'Workshop', price: 20, licenseKeys: { enabled: true, activationLimit: 2 } });
@@ -57,10 +73,18 @@ describe('erasure reaches every capability that holds the buyer', () => {
     expect((await anonymous().post(`/reviews/submit/${order.token}`, { rating: 5, title: 'Great', body: 'Useful' })).status).toBe(201);
     const area = await memberAreaOf(email, 'Workshop Club');
     const csrf = csrfOf(await (await fetch(`${area}/community`)).text());
-    const posted = await fetch(`${area}/community`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, title: 'Hello from Erin', body: 'My bench' }).toString() });
+    const posted = await fetch(`${area}/community`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, title: 'Hello from Erin', body: 'My bench' }).toString(),
+    });
     expect(posted.status).toBe(303);
     // An old newsletter list imported: its report rows hold the address.
-    const imported = await account.test.post('/migrations', { source: 'csv', files: [{ kind: 'subscribers', filename: 's.csv', csv: `Email,Status\n${email},subscribed\nbea@example.com,subscribed\n` }] });
+    const imported = await account.test.post('/migrations', {
+      source: 'csv',
+      files: [{ kind: 'subscribers', filename: 's.csv', csv: `Email,Status\n${email},subscribed\nbea@example.com,subscribed\n` }],
+    });
     expect(imported.status, imported.text).toBe(201);
     expect((await account.test.post(`/migrations/${imported.body._id}/start`)).status).toBe(202);
     await settle();
@@ -77,7 +101,9 @@ describe('erasure reaches every capability that holds the buyer', () => {
     expect(parts.community).toEqual([expect.objectContaining({ kind: 'thread', title: 'Hello from Erin', authorEmail: email })]);
     expect(parts.survey).toEqual([expect.objectContaining({ saleId: order.saleId, answerId: 'other', otherText: 'Erin Rased told me' })]);
     expect(parts.reviews).toEqual([expect.objectContaining({ saleId: order.saleId, rating: 5, buyerEmail: email })]);
-    expect(parts.licenseKeys).toEqual([expect.objectContaining({ orderId: order.saleId, key: expect.stringMatching(/^[A-Z0-9]{5}(-[A-Z0-9]{5}){5}$/), status: 'active' })]);
+    expect(parts.licenseKeys).toEqual([
+      expect.objectContaining({ orderId: order.saleId, key: expect.stringMatching(/^[A-Z0-9]{5}(-[A-Z0-9]{5}){5}$/), status: 'active' }),
+    ]);
     expect(parts.credits).toEqual([expect.objectContaining({ productId: credits._id, buyerEmail: email, balanceCents: 1000 })]);
     expect(parts.downloads).toEqual([]);
     const key = parts.licenseKeys[0].key as string;
@@ -88,7 +114,10 @@ describe('erasure reaches every capability that holds the buyer', () => {
     expect(await getCard(runtime.deps.store, sandboxScope, cardId)).toMatchObject({ email });
 
     // Before: the logs name the buyer.
-    const logsBefore = { events: (await account.test.get('/events?limit=100')).body, deliveries: (await account.test.get('/delivered-webhooks?limit=100')).body };
+    const logsBefore = {
+      events: (await account.test.get('/events?limit=100')).body,
+      deliveries: (await account.test.get('/delivered-webhooks?limit=100')).body,
+    };
     expect(JSON.stringify(logsBefore.events)).toContain(email);
     expect(JSON.stringify(logsBefore.deliveries)).toContain(email);
 
@@ -97,7 +126,20 @@ describe('erasure reaches every capability that holds the buyer', () => {
     await settle();
     const status = (await account.test.get(`/customers/${customer._id}/erasure`)).body;
     expect(status.status).toBe('completed');
-    expect(status.done).toEqual(expect.arrayContaining(['memberships', 'community', 'survey', 'reviews', 'licenseKeys', 'credits', 'events', 'webhookLog', 'imports', 'processorCustomer']));
+    expect(status.done).toEqual(
+      expect.arrayContaining([
+        'memberships',
+        'community',
+        'survey',
+        'reviews',
+        'licenseKeys',
+        'credits',
+        'events',
+        'webhookLog',
+        'imports',
+        'processorCustomer',
+      ]),
+    );
 
     // No list or read shows the address or the name any more.
     const threads = await account.test.get(`/memberships/${membership._id}/threads`);

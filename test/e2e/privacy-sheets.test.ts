@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
-import { ApiClient, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
+import { type ApiClient, createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 import { control, pay } from '../support/commerce';
 
 let runtime: LocalRuntime;
@@ -16,7 +16,8 @@ const toNextBatch = async () => {
   const now = await clockNow();
   await advance((Math.floor(now / 120_000) + 1) * 120 - now / 1000 + 1);
 };
-const sheetOf = async (accountId: string) => ((await control(runtime).get(`/_local/sheets?accountId=${accountId}`)).body.spreadsheets as { tabs: { Sales: unknown[][]; Customers: unknown[][] } }[])[0]!;
+const sheetOf = async (accountId: string) =>
+  ((await control(runtime).get(`/_local/sheets?accountId=${accountId}`)).body.spreadsheets as { tabs: { Sales: unknown[][]; Customers: unknown[][] } }[])[0]!;
 
 async function connect(client: ApiClient) {
   const link = await client.post('/sheets-sync/connect');
@@ -31,7 +32,7 @@ async function buy(client: ApiClient, productId: string, email: string, firstNam
 }
 
 describe('erasure and the synced spreadsheet', () => {
-  it('blanks the buyer\'s rows already written at the next batch, and the rows still queued before they are sent', { timeout: 180_000 }, async () => {
+  it("blanks the buyer's rows already written at the next batch, and the rows still queued before they are sent", { timeout: 180_000 }, async () => {
     const account = await createTestAccount(runtime, 'tier3');
     await connect(account.live);
     await toNextBatch();
@@ -53,7 +54,10 @@ describe('erasure and the synced spreadsheet', () => {
     const customer = ((await account.live.get('/customers')).body as { _id: string; buyerEmail: string }[]).find((c) => c.buyerEmail === 'erin@example.com')!;
     expect((await account.live.delete(`/customers/${customer._id}`)).status).toBe(202);
     await settleWithRetries(runtime);
-    expect((await account.live.get(`/customers/${customer._id}/erasure`)).body).toMatchObject({ status: 'completed', done: expect.arrayContaining(['sheets']) });
+    expect((await account.live.get(`/customers/${customer._id}/erasure`)).body).toMatchObject({
+      status: 'completed',
+      done: expect.arrayContaining(['sheets']),
+    });
     // Until the next batch the spreadsheet still shows what was written; then it does not.
     await advance(120);
     const sheet = await sheetOf(account.accountId);
@@ -62,11 +66,17 @@ describe('erasure and the synced spreadsheet', () => {
     // Every order keeps its row, amount and status; the bystander keeps their email and name.
     const sales = sheet.tabs.Sales.slice(1);
     expect(sales.map((row) => row[1]).sort()).toEqual([first.saleId, bystander.saleId, second.saleId].sort());
-    for (const row of sales.filter((r) => r[1] !== bystander.saleId)) expect(row.slice(4, 6).concat(row.slice(7, 8), row.slice(12))).toEqual(['', '', 29.99, 'paid']);
+    for (const row of sales.filter((r) => r[1] !== bystander.saleId))
+      expect(row.slice(4, 6).concat(row.slice(7, 8), row.slice(12))).toEqual(['', '', 29.99, 'paid']);
     expect(sales.find((r) => r[1] === bystander.saleId)!.slice(4, 6)).toEqual(['bo@example.com', 'Bo Ek']);
     const customers = sheet.tabs.Customers.slice(1);
     expect(customers).toHaveLength(2);
-    expect(customers.map((row) => row.slice(1, 3))).toEqual(expect.arrayContaining([['', ''], ['bo@example.com', 'Bo Ek']]));
+    expect(customers.map((row) => row.slice(1, 3))).toEqual(
+      expect.arrayContaining([
+        ['', ''],
+        ['bo@example.com', 'Bo Ek'],
+      ]),
+    );
     expect((await account.live.get('/sheets-sync')).body.counts).toMatchObject({ pending: 0, failed: 0 });
   });
 });

@@ -75,7 +75,26 @@ describe('buyer export and erasure', () => {
 
     await settleWithRetries(runtime);
     const status = await account.test.get(`/customers/${customer._id}/erasure`);
-    expect(status.body).toMatchObject({ status: 'completed', done: ['community', 'contact', 'credits', 'customer', 'events', 'imports', 'licenseKeys', 'memberships', 'orders', 'processorCustomer', 'reviews', 'sheets', 'subscriptions', 'survey', 'webhookLog'] });
+    expect(status.body).toMatchObject({
+      status: 'completed',
+      done: [
+        'community',
+        'contact',
+        'credits',
+        'customer',
+        'events',
+        'imports',
+        'licenseKeys',
+        'memberships',
+        'orders',
+        'processorCustomer',
+        'reviews',
+        'sheets',
+        'subscriptions',
+        'survey',
+        'webhookLog',
+      ],
+    });
     for (const path of ['/orders', '/payments', '/customers', '/newsletters/subscribers?limit=100', `/payments/${first.saleId}`, `/orders/${second.saleId}`]) {
       const res = await account.test.get(path);
       expect(res.status, path).toBe(200);
@@ -113,8 +132,15 @@ describe('buyer export and erasure', () => {
     expect(imported.status, imported.text).toBe(201);
     expect((await account.test.post(`/migrations/${imported.body._id}/start`)).status).toBe(202);
     await settleWithRetries(runtime);
-    const rows = (await account.test.get(`/migrations/${imported.body._id}/rows?kind=subscribers`)).body.rows as { row: number; state: string; problem: string | null }[];
-    expect(rows.map((r) => [r.row, r.state])).toEqual([[1, 'skipped'], [2, 'created']]);
+    const rows = (await account.test.get(`/migrations/${imported.body._id}/rows?kind=subscribers`)).body.rows as {
+      row: number;
+      state: string;
+      problem: string | null;
+    }[];
+    expect(rows.map((r) => [r.row, r.state])).toEqual([
+      [1, 'skipped'],
+      [2, 'created'],
+    ]);
     expect(rows[0]!.problem).toContain('erased');
     expect((await account.test.get('/newsletters/subscribers?limit=100')).text).not.toContain(email);
     expect((await account.test.get('/customers')).text).not.toContain(email);

@@ -12,7 +12,8 @@ import { ApiClient, startTestRuntime } from '../support/runtime';
  */
 const env = {} as ScenarioEnv;
 const { settle, advanceDays, subscriber, charges, renewals, outbox, offer, portal, untilPastDue } = scenarioTools(env);
-const mailsTo = async (email: string) => (await env.control.get(`/_local/emails?to=${encodeURIComponent(email)}`)).body.emails as { subject: string; text: string }[];
+const mailsTo = async (email: string) =>
+  (await env.control.get(`/_local/emails?to=${encodeURIComponent(email)}`)).body.emails as { subject: string; text: string }[];
 
 /** An offer billed per seat and/or per unit: its id. */
 async function usageOffer(d: Driver, name: string, pricing: Record<string, unknown>) {
@@ -25,17 +26,25 @@ async function usageOffer(d: Driver, name: string, pricing: Record<string, unkno
 
 /** Day by day until the subscriber's first usage period has closed and its charge was tried: the period. */
 async function closedPeriod(d: Driver, id: string) {
-  const closed = async () => (await d.api.get(`/subscriptions/${id}/usage`)).body.periods as { charge: { status: string; saleId: string; amountCents: number }; seats: { extraSeatPeriods: number } | null }[];
+  const closed = async () =>
+    (await d.api.get(`/subscriptions/${id}/usage`)).body.periods as {
+      charge: { status: string; saleId: string; amountCents: number };
+      seats: { extraSeatPeriods: number } | null;
+    }[];
   for (let day = 0; day < 35 && (await closed()).length === 0; day++) await advanceDays(1);
   await advanceDays(1);
   return (await closed())[0]!;
 }
 
-const usageSale = async (d: Driver, id: string, saleId: string) => (await d.api.get(`/orders/subscriptions/${id}`)).body.sales.find((x: { _id: string }) => x._id === saleId);
+const usageSale = async (d: Driver, id: string, saleId: string) =>
+  (await d.api.get(`/orders/subscriptions/${id}`)).body.sales.find((x: { _id: string }) => x._id === saleId);
 
 const SCENARIOS: Record<string, (d: Driver) => Promise<void>> = {
-  'usage overage at the period end: a usage sale on the subscription\'s card': async (d) => {
-    const offerId = await usageOffer(d, 'Team plan', { seats: { enabled: false }, meters: [{ key: 'api_calls', name: 'API calls', unitPriceCents: 2, includedUnits: 100 }] });
+  "usage overage at the period end: a usage sale on the subscription's card": async (d) => {
+    const offerId = await usageOffer(d, 'Team plan', {
+      seats: { enabled: false },
+      meters: [{ key: 'api_calls', name: 'API calls', unitPriceCents: 2, includedUnits: 100 }],
+    });
     const id = await d.subscribe(offerId, `usage-${d.name}@example.com`);
     expect((await d.api.post(`/subscriptions/${id}/usage`, { meter: 'api_calls', quantity: 150 })).status).toBe(201);
     const period = await closedPeriod(d, id);
@@ -92,14 +101,16 @@ const SCENARIOS: Record<string, (d: Driver) => Promise<void>> = {
     const after = await subscriber(d, id);
     expect(Date.parse(after.currentPeriodEnd) - Date.parse(after.currentPeriodStart)).toBeGreaterThan(364 * DAY * 1000);
   },
-  'recovery: a failed renewal is paid on day 3 of the service\'s schedule': async (d) => {
+  "recovery: a failed renewal is paid on day 3 of the service's schedule": async (d) => {
     const on = await d.api.put('/subscription-retention/recovery/settings', { enabled: true, finalAction: 'pause', emailBuyer: true });
     expect(on.status, on.text).toBe(200);
     const email = `recovers-${d.name}@example.com`;
     const id = await d.subscribe(await offer(d, 'Recovery club', 12.5), email);
     await d.card(id, email, 'declines');
     await untilPastDue(d, id);
-    expect((await outbox(d, 'subscription.payment_failed')).filter((e) => e.data.subscriptionCustomerId === id).map((e) => e.data.recovery?.attempt)).toEqual([1]);
+    expect((await outbox(d, 'subscription.payment_failed')).filter((e) => e.data.subscriptionCustomerId === id).map((e) => e.data.recovery?.attempt)).toEqual([
+      1,
+    ]);
     await advanceDays(1);
     await d.card(id, email, 'pays');
     await advanceDays(2);
@@ -116,12 +127,20 @@ const SCENARIOS: Record<string, (d: Driver) => Promise<void>> = {
     await untilPastDue(d, id);
     await advanceDays(7);
     expect(await subscriber(d, id)).toMatchObject({ status: 'paused', paused: true });
-    expect((await outbox(d, 'subscription.payment_failed')).filter((e) => e.data.subscriptionCustomerId === id).map((e) => e.data.recovery?.attempt)).toEqual([1, 2, 3, 4]);
+    expect((await outbox(d, 'subscription.payment_failed')).filter((e) => e.data.subscriptionCustomerId === id).map((e) => e.data.recovery?.attempt)).toEqual([
+      1, 2, 3, 4,
+    ]);
     expect((await mailsTo(email)).length).toBeGreaterThan(0);
     expect(await renewals(d, id)).toEqual([]);
   },
   'credits: a top-off is an off-session charge of the saved card; a declined one pauses the balance and mails the buyer': async (d) => {
-    const product = await d.api.post('/products', { name: 'API credits', price: 10, productType: 'credits', creditAmount: 1000, creditAutoRefill: { enabled: true, topOffCents: 500 } });
+    const product = await d.api.post('/products', {
+      name: 'API credits',
+      price: 10,
+      productType: 'credits',
+      creditAmount: 1000,
+      creditAutoRefill: { enabled: true, topOffCents: 500 },
+    });
     expect(product.status, product.text).toBe(201);
     const email = `credits-${d.name}@example.com`;
     await d.buy(product.body._id, email);
@@ -135,7 +154,13 @@ const SCENARIOS: Record<string, (d: Driver) => Promise<void>> = {
     expect((await mailsTo(email)).some((m) => /paused/.test(m.subject))).toBe(true);
   },
   'credits consent withdrawn: the saved card is detached at the processor and never charged again': async (d) => {
-    const product = await d.api.post('/products', { name: 'Render credits', price: 10, productType: 'credits', creditAmount: 1000, creditAutoRefill: { enabled: true, topOffCents: 500 } });
+    const product = await d.api.post('/products', {
+      name: 'Render credits',
+      price: 10,
+      productType: 'credits',
+      creditAmount: 1000,
+      creditAutoRefill: { enabled: true, topOffCents: 500 },
+    });
     expect(product.status, product.text).toBe(201);
     const email = `consent-${d.name}@example.com`;
     await d.buy(product.body._id, email);
@@ -147,7 +172,9 @@ const SCENARIOS: Record<string, (d: Driver) => Promise<void>> = {
     expect(off.body).toMatchObject({ autoRefill: { enabled: false, paymentMethodId: null } });
     await settle();
     // The processor forgot the card: a charge of it is refused, whoever asks.
-    const probe = await env.runtime.deps.ports.processor.chargeSavedCard({ accountId: d.account.accountId, mode: d.mode }, { paymentMethodId, amountCents: 100, currency: 'USD', description: 'probe' }).catch((e: unknown) => e);
+    const probe = await env.runtime.deps.ports.processor
+      .chargeSavedCard({ accountId: d.account.accountId, mode: d.mode }, { paymentMethodId, amountCents: 100, currency: 'USD', description: 'probe' })
+      .catch((e: unknown) => e);
     expect(probe).toBeInstanceOf(ProcessorError);
     expect(probe).toMatchObject({ code: 'not_found' });
     if (d.name === 'stripe') expect(env.fake.model.list('payment_method', (p) => p.customer && env.fake.objects[p.customer]?.email === email)).toEqual([]);

@@ -17,7 +17,10 @@ let d: Driver;
 const mailsTo = async (email: string) => (await env.control.get(`/_local/emails?to=${encodeURIComponent(email)}`)).body.emails as { subject: string }[];
 const deadLetters = async () => (await env.control.get('/_local/dead-letters')).body.deadLetters as unknown[];
 const intentPosts = () => env.fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents');
-const apiError = (status: number, type: string, code?: string) => ({ status, body: { error: { type, ...(code ? { code } : {}), message: 'Stripe had a problem' } } });
+const apiError = (status: number, type: string, code?: string) => ({
+  status,
+  body: { error: { type, ...(code ? { code } : {}), message: 'Stripe had a problem' } },
+});
 
 /** The n-th call to POST /v1/payment_intents (1-based) gets `fault`; the others Stripe's own answer. */
 function faultOnCharge(faults: Record<number, (r: StripeRequest) => ReturnType<FakeStripe['execute']>>) {
@@ -26,7 +29,13 @@ function faultOnCharge(faults: Record<number, (r: StripeRequest) => ReturnType<F
 }
 
 async function creditsBuyer(email: string) {
-  const product = await d.api.post('/products', { name: `Credits ${email}`, price: 10, productType: 'credits', creditAmount: 1000, creditAutoRefill: { enabled: true, topOffCents: 500 } });
+  const product = await d.api.post('/products', {
+    name: `Credits ${email}`,
+    price: 10,
+    productType: 'credits',
+    creditAmount: 1000,
+    creditAutoRefill: { enabled: true, topOffCents: 500 },
+  });
   expect(product.status, product.text).toBe(201);
   await d.buy(product.body._id, email);
   return (amountCents: number) => d.api.post('/credits/deduct', { productId: product.body._id, email, amountCents });
@@ -48,7 +57,10 @@ afterAll(async () => {
 describe('Stripe faults, end to end on the fake', () => {
   it('a usage charge answered 500 after Stripe charged, then rate-limited: one key, one PaymentIntent, one usage sale', { timeout: 300_000 }, async () => {
     const created = await d.api.post('/subscriptions', { name: 'Fault meter', price: 10, frequency: 'monthly' });
-    const pricing = await d.api.put(`/subscriptions/${created.body._id}/usage-pricing`, { seats: { enabled: false }, meters: [{ key: 'calls', name: 'Calls', unitPriceCents: 3, includedUnits: 0 }] });
+    const pricing = await d.api.put(`/subscriptions/${created.body._id}/usage-pricing`, {
+      seats: { enabled: false },
+      meters: [{ key: 'calls', name: 'Calls', unitPriceCents: 3, includedUnits: 0 }],
+    });
     expect(pricing.status, pricing.text).toBe(200);
     const id = await d.subscribe(created.body._id, 'fault-usage@example.com');
     expect((await d.api.post(`/subscriptions/${id}/usage`, { meter: 'calls', quantity: 41 })).status).toBe(201);
@@ -56,7 +68,8 @@ describe('Stripe faults, end to end on the fake', () => {
     // Stripe charges, then answers 500 (the answer is lost); the SDK's retry is rate-limited (429);
     // the adapter's own retry after the back-off gets the stored answer of the first attempt.
     faultOnCharge({ 1: (r) => ({ ...env.fake.execute(r), ...apiError(500, 'api_error') }), 2: () => apiError(429, 'invalid_request_error', 'rate_limit') });
-    const closed = async () => (await d.api.get(`/subscriptions/${id}/usage`)).body.periods as { charge: { status: string; saleId: string; amountCents: number } }[];
+    const closed = async () =>
+      (await d.api.get(`/subscriptions/${id}/usage`)).body.periods as { charge: { status: string; saleId: string; amountCents: number } }[];
     for (let day = 0; day < 35 && (await closed()).length === 0; day++) await advanceDays(1);
     env.fake.respond = [];
     const [period] = await closed();
@@ -99,10 +112,15 @@ describe('Stripe faults, end to end on the fake', () => {
     expect(await deadLetters()).toEqual([]);
   });
 
-  it('a refused card and a missing payment method on usage and renewal: the charge is failed with its retry, the membership past due then paused on day 7, the buyer mailed', { timeout: 300_000 }, async () => {
+  it('a refused card and a missing payment method on usage and renewal: the charge is failed with its retry, the membership past due then paused on day 7, the buyer mailed', {
+    timeout: 300_000,
+  }, async () => {
     expect((await d.api.put('/subscription-retention/recovery/settings', { enabled: true, finalAction: 'pause', emailBuyer: true })).status).toBe(200);
     const created = await d.api.post('/subscriptions', { name: 'Fault renewals', price: 7, frequency: 'monthly' });
-    const pricing = await d.api.put(`/subscriptions/${created.body._id}/usage-pricing`, { seats: { enabled: false }, meters: [{ key: 'calls', name: 'Calls', unitPriceCents: 1, includedUnits: 0 }] });
+    const pricing = await d.api.put(`/subscriptions/${created.body._id}/usage-pricing`, {
+      seats: { enabled: false },
+      meters: [{ key: 'calls', name: 'Calls', unitPriceCents: 1, includedUnits: 0 }],
+    });
     expect(pricing.status, pricing.text).toBe(200);
     const refused = await d.subscribe(created.body._id, 'fault-refused@example.com');
     const missing = await d.subscribe(created.body._id, 'fault-missing@example.com');
@@ -115,9 +133,14 @@ describe('Stripe faults, end to end on the fake', () => {
     await untilPastDue(d, refused);
     await untilPastDue(d, missing);
     await advanceDays(1);
-    for (const [id, email] of [[refused, 'fault-refused@example.com'], [missing, 'fault-missing@example.com']] as const) {
+    for (const [id, email] of [
+      [refused, 'fault-refused@example.com'],
+      [missing, 'fault-missing@example.com'],
+    ] as const) {
       expect((await subscriber(d, id)).status).toBe('past_due');
-      const [period] = (await d.api.get(`/subscriptions/${id}/usage`)).body.periods as { charge: { status: string; retries: number; nextRetryAt: string | null } }[];
+      const [period] = (await d.api.get(`/subscriptions/${id}/usage`)).body.periods as {
+        charge: { status: string; retries: number; nextRetryAt: string | null };
+      }[];
       expect(period!.charge.status).toBe('failed');
       expect(period!.charge.nextRetryAt).not.toBeNull();
       expect((await mailsTo(email)).length).toBeGreaterThan(0);

@@ -17,22 +17,34 @@ let control: ApiClient;
 
 async function configure(account: TestAccount, mode: 'live' | 'test', provider: 'sandbox' | 'stripe', tax: TaxSettings | null) {
   const deps = runtime.adapters.deps;
-  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, { accountId: account.accountId, mode }, {
-    provider, tax, ...(provider === 'stripe' ? { secrets: { secretKey: 'rk_live_tax', webhookSecret: WHSEC } } : {}),
-  });
+  await setProcessorSettings(
+    { store: deps.store, clock: deps.clock, encryption: deps.ports.encryption },
+    { accountId: account.accountId, mode },
+    {
+      provider,
+      tax,
+      ...(provider === 'stripe' ? { secrets: { secretKey: 'rk_live_tax', webhookSecret: WHSEC } } : {}),
+    },
+  );
   (deps.ports.processor as unknown as { forget(): void }).forget();
 }
 
 async function completedEvent(account: TestAccount, mode: 'live' | 'test') {
   await settleWithRetries(runtime);
-  const events = (await control.get(`/_local/events?accountId=${account.accountId}&mode=${mode}&type=order.completed`)).body.events as { data: Record<string, any> }[];
+  const events = (await control.get(`/_local/events?accountId=${account.accountId}&mode=${mode}&type=order.completed`)).body.events as {
+    data: Record<string, any>;
+  }[];
   return events.at(-1)!.data;
 }
 
 async function checkout(api: ApiClient, price: number) {
   const product = await api.post('/products', { name: 'Course', price });
   expect(product.status, product.text).toBe(201);
-  const session = await api.post('/checkout/sessions', { productId: product.body._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+  const session = await api.post('/checkout/sessions', {
+    productId: product.body._id,
+    successUrl: 'https://shop.example.com/ok',
+    cancelUrl: 'https://shop.example.com/no',
+  });
   expect(session.status, session.text).toBe(201);
   return session.body as { id: string; url: string };
 }
@@ -50,7 +62,7 @@ afterAll(async () => {
 });
 
 describe('tax on the order', () => {
-  it('the sandbox simulates a rate: the order and order.completed carry the tax and the buyer\'s VAT number; an account without tax keeps zeros', async () => {
+  it("the sandbox simulates a rate: the order and order.completed carry the tax and the buyer's VAT number; an account without tax keeps zeros", async () => {
     const taxed = await createTestAccount(runtime, 'tier2');
     await configure(taxed, 'test', 'sandbox', { simulatedRatePercent: 20 });
     const session = await checkout(taxed.test, 10);
@@ -72,7 +84,7 @@ describe('tax on the order', () => {
     expect(refused.status).toBe(400);
   });
 
-  it('Stripe Tax in live mode: the checkout asks Stripe for tax and VAT numbers; the order carries Stripe\'s figures', async () => {
+  it("Stripe Tax in live mode: the checkout asks Stripe for tax and VAT numbers; the order carries Stripe's figures", async () => {
     const seller = await createTestAccount(runtime, 'tier2');
     await configure(seller, 'live', 'stripe', { automatic: true });
     fake.webhook = { url: `${runtime.url}/processor/stripe/webhooks/${seller.accountId}/live`, secret: WHSEC };

@@ -27,7 +27,8 @@ async function putParts(begun: Begun, bytes: Buffer): Promise<{ partNumber: numb
   return parts;
 }
 
-const fileNames = async (account: TestAccount, productId: string) => ((await account.test.get(`/products/${productId}/files`)).body as { name: string }[]).map((f) => f.name);
+const fileNames = async (account: TestAccount, productId: string) =>
+  ((await account.test.get(`/products/${productId}/files`)).body as { name: string }[]).map((f) => f.name);
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
@@ -76,14 +77,22 @@ describe('product files uploaded in parts', () => {
     expect(await fileNames(seller, product._id)).toEqual([]);
   });
 
-  it('a 9 MB file in two parts: completed by ETags, listed, and downloaded byte for byte by a buyer; other accounts get 404', { timeout: 240_000 }, async () => {
+  it('a 9 MB file in two parts: completed by ETags, listed, and downloaded byte for byte by a buyer; other accounts get 404', {
+    timeout: 240_000,
+  }, async () => {
     const product = await createProduct(seller, { name: 'Sample library', price: 15 });
     const bytes = Buffer.alloc(9 * MiB + 12_345);
     for (let i = 0; i < bytes.length; i += 4096) bytes.writeUInt32BE((i * 2654435761) >>> 0, i);
 
     const begun = await seller.test.post(`/products/${product._id}/files/uploads`, { name: 'samples.zip', size: bytes.length, contentType: 'application/zip' });
     expect(begun.status).toBe(201);
-    expect(begun.body).toMatchObject({ uploadId: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'samples.zip', size: bytes.length, contentType: 'application/zip', partSize: 8 * MiB });
+    expect(begun.body).toMatchObject({
+      uploadId: expect.stringMatching(/^[0-9a-f]{24}$/),
+      name: 'samples.zip',
+      size: bytes.length,
+      contentType: 'application/zip',
+      partSize: 8 * MiB,
+    });
     expect(begun.body.parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1, 2]);
     const uploadId = begun.body.uploadId as string;
 
@@ -95,14 +104,19 @@ describe('product files uploaded in parts', () => {
     expect((await fetch(begun.body.parts[0].url.replace('/parts/1?', '/parts/3?'), { method: 'PUT', body: 'x' })).status).toBe(403);
 
     // A page on another origin may PUT the parts: the preflight is answered and the ETag exposed.
-    const preflight = await fetch(begun.body.parts[0].url, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PUT' } });
+    const preflight = await fetch(begun.body.parts[0].url, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PUT' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('PUT');
     expect(preflight.headers.get('access-control-expose-headers')).toBe('etag');
 
     const parts = await putParts(begun.body, bytes);
     // Wrong ETags or a missing part: 400 with the reason, and the upload stays open to try again.
-    const wrong = await seller.test.post(`/products/${product._id}/files/uploads/${uploadId}/complete`, { parts: [parts[0], { partNumber: 2, etag: parts[0]!.etag }] });
+    const wrong = await seller.test.post(`/products/${product._id}/files/uploads/${uploadId}/complete`, {
+      parts: [parts[0], { partNumber: 2, etag: parts[0]!.etag }],
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message).toContain('ETag of part 2 does not match');
     const short = await seller.test.post(`/products/${product._id}/files/uploads/${uploadId}/complete`, { parts: [parts[0]] });
@@ -138,9 +152,14 @@ describe('product files uploaded in parts', () => {
     expect((await seller.test.post(`/products/${product._id}/files/uploads/${begun.body.uploadId}/complete`, { parts })).status).toBe(404);
 
     const dropped = await seller.test.post(`/products/${product._id}/files/uploads`, { name: 'stems.pdf', size: bytes.length });
-    expect((await seller.test.delete(`/products/${product._id}/files/uploads/${dropped.body.uploadId}`)).body).toEqual({ uploadId: dropped.body.uploadId, aborted: true });
+    expect((await seller.test.delete(`/products/${product._id}/files/uploads/${dropped.body.uploadId}`)).body).toEqual({
+      uploadId: dropped.body.uploadId,
+      aborted: true,
+    });
     expect((await fetch(dropped.body.parts[0].url, { method: 'PUT', body: new Uint8Array(bytes) })).status).toBe(404);
-    expect((await seller.test.post(`/products/${product._id}/files/uploads/${dropped.body.uploadId}/complete`, { parts: [{ partNumber: 1, etag: '"x"' }] })).status).toBe(404);
+    expect(
+      (await seller.test.post(`/products/${product._id}/files/uploads/${dropped.body.uploadId}/complete`, { parts: [{ partNumber: 1, etag: '"x"' }] })).status,
+    ).toBe(404);
     expect(await fileNames(seller, product._id)).toEqual([]);
   });
 });

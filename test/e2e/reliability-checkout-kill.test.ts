@@ -24,7 +24,14 @@ const tableName = `kill_${randomHex(6)}`;
 
 async function startChild(): Promise<string> {
   const proc = spawn(process.execPath, [childScript], {
-    env: { ...process.env, CRASH_PORT: String(port), CRASH_DATA_DIR: dataDir, CRASH_DYNAMO_ENDPOINT: testDynamoEndpoint(), CRASH_TABLE: tableName, POWERTOOLS_LOG_LEVEL: 'ERROR' },
+    env: {
+      ...process.env,
+      CRASH_PORT: String(port),
+      CRASH_DATA_DIR: dataDir,
+      CRASH_DYNAMO_ENDPOINT: testDynamoEndpoint(),
+      CRASH_TABLE: tableName,
+      POWERTOOLS_LOG_LEVEL: 'ERROR',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child = proc;
@@ -83,7 +90,7 @@ function payForm(email: string) {
   return form;
 }
 
-describe('a kill right after the hosted checkout\'s 303', () => {
+describe("a kill right after the hosted checkout's 303", () => {
   it(`never loses the sale (${KILLS} kills)`, { timeout: 300_000 }, async () => {
     let url = await startChild();
     const created = await new ApiClient(url).post('/_local/accounts', { plan: 'volume' });
@@ -95,7 +102,12 @@ describe('a kill right after the hosted checkout\'s 303', () => {
     const paid: string[] = [];
     for (let round = 1; round <= KILLS; round++) {
       const ref = `kill-${round}`;
-      const session = await new ApiClient(url, testKey).post('/checkout/sessions', { productId: product.body._id, clientReferenceId: ref, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+      const session = await new ApiClient(url, testKey).post('/checkout/sessions', {
+        productId: product.body._id,
+        clientReferenceId: ref,
+        successUrl: 'https://shop.example.com/ok',
+        cancelUrl: 'https://shop.example.com/no',
+      });
       expect(session.status, session.text).toBe(201);
       const answer = await fetch(session.body.url, { method: 'POST', body: payForm(`${ref}@example.com`), redirect: 'manual' });
       // Killed the moment the answer is in: nothing else gets a chance to run.
@@ -109,8 +121,14 @@ describe('a kill right after the hosted checkout\'s 303', () => {
     const c = new ApiClient(url);
     const settled = await c.post('/_local/settle', {});
     expect(settled.status, settled.text).toBe(200);
-    const completed = (await c.get(`/_local/events?accountId=${accountId}&mode=test&type=order.completed`)).body.events as { data: { clientReferenceId: string } }[];
-    for (const ref of paid) expect(completed.filter((e) => e.data.clientReferenceId === ref), ref).toHaveLength(1);
+    const completed = (await c.get(`/_local/events?accountId=${accountId}&mode=test&type=order.completed`)).body.events as {
+      data: { clientReferenceId: string };
+    }[];
+    for (const ref of paid)
+      expect(
+        completed.filter((e) => e.data.clientReferenceId === ref),
+        ref,
+      ).toHaveLength(1);
     const dead = (await c.get('/_local/dead-letters')).body;
     expect(JSON.stringify(dead)).not.toContain('processor.deliver');
   });

@@ -104,7 +104,10 @@ describe('crash injection', () => {
     const created = await new ApiClient(url).post('/_local/accounts', { plan: 'volume' });
     const account = new ApiClient(url, created.body.testKey);
     const accountId = created.body.accountId as string;
-    const hook = await account.post('/webhooks', { url: `${receiver.url}/hook`, events: ['order.completed', 'customer.subscription.created', 'invoice.payment_succeeded'] });
+    const hook = await account.post('/webhooks', {
+      url: `${receiver.url}/hook`,
+      events: ['order.completed', 'customer.subscription.created', 'invoice.payment_succeeded'],
+    });
     expect(hook.status, hook.text).toBe(201);
     const product = await account.post('/products', { name: 'Crash course', price: 15 });
     expect(product.status, product.text).toBe(201);
@@ -112,7 +115,12 @@ describe('crash injection', () => {
     const paidRefs: string[] = [];
     /** Opens a session, pays it on the hosted page (303 = accepted) and returns its reference. */
     const purchase = async (ref: string) => {
-      const session = await account.post('/checkout/sessions', { productId: product.body._id, clientReferenceId: ref, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+      const session = await account.post('/checkout/sessions', {
+        productId: product.body._id,
+        clientReferenceId: ref,
+        successUrl: 'https://shop.example.com/ok',
+        cancelUrl: 'https://shop.example.com/no',
+      });
       expect(session.status, session.text).toBe(201);
       const paid = await fetch(session.body.url, { method: 'POST', body: payForm(`${ref}@example.com`), redirect: 'manual' });
       expect(paid.status).toBe(303);
@@ -146,7 +154,12 @@ describe('crash injection', () => {
     // is killed while the advance works through it.
     const offer = await account.post('/subscriptions', { name: 'Crash club', price: 9, frequency: 'monthly' });
     expect(offer.status, offer.text).toBe(201);
-    const sub = await account.post('/checkout/sessions', { productId: offer.body._id, clientReferenceId: 'sub', successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+    const sub = await account.post('/checkout/sessions', {
+      productId: offer.body._id,
+      clientReferenceId: 'sub',
+      successUrl: 'https://shop.example.com/ok',
+      cancelUrl: 'https://shop.example.com/no',
+    });
     expect(sub.status, sub.text).toBe(201);
     const subPaid = await fetch(sub.body.url, { method: 'POST', body: payForm('sub@example.com'), redirect: 'manual' });
     expect(subPaid.status).toBe(303);
@@ -155,7 +168,11 @@ describe('crash injection', () => {
     const target = (await nowMs()) + 32 * 24 * 3600 * 1000;
     const advancing = new ApiClient(url).post('/_local/clock/advance', { seconds: 32 * 24 * 3600 }).catch(() => undefined);
     // Killed once the clock has moved to the first timer due (invoice.upcoming), which is then firing.
-    const offset = () => readFile(join(dataDir, 'clock.json'), 'utf8').then((t) => JSON.parse(t).offsetMs as number, () => 0);
+    const offset = () =>
+      readFile(join(dataDir, 'clock.json'), 'utf8').then(
+        (t) => JSON.parse(t).offsetMs as number,
+        () => 0,
+      );
     const offsetBefore = await offset();
     await waitFor(async () => (await offset()) > offsetBefore, 20_000, 'the clock to reach the first timer', 10);
     await restart();
@@ -170,11 +187,16 @@ describe('crash injection', () => {
     const settled = await c.post('/_local/settle', {});
     console.log(`restarts took ${restarts.join(', ')} ms; the last settle ${Date.now() - settleStarted} ms`);
     expect(settled.status, settled.text).toBe(200);
-    const outbox = async (type: string) => (await c.get(`/_local/events?accountId=${accountId}&mode=test&type=${type}`)).body.events as { id: string; data: any }[];
+    const outbox = async (type: string) =>
+      (await c.get(`/_local/events?accountId=${accountId}&mode=test&type=${type}`)).body.events as { id: string; data: any }[];
     const completed = await outbox('order.completed');
     // Every accepted payment has exactly one sale.
     // Every accepted payment has exactly one sale (the subscription's second is its renewal).
-    for (const ref of paidRefs) expect(completed.filter((e) => e.data.clientReferenceId === ref), ref).toHaveLength(ref === 'sub' ? 2 : 1);
+    for (const ref of paidRefs)
+      expect(
+        completed.filter((e) => e.data.clientReferenceId === ref),
+        ref,
+      ).toHaveLength(ref === 'sub' ? 2 : 1);
     // The renewal timer fired after the restart.
     const invoices = await outbox('invoice.payment_succeeded');
     expect(invoices.map((e) => e.data.billingReason).sort()).toEqual(['initial', 'renewal']);

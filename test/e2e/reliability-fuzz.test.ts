@@ -24,7 +24,22 @@ afterAll(async () => {
 const CONTROL = 'a\u0000b\u0007c\u001b[31m\r\nd\u2028e\u0085';
 const deep = (levels: number): unknown => (levels === 0 ? 'x' : { n: deep(levels - 1) });
 const HOSTILE_STRINGS = ['__proto__', 'toString', CONTROL, '../../etc/passwd', 'x'.repeat(5000), '😀'.repeat(300)];
-const HOSTILE_VALUES: unknown[] = [null, 0, -1, 1e308, 1.5, true, [], ['x'], {}, { __proto__: { polluted: true } }, deep(40), 'x'.repeat(500_000), CONTROL, '__proto__'];
+const HOSTILE_VALUES: unknown[] = [
+  null,
+  0,
+  -1,
+  1e308,
+  1.5,
+  true,
+  [],
+  ['x'],
+  {},
+  { __proto__: { polluted: true } },
+  deep(40),
+  'x'.repeat(500_000),
+  CONTROL,
+  '__proto__',
+];
 
 const shapeOf = (schema: unknown): Record<string, unknown> => (schema instanceof z.ZodMiniObject ? (schema.shape as Record<string, unknown>) : {});
 
@@ -50,12 +65,23 @@ function casesFor(method: string, path: string, params: unknown, query: unknown,
   if (method !== 'GET' && method !== 'DELETE') {
     cases.push({ label: 'body not JSON', path: okPath, body: '{"name": "a', contentType: 'application/json' });
     cases.push({ label: 'body array', path: okPath, body: '[1,2]', contentType: 'application/json' });
-    cases.push({ label: 'body __proto__', path: okPath, body: '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}', contentType: 'application/json' });
+    cases.push({
+      label: 'body __proto__',
+      path: okPath,
+      body: '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}',
+      contentType: 'application/json',
+    });
     cases.push({ label: 'body deep', path: okPath, body: JSON.stringify(deep(60)), contentType: 'application/json' });
     // Each field gets a rotating quarter of the hostile values: every class is tried on every
     // operation with a few fields, and the run stays bounded.
     for (const [index, name] of Object.keys(shapeOf(body)).entries()) {
-      for (const value of HOSTILE_VALUES.filter((_, i) => i % 4 === index % 4)) cases.push({ label: `body ${name}=${JSON.stringify(value)?.slice(0, 20)}`, path: okPath, body: JSON.stringify({ [name]: value }), contentType: 'application/json' });
+      for (const value of HOSTILE_VALUES.filter((_, i) => i % 4 === index % 4))
+        cases.push({
+          label: `body ${name}=${JSON.stringify(value)?.slice(0, 20)}`,
+          path: okPath,
+          body: JSON.stringify({ [name]: value }),
+          contentType: 'application/json',
+        });
     }
   }
   return cases;
@@ -64,7 +90,10 @@ function casesFor(method: string, path: string, params: unknown, query: unknown,
 /** Outbox items are written with the change they record, so a change shows here at once. */
 async function outboxCount(): Promise<number> {
   const [test, live] = await Promise.all(
-    (['test', 'live'] as const).map(async (mode) => ((await (await fetch(`${runtime.url}/_local/events?accountId=${account.accountId}&mode=${mode}`)).json()) as { events: unknown[] }).events.length),
+    (['test', 'live'] as const).map(
+      async (mode) =>
+        ((await (await fetch(`${runtime.url}/_local/events?accountId=${account.accountId}&mode=${mode}`)).json()) as { events: unknown[] }).events.length,
+    ),
   );
   return test! + live!;
 }
@@ -114,7 +143,12 @@ describe('findings of the probe', () => {
     const product = await account.test.post('/products', { name: 'Meta', price: 5 });
     expect(product.status, product.text).toBe(201);
     const open = (metadata: unknown) =>
-      account.test.post('/checkout/sessions', { productId: product.body._id, successUrl: 'https://s.example.com/ok', cancelUrl: 'https://s.example.com/no', metadata });
+      account.test.post('/checkout/sessions', {
+        productId: product.body._id,
+        successUrl: 'https://s.example.com/ok',
+        cancelUrl: 'https://s.example.com/no',
+        metadata,
+      });
     const tooDeep = await open({ d: deep(33) });
     expect(tooDeep.status, tooDeep.text).toBe(400);
     expect(tooDeep.text).toContain('levels deep');

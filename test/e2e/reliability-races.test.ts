@@ -22,16 +22,22 @@ describe('races', () => {
   it('never passes the webhook endpoint limit with concurrent creates', async () => {
     const account = await createTestAccount(runtime, 'volume');
     for (let i = 0; i < 45; i += 9) {
-      const made = await Promise.all(Array.from({ length: 9 }, (_, j) => account.test.post('/webhooks', { url: `https://hooks.example.com/${i + j}`, events: ['order.completed'] })));
+      const made = await Promise.all(
+        Array.from({ length: 9 }, (_, j) => account.test.post('/webhooks', { url: `https://hooks.example.com/${i + j}`, events: ['order.completed'] })),
+      );
       expect(statuses(made)).toEqual(Array(9).fill(201));
     }
-    const racing = await Promise.all(Array.from({ length: 20 }, (_, i) => account.test.post('/webhooks', { url: `https://hooks.example.com/race-${i}`, events: ['order.completed'] })));
+    const racing = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => account.test.post('/webhooks', { url: `https://hooks.example.com/race-${i}`, events: ['order.completed'] })),
+    );
     expect(racing.filter((r) => r.status === 201)).toHaveLength(5);
     expect(racing.filter((r) => r.status === 409)).toHaveLength(15);
     expect((await account.test.get('/webhooks')).body.webhooks).toHaveLength(50);
     // Deleting one frees exactly one place.
     expect((await account.test.delete(`/webhooks/${racing.find((r) => r.status === 201)!.body.id}`)).status).toBe(200);
-    const again = await Promise.all(Array.from({ length: 5 }, (_, i) => account.test.post('/webhooks', { url: `https://hooks.example.com/again-${i}`, events: ['order.completed'] })));
+    const again = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => account.test.post('/webhooks', { url: `https://hooks.example.com/again-${i}`, events: ['order.completed'] })),
+    );
     expect(statuses(again)).toEqual([201, 409, 409, 409, 409]);
   });
 
@@ -57,7 +63,9 @@ describe('races', () => {
           membership: null,
         },
       });
-      return new ApiClient(runtime.url).post('/processor/notifications', body, { [SIGNATURE_HEADER]: sign(SANDBOX_NOTIFICATION_SECRET, Math.floor(Date.now() / 1000), body) });
+      return new ApiClient(runtime.url).post('/processor/notifications', body, {
+        [SIGNATURE_HEADER]: sign(SANDBOX_NOTIFICATION_SECRET, Math.floor(Date.now() / 1000), body),
+      });
     };
     const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => post(n)));
     expect(statuses(answers), answers.map((a) => a.text).join('\n')).toEqual(Array(20).fill(200));
@@ -73,7 +81,10 @@ describe('races', () => {
     const { saleId } = await pay(runtime, session.id, { email: 'refund@example.com' });
     const refund = (body: Record<string, unknown>) => new ApiClient(runtime.url).post(`/_local/sales/${saleId}/refund`, body);
     const partial = await Promise.all(Array.from({ length: 20 }, () => refund({ amountCents: 100 })));
-    expect(partial.filter((r) => r.status >= 500), partial.map((r) => r.text).join('\n')).toEqual([]);
+    expect(
+      partial.filter((r) => r.status >= 500),
+      partial.map((r) => r.text).join('\n'),
+    ).toEqual([]);
     expect(partial.filter((r) => r.status === 200)).toHaveLength(15);
     expect(partial.filter((r) => r.status === 400)).toHaveLength(5);
     const full = await Promise.all(Array.from({ length: 10 }, () => refund({})));
@@ -90,7 +101,9 @@ describe('races', () => {
     const product = await createProduct(account, { name: 'Limited ebook', price: 20 });
     const discount = (await account.test.post('/discounts', { name: 'Once', code: 'RACEONCE', value: 50, mainProductIds: [product._id], maxUses: 1 })).body;
     // Every session opens while the code is unused: the limit can only hold at payment.
-    const sessions = await Promise.all(Array.from({ length: 20 }, (_, i) => openCheckout(account, product._id, { discountCode: 'raceonce', clientReferenceId: `race-disc-${i}` })));
+    const sessions = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => openCheckout(account, product._id, { discountCode: 'raceonce', clientReferenceId: `race-disc-${i}` })),
+    );
     const control = new ApiClient(runtime.url);
     // Half pay through the control route, half through the hosted page's form post.
     const answers = await Promise.all(
@@ -99,12 +112,20 @@ describe('races', () => {
           const res = await control.post(`/_local/checkout/${session.id}/pay`, { email: `disc${i}@example.com` });
           return { paid: res.status === 200 && res.body.status === 'paid', status: res.status, code: res.body?.code, text: res.text };
         }
-        const res = await fetch(session.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `disc${i}@example.com`, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' }) });
+        const res = await fetch(session.url, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `disc${i}@example.com`, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' }),
+        });
         const text = await res.text();
         return { paid: res.status === 303, status: res.status, code: text.includes('limit of uses') ? 'DISCOUNT_EXHAUSTED' : undefined, text };
       }),
     );
-    expect(answers.filter((a) => a.status >= 500), answers.map((a) => a.text).join('\n')).toEqual([]);
+    expect(
+      answers.filter((a) => a.status >= 500),
+      answers.map((a) => a.text).join('\n'),
+    ).toEqual([]);
     expect(answers.filter((a) => a.paid)).toHaveLength(1);
     const refused = answers.filter((a) => !a.paid);
     expect(refused.map((a) => [a.status, a.code])).toEqual(Array(19).fill([409, 'DISCOUNT_EXHAUSTED']));
@@ -150,7 +171,10 @@ describe('races', () => {
       );
       // On a loaded machine a change may give up waiting: a clear 409 that changed nothing.
       const done = answers.map((a, i) => ({ a, cancel: i % 2 === 0 })).filter(({ a }) => a.status === 200);
-      expect(answers.filter((a) => a.status !== 200 && !(a.status === 409 && a.body.code === 'CONCURRENT_UPDATE')), answers.map((a) => a.text).join('\n')).toEqual([]);
+      expect(
+        answers.filter((a) => a.status !== 200 && !(a.status === 409 && a.body.code === 'CONCURRENT_UPDATE')),
+        answers.map((a) => a.text).join('\n'),
+      ).toEqual([]);
       expect(done.length).toBeGreaterThanOrEqual(10);
       const detail = (await account.test.get(`/subscriptions/subscribers/${subscriberId}?live=true`)).body;
       expect(detail.processorMembership).toBeTruthy();
@@ -160,7 +184,8 @@ describe('races', () => {
       // one update, a resume that undid it one resumed event, alternately.
       const mine = (await events(runtime, account)).filter((e) => e.data.subscriptionCustomerId === subscriberId);
       // .updated also rides beside every .resumed (the catalogue's "every state change").
-      const scheduled = mine.filter((e) => e.type === 'customer.subscription.updated').length - mine.filter((e) => e.type === 'customer.subscription.resumed').length;
+      const scheduled =
+        mine.filter((e) => e.type === 'customer.subscription.updated').length - mine.filter((e) => e.type === 'customer.subscription.resumed').length;
       const resumed = mine.filter((e) => e.type === 'customer.subscription.resumed').length;
       expect(scheduled - resumed).toBe(detail.cancelAtPeriodEnd ? 1 : 0);
       // Every change that went through answered the state it left (a cancel scheduled, a resume undid).

@@ -24,14 +24,16 @@ beforeAll(async () => {
   ctl = new ApiClient(runtime.url);
   real = runtime.deps.ports.render;
   const unavailable = () => badGateway('Rendering is unavailable; retry later', 'RENDER_UNAVAILABLE');
-  const failing = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => (...args: A) => {
-    calls += 1;
-    if (failuresLeft > 0) {
-      failuresLeft -= 1;
-      return Promise.reject(unavailable());
-    }
-    return call(...args);
-  };
+  const failing =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    (...args: A) => {
+      calls += 1;
+      if (failuresLeft > 0) {
+        failuresLeft -= 1;
+        return Promise.reject(unavailable());
+      }
+      return call(...args);
+    };
   runtime.deps.ports.render = { mailTemplate: failing(real.mailTemplate), sanitizePost: failing(real.sanitizePost), invoicePdf: failing(real.invoicePdf) };
 });
 afterEach(() => {
@@ -74,7 +76,7 @@ describe('when rendering is unavailable', () => {
     expect(await getQueuedMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
-  it('a post\'s batch is released and retried by the queue, and every recipient gets the post once', { timeout: 90_000 }, async () => {
+  it("a post's batch is released and retried by the queue, and every recipient gets the post once", { timeout: 90_000 }, async () => {
     const account = await createTestAccount(runtime);
     const readers = [unique('r1'), unique('r2'), unique('r3')];
     for (const email of readers) expect((await account.test.post('/newsletters/subscribers', { email })).status).toBe(201);

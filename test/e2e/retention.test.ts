@@ -40,7 +40,16 @@ describe('recovery settings', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('finalAction');
     const summary = await free.test.get('/subscription-retention/recovery/summary?days=30');
-    expect(summary.body).toEqual({ days: 30, recovered: [], recoveredCount: 0, atRisk: [], atRiskCount: 0, lostCount: 0, recoveryRate: 0, entitlement: { allowed: false, requiredPlan: 'tier3' } });
+    expect(summary.body).toEqual({
+      days: 30,
+      recovered: [],
+      recoveredCount: 0,
+      atRisk: [],
+      atRiskCount: 0,
+      lostCount: 0,
+      recoveryRate: 0,
+      entitlement: { allowed: false, requiredPlan: 'tier3' },
+    });
   });
 
   it('keeps each account and mode to its own settings and cases', async () => {
@@ -69,7 +78,12 @@ describe('recovery lifecycle', () => {
       accounts[finalAction] = { account, offerId: (await createOffer(account, { name: `Club ${finalAction}`, price: 12.5, frequency: 'monthly' }))._id };
     }
     const setup: Record<string, { account: TestAccount; subscriberId: string; email: string }> = {};
-    for (const [name, via] of [['recovers', 'cancel'], ['cancel', 'cancel'], ['pause', 'pause'], ['keep', 'keep']] as const) {
+    for (const [name, via] of [
+      ['recovers', 'cancel'],
+      ['cancel', 'cancel'],
+      ['pause', 'pause'],
+      ['keep', 'keep'],
+    ] as const) {
       const { account, offerId } = accounts[via]!;
       const email = `${name}-${account.accountId.slice(-6)}@example.com`;
       const { subscriberId } = await subscribe(account, offerId, email);
@@ -77,7 +91,8 @@ describe('recovery lifecycle', () => {
       setup[name] = { account, subscriberId, email };
     }
     const starts: Record<string, number> = {};
-    for (const [name, { account, subscriberId }] of Object.entries(setup)) starts[name] = Date.parse((await subscriber(account, subscriberId)).currentPeriodEnd);
+    for (const [name, { account, subscriberId }] of Object.entries(setup))
+      starts[name] = Date.parse((await subscriber(account, subscriberId)).currentPeriodEnd);
 
     // The renewal fails (a quarter day past the period end): recovery starts.
     const now = Date.parse((await control(runtime).post('/_local/clock/advance', { seconds: 0 })).body.now);
@@ -91,7 +106,11 @@ describe('recovery lifecycle', () => {
       expect(Math.abs(Date.parse(failed[0]!.data.recovery.nextRetryAt) - (starts[name]! + DAY_MS))).toBeLessThan(60_000);
       expect((await subscriber(account, subscriberId)).status).toBe('past_due');
     }
-    const mails = (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(setup.recovers!.email)}`)).body.emails as { subject: string; html: string; text: string }[];
+    const mails = (await control(runtime).get(`/_local/emails?to=${encodeURIComponent(setup.recovers!.email)}`)).body.emails as {
+      subject: string;
+      html: string;
+      text: string;
+    }[];
     const recoveryMail = mails.find((m) => m.subject.startsWith('Please update your card'));
     expect(recoveryMail, JSON.stringify(mails.map((m) => m.subject))).toBeDefined();
     expect(recoveryMail!.text).toContain(`/subscriptions/sub/portal-data/`);
@@ -99,7 +118,12 @@ describe('recovery lifecycle', () => {
 
     const atRisk = await setup.recovers!.account.test.get('/subscription-retention/recovery/at-risk?status=open');
     expect(atRisk.body.data).toHaveLength(2);
-    expect(atRisk.body.data.find((c: { subscriptionCustomerId: string }) => c.subscriptionCustomerId === setup.recovers!.subscriberId)).toMatchObject({ subscriptionCustomerId: setup.recovers!.subscriberId, status: 'open', amount: 12.5, attempts: 1 });
+    expect(atRisk.body.data.find((c: { subscriptionCustomerId: string }) => c.subscriptionCustomerId === setup.recovers!.subscriberId)).toMatchObject({
+      subscriptionCustomerId: setup.recovers!.subscriberId,
+      status: 'open',
+      amount: 12.5,
+      attempts: 1,
+    });
 
     // Day 1: the first retry fails too; then the card is fixed and the day-3 retry pays.
     await advanceDays(runtime, 1);
@@ -117,9 +141,14 @@ describe('recovery lifecycle', () => {
     for (const name of ['cancel', 'pause', 'keep']) {
       const { account, subscriberId } = setup[name]!;
       const failed = about(await events(runtime, account, 'subscription.payment_failed'), subscriberId);
-      expect(failed.map((e) => e.data.recovery.attempt), name).toEqual([1, 2, 3, 4]);
+      expect(
+        failed.map((e) => e.data.recovery.attempt),
+        name,
+      ).toEqual([1, 2, 3, 4]);
       // Retries count from the first failure (days 1, 3, 6), not from the previous attempt.
-      const retryDays = failed.map((e) => e.data.recovery.nextRetryAt && Math.round((Date.parse(e.data.recovery.nextRetryAt) - starts[name]!) / 3_600_000) / 24);
+      const retryDays = failed.map(
+        (e) => e.data.recovery.nextRetryAt && Math.round((Date.parse(e.data.recovery.nextRetryAt) - starts[name]!) / 3_600_000) / 24,
+      );
       expect(retryDays).toEqual([1, 3, 6, null]);
       expect((await subscriber(account, subscriberId)).status, name).toBe('past_due');
     }
@@ -134,7 +163,16 @@ describe('recovery lifecycle', () => {
     const closed = await setup.keep!.account.test.get('/subscription-retention/recovery/at-risk?status=closed');
     expect(closed.body.data[0]).toMatchObject({ status: 'closed', outcome: 'kept', attempts: 4 });
     const summary = await rec.account.test.get('/subscription-retention/recovery/summary?days=30');
-    expect(summary.body).toMatchObject({ days: 30, recovered: [{ currency: 'USD', amount: 12.5, count: 1 }], recoveredCount: 1, atRisk: [], atRiskCount: 0, lostCount: 1, recoveryRate: 50, entitlement: { allowed: true, requiredPlan: 'tier3' } });
+    expect(summary.body).toMatchObject({
+      days: 30,
+      recovered: [{ currency: 'USD', amount: 12.5, count: 1 }],
+      recoveredCount: 1,
+      atRisk: [],
+      atRiskCount: 0,
+      lostCount: 1,
+      recoveryRate: 50,
+      entitlement: { allowed: true, requiredPlan: 'tier3' },
+    });
   }, 240_000);
 });
 
@@ -146,7 +184,12 @@ async function portalPage(url: string) {
 }
 
 async function postForm(action: string, fields: Record<string, string>) {
-  const res = await fetch(`${runtime.url}${action}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, body: form(fields) });
+  const res = await fetch(`${runtime.url}${action}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    body: form(fields),
+  });
   return { status: res.status, location: res.headers.get('location'), html: await res.text() };
 }
 
@@ -164,7 +207,9 @@ describe('save offers at cancel', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'INVALID_RETENTION_CONFIG', field: 'saveOffers.discountPercent' });
     expect(bad.body.message).toContain('saveOffers.discountPercent');
-    const on = await account.test.put(`/subscription-retention/offers/${offerId}`, { saveOffers: { enabled: true, pauseMaxMonths: 2, discountPercent: 25, discountMonths: 2 } });
+    const on = await account.test.put(`/subscription-retention/offers/${offerId}`, {
+      saveOffers: { enabled: true, pauseMaxMonths: 2, discountPercent: 25, discountMonths: 2 },
+    });
     expect(on.status, on.text).toBe(200);
     expect(on.body.saveOffers).toEqual({ enabled: true, pauseMaxMonths: 2, discountPercent: 25, discountMonths: 2 });
 
@@ -174,17 +219,24 @@ describe('save offers at cancel', () => {
     expect(badIntro.body).toMatchObject({ code: 'INVALID_RETENTION_CONFIG', field: 'intro.price' });
     expect((await account.test.put(`/subscription-retention/offers/${introOffer}`, { intro: { enabled: true, price: 5, periods: 2 } })).status).toBe(200);
     const yearlyOffer = (await createOffer(account, { name: 'Yearly club', price: 10, frequency: 'monthly' }))._id;
-    expect((await account.test.put(`/subscription-retention/offers/${yearlyOffer}`, { yearlySwitch: { enabled: true, afterPayments: 1, percentOff: 20 } })).status).toBe(200);
+    expect(
+      (await account.test.put(`/subscription-retention/offers/${yearlyOffer}`, { yearlySwitch: { enabled: true, afterPayments: 1, percentOff: 20 } })).status,
+    ).toBe(200);
     const intro = await subscribe(account, introOffer, 'intro@example.com');
     const yearly = await subscribe(account, yearlyOffer, 'yearly@example.com');
     await events(runtime, account);
-    const yearlyMail = ((await control(runtime).get('/_local/emails?to=yearly%40example.com')).body.emails as { subject: string }[]).filter((m) => m.subject.includes('yearly billing'));
+    const yearlyMail = ((await control(runtime).get('/_local/emails?to=yearly%40example.com')).body.emails as { subject: string }[]).filter((m) =>
+      m.subject.includes('yearly billing'),
+    );
     expect(yearlyMail).toHaveLength(1);
     const yearlySub = await subscriber(account, yearly.subscriberId);
     const yearlyPortal = await (await fetch(yearlySub.portalUrl)).json();
     expect(yearlyPortal.yearlySwitch).toEqual({ percentOff: 20, yearlyPrice: 96, currency: 'USD', accepted: false });
     expect((await portalPage(yearlySub.portalUrl)).html).toContain('id="yearly-switch"');
-    const switched = await control(runtime).post(`/subscriptions/sub/portal/${yearly.subscriberId}/yearly-switch?token=${new URL(yearlySub.portalUrl).searchParams.get('token')}`, {});
+    const switched = await control(runtime).post(
+      `/subscriptions/sub/portal/${yearly.subscriberId}/yearly-switch?token=${new URL(yearlySub.portalUrl).searchParams.get('token')}`,
+      {},
+    );
     expect(switched.status, switched.text).toBe(200);
 
     const discounted = await subscribe(account, offerId, 'stay-discount@example.com');
@@ -212,19 +264,30 @@ describe('save offers at cancel', () => {
     // The JSON portal route takes the pause.
     const pausedSub = await subscriber(account, paused.subscriberId);
     const pausedToken = new URL(pausedSub.portalUrl).searchParams.get('token')!;
-    const tooLong = await control(runtime).post(`/subscriptions/sub/portal/${paused.subscriberId}/cancel?token=${pausedToken}`, { saveOffer: { kind: 'pause', months: 3 } });
+    const tooLong = await control(runtime).post(`/subscriptions/sub/portal/${paused.subscriberId}/cancel?token=${pausedToken}`, {
+      saveOffer: { kind: 'pause', months: 3 },
+    });
     expect(tooLong.status).toBe(400);
-    const pause = await control(runtime).post(`/subscriptions/sub/portal/${paused.subscriberId}/cancel?token=${pausedToken}`, { saveOffer: { kind: 'pause', months: 1 }, reason: 'not_using' });
+    const pause = await control(runtime).post(`/subscriptions/sub/portal/${paused.subscriberId}/cancel?token=${pausedToken}`, {
+      saveOffer: { kind: 'pause', months: 1 },
+      reason: 'not_using',
+    });
     expect(pause.status, pause.text).toBe(200);
     expect(Date.parse(pause.body.currentPeriodEnd) - Date.parse(pausedSub.currentPeriodEnd)).toBeGreaterThan(27 * DAY_MS);
 
     const saved = await events(runtime, account, 'subscription.saved');
-    expect(saved.map((e) => [e.data.subscriptionCustomerId, e.data.offer.type])).toEqual([[discounted.subscriberId, 'discount'], [paused.subscriberId, 'pause']]);
+    expect(saved.map((e) => [e.data.subscriptionCustomerId, e.data.offer.type])).toEqual([
+      [discounted.subscriberId, 'discount'],
+      [paused.subscriberId, 'pause'],
+    ]);
     expect(saved[0]!.data.offer).toMatchObject({ percentOff: 25, payments: 2, price: 15 });
 
     // Two renewals at the discount; the paused subscriber is not charged in the skipped month.
     await advanceDays(runtime, 45);
-    const renewals = async (id: string) => ((await subscriber(account, id)).payments as { billingReason: string; amountCents: number }[]).filter((p) => p.billingReason === 'renewal').map((p) => p.amountCents);
+    const renewals = async (id: string) =>
+      ((await subscriber(account, id)).payments as { billingReason: string; amountCents: number }[])
+        .filter((p) => p.billingReason === 'renewal')
+        .map((p) => p.amountCents);
     expect(await renewals(discounted.subscriberId)).toEqual([1500]);
     expect(await renewals(paused.subscriberId)).toEqual([]);
     expect(await renewals(intro.subscriberId)).toEqual([500]);
@@ -242,6 +305,11 @@ describe('save offers at cancel', () => {
     const report = await account.test.get('/subscription-retention/save-offers/report?days=90');
     expect(report.status, report.text).toBe(200);
     expect(report.body).toMatchObject({ savedCount: 2, saved: { pause: 1, discount: 1 } });
-    expect(report.body.reasons).toEqual(expect.arrayContaining([{ reason: 'too_expensive', count: 1 }, { reason: 'not_using', count: 1 }]));
+    expect(report.body.reasons).toEqual(
+      expect.arrayContaining([
+        { reason: 'too_expensive', count: 1 },
+        { reason: 'not_using', count: 1 },
+      ]),
+    );
   }, 240_000);
 });

@@ -81,7 +81,16 @@ describe('segments over real contacts and purchases', () => {
       expect(res.body.error ?? res.body.message).toMatch(pattern);
     };
     await bad(one({ type: 'spent', op: 'eq', amountCents: 100 }), /groups\[0\]\.rules\[0\] \(spent\): op must be "gt" or "lt"/);
-    await bad({ match: 'all', groups: [{ match: 'all', rules: [{ type: 'tag', tag: 'x' }] }, { match: 'any', rules: [{ type: 'nope' }] }] }, /groups\[1\]\.rules\[0\]: unknown rule type "nope"/);
+    await bad(
+      {
+        match: 'all',
+        groups: [
+          { match: 'all', rules: [{ type: 'tag', tag: 'x' }] },
+          { match: 'any', rules: [{ type: 'nope' }] },
+        ],
+      },
+      /groups\[1\]\.rules\[0\]: unknown rule type "nope"/,
+    );
     await bad({ match: 'all', groups: Array.from({ length: 11 }, () => ({ match: 'all', rules: [{ type: 'tag', tag: 'x' }] })) }, /at most 10 groups/);
     await bad(undefined, /definition/);
     await bad('all', /definition must be an object/);
@@ -103,17 +112,39 @@ describe('segments over real contacts and purchases', () => {
     // Unsubscribed contacts are never members.
     expect(emailsOf((await preview(one({ type: 'tag', tag: 'fan' }))).sample)).toEqual([formFan]);
     expect((await preview(one({ type: 'notTag', tag: 'fan' }))).count).toBe(3);
-    const either = await preview({ match: 'any', groups: [{ match: 'all', rules: [{ type: 'tag', tag: 'vip' }] }, { match: 'all', rules: [{ type: 'country', countries: ['DE'] }, { type: 'bought', productId: guide }] }] });
+    const either = await preview({
+      match: 'any',
+      groups: [
+        { match: 'all', rules: [{ type: 'tag', tag: 'vip' }] },
+        {
+          match: 'all',
+          rules: [
+            { type: 'country', countries: ['DE'] },
+            { type: 'bought', productId: guide },
+          ],
+        },
+      ],
+    });
     expect(either).toMatchObject({ count: 2, complete: true });
     expect(Object.keys(either.sample[0]).sort()).toEqual(['_id', 'email', 'name']);
     expect(Date.parse(either.computedAt)).not.toBeNaN();
   });
 
   it('creates, lists, reads, counts, pages members, updates and deletes; smart tags are unique', async () => {
-    const created = await account.test.post('/newsletters/segments', { name: 'Buyers', description: 'Anyone who bought', definition: one({ type: 'spent', op: 'gt', amountCents: 0 }), smartTag: 'buyer' });
+    const created = await account.test.post('/newsletters/segments', {
+      name: 'Buyers',
+      description: 'Anyone who bought',
+      definition: one({ type: 'spent', op: 'gt', amountCents: 0 }),
+      smartTag: 'buyer',
+    });
     expect(created.status, created.text).toBe(201);
     const id = created.body._id;
-    expect(created.body).toMatchObject({ name: 'Buyers', description: 'Anyone who bought', smartTag: 'buyer', definition: one({ type: 'spent', op: 'gt', amountCents: 0 }) });
+    expect(created.body).toMatchObject({
+      name: 'Buyers',
+      description: 'Anyone who bought',
+      smartTag: 'buyer',
+      definition: one({ type: 'spent', op: 'gt', amountCents: 0 }),
+    });
     const taken = await account.test.post('/newsletters/segments', { name: 'Other', definition: one({ type: 'tag', tag: 'vip' }), smartTag: 'buyer' });
     expect(taken.status).toBe(409);
     const self = await account.test.post('/newsletters/segments', { name: 'Loop', definition: one({ type: 'tag', tag: 'loop' }), smartTag: 'loop' });
@@ -134,7 +165,10 @@ describe('segments over real contacts and purchases', () => {
     for (const limit of [1, 3, 100]) expect(await allMembers(account, everyone, limit)).toEqual([apiVip, buyerA, buyerB, formFan].sort());
     expect((await account.test.get(`/newsletters/segments/${everyone}/subscribers?after=garbage`)).status).toBe(400);
 
-    const updated = await account.test.post(`/newsletters/segments/${id}`, { name: 'Big buyers', definition: one({ type: 'spent', op: 'gt', amountCents: 5000 }) });
+    const updated = await account.test.post(`/newsletters/segments/${id}`, {
+      name: 'Big buyers',
+      definition: one({ type: 'spent', op: 'gt', amountCents: 5000 }),
+    });
     expect(updated.status, updated.text).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Big buyers', smartTag: 'buyer', description: 'Anyone who bought' });
     expect((await account.test.get(`/newsletters/segments/${id}/count`)).body.count).toBe(1);
@@ -153,7 +187,9 @@ describe('segments over real contacts and purchases', () => {
     expect((await account.test.get(`/newsletters/segments/${everyone}`)).status).toBe(404);
     // Its tag is free again once the segment is gone.
     expect((await account.test.delete(`/newsletters/segments/${id}`)).status).toBe(200);
-    expect((await account.test.post('/newsletters/segments', { name: 'Again', definition: one({ type: 'tag', tag: 'vip' }), smartTag: 'buyer' })).status).toBe(201);
+    expect((await account.test.post('/newsletters/segments', { name: 'Again', definition: one({ type: 'tag', tag: 'vip' }), smartTag: 'buyer' })).status).toBe(
+      201,
+    );
   });
 
   it('needs Growth to create or preview; reading stays open', async () => {
@@ -190,7 +226,11 @@ describe('smart tags refreshed nightly, and posts to a segment', () => {
     await addContact(account, b, { tags: ['fan'] });
     await addContact(account, hand, { tags: ['superfan'] }); // hand-typed, not a member
     await addContact(account, outsider);
-    const seg = await account.test.post('/newsletters/segments', { name: 'Fans', definition: { match: 'all', groups: [{ match: 'all', rules: [{ type: 'tag', tag: 'fan' }] }] }, smartTag: 'superfan' });
+    const seg = await account.test.post('/newsletters/segments', {
+      name: 'Fans',
+      definition: { match: 'all', groups: [{ match: 'all', rules: [{ type: 'tag', tag: 'fan' }] }] },
+      smartTag: 'superfan',
+    });
     expect(seg.status, seg.text).toBe(201);
     // Nothing happens before the night.
     expect((await tagsOf(account, a)).tags).toEqual(['fan']);
@@ -224,7 +264,10 @@ describe('smart tags refreshed nightly, and posts to a segment', () => {
     const others = Array.from({ length: 5 }, (_, i) => `o${i}-${d}@example.com`);
     for (const email of members) await addContact(account, email, { country: 'NL' });
     for (const email of others) await addContact(account, email, { country: 'BE' });
-    const seg = await account.test.post('/newsletters/segments', { name: 'Dutch', definition: { match: 'any', groups: [{ match: 'all', rules: [{ type: 'country', countries: ['NL'] }] }] } });
+    const seg = await account.test.post('/newsletters/segments', {
+      name: 'Dutch',
+      definition: { match: 'any', groups: [{ match: 'all', rules: [{ type: 'country', countries: ['NL'] }] }] },
+    });
     const post = await account.test.post('/newsletters/posts', { subject: `Seg ${d}`, text: 'hi', segmentId: seg.body._id });
     expect(post.status, post.text).toBe(201);
     // A member added after the post was written is still reached: evaluated at send time.
@@ -234,7 +277,12 @@ describe('smart tags refreshed nightly, and posts to a segment', () => {
     expect(sent.status, sent.text).toBeLessThan(300);
     await settle();
     const mails = (await ctl.get('/_local/emails')).body.emails as { to: string; subject: string }[];
-    expect(mails.filter((m) => m.subject === `Seg ${d}`).map((m) => m.to).sort()).toEqual([...members, late].sort());
+    expect(
+      mails
+        .filter((m) => m.subject === `Seg ${d}`)
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([...members, late].sort());
 
     await ctl.patch(`/_local/accounts/${account.accountId}`, { plan: 'free' });
     const noPlan = await account.test.post('/newsletters/posts', { subject: `NoPlan ${d}`, text: 'hi', segmentId: seg.body._id });

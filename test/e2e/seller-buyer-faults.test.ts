@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestRuntime, settleWithRetries, type TestAccount } from '../support/runtime';
+import { createTestAccount, startTestRuntime, settleWithRetries } from '../support/runtime';
 import { advanceDays, control, createOffer, createProduct, openCheckout, pay } from '../support/commerce';
 import { inviteLink, tokenOf } from '../support/team';
 import type { LocalRuntime } from '../../shared/local/runtime';
@@ -88,15 +88,25 @@ describe('2. marketing mail only with consent', () => {
 
     // A discount code and the tick together: the code's use and the consent land on the session in
     // one write (a transaction may touch an item once), and both are kept.
-    await ok(account.test.post('/discounts', { name: 'Spring', code: 'SPRING10', valueType: 'percentage', value: 10, mainProductIds: [product._id] }), 'discount');
+    await ok(
+      account.test.post('/discounts', { name: 'Spring', code: 'SPRING10', valueType: 'percentage', value: 10, mainProductIds: [product._id] }),
+      'discount',
+    );
     const withCode = unique('code');
-    const paidWithCode = await pay(runtime, (await openCheckout(account, product._id, { discountCode: 'SPRING10' })).id, { email: withCode, marketingOptIn: true });
+    const paidWithCode = await pay(runtime, (await openCheckout(account, product._id, { discountCode: 'SPRING10' })).id, {
+      email: withCode,
+      marketingOptIn: true,
+    });
     expect(paidWithCode.saleId).toBeTruthy();
     await settle();
     const sale = await ok(account.test.get(`/orders/${paidWithCode.saleId}`), 'order');
     expect(sale).toMatchObject({ discountCode: 'SPRING10' });
 
-    const contacts = (await ok(account.test.get('/newsletters/subscribers?limit=100'), 'contacts')).data as { email: string; source: string; consent: { source: string; wording: string; optedInAt: string } | null }[];
+    const contacts = (await ok(account.test.get('/newsletters/subscribers?limit=100'), 'contacts')).data as {
+      email: string;
+      source: string;
+      consent: { source: string; wording: string; optedInAt: string } | null;
+    }[];
     const byEmail = new Map(contacts.map((c) => [c.email, c]));
     expect(byEmail.get(yes)).toMatchObject({ source: 'checkout', consent: { source: 'checkout', wording } });
     expect(byEmail.get(no)).toMatchObject({ source: 'checkout', consent: null });
@@ -118,7 +128,15 @@ describe('2. marketing mail only with consent', () => {
     // A funnel's sequence is marketing too: a lead from a free checkout gets it only with the tick.
     const magnet = await createProduct(account, { name: 'Free stickers', price: 0 });
     const course = await createProduct(account, { name: 'Sticker course', price: 25 });
-    const funnel = await ok(account.test.post('/funnels', { templateId: 'welcome', leadMagnetProductId: magnet._id, offerProductId: course._id, offerUrl: 'https://shop.example.com/course' }), 'funnel');
+    const funnel = await ok(
+      account.test.post('/funnels', {
+        templateId: 'welcome',
+        leadMagnetProductId: magnet._id,
+        offerProductId: course._id,
+        offerUrl: 'https://shop.example.com/course',
+      }),
+      'funnel',
+    );
     await ok(account.test.post(`/funnels/${funnel._id}/activate`, {}), 'activate');
     const [leadYes, leadNo] = [unique('lead-yes'), unique('lead-no')];
     await pay(runtime, (await openCheckout(account, magnet._id)).id, { email: leadYes, marketingOptIn: true });
@@ -134,7 +152,12 @@ describe('3. a save offer is taken once, and the portal shows what is charged ne
   it('after a discount is accepted the cancel flow offers nothing again, a second accept is refused, and the next charge is the discounted price', async () => {
     const account = await createTestAccount(runtime, 'tier3');
     const offerId = (await createOffer(account, { name: 'Studio', price: 20, frequency: 'monthly' }))._id;
-    await ok(account.test.put(`/subscription-retention/offers/${offerId}`, { saveOffers: { enabled: true, pauseMaxMonths: 2, discountPercent: 20, discountMonths: 2 } }), 'offers');
+    await ok(
+      account.test.put(`/subscription-retention/offers/${offerId}`, {
+        saveOffers: { enabled: true, pauseMaxMonths: 2, discountPercent: 20, discountMonths: 2 },
+      }),
+      'offers',
+    );
     const email = unique('stay');
     const { subscriberId } = (await pay(runtime, (await openCheckout(account, offerId)).id, { email })) as { subscriberId: string };
     await settle();
@@ -182,7 +205,11 @@ describe('4. an invitee lands in the dashboard with areas to use', () => {
     const email = unique('mate');
     await ok(account.live.post('/team/invites', { email, role: 'member', teamIds: [team._id] }), 'invite');
     const link = await inviteLink(runtime, email);
-    const joined = await fetch(`${runtime.url}/team/join`, { method: 'POST', body: new URLSearchParams({ token: tokenOf(link), name: 'Mo Mate' }), redirect: 'manual' });
+    const joined = await fetch(`${runtime.url}/team/join`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: tokenOf(link), name: 'Mo Mate' }),
+      redirect: 'manual',
+    });
     expect(joined.status).toBe(303);
     const location = new URL(joined.headers.get('location')!, runtime.url);
     expect(location.pathname).toBe('/dashboard/sign-in');
@@ -203,13 +230,25 @@ describe('5. funnel templates promise only what is there', () => {
     const magnet = await createProduct(account, { name: 'Free guide', price: 0 });
     const course = await createProduct(account, { name: 'Course', price: 50 });
     for (const templateId of ['welcome', 'minicourse', 'launch']) {
-      const funnel = await ok(account.test.post('/funnels', { templateId, leadMagnetProductId: magnet._id, offerProductId: course._id, offerUrl: 'https://shop.example.com/course' }), 'funnel');
+      const funnel = await ok(
+        account.test.post('/funnels', { templateId, leadMagnetProductId: magnet._id, offerProductId: course._id, offerUrl: 'https://shop.example.com/course' }),
+        'funnel',
+      );
       for (const id of funnel.emailPostIds as string[]) {
         const post = await ok(account.test.get(`/newsletters/posts/${id}`), 'post');
         expect(`${post.subject} ${post.html}`, templateId).not.toMatch(/discount/i);
       }
     }
-    const withCode = await ok(account.test.post('/funnels', { templateId: 'welcome', leadMagnetProductId: magnet._id, offerProductId: course._id, offerUrl: 'https://shop.example.com/course', discount: { code: 'SPRING-20', valueType: 'percentage', value: 20 } }), 'funnel');
+    const withCode = await ok(
+      account.test.post('/funnels', {
+        templateId: 'welcome',
+        leadMagnetProductId: magnet._id,
+        offerProductId: course._id,
+        offerUrl: 'https://shop.example.com/course',
+        discount: { code: 'SPRING-20', valueType: 'percentage', value: 20 },
+      }),
+      'funnel',
+    );
     const last = await ok(account.test.get(`/newsletters/posts/${withCode.emailPostIds[4]}`), 'post');
     expect(last.html).toContain('discount=SPRING-20');
     expect(last.html).toMatch(/discount/i);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { getConnection } from '../../shared/sheets/repository';
-import { ApiClient, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
+import { type ApiClient, createTestAccount, startTestRuntime, type TestAccount, settleWithRetries } from '../support/runtime';
 import { control, pay } from '../support/commerce';
 
 let runtime: LocalRuntime;
@@ -20,7 +20,13 @@ const toNextBatch = async () => {
   const now = await clockNow();
   await advance((Math.floor(now / 120_000) + 1) * 120 - now / 1000 + 1);
 };
-const sheetsOf = async (accountId: string) => (await control(runtime).get(`/_local/sheets?accountId=${accountId}`)).body.spreadsheets as { id: string; title: string; mode: string; tabs: { Sales: unknown[][]; Customers: unknown[][] } }[];
+const sheetsOf = async (accountId: string) =>
+  (await control(runtime).get(`/_local/sheets?accountId=${accountId}`)).body.spreadsheets as {
+    id: string;
+    title: string;
+    mode: string;
+    tabs: { Sales: unknown[][]; Customers: unknown[][] };
+  }[];
 const view = async (client: ApiClient) => (await client.get('/sheets-sync')).body;
 
 /** Connect as a creator would: ask for the link, open the consent page, click Allow. */
@@ -57,7 +63,9 @@ describe('spreadsheet sync on the local runtime', () => {
     sheetId = v.spreadsheet.id;
     const [sheet] = await sheetsOf(a.accountId);
     expect(sheet!.id).toBe(sheetId);
-    expect(sheet!.tabs.Sales).toEqual([['Date (UTC)', 'Order ID', 'Product', 'Type', 'Buyer email', 'Buyer name', 'Country', 'Amount', 'Tax', 'Platform fee', 'Net', 'Currency', 'Status']]);
+    expect(sheet!.tabs.Sales).toEqual([
+      ['Date (UTC)', 'Order ID', 'Product', 'Type', 'Buyer email', 'Buyer name', 'Country', 'Amount', 'Tax', 'Platform fee', 'Net', 'Currency', 'Status'],
+    ]);
     expect(sheet!.tabs.Customers).toEqual([['First purchase (UTC)', 'Email', 'Name', 'Country', 'First order ID', 'First product']]);
     // A used consent link cannot be replayed.
   });

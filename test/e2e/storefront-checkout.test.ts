@@ -12,7 +12,12 @@ beforeAll(async () => {
 afterAll(async () => runtime?.stop());
 
 async function buy(productId: string, extra: Record<string, unknown>, email: string) {
-  const session = await seller.test.post('/checkout/sessions', { productId, successUrl: 'https://shop.example.com/thanks', cancelUrl: 'https://shop.example.com/cancel', ...extra });
+  const session = await seller.test.post('/checkout/sessions', {
+    productId,
+    successUrl: 'https://shop.example.com/thanks',
+    cancelUrl: 'https://shop.example.com/cancel',
+    ...extra,
+  });
   expect(session.status, session.text).toBe(201);
   const paid = await control(runtime).post(`/_local/checkout/${session.body.id}/pay`, { email });
   expect(paid.status, paid.text).toBe(200);
@@ -37,7 +42,14 @@ describe('storefront records through a real checkout', () => {
 
     const sales = await seller.test.get('/partners/referrals/sales');
     expect(sales.body).toHaveLength(1);
-    expect(sales.body[0]).toMatchObject({ saleId: first.saleId, partnerId: partner._id, amount: 60, commission: 6, buyerEmail: 'buyer1@example.com', productId });
+    expect(sales.body[0]).toMatchObject({
+      saleId: first.saleId,
+      partnerId: partner._id,
+      amount: 60,
+      commission: 6,
+      buyerEmail: 'buyer1@example.com',
+      productId,
+    });
 
     // A sale without a referral code credits nobody.
     await buy(productId, {}, 'buyer2@example.com');
@@ -46,7 +58,7 @@ describe('storefront records through a real checkout', () => {
     expect(stats.body.partners[0]).toMatchObject({ partnerId: partner._id, sales: 1, revenue: 60, commission: 6 });
   });
 
-  it('hands the seller the buyer\'s review link on the order; the buyer reviews once through it', async () => {
+  it("hands the seller the buyer's review link on the order; the buyer reviews once through it", async () => {
     const productId = (await seller.test.post('/products', { name: 'Guide', price: 15 })).body._id;
     const { saleId } = await buy(productId, {}, 'reviewer@example.com');
     await settleWithRetries(runtime);

@@ -31,7 +31,17 @@ describe('discounts', () => {
     const code = uniqueCode('SAVE');
     const created = await seller.test.post('/discounts', { name: 'Launch', code, value: 25, mainProductIds: [productId] });
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Launch', code, valueType: 'percentage', value: 25, mainProductIds: [productId], expiresAt: null, maxUses: null, uses: 0, testMode: true });
+    expect(created.body).toMatchObject({
+      name: 'Launch',
+      code,
+      valueType: 'percentage',
+      value: 25,
+      mainProductIds: [productId],
+      expiresAt: null,
+      maxUses: null,
+      uses: 0,
+      testMode: true,
+    });
     const id = created.body._id;
 
     expect((await seller.test.get(`/discounts/${id}`)).body).toEqual(created.body);
@@ -116,7 +126,16 @@ describe('discounts', () => {
 
     const applied = await seller.test.get(`/discounts/apply/${pct.toLowerCase()}/${productId}`);
     expect(applied.status, applied.text).toBe(200);
-    expect(applied.body).toEqual({ code: pct, productId, originalPrice: 29.99, discountedPrice: 26.99, amountOff: 3, valueType: 'percentage', value: 10, currency: 'USD' });
+    expect(applied.body).toEqual({
+      code: pct,
+      productId,
+      originalPrice: 29.99,
+      discountedPrice: 26.99,
+      amountOff: 3,
+      valueType: 'percentage',
+      value: 10,
+      currency: 'USD',
+    });
     const fixedApplied = await seller.test.get(`/discounts/apply/${fixed}/${productId}`);
     expect(fixedApplied.body).toMatchObject({ originalPrice: 29.99, discountedPrice: 24.99, amountOff: 5, valueType: 'fixed', value: 5 });
     const floor = await seller.test.get(`/discounts/apply/${fixed}/${cheap}`);
@@ -212,7 +231,13 @@ describe('refund policies', () => {
   it('creates policies and counts the products that use each one', async () => {
     const created = await seller.test.post('/refunds', { name: '30-day money back', days: 30, description: 'Full refund within 30 days' });
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ name: '30-day money back', days: 30, description: 'Full refund within 30 days', text: 'Full refund within 30 days', appliedTo: 0 });
+    expect(created.body).toMatchObject({
+      name: '30-day money back',
+      days: 30,
+      description: 'Full refund within 30 days',
+      text: 'Full refund within 30 days',
+      appliedTo: 0,
+    });
     const aliased = await seller.test.post('/refunds', { name: 'No refunds', days: 0, text: 'All sales final' });
     expect(aliased.body.description).toBe('All sales final');
     const policyId = created.body._id;
@@ -328,18 +353,30 @@ describe('partners', () => {
     const stats = await account.test.get('/partners/stats');
     expect(stats.status).toBe(200);
     expect(stats.body.totals).toEqual({ referrals: 1, sales: 2, revenue: 109.99, commission: 13.75 });
-    expect(stats.body.partners.find((p: { partnerId: string }) => p.partnerId === partner._id)).toMatchObject({ referrals: 1, sales: 2, revenue: 109.99, commission: 13.75 });
-    expect(stats.body.partners.find((p: { partnerId: string }) => p.partnerId === quiet._id)).toMatchObject({ referrals: 0, sales: 0, revenue: 0, commission: 0 });
+    expect(stats.body.partners.find((p: { partnerId: string }) => p.partnerId === partner._id)).toMatchObject({
+      referrals: 1,
+      sales: 2,
+      revenue: 109.99,
+      commission: 13.75,
+    });
+    expect(stats.body.partners.find((p: { partnerId: string }) => p.partnerId === quiet._id)).toMatchObject({
+      referrals: 0,
+      sales: 0,
+      revenue: 0,
+      commission: 0,
+    });
     expect((await account.live.get('/partners/stats')).body.totals).toEqual({ referrals: 0, sales: 0, revenue: 0, commission: 0 });
   });
 });
 
 describe('MCP tools', () => {
-  it('creates and applies a discount through the tools, in the key\'s mode', async () => {
+  it("creates and applies a discount through the tools, in the key's mode", async () => {
     const account = await createTestAccount(runtime);
     const productId = await product(account.test, 40);
     const client = new Client({ name: 'storefront-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${runtime.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${account.testKey}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${runtime.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${account.testKey}` } } }),
+    );
     const created = await client.callTool({ name: 'create_discount', arguments: { name: 'Agent', code: 'AGENT25', value: 25, mainProductIds: [productId] } });
     expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
     const applied = await client.callTool({ name: 'apply_discount', arguments: { discountCode: 'agent25', productId } });

@@ -160,7 +160,14 @@ describe('reviews', () => {
 
     const submitted = await anonymous.post(`/reviews/submit/${token}`, { rating: 5, title: 'Loved it', body: 'Clear and useful' });
     expect(submitted.status, submitted.text).toBe(201);
-    expect(submitted.body).toMatchObject({ productId, saleId: 'sale000000000000000000001', rating: 5, title: 'Loved it', body: 'Clear and useful', testMode: true });
+    expect(submitted.body).toMatchObject({
+      productId,
+      saleId: 'sale000000000000000000001',
+      rating: 5,
+      title: 'Loved it',
+      body: 'Clear and useful',
+      testMode: true,
+    });
     expect(submitted.body.buyerEmail).toBeUndefined();
 
     const again = await anonymous.post(`/reviews/submit/${token}`, { rating: 1 });

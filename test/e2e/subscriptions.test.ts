@@ -89,7 +89,11 @@ describe('subscription lifecycle', () => {
     expect(detail.body.membershipId).toMatch(/^mem_[0-9A-Za-z]{24}$/);
     expect(detail.body.processorMembership.paymentMethod.id).toMatch(/^payt_[0-9A-Za-z]{24}$/);
     const firstPayment = (await account.test.get(`/payments/${detail.body.payments[0]._id}`)).body;
-    expect(firstPayment.processor).toMatchObject({ paymentIntentId: expect.stringMatching(/^pay_/), planId: expect.stringMatching(/^plan_/), membershipId: detail.body.membershipId });
+    expect(firstPayment.processor).toMatchObject({
+      paymentIntentId: expect.stringMatching(/^pay_/),
+      planId: expect.stringMatching(/^plan_/),
+      membershipId: detail.body.membershipId,
+    });
     expect(detail.body.payments).toHaveLength(1);
     expect((await account.test.get(`/subscriptions/subscribers/${detail.body.membershipId}`)).status).toBe(400);
     expect((await account.live.get(`/subscriptions/subscribers/${id}`)).status).toBe(404);
@@ -179,7 +183,10 @@ describe('subscription lifecycle', () => {
       'order.completed',
       'customer.created',
     ]);
-    expect(evs.filter((e) => e.data.subscriptionCustomerId === b).map((e) => e.type)).toEqual(['customer.subscription.deleted', 'customer.subscription.updated']);
+    expect(evs.filter((e) => e.data.subscriptionCustomerId === b).map((e) => e.type)).toEqual([
+      'customer.subscription.deleted',
+      'customer.subscription.updated',
+    ]);
     expect((await account.test.get(`/subscriptions/subscribers/${b}`)).body).toMatchObject({ status: 'canceled', active: false, cancelAtPeriodEnd: false });
     const list = await account.test.get(`/subscriptions/subscribers?status=active&subscriptionId=${offer._id}`);
     expect(list.body.total).toBe(1);
@@ -244,7 +251,14 @@ describe('subscription lifecycle', () => {
     expect(evs[0]!.data).not.toHaveProperty('paymentMethod');
     await advanceDays(runtime, 3);
     evs = await next(account, cursor);
-    expect(evs.map((e) => e.type)).toEqual(['invoice.created', 'invoice.payment_succeeded', 'payment_intent.succeeded', 'order.completed', 'customer.created', 'customer.subscription.updated']);
+    expect(evs.map((e) => e.type)).toEqual([
+      'invoice.created',
+      'invoice.payment_succeeded',
+      'payment_intent.succeeded',
+      'order.completed',
+      'customer.created',
+      'customer.subscription.updated',
+    ]);
     expect(evs[0]!.data).toMatchObject({ subscriptionCustomerId: id, billingReason: 'initial' });
     expect((await account.test.get(`/subscriptions/subscribers/${id}`)).body.status).toBe('active');
   });
@@ -305,7 +319,11 @@ describe('buyer portal', () => {
 
 describe('processor ingress', () => {
   const post = (body: string, signature?: string) =>
-    fetch(`${runtime.url}/processor/notifications`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'x-processor-signature': signature } : {}) }, body });
+    fetch(`${runtime.url}/processor/notifications`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(signature ? { 'x-processor-signature': signature } : {}) },
+      body,
+    });
   const signed = (body: string) => sign(SANDBOX_NOTIFICATION_SECRET, Math.floor(Date.parse(runtime.clock.now().toISOString()) / 1000), body);
 
   it('refuses bad signatures, ignores unknown types, and applies a notification once even when delivered twice or racing', { timeout: 240_000 }, async () => {
@@ -336,7 +354,14 @@ describe('processor ingress', () => {
     expect((await post(body)).status).toBe(400);
     expect((await post(body, 't=1,v1=abc')).status).toBe(400);
     // Change the signature's last hex digit (to another digit: one signature in 16 already ends in 0).
-    expect((await post(body, signed(body).replace(/.$/, (last) => (last === '0' ? '1' : '0')))).status).toBe(400);
+    expect(
+      (
+        await post(
+          body,
+          signed(body).replace(/.$/, (last) => (last === '0' ? '1' : '0')),
+        )
+      ).status,
+    ).toBe(400);
     expect(await salesCount()).toBe(1);
 
     expect((await post(body, signed(body))).status).toBe(200);

@@ -20,7 +20,9 @@ async function buy(account: TestAccount, productId: string, email: string, extra
   await settle();
   const order = await account.test.get(`/orders/${paid.saleId}`);
   expect(order.status, order.text).toBe(200);
-  const token = String(order.body.reviewPath ?? order.body.order?.reviewPath).split('/').pop()!;
+  const token = String(order.body.reviewPath ?? order.body.order?.reviewPath)
+    .split('/')
+    .pop()!;
   return { saleId: paid.saleId!, token };
 }
 
@@ -41,14 +43,20 @@ describe('attribution survey settings', () => {
     expect(locked.body.details.requiredPlan).toBe('tier2');
 
     // Wording stays open on a lower plan.
-    const worded = await free.test.put('/attribution-survey/settings', { question: 'Where did you find us?', options: [{ label: 'Podcast' }, { label: 'Blog', channel: 'other' }], enabled: false });
+    const worded = await free.test.put('/attribution-survey/settings', {
+      question: 'Where did you find us?',
+      options: [{ label: 'Podcast' }, { label: 'Blog', channel: 'other' }],
+      enabled: false,
+    });
     expect(worded.status, worded.text).toBe(200);
     expect(worded.body.options).toEqual([
       { id: 'podcast', label: 'Podcast', channel: null },
       { id: 'blog', label: 'Blog', channel: 'other' },
     ]);
 
-    const renamed = await free.test.put('/attribution-survey/settings', { options: [{ id: 'podcast', label: 'A podcast' }, { label: 'Blog' }, { label: 'Other' }] });
+    const renamed = await free.test.put('/attribution-survey/settings', {
+      options: [{ id: 'podcast', label: 'A podcast' }, { label: 'Blog' }, { label: 'Other' }],
+    });
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.body.options.map((o: { id: string }) => o.id)).toEqual(['podcast', 'blog', 'other-2']);
 
@@ -80,7 +88,10 @@ describe('buyers answer and the report counts them', () => {
     const saved = await account.test.put('/attribution-survey/settings', {
       enabled: true,
       question: 'How did you hear about us?',
-      options: [{ label: 'Instagram', channel: 'instagram' }, { label: 'YouTube', channel: 'youtube' }],
+      options: [
+        { label: 'Instagram', channel: 'instagram' },
+        { label: 'YouTube', channel: 'youtube' },
+      ],
       allowOther: true,
     });
     expect(saved.status, saved.text).toBe(200);
@@ -93,7 +104,9 @@ describe('buyers answer and the report counts them', () => {
     const d = await buy(account, productId, 'd@example.com');
 
     // The buyer's receipt carries the survey link of their own order (through click tracking).
-    const receipt = ((await ctl.get('/_local/emails')).body.emails as { to: string; html: string }[]).find((m) => m.to === 'a@example.com' && m.html.includes('where did you hear about us?'));
+    const receipt = ((await ctl.get('/_local/emails')).body.emails as { to: string; html: string }[]).find(
+      (m) => m.to === 'a@example.com' && m.html.includes('where did you hear about us?'),
+    );
     const href = /<a href="([^"]+)">where did you hear about us\?<\/a>/.exec(receipt?.html ?? '')?.[1];
     expect(href).toBeTruthy();
     const followed = await fetch(href!.replace(/&amp;/g, '&'), { redirect: 'manual' });

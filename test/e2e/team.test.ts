@@ -18,7 +18,12 @@ describe('team', () => {
     const account = await createTestAccount(runtime, 'tier3', 'Owner@Example.com');
     const empty = await account.live.get('/team');
     expect(empty.status).toBe(200);
-    expect(empty.body).toMatchObject({ members: [{ _id: 'owner', email: 'owner@example.com', role: 'owner', status: 'active', teamIds: [] }], invites: [], teams: [], seats: { limit: 10, used: 1, pending: 0 } });
+    expect(empty.body).toMatchObject({
+      members: [{ _id: 'owner', email: 'owner@example.com', role: 'owner', status: 'active', teamIds: [] }],
+      invites: [],
+      teams: [],
+      seats: { limit: 10, used: 1, pending: 0 },
+    });
 
     const team = await account.live.post('/team/teams', { name: 'Catalog', areas: ['products'] });
     expect(team.status).toBe(201);
@@ -88,7 +93,14 @@ describe('team', () => {
     const created = await member.client.post('/products', product);
     expect(created.status).toBe(201);
     // ...and outside them.
-    for (const [method, path] of [['GET', '/orders'], ['GET', '/customers'], ['GET', '/webhooks'], ['GET', '/team'], ['GET', '/team/activity'], ['POST', '/team/teams']] as const) {
+    for (const [method, path] of [
+      ['GET', '/orders'],
+      ['GET', '/customers'],
+      ['GET', '/webhooks'],
+      ['GET', '/team'],
+      ['GET', '/team/activity'],
+      ['POST', '/team/teams'],
+    ] as const) {
       const refused = await member.client.request(method, path, method === 'POST' ? { name: 'x', areas: [] } : undefined);
       expect(refused.status, `${method} ${path}`).toBe(403);
       expect(refused.body.code).toMatch(/AREA_FORBIDDEN/);
@@ -120,7 +132,11 @@ describe('team', () => {
     expect((await member.client.get('/orders')).status).toBe(200);
 
     // MCP tools are checked one by one.
-    const mcp = await member.client.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_products', arguments: {} } }, { accept: 'application/json, text/event-stream' });
+    const mcp = await member.client.post(
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_products', arguments: {} } },
+      { accept: 'application/json, text/event-stream' },
+    );
     expect(mcp.status).toBe(200);
     expect(mcp.body.result.isError).toBe(true);
     expect(mcp.body.result.content[0].text).toContain('AREA_FORBIDDEN');
@@ -156,7 +172,7 @@ describe('team', () => {
     expect((await account.live.get('/team')).body.members.map((m: any) => m.role)).toEqual(['admin', 'owner']);
   });
 
-  it('refuses invites beyond the plan\'s seats with the counts, and cancel frees the seat', { timeout: 60_000 }, async () => {
+  it("refuses invites beyond the plan's seats with the counts, and cancel frees the seat", { timeout: 60_000 }, async () => {
     const account = await createTestAccount(runtime, 'tier2');
     const one = await account.live.post('/team/invites', { email: 'one@example.com', role: 'admin' });
     await account.live.post('/team/invites', { email: 'two@example.com', role: 'admin' });
@@ -184,7 +200,10 @@ describe('team', () => {
 
     const owners = await createTestAccount(runtime, 'tier3');
     const second = await joinTeam(runtime, owners, 'co@example.com', 'owner');
-    const demotions = await Promise.all([owners.live.patch('/team/members/owner', { role: 'admin' }), owners.live.patch(`/team/members/${second.id}`, { role: 'admin' })]);
+    const demotions = await Promise.all([
+      owners.live.patch('/team/members/owner', { role: 'admin' }),
+      owners.live.patch(`/team/members/${second.id}`, { role: 'admin' }),
+    ]);
     expect(demotions.map((d) => d.status).sort()).toEqual([200, 409]);
     expect((await owners.live.get('/team')).body.members.filter((m: any) => m.role === 'owner')).toHaveLength(1);
   });
@@ -294,7 +313,11 @@ describe('team', () => {
     expect(entries[0]).toMatchObject({ actor: { type: 'owner_key' }, target: { type: 'Products', id: mine.body._id } });
     expect(entries[2]).toMatchObject({ actor: { type: 'member', memberId: member.id, email: 'writer@example.com' }, action: 'createProduct' });
     expect(entries[3]).toMatchObject({ actor: { type: 'member', memberId: member.id }, target: { type: 'member', id: member.id } });
-    expect(entries[4]).toMatchObject({ actor: { type: 'owner_key' }, target: { type: 'invite', email: 'writer@example.com' }, details: { role: 'member', teamIds: [support._id] } });
+    expect(entries[4]).toMatchObject({
+      actor: { type: 'owner_key' },
+      target: { type: 'invite', email: 'writer@example.com' },
+      details: { role: 'member', teamIds: [support._id] },
+    });
     for (let i = 1; i < entries.length; i++) expect(entries[i - 1]._id > entries[i]._id).toBe(true);
     expect(made.status).toBe(201);
 
@@ -315,7 +338,7 @@ describe('team', () => {
     expect((await account.test.get('/team/activity')).body.activity).toEqual([]);
   });
 
-  it('keeps one account\'s team invisible to another', { timeout: 60_000 }, async () => {
+  it("keeps one account's team invisible to another", { timeout: 60_000 }, async () => {
     const a = await createTestAccount(runtime, 'tier3');
     const b = await createTestAccount(runtime, 'tier3');
     const team = (await a.live.post('/team/teams', { name: 'All', areas: ['products', 'orders'] })).body;

@@ -28,7 +28,8 @@ async function subscribe(account: TestAccount, offerId: string, email: string, q
   return paid as { saleId: string; subscriberId: string };
 }
 
-const report = (account: TestAccount, id: string, body: unknown, key?: string) => account.test.post(`/subscriptions/${id}/usage`, body, key ? { 'idempotency-key': key } : {});
+const report = (account: TestAccount, id: string, body: unknown, key?: string) =>
+  account.test.post(`/subscriptions/${id}/usage`, body, key ? { 'idempotency-key': key } : {});
 
 describe('usage pricing', () => {
   it('needs Pro to turn on, names the field of a range error, and returns to flat pricing', async () => {
@@ -118,7 +119,8 @@ describe('usage reports and seats', () => {
     const frozen = vi.spyOn(runtime.deps.clock, 'nowMs').mockReturnValue(runtime.deps.clock.nowMs());
     const statuses: number[] = [];
     try {
-      for (let i = 0; i < 16; i++) statuses.push(...(await Promise.all(Array.from({ length: 20 }, () => report(account, a, { meter: 'api_calls', quantity: 1 })))).map((r) => r.status));
+      for (let i = 0; i < 16; i++)
+        statuses.push(...(await Promise.all(Array.from({ length: 20 }, () => report(account, a, { meter: 'api_calls', quantity: 1 })))).map((r) => r.status));
       expect((await report(account, b, { meter: 'api_calls', quantity: 1 })).status).toBe(201);
     } finally {
       frozen.mockRestore();
@@ -130,14 +132,21 @@ describe('usage reports and seats', () => {
   it('sells seats at checkout within the range and changes them with the documented refusals', async () => {
     const account = await createTestAccount(runtime, 'volume');
     const offerId = await usageOffer(account);
-    const tooMany = await account.test.post('/checkout/sessions', { productId: offerId, quantity: 11, successUrl: 'https://s.example.com/ok', cancelUrl: 'https://s.example.com/no' });
+    const tooMany = await account.test.post('/checkout/sessions', {
+      productId: offerId,
+      quantity: 11,
+      successUrl: 'https://s.example.com/ok',
+      cancelUrl: 'https://s.example.com/no',
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.text).toContain('quantity');
     const paid = await subscribe(account, offerId, 'seats@example.com', 3);
     const sales = (await account.test.get(`/orders/subscriptions/${paid.subscriberId}`)).body.sales;
     expect(sales.find((s: { _id: string }) => s._id === paid.saleId).amountCents).toBe(1000 + 3 * 500);
     // A code applied on the hosted page reprices the offer only; the seats keep their price.
-    expect((await account.test.post('/discounts', { name: 'Half', code: 'HALF', valueType: 'percentage', value: 50, mainProductIds: [offerId] })).status).toBe(201);
+    expect((await account.test.post('/discounts', { name: 'Half', code: 'HALF', valueType: 'percentage', value: 50, mainProductIds: [offerId] })).status).toBe(
+      201,
+    );
     const coded = await openCheckout(account, offerId, { quantity: 3 });
     const form = new FormData();
     form.set('intent', 'discount');
@@ -201,14 +210,19 @@ describe('period close', () => {
     expect((await report(account, id, { meter: 'api_calls', quantity: 110 })).status).toBe(201);
     expect((await control(runtime).post(`/_local/subscribers/${id}/card`, { outcome: 'declines' })).status).toBe(200);
     const second = closed.currentPeriod;
-    const advanceTo = async (at: number) => control(runtime).post('/_local/clock/advance', { seconds: Math.max(1, Math.ceil((at - runtime.deps.clock.nowMs()) / 1000)) });
+    const advanceTo = async (at: number) =>
+      control(runtime).post('/_local/clock/advance', { seconds: Math.max(1, Math.ceil((at - runtime.deps.clock.nowMs()) / 1000)) });
     const charge = async () => (await account.test.get(`/subscriptions/${id}/usage`)).body.periods[0].charge;
     await advanceTo(Date.parse(second.periodEnd) + 3600_000);
     let c = await charge();
     const failedAt = Date.parse(c.firstFailedAt);
     expect(failedAt).toBeGreaterThanOrEqual(Date.parse(second.periodEnd));
     expect(c).toMatchObject({ status: 'failed', retries: 0, amountCents: 20 + 2 * 500, nextRetryAt: new Date(failedAt + DAY).toISOString() });
-    for (const [day, retries, next] of [[1, 1, 3], [3, 2, 5], [5, 3, 7]] as const) {
+    for (const [day, retries, next] of [
+      [1, 1, 3],
+      [3, 2, 5],
+      [5, 3, 7],
+    ] as const) {
       await advanceTo(failedAt + day * DAY + 3600_000);
       c = await charge();
       expect(c).toMatchObject({ status: 'failed', retries, nextRetryAt: new Date(failedAt + next * DAY).toISOString() });

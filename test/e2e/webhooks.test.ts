@@ -102,7 +102,16 @@ describe('endpoint management', () => {
   });
 
   it('accepts every catalog type of both specs and the reserved identity types', async () => {
-    const events = ['customer.subscription.trial_will_end', 'credit.auto_refill.failed', 'member.joined', 'funnel.lead', 'usage.period_closed', 'subscription.saved', 'identity.verification_session.verified', 'identity.verification_session.requires_input'];
+    const events = [
+      'customer.subscription.trial_will_end',
+      'credit.auto_refill.failed',
+      'member.joined',
+      'funnel.lead',
+      'usage.period_closed',
+      'subscription.saved',
+      'identity.verification_session.verified',
+      'identity.verification_session.requires_input',
+    ];
     const created = await owner.live.post('/webhooks', { url: 'https://hooks.example.com/x', events });
     expect(created.status, created.text).toBe(201);
     expect(created.body.events).toEqual(events);
@@ -134,7 +143,17 @@ describe('deliveries', () => {
       return page.body.deliveries?.length ? page.body.deliveries : undefined;
     });
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ webhookId: endpoint.id, eventId: sent.body.eventId, eventType: 'product.created', attempt: 1, status: 'success', statusCode: 200, error: null, test: true, requestBody: got!.body });
+    expect(log[0]).toMatchObject({
+      webhookId: endpoint.id,
+      eventId: sent.body.eventId,
+      eventType: 'product.created',
+      attempt: 1,
+      status: 'success',
+      statusCode: 200,
+      error: null,
+      test: true,
+      requestBody: got!.body,
+    });
     expect(log[0].requestHeaders['X-Service-Signature-V2']).toBe(got!.headers['x-service-signature-v2']);
     expect(log[0].responseBodyExcerpt).toBe('{"received":true}');
     expect(Date.parse(log[0].expiresAt) - Date.parse(log[0].createdAt)).toBe(30 * 24 * 3600 * 1000);
@@ -146,11 +165,20 @@ describe('deliveries', () => {
     await pay(runtime, (await openCheckout(owner, product._id)).id, { email: 'shape@example.com', firstName: 'Ann', lastName: 'Lee', country: 'US' });
     await pay(runtime, (await openCheckout(owner, offer._id)).id, { email: 'shape@example.com', firstName: 'Ann', lastName: 'Lee', country: 'US' });
     const real = await events(runtime, owner);
-    const types = ['order.completed', 'customer.created', 'product.created', 'invoice.payment_succeeded', 'customer.subscription.created', 'payment_intent.succeeded'];
+    const types = [
+      'order.completed',
+      'customer.created',
+      'product.created',
+      'invoice.payment_succeeded',
+      'customer.subscription.created',
+      'payment_intent.succeeded',
+    ];
     const endpoint = await createEndpoint(owner.test, '/samples', types);
     // Every key path of a payload, so a sample missing a nested field fails too.
     const paths = (value: unknown, prefix = ''): string[] =>
-      value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value).flatMap(([k, v]) => [`${prefix}${k}`, ...paths(v, `${prefix}${k}.`)]) : [];
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.entries(value).flatMap(([k, v]) => [`${prefix}${k}`, ...paths(v, `${prefix}${k}.`)])
+        : [];
     for (const type of types) {
       const sent = await owner.test.post(`/webhooks/${endpoint.id}/test`, { type });
       expect(sent.status, sent.text).toBe(202);
@@ -186,7 +214,15 @@ describe('deliveries', () => {
     const toLive = receiver.received('/mode-live');
     expect(toTest.map((r) => JSON.parse(r.body).id)).toEqual([testEvent.id]);
     expect(toLive.map((r) => JSON.parse(r.body).id)).toEqual([liveEvent.id]);
-    expect(JSON.parse(toTest[0]!.body)).toEqual({ id: testEvent.id, type: 'product.created', created: testEvent.created, _id: 'p1', name: 'Test product', price: 10, webhookId: testEndpoint.id });
+    expect(JSON.parse(toTest[0]!.body)).toEqual({
+      id: testEvent.id,
+      type: 'product.created',
+      created: testEvent.created,
+      _id: 'p1',
+      name: 'Test product',
+      price: 10,
+      webhookId: testEndpoint.id,
+    });
     expect(JSON.parse(toTest[0]!.body).test).toBeUndefined();
     expect(independentlyVerified(toTest[0]!, testEndpoint.secret)).toBe(true);
     expect(independentlyVerified(toLive[0]!, liveEndpoint.secret)).toBe(true);

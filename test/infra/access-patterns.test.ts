@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, TABLE_FILE, bypasses, declaredEntities, declaredRepositories, renderAccessPatterns, sourceFiles, undeclaredUses } from '../../scripts/access-patterns';
+import {
+  ROOT,
+  TABLE_FILE,
+  bypasses,
+  declaredEntities,
+  declaredRepositories,
+  renderAccessPatterns,
+  sourceFiles,
+  undeclaredUses,
+} from '../../scripts/access-patterns';
 import { UndeclaredAccessPattern } from '../../shared/store/entity';
 import type { Store } from '../../shared/store/store';
 import { discountEntity } from '../../shared/storefront/discounts/entities';
@@ -16,7 +25,9 @@ describe('entity declarations and the access-pattern table', () => {
   it('declares the storefront, catalog, webhooks, platform and local scheduler entities, each with a version and owner', async () => {
     const entities = await declaredEntities();
     const owners = new Set(entities.map(({ entity }) => entity.declaration.owner.split('/')[0]!.split(' ')[0]));
-    expect([...owners]).toEqual(expect.arrayContaining(['adapters', 'catalog', 'checkout', 'credits', 'platform', 'processor', 'sales', 'storefront', 'subscriptions', 'webhooks']));
+    expect([...owners]).toEqual(
+      expect.arrayContaining(['adapters', 'catalog', 'checkout', 'credits', 'platform', 'processor', 'sales', 'storefront', 'subscriptions', 'webhooks']),
+    );
     for (const { entity } of entities) expect(entity.declaration.version).toBeGreaterThanOrEqual(1);
     expect(new Set(entities.map(({ entity }) => entity.declaration.entity)).size).toBe(entities.length);
   });
@@ -27,7 +38,13 @@ describe('entity declarations and the access-pattern table', () => {
     expect(files).toContain('shared/webhooks/repository.ts');
     for (const moneyPath of ['checkout', 'sales', 'subscriptions', 'credits']) expect(files).toContain(`shared/${moneyPath}/repository.ts`);
     expect(files).toEqual(
-      expect.arrayContaining(['shared/processor/marker.ts', 'shared/processor/settings.ts', 'shared/adapters/processor-sandbox/repository.ts', 'shared/adapters/processor-sandbox/sandbox.ts', 'shared/adapters/processor-sandbox/delivery.ts']),
+      expect.arrayContaining([
+        'shared/processor/marker.ts',
+        'shared/processor/settings.ts',
+        'shared/adapters/processor-sandbox/repository.ts',
+        'shared/adapters/processor-sandbox/sandbox.ts',
+        'shared/adapters/processor-sandbox/delivery.ts',
+      ]),
     );
     expect(files.flatMap((file) => bypasses(file, read(file)))).toEqual([]);
   });
@@ -47,7 +64,10 @@ describe('entity declarations and the access-pattern table', () => {
       "export const z = (store, scope, id) => discountEntity.query(store, 'byId', [scope, id]);",
     ].join('\n');
     expect(bypasses('bad.ts', bad)).toEqual(['bad.ts:1 store.get(', 'bad.ts:1 keys.entity(']);
-    expect(undeclaredUses('bad.ts', bad, entities)).toEqual(['bad.ts:2 discountEntity declares no query pattern "everything"', 'bad.ts:3 discountEntity declares no query pattern "byId"']);
+    expect(undeclaredUses('bad.ts', bad, entities)).toEqual([
+      'bad.ts:2 discountEntity declares no query pattern "everything"',
+      'bad.ts:3 discountEntity declares no query pattern "byId"',
+    ]);
   });
 
   it('refuses an undeclared pattern at compile time and at run time', async () => {

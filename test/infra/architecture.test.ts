@@ -62,7 +62,7 @@ describe('import graph', () => {
     expect(layerViolations(graph).filter((v) => v.why.startsWith('layer'))).toEqual([]);
   });
 
-  it('no capability reads another capability\'s repository', () => {
+  it("no capability reads another capability's repository", () => {
     expect(layerViolations(graph).filter((v) => v.why.includes('repository') && !KNOWN_REPOSITORY_READS.has(`${v.from} -> ${v.to}`))).toEqual([]);
   });
 
@@ -86,7 +86,12 @@ describe('a capability added to the list', () => {
     // The MCP function sends tool calls to the API: it reads keys and touches nothing else.
     expect(app.groups.find((g) => g.name === 'mcp')!.needs).toEqual(['table']);
     const docs = app.groups.find((g) => g.name === 'docs')!.operations.find((o) => o.path === '/docs.json')!;
-    const answer = (await docs.handler({ request: { baseUrl: 'https://api.example.com' } } as never, { params: {}, query: {}, body: undefined, files: {} })) as { body: string };
+    const answer = (await docs.handler({ request: { baseUrl: 'https://api.example.com' } } as never, {
+      params: {},
+      query: {},
+      body: undefined,
+      files: {},
+    })) as { body: string };
     expect(Object.keys(JSON.parse(answer.body).paths)).toContain('/examples/{id}');
   });
 
@@ -105,14 +110,26 @@ describe('a capability added to the list', () => {
   });
 
   it('gets its CDK resources: function and routes, bus rule, queue with worker, schedule', () => {
-    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env: { account: '123456789012', region: 'eu-west-1' }, capabilities: app });
+    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), {
+      stage: 'prod',
+      settings: TEST_DEPLOY_SETTINGS,
+      env: { account: '123456789012', region: 'eu-west-1' },
+      capabilities: app,
+    });
     // A capability lib/layout.ts does not name lands in the open API stack; its consumer in the consumers stack.
     const api = Template.fromStack(stacks.apiPlatform).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
     const workers = mergedTemplate(stacks.workers, stacks.consumers).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
     const fn = Object.entries(api).find(([id, r]) => id.startsWith('Fnexample') && r.Type === 'AWS::Lambda::Function')!;
     expect(fn[1].Properties.Environment.Variables.APP_FUNCTION).toBe('example');
     expect(Object.values(api).some((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'GET /examples/{id}')).toBe(true);
-    expect(Object.values(workers).some((r) => r.Type === 'AWS::Events::Rule' && JSON.stringify(r.Properties.EventPattern).includes('order.completed') && JSON.stringify(r.Properties.Targets).includes('creator-commerce-prod-example-on-sale'))).toBe(true);
+    expect(
+      Object.values(workers).some(
+        (r) =>
+          r.Type === 'AWS::Events::Rule' &&
+          JSON.stringify(r.Properties.EventPattern).includes('order.completed') &&
+          JSON.stringify(r.Properties.Targets).includes('creator-commerce-prod-example-on-sale'),
+      ),
+    ).toBe(true);
     expect(Object.keys(workers).some((id) => id.startsWith('QueueWorkerexamplework') && workers[id]!.Type === 'AWS::Lambda::Function')).toBe(true);
     // One worker per declared queue (the example's included), plus the old jobs queue's router and the stream.
     expect(Object.values(workers).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(app.queues.length + 2);
@@ -130,7 +147,7 @@ describe('a capability added to the list', () => {
     expect(JSON.stringify(workers)).toContain('QUEUE_URL_EXAMPLE_WORK');
   });
 
-  it('serves a provider adapter\'s operations from the API function it names (apiFunction)', () => {
+  it("serves a provider adapter's operations from the API function it names (apiFunction)", () => {
     const provider = defineCapability({
       name: 'example-provider',
       apiFunction: 'example',
@@ -153,7 +170,11 @@ describe('a capability added to the list', () => {
     expect(group.needs).toEqual(['table', 'email', 'blob']);
     expect(joined.groups.some((g) => g.name === 'example-provider')).toBe(false);
     // The shipped sandbox processor's hosted page and the Stripe webhook ride on the processor's function.
-    expect(assembleApp(CAPABILITIES).groups.find((g) => g.name === 'processor')!.operations.map((o) => o.operationId)).toEqual([
+    expect(
+      assembleApp(CAPABILITIES)
+        .groups.find((g) => g.name === 'processor')!
+        .operations.map((o) => o.operationId),
+    ).toEqual([
       'getSandboxCheckoutPage',
       'paySandboxCheckout',
       'getSandboxThankYouPage',
@@ -167,18 +188,28 @@ describe('a capability added to the list', () => {
   it('refuses a second capability that claims a route, tool, consumer, job type or queue already taken', () => {
     expect(() => assembleApp([...CAPABILITIES, example, { ...example, name: 'copy' }])).toThrow(/route GET \/examples\/\{id\}/);
     expect(() => assembleApp([...CAPABILITIES, example, { name: 'q', queues: [{ name: 'jobs', handle: async () => undefined }] }])).toThrow(/queue jobs/);
-    expect(() => assembleApp([...CAPABILITIES, { name: 's', schedules: [{ name: 'x', every: { minutes: 5 }, job: { type: 'nobody', payload: {} } }] }])).toThrow(/no capability handles/);
+    expect(() =>
+      assembleApp([...CAPABILITIES, { name: 's', schedules: [{ name: 'x', every: { minutes: 5 }, job: { type: 'nobody', payload: {} } }] }]),
+    ).toThrow(/no capability handles/);
   });
 });
 
 describe('the shipped app', () => {
-  it('keeps every stack under CloudFormation\'s 500-resource limit', () => {
-    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env: { account: '123456789012', region: 'eu-west-1' } });
+  it("keeps every stack under CloudFormation's 500-resource limit", () => {
+    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), {
+      stage: 'prod',
+      settings: TEST_DEPLOY_SETTINGS,
+      env: { account: '123456789012', region: 'eu-west-1' },
+    });
     for (const [name, stack] of Object.entries(stacks)) expect(Object.keys(Template.fromStack(stack).toJSON().Resources).length, name).toBeLessThan(500);
   });
 
   it('synthesises the same CDK resources as before the manifests (logical ids and types)', () => {
-    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env: { account: '123456789012', region: 'eu-west-1' } });
+    const stacks = buildStacks(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } }), {
+      stage: 'prod',
+      settings: TEST_DEPLOY_SETTINGS,
+      env: { account: '123456789012', region: 'eu-west-1' },
+    });
     for (const [name, stack] of Object.entries(stacks)) {
       const resources = Template.fromStack(stack).toJSON().Resources as Record<string, { Type: string }>;
       const types = Object.fromEntries(Object.entries(resources).map(([id, r]) => [id, r.Type]));

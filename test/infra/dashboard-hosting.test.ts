@@ -34,10 +34,16 @@ describe('dashboard hosting', () => {
       BucketEncryption: { ServerSideEncryptionConfiguration: [Match.objectLike({ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } })] },
     });
     built.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
-    built.hasResourceProperties('AWS::CloudFront::OriginAccessControl', { OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' }) });
+    built.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' }),
+    });
     const policies = Object.values(built.findResources('AWS::S3::BucketPolicy')) as Resource[];
     const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
-    expect(statements.some((s) => s.Principal?.Service === 'cloudfront.amazonaws.com' && s.Action === 's3:GetObject' && s.Condition?.StringEquals?.['AWS:SourceArn'])).toBe(true);
+    expect(
+      statements.some(
+        (s) => s.Principal?.Service === 'cloudfront.amazonaws.com' && s.Action === 's3:GetObject' && s.Condition?.StringEquals?.['AWS:SourceArn'],
+      ),
+    ).toBe(true);
     expect(statements.some((s) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false')).toBe(true);
   });
 

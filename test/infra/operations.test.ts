@@ -20,7 +20,12 @@ let api: Template;
 let data: Template;
 
 beforeAll(() => {
-  const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env, alarmEmail: 'ops@example.com' });
+  const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), {
+    stage: 'prod',
+    settings: TEST_DEPLOY_SETTINGS,
+    env,
+    alarmEmail: 'ops@example.com',
+  });
   workers = mergedTemplate(stacks.workers, stacks.consumers);
   api = mergedTemplate(stacks.api, stacks.apiCommerce, stacks.apiGrowth, stacks.apiPlatform, stacks.monitoring);
   data = Template.fromStack(stacks.data);
@@ -42,11 +47,15 @@ describe('alarm topic', () => {
   it('is one encrypted, TLS-only SNS topic with the alarmEmail context value subscribed', () => {
     workers.resourceCountIs('AWS::SNS::Topic', 1);
     workers.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
-    workers.hasResourceProperties('AWS::SNS::TopicPolicy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) } });
+    workers.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
     workers.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
     // CloudWatch may use the topic's key, and nobody else is added.
     workers.hasResourceProperties('AWS::KMS::Key', {
-      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] })]) },
+      KeyPolicy: {
+        Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] })]),
+      },
     });
   });
 
@@ -76,9 +85,7 @@ describe('alarm topic', () => {
 describe('alarms', () => {
   it('watch every dead-letter queue: capability queues, jobs, the stream failure queue and each consumer rule DLQ', () => {
     const queues = entries(workers, 'AWS::SQS::Queue');
-    const dlqIds = queues
-      .filter(([id]) => /Dlq|StreamDispatchFailures/.test(id))
-      .map(([id]) => id);
+    const dlqIds = queues.filter(([id]) => /Dlq|StreamDispatchFailures/.test(id)).map(([id]) => id);
     // one per capability queue, the jobs queue, the stream and each bus consumer
     expect(dlqIds).toHaveLength(APP.queues.length + 1 + 1 + APP.consumers.length + APP.externalConsumers.length);
     for (const id of dlqIds) {
@@ -87,7 +94,10 @@ describe('alarms', () => {
       expect(watching[0]![1].Properties).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
     }
     for (const consumer of [...APP.consumers, ...APP.externalConsumers]) {
-      expect(dlqIds.some((id) => id.startsWith(`Consumer${consumer.name.replace(/[^A-Za-z0-9]/g, '')}Dlq`)), consumer.name).toBe(true);
+      expect(
+        dlqIds.some((id) => id.startsWith(`Consumer${consumer.name.replace(/[^A-Za-z0-9]/g, '')}Dlq`)),
+        consumer.name,
+      ).toBe(true);
     }
   });
 
@@ -95,11 +105,16 @@ describe('alarms', () => {
     for (const template of [api, workers]) {
       // CDK's own custom-resource handlers run at deploy time only (bucket clean-up, dashboard upload):
       // a deployment reports their failures itself.
-      const functions = entries(template, 'AWS::Lambda::Function').filter(([id]) => !id.startsWith('CustomS3AutoDelete') && !id.startsWith('CustomCDKBucketDeployment'));
+      const functions = entries(template, 'AWS::Lambda::Function').filter(
+        ([id]) => !id.startsWith('CustomS3AutoDelete') && !id.startsWith('CustomCDKBucketDeployment'),
+      );
       expect(functions.length).toBeGreaterThan(3);
       for (const [id] of functions) {
         for (const metric of ['Errors', 'Throttles']) {
-          const found = alarms(template).filter(([, a]) => a.Properties.MetricName === metric && a.Properties.Namespace === 'AWS/Lambda' && JSON.stringify(a.Properties.Dimensions).includes(`"${id}"`));
+          const found = alarms(template).filter(
+            ([, a]) =>
+              a.Properties.MetricName === metric && a.Properties.Namespace === 'AWS/Lambda' && JSON.stringify(a.Properties.Dimensions).includes(`"${id}"`),
+          );
           expect(found, `${metric} of ${id}`).toHaveLength(1);
         }
       }
@@ -132,7 +147,17 @@ describe('dashboard', () => {
   it('graphs the API, every function, queues and dead letters, the table and the webhook success rate', () => {
     const [[, dashboard]] = entries(api, 'AWS::CloudWatch::Dashboard') as [[string, Resource]];
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
-    for (const title of ['API requests and errors', 'API latency', 'Webhook delivery success rate', 'Workers: invocations', 'Queues: messages waiting', 'Dead letters', 'Table: consumed capacity', 'Table: throttled requests', 'stream iterator age']) {
+    for (const title of [
+      'API requests and errors',
+      'API latency',
+      'Webhook delivery success rate',
+      'Workers: invocations',
+      'Queues: messages waiting',
+      'Dead letters',
+      'Table: consumed capacity',
+      'Table: throttled requests',
+      'stream iterator age',
+    ]) {
       expect(body, title).toContain(title);
     }
     for (const group of APP.groups) expect(body, group.name).toContain(`errors ${group.name}`);
@@ -140,10 +165,16 @@ describe('dashboard', () => {
     expect(body).toContain('WebhookAttemptSucceeded');
   });
 
-  it('counts webhook attempts by outcome from the delivery worker\'s log lines', () => {
+  it("counts webhook attempts by outcome from the delivery worker's log lines", () => {
     workers.resourceCountIs('AWS::Logs::MetricFilter', 2);
-    workers.hasResourceProperties('AWS::Logs::MetricFilter', { FilterPattern: Match.stringLikeRegexp('webhook attempt.*success'), MetricTransformations: [Match.objectLike({ MetricName: 'WebhookAttemptSucceeded' })] });
-    workers.hasResourceProperties('AWS::Logs::MetricFilter', { FilterPattern: Match.stringLikeRegexp('webhook attempt.*failed'), MetricTransformations: [Match.objectLike({ MetricName: 'WebhookAttemptFailed' })] });
+    workers.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: Match.stringLikeRegexp('webhook attempt.*success'),
+      MetricTransformations: [Match.objectLike({ MetricName: 'WebhookAttemptSucceeded' })],
+    });
+    workers.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: Match.stringLikeRegexp('webhook attempt.*failed'),
+      MetricTransformations: [Match.objectLike({ MetricName: 'WebhookAttemptFailed' })],
+    });
   });
 });
 
@@ -154,7 +185,8 @@ describe('outputs', () => {
     workers.hasOutput('AlarmTopicArn', {});
     workers.hasOutput('EventBusName', {});
     const dlqs = JSON.stringify(workers.findOutputs('DeadLetterQueues'));
-    for (const name of ['webhooks', 'jobs', 'stream', ...[...APP.consumers, ...APP.externalConsumers].map((c) => `consumer:${c.name}`)]) expect(dlqs, name).toContain(`\\"${name}\\"`);
+    for (const name of ['webhooks', 'jobs', 'stream', ...[...APP.consumers, ...APP.externalConsumers].map((c) => `consumer:${c.name}`)])
+      expect(dlqs, name).toContain(`\\"${name}\\"`);
     api.hasOutput('ApiUrl', {});
   });
 });
@@ -172,7 +204,10 @@ describe('offline synth', () => {
     const cleanEnv = { PATH: process.env.PATH!, HOME: home, AWS_CONFIG_FILE: join(home, 'none'), AWS_SHARED_CREDENTIALS_FILE: join(home, 'none'), CI: '1' };
     const cdk = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'cdk');
     const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(cdk, ['synth', '--quiet', '--no-notices', '-c', `senderEmail=${TEST_DEPLOY_SETTINGS.senderEmail}`, '-o', join(out, 'cdk.out')], { cwd: join(import.meta.dirname, '..', '..'), env: cleanEnv });
+      const child = spawn(cdk, ['synth', '--quiet', '--no-notices', '-c', `senderEmail=${TEST_DEPLOY_SETTINGS.senderEmail}`, '-o', join(out, 'cdk.out')], {
+        cwd: join(import.meta.dirname, '..', '..'),
+        env: cleanEnv,
+      });
       let output = '';
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));
@@ -182,7 +217,9 @@ describe('offline synth', () => {
     expect(result.code, result.output.slice(-3000)).toBe(0);
     const templates = readdirSync(join(out, 'cdk.out')).filter((f) => f.endsWith('.template.json'));
     expect(templates.sort()).toEqual(
-      ['Api', 'ApiCommerce', 'ApiGrowth', 'ApiPlatform', 'Consumers', 'Data', 'Jobs', 'Monitoring', 'Workers'].map((name) => `CreatorCommerce-prod-${name}.template.json`),
+      ['Api', 'ApiCommerce', 'ApiGrowth', 'ApiPlatform', 'Consumers', 'Data', 'Jobs', 'Monitoring', 'Workers'].map(
+        (name) => `CreatorCommerce-prod-${name}.template.json`,
+      ),
     );
     // Offline means the account and region stay tokens, never a guess.
     const workersTemplate = readFileSync(join(out, 'cdk.out', 'CreatorCommerce-prod-Workers.template.json'), 'utf8');
@@ -194,7 +231,9 @@ describe('offline synth', () => {
     const apiTemplate = {
       Resources: Object.assign(
         {},
-        ...['ApiCommerce', 'ApiGrowth', 'ApiPlatform'].map((name) => (JSON.parse(readFileSync(join(out, 'cdk.out', `CreatorCommerce-prod-${name}.template.json`), 'utf8')) as { Resources: object }).Resources),
+        ...['ApiCommerce', 'ApiGrowth', 'ApiPlatform'].map(
+          (name) => (JSON.parse(readFileSync(join(out, 'cdk.out', `CreatorCommerce-prod-${name}.template.json`), 'utf8')) as { Resources: object }).Resources,
+        ),
       ) as Record<string, { Type: string; Properties: { Code?: { S3Key?: string } } }>,
     };
     const assetOf = (group: string) => {

@@ -29,7 +29,12 @@ let functions: DeployedFunction[];
 beforeAll(() => {
   const stacks = buildStacks(newApp(), { stage: 'prod', env, settings: TEST_DEPLOY_SETTINGS });
   // The API's functions live in the route stacks and the consumers' in their own (lib/layout.ts).
-  templates = { api: mergedTemplate(stacks.api, stacks.apiCommerce, stacks.apiGrowth, stacks.apiPlatform), workers: mergedTemplate(stacks.workers, stacks.consumers), jobs: Template.fromStack(stacks.jobs), data: Template.fromStack(stacks.data) };
+  templates = {
+    api: mergedTemplate(stacks.api, stacks.apiCommerce, stacks.apiGrowth, stacks.apiPlatform),
+    workers: mergedTemplate(stacks.workers, stacks.consumers),
+    jobs: Template.fromStack(stacks.jobs),
+    data: Template.fromStack(stacks.data),
+  };
   functions = [];
   for (const [stack, template] of Object.entries(templates)) {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
@@ -37,7 +42,9 @@ beforeAll(() => {
       // CDK's own handlers (the dashboard deployment) are not the service's functions.
       if (fn.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME !== 'creator-commerce') continue;
       const role = fn.Properties.Role['Fn::GetAtt'][0] as string;
-      const statements = policies.filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === role)).flatMap((p) => p.Properties.PolicyDocument.Statement);
+      const statements = policies
+        .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === role))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement);
       functions.push({ stack, id, variables: fn.Properties.Environment.Variables ?? {}, statements });
     }
   }
@@ -54,7 +61,9 @@ const readsSecret = (fn: DeployedFunction, setting: Setting) =>
   fn.statements.some((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretIdOf(setting)));
 const sendsMail = (fn: DeployedFunction) => fn.statements.some((s) => [s.Action].flat().includes('ses:SendEmail'));
 const functionOf = (stack: string, prefix: string, appFunction?: string) => {
-  const found = functions.filter((f) => f.stack === stack && f.id.startsWith(prefix) && (appFunction === undefined || f.variables.APP_FUNCTION === appFunction));
+  const found = functions.filter(
+    (f) => f.stack === stack && f.id.startsWith(prefix) && (appFunction === undefined || f.variables.APP_FUNCTION === appFunction),
+  );
   expect(found, `${stack} ${prefix} ${appFunction ?? ''}`).toHaveLength(1);
   return found[0]!;
 };
@@ -63,7 +72,11 @@ const apiFunction = (group: string) => functionOf('api', `Fn${group.replace(/[^A
 /** The settings a function has, read from its environment and its grants alone. */
 function settingsIn(fn: DeployedFunction): string[] {
   return allSettings(APP)
-    .filter((setting) => (setting.kind === 'secret' ? fn.variables[secretArnVariable(setting)] !== undefined && readsSecret(fn, setting) : fn.variables[setting.variable] !== undefined))
+    .filter((setting) =>
+      setting.kind === 'secret'
+        ? fn.variables[secretArnVariable(setting)] !== undefined && readsSecret(fn, setting)
+        : fn.variables[setting.variable] !== undefined,
+    )
     .map((s) => s.name);
 }
 
@@ -92,7 +105,8 @@ describe('settings of every function (capability manifests -> template)', () => 
       if (Object.keys(capability.jobs ?? {}).length) add(functionOf('jobs', 'JobsWorker', capability.apiFunction ?? capability.name), capability.jobSettings);
       for (const consumer of capability.consumers ?? []) add(functionOf('workers', 'Consumer', consumer.name), consumer.settings);
       for (const consumer of capability.externalConsumers ?? []) add(functionOf('workers', 'Consumer', consumer.name), consumer.settings);
-      for (const queue of capability.queues ?? []) add(functions.find((f) => f.stack === 'workers' && f.variables.APP_FUNCTION === queue.name && !f.id.startsWith('Consumer'))!, queue.settings);
+      for (const queue of capability.queues ?? [])
+        add(functions.find((f) => f.stack === 'workers' && f.variables.APP_FUNCTION === queue.name && !f.id.startsWith('Consumer'))!, queue.settings);
     }
     // What the kernel in a function reads: a key-authenticated route verifies session tokens, and
     // a function allowed to send mail sends the platform's from the platform sender.
@@ -102,7 +116,7 @@ describe('settings of every function (capability manifests -> template)', () => 
     for (const fn of functions) expect(settingsIn(fn).sort(), `${fn.stack}/${fn.id}`).toEqual([...expected.get(fn)!].sort());
   });
 
-  it('names the processor\'s function and the sandbox jobs as the only readers of the sandbox secret, and the dashboard and team functions as readers of the session secret', () => {
+  it("names the processor's function and the sandbox jobs as the only readers of the sandbox secret, and the dashboard and team functions as readers of the session secret", () => {
     const sandboxReaders = functions.filter((fn) => readsSecret(fn, SANDBOX_SIGNING_SECRET)).map((fn) => fn.variables.APP_FUNCTION);
     expect(sandboxReaders.sort()).toEqual(['processor', 'processor']);
     expect(settingsIn(apiFunction('processor'))).toContain(SANDBOX_SIGNING_SECRET.name);

@@ -47,7 +47,13 @@ describe('data stack', () => {
       TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
       BillingMode: 'PAY_PER_REQUEST',
       GlobalSecondaryIndexes: TABLE.indexes.map((index) =>
-        Match.objectLike({ IndexName: index.name, KeySchema: [{ AttributeName: index.partitionKey, KeyType: 'HASH' }, { AttributeName: index.sortKey, KeyType: 'RANGE' }] }),
+        Match.objectLike({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+        }),
       ),
       Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true }, DeletionProtectionEnabled: true })],
     });
@@ -56,7 +62,9 @@ describe('data stack', () => {
   it('keeps uploads private and encrypted with the rotating service key', () => {
     data.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
     data.hasResourceProperties('AWS::S3::Bucket', {
-      BucketEncryption: { ServerSideEncryptionConfiguration: [Match.objectLike({ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: Match.anyValue() } })] },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [Match.objectLike({ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: Match.anyValue() } })],
+      },
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
     });
   });
@@ -64,7 +72,9 @@ describe('data stack', () => {
 
 describe('functions', () => {
   it('start without NODE_OPTIONS: no --enable-source-maps, which parses the source map on every cold start', () => {
-    const functions = [workers, api, jobs].flatMap((template) => resources(template, 'AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME === 'creator-commerce');
+    const functions = [workers, api, jobs]
+      .flatMap((template) => resources(template, 'AWS::Lambda::Function'))
+      .filter((f) => f.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME === 'creator-commerce');
     expect(functions.length).toBeGreaterThan(60);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Handler: 'index.handler' });
@@ -89,8 +99,16 @@ describe('room in every stack', () => {
 
 describe('api stack', () => {
   it('has exactly one route per registered operation, one OPTIONS route per path declared for other origins, and nothing else', () => {
-    const routeKeys = resources(api, 'AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey as string).sort();
-    const corsPaths = [...new Set(allOperations().filter(({ operation }) => operation.cors).map(({ operation }) => operation.path))];
+    const routeKeys = resources(api, 'AWS::ApiGatewayV2::Route')
+      .map((r) => r.Properties.RouteKey as string)
+      .sort();
+    const corsPaths = [
+      ...new Set(
+        allOperations()
+          .filter(({ operation }) => operation.cors)
+          .map(({ operation }) => operation.path),
+      ),
+    ];
     expect(corsPaths).toEqual(expect.arrayContaining(['/forms/public/{id}', '/forms/public/{id}/subscribe', '/reviews/submit/{token}', '/survey/{token}']));
     const expected = [...allOperations().map(({ operation }) => `${operation.method} ${operation.path}`), ...corsPaths.map((path) => `OPTIONS ${path}`)].sort();
     expect(routeKeys).toEqual(expected);
@@ -99,8 +117,14 @@ describe('api stack', () => {
   it('declares CORS per route, never API-wide, and never on a key-authenticated path', () => {
     const httpApi = resources(api, 'AWS::ApiGatewayV2::Api')[0]!;
     expect(httpApi.Properties.CorsConfiguration).toBeUndefined();
-    const keyPaths = new Set(allOperations().filter(({ operation }) => operation.auth === 'key').map(({ operation }) => operation.path));
-    const preflights = resources(api, 'AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey as string).filter((k) => k.startsWith('OPTIONS '));
+    const keyPaths = new Set(
+      allOperations()
+        .filter(({ operation }) => operation.auth === 'key')
+        .map(({ operation }) => operation.path),
+    );
+    const preflights = resources(api, 'AWS::ApiGatewayV2::Route')
+      .map((r) => r.Properties.RouteKey as string)
+      .filter((k) => k.startsWith('OPTIONS '));
     expect(preflights.length).toBeGreaterThan(3);
     for (const key of preflights) expect(keyPaths.has(key.slice('OPTIONS '.length)), key).toBe(false);
   });
@@ -109,9 +133,13 @@ describe('api stack', () => {
     const integrations = api.findResources('AWS::ApiGatewayV2::Integration');
     const functions = api.findResources('AWS::Lambda::Function');
     for (const route of resources(api, 'AWS::ApiGatewayV2::Route')) {
-      const integrationId = (route.Properties.Target['Fn::Join'][1][1].Ref as string);
+      const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
       const uri = integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
-      const entry = allOperations().find(({ operation }) => `${operation.method} ${operation.path}` === route.Properties.RouteKey || (operation.cors && `OPTIONS ${operation.path}` === route.Properties.RouteKey))!;
+      const entry = allOperations().find(
+        ({ operation }) =>
+          `${operation.method} ${operation.path}` === route.Properties.RouteKey ||
+          (operation.cors && `OPTIONS ${operation.path}` === route.Properties.RouteKey),
+      )!;
       expect(uri).toMatch(new RegExp(`^Fn${entry.group}`));
       expect(functions[uri]).toBeDefined();
     }
@@ -128,16 +156,25 @@ describe('api stack', () => {
     for (const template of [api, workers]) {
       // CDK's own deployment handler (the dashboard's BucketDeployment, a Python function CDK
       // provides, logical id `CustomCDKBucketDeployment...`) is not one of the service's functions.
-      const own = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !id.startsWith('CustomCDKBucketDeployment')).map(([, fn]) => fn as Resource);
+      const own = Object.entries(template.findResources('AWS::Lambda::Function'))
+        .filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'))
+        .map(([, fn]) => fn as Resource);
       expect(own.length).toBeGreaterThan(5);
       for (const fn of own) {
-        expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogFormat: 'JSON' } });
+        expect(fn.Properties).toMatchObject({
+          Runtime: 'nodejs22.x',
+          Architectures: ['arm64'],
+          TracingConfig: { Mode: 'Active' },
+          LoggingConfig: { LogFormat: 'JSON' },
+        });
       }
     }
   });
 
   it('logs access to the API stage', () => {
-    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', { AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') } });
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+    });
   });
 });
 
@@ -255,7 +292,9 @@ describe('workers stack', () => {
       expect(other.Properties.EventPattern.source).not.toContain('aws.ses');
     }
     // The external consumer's function runs the external entry (the SES detail, not a domain event).
-    const fn = Object.entries(workers.findResources('AWS::Lambda::Function')).find(([fnId]) => /^Consumeremailsesfeedback[0-9A-F]{8}$/.test(fnId))![1] as Resource;
+    const fn = Object.entries(workers.findResources('AWS::Lambda::Function')).find(([fnId]) =>
+      /^Consumeremailsesfeedback[0-9A-F]{8}$/.test(fnId),
+    )![1] as Resource;
     expect(fn.Properties.Environment.Variables.APP_FUNCTION).toBe('email-ses-feedback');
   });
 
@@ -271,7 +310,9 @@ describe('workers stack', () => {
     for (const template of [api, workers]) {
       // CDK's own deployment handler (the dashboard's BucketDeployment, a Python function CDK
       // provides, logical id `CustomCDKBucketDeployment...`) is not one of the service's functions.
-      const own = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !id.startsWith('CustomCDKBucketDeployment')).map(([, fn]) => fn as Resource);
+      const own = Object.entries(template.findResources('AWS::Lambda::Function'))
+        .filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'))
+        .map(([, fn]) => fn as Resource);
       expect(own.length).toBeGreaterThan(5);
       for (const fn of own) {
         if (!fn.Properties.Environment?.Variables?.TABLE_NAME) continue;
@@ -300,7 +341,12 @@ describe('jobs stack', () => {
     const groups = APP.jobGroups.map((g) => g.name);
     expect(groups.length).toBeGreaterThan(5);
     const queues = resources(jobs, 'AWS::SQS::Queue');
-    expect(queues.filter((q) => q.Properties.QueueName).map((q) => q.Properties.QueueName).sort()).toEqual(groups.map((g) => `creator-commerce-prod-jobs-${g}`).sort());
+    expect(
+      queues
+        .filter((q) => q.Properties.QueueName)
+        .map((q) => q.Properties.QueueName)
+        .sort(),
+    ).toEqual(groups.map((g) => `creator-commerce-prod-jobs-${g}`).sort());
     expect(queues).toHaveLength(groups.length * 2);
     const functions = resources(jobs, 'AWS::Lambda::Function');
     expect(functions.map((fn) => fn.Properties.Environment.Variables.APP_FUNCTION).sort()).toEqual([...groups].sort());
@@ -309,8 +355,16 @@ describe('jobs stack', () => {
     for (const mapping of mappings) expect(mapping.Properties).toMatchObject({ BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] });
     const alarms = Object.keys(jobs.findResources('AWS::CloudWatch::Alarm'));
     for (const group of groups) {
-      for (const id of [`JobsQueue${group.replace(/\W/g, '')}DlqAlarm`, `JobsQueue${group.replace(/\W/g, '')}AgeAlarm`, `JobsWorker${group.replace(/\W/g, '')}ErrorsAlarm`, `JobsWorker${group.replace(/\W/g, '')}ThrottlesAlarm`]) {
-        expect(alarms.some((a) => a.startsWith(id)), id).toBe(true);
+      for (const id of [
+        `JobsQueue${group.replace(/\W/g, '')}DlqAlarm`,
+        `JobsQueue${group.replace(/\W/g, '')}AgeAlarm`,
+        `JobsWorker${group.replace(/\W/g, '')}ErrorsAlarm`,
+        `JobsWorker${group.replace(/\W/g, '')}ThrottlesAlarm`,
+      ]) {
+        expect(
+          alarms.some((a) => a.startsWith(id)),
+          id,
+        ).toBe(true);
       }
     }
   });
@@ -340,16 +394,25 @@ describe('jobs stack', () => {
 
 describe('Google client for spreadsheet sync', () => {
   it('passes the client id from context and the secret only encrypted, to every function (none without context)', () => {
-    const stacks = buildStacks(newApp(), { stage: 'prod', settings: TEST_DEPLOY_SETTINGS, env, google: { clientId: 'client-1.apps.googleusercontent.com', clientSecretEncrypted: 'AQICAHh-ciphertext' } });
+    const stacks = buildStacks(newApp(), {
+      stage: 'prod',
+      settings: TEST_DEPLOY_SETTINGS,
+      env,
+      google: { clientId: 'client-1.apps.googleusercontent.com', clientSecretEncrypted: 'AQICAHh-ciphertext' },
+    });
     const functions = [stacks.api, stacks.workers, stacks.jobs].flatMap((stack) => resources(Template.fromStack(stack), 'AWS::Lambda::Function'));
     const service = functions.filter((fn) => fn.Properties.Environment?.Variables?.TABLE_NAME);
     expect(service.length).toBeGreaterThan(10);
     for (const fn of service) {
-      expect(fn.Properties.Environment.Variables).toMatchObject({ GOOGLE_CLIENT_ID: 'client-1.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET_ENCRYPTED: 'AQICAHh-ciphertext' });
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        GOOGLE_CLIENT_ID: 'client-1.apps.googleusercontent.com',
+        GOOGLE_CLIENT_SECRET_ENCRYPTED: 'AQICAHh-ciphertext',
+      });
       expect(fn.Properties.Environment.Variables.GOOGLE_CLIENT_SECRET).toBeUndefined();
     }
     for (const template of [api, workers, jobs]) {
-      for (const fn of resources(template, 'AWS::Lambda::Function')) expect(Object.keys(fn.Properties.Environment?.Variables ?? {}).filter((k) => k.startsWith('GOOGLE_'))).toEqual([]);
+      for (const fn of resources(template, 'AWS::Lambda::Function'))
+        expect(Object.keys(fn.Properties.Environment?.Variables ?? {}).filter((k) => k.startsWith('GOOGLE_'))).toEqual([]);
     }
   });
 });

@@ -22,15 +22,32 @@ describe('audience facts from sales', () => {
     await recordSaleFacts(deps, first);
     await recordSaleFacts(deps, first); // the bus delivers at least once
     let contact = await findContactByEmail(deps, scope, 'buyer@example.com');
-    expect(contact).toMatchObject({ email: 'buyer@example.com', source: 'checkout', status: 'subscribed', name: 'Ada L', country: 'DE', totalSpentCents: 1250, productIds: ['p1'], firstPurchaseAt: '2026-01-02T03:04:05.000Z' });
+    expect(contact).toMatchObject({
+      email: 'buyer@example.com',
+      source: 'checkout',
+      status: 'subscribed',
+      name: 'Ada L',
+      country: 'DE',
+      totalSpentCents: 1250,
+      productIds: ['p1'],
+      firstPurchaseAt: '2026-01-02T03:04:05.000Z',
+    });
 
     // Racing deliveries of another event still count it once.
-    const second = newEvent(scope, clock, 'order.completed', { ...sale('buyer@example.com', 'p2', 7), order: { id: 'o2', productId: 'p2', createdAt: '2026-02-01T00:00:00.000Z' } });
+    const second = newEvent(scope, clock, 'order.completed', {
+      ...sale('buyer@example.com', 'p2', 7),
+      order: { id: 'o2', productId: 'p2', createdAt: '2026-02-01T00:00:00.000Z' },
+    });
     await Promise.all([recordSaleFacts(deps, second), recordSaleFacts(deps, second), recordSaleFacts(deps, second)]);
     // A sale in another currency is not summed into the account-currency total.
     await recordSaleFacts(deps, newEvent(scope, clock, 'order.completed', sale('buyer@example.com', 'p2', 100, 'EUR')));
     contact = await findContactByEmail(deps, scope, 'buyer@example.com');
-    expect(contact).toMatchObject({ totalSpentCents: 1950, productIds: ['p1', 'p2'], firstPurchaseAt: '2026-01-02T03:04:05.000Z', lastPurchaseAt: '2026-02-01T00:00:00.000Z' });
+    expect(contact).toMatchObject({
+      totalSpentCents: 1950,
+      productIds: ['p1', 'p2'],
+      firstPurchaseAt: '2026-01-02T03:04:05.000Z',
+      lastPurchaseAt: '2026-02-01T00:00:00.000Z',
+    });
 
     // The live mode and other accounts see nothing of it.
     expect(await findContactByEmail(deps, { ...scope, mode: 'live' }, 'buyer@example.com')).toBeUndefined();

@@ -26,7 +26,10 @@ describe('catalog repository and service', () => {
     const product = await createProduct(ctx, productCreateBody.parse({ name: 'Ebook', price: 7 }));
     const offer = await createOffer(ctx, { name: 'Monthly', price: 3, frequency: 'monthly' });
     expect(await getSellable(ctx.store, ctx.scope, product._id)).toMatchObject({ kind: 'product', product: { _id: product._id, priceCents: 700 } });
-    expect(await getSellable(ctx.store, ctx.scope, offer._id)).toMatchObject({ kind: 'offer', offer: { _id: offer._id, priceCents: 300, frequency: 'monthly' } });
+    expect(await getSellable(ctx.store, ctx.scope, offer._id)).toMatchObject({
+      kind: 'offer',
+      offer: { _id: offer._id, priceCents: 300, frequency: 'monthly' },
+    });
     expect(await getSellable(ctx.store, { ...ctx.scope, mode: 'live' }, product._id)).toBeUndefined();
 
     await deleteProduct(ctx, product._id);

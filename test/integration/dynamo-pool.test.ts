@@ -16,7 +16,14 @@ describe('DynamoDB Local pool', () => {
       const lease = () => fetch(`${url}/lease`, { method: 'POST' }).then(async (res) => ((await res.json()) as { endpoint: string }).endpoint);
       const first = await lease();
       const used = client(first);
-      await used.send(new CreateTableCommand({ TableName: 'worn', BillingMode: 'PAY_PER_REQUEST', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }] }));
+      await used.send(
+        new CreateTableCommand({
+          TableName: 'worn',
+          BillingMode: 'PAY_PER_REQUEST',
+          KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+          AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        }),
+      );
       used.destroy();
       let second: string | undefined;
       const waiting = lease().then((endpoint) => (second = endpoint));

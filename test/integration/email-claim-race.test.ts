@@ -30,7 +30,9 @@ function overtakenAfterRead(id: string, nowMs: number): Deps {
         const item = await target.get(...args);
         if (!overtaken) {
           overtaken = true;
-          expect(await claimQueuedMail(target, scope, id, { nowMs, leaseUntil: nowMs + 60_000, updatedAt: new Date(nowMs).toISOString(), takeOver: false })).toBe(true);
+          expect(
+            await claimQueuedMail(target, scope, id, { nowMs, leaseUntil: nowMs + 60_000, updatedAt: new Date(nowMs).toISOString(), takeOver: false }),
+          ).toBe(true);
         }
         return item;
       };

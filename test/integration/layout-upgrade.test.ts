@@ -51,7 +51,14 @@ describe('processed markers across the key-layout upgrade', () => {
   it('a processor notification the earlier release applied is answered as a duplicate', async () => {
     const { deps, clock, store } = await createTestDeps();
     const account = await createAccount(deps.store, clock, { email: 'c@example.com', currency: 'USD' });
-    const notification = { id: 'evt_before_upgrade', type: 'checkout.completed', created: Math.floor(clock.nowMs() / 1000) - 60, accountId: account.accountId, mode: 'test' as const, data: { sessionId: 'cs_unknown' } };
+    const notification = {
+      id: 'evt_before_upgrade',
+      type: 'checkout.completed',
+      created: Math.floor(clock.nowMs() / 1000) - 60,
+      accountId: account.accountId,
+      mode: 'test' as const,
+      data: { sessionId: 'cs_unknown' },
+    };
     await store.put({ ...keys.processedBefore('processor-ingress', notification.id), entity: 'ProcessedNotification', notificationId: notification.id });
     expect(await applyNotification(deps, notification, 'http://127.0.0.1:0')).toEqual({ received: true, duplicate: true });
   });

@@ -11,7 +11,12 @@ let ctx: OperationContext;
 beforeAll(async () => {
   ({ deps } = await createTestDeps());
   const account = await createAccount(deps.store, deps.clock, { email: 'seller@example.com' });
-  ctx = { ...deps, account, scope: { accountId: account.accountId, mode: 'test' }, request: { requestId: 't', method: 'DELETE', path: '/', headers: {}, rawBody: '', sourceIp: '127.0.0.1', baseUrl: 'http://127.0.0.1' } };
+  ctx = {
+    ...deps,
+    account,
+    scope: { accountId: account.accountId, mode: 'test' },
+    request: { requestId: 't', method: 'DELETE', path: '/', headers: {}, rawBody: '', sourceIp: '127.0.0.1', baseUrl: 'http://127.0.0.1' },
+  };
 });
 
 describe('erasure', () => {
@@ -30,7 +35,11 @@ describe('erasure', () => {
     };
     // The queue's messages are recorded, not run: the test plays the worker, crash included.
     const sent: Record<string, unknown>[] = [];
-    const ports = { ...deps.ports, privacy: { parts: [...real, steady, flaky] }, queue: { send: async (_queue: string, message: Record<string, unknown>) => void sent.push(message) } };
+    const ports = {
+      ...deps.ports,
+      privacy: { parts: [...real, steady, flaky] },
+      queue: { send: async (_queue: string, message: Record<string, unknown>) => void sent.push(message) },
+    };
     const worker: Deps = { ...deps, ports };
     ctx = { ...ctx, ports };
     try {

@@ -29,7 +29,12 @@ beforeAll(async () => {
   ({ deps } = await createTestDeps());
   dir = await mkdtemp(join(tmpdir(), 'export-'));
   const account = await createAccount(deps.store, deps.clock, { email: 'seller@example.com' });
-  ctx = { ...deps, account, scope: { accountId: account.accountId, mode: 'test' }, request: { requestId: 't', method: 'GET', path: '/', headers: {}, rawBody: '', sourceIp: '127.0.0.1', baseUrl: 'http://127.0.0.1' } };
+  ctx = {
+    ...deps,
+    account,
+    scope: { accountId: account.accountId, mode: 'test' },
+    request: { requestId: 't', method: 'GET', path: '/', headers: {}, rawBody: '', sourceIp: '127.0.0.1', baseUrl: 'http://127.0.0.1' },
+  };
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -115,7 +120,9 @@ describe('export of a buyer with 10,000 orders', () => {
     expect(new Set(parsed.parts.orders.map((o) => o._id)).size).toBe(ORDERS);
 
     // What the export kept alive at its peak against what it wrote (printed for docs/performance.md).
-    console.log(`export of ${ORDERS} orders: ${(answer.bytes / 2 ** 20).toFixed(1)} MiB written, peak heap growth ${(peakGrowth / 2 ** 20).toFixed(2)} MiB over ${samples.length} samples`);
+    console.log(
+      `export of ${ORDERS} orders: ${(answer.bytes / 2 ** 20).toFixed(1)} MiB written, peak heap growth ${(peakGrowth / 2 ** 20).toFixed(2)} MiB over ${samples.length} samples`,
+    );
     expect(answer.bytes).toBeGreaterThan(5 * 2 ** 20);
     expect(peakGrowth).toBeLessThan(answer.bytes / 5);
   });

@@ -17,12 +17,15 @@ beforeAll(async () => {
   ({ deps } = await createTestDeps({ STRIPE_API_URL: fake.url }));
   const account = await createAccount(deps.store, deps.clock, { email: 'erase@example.com' });
   live = { accountId: account.accountId, mode: 'live' };
-  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, live, { provider: 'stripe', secrets: { secretKey: 'rk_live_erase', webhookSecret: 'whsec_erase' } });
+  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, live, {
+    provider: 'stripe',
+    secrets: { secretKey: 'rk_live_erase', webhookSecret: 'whsec_erase' },
+  });
 });
 afterAll(() => fake.stop());
 
 describe('erasing a buyer on Stripe', () => {
-  it('unsets the customer\'s address and name, detaches the card, keeps the subscription and payments; twice changes nothing more', async () => {
+  it("unsets the customer's address and name, detaches the card, keeps the subscription and payments; twice changes nothing more", async () => {
     const buyer = await liveSubscription(deps, fake, live, 'gone');
     const other = await liveSubscription(deps, fake, live, 'stays');
     expect(fake.objects[buyer.customer]!.email).toBe('gone@example.com');

@@ -23,7 +23,8 @@ function advance(days: number) {
   now += days * DAY;
   fake.tick();
 }
-const invoicesOf = (sub: string) => fake.model.list('invoice', (i) => i.parent?.subscription_details?.subscription === sub).map((i) => [i.billing_reason, i.status, i.amount_due]);
+const invoicesOf = (sub: string) =>
+  fake.model.list('invoice', (i) => i.parent?.subscription_details?.subscription === sub).map((i) => [i.billing_reason, i.status, i.amount_due]);
 
 beforeAll(async () => {
   fake = await new FakeStripe().start();
@@ -31,12 +32,15 @@ beforeAll(async () => {
   ({ deps } = await createTestDeps({ STRIPE_API_URL: fake.url }));
   const account = await createAccount(deps.store, deps.clock, { email: 'billing@example.com' });
   live = { accountId: account.accountId, mode: 'live' };
-  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, live, { provider: 'stripe', secrets: { secretKey: 'rk_live_billing', webhookSecret: 'whsec_billing' } });
+  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, live, {
+    provider: 'stripe',
+    secrets: { secretKey: 'rk_live_billing', webhookSecret: 'whsec_billing' },
+  });
 });
 afterAll(() => fake.stop());
 
 describe('usage and seat charges', () => {
-  it('charge the subscription\'s card off-session once per attempt, even when the attempt is asked for twice', async () => {
+  it("charge the subscription's card off-session once per attempt, even when the attempt is asked for twice", async () => {
     const { membershipId, sub, card } = await subscribe('usage');
     fake.take();
     const input = { amountCents: 1250, currency: 'USD', description: 'Usage Jan', reference: 'usage-sub1-2027-01-1' };
@@ -45,8 +49,17 @@ describe('usage and seat charges', () => {
     expect(again).toEqual(first);
     expect(first.paymentMethod).toEqual(card);
     const posts = fake.take().filter((r) => r.method === 'POST');
-    expect(posts.map((r) => r.idempotencyKey)).toEqual([`cc-membership-charge-${sub}-usage-sub1-2027-01-1`, `cc-membership-charge-${sub}-usage-sub1-2027-01-1`]);
-    expect(posts[0]!.form).toMatchObject({ amount: '1250', currency: 'usd', off_session: 'true', confirm: 'true', payment_method: fake.objects[sub]!.default_payment_method });
+    expect(posts.map((r) => r.idempotencyKey)).toEqual([
+      `cc-membership-charge-${sub}-usage-sub1-2027-01-1`,
+      `cc-membership-charge-${sub}-usage-sub1-2027-01-1`,
+    ]);
+    expect(posts[0]!.form).toMatchObject({
+      amount: '1250',
+      currency: 'usd',
+      off_session: 'true',
+      confirm: 'true',
+      payment_method: fake.objects[sub]!.default_payment_method,
+    });
     expect(fake.model.list('payment_intent', (p) => p.amount === 1250)).toHaveLength(1);
     // The payment is ours: a refund of it goes through the port.
     await deps.ports.processor.refund(live, first.paymentId, 250);
@@ -56,13 +69,19 @@ describe('usage and seat charges', () => {
   it('a declining card, an expired card and a missing card are declines, never a fault', async () => {
     const declining = await subscribe('usage-decl');
     fake.setCardDeclining(declining.pm, true);
-    await expect(deps.ports.processor.chargeMembership!(live, declining.membershipId, { amountCents: 100, currency: 'USD', description: 'x' })).rejects.toMatchObject({ name: 'ProcessorError', code: 'declined' });
+    await expect(
+      deps.ports.processor.chargeMembership!(live, declining.membershipId, { amountCents: 100, currency: 'USD', description: 'x' }),
+    ).rejects.toMatchObject({ name: 'ProcessorError', code: 'declined' });
     const expired = await subscribe('usage-exp');
     fake.objects[expired.pm]!._cardNumber = '4000000000000069';
-    await expect(deps.ports.processor.chargeMembership!(live, expired.membershipId, { amountCents: 100, currency: 'USD', description: 'x' })).rejects.toMatchObject({ code: 'declined', reason: 'expired_card' });
+    await expect(
+      deps.ports.processor.chargeMembership!(live, expired.membershipId, { amountCents: 100, currency: 'USD', description: 'x' }),
+    ).rejects.toMatchObject({ code: 'declined', reason: 'expired_card' });
     const none = await subscribe('usage-none');
     fake.objects[none.sub]!.default_payment_method = null;
-    await expect(deps.ports.processor.chargeMembership!(live, none.membershipId, { amountCents: 100, currency: 'USD', description: 'x' })).rejects.toMatchObject({ code: 'declined', reason: 'missing_payment_method' });
+    await expect(
+      deps.ports.processor.chargeMembership!(live, none.membershipId, { amountCents: 100, currency: 'USD', description: 'x' }),
+    ).rejects.toMatchObject({ code: 'declined', reason: 'missing_payment_method' });
   });
 });
 
@@ -107,7 +126,9 @@ describe('changes of coming renewals', () => {
   it('the yearly switch happens at the next renewal through a schedule, with no proration', async () => {
     const { membershipId, sub } = await subscribe('yearly');
     await deps.ports.processor.adjustMembership!(live, membershipId, { switchAtNextRenewal: { interval: 'yearly', amountCents: 9000 } });
-    expect(fake.objects[fake.objects[sub]!.schedule]!.phases.map((p: { items: { price: string }[] }) => fake.objects[p.items[0]!.price]!.recurring.interval)).toEqual(['month', 'year']);
+    expect(
+      fake.objects[fake.objects[sub]!.schedule]!.phases.map((p: { items: { price: string }[] }) => fake.objects[p.items[0]!.price]!.recurring.interval),
+    ).toEqual(['month', 'year']);
     advance(31);
     const live1 = await deps.ports.processor.getMembership(live, membershipId);
     expect(live1).toMatchObject({ interval: 'yearly', amountCents: 9000, status: 'active' });
@@ -133,7 +154,9 @@ describe('changes of coming renewals', () => {
   it('on a canceled membership every change is refused as invalid', async () => {
     const { membershipId } = await subscribe('ended');
     await deps.ports.processor.cancelMembership(live, membershipId, { atPeriodEnd: false });
-    await expect(deps.ports.processor.adjustMembership!(live, membershipId, { nextPayments: { amountCents: 100, payments: 1 } })).rejects.toMatchObject({ code: 'invalid' });
+    await expect(deps.ports.processor.adjustMembership!(live, membershipId, { nextPayments: { amountCents: 100, payments: 1 } })).rejects.toMatchObject({
+      code: 'invalid',
+    });
   });
 });
 
@@ -142,7 +165,9 @@ describe('credits consent withdrawn', () => {
     const { card, pm } = await subscribe('credits');
     await deps.ports.processor.detachSavedCard!(live, card.id);
     expect(fake.objects[pm]!.customer).toBeNull();
-    await expect(deps.ports.processor.chargeSavedCard(live, { paymentMethodId: card.id, amountCents: 500, currency: 'USD', description: 'top-off' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      deps.ports.processor.chargeSavedCard(live, { paymentMethodId: card.id, amountCents: 500, currency: 'USD', description: 'top-off' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
     // Twice is fine.
     await deps.ports.processor.detachSavedCard!(live, card.id);
   });

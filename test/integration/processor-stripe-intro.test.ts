@@ -30,13 +30,24 @@ function advance(days: number) {
 }
 const translate = (event: Record<string, any>) => translateEvent({ deps, scope: live, client, event: event as Stripe.Event });
 const lastEvent = (type: string) => fake.events.filter((e) => e.type === type).at(-1)!;
-const invoices = (sub: string) => fake.model.list('invoice', (i) => i.parent?.subscription_details?.subscription === sub).map((i) => [i.billing_reason, i.status, i.amount_due]);
+const invoices = (sub: string) =>
+  fake.model.list('invoice', (i) => i.parent?.subscription_details?.subscription === sub).map((i) => [i.billing_reason, i.status, i.amount_due]);
 
 async function introCheckout(tag: string, interval: 'monthly' | 'weekly', payments: number) {
   const out = await deps.ports.processor.createCheckout(live, {
-    sessionId: `intro-${tag}`, kind: 'subscription', description: 'Intro club', amountCents: 2000, originalAmountCents: 2000, currency: 'USD', interval,
-    successUrl: 'https://seller.example/thanks', cancelUrl: 'https://seller.example/cancel', notifyUrl: 'http://127.0.0.1/processor/notifications', baseUrl: 'http://127.0.0.1',
-    productId: `offer-intro-${interval}`, intro: { amountCents: 500, payments },
+    sessionId: `intro-${tag}`,
+    kind: 'subscription',
+    description: 'Intro club',
+    amountCents: 2000,
+    originalAmountCents: 2000,
+    currency: 'USD',
+    interval,
+    successUrl: 'https://seller.example/thanks',
+    cancelUrl: 'https://seller.example/cancel',
+    notifyUrl: 'http://127.0.0.1/processor/notifications',
+    baseUrl: 'http://127.0.0.1',
+    productId: `offer-intro-${interval}`,
+    intro: { amountCents: 500, payments },
   });
   const session = fake.completeCheckout(out.checkoutId, { email: `${tag}@example.com`, name: 'Ida Roe' });
   const notification = await translate(lastEvent('checkout.session.completed'));
@@ -49,7 +60,10 @@ beforeAll(async () => {
   ({ deps } = await createTestDeps({ STRIPE_API_URL: fake.url }));
   const account = await createAccount(deps.store, deps.clock, { email: 'intro@example.com' });
   live = { accountId: account.accountId, mode: 'live' };
-  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, live, { provider: 'stripe', secrets: { secretKey: 'rk_live_intro', webhookSecret: 'whsec_intro' } });
+  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, live, {
+    provider: 'stripe',
+    secrets: { secretKey: 'rk_live_intro', webhookSecret: 'whsec_intro' },
+  });
   client = stripeClient('rk_live_intro', { STRIPE_API_URL: fake.url });
 });
 afterAll(() => fake.stop());

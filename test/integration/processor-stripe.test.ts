@@ -41,7 +41,10 @@ beforeAll(async () => {
   ({ deps } = await createTestDeps({ STRIPE_API_URL: fake.url }));
   const account = await createAccount(deps.store, deps.clock, { email: 'seller@example.com' });
   live = { accountId: account.accountId, mode: 'live' };
-  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, live, { provider: 'stripe', secrets: { secretKey: SECRET, webhookSecret: 'whsec_integration' } });
+  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, live, {
+    provider: 'stripe',
+    secrets: { secretKey: SECRET, webhookSecret: 'whsec_integration' },
+  });
 });
 afterAll(() => fake.stop());
 
@@ -49,10 +52,21 @@ const liveSubscription = (tag: string, options: Parameters<typeof makeSubscripti
 
 /** A one-time payment made on Stripe's page, with its payment ref. */
 async function livePayment(tag: string, amount: number) {
-  const out = await deps.ports.processor.createCheckout(live, input({ sessionId: `s-${tag}`, productId: `product-${amount}`, amountCents: amount, originalAmountCents: amount }));
+  const out = await deps.ports.processor.createCheckout(
+    live,
+    input({ sessionId: `s-${tag}`, productId: `product-${amount}`, amountCents: amount, originalAmountCents: amount }),
+  );
   const session = fake.completeCheckout(out.checkoutId, { email: `${tag}@example.com` });
   const paymentId = specId('pay', live, session.payment_intent);
-  await ensureRef(deps.store, live, { specId: paymentId, stripeId: session.payment_intent, kind: 'payment', amountCents: amount, currency: 'USD', membershipId: null, refundedCents: 0 });
+  await ensureRef(deps.store, live, {
+    specId: paymentId,
+    stripeId: session.payment_intent,
+    kind: 'payment',
+    amountCents: amount,
+    currency: 'USD',
+    membershipId: null,
+    refundedCents: 0,
+  });
   return { paymentId, intent: session.payment_intent as string };
 }
 
@@ -62,7 +76,9 @@ describe('Stripe adapter against a fake Stripe API', () => {
     expect(settings.provider).toBe('stripe');
     expect(JSON.stringify(settings)).not.toContain(SECRET);
     expect(JSON.stringify(settings)).not.toContain('whsec_integration');
-    await expect(deps.ports.encryption.decrypt(settings.secrets.secretKey!, { accountId: 'other', mode: 'live', purpose: 'processor:stripe:secretKey' })).rejects.toThrow();
+    await expect(
+      deps.ports.encryption.decrypt(settings.secrets.secretKey!, { accountId: 'other', mode: 'live', purpose: 'processor:stripe:secretKey' }),
+    ).rejects.toThrow();
   });
 
   it('creates the product, the price and a payment-mode Checkout Session with metadata, then reuses the price', async () => {
@@ -75,7 +91,12 @@ describe('Stripe adapter against a fake Stripe API', () => {
       expect(r.authorization).toBe(`Bearer ${SECRET}`);
     }
     const [product, price, session] = requests;
-    expect(product!.form).toEqual({ name: 'Ebook', 'metadata[cc_account_id]': live.accountId, 'metadata[cc_mode]': 'live', 'metadata[cc_product_id]': 'prodA' });
+    expect(product!.form).toEqual({
+      name: 'Ebook',
+      'metadata[cc_account_id]': live.accountId,
+      'metadata[cc_mode]': 'live',
+      'metadata[cc_product_id]': 'prodA',
+    });
     expect(product!.idempotencyKey).toBe('cc-product-live-prodA');
     expect(price!.form).toMatchObject({ unit_amount: '700', currency: 'usd', 'metadata[cc_product_id]': 'prodA' });
     expect(price!.form).not.toHaveProperty('recurring[interval]');
@@ -100,7 +121,11 @@ describe('Stripe adapter against a fake Stripe API', () => {
       'payment_intent_data[metadata][cc_session_id]': 'sess1',
       'payment_intent_data[setup_future_usage]': 'off_session',
     });
-    expect(out).toEqual({ checkoutId: expect.stringMatching(/^cs_test_/), url: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\//), planId: expect.stringMatching(/^plan_[0-9a-f]{24}$/) });
+    expect(out).toEqual({
+      checkoutId: expect.stringMatching(/^cs_test_/),
+      url: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\//),
+      planId: expect.stringMatching(/^plan_[0-9a-f]{24}$/),
+    });
 
     const again = await deps.ports.processor.createCheckout(live, input({ sessionId: 'sess2' }));
     expect(fake.take().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/checkout/sessions']);
@@ -110,7 +135,10 @@ describe('Stripe adapter against a fake Stripe API', () => {
   it('keeps the price in step: a new amount creates a new price and archives the old; a discount is a one-use coupon', async () => {
     const before = await deps.ports.processor.createCheckout(live, input({ sessionId: 'sess3' }));
     fake.take();
-    const changed = await deps.ports.processor.createCheckout(live, input({ sessionId: 'sess4', originalAmountCents: 900, amountCents: 600, discountCode: 'SPRING' }));
+    const changed = await deps.ports.processor.createCheckout(
+      live,
+      input({ sessionId: 'sess4', originalAmountCents: 900, amountCents: 600, discountCode: 'SPRING' }),
+    );
     const requests = fake.take();
     expect(requests.map((r) => `${r.method} ${r.path.replace(/price_\d+/, 'price_X')}`)).toEqual([
       'POST /v1/prices',
@@ -137,10 +165,17 @@ describe('Stripe adapter against a fake Stripe API', () => {
 
   it('subscriptions: recurring price per frequency, trial days and subscription metadata', async () => {
     fake.take();
-    await deps.ports.processor.createCheckout(live, input({ sessionId: 'sess5', kind: 'subscription', productId: 'offerB', interval: 'yearly', trialDays: 14, amountCents: 5000, originalAmountCents: 5000 }));
+    await deps.ports.processor.createCheckout(
+      live,
+      input({ sessionId: 'sess5', kind: 'subscription', productId: 'offerB', interval: 'yearly', trialDays: 14, amountCents: 5000, originalAmountCents: 5000 }),
+    );
     const [, price, session] = fake.take();
     expect(price!.form).toMatchObject({ unit_amount: '5000', 'recurring[interval]': 'year', 'recurring[interval_count]': '1' });
-    expect(session!.form).toMatchObject({ mode: 'subscription', 'subscription_data[trial_period_days]': '14', 'subscription_data[metadata][cc_session_id]': 'sess5' });
+    expect(session!.form).toMatchObject({
+      mode: 'subscription',
+      'subscription_data[trial_period_days]': '14',
+      'subscription_data[metadata][cc_session_id]': 'sess5',
+    });
     expect(session!.form).not.toHaveProperty('customer_creation');
     expect(session!.form).not.toHaveProperty('payment_intent_data[setup_future_usage]');
   });
@@ -150,14 +185,33 @@ describe('Stripe adapter against a fake Stripe API', () => {
     const { paymentId } = await livePayment('life-pay', 700);
     fake.take();
     const paused = await deps.ports.processor.pauseMembership(live, membershipId);
-    expect(paused).toMatchObject({ id: membershipId, paused: true, status: 'active', amountCents: 900, currency: 'USD', interval: 'monthly', paymentMethod: card });
+    expect(paused).toMatchObject({
+      id: membershipId,
+      paused: true,
+      status: 'active',
+      amountCents: 900,
+      currency: 'USD',
+      interval: 'monthly',
+      paymentMethod: card,
+    });
     await deps.ports.processor.resumeMembership(live, membershipId);
     const ending = await deps.ports.processor.cancelMembership(live, membershipId, { atPeriodEnd: true });
     expect(ending.cancelAtPeriodEnd).toBe(true);
     await deps.ports.processor.refund(live, paymentId, 250);
-    const charged = await deps.ports.processor.chargeSavedCard(live, { paymentMethodId: card.id, amountCents: 1500, currency: 'USD', description: 'Credits top-off' });
+    const charged = await deps.ports.processor.chargeSavedCard(live, {
+      paymentMethodId: card.id,
+      amountCents: 1500,
+      currency: 'USD',
+      description: 'Credits top-off',
+    });
     expect(charged).toEqual({ paymentId: expect.stringMatching(/^pay_[0-9a-f]{24}$/), paymentMethod: card });
-    expect(await deps.ports.processor.getPayment(live, paymentId)).toMatchObject({ id: paymentId, status: 'partially_refunded', amountCents: 700, refundedCents: 250, currency: 'USD' });
+    expect(await deps.ports.processor.getPayment(live, paymentId)).toMatchObject({
+      id: paymentId,
+      status: 'partially_refunded',
+      amountCents: 700,
+      refundedCents: 250,
+      currency: 'USD',
+    });
     expect((await deps.ports.processor.getMembership(live, membershipId)).id).toBe(membershipId);
     const ended = await deps.ports.processor.cancelMembership(live, membershipId, { atPeriodEnd: false });
     expect(ended.status).toBe('canceled');
@@ -179,13 +233,20 @@ describe('Stripe adapter against a fake Stripe API', () => {
     expect(requests[2]!.form).toEqual({ cancel_at_period_end: 'true', 'expand[0]': 'default_payment_method' });
     expect(requests[3]!.form).toEqual({ payment_intent: intent.id, amount: '250' });
     expect(requests[4]!.form).toEqual({
-      amount: '1500', currency: 'usd', customer: fake.objects[sub]!.customer, payment_method: fake.objects[sub]!.default_payment_method, off_session: 'true', confirm: 'true', description: 'Credits top-off',
-      'metadata[cc_account_id]': live.accountId, 'metadata[cc_mode]': 'live',
+      amount: '1500',
+      currency: 'usd',
+      customer: fake.objects[sub]!.customer,
+      payment_method: fake.objects[sub]!.default_payment_method,
+      off_session: 'true',
+      confirm: 'true',
+      description: 'Credits top-off',
+      'metadata[cc_account_id]': live.accountId,
+      'metadata[cc_mode]': 'live',
     });
     expect(requests[5]!.query).toEqual({ 'expand[0]': 'latest_charge', 'expand[1]': 'payment_method' });
   });
 
-  it('card update: a Billing Portal session in the payment-method-update flow for the subscription\'s customer', async () => {
+  it("card update: a Billing Portal session in the payment-method-update flow for the subscription's customer", async () => {
     const { membershipId, sub } = await liveSubscription('card');
     fake.take();
     const back = 'https://api.example.com/subscriptions/sub/portal-data/o1/s1';
@@ -202,14 +263,22 @@ describe('Stripe adapter against a fake Stripe API', () => {
       'flow_data[after_completion][redirect][return_url]': back,
     });
     // Another account's membership id is not found in this scope.
-    await expect(deps.ports.processor.cardUpdateSession!({ ...live, accountId: 'acct_other' }, membershipId, { returnUrl: back, baseUrl: '' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      deps.ports.processor.cardUpdateSession!({ ...live, accountId: 'acct_other' }, membershipId, { returnUrl: back, baseUrl: '' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('a declined off-session charge and a missing object surface as ProcessorError', async () => {
     const card = { id: specId('payt', live, 'pm_bad'), type: 'card' as const, brand: 'visa', last4: '0002', expMonth: 1, expYear: 2030 };
     await ensureRef(deps.store, live, { specId: card.id, stripeId: 'pm_bad', kind: 'card', customerId: 'cus_bad', paymentMethod: card });
-    fake.respond.push((r) => (r.path === '/v1/payment_intents' && r.form.payment_method === 'pm_bad' ? { status: 402, body: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } } } : undefined));
-    await expect(deps.ports.processor.chargeSavedCard(live, { paymentMethodId: card.id, amountCents: 100, currency: 'USD', description: 'x' })).rejects.toMatchObject({ name: 'ProcessorError', code: 'declined' });
+    fake.respond.push((r) =>
+      r.path === '/v1/payment_intents' && r.form.payment_method === 'pm_bad'
+        ? { status: 402, body: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } } }
+        : undefined,
+    );
+    await expect(
+      deps.ports.processor.chargeSavedCard(live, { paymentMethodId: card.id, amountCents: 100, currency: 'USD', description: 'x' }),
+    ).rejects.toMatchObject({ name: 'ProcessorError', code: 'declined' });
     const gone = specId('mem', live, 'sub_gone');
     await ensureRef(deps.store, live, { specId: gone, stripeId: 'sub_gone', kind: 'membership' });
     await expect(deps.ports.processor.getMembership(live, gone)).rejects.toMatchObject({ name: 'ProcessorError', code: 'not_found' });

@@ -40,7 +40,12 @@ function deliver(notification: Record<string, unknown>, secret = SANDBOX_NOTIFIC
 describe('processor ingress on DynamoDB Local', () => {
   it('applies racing deliveries of one checkout.completed exactly once', async () => {
     const product = await createProduct(ctx as unknown as CatalogCtx, productCreateBody.parse({ name: 'Ebook', price: 7 }));
-    const session = await createCheckoutSession(ctx, { productId: product._id, successUrl: 'https://s.example.com', cancelUrl: 'https://c.example.com', metadata: { k: 'v' } });
+    const session = await createCheckoutSession(ctx, {
+      productId: product._id,
+      successUrl: 'https://s.example.com',
+      cancelUrl: 'https://c.example.com',
+      metadata: { k: 'v' },
+    });
     const notification = {
       id: 'ntf_race_integration_000001',
       type: 'checkout.completed',
@@ -64,11 +69,16 @@ describe('processor ingress on DynamoDB Local', () => {
 
     const sales = await listSales(ctx.store, ctx.scope, 'one_time');
     expect(sales).toHaveLength(1);
-    expect(sales[0]).toMatchObject({ amountCents: 700, buyerEmail: 'racer@example.com', metadata: { k: 'v' }, paymentIntentId: 'pay_integration00000000000001' });
+    expect(sales[0]).toMatchObject({
+      amountCents: 700,
+      buyerEmail: 'racer@example.com',
+      metadata: { k: 'v' },
+      paymentIntentId: 'pay_integration00000000000001',
+    });
     const customers = await listCustomers(ctx.store, ctx.scope);
     expect(customers).toHaveLength(1);
     expect(customers[0]!.numberOfOrders).toBe(1);
-    expect((await getSession(ctx.store, ctx.scope, session.id))).toMatchObject({ status: 'completed', saleId: sales[0]!._id });
+    expect(await getSession(ctx.store, ctx.scope, session.id)).toMatchObject({ status: 'completed', saleId: sales[0]!._id });
     const outbox = (await ctx.store.queryAll({ pk: keys.outboxPartition(ctx.scope), ascending: true })).map((i) => eventFromItem(i)!);
     expect(outbox.filter((e) => e.type === 'order.completed')).toHaveLength(1);
     expect(outbox.filter((e) => e.type === 'customer.created')).toHaveLength(1);
@@ -76,7 +86,19 @@ describe('processor ingress on DynamoDB Local', () => {
 
   it('refuses a notification signed with another secret and changes nothing', async () => {
     const before = (await listSales(ctx.store, ctx.scope)).length;
-    await expect(deliver({ id: 'ntf_forged', type: 'payment.disputed', created: 1, accountId: ctx.scope.accountId, mode: 'test', data: { paymentId: 'pay_integration00000000000001' } }, 'not-the-secret')).rejects.toMatchObject({ status: 400 });
+    await expect(
+      deliver(
+        {
+          id: 'ntf_forged',
+          type: 'payment.disputed',
+          created: 1,
+          accountId: ctx.scope.accountId,
+          mode: 'test',
+          data: { paymentId: 'pay_integration00000000000001' },
+        },
+        'not-the-secret',
+      ),
+    ).rejects.toMatchObject({ status: 400 });
     const sales = await listSales(ctx.store, ctx.scope);
     expect(sales).toHaveLength(before);
     expect(sales[0]!.status).toBe('completed');

@@ -107,7 +107,9 @@ describe('rate limit across containers (sliding window, leased blocks)', () => {
     await attempt(a.limiter, busy, LIMIT, LIMIT);
     await attempt(b.limiter, busy, LIMIT, LIMIT);
     await expect(a.limiter.consume(busy, LIMIT)).rejects.toMatchObject({ status: 429, details: { retryAfterSeconds: 1 } });
-    expect((await attempt(a.limiter, quiet, LIMIT, LIMIT / 2)) + (await attempt(b.limiter, quiet, LIMIT, LIMIT / 2))).toBeGreaterThanOrEqual(LIMIT - 2 * blockSizeFor(LIMIT));
+    expect((await attempt(a.limiter, quiet, LIMIT, LIMIT / 2)) + (await attempt(b.limiter, quiet, LIMIT, LIMIT / 2))).toBeGreaterThanOrEqual(
+      LIMIT - 2 * blockSizeFor(LIMIT),
+    );
   });
 
   it('concurrent requests in one container share one reservation and never exceed a small limit', async () => {
@@ -116,7 +118,10 @@ describe('rate limit across containers (sliding window, leased blocks)', () => {
     const a = container(clock);
     const b = container(clock);
     const account = `acct_${randomHex(6)}`;
-    const results = await Promise.allSettled([...Array.from({ length: 10 }, () => a.limiter.consume(account, 3)), ...Array.from({ length: 10 }, () => b.limiter.consume(account, 3))]);
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 10 }, () => a.limiter.consume(account, 3)),
+      ...Array.from({ length: 10 }, () => b.limiter.consume(account, 3)),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ status: 429 });
   });

@@ -2,7 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalEncryption } from '../../shared/adapters/local/encryption';
-import { CLIENT_SECRET_CONTEXT, DRIVE_FILE_SCOPE, GoogleSpreadsheets, SealedSecretSpreadsheets, googleSpreadsheetFactory } from '../../shared/adapters/spreadsheet-google/index';
+import {
+  CLIENT_SECRET_CONTEXT,
+  DRIVE_FILE_SCOPE,
+  GoogleSpreadsheets,
+  SealedSecretSpreadsheets,
+  googleSpreadsheetFactory,
+} from '../../shared/adapters/spreadsheet-google/index';
 import { configFrom } from '../../shared/platform/config';
 import { TABS } from '../../shared/sheets/layout';
 import { SpreadsheetError, type ProviderSession } from '../../shared/sheets/port';
@@ -31,12 +37,21 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url!, 'http://x');
-    requests.push({ method: req.method!, path: decodeURIComponent(url.pathname), query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString(), at: Date.now() });
+    requests.push({
+      method: req.method!,
+      path: decodeURIComponent(url.pathname),
+      query: url.searchParams,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString(),
+      at: Date.now(),
+    });
     const next = scripted.shift();
     if (next) return json(res, next.status, next.body, next.headers);
-    if (url.pathname === '/token') return json(res, 200, { access_token: 'at-2', refresh_token: 'rt-1', expires_in: 3600, scope: DRIVE_FILE_SCOPE, token_type: 'Bearer' });
+    if (url.pathname === '/token')
+      return json(res, 200, { access_token: 'at-2', refresh_token: 'rt-1', expires_in: 3600, scope: DRIVE_FILE_SCOPE, token_type: 'Bearer' });
     if (url.pathname === '/revoke') return json(res, 200, {});
-    if (url.pathname === '/v4/spreadsheets') return json(res, 200, { spreadsheetId: 'ss1', spreadsheetUrl: 'https://docs.example/ss1', properties: { title: 'Shop sales' } });
+    if (url.pathname === '/v4/spreadsheets')
+      return json(res, 200, { spreadsheetId: 'ss1', spreadsheetUrl: 'https://docs.example/ss1', properties: { title: 'Shop sales' } });
     if (url.pathname.endsWith(':append')) return json(res, 200, { updates: { updatedRows: 1 } });
     if (url.pathname.endsWith(':batchUpdate')) return json(res, 200, {});
     if (req.method === 'GET') return json(res, 200, { values: [['Order ID', 'o1', 'o2']] });
@@ -81,7 +96,13 @@ describe('Google spreadsheet adapter against a fake Google', () => {
     expect(requests).toHaveLength(1);
     const form = new URLSearchParams(requests[0]!.body);
     expect(requests[0]!.method).toBe('POST');
-    expect(Object.fromEntries(form)).toMatchObject({ code: 'code-1', client_id: 'client-1', client_secret: 'secret-1', redirect_uri: 'https://api.example.com/sheets-sync/callback', grant_type: 'authorization_code' });
+    expect(Object.fromEntries(form)).toMatchObject({
+      code: 'code-1',
+      client_id: 'client-1',
+      client_secret: 'secret-1',
+      redirect_uri: 'https://api.example.com/sheets-sync/callback',
+      grant_type: 'authorization_code',
+    });
   });
 
   it('creates the spreadsheet with both tabs and their header rows in one call', async () => {
@@ -127,7 +148,9 @@ describe('Google spreadsheet adapter against a fake Google', () => {
 
   it('does not repeat an append after a 5xx (it may have written), but retries a read', async () => {
     scripted = [{ status: 503, body: { error: { code: 503, message: 'Backend Error' } } }];
-    const error = await adapter().append(session(), 'ss1', 'Sales', [['x']]).catch((e) => e);
+    const error = await adapter()
+      .append(session(), 'ss1', 'Sales', [['x']])
+      .catch((e) => e);
     expect(error).toBeInstanceOf(SpreadsheetError);
     expect(error.code).toBe('unavailable');
     expect(requests).toHaveLength(1);
@@ -141,23 +164,41 @@ describe('Google spreadsheet adapter against a fake Google', () => {
 
   it('gives up after the retries and reports rate_limited', async () => {
     scripted = Array(4).fill({ status: 429, body: { error: { code: 429, message: 'Quota exceeded' } } });
-    const error = await adapter().append(session(), 'ss1', 'Sales', [['x']]).catch((e) => e);
+    const error = await adapter()
+      .append(session(), 'ss1', 'Sales', [['x']])
+      .catch((e) => e);
     expect(error.code).toBe('rate_limited');
     expect(requests).toHaveLength(4);
   });
 
   it('reports a revoked grant (401) as unauthorized and a deleted spreadsheet (404) as not_found', async () => {
     scripted = [{ status: 401, body: { error: { code: 401, message: 'Request had invalid authentication credentials.' } } }];
-    expect((await adapter().append(session(), 'ss1', 'Sales', [['x']]).catch((e) => e)).code).toBe('unauthorized');
+    expect(
+      (
+        await adapter()
+          .append(session(), 'ss1', 'Sales', [['x']])
+          .catch((e) => e)
+      ).code,
+    ).toBe('unauthorized');
     scripted = [{ status: 404, body: { error: { code: 404, message: 'Requested entity was not found.' } } }];
-    expect((await adapter().append(session(), 'gone', 'Sales', [['x']]).catch((e) => e)).code).toBe('not_found');
+    expect(
+      (
+        await adapter()
+          .append(session(), 'gone', 'Sales', [['x']])
+          .catch((e) => e)
+      ).code,
+    ).toBe('not_found');
   });
 
   it('refreshes an expired access token with the refresh token and hands the new one back', async () => {
     const s: ProviderSession = { tokens: { accessToken: 'old', refreshToken: 'rt-1', expiresAt: Date.now() - 1000 } };
     await adapter().updateCells(s, 'ss1', [{ range: 'Sales!M5', values: [['refunded']] }]);
     expect(requests.map((r) => r.path)).toEqual(['/token', '/v4/spreadsheets/ss1/values:batchUpdate']);
-    expect(Object.fromEntries(new URLSearchParams(requests[0]!.body))).toMatchObject({ grant_type: 'refresh_token', refresh_token: 'rt-1', client_id: 'client-1' });
+    expect(Object.fromEntries(new URLSearchParams(requests[0]!.body))).toMatchObject({
+      grant_type: 'refresh_token',
+      refresh_token: 'rt-1',
+      client_id: 'client-1',
+    });
     expect(requests[1]!.headers.authorization).toBe('Bearer at-2');
     expect(JSON.parse(requests[1]!.body)).toEqual({ valueInputOption: 'RAW', data: [{ range: 'Sales!M5', majorDimension: 'ROWS', values: [['refunded']] }] });
     expect(s.tokens.accessToken).toBe('at-2');
@@ -173,7 +214,13 @@ describe('Google spreadsheet adapter against a fake Google', () => {
 
 describe('client secret encrypted with the deployment key (GOOGLE_CLIENT_SECRET_ENCRYPTED)', () => {
   const config = (values: Record<string, string>) =>
-    configFrom({ GOOGLE_OAUTH_AUTH_URL: `${base}/auth`, GOOGLE_OAUTH_TOKEN_URL: `${base}/token`, GOOGLE_OAUTH_REVOKE_URL: `${base}/revoke`, GOOGLE_SHEETS_ROOT_URL: `${base}/`, ...values });
+    configFrom({
+      GOOGLE_OAUTH_AUTH_URL: `${base}/auth`,
+      GOOGLE_OAUTH_TOKEN_URL: `${base}/token`,
+      GOOGLE_OAUTH_REVOKE_URL: `${base}/revoke`,
+      GOOGLE_SHEETS_ROOT_URL: `${base}/`,
+      ...values,
+    });
 
   it('decrypts the secret once, at first use, and sends it to the token endpoint; the consent link needs only the client id', async () => {
     const key = new LocalEncryption();

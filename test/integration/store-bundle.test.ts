@@ -50,7 +50,12 @@ afterAll(async () => {
 const outcome = (call: Promise<unknown>) =>
   call.then(
     (value) => ({ value }),
-    (error: Error & { reasons?: unknown; $fault?: string; $metadata?: { httpStatusCode?: number } }) => ({ error: error.name, reasons: error.reasons, fault: error.$fault, status: error.$metadata?.httpStatusCode }),
+    (error: Error & { reasons?: unknown; $fault?: string; $metadata?: { httpStatusCode?: number } }) => ({
+      error: error.name,
+      reasons: error.reasons,
+      fault: error.$fault,
+      status: error.$metadata?.httpStatusCode,
+    }),
   );
 
 async function exercise(lib: Pick<typeof unbundled, 'Store'>, client: ReturnType<typeof documentClient>, prefix: string) {
@@ -61,14 +66,19 @@ async function exercise(lib: Pick<typeof unbundled, 'Store'>, client: ReturnType
     created: await outcome(store.put({ ...key('a'), n: 1 }, { ifNotExists: true })),
     taken: await outcome(store.put({ ...key('a'), n: 2 }, { ifNotExists: true })),
     mustExist: await outcome(store.update(key('none'), { set: { n: 1 } }, { mustExist: true })),
-    cancelled: await outcome(store.transact([{ put: { ...key('b'), n: 1 }, condition: 'attribute_not_exists(PK)' }, { put: { ...key('a'), n: 3 }, condition: 'attribute_not_exists(PK)' }])),
+    cancelled: await outcome(
+      store.transact([
+        { put: { ...key('b'), n: 1 }, condition: 'attribute_not_exists(PK)' },
+        { put: { ...key('a'), n: 3 }, condition: 'attribute_not_exists(PK)' },
+      ]),
+    ),
     unwritten: await outcome(store.get(key('b'))),
     noTable: await outcome(missingTable.get(key('a'))),
   };
 }
 
 describe('the store, bundled for Lambda', () => {
-  it('maps DynamoDB\'s typed errors as unbundled: a taken key, a missing item, a cancelled transaction\'s reasons, an unknown table', async () => {
+  it("maps DynamoDB's typed errors as unbundled: a taken key, a missing item, a cancelled transaction's reasons, an unknown table", async () => {
     const bundledAnswers = await exercise(bundled, bundled.documentClient({ region: 'us-east-1', endpoint }), 'BUNDLED');
     const unbundledAnswers = await exercise(unbundled, documentClient({ region: 'us-east-1', endpoint }), 'UNBUNDLED');
     expect(bundledAnswers).toEqual(unbundledAnswers);

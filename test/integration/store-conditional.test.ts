@@ -5,7 +5,7 @@ import { objectId } from '../../shared/platform/ids';
 import { createUnique, failOnCondition, isConditionFailed, KEY_EXISTS, onConditionFailed, putNew } from '../../shared/store/conditional';
 import { keys, type Scope } from '../../shared/store/keys';
 import { toItem } from '../../shared/store/items';
-import { ConditionFailed, toRecord, type Store } from '../../shared/store/store';
+import { type ConditionFailed, toRecord, type Store } from '../../shared/store/store';
 import { createTestDeps } from '../support/store';
 
 let store: Store;
@@ -38,17 +38,28 @@ describe('conditional-write helpers', () => {
 
   it('onConditionFailed answers the fallback only for a failed condition, and lets other errors through', async () => {
     const missing = objectId(clock);
-    expect(await onConditionFailed(store.update(keys.entity(scope, 'CTHING', missing), { set: { name: 'x' } }, { mustExist: true }), () => 'gone')).toBe('gone');
-    expect(await onConditionFailed(async () => 'written', () => 'gone')).toBe('written');
+    expect(await onConditionFailed(store.update(keys.entity(scope, 'CTHING', missing), { set: { name: 'x' } }, { mustExist: true }), () => 'gone')).toBe(
+      'gone',
+    );
+    expect(
+      await onConditionFailed(
+        async () => 'written',
+        () => 'gone',
+      ),
+    ).toBe('written');
     await expect(onConditionFailed(Promise.reject(new Error('network')), () => 'gone')).rejects.toThrow('network');
     expect(isConditionFailed(new Error('Condition failed'))).toBe(false);
   });
 
-  it('failOnCondition turns a failed condition into the caller\'s error', async () => {
+  it("failOnCondition turns a failed condition into the caller's error", async () => {
     const missing = objectId(clock);
-    await expect(failOnCondition(store.delete(keys.entity(scope, 'CTHING', missing), { condition: KEY_EXISTS }), () => notFound('Thing'))).rejects.toMatchObject({ status: 404 });
+    await expect(
+      failOnCondition(store.delete(keys.entity(scope, 'CTHING', missing), { condition: KEY_EXISTS }), () => notFound('Thing')),
+    ).rejects.toMatchObject({ status: 404 });
     const id = objectId(clock);
     await store.put(thing(id, 'here'));
-    await expect(failOnCondition(store.delete(keys.entity(scope, 'CTHING', id), { condition: KEY_EXISTS }), () => notFound('Thing'))).resolves.toMatchObject({ name: 'here' });
+    await expect(failOnCondition(store.delete(keys.entity(scope, 'CTHING', id), { condition: KEY_EXISTS }), () => notFound('Thing'))).resolves.toMatchObject({
+      name: 'here',
+    });
   });
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
 const put = (scope: Scope, id: string, name: string) => store.put(toItem(keys.entity(scope, 'THING', id), 'Thing', { _id: id, name }));
 
 describe('tenant isolation by key construction', () => {
-  it('never reads another account\'s or another mode\'s record with the same id', async () => {
+  it("never reads another account's or another mode's record with the same id", async () => {
     const id = objectId(clock);
     await put(alice, id, 'alice test');
     await put(aliceLive, id, 'alice live');
@@ -32,7 +32,7 @@ describe('tenant isolation by key construction', () => {
     expect(aliceList.map((i) => i.name)).toEqual(['alice test']);
   });
 
-  it('refuses a cursor forged for another tenant\'s partition', async () => {
+  it("refuses a cursor forged for another tenant's partition", async () => {
     for (let i = 0; i < 3; i++) await put(bob, objectId(clock), `bob ${i}`);
     const bobPage = await store.query({ pk: keys.collection(bob, 'THING'), limit: 1 });
     expect(bobPage.cursor).toBeTruthy();
@@ -74,7 +74,9 @@ describe('store', () => {
 
     // Same record again: the condition fails, and the second event must not exist either.
     const second = newEvent(alice, clock, 'thing.created', { id });
-    await expect(store.transact([{ put: toItem(keys.entity(alice, 'THING', id), 'Thing', { _id: id }), condition: 'attribute_not_exists(PK)' }, outboxPut(second)])).rejects.toBeInstanceOf(ConditionFailed);
+    await expect(
+      store.transact([{ put: toItem(keys.entity(alice, 'THING', id), 'Thing', { _id: id }), condition: 'attribute_not_exists(PK)' }, outboxPut(second)]),
+    ).rejects.toBeInstanceOf(ConditionFailed);
     expect(await store.get(keys.outbox(alice, second.id))).toBeUndefined();
   });
 
@@ -90,7 +92,11 @@ describe('store', () => {
   it('updates named fields atomically and refuses to create on mustExist', async () => {
     const key = keys.entity(alice, 'COUNTER', objectId(clock));
     await store.put(toItem(key, 'Counter', { balance: 5 }));
-    const after = await store.update<{ balance: number; note: string }>(key, { set: { note: 'x' }, add: { balance: -2 } }, { condition: 'balance >= :n', values: { ':n': 2 } });
+    const after = await store.update<{ balance: number; note: string }>(
+      key,
+      { set: { note: 'x' }, add: { balance: -2 } },
+      { condition: 'balance >= :n', values: { ':n': 2 } },
+    );
     expect(after).toMatchObject({ balance: 3, note: 'x' });
     await expect(store.update(key, { add: { balance: -5 } }, { condition: 'balance >= :n', values: { ':n': 5 } })).rejects.toBeInstanceOf(ConditionFailed);
     await expect(store.update(keys.entity(alice, 'COUNTER', 'missing'), { set: { a: 1 } }, { mustExist: true })).rejects.toBeInstanceOf(ConditionFailed);

@@ -19,7 +19,17 @@ const scope: Scope = scopeOf('0123456789abcdef01234567', 'test');
 /** A product written in the catalog's record shape (the catalog owns the real create path). */
 async function product(priceCents: number): Promise<string> {
   const now = deps.clock.now().toISOString();
-  const record: ProductRecord = { _id: objectId(deps.clock), name: 'P', priceCents, currency: 'USD', productType: 'digital', published: true, testMode: true, createdAt: now, updatedAt: now };
+  const record: ProductRecord = {
+    _id: objectId(deps.clock),
+    name: 'P',
+    priceCents,
+    currency: 'USD',
+    productType: 'digital',
+    published: true,
+    testMode: true,
+    createdAt: now,
+    updatedAt: now,
+  };
   await store.put(toItem(keys.entity(scope, PRODUCT, record._id), 'Product', record));
   return record._id;
 }
@@ -66,7 +76,14 @@ describe('referralSaleOps (the checkout contract)', () => {
 describe('submitReview', () => {
   it('stores one review per sale under the seller with its event, and 404s unknown tokens', async () => {
     const token = 'rcpt_' + objectId(deps.clock);
-    const receipt: ReceiptCapability = { accountId: scope.accountId, mode: scope.mode, saleId: objectId(deps.clock), productId: 'prod1', buyerEmail: 'b@example.com', customerId: 'cust1' };
+    const receipt: ReceiptCapability = {
+      accountId: scope.accountId,
+      mode: scope.mode,
+      saleId: objectId(deps.clock),
+      productId: 'prod1',
+      buyerEmail: 'b@example.com',
+      customerId: 'cust1',
+    };
     await store.put(toItem(keys.capability(RECEIPT_CAPABILITY_KIND, token), RECEIPT_CAPABILITY_ENTITY, receipt));
     const review = await submitReview(deps, token, { rating: 4, title: 'Good' });
     expect(review).toMatchObject({ productId: 'prod1', saleId: receipt.saleId, rating: 4, title: 'Good', body: null, customerId: 'cust1' });

@@ -7,10 +7,15 @@ import { attributeSale, channelStats, createLink, unattributeSale } from '../../
 import { onOrderRefunded } from '../../shared/survey/service';
 import * as surveyRepo from '../../shared/survey/repository';
 
-const order = (id: string, amount: number, metadata: Record<string, unknown> = {}) => ({ order: { id, createdAt: '2026-03-04T10:00:00.000Z' }, amount, currency: 'USD', metadata });
+const order = (id: string, amount: number, metadata: Record<string, unknown> = {}) => ({
+  order: { id, createdAt: '2026-03-04T10:00:00.000Z' },
+  amount,
+  currency: 'USD',
+  metadata,
+});
 
 describe('bus consumers count each event once', () => {
-  it('attributes a sale once under redelivery and races, takes it back once on refund, and ignores another tenant\'s code', async () => {
+  it("attributes a sale once under redelivery and races, takes it back once on refund, and ignores another tenant's code", async () => {
     const { deps, clock } = await createTestDeps();
     const account = await createAccount(deps.store, clock, { email: 'l@example.com', currency: 'USD', plan: 'tier3' });
     const other = await createAccount(deps.store, clock, { email: 'o@example.com', currency: 'USD', plan: 'tier3' });
@@ -25,7 +30,13 @@ describe('bus consumers count each event once', () => {
     await attributeSale(deps, newEvent({ accountId: other.accountId, mode: 'test' }, clock, 'order.completed', order('s2', 5, { trackedLink: link.code })));
     await attributeSale(deps, newEvent({ ...scope, mode: 'live' }, clock, 'order.completed', order('s3', 5, { trackedLink: link.code })));
     // A renewal is not a new attributed sale.
-    await attributeSale(deps, newEvent(scope, clock, 'order.completed', { ...order('s4', 9, { trackedLink: link.code }), order: { id: 's4', billingReason: 'renewal', createdAt: '2026-03-04T10:00:00.000Z' } }));
+    await attributeSale(
+      deps,
+      newEvent(scope, clock, 'order.completed', {
+        ...order('s4', 9, { trackedLink: link.code }),
+        order: { id: 's4', billingReason: 'renewal', createdAt: '2026-03-04T10:00:00.000Z' },
+      }),
+    );
 
     const range = ['2026-03-01', '2026-03-31'] as const;
     expect((await channelStats(deps, scope, 'tier3', ...range)).channels).toEqual([{ channel: 'instagram', clicks: 0, visitors: 0, sales: 1, revenue: 12.5 }]);

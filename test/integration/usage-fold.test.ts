@@ -23,7 +23,16 @@ let store: Store;
 
 /** A keyless report minted at the clock's time, as the request path writes it (one PutItem). */
 async function put(clock: SetClock, meter: string, quantity: number) {
-  const report: UsageReportRecord = { _id: objectId(clock), subscriberId: SUB, subscriptionId: 'off1', meter, quantity, periodStart: PERIOD, idempotencyKey: null, createdAt: clock.now().toISOString() };
+  const report: UsageReportRecord = {
+    _id: objectId(clock),
+    subscriberId: SUB,
+    subscriptionId: 'off1',
+    meter,
+    quantity,
+    periodStart: PERIOD,
+    idempotencyKey: null,
+    createdAt: clock.now().toISOString(),
+  };
   await repo.putReport(store, scope, report, newEvent(scope, clock, 'usage.recorded', { ...report }));
 }
 
@@ -69,6 +78,15 @@ describe('usage fold', () => {
     expect(await periodUsage({ store }, scope, SUB, PERIOD)).toEqual(days);
     expect(await foldReports({ store, clock }, scope, SUB, { force: true })).toBe(0);
     // The reports read back without the event they carry.
-    expect(Object.keys((await repo.latestReports(store, scope, SUB, 1))[0]!).sort()).toEqual(['_id', 'createdAt', 'idempotencyKey', 'meter', 'periodStart', 'quantity', 'subscriberId', 'subscriptionId']);
+    expect(Object.keys((await repo.latestReports(store, scope, SUB, 1))[0]!).sort()).toEqual([
+      '_id',
+      'createdAt',
+      'idempotencyKey',
+      'meter',
+      'periodStart',
+      'quantity',
+      'subscriberId',
+      'subscriptionId',
+    ]);
   });
 });

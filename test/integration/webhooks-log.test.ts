@@ -72,7 +72,9 @@ describe('success path', () => {
   it('costs 3 write units and no read: claim with lease, log entry under 1 KiB without index keys, delivery moved on', async () => {
     const scope = newScope();
     const endpoint = await createWebhook(context(scope), { url: `${receiver.url}/units`, events: ['payment_intent.succeeded'] });
-    const captured = await fanOutCaptured(newEvent(scope, setup.clock, 'payment_intent.succeeded', { paymentIntent: { id: 'pi_1' }, amount: 1000, metadata: {} }));
+    const captured = await fanOutCaptured(
+      newEvent(scope, setup.clock, 'payment_intent.succeeded', { paymentIntent: { id: 'pi_1' }, amount: 1000, metadata: {} }),
+    );
     expect(captured).toHaveLength(1);
     expect(captured[0]).toMatchObject({ body: expect.any(String), create: expect.not.objectContaining({ body: expect.anything() }) });
     const meter: CapacityMeter = { read: 0, write: 0 };
@@ -149,7 +151,17 @@ describe('a success moves the delivery on without a condition', () => {
     await processDeliveryMessage(setup.deps, message);
     expect(receiver.received('/cancel-during')).toHaveLength(1);
     const delivery = await repo.getDelivery(setup.store, scope, deliveryId);
-    expect(delivery).toMatchObject({ id: deliveryId, webhookId: endpoint.id, eventId: event.id, eventType: 'order.completed', status: 'succeeded', attempts: 1, nextAttemptAt: null, test: false, redelivery: false });
+    expect(delivery).toMatchObject({
+      id: deliveryId,
+      webhookId: endpoint.id,
+      eventId: event.id,
+      eventType: 'order.completed',
+      status: 'succeeded',
+      attempts: 1,
+      nextAttemptAt: null,
+      test: false,
+      redelivery: false,
+    });
     expect(delivery!.attemptIds).toHaveLength(1);
     const item = await setup.store.get(deliveryEntity.declaration.key(scope, deliveryId));
     expect(item).toMatchObject({ entity: 'WebhookDelivery', expiresAt: expect.any(Number) });

@@ -139,7 +139,19 @@ describe('crash recovery', () => {
     const { scope, endpoint } = await endpointFor('/lapsed');
     const event = newEvent(scope, setup.clock, 'order.completed', { amount: 6 });
     const deliveryId = fanOutDeliveryId(event.id, endpoint.id);
-    await repo.createDelivery(setup.store, scope, newDelivery(setup.deps, { id: deliveryId, webhookId: endpoint.id, eventId: event.id, eventType: event.type, body: buildDeliveryBody(event, endpoint.id), test: false, redelivery: false }));
+    await repo.createDelivery(
+      setup.store,
+      scope,
+      newDelivery(setup.deps, {
+        id: deliveryId,
+        webhookId: endpoint.id,
+        eventId: event.id,
+        eventType: event.type,
+        body: buildDeliveryBody(event, endpoint.id),
+        test: false,
+        redelivery: false,
+      }),
+    );
     // The dead worker claimed attempt 1 a minute ago and never came back.
     expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, 'a1', setup.clock.nowMs() - 60_000, 20_000)).toMatchObject({ id: deliveryId });
     // A live claim is respected...
@@ -179,10 +191,23 @@ describe('claim that creates the delivery (the fan-out writes nothing to the tab
     const { scope, endpoint } = await endpointFor('/claim-create');
     const event = newEvent(scope, setup.clock, 'order.completed', { amount: 7 });
     const deliveryId = fanOutDeliveryId(event.id, endpoint.id);
-    const record = newDelivery(setup.deps, { id: deliveryId, webhookId: endpoint.id, eventId: event.id, eventType: event.type, body: buildDeliveryBody(event, endpoint.id), test: false, redelivery: false });
+    const record = newDelivery(setup.deps, {
+      id: deliveryId,
+      webhookId: endpoint.id,
+      eventId: event.id,
+      eventType: event.type,
+      body: buildDeliveryBody(event, endpoint.id),
+      test: false,
+      redelivery: false,
+    });
     expect(await repo.getDelivery(setup.store, scope, deliveryId)).toBeUndefined();
     const now = setup.clock.nowMs();
-    expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, 'a1', now, 20_000, record)).toMatchObject({ id: deliveryId, body: record.body, status: 'pending', attempts: 0 });
+    expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, 'a1', now, 20_000, record)).toMatchObject({
+      id: deliveryId,
+      body: record.body,
+      status: 'pending',
+      attempts: 0,
+    });
     expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, 'a1', now, 20_000, record)).toBeUndefined();
     // Without the record, a claim never creates one.
     expect(await repo.claimAttempt(setup.store, scope, `${deliveryId}x`, 1, 'a1', now, 20_000)).toBeUndefined();
@@ -191,7 +216,29 @@ describe('claim that creates the delivery (the fan-out writes nothing to the tab
     await repo.recordAttempt(
       setup.store,
       scope,
-      { id: `att${deliveryId}`, deliveryId, webhookId: endpoint.id, eventId: event.id, eventType: event.type, attempt: 1, status: 'success', statusCode: 200, durationMs: 1, error: null, url: endpoint.url, finalUrl: endpoint.url, redirects: 0, requestHeaders: {}, requestBody: record.body!, responseBodyExcerpt: null, willRetry: false, nextAttemptAt: null, test: false, redelivery: false, createdAt: record.createdAt },
+      {
+        id: `att${deliveryId}`,
+        deliveryId,
+        webhookId: endpoint.id,
+        eventId: event.id,
+        eventType: event.type,
+        attempt: 1,
+        status: 'success',
+        statusCode: 200,
+        durationMs: 1,
+        error: null,
+        url: endpoint.url,
+        finalUrl: endpoint.url,
+        redirects: 0,
+        requestHeaders: {},
+        requestBody: record.body!,
+        responseBodyExcerpt: null,
+        willRetry: false,
+        nextAttemptAt: null,
+        test: false,
+        redelivery: false,
+        createdAt: record.createdAt,
+      },
       { status: 'succeeded', nextAttemptAt: null, updatedAt: record.createdAt },
     );
     expect(await repo.claimAttempt(setup.store, scope, deliveryId, 1, 'a1', now + 60_000, 20_000, record)).toBeUndefined();

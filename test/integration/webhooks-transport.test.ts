@@ -50,13 +50,35 @@ describe('connect-time address guard', () => {
     // A DNS answer as a rebinding attacker would give it (the name passes every check on its text).
     const rebinding: Resolver = (host, _options, callback) => {
       resolved++;
-      callback(null, host === 'hooks.attacker.example' ? [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }] : [{ address: '10.0.0.7', family: 4 }]);
+      callback(
+        null,
+        host === 'hooks.attacker.example'
+          ? [
+              { address: '93.184.216.34', family: 4 },
+              { address: '127.0.0.1', family: 4 },
+            ]
+          : [{ address: '10.0.0.7', family: 4 }],
+      );
     };
     const before = received;
-    const rebind = await attemptDelivery({ url: `https://hooks.attacker.example:${port}/x`, body: '{}', headers: {}, policy: { allowLoopback: false }, nowMs, resolver: rebinding });
+    const rebind = await attemptDelivery({
+      url: `https://hooks.attacker.example:${port}/x`,
+      body: '{}',
+      headers: {},
+      policy: { allowLoopback: false },
+      nowMs,
+      resolver: rebinding,
+    });
     expect(rebind).toMatchObject({ outcome: 'fail', statusCode: null });
     expect(rebind.error).toMatch(/hooks\.attacker\.example resolves to 127\.0\.0\.1, a loopback address; refused/);
-    const internal = await attemptDelivery({ url: `https://internal-looking.example.com:${port}/x`, body: '{}', headers: {}, policy: { allowLoopback: true }, nowMs, resolver: rebinding });
+    const internal = await attemptDelivery({
+      url: `https://internal-looking.example.com:${port}/x`,
+      body: '{}',
+      headers: {},
+      policy: { allowLoopback: true },
+      nowMs,
+      resolver: rebinding,
+    });
     expect(internal.error).toMatch(/10\.0\.0\.7, a private address/);
     expect(resolved).toBe(2);
     expect(received).toBe(before);
@@ -65,24 +87,50 @@ describe('connect-time address guard', () => {
   it('with the local flag, a name resolving to loopback is dialled at the checked address', async () => {
     const toLoopback: Resolver = (_host, _options, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }]);
     const before = received;
-    const result = await attemptDelivery({ url: `http://dev-box.example.com:${port}/x`, body: '{}', headers: {}, policy: { allowLoopback: true }, nowMs, resolver: toLoopback });
+    const result = await attemptDelivery({
+      url: `http://dev-box.example.com:${port}/x`,
+      body: '{}',
+      headers: {},
+      policy: { allowLoopback: true },
+      nowMs,
+      resolver: toLoopback,
+    });
     // The URL policy admits http only for loopback names, so this one is refused on its text...
     expect(result.outcome).toBe('fail');
-    const secure = await attemptDelivery({ url: `http://localhost:${port}/x`, body: '{}', headers: {}, policy: { allowLoopback: true }, nowMs, resolver: toLoopback });
+    const secure = await attemptDelivery({
+      url: `http://localhost:${port}/x`,
+      body: '{}',
+      headers: {},
+      policy: { allowLoopback: true },
+      nowMs,
+      resolver: toLoopback,
+    });
     // ...and localhost goes through the guard to the server on 127.0.0.1.
     expect(secure).toMatchObject({ outcome: 'success', statusCode: 204 });
     expect(received).toBe(before + 1);
   });
 
   it('refuses an IP literal that the socket would dial directly, and reports a refused connection as retryable', async () => {
-    const literal = await attemptDelivery({ url: 'https://10.0.0.1/x', body: '{}', headers: {}, policy: { allowLoopback: true }, nowMs: () => performance.now() });
+    const literal = await attemptDelivery({
+      url: 'https://10.0.0.1/x',
+      body: '{}',
+      headers: {},
+      policy: { allowLoopback: true },
+      nowMs: () => performance.now(),
+    });
     expect(literal).toMatchObject({ outcome: 'fail' });
     expect(literal.error).toMatch(/private/);
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    const refused = await attemptDelivery({ url: `http://127.0.0.1:${closedPort}/`, body: '{}', headers: {}, policy: { allowLoopback: true }, nowMs: () => performance.now() });
+    const refused = await attemptDelivery({
+      url: `http://127.0.0.1:${closedPort}/`,
+      body: '{}',
+      headers: {},
+      policy: { allowLoopback: true },
+      nowMs: () => performance.now(),
+    });
     expect(refused).toMatchObject({ outcome: 'retry', statusCode: null });
     expect(refused.error).toMatch(/ECONNREFUSED/);
   });

@@ -15,7 +15,12 @@ export async function createOffer(account: TestAccount, body: Record<string, unk
 }
 
 export async function openCheckout(account: TestAccount, productId: string, extra: Record<string, unknown> = {}) {
-  const res = await account.test.post('/checkout/sessions', { productId, successUrl: 'https://shop.example.com/thanks', cancelUrl: 'https://shop.example.com/cart', ...extra });
+  const res = await account.test.post('/checkout/sessions', {
+    productId,
+    successUrl: 'https://shop.example.com/thanks',
+    cancelUrl: 'https://shop.example.com/cart',
+    ...extra,
+  });
   if (res.status !== 201) throw new Error(`checkout: ${res.status} ${res.text}`);
   return res.body as { id: string; url: string };
 }

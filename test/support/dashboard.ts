@@ -42,7 +42,16 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') does not apply.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE());
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { html: string }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+    const result = await (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { html: string }[] }[] }>;
+        };
+      }
+    ).axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 8).map((n) => n.html.slice(0, 200)) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -64,7 +73,16 @@ const AXE_PATH = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js',
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { html: string }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+    const result = await (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { html: string }[] }[] }>;
+        };
+      }
+    ).axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 8).map((n) => n.html.slice(0, 200)) }));
   });
 }

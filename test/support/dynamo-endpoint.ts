@@ -29,6 +29,6 @@ export async function releaseTestDynamo(): Promise<void> {
  * setupFiles have one.
  */
 export function testDynamoEndpoint(): string {
-  if (!leased) throw new Error('This file has no DynamoDB Local: add test/support/dynamo-file.ts to its project\'s setupFiles in vitest.config.ts');
+  if (!leased) throw new Error("This file has no DynamoDB Local: add test/support/dynamo-file.ts to its project's setupFiles in vitest.config.ts");
   return leased;
 }

@@ -127,7 +127,10 @@ export async function servePool(pool: DynamoPool): Promise<{ url: string; server
     req.on('end', () => {
       const answer = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.method === 'POST' && req.url === '/lease') {
-        pool.lease().then((endpoint) => answer(200, { endpoint }), (error: Error) => answer(503, { error: error.message }));
+        pool.lease().then(
+          (endpoint) => answer(200, { endpoint }),
+          (error: Error) => answer(503, { error: error.message }),
+        );
       } else if (req.method === 'POST' && req.url === '/release') {
         let endpoint: unknown;
         try {

@@ -39,7 +39,11 @@ export async function startFakePlatforms(data: FakePlatformData): Promise<FakePl
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', base);
-    state.requests.push({ path: `${url.pathname}${url.search}`, authorization: req.headers.authorization, shopifyToken: req.headers['x-shopify-access-token'] as string | undefined });
+    state.requests.push({
+      path: `${url.pathname}${url.search}`,
+      authorization: req.headers.authorization,
+      shopifyToken: req.headers['x-shopify-access-token'] as string | undefined,
+    });
     if (state.down) return json(res, 503, { message: 'Service Unavailable' });
     if (state.failOnce429) {
       state.failOnce429 = false;
@@ -55,11 +59,16 @@ export async function startFakePlatforms(data: FakePlatformData): Promise<FakePl
         const start = Number(url.searchParams.get('page_key') ?? 0);
         const page = data.gumroad.sales.slice(start, start + size);
         const more = start + size < data.gumroad.sales.length;
-        return json(res, 200, { success: true, sales: page, ...(more ? { next_page_key: String(start + size), next_page_url: `/v2/sales?page_key=${start + size}` } : {}) });
+        return json(res, 200, {
+          success: true,
+          sales: page,
+          ...(more ? { next_page_key: String(start + size), next_page_url: `/v2/sales?page_key=${start + size}` } : {}),
+        });
       }
     }
     if (platform === 'shopify') {
-      if (req.headers['x-shopify-access-token'] !== tokens.shopify) return json(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
+      if (req.headers['x-shopify-access-token'] !== tokens.shopify)
+        return json(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
       const match = /^admin\/api\/[\d-]+\/(products|customers|orders)\.json$/.exec(path);
       if (match) {
         const key = match[1] as 'products' | 'customers' | 'orders';
@@ -81,10 +90,20 @@ export async function startFakePlatforms(data: FakePlatformData): Promise<FakePl
       const expected = `Basic ${Buffer.from(`import:${tokens.mailchimp}`).toString('base64')}`;
       const given = req.headers.authorization ?? '';
       const key = given.startsWith('Basic ') ? Buffer.from(given.slice(6), 'base64').toString().split(':').slice(1).join(':') : '';
-      if (key !== tokens.mailchimp || !expected) return json(res, 401, { type: 'https://mailchimp.com/developer/marketing/docs/errors/', title: 'API Key Invalid', status: 401, detail: "Your API key may be invalid, or you've attempted to access the wrong datacenter." });
+      if (key !== tokens.mailchimp || !expected)
+        return json(res, 401, {
+          type: 'https://mailchimp.com/developer/marketing/docs/errors/',
+          title: 'API Key Invalid',
+          status: 401,
+          detail: "Your API key may be invalid, or you've attempted to access the wrong datacenter.",
+        });
       const offset = Number(url.searchParams.get('offset') ?? 0);
       const count = Math.min(Number(url.searchParams.get('count') ?? 10), size);
-      if (path === '3.0/lists') return json(res, 200, { lists: data.mailchimp.lists.slice(offset, offset + count).map(({ id, name }) => ({ id, name })), total_items: data.mailchimp.lists.length });
+      if (path === '3.0/lists')
+        return json(res, 200, {
+          lists: data.mailchimp.lists.slice(offset, offset + count).map(({ id, name }) => ({ id, name })),
+          total_items: data.mailchimp.lists.length,
+        });
       const members = /^3\.0\/lists\/([^/]+)\/members$/.exec(path);
       const list = members && data.mailchimp.lists.find((entry) => entry.id === decodeURIComponent(members[1]!));
       if (list) return json(res, 200, { members: list.members.slice(offset, offset + count), list_id: list.id, total_items: list.members.length });

@@ -29,7 +29,13 @@ export async function startFakeS3(credentials: { accessKeyId: string; secretAcce
     const body = await readBody(request);
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
     const check = verifySignature(request.method!, request.url!, headers, body, credentials);
-    requests.push({ method: request.method!, path: decodeURIComponent(request.url!), headers, signedHeaders: check.signedHeaders, signatureValid: check.valid });
+    requests.push({
+      method: request.method!,
+      path: decodeURIComponent(request.url!),
+      headers,
+      signedHeaders: check.signedHeaders,
+      signatureValid: check.valid,
+    });
     const fault = faults.shift();
     if (fault === 'hang') return; // never answered: the client's timeout ends it
     const error = (status: number, code: string, message: string) => {
@@ -47,7 +53,13 @@ export async function startFakeS3(credentials: { accessKeyId: string; secretAcce
     };
     if (request.method === 'POST' && url.searchParams.has('uploads')) {
       const id = randomBytes(24).toString('base64url');
-      uploads.set(id, { key, contentType: headers['content-type'] ?? 'binary/octet-stream', sse: headers['x-amz-server-side-encryption'], kmsKeyId: headers['x-amz-server-side-encryption-aws-kms-key-id'], parts: new Map() });
+      uploads.set(id, {
+        key,
+        contentType: headers['content-type'] ?? 'binary/octet-stream',
+        sse: headers['x-amz-server-side-encryption'],
+        kmsKeyId: headers['x-amz-server-side-encryption-aws-kms-key-id'],
+        parts: new Map(),
+      });
       return xml(200, `<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>${key}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
     }
     if (uploadId !== null) {
@@ -66,14 +78,18 @@ export async function startFakeS3(credentials: { accessKeyId: string; secretAcce
       }
       if (request.method === 'POST') {
         const field = (part: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(part)?.[1] ?? '';
-        const named = [...body.toString('utf8').matchAll(/<Part>([\s\S]*?)<\/Part>/g)].map((m) => ({ partNumber: Number(field(m[1]!, 'PartNumber')), etag: field(m[1]!, 'ETag').replace(/&quot;/g, '"') }));
+        const named = [...body.toString('utf8').matchAll(/<Part>([\s\S]*?)<\/Part>/g)].map((m) => ({
+          partNumber: Number(field(m[1]!, 'PartNumber')),
+          etag: field(m[1]!, 'ETag').replace(/&quot;/g, '"'),
+        }));
         if (!named.length) return error(400, 'MalformedXML', 'The XML you provided was not well-formed.');
         const bodies: Buffer[] = [];
         for (const [i, part] of named.entries()) {
           const stored = upload.parts.get(part.partNumber);
           if (i > 0 && part.partNumber <= named[i - 1]!.partNumber) return error(400, 'InvalidPartOrder', 'The list of parts was not in ascending order.');
           if (!stored || stored.etag !== part.etag) return error(400, 'InvalidPart', 'One or more of the specified parts could not be found.');
-          if (i < named.length - 1 && stored.body.length < 5 * 1024 * 1024) return error(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
+          if (i < named.length - 1 && stored.body.length < 5 * 1024 * 1024)
+            return error(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
           bodies.push(stored.body);
         }
         objects.set(key, { body: Buffer.concat(bodies), contentType: upload.contentType, sse: upload.sse, kmsKeyId: upload.kmsKeyId });
@@ -90,7 +106,12 @@ export async function startFakeS3(credentials: { accessKeyId: string; secretAcce
       return;
     }
     if (request.method === 'PUT') {
-      objects.set(key, { body, contentType: headers['content-type'] ?? 'binary/octet-stream', sse: headers['x-amz-server-side-encryption'], kmsKeyId: headers['x-amz-server-side-encryption-aws-kms-key-id'] });
+      objects.set(key, {
+        body,
+        contentType: headers['content-type'] ?? 'binary/octet-stream',
+        sse: headers['x-amz-server-side-encryption'],
+        kmsKeyId: headers['x-amz-server-side-encryption-aws-kms-key-id'],
+      });
       response.writeHead(200, { etag: '"e"' }).end();
     } else if (request.method === 'GET') {
       const object = objects.get(key);
@@ -136,14 +157,17 @@ export function verifySignature(
 ): { valid: boolean; reason: string; signedHeaders: string[] } {
   const url = new URL(rawUrl, 'http://x');
   if (url.searchParams.has('X-Amz-Signature')) return verifyPresigned(method, url, headers, credentials, now);
-  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(headers.authorization ?? '');
+  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
+    headers.authorization ?? '',
+  );
   if (!match) return { valid: false, reason: 'no SigV4 authorization header', signedHeaders: [] };
   const [, accessKeyId, day, region, signedList, signature] = match as unknown as string[];
   const signedHeaders = signedList!.split(';');
   const fail = (reason: string) => ({ valid: false, reason, signedHeaders });
   if (accessKeyId !== credentials.accessKeyId) return fail('unknown access key');
   for (const required of ['host', 'x-amz-date', 'x-amz-content-sha256']) if (!signedHeaders.includes(required)) return fail(`${required} is not signed`);
-  if (credentials.sessionToken && (headers['x-amz-security-token'] !== credentials.sessionToken || !signedHeaders.includes('x-amz-security-token'))) return fail('session token missing or unsigned');
+  if (credentials.sessionToken && (headers['x-amz-security-token'] !== credentials.sessionToken || !signedHeaders.includes('x-amz-security-token')))
+    return fail('session token missing or unsigned');
   const payloadHash = headers['x-amz-content-sha256']!;
   if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256(body)) return fail('payload hash does not match the body');
   const query = canonicalQuery(url, false);
@@ -175,7 +199,13 @@ function canonicalQuery(url: URL, presigned: boolean): string {
 }
 
 /** A presigned request (query signing, as a browser sends a part): the signature and its expiry. */
-function verifyPresigned(method: string, url: URL, headers: Record<string, string>, credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }, now: number) {
+function verifyPresigned(
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string },
+  now: number,
+) {
   const q = (name: string) => url.searchParams.get(name) ?? '';
   const signedList = q('X-Amz-SignedHeaders');
   const signedHeaders = signedList.split(';');
@@ -187,10 +217,21 @@ function verifyPresigned(method: string, url: URL, headers: Record<string, strin
   if (!signedHeaders.includes('host')) return fail('host is not signed');
   if (credentials.sessionToken && q('X-Amz-Security-Token') !== credentials.sessionToken) return fail('session token missing');
   const amzDate = q('X-Amz-Date');
-  const signedAt = Date.parse(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);
+  const signedAt = Date.parse(
+    `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
+  );
   if (!(signedAt + Number(q('X-Amz-Expires')) * 1000 > now)) return fail('Request has expired');
-  const canonical = [method, url.pathname, canonicalQuery(url, true), signedHeaders.map((name) => `${name}:${(headers[name] ?? '').trim().replace(/\s+/g, ' ')}\n`).join(''), signedList, 'UNSIGNED-PAYLOAD'].join('\n');
+  const canonical = [
+    method,
+    url.pathname,
+    canonicalQuery(url, true),
+    signedHeaders.map((name) => `${name}:${(headers[name] ?? '').trim().replace(/\s+/g, ' ')}\n`).join(''),
+    signedList,
+    'UNSIGNED-PAYLOAD',
+  ].join('\n');
   const toSign = ['AWS4-HMAC-SHA256', amzDate, `${day}/${region}/s3/aws4_request`, sha256(canonical)].join('\n');
   const key = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day!), region!), 's3'), 'aws4_request');
-  return createHmac('sha256', key).update(toSign).digest('hex') === q('X-Amz-Signature') ? { valid: true, reason: '', signedHeaders } : fail('signature does not match');
+  return createHmac('sha256', key).update(toSign).digest('hex') === q('X-Amz-Signature')
+    ? { valid: true, reason: '', signedHeaders }
+    : fail('signature does not match');
 }

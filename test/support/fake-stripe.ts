@@ -138,7 +138,8 @@ export class FakeStripe {
   }
 
   private answer(r: StripeRequest): Answer {
-    if (!r.authorization?.startsWith('Bearer ')) return { status: 401, body: { error: { type: 'invalid_request_error', message: 'You did not provide an API key.' } } };
+    if (!r.authorization?.startsWith('Bearer '))
+      return { status: 401, body: { error: { type: 'invalid_request_error', message: 'You did not provide an API key.' } } };
     const params = parseForm(r.method === 'POST' ? r.form : r.query);
     const name = routeOf(r.method, r.path);
     const refused = refusal(name, params);
@@ -147,7 +148,15 @@ export class FakeStripe {
     const key = r.method === 'GET' ? undefined : r.idempotencyKey;
     const saved = key ? this.idempotent.get(key) : undefined;
     if (saved && saved.fingerprint !== fingerprint) {
-      return { status: 400, body: { error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.` } } };
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+          },
+        },
+      };
     }
     if (saved) return { status: saved.status, body: saved.body, headers: { 'idempotent-replayed': 'true' } };
     let status = 200;
@@ -168,8 +177,15 @@ export class FakeStripe {
 
   private emit(type: string, object: Obj, previous?: Obj) {
     const event = {
-      id: `evt_${String(this.events.length + 1).padStart(8, '0')}`, object: 'event', api_version: Stripe.API_VERSION, created: this.clock(), livemode: this.livemode, pending_webhooks: 1,
-      request: { id: null, idempotency_key: null }, type, data: { object: present(this.model, { ...object, livemode: this.livemode }), ...(previous ? { previous_attributes: previous } : {}) },
+      id: `evt_${String(this.events.length + 1).padStart(8, '0')}`,
+      object: 'event',
+      api_version: Stripe.API_VERSION,
+      created: this.clock(),
+      livemode: this.livemode,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object: present(this.model, { ...object, livemode: this.livemode }), ...(previous ? { previous_attributes: previous } : {}) },
     };
     this.events.push(event);
     this.pending.push(event);
@@ -190,7 +206,11 @@ export class FakeStripe {
       for (const event of batch) {
         const payload = JSON.stringify(event);
         const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: this.webhook.secret, timestamp: this.clock() });
-        const response = await fetch(this.webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload });
+        const response = await fetch(this.webhook.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': header },
+          body: payload,
+        });
         const text = await response.text();
         out.push({ event, status: response.status, body: text ? JSON.parse(text) : null });
         if (!response.ok) failed.push(event);
@@ -242,7 +262,17 @@ export class FakeStripe {
     const intent = this.model.get(paymentIntentId, 'payment_intent');
     const charge = this.model.get(intent.latest_charge, 'charge');
     charge.disputed = true;
-    const dispute = this.model.put({ id: this.model.id('dp'), object: 'dispute', amount: charge.amount, currency: charge.currency, charge: charge.id, payment_intent: intent.id, status: 'needs_response', reason: 'fraudulent', created: this.clock() });
+    const dispute = this.model.put({
+      id: this.model.id('dp'),
+      object: 'dispute',
+      amount: charge.amount,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: intent.id,
+      status: 'needs_response',
+      reason: 'fraudulent',
+      created: this.clock(),
+    });
     this.emit('charge.dispute.created', dispute);
     return dispute.id;
   }

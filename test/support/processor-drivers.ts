@@ -3,7 +3,7 @@ import type { LocalRuntime } from '../../shared/local/runtime';
 import { setProcessorSettings } from '../../shared/processor/settings';
 import { pay } from './commerce';
 import type { FakeStripe } from './fake-stripe';
-import { ApiClient, createTestAccount, settleWithRetries, type TestAccount } from './runtime';
+import { type ApiClient, createTestAccount, settleWithRetries, type TestAccount } from './runtime';
 
 /**
  * The two processors of test/e2e/processor-scenarios.test.ts behind one driver: the sandbox (test
@@ -58,11 +58,15 @@ export function scenarioTools(env: ScenarioEnv) {
   const subscriber = async (d: Driver, id: string) => (await d.api.get(`/subscriptions/subscribers/${id}`)).body;
   /** Every charge of the subscriber (newest first) of one billing reason. */
   const charges = async (d: Driver, id: string, reason: string) =>
-    ((await subscriber(d, id)).payments as { billingReason: string; amountCents: number }[]).filter((p) => p.billingReason === reason).map((p) => p.amountCents);
+    ((await subscriber(d, id)).payments as { billingReason: string; amountCents: number }[])
+      .filter((p) => p.billingReason === reason)
+      .map((p) => p.amountCents);
   const renewals = (d: Driver, id: string) => charges(d, id, 'renewal');
   const outbox = async (d: Driver, type: string) => {
     await settle();
-    return (await env.control.get(`/_local/events?accountId=${d.account.accountId}&mode=${d.mode}&type=${type}`)).body.events as { data: Record<string, any> }[];
+    return (await env.control.get(`/_local/events?accountId=${d.account.accountId}&mode=${d.mode}&type=${type}`)).body.events as {
+      data: Record<string, any>;
+    }[];
   };
   async function offer(d: Driver, name: string, price: number, retention?: Record<string, unknown>) {
     const created = await d.api.post('/subscriptions', { name, price, frequency: 'monthly' });
@@ -90,16 +94,27 @@ export async function sandboxDriver(env: ScenarioEnv): Promise<Driver> {
   const { settle } = scenarioTools(env);
   const account = await createTestAccount(runtime, 'volume');
   return {
-    name: 'sandbox', mode: 'test', account, api: account.test,
+    name: 'sandbox',
+    mode: 'test',
+    account,
+    api: account.test,
     async subscribe(offerId, email) {
-      const session = (await account.test.post('/checkout/sessions', { productId: offerId, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' })).body;
+      const session = (
+        await account.test.post('/checkout/sessions', {
+          productId: offerId,
+          successUrl: 'https://shop.example.com/ok',
+          cancelUrl: 'https://shop.example.com/no',
+        })
+      ).body;
       return (await pay(runtime, session.id, { email })).subscriberId!;
     },
     async card(subscriberId, _email, outcome) {
       expect((await control.post(`/_local/subscribers/${subscriberId}/card`, { outcome })).status).toBe(200);
     },
     async buy(productId, email) {
-      const session = (await account.test.post('/checkout/sessions', { productId, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' })).body;
+      const session = (
+        await account.test.post('/checkout/sessions', { productId, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' })
+      ).body;
       expect((await pay(runtime, session.id, { email, saveCard: true })).status).toBe('paid');
     },
     async savedCardDeclines() {
@@ -121,7 +136,10 @@ export async function stripeDriver(env: ScenarioEnv): Promise<Driver> {
   const account = await createTestAccount(runtime, 'volume');
   const deps = runtime.adapters.deps;
   const scope = { accountId: account.accountId, mode: 'live' as const };
-  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, scope, { provider: 'stripe', secrets: { secretKey: 'rk_live_scenarios', webhookSecret: WHSEC } });
+  await setProcessorSettings({ store: deps.store, clock: deps.clock, encryption: deps.ports.encryption }, scope, {
+    provider: 'stripe',
+    secrets: { secretKey: 'rk_live_scenarios', webhookSecret: WHSEC },
+  });
   (deps.ports.processor as unknown as { forget(): void }).forget();
   fake.webhook = { url: `${runtime.url}/processor/stripe/webhooks/${account.accountId}/live`, secret: WHSEC };
   const cardOf = (email: string) => {
@@ -129,14 +147,23 @@ export async function stripeDriver(env: ScenarioEnv): Promise<Driver> {
     return fake.model.list('subscription', (s) => s.customer === customer.id)[0]!.default_payment_method as string;
   };
   return {
-    name: 'stripe', mode: 'live', account, api: account.live,
+    name: 'stripe',
+    mode: 'live',
+    account,
+    api: account.live,
     async subscribe(offerId, email) {
-      const session = await account.live.post('/checkout/sessions', { productId: offerId, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+      const session = await account.live.post('/checkout/sessions', {
+        productId: offerId,
+        successUrl: 'https://shop.example.com/ok',
+        cancelUrl: 'https://shop.example.com/no',
+      });
       expect(session.status, session.text).toBe(201);
       fake.completeCheckout(String(session.body.url).split('/').pop()!, { email, name: 'Sam Roe', country: 'US' });
       await settle();
       const list = (await account.live.get('/subscriptions/subscribers?limit=100')).body;
-      const found = ((list.data ?? list.subscribers ?? list) as { _id: string; buyerEmail?: string; email?: string }[]).find((s) => (s.buyerEmail ?? s.email) === email);
+      const found = ((list.data ?? list.subscribers ?? list) as { _id: string; buyerEmail?: string; email?: string }[]).find(
+        (s) => (s.buyerEmail ?? s.email) === email,
+      );
       expect(found, JSON.stringify(list)).toBeDefined();
       return found!._id;
     },
@@ -144,7 +171,11 @@ export async function stripeDriver(env: ScenarioEnv): Promise<Driver> {
       fake.setCardDeclining(cardOf(email), outcome === 'declines');
     },
     async buy(productId, email) {
-      const session = await account.live.post('/checkout/sessions', { productId, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' });
+      const session = await account.live.post('/checkout/sessions', {
+        productId,
+        successUrl: 'https://shop.example.com/ok',
+        cancelUrl: 'https://shop.example.com/no',
+      });
       expect(session.status, session.text).toBe(201);
       fake.completeCheckout(String(session.body.url).split('/').pop()!, { email, name: 'Dev Roe', country: 'US' });
       await settle();

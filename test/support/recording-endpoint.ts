@@ -45,11 +45,21 @@ export async function startRecordingEndpoint(answer: (request: RecordedRequest) 
   const server = createServer((req, res) => {
     void read(req).then((body) => {
       const header = (name: string) => (req.headers[name] as string | undefined) ?? undefined;
-      const request: RecordedRequest = { method: req.method!, path: withoutUuids(req.url!), target: header('x-amz-target'), contentType: header('content-type'), body: withoutUuids(body) };
+      const request: RecordedRequest = {
+        method: req.method!,
+        path: withoutUuids(req.url!),
+        target: header('x-amz-target'),
+        contentType: header('content-type'),
+        body: withoutUuids(body),
+      };
       if (headers.length) request.headers = Object.fromEntries(headers.map((name) => [name, header(name)]));
       requests.push(request);
       const reply = answer(request);
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...(reply.errorType ? { 'x-amzn-errortype': reply.errorType } : {}), ...reply.headers });
+      res.writeHead(reply.status ?? 200, {
+        'content-type': 'application/json',
+        ...(reply.errorType ? { 'x-amzn-errortype': reply.errorType } : {}),
+        ...reply.headers,
+      });
       res.end(JSON.stringify(reply.body ?? {}));
     });
   });

@@ -12,7 +12,10 @@ export function specRoutes(file: string): string[] {
   for (const line of text.split('\n')) {
     const cells = line.split('|').map((c) => c.trim());
     if (cells.length < 4) continue;
-    const methods = cells[1]!.split(',').map((m) => m.trim()).filter((m) => /^(GET|POST|PUT|PATCH|DELETE)$/.test(m));
+    const methods = cells[1]!
+      .split(',')
+      .map((m) => m.trim())
+      .filter((m) => /^(GET|POST|PUT|PATCH|DELETE)$/.test(m));
     if (!methods.length) continue;
     const paths = [...cells[2]!.matchAll(/`(\/[^`]*)`/g)].map((m) => m[1]!);
     for (const method of methods) for (const path of paths) routes.add(`${method} ${path}`);

@@ -57,7 +57,9 @@ export function resolveIntrinsics(value: unknown, context: ResolveContext): unkn
         return String(resolve(text, stack)).split(separator);
       }
       case 'Fn::Sub':
-        return String(typeof arg === 'string' ? arg : (arg as [string])[0]).replace(/\$\{([^}]+)\}/g, (_, name: string) => String(name.includes('.') ? getAtt(name.split('.')[0]!, name.split('.')[1]!, stack) : ref(name, stack)));
+        return String(typeof arg === 'string' ? arg : (arg as [string])[0]).replace(/\$\{([^}]+)\}/g, (_, name: string) =>
+          String(name.includes('.') ? getAtt(name.split('.')[0]!, name.split('.')[1]!, stack) : ref(name, stack)),
+        );
       case 'Fn::ImportValue': {
         const name = resolve(arg, stack) as string;
         if (name in context.exports) return context.exports[name];
@@ -72,7 +74,13 @@ export function resolveIntrinsics(value: unknown, context: ResolveContext): unkn
     }
   };
   const ref = (id: string, stack: CfnTemplate): string => {
-    const pseudo: Record<string, string> = { 'AWS::Region': region, 'AWS::AccountId': account, 'AWS::URLSuffix': 'amazonaws.com', 'AWS::Partition': 'aws', 'AWS::StackName': 'stack' };
+    const pseudo: Record<string, string> = {
+      'AWS::Region': region,
+      'AWS::AccountId': account,
+      'AWS::URLSuffix': 'amazonaws.com',
+      'AWS::Partition': 'aws',
+      'AWS::StackName': 'stack',
+    };
     if (pseudo[id]) return pseudo[id]!;
     const resource = stack.Resources[id];
     if (!resource) throw new Error(`Ref to ${id}, which the template does not have`);

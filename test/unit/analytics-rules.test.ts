@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { contributionDelta, contributionOf, dayRange, productCounters, shardOf, sumDays, sumRecurring, topProducts, WRITE_SHARDS } from '../../shared/analytics/rules';
+import {
+  contributionDelta,
+  contributionOf,
+  dayRange,
+  productCounters,
+  shardOf,
+  sumDays,
+  sumRecurring,
+  topProducts,
+  WRITE_SHARDS,
+} from '../../shared/analytics/rules';
 
 describe('analytics rules', () => {
   it('lists the days of a range, both ends included, and refuses what is not a range of dates', () => {
@@ -20,20 +30,72 @@ describe('analytics rules', () => {
   it('sums the shards of each day in one currency, net = gross - refunds', () => {
     const items = [
       { date: '2026-01-01', gross_USD: 1000, sales_USD: 1, gross_EUR: 700, sales_EUR: 1 },
-      { date: '2026-01-01', gross_USD: 500, sales_USD: 1, refunds_USD: 200, newSubscribers: 1, recovered_USD: 500, recoveredSales_USD: 1, recovered_EUR: 700, recoveredSales_EUR: 1 },
+      {
+        date: '2026-01-01',
+        gross_USD: 500,
+        sales_USD: 1,
+        refunds_USD: 200,
+        newSubscribers: 1,
+        recovered_USD: 500,
+        recoveredSales_USD: 1,
+        recovered_EUR: 700,
+        recoveredSales_EUR: 1,
+      },
       { date: '2026-01-03', refunds_USD: 100, churnedSubscribers: 1 },
     ];
     expect(sumDays(['2026-01-01', '2026-01-02', '2026-01-03'], items, 'USD')).toEqual([
-      { date: '2026-01-01', grossCents: 1500, refundsCents: 200, netCents: 1300, sales: 2, recoveredCents: 500, recoveredSales: 1, newSubscribers: 1, churnedSubscribers: 0 },
-      { date: '2026-01-02', grossCents: 0, refundsCents: 0, netCents: 0, sales: 0, recoveredCents: 0, recoveredSales: 0, newSubscribers: 0, churnedSubscribers: 0 },
-      { date: '2026-01-03', grossCents: 0, refundsCents: 100, netCents: -100, sales: 0, recoveredCents: 0, recoveredSales: 0, newSubscribers: 0, churnedSubscribers: 1 },
+      {
+        date: '2026-01-01',
+        grossCents: 1500,
+        refundsCents: 200,
+        netCents: 1300,
+        sales: 2,
+        recoveredCents: 500,
+        recoveredSales: 1,
+        newSubscribers: 1,
+        churnedSubscribers: 0,
+      },
+      {
+        date: '2026-01-02',
+        grossCents: 0,
+        refundsCents: 0,
+        netCents: 0,
+        sales: 0,
+        recoveredCents: 0,
+        recoveredSales: 0,
+        newSubscribers: 0,
+        churnedSubscribers: 0,
+      },
+      {
+        date: '2026-01-03',
+        grossCents: 0,
+        refundsCents: 100,
+        netCents: -100,
+        sales: 0,
+        recoveredCents: 0,
+        recoveredSales: 0,
+        newSubscribers: 0,
+        churnedSubscribers: 1,
+      },
     ]);
-    expect(sumRecurring([{ mrr_USD: 900, activeSubscribers: 1 }, { mrr_USD: 1000, mrr_EUR: 5, activeSubscribers: 2 }], 'USD')).toEqual({ mrrCents: 1900, activeSubscribers: 3 });
+    expect(
+      sumRecurring(
+        [
+          { mrr_USD: 900, activeSubscribers: 1 },
+          { mrr_USD: 1000, mrr_EUR: 5, activeSubscribers: 2 },
+        ],
+        'USD',
+      ),
+    ).toEqual({ mrrCents: 1900, activeSubscribers: 3 });
   });
 
   it('counts what a subscriber pays per month: the latest charge, the offer price in a trial, nothing paused or ended', () => {
     const offer = { priceCents: 2000, currency: 'usd', frequency: 'monthly' };
-    expect(contributionOf({ status: 'active', paused: false }, offer, { amountCents: 1500, currency: 'USD' })).toEqual({ active: true, monthlyCents: 1500, currency: 'USD' });
+    expect(contributionOf({ status: 'active', paused: false }, offer, { amountCents: 1500, currency: 'USD' })).toEqual({
+      active: true,
+      monthlyCents: 1500,
+      currency: 'USD',
+    });
     expect(contributionOf({ status: 'trialing', paused: false }, offer)).toEqual({ active: true, monthlyCents: 2000, currency: 'USD' });
     expect(contributionOf({ status: 'active', paused: true }, offer).monthlyCents).toBe(0);
     expect(contributionOf({ status: 'past_due', paused: false }, offer)).toEqual({ active: false, monthlyCents: 0, currency: 'USD' });
@@ -52,7 +114,14 @@ describe('analytics rules', () => {
 
 describe('top products of a period', () => {
   it('adds each product of a sale, by currency, keeping its name; leaves out ids that cannot be attribute names', () => {
-    const { add, names } = productCounters([{ productId: 'p1', name: 'Ebook', cents: 3000 }, { productId: 'up1', name: 'Bonus', cents: 500 }, { productId: 'bad id!', name: 'x', cents: 1 }], 'usd');
+    const { add, names } = productCounters(
+      [
+        { productId: 'p1', name: 'Ebook', cents: 3000 },
+        { productId: 'up1', name: 'Bonus', cents: 500 },
+        { productId: 'bad id!', name: 'x', cents: 1 },
+      ],
+      'usd',
+    );
     expect(add).toEqual({ pg_USD_p1: 3000, ps_USD_p1: 1, pg_USD_up1: 500, ps_USD_up1: 1 });
     expect(names).toEqual({ pn_p1: 'Ebook', pn_up1: 'Bonus' });
   });

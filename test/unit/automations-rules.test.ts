@@ -25,14 +25,24 @@ describe('automation steps with segment branches', () => {
   it('refuses branches that do not jump forward within the steps, naming the field', () => {
     expect(stepsProblem(steps)).toBeUndefined();
     expect(stepsProblem([{ type: 'if_segment', segmentId: 's', otherwise: 0 }])).toEqual(['steps.0.otherwise', expect.stringContaining('a later step')]);
-    expect(stepsProblem([{ type: 'send_email', postId: 'p' }, { type: 'if_segment', segmentId: 's', otherwise: 1 }])?.[0]).toBe('steps.1.otherwise');
+    expect(
+      stepsProblem([
+        { type: 'send_email', postId: 'p' },
+        { type: 'if_segment', segmentId: 's', otherwise: 1 },
+      ])?.[0],
+    ).toBe('steps.1.otherwise');
     expect(stepsProblem([{ type: 'if_segment', segmentId: 's', otherwise: 2 }])?.[0]).toBe('steps.0.otherwise');
     expect(stepsProblem([{ type: 'if_segment', segmentId: 's', otherwise: 1 }])).toBeUndefined();
   });
 
-  it('names each segment once, the trigger\'s included; offsets skip branches', () => {
+  it("names each segment once, the trigger's included; offsets skip branches", () => {
     expect(segmentIdsOf({ type: 'order_completed', segmentId: 'vip' }, steps)).toEqual(['vip', 'late']);
     expect(segmentIdsOf({ type: 'order_completed' }, [])).toEqual([]);
-    expect(sendOffsets(steps).map((s) => [s.postId, s.hours])).toEqual([['hello', 0], ['vip-extras', 0], ['everyone', 0], ['late-only', 24]]);
+    expect(sendOffsets(steps).map((s) => [s.postId, s.hours])).toEqual([
+      ['hello', 0],
+      ['vip-extras', 0],
+      ['everyone', 0],
+      ['late-only', 24],
+    ]);
   });
 });

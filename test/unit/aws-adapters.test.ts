@@ -38,7 +38,12 @@ describe('EventBridge bus', () => {
     await new EventBridgeBus(client, 'bus-1').publish(Array.from({ length: 23 }, (_, i) => event(i)));
     expect(sent.map((s) => s.input.Entries.length)).toEqual([10, 10, 3]);
     expect(sent[0]!.name).toBe(PutEventsCommand.name);
-    expect(sent[0]!.input.Entries[0]).toEqual({ EventBusName: 'bus-1', Source: 'creator-commerce', DetailType: 'product.created', Detail: JSON.stringify(event(0)) });
+    expect(sent[0]!.input.Entries[0]).toEqual({
+      EventBusName: 'bus-1',
+      Source: 'creator-commerce',
+      DetailType: 'product.created',
+      Detail: JSON.stringify(event(0)),
+    });
   });
 
   it('fails the whole call when EventBridge refuses any entry, so the stream retries', async () => {
@@ -53,14 +58,21 @@ describe('SQS queue', () => {
     const queue = new SqsQueue(client, { webhooks: 'https://sqs/webhooks' });
     await queue.send('webhooks', { deliveryId: 'd1' }, { delaySeconds: 4 });
     await queue.send('webhooks', { deliveryId: 'd2' }, { delaySeconds: 5000 });
-    expect(sent[0]).toEqual({ name: SendMessageCommand.name, input: { QueueUrl: 'https://sqs/webhooks', MessageBody: '{"deliveryId":"d1"}', DelaySeconds: 4 } });
+    expect(sent[0]).toEqual({
+      name: SendMessageCommand.name,
+      input: { QueueUrl: 'https://sqs/webhooks', MessageBody: '{"deliveryId":"d1"}', DelaySeconds: 4 },
+    });
     expect(sent[1]!.input.DelaySeconds).toBe(900);
     await expect(queue.send('jobs', {})).rejects.toThrow(/not configured/);
   });
 
   it('sends a job to the jobs queue of the group handling its type, and refuses a type no group handles', async () => {
     const { client, sent } = fakeClient();
-    const env = { config: loadConfig({ JOBS_QUEUE_URL_PREFIX: 'https://sqs/cc-jobs-' }), queueUrls: {}, jobGroupOf: { 'sheets.batch': 'sheets', 'processor.deliver': 'processor' } };
+    const env = {
+      config: loadConfig({ JOBS_QUEUE_URL_PREFIX: 'https://sqs/cc-jobs-' }),
+      queueUrls: {},
+      jobGroupOf: { 'sheets.batch': 'sheets', 'processor.deliver': 'processor' },
+    };
     const queue = new SqsQueue(client, {}, jobsQueueFor(env, env.config.JOBS_QUEUE_URL_PREFIX, 'JOBS_QUEUE_URL_PREFIX'));
     await queue.send('jobs', { type: 'processor.deliver', payload: { notificationId: 'n1' } });
     expect(sent[0]!.input.QueueUrl).toBe('https://sqs/cc-jobs-processor');
@@ -74,7 +86,10 @@ describe('EventBridge Scheduler', () => {
 
   it('creates a one-time, self-deleting schedule that puts the job on the jobs queue of its type', async () => {
     const { client, sent } = fakeClient();
-    await new EventBridgeScheduler(client, options).schedule('invoice-upcoming:sub 1', new Date('2026-12-01T10:00:00.123Z'), { type: 'invoice.upcoming', payload: { id: 1 } });
+    await new EventBridgeScheduler(client, options).schedule('invoice-upcoming:sub 1', new Date('2026-12-01T10:00:00.123Z'), {
+      type: 'invoice.upcoming',
+      payload: { id: 1 },
+    });
     expect(sent).toEqual([
       {
         name: CreateScheduleCommand.name,
@@ -116,7 +131,9 @@ describe('EventBridge Scheduler', () => {
 
 describe('KMS and SES', () => {
   it('encrypts and decrypts with the encryption context', async () => {
-    const { client, sent } = fakeClient((command) => (command instanceof EncryptCommand ? { CiphertextBlob: Buffer.from('cipher') } : { Plaintext: Buffer.from('plain') }));
+    const { client, sent } = fakeClient((command) =>
+      command instanceof EncryptCommand ? { CiphertextBlob: Buffer.from('cipher') } : { Plaintext: Buffer.from('plain') },
+    );
     const kms = new KmsEncryption(client, 'key-1');
     const ciphertext = await kms.encrypt('plain', { webhookId: 'w1' });
     expect(ciphertext).toBe(Buffer.from('cipher').toString('base64'));
@@ -134,7 +151,12 @@ describe('KMS and SES', () => {
       input: {
         FromEmailAddress: 'from@example.com',
         Destination: { ToAddresses: ['a@example.com'] },
-        Content: { Simple: { Subject: { Data: 'Hi', Charset: 'UTF-8' }, Body: { Html: { Data: '<p>Hi</p>', Charset: 'UTF-8' }, Text: { Data: 'Hi', Charset: 'UTF-8' } } } },
+        Content: {
+          Simple: {
+            Subject: { Data: 'Hi', Charset: 'UTF-8' },
+            Body: { Html: { Data: '<p>Hi</p>', Charset: 'UTF-8' }, Text: { Data: 'Hi', Charset: 'UTF-8' } },
+          },
+        },
       },
     });
   });
@@ -178,7 +200,12 @@ describe('KMS and SES', () => {
   });
 
   it('sends a bulk message as an inline template with per-destination data and headers, and reports each result', async () => {
-    const { client, sent } = fakeClient(() => ({ BulkEmailEntryResults: [{ Status: 'SUCCESS', MessageId: 'm-a' }, { Status: 'MESSAGE_REJECTED', Error: 'rejected' }] }));
+    const { client, sent } = fakeClient(() => ({
+      BulkEmailEntryResults: [
+        { Status: 'SUCCESS', MessageId: 'm-a' },
+        { Status: 'MESSAGE_REJECTED', Error: 'rejected' },
+      ],
+    }));
     const results = await new SesEmail(client, 'from@example.com', 'cs-1').sendBulk({
       fromName: 'Ann',
       subject: 'News',
@@ -205,18 +232,30 @@ describe('KMS and SES', () => {
             ReplacementEmailContent: { ReplacementTemplate: { ReplacementTemplateData: '{"u":"https://x/a"}' } },
             ReplacementHeaders: [{ Name: 'List-Unsubscribe', Value: '<https://x/a>' }],
           },
-          { Destination: { ToAddresses: ['b@example.com'] }, ReplacementEmailContent: { ReplacementTemplate: { ReplacementTemplateData: '{"u":"https://x/b"}' } } },
+          {
+            Destination: { ToAddresses: ['b@example.com'] },
+            ReplacementEmailContent: { ReplacementTemplate: { ReplacementTemplateData: '{"u":"https://x/b"}' } },
+          },
         ],
         DefaultEmailTags: [{ Name: 'postId', Value: 'p1' }],
         ConfigurationSetName: 'cs-1',
       },
     });
-    await expect(new SesEmail(client, 'f@example.com').sendBulk({ subject: 's', html: 'h', text: 't', destinations: Array.from({ length: 51 }, (_, i) => ({ to: `${i}@x.com`, data: {} })) })).rejects.toThrow(/50/);
+    await expect(
+      new SesEmail(client, 'f@example.com').sendBulk({
+        subject: 's',
+        html: 'h',
+        text: 't',
+        destinations: Array.from({ length: 51 }, (_, i) => ({ to: `${i}@x.com`, data: {} })),
+      }),
+    ).rejects.toThrow(/50/);
   });
 
   it('reads the sender identity status, falling back to the domain identity', async () => {
     const { client, sent } = fakeClient((command) =>
-      command.input.EmailIdentity === 'me@example.com' ? new NotFoundException({ message: 'no', $metadata: {} }) : { VerifiedForSendingStatus: true, VerificationStatus: 'SUCCESS' },
+      command.input.EmailIdentity === 'me@example.com'
+        ? new NotFoundException({ message: 'no', $metadata: {} })
+        : { VerifiedForSendingStatus: true, VerificationStatus: 'SUCCESS' },
     );
     expect(await new SesEmail(client, 'f@example.com').senderIdentity('me@example.com')).toEqual({ verified: true, status: 'SUCCESS' });
     expect(sent.map((s) => [s.name, s.input])).toEqual([

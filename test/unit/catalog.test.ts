@@ -82,10 +82,14 @@ describe('product rules', () => {
   });
 
   it('keeps credit fields on credits products only', () => {
-    expect(productProblem(product({ name: 'P', price: 1, productType: 'credits', creditAmount: 5, creditAutoRefill: { enabled: true, topOffCents: 500 } }))).toBeUndefined();
+    expect(
+      productProblem(product({ name: 'P', price: 1, productType: 'credits', creditAmount: 5, creditAutoRefill: { enabled: true, topOffCents: 500 } })),
+    ).toBeUndefined();
     expect(productProblem(product({ name: 'P', price: 1, creditAmount: 5 }))?.field).toBe('creditAmount');
     expect(productProblem(product({ name: 'P', price: 1, creditAutoRefill: { enabled: false, topOffCents: 0 } }))?.field).toBe('creditAutoRefill');
-    expect(productProblem(product({ name: 'P', price: 1, productType: 'credits', creditAutoRefill: { enabled: true, topOffCents: 0 } }))?.field).toBe('creditAutoRefill.topOffCents');
+    expect(productProblem(product({ name: 'P', price: 1, productType: 'credits', creditAutoRefill: { enabled: true, topOffCents: 0 } }))?.field).toBe(
+      'creditAutoRefill.topOffCents',
+    );
   });
 
   it('keeps a pay-what-you-want minimum at or below the price', () => {
@@ -97,7 +101,14 @@ describe('product rules', () => {
   });
 
   it('merges a partial update: absent keeps, null clears, leaving credits drops credit fields', () => {
-    const current: ProductRecord = product({ name: 'P', price: 5, description: 'd', productType: 'credits', creditAmount: 3, payWhatYouWant: { enabled: true, minimumPrice: 1 } });
+    const current: ProductRecord = product({
+      name: 'P',
+      price: 5,
+      description: 'd',
+      productType: 'credits',
+      creditAmount: 3,
+      payWhatYouWant: { enabled: true, minimumPrice: 1 },
+    });
     const renamed = mergeProduct(current, { name: 'Q' }, later);
     expect(renamed).toMatchObject({ name: 'Q', priceCents: 500, description: 'd', creditAmount: 3, updatedAt: later, createdAt: meta.now });
     expect(mergeProduct(current, { description: null }, later)).not.toHaveProperty('description');

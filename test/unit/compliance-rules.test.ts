@@ -8,7 +8,13 @@ import { buyerDetails, normaliseVatId } from '../../shared/invoices/rules';
 import { invoiceDocument } from '../../shared/invoices/document';
 import type { SaleRecord } from '../../shared/sales/records';
 
-const entry = (actor: ActivityEntry['actor'], action = 'createProduct', target = 'p1'): ActivityEntry => ({ _id: '6b0929311272e949cf5a3829', at: '2026-11-27T08:00:00.000Z', actor, action, target: { type: 'Products', id: target } });
+const entry = (actor: ActivityEntry['actor'], action = 'createProduct', target = 'p1'): ActivityEntry => ({
+  _id: '6b0929311272e949cf5a3829',
+  at: '2026-11-27T08:00:00.000Z',
+  actor,
+  action,
+  target: { type: 'Products', id: target },
+});
 
 describe('audit log rules', () => {
   it('names the actor by one id: key, member, owner session, staff, system', () => {
@@ -54,12 +60,16 @@ describe('invoice rules', () => {
     expect(normaliseVatId('IE6388047V')).toBe('IE6388047V');
     expect(() => normaliseVatId('12345')).toThrow('two letters');
     expect(() => normaliseVatId('DE')).toThrow();
-    expect(buyerDetails({ companyName: '  Acme  ', address: '', vatId: 'fr 40 303 265 045' })).toEqual({ companyName: 'Acme', address: null, vatId: 'FR40303265045' });
+    expect(buyerDetails({ companyName: '  Acme  ', address: '', vatId: 'fr 40 303 265 045' })).toEqual({
+      companyName: 'Acme',
+      address: null,
+      vatId: 'FR40303265045',
+    });
     expect(() => buyerDetails({ companyName: 'x'.repeat(201) })).toThrow('at most 200');
     expect(() => buyerDetails({ address: 5 })).toThrow('text expected');
   });
 
-  it('speaks the language asked for, else the country\'s, else English', () => {
+  it("speaks the language asked for, else the country's, else English", () => {
     expect(chooseLanguage('fr', 'DE')).toBe('fr');
     expect(chooseLanguage(undefined, 'AT')).toBe('de');
     expect(chooseLanguage('xx', 'ES')).toBe('es');
@@ -69,15 +79,51 @@ describe('invoice rules', () => {
 
   it('prints a code as the difference from the price, and a credit note as the refunded amount', () => {
     const sale = {
-      _id: 's1', type: 'one_time', productId: 'p1', productName: 'Course', subscriptionId: null, subscriberId: null, customerId: 'c1', buyerEmail: 'b@example.com',
-      firstName: 'Bea', lastName: null, country: 'DE', amountCents: 4000, originalAmountCents: 5000, currency: 'EUR', discountCode: 'TEN', status: 'refunded',
-      refundedCents: 4000, paymentIntentId: null, planId: null, membershipId: null, paymentMethod: null, checkoutSessionId: null, clientReferenceId: null, metadata: {},
-      free: false, testMode: false, createdAt: '2026-11-01T00:00:00.000Z',
+      _id: 's1',
+      type: 'one_time',
+      productId: 'p1',
+      productName: 'Course',
+      subscriptionId: null,
+      subscriberId: null,
+      customerId: 'c1',
+      buyerEmail: 'b@example.com',
+      firstName: 'Bea',
+      lastName: null,
+      country: 'DE',
+      amountCents: 4000,
+      originalAmountCents: 5000,
+      currency: 'EUR',
+      discountCode: 'TEN',
+      status: 'refunded',
+      refundedCents: 4000,
+      paymentIntentId: null,
+      planId: null,
+      membershipId: null,
+      paymentMethod: null,
+      checkoutSessionId: null,
+      clientReferenceId: null,
+      metadata: {},
+      free: false,
+      testMode: false,
+      createdAt: '2026-11-01T00:00:00.000Z',
     } as SaleRecord;
-    const invoice = { saleId: 's1', number: 'INV-000001', issuedAt: '2026-11-01T00:00:00.000Z', buyer: { companyName: null, address: null, vatId: null }, creditNote: { number: 'CN-000001', issuedAt: '2026-11-02T00:00:00.000Z', amountCents: 4000 } };
+    const invoice = {
+      saleId: 's1',
+      number: 'INV-000001',
+      issuedAt: '2026-11-01T00:00:00.000Z',
+      buyer: { companyName: null, address: null, vatId: null },
+      creditNote: { number: 'CN-000001', issuedAt: '2026-11-02T00:00:00.000Z', amountCents: 4000 },
+    };
     const seller = { displayName: 'Ada', legalName: null, legalAddress: null, taxId: null, supportEmail: null };
     const doc = invoiceDocument({ sale, invoice, seller, kind: 'invoice' });
-    expect(doc).toMatchObject({ language: 'de', lines: [{ description: 'Course', amountCents: 5000 }], discount: { code: 'TEN', amountCents: 1000 }, totalCents: 4000, state: 'refunded', seller: { name: 'Ada' } });
+    expect(doc).toMatchObject({
+      language: 'de',
+      lines: [{ description: 'Course', amountCents: 5000 }],
+      discount: { code: 'TEN', amountCents: 1000 },
+      totalCents: 4000,
+      state: 'refunded',
+      seller: { name: 'Ada' },
+    });
     const note = invoiceDocument({ sale, invoice, seller, kind: 'credit_note', lang: 'en' });
     expect(note).toMatchObject({ number: 'CN-000001', creditFor: 'INV-000001', totalCents: -4000, language: 'en' });
   });
@@ -85,7 +131,15 @@ describe('invoice rules', () => {
 
 describe('withoutEmail (event and webhook log bodies)', () => {
   it('empties the address and the names beside it, wherever it is, and leaves other buyers alone', () => {
-    const body = JSON.stringify({ type: 'order.completed', data: { order: { id: 'o1', amountCents: 1900 }, customer: { email: 'Erin@Example.com', firstName: 'Erin', lastName: 'Rased', country: 'DE' }, note: 'sent to erin@example.com today', others: [{ email: 'bea@example.com', firstName: 'Bea' }] } });
+    const body = JSON.stringify({
+      type: 'order.completed',
+      data: {
+        order: { id: 'o1', amountCents: 1900 },
+        customer: { email: 'Erin@Example.com', firstName: 'Erin', lastName: 'Rased', country: 'DE' },
+        note: 'sent to erin@example.com today',
+        others: [{ email: 'bea@example.com', firstName: 'Bea' }],
+      },
+    });
     const out = JSON.parse(withoutEmail(body, 'erin@example.com')!);
     expect(out.data.customer).toEqual({ email: '', firstName: null, lastName: null, country: 'DE' });
     expect(out.data.note).toBe('sent to  today');

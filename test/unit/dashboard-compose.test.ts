@@ -3,7 +3,9 @@ import { cleanHtml, hasWords, initialHtml, paragraphsFromText } from '../../dash
 
 describe('newsletter composer text rules', () => {
   it('turns blank lines into paragraphs and keeps single line breaks', () => {
-    expect(paragraphsFromText('Hello readers\n\nWhat happened\nthis month.\n\n\n  \nBye <3')).toBe('<p>Hello readers</p><p>What happened<br>this month.</p><p>Bye &lt;3</p>');
+    expect(paragraphsFromText('Hello readers\n\nWhat happened\nthis month.\n\n\n  \nBye <3')).toBe(
+      '<p>Hello readers</p><p>What happened<br>this month.</p><p>Bye &lt;3</p>',
+    );
     expect(paragraphsFromText('one\r\n\r\ntwo')).toBe('<p>one</p><p>two</p>');
     expect(paragraphsFromText('   ')).toBe('');
   });

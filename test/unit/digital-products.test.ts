@@ -79,7 +79,9 @@ describe('buy links', () => {
     expect(isPreviewRequest({ 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' })).toBe(true);
     expect(isPreviewRequest({ 'sec-purpose': 'prefetch;prerender' })).toBe(true);
     expect(isPreviewRequest({ purpose: 'prefetch' })).toBe(true);
-    expect(isPreviewRequest({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0 Safari/537.36' })).toBe(false);
+    expect(
+      isPreviewRequest({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0 Safari/537.36' }),
+    ).toBe(false);
     expect(isPreviewRequest({ 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1' })).toBe(false);
     expect(isPreviewRequest({ 'user-agent': 'curl/8.5.0' })).toBe(false);
   });

@@ -22,7 +22,13 @@ describe('mail builder', () => {
   });
 
   it('tracks each distinct http(s) link once and keeps the original URLs in the text part', () => {
-    const t = buildMailTemplate({ subject: 's', html: '<a href="https://a.example/x?y=1&amp;z=2">A</a> <a href="https://a.example/x?y=1&amp;z=2">again</a> <a href="mailto:m@example.com">mail</a>' }, footer);
+    const t = buildMailTemplate(
+      {
+        subject: 's',
+        html: '<a href="https://a.example/x?y=1&amp;z=2">A</a> <a href="https://a.example/x?y=1&amp;z=2">again</a> <a href="mailto:m@example.com">mail</a>',
+      },
+      footer,
+    );
     expect(t.links).toEqual(['https://a.example/x?y=1&z=2']);
     expect(t.html.match(/href="\{\{c0\}\}"/g)).toHaveLength(2);
     expect(t.html).toContain('href="mailto:m@example.com"');
@@ -33,13 +39,27 @@ describe('mail builder', () => {
   });
 
   it('sanitises outside HTML: no scripts, handlers, frames or javascript: links', () => {
-    const t = buildMailTemplate({ subject: 's', html: '<p onclick="x()">Hi</p><script>alert(1)</script><iframe src="https://x"></iframe><a href="javascript:alert(1)">j</a><form><input></form>' }, footer, { track: false });
+    const t = buildMailTemplate(
+      {
+        subject: 's',
+        html: '<p onclick="x()">Hi</p><script>alert(1)</script><iframe src="https://x"></iframe><a href="javascript:alert(1)">j</a><form><input></form>',
+      },
+      footer,
+      { track: false },
+    );
     expect(t.html).not.toMatch(/script|onclick|iframe|javascript:|<form|<input/);
     expect(t.html).toContain('<p>Hi</p>');
   });
 
   it('keeps style attributes as written, escaped so they cannot leave the attribute', () => {
-    const t = buildMailTemplate({ subject: 's', html: '<p style="color:red;;font-weight : bold">a</p><p style="color: red" onmouseover="x()">b</p><p style=\'x:"><script>y()</script>\'>c</p>' }, footer, { track: false });
+    const t = buildMailTemplate(
+      {
+        subject: 's',
+        html: '<p style="color:red;;font-weight : bold">a</p><p style="color: red" onmouseover="x()">b</p><p style=\'x:"><script>y()</script>\'>c</p>',
+      },
+      footer,
+      { track: false },
+    );
     // juice merges the layout's rules into each element's style attribute; the element's own come last.
     expect(t.html).toMatch(/<p style="[^"]*color:red;;font-weight : bold">a<\/p>/);
     expect(t.html).toMatch(/<p style="[^"]*color: red">b<\/p>/);
@@ -87,7 +107,9 @@ describe('SES feedback events', () => {
       emails: ['x@y.com'],
       type: 'bounce',
     });
-    expect(feedbackFromSesEvent({ eventType: 'Bounce', mail, bounce: { bounceType: 'Transient', bouncedRecipients: [{ emailAddress: 'x@y.com' }] } })).toBeUndefined();
+    expect(
+      feedbackFromSesEvent({ eventType: 'Bounce', mail, bounce: { bounceType: 'Transient', bouncedRecipients: [{ emailAddress: 'x@y.com' }] } }),
+    ).toBeUndefined();
     expect(feedbackFromSesEvent({ eventType: 'Complaint', mail, complaint: { complainedRecipients: [{ emailAddress: 'c@y.com' }] } })?.type).toBe('complaint');
     expect(feedbackFromSesEvent({ eventType: 'Bounce', mail: {}, bounce: {} })).toBeUndefined();
   });

@@ -28,7 +28,11 @@ describe('signup form rules', () => {
 
   it('daily series: 30 UTC days ending today, oldest first, zero-filled', () => {
     const now = new Date(Date.UTC(2026, 2, 2, 23, 30));
-    const days = dailySeries(now, [{ day: '2026-03-02', views: 4, signups: 1 }, { day: '2026-02-01', views: 2, signups: 2 }, { day: '2026-01-01', views: 9, signups: 9 }]);
+    const days = dailySeries(now, [
+      { day: '2026-03-02', views: 4, signups: 1 },
+      { day: '2026-02-01', views: 2, signups: 2 },
+      { day: '2026-01-01', views: 9, signups: 9 },
+    ]);
     expect(days).toHaveLength(30);
     expect(days[0]).toEqual({ day: '2026-02-01', views: 2, signups: 2 });
     expect(days.at(-1)).toEqual({ day: '2026-03-02', views: 4, signups: 1 });
@@ -41,16 +45,43 @@ describe('signup form rules', () => {
     expect(isEditing({ status: 'paused', headline: 'x' })).toBe(true);
   });
 
-  it('the public view leaves out the creator\'s name, tags and counters', () => {
-    const form = { _id: 'a'.repeat(24), name: 'Secret name', tags: ['vip'], views: 3, signups: 1, leadMagnetProductId: 'p', leadMagnetUrl: 'https://x', createdAt: '', updatedAt: '', ...DEFAULT_COPY.popup, type: 'popup' } as unknown as FormRecord;
+  it("the public view leaves out the creator's name, tags and counters", () => {
+    const form = {
+      _id: 'a'.repeat(24),
+      name: 'Secret name',
+      tags: ['vip'],
+      views: 3,
+      signups: 1,
+      leadMagnetProductId: 'p',
+      leadMagnetUrl: 'https://x',
+      createdAt: '',
+      updatedAt: '',
+      ...DEFAULT_COPY.popup,
+      type: 'popup',
+    } as unknown as FormRecord;
     const view = publicView(form);
     expect(view).toMatchObject({ id: form._id, render: true, hasLeadMagnet: true, headline: DEFAULT_COPY.popup.headline });
     for (const hidden of ['name', 'tags', 'views', 'signups', 'leadMagnetUrl', 'leadMagnetProductId']) expect(view).not.toHaveProperty(hidden);
   });
 
   it('schemas hold the spec ranges', () => {
-    expect(formCreateBody.safeParse({ name: 'x'.repeat(80), tags: Array(10).fill('t'), trigger: { delaySeconds: 120, scrollPercent: 100 }, frequencyDays: 365, accentColor: '#A0b1C2' }).success).toBe(true);
-    for (const bad of [{ name: '' }, { name: 'x', frequencyDays: 1.5 }, { name: 'x', trigger: { delaySeconds: -1 } }, { name: 'x', accentColor: '#abc' }, { name: 'x', unknown: 1 }, { name: 'x', status: 'archived' }]) {
+    expect(
+      formCreateBody.safeParse({
+        name: 'x'.repeat(80),
+        tags: Array(10).fill('t'),
+        trigger: { delaySeconds: 120, scrollPercent: 100 },
+        frequencyDays: 365,
+        accentColor: '#A0b1C2',
+      }).success,
+    ).toBe(true);
+    for (const bad of [
+      { name: '' },
+      { name: 'x', frequencyDays: 1.5 },
+      { name: 'x', trigger: { delaySeconds: -1 } },
+      { name: 'x', accentColor: '#abc' },
+      { name: 'x', unknown: 1 },
+      { name: 'x', status: 'archived' },
+    ]) {
       expect(formCreateBody.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
     expect(formUpdateBody.safeParse({ status: 'archived' }).success).toBe(true);

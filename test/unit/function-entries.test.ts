@@ -3,11 +3,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP, CAPABILITIES } from '../../shared/app';
 import { ALL_ACCESS_NEEDS } from '../../shared/platform/capability';
-import { entrySource, functionSpecs, jobGroupNeeds, jobsModuleOf, manifestModuleOf, operationsModuleOf, portsModuleOf, PROJECT_ROOT, workerModuleOf } from '../../shared/composition/function-entries';
+import {
+  entrySource,
+  functionSpecs,
+  jobGroupNeeds,
+  jobsModuleOf,
+  manifestModuleOf,
+  operationsModuleOf,
+  portsModuleOf,
+  PROJECT_ROOT,
+  workerModuleOf,
+} from '../../shared/composition/function-entries';
 import { portsNamedFrom } from '../support/code-reach';
 import { unpackJson } from '../../shared/composition/packed-json';
 
-const source = (kind: Parameters<typeof entrySource>[1]['kind'], appFunction?: string, tracing = false) => entrySource(APP, { kind, appFunction }, { tracing })!;
+const source = (kind: Parameters<typeof entrySource>[1]['kind'], appFunction?: string, tracing = false) =>
+  entrySource(APP, { kind, appFunction }, { tracing })!;
 const importsOf = (text: string) => [...text.matchAll(/'\.\.\/\.\.\/([^']+)'/g)].map((m) => m[1]!);
 
 describe('generated function entries', () => {
@@ -20,7 +31,7 @@ describe('generated function entries', () => {
     }
   });
 
-  it('take provider ports and timers\' AWS access from declarations that cover what the code names', { timeout: 60_000 }, () => {
+  it("take provider ports and timers' AWS access from declarations that cover what the code names", { timeout: 60_000 }, () => {
     const provided = new Map(CAPABILITIES.flatMap((c) => Object.keys(c.ports ?? {}).map((port) => [port, c] as const)));
     const byExport = new Map(CAPABILITIES.map((c) => [c.build!.manifest.export, c]));
     for (const spec of functionSpecs(APP)) {
@@ -31,7 +42,9 @@ describe('generated function entries', () => {
       const named = portsNamedFrom(roots);
       // The providers the entry builds: `<export>Ports` (a ports module) or `<export>.ports`.
       const given = new Set(
-        [.../ports: Object\.assign\(\{\}, ([^)]*)\)/.exec(text)![1]!.matchAll(/(\w+?)(?:Ports|\.ports)\b/g)].flatMap((m) => Object.keys(byExport.get(m[1]!)?.ports ?? {})),
+        [.../ports: Object\.assign\(\{\}, ([^)]*)\)/.exec(text)![1]!.matchAll(/(\w+?)(?:Ports|\.ports)\b/g)].flatMap((m) =>
+          Object.keys(byExport.get(m[1]!)?.ports ?? {}),
+        ),
       );
       const missing = [...named].filter((port) => provided.has(port) && !given.has(port));
       expect(missing, `${spec.kind}:${spec.appFunction} names provided ports its declarations do not give`).toEqual([]);
@@ -63,7 +76,9 @@ describe('generated function entries', () => {
     // Checkout charges through the processor's router, which reaches both providers: through their
     // ports modules, not their manifests (no hosted page, control routes or Stripe webhook route).
     const checkout = importsOf(source('api', 'checkout'));
-    expect(checkout).toEqual(expect.arrayContaining(['shared/processor/ports', 'shared/adapters/processor-sandbox/ports', 'shared/adapters/processor-stripe/ports']));
+    expect(checkout).toEqual(
+      expect.arrayContaining(['shared/processor/ports', 'shared/adapters/processor-sandbox/ports', 'shared/adapters/processor-stripe/ports']),
+    );
     expect(checkout.filter((m) => /processor.*\/index$/.test(m))).toEqual([]);
     expect(checkout).not.toContain('shared/sheets/index');
     // The sheets consumer writes rows through the spreadsheet port its own manifest provides.
@@ -80,7 +95,12 @@ describe('generated function entries', () => {
     const text = source('api', 'mcp');
     expect(importsOf(text).filter((m) => /^shared\/(?!composition|adapters)/.test(m))).toEqual([]);
     const catalog = unpackJson<{ name: string }[]>(JSON.parse(/prebuiltMcpGroup\(("[^"]+")\)/.exec(text)![1]!));
-    expect(catalog.map((t) => t.name).sort()).toEqual(APP.apiOperations.filter((o) => o.tool).map((o) => o.tool!).sort());
+    expect(catalog.map((t) => t.name).sort()).toEqual(
+      APP.apiOperations
+        .filter((o) => o.tool)
+        .map((o) => o.tool!)
+        .sort(),
+    );
   });
 
   it('keep the MCP server in the MCP function only, and the tracer only with tracing on', { timeout: 60_000 }, () => {
@@ -111,7 +131,8 @@ describe('generated function entries', () => {
     expect(imports).toContain('jobsFunction(Object.assign({}, importsJobs), deps)');
     // The sandbox processor's timers and the Stripe adapter's recovery retries run in the processor group's function.
     expect(source('jobs', 'processor')).toContain('jobsFunction(Object.assign({}, SANDBOX_JOB_HANDLERS, STRIPE_JOB_HANDLERS), deps)');
-    const handlersOf = (capability: (typeof CAPABILITIES)[number]) => jobsModuleOf(capability)?.exportName ?? `${manifestModuleOf(capability)!.exportName}.jobs`;
+    const handlersOf = (capability: (typeof CAPABILITIES)[number]) =>
+      jobsModuleOf(capability)?.exportName ?? `${manifestModuleOf(capability)!.exportName}.jobs`;
     for (const group of APP.jobGroups) {
       const text = source('jobs', group.name);
       for (const capability of group.capabilities) expect(text, group.name).toContain(handlersOf(capability));
@@ -202,7 +223,8 @@ describe('zod in bundles', () => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) walk(path);
-        else if (/\.tsx?$/.test(path) && !path.endsWith(join('shared', 'platform', 'zod.ts')) && /from\s+'zod(\/[^']*)?'/.test(readFileSync(path, 'utf8'))) offenders.push(path);
+        else if (/\.tsx?$/.test(path) && !path.endsWith(join('shared', 'platform', 'zod.ts')) && /from\s+'zod(\/[^']*)?'/.test(readFileSync(path, 'utf8')))
+          offenders.push(path);
       }
     };
     for (const dir of ['shared', 'functions', 'lib', 'bin']) walk(join(PROJECT_ROOT, dir));

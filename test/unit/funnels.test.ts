@@ -8,12 +8,21 @@ describe('sequence timing', () => {
   it('turns delays from entry into waits between mails', () => {
     expect(sendOffsets(steps).map((s) => s.hours)).toEqual([0, 24, 72, 120, 168]);
     expect(steps.filter((s) => s.type === 'wait').map((s) => (s as { hours: number }).hours)).toEqual([24, 48, 48, 48]);
-    expect(() => stepsFromDelays([{ delayHours: 5, postId: 'a' }, { delayHours: 1, postId: 'b' }])).toThrow(/must not decrease/);
+    expect(() =>
+      stepsFromDelays([
+        { delayHours: 5, postId: 'a' },
+        { delayHours: 1, postId: 'b' },
+      ]),
+    ).toThrow(/must not decrease/);
   });
   it('runs the mails up to the next wait, then resumes after it', () => {
     expect(advanceRun(steps, 0)).toEqual({ sends: [0], resume: { step: 2, waitHours: 24 } });
     expect(advanceRun(steps, 8)).toEqual({ sends: [8] });
-    const same = stepsFromDelays([{ delayHours: 0, postId: 'a' }, { delayHours: 0, postId: 'b' }, { delayHours: 2, postId: 'c' }]);
+    const same = stepsFromDelays([
+      { delayHours: 0, postId: 'a' },
+      { delayHours: 0, postId: 'b' },
+      { delayHours: 2, postId: 'c' },
+    ]);
     expect(advanceRun(same, 0)).toEqual({ sends: [0, 1], resume: { step: 3, waitHours: 2 } });
     expect(stepsMissingPosts(same, new Set(['a', 'c']))).toEqual([1]);
   });

@@ -28,7 +28,10 @@ describe('group commit', () => {
     answers[0]!.resolve([]);
     expect(await Promise.all(first)).toEqual(['done 1', 'done 2']);
     await tick();
-    expect(batches).toEqual([[1, 2], [3, 4, 5]]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
     answers[1]!.resolve([]);
     await tick();
     expect(batches).toEqual([[1, 2], [3, 4, 5], [6]]);

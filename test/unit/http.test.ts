@@ -10,7 +10,11 @@ import { defineOperation, type AnyOperation } from '../../shared/platform/operat
 import { parseOrThrow } from '../../shared/platform/http/validation';
 
 describe('validation', () => {
-  const schema = z.object({ name: z.string().check(z.minLength(1)), price: z.number().check(z.nonnegative()), nested: z.optional(z.object({ code: z.string() })) });
+  const schema = z.object({
+    name: z.string().check(z.minLength(1)),
+    price: z.number().check(z.nonnegative()),
+    nested: z.optional(z.object({ code: z.string() })),
+  });
 
   it('names the failing field and the reason', () => {
     try {
@@ -78,7 +82,15 @@ describe('form fields', () => {
 describe('multipart bodies', () => {
   const multipartBody = '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nGold\r\n--b--\r\n';
   const event = (body: string, contentType: string) =>
-    ({ body, isBase64Encoded: false, pathParameters: {}, queryStringParameters: {}, headers: { 'content-type': contentType }, requestContext: { requestId: 'r', http: { method: 'POST', sourceIp: '127.0.0.1' }, domainName: 'x' }, rawPath: '/x' }) as unknown as APIGatewayProxyEventV2;
+    ({
+      body,
+      isBase64Encoded: false,
+      pathParameters: {},
+      queryStringParameters: {},
+      headers: { 'content-type': contentType },
+      requestContext: { requestId: 'r', http: { method: 'POST', sourceIp: '127.0.0.1' }, domainName: 'x' },
+      rawPath: '/x',
+    }) as unknown as APIGatewayProxyEventV2;
   const read = (operation: AnyOperation, body: string, contentType: string) => {
     const e = event(body, contentType);
     return readInput(operation, e, requestInfo(e));
@@ -86,19 +98,35 @@ describe('multipart bodies', () => {
   const handler = async () => ({});
 
   it('are parsed by the parser the operation names', async () => {
-    const operation = defineOperation({ operationId: 'up', summary: 'x', method: 'POST', path: '/x', auth: 'public', bodyType: 'json-or-multipart', multipart: parseMultipart, handler });
+    const operation = defineOperation({
+      operationId: 'up',
+      summary: 'x',
+      method: 'POST',
+      path: '/x',
+      auth: 'public',
+      bodyType: 'json-or-multipart',
+      multipart: parseMultipart,
+      handler,
+    });
     expect((await read(operation, multipartBody, 'multipart/form-data; boundary=b')).body).toEqual({ name: 'Gold' });
   });
 
   it('are refused with the types the operation takes when it names no parser', async () => {
     const form = defineOperation({ operationId: 'form', summary: 'x', method: 'POST', path: '/x', auth: 'public', bodyType: 'json-or-form', handler });
-    await expect(read(form, multipartBody, 'multipart/form-data; boundary=b')).rejects.toThrow('This endpoint takes application/json or application/x-www-form-urlencoded, not multipart/form-data');
+    await expect(read(form, multipartBody, 'multipart/form-data; boundary=b')).rejects.toThrow(
+      'This endpoint takes application/json or application/x-www-form-urlencoded, not multipart/form-data',
+    );
     expect((await read(form, 'name=Gold', 'application/x-www-form-urlencoded')).body).toEqual({ name: 'Gold' });
     const json = defineOperation({ operationId: 'json', summary: 'x', method: 'POST', path: '/x', auth: 'public', handler });
-    await expect(read(json, multipartBody, 'multipart/form-data; boundary=b')).rejects.toMatchObject({ status: 400, message: 'This endpoint takes application/json, not multipart/form-data' });
+    await expect(read(json, multipartBody, 'multipart/form-data; boundary=b')).rejects.toMatchObject({
+      status: 400,
+      message: 'This endpoint takes application/json, not multipart/form-data',
+    });
   });
 
   it('cannot be declared without a parser', () => {
-    expect(() => defineOperation({ operationId: 'up', summary: 'x', method: 'POST', path: '/x', auth: 'public', bodyType: 'multipart', handler })).toThrow(/needs its multipart parser/);
+    expect(() => defineOperation({ operationId: 'up', summary: 'x', method: 'POST', path: '/x', auth: 'public', bodyType: 'multipart', handler })).toThrow(
+      /needs its multipart parser/,
+    );
   });
 });

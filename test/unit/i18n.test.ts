@@ -22,8 +22,14 @@ describe('catalogues', () => {
     const keys = Object.keys(en).sort();
     for (const locale of LOCALES) {
       const catalogue = CATALOGUES[locale] as Record<string, string>;
-      expect(Object.keys(catalogue).filter((k) => !(k in en)), `${locale} has keys English lacks`).toEqual([]);
-      expect(keys.filter((k) => !(k in catalogue)), `${locale} lacks keys English has`).toEqual([]);
+      expect(
+        Object.keys(catalogue).filter((k) => !(k in en)),
+        `${locale} has keys English lacks`,
+      ).toEqual([]);
+      expect(
+        keys.filter((k) => !(k in catalogue)),
+        `${locale} lacks keys English has`,
+      ).toEqual([]);
       for (const key of keys) {
         const source = catalogue[key]!;
         expect(source.trim(), `${locale} ${key} is empty`).not.toBe('');
@@ -38,7 +44,16 @@ describe('catalogues', () => {
 
   it('every language is a translation, not a copy of English: only words that are the same in both stay alike', () => {
     // Words that really are spelled the same (Total, Date, Message, Status, Community, Optional) and a format-only message.
-    const alike = new Set(['checkout.total', 'portal.date', 'portal.statusLabel', 'portal.statusColumn', 'mail.line', 'area.message', 'area.community', 'invoice.optional']);
+    const alike = new Set([
+      'checkout.total',
+      'portal.date',
+      'portal.statusLabel',
+      'portal.statusColumn',
+      'mail.line',
+      'area.message',
+      'area.community',
+      'invoice.optional',
+    ]);
     for (const locale of LOCALES.filter((l) => l !== 'en')) {
       const catalogue = CATALOGUES[locale] as Record<string, string>;
       const copied = Object.keys(en).filter((k) => catalogue[k] === (en as Record<string, string>)[k] && !alike.has(k));
@@ -80,7 +95,9 @@ describe('translator', () => {
     expect(translator('en').money(2150, 'USD')).toBe('$21.50');
     expect(translator('ja').money(2150, 'JPY')).toMatch(/[¥￥]22$/);
     expect(translator('es').date('2026-03-04T10:00:00Z')).toBe('4 de marzo de 2026');
-    expect(translator('de').t('checkout.intro', { today: 'A', intro: 'B', regular: 'C', count: 2, interval: 'monthly' })).toBe('A heute, dann B für die nächsten 2 Monate, danach C');
+    expect(translator('de').t('checkout.intro', { today: 'A', intro: 'B', regular: 'C', count: 2, interval: 'monthly' })).toBe(
+      'A heute, dann B für die nächsten 2 Monate, danach C',
+    );
   });
 
   it('html() escapes values but not the markup built by the caller', () => {

@@ -31,11 +31,17 @@ describe('product file downloads', () => {
   });
 
   it('refuses a file over the size limit', async () => {
-    expect(await downloadPublicFile({ url: `${base}/big.zip`, maxBytes: 1024, policy: loopback })).toEqual({ ok: false, reason: 'the file is larger than 1024 bytes' });
+    expect(await downloadPublicFile({ url: `${base}/big.zip`, maxBytes: 1024, policy: loopback })).toEqual({
+      ok: false,
+      reason: 'the file is larger than 1024 bytes',
+    });
   });
 
   it('re-checks every redirect: a public start that redirects to a private address is refused', async () => {
-    expect(await downloadPublicFile({ url: `${base}/to-private`, maxBytes: 1024, policy: loopback })).toEqual({ ok: false, reason: 'redirect refused: url host 10.0.0.7 is a private address (10.0.0.0/8), not a public address' });
+    expect(await downloadPublicFile({ url: `${base}/to-private`, maxBytes: 1024, policy: loopback })).toEqual({
+      ok: false,
+      reason: 'redirect refused: url host 10.0.0.7 is a private address (10.0.0.0/8), not a public address',
+    });
   });
 
   it('without the loopback allowance refuses loopback, private and plain http links before connecting', async () => {
@@ -46,7 +52,8 @@ describe('product file downloads', () => {
   });
 
   it('refuses a host name that resolves to a private address, at connect time', async () => {
-    const resolver = ((_host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) => callback(null, [{ address: '192.168.1.10', family: 4 }])) as never;
+    const resolver = ((_host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) =>
+      callback(null, [{ address: '192.168.1.10', family: 4 }])) as never;
     const result = await downloadPublicFile({ url: 'https://files.example.com/a.pdf', maxBytes: 1024, resolver });
     expect(result).toEqual({ ok: false, reason: 'files.example.com resolves to 192.168.1.10, a private address (192.168.0.0/16); refused' });
   });

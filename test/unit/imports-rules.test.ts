@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { PLATFORMS } from '../../shared/imports/platforms';
-import { blobFileName, checkRow, detectMapping, mappingProblems, parseCsv, parseDate, parseMoney, rowHash, statusFromFilename, subscriberStatus } from '../../shared/imports/rules';
+import {
+  blobFileName,
+  checkRow,
+  detectMapping,
+  mappingProblems,
+  parseCsv,
+  parseDate,
+  parseMoney,
+  rowHash,
+  statusFromFilename,
+  subscriberStatus,
+} from '../../shared/imports/rules';
 
 const opts = { source: 'csv', filename: 'x.csv' };
 
@@ -42,7 +53,10 @@ describe('imports: row validation', () => {
   const header = ['Title', 'Price', 'Email', 'Status', 'When'];
   const products = { name: 'Title', price: 'Price' };
   it('reads products and refuses a missing name or a price that is not one', () => {
-    expect(checkRow('products', header, ['Book', '$1,200.50'], products, opts)).toEqual({ ok: true, row: { kind: 'products', sourceId: null, name: 'Book', price: 1200.5, description: null, fileUrl: null } });
+    expect(checkRow('products', header, ['Book', '$1,200.50'], products, opts)).toEqual({
+      ok: true,
+      row: { kind: 'products', sourceId: null, name: 'Book', price: 1200.5, description: null, fileUrl: null },
+    });
     expect(checkRow('products', header, ['', '5'], products, opts)).toEqual({ ok: false, reason: 'name: missing' });
     expect(checkRow('products', header, ['Book', 'free'], products, opts)).toEqual({ ok: false, reason: 'price: "free" is not a price' });
     expect(checkRow('products', header, ['Book', '-3'], products, opts)).toMatchObject({ ok: false });
@@ -50,9 +64,15 @@ describe('imports: row validation', () => {
 
   it('checks emails and dates', () => {
     const mapping = { email: 'Email', status: 'Status', optedInAt: 'When' };
-    expect(checkRow('subscribers', header, ['', '', 'nope', 'subscribed', ''], mapping, opts)).toEqual({ ok: false, reason: 'email: "nope" is not an email address' });
+    expect(checkRow('subscribers', header, ['', '', 'nope', 'subscribed', ''], mapping, opts)).toEqual({
+      ok: false,
+      reason: 'email: "nope" is not an email address',
+    });
     expect(checkRow('subscribers', header, ['', '', '', 'subscribed', ''], mapping, opts)).toEqual({ ok: false, reason: 'email: missing' });
-    expect(checkRow('subscribers', header, ['', '', 'A@B.co', 'subscribed', 'soon'], mapping, opts)).toEqual({ ok: false, reason: 'optedInAt: "soon" is not a date' });
+    expect(checkRow('subscribers', header, ['', '', 'A@B.co', 'subscribed', 'soon'], mapping, opts)).toEqual({
+      ok: false,
+      reason: 'optedInAt: "soon" is not a date',
+    });
     const ok = checkRow('subscribers', header, ['', '', 'A@B.co', 'Subscribed', '2024-01-02 03:04:05'], mapping, opts);
     expect(ok).toMatchObject({ ok: true, row: { email: 'a@b.co', status: 'subscribed', optedInAt: '2024-01-02T03:04:05.000Z' } });
   });
@@ -71,7 +91,13 @@ describe('imports: row validation', () => {
     expect(statusFromFilename('mailchimp', 'unsubscribed_members_export_abc.csv')).toBe('unsubscribed');
     expect(statusFromFilename('mailchimp', 'audience.csv')).toBeNull();
     expect(statusFromFilename('csv', 'subscribed_members.csv')).toBeNull();
-    const row = checkRow('subscribers', ['Email Address'], ['x@y.co'], { email: 'Email Address' }, { source: 'mailchimp', filename: 'cleaned_members_export_1.csv' });
+    const row = checkRow(
+      'subscribers',
+      ['Email Address'],
+      ['x@y.co'],
+      { email: 'Email Address' },
+      { source: 'mailchimp', filename: 'cleaned_members_export_1.csv' },
+    );
     expect(row).toMatchObject({ ok: true, row: { status: 'bounced' } });
   });
 

@@ -1,6 +1,6 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,7 +37,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The inputs of a deployed function's bundle, built from its generated entry as the CDK builds it. */
 async function functionInputs(spec: FunctionSpec) {
   const entry = writeFunctionEntry(APP, spec, { tracing: false });
-  const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile: join(dir, `${spec.kind}-${spec.appFunction}.mjs`), bundle: true, platform: 'node', metafile: true, logLevel: 'error' });
+  const out = await build({
+    ...ESBUILD_OPTIONS,
+    entryPoints: [entry],
+    outfile: join(dir, `${spec.kind}-${spec.appFunction}.mjs`),
+    bundle: true,
+    platform: 'node',
+    metafile: true,
+    logLevel: 'error',
+  });
   return Object.keys(out.metafile.inputs);
 }
 
@@ -50,12 +58,21 @@ async function bundle(name: string, source: string) {
   const outfile = join(dir, `${name}.mjs`);
   const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', metafile: true, logLevel: 'error' });
   rmSync(entry);
-  const bytes = Object.fromEntries(Object.values(out.metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path, input]) => [path, input.bytesInOutput] as const)));
+  const bytes = Object.fromEntries(
+    Object.values(out.metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path, input]) => [path, input.bytesInOutput] as const),
+    ),
+  );
   return { module: await import(pathToFileURL(outfile).href), inputs: Object.keys(out.metafile.inputs), emitted: Object.keys(bytes), bytes };
 }
 
 /** Runs `body` with Lambda's credential variables set (`undefined` unsets one), then puts them back. */
-async function withAwsEnv(vars: Record<'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY' | 'AWS_SESSION_TOKEN', string | undefined>, body: (set: (name: keyof typeof vars, value: string | undefined) => void) => Promise<void>) {
+async function withAwsEnv(
+  vars: Record<'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY' | 'AWS_SESSION_TOKEN', string | undefined>,
+  body: (set: (name: keyof typeof vars, value: string | undefined) => void) => Promise<void>,
+) {
   const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
   const set = (name: string, value: string | undefined) => {
     if (value === undefined) delete process.env[name];
@@ -73,7 +90,11 @@ async function withAwsEnv(vars: Record<'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_
  * Runs `exercise` with the bundled implementation, then the unbundled one, against one recording
  * endpoint, which it closes: each run's results beside the requests it made.
  */
-async function bundledThenUnbundled<T, R>(endpoint: Awaited<ReturnType<typeof startRecordingEndpoint>>, [bundledImpl, unbundledImpl]: [T, T], exercise: (impl: T) => Promise<R>) {
+async function bundledThenUnbundled<T, R>(
+  endpoint: Awaited<ReturnType<typeof startRecordingEndpoint>>,
+  [bundledImpl, unbundledImpl]: [T, T],
+  exercise: (impl: T) => Promise<R>,
+) {
   try {
     const bundled = { results: await exercise(bundledImpl), requests: endpoint.requests.splice(0) };
     const unbundled = { results: await exercise(unbundledImpl), requests: endpoint.requests.splice(0) };
@@ -84,21 +105,35 @@ async function bundledThenUnbundled<T, R>(endpoint: Awaited<ReturnType<typeof st
 }
 
 describe('Lambda bundles', () => {
-  it('render mail and sanitise posts exactly as unbundled, without parse5, undici, the resource inliner, postcss or a second build of the HTML packages', { timeout: 60_000 }, async () => {
-    const { module, inputs, emitted } = await bundle('mail', "export { buildMailTemplate } from '../shared/email/mail-builder';\nexport { sanitizePostHtml } from '../shared/memberships/posts/sanitiser';");
+  it('render mail and sanitise posts exactly as unbundled, without parse5, undici, the resource inliner, postcss or a second build of the HTML packages', {
+    timeout: 60_000,
+  }, async () => {
+    const { module, inputs, emitted } = await bundle(
+      'mail',
+      "export { buildMailTemplate } from '../shared/email/mail-builder';\nexport { sanitizePostHtml } from '../shared/memberships/posts/sanitiser';",
+    );
     const contents = [
-      { subject: 'Hello {{x}}', html: '<style>p.lead { color: #c00; font-weight: bold } a:hover { color: red } @media (max-width: 600px) { p { font-size: 14px } }</style><p class="lead">Hi &amp; welcome&nbsp;— <a href="https://example.com/a?b=1&c=2">read</a></p><table><tr><td>é ✓</td></tr></table>', preview: 'Preview' },
+      {
+        subject: 'Hello {{x}}',
+        html: '<style>p.lead { color: #c00; font-weight: bold } a:hover { color: red } @media (max-width: 600px) { p { font-size: 14px } }</style><p class="lead">Hi &amp; welcome&nbsp;— <a href="https://example.com/a?b=1&c=2">read</a></p><table><tr><td>é ✓</td></tr></table>',
+        preview: 'Preview',
+      },
       { subject: 'Text', text: 'Line one\nline two\n\nhttps://example.com and {{u}}' },
       { subject: 'Img', html: '<div><img src="https://example.com/x.png" alt="x"><br><span style="color: blue">blue</span><!-- comment --></div>' },
       // Style attributes as written: with postcss parsing them (it is left out of the bundle) these would be re-printed or dropped.
-      { subject: 'Styles', html: '<p style="color:red;;font-weight : bold">a</p><p style="color: red; {">b</p><p style="position: fixed /*# sourceMappingURL=data:application/json;base64,e30= */">c</p>' },
+      {
+        subject: 'Styles',
+        html: '<p style="color:red;;font-weight : bold">a</p><p style="color: red; {">b</p><p style="position: fixed /*# sourceMappingURL=data:application/json;base64,e30= */">c</p>',
+      },
     ];
     for (const content of contents) {
       const footer = { physicalAddress: '1 Main St\nTown', footerText: 'Thanks' };
       expect(module.buildMailTemplate(content, footer)).toEqual(buildMailTemplate(content, footer));
       expect(module.buildMailTemplate(content, footer, { track: false })).toEqual(buildMailTemplate(content, footer, { track: false }));
     }
-    expect(inputs.filter((p) => /node_modules\/(parse5|undici|encoding-sniffer|whatwg-encoding|web-resource-inliner|mime|postcss|source-map-js)\//.test(p))).toEqual([]);
+    expect(
+      inputs.filter((p) => /node_modules\/(parse5|undici|encoding-sniffer|whatwg-encoding|web-resource-inliner|mime|postcss|source-map-js)\//.test(p)),
+    ).toEqual([]);
     const posts = [
       '<p onclick="x()">Hi <script>alert(1)</script><a href="javascript:alert(2)">x</a> &eacute;&#x2713;&nbsp;&amp;</p>',
       '<h1 style="color: red; position: fixed /*# sourceMappingURL=data:application/json;base64,e30= */">T</h1><img src="https://e.x/i.png" onerror="y()"><iframe src="https://e.x"></iframe>',
@@ -106,17 +141,28 @@ describe('Lambda bundles', () => {
     for (const post of posts) expect(module.sanitizePostHtml(post)).toBe(sanitizePostHtml(post));
     // One build of each HTML package (ESM, one copy per version) and no postcss
     // (shared/composition/esbuild-plugins.ts).
-    expect(emitted.filter((p) => /node_modules\/(source-map-js|(.+\/)?(entities|htmlparser2|domhandler|domutils|dom-serializer)\/(lib|dist\/commonjs)\/(?!esm\/))|juice\/node_modules\/entities/.test(p))).toEqual([]);
+    expect(
+      emitted.filter((p) =>
+        /node_modules\/(source-map-js|(.+\/)?(entities|htmlparser2|domhandler|domutils|dom-serializer)\/(lib|dist\/commonjs)\/(?!esm\/))|juice\/node_modules\/entities/.test(
+          p,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('take the AWS credentials from the environment Lambda sets, without the default chain', { timeout: 60_000 }, async () => {
-    const { module, inputs } = await bundle('credentials', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const credentials = () => new DynamoDBClient({ region: 'us-east-1' }).config.credentials();");
+    const { module, inputs } = await bundle(
+      'credentials',
+      "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const credentials = () => new DynamoDBClient({ region: 'us-east-1' }).config.credentials();",
+    );
     await withAwsEnv({ AWS_ACCESS_KEY_ID: 'AKIDLAMBDA', AWS_SECRET_ACCESS_KEY: 'secret-lambda', AWS_SESSION_TOKEN: 'token-lambda' }, async (set) => {
       expect(await module.credentials()).toMatchObject({ accessKeyId: 'AKIDLAMBDA', secretAccessKey: 'secret-lambda', sessionToken: 'token-lambda' });
       set('AWS_ACCESS_KEY_ID', undefined);
       await expect(module.credentials()).rejects.toThrow(/environment variable credentials/);
     });
-    expect(inputs.filter((p) => /node_modules\/@aws-sdk\/(nested-clients|credential-provider-(node|ini|sso|login|process|http|web-identity))\//.test(p))).toEqual([]);
+    expect(
+      inputs.filter((p) => /node_modules\/@aws-sdk\/(nested-clients|credential-provider-(node|ini|sso|login|process|http|web-identity))\//.test(p)),
+    ).toEqual([]);
   });
 
   it('store files on S3 signed with the environment credentials, without the S3 client', { timeout: 60_000 }, async () => {
@@ -124,12 +170,15 @@ describe('Lambda bundles', () => {
     const credentials = { accessKeyId: 'AKIDLAMBDA', secretAccessKey: 'secret-lambda', sessionToken: 'token-lambda' };
     const s3 = await startFakeS3(credentials);
     try {
-      await withAwsEnv({ AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_SESSION_TOKEN: credentials.sessionToken }, async () => {
-        const blob = new module.S3Blob({ bucket: 'files', region: 'us-east-1', kmsKeyId: 'alias/test', endpoint: s3.endpoint });
-        await blob.put('a/b c.txt', new TextEncoder().encode('hi'), 'text/plain');
-        expect(await blob.get('a/b c.txt')).toEqual({ body: new TextEncoder().encode('hi'), contentType: 'text/plain' });
-        expect(s3.requests.map((r) => r.signatureValid)).toEqual([true, true]);
-      });
+      await withAwsEnv(
+        { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_SESSION_TOKEN: credentials.sessionToken },
+        async () => {
+          const blob = new module.S3Blob({ bucket: 'files', region: 'us-east-1', kmsKeyId: 'alias/test', endpoint: s3.endpoint });
+          await blob.put('a/b c.txt', new TextEncoder().encode('hi'), 'text/plain');
+          expect(await blob.get('a/b c.txt')).toEqual({ body: new TextEncoder().encode('hi'), contentType: 'text/plain' });
+          expect(s3.requests.map((r) => r.signatureValid)).toEqual([true, true]);
+        },
+      );
     } finally {
       await s3.close();
     }
@@ -143,37 +192,65 @@ describe('Lambda bundles', () => {
     // and read the same answers, typed errors included.
     const { module } = await bundle('aws-json', "export * from '../test/support/aws-json-clients';");
     const aws = await startRecordingEndpoint(answerAwsJson);
-    const { bundled, unbundled } = await bundledThenUnbundled(aws, [module as typeof unbundledClients, unbundledClients], (clients) => exerciseAwsJsonAdapters(clients, aws.endpoint));
+    const { bundled, unbundled } = await bundledThenUnbundled(aws, [module as typeof unbundledClients, unbundledClients], (clients) =>
+      exerciseAwsJsonAdapters(clients, aws.endpoint),
+    );
     expect(bundled).toEqual(unbundled);
     expect(unbundled.requests.map((r) => r.target ?? `${r.method} ${r.path}`)).toEqual([
-      'POST /v2/email/outbound-emails', 'POST /v2/email/outbound-bulk-emails', 'GET /v2/email/identities/ann%40example.com', 'GET /v2/email/identities/example.com',
-      'TrentService.Encrypt', 'TrentService.Decrypt', 'AmazonSQS.SendMessage', 'POST /schedules/job-1', 'PUT /schedules/job-1', 'DELETE /schedules/job-1?clientToken=<uuid>&groupName=jobs', 'AWSEvents.PutEvents',
-      'POST /2015-03-31/functions/render/invocations', 'POST /2015-03-31/functions/render/invocations', 'POST /2015-03-31/functions/render/invocations',
+      'POST /v2/email/outbound-emails',
+      'POST /v2/email/outbound-bulk-emails',
+      'GET /v2/email/identities/ann%40example.com',
+      'GET /v2/email/identities/example.com',
+      'TrentService.Encrypt',
+      'TrentService.Decrypt',
+      'AmazonSQS.SendMessage',
+      'POST /schedules/job-1',
+      'PUT /schedules/job-1',
+      'DELETE /schedules/job-1?clientToken=<uuid>&groupName=jobs',
+      'AWSEvents.PutEvents',
+      'POST /2015-03-31/functions/render/invocations',
+      'POST /2015-03-31/functions/render/invocations',
+      'POST /2015-03-31/functions/render/invocations',
     ]);
     expect(unbundled.results.rendered).toEqual({ subject: 'S', html: '<p>x</p>', text: 'x', links: [] });
     expect(unbundled.results.renderFailure).toEqual({ status: 502, code: 'RENDER_FAILED' });
     expect(unbundled.results.identity).toEqual({ verified: true, status: 'SUCCESS' });
   });
 
-  it('reach Google through Node\'s fetch as the unbundled spreadsheet adapter does, without node-fetch or the generated Sheets client', { timeout: 60_000 }, async () => {
+  it("reach Google through Node's fetch as the unbundled spreadsheet adapter does, without node-fetch or the generated Sheets client", {
+    timeout: 60_000,
+  }, async () => {
     const { module, emitted } = await bundle('sheets', "export { GoogleSpreadsheets } from '../shared/adapters/spreadsheet-google/index';");
     const google = await startRecordingEndpoint(answerGoogle, ['authorization', 'user-agent']);
     // A proxy that answers nothing: gaxios hands its agent to Node's fetch, which ignores it, so
     // both go direct.
     const proxy = process.env.HTTPS_PROXY;
     process.env.HTTPS_PROXY = 'http://127.0.0.1:9';
-    const { bundled, unbundled } = await bundledThenUnbundled(google, [module.GoogleSpreadsheets as typeof GoogleSpreadsheets, GoogleSpreadsheets], async (Adapter) => {
-      const adapter = new Adapter({ clientId: 'cid', clientSecret: 'secret', tokenUrl: `${google.endpoint}/token`, revokeUrl: `${google.endpoint}/revoke`, sheetsRootUrl: `${google.endpoint}/`, backoff: { retries: 0 } });
-      const session = { tokens: { accessToken: 'at-1', refreshToken: 'rt-1', expiresAt: 4_102_444_800_000 } };
-      return {
-        // The expiry is the answer's `expires_in` from now: kept to the minute.
-        tokens: await adapter.exchangeCode({ code: 'c-1', redirectUri: 'https://app.example/cb' }).then((t) => ({ ...t, expiresAt: Math.round((t.expiresAt! - Date.now()) / 60_000) })),
-        created: await adapter.createSpreadsheet(session, { title: 'Sales', tabs: [{ title: 'Sales', header: ['Order ID', 'Total'] }] }),
-        appended: await adapter.append(session, 'ss1', 'Sales', [['o1', 12.5]]),
-        column: await adapter.readColumn(session, 'ss1', 'Sales', 'A'),
-        missing: await adapter.readColumn(session, 'gone', 'Sales', 'A').catch((error: SpreadsheetError) => ({ code: error.code, status: error.status })),
-      };
-    }).finally(() => {
+    const { bundled, unbundled } = await bundledThenUnbundled(
+      google,
+      [module.GoogleSpreadsheets as typeof GoogleSpreadsheets, GoogleSpreadsheets],
+      async (Adapter) => {
+        const adapter = new Adapter({
+          clientId: 'cid',
+          clientSecret: 'secret',
+          tokenUrl: `${google.endpoint}/token`,
+          revokeUrl: `${google.endpoint}/revoke`,
+          sheetsRootUrl: `${google.endpoint}/`,
+          backoff: { retries: 0 },
+        });
+        const session = { tokens: { accessToken: 'at-1', refreshToken: 'rt-1', expiresAt: 4_102_444_800_000 } };
+        return {
+          // The expiry is the answer's `expires_in` from now: kept to the minute.
+          tokens: await adapter
+            .exchangeCode({ code: 'c-1', redirectUri: 'https://app.example/cb' })
+            .then((t) => ({ ...t, expiresAt: Math.round((t.expiresAt! - Date.now()) / 60_000) })),
+          created: await adapter.createSpreadsheet(session, { title: 'Sales', tabs: [{ title: 'Sales', header: ['Order ID', 'Total'] }] }),
+          appended: await adapter.append(session, 'ss1', 'Sales', [['o1', 12.5]]),
+          column: await adapter.readColumn(session, 'ss1', 'Sales', 'A'),
+          missing: await adapter.readColumn(session, 'gone', 'Sales', 'A').catch((error: SpreadsheetError) => ({ code: error.code, status: error.status })),
+        };
+      },
+    ).finally(() => {
       if (proxy === undefined) delete process.env.HTTPS_PROXY;
       else process.env.HTTPS_PROXY = proxy;
     });
@@ -181,16 +258,37 @@ describe('Lambda bundles', () => {
     expect(unbundled.results.missing).toEqual({ code: 'not_found', status: 404 });
     expect(unbundled.results.tokens).toEqual({ accessToken: 'at-2', refreshToken: 'rt-2', expiresAt: 60, scope: 'https://www.googleapis.com/auth/drive.file' });
     expect(unbundled.requests.map((r) => `${r.method} ${r.path.split('?')[0]} ${r.headers!.authorization ?? ''}`)).toEqual([
-      'POST /token ', 'POST /v4/spreadsheets Bearer at-1', 'POST /v4/spreadsheets/ss1/values/Sales%21A1:append Bearer at-1', 'GET /v4/spreadsheets/ss1/values/Sales%21A%3AA Bearer at-1', 'GET /v4/spreadsheets/gone/values/Sales%21A%3AA Bearer at-1',
+      'POST /token ',
+      'POST /v4/spreadsheets Bearer at-1',
+      'POST /v4/spreadsheets/ss1/values/Sales%21A1:append Bearer at-1',
+      'GET /v4/spreadsheets/ss1/values/Sales%21A%3AA Bearer at-1',
+      'GET /v4/spreadsheets/gone/values/Sales%21A%3AA Bearer at-1',
     ]);
-    expect(emitted.filter((p) => /node_modules\/(node-fetch|fetch-blob|web-streams-polyfill|formdata-polyfill|@googleapis\/sheets|googleapis-common|qs)\//.test(p))).toEqual([]);
+    expect(
+      emitted.filter((p) => /node_modules\/(node-fetch|fetch-blob|web-streams-polyfill|formdata-polyfill|@googleapis\/sheets|googleapis-common|qs)\//.test(p)),
+    ).toEqual([]);
   });
 
   it('answer MCP initialize, tools/list and tools/call as the unbundled server does, without ajv', { timeout: 60_000 }, async () => {
     const { module, emitted } = await bundle('mcp', "export { handleMcpRequest } from '../shared/mcp/server';");
-    const api = await startRecordingEndpoint((request) => (request.path === '/products/p1' ? { body: { id: 'p1', name: 'Guide' } } : { status: 404, body: { error: 'Not found', message: 'no such product' } }), ['authorization']);
+    const api = await startRecordingEndpoint(
+      (request) =>
+        request.path === '/products/p1' ? { body: { id: 'p1', name: 'Guide' } } : { status: 404, body: { error: 'Not found', message: 'no such product' } },
+      ['authorization'],
+    );
     const catalog: ToolEntry[] = [
-      { name: 'get_product', title: 'Get a product', description: 'One product', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, annotations: { readOnlyHint: true, destructiveHint: false }, method: 'GET', path: '/products/{id}', params: ['id'], query: [], body: 'none' },
+      {
+        name: 'get_product',
+        title: 'Get a product',
+        description: 'One product',
+        inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+        annotations: { readOnlyHint: true, destructiveHint: false },
+        method: 'GET',
+        path: '/products/{id}',
+        params: ['id'],
+        query: [],
+        body: 'none',
+      },
     ];
     const messages = [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } },
@@ -201,7 +299,14 @@ describe('Lambda bundles', () => {
     const { bundled, unbundled } = await bundledThenUnbundled(api, [module.handleMcpRequest as typeof handleMcpRequest, handleMcpRequest], async (handle) => {
       const answers = [];
       for (const message of messages) {
-        const request = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer sk_test_1' }, rawBody: JSON.stringify(message), baseUrl: 'https://api.example', path: '/mcp', requestId: 'req-1' };
+        const request = {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer sk_test_1' },
+          rawBody: JSON.stringify(message),
+          baseUrl: 'https://api.example',
+          path: '/mcp',
+          requestId: 'req-1',
+        };
         const response = await handle({ config: { API_URL: api.endpoint }, request } as unknown as OperationContext, catalog);
         answers.push({ status: response.status, body: await response.json() });
       }
@@ -212,10 +317,16 @@ describe('Lambda bundles', () => {
     expect(unbundled.results[1]!.body.result.tools.map((t: { name: string }) => t.name)).toEqual(['get_product']);
     expect(unbundled.results[2]!.body.result.structuredContent).toEqual({ id: 'p1', name: 'Guide' });
     expect(unbundled.results[3]!.body.result.isError).toBe(true);
-    expect(unbundled.requests.map((r) => `${r.method} ${r.path} ${r.headers!.authorization}`)).toEqual(['GET /products/p1 Bearer sk_test_1', 'GET /products/p2 Bearer sk_test_1']);
+    expect(unbundled.requests.map((r) => `${r.method} ${r.path} ${r.headers!.authorization}`)).toEqual([
+      'GET /products/p1 Bearer sk_test_1',
+      'GET /products/p2 Bearer sk_test_1',
+    ]);
     expect(emitted.filter((p) => /node_modules\/(ajv|ajv-formats|fast-uri)\//.test(p))).toEqual([]);
     // A server given no validator would need ajv: in the bundle it fails at once, saying so.
-    const { module: bare } = await bundle('mcp-bare', "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const make = () => new Server({ name: 'x', version: '1' }, { capabilities: {} });");
+    const { module: bare } = await bundle(
+      'mcp-bare',
+      "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const make = () => new Server({ name: 'x', version: '1' }, { capabilities: {} });",
+    );
     expect(() => bare.make()).toThrow(/ajv is not in the Lambda bundle/);
   });
 
@@ -244,7 +355,8 @@ describe('Lambda bundles', () => {
     // A consumer that charges through the processor gets the router and both providers, without
     // their operations, hosted checkout page or Stripe webhook route.
     const sync = entrySource(APP, { kind: 'consumer', appFunction: 'subscription-processor-sync' }, { tracing: false })!;
-    for (const module of ['shared/processor/ports', 'shared/adapters/processor-sandbox/ports', 'shared/adapters/processor-stripe/ports']) expect(sync).toContain(`../../${module}'`);
+    for (const module of ['shared/processor/ports', 'shared/adapters/processor-sandbox/ports', 'shared/adapters/processor-stripe/ports'])
+      expect(sync).toContain(`../../${module}'`);
     expect(sync).not.toMatch(/shared\/(processor|adapters\/processor-(sandbox|stripe))\/index/);
     // One that only folds counters gets no processor at all.
     expect(entrySource(APP, { kind: 'consumer', appFunction: 'usage-fold' }, { tracing: false })).not.toContain('processor');
@@ -268,7 +380,10 @@ describe('Lambda bundles', () => {
       { kind: 'consumer', appFunction: 'memberships-member-area' },
     ] as FunctionSpec[]) {
       const inputs = await functionInputs(spec);
-      expect(inputs.filter((p) => RENDERER.test(p)), `${spec.kind}:${spec.appFunction}`).toEqual([]);
+      expect(
+        inputs.filter((p) => RENDERER.test(p)),
+        `${spec.kind}:${spec.appFunction}`,
+      ).toEqual([]);
     }
     // The render function: the renderer, and no store, AWS client or capability beyond it.
     const entry = writeFunctionEntry(APP, { kind: 'render' }, { tracing: true });
@@ -276,11 +391,19 @@ describe('Lambda bundles', () => {
     const out = await build({ ...ESBUILD_OPTIONS, entryPoints: [entry], outfile, bundle: true, platform: 'node', metafile: true, logLevel: 'error' });
     const inputs = Object.keys(out.metafile.inputs);
     expect(inputs.filter((p) => /node_modules\/(sanitize-html|html-to-text|juice)\//.test(p)).length).toBeGreaterThan(0);
-    expect(inputs.filter((p) => /node_modules\/(@aws-sdk|@smithy|@aws-lambda-powertools|aws-xray-sdk)/.test(p) || /shared\/(store|platform\/(?!ports|html))/.test(p))).toEqual([]);
+    expect(
+      inputs.filter(
+        (p) => /node_modules\/(@aws-sdk|@smithy|@aws-lambda-powertools|aws-xray-sdk)/.test(p) || /shared\/(store|platform\/(?!ports|html))/.test(p),
+      ),
+    ).toEqual([]);
     // Bundled, its handler answers as the unbundled one.
     const { handler } = (await import(pathToFileURL(outfile).href)) as { handler: typeof renderFunction };
     const requests: RenderRequest[] = [
-      { op: 'mailTemplate', content: { subject: 'Hi', html: '<style>p { color: red }</style><p>Hi <a href="https://e.x/a">a</a></p>', preview: 'P' }, footer: { physicalAddress: '1 Main St', footerText: 'Thanks' } },
+      {
+        op: 'mailTemplate',
+        content: { subject: 'Hi', html: '<style>p { color: red }</style><p>Hi <a href="https://e.x/a">a</a></p>', preview: 'P' },
+        footer: { physicalAddress: '1 Main St', footerText: 'Thanks' },
+      },
       { op: 'mailTemplate', content: { subject: 'Text', text: 'One\n\nTwo' }, footer: { physicalAddress: '1 Main St' }, options: { track: false } },
       { op: 'sanitizePost', html: '<p onclick="x()">Hi<script>y()</script></p>' },
     ];
@@ -288,11 +411,18 @@ describe('Lambda bundles', () => {
     await expect(handler({ op: 'nothing' } as never)).rejects.toThrow('Unknown render request: nothing');
   });
 
-  it('draw invoices in the render function only, with pdfkit\'s fonts inside its bundle, as the unbundled renderer does', { timeout: 180_000 }, async () => {
+  it("draw invoices in the render function only, with pdfkit's fonts inside its bundle, as the unbundled renderer does", { timeout: 180_000 }, async () => {
     const PDF = /node_modules\/(pdfkit|fontkit)\//;
     // The invoices' routes ride on the sales function; they reach pdfkit through the render port.
-    for (const spec of [{ kind: 'api', appFunction: 'sales' }, { kind: 'api', appFunction: 'team' }, { kind: 'consumer', appFunction: 'buyer-receipts' }] as FunctionSpec[]) {
-      expect((await functionInputs(spec)).filter((p) => PDF.test(p)), `${spec.kind}:${spec.appFunction}`).toEqual([]);
+    for (const spec of [
+      { kind: 'api', appFunction: 'sales' },
+      { kind: 'api', appFunction: 'team' },
+      { kind: 'consumer', appFunction: 'buyer-receipts' },
+    ] as FunctionSpec[]) {
+      expect(
+        (await functionInputs(spec)).filter((p) => PDF.test(p)),
+        `${spec.kind}:${spec.appFunction}`,
+      ).toEqual([]);
     }
     const entry = writeFunctionEntry(APP, { kind: 'render' }, { tracing: false });
     const outfile = join(dir, 'render-invoices.mjs');
@@ -301,20 +431,35 @@ describe('Lambda bundles', () => {
     // pdfkit's browser build and its font modules, by resolution only: no package code rewritten.
     const pdfkitInputs = inputs.filter((p) => /node_modules\/pdfkit\//.test(p));
     expect(pdfkitInputs).toHaveLength(4);
-    expect(pdfkitInputs).toEqual(expect.arrayContaining([
-      expect.stringMatching(/node_modules\/pdfkit\/js\/standard-fonts\/chunks\/standardGlyphNames-[\w-]+\.mjs$/),
-      expect.stringMatching(/node_modules\/pdfkit\/js\/pdfkit\.browser\.mjs$/),
-      expect.stringMatching(/node_modules\/pdfkit\/js\/standard-fonts\/Helvetica\.mjs$/),
-      expect.stringMatching(/node_modules\/pdfkit\/js\/standard-fonts\/HelveticaBold\.mjs$/),
-    ]));
-    expect(Object.values(out.metafile.inputs).some((input) => (input as { imports: { path: string }[] }).imports.some((i) => i.path.endsWith('pdfkit.node.mjs')))).toBe(false);
+    expect(pdfkitInputs).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/node_modules\/pdfkit\/js\/standard-fonts\/chunks\/standardGlyphNames-[\w-]+\.mjs$/),
+        expect.stringMatching(/node_modules\/pdfkit\/js\/pdfkit\.browser\.mjs$/),
+        expect.stringMatching(/node_modules\/pdfkit\/js\/standard-fonts\/Helvetica\.mjs$/),
+        expect.stringMatching(/node_modules\/pdfkit\/js\/standard-fonts\/HelveticaBold\.mjs$/),
+      ]),
+    );
+    expect(
+      Object.values(out.metafile.inputs).some((input) => (input as { imports: { path: string }[] }).imports.some((i) => i.path.endsWith('pdfkit.node.mjs'))),
+    ).toBe(false);
     const { handler } = (await import(pathToFileURL(outfile).href)) as { handler: typeof renderFunction };
     const document: InvoiceDocument = {
-      kind: 'invoice', number: 'INV-000007', issuedAt: '2026-11-27T08:00:00.000Z', orderId: 'o1', language: 'en',
+      kind: 'invoice',
+      number: 'INV-000007',
+      issuedAt: '2026-11-27T08:00:00.000Z',
+      orderId: 'o1',
+      language: 'en',
       seller: { name: 'Ada Books GmbH', address: 'Hauptstr. 1, Berlin', taxId: 'DE811907980', email: 'hi@ada.example' },
       buyer: { name: 'Bea', email: 'bea@example.com', companyName: 'Bea Ltd', address: null, vatId: 'IE6388047V', country: 'IE' },
-      lines: [{ description: 'Course', amountCents: 4900 }], discount: null, subtotalCents: 4900, taxCents: 0, totalCents: 4900, currency: 'EUR',
-      state: 'paid', refundedCents: 0, testMode: false,
+      lines: [{ description: 'Course', amountCents: 4900 }],
+      discount: null,
+      subtotalCents: 4900,
+      taxCents: 0,
+      totalCents: 4900,
+      currency: 'EUR',
+      state: 'paid',
+      refundedCents: 0,
+      testMode: false,
     };
     const bundled = Buffer.from(((await handler({ op: 'invoicePdf', document })) as { pdf: string }).pdf, 'base64');
     const unbundled = Buffer.from(((await renderFunction({ op: 'invoicePdf', document })) as { pdf: string }).pdf, 'base64');
@@ -329,7 +474,7 @@ describe('Lambda bundles', () => {
     await expect(handler({ op: 'invoicePdf', document: { number: 1 } } as never)).rejects.toThrow('invoicePdf needs a document');
   });
 
-  it('leave a capability\'s local adapter out (LOCAL_RUNTIME): the sheets manifest without the CSV adapter and csv-parse', { timeout: 60_000 }, async () => {
+  it("leave a capability's local adapter out (LOCAL_RUNTIME): the sheets manifest without the CSV adapter and csv-parse", { timeout: 60_000 }, async () => {
     const { module, emitted, bytes } = await bundle('local-adapters', "export { sheets } from '../shared/sheets/index';");
     const factory = (module.sheets as typeof sheets).ports!.spreadsheet!;
     const host = { baseUrl: () => 'http://127.0.0.1:1' } as unknown as Parameters<typeof factory.local>[1];
@@ -344,7 +489,10 @@ describe('Lambda bundles', () => {
   });
 
   it('validate with zod/mini and English messages, as the unbundled schemas do, without classic zod or other locales', { timeout: 60_000 }, async () => {
-    const { module, inputs, emitted } = await bundle('schemas', "export { productCreateBody } from '../shared/catalog/schemas';\nexport { parseOrThrow } from '../shared/platform/http/validation';\nexport { tokenParams } from '../shared/email/schemas';");
+    const { module, inputs, emitted } = await bundle(
+      'schemas',
+      "export { productCreateBody } from '../shared/catalog/schemas';\nexport { parseOrThrow } from '../shared/platform/http/validation';\nexport { tokenParams } from '../shared/email/schemas';",
+    );
     const bodies = [
       { name: '  Course  ', price: 29.99, creditAmount: 3, imageIds: [] },
       { name: 'x'.repeat(500), price: 1 },
@@ -381,7 +529,9 @@ function answerAwsJson(request: RecordedRequest): JsonAnswer {
     case 'TrentService.Encrypt':
       return { body: { CiphertextBlob: Buffer.from(`sealed:${Buffer.from(body.Plaintext!, 'base64')}`).toString('base64'), KeyId: body.KeyId } };
     case 'TrentService.Decrypt':
-      return { body: { Plaintext: Buffer.from(Buffer.from(body.CiphertextBlob!, 'base64').toString().replace('sealed:', '')).toString('base64'), KeyId: body.KeyId } };
+      return {
+        body: { Plaintext: Buffer.from(Buffer.from(body.CiphertextBlob!, 'base64').toString().replace('sealed:', '')).toString('base64'), KeyId: body.KeyId },
+      };
     case 'AmazonSQS.SendMessage':
       return { body: { MessageId: 'q-1', MD5OfMessageBody: createHash('md5').update(body.MessageBody!).digest('hex') } };
     case 'AWSEvents.PutEvents':
@@ -393,12 +543,22 @@ function answerAwsJson(request: RecordedRequest): JsonAnswer {
     return { body: op === 'mailTemplate' ? { subject: 'S', html: '<p>x</p>', text: 'x', links: [] } : null };
   }
   if (request.path === '/v2/email/outbound-emails') return { body: { MessageId: 'm-1' } };
-  if (request.path === '/v2/email/outbound-bulk-emails') return { body: { BulkEmailEntryResults: [{ Status: 'SUCCESS', MessageId: 'b-1' }, { Status: 'MESSAGE_REJECTED', Error: 'rejected' }] } };
+  if (request.path === '/v2/email/outbound-bulk-emails')
+    return {
+      body: {
+        BulkEmailEntryResults: [
+          { Status: 'SUCCESS', MessageId: 'b-1' },
+          { Status: 'MESSAGE_REJECTED', Error: 'rejected' },
+        ],
+      },
+    };
   if (request.path === '/v2/email/identities/example.com') return { body: { VerifiedForSendingStatus: true, VerificationStatus: 'SUCCESS' } };
   if (request.path.startsWith('/v2/email/identities/')) return { status: 404, errorType: 'NotFoundException', body: { message: 'no such identity' } };
   if (request.path.startsWith('/schedules/') && request.method === 'POST') return { status: 409, errorType: 'ConflictException', body: { Message: 'exists' } };
-  if (request.path.startsWith('/schedules/') && request.method === 'PUT') return { body: { ScheduleArn: 'arn:aws:scheduler:us-east-1:123456789012:schedule/jobs/job-1' } };
-  if (request.path.startsWith('/schedules/') && request.method === 'DELETE') return { status: 404, errorType: 'ResourceNotFoundException', body: { Message: 'gone' } };
+  if (request.path.startsWith('/schedules/') && request.method === 'PUT')
+    return { body: { ScheduleArn: 'arn:aws:scheduler:us-east-1:123456789012:schedule/jobs/job-1' } };
+  if (request.path.startsWith('/schedules/') && request.method === 'DELETE')
+    return { status: 404, errorType: 'ResourceNotFoundException', body: { Message: 'gone' } };
   return { status: 400, errorType: 'UnknownOperationException', body: { message: `unexpected ${request.method} ${request.path} ${request.target}` } };
 }
 
@@ -408,12 +568,29 @@ async function exerciseAwsJsonAdapters(m: typeof unbundledClients, endpoint: str
   const email = new m.SesEmail(new m.SESv2Client(config), 'shop@example.com', 'mail-events');
   const kms = new m.KmsEncryption(new m.KMSClient(config), 'key-1');
   const queue = new m.SqsQueue(new m.SQSClient(config), { orders: `${endpoint}/123456789012/orders` });
-  const scheduler = new m.EventBridgeScheduler(new m.SchedulerClient(config), { group: 'jobs', roleArn: 'arn:aws:iam::123456789012:role/s', jobsQueueArn: (type) => `arn:aws:sqs:us-east-1:123456789012:jobs-${type}` });
+  const scheduler = new m.EventBridgeScheduler(new m.SchedulerClient(config), {
+    group: 'jobs',
+    roleArn: 'arn:aws:iam::123456789012:role/s',
+    jobsQueueArn: (type) => `arn:aws:sqs:us-east-1:123456789012:jobs-${type}`,
+  });
   const bus = new m.EventBridgeBus(new m.EventBridgeClient(config), 'bus');
   const render = new m.LambdaRender(new m.LambdaClient({ ...config, maxAttempts: 1 }), 'render');
-  const message = { subject: 'Hi {{name}}', html: '<p>Hi</p>', text: 'Hi', fromName: 'Shop "One"', headers: { 'List-Unsubscribe': '<https://u.example/x>' }, tags: { kind: 'broadcast' } };
+  const message = {
+    subject: 'Hi {{name}}',
+    html: '<p>Hi</p>',
+    text: 'Hi',
+    fromName: 'Shop "One"',
+    headers: { 'List-Unsubscribe': '<https://u.example/x>' },
+    tags: { kind: 'broadcast' },
+  };
   const sent = await email.send({ ...message, to: ['ann@example.com'], replyTo: 'help@example.com' });
-  const bulk = await email.sendBulk({ ...message, destinations: [{ to: 'a@example.com', data: { name: 'A' } }, { to: 'b@example.com', data: { name: 'B' }, headers: { 'X-Id': '2' } }] });
+  const bulk = await email.sendBulk({
+    ...message,
+    destinations: [
+      { to: 'a@example.com', data: { name: 'A' } },
+      { to: 'b@example.com', data: { name: 'B' }, headers: { 'X-Id': '2' } },
+    ],
+  });
   const identity = await email.senderIdentity('ann@example.com');
   const sealed = await kms.encrypt('card on file', { account: 'acct-1' });
   const opened = await kms.decrypt(sealed, { account: 'acct-1' });
@@ -430,9 +607,13 @@ async function exerciseAwsJsonAdapters(m: typeof unbundledClients, endpoint: str
 /** The answers of the recording endpoint to the spreadsheet adapter's calls, as Google gives them. */
 function answerGoogle(request: RecordedRequest): JsonAnswer {
   const path = request.path.split('?')[0]!;
-  if (path === '/token') return { body: { access_token: 'at-2', refresh_token: 'rt-2', expires_in: 3600, scope: 'https://www.googleapis.com/auth/drive.file', token_type: 'Bearer' } };
+  if (path === '/token')
+    return {
+      body: { access_token: 'at-2', refresh_token: 'rt-2', expires_in: 3600, scope: 'https://www.googleapis.com/auth/drive.file', token_type: 'Bearer' },
+    };
   if (path === '/v4/spreadsheets') return { body: { spreadsheetId: 'ss1', spreadsheetUrl: 'https://docs.example/ss1', properties: { title: 'Sales' } } };
-  if (path.startsWith('/v4/spreadsheets/gone/')) return { status: 404, body: { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } } };
+  if (path.startsWith('/v4/spreadsheets/gone/'))
+    return { status: 404, body: { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } } };
   if (path.endsWith(':append')) return { body: { updates: { updatedRows: 1 } } };
   if (request.method === 'GET') return { body: { values: [['Order ID', 'o1', 'o2']] } };
   return { status: 400, body: { error: { code: 400, message: `unexpected ${request.method} ${request.path}` } } };

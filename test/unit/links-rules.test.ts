@@ -5,7 +5,15 @@ describe('tracked link rules', () => {
   it('accepts http and https targets only', () => {
     expect(checkTargetUrl(' https://shop.example.com/a?b=1 ')).toBe('https://shop.example.com/a?b=1');
     expect(checkTargetUrl('http://shop.example.com')).toBe('http://shop.example.com/');
-    for (const bad of ['javascript:alert(1)', 'data:text/html,hi', 'ftp://x.example.com/', 'shop.example.com', '//shop.example.com', 'https://user:pw@shop.example.com/', `https://x.example.com/${'a'.repeat(2048)}`]) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'ftp://x.example.com/',
+      'shop.example.com',
+      '//shop.example.com',
+      'https://user:pw@shop.example.com/',
+      `https://x.example.com/${'a'.repeat(2048)}`,
+    ]) {
       expect(() => checkTargetUrl(bad), bad).toThrow();
     }
   });

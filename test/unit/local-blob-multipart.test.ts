@@ -27,9 +27,24 @@ describe('local blob multipart', () => {
     const parts = [Buffer.alloc(MIN_PART_BYTES, 3), Buffer.from('end')];
     const etags: string[] = [];
     for (const [i, url] of urls.entries()) etags.push(await blob.multipart.receivePart(...ids(url), query(url), parts[i]!));
-    await expect(blob.multipart.complete('products/a/f1', uploadId, [{ partNumber: 2, etag: etags[1]! }, { partNumber: 1, etag: etags[0]! }])).rejects.toBeInstanceOf(BlobPartsError);
-    await expect(blob.multipart.complete('products/a/f1', uploadId, [{ partNumber: 1, etag: etags[1]! }, { partNumber: 2, etag: etags[1]! }])).rejects.toThrow(/ETag of part 1/);
-    expect(await blob.multipart.complete('products/a/f1', uploadId, [{ partNumber: 1, etag: etags[0]! }, { partNumber: 2, etag: etags[1]! }])).toEqual({ size: MIN_PART_BYTES + 3 });
+    await expect(
+      blob.multipart.complete('products/a/f1', uploadId, [
+        { partNumber: 2, etag: etags[1]! },
+        { partNumber: 1, etag: etags[0]! },
+      ]),
+    ).rejects.toBeInstanceOf(BlobPartsError);
+    await expect(
+      blob.multipart.complete('products/a/f1', uploadId, [
+        { partNumber: 1, etag: etags[1]! },
+        { partNumber: 2, etag: etags[1]! },
+      ]),
+    ).rejects.toThrow(/ETag of part 1/);
+    expect(
+      await blob.multipart.complete('products/a/f1', uploadId, [
+        { partNumber: 1, etag: etags[0]! },
+        { partNumber: 2, etag: etags[1]! },
+      ]),
+    ).toEqual({ size: MIN_PART_BYTES + 3 });
     const object = await blob.get('products/a/f1');
     expect(object!.contentType).toBe('application/zip');
     expect(Buffer.from(object!.body).equals(Buffer.concat(parts))).toBe(true);
@@ -43,7 +58,12 @@ describe('local blob multipart', () => {
     const urls = await blob.multipart.partUrls('k', uploadId, [1, 2], 60);
     const a = await blob.multipart.receivePart(...ids(urls[0]!), query(urls[0]!), Buffer.from('small'));
     const b = await blob.multipart.receivePart(...ids(urls[1]!), query(urls[1]!), Buffer.from('tail'));
-    await expect(blob.multipart.complete('k', uploadId, [{ partNumber: 1, etag: a }, { partNumber: 2, etag: b }])).rejects.toThrow(/EntityTooSmall/);
+    await expect(
+      blob.multipart.complete('k', uploadId, [
+        { partNumber: 1, etag: a },
+        { partNumber: 2, etag: b },
+      ]),
+    ).rejects.toThrow(/EntityTooSmall/);
     await expect(blob.multipart.receivePart(uploadId, '2', query(urls[0]!), Buffer.from('x'))).rejects.toMatchObject({ status: 403 });
     now += 61_000;
     await expect(blob.multipart.receivePart(...ids(urls[0]!), query(urls[0]!), Buffer.from('x'))).rejects.toMatchObject({ status: 403 });

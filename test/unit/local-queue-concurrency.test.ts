@@ -9,15 +9,16 @@ describe('local queue', () => {
     let most = 0;
     const handled: number[] = [];
     const queue = new LocalQueue(
-      () => ({
-        webhooks: async (message: Record<string, unknown>) => {
-          running++;
-          most = Math.max(most, running);
-          await new Promise((r) => setTimeout(r, 10));
-          running--;
-          handled.push(message.n as number);
-        },
-      }) as never,
+      () =>
+        ({
+          webhooks: async (message: Record<string, unknown>) => {
+            running++;
+            most = Math.max(most, running);
+            await new Promise((r) => setTimeout(r, 10));
+            running--;
+            handled.push(message.n as number);
+          },
+        }) as never,
       work,
       undefined,
       { maxConcurrent: 3 },

@@ -11,7 +11,12 @@ describe('one operation list behind REST, OpenAPI and MCP', () => {
     expect(missing, 'key-authenticated operations without an MCP tool: add `tool`').toEqual([]);
     expect(keyed.filter((op) => op.tool && op.noTool).map((op) => op.operationId)).toEqual([]);
     // The exceptions stay few and named: the MCP endpoint itself and the dashboard's own sign-in.
-    expect(keyed.filter((op) => op.noTool).map((op) => op.operationId).sort()).toEqual(['getDashboardSession', 'mcpDelete', 'mcpGet', 'mcpPost', 'signOutDashboard']);
+    expect(
+      keyed
+        .filter((op) => op.noTool)
+        .map((op) => op.operationId)
+        .sort(),
+    ).toEqual(['getDashboardSession', 'mcpDelete', 'mcpGet', 'mcpPost', 'signOutDashboard']);
   });
 
   it('gives tools to key-authenticated operations only, each under a unique snake_case name', () => {

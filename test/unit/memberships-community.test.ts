@@ -58,7 +58,12 @@ describe('member area pages', () => {
   });
 
   it('escapes what people wrote and hides the reply form of a locked thread', () => {
-    const frame = { nonce: 'n0nce', area: 'https://api.example/member-area/tok', membership: { name: 'Club <x>', communityEnabled: true }, t: translator('en') };
+    const frame = {
+      nonce: 'n0nce',
+      area: 'https://api.example/member-area/tok',
+      membership: { name: 'Club <x>', communityEnabled: true },
+      t: translator('en'),
+    };
     const html = threadPage(frame, { ...thread, title: '<img src=x onerror=alert(1)>', locked: true }, [], undefined, area.csrf);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).not.toContain('<img');
@@ -69,8 +74,13 @@ describe('member area pages', () => {
     expect(areaHeaders('n0nce')['content-security-policy']).toContain("default-src 'none'");
   });
 
-  it('speaks the member\'s language; what the creator and members wrote stays as written', () => {
-    const frame = { nonce: 'n0nce', area: 'https://api.example/member-area/tok', membership: { name: 'Club Moos', communityEnabled: true }, t: translator('de') };
+  it("speaks the member's language; what the creator and members wrote stays as written", () => {
+    const frame = {
+      nonce: 'n0nce',
+      area: 'https://api.example/member-area/tok',
+      membership: { name: 'Club Moos', communityEnabled: true },
+      t: translator('de'),
+    };
     const html = threadPage(frame, { ...thread, title: 'Garden bench', replyCount: 2 }, [], undefined, area.csrf);
     expect(html).toContain('<html lang="de">');
     for (const words of ['Beiträge', 'Ihre Antwort', '2 Antworten', 'Garden bench']) expect(html).toContain(words);

@@ -22,7 +22,16 @@ describe('membership rules', () => {
   });
 
   it('stays while another source lives and leaves with the last one', () => {
-    const member: MemberRecord = { email: 'a@example.com', name: 'A', status: 'active', sources: ['offer:o1:sub:s1', 'product:p:order:x'], joinedAt: 'j', leftAt: null, leftReason: null, rev: 3 };
+    const member: MemberRecord = {
+      email: 'a@example.com',
+      name: 'A',
+      status: 'active',
+      sources: ['offer:o1:sub:s1', 'product:p:order:x'],
+      joinedAt: 'j',
+      leftAt: null,
+      leftReason: null,
+      rev: 3,
+    };
     const partial = applySources(member, { ...base, remove: (s) => s === 'offer:o1:sub:s1' });
     expect(partial.kind).toBe('update');
     if (partial.kind === 'none') throw new Error('expected a change');
@@ -50,9 +59,28 @@ describe('membership rules', () => {
 
   it('shapes event data exactly', () => {
     const membership = { _id: 'm1', name: 'Club', slug: 'club' } as MembershipRecord;
-    const member: MemberRecord = { email: 'a@example.com', name: null, status: 'ended', sources: [], joinedAt: 'j', leftAt: 'l', leftReason: 'membership_changed', rev: 2 };
-    expect(memberEventData(membership, member, 'joined')).toEqual({ membership: { id: 'm1', name: 'Club', slug: 'club' }, member: { email: 'a@example.com', name: null }, joinedAt: 'j' });
-    expect(memberEventData(membership, member, 'left')).toEqual({ membership: { id: 'm1', name: 'Club', slug: 'club' }, member: { email: 'a@example.com', name: null }, joinedAt: 'j', leftAt: 'l', reason: 'membership_changed' });
+    const member: MemberRecord = {
+      email: 'a@example.com',
+      name: null,
+      status: 'ended',
+      sources: [],
+      joinedAt: 'j',
+      leftAt: 'l',
+      leftReason: 'membership_changed',
+      rev: 2,
+    };
+    expect(memberEventData(membership, member, 'joined')).toEqual({
+      membership: { id: 'm1', name: 'Club', slug: 'club' },
+      member: { email: 'a@example.com', name: null },
+      joinedAt: 'j',
+    });
+    expect(memberEventData(membership, member, 'left')).toEqual({
+      membership: { id: 'm1', name: 'Club', slug: 'club' },
+      member: { email: 'a@example.com', name: null },
+      joinedAt: 'j',
+      leftAt: 'l',
+      reason: 'membership_changed',
+    });
   });
 });
 
@@ -61,7 +89,9 @@ import { sanitizePostHtml } from '../../shared/memberships/posts/sanitiser';
 
 describe('post rules', () => {
   it('sanitises scripts, handlers and javascript links', () => {
-    expect(sanitizePostHtml('<p onmouseover="x()">Hi</p><script>1</script><a href="javascript:x()">a</a><a href="https://e.com">b</a>')).toBe('<p>Hi</p><a>a</a><a href="https://e.com">b</a>');
+    expect(sanitizePostHtml('<p onmouseover="x()">Hi</p><script>1</script><a href="javascript:x()">a</a><a href="https://e.com">b</a>')).toBe(
+      '<p>Hi</p><a>a</a><a href="https://e.com">b</a>',
+    );
   });
 
   it('starts a notification only once, only when published with notify and post emails on', () => {
@@ -73,6 +103,12 @@ describe('post rules', () => {
   });
 
   it('orders pinned first, then newest', () => {
-    expect(orderPosts([{ _id: 'a1', pinned: false }, { _id: 'a3', pinned: false }, { _id: 'a2', pinned: true }]).map((p) => p._id)).toEqual(['a2', 'a3', 'a1']);
+    expect(
+      orderPosts([
+        { _id: 'a1', pinned: false },
+        { _id: 'a3', pinned: false },
+        { _id: 'a2', pinned: true },
+      ]).map((p) => p._id),
+    ).toEqual(['a2', 'a3', 'a1']);
   });
 });

@@ -5,7 +5,13 @@ import { buildOpenApi } from '../../shared/docs/openapi';
 
 describe('money units in the contract', () => {
   it('reads the unit from the field name, and leaves counts that look like money alone', () => {
-    expect(['priceCents', 'amountCents', 'balanceCents', 'topOffCents', 'totalSpentCents'].map(moneyUnitOf)).toEqual(['cents', 'cents', 'cents', 'cents', 'cents']);
+    expect(['priceCents', 'amountCents', 'balanceCents', 'topOffCents', 'totalSpentCents'].map(moneyUnitOf)).toEqual([
+      'cents',
+      'cents',
+      'cents',
+      'cents',
+      'cents',
+    ]);
     expect(['price', 'amount', 'revenue', 'upsellPrice', 'amountOff', 'refundedAmount', 'minimumPrice'].map(moneyUnitOf)).toEqual(Array(7).fill('major'));
     expect(['creditAmount', 'total', 'totalEmailsSent', 'quantity', 'priced'].map(moneyUnitOf)).toEqual(Array(5).fill(undefined));
   });
@@ -36,7 +42,8 @@ describe('money units in the contract', () => {
       const properties = (node as { properties?: Record<string, { type?: unknown; description?: string }> }).properties;
       for (const [field, schema] of Object.entries(properties ?? {})) {
         const unit = moneyUnitOf(field);
-        if (unit && (schema.type === 'number' || schema.type === 'integer') && !(unit === 'cents' ? /cents/i : /major units/i).test(schema.description ?? '')) missing.push(`${where} ${field}`);
+        if (unit && (schema.type === 'number' || schema.type === 'integer') && !(unit === 'cents' ? /cents/i : /major units/i).test(schema.description ?? ''))
+          missing.push(`${where} ${field}`);
       }
       for (const value of Object.values(node)) walk(value, where);
     };

@@ -34,7 +34,13 @@ const QUEUES: Record<string, DeadLetterQueueOutput> = {
 const ruleMessage = (id: string, eventId: string) => ({
   MessageId: id,
   ReceiptHandle: `rh-${id}`,
-  Body: JSON.stringify({ version: '0', id: `eb-${id}`, 'detail-type': 'order.completed', source: 'creator-commerce', detail: { id: eventId, type: 'order.completed', data: { n: 1 } } }),
+  Body: JSON.stringify({
+    version: '0',
+    id: `eb-${id}`,
+    'detail-type': 'order.completed',
+    source: 'creator-commerce',
+    detail: { id: eventId, type: 'order.completed', data: { n: 1 } },
+  }),
   MessageAttributes: { ERROR_MESSAGE: { StringValue: 'Lambda timed out', DataType: 'String' } },
 });
 
@@ -59,15 +65,23 @@ describe('redrive of a deployed stack', () => {
 
   it('only counts in a dry run', async () => {
     const sqs = fakeClient(() => ({ Attributes: { ApproximateNumberOfMessages: '2' } }));
-    const [report] = await redrive(QUEUES, { queue: 'webhooks', dryRun: true, busName: 'bus' }, { sqs: sqs.client, events: noClient().client, streams: noClient().client });
+    const [report] = await redrive(
+      QUEUES,
+      { queue: 'webhooks', dryRun: true, busName: 'bus' },
+      { sqs: sqs.client, events: noClient().client, streams: noClient().client },
+    );
     expect(sqs.sent.map((s) => s.name)).toEqual(['GetQueueAttributesCommand']);
     expect(report!.moved).toBe(2);
   });
 
-  it('re-puts a rule DLQ\'s events on the bus and deletes only those EventBridge took', async () => {
+  it("re-puts a rule DLQ's events on the bus and deletes only those EventBridge took", async () => {
     const sqs = sqsWith([[ruleMessage('m1', 'ev1'), ruleMessage('m2', 'ev2')]]);
     const events = fakeClient(() => ({ FailedEntryCount: 1, Entries: [{ EventId: 'x' }, { ErrorCode: 'InternalFailure', ErrorMessage: 'try later' }] }));
-    const [report] = await redrive(QUEUES, { queue: 'consumer:webhooks-fanout', busName: 'creator-commerce-prod' }, { sqs: sqs.client, events: events.client, streams: noClient().client });
+    const [report] = await redrive(
+      QUEUES,
+      { queue: 'consumer:webhooks-fanout', busName: 'creator-commerce-prod' },
+      { sqs: sqs.client, events: events.client, streams: noClient().client },
+    );
     expect(events.sent).toEqual([
       {
         name: 'PutEventsCommand',
@@ -82,7 +96,10 @@ describe('redrive of a deployed stack', () => {
       },
     ]);
     expect(sqs.sent).toEqual([
-      { name: 'ReceiveMessageCommand', input: { QueueUrl: 'https://sqs/111/FanoutDlq', MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 120, MessageAttributeNames: ['All'] } },
+      {
+        name: 'ReceiveMessageCommand',
+        input: { QueueUrl: 'https://sqs/111/FanoutDlq', MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 120, MessageAttributeNames: ['All'] },
+      },
       { name: 'DeleteMessageBatchCommand', input: { QueueUrl: 'https://sqs/111/FanoutDlq', Entries: [{ Id: '0', ReceiptHandle: 'rh-m1' }] } },
       { name: 'ReceiveMessageCommand', input: expect.objectContaining({ QueueUrl: 'https://sqs/111/FanoutDlq' }) },
     ]);
@@ -92,19 +109,34 @@ describe('redrive of a deployed stack', () => {
 
   it('lists a rule DLQ in a dry run without putting or deleting, and ends when messages come round again', async () => {
     const sqs = sqsWith([[ruleMessage('m1', 'ev1')], [ruleMessage('m1', 'ev1')]]);
-    const [report] = await redrive(QUEUES, { queue: 'consumer:webhooks-fanout', dryRun: true, busName: 'bus' }, { sqs: sqs.client, events: noClient().client, streams: noClient().client });
+    const [report] = await redrive(
+      QUEUES,
+      { queue: 'consumer:webhooks-fanout', dryRun: true, busName: 'bus' },
+      { sqs: sqs.client, events: noClient().client, streams: noClient().client },
+    );
     expect(sqs.sent.map((s) => s.name)).toEqual(['ReceiveMessageCommand', 'ReceiveMessageCommand']);
     expect(report).toMatchObject({ moved: 1, lines: ['ev1 order.completed (failed: Lambda timed out)'] });
   });
 
   const outboxImage = (id: string) =>
-    marshall({ PK: 'A#acc#test#OUTBOX', SK: `E#${id}`, entity: OUTBOX_ENTITY, event: JSON.stringify({ id, type: 'product.created', accountId: 'acc', mode: 'test', created: 1, data: { productId: 'p1' } }) });
+    marshall({
+      PK: 'A#acc#test#OUTBOX',
+      SK: `E#${id}`,
+      entity: OUTBOX_ENTITY,
+      event: JSON.stringify({ id, type: 'product.created', accountId: 'acc', mode: 'test', created: 1, data: { productId: 'p1' } }),
+    });
   const failure = {
     MessageId: 's1',
     ReceiptHandle: 'rh-s1',
     Body: JSON.stringify({
       requestContext: { condition: 'RetryAttemptsExhausted' },
-      DDBStreamBatchInfo: { shardId: 'shard-1', startSequenceNumber: '100', endSequenceNumber: '300', batchSize: 2, streamArn: 'arn:aws:dynamodb:eu-west-1:1:table/T/stream/x' },
+      DDBStreamBatchInfo: {
+        shardId: 'shard-1',
+        startSequenceNumber: '100',
+        endSequenceNumber: '300',
+        batchSize: 2,
+        streamArn: 'arn:aws:dynamodb:eu-west-1:1:table/T/stream/x',
+      },
     }),
   };
 
@@ -126,7 +158,15 @@ describe('redrive of a deployed stack', () => {
     const events = fakeClient(() => ({ FailedEntryCount: 0 }));
     const [report] = await redrive(QUEUES, { queue: 'stream', busName: 'bus' }, { sqs: sqs.client, events: events.client, streams: streams.client });
     expect(streams.sent).toEqual([
-      { name: 'GetShardIteratorCommand', input: { StreamArn: 'arn:aws:dynamodb:eu-west-1:1:table/T/stream/x', ShardId: 'shard-1', ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: '100' } },
+      {
+        name: 'GetShardIteratorCommand',
+        input: {
+          StreamArn: 'arn:aws:dynamodb:eu-west-1:1:table/T/stream/x',
+          ShardId: 'shard-1',
+          ShardIteratorType: 'AT_SEQUENCE_NUMBER',
+          SequenceNumber: '100',
+        },
+      },
       { name: 'GetRecordsCommand', input: { ShardIterator: 'it-1', Limit: 1000 } },
     ]);
     expect(events.sent).toHaveLength(1);
@@ -138,7 +178,7 @@ describe('redrive of a deployed stack', () => {
     expect(report).toMatchObject({ moved: 1, left: [] });
   });
 
-  it('keeps a stream failure whose records are past the stream\'s retention, and says where the events are', async () => {
+  it("keeps a stream failure whose records are past the stream's retention, and says where the events are", async () => {
     const sqs = sqsWith([[failure]]);
     const streams = fakeClient(() => new TrimmedDataAccessException({ message: 'trimmed', $metadata: {} }));
     const [report] = await redrive(QUEUES, { queue: 'stream', busName: 'bus' }, { sqs: sqs.client, events: noClient().client, streams: streams.client });
@@ -148,14 +188,28 @@ describe('redrive of a deployed stack', () => {
   });
 
   it('refuses an unknown queue and reads the outputs file cdk deploy writes', async () => {
-    await expect(redrive(QUEUES, { queue: 'nope', busName: 'bus' }, { sqs: noClient().client, events: noClient().client, streams: noClient().client })).rejects.toThrow(/known: webhooks/);
+    await expect(
+      redrive(QUEUES, { queue: 'nope', busName: 'bus' }, { sqs: noClient().client, events: noClient().client, streams: noClient().client }),
+    ).rejects.toThrow(/known: webhooks/);
     const dir = await mkdtemp(join(tmpdir(), 'outputs-'));
     const file = join(dir, 'cdk-outputs.json');
-    await writeFile(file, JSON.stringify({ 'CreatorCommerce-prod-Data': { TableName: 'T' }, 'CreatorCommerce-prod-Workers': { EventBusName: 'b', DeadLetterQueues: JSON.stringify(QUEUES) } }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        'CreatorCommerce-prod-Data': { TableName: 'T' },
+        'CreatorCommerce-prod-Workers': { EventBusName: 'b', DeadLetterQueues: JSON.stringify(QUEUES) },
+      }),
+    );
     expect(readStackOutputs(file)).toEqual({ queues: QUEUES, busName: 'b' });
     // The job groups' dead-letter queues are the jobs stack's output: both lists are offered.
     const jobs = { 'jobs:sheets': { kind: 'sqs', dlq: 'https://sqs/jobs-sheets-dlq', dlqArn: 'arn:jobs-sheets-dlq', source: 'arn:jobs-sheets' } };
-    await writeFile(file, JSON.stringify({ 'CreatorCommerce-prod-Jobs': { DeadLetterQueues: JSON.stringify(jobs) }, 'CreatorCommerce-prod-Workers': { EventBusName: 'b', DeadLetterQueues: JSON.stringify(QUEUES) } }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        'CreatorCommerce-prod-Jobs': { DeadLetterQueues: JSON.stringify(jobs) },
+        'CreatorCommerce-prod-Workers': { EventBusName: 'b', DeadLetterQueues: JSON.stringify(QUEUES) },
+      }),
+    );
     expect(readStackOutputs(file)).toEqual({ queues: { ...QUEUES, ...jobs }, busName: 'b' });
     await rm(dir, { recursive: true });
   });
@@ -170,7 +224,16 @@ describe('local queue dead letters', () => {
   it('keeps a dead letter across a restart and redrives it to its handler once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'queue-'));
     dirs.push(dir);
-    const first = new LocalQueue(() => ({ probe: async () => { throw new Error('down'); } }), new WorkTracker(), dir, { visibilityTimeoutMs: 5 });
+    const first = new LocalQueue(
+      () => ({
+        probe: async () => {
+          throw new Error('down');
+        },
+      }),
+      new WorkTracker(),
+      dir,
+      { visibilityTimeoutMs: 5 },
+    );
     await first.send('probe', { n: 1 });
     await waitUntil(() => first.deadLetters.length === 1);
     expect(first.deadLetters[0]).toMatchObject({ queue: 'probe', message: { n: 1 }, error: 'down' });

@@ -32,8 +32,14 @@ describe('discountTerms (Stripe counts coupons in months)', () => {
 
 describe('introCoupon (Stripe checkout)', () => {
   it('is the difference to the regular price for the intro payments, from the first invoice', () => {
-    expect(introCoupon({ intro: { amountCents: 500, payments: 3 }, interval: 'monthly', amountCents: 2000 }, 2000)).toEqual({ amountOff: 1500, terms: { duration: 'repeating', months: 3 } });
-    expect(introCoupon({ intro: { amountCents: 500, payments: 2 }, interval: 'weekly', amountCents: 2000 }, 2000)).toEqual({ amountOff: 1500, terms: { duration: 'forever', counted: 2 } });
+    expect(introCoupon({ intro: { amountCents: 500, payments: 3 }, interval: 'monthly', amountCents: 2000 }, 2000)).toEqual({
+      amountOff: 1500,
+      terms: { duration: 'repeating', months: 3 },
+    });
+    expect(introCoupon({ intro: { amountCents: 500, payments: 2 }, interval: 'weekly', amountCents: 2000 }, 2000)).toEqual({
+      amountOff: 1500,
+      terms: { duration: 'forever', counted: 2 },
+    });
   });
   it('is none without an intro, with a trial, or when the intro is not lower', () => {
     expect(introCoupon({ intro: null, interval: 'monthly', amountCents: 2000 }, 2000)).toBeNull();

@@ -11,10 +11,16 @@ import { ProcessorRouter } from '../../shared/processor/router';
  * the `stripe` package is a runtime dependency and no hand-written Stripe client or signature
  * check is left.
  */
-const methods = (cls: { prototype: object }) => Object.getOwnPropertyNames(cls.prototype).filter((n) => n !== 'constructor' && typeof Object.getOwnPropertyDescriptor(cls.prototype, n)?.value === 'function');
+const methods = (cls: { prototype: object }) =>
+  Object.getOwnPropertyNames(cls.prototype).filter(
+    (n) => n !== 'constructor' && typeof Object.getOwnPropertyDescriptor(cls.prototype, n)?.value === 'function',
+  );
 /** The sandbox's own hooks: its hosted pages, its timers and the local control API. */
 const SANDBOX_ONLY = ['getCheckout', 'getCardUpdate', 'cardUpdateMembership', 'updateCard', 'onRenewalDue', 'renewNow', 'setCardDeclining', 'refuseNext'];
-const sources = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => ({ file: join(dir, f), text: readFileSync(join(dir, f), 'utf8') }));
+const sources = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: join(dir, f), text: readFileSync(join(dir, f), 'utf8') }));
 
 describe('processor parity', () => {
   it('Stripe implements every port method the sandbox does, and the router forwards each', () => {
@@ -26,7 +32,11 @@ describe('processor parity', () => {
 
   it('no router or adapter path answers that a processor cannot do something', () => {
     const files = [...sources('shared/processor'), ...sources('shared/adapters/processor-stripe'), ...sources('shared/adapters/processor-sandbox')];
-    const refusals = files.flatMap(({ file, text }) => [...text.matchAll(/new ProcessorError\(\s*'[^']*(?:processor cannot|not supported|unsupported|does not support|offers no)[^']*'/gi)].map((m) => `${file}: ${m[0]}`));
+    const refusals = files.flatMap(({ file, text }) =>
+      [...text.matchAll(/new ProcessorError\(\s*'[^']*(?:processor cannot|not supported|unsupported|does not support|offers no)[^']*'/gi)].map(
+        (m) => `${file}: ${m[0]}`,
+      ),
+    );
     expect(refusals).toEqual([]);
     expect(readFileSync('shared/processor/router.ts', 'utf8')).not.toMatch(/cannot/i);
   });

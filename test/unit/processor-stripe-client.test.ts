@@ -38,11 +38,17 @@ beforeEach(() => {
 });
 
 describe('the SDK as the adapter sets it up', () => {
-  it('sends the pinned API version (the installed SDK\'s own), Bearer auth and the given Idempotency-Key, to the configured origin', async () => {
+  it("sends the pinned API version (the installed SDK's own), Bearer auth and the given Idempotency-Key, to the configured origin", async () => {
     expect(STRIPE_API_VERSION).toBe(Stripe.API_VERSION);
     await client().refunds.create({ payment_intent: 'pi_1', amount: 100 }, { idempotencyKey: 'cc-refund-1' });
     const [request] = fake.take();
-    expect(request).toMatchObject({ method: 'POST', path: '/v1/refunds', rawBody: 'payment_intent=pi_1&amount=100', idempotencyKey: 'cc-refund-1', authorization: `Bearer ${SECRET}` });
+    expect(request).toMatchObject({
+      method: 'POST',
+      path: '/v1/refunds',
+      rawBody: 'payment_intent=pi_1&amount=100',
+      idempotencyKey: 'cc-refund-1',
+      authorization: `Bearer ${SECRET}`,
+    });
     expect(request!.headers['stripe-version']).toBe(STRIPE_API_VERSION);
   });
 
@@ -54,7 +60,13 @@ describe('the SDK as the adapter sets it up', () => {
 
 describe('retries', () => {
   it.each([500, 503, 409, 429])('a %i is tried again with the same Idempotency-Key and parameters, then succeeds', async (status) => {
-    script('/v1/refunds', [stripeError(status, { type: status === 429 ? 'invalid_request_error' : 'api_error', code: status === 429 ? 'rate_limit' : undefined, message: 'try again' })]);
+    script('/v1/refunds', [
+      stripeError(status, {
+        type: status === 429 ? 'invalid_request_error' : 'api_error',
+        code: status === 429 ? 'rate_limit' : undefined,
+        message: 'try again',
+      }),
+    ]);
     const answer = await refund(`cc-refund-${status}`);
     expect(answer.object).toBe('refund');
     const requests = fake.take();
@@ -66,11 +78,16 @@ describe('retries', () => {
     await refund('cc-refund-once');
     await refund('cc-refund-once');
     expect(fake.take().map((r) => r.idempotencyKey)).toEqual(['cc-refund-once', 'cc-refund-once']);
-    expect(Object.values(fake.objects).filter((o) => o.object === 'refund' && o.payment_intent === 'pi_1' && o._idempotency === 'cc-refund-once')).toHaveLength(1);
+    expect(Object.values(fake.objects).filter((o) => o.object === 'refund' && o.payment_intent === 'pi_1' && o._idempotency === 'cc-refund-once')).toHaveLength(
+      1,
+    );
   });
 
   it('gives up after 2 retries with the last error, mapped to refused', async () => {
-    script('/v1/refunds', Array.from({ length: 5 }, () => stripeError(500, { type: 'api_error', message: 'Stripe is down' })));
+    script(
+      '/v1/refunds',
+      Array.from({ length: 5 }, () => stripeError(500, { type: 'api_error', message: 'Stripe is down' })),
+    );
     await expect(refund('cc-down')).rejects.toMatchObject({ name: 'ProcessorError', code: 'refused', message: 'Stripe is down' });
     expect(fake.take()).toHaveLength(3);
   });
@@ -94,7 +111,10 @@ describe('retries', () => {
     const slow = await stripeCall(() => client({ timeoutMs: 300 }).refunds.create({ payment_intent: 'pi_1' }, { idempotencyKey: 'cc-slow' }));
     expect(slow.object).toBe('refund');
     expect(fake.take().map((r) => r.idempotencyKey)).toEqual(['cc-slow', 'cc-slow']);
-    script('/v1/refunds', Array.from({ length: 3 }, () => ({ drop: true as const, body: null })));
+    script(
+      '/v1/refunds',
+      Array.from({ length: 3 }, () => ({ drop: true as const, body: null })),
+    );
     await expect(refund('cc-drop-all')).rejects.toMatchObject({ name: 'ProcessorError', code: 'refused' });
   });
 });

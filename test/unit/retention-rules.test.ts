@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/platform/errors';
 import type { RecoveryCase } from '../../shared/retention/records';
-import { applyOfferConfig, DEFAULT_OFFER_RETENTION, discountedCents, perCurrency, recoverySchedule, recoverySummary, saveOfferTaken, saveReport, turnsOn, upcomingChargeCents, yearlyCents } from '../../shared/retention/rules';
+import {
+  applyOfferConfig,
+  DEFAULT_OFFER_RETENTION,
+  discountedCents,
+  perCurrency,
+  recoverySchedule,
+  recoverySummary,
+  saveOfferTaken,
+  saveReport,
+  turnsOn,
+  upcomingChargeCents,
+  yearlyCents,
+} from '../../shared/retention/rules';
 
 const monthly = { priceCents: 2000, frequency: 'monthly' as const };
 const base = DEFAULT_OFFER_RETENTION('offer1');
@@ -77,17 +89,41 @@ describe('offer retention config', () => {
 });
 
 const kase = (status: RecoveryCase['status'], currency: string, amountCents: number): RecoveryCase => ({
-  _id: 'x', subscriberId: 's', offerId: 'o', offerName: 'n', buyerEmail: 'b@example.com', currency, amountCents, status, attempts: 1,
-  startedAt: '', lastFailedAt: '', nextRetryAt: null, finalActionAt: '', finalAction: 'cancel', recoveredAt: null, closedAt: null, outcome: null,
+  _id: 'x',
+  subscriberId: 's',
+  offerId: 'o',
+  offerName: 'n',
+  buyerEmail: 'b@example.com',
+  currency,
+  amountCents,
+  status,
+  attempts: 1,
+  startedAt: '',
+  lastFailedAt: '',
+  nextRetryAt: null,
+  finalActionAt: '',
+  finalAction: 'cancel',
+  recoveredAt: null,
+  closedAt: null,
+  outcome: null,
 });
 
 describe('recovery summary', () => {
   it('keeps money per currency in major units and computes the rate over settled cases', () => {
-    const cases = [kase('recovered', 'USD', 1250), kase('recovered', 'USD', 999), kase('recovered', 'EUR', 500), kase('open', 'USD', 1000), kase('closed', 'USD', 700)];
+    const cases = [
+      kase('recovered', 'USD', 1250),
+      kase('recovered', 'USD', 999),
+      kase('recovered', 'EUR', 500),
+      kase('open', 'USD', 1000),
+      kase('closed', 'USD', 700),
+    ];
     const s = recoverySummary(cases, 30, 'tier2');
     expect(s).toEqual({
       days: 30,
-      recovered: [{ currency: 'EUR', amount: 5, count: 1 }, { currency: 'USD', amount: 22.49, count: 2 }],
+      recovered: [
+        { currency: 'EUR', amount: 5, count: 1 },
+        { currency: 'USD', amount: 22.49, count: 2 },
+      ],
       recoveredCount: 3,
       atRisk: [{ currency: 'USD', amount: 10, count: 1 }],
       atRiskCount: 1,
@@ -100,8 +136,20 @@ describe('recovery summary', () => {
   });
 
   it('reports saved flows, reasons and the save rate', () => {
-    const flow = (id: string, kind: 'pause' | 'discount' | 'declined', reason: string | null) => ({ _id: id, subscriberId: 's', offerId: 'o', kind, months: null, percent: null, reason, createdAt: '' });
-    const r = saveReport([flow('1', 'pause', 'too_expensive'), flow('2', 'discount', 'too_expensive'), flow('3', 'declined', null), flow('4', 'declined', 'not_using')], 30);
+    const flow = (id: string, kind: 'pause' | 'discount' | 'declined', reason: string | null) => ({
+      _id: id,
+      subscriberId: 's',
+      offerId: 'o',
+      kind,
+      months: null,
+      percent: null,
+      reason,
+      createdAt: '',
+    });
+    const r = saveReport(
+      [flow('1', 'pause', 'too_expensive'), flow('2', 'discount', 'too_expensive'), flow('3', 'declined', null), flow('4', 'declined', 'not_using')],
+      30,
+    );
     expect(r).toMatchObject({ flowsCount: 4, savedCount: 2, saved: { pause: 1, discount: 1 }, canceledCount: 2, saveRate: 50 });
     expect(r.reasons[0]).toEqual({ reason: 'too_expensive', count: 2 });
     expect(r.recentFlows.map((f) => f.id)).toEqual(['4', '3', '2', '1']);

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { BlobPartsError } from '../../shared/platform/ports';
 import { S3Blob, S3RequestError, parseError } from '../../shared/adapters/aws/blob';
 import { startFakeS3 } from '../support/fake-s3';
@@ -21,13 +28,15 @@ describe('S3 blob adapter', () => {
   it('the fake accepts what the official S3 client signs, and refuses a wrong secret', async () => {
     const client = (secretAccessKey: string) =>
       new S3Client({ region: 'eu-west-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { ...credentials, secretAccessKey }, maxAttempts: 1 });
-    await client(credentials.secretAccessKey).send(new PutObjectCommand({ Bucket: 'bucket-1', Key: 'sdk/a b (1).txt', Body: 'hello', ContentType: 'text/plain' }));
+    await client(credentials.secretAccessKey).send(
+      new PutObjectCommand({ Bucket: 'bucket-1', Key: 'sdk/a b (1).txt', Body: 'hello', ContentType: 'text/plain' }),
+    );
     expect(s3.requests.at(-1)!.signatureValid).toBe(true);
     await expect(client('wrong').send(new GetObjectCommand({ Bucket: 'bucket-1', Key: 'sdk/a b (1).txt' }))).rejects.toThrow();
     expect(s3.requests.at(-1)!.signatureValid).toBe(false);
   });
 
-  it('puts, gets and deletes objects with signed requests, encrypted with the stack\'s KMS key, keys escaped as S3 signs them', async () => {
+  it("puts, gets and deletes objects with signed requests, encrypted with the stack's KMS key, keys escaped as S3 signs them", async () => {
     const key = "products/p1/Ünïcode file (1)!*'.png";
     const store = blob();
     const before = s3.requests.length;
@@ -46,7 +55,15 @@ describe('S3 blob adapter', () => {
     // The content type, the encryption with its key and the session token are under the signature.
     expect(made[0]!.headers['x-amz-server-side-encryption-aws-kms-key-id']).toBe(KEY_ARN);
     expect(made[0]!.signedHeaders).toEqual(
-      expect.arrayContaining(['content-type', 'host', 'x-amz-content-sha256', 'x-amz-date', 'x-amz-security-token', 'x-amz-server-side-encryption', 'x-amz-server-side-encryption-aws-kms-key-id']),
+      expect.arrayContaining([
+        'content-type',
+        'host',
+        'x-amz-content-sha256',
+        'x-amz-date',
+        'x-amz-security-token',
+        'x-amz-server-side-encryption',
+        'x-amz-server-side-encryption-aws-kms-key-id',
+      ]),
     );
   });
 
@@ -97,7 +114,9 @@ describe('S3 blob adapter', () => {
     expect(await blob().get('missing/key')).toBeUndefined();
     const before = s3.requests.length;
     s3.faults.push({ status: 403, code: 'AccessDenied' });
-    const refused = await blob().get('x').catch((error: unknown) => error);
+    const refused = await blob()
+      .get('x')
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(S3RequestError);
     expect(refused).toMatchObject({ status: 403, code: 'AccessDenied' });
     expect(s3.requests.length - before).toBe(1);
@@ -130,7 +149,9 @@ describe('S3 blob adapter', () => {
   });
 
   it('addresses the bucket virtual-hosted in its region without an endpoint', () => {
-    const url = (new S3Blob({ bucket: 'my-bucket', region: 'eu-west-1', kmsKeyId: KEY_ARN, credentials: async () => credentials }) as unknown as { url(key: string): URL }).url('a b/c');
+    const url = (
+      new S3Blob({ bucket: 'my-bucket', region: 'eu-west-1', kmsKeyId: KEY_ARN, credentials: async () => credentials }) as unknown as { url(key: string): URL }
+    ).url('a b/c');
     expect(url.href).toBe('https://my-bucket.s3.eu-west-1.amazonaws.com/a%20b/c');
   });
 
@@ -140,12 +161,24 @@ describe('S3 blob adapter', () => {
     const first = Buffer.alloc(5 * 1024 * 1024, 1);
     const a = await client.send(new UploadPartCommand({ Bucket: 'bucket-1', Key: 'sdk/multi', UploadId, PartNumber: 1, Body: first }));
     const b = await client.send(new UploadPartCommand({ Bucket: 'bucket-1', Key: 'sdk/multi', UploadId, PartNumber: 2, Body: Buffer.from('tail') }));
-    await client.send(new CompleteMultipartUploadCommand({ Bucket: 'bucket-1', Key: 'sdk/multi', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: a.ETag }, { PartNumber: 2, ETag: b.ETag }] } }));
+    await client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: 'bucket-1',
+        Key: 'sdk/multi',
+        UploadId,
+        MultipartUpload: {
+          Parts: [
+            { PartNumber: 1, ETag: a.ETag },
+            { PartNumber: 2, ETag: b.ETag },
+          ],
+        },
+      }),
+    );
     expect(s3.objects.get('bucket-1/sdk/multi')!.body.length).toBe(first.length + 4);
     expect(s3.requests.slice(-4).every((r) => r.signatureValid)).toBe(true);
   });
 
-  it('multipart: encrypted create, presigned part PUTs from a plain client, complete by ETags, size; bad parts are the client\'s fault', async () => {
+  it("multipart: encrypted create, presigned part PUTs from a plain client, complete by ETags, size; bad parts are the client's fault", async () => {
     const store = blob();
     const key = 'products/acc/test/p1/files/big file.zip';
     const uploadId = await store.multipart.create(key, 'application/zip');
@@ -156,12 +189,27 @@ describe('S3 blob adapter', () => {
     const parts = [Buffer.alloc(5 * 1024 * 1024, 7), Buffer.from('the rest')];
     // A browser's PUT: no signing of its own, only the URL.
     const etags = await Promise.all(urls.map(async (url, i) => (await fetch(url, { method: 'PUT', body: parts[i] })).headers.get('etag')!));
-    expect(s3.requests.filter((r) => r.method === 'PUT' && r.path.includes('partNumber')).slice(-2).every((r) => r.signatureValid)).toBe(true);
+    expect(
+      s3.requests
+        .filter((r) => r.method === 'PUT' && r.path.includes('partNumber'))
+        .slice(-2)
+        .every((r) => r.signatureValid),
+    ).toBe(true);
     // A URL edited to another part number no longer matches its signature.
     expect((await fetch(urls[0]!.replace('partNumber=1', 'partNumber=3'), { method: 'PUT', body: 'x' })).status).toBe(403);
 
-    await expect(store.multipart.complete(key, uploadId, [{ partNumber: 1, etag: etags[1]! }, { partNumber: 2, etag: etags[1]! }])).rejects.toBeInstanceOf(BlobPartsError);
-    expect(await store.multipart.complete(key, uploadId, [{ partNumber: 1, etag: etags[0]! }, { partNumber: 2, etag: etags[1]! }])).toEqual({ size: parts[0]!.length + parts[1]!.length });
+    await expect(
+      store.multipart.complete(key, uploadId, [
+        { partNumber: 1, etag: etags[1]! },
+        { partNumber: 2, etag: etags[1]! },
+      ]),
+    ).rejects.toBeInstanceOf(BlobPartsError);
+    expect(
+      await store.multipart.complete(key, uploadId, [
+        { partNumber: 1, etag: etags[0]! },
+        { partNumber: 2, etag: etags[1]! },
+      ]),
+    ).toEqual({ size: parts[0]!.length + parts[1]!.length });
     expect(Buffer.from((await store.get(key))!.body).equals(Buffer.concat(parts))).toBe(true);
     expect(s3.objects.get(`bucket-1/${key}`)).toMatchObject({ sse: 'aws:kms', kmsKeyId: KEY_ARN });
 

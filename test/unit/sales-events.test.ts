@@ -6,16 +6,62 @@ import type { SubscriberRecord } from '../../shared/subscriptions/records';
 
 const card = { id: 'payt_1', type: 'card' as const, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 };
 const sale: SaleRecord = {
-  _id: 'a'.repeat(24), type: 'one_time', productId: 'p'.repeat(24), productName: 'Guide', subscriptionId: null, subscriberId: null, customerId: 'c'.repeat(24),
-  buyerEmail: 'b@example.com', firstName: 'B', lastName: null, country: 'US', amountCents: 1999, originalAmountCents: 1999, currency: 'USD', discountCode: null,
-  status: 'completed', refundedCents: 0, paymentIntentId: 'pay_1', planId: 'plan_1', membershipId: null, paymentMethod: card, checkoutSessionId: null,
-  clientReferenceId: 'ref', metadata: { a: 1 }, free: false, testMode: true, createdAt: '2026-01-01T00:00:00.000Z',
+  _id: 'a'.repeat(24),
+  type: 'one_time',
+  productId: 'p'.repeat(24),
+  productName: 'Guide',
+  subscriptionId: null,
+  subscriberId: null,
+  customerId: 'c'.repeat(24),
+  buyerEmail: 'b@example.com',
+  firstName: 'B',
+  lastName: null,
+  country: 'US',
+  amountCents: 1999,
+  originalAmountCents: 1999,
+  currency: 'USD',
+  discountCode: null,
+  status: 'completed',
+  refundedCents: 0,
+  paymentIntentId: 'pay_1',
+  planId: 'plan_1',
+  membershipId: null,
+  paymentMethod: card,
+  checkoutSessionId: null,
+  clientReferenceId: 'ref',
+  metadata: { a: 1 },
+  free: false,
+  testMode: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
 };
 const sub: SubscriberRecord = {
-  _id: 's'.repeat(24), subscriptionId: 'o'.repeat(24), customerId: 'c'.repeat(24), buyerEmail: 'b@example.com', firstName: 'B', lastName: 'C', country: null,
-  status: 'active', active: true, cancelAtPeriodEnd: false, paused: false, membershipId: 'mem_1', planId: 'plan_1', paymentMethod: card, clientReferenceId: null,
-  metadata: {}, currentPeriodStart: null, currentPeriodEnd: null, trialEnd: null, failureMessage: null, openInvoiceId: null, portalToken: 't', portalUrl: 'https://x/p?token=t',
-  testMode: true, createdAt: '', updatedAt: '', canceledAt: null,
+  _id: 's'.repeat(24),
+  subscriptionId: 'o'.repeat(24),
+  customerId: 'c'.repeat(24),
+  buyerEmail: 'b@example.com',
+  firstName: 'B',
+  lastName: 'C',
+  country: null,
+  status: 'active',
+  active: true,
+  cancelAtPeriodEnd: false,
+  paused: false,
+  membershipId: 'mem_1',
+  planId: 'plan_1',
+  paymentMethod: card,
+  clientReferenceId: null,
+  metadata: {},
+  currentPeriodStart: null,
+  currentPeriodEnd: null,
+  trialEnd: null,
+  failureMessage: null,
+  openInvoiceId: null,
+  portalToken: 't',
+  portalUrl: 'https://x/p?token=t',
+  testMode: true,
+  createdAt: '',
+  updatedAt: '',
+  canceledAt: null,
 };
 const offer = { _id: 'o'.repeat(24), name: 'Club', priceCents: 900, currency: 'USD', frequency: 'monthly' as const };
 
@@ -34,7 +80,12 @@ describe('order event payloads', () => {
     expect(data.tax).toEqual({ amount: 0, rate: 0 });
   });
   it('order.refunded replays metadata and clientReferenceId', () => {
-    expect(orderRefundedData({ ...sale, refundedCents: 500 }, { id: 're_1', amountCents: 500, full: false })).toMatchObject({ amount: 5, refund: { full: false }, metadata: { a: 1 }, clientReferenceId: 'ref' });
+    expect(orderRefundedData({ ...sale, refundedCents: 500 }, { id: 're_1', amountCents: 500, full: false })).toMatchObject({
+      amount: 5,
+      refund: { full: false },
+      metadata: { a: 1 },
+      clientReferenceId: 'ref',
+    });
   });
 });
 
@@ -64,7 +115,11 @@ describe('subscription event payloads', () => {
   });
   it('invoice.* of the first charge have a null subscriber id; other events keep it', () => {
     const opts = { noSubscriberYet: true, billingReason: 'initial' as const };
-    expect(subscriptionEventData('invoice.created', sub, offer, opts)).toMatchObject({ subscriptionCustomerId: null, subscription: { customerId: null }, billingReason: 'initial' });
+    expect(subscriptionEventData('invoice.created', sub, offer, opts)).toMatchObject({
+      subscriptionCustomerId: null,
+      subscription: { customerId: null },
+      billingReason: 'initial',
+    });
     expect(subscriptionEventData('payment_intent.succeeded', sub, offer, opts).subscriptionCustomerId).toBe(sub._id);
   });
 });

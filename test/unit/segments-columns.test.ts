@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { mergeFacts, mergeView, packTable, rowAt, tableFromRows, unpackTables, viewRows, walkView, type ContactFactRow, type FactDelta } from '../../shared/audience/facts';
+import {
+  mergeFacts,
+  mergeView,
+  packTable,
+  rowAt,
+  tableFromRows,
+  unpackTables,
+  viewRows,
+  walkView,
+  type ContactFactRow,
+  type FactDelta,
+} from '../../shared/audience/facts';
 import { compileDefinition } from '../../shared/segments/columns';
 import { matchesDefinition, parseDefinition, type Rule } from '../../shared/segments/rules';
 import { seededRandom } from '../support/seeded-random';
@@ -66,13 +77,19 @@ describe('segments over columns (compiled evaluator, columnar chunks, merged vie
         const definition = parseDefinition({ match, groups: [{ match, rules: [rule] }] });
         const test = compileDefinition(definition, table, NOW);
         const expected = rows.map((c) => matchesDefinition(definition, c, NOW));
-        expect(rows.map((_, i) => test(i)), JSON.stringify(rule)).toEqual(expected);
+        expect(
+          rows.map((_, i) => test(i)),
+          JSON.stringify(rule),
+        ).toEqual(expected);
       }
     }
     for (let k = 0; k < 40; k++) {
       const definition = parseDefinition({
         match: pick(['all', 'any']),
-        groups: Array.from({ length: 1 + Math.floor(r() * 3) }, () => ({ match: pick(['all', 'any']), rules: Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick(RULES)) })),
+        groups: Array.from({ length: 1 + Math.floor(r() * 3) }, () => ({
+          match: pick(['all', 'any']),
+          rules: Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick(RULES)),
+        })),
       });
       const test = compileDefinition(definition, table, NOW);
       expect(rows.filter((_, i) => test(i)).map((c) => c._id)).toEqual(rows.filter((c) => matchesDefinition(definition, c, NOW)).map((c) => c._id));
@@ -112,6 +129,11 @@ describe('segments over columns (compiled evaluator, columnar chunks, merged vie
       after.push(step.row ? step.row._id : view.table.ids[step.index]!);
       return after.length < 3;
     });
-    expect(after).toEqual(mergeFacts(rows, deltas).map((c) => c._id).filter((id) => id > rows[100]!._id).slice(0, 3));
+    expect(after).toEqual(
+      mergeFacts(rows, deltas)
+        .map((c) => c._id)
+        .filter((id) => id > rows[100]!._id)
+        .slice(0, 3),
+    );
   });
 });

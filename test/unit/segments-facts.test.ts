@@ -21,13 +21,28 @@ const row = (id: string, extra: Partial<ContactFactRow> = {}): ContactFactRow =>
 
 describe('contact facts (compact rows, chunks, merge)', () => {
   it('a row survives encoding, with and without a source, name and dates', () => {
-    const full = row('a1', { name: 'Ada', status: 'unsubscribed', source: 'checkout', country: 'DE', tags: ['x', 'y'], smartTags: ['y'], firstPurchaseAt: '2026-01-01T00:00:00.000Z', lastPurchaseAt: '2026-02-01T00:00:00.000Z', totalSpentCents: 1234, productIds: ['p'], lastOpenAt: '2026-03-01T00:00:00.000Z', lastClickAt: '2026-03-02T00:00:00.000Z' });
+    const full = row('a1', {
+      name: 'Ada',
+      status: 'unsubscribed',
+      source: 'checkout',
+      country: 'DE',
+      tags: ['x', 'y'],
+      smartTags: ['y'],
+      firstPurchaseAt: '2026-01-01T00:00:00.000Z',
+      lastPurchaseAt: '2026-02-01T00:00:00.000Z',
+      totalSpentCents: 1234,
+      productIds: ['p'],
+      lastOpenAt: '2026-03-01T00:00:00.000Z',
+      lastClickAt: '2026-03-02T00:00:00.000Z',
+    });
     expect(decodeRow(encodeRow(full))).toEqual(full);
     expect(decodeRow(encodeRow(row('b')))).toEqual(row('b'));
   });
 
   it('packs rows into gzipped chunks under the byte limit and unpacks them in order', () => {
-    const rows = Array.from({ length: 5000 }, (_, i) => row(String(i).padStart(24, '0'), { email: `${Math.random().toString(36)}@example.com`, tags: ['vip'] }));
+    const rows = Array.from({ length: 5000 }, (_, i) =>
+      row(String(i).padStart(24, '0'), { email: `${Math.random().toString(36)}@example.com`, tags: ['vip'] }),
+    );
     const chunks = packChunks(rows.map(encodeRow), 20_000);
     expect(chunks.length).toBeGreaterThan(3);
     for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(20_000);

@@ -1,11 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { DefinitionError, matchesDefinition, matchesRule, parseDefinition, requiredTag, withinDays, type ContactFacts, type Rule } from '../../shared/segments/rules';
+import {
+  DefinitionError,
+  matchesDefinition,
+  matchesRule,
+  parseDefinition,
+  requiredTag,
+  withinDays,
+  type ContactFacts,
+  type Rule,
+} from '../../shared/segments/rules';
 
 const NOW = Date.parse('2026-06-15T12:00:00.000Z');
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-const nobody: ContactFacts = { tags: [], source: null, country: null, lastPurchaseAt: null, totalSpentCents: 0, productIds: [], lastOpenAt: null, lastClickAt: null };
-const buyer: ContactFacts = { tags: ['vip', 'Fan'], source: 'checkout', country: 'de', lastPurchaseAt: iso(NOW - 3 * DAY), totalSpentCents: 5000, productIds: ['p1', 'o1'], lastOpenAt: iso(NOW - DAY), lastClickAt: null };
+const nobody: ContactFacts = {
+  tags: [],
+  source: null,
+  country: null,
+  lastPurchaseAt: null,
+  totalSpentCents: 0,
+  productIds: [],
+  lastOpenAt: null,
+  lastClickAt: null,
+};
+const buyer: ContactFacts = {
+  tags: ['vip', 'Fan'],
+  source: 'checkout',
+  country: 'de',
+  lastPurchaseAt: iso(NOW - 3 * DAY),
+  totalSpentCents: 5000,
+  productIds: ['p1', 'o1'],
+  lastOpenAt: iso(NOW - DAY),
+  lastClickAt: null,
+};
 const one = (rule: Rule, c: ContactFacts) => matchesRule(rule, c, NOW);
 
 describe('segment rules', () => {
@@ -67,11 +94,18 @@ describe('segment rules', () => {
   it('source: contacts without a source match no source rule', () => {
     expect(one({ type: 'source', source: 'checkout' }, buyer)).toBe(true);
     expect(one({ type: 'source', source: 'form' }, buyer)).toBe(false);
-    for (const source of ['form', 'checkout', 'import', 'dashboard', 'api', 'recommendation'] as const) expect(one({ type: 'source', source }, nobody)).toBe(false);
+    for (const source of ['form', 'checkout', 'import', 'dashboard', 'api', 'recommendation'] as const)
+      expect(one({ type: 'source', source }, nobody)).toBe(false);
   });
 
   it('combines groups with all/any at both levels', () => {
-    const vipOrBig = { match: 'any' as const, rules: [{ type: 'tag' as const, tag: 'vip' }, { type: 'spent' as const, op: 'gt' as const, amountCents: 100_000 }] };
+    const vipOrBig = {
+      match: 'any' as const,
+      rules: [
+        { type: 'tag' as const, tag: 'vip' },
+        { type: 'spent' as const, op: 'gt' as const, amountCents: 100_000 },
+      ],
+    };
     const german = { match: 'all' as const, rules: [{ type: 'country' as const, countries: ['DE'] }] };
     expect(matchesDefinition({ match: 'all', groups: [vipOrBig, german] }, buyer, NOW)).toBe(true);
     expect(matchesDefinition({ match: 'all', groups: [vipOrBig, german] }, { ...buyer, country: 'FR' }, NOW)).toBe(false);
@@ -86,13 +120,32 @@ describe('segment rules', () => {
     expect(requiredTag({ match: 'all', groups: [{ match: 'all', rules: [other, tagRule] }] })).toBe('vip');
     expect(requiredTag({ match: 'any', groups: [{ match: 'any', rules: [tagRule] }] })).toBe('vip');
     expect(requiredTag({ match: 'all', groups: [{ match: 'any', rules: [other, tagRule] }] })).toBeUndefined();
-    expect(requiredTag({ match: 'any', groups: [{ match: 'all', rules: [tagRule] }, { match: 'all', rules: [other] }] })).toBeUndefined();
+    expect(
+      requiredTag({
+        match: 'any',
+        groups: [
+          { match: 'all', rules: [tagRule] },
+          { match: 'all', rules: [other] },
+        ],
+      }),
+    ).toBeUndefined();
     expect(requiredTag({ match: 'all', groups: [{ match: 'all', rules: [{ type: 'notTag', tag: 'vip' }] }] })).toBeUndefined();
   });
 });
 
 describe('definition validation', () => {
-  const ok = { match: 'all', groups: [{ match: 'any', rules: [{ type: 'tag', tag: ' vip ' }, { type: 'country', countries: ['de', 'DE', 'at'] }] }] };
+  const ok = {
+    match: 'all',
+    groups: [
+      {
+        match: 'any',
+        rules: [
+          { type: 'tag', tag: ' vip ' },
+          { type: 'country', countries: ['de', 'DE', 'at'] },
+        ],
+      },
+    ],
+  };
   const fails = (input: unknown, path: string, message: RegExp) => {
     try {
       parseDefinition(input);
@@ -104,10 +157,24 @@ describe('definition validation', () => {
     }
     throw new Error('accepted');
   };
-  const withRule = (rule: unknown, g = 0) => ({ match: 'all', groups: [...Array.from({ length: g }, () => ok.groups[0]), { match: 'all', rules: [{ type: 'tag', tag: 'x' }, rule] }] });
+  const withRule = (rule: unknown, g = 0) => ({
+    match: 'all',
+    groups: [...Array.from({ length: g }, () => ok.groups[0]), { match: 'all', rules: [{ type: 'tag', tag: 'x' }, rule] }],
+  });
 
   it('accepts a good definition in canonical form', () => {
-    expect(parseDefinition(ok)).toEqual({ match: 'all', groups: [{ match: 'any', rules: [{ type: 'tag', tag: 'vip' }, { type: 'country', countries: ['DE', 'AT'] }] }] });
+    expect(parseDefinition(ok)).toEqual({
+      match: 'all',
+      groups: [
+        {
+          match: 'any',
+          rules: [
+            { type: 'tag', tag: 'vip' },
+            { type: 'country', countries: ['DE', 'AT'] },
+          ],
+        },
+      ],
+    });
   });
 
   it('names the rule and the reason', () => {

@@ -31,7 +31,15 @@ describe('sheet rows', () => {
   });
   it('builds a Sales row from order.completed data with money as numbers', () => {
     const facts = factsFromOrderEvent({
-      order: { id: 'o1', type: 'subscription', billingReason: 'renewal', status: 'completed', amount: 12.5, currency: 'eur', createdAt: '2024-05-01T13:04:05.000Z' },
+      order: {
+        id: 'o1',
+        type: 'subscription',
+        billingReason: 'renewal',
+        status: 'completed',
+        amount: 12.5,
+        currency: 'eur',
+        createdAt: '2024-05-01T13:04:05.000Z',
+      },
       product: { name: 'Club' },
       customer: { email: 'Ann@Example.com', firstName: 'Ann', lastName: null, country: 'DE' },
       tax: { taxAmount: 2, taxRate: 0.19 },
@@ -44,7 +52,14 @@ describe('sheet rows', () => {
 describe('provider back-off', () => {
   const failing = (statuses: number[]) => {
     let calls = 0;
-    return { run: async () => { const status = statuses[calls++]; if (status) throw Object.assign(new Error('x'), { status }); return 'ok'; }, calls: () => calls };
+    return {
+      run: async () => {
+        const status = statuses[calls++];
+        if (status) throw Object.assign(new Error('x'), { status });
+        return 'ok';
+      },
+      calls: () => calls,
+    };
   };
   it('retries 429 always, 5xx only when the call is safe to repeat, and stops at the limit', async () => {
     const sleeps: number[] = [];

@@ -20,7 +20,10 @@ describe('storefront sub-capabilities', () => {
       const service = Object.keys(await import(join(ROOT, sub, 'service.ts')));
       const repository = Object.keys(await import(join(ROOT, sub, 'repository.ts')));
       expect(repository.length, sub).toBeGreaterThan(0);
-      expect(service.filter((name) => repository.includes(name)), sub).toEqual([]);
+      expect(
+        service.filter((name) => repository.includes(name)),
+        sub,
+      ).toEqual([]);
     }
   });
 
@@ -28,7 +31,11 @@ describe('storefront sub-capabilities', () => {
     const ids: string[] = [];
     for (const sub of ['discounts', 'upsells', 'images', 'creator-pages', 'partners', 'reviews', 'refund-policies']) {
       const module = (await import(join(ROOT, sub, 'operations.ts'))) as Record<string, { operationId: string }[]>;
-      ids.push(...Object.values(module).flat().map((o) => o.operationId));
+      ids.push(
+        ...Object.values(module)
+          .flat()
+          .map((o) => o.operationId),
+      );
     }
     expect(storefront.name).toBe('storefront');
     expect(storefront.operations!.map((o) => o.operationId)).toEqual(ids);

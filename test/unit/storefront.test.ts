@@ -86,7 +86,12 @@ describe('partner commission', () => {
 
   it('sums referral sales', () => {
     expect(totalSales([])).toEqual({ sales: 0, revenueCents: 0, commissionCents: 0 });
-    expect(totalSales([{ amountCents: 1000, commissionCents: 100 }, { amountCents: 2500, commissionCents: 250 }])).toEqual({ sales: 2, revenueCents: 3500, commissionCents: 350 });
+    expect(
+      totalSales([
+        { amountCents: 1000, commissionCents: 100 },
+        { amountCents: 2500, commissionCents: 250 },
+      ]),
+    ).toEqual({ sales: 2, revenueCents: 3500, commissionCents: 350 });
   });
 });
 
@@ -95,11 +100,36 @@ describe('operations', () => {
     const tools = storefrontOperations.filter((op) => op.tool).map((op) => op.tool);
     expect(tools.sort()).toEqual(
       [
-        'list_discounts', 'create_discount', 'get_discount', 'update_discount', 'delete_discount', 'apply_discount', 'check_product_discount',
-        'list_upsells', 'create_upsell', 'get_upsell', 'update_upsell', 'delete_upsell', 'list_images', 'upload_image', 'delete_image',
-        'get_creator_page', 'update_creator_page', 'create_creator_page_link', 'update_creator_page_link', 'delete_creator_page_link',
-        'list_partners', 'create_partner', 'register_partner_referral', 'list_partner_referrals', 'list_partner_referral_sales', 'get_partner_stats',
-        'list_reviews', 'list_refund_policies', 'create_refund_policy', 'get_refund_policy',
+        'list_discounts',
+        'create_discount',
+        'get_discount',
+        'update_discount',
+        'delete_discount',
+        'apply_discount',
+        'check_product_discount',
+        'list_upsells',
+        'create_upsell',
+        'get_upsell',
+        'update_upsell',
+        'delete_upsell',
+        'list_images',
+        'upload_image',
+        'delete_image',
+        'get_creator_page',
+        'update_creator_page',
+        'create_creator_page_link',
+        'update_creator_page_link',
+        'delete_creator_page_link',
+        'list_partners',
+        'create_partner',
+        'register_partner_referral',
+        'list_partner_referrals',
+        'list_partner_referral_sales',
+        'get_partner_stats',
+        'list_reviews',
+        'list_refund_policies',
+        'create_refund_policy',
+        'get_refund_policy',
       ].sort(),
     );
     const publicOps = storefrontOperations.filter((op) => op.auth !== 'key').map((op) => `${op.method} ${op.path}`);

@@ -13,7 +13,10 @@ describe('subscriber state machine', () => {
   });
 
   it('past_due → active on a successful retry; → canceled when retries run out', () => {
-    expect(transition({ ...base, status: 'past_due' }, { type: 'charge_succeeded' })).toEqual({ patch: { status: 'active', active: true, failureMessage: null }, events: ['customer.subscription.updated'] });
+    expect(transition({ ...base, status: 'past_due' }, { type: 'charge_succeeded' })).toEqual({
+      patch: { status: 'active', active: true, failureMessage: null },
+      events: ['customer.subscription.updated'],
+    });
     const end = transition({ ...base, status: 'past_due' }, { type: 'charge_failed', failureMessage: 'x', final: true })!;
     expect(end.patch).toMatchObject({ status: 'canceled', active: false });
     expect(end.events).toEqual(['customer.subscription.deleted', 'customer.subscription.updated']);
@@ -43,7 +46,10 @@ describe('subscriber state machine', () => {
     expect(pause.events).toEqual(['customer.subscription.pause', 'customer.subscription.updated']);
     const now = '2029-06-01T00:00:00.000Z';
     expect(transition({ ...base, status: 'paused', paused: true }, { type: 'resumed', now })!.patch).toMatchObject({ status: 'active', paused: false });
-    expect(transition({ ...base, cancelAtPeriodEnd: true }, { type: 'resumed', now })!.events).toEqual(['customer.subscription.resumed', 'customer.subscription.updated']);
+    expect(transition({ ...base, cancelAtPeriodEnd: true }, { type: 'resumed', now })!.events).toEqual([
+      'customer.subscription.resumed',
+      'customer.subscription.updated',
+    ]);
     expect(transition({ ...base, status: 'canceled', active: false }, { type: 'resumed', now })!.patch).toMatchObject({ status: 'active', active: true });
     expect(transition({ ...base, status: 'canceled', active: false }, { type: 'resumed', now: '2031-01-01T00:00:00.000Z' })).toBeNull();
     expect(transition(base, { type: 'resumed', now })).toBeNull();

@@ -8,9 +8,9 @@ const current = [
 
 describe('survey options', () => {
   it('gives new options ids from their labels, unique and never "other"', () => {
-    expect(assignOptionIds([], [{ label: 'Friend\'s tip' }, { label: 'Friend\'s tip!' }, { label: 'Other' }, { label: '¡Olé!' }])).toEqual([
-      { id: 'friend-s-tip', label: 'Friend\'s tip', channel: null },
-      { id: 'friend-s-tip-2', label: 'Friend\'s tip!', channel: null },
+    expect(assignOptionIds([], [{ label: "Friend's tip" }, { label: "Friend's tip!" }, { label: 'Other' }, { label: '¡Olé!' }])).toEqual([
+      { id: 'friend-s-tip', label: "Friend's tip", channel: null },
+      { id: 'friend-s-tip-2', label: "Friend's tip!", channel: null },
       { id: 'other-2', label: 'Other', channel: null },
       { id: 'ole', label: '¡Olé!', channel: null },
     ]);
@@ -26,11 +26,26 @@ describe('survey options', () => {
 
   it('refuses unknown, duplicate and reserved ids, bad counts and long or empty labels', () => {
     expect(() => assignOptionIds(current, [{ id: 'nope', label: 'a' }, { label: 'b' }])).toThrow(/no option has id/);
-    expect(() => assignOptionIds(current, [{ id: 'friend', label: 'a' }, { id: 'friend', label: 'b' }])).toThrow(/twice/);
+    expect(() =>
+      assignOptionIds(current, [
+        { id: 'friend', label: 'a' },
+        { id: 'friend', label: 'b' },
+      ]),
+    ).toThrow(/twice/);
     expect(() => assignOptionIds(current, [{ id: 'other', label: 'a' }, { label: 'b' }])).toThrow(/reserved/);
     expect(() => assignOptionIds(current, [{ label: 'a' }])).toThrow(/2 to 12/);
-    expect(() => assignOptionIds(current, Array.from({ length: 13 }, (_, i) => ({ label: `o${i}` })))).toThrow(/2 to 12/);
-    expect(assignOptionIds(current, Array.from({ length: 12 }, (_, i) => ({ label: `o${i}` })))).toHaveLength(12);
+    expect(() =>
+      assignOptionIds(
+        current,
+        Array.from({ length: 13 }, (_, i) => ({ label: `o${i}` })),
+      ),
+    ).toThrow(/2 to 12/);
+    expect(
+      assignOptionIds(
+        current,
+        Array.from({ length: 12 }, (_, i) => ({ label: `o${i}` })),
+      ),
+    ).toHaveLength(12);
     expect(() => assignOptionIds(current, [{ label: 'x'.repeat(61) }, { label: 'b' }])).toThrow(/60/);
     expect(assignOptionIds(current, [{ label: 'x'.repeat(60) }, { label: 'b' }])[0]!.label).toHaveLength(60);
     expect(() => assignOptionIds(current, [{ label: '   ' }, { label: 'b' }])).toThrow(/empty/);

@@ -12,7 +12,9 @@ const member = (areas: Area[], role: 'owner' | 'admin' | 'member' = 'member'): A
 
 describe('team permissions', () => {
   it('maps every key operation of the registry to one access level', () => {
-    const unmapped = APP.allOperations.filter(({ operation }) => operation.auth === 'key' && !operationAccess(operation)).map(({ operation }) => operation.operationId);
+    const unmapped = APP.allOperations
+      .filter(({ operation }) => operation.auth === 'key' && !operationAccess(operation))
+      .map(({ operation }) => operation.operationId);
     expect(unmapped).toEqual([]);
   });
 

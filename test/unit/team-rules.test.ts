@@ -16,7 +16,7 @@ import {
 const at = (iso: string) => new Date(iso);
 
 describe('team rules', () => {
-  it('counts members and open invites against the plan\'s seats', () => {
+  it("counts members and open invites against the plan's seats", () => {
     expect([seatLimit('free'), seatLimit('tier2'), seatLimit('tier3'), seatLimit('volume')]).toEqual([1, 3, 10, 25]);
     expect(hasFreeSeat({ owners: 1, used: 1, pending: 1, seats: 2 }, 'tier2')).toBe(true);
     expect(hasFreeSeat({ owners: 1, used: 1, pending: 2, seats: 3 }, 'tier2')).toBe(false);
@@ -61,7 +61,7 @@ describe('team rules', () => {
     expect(ownerDelta(undefined, { role: 'member', status: 'active' })).toBe(0);
   });
 
-  it('grants a member the union of their teams\' areas', () => {
+  it("grants a member the union of their teams' areas", () => {
     const teams = [
       { _id: 't1', areas: ['orders' as const, 'products' as const] },
       { _id: 't2', areas: ['products' as const, 'analytics' as const] },

@@ -23,7 +23,10 @@ describe('folding usage reports', () => {
   });
 
   it('stops before a report that would open one group too many (a transaction holds at most 100 items)', () => {
-    const { groups, through } = groupReports([r('01', 'a', 1, '2026-01-01T00:00:00Z'), r('02', 'a', 1, '2026-01-01T05:00:00Z'), r('03', 'a', 1, '2026-01-02T00:00:00Z')], 1);
+    const { groups, through } = groupReports(
+      [r('01', 'a', 1, '2026-01-01T00:00:00Z'), r('02', 'a', 1, '2026-01-01T05:00:00Z'), r('03', 'a', 1, '2026-01-02T00:00:00Z')],
+      1,
+    );
     expect(groups).toEqual([{ periodStart: P1, day: '2026-01-01', totals: { a: 2 } }]);
     expect(through).toBe('02');
     expect(groupReports([])).toEqual({ groups: [], through: undefined });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutAmountCents, checkoutSeats, extraSeatPeriods, isUsagePriced, meterCharges, nextRetryAt, parsePricing, pricingOf } from '../../shared/usage/rules';
-import { ApiError } from '../../shared/platform/errors';
+import {
+  checkoutAmountCents,
+  checkoutSeats,
+  extraSeatPeriods,
+  isUsagePriced,
+  meterCharges,
+  nextRetryAt,
+  parsePricing,
+  pricingOf,
+} from '../../shared/usage/rules';
+import type { ApiError } from '../../shared/platform/errors';
 
 const seats = { enabled: true, unitPriceCents: 500, minimum: 2, maximum: 10 };
 const meter = { key: 'api_calls', name: 'API calls', unitPriceCents: 2, includedUnits: 100 };
@@ -52,9 +61,29 @@ describe('overage and seats', () => {
   it('counts extra seats in seat-periods: two extra seats for 80 % of the period = 1.6', () => {
     const start = '2026-01-01T00:00:00.000Z';
     const end = '2026-01-11T00:00:00.000Z';
-    expect(extraSeatPeriods([{ at: start, quantity: 3 }, { at: '2026-01-03T00:00:00.000Z', quantity: 5 }], 3, start, end)).toBe(1.6);
+    expect(
+      extraSeatPeriods(
+        [
+          { at: start, quantity: 3 },
+          { at: '2026-01-03T00:00:00.000Z', quantity: 5 },
+        ],
+        3,
+        start,
+        end,
+      ),
+    ).toBe(1.6);
     // Up then down: only the time above the seats bought counts.
-    expect(extraSeatPeriods([{ at: start, quantity: 4 }, { at: '2026-01-06T00:00:00.000Z', quantity: 3 }], 3, start, end)).toBe(0.5);
+    expect(
+      extraSeatPeriods(
+        [
+          { at: start, quantity: 4 },
+          { at: '2026-01-06T00:00:00.000Z', quantity: 3 },
+        ],
+        3,
+        start,
+        end,
+      ),
+    ).toBe(0.5);
     expect(extraSeatPeriods([{ at: start, quantity: 3 }], 3, start, end)).toBe(0);
     // A change recorded before the period started counts from the start.
     expect(extraSeatPeriods([{ at: '2025-12-20T00:00:00.000Z', quantity: 4 }], 3, start, end)).toBe(1);

@@ -70,7 +70,23 @@ const refused: [string, RegExp][] = [
   ['4000::1', /outside 2000::\/3/],
 ];
 
-const allowed = ['8.8.8.8', '1.1.1.1', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '169.253.1.1', '192.169.0.1', '198.20.0.1', '223.255.255.255', '134744072', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '2002:808:808::1'];
+const allowed = [
+  '8.8.8.8',
+  '1.1.1.1',
+  '100.63.255.255',
+  '100.128.0.0',
+  '172.15.255.255',
+  '172.32.0.0',
+  '169.253.1.1',
+  '192.169.0.1',
+  '198.20.0.1',
+  '223.255.255.255',
+  '134744072',
+  '2606:4700:4700::1111',
+  '2a00:1450:4001:80b::200e',
+  '::ffff:8.8.8.8',
+  '2002:808:808::1',
+];
 
 describe('address classifier', () => {
   it.each(refused)('refuses %s', (address, reason) => {
@@ -85,7 +101,18 @@ describe('address classifier', () => {
   });
 
   it('recognises what is not an IP address', () => {
-    for (const text of ['example.com', 'localhost', '1.2.3.4.5', '256.1.1.1', '1.2.3.0x100', '::g', '1:2:3:4:5:6:7:8:9', '1::2::3', 'fe80::1%eth0', '08.1.1.1']) {
+    for (const text of [
+      'example.com',
+      'localhost',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '1.2.3.0x100',
+      '::g',
+      '1:2:3:4:5:6:7:8:9',
+      '1::2::3',
+      'fe80::1%eth0',
+      '08.1.1.1',
+    ]) {
       expect(classifyIp(text), text).toBeUndefined();
     }
   });
@@ -175,9 +202,14 @@ describe('the loopback allowance is exactly 127.0.0.1, [::1] and localhost', () 
   });
 
   it('refuses a name that resolves to another loopback address at connect time', async () => {
-    const resolveTo = (address: string, family: number) => ((_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address, family }])) as unknown as Resolver;
+    const resolveTo = (address: string, family: number) =>
+      ((_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address, family }])) as unknown as Resolver;
     const lookup = (address: string, family: number) =>
-      new Promise<string>((resolve) => guardedLookup(local, resolveTo(address, family))('localhost', { all: false }, (error, got) => resolve(error ? `refused: ${error.message}` : String(got))));
+      new Promise<string>((resolve) =>
+        guardedLookup(local, resolveTo(address, family))('localhost', { all: false }, (error, got) =>
+          resolve(error ? `refused: ${error.message}` : String(got)),
+        ),
+      );
     expect(await lookup('127.0.0.1', 4)).toBe('127.0.0.1');
     expect(await lookup('::1', 6)).toBe('::1');
     expect(await lookup('127.0.0.2', 4)).toMatch(/refused/);

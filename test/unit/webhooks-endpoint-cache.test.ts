@@ -4,7 +4,16 @@ import { ENDPOINT_CACHE_MS, cachedEndpoints, forgetEndpoints } from '../../share
 import { SUCCESS_EXCERPT_CHARS, excerptToKeep } from '../../shared/webhooks/delivery';
 import type { WebhookEndpoint } from '../../shared/webhooks/records';
 
-const endpoint = (id: string, active = true): WebhookEndpoint => ({ id, url: 'https://example.com/h', events: ['order.completed'], description: null, active, secretCiphertext: 'c', createdAt: '', updatedAt: '' });
+const endpoint = (id: string, active = true): WebhookEndpoint => ({
+  id,
+  url: 'https://example.com/h',
+  events: ['order.completed'],
+  description: null,
+  active,
+  secretCiphertext: 'c',
+  createdAt: '',
+  updatedAt: '',
+});
 const scope = { accountId: 'acct1', mode: 'test' as const };
 
 function reader(lists: WebhookEndpoint[][]) {

@@ -65,7 +65,15 @@ describe('receiver verify', () => {
 
   it('rejects a malformed or missing V2 header, and uses V1 only when allowed and never as a fallback for a bad V2', () => {
     expect(verifyWebhook({ rawBody: body, headers: { ...headers, 'X-Service-Signature-V2': 'v1=abc' }, secret, now: nowMs }).ok).toBe(false);
-    expect(verifyWebhook({ rawBody: body, headers: { ...headers, 'X-Service-Signature-V2': `t=${Math.floor(nowMs / 1000)},v1=${'0'.repeat(64)}` }, secret, now: nowMs, allowLegacy: true }).ok).toBe(false);
+    expect(
+      verifyWebhook({
+        rawBody: body,
+        headers: { ...headers, 'X-Service-Signature-V2': `t=${Math.floor(nowMs / 1000)},v1=${'0'.repeat(64)}` },
+        secret,
+        now: nowMs,
+        allowLegacy: true,
+      }).ok,
+    ).toBe(false);
     const v1Only = { ...headers } as Record<string, string>;
     delete v1Only['X-Service-Signature-V2'];
     expect(verifyWebhook({ rawBody: body, headers: v1Only, secret, now: nowMs }).ok).toBe(false);

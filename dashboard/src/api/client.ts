@@ -87,4 +87,6 @@ async function settle<T>(call: Promise<{ data?: T; error?: unknown; response: Re
 /** The JSON body an operation takes, by operationId: `JsonBody<'createProduct'>`. */
 export type JsonBody<Op extends keyof operations> = NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer B } } ? B : never;
 /** The JSON answer of an operation's success status, by operationId: `JsonAnswer<'listProducts'>`. */
-export type JsonAnswer<Op extends keyof operations> = operations[Op]['responses'] extends infer R ? { [S in keyof R]: S extends 200 | 201 ? (R[S] extends { content: { 'application/json': infer A } } ? A : never) : never }[keyof R] : never;
+export type JsonAnswer<Op extends keyof operations> = operations[Op]['responses'] extends infer R
+  ? { [S in keyof R]: S extends 200 | 201 ? (R[S] extends { content: { 'application/json': infer A } } ? A : never) : never }[keyof R]
+  : never;

@@ -7,7 +7,15 @@ import { FormError } from './states';
  * A button that asks first. `onConfirm` runs the write; when it answers with an error the dialog
  * stays open and shows the API's reason; on success it closes.
  */
-export function ConfirmButton({ title, message, confirmLabel = 'Confirm', onConfirm, children, color = 'red', ...button }: ButtonProps & { title: string; message: ReactNode; confirmLabel?: string; onConfirm: () => Promise<ApiFailure | null | void>; children: ReactNode }) {
+export function ConfirmButton({
+  title,
+  message,
+  confirmLabel = 'Confirm',
+  onConfirm,
+  children,
+  color = 'red',
+  ...button
+}: ButtonProps & { title: string; message: ReactNode; confirmLabel?: string; onConfirm: () => Promise<ApiFailure | null | void>; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<ApiFailure | null>(null);
@@ -20,7 +28,15 @@ export function ConfirmButton({ title, message, confirmLabel = 'Confirm', onConf
   };
   return (
     <>
-      <Button variant="default" size="xs" {...button} onClick={() => { setError(null); setOpen(true); }}>
+      <Button
+        variant="default"
+        size="xs"
+        {...button}
+        onClick={() => {
+          setError(null);
+          setOpen(true);
+        }}
+      >
         {children}
       </Button>
       <Modal opened={open} onClose={() => setOpen(false)} title={title} centered>

@@ -28,11 +28,32 @@ export function rowMatches(row: unknown, term: string): boolean {
  * page gives `exportAll`, else of the rows shown), sideways scroll, and on a phone only the
  * columns marked `phone` (when any is). States its own emptiness.
  */
-export function DataTable<T>({ rows, columns, rowKey, caption, empty, exportAll, tools = true }: { rows: T[]; columns: Column<T>[]; rowKey: (row: T) => string; caption: string; empty?: { title: string; text?: ReactNode; action?: ReactNode }; exportAll?: () => Promise<T[]>; tools?: boolean }) {
+export function DataTable<T>({
+  rows,
+  columns,
+  rowKey,
+  caption,
+  empty,
+  exportAll,
+  tools = true,
+}: {
+  rows: T[];
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  caption: string;
+  empty?: { title: string; text?: ReactNode; action?: ReactNode };
+  exportAll?: () => Promise<T[]>;
+  tools?: boolean;
+}) {
   const [term, setTerm] = useState('');
   const [exporting, setExporting] = useState(false);
   const tableRef = useRef<HTMLTableElement>(null);
-  if (rows.length === 0) return <EmptyState title={empty?.title ?? `No ${caption.toLowerCase()} yet`} action={empty?.action}>{empty?.text}</EmptyState>;
+  if (rows.length === 0)
+    return (
+      <EmptyState title={empty?.title ?? `No ${caption.toLowerCase()} yet`} action={empty?.action}>
+        {empty?.text}
+      </EmptyState>
+    );
   const shown = rows.filter((row) => rowMatches(row, term));
   const folds = columns.some((c) => c.phone);
   const hide = (c: Column<T>) => (folds && !c.phone ? { visibleFrom: 'sm' as const } : {});
@@ -50,14 +71,22 @@ export function DataTable<T>({ rows, columns, rowKey, caption, empty, exportAll,
       return;
     }
     // The rows shown, as the table renders them (every column, folded ones included).
-    const body = [...(tableRef.current?.tBodies[0]?.rows ?? [])].map((tr) => [...tr.cells].map((td) => (td.textContent ?? "").trim()));
+    const body = [...(tableRef.current?.tBodies[0]?.rows ?? [])].map((tr) => [...tr.cells].map((td) => (td.textContent ?? '').trim()));
     downloadCsv(filename, [header, ...body]);
   };
   return (
     <>
       {tools && (
         <Group justify="space-between" gap="xs" wrap="wrap">
-          <TextInput size="xs" type="search" aria-label={`Search ${caption.toLowerCase()}`} placeholder="Search" value={term} onChange={(e) => setTerm(e.currentTarget.value)} w={260} />
+          <TextInput
+            size="xs"
+            type="search"
+            aria-label={`Search ${caption.toLowerCase()}`}
+            placeholder="Search"
+            value={term}
+            onChange={(e) => setTerm(e.currentTarget.value)}
+            w={260}
+          />
           <Button size="xs" variant="default" loading={exporting} onClick={() => void exportCsv()}>
             Export CSV
           </Button>
@@ -120,7 +149,15 @@ export function PagePager({ page, pageSize, total, onPage }: { page: number; pag
  * Cursor pagination: the API gives `next` (or `hasMore`); the pager keeps the cursors walked so
  * far so that Previous works too.
  */
-export function CursorPager({ cursors, next, onChange }: { cursors: (string | undefined)[]; next: string | null | undefined; onChange: (cursors: (string | undefined)[]) => void }) {
+export function CursorPager({
+  cursors,
+  next,
+  onChange,
+}: {
+  cursors: (string | undefined)[];
+  next: string | null | undefined;
+  onChange: (cursors: (string | undefined)[]) => void;
+}) {
   return (
     <Group justify="flex-end" mt="sm" gap="xs">
       <Button size="xs" variant="default" disabled={cursors.length <= 1} onClick={() => onChange(cursors.slice(0, -1))}>

@@ -19,20 +19,47 @@ export type FormValues = Record<string, unknown>;
 
 /** Reads a form value as the API wants it: an empty input is left out. */
 export const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-export const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+export const num = (v: unknown) =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined;
 export const list = (v: unknown) => (Array.isArray(v) ? (v as string[]) : []);
 
 function FieldInput({ field, value, onChange }: { field: Field; value: unknown; onChange: (v: unknown) => void }) {
   const common = { label: field.label, description: field.description, required: field.required, name: field.name };
   switch (field.kind) {
     case 'number':
-      return <NumberInput {...common} value={(value as number | string | undefined) ?? ''} onChange={onChange} min={field.min} max={field.max} decimalScale={field.decimals} />;
+      return (
+        <NumberInput
+          {...common}
+          value={(value as number | string | undefined) ?? ''}
+          onChange={onChange}
+          min={field.min}
+          max={field.max}
+          decimalScale={field.decimals}
+        />
+      );
     case 'textarea':
       return <Textarea {...common} autosize minRows={3} value={(value as string) ?? ''} onChange={(e) => onChange(e.currentTarget.value)} />;
     case 'switch':
-      return <Switch label={field.label} description={field.description} name={field.name} checked={Boolean(value)} onChange={(e) => onChange(e.currentTarget.checked)} />;
+      return (
+        <Switch
+          label={field.label}
+          description={field.description}
+          name={field.name}
+          checked={Boolean(value)}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+        />
+      );
     case 'select':
-      return <Select {...common} data={field.options ?? []} value={(value as string | null) ?? null} onChange={onChange} allowDeselect={!field.required} clearable={!field.required} />;
+      return (
+        <Select
+          {...common}
+          data={field.options ?? []}
+          value={(value as string | null) ?? null}
+          onChange={onChange}
+          allowDeselect={!field.required}
+          clearable={!field.required}
+        />
+      );
     case 'multiselect':
       return <MultiSelect {...common} data={field.options ?? []} value={(value as string[]) ?? []} onChange={onChange} searchable />;
     case 'tags':
@@ -48,10 +75,29 @@ function FieldInput({ field, value, onChange }: { field: Field; value: unknown; 
  * A create/edit dialog. `onSubmit` sends the write and answers the API's refusal (shown in the
  * dialog, values kept) or null (the dialog closes).
  */
-export function FormModal({ title, opened, onClose, fields, initial, onSubmit, submitLabel = 'Save', children }: { title: string; opened: boolean; onClose: () => void; fields: Field[]; initial?: FormValues; onSubmit: (values: FormValues) => Promise<ApiFailure | null>; submitLabel?: string; children?: ReactNode }) {
+export function FormModal({
+  title,
+  opened,
+  onClose,
+  fields,
+  initial,
+  onSubmit,
+  submitLabel = 'Save',
+  children,
+}: {
+  title: string;
+  opened: boolean;
+  onClose: () => void;
+  fields: Field[];
+  initial?: FormValues;
+  onSubmit: (values: FormValues) => Promise<ApiFailure | null>;
+  submitLabel?: string;
+  children?: ReactNode;
+}) {
   const [values, setValues] = useState<FormValues>(initial ?? {});
   const [error, setError] = useState<ApiFailure | null>(null);
   const [running, setRunning] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the form resets when it opens, not whenever its initial values are rebuilt
   useEffect(() => {
     if (opened) {
       setValues(initial ?? {});

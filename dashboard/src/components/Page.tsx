@@ -10,16 +10,37 @@ export function PageHeader({ title, description, actions }: { title: string; des
         <Title order={1} size="h2">
           {title}
         </Title>
-        {description && <Text c="dimmed" size="sm">{description}</Text>}
+        {description && (
+          <Text c="dimmed" size="sm">
+            {description}
+          </Text>
+        )}
       </Stack>
       {actions && <Group gap="xs">{actions}</Group>}
     </Group>
   );
 }
 
-export const Money = ({ amount, currency }: { amount: number | null | undefined; currency?: string | null }) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{amount === null || amount === undefined ? '—' : formatMoney(amount, currency ?? 'USD')}</span>;
+export const Money = ({ amount, currency }: { amount: number | null | undefined; currency?: string | null }) => (
+  <span style={{ fontVariantNumeric: 'tabular-nums' }}>{amount === null || amount === undefined ? '—' : formatMoney(amount, currency ?? 'USD')}</span>
+);
 
-const STATUS_COLORS: Record<string, string> = { active: 'green', completed: 'green', delivered: 'green', succeeded: 'green', trialing: 'blue', paused: 'yellow', past_due: 'orange', pending: 'gray', refunded: 'grape', partially_refunded: 'grape', disputed: 'red', canceled: 'gray', failed: 'red', revoked: 'gray' };
+const STATUS_COLORS: Record<string, string> = {
+  active: 'green',
+  completed: 'green',
+  delivered: 'green',
+  succeeded: 'green',
+  trialing: 'blue',
+  paused: 'yellow',
+  past_due: 'orange',
+  pending: 'gray',
+  refunded: 'grape',
+  partially_refunded: 'grape',
+  disputed: 'red',
+  canceled: 'gray',
+  failed: 'red',
+  revoked: 'gray',
+};
 
 export const StatusBadge = ({ status }: { status: string }) => (
   <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="dot">

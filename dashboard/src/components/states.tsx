@@ -56,7 +56,13 @@ export function FormError({ error, title = 'That did not work' }: { error: ApiFa
 }
 
 /** Loading, error or the content of a query. */
-export function QueryView<T>({ query, children }: { query: { data: T | undefined; error: ApiFailure | null; loading: boolean; reload(): void }; children: (data: T) => ReactNode }) {
+export function QueryView<T>({
+  query,
+  children,
+}: {
+  query: { data: T | undefined; error: ApiFailure | null; loading: boolean; reload(): void };
+  children: (data: T) => ReactNode;
+}) {
   if (query.error) return <ErrorState error={query.error} onRetry={query.reload} />;
   if (query.loading && query.data === undefined) return <LoadingState />;
   if (query.data === undefined) return null;

@@ -75,9 +75,28 @@ function NavSection({ group, items, active, onNavigate }: { group: string; items
     if (active) setOpened(true);
   }, [active]);
   return (
-    <NavLink component="button" type="button" label={group} opened={opened} onChange={setOpened} aria-expanded={opened} childrenOffset="md" fw={600} data-testid={`nav-section-${group.toLowerCase()}`}>
+    <NavLink
+      component="button"
+      type="button"
+      label={group}
+      opened={opened}
+      onChange={setOpened}
+      aria-expanded={opened}
+      childrenOffset="md"
+      fw={600}
+      data-testid={`nav-section-${group.toLowerCase()}`}
+    >
       {items.map((page) => (
-        <NavLink key={page.path} component={RouterLink} to={`/${page.path}`} end label={page.title} onClick={onNavigate} active={location.pathname === `/${page.path}`} fw={400} />
+        <NavLink
+          key={page.path}
+          component={RouterLink}
+          to={`/${page.path}`}
+          end
+          label={page.title}
+          onClick={onNavigate}
+          active={location.pathname === `/${page.path}`}
+          fw={400}
+        />
       ))}
     </NavLink>
   );
@@ -86,12 +105,22 @@ function NavSection({ group, items, active, onNavigate }: { group: string; items
 /** The nav: Home, then six sections that fold open; the section of the page in view starts open. */
 function MainNav({ pages, onNavigate }: { pages: PageDefinition[]; onNavigate: () => void }) {
   const location = useLocation();
-  const inSection = (items: PageDefinition[]) => items.some((p) => p.path !== '' && (location.pathname === `/${p.path}` || location.pathname.startsWith(`/${p.path}/`)));
+  const inSection = (items: PageDefinition[]) =>
+    items.some((p) => p.path !== '' && (location.pathname === `/${p.path}` || location.pathname.startsWith(`/${p.path}/`)));
   return (
     <Stack gap={2}>
       {navGroups(pages).map(([group, items]) =>
         items.length === 1 && items[0]!.title === group ? (
-          <NavLink key={group} component={RouterLink} to={`/${items[0]!.path}`} end label={group} onClick={onNavigate} active={location.pathname === `/${items[0]!.path}`} fw={600} />
+          <NavLink
+            key={group}
+            component={RouterLink}
+            to={`/${items[0]!.path}`}
+            end
+            label={group}
+            onClick={onNavigate}
+            active={location.pathname === `/${items[0]!.path}`}
+            fw={600}
+          />
         ) : (
           <NavSection key={group} group={group} items={items} active={inSection(items)} onNavigate={onNavigate} />
         ),

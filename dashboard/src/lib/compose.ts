@@ -17,19 +17,34 @@ export function paragraphsFromText(text: string): string {
 }
 
 /** What the editor opens with: a post's HTML as is, or its plain text (older posts) made into paragraphs. */
-export const initialHtml = (html: string | null | undefined, text: string | null | undefined) => (html && /<[a-z][^>]*>/i.test(html) ? html : paragraphsFromText(html || text || ''));
+export const initialHtml = (html: string | null | undefined, text: string | null | undefined) =>
+  html && /<[a-z][^>]*>/i.test(html) ? html : paragraphsFromText(html || text || '');
 
 /** The editor's HTML as sent: empty paragraphs (the blank lines between paragraphs) dropped. */
 export const cleanHtml = (html: string) => html.replace(/<p>(\s|<br\s*\/?>)*<\/p>/g, '').trim();
 
 /** Whether the body has any words in it. */
-export const hasWords = (html: string) => cleanHtml(html).replace(/<[^>]+>/g, '').trim().length > 0;
+export const hasWords = (html: string) =>
+  cleanHtml(html)
+    .replace(/<[^>]+>/g, '')
+    .trim().length > 0;
 
 /**
  * A segment definition every subscribed contact meets (spent more than 0 cents, or less than 1
  * cent), so the segment preview counts the audience of a post sent to everyone.
  */
-export const EVERYONE = { match: 'any', groups: [{ match: 'any', rules: [{ type: 'spent', op: 'gt', amountCents: 0 }, { type: 'spent', op: 'lt', amountCents: 1 }] }] } as const;
+export const EVERYONE = {
+  match: 'any',
+  groups: [
+    {
+      match: 'any',
+      rules: [
+        { type: 'spent', op: 'gt', amountCents: 0 },
+        { type: 'spent', op: 'lt', amountCents: 1 },
+      ],
+    },
+  ],
+} as const;
 
 /** The definition that counts a tag's audience. */
 export const withTag = (tag: string) => ({ match: 'all', groups: [{ match: 'all', rules: [{ type: 'tag', tag }] }] });

@@ -1,6 +1,7 @@
 /** CSV for spreadsheets: every field quoted when it needs to be, CRLF rows, and a BOM so Excel reads UTF-8. */
 export function toCsv(rows: string[][]): string {
-  const cell = (value: string) => (/[",\r\n]/.test(value) || /^[=+\-@]/.test(value) ? `"${(/^[=+\-@]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"` : value);
+  const cell = (value: string) =>
+    /[",\r\n]/.test(value) || /^[=+\-@]/.test(value) ? `"${(/^[=+\-@]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"` : value;
   return `\uFEFF${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 

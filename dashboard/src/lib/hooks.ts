@@ -12,7 +12,8 @@ export interface Query<T> {
   set(data: T): void;
 }
 
-const asFailure = (error: unknown) => (error instanceof ApiFailure ? error : new ApiFailure(0, { message: error instanceof Error ? error.message : String(error) }));
+const asFailure = (error: unknown) =>
+  error instanceof ApiFailure ? error : new ApiFailure(0, { message: error instanceof Error ? error.message : String(error) });
 
 /** Runs `load(api)` when the page opens and whenever `deps` change; a stale answer is dropped. */
 export function useQuery<T>(load: (api: Api) => Promise<T>, deps: unknown[] = []): Query<T> {

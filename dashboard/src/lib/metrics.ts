@@ -51,7 +51,8 @@ export function changeWords(current: number, previous: number, days: number): st
 }
 
 /** A day (YYYY-MM-DD, UTC) in the reader's own words: "Nov 3" in English, "3 nov." in French. */
-export const formatDay = (date: string, locale?: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+export const formatDay = (date: string, locale?: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** One line of Home's recent activity. */
 export interface Activity {

@@ -9,10 +9,7 @@ import type { Mode, StoreAccess } from '../api/auth';
 export async function openingMode(baseUrl: string, live: StoreAccess | undefined): Promise<Mode> {
   if (!live) return 'test';
   const api = createApiClient(baseUrl, live.token);
-  const [me, sales] = await Promise.all([
-    unwrap(api.GET('/users/me')),
-    unwrap(api.GET('/payments', { params: { query: { limit: 1 } } })),
-  ]);
+  const [me, sales] = await Promise.all([unwrap(api.GET('/users/me')), unwrap(api.GET('/payments', { params: { query: { limit: 1 } } }))]);
   return liveIsInUse(me.processors.live, sales.length) ? 'live' : 'test';
 }
 

@@ -15,7 +15,11 @@ interface Started {
   parts: { partNumber: number; url: string }[];
 }
 
-function send(method: string, url: string, options: { token?: string; body?: Document | XMLHttpRequestBodyInit; json?: unknown; onProgress?: (loaded: number) => void }): Promise<XMLHttpRequest> {
+function send(
+  method: string,
+  url: string,
+  options: { token?: string; body?: Document | XMLHttpRequestBodyInit; json?: unknown; onProgress?: (loaded: number) => void },
+): Promise<XMLHttpRequest> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
@@ -38,7 +42,9 @@ function send(method: string, url: string, options: { token?: string; body?: Doc
 }
 
 async function uploadInParts(files: string, token: string | undefined, file: File, onProgress: (fraction: number) => void): Promise<void> {
-  const started = JSON.parse((await send('POST', `${files}/uploads`, { token, json: { name: file.name, size: file.size, contentType: file.type || undefined } })).responseText) as Started;
+  const started = JSON.parse(
+    (await send('POST', `${files}/uploads`, { token, json: { name: file.name, size: file.size, contentType: file.type || undefined } })).responseText,
+  ) as Started;
   try {
     const done: { partNumber: number; etag: string }[] = [];
     let sent = 0;
@@ -58,7 +64,13 @@ async function uploadInParts(files: string, token: string | undefined, file: Fil
   }
 }
 
-export async function uploadProductFile(baseUrl: string, token: string | undefined, productId: string, file: File, onProgress: (fraction: number) => void): Promise<void> {
+export async function uploadProductFile(
+  baseUrl: string,
+  token: string | undefined,
+  productId: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<void> {
   const files = `${baseUrl}/products/${encodeURIComponent(productId)}/files`;
   if (file.size > FORM_LIMIT) return uploadInParts(files, token, file, onProgress);
   const form = new FormData();

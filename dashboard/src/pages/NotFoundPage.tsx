@@ -7,7 +7,10 @@ export function NotFoundPage() {
     <Stack>
       <PageHeader title="Page not found" />
       <Text>
-        There is no such page. <Anchor component={Link} to="/">Back to home</Anchor>
+        There is no such page.{' '}
+        <Anchor component={Link} to="/">
+          Back to home
+        </Anchor>
       </Text>
     </Stack>
   );

@@ -106,7 +106,10 @@ export class S3Blob implements BlobPort {
     } catch (error) {
       if (uploadId) {
         await this.multipart.abort(key, uploadId).catch((abort: unknown) =>
-          logger.error('S3 multipart upload not aborted (the lifecycle rule ends it)', { key, error: abort instanceof Error ? abort.message : String(abort) }),
+          logger.error('S3 multipart upload not aborted (the lifecycle rule ends it)', {
+            key,
+            error: abort instanceof Error ? abort.message : String(abort),
+          }),
         );
       }
       throw error;
@@ -130,7 +133,14 @@ export class S3Blob implements BlobPort {
   readonly multipart = {
     /** CreateMultipartUpload, encrypted with the stack's key like every other object. */
     create: async (key: string, contentType: string): Promise<string> => {
-      const response = await this.send('POST', key, { 'content-type': contentType, 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': this.options.kmsKeyId }, undefined, undefined, { uploads: '' });
+      const response = await this.send(
+        'POST',
+        key,
+        { 'content-type': contentType, 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': this.options.kmsKeyId },
+        undefined,
+        undefined,
+        { uploads: '' },
+      );
       const uploadId = xmlField(await response!.text(), 'UploadId');
       if (!uploadId) throw new S3RequestError(502, 'NoUploadId', 'CreateMultipartUpload answered no UploadId');
       return uploadId;
@@ -179,7 +189,15 @@ export class S3Blob implements BlobPort {
   private async presign(method: string, key: string, query: Record<string, string>, expiresIn: number): Promise<string> {
     const url = this.url(key);
     const signed = await this.signer.presign(
-      { method, protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: url.pathname, query, headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } },
+      {
+        method,
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port: url.port ? Number(url.port) : undefined,
+        path: url.pathname,
+        query,
+        headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+      },
       { expiresIn },
     );
     return withQuery(url, signed.query);
@@ -197,7 +215,14 @@ export class S3Blob implements BlobPort {
   }
 
   /** One call with retries; `absent` names the refusal that means "no such object" (answers undefined). */
-  private async send(method: string, key: string, headers: Record<string, string>, body?: Uint8Array, absent?: (status: number, code: string) => boolean, query: Record<string, string> = {}): Promise<Response | undefined> {
+  private async send(
+    method: string,
+    key: string,
+    headers: Record<string, string>,
+    body?: Uint8Array,
+    absent?: (status: number, code: string) => boolean,
+    query: Record<string, string> = {},
+  ): Promise<Response | undefined> {
     const maxAttempts = this.options.maxAttempts ?? 3;
     const url = this.url(key);
     for (let attempt = 1; ; attempt++) {
@@ -217,7 +242,13 @@ export class S3Blob implements BlobPort {
     }
   }
 
-  private async once(method: string, url: URL, headers: Record<string, string>, body: Uint8Array | undefined, query: Record<string, string>): Promise<Response> {
+  private async once(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: Uint8Array | undefined,
+    query: Record<string, string>,
+  ): Promise<Response> {
     const signed = await this.signer.sign({
       method,
       protocol: url.protocol,
@@ -230,7 +261,12 @@ export class S3Blob implements BlobPort {
     });
     // fetch sets Host from the URL (the very value signed) and the content length itself.
     const { host: _host, ...sent } = signed.headers;
-    return fetch(withQuery(url, query), { method, headers: sent, body: body as Uint8Array<ArrayBuffer> | undefined, signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+    return fetch(withQuery(url, query), {
+      method,
+      headers: sent,
+      body: body as Uint8Array<ArrayBuffer> | undefined,
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+    });
   }
 }
 
@@ -259,7 +295,14 @@ export function parseError(xml: string): { code: string; message: string } {
 
 /** The blob port of a function whose needs include `blob`. */
 export function awsBlobPort(env: AwsPortEnv): BlobPort {
-  const blob = lazily(() => new S3Blob({ bucket: required(env.config.BLOB_BUCKET, 'BLOB_BUCKET'), region: env.config.AWS_REGION, kmsKeyId: required(env.config.KMS_KEY_ID, 'KMS_KEY_ID') }));
+  const blob = lazily(
+    () =>
+      new S3Blob({
+        bucket: required(env.config.BLOB_BUCKET, 'BLOB_BUCKET'),
+        region: env.config.AWS_REGION,
+        kmsKeyId: required(env.config.KMS_KEY_ID, 'KMS_KEY_ID'),
+      }),
+  );
   return {
     put: (key, body, type) => blob().put(key, body, type),
     putStream: (key, chunks, type) => blob().putStream(key, chunks, type),

@@ -2,8 +2,10 @@ import { GetEmailIdentityCommand, NotFoundException, SendBulkEmailCommand, SendE
 import { lazily, required, type AwsPortEnv } from './env';
 import type { BulkEmail, BulkEmailResult, EmailMessage, EmailPort } from '../../platform/ports';
 
-const headerList = (headers?: Record<string, string>) => (headers && Object.keys(headers).length ? Object.entries(headers).map(([Name, Value]) => ({ Name, Value })) : undefined);
-const tagList = (tags?: Record<string, string>) => (tags && Object.keys(tags).length ? Object.entries(tags).map(([Name, Value]) => ({ Name, Value })) : undefined);
+const headerList = (headers?: Record<string, string>) =>
+  headers && Object.keys(headers).length ? Object.entries(headers).map(([Name, Value]) => ({ Name, Value })) : undefined;
+const tagList = (tags?: Record<string, string>) =>
+  tags && Object.keys(tags).length ? Object.entries(tags).map(([Name, Value]) => ({ Name, Value })) : undefined;
 
 /** `"Name" <address>` with the name quoted as RFC 5322 wants; the bare address without a name. */
 export function formatFrom(address: string, name?: string): string {
@@ -67,7 +69,9 @@ export class SesEmail implements EmailPort {
     );
     return message.destinations.map((destination, i) => {
       const result = out.BulkEmailEntryResults?.[i];
-      return result?.Status === 'SUCCESS' ? { to: destination.to, messageId: result.MessageId ?? '' } : { to: destination.to, error: result?.Error ?? result?.Status ?? 'no result' };
+      return result?.Status === 'SUCCESS'
+        ? { to: destination.to, messageId: result.MessageId ?? '' }
+        : { to: destination.to, error: result?.Error ?? result?.Status ?? 'no result' };
     });
   }
 
@@ -88,7 +92,14 @@ export class SesEmail implements EmailPort {
 
 /** The email port of a function whose needs include `email`. */
 export function awsEmailPort(env: AwsPortEnv): EmailPort {
-  const email = lazily(() => new SesEmail(new SESv2Client({ region: env.config.AWS_REGION }), required(env.config.EMAIL_FROM, 'EMAIL_FROM (the deploy setting senderEmail)'), env.config.EMAIL_CONFIGURATION_SET));
+  const email = lazily(
+    () =>
+      new SesEmail(
+        new SESv2Client({ region: env.config.AWS_REGION }),
+        required(env.config.EMAIL_FROM, 'EMAIL_FROM (the deploy setting senderEmail)'),
+        env.config.EMAIL_CONFIGURATION_SET,
+      ),
+  );
   return {
     send: (message) => email().send(message),
     sendBulk: (message) => email().sendBulk(message),

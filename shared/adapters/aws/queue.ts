@@ -17,13 +17,24 @@ export class SqsQueue implements QueuePort {
     const url = queue === JOBS_QUEUE && this.jobsQueueUrl && typeof message.type === 'string' ? this.jobsQueueUrl(message.type) : this.urls[queue];
     if (!url) throw new Error(`Queue ${queue} is not configured`);
     await this.client.send(
-      new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message), DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds ?? 0))) }),
+      new SendMessageCommand({
+        QueueUrl: url,
+        MessageBody: JSON.stringify(message),
+        DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds ?? 0))),
+      }),
     );
   }
 }
 
 /** The queue port of a function whose needs include `queue`. */
 export function awsQueuePort(env: AwsPortEnv): QueuePort {
-  const queue = lazily(() => new SqsQueue(new SQSClient({ region: env.config.AWS_REGION }), env.queueUrls, jobsQueueFor(env, env.config.JOBS_QUEUE_URL_PREFIX, 'JOBS_QUEUE_URL_PREFIX')));
+  const queue = lazily(
+    () =>
+      new SqsQueue(
+        new SQSClient({ region: env.config.AWS_REGION }),
+        env.queueUrls,
+        jobsQueueFor(env, env.config.JOBS_QUEUE_URL_PREFIX, 'JOBS_QUEUE_URL_PREFIX'),
+      ),
+  );
   return { send: (name, message, options) => queue().send(name, message, options) };
 }

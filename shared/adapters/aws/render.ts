@@ -28,7 +28,12 @@ export class LambdaRender implements RenderPort {
 
   mailTemplate(content: MailContent, footer: MailFooter, options?: { track?: boolean }): Promise<MailTemplate> {
     const { subject, html, text, preview, locale } = content;
-    return this.invoke({ op: 'mailTemplate', content: { subject, html, text, preview, ...(locale ? { locale } : {}) }, footer: { physicalAddress: footer.physicalAddress, footerText: footer.footerText, ...(footer.unsubscribe ? { unsubscribe: footer.unsubscribe } : {}) }, ...(options ? { options } : {}) });
+    return this.invoke({
+      op: 'mailTemplate',
+      content: { subject, html, text, preview, ...(locale ? { locale } : {}) },
+      footer: { physicalAddress: footer.physicalAddress, footerText: footer.footerText, ...(footer.unsubscribe ? { unsubscribe: footer.unsubscribe } : {}) },
+      ...(options ? { options } : {}),
+    });
   }
 
   sanitizePost(html: string): Promise<string> {
@@ -59,7 +64,9 @@ export class LambdaRender implements RenderPort {
 
 /** The render port of a function whose needs include `render`. */
 export function awsRenderPort(env: AwsPortEnv): RenderPort {
-  const render = lazily(() => new LambdaRender(new LambdaClient({ region: env.config.AWS_REGION }), required(env.config.RENDER_FUNCTION_NAME, 'RENDER_FUNCTION_NAME')));
+  const render = lazily(
+    () => new LambdaRender(new LambdaClient({ region: env.config.AWS_REGION }), required(env.config.RENDER_FUNCTION_NAME, 'RENDER_FUNCTION_NAME')),
+  );
   return {
     mailTemplate: (content, footer, options) => render().mailTemplate(content, footer, options),
     sanitizePost: (html) => render().sanitizePost(html),

@@ -1,4 +1,11 @@
-import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  UpdateScheduleCommand,
+  SchedulerClient,
+} from '@aws-sdk/client-scheduler';
 import type { Job, SchedulerPort } from '../../platform/ports';
 import { jobsQueueFor, lazily, required, type AwsPortEnv } from './env';
 

@@ -22,7 +22,10 @@ export function awsSecretsPort(env: AwsPortEnv): SecretsPort {
   return {
     async get(setting: SecretSetting) {
       const arn = environment[secretArnVariable(setting)];
-      if (!arn) throw new Error(`This function was not given the ${setting.name} secret (${secretArnVariable(setting)} is unset): its capability manifest must declare it in \`settings\``);
+      if (!arn)
+        throw new Error(
+          `This function was not given the ${setting.name} secret (${secretArnVariable(setting)} is unset): its capability manifest must declare it in \`settings\``,
+        );
       const value = await provider().get(arn, { maxAge: SECRET_CACHE_SECONDS });
       if (typeof value !== 'string' || !value) throw new Error(`The ${setting.name} secret (${arn}) has no string value`);
       return value;

@@ -61,7 +61,8 @@ export class LocalMultipart implements BlobMultipart {
     const expires = Number(query.expires);
     const given = Buffer.from(query.signature ?? '', 'hex');
     const wanted = Buffer.from(this.sign(uploadId, partNumber, expires), 'hex');
-    if (!/^[0-9a-f]{32}$/.test(uploadId) || !Number.isInteger(partNumber) || given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw new ApiError(403, 'The part URL signature does not match', { code: 'SignatureDoesNotMatch' });
+    if (!/^[0-9a-f]{32}$/.test(uploadId) || !Number.isInteger(partNumber) || given.length !== wanted.length || !timingSafeEqual(given, wanted))
+      throw new ApiError(403, 'The part URL signature does not match', { code: 'SignatureDoesNotMatch' });
     if (expires * 1000 <= this.options.clock.nowMs()) throw new ApiError(403, 'The part URL has expired', { code: 'AccessDenied' });
     const upload = await this.uploadOf(uploadId);
     if (!upload) throw new ApiError(404, 'The upload does not exist: it was completed or aborted', { code: 'NoSuchUpload' });
@@ -80,8 +81,10 @@ export class LocalMultipart implements BlobMultipart {
       const body = await this.partOf(uploadId, part.partNumber);
       if (body === undefined) throw new BlobPartsError(`InvalidPart: part ${part.partNumber} was not uploaded`);
       const bytes = typeof body === 'string' ? await readFile(body) : body;
-      if (`"${createHash('md5').update(bytes).digest('hex')}"` !== (part.etag.startsWith('"') ? part.etag : `"${part.etag}"`)) throw new BlobPartsError(`InvalidPart: the ETag of part ${part.partNumber} does not match its bytes`);
-      if (i < parts.length - 1 && bytes.length < MIN_PART_BYTES) throw new BlobPartsError(`EntityTooSmall: part ${part.partNumber} is under 5 MiB and not the last`);
+      if (`"${createHash('md5').update(bytes).digest('hex')}"` !== (part.etag.startsWith('"') ? part.etag : `"${part.etag}"`))
+        throw new BlobPartsError(`InvalidPart: the ETag of part ${part.partNumber} does not match its bytes`);
+      if (i < parts.length - 1 && bytes.length < MIN_PART_BYTES)
+        throw new BlobPartsError(`EntityTooSmall: part ${part.partNumber} is under 5 MiB and not the last`);
       bodies.push(body);
     }
     const size = await this.store.writeObject(key, upload.contentType, bodies as string[] | Buffer[]);
@@ -117,7 +120,12 @@ export class LocalMultipart implements BlobMultipart {
   private async partOf(uploadId: string, partNumber: number): Promise<string | Buffer | undefined> {
     if (!this.store.partsDir) return this.memory.get(uploadId)?.parts.get(partNumber);
     const file = join(this.dirOf(uploadId), `part-${partNumber}`);
-    return (await stat(file).then(() => true, () => false)) ? file : undefined;
+    return (await stat(file).then(
+      () => true,
+      () => false,
+    ))
+      ? file
+      : undefined;
   }
 }
 

@@ -54,7 +54,8 @@ export class LocalBus implements BusPort {
 
   async resume(): Promise<number> {
     for (const { id, entry } of await this.spool.buried()) {
-      if (!this.deadLetters.some((d) => d.id === id)) this.deadLetters.push({ id, consumer: entry.consumer, event: entry.event, error: entry.error ?? 'failed in an earlier run' });
+      if (!this.deadLetters.some((d) => d.id === id))
+        this.deadLetters.push({ id, consumer: entry.consumer, event: entry.event, error: entry.error ?? 'failed in an earlier run' });
     }
     let resumed = 0;
     for (const { id, entry } of await this.spool.pending()) {
@@ -105,7 +106,9 @@ export class LocalBus implements BusPort {
           const id = deliveryId(consumer.name, event);
           const message = (error as Error).message;
           // On disk first: once the list shows it, a new run of the data folder finds it dead, not pending.
-          await this.spool.bury(id, { consumer: consumer.name, event, error: message }).catch((e) => logger.error('could not spool a dead letter', { error: e as Error }));
+          await this.spool
+            .bury(id, { consumer: consumer.name, event, error: message })
+            .catch((e) => logger.error('could not spool a dead letter', { error: e as Error }));
           if (!this.deadLetters.some((d) => d.id === id)) this.deadLetters.push({ id, consumer: consumer.name, event, error: message });
         } else {
           const retryDone = this.work.begin();

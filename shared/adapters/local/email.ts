@@ -18,7 +18,8 @@ export interface CapturedEmail {
 }
 
 /** Fills `{{name}}` placeholders as SES fills an inline template's (unknown names become empty). */
-export const fillTemplate = (template: string, data: Record<string, string>) => template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_, name: string) => data[name] ?? '');
+export const fillTemplate = (template: string, data: Record<string, string>) =>
+  template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_, name: string) => data[name] ?? '');
 
 /** SES stand-in: every message is captured (one entry per recipient) and listed by the control API. */
 export class LocalEmail implements EmailPort {

@@ -4,7 +4,13 @@ import { dirname } from 'node:path';
 import type { EncryptionPort } from '../../platform/ports';
 
 const contextAad = (context: Record<string, string>) =>
-  Buffer.from(JSON.stringify(Object.keys(context).sort().map((k) => [k, context[k]])));
+  Buffer.from(
+    JSON.stringify(
+      Object.keys(context)
+        .sort()
+        .map((k) => [k, context[k]]),
+    ),
+  );
 
 /**
  * KMS stand-in: AES-256-GCM with one key kept under .data/ (or in memory). The encryption context

@@ -35,6 +35,13 @@ export const timerNameEntity = defineEntity<{ name: string; dueAtMs: number }>()
   key: keys.timerByName,
   keyArgs: ['name'],
   patterns: {
-    byName: { kind: 'get', summary: 'Local scheduler: timer by name (cancel, replace)', key: keys.timerByName, args: ['name'], consistent: true, notes: 'local runtime only' },
+    byName: {
+      kind: 'get',
+      summary: 'Local scheduler: timer by name (cancel, replace)',
+      key: keys.timerByName,
+      args: ['name'],
+      consistent: true,
+      notes: 'local runtime only',
+    },
   },
 });

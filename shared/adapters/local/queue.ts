@@ -64,7 +64,12 @@ export class LocalQueue implements QueuePort {
    */
   async hold(queue: QueueName, message: Record<string, unknown>, id: string, options: { delaySeconds?: number } = {}) {
     // Messages are copied, as SQS would serialise them.
-    const entry: SpooledMessage = { queue, message: JSON.parse(JSON.stringify(message)), visibleAtMs: Date.now() + (options.delaySeconds ?? 0) * 1000, receive: 1 };
+    const entry: SpooledMessage = {
+      queue,
+      message: JSON.parse(JSON.stringify(message)),
+      visibleAtMs: Date.now() + (options.delaySeconds ?? 0) * 1000,
+      receive: 1,
+    };
     await this.spool.put(id, entry);
     return { release: () => this.schedule(id, entry), discard: () => this.spool.remove(id) };
   }
@@ -72,7 +77,8 @@ export class LocalQueue implements QueuePort {
   /** Runs every message a previous run of this data folder left pending, and lists its dead letters again. */
   async resume(): Promise<number> {
     for (const { id, entry } of await this.spool.buried()) {
-      if (!this.deadLetters.some((d) => d.id === id)) this.deadLetters.push({ id, queue: entry.queue, message: entry.message, error: entry.error ?? 'failed in an earlier run' });
+      if (!this.deadLetters.some((d) => d.id === id))
+        this.deadLetters.push({ id, queue: entry.queue, message: entry.message, error: entry.error ?? 'failed in an earlier run' });
     }
     const pending = await this.spool.pending();
     for (const { id, entry } of pending.sort((a, b) => a.entry.visibleAtMs - b.entry.visibleAtMs)) this.schedule(id, entry);
@@ -119,28 +125,37 @@ export class LocalQueue implements QueuePort {
 
   private schedule(id: string, entry: SpooledMessage) {
     const done = this.work.begin();
-    setTimeout(async () => {
-      const free = await this.slot(entry.queue);
-      try {
-        const handler = this.handlers()[entry.queue];
-        if (!handler) throw new Error(`No consumer for queue ${entry.queue}`);
-        await handler(entry.message);
-        await this.spool.remove(id);
-      } catch (error) {
-        if (entry.receive >= MAX_RECEIVES) {
-          // On disk first: once the list shows it, a new run of the data folder finds it dead, not pending.
-          await this.spool.bury(id, { ...entry, error: (error as Error).message }).catch((e) => logger.error('could not spool a dead letter', { error: e as Error }));
-          this.deadLetters.push({ id, queue: entry.queue, message: entry.message, error: (error as Error).message });
-          logger.error('message moved to dead-letter list', { queue: entry.queue, error: error as Error });
-        } else {
-          const next = { ...entry, visibleAtMs: Date.now() + (this.options.visibilityTimeoutMs ?? VISIBILITY_TIMEOUT_MS) * 2 ** (entry.receive - 1), receive: entry.receive + 1 };
-          await this.spool.put(id, next).catch((e) => logger.error('could not spool a retry', { error: e as Error }));
-          this.schedule(id, next);
+    setTimeout(
+      async () => {
+        const free = await this.slot(entry.queue);
+        try {
+          const handler = this.handlers()[entry.queue];
+          if (!handler) throw new Error(`No consumer for queue ${entry.queue}`);
+          await handler(entry.message);
+          await this.spool.remove(id);
+        } catch (error) {
+          if (entry.receive >= MAX_RECEIVES) {
+            // On disk first: once the list shows it, a new run of the data folder finds it dead, not pending.
+            await this.spool
+              .bury(id, { ...entry, error: (error as Error).message })
+              .catch((e) => logger.error('could not spool a dead letter', { error: e as Error }));
+            this.deadLetters.push({ id, queue: entry.queue, message: entry.message, error: (error as Error).message });
+            logger.error('message moved to dead-letter list', { queue: entry.queue, error: error as Error });
+          } else {
+            const next = {
+              ...entry,
+              visibleAtMs: Date.now() + (this.options.visibilityTimeoutMs ?? VISIBILITY_TIMEOUT_MS) * 2 ** (entry.receive - 1),
+              receive: entry.receive + 1,
+            };
+            await this.spool.put(id, next).catch((e) => logger.error('could not spool a retry', { error: e as Error }));
+            this.schedule(id, next);
+          }
+        } finally {
+          free();
+          done();
         }
-      } finally {
-        free();
-        done();
-      }
-    }, Math.max(0, entry.visibleAtMs - Date.now()));
+      },
+      Math.max(0, entry.visibleAtMs - Date.now()),
+    );
   }
 }

@@ -40,7 +40,8 @@ export async function getCardUpdate(core: SandboxCore, sessionId: string): Promi
  */
 export async function updateCard(core: SandboxCore, sessionId: string, cardNumber: string): Promise<{ last4: string; retried: boolean }> {
   const session = await getCardUpdate(core, sessionId);
-  if (!session || session.status !== 'open' || Date.parse(session.validUntil) <= core.now().getTime()) throw new ProcessorError('This card-update link has expired. Open it again from your subscription page.', 'not_found');
+  if (!session || session.status !== 'open' || Date.parse(session.validUntil) <= core.now().getTime())
+    throw new ProcessorError('This card-update link has expired. Open it again from your subscription page.', 'not_found');
   const digits = cardNumber.replace(/[\s-]/g, '');
   const outcome = cardOutcome(digits);
   if (outcome === 'invalid') throw new ProcessorError('The card number is not valid', 'invalid');
@@ -49,7 +50,14 @@ export async function updateCard(core: SandboxCore, sessionId: string, cardNumbe
   const m = await loadMembership(core, scope, session.membershipId);
   if (m.status === 'canceled') throw new ProcessorError('The membership has ended', 'invalid');
   const id = createHash('sha256').update(`${scope.accountId}|${scope.mode}|${m.id}|${digits}`).digest('hex');
-  m.paymentMethod = { id: `payt_${id.slice(0, 24)}`, type: 'card', brand: cardBrand(digits), last4: digits.slice(-4), expMonth: 12, expYear: core.now().getUTCFullYear() + 3 };
+  m.paymentMethod = {
+    id: `payt_${id.slice(0, 24)}`,
+    type: 'card',
+    brand: cardBrand(digits),
+    last4: digits.slice(-4),
+    expMonth: 12,
+    expYear: core.now().getUTCFullYear() + 3,
+  };
   m.declining = false;
   const retried = m.status === 'past_due' && !m.paused;
   await saveMembership(core, scope, m, [

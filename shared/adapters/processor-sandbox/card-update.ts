@@ -15,35 +15,71 @@ import type { SandboxProcessor } from './sandbox';
 
 type PageDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'ports'>;
 
-const cardForm = z.object({ cardNumber: z.optional(z.coerce.string().check(z.maxLength(40))), expiry: z.optional(z.coerce.string().check(z.maxLength(10))), cvc: z.optional(z.coerce.string().check(z.maxLength(10))) });
+const cardForm = z.object({
+  cardNumber: z.optional(z.coerce.string().check(z.maxLength(40))),
+  expiry: z.optional(z.coerce.string().check(z.maxLength(10))),
+  cvc: z.optional(z.coerce.string().check(z.maxLength(10))),
+});
 
 /** `?lang=`, Accept-Language, the seller's default, English. */
-const pageTranslator = (lang: PageLanguage, brand?: SellerBrand): Translator => translator(negotiateLocale({ query: lang.query, acceptLanguage: lang.acceptLanguage, sellerDefault: brand?.locale }));
+const pageTranslator = (lang: PageLanguage, brand?: SellerBrand): Translator =>
+  translator(negotiateLocale({ query: lang.query, acceptLanguage: lang.acceptLanguage, sellerDefault: brand?.locale }));
 
-const expiredOrMissing = async (deps: PageDeps, session: SandboxCardUpdate | undefined, baseUrl: string, lang: PageLanguage): Promise<HostedCheckoutOutcome> => {
-  const brand = session ? await sellerBrand(deps, session.scope, baseUrl) : { name: 'Subscription', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null };
+const expiredOrMissing = async (
+  deps: PageDeps,
+  session: SandboxCardUpdate | undefined,
+  baseUrl: string,
+  lang: PageLanguage,
+): Promise<HostedCheckoutOutcome> => {
+  const brand = session
+    ? await sellerBrand(deps, session.scope, baseUrl)
+    : { name: 'Subscription', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null };
   const t = pageTranslator(lang, brand);
   return {
     kind: 'page',
     status: session ? 410 : 404,
-    page: cardUpdateDonePage(brand, baseUrl, {
-      heading: t.t('recovery.goneTitle'),
-      message: t.t('cardUpdate.expired'),
-      returnUrl: session?.returnUrl ?? null,
-    }, t),
+    page: cardUpdateDonePage(
+      brand,
+      baseUrl,
+      {
+        heading: t.t('recovery.goneTitle'),
+        message: t.t('cardUpdate.expired'),
+        returnUrl: session?.returnUrl ?? null,
+      },
+      t,
+    ),
   };
 };
 
-async function render(deps: PageDeps, sandbox: SandboxProcessor, session: SandboxCardUpdate, baseUrl: string, status: number, state: CheckoutPageState | undefined, lang: PageLanguage): Promise<HostedCheckoutOutcome> {
+async function render(
+  deps: PageDeps,
+  sandbox: SandboxProcessor,
+  session: SandboxCardUpdate,
+  baseUrl: string,
+  status: number,
+  state: CheckoutPageState | undefined,
+  lang: PageLanguage,
+): Promise<HostedCheckoutOutcome> {
   const m = await sandbox.cardUpdateMembership(session);
   const brand = await sellerBrand(deps, session.scope, baseUrl);
-  const page = cardUpdatePage(brand, baseUrl, {
-    membership: { amountCents: m.amountCents, currency: m.currency, interval: m.interval, status: m.status, card: m.paymentMethod ? { brand: m.paymentMethod.brand, last4: m.paymentMethod.last4 } : null },
-    action: `/processor/sandbox/card-update/${session.id}`,
-    returnUrl: session.returnUrl,
-    testMode: session.scope.mode === 'test',
-    state,
-  }, pageTranslator(lang, brand));
+  const page = cardUpdatePage(
+    brand,
+    baseUrl,
+    {
+      membership: {
+        amountCents: m.amountCents,
+        currency: m.currency,
+        interval: m.interval,
+        status: m.status,
+        card: m.paymentMethod ? { brand: m.paymentMethod.brand, last4: m.paymentMethod.last4 } : null,
+      },
+      action: `/processor/sandbox/card-update/${session.id}`,
+      returnUrl: session.returnUrl,
+      testMode: session.scope.mode === 'test',
+      state,
+    },
+    pageTranslator(lang, brand),
+  );
   return { kind: 'page', status, page };
 }
 
@@ -51,14 +87,27 @@ const usable = (deps: PageDeps, session: SandboxCardUpdate | undefined): session
   Boolean(session && session.status === 'open' && Date.parse(session.validUntil) > deps.clock.now().getTime());
 
 /** GET the card-update page. */
-export async function showCardUpdate(deps: PageDeps, sandbox: SandboxProcessor, sessionId: string, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
+export async function showCardUpdate(
+  deps: PageDeps,
+  sandbox: SandboxProcessor,
+  sessionId: string,
+  baseUrl: string,
+  lang: PageLanguage = {},
+): Promise<HostedCheckoutOutcome> {
   const session = await sandbox.getCardUpdate(sessionId);
   if (!usable(deps, session)) return expiredOrMissing(deps, session, baseUrl, lang);
   return render(deps, sandbox, session, baseUrl, 200, undefined, lang);
 }
 
 /** The card-update form post: checks the card fields, saves the card, shows the outcome. */
-export async function submitCardUpdate(deps: PageDeps, sandbox: SandboxProcessor, sessionId: string, body: Record<string, unknown>, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
+export async function submitCardUpdate(
+  deps: PageDeps,
+  sandbox: SandboxProcessor,
+  sessionId: string,
+  body: Record<string, unknown>,
+  baseUrl: string,
+  lang: PageLanguage = {},
+): Promise<HostedCheckoutOutcome> {
   const session = await sandbox.getCardUpdate(sessionId);
   if (!usable(deps, session)) return expiredOrMissing(deps, session, baseUrl, lang);
   const brand = await sellerBrand(deps, session.scope, baseUrl);
@@ -74,11 +123,32 @@ export async function submitCardUpdate(deps: PageDeps, sandbox: SandboxProcessor
     if (isConditionFailed(error)) return expiredOrMissing(deps, session, baseUrl, lang);
     if (error instanceof ProcessorError) {
       if (error.code === 'not_found') return expiredOrMissing(deps, session, baseUrl, lang);
-      return render(deps, sandbox, session, baseUrl, error.code === 'declined' ? 402 : 400, error.code === 'invalid' ? { fieldErrors: { cardNumber: error.message } } : { error: error.message }, lang);
+      return render(
+        deps,
+        sandbox,
+        session,
+        baseUrl,
+        error.code === 'declined' ? 402 : 400,
+        error.code === 'invalid' ? { fieldErrors: { cardNumber: error.message } } : { error: error.message },
+        lang,
+      );
     }
     throw error;
   }
   const m = await sandbox.cardUpdateMembership(session);
-  const charged = result.retried ? (m.status === 'active' ? t.t('cardUpdate.recharged', { amount: t.money(m.amountCents, m.currency) }) : t.t('cardUpdate.stillOverdue')) : t.t('cardUpdate.nextCharge');
-  return { kind: 'page', status: 200, page: cardUpdateDonePage(brand, baseUrl, { heading: t.t('cardUpdate.done'), message: `${t.t('cardUpdate.saved', { last4: result.last4 })} ${charged}`, returnUrl: session.returnUrl }, t) };
+  const charged = result.retried
+    ? m.status === 'active'
+      ? t.t('cardUpdate.recharged', { amount: t.money(m.amountCents, m.currency) })
+      : t.t('cardUpdate.stillOverdue')
+    : t.t('cardUpdate.nextCharge');
+  return {
+    kind: 'page',
+    status: 200,
+    page: cardUpdateDonePage(
+      brand,
+      baseUrl,
+      { heading: t.t('cardUpdate.done'), message: `${t.t('cardUpdate.saved', { last4: result.last4 })} ${charged}`, returnUrl: session.returnUrl },
+      t,
+    ),
+  };
 }

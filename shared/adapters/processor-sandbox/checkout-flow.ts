@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { prefixedId, randomBase62 } from '../../platform/ids';
 import { introCharges } from '../../processor/intro';
-import { ProcessorError, type Buyer, type CreateCheckoutInput, type PayInput, type PayResult, type PaymentClaim, type PaymentMethod } from '../../processor/port';
+import {
+  ProcessorError,
+  type Buyer,
+  type CreateCheckoutInput,
+  type PayInput,
+  type PayResult,
+  type PaymentClaim,
+  type PaymentMethod,
+} from '../../processor/port';
 import { isConditionFailed, putNew } from '../../store/conditional';
 import type { Scope } from '../../store/keys';
 import type { TransactOp } from '../../store/store';
@@ -57,7 +65,8 @@ export async function getCheckout(core: SandboxCore, checkoutId: string): Promis
 export async function payCheckout(core: SandboxCore, checkoutId: string, input: PayInput): Promise<PayResult> {
   const checkout = await getCheckout(core, checkoutId);
   if (!checkout) throw new ProcessorError('No such checkout', 'not_found');
-  if (checkout.status === 'paid') return { status: 'already_paid', paymentId: checkout.paymentId, membershipId: checkout.membershipId, redirectUrl: checkout.successUrl };
+  if (checkout.status === 'paid')
+    return { status: 'already_paid', paymentId: checkout.paymentId, membershipId: checkout.membershipId, redirectUrl: checkout.successUrl };
   const digits = (input.cardNumber ?? '4242424242424242').replace(/[\s-]/g, '');
   const outcome = cardOutcome(digits);
   if (outcome === 'invalid') throw new ProcessorError('The card number is not valid', 'invalid');
@@ -81,7 +90,15 @@ function cardFor(core: SandboxCore, scope: Scope, email: string, digits: string)
   // Stable per card and buyer, like a processor's saved payment method id.
   const hash = createHash('sha256').update(`${scope.accountId}|${scope.mode}|${email.toLowerCase()}|${digits}`).digest('hex');
   const year = core.now().getUTCFullYear();
-  return { id: `payt_${hash.slice(0, 24)}`, type: 'card', brand: cardBrand(digits), last4: digits.slice(-4), expMonth: 12, expYear: year + 3, declines: cardOutcome(digits) === 'declines' };
+  return {
+    id: `payt_${hash.slice(0, 24)}`,
+    type: 'card',
+    brand: cardBrand(digits),
+    last4: digits.slice(-4),
+    expMonth: 12,
+    expYear: year + 3,
+    declines: cardOutcome(digits) === 'declines',
+  };
 }
 
 /**
@@ -89,10 +106,19 @@ function cardFor(core: SandboxCore, scope: Scope, email: string, digits: string)
  * the membership it starts (with the intro's remaining renewals), the card, the service's claim and
  * the `checkout.completed` notification, in one transaction.
  */
-async function complete(core: SandboxCore, checkout: SandboxCheckout, buyer: Buyer, card: Card | null, saveCard: boolean, claim: PaymentClaim | undefined): Promise<PayResult> {
+async function complete(
+  core: SandboxCore,
+  checkout: SandboxCheckout,
+  buyer: Buyer,
+  card: Card | null,
+  saveCard: boolean,
+  claim: PaymentClaim | undefined,
+): Promise<PayResult> {
   const { scope } = checkout;
   const now = core.now();
-  const paymentMethod: PaymentMethod | null = card ? { id: card.id, type: 'card', brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear } : null;
+  const paymentMethod: PaymentMethod | null = card
+    ? { id: card.id, type: 'card', brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear }
+    : null;
   const ops: TransactOp[] = [];
   let payment: SandboxPayment | undefined;
   let membership: SandboxMembership | undefined;
@@ -154,7 +180,13 @@ async function complete(core: SandboxCore, checkout: SandboxCheckout, buyer: Buy
     payment: payment ? { id: payment.id, amountCents: payment.amountCents, currency: payment.currency, planId: checkout.planId } : null,
     tax: simulatedTax(checkout, payment?.amountCents ?? 0, (buyer as { vatNumber?: string }).vatNumber),
     membership: membership
-      ? { id: membership.id, status: membership.status, currentPeriodStart: membership.currentPeriodStart, currentPeriodEnd: membership.currentPeriodEnd, trialEnd: membership.trialEnd }
+      ? {
+          id: membership.id,
+          status: membership.status,
+          currentPeriodStart: membership.currentPeriodStart,
+          currentPeriodEnd: membership.currentPeriodEnd,
+          trialEnd: membership.trialEnd,
+        }
       : null,
   });
   ops.push(notificationPut(scope, n));
@@ -165,7 +197,8 @@ async function complete(core: SandboxCore, checkout: SandboxCheckout, buyer: Buy
   } catch (error) {
     if (isConditionFailed(error)) {
       const again = await getCheckout(core, checkout.id);
-      if (again?.status === 'paid') return { status: 'already_paid', paymentId: again.paymentId, membershipId: again.membershipId, redirectUrl: checkout.successUrl };
+      if (again?.status === 'paid')
+        return { status: 'already_paid', paymentId: again.paymentId, membershipId: again.membershipId, redirectUrl: checkout.successUrl };
       if (claim) throw new ProcessorError(claim.refusal.message, 'invalid', claim.refusal.code);
       return { status: 'already_paid', paymentId: again?.paymentId, membershipId: again?.membershipId, redirectUrl: checkout.successUrl };
     }

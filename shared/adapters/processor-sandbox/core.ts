@@ -25,7 +25,14 @@ export interface SandboxCore {
 export const renewTimer = (membershipId: string) => `sbx-renew-${membershipId}`;
 
 /** A succeeded sandbox payment: a first charge, a renewal, a saved-card or a usage charge. */
-export const succeededPayment = (p: { amountCents: number; currency: string; membershipId: string | null; paymentMethod: PaymentMethod | null; notifyUrl: string | null; at: string }): SandboxPayment => ({
+export const succeededPayment = (p: {
+  amountCents: number;
+  currency: string;
+  membershipId: string | null;
+  paymentMethod: PaymentMethod | null;
+  notifyUrl: string | null;
+  at: string;
+}): SandboxPayment => ({
   id: prefixedId('pay'),
   amountCents: p.amountCents,
   refundedCents: 0,
@@ -79,7 +86,16 @@ export async function cancelRenewal(core: SandboxCore, membershipId: string) {
 // ---- notifications ----
 
 export function notification(core: SandboxCore, scope: Scope, type: string, notifyUrl: string, data: Record<string, unknown>): SandboxNotification {
-  return { id: prefixedId('ntf'), type, accountId: scope.accountId, mode: scope.mode, created: Math.floor(core.deps.clock.nowMs() / 1000), data, notifyUrl, attempts: 0 };
+  return {
+    id: prefixedId('ntf'),
+    type,
+    accountId: scope.accountId,
+    mode: scope.mode,
+    created: Math.floor(core.deps.clock.nowMs() / 1000),
+    data,
+    notifyUrl,
+    attempts: 0,
+  };
 }
 
 export function notificationPut(scope: Scope, n: SandboxNotification): TransactOp {

@@ -33,7 +33,10 @@ export async function deliverNotification(deps: Deps, scope: Scope, notification
     status = response.status;
     await response.arrayBuffer().catch(() => undefined);
   } finally {
-    await deps.store.update(key, { set: status >= 200 && status < 300 ? { deliveredAt: deps.clock.now().toISOString(), lastStatus: status } : { lastStatus: status }, add: { attempts: 1 } });
+    await deps.store.update(key, {
+      set: status >= 200 && status < 300 ? { deliveredAt: deps.clock.now().toISOString(), lastStatus: status } : { lastStatus: status },
+      add: { attempts: 1 },
+    });
   }
   if (status < 200 || status >= 300) {
     logger.warn('processor notification not accepted; the queue retries it', { notificationId, status });

@@ -1,7 +1,15 @@
 import type { PaymentMethod } from '../../processor/port';
 import { defineEntity } from '../../store/entity';
 import { keys, type Scope } from '../../store/keys';
-import { SBX, type SandboxCardUpdate, type SandboxCheckout, type SandboxMembership, type SandboxNotification, type SandboxPayment, type SandboxSettings } from './records';
+import {
+  SBX,
+  type SandboxCardUpdate,
+  type SandboxCheckout,
+  type SandboxMembership,
+  type SandboxNotification,
+  type SandboxPayment,
+  type SandboxSettings,
+} from './records';
 
 /** A card the sandbox issued: what it reports, plus whether it declines and was saved for later charges. */
 export type SandboxCard = PaymentMethod & { declines: boolean; saved: boolean; email: string };
@@ -23,7 +31,13 @@ export const sandboxSettingsEntity = defineEntity<SandboxSettings>()({
   key: settingsKey,
   keyArgs: ['scope'],
   patterns: {
-    byScope: { kind: 'get', summary: 'Sandbox settings of a tenant and mode (recovery retry days at a failed charge)', key: settingsKey, args: ['scope'], consistent: true },
+    byScope: {
+      kind: 'get',
+      summary: 'Sandbox settings of a tenant and mode (recovery retry days at a failed charge)',
+      key: settingsKey,
+      args: ['scope'],
+      consistent: true,
+    },
   },
 });
 
@@ -35,7 +49,14 @@ export const sandboxCheckoutEntity = defineEntity<SandboxCheckout>()({
   key: checkoutKey,
   keyArgs: ['cs_id'],
   patterns: {
-    byId: { kind: 'get', summary: 'Sandbox hosted checkout by id (hosted page, pay)', key: checkoutKey, args: ['cs_id'], consistent: true, notes: 'paid once, conditioned on status = open' },
+    byId: {
+      kind: 'get',
+      summary: 'Sandbox hosted checkout by id (hosted page, pay)',
+      key: checkoutKey,
+      args: ['cs_id'],
+      consistent: true,
+      notes: 'paid once, conditioned on status = open',
+    },
   },
 });
 
@@ -57,7 +78,14 @@ export const sandboxPaymentEntity = defineEntity<SandboxPayment>()({
   key: paymentKey,
   keyArgs: ['scope', 'pay_id'],
   patterns: {
-    byId: { kind: 'get', summary: 'Sandbox payment by id (refunds, disputes)', key: paymentKey, args: ['scope', 'pay_id'], consistent: true, notes: 'refunds conditioned on refundedCents as read' },
+    byId: {
+      kind: 'get',
+      summary: 'Sandbox payment by id (refunds, disputes)',
+      key: paymentKey,
+      args: ['scope', 'pay_id'],
+      consistent: true,
+      notes: 'refunds conditioned on refundedCents as read',
+    },
   },
 });
 
@@ -92,7 +120,14 @@ export const sandboxCardUpdateEntity = defineEntity<SandboxCardUpdate>()({
   key: cardUpdateKey,
   keyArgs: ['cu_id'],
   patterns: {
-    byId: { kind: 'get', summary: 'Sandbox card-update session by id (card-update page)', key: cardUpdateKey, args: ['cu_id'], consistent: true, notes: 'used once, conditioned on status = open' },
+    byId: {
+      kind: 'get',
+      summary: 'Sandbox card-update session by id (card-update page)',
+      key: cardUpdateKey,
+      args: ['cu_id'],
+      consistent: true,
+      notes: 'used once, conditioned on status = open',
+    },
   },
   notes: 'TTL a day after it expires',
 });

@@ -39,7 +39,10 @@ const payForm = z.object({
   marketingOptIn: z.optional(z.union([z.boolean(), z.string()])),
 });
 
-export type HostedCheckoutOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; page: BuyerPage } | { kind: 'missing'; html: string };
+export type HostedCheckoutOutcome =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'page'; status: number; page: BuyerPage }
+  | { kind: 'missing'; html: string };
 
 type PageDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'ports'>;
 
@@ -53,20 +56,44 @@ export interface PageLanguage {
 const pageTranslator = (lang: PageLanguage, saved: string | null | undefined, brand: SellerBrand): Translator =>
   translator(negotiateLocale({ query: lang.query, saved, acceptLanguage: lang.acceptLanguage, sellerDefault: brand.locale }));
 
-async function render(deps: PageDeps, checkout: SandboxCheckout, baseUrl: string, status: number, state: CheckoutPageState = {}, lang: PageLanguage = {}, chosen?: Translator): Promise<HostedCheckoutOutcome> {
+async function render(
+  deps: PageDeps,
+  checkout: SandboxCheckout,
+  baseUrl: string,
+  status: number,
+  state: CheckoutPageState = {},
+  lang: PageLanguage = {},
+  chosen?: Translator,
+): Promise<HostedCheckoutOutcome> {
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
   if (!view) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
   const [brand, optInFor] = await Promise.all([sellerBrand(deps, checkout.scope, baseUrl), checkoutOptInFor(deps, checkout.scope)]);
   const t = chosen ?? pageTranslator(lang, view.buyerLocale, brand);
-  return { kind: 'page', status, page: checkoutPage(brand, view, checkout, baseUrl, { ...state, optIn: optInFor?.(t.locale) ?? null, lang: Boolean(matchLocale(lang.query)) }, t) };
+  return {
+    kind: 'page',
+    status,
+    page: checkoutPage(brand, view, checkout, baseUrl, { ...state, optIn: optInFor?.(t.locale) ?? null, lang: Boolean(matchLocale(lang.query)) }, t),
+  };
 }
 
-export async function showHostedCheckout(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
+export async function showHostedCheckout(
+  deps: PageDeps,
+  sandbox: SandboxProcessor,
+  checkoutId: string,
+  baseUrl: string,
+  lang: PageLanguage = {},
+): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
   return checkout ? render(deps, checkout, baseUrl, 200, {}, lang) : { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
 }
 
-export async function showThankYou(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
+export async function showThankYou(
+  deps: PageDeps,
+  sandbox: SandboxProcessor,
+  checkoutId: string,
+  baseUrl: string,
+  lang: PageLanguage = {},
+): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
   if (!checkout) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
   if (checkout.status !== 'paid') return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}` };
@@ -78,7 +105,21 @@ export async function showThankYou(deps: PageDeps, sandbox: SandboxProcessor, ch
   const delivered = saleId ? await deliverablesOfSale(deps, checkout.scope, saleId, baseUrl) : undefined;
   const pending = view.kind === 'one_time' && !saleId;
   const brand = await sellerBrand(deps, checkout.scope, baseUrl);
-  return { kind: 'page', status: 200, page: thankYouPage(brand, view, checkout, baseUrl, null, delivered?.downloads ?? [], delivered?.licenseKeys ?? [], pending, pageTranslator(lang, view.buyerLocale, brand)) };
+  return {
+    kind: 'page',
+    status: 200,
+    page: thankYouPage(
+      brand,
+      view,
+      checkout,
+      baseUrl,
+      null,
+      delivered?.downloads ?? [],
+      delivered?.licenseKeys ?? [],
+      pending,
+      pageTranslator(lang, view.buyerLocale, brand),
+    ),
+  };
 }
 
 const EMAIL = z.email();
@@ -97,7 +138,14 @@ export function parseAmount(text: string): number | undefined {
  * thank-you page; otherwise shows the page again with the reasons, keeping what was typed except
  * the card.
  */
-export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProcessor, checkoutId: string, body: Record<string, unknown>, baseUrl: string, lang: PageLanguage = {}): Promise<HostedCheckoutOutcome> {
+export async function submitHostedCheckout(
+  deps: PageDeps,
+  sandbox: SandboxProcessor,
+  checkoutId: string,
+  body: Record<string, unknown>,
+  baseUrl: string,
+  lang: PageLanguage = {},
+): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
   if (!checkout) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
   const values = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
@@ -123,9 +171,20 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
       const change = await sessionDiscountChange(deps as Deps, checkout.scope, checkout.sessionId, code);
       await deps.store.transact([change.op, checkoutRepriced(checkout.id, change.amountCents)]);
       const fresh = (await sandbox.getCheckout(checkout.id))!;
-      return render(deps, fresh, baseUrl, 200, { values: { ...values, discountCode: change.code }, notice: t.t('checkout.codeApplied', { code: change.code }) }, lang, t);
+      return render(
+        deps,
+        fresh,
+        baseUrl,
+        200,
+        { values: { ...values, discountCode: change.code }, notice: t.t('checkout.codeApplied', { code: change.code }) },
+        lang,
+        t,
+      );
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return again(error.status === 404 ? 400 : error.status, { fieldErrors: { discountCode: error.status === 404 ? t.t('checkout.codeUnknown') : error.message } });
+      if (error instanceof ApiError && error.status < 500)
+        return again(error.status === 404 ? 400 : error.status, {
+          fieldErrors: { discountCode: error.status === 404 ? t.t('checkout.codeUnknown') : error.message },
+        });
       throw error;
     }
   }
@@ -136,7 +195,15 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
       const change = await sessionUpsellChange(deps, checkout.scope, checkout.sessionId, take);
       await deps.store.transact([change.op, checkoutRepriced(checkout.id, change.amountCents)]);
       const fresh = (await sandbox.getCheckout(checkout.id))!;
-      return render(deps, fresh, baseUrl, 200, { values, notice: take && change.line ? t.t('checkout.upsellAddedNotice', { product: change.line.productName }) : t.t('checkout.upsellRemovedNotice') }, lang, t);
+      return render(
+        deps,
+        fresh,
+        baseUrl,
+        200,
+        { values, notice: take && change.line ? t.t('checkout.upsellAddedNotice', { product: change.line.productName }) : t.t('checkout.upsellRemovedNotice') },
+        lang,
+        t,
+      );
     } catch (error) {
       if (isConditionFailed(error)) return again(409, { error: t.t('checkout.orderChanged') });
       if (error instanceof ApiError && error.status < 500) return again(error.status, { error: error.message });
@@ -178,15 +245,28 @@ export async function submitHostedCheckout(deps: PageDeps, sandbox: SandboxProce
 
   const buyer = { email, firstName: form.data.firstName || undefined, lastName: form.data.lastName || undefined, country };
   const ticked = [true, 'true', 'on'].includes(form.data.marketingOptIn as string | boolean);
-  const claim = await withMarketingConsent(deps, checkout.scope, checkout.sessionId, await paymentClaimFor(deps, checkout.scope, checkout.sessionId), ticked, t.locale);
+  const claim = await withMarketingConsent(
+    deps,
+    checkout.scope,
+    checkout.sessionId,
+    await paymentClaimFor(deps, checkout.scope, checkout.sessionId),
+    ticked,
+    t.locale,
+  );
   try {
     const result = free
       ? await sandbox.completeFreeCheckout(current.id, buyer, claim)
-      : await sandbox.payCheckout(current.id, { buyer, cardNumber: card.number, saveCard: form.data.saveCard === true || form.data.saveCard === 'true' || form.data.saveCard === 'on', claim });
+      : await sandbox.payCheckout(current.id, {
+          buyer,
+          cardNumber: card.number,
+          saveCard: form.data.saveCard === true || form.data.saveCard === 'true' || form.data.saveCard === 'on',
+          claim,
+        });
     if (result.status === 'declined') return again(402, { error: t.t('checkout.declined') });
     return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}/thanks` };
   } catch (error) {
-    if (error instanceof ProcessorError) return again(error.reason ? 409 : 400, error.code === 'invalid' ? { fieldErrors: { cardNumber: error.message } } : { error: error.message });
+    if (error instanceof ProcessorError)
+      return again(error.reason ? 409 : 400, error.code === 'invalid' ? { fieldErrors: { cardNumber: error.message } } : { error: error.message });
     throw error;
   }
 }

@@ -28,13 +28,16 @@ const checkoutParams = z.object({ checkoutId: z.string().check(z.minLength(1), z
 const cardUpdateParams = z.object({ sessionId: z.string().check(z.minLength(1), z.maxLength(64)) });
 /** `?lang=` picks the page's language (en, fr, de, es, pt-BR, ja); else the saved one, Accept-Language, the seller's default. */
 const langQuery = z.object({ lang: z.optional(z.string().check(z.maxLength(35))) });
-const language = (ctx: { request: { headers: Record<string, string> } }, query: { lang?: string }) => ({ query: query.lang, acceptLanguage: ctx.request.headers['accept-language'] });
+const language = (ctx: { request: { headers: Record<string, string> } }, query: { lang?: string }) => ({
+  query: query.lang,
+  acceptLanguage: ctx.request.headers['accept-language'],
+});
 
 /** The sandbox's hosted checkout page, its form post and the thank-you page (public HTML routes). */
 export const sandboxOperations = [
   defineOperation({
     operationId: 'getSandboxCheckoutPage',
-    summary: 'The sandbox processor\'s hosted checkout page (HTML)',
+    summary: "The sandbox processor's hosted checkout page (HTML)",
     tags: ['Processor'],
     method: 'GET',
     path: '/processor/sandbox/checkout/{checkoutId}',
@@ -42,7 +45,8 @@ export const sandboxOperations = [
     unmetered: true,
     params: checkoutParams,
     query: langQuery,
-    handler: async (ctx, { params, query }) => answer(await showHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx), language(ctx, query))),
+    handler: async (ctx, { params, query }) =>
+      answer(await showHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx), language(ctx, query))),
   }),
   defineOperation({
     operationId: 'paySandboxCheckout',
@@ -57,7 +61,8 @@ export const sandboxOperations = [
     multipart: parseMultipart,
     query: langQuery,
     body: z.record(z.string(), z.unknown()),
-    handler: async (ctx, { params, body, query }) => answer(await submitHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, body, publicBaseUrl(ctx), language(ctx, query))),
+    handler: async (ctx, { params, body, query }) =>
+      answer(await submitHostedCheckout(ctx, sandboxOf(ctx.ports), params.checkoutId, body, publicBaseUrl(ctx), language(ctx, query))),
   }),
   defineOperation({
     operationId: 'getSandboxThankYouPage',
@@ -69,11 +74,12 @@ export const sandboxOperations = [
     unmetered: true,
     params: checkoutParams,
     query: langQuery,
-    handler: async (ctx, { params, query }) => answer(await showThankYou(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx), language(ctx, query))),
+    handler: async (ctx, { params, query }) =>
+      answer(await showThankYou(ctx, sandboxOf(ctx.ports), params.checkoutId, publicBaseUrl(ctx), language(ctx, query))),
   }),
   defineOperation({
     operationId: 'getSandboxCardUpdatePage',
-    summary: 'The sandbox processor\'s card-update page (HTML): the buyer enters a new card for a membership; the link works once, for an hour',
+    summary: "The sandbox processor's card-update page (HTML): the buyer enters a new card for a membership; the link works once, for an hour",
     tags: ['Processor'],
     method: 'GET',
     path: '/processor/sandbox/card-update/{sessionId}',
@@ -81,7 +87,8 @@ export const sandboxOperations = [
     unmetered: true,
     params: cardUpdateParams,
     query: langQuery,
-    handler: async (ctx, { params, query }) => answer(await showCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, publicBaseUrl(ctx), language(ctx, query))),
+    handler: async (ctx, { params, query }) =>
+      answer(await showCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, publicBaseUrl(ctx), language(ctx, query))),
   }),
   defineOperation({
     operationId: 'submitSandboxCardUpdate',
@@ -96,6 +103,7 @@ export const sandboxOperations = [
     multipart: parseMultipart,
     query: langQuery,
     body: z.record(z.string(), z.unknown()),
-    handler: async (ctx, { params, body, query }) => answer(await submitCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, body, publicBaseUrl(ctx), language(ctx, query))),
+    handler: async (ctx, { params, body, query }) =>
+      answer(await submitCardUpdate(ctx, sandboxOf(ctx.ports), params.sessionId, body, publicBaseUrl(ctx), language(ctx, query))),
   }),
 ];

@@ -35,7 +35,8 @@ function optInBox(state: CheckoutPageState): string {
 }
 
 /** "$20.00 / month" in the buyer's language. */
-export const perPeriod = (t: Translator, amountCents: number, currency: string, interval: string | null) => t.t('price.per', { price: t.money(amountCents, currency), interval: interval ?? 'other' });
+export const perPeriod = (t: Translator, amountCents: number, currency: string, interval: string | null) =>
+  t.t('price.per', { price: t.money(amountCents, currency), interval: interval ?? 'other' });
 
 const priceLine = (view: HostedCheckoutView, amountCents: number, t: Translator) => {
   if (amountCents === 0 && view.kind === 'one_time') return t.t('price.free');
@@ -54,7 +55,11 @@ function field(name: string, label: string, state: CheckoutPageState, attrs: str
  * and for the rest of its `periods` charges, then the regular price (`amountCents`, the session's).
  * A one-charge intro is the intro price alone: the price line beside it says what follows.
  */
-export function introSchedule(view: Pick<HostedCheckoutView, 'kind' | 'intro' | 'interval' | 'currency'>, amountCents: number, t: Translator = EN): string | null {
+export function introSchedule(
+  view: Pick<HostedCheckoutView, 'kind' | 'intro' | 'interval' | 'currency'>,
+  amountCents: number,
+  t: Translator = EN,
+): string | null {
   if (view.kind !== 'subscription' || !view.intro) return null;
   const interval = view.interval ?? 'monthly';
   if (view.intro.periods <= 1) return t.money(view.intro.amountCents, view.currency);
@@ -68,7 +73,8 @@ export function introSchedule(view: Pick<HostedCheckoutView, 'kind' | 'intro' | 
 }
 
 /** What the buyer pays today: the intro price when the offer has one, else the session's price. */
-const dueToday = (view: Pick<HostedCheckoutView, 'kind' | 'intro'>, amountCents: number) => (view.kind === 'subscription' && view.intro && view.intro.amountCents < amountCents ? view.intro.amountCents : amountCents);
+const dueToday = (view: Pick<HostedCheckoutView, 'kind' | 'intro'>, amountCents: number) =>
+  view.kind === 'subscription' && view.intro && view.intro.amountCents < amountCents ? view.intro.amountCents : amountCents;
 
 /** The order summary card shared by the checkout and the thank-you page. */
 export function summaryCard(view: HostedCheckoutView, amountCents: number, heading?: string, t: Translator = EN): string {
@@ -76,7 +82,10 @@ export function summaryCard(view: HostedCheckoutView, amountCents: number, headi
   // A taken upsell is on top of the product's price; the code's saving is the product's alone.
   const extra = view.upsell?.taken ? view.upsell.amountCents : 0;
   const discounted = view.discountCode && amountCents - extra < view.originalAmountCents;
-  const trial = view.kind === 'subscription' && view.trialDays ? `<p class="badge" id="trial">${t.html('checkout.trial', { days: view.trialDays, price: priceLine(view, amountCents, t) })}</p>` : '';
+  const trial =
+    view.kind === 'subscription' && view.trialDays
+      ? `<p class="badge" id="trial">${t.html('checkout.trial', { days: view.trialDays, price: priceLine(view, amountCents, t) })}</p>`
+      : '';
   const introLine = introSchedule(view, amountCents, t);
   const intro = introLine ? `<p class="badge" id="intro"><strong>${t.html('checkout.introLabel')}</strong> ${escapeHtml(introLine)}.</p>` : '';
   return `<section class="card" aria-labelledby="summary-heading">
@@ -102,7 +111,10 @@ function upsellCard(view: HostedCheckoutView, t: Translator): string {
   const u = view.upsell;
   if (!u) return '';
   const price = t.money(u.amountCents, view.currency);
-  const was = u.regularCents > u.amountCents ? ` <span class="was"><span class="sr-only">${t.html('checkout.regularPrice')} </span>${escapeHtml(t.money(u.regularCents, view.currency))}</span>` : '';
+  const was =
+    u.regularCents > u.amountCents
+      ? ` <span class="was"><span class="sr-only">${t.html('checkout.regularPrice')} </span>${escapeHtml(t.money(u.regularCents, view.currency))}</span>`
+      : '';
   return `<section class="upsell" id="upsell" aria-labelledby="upsell-heading">
 <h2 id="upsell-heading">${t.html(u.taken ? 'checkout.upsellAdded' : 'checkout.upsellAdd')}</h2>
 <p><strong id="upsell-name">${escapeHtml(u.productName)}</strong>: <span id="upsell-price">${escapeHtml(price)}</span>${was}</p>
@@ -127,13 +139,27 @@ function amountField(view: HostedCheckoutView, state: CheckoutPageState, t: Tran
   const p = view.payWhatYouWant;
   if (!p) return '';
   const values = { ...state.values, amount: state.values?.amount ?? (p.chosenCents / 100).toFixed(2) };
-  const hint = p.minimumCents > 0
-    ? t.t('checkout.pwywHintMinimum', { suggested: t.money(p.suggestedCents, view.currency), minimum: t.money(p.minimumCents, view.currency) })
-    : t.t('checkout.pwywHintAny', { suggested: t.money(p.suggestedCents, view.currency) });
-  return field('amount', t.t('checkout.pwywLabel', { currency: view.currency }), { ...state, values }, 'type="text" inputmode="decimal" autocomplete="off" maxlength="12" required aria-required="true"', { hint });
+  const hint =
+    p.minimumCents > 0
+      ? t.t('checkout.pwywHintMinimum', { suggested: t.money(p.suggestedCents, view.currency), minimum: t.money(p.minimumCents, view.currency) })
+      : t.t('checkout.pwywHintAny', { suggested: t.money(p.suggestedCents, view.currency) });
+  return field(
+    'amount',
+    t.t('checkout.pwywLabel', { currency: view.currency }),
+    { ...state, values },
+    'type="text" inputmode="decimal" autocomplete="off" maxlength="12" required aria-required="true"',
+    { hint },
+  );
 }
 
-export function checkoutPage(brand: SellerBrand, view: HostedCheckoutView, checkout: SandboxCheckout, baseUrl: string, state: CheckoutPageState = {}, t: Translator = EN): BuyerPage {
+export function checkoutPage(
+  brand: SellerBrand,
+  view: HostedCheckoutView,
+  checkout: SandboxCheckout,
+  baseUrl: string,
+  state: CheckoutPageState = {},
+  t: Translator = EN,
+): BuyerPage {
   // A pay-what-you-want checkout keeps the card fields: the buyer may raise a free amount.
   const free = checkout.amountCents === 0 && !view.payWhatYouWant;
   const page = `/processor/sandbox/checkout/${escapeHtml(checkout.id)}`;
@@ -176,7 +202,11 @@ ${optInBox(state)}
 
 /** Links to the page in each language (the buyer's explicit choice, `?lang=`). */
 function languageLinks(page: string, t: Translator): string {
-  const links = LOCALES.map((l) => (l === t.locale ? `<strong lang="${l}">${escapeHtml(LOCALE_NAMES[l])}</strong>` : `<a href="${page}?lang=${encodeURIComponent(l)}" lang="${l}" hreflang="${l}">${escapeHtml(LOCALE_NAMES[l])}</a>`));
+  const links = LOCALES.map((l) =>
+    l === t.locale
+      ? `<strong lang="${l}">${escapeHtml(LOCALE_NAMES[l])}</strong>`
+      : `<a href="${page}?lang=${encodeURIComponent(l)}" lang="${l}" hreflang="${l}">${escapeHtml(LOCALE_NAMES[l])}</a>`,
+  );
   return `<nav class="muted" id="languages" aria-label="${t.html('page.language')}">${links.join(' · ')}</nav>`;
 }
 
@@ -196,7 +226,10 @@ function licenseSection(keys: { key: string; status: string }[], t: Translator):
   if (!keys.length) return '';
   const status = (s: string) => (['revoked', 'refunded', 'expired'].includes(s) ? t.t(`thanks.licenseStatus.${s}` as 'thanks.licenseStatus.revoked') : s);
   return `<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t.html('thanks.licenseKeys', { count: keys.length })}</h2><ul id="license-keys">${keys
-    .map((k) => `<li><code class="license-key">${escapeHtml(k.key)}</code>${k.status === 'active' ? '' : ` <span class="muted">(${escapeHtml(status(k.status))})</span>`}</li>`)
+    .map(
+      (k) =>
+        `<li><code class="license-key">${escapeHtml(k.key)}</code>${k.status === 'active' ? '' : ` <span class="muted">(${escapeHtml(status(k.status))})</span>`}</li>`,
+    )
     .join('')}</ul><p class="muted">${t.html('thanks.licenseInReceipt', { count: keys.length })}</p></section>`;
 }
 
@@ -217,7 +250,9 @@ export function thankYouPage(
         .join('')}</ul><p class="muted">${t.html('thanks.linkValid')}</p></section>`
     : '';
   // The payment is taken; the order is recorded a moment later. The page looks again by itself.
-  const preparing = pending ? `<section class="card" id="preparing" role="status"><p>${t.html('thanks.preparing')} <a href="">${t.html('thanks.refresh')}</a></p></section>` : '';
+  const preparing = pending
+    ? `<section class="card" id="preparing" role="status"><p>${t.html('thanks.preparing')} <a href="">${t.html('thanks.refresh')}</a></p></section>`
+    : '';
   const body = `<section class="card" aria-labelledby="thanks-heading">
 <h1 id="thanks-heading">${t.html('thanks.heading')}</h1>
 <p id="confirmation">${t.html(view.kind === 'subscription' ? 'thanks.subscriptionActive' : 'thanks.orderComplete')}${buyerEmail ? ` ${t.html('thanks.receiptTo', { email: { __html: `<strong>${escapeHtml(buyerEmail)}</strong>` } })}` : ''}</p>
@@ -234,7 +269,13 @@ export function notFoundPage(t: Translator = EN): string {
 }
 
 export interface CardUpdatePageInput {
-  membership: { amountCents: number; currency: string; interval: 'weekly' | 'monthly' | 'yearly'; status: string; card: { brand: string; last4: string } | null };
+  membership: {
+    amountCents: number;
+    currency: string;
+    interval: 'weekly' | 'monthly' | 'yearly';
+    status: string;
+    card: { brand: string; last4: string } | null;
+  };
   action: string;
   returnUrl: string;
   testMode: boolean;
@@ -246,7 +287,8 @@ export function cardUpdatePage(brand: SellerBrand, baseUrl: string, input: CardU
   const state = input.state ?? {};
   const { membership: m } = input;
   const alert = formAlert(state, t);
-  const overdue = m.status === 'past_due' ? `<p class="alert" id="overdue">${t.html('cardUpdate.overdue', { amount: t.money(m.amountCents, m.currency) })}</p>` : '';
+  const overdue =
+    m.status === 'past_due' ? `<p class="alert" id="overdue">${t.html('cardUpdate.overdue', { amount: t.money(m.amountCents, m.currency) })}</p>` : '';
   const testNote = input.testMode
     ? `<p class="test" id="test-cards"><strong>${t.html('page.testMode')}</strong>: ${t.html('cardUpdate.testCards', { accepted: { __html: '<strong>4242 4242 4242 4242</strong>' }, declined: { __html: '<strong>4000 0000 0000 0002</strong>' } })}</p>`
     : '';
@@ -268,7 +310,12 @@ ${field('cardNumber', t.t('card.number'), state, 'type="text" inputmode="numeric
 }
 
 /** After the update (or for a used or expired link): what happened and the way back. */
-export function cardUpdateDonePage(brand: SellerBrand, baseUrl: string, input: { heading: string; message: string; returnUrl: string | null }, t: Translator = EN): BuyerPage {
+export function cardUpdateDonePage(
+  brand: SellerBrand,
+  baseUrl: string,
+  input: { heading: string; message: string; returnUrl: string | null },
+  t: Translator = EN,
+): BuyerPage {
   const body = `<section class="card" aria-labelledby="done-heading">
 <h1 id="done-heading">${escapeHtml(input.heading)}</h1>
 <p id="card-result" role="status">${escapeHtml(input.message)}</p>

@@ -8,12 +8,23 @@ import * as repo from './repository';
 
 // ---- saved cards (credits auto-refill) ----
 
-export async function chargeSavedCard(core: SandboxCore, scope: Scope, input: { paymentMethodId: string; amountCents: number; currency: string; description: string }) {
+export async function chargeSavedCard(
+  core: SandboxCore,
+  scope: Scope,
+  input: { paymentMethodId: string; amountCents: number; currency: string; description: string },
+) {
   const card = await repo.getCard(core.deps.store, scope, input.paymentMethodId);
   if (!card || !card.saved) throw new ProcessorError('No such saved card', 'not_found');
   if (core.refused('charge') || card.declines) throw new ProcessorError('Your card was declined.', 'declined');
   const paymentMethod: PaymentMethod = { id: card.id, type: 'card', brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
-  const payment = succeededPayment({ amountCents: input.amountCents, currency: input.currency, membershipId: null, paymentMethod, notifyUrl: null, at: core.now().toISOString() });
+  const payment = succeededPayment({
+    amountCents: input.amountCents,
+    currency: input.currency,
+    membershipId: null,
+    paymentMethod,
+    notifyUrl: null,
+    at: core.now().toISOString(),
+  });
   await core.deps.store.put(repo.paymentItem(scope, payment), { ifNotExists: true });
   return { paymentId: payment.id, paymentMethod };
 }
@@ -28,8 +39,16 @@ export async function detachSavedCard(core: SandboxCore, scope: Scope, paymentMe
 /** A usage charge on the membership's card: declines while the card declines (control API). */
 export async function chargeMembership(core: SandboxCore, scope: Scope, membershipId: string, input: MembershipChargeInput) {
   const m = await loadMembership(core, scope, membershipId);
-  if (core.refused('charge') || m.declining || !m.paymentMethod) throw new ProcessorError(m.paymentMethod ? 'Your card was declined.' : 'No payment method on file.', 'declined');
-  const payment = succeededPayment({ amountCents: input.amountCents, currency: input.currency, membershipId: m.id, paymentMethod: m.paymentMethod, notifyUrl: m.notifyUrl, at: core.now().toISOString() });
+  if (core.refused('charge') || m.declining || !m.paymentMethod)
+    throw new ProcessorError(m.paymentMethod ? 'Your card was declined.' : 'No payment method on file.', 'declined');
+  const payment = succeededPayment({
+    amountCents: input.amountCents,
+    currency: input.currency,
+    membershipId: m.id,
+    paymentMethod: m.paymentMethod,
+    notifyUrl: m.notifyUrl,
+    at: core.now().toISOString(),
+  });
   await core.deps.store.put(repo.paymentItem(scope, payment), { ifNotExists: true });
   return { paymentId: payment.id, paymentMethod: m.paymentMethod };
 }
@@ -68,10 +87,18 @@ async function refundOnce(core: SandboxCore, scope: Scope, paymentId: string, am
   const remaining = p.amountCents - p.refundedCents;
   const amount = amountCents ?? remaining;
   if (p.status === 'disputed') throw new ProcessorError('A disputed payment cannot be refunded', 'invalid');
-  if (!Number.isInteger(amount) || amount <= 0 || amount > remaining) throw new ProcessorError(`Refund amount must be between 1 and ${remaining} cents`, 'invalid');
+  if (!Number.isInteger(amount) || amount <= 0 || amount > remaining)
+    throw new ProcessorError(`Refund amount must be between 1 and ${remaining} cents`, 'invalid');
   const refundedCents = p.refundedCents + amount;
   const full = refundedCents === p.amountCents;
-  const n = notification(core, scope, 'payment.refunded', p.notifyUrl ?? '', { paymentId: p.id, refundId: prefixedId('re'), amountCents: amount, refundedCents, full, currency: p.currency });
+  const n = notification(core, scope, 'payment.refunded', p.notifyUrl ?? '', {
+    paymentId: p.id,
+    refundId: prefixedId('re'),
+    amountCents: amount,
+    refundedCents,
+    full,
+    currency: p.currency,
+  });
   await core.deps.store.transact([
     {
       update: repo.paymentKey(scope, p.id),
@@ -87,7 +114,12 @@ async function refundOnce(core: SandboxCore, scope: Scope, paymentId: string, am
 export async function dispute(core: SandboxCore, scope: Scope, paymentId: string): Promise<void> {
   const p = await paymentRecord(core, scope, paymentId);
   if (p.status === 'disputed') return;
-  const n = notification(core, scope, 'payment.disputed', p.notifyUrl ?? '', { paymentId: p.id, disputeId: prefixedId('dp'), amountCents: p.amountCents, currency: p.currency });
+  const n = notification(core, scope, 'payment.disputed', p.notifyUrl ?? '', {
+    paymentId: p.id,
+    disputeId: prefixedId('dp'),
+    amountCents: p.amountCents,
+    currency: p.currency,
+  });
   await core.deps.store.transact([{ update: repo.paymentKey(scope, p.id), set: { status: 'disputed' } }, ...(p.notifyUrl ? [notificationPut(scope, n)] : [])]);
   if (p.notifyUrl) await enqueue(core, scope, n.id);
 }

@@ -34,4 +34,5 @@ export function cardOutcome(cardNumber: string): 'pays' | 'declines' | 'invalid'
   return digits === TEST_CARDS.declines ? 'declines' : 'pays';
 }
 
-export const cardBrand = (digits: string) => (digits.startsWith('4') ? 'visa' : digits.startsWith('5') ? 'mastercard' : digits.startsWith('3') ? 'amex' : 'card');
+export const cardBrand = (digits: string) =>
+  digits.startsWith('4') ? 'visa' : digits.startsWith('5') ? 'mastercard' : digits.startsWith('3') ? 'amex' : 'card';

@@ -76,7 +76,6 @@ export interface SandboxNotification {
   attempts: number;
 }
 
-
 /**
  * A card-update session: the address of the sandbox's card-update page (its id is the secret, like
  * a hosted checkout's), bound to one membership, used once, and short-lived.

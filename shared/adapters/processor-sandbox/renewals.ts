@@ -2,7 +2,18 @@ import { ProcessorError, type LiveMembership, type MembershipAdjustment, type Re
 import { putNew } from '../../store/conditional';
 import type { Scope } from '../../store/keys';
 import type { TransactOp } from '../../store/store';
-import { cancelRenewal, enqueue, liveMembership, loadMembership, notification, notificationPut, saveMembership, scheduleRenewal, succeededPayment, type SandboxCore } from './core';
+import {
+  cancelRenewal,
+  enqueue,
+  liveMembership,
+  loadMembership,
+  notification,
+  notificationPut,
+  saveMembership,
+  scheduleRenewal,
+  succeededPayment,
+  type SandboxCore,
+} from './core';
 import { addDays, addInterval, RETRY_DELAYS_DAYS } from './periods';
 import type { SandboxMembership, SandboxNotification } from './records';
 import * as repo from './repository';
@@ -96,7 +107,14 @@ export async function charge(core: SandboxCore, scope: Scope, m: SandboxMembersh
   if (ok) {
     const start = forced || recovered ? now : new Date(m.currentPeriodEnd);
     const end = addInterval(start, m.interval);
-    const payment = succeededPayment({ amountCents, currency: m.currency, membershipId: m.id, paymentMethod: m.paymentMethod, notifyUrl: m.notifyUrl, at: now.toISOString() });
+    const payment = succeededPayment({
+      amountCents,
+      currency: m.currency,
+      membershipId: m.id,
+      paymentMethod: m.paymentMethod,
+      notifyUrl: m.notifyUrl,
+      at: now.toISOString(),
+    });
     if (override) m.nextPayments = override.remaining > 1 ? { ...override, remaining: override.remaining - 1 } : null;
     Object.assign(m, { status: 'active', failures: 0, firstFailureAt: null, currentPeriodStart: start.toISOString(), currentPeriodEnd: end.toISOString() });
     ops.push(putNew(repo.paymentItem(scope, payment)));

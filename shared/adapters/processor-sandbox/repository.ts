@@ -23,7 +23,8 @@ export const paymentKey = (scope: Scope, paymentId: string) => sandboxPaymentEnt
 export const notificationKey = (scope: Scope, notificationId: string) => sandboxNotificationEntity.declaration.key(scope, notificationId);
 
 export const checkoutItem = (checkout: SandboxCheckout): Item => sandboxCheckoutEntity.item(checkoutKey(checkout.id), checkout);
-export const membershipItem = (scope: Scope, m: SandboxMembership): Item => sandboxMembershipEntity.item(sandboxMembershipEntity.declaration.key(scope, m.id), m);
+export const membershipItem = (scope: Scope, m: SandboxMembership): Item =>
+  sandboxMembershipEntity.item(sandboxMembershipEntity.declaration.key(scope, m.id), m);
 export const paymentItem = (scope: Scope, p: SandboxPayment): Item => sandboxPaymentEntity.item(paymentKey(scope, p.id), p);
 export const cardItem = (scope: Scope, card: SandboxCard): Item => sandboxCardEntity.item(sandboxCardEntity.declaration.key(scope, card.id), card);
 export const notificationItem = (scope: Scope, n: SandboxNotification): Item =>
@@ -50,4 +51,5 @@ export const cardUpdateItem = (session: SandboxCardUpdate): Item =>
 export const getCardUpdate = (store: Store, sessionId: string) => sandboxCardUpdateEntity.get(store, 'byId', sessionId);
 
 export const getSettings = (store: Store, scope: Scope) => sandboxSettingsEntity.get(store, 'byScope', scope);
-export const settingsItem = (scope: Scope, settings: SandboxSettings): Item => sandboxSettingsEntity.item(sandboxSettingsEntity.declaration.key(scope), settings);
+export const settingsItem = (scope: Scope, settings: SandboxSettings): Item =>
+  sandboxSettingsEntity.item(sandboxSettingsEntity.declaration.key(scope), settings);

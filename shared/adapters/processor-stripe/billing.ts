@@ -82,7 +82,15 @@ export async function chargeMembership(ctx: StripeContext, ref: StripeRef, input
   );
   if (intent.status !== 'succeeded') throw new ProcessorError('The card needs the buyer to confirm the charge', 'declined', 'authentication_required');
   const paymentId = specId('pay', ctx.scope, intent.id);
-  await ensureRef(ctx.deps.store, ctx.scope, { specId: paymentId, stripeId: intent.id, kind: 'payment', amountCents: intent.amount, currency: input.currency, membershipId: ref.specId, refundedCents: 0 });
+  await ensureRef(ctx.deps.store, ctx.scope, {
+    specId: paymentId,
+    stripeId: intent.id,
+    kind: 'payment',
+    amountCents: intent.amount,
+    currency: input.currency,
+    membershipId: ref.specId,
+    refundedCents: 0,
+  });
   return { paymentId, paymentMethod: typeof pm === 'object' ? paymentMethodOf(ctx.scope, pm) : null };
 }
 
@@ -129,7 +137,9 @@ async function applySwitch(ctx: StripeContext, sub: Stripe.Subscription, change:
   const scheduleId = idOf(sub.schedule as string | { id: string } | null);
   const schedule = scheduleId
     ? await stripeCall(() => ctx.client.subscriptionSchedules.retrieve(scheduleId))
-    : await stripeCall(() => ctx.client.subscriptionSchedules.create({ from_subscription: sub.id }, { idempotencyKey: `cc-schedule-${sub.id}-${item.current_period_end}` }));
+    : await stripeCall(() =>
+        ctx.client.subscriptionSchedules.create({ from_subscription: sub.id }, { idempotencyKey: `cc-schedule-${sub.id}-${item.current_period_end}` }),
+      );
   const start = schedule.current_phase?.start_date ?? item.current_period_start;
   const phasesKey = `cc-schedule-phases-${randomUUID()}`;
   await stripeCall(() =>
@@ -139,7 +149,11 @@ async function applySwitch(ctx: StripeContext, sub: Stripe.Subscription, change:
         end_behavior: 'release',
         phases: [
           { items: [{ price: item.price.id, quantity: item.quantity ?? 1 }], start_date: start, end_date: item.current_period_end },
-          { items: [{ price: price.id, quantity: 1 }], duration: { interval: recurring.interval, interval_count: recurring.interval_count }, proration_behavior: 'none' },
+          {
+            items: [{ price: price.id, quantity: 1 }],
+            duration: { interval: recurring.interval, interval_count: recurring.interval_count },
+            proration_behavior: 'none',
+          },
         ],
       },
       { idempotencyKey: phasesKey },
@@ -148,7 +162,11 @@ async function applySwitch(ctx: StripeContext, sub: Stripe.Subscription, change:
 }
 
 /** The port's `adjustMembership` on Stripe; answers the subscription after the change. */
-export async function adjustMembership(ctx: StripeContext, ref: StripeRef, change: MembershipAdjustment): Promise<{ sub: Stripe.Subscription; periodEnd?: number }> {
+export async function adjustMembership(
+  ctx: StripeContext,
+  ref: StripeRef,
+  change: MembershipAdjustment,
+): Promise<{ sub: Stripe.Subscription; periodEnd?: number }> {
   let sub = await stripeCall(() => ctx.client.subscriptions.retrieve(ref.stripeId, { expand: ['latest_invoice'] }));
   if (sub.status === 'canceled' || sub.status === 'incomplete_expired') throw new ProcessorError('The membership has ended', 'invalid');
   const pastDue = sub.status === 'past_due' || sub.status === 'unpaid';
@@ -156,14 +174,19 @@ export async function adjustMembership(ctx: StripeContext, ref: StripeRef, chang
   if (change.voidAndPause) {
     if (!pastDue) throw new ProcessorError('Only a past-due membership has a renewal to void', 'invalid');
     const invoice = typeof sub.latest_invoice === 'object' ? sub.latest_invoice : null;
-    if (invoice?.id && invoice.status === 'open') await stripeCall(() => ctx.client.invoices.voidInvoice(invoice.id!, {}, { idempotencyKey: `cc-void-${invoice.id}` }));
+    if (invoice?.id && invoice.status === 'open')
+      await stripeCall(() => ctx.client.invoices.voidInvoice(invoice.id!, {}, { idempotencyKey: `cc-void-${invoice.id}` }));
     const key = `cc-pause-${randomUUID()}`;
     await stripeCall(() => ctx.client.subscriptions.update(sub.id, { pause_collection: { behavior: 'void' } }, { idempotencyKey: key }));
   }
   if (change.skipPeriods) {
     if (pastDue || sub.pause_collection) throw new ProcessorError('Only a membership in good standing can skip renewals', 'invalid');
     const item = sub.items.data[0]!;
-    periodEnd = addInterval(item.current_period_end, item.price.recurring?.interval ?? 'month', change.skipPeriods * (item.price.recurring?.interval_count ?? 1));
+    periodEnd = addInterval(
+      item.current_period_end,
+      item.price.recurring?.interval ?? 'month',
+      change.skipPeriods * (item.price.recurring?.interval_count ?? 1),
+    );
     const key = `cc-skip-${randomUUID()}`;
     await stripeCall(() => ctx.client.subscriptions.update(sub.id, { pause_collection: { behavior: 'void', resumes_at: periodEnd } }, { idempotencyKey: key }));
   }
@@ -176,7 +199,10 @@ export async function adjustMembership(ctx: StripeContext, ref: StripeRef, chang
 // ---- recovery on the service's schedule ----
 
 export async function setRecoveryPolicy(ctx: StripeContext, policy: RecoveryPolicy | null) {
-  await putStripeSettings(ctx.deps.store, ctx.scope, { recovery: policy ? { retryDays: [...policy.retryDays] } : null, updatedAt: ctx.deps.clock.now().toISOString() });
+  await putStripeSettings(ctx.deps.store, ctx.scope, {
+    recovery: policy ? { retryDays: [...policy.retryDays] } : null,
+    updatedAt: ctx.deps.clock.now().toISOString(),
+  });
 }
 
 /**
@@ -217,7 +243,11 @@ async function scheduleRetry(ctx: StripeContext, invoiceId: string, subscription
   const day = policy?.retryDays[attempt - 1];
   if (day === undefined || !ref?.failedSince) return;
   const at = new Date((ref.failedSince + day * 86_400) * 1000);
-  await ctx.deps.ports.scheduler.schedule(retryTimer(invoiceId), at, { type: JOB_RETRY_INVOICE, scope: ctx.scope, payload: { invoiceId, attempt: attempt + 1 } });
+  await ctx.deps.ports.scheduler.schedule(retryTimer(invoiceId), at, {
+    type: JOB_RETRY_INVOICE,
+    scope: ctx.scope,
+    payload: { invoiceId, attempt: attempt + 1 },
+  });
 }
 
 // ---- credits: consent withdrawn ----

@@ -35,7 +35,13 @@ export function stripeClient(secretKey: string, config: Pick<Config, 'STRIPE_API
     timeout: tuning.timeoutMs ?? 10_000,
     telemetry: false,
     appInfo: { name: 'creator-commerce' },
-    ...(url ? { host: url.hostname, port: url.port || (url.protocol === 'https:' ? 443 : 80), protocol: url.protocol === 'http:' ? ('http' as const) : ('https' as const) } : {}),
+    ...(url
+      ? {
+          host: url.hostname,
+          port: url.port || (url.protocol === 'https:' ? 443 : 80),
+          protocol: url.protocol === 'http:' ? ('http' as const) : ('https' as const),
+        }
+      : {}),
   });
   if (clients.size > 100) clients.clear();
   clients.set(cacheKey, client);

@@ -19,7 +19,13 @@ export async function eraseStripeBuyer(ctx: StripeContext, buyer: { email: strin
     if (card?.kind === 'card') cards.push(card);
   }
   for (const customer of new Set(cards.map((card) => card.customerId).filter((id): id is string => Boolean(id)))) {
-    await stripeCall(() => ctx.client.customers.update(customer, { email: '', name: '', phone: '', description: '', address: '', shipping: '' }, { idempotencyKey: `cc-erase-${customer}` }));
+    await stripeCall(() =>
+      ctx.client.customers.update(
+        customer,
+        { email: '', name: '', phone: '', description: '', address: '', shipping: '' },
+        { idempotencyKey: `cc-erase-${customer}` },
+      ),
+    );
   }
   for (const card of cards) if (card.customerId) await detachSavedCard(ctx, card.specId);
 }

@@ -82,4 +82,13 @@ export const STRIPE_INTERVALS: Record<Frequency, { interval: 'week' | 'month' | 
 export const frequencyOf = (interval: string | undefined): Frequency => (interval === 'week' ? 'weekly' : interval === 'year' ? 'yearly' : 'monthly');
 
 /** Metadata keys the adapter adds to what it creates in Stripe (the seller's own keys are kept). */
-export const META = { account: 'cc_account_id', mode: 'cc_mode', session: 'cc_session_id', plan: 'cc_plan_id', currency: 'cc_currency', saveCard: 'cc_save_card', product: 'cc_product_id', introPayments: 'cc_intro_payments' } as const;
+export const META = {
+  account: 'cc_account_id',
+  mode: 'cc_mode',
+  session: 'cc_session_id',
+  plan: 'cc_plan_id',
+  currency: 'cc_currency',
+  saveCard: 'cc_save_card',
+  product: 'cc_product_id',
+  introPayments: 'cc_intro_payments',
+} as const;

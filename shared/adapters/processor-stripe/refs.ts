@@ -22,7 +22,14 @@ export async function ensureRef(store: Store, scope: Scope, ref: StripeRef): Pro
 }
 
 /** A guarded forward move of a ref; false when the guard says the event is stale. */
-export async function advanceRef(store: Store, scope: Scope, specId: string, set: Record<string, unknown>, condition: string, values: Record<string, unknown>): Promise<boolean> {
+export async function advanceRef(
+  store: Store,
+  scope: Scope,
+  specId: string,
+  set: Record<string, unknown>,
+  condition: string,
+  values: Record<string, unknown>,
+): Promise<boolean> {
   try {
     await store.update(refKey(scope, specId), { set }, { condition, values, mustExist: true });
     return true;

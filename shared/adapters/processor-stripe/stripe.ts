@@ -105,7 +105,8 @@ export class StripeProcessor implements ProcessorPort {
         { idempotencyKey: `cc-price-${scope.mode}-${productId}-${amount}-${lower(input.currency)}-${interval ?? 'once'}` },
       ),
     );
-    if (current) await this.call(() => this.client.prices.update(current.stripePriceId, { active: false }, { idempotencyKey: `cc-archive-${current.stripePriceId}` }));
+    if (current)
+      await this.call(() => this.client.prices.update(current.stripePriceId, { active: false }, { idempotencyKey: `cc-archive-${current.stripePriceId}` }));
     const record: StripePriceRecord = {
       productId,
       stripeProductId,
@@ -136,7 +137,9 @@ export class StripeProcessor implements ProcessorPort {
             {
               amount_off: intro.amountOff,
               currency: lower(input.currency),
-              ...(intro.terms.duration === 'repeating' ? { duration: 'repeating' as const, duration_in_months: intro.terms.months } : { duration: 'forever' as const }),
+              ...(intro.terms.duration === 'repeating'
+                ? { duration: 'repeating' as const, duration_in_months: intro.terms.months }
+                : { duration: 'forever' as const }),
               max_redemptions: 1,
               name: 'Intro price',
               metadata: this.ownMetadata({ [META.session]: input.sessionId }),
@@ -201,7 +204,12 @@ export class StripeProcessor implements ProcessorPort {
           // price from the buyer's address, and the buyer may enter a VAT number.
           ...(input.tax?.automatic ? { automatic_tax: { enabled: true }, tax_id_collection: { enabled: true } } : {}),
           ...(subscription
-            ? { subscription_data: { metadata: this.ownMetadata({ [META.session]: input.sessionId }), ...(input.trialDays ? { trial_period_days: input.trialDays } : {}) } }
+            ? {
+                subscription_data: {
+                  metadata: this.ownMetadata({ [META.session]: input.sessionId }),
+                  ...(input.trialDays ? { trial_period_days: input.trialDays } : {}),
+                },
+              }
             : {
                 customer_creation: 'always' as const,
                 payment_intent_data: {
@@ -219,10 +227,10 @@ export class StripeProcessor implements ProcessorPort {
 
   /** Stripe hosts its own checkout page; the sandbox's page and control routes do not apply. */
   async payCheckout(): Promise<PayResult> {
-    throw new ProcessorError('Stripe checkouts are paid on Stripe\'s own page', 'invalid');
+    throw new ProcessorError("Stripe checkouts are paid on Stripe's own page", 'invalid');
   }
   async completeFreeCheckout(): Promise<PayResult> {
-    throw new ProcessorError('Stripe checkouts are completed on Stripe\'s own page', 'invalid');
+    throw new ProcessorError("Stripe checkouts are completed on Stripe's own page", 'invalid');
   }
 
   async verifyNotification() {
@@ -252,7 +260,15 @@ export class StripeProcessor implements ProcessorPort {
     );
     if (intent.status !== 'succeeded') throw new ProcessorError('The card needs the buyer to confirm the charge', 'declined');
     const paymentId = specId('pay', scope, intent.id);
-    await ensureRef(this.deps.store, scope, { specId: paymentId, stripeId: intent.id, kind: 'payment', amountCents: intent.amount, currency: input.currency, membershipId: null, refundedCents: 0 });
+    await ensureRef(this.deps.store, scope, {
+      specId: paymentId,
+      stripeId: intent.id,
+      kind: 'payment',
+      amountCents: intent.amount,
+      currency: input.currency,
+      membershipId: null,
+      refundedCents: 0,
+    });
     return { paymentId, paymentMethod: card.paymentMethod! };
   }
 
@@ -269,7 +285,14 @@ export class StripeProcessor implements ProcessorPort {
     const pm = typeof sub.default_payment_method === 'object' ? sub.default_payment_method : null;
     return {
       id: ref.specId,
-      status: sub.status === 'trialing' ? 'trialing' : sub.status === 'past_due' || sub.status === 'unpaid' ? 'past_due' : sub.status === 'canceled' || sub.status === 'incomplete_expired' ? 'canceled' : 'active',
+      status:
+        sub.status === 'trialing'
+          ? 'trialing'
+          : sub.status === 'past_due' || sub.status === 'unpaid'
+            ? 'past_due'
+            : sub.status === 'canceled' || sub.status === 'incomplete_expired'
+              ? 'canceled'
+              : 'active',
       // A pause with an end is a skip of renewals (save offer): the membership runs on, unbilled.
       paused: Boolean(sub.pause_collection && !sub.pause_collection.resumes_at),
       cancelAtPeriodEnd: sub.cancel_at_period_end,
@@ -354,7 +377,11 @@ export class StripeProcessor implements ProcessorPort {
     const ref = await this.stripeIdOf(scope, membershipId, 'membership', 'membership');
     const key = `cc-resume-${randomUUID()}`;
     const sub = await this.call(() =>
-      this.client.subscriptions.update(ref.stripeId, { pause_collection: '', cancel_at_period_end: false, expand: ['default_payment_method'] }, { idempotencyKey: key }),
+      this.client.subscriptions.update(
+        ref.stripeId,
+        { pause_collection: '', cancel_at_period_end: false, expand: ['default_payment_method'] },
+        { idempotencyKey: key },
+      ),
     );
     return this.live(scope, ref, sub);
   }
@@ -382,7 +409,7 @@ export class StripeProcessor implements ProcessorPort {
 
   /** Disputes are opened by the buyer's bank, never through the API. */
   async dispute(): Promise<void> {
-    throw new ProcessorError('Disputes are opened by the buyer\'s bank, not by the seller', 'invalid');
+    throw new ProcessorError("Disputes are opened by the buyer's bank, not by the seller", 'invalid');
   }
 
   async getPayment(scope: Scope, paymentId: string): Promise<LivePayment> {

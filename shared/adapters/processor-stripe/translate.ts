@@ -57,7 +57,14 @@ const notYetKnown = (what: string) => conflict(`${what} is not known yet; Stripe
 export async function translateEvent(ctx: Context): Promise<ProcessorNotification | null> {
   const translation = await translate(ctx);
   if (!translation) return null;
-  return { id: ctx.event.id, type: translation.type, created: ctx.event.created, accountId: ctx.scope.accountId, mode: ctx.scope.mode, data: translation.data as Record<string, unknown> };
+  return {
+    id: ctx.event.id,
+    type: translation.type,
+    created: ctx.event.created,
+    accountId: ctx.scope.accountId,
+    mode: ctx.scope.mode,
+    data: translation.data as Record<string, unknown>,
+  };
 }
 
 async function translate(ctx: Context): Promise<Translation> {
@@ -93,7 +100,12 @@ async function checkoutCompleted({ deps, scope, client, event }: Context, sessio
   const customerId = idOf(session.customer);
   const details = session.customer_details;
   const [firstName, ...rest] = (details?.name ?? '').trim().split(/\s+/);
-  const buyer = { email: details?.email ?? session.customer_email ?? '', firstName: firstName || null, lastName: rest.join(' ') || null, country: details?.address?.country ?? null };
+  const buyer = {
+    email: details?.email ?? session.customer_email ?? '',
+    firstName: firstName || null,
+    lastName: rest.join(' ') || null,
+    country: details?.address?.country ?? null,
+  };
   let paymentMethod = null;
   // The Stripe card behind the spec's payt_ id, kept for off-session charges.
   let stripePmId: string | null = null;
@@ -109,7 +121,13 @@ async function checkoutCompleted({ deps, scope, client, event }: Context, sessio
     stripePmId = idOf(sub.default_payment_method);
     const trialing = sub.status === 'trialing';
     const membershipId = specId('mem', scope, sub.id);
-    membership = { id: membershipId, status: trialing ? 'trialing' : 'active', currentPeriodStart: iso(item.current_period_start), currentPeriodEnd: iso(item.current_period_end), trialEnd: sub.trial_end ? iso(sub.trial_end) : null };
+    membership = {
+      id: membershipId,
+      status: trialing ? 'trialing' : 'active',
+      currentPeriodStart: iso(item.current_period_start),
+      currentPeriodEnd: iso(item.current_period_end),
+      trialEnd: sub.trial_end ? iso(sub.trial_end) : null,
+    };
     if (!trialing && amount > 0 && session.invoice) {
       const payments = await stripeCall(() => client.invoicePayments.list({ invoice: idOf(session.invoice)!, limit: 3 }));
       intentId = idOf(payments.data.find((p) => p.payment.payment_intent)?.payment.payment_intent);
@@ -117,8 +135,19 @@ async function checkoutCompleted({ deps, scope, client, event }: Context, sessio
     // A weekly intro price is a coupon the adapter counts (createCheckout): the first invoice was one
     // of its payments; with none left it ends now, before the first renewal.
     const introLeft = trialing ? 0 : Number(session.metadata?.[META.introPayments] ?? 0) - 1;
-    await ensureRef(deps.store, scope, { specId: membershipId, stripeId: sub.id, kind: 'membership', customerId, planId, status: membership.status, periodEnd: item.current_period_end, advancedBy: event.id, ...(introLeft > 0 ? { discountPaymentsLeft: introLeft } : {}) });
-    if (introLeft === 0 && sub.discounts.length > 0) await stripeCall(() => client.subscriptions.update(sub.id, { discounts: '' }, { idempotencyKey: `cc-intro-end-${sub.id}` }));
+    await ensureRef(deps.store, scope, {
+      specId: membershipId,
+      stripeId: sub.id,
+      kind: 'membership',
+      customerId,
+      planId,
+      status: membership.status,
+      periodEnd: item.current_period_end,
+      advancedBy: event.id,
+      ...(introLeft > 0 ? { discountPaymentsLeft: introLeft } : {}),
+    });
+    if (introLeft === 0 && sub.discounts.length > 0)
+      await stripeCall(() => client.subscriptions.update(sub.id, { discounts: '' }, { idempotencyKey: `cc-intro-end-${sub.id}` }));
   } else if (intentId) {
     const intent = await stripeCall(() => client.paymentIntents.retrieve(intentId!, { expand: ['payment_method'] }));
     paymentMethod = paymentMethodOf(scope, typeof intent.payment_method === 'object' ? intent.payment_method : null);
@@ -127,10 +156,19 @@ async function checkoutCompleted({ deps, scope, client, event }: Context, sessio
   if (intentId && amount > 0) {
     const paymentId = specId('pay', scope, intentId);
     payment = { id: paymentId, amountCents: amount, currency, planId };
-    await ensureRef(deps.store, scope, { specId: paymentId, stripeId: intentId, kind: 'payment', amountCents: amount, currency, membershipId: membership?.id ?? null, refundedCents: 0 });
+    await ensureRef(deps.store, scope, {
+      specId: paymentId,
+      stripeId: intentId,
+      kind: 'payment',
+      amountCents: amount,
+      currency,
+      membershipId: membership?.id ?? null,
+      refundedCents: 0,
+    });
   }
   const savedCard = session.mode === 'payment' && session.metadata?.[META.saveCard] === '1' && Boolean(paymentMethod);
-  if (paymentMethod && stripePmId && customerId) await ensureRef(deps.store, scope, { specId: paymentMethod.id, stripeId: stripePmId, kind: 'card', customerId, paymentMethod });
+  if (paymentMethod && stripePmId && customerId)
+    await ensureRef(deps.store, scope, { specId: paymentMethod.id, stripeId: stripePmId, kind: 'card', customerId, paymentMethod });
   // Stripe Tax: the total includes the tax; the payment is the price, the tax apart (as the sandbox reports it).
   const taxCents = session.total_details?.amount_tax ?? 0;
   const vatNumber = session.customer_details?.tax_ids?.[0]?.value ?? null;
@@ -180,7 +218,15 @@ async function invoicePaid(ctx: Context, invoice: Stripe.Invoice): Promise<Trans
   }
   const paymentId = specId('pay', ctx.scope, intentId ?? invoice.id!);
   const currency = invoice.currency.toUpperCase();
-  await ensureRef(ctx.deps.store, ctx.scope, { specId: paymentId, stripeId: intentId ?? invoice.id!, kind: 'payment', amountCents: invoice.amount_paid, currency, membershipId: ref.specId, refundedCents: 0 });
+  await ensureRef(ctx.deps.store, ctx.scope, {
+    specId: paymentId,
+    stripeId: intentId ?? invoice.id!,
+    kind: 'payment',
+    amountCents: invoice.amount_paid,
+    currency,
+    membershipId: ref.specId,
+    refundedCents: 0,
+  });
   const data: ChargeSucceededData = {
     membershipId: ref.specId,
     billingReason: ref.status === 'trialing' ? 'initial' : 'renewal',
@@ -216,7 +262,8 @@ async function invoiceFailed(ctx: Context, invoice: Stripe.Invoice): Promise<Tra
     // after the first failure; after the last one the membership stays past due and the service
     // applies its final action.
     const since = await firstFailure(ctx, ref, period.end);
-    if (invoice.auto_advance) await stripeCall(() => ctx.client.invoices.update(invoice.id!, { auto_advance: false }, { idempotencyKey: `cc-recovery-stop-${invoice.id}` }));
+    if (invoice.auto_advance)
+      await stripeCall(() => ctx.client.invoices.update(invoice.id!, { auto_advance: false }, { idempotencyKey: `cc-recovery-stop-${invoice.id}` }));
     const day = recovery.retryDays[attempt - 1];
     final = false;
     nextRetryAt = day === undefined ? null : iso(since + day * DAY_SECONDS);
@@ -245,9 +292,16 @@ async function invoiceFailed(ctx: Context, invoice: Stripe.Invoice): Promise<Tra
 async function subscriptionDeleted(ctx: Context, sub: Stripe.Subscription): Promise<Translation> {
   const ref = await getRef(ctx.deps.store, ctx.scope, specId('mem', ctx.scope, sub.id));
   if (!ref) return null;
-  const moved = await advanceRef(ctx.deps.store, ctx.scope, ref.specId, { status: 'canceled', canceledBy: ctx.event.id }, 'attribute_not_exists(canceledBy) OR canceledBy = :event', {
-    ':event': ctx.event.id,
-  });
+  const moved = await advanceRef(
+    ctx.deps.store,
+    ctx.scope,
+    ref.specId,
+    { status: 'canceled', canceledBy: ctx.event.id },
+    'attribute_not_exists(canceledBy) OR canceledBy = :event',
+    {
+      ':event': ctx.event.id,
+    },
+  );
   if (!moved) return null;
   const data: MembershipCanceledData = { membershipId: ref.specId };
   return { type: 'membership.canceled', data };
@@ -324,7 +378,9 @@ async function customerUpdated(ctx: Context, customer: Stripe.Customer): Promise
     const subscriptionId = subscriptionOf(invoice);
     if (!subscriptionId || !(await getRef(ctx.deps.store, ctx.scope, specId('mem', ctx.scope, subscriptionId)))) continue;
     try {
-      await stripeCall(() => ctx.client.invoices.pay(invoice.id!, { payment_method: card, off_session: true }, { idempotencyKey: `cc-card-update-pay-${invoice.id}-${card}` }));
+      await stripeCall(() =>
+        ctx.client.invoices.pay(invoice.id!, { payment_method: card, off_session: true }, { idempotencyKey: `cc-card-update-pay-${invoice.id}-${card}` }),
+      );
     } catch (error) {
       if (!(error instanceof ProcessorError && error.code === 'declined')) throw error;
     }

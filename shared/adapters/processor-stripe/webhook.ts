@@ -37,8 +37,10 @@ export async function receiveStripeEvent(deps: Deps, scope: Scope, request: { ra
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw invalid(error.message.split('\n')[0]!.trim());
     throw invalid('the signed payload is not JSON');
   }
-  if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.type !== 'string') throw invalid('the signed payload is not a Stripe event');
-  if (event.livemode !== (scope.mode === 'live')) throw badRequest(`A ${event.livemode ? 'live' : 'test'}-mode Stripe event cannot be applied to ${scope.mode} mode`, { code: 'MODE_MISMATCH' });
+  if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.type !== 'string')
+    throw invalid('the signed payload is not a Stripe event');
+  if (event.livemode !== (scope.mode === 'live'))
+    throw badRequest(`A ${event.livemode ? 'live' : 'test'}-mode Stripe event cannot be applied to ${scope.mode} mode`, { code: 'MODE_MISMATCH' });
   // De-duplicated on the Stripe event id first: a replay answers as one, whatever came since.
   if (await alreadyProcessed(deps.store, event.id)) return { received: true as const, duplicate: true };
   const notification = await translateEvent({ deps, scope, client: stripeClient(secrets.secretKey!, deps.config), event });

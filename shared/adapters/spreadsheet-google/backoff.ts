@@ -17,7 +17,10 @@ export const statusOf = (error: unknown): number | undefined => {
 };
 
 const retryAfterMs = (error: unknown): number | undefined => {
-  const headers = (error as { response?: { headers?: unknown } })?.response?.headers as { get?: (name: string) => string | null } | Record<string, string> | undefined;
+  const headers = (error as { response?: { headers?: unknown } })?.response?.headers as
+    | { get?: (name: string) => string | null }
+    | Record<string, string>
+    | undefined;
   const value = typeof headers?.get === 'function' ? headers.get('retry-after') : (headers as Record<string, string> | undefined)?.['retry-after'];
   const seconds = value ? Number(value) : NaN;
   return Number.isFinite(seconds) ? seconds * 1000 : undefined;

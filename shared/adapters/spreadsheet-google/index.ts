@@ -6,7 +6,15 @@ import type { Credentials } from 'google-auth-library/build/src/auth/credentials
 import { OAuth2Client } from 'google-auth-library/build/src/auth/oauth2client';
 import { ApiError } from '../../platform/errors';
 import type { Config } from '../../platform/config';
-import { SpreadsheetError, type Cell, type CreatedSpreadsheet, type ProviderSession, type ProviderTokens, type SheetTab, type SpreadsheetPort } from '../../sheets/port';
+import {
+  SpreadsheetError,
+  type Cell,
+  type CreatedSpreadsheet,
+  type ProviderSession,
+  type ProviderTokens,
+  type SheetTab,
+  type SpreadsheetPort,
+} from '../../sheets/port';
 import { statusOf, withBackoff, type BackoffOptions } from './backoff';
 
 /** File-scoped: the app may create spreadsheets and see or edit only those it created. */
@@ -87,7 +95,11 @@ export class GoogleSpreadsheets implements SpreadsheetPort {
 
   async exchangeCode(input: { code: string; redirectUri: string }): Promise<ProviderTokens> {
     try {
-      const { tokens } = await withBackoff(() => this.oauth(input.redirectUri).getToken({ code: input.code, redirect_uri: input.redirectUri }), this.backoff, false);
+      const { tokens } = await withBackoff(
+        () => this.oauth(input.redirectUri).getToken({ code: input.code, redirect_uri: input.redirectUri }),
+        this.backoff,
+        false,
+      );
       return toTokens(tokens);
     } catch (error) {
       throw toProviderError(error);
@@ -105,7 +117,12 @@ export class GoogleSpreadsheets implements SpreadsheetPort {
   /** An OAuth client for one session; refreshed tokens are handed back on the session. */
   private authorized(session: ProviderSession): OAuth2Client {
     const auth = this.oauth();
-    auth.setCredentials({ access_token: session.tokens.accessToken, refresh_token: session.tokens.refreshToken, expiry_date: session.tokens.expiresAt, scope: session.tokens.scope });
+    auth.setCredentials({
+      access_token: session.tokens.accessToken,
+      refresh_token: session.tokens.refreshToken,
+      expiry_date: session.tokens.expiresAt,
+      scope: session.tokens.scope,
+    });
     auth.on('tokens', (credentials) => {
       session.tokens = toTokens(credentials, session.tokens);
     });
@@ -119,12 +136,20 @@ export class GoogleSpreadsheets implements SpreadsheetPort {
    * the four calls made here. Path parameters are encoded as it encodes them; the client's own
    * retries are off (withBackoff decides what is safe to repeat).
    */
-  private async sheetsCall<T>(session: ProviderSession, safeToRepeat: boolean, request: { method: 'GET' | 'POST'; path: string; params?: Record<string, string | boolean>; data?: unknown }): Promise<T> {
+  private async sheetsCall<T>(
+    session: ProviderSession,
+    safeToRepeat: boolean,
+    request: { method: 'GET' | 'POST'; path: string; params?: Record<string, string | boolean>; data?: unknown },
+  ): Promise<T> {
     const auth = this.authorized(session);
     const root = this.options.sheetsRootUrl ?? SHEETS_ROOT_URL;
     const url = `${root.endsWith('/') ? root : `${root}/`}v4/spreadsheets${request.path}`;
     try {
-      const response = await withBackoff(() => auth.request<T>({ url, method: request.method, params: request.params, data: request.data, retry: false }), this.backoff, safeToRepeat);
+      const response = await withBackoff(
+        () => auth.request<T>({ url, method: request.method, params: request.params, data: request.data, retry: false }),
+        this.backoff,
+        safeToRepeat,
+      );
       return response.data;
     } catch (error) {
       throw toProviderError(error);
@@ -139,8 +164,17 @@ export class GoogleSpreadsheets implements SpreadsheetPort {
         data: [{ startRow: 0, startColumn: 0, rowData: [{ values: tab.header.map((text) => ({ userEnteredValue: { stringValue: text } })) }] }],
       })),
     };
-    const data = await this.sheetsCall<sheets_v4.Schema$Spreadsheet>(session, false, { method: 'POST', path: '', params: { fields: 'spreadsheetId,spreadsheetUrl,properties.title' }, data: requestBody });
-    return { spreadsheetId: data.spreadsheetId!, title: data.properties?.title ?? input.title, url: data.spreadsheetUrl ?? `https://docs.google.com/spreadsheets/d/${data.spreadsheetId}` };
+    const data = await this.sheetsCall<sheets_v4.Schema$Spreadsheet>(session, false, {
+      method: 'POST',
+      path: '',
+      params: { fields: 'spreadsheetId,spreadsheetUrl,properties.title' },
+      data: requestBody,
+    });
+    return {
+      spreadsheetId: data.spreadsheetId!,
+      title: data.properties?.title ?? input.title,
+      url: data.spreadsheetUrl ?? `https://docs.google.com/spreadsheets/d/${data.spreadsheetId}`,
+    };
   }
 
   async append(session: ProviderSession, spreadsheetId: string, tab: string, rows: Cell[][]): Promise<void> {
@@ -163,9 +197,16 @@ export class GoogleSpreadsheets implements SpreadsheetPort {
   }
 
   async updateCells(session: ProviderSession, spreadsheetId: string, updates: { range: string; values: Cell[][] }[]): Promise<void> {
-    const requestBody: sheets_v4.Schema$BatchUpdateValuesRequest = { valueInputOption: 'RAW', data: updates.map((u) => ({ range: u.range, majorDimension: 'ROWS', values: u.values })) };
+    const requestBody: sheets_v4.Schema$BatchUpdateValuesRequest = {
+      valueInputOption: 'RAW',
+      data: updates.map((u) => ({ range: u.range, majorDimension: 'ROWS', values: u.values })),
+    };
     // Overwriting the same cells again is harmless, so 5xx is retried too.
-    await this.sheetsCall<sheets_v4.Schema$BatchUpdateValuesResponse>(session, true, { method: 'POST', path: `/${param(spreadsheetId)}/values:batchUpdate`, data: requestBody });
+    await this.sheetsCall<sheets_v4.Schema$BatchUpdateValuesResponse>(session, true, {
+      method: 'POST',
+      path: `/${param(spreadsheetId)}/values:batchUpdate`,
+      data: requestBody,
+    });
   }
 }
 
@@ -223,7 +264,8 @@ export class SealedSecretSpreadsheets implements SpreadsheetPort {
   exchangeCode: SpreadsheetPort['exchangeCode'] = async (input) => (await this.unsealed()).exchangeCode(input);
   createSpreadsheet: SpreadsheetPort['createSpreadsheet'] = async (session, input) => (await this.unsealed()).createSpreadsheet(session, input);
   append: SpreadsheetPort['append'] = async (session, spreadsheetId, tab, rows) => (await this.unsealed()).append(session, spreadsheetId, tab, rows);
-  readColumn: SpreadsheetPort['readColumn'] = async (session, spreadsheetId, tab, column) => (await this.unsealed()).readColumn(session, spreadsheetId, tab, column);
+  readColumn: SpreadsheetPort['readColumn'] = async (session, spreadsheetId, tab, column) =>
+    (await this.unsealed()).readColumn(session, spreadsheetId, tab, column);
   updateCells: SpreadsheetPort['updateCells'] = async (session, spreadsheetId, updates) => (await this.unsealed()).updateCells(session, spreadsheetId, updates);
   revoke: SpreadsheetPort['revoke'] = async (tokens) => (await this.unsealed()).revoke(tokens);
 }
@@ -232,7 +274,11 @@ export class SealedSecretSpreadsheets implements SpreadsheetPort {
 class UnconfiguredSpreadsheets implements SpreadsheetPort {
   readonly permission = DRIVE_FILE_SCOPE;
   private fail(): never {
-    throw new ApiError(503, 'Google Sheets is not configured on this deployment: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET_ENCRYPTED (or GOOGLE_CLIENT_SECRET)', { code: 'SHEETS_NOT_CONFIGURED' });
+    throw new ApiError(
+      503,
+      'Google Sheets is not configured on this deployment: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET_ENCRYPTED (or GOOGLE_CLIENT_SECRET)',
+      { code: 'SHEETS_NOT_CONFIGURED' },
+    );
   }
   consentUrl(): string {
     return this.fail();

@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { randomBase62 } from '../../platform/ids';
-import { SpreadsheetError, type Cell, type CreatedSpreadsheet, type ProviderSession, type ProviderTokens, type SheetTab, type SpreadsheetPort } from '../../sheets/port';
+import {
+  SpreadsheetError,
+  type Cell,
+  type CreatedSpreadsheet,
+  type ProviderSession,
+  type ProviderTokens,
+  type SheetTab,
+  type SpreadsheetPort,
+} from '../../sheets/port';
 
 interface LocalSheet {
   id: string;
@@ -146,7 +154,13 @@ export class LocalSpreadsheets implements SpreadsheetPort {
           for (const title of meta.tabs) {
             const text = await readFile(join(this.options.dir, id, `${title}.csv`), 'utf8');
             // Money and counts come back as numbers, the rest as text.
-            tabs.set(title, parse(text, { relax_column_count: true, cast: (value, context) => (context.quoting || value === '' || !/^-?\d+(\.\d+)?$/.test(value) ? value : Number(value)) }) as Cell[][]);
+            tabs.set(
+              title,
+              parse(text, {
+                relax_column_count: true,
+                cast: (value, context) => (context.quoting || value === '' || !/^-?\d+(\.\d+)?$/.test(value) ? value : Number(value)),
+              }) as Cell[][],
+            );
           }
           if (!this.sheets.has(meta.id)) this.sheets.set(meta.id, { id: meta.id, title: meta.title, tabs });
         } catch {

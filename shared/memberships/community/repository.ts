@@ -91,13 +91,18 @@ export async function getArea(store: Store, scope: Scope, membershipId: string, 
 }
 
 export async function findAreaToken(store: Store, token: string) {
-  return toRecord<{ accountId: string; mode: 'live' | 'test'; membershipId: string; email: string }>(await store.get(areaCapabilityKey(token), { consistent: true }));
+  return toRecord<{ accountId: string; mode: 'live' | 'test'; membershipId: string; email: string }>(
+    await store.get(areaCapabilityKey(token), { consistent: true }),
+  );
 }
 
 // ---- writes (shared with the transaction of the change they belong to) ----
 
 export const threadWrites = {
-  create: (scope: Scope, t: ThreadRecord): TransactOp => ({ put: toItem(threadKey(scope, t.membershipId, t._id), 'CommunityThread', t, { indexes: threadIndexes(scope, t) }), condition: 'attribute_not_exists(PK)' }),
+  create: (scope: Scope, t: ThreadRecord): TransactOp => ({
+    put: toItem(threadKey(scope, t.membershipId, t._id), 'CommunityThread', t, { indexes: threadIndexes(scope, t) }),
+    condition: 'attribute_not_exists(PK)',
+  }),
   /** Moderation: the flags and the index paths they decide, if nobody moderated since `readRev`. */
   moderate: (scope: Scope, next: ThreadRecord, readRev: number): TransactOp => {
     const index = indexChange(threadIndexes(scope, next));
@@ -126,12 +131,18 @@ export const threadWrites = {
     names: { '#locked': 'locked' },
     values: { ':false': false },
   }),
-  exists: (scope: Scope, membershipId: string, threadId: string): TransactOp => ({ check: threadKey(scope, membershipId, threadId), condition: 'attribute_exists(PK)' }),
+  exists: (scope: Scope, membershipId: string, threadId: string): TransactOp => ({
+    check: threadKey(scope, membershipId, threadId),
+    condition: 'attribute_exists(PK)',
+  }),
   delete: (scope: Scope, t: ThreadRecord): TransactOp => ({ delete: threadKey(scope, t.membershipId, t._id), condition: 'attribute_exists(PK)' }),
 };
 
 export const replyWrites = {
-  create: (scope: Scope, r: ReplyRecord): TransactOp => ({ put: toItem(replyKey(scope, r.threadId, r._id), 'CommunityReply', r, { indexes: replyIndexes(scope, r) }), condition: 'attribute_not_exists(PK)' }),
+  create: (scope: Scope, r: ReplyRecord): TransactOp => ({
+    put: toItem(replyKey(scope, r.threadId, r._id), 'CommunityReply', r, { indexes: replyIndexes(scope, r) }),
+    condition: 'attribute_not_exists(PK)',
+  }),
   /** Flips `hidden` only from the other state, so the count moves once per real change. */
   setHidden: (scope: Scope, r: ReplyRecord, hidden: boolean, now: string): TransactOp => {
     const index = indexChange(replyIndexes(scope, { ...r, hidden }));
@@ -144,7 +155,12 @@ export const replyWrites = {
       values: { ':was': !hidden },
     };
   },
-  delete: (scope: Scope, r: ReplyRecord): TransactOp => ({ delete: replyKey(scope, r.threadId, r._id), condition: 'attribute_exists(PK) AND #hidden = :hidden', names: { '#hidden': 'hidden' }, values: { ':hidden': r.hidden } }),
+  delete: (scope: Scope, r: ReplyRecord): TransactOp => ({
+    delete: replyKey(scope, r.threadId, r._id),
+    condition: 'attribute_exists(PK) AND #hidden = :hidden',
+    names: { '#hidden': 'hidden' },
+    values: { ':hidden': r.hidden },
+  }),
   deleteKey: (key: { PK: string; SK: string }): TransactOp => ({ delete: key }),
 };
 
@@ -157,10 +173,23 @@ export const areaWrites = {
   /** Issues the member's link once per join event (a redelivered event finds it and writes nothing). */
   issue: (scope: Scope, area: MemberAreaRecord, previous: MemberAreaRecord | undefined): TransactOp[] => [
     previous
-      ? { put: toItem(areaKey(scope, area.membershipId, area.email), 'MemberArea', area), condition: '#event = :event', names: { '#event': 'joinEventId' }, values: { ':event': previous.joinEventId } }
+      ? {
+          put: toItem(areaKey(scope, area.membershipId, area.email), 'MemberArea', area),
+          condition: '#event = :event',
+          names: { '#event': 'joinEventId' },
+          values: { ':event': previous.joinEventId },
+        }
       : { put: toItem(areaKey(scope, area.membershipId, area.email), 'MemberArea', area), condition: 'attribute_not_exists(PK)' },
     ...(previous ? [{ delete: areaCapabilityKey(previous.token) }] : []),
-    { put: toItem(areaCapabilityKey(area.token), 'MemberAreaToken', { accountId: scope.accountId, mode: scope.mode, membershipId: area.membershipId, email: area.email }), condition: 'attribute_not_exists(PK)' },
+    {
+      put: toItem(areaCapabilityKey(area.token), 'MemberAreaToken', {
+        accountId: scope.accountId,
+        mode: scope.mode,
+        membershipId: area.membershipId,
+        email: area.email,
+      }),
+      condition: 'attribute_not_exists(PK)',
+    },
   ],
   /** Marks the link mailed, once: it goes in the transaction that queues the mail. */
   mailed: (scope: Scope, area: MemberAreaRecord): TransactOp => ({

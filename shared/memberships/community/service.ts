@@ -6,18 +6,7 @@ import { isConditionFailed } from '../../store/conditional';
 import type { Scope } from '../../store/keys';
 import type { TransactOp } from '../../store/store';
 import { cleanText, moderateThread, presentReply, presentThread, type ModerationPatch } from './rules';
-import {
-  authorContentPage,
-  banWrites,
-  getBan,
-  getReply,
-  getThread,
-  listReplies,
-  listThreads,
-  replyKeyPage,
-  replyWrites,
-  threadWrites,
-} from './repository';
+import { authorContentPage, banWrites, getBan, getReply, getThread, listReplies, listThreads, replyKeyPage, replyWrites, threadWrites } from './repository';
 import type { AuthorRole, MembershipRecord, ReplyRecord, ThreadRecord } from '../records';
 import { requireMembership, type MembershipCtx } from '../service';
 
@@ -173,7 +162,10 @@ export async function moderateThreadView(ctx: MembershipCtx, membershipId: strin
 export async function deleteThreadView(ctx: MembershipCtx, membershipId: string, threadId: string) {
   await requireMembership(ctx, ctx.scope, membershipId);
   const thread = await requireThread(ctx, ctx.scope, membershipId, threadId);
-  await ctx.store.transact([threadWrites.delete(ctx.scope, thread), outboxPut(newEvent(ctx.scope, ctx.clock, THREAD_DELETED_EVENT, { membershipId, threadId }))]);
+  await ctx.store.transact([
+    threadWrites.delete(ctx.scope, thread),
+    outboxPut(newEvent(ctx.scope, ctx.clock, THREAD_DELETED_EVENT, { membershipId, threadId })),
+  ]);
   return { _id: thread._id, deleted: true as const };
 }
 
@@ -187,7 +179,10 @@ async function setReplyHidden(deps: Deps, scope: Scope, reply: ReplyRecord, hidd
   if (reply.hidden === hidden) return reply;
   const now = deps.clock.now().toISOString();
   try {
-    await deps.store.transact([replyWrites.setHidden(scope, reply, hidden, now), threadWrites.count(scope, reply.membershipId, reply.threadId, hidden ? -1 : 1)]);
+    await deps.store.transact([
+      replyWrites.setHidden(scope, reply, hidden, now),
+      threadWrites.count(scope, reply.membershipId, reply.threadId, hidden ? -1 : 1),
+    ]);
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
     // Someone else flipped it first (or the thread is gone): the stored state is the answer.

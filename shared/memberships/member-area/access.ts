@@ -55,7 +55,17 @@ export async function issueAreaLink(deps: Deps, event: DomainEvent) {
   const mail = accessMail({ membershipName: membership.name, url: areaUrl(deps, area.token) }, await buyerLanguage(deps, scope, { email }));
   let queued: TransactOp[] = [];
   try {
-    queued = (await prepareTransactional(deps, scope, { to: [email], subject: mail.subject, html: mail.html, text: mail.text, locale: mail.locale, source: 'membership', track: false })).ops;
+    queued = (
+      await prepareTransactional(deps, scope, {
+        to: [email],
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text,
+        locale: mail.locale,
+        source: 'membership',
+        track: false,
+      })
+    ).ops;
   } catch (error) {
     // An address the mail cannot take: the link still works and is not retried forever.
     if (error instanceof ApiError && error.status < 500) {

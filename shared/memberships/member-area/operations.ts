@@ -24,7 +24,11 @@ const postParams = z.extend(tokenParams, { postId: z.string().check(z.minLength(
 const threadParams = z.extend(tokenParams, { threadId: z.string().check(z.minLength(1), z.maxLength(64)) });
 const pageQuery = z.object({ cursor: z.optional(z.string().check(z.maxLength(2000))), lang: z.optional(z.string().check(z.maxLength(35))) });
 const langOnly = z.object({ lang: z.optional(z.string().check(z.maxLength(35))) });
-const threadForm = z.object({ csrf: z.optional(z.string().check(z.maxLength(100))), title: z.optional(z.string().check(z.maxLength(200))), body: z.optional(z.string().check(z.maxLength(10_000))) });
+const threadForm = z.object({
+  csrf: z.optional(z.string().check(z.maxLength(100))),
+  title: z.optional(z.string().check(z.maxLength(200))),
+  body: z.optional(z.string().check(z.maxLength(10_000))),
+});
 const replyForm = z.object({ csrf: z.optional(z.string().check(z.maxLength(100))), body: z.optional(z.string().check(z.maxLength(10_000))) });
 
 const html = (status: number, body: string, nonce: string) => rawReply(status, body, 'text/html; charset=utf-8', areaHeaders(nonce));
@@ -36,7 +40,12 @@ const refuse = (reason: Parameters<typeof refusedPage>[0], nonce: string, t: Tra
 const seeOther = (location: string, nonce: string) => rawReply(303, '', 'text/plain; charset=utf-8', { ...areaHeaders(nonce), location });
 
 /** Resolves the link, then renders with a fresh style nonce; refusals are pages too. */
-async function withArea(ctx: PublicContext, token: string, lang: string | undefined, render: (access: AreaAccess, frame: PageFrame, nonce: string) => Promise<Reply>): Promise<Reply> {
+async function withArea(
+  ctx: PublicContext,
+  token: string,
+  lang: string | undefined,
+  render: (access: AreaAccess, frame: PageFrame, nonce: string) => Promise<Reply>,
+): Promise<Reply> {
   const nonce = randomBase62(22);
   const access = await resolveArea(ctx, token);
   if ('refused' in access) return refuse(access.refused, nonce, requestLanguage(lang, ctx.request.headers['accept-language']));
@@ -49,7 +58,8 @@ async function withArea(ctx: PublicContext, token: string, lang: string | undefi
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return refuse('not_found', nonce, t);
     // A post refused with a reason (empty title, locked thread): the reason is the community's rule, as the API words it.
-    if (error instanceof ApiError && error.status < 500) return html(error.status, refusedPage('forbidden', nonce, t, { title: 'area.notSentTitle', text: error.message }).html, nonce);
+    if (error instanceof ApiError && error.status < 500)
+      return html(error.status, refusedPage('forbidden', nonce, t, { title: 'area.notSentTitle', text: error.message }).html, nonce);
     throw error;
   }
 }

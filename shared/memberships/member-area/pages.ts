@@ -12,7 +12,6 @@ import { escapeHtml } from '../../platform/html';
 /** Why a member-area link is refused. */
 export type AreaRefusal = 'invalid' | 'ended' | 'banned' | 'closed';
 
-
 /** Strict policy: nothing loads but the nonce'd style and https images of posts; forms post only here. */
 export const areaHeaders = (nonce: string) => ({
   'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; img-src https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
@@ -48,25 +47,40 @@ function page(frame: PageFrame, title: string, body: string) {
 }
 
 const day = (t: Translator, iso: string | null) => (iso ? escapeHtml(t.date(iso)) : '');
-const olderLink = (t: Translator, href: string, cursor: string | undefined) => (cursor ? `<p><a href="${escapeHtml(href)}?cursor=${encodeURIComponent(cursor)}">${t.html('area.older')}</a></p>` : '');
+const olderLink = (t: Translator, href: string, cursor: string | undefined) =>
+  cursor ? `<p><a href="${escapeHtml(href)}?cursor=${encodeURIComponent(cursor)}">${t.html('area.older')}</a></p>` : '';
 const pinned = (t: Translator) => `<span class="pinned">${t.html('area.pinned')}</span>`;
 const text = (value: string) => `<div class="body">${escapeHtml(value)}</div>`;
 
 export function postsPage(frame: PageFrame, posts: MemberPostRecord[], cursor: string | undefined) {
   const { t } = frame;
   const items = posts.length
-    ? posts.map((p) => `<div class="item">${p.pinned ? pinned(t) : ''}<a href="${escapeHtml(frame.area)}/posts/${p._id}">${escapeHtml(p.title)}</a> <span class="meta">${day(t, p.publishedAt)}</span></div>`).join('')
+    ? posts
+        .map(
+          (p) =>
+            `<div class="item">${p.pinned ? pinned(t) : ''}<a href="${escapeHtml(frame.area)}/posts/${p._id}">${escapeHtml(p.title)}</a> <span class="meta">${day(t, p.publishedAt)}</span></div>`,
+        )
+        .join('')
     : `<p>${t.html('area.noPosts')}</p>`;
   return page(frame, t.t('area.posts'), `<h1>${t.html('area.posts')}</h1>${items}${olderLink(t, frame.area, cursor)}`);
 }
 
 export function postPage(frame: PageFrame, post: MemberPostRecord) {
-  return page(frame, post.title, `<article><h1>${escapeHtml(post.title)}</h1><p class="meta">${day(frame.t, post.publishedAt)}</p><div class="post">${post.html}</div></article>`);
+  return page(
+    frame,
+    post.title,
+    `<article><h1>${escapeHtml(post.title)}</h1><p class="meta">${day(frame.t, post.publishedAt)}</p><div class="post">${post.html}</div></article>`,
+  );
 }
 
 /** "by Ann · 3 replies · locked": who wrote it, how many replies, and whether it is closed. */
 const threadMeta = (t: Translator, thread: ThreadRecord, creator: string, date?: string | null) =>
-  [t.html('area.by', { author: publicAuthor(thread, creator) }), date ? day(t, date) : '', t.html('area.replies', { count: thread.replyCount }), thread.locked ? t.html('area.locked') : '']
+  [
+    t.html('area.by', { author: publicAuthor(thread, creator) }),
+    date ? day(t, date) : '',
+    t.html('area.replies', { count: thread.replyCount }),
+    thread.locked ? t.html('area.locked') : '',
+  ]
     .filter(Boolean)
     .join(' · ');
 
@@ -95,7 +109,9 @@ export function threadsPage(frame: PageFrame, threads: ThreadRecord[], cursor: s
 export function threadPage(frame: PageFrame, thread: ThreadRecord, replies: ReplyRecord[], cursor: string | undefined, csrf: string) {
   const { t } = frame;
   const creator = frame.membership.name;
-  const items = replies.map((r) => `<div class="item reply"><p class="meta">${escapeHtml(publicAuthor(r, creator))} · ${day(t, r.createdAt)}</p>${text(r.body)}</div>`).join('');
+  const items = replies
+    .map((r) => `<div class="item reply"><p class="meta">${escapeHtml(publicAuthor(r, creator))} · ${day(t, r.createdAt)}</p>${text(r.body)}</div>`)
+    .join('');
   const form = thread.locked
     ? `<p class="meta">${t.html('area.threadLocked')}</p>`
     : `<h2>${t.html('area.reply')}</h2><form method="post" action="${escapeHtml(frame.area)}/community/${thread._id}/replies">${csrfField(csrf)}` +

@@ -54,7 +54,6 @@ export async function watchNotify(deps: Deps, scope: Scope, membershipId: string
 const notificationHtml = (membership: MembershipRecord, post: MemberPostRecord) =>
   `<p>New in <strong>${escapeHtml(membership.name)}</strong>:</p><h1>${escapeHtml(post.title)}</h1>${post.html}`;
 
-
 /**
  * Queue worker: one batch of active members (NOTIFY_PAGE), sent in chunks of NOTIFY_BATCH through
  * a claimed-batch marker, so a crash or a duplicate message never mails anyone twice; the cursor
@@ -69,14 +68,23 @@ export async function processNotifyBatch(deps: Deps, scope: Scope, membershipId:
   let marker = known;
   if (!marker) {
     const page = await listMembers(deps.store, scope, membershipId, { status: 'active' }, { limit: NOTIFY_PAGE, cursor: post.notifyCursor ?? undefined });
-    marker = await fixClaimedBatch(deps.store, markerKey, 'MemberPostNotifyBatch', { recipients: page.items.map((m) => m.email), nextCursor: page.cursor ?? null });
+    marker = await fixClaimedBatch(deps.store, markerKey, 'MemberPostNotifyBatch', {
+      recipients: page.items.map((m) => m.email),
+      nextCursor: page.cursor ?? null,
+    });
   }
   let outcome: Awaited<ReturnType<typeof sendClaimedChunks>>;
   try {
     outcome = await sendClaimedChunks(deps.store, markerKey, marker, NOTIFY_BATCH, async (chunk) => {
       // Queued (one write) for the email capability's worker, which renders and delivers it, at
       // most once: a delivery a crash interrupts is failed there, not repeated.
-      const result = await queueTransactional(deps, scope, { to: chunk, subject: post.title, html: notificationHtml(membership, post), source: 'membership', once: true });
+      const result = await queueTransactional(deps, scope, {
+        to: chunk,
+        subject: post.title,
+        html: notificationHtml(membership, post),
+        source: 'membership',
+        once: true,
+      });
       return { accepted: result.accepted, failed: [] };
     });
   } catch (error) {

@@ -24,7 +24,8 @@ export const presentPost = (p: MemberPostRecord) => {
   return rest;
 };
 
-const notifyEvent = (deps: Deps, scope: Scope, post: MemberPostRecord) => outboxPut(newEvent(scope, deps.clock, NOTIFY_EVENT, { membershipId: post.membershipId, postId: post._id }));
+const notifyEvent = (deps: Deps, scope: Scope, post: MemberPostRecord) =>
+  outboxPut(newEvent(scope, deps.clock, NOTIFY_EVENT, { membershipId: post.membershipId, postId: post._id }));
 
 export async function createMemberPost(ctx: MembershipCtx, membershipId: string, input: PostInput & { title: string; html: string }) {
   const membership = await requireMembership(ctx, ctx.scope, membershipId);
@@ -112,7 +113,8 @@ export async function updateMemberPost(ctx: MembershipCtx, membershipId: string,
 export async function deleteMemberPost(ctx: MembershipCtx, membershipId: string, postId: string) {
   await requireMembership(ctx, ctx.scope, membershipId);
   const post = await requirePost(ctx, ctx.scope, membershipId, postId);
-  if (post.notifyState === 'sending' || post.notifyState === 'pending') throw conflict('The post is being emailed; delete it once the notification is sent', 'NOTIFY_IN_PROGRESS');
+  if (post.notifyState === 'sending' || post.notifyState === 'pending')
+    throw conflict('The post is being emailed; delete it once the notification is sent', 'NOTIFY_IN_PROGRESS');
   await ctx.store.transact([postWrites.delete(ctx.scope, post)]);
   return { _id: post._id, deleted: true as const };
 }

@@ -77,7 +77,8 @@ function failed(error: unknown, event: ApiEvent, requestId: string): ApiResult {
   // A deliberate 5xx (a dependency refused or timed out, answered with its reason) is expected
   // operation and a warning; anything else reaching here is a defect and an error.
   if (!(error instanceof ApiError)) logger.error('request failed', { routeKey: event.routeKey, requestId, error: error as Error });
-  else if (error.status >= 500) logger.warn('answered a dependency fault', { routeKey: event.routeKey, requestId, status: error.status, code: error.code, reason: error.message });
+  else if (error.status >= 500)
+    logger.warn('answered a dependency fault', { routeKey: event.routeKey, requestId, status: error.status, code: error.code, reason: error.message });
   return renderError(error, requestId);
 }
 

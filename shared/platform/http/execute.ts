@@ -32,14 +32,24 @@ export async function executeOperation(operation: AnyOperation, ctx: OperationCo
   }
   // Every write through the API lands in the activity log with who made it (activity.ts).
   const run = () => operation.handler(ctx as never, input as never);
-  const result = ctx.account && operation.method !== 'GET'
-    ? await recordActivity(ctx, ctx.scope, ctx.actor ?? OWNER_KEY, { ...activityOf(operation, input.params), ...(ctx.request?.sourceIp ? { ip: ctx.request.sourceIp } : {}) }, run)
-    : await run();
+  const result =
+    ctx.account && operation.method !== 'GET'
+      ? await recordActivity(
+          ctx,
+          ctx.scope,
+          ctx.actor ?? OWNER_KEY,
+          { ...activityOf(operation, input.params), ...(ctx.request?.sourceIp ? { ip: ctx.request.sourceIp } : {}) },
+          run,
+        )
+      : await run();
   if (isReply(result)) return result;
   if (operation.output && ctx.config.VALIDATE_OUTPUT === '1') {
     const checked = operation.output.safeParse(result);
     if (!checked.success) {
-      throw new ApiError(500, `Answer of ${operation.operationId} does not match its schema: ${checked.error.issues[0]?.path.join('.')} ${checked.error.issues[0]?.message}`);
+      throw new ApiError(
+        500,
+        `Answer of ${operation.operationId} does not match its schema: ${checked.error.issues[0]?.path.join('.')} ${checked.error.issues[0]?.message}`,
+      );
     }
   }
   return { kind: 'reply', status: operation.status ?? 200, body: result };
@@ -48,5 +58,9 @@ export async function executeOperation(operation: AnyOperation, ctx: OperationCo
 /** The generic activity entry of an API write: the operation and the record its path names. */
 function activityOf(operation: AnyOperation, params: unknown) {
   const id = (params as Record<string, unknown>).id;
-  return { action: operation.operationId, target: { type: operation.tags?.[0] ?? 'API', ...(typeof id === 'string' ? { id } : {}) }, details: { method: operation.method, path: operation.path } };
+  return {
+    action: operation.operationId,
+    target: { type: operation.tags?.[0] ?? 'API', ...(typeof id === 'string' ? { id } : {}) },
+    details: { method: operation.method, path: operation.path },
+  };
 }

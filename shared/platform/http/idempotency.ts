@@ -39,7 +39,8 @@ interface StoredKey {
 export function idempotencyKeyOf(info: RequestInfo): string | undefined {
   const key = info.headers[IDEMPOTENCY_HEADER];
   if (key === undefined) return undefined;
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw badRequest('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces', { code: 'idempotency_key_invalid' });
+  if (!/^[\x21-\x7e]{1,255}$/.test(key))
+    throw badRequest('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces', { code: 'idempotency_key_invalid' });
   return key;
 }
 
@@ -51,7 +52,12 @@ export async function withIdempotencyKey(deps: Deps, scope: Scope, key: string, 
   const itemKey = keys.idempotency(scope, key);
   const fingerprint = fingerprintOf(info);
   const nowMs = deps.clock.nowMs();
-  const claim: StoredKey = { fingerprint, status: 'in_progress', lockedUntilMs: nowMs + LOCK_SECONDS * 1000, expiresAt: Math.floor(nowMs / 1000) + IDEMPOTENCY_RETENTION_SECONDS };
+  const claim: StoredKey = {
+    fingerprint,
+    status: 'in_progress',
+    lockedUntilMs: nowMs + LOCK_SECONDS * 1000,
+    expiresAt: Math.floor(nowMs / 1000) + IDEMPOTENCY_RETENTION_SECONDS,
+  };
   try {
     // Free, expired (TTL deletes late), or held by a request that died: take it.
     await deps.store.put(
@@ -69,7 +75,8 @@ export async function withIdempotencyKey(deps: Deps, scope: Scope, key: string, 
     if (held.fingerprint !== fingerprint) {
       throw conflict('This Idempotency-Key was already used with a different request (method, path or body); use a new key', 'idempotency_key_reused');
     }
-    if (held.status !== 'complete' || !held.answer) throw conflict('A request with this Idempotency-Key is still in progress; retry later', 'idempotency_key_in_progress');
+    if (held.status !== 'complete' || !held.answer)
+      throw conflict('A request with this Idempotency-Key is still in progress; retry later', 'idempotency_key_in_progress');
     return { ...held.answer, headers: { ...held.answer.headers, 'idempotent-replayed': 'true' } };
   }
 
@@ -87,8 +94,16 @@ export async function withIdempotencyKey(deps: Deps, scope: Scope, key: string, 
     await deps.store.delete(itemKey).catch(() => undefined);
     return answer;
   }
-  const headers = Object.fromEntries(Object.entries(answer.headers ?? {}).filter(([name]) => REPLAYED_HEADERS.includes(name.toLowerCase())).map(([n, v]) => [n, String(v)]));
-  const stored: StoredKey = { ...claim, status: 'complete', answer: { statusCode: status, headers, body, ...(answer.isBase64Encoded ? { isBase64Encoded: true } : {}) } };
+  const headers = Object.fromEntries(
+    Object.entries(answer.headers ?? {})
+      .filter(([name]) => REPLAYED_HEADERS.includes(name.toLowerCase()))
+      .map(([n, v]) => [n, String(v)]),
+  );
+  const stored: StoredKey = {
+    ...claim,
+    status: 'complete',
+    answer: { statusCode: status, headers, body, ...(answer.isBase64Encoded ? { isBase64Encoded: true } : {}) },
+  };
   await deps.store.put({ ...itemKey, entity: ENTITY, ...stored });
   return answer;
 }

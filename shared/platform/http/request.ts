@@ -35,7 +35,10 @@ export async function readInput(operation: AnyOperation, event: APIGatewayProxyE
   const isMultipart = contentType.toLowerCase().startsWith('multipart/form-data');
   const accepts = operation.bodyType ?? 'json';
   if (isMultipart) {
-    if (!operation.multipart) throw badRequest(`This endpoint takes ${accepts === 'json-or-form' ? 'application/json or application/x-www-form-urlencoded' : 'application/json'}, not multipart/form-data`);
+    if (!operation.multipart)
+      throw badRequest(
+        `This endpoint takes ${accepts === 'json-or-form' ? 'application/json or application/x-www-form-urlencoded' : 'application/json'}, not multipart/form-data`,
+      );
     const bytes = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'binary');
     const parsed = await operation.multipart(bytes, contentType);
     raw.body = decodeFormFields(parsed.fields);

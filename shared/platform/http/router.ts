@@ -26,13 +26,16 @@ export class Router<T> {
   }
 
   match(method: string, path: string): RouteMatch<T> | { methodNotAllowed: true } | undefined {
-    const parts = path.split('/').filter(Boolean).map((p) => {
-      try {
-        return decodeURIComponent(p);
-      } catch {
-        return p;
-      }
-    });
+    const parts = path
+      .split('/')
+      .filter(Boolean)
+      .map((p) => {
+        try {
+          return decodeURIComponent(p);
+        } catch {
+          return p;
+        }
+      });
     let best: { compiled: Compiled<T>; params: Record<string, string> } | undefined;
     let pathMatched = false;
     for (const compiled of this.routes) {

@@ -60,8 +60,21 @@ export interface LocaleSources {
 
 /** `?lang=`, then the buyer's saved language, then Accept-Language, then the seller's default, then English. */
 export function negotiateLocale(sources: LocaleSources): Locale {
-  return matchLocale(sources.query) ?? matchLocale(sources.saved) ?? acceptedLocales(sources.acceptLanguage)[0] ?? matchLocale(sources.sellerDefault) ?? DEFAULT_LOCALE;
+  return (
+    matchLocale(sources.query) ??
+    matchLocale(sources.saved) ??
+    acceptedLocales(sources.acceptLanguage)[0] ??
+    matchLocale(sources.sellerDefault) ??
+    DEFAULT_LOCALE
+  );
 }
 
 /** Each language by its own name, for a language menu. */
-export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', fr: 'Français', de: 'Deutsch', es: 'Español', 'pt-BR': 'Português (Brasil)', ja: '日本語' };
+export const LOCALE_NAMES: Record<Locale, string> = {
+  en: 'English',
+  fr: 'Français',
+  de: 'Deutsch',
+  es: 'Español',
+  'pt-BR': 'Português (Brasil)',
+  ja: '日本語',
+};

@@ -30,7 +30,6 @@ export interface Translator {
   size(bytes: number): string;
 }
 
-
 // Parsed messages are kept per locale and key: parsing is the costly part, and the set is small.
 const compiled = new Map<string, IntlMessageFormat>();
 
@@ -67,14 +66,21 @@ export function translator(locale: Locale = DEFAULT_LOCALE): Translator {
     locale,
     t: (key, values) => asText(message(locale, key).format(values as Record<string, string | number | boolean | Date>)),
     html: (key, values = {}) => {
-      const safe = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? escapeHtml(v) : v && typeof v === 'object' && '__html' in v ? v.__html : v]));
+      const safe = Object.fromEntries(
+        Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? escapeHtml(v) : v && typeof v === 'object' && '__html' in v ? v.__html : v]),
+      );
       return asText(message(locale, key).format(safe as Record<string, string | number | boolean | Date>));
     },
     money: (cents, currency) => formatMoneyIn(locale, cents, currency),
     date: (iso) => dates.format(typeof iso === 'string' ? new Date(iso) : iso),
     size: (bytes) => {
       const mb = bytes >= 1024 * 1024;
-      return new Intl.NumberFormat(locale, { style: 'unit', unit: mb ? 'megabyte' : 'kilobyte', maximumFractionDigits: mb ? 1 : 0, minimumFractionDigits: mb ? 1 : 0 }).format(mb ? bytes / 1024 / 1024 : Math.max(1, Math.round(bytes / 1024)));
+      return new Intl.NumberFormat(locale, {
+        style: 'unit',
+        unit: mb ? 'megabyte' : 'kilobyte',
+        maximumFractionDigits: mb ? 1 : 0,
+        minimumFractionDigits: mb ? 1 : 0,
+      }).format(mb ? bytes / 1024 / 1024 : Math.max(1, Math.round(bytes / 1024)));
     },
   };
   translators.set(locale, t);

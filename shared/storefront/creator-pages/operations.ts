@@ -7,7 +7,7 @@ export const creatorPageOperations = [
   defineOperation({
     operationId: 'getCreatorPage',
     tool: 'get_creator_page',
-    summary: 'The creator page of the account in the key\'s mode (made empty on first read)',
+    summary: "The creator page of the account in the key's mode (made empty on first read)",
     tags: ['Creator pages'],
     method: 'GET',
     path: '/creator-pages',
@@ -18,7 +18,7 @@ export const creatorPageOperations = [
   defineOperation({
     operationId: 'updateCreatorPage',
     tool: 'update_creator_page',
-    summary: 'Change the creator page\'s title, bio or avatar; only the fields sent change',
+    summary: "Change the creator page's title, bio or avatar; only the fields sent change",
     tags: ['Creator pages'],
     method: 'POST',
     path: '/creator-pages',

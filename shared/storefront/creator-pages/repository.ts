@@ -19,7 +19,8 @@ export const patchCreatorPage = async (store: Store, scope: Scope, set: Record<s
 /** In the order they were added (ids are time-ordered). */
 export const loadCreatorLinks = (store: Store, scope: Scope) => creatorLinkEntity.queryAll(store, 'ofPage', [scope]);
 export const loadCreatorLink = (store: Store, scope: Scope, id: string) => creatorLinkEntity.get(store, 'byId', scope, id);
-export const insertCreatorLink = (store: Store, scope: Scope, link: CreatorLinkRecord) => store.put(creatorLinkEntity.item(linkKey(scope, link._id), link), { ifNotExists: true });
+export const insertCreatorLink = (store: Store, scope: Scope, link: CreatorLinkRecord) =>
+  store.put(creatorLinkEntity.item(linkKey(scope, link._id), link), { ifNotExists: true });
 /** ConditionFailed when the link is gone. */
 export const patchCreatorLink = async (store: Store, scope: Scope, id: string, set: Record<string, unknown>) =>
   toRecord<CreatorLinkRecord>(await store.update(linkKey(scope, id), { set }, { mustExist: true }))!;

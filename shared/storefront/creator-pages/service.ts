@@ -25,7 +25,15 @@ async function ensurePage(deps: Deps, scope: Scope): Promise<CreatorPageRecord> 
   const existing = await loadCreatorPage(deps.store, scope);
   if (existing) return existing;
   const now = deps.clock.now().toISOString();
-  const page: CreatorPageRecord = { _id: objectId(deps.clock), title: '', bio: '', avatarUrl: null, testMode: scope.mode === 'test', createdAt: now, updatedAt: now };
+  const page: CreatorPageRecord = {
+    _id: objectId(deps.clock),
+    title: '',
+    bio: '',
+    avatarUrl: null,
+    testMode: scope.mode === 'test',
+    createdAt: now,
+    updatedAt: now,
+  };
   // Two first reads may race; the other one's page is then the page.
   return onConditionFailed(
     insertCreatorPage(deps.store, scope, page).then(() => page),

@@ -2,13 +2,22 @@ import * as z from '../../platform/zod';
 import { defineOperation } from '../../platform/operation';
 import { deletedSchema, idParams } from '../schemas';
 import { appliedDiscountSchema, applyDiscountParams, createDiscountBody, discountSchema, productParams, updateDiscountBody } from './schemas';
-import { applyDiscountToProduct, createDiscount, deleteDiscount, getDiscount, listDiscounts, presentDiscount, productHasDiscount, updateDiscount } from './service';
+import {
+  applyDiscountToProduct,
+  createDiscount,
+  deleteDiscount,
+  getDiscount,
+  listDiscounts,
+  presentDiscount,
+  productHasDiscount,
+  updateDiscount,
+} from './service';
 
 export const discountOperations = [
   defineOperation({
     operationId: 'listDiscounts',
     tool: 'list_discounts',
-    summary: 'Discount codes of the account in the key\'s mode, newest first',
+    summary: "Discount codes of the account in the key's mode, newest first",
     tags: ['Discounts'],
     method: 'GET',
     path: '/discounts',
@@ -20,7 +29,8 @@ export const discountOperations = [
     operationId: 'createDiscount',
     tool: 'create_discount',
     summary: 'Create a discount code for some products',
-    description: '`valueType` `percentage` (default, `value` is percent off) or `fixed` (`value` is USD off). Codes are unique per account and mode, case-insensitively (409 DISCOUNT_CODE_TAKEN).',
+    description:
+      '`valueType` `percentage` (default, `value` is percent off) or `fixed` (`value` is USD off). Codes are unique per account and mode, case-insensitively (409 DISCOUNT_CODE_TAKEN).',
     tags: ['Discounts'],
     method: 'POST',
     path: '/discounts',
@@ -74,7 +84,8 @@ export const discountOperations = [
     operationId: 'applyDiscount',
     tool: 'apply_discount',
     summary: 'The price of a product after a discount code',
-    description: '404 for an unknown code or product; 400 DISCOUNT_NOT_APPLICABLE, DISCOUNT_EXPIRED or DISCOUNT_EXHAUSTED when the code cannot be used. Prices in USD; never below 0.',
+    description:
+      '404 for an unknown code or product; 400 DISCOUNT_NOT_APPLICABLE, DISCOUNT_EXPIRED or DISCOUNT_EXHAUSTED when the code cannot be used. Prices in USD; never below 0.',
     tags: ['Discounts'],
     method: 'GET',
     path: '/discounts/apply/{discountCode}/{productId}',

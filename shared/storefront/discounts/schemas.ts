@@ -38,7 +38,10 @@ export const discountSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export const applyDiscountParams = z.object({ discountCode: z.string().check(z.minLength(1), z.maxLength(100)), productId: z.string().check(z.minLength(1), z.maxLength(100)) });
+export const applyDiscountParams = z.object({
+  discountCode: z.string().check(z.minLength(1), z.maxLength(100)),
+  productId: z.string().check(z.minLength(1), z.maxLength(100)),
+});
 export const appliedDiscountSchema = z.object({
   code: z.string(),
   productId: z.string(),

@@ -136,7 +136,9 @@ export async function updateDiscount(deps: Deps, scope: Scope, id: string, input
 
 export async function deleteDiscount(deps: Deps, scope: Scope, id: string): Promise<void> {
   const current = await getDiscount(deps, scope, id);
-  await failOnCondition(deps.store.transact([discountDelete(scope, id), discountCodeGuardDelete(scope, normalizeCode(current.code), id)]), () => notFound('Discount'));
+  await failOnCondition(deps.store.transact([discountDelete(scope, id), discountCodeGuardDelete(scope, normalizeCode(current.code), id)]), () =>
+    notFound('Discount'),
+  );
 }
 
 /** Why a known code cannot be used on this product right now; undefined when it can. */
@@ -144,8 +146,10 @@ function refusal(discount: DiscountRecord, productId: string, nowMs: number) {
   if (!discount.mainProductIds.includes(productId)) {
     return badRequest(`Discount code ${discount.code} does not apply to product ${productId}`, { code: 'DISCOUNT_NOT_APPLICABLE', field: 'productId' });
   }
-  if (isExpired(discount.validUntil, nowMs)) return badRequest(`Discount code ${discount.code} expired at ${discount.validUntil}`, { code: 'DISCOUNT_EXPIRED' });
-  if (isExhausted(discount.uses, discount.maxUses)) return badRequest(`Discount code ${discount.code} has been used ${discount.maxUses} times, its limit`, { code: 'DISCOUNT_EXHAUSTED' });
+  if (isExpired(discount.validUntil, nowMs))
+    return badRequest(`Discount code ${discount.code} expired at ${discount.validUntil}`, { code: 'DISCOUNT_EXPIRED' });
+  if (isExhausted(discount.uses, discount.maxUses))
+    return badRequest(`Discount code ${discount.code} has been used ${discount.maxUses} times, its limit`, { code: 'DISCOUNT_EXHAUSTED' });
   return undefined;
 }
 

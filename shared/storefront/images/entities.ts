@@ -14,7 +14,13 @@ export const imageEntity = defineEntity<ImageRecord>()({
   keyArgs: ['scope', 'id'],
   patterns: {
     byId: { kind: 'get', summary: 'Image by id (list, delete, catalog references)', key: imageKey, args: ['scope', 'id'] },
-    ofTenant: { kind: 'query', summary: 'Images of a tenant', partition: (scope: Scope) => keys.collection(scope, IMAGE), args: ['scope'], notes: 'bounded per-tenant list' },
+    ofTenant: {
+      kind: 'query',
+      summary: 'Images of a tenant',
+      partition: (scope: Scope) => keys.collection(scope, IMAGE),
+      args: ['scope'],
+      notes: 'bounded per-tenant list',
+    },
   },
 });
 

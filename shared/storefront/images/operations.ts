@@ -21,7 +21,7 @@ export const imageOperations = [
     operationId: 'uploadImage',
     tool: 'upload_image',
     summary: 'Upload one image (multipart/form-data, file field `image`; or JSON { filename, contentType, contentBase64 })',
-    description: 'PNG, JPEG, GIF or WebP, at most 5 MB; the declared type must match the file\'s bytes. Any other file field answers 400 naming it.',
+    description: "PNG, JPEG, GIF or WebP, at most 5 MB; the declared type must match the file's bytes. Any other file field answers 400 naming it.",
     tags: ['Images'],
     method: 'POST',
     path: '/images',

@@ -7,7 +7,9 @@ export const uploadImageBody = z.object({
   // The JSON form (MCP tools and clients without multipart): the same file as base64.
   filename: z.optional(z.string().check(z.minLength(1), z.maxLength(200))).check(z.describe('JSON form: the file name')),
   contentType: z.optional(z.string().check(z.maxLength(100))).check(z.describe('JSON form: image/png, image/jpeg, image/gif or image/webp')),
-  contentBase64: z.optional(z.string().check(z.maxLength(7_000_000), z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'contentBase64 is base64'))).check(z.describe('JSON form: the file\'s bytes, base64')),
+  contentBase64: z
+    .optional(z.string().check(z.maxLength(7_000_000), z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'contentBase64 is base64')))
+    .check(z.describe("JSON form: the file's bytes, base64")),
 });
 export type UploadImageInput = z.infer<typeof uploadImageBody>;
 export const imageSchema = z.object({

@@ -33,15 +33,24 @@ export function acceptedImage(files: Record<string, UploadedFile[]>): { file: Up
   const file = uploads[0]!;
   if (file.content.length === 0) throw badRequest(`${IMAGE_FIELD}: the file is empty`, { field: IMAGE_FIELD });
   if (file.content.length > MAX_IMAGE_BYTES) {
-    throw badRequest(`${IMAGE_FIELD}: the file is ${file.content.length} bytes, more than the ${MAX_IMAGE_BYTES} allowed`, { field: IMAGE_FIELD, code: 'IMAGE_TOO_LARGE' });
+    throw badRequest(`${IMAGE_FIELD}: the file is ${file.content.length} bytes, more than the ${MAX_IMAGE_BYTES} allowed`, {
+      field: IMAGE_FIELD,
+      code: 'IMAGE_TOO_LARGE',
+    });
   }
   const declared = normalizeDeclaredType(file.mimetype);
   if (!isImageType(declared)) {
-    throw badRequest(`${IMAGE_FIELD}: content type ${declared || '(none)'} is not accepted; use ${IMAGE_TYPES.join(', ')}`, { field: IMAGE_FIELD, code: 'UNSUPPORTED_IMAGE_TYPE' });
+    throw badRequest(`${IMAGE_FIELD}: content type ${declared || '(none)'} is not accepted; use ${IMAGE_TYPES.join(', ')}`, {
+      field: IMAGE_FIELD,
+      code: 'UNSUPPORTED_IMAGE_TYPE',
+    });
   }
   const actual = sniffImageType(file.content);
   if (actual !== declared) {
-    throw badRequest(`${IMAGE_FIELD}: the file's content is ${actual ?? 'not an accepted image'}, not ${declared}`, { field: IMAGE_FIELD, code: 'UNSUPPORTED_IMAGE_TYPE' });
+    throw badRequest(`${IMAGE_FIELD}: the file's content is ${actual ?? 'not an accepted image'}, not ${declared}`, {
+      field: IMAGE_FIELD,
+      code: 'UNSUPPORTED_IMAGE_TYPE',
+    });
   }
   return { file, contentType: actual };
 }

@@ -16,7 +16,13 @@ export const partnerEntity = defineEntity<PartnerRecord>()({
   keyArgs: ['scope', 'id'],
   patterns: {
     byId: { kind: 'get', summary: 'Partner by id', key: partnerKey, args: ['scope', 'id'] },
-    ofTenant: { kind: 'query', summary: 'Partners of a tenant (list, stats)', partition: (scope: Scope) => keys.collection(scope, PARTNER), args: ['scope'], notes: 'bounded per-tenant list' },
+    ofTenant: {
+      kind: 'query',
+      summary: 'Partners of a tenant (list, stats)',
+      partition: (scope: Scope) => keys.collection(scope, PARTNER),
+      args: ['scope'],
+      notes: 'bounded per-tenant list',
+    },
   },
 });
 

@@ -7,7 +7,7 @@ export const partnerOperations = [
   defineOperation({
     operationId: 'listPartners',
     tool: 'list_partners',
-    summary: 'Partners (affiliates) of the account in the key\'s mode, newest first',
+    summary: "Partners (affiliates) of the account in the key's mode, newest first",
     tags: ['Partners'],
     method: 'GET',
     path: '/partners',
@@ -31,7 +31,7 @@ export const partnerOperations = [
   defineOperation({
     operationId: 'registerPartnerReferral',
     tool: 'register_partner_referral',
-    summary: 'Record that a visitor or buyer came through a partner\'s referral code',
+    summary: "Record that a visitor or buyer came through a partner's referral code",
     tags: ['Partners'],
     method: 'POST',
     path: '/partners/register-referral',

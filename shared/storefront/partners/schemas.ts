@@ -19,8 +19,17 @@ export const partnerSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export const registerReferralBody = z.object({ referralCode: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)), email: z.optional(z.email().check(z.maxLength(320))) });
-export const referralSchema = z.object({ _id: z.string(), partnerId: z.string(), referralCode: z.string(), email: z.nullable(z.string()), createdAt: z.string() });
+export const registerReferralBody = z.object({
+  referralCode: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  email: z.optional(z.email().check(z.maxLength(320))),
+});
+export const referralSchema = z.object({
+  _id: z.string(),
+  partnerId: z.string(),
+  referralCode: z.string(),
+  email: z.nullable(z.string()),
+  createdAt: z.string(),
+});
 export const partnerFilterQuery = z.object({ partnerId: z.optional(z.string().check(z.minLength(1), z.maxLength(100))) });
 export const referralSaleSchema = z.object({
   _id: z.string(),

@@ -116,8 +116,17 @@ export async function partnerStats(deps: Deps, scope: Scope, currency: string) {
   const sum = (pick: (r: (typeof rows)[number]) => number) => rows.reduce((total, r) => total + pick(r), 0);
   return {
     currency,
-    totals: { referrals: sum((r) => r.referrals), sales: sum((r) => r.sales), revenue: toMajor(sum((r) => r.revenueCents)), commission: toMajor(sum((r) => r.commissionCents)) },
-    partners: rows.map(({ revenueCents, commissionCents: commission, ...row }) => ({ ...row, revenue: toMajor(revenueCents), commission: toMajor(commission) })),
+    totals: {
+      referrals: sum((r) => r.referrals),
+      sales: sum((r) => r.sales),
+      revenue: toMajor(sum((r) => r.revenueCents)),
+      commission: toMajor(sum((r) => r.commissionCents)),
+    },
+    partners: rows.map(({ revenueCents, commissionCents: commission, ...row }) => ({
+      ...row,
+      revenue: toMajor(revenueCents),
+      commission: toMajor(commission),
+    })),
   };
 }
 

@@ -12,6 +12,12 @@ export const refundPolicyEntity = defineEntity<RefundPolicyRecord>()({
   keyArgs: ['scope', 'id'],
   patterns: {
     byId: { kind: 'get', summary: 'Refund policy by id (and catalog reference checks)', key: policyKey, args: ['scope', 'id'] },
-    ofTenant: { kind: 'query', summary: 'Refund policies of a tenant', partition: (scope: Scope) => keys.collection(scope, REFUND_POLICY), args: ['scope'], notes: 'bounded per-tenant list' },
+    ofTenant: {
+      kind: 'query',
+      summary: 'Refund policies of a tenant',
+      partition: (scope: Scope) => keys.collection(scope, REFUND_POLICY),
+      args: ['scope'],
+      notes: 'bounded per-tenant list',
+    },
   },
 });

@@ -22,7 +22,11 @@ export const presentRefundPolicy = (p: RefundPolicyView) => ({
 });
 
 /** Records a policy that products can point to; it refunds nothing. */
-export async function createRefundPolicy(deps: Deps, scope: Scope, input: { name: string; days: number; description?: string; text?: string }): Promise<RefundPolicyView> {
+export async function createRefundPolicy(
+  deps: Deps,
+  scope: Scope,
+  input: { name: string; days: number; description?: string; text?: string },
+): Promise<RefundPolicyView> {
   const now = deps.clock.now().toISOString();
   const policy: RefundPolicyRecord = {
     _id: objectId(deps.clock),

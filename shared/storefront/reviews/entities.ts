@@ -12,10 +12,19 @@ export const reviewEntity = defineEntity<ReviewRecord>()({
   key: (scope: Scope, id: string) => keys.entity(scope, REVIEW, id),
   keyArgs: ['scope', 'reviewId'],
   indexes: {
-    ofProduct: { index: 'GSI1', key: (scope: Scope, productId: string, id: string) => keys.indexed('GSI1', scope, REVIEWS_OF_PRODUCT, productId, id), args: ['scope', 'productId', 'reviewId'] },
+    ofProduct: {
+      index: 'GSI1',
+      key: (scope: Scope, productId: string, id: string) => keys.indexed('GSI1', scope, REVIEWS_OF_PRODUCT, productId, id),
+      args: ['scope', 'productId', 'reviewId'],
+    },
   },
   patterns: {
-    byId: { kind: 'get', summary: 'Review by id (the reviews of an exported or erased buyer)', key: (scope: Scope, id: string) => keys.entity(scope, REVIEW, id), args: ['scope', 'reviewId'] },
+    byId: {
+      kind: 'get',
+      summary: 'Review by id (the reviews of an exported or erased buyer)',
+      key: (scope: Scope, id: string) => keys.entity(scope, REVIEW, id),
+      args: ['scope', 'reviewId'],
+    },
     ofTenant: { kind: 'query', summary: 'Reviews of a tenant, newest first', partition: (scope: Scope) => keys.collection(scope, REVIEW), args: ['scope'] },
     ofProduct: {
       kind: 'query',
@@ -34,7 +43,12 @@ export const reviewOfSaleEntity = defineEntity<{ reviewId: string }>()({
   key: (scope: Scope, saleId: string) => keys.unique(scope, REVIEW_SALE, saleId),
   keyArgs: ['scope', 'saleId'],
   patterns: {
-    bySale: { kind: 'get', summary: 'The review of a sale (the reviews of an exported or erased buyer)', key: (scope: Scope, saleId: string) => keys.unique(scope, REVIEW_SALE, saleId), args: ['scope', 'saleId'] },
+    bySale: {
+      kind: 'get',
+      summary: 'The review of a sale (the reviews of an exported or erased buyer)',
+      key: (scope: Scope, saleId: string) => keys.unique(scope, REVIEW_SALE, saleId),
+      args: ['scope', 'saleId'],
+    },
   },
   summary: 'One review per sale',
   notes: 'written with the review; its condition is what refuses a second one',
@@ -49,6 +63,12 @@ export const receiptEntity = defineEntity<ReceiptCapability>()({
   key: receiptKey,
   keyArgs: ['token'],
   patterns: {
-    byToken: { kind: 'get', summary: 'Receipt capability (buyer review permission)', key: receiptKey, args: ['token'], notes: 'written by checkout per completed sale' },
+    byToken: {
+      kind: 'get',
+      summary: 'Receipt capability (buyer review permission)',
+      key: receiptKey,
+      args: ['token'],
+      notes: 'written by checkout per completed sale',
+    },
   },
 });

@@ -8,7 +8,7 @@ export const reviewOperations = [
   defineOperation({
     operationId: 'listReviews',
     tool: 'list_reviews',
-    summary: 'Buyers\' reviews of the seller\'s products, newest first; optional productId filter',
+    summary: "Buyers' reviews of the seller's products, newest first; optional productId filter",
     tags: ['Reviews'],
     method: 'GET',
     path: '/reviews',

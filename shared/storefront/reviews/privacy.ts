@@ -11,13 +11,21 @@ const reviewsPart: PrivacyPart = {
   name: 'reviews',
   async *export(deps, scope, subject) {
     for await (const sales of salesOf(deps, scope, subject.customerId)) {
-      const reviews = await reviewsOfSales(deps.store, scope, sales.map((s) => s._id));
+      const reviews = await reviewsOfSales(
+        deps.store,
+        scope,
+        sales.map((s) => s._id),
+      );
       if (reviews.length) yield reviews;
     }
   },
   async erase(deps, scope, subject) {
     for await (const sales of salesOf(deps, scope, subject.customerId)) {
-      for (const review of await reviewsOfSales(deps.store, scope, sales.map((s) => s._id))) {
+      for (const review of await reviewsOfSales(
+        deps.store,
+        scope,
+        sales.map((s) => s._id),
+      )) {
         if (review.buyerEmail) await reviewEmailErasure(deps.store, scope, review._id);
       }
     }

@@ -22,9 +22,17 @@ export const loadReviews = (store: Store, scope: Scope, productId?: string): Pro
 
 /** The reviews of some sales (an export or an erasure of their buyer): through each sale's one-review guard. */
 export async function reviewsOfSales(store: Store, scope: Scope, saleIds: string[]): Promise<ReviewRecord[]> {
-  const guards = await reviewOfSaleEntity.getMany(store, 'bySale', saleIds.map((id) => [scope, id] as [Scope, string]));
+  const guards = await reviewOfSaleEntity.getMany(
+    store,
+    'bySale',
+    saleIds.map((id) => [scope, id] as [Scope, string]),
+  );
   if (!guards.length) return [];
-  return reviewEntity.getMany(store, 'byId', guards.map((g) => [scope, g.reviewId] as [Scope, string]));
+  return reviewEntity.getMany(
+    store,
+    'byId',
+    guards.map((g) => [scope, g.reviewId] as [Scope, string]),
+  );
 }
 
 /** The reviewer's address goes; rating, title and text stay on the product (they name nobody by it). */

@@ -12,6 +12,12 @@ export const upsellEntity = defineEntity<UpsellRecord>()({
   keyArgs: ['scope', 'id'],
   patterns: {
     byId: { kind: 'get', summary: 'Upsell by id', key: upsellKey, args: ['scope', 'id'] },
-    ofTenant: { kind: 'query', summary: 'Upsells of a tenant', partition: (scope: Scope) => keys.collection(scope, UPSELL), args: ['scope'], notes: 'bounded per-tenant list' },
+    ofTenant: {
+      kind: 'query',
+      summary: 'Upsells of a tenant',
+      partition: (scope: Scope) => keys.collection(scope, UPSELL),
+      args: ['scope'],
+      notes: 'bounded per-tenant list',
+    },
   },
 });

@@ -8,7 +8,7 @@ export const upsellOperations = [
   defineOperation({
     operationId: 'listUpsells',
     tool: 'list_upsells',
-    summary: 'Upsells of the account in the key\'s mode, newest first',
+    summary: "Upsells of the account in the key's mode, newest first",
     tags: ['Upsells'],
     method: 'GET',
     path: '/upsells',

@@ -30,7 +30,11 @@ async function checkProducts(deps: Deps, scope: Scope, upsell: UpsellRecord) {
   await assertSellable(deps, scope, upsell.upsellProductId, 'upsellProductId');
 }
 
-export async function createUpsell(deps: Deps, scope: Scope, input: Required<Pick<UpsellInput, 'mainProductIds' | 'upsellProductId' | 'upsellPrice'>> & UpsellInput) {
+export async function createUpsell(
+  deps: Deps,
+  scope: Scope,
+  input: Required<Pick<UpsellInput, 'mainProductIds' | 'upsellProductId' | 'upsellPrice'>> & UpsellInput,
+) {
   const now = deps.clock.now().toISOString();
   const upsell: UpsellRecord = {
     _id: objectId(deps.clock),
@@ -80,11 +84,20 @@ export async function deleteUpsell(deps: Deps, scope: Scope, id: string): Promis
  * one-time product in the checkout's currency. Upsells are a bounded per-tenant list.
  */
 export async function upsellForCheckout(deps: Pick<Deps, 'store'>, scope: Scope, productId: string, currency: string) {
-  const candidates = (await loadUpsells(deps.store, scope)).filter((u) => u.mainProductIds.includes(productId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const candidates = (await loadUpsells(deps.store, scope))
+    .filter((u) => u.mainProductIds.includes(productId))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   for (const upsell of candidates) {
     const product = await lookupProduct(deps, scope, upsell.upsellProductId);
     if (!product || product.deletedAt || product.currency !== currency) continue;
-    return { upsellId: upsell._id, productId: product._id, productName: product.name, description: product.description?.trim() || null, regularCents: product.priceCents, amountCents: upsell.upsellPriceCents };
+    return {
+      upsellId: upsell._id,
+      productId: product._id,
+      productName: product.name,
+      description: product.description?.trim() || null,
+      regularCents: product.priceCents,
+      amountCents: upsell.upsellPriceCents,
+    };
   }
   return undefined;
 }

@@ -18,7 +18,8 @@ export interface FakeBuyer {
  */
 export function completeCheckout(model: StripeModel, sessionId: string, buyer: FakeBuyer): Obj {
   const session = model.get(sessionId, 'checkout.session');
-  if (session.status !== 'open') throw new StripeError(400, { type: 'invalid_request_error', code: 'checkout_session_not_open', message: 'This Checkout Session is no longer open.' });
+  if (session.status !== 'open')
+    throw new StripeError(400, { type: 'invalid_request_error', code: 'checkout_session_not_open', message: 'This Checkout Session is no longer open.' });
   const params = session._params as Obj;
   const lines = session._lines as { price: Obj; quantity: number }[];
   const customer = model.customer(buyer.email, buyer.name ?? null);
@@ -30,15 +31,29 @@ export function completeCheckout(model: StripeModel, sessionId: string, buyer: F
   const tax = Math.round(((subtotal - discount) * rate) / 100);
   const total = subtotal - discount + tax;
   const details = {
-    email: buyer.email, name: buyer.name ?? null, address: { country: buyer.country ?? null }, tax_exempt: 'none',
+    email: buyer.email,
+    name: buyer.name ?? null,
+    address: { country: buyer.country ?? null },
+    tax_exempt: 'none',
     tax_ids: buyer.vatNumber ? [{ type: 'eu_vat', value: buyer.vatNumber }] : [],
   };
-  Object.assign(session, { customer: customer.id, customer_details: details, amount_total: total, total_details: { amount_discount: discount, amount_shipping: 0, amount_tax: tax } });
+  Object.assign(session, {
+    customer: customer.id,
+    customer_details: details,
+    amount_total: total,
+    total_details: { amount_discount: discount, amount_shipping: 0, amount_tax: tax },
+  });
   if (session.automatic_tax.enabled) session.automatic_tax.status = 'complete';
 
   if (session.mode === 'payment') {
     pm.customer = customer.id;
-    const result = model.charge({ amount: total, currency: session.currency, customer: customer.id, paymentMethod: pm.id, metadata: params.payment_intent_data?.metadata });
+    const result = model.charge({
+      amount: total,
+      currency: session.currency,
+      customer: customer.id,
+      paymentMethod: pm.id,
+      metadata: params.payment_intent_data?.metadata,
+    });
     if (result.error) throw result.error;
     // Without setup_future_usage the card is not kept for later.
     if (params.payment_intent_data?.setup_future_usage !== 'off_session') pm.customer = null;
@@ -55,15 +70,41 @@ export function completeCheckout(model: StripeModel, sessionId: string, buyer: F
   const trialEnd = trialDays ? start + trialDays * 86_400 : null;
   const end = trialEnd ?? addInterval(start, line.price.recurring.interval, line.price.recurring.interval_count ?? 1);
   const sub = model.put({
-    id: model.id('sub'), object: 'subscription', status: trialEnd ? 'trialing' : 'incomplete', customer: customer.id, currency: session.currency, cancel_at_period_end: false, pause_collection: null,
-    start_date: start, trial_end: trialEnd, livemode: false, default_payment_method: pm.id, collection_method: 'charge_automatically', schedule: null, latest_invoice: null,
-    metadata: params.subscription_data?.metadata ?? {}, ended_at: null, canceled_at: null,
-    items: { object: 'list', data: [{ id: model.id('si'), object: 'subscription_item', price: line.price, quantity: line.quantity, current_period_start: start, current_period_end: end }] },
+    id: model.id('sub'),
+    object: 'subscription',
+    status: trialEnd ? 'trialing' : 'incomplete',
+    customer: customer.id,
+    currency: session.currency,
+    cancel_at_period_end: false,
+    pause_collection: null,
+    start_date: start,
+    trial_end: trialEnd,
+    livemode: false,
+    default_payment_method: pm.id,
+    collection_method: 'charge_automatically',
+    schedule: null,
+    latest_invoice: null,
+    metadata: params.subscription_data?.metadata ?? {},
+    ended_at: null,
+    canceled_at: null,
+    items: {
+      object: 'list',
+      data: [
+        { id: model.id('si'), object: 'subscription_item', price: line.price, quantity: line.quantity, current_period_start: start, current_period_end: end },
+      ],
+    },
     _discounts: [] as Obj[],
   });
   if (coupon) {
     coupon.times_redeemed += 1;
-    sub._discounts.push({ id: model.id('di'), object: 'discount', coupon, start, end: coupon.duration === 'repeating' ? addInterval(start, 'month', coupon.duration_in_months) : null, subscription: sub.id });
+    sub._discounts.push({
+      id: model.id('di'),
+      object: 'discount',
+      coupon,
+      start,
+      end: coupon.duration === 'repeating' ? addInterval(start, 'month', coupon.duration_in_months) : null,
+      subscription: sub.id,
+    });
   }
   const invoice = model.invoice(sub, 'subscription_create', { start, end }, {});
   if (invoice.status !== 'paid' && !trialEnd) {

@@ -15,8 +15,10 @@ export class StripeError {
     readonly error: Obj,
   ) {}
 }
-const invalid = (message: string, code = 'parameter_invalid', param?: string) => new StripeError(400, { type: 'invalid_request_error', code, message, ...(param ? { param } : {}) });
-export const missing = (id: string) => new StripeError(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such object: '${id}'` });
+const invalid = (message: string, code = 'parameter_invalid', param?: string) =>
+  new StripeError(400, { type: 'invalid_request_error', code, message, ...(param ? { param } : {}) });
+export const missing = (id: string) =>
+  new StripeError(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such object: '${id}'` });
 
 /** Test cards as Stripe documents them (https://docs.stripe.com/testing). */
 export const CARDS: Record<string, { brand: string; decline?: { code: string; decline_code: string; message: string }; expired?: boolean }> = {
@@ -71,28 +73,64 @@ export class StripeModel {
   paymentMethod(customer: string | null, cardNumber = '4242424242424242', exp = { month: 12, year: 2034 }) {
     const card = CARDS[cardNumber] ?? { brand: 'visa' };
     return this.put({
-      id: this.id('pm'), object: 'payment_method', type: 'card', customer, created: this.now(), livemode: false,
+      id: this.id('pm'),
+      object: 'payment_method',
+      type: 'card',
+      customer,
+      created: this.now(),
+      livemode: false,
       card: { brand: card.brand, last4: cardNumber.slice(-4), exp_month: card.expired ? 1 : exp.month, exp_year: card.expired ? 2020 : exp.year },
       _cardNumber: cardNumber,
     });
   }
 
   customer(email: string, name: string | null) {
-    return this.put({ id: this.id('cus'), object: 'customer', email, name, created: this.now(), invoice_settings: { default_payment_method: null }, metadata: {} });
+    return this.put({
+      id: this.id('cus'),
+      object: 'customer',
+      email,
+      name,
+      created: this.now(),
+      invoice_settings: { default_payment_method: null },
+      metadata: {},
+    });
   }
 
   /** Charges a card: a succeeded PaymentIntent and its charge, or the card's decline (402). */
-  charge(input: { amount: number; currency: string; customer: string | null; paymentMethod: string | null; description?: string; metadata?: Obj; invoice?: string }) {
+  charge(input: {
+    amount: number;
+    currency: string;
+    customer: string | null;
+    paymentMethod: string | null;
+    description?: string;
+    metadata?: Obj;
+    invoice?: string;
+  }) {
     const pm = input.paymentMethod ? this.objects[input.paymentMethod] : undefined;
     const intent = this.put({
-      id: this.id('pi'), object: 'payment_intent', amount: input.amount, currency: input.currency, customer: input.customer, payment_method: pm?.id ?? null,
-      created: this.now(), description: input.description ?? null, metadata: input.metadata ?? {}, status: 'requires_payment_method', latest_charge: null, last_payment_error: null, livemode: false,
+      id: this.id('pi'),
+      object: 'payment_intent',
+      amount: input.amount,
+      currency: input.currency,
+      customer: input.customer,
+      payment_method: pm?.id ?? null,
+      created: this.now(),
+      description: input.description ?? null,
+      metadata: input.metadata ?? {},
+      status: 'requires_payment_method',
+      latest_charge: null,
+      last_payment_error: null,
+      livemode: false,
     });
     if (!pm) {
       intent.last_payment_error = { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'No payment method on file.' };
       return { intent, error: new StripeError(400, { ...intent.last_payment_error, payment_intent: intent }) };
     }
-    if (pm.customer !== input.customer && input.customer) return { intent, error: invalid(`The PaymentMethod ${pm.id} does not belong to the Customer ${input.customer}.`, 'payment_method_invalid_parameter', 'payment_method') };
+    if (pm.customer !== input.customer && input.customer)
+      return {
+        intent,
+        error: invalid(`The PaymentMethod ${pm.id} does not belong to the Customer ${input.customer}.`, 'payment_method_invalid_parameter', 'payment_method'),
+      };
     const decline = pm._declines ? CARDS['4000000000000002']!.decline : CARDS[pm._cardNumber]?.decline;
     if (decline) {
       intent.last_payment_error = { type: 'card_error', ...decline };
@@ -100,8 +138,19 @@ export class StripeModel {
       return { intent, error: new StripeError(402, { type: 'card_error', ...decline, payment_intent: intent }) };
     }
     const charge = this.put({
-      id: this.id('ch'), object: 'charge', amount: input.amount, amount_refunded: 0, refunded: false, disputed: false, currency: input.currency, customer: input.customer,
-      payment_intent: intent.id, payment_method: pm.id, created: this.now(), livemode: false, refunds: { object: 'list', data: [] },
+      id: this.id('ch'),
+      object: 'charge',
+      amount: input.amount,
+      amount_refunded: 0,
+      refunded: false,
+      disputed: false,
+      currency: input.currency,
+      customer: input.customer,
+      payment_intent: intent.id,
+      payment_method: pm.id,
+      created: this.now(),
+      livemode: false,
+      refunds: { object: 'list', data: [] },
     });
     Object.assign(intent, { status: 'succeeded', latest_charge: charge.id });
     this.emit('payment_intent.succeeded', intent);
@@ -115,7 +164,16 @@ export class StripeModel {
     const left = charge.amount - charge.amount_refunded;
     const value = amount ?? left;
     if (value > left) throw invalid(`Refund amount (${value}) is greater than unrefunded amount on charge (${left})`, 'amount_too_large', 'amount');
-    const refund = this.put({ id: this.id('re'), object: 'refund', amount: value, currency: charge.currency, charge: charge.id, payment_intent: intent.id, status: 'succeeded', created: this.now() });
+    const refund = this.put({
+      id: this.id('re'),
+      object: 'refund',
+      amount: value,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: intent.id,
+      status: 'succeeded',
+      created: this.now(),
+    });
     charge.amount_refunded += value;
     charge.refunded = charge.amount_refunded >= charge.amount;
     charge.refunds.data.unshift(refund);
@@ -149,9 +207,26 @@ export class StripeModel {
     const discount = options.void ? 0 : this.discountOff(sub, period.start, gross);
     const amount = gross - discount;
     const invoice = this.put({
-      id: this.id('in'), object: 'invoice', customer: sub.customer, currency: sub.currency, billing_reason: reason, status: 'open', livemode: false,
-      amount_due: amount, amount_paid: 0, amount_remaining: amount, subtotal: gross, total: amount, total_discount_amounts: discount ? [{ amount: discount, discount: sub._discounts?.[0]?.id }] : [],
-      attempt_count: 0, attempted: false, next_payment_attempt: null, auto_advance: true, created: this.now(), period_start: period.start, period_end: period.end,
+      id: this.id('in'),
+      object: 'invoice',
+      customer: sub.customer,
+      currency: sub.currency,
+      billing_reason: reason,
+      status: 'open',
+      livemode: false,
+      amount_due: amount,
+      amount_paid: 0,
+      amount_remaining: amount,
+      subtotal: gross,
+      total: amount,
+      total_discount_amounts: discount ? [{ amount: discount, discount: sub._discounts?.[0]?.id }] : [],
+      attempt_count: 0,
+      attempted: false,
+      next_payment_attempt: null,
+      auto_advance: true,
+      created: this.now(),
+      period_start: period.start,
+      period_end: period.end,
       parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: sub.metadata ?? {} }, quote_details: null },
       lines: { object: 'list', data: [{ id: this.id('il'), object: 'line_item', amount, period, pricing: { price_details: { price: item.price.id } } }] },
     });
@@ -173,7 +248,10 @@ export class StripeModel {
     const sub = this.objects[invoice.parent?.subscription_details?.subscription];
     invoice.attempted = true;
     invoice.attempt_count += 1;
-    const result: { intent?: Obj; error?: StripeError } = invoice.amount_due === 0 ? {} : this.charge({ amount: invoice.amount_due, currency: invoice.currency, customer: invoice.customer, paymentMethod, invoice: invoice.id });
+    const result: { intent?: Obj; error?: StripeError } =
+      invoice.amount_due === 0
+        ? {}
+        : this.charge({ amount: invoice.amount_due, currency: invoice.currency, customer: invoice.customer, paymentMethod, invoice: invoice.id });
     if (result.error) {
       const automatic = invoice.auto_advance && !options.manual;
       const retryDay = RETRY_DAYS[invoice.attempt_count - 1];
@@ -184,9 +262,23 @@ export class StripeModel {
       if (automatic && invoice.next_payment_attempt === null && sub && sub.status !== 'canceled') this.cancel(sub);
       return result.error;
     }
-    Object.assign(invoice, { status: 'paid', amount_paid: invoice.amount_due, amount_remaining: 0, next_payment_attempt: null, status_transitions: { paid_at: this.now() } });
+    Object.assign(invoice, {
+      status: 'paid',
+      amount_paid: invoice.amount_due,
+      amount_remaining: 0,
+      next_payment_attempt: null,
+      status_transitions: { paid_at: this.now() },
+    });
     if (result.intent) {
-      this.put({ id: this.id('inpay'), object: 'invoice_payment', invoice: invoice.id, status: 'paid', is_default: true, amount_paid: invoice.amount_due, payment: { type: 'payment_intent', payment_intent: result.intent.id } });
+      this.put({
+        id: this.id('inpay'),
+        object: 'invoice_payment',
+        invoice: invoice.id,
+        status: 'paid',
+        is_default: true,
+        amount_paid: invoice.amount_due,
+        payment: { type: 'payment_intent', payment_intent: result.intent.id },
+      });
     }
     if (sub && sub.status === 'past_due' && sub.latest_invoice === invoice.id) sub.status = 'active';
     this.emit('invoice.paid', invoice);
@@ -196,7 +288,8 @@ export class StripeModel {
 
   cancel(sub: Obj) {
     Object.assign(sub, { status: 'canceled', ended_at: this.now(), canceled_at: this.now(), cancel_at_period_end: false });
-    for (const invoice of this.list('invoice', (i) => i.parent?.subscription_details?.subscription === sub.id && i.status === 'open')) invoice.next_payment_attempt = null;
+    for (const invoice of this.list('invoice', (i) => i.parent?.subscription_details?.subscription === sub.id && i.status === 'open'))
+      invoice.next_payment_attempt = null;
     this.emit('customer.subscription.deleted', sub);
   }
 
@@ -217,8 +310,14 @@ export class StripeModel {
         const end = sub.items.data[0].current_period_end;
         if (end <= now) due.push({ at: end, run: () => this.renew(sub) });
       }
-      for (const invoice of this.list('invoice', (i) => i.status === 'open' && i.auto_advance && i.next_payment_attempt !== null && i.next_payment_attempt <= now)) {
-        due.push({ at: invoice.next_payment_attempt, run: () => this.attempt(invoice, this.defaultCardOf(this.objects[invoice.parent.subscription_details.subscription] ?? {})) });
+      for (const invoice of this.list(
+        'invoice',
+        (i) => i.status === 'open' && i.auto_advance && i.next_payment_attempt !== null && i.next_payment_attempt <= now,
+      )) {
+        due.push({
+          at: invoice.next_payment_attempt,
+          run: () => this.attempt(invoice, this.defaultCardOf(this.objects[invoice.parent.subscription_details.subscription] ?? {})),
+        });
       }
       if (due.length === 0) return;
       due.sort((a, b) => a.at - b.at)[0]!.run();

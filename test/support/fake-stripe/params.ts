@@ -19,7 +19,8 @@ export const RULES: Record<string, EndpointRule> = {
   'POST /v1/prices': {
     allowed: ['product', 'unit_amount', 'currency', 'recurring', 'metadata', 'active', 'nickname', 'tax_behavior', EXPAND],
     required: ['currency'],
-    check: (p) => (p.product === undefined ? 'Missing required param: product.' : p.unit_amount === undefined ? 'Missing required param: unit_amount.' : undefined),
+    check: (p) =>
+      p.product === undefined ? 'Missing required param: product.' : p.unit_amount === undefined ? 'Missing required param: unit_amount.' : undefined,
   },
   'POST /v1/prices/:id': { allowed: ['active', 'metadata', 'nickname', EXPAND] },
   'POST /v1/coupons': {
@@ -34,8 +35,22 @@ export const RULES: Record<string, EndpointRule> = {
   },
   'POST /v1/checkout/sessions': {
     allowed: [
-      'mode', 'line_items', 'success_url', 'cancel_url', 'client_reference_id', 'metadata', 'discounts', 'subscription_data', 'customer_creation',
-      'payment_intent_data', 'automatic_tax', 'tax_id_collection', 'billing_address_collection', 'customer', 'customer_email', EXPAND,
+      'mode',
+      'line_items',
+      'success_url',
+      'cancel_url',
+      'client_reference_id',
+      'metadata',
+      'discounts',
+      'subscription_data',
+      'customer_creation',
+      'payment_intent_data',
+      'automatic_tax',
+      'tax_id_collection',
+      'billing_address_collection',
+      'customer',
+      'customer_email',
+      EXPAND,
     ],
     required: ['mode'],
     check: (p) => {
@@ -48,7 +63,19 @@ export const RULES: Record<string, EndpointRule> = {
   },
   'POST /v1/billing_portal/sessions': { allowed: ['customer', 'return_url', 'flow_data', 'configuration', EXPAND], required: ['customer'] },
   'POST /v1/payment_intents': {
-    allowed: ['amount', 'currency', 'customer', 'payment_method', 'off_session', 'confirm', 'description', 'metadata', 'setup_future_usage', 'payment_method_types', EXPAND],
+    allowed: [
+      'amount',
+      'currency',
+      'customer',
+      'payment_method',
+      'off_session',
+      'confirm',
+      'description',
+      'metadata',
+      'setup_future_usage',
+      'payment_method_types',
+      EXPAND,
+    ],
     required: ['amount', 'currency'],
     check: (p) => (p.off_session === 'true' && p.confirm !== 'true' ? 'off_session can only be used when confirm=true.' : undefined),
   },
@@ -57,13 +84,27 @@ export const RULES: Record<string, EndpointRule> = {
   'POST /v1/customers/:id': { allowed: ['email', 'name', 'phone', 'description', 'address', 'shipping', 'metadata', EXPAND] },
   'GET /v1/subscriptions/:id': { allowed: [EXPAND] },
   'POST /v1/subscriptions/:id': {
-    allowed: ['pause_collection', 'cancel_at_period_end', 'discounts', 'items', 'proration_behavior', 'default_payment_method', 'metadata', 'collection_method', EXPAND],
-    check: (p) => (p.pause_collection && typeof p.pause_collection === 'object' && !p.pause_collection.behavior ? 'Missing required param: pause_collection[behavior].' : undefined),
+    allowed: [
+      'pause_collection',
+      'cancel_at_period_end',
+      'discounts',
+      'items',
+      'proration_behavior',
+      'default_payment_method',
+      'metadata',
+      'collection_method',
+      EXPAND,
+    ],
+    check: (p) =>
+      p.pause_collection && typeof p.pause_collection === 'object' && !p.pause_collection.behavior
+        ? 'Missing required param: pause_collection[behavior].'
+        : undefined,
   },
   'DELETE /v1/subscriptions/:id': { allowed: ['invoice_now', 'prorate', 'cancellation_details', EXPAND] },
   'POST /v1/subscription_schedules': {
     allowed: ['from_subscription', 'customer', 'phases', 'end_behavior', 'metadata', 'start_date', EXPAND],
-    check: (p) => (p.from_subscription && (p.phases || p.end_behavior) ? 'You cannot set phases or end_behavior when creating a schedule from_subscription.' : undefined),
+    check: (p) =>
+      p.from_subscription && (p.phases || p.end_behavior) ? 'You cannot set phases or end_behavior when creating a schedule from_subscription.' : undefined,
   },
   'POST /v1/subscription_schedules/:id': { allowed: ['phases', 'end_behavior', 'metadata', 'proration_behavior', EXPAND] },
   'GET /v1/subscription_schedules/:id': { allowed: [EXPAND] },
@@ -114,8 +155,10 @@ export function parseForm(flat: Record<string, string>): Record<string, any> {
 export function refusal(route: string, params: Record<string, any>): { message: string; code: string; param?: string } | undefined {
   const rule = RULES[route];
   if (!rule) return { message: `Unrecognized request URL (${route}).`, code: 'url_invalid' };
-  for (const key of Object.keys(params)) if (!rule.allowed.includes(key)) return { message: `Received unknown parameter: ${key}`, code: 'parameter_unknown', param: key };
-  for (const key of rule.required ?? []) if (params[key] === undefined) return { message: `Missing required param: ${key}.`, code: 'parameter_missing', param: key };
+  for (const key of Object.keys(params))
+    if (!rule.allowed.includes(key)) return { message: `Received unknown parameter: ${key}`, code: 'parameter_unknown', param: key };
+  for (const key of rule.required ?? [])
+    if (params[key] === undefined) return { message: `Missing required param: ${key}.`, code: 'parameter_missing', param: key };
   const message = rule.check?.(params);
   return message ? { message, code: message.startsWith('Missing') ? 'parameter_missing' : 'parameter_invalid' } : undefined;
 }

@@ -19,7 +19,8 @@ function discountsOf(model: StripeModel, sub: Obj, discounts: unknown): Obj[] {
   if (discounts === '' || discounts === undefined) return [];
   return (discounts as Obj[]).map((d) => {
     const coupon = model.get(d.coupon, 'coupon');
-    if (!coupon.valid) throw new StripeError(400, { type: 'invalid_request_error', code: 'coupon_expired', message: `Coupon ${coupon.id} is no longer valid.` });
+    if (!coupon.valid)
+      throw new StripeError(400, { type: 'invalid_request_error', code: 'coupon_expired', message: `Coupon ${coupon.id} is no longer valid.` });
     coupon.times_redeemed += 1;
     if (coupon.max_redemptions && coupon.times_redeemed >= coupon.max_redemptions) coupon.valid = false;
     const start = model.now();
@@ -34,13 +35,27 @@ export function route(model: StripeModel, method: string, path: string, params: 
   const expand: string[] = params.expand ?? [];
   const show = (o: Obj) => present(model, o, expand);
   const now = model.now();
-  switch (`${method} ${resource}${a && resource !== 'checkout' && resource !== 'billing_portal' ? '/:id' : ''}${b && resource !== 'checkout' && resource !== 'billing_portal' ? `/${b}` : ''}`) {
+  switch (
+    `${method} ${resource}${a && resource !== 'checkout' && resource !== 'billing_portal' ? '/:id' : ''}${b && resource !== 'checkout' && resource !== 'billing_portal' ? `/${b}` : ''}`
+  ) {
     case 'POST products':
       return show(model.put({ id: model.id('prod'), object: 'product', name: params.name, active: true, metadata: params.metadata ?? {}, created: now }));
     case 'POST prices': {
       model.get(params.product, 'product');
       const recurring = params.recurring ? { interval: params.recurring.interval, interval_count: int(params.recurring.interval_count) ?? 1 } : null;
-      return show(model.put({ id: model.id('price'), object: 'price', product: params.product, unit_amount: int(params.unit_amount), currency: params.currency, recurring, type: recurring ? 'recurring' : 'one_time', active: true, metadata: params.metadata ?? {} }));
+      return show(
+        model.put({
+          id: model.id('price'),
+          object: 'price',
+          product: params.product,
+          unit_amount: int(params.unit_amount),
+          currency: params.currency,
+          recurring,
+          type: recurring ? 'recurring' : 'one_time',
+          active: true,
+          metadata: params.metadata ?? {},
+        }),
+      );
     }
     case 'POST prices/:id': {
       const price = model.get(a, 'price');
@@ -48,41 +63,115 @@ export function route(model: StripeModel, method: string, path: string, params: 
       return show(price);
     }
     case 'POST coupons':
-      return show(model.put({
-        id: model.id('co'), object: 'coupon', amount_off: int(params.amount_off) ?? null, percent_off: params.percent_off ? Number(params.percent_off) : null, currency: params.currency ?? null,
-        duration: params.duration ?? 'once', duration_in_months: int(params.duration_in_months) ?? null, max_redemptions: int(params.max_redemptions) ?? null, times_redeemed: 0, valid: true, name: params.name ?? null, metadata: params.metadata ?? {},
-      }));
+      return show(
+        model.put({
+          id: model.id('co'),
+          object: 'coupon',
+          amount_off: int(params.amount_off) ?? null,
+          percent_off: params.percent_off ? Number(params.percent_off) : null,
+          currency: params.currency ?? null,
+          duration: params.duration ?? 'once',
+          duration_in_months: int(params.duration_in_months) ?? null,
+          max_redemptions: int(params.max_redemptions) ?? null,
+          times_redeemed: 0,
+          valid: true,
+          name: params.name ?? null,
+          metadata: params.metadata ?? {},
+        }),
+      );
     case 'POST checkout': {
       if (a !== 'sessions') throw missing(path);
       // price_data: a one-off price of an existing product, made for this session only.
       const inline = (l: Obj) => {
         const data = l.price_data as Obj;
         model.get(data.product, 'product');
-        if (int(data.unit_amount) === undefined || !data.currency) throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_missing', message: 'Missing required param: line_items[0][price_data][unit_amount].' });
-        return model.put({ id: model.id('price'), object: 'price', product: data.product, unit_amount: int(data.unit_amount), currency: data.currency, recurring: null, type: 'one_time', active: true, metadata: {} });
+        if (int(data.unit_amount) === undefined || !data.currency)
+          throw new StripeError(400, {
+            type: 'invalid_request_error',
+            code: 'parameter_missing',
+            message: 'Missing required param: line_items[0][price_data][unit_amount].',
+          });
+        return model.put({
+          id: model.id('price'),
+          object: 'price',
+          product: data.product,
+          unit_amount: int(data.unit_amount),
+          currency: data.currency,
+          recurring: null,
+          type: 'one_time',
+          active: true,
+          metadata: {},
+        });
       };
-      const lines = (params.line_items as Obj[]).map((l) => ({ price: l.price_data ? inline(l) : model.get(l.price, 'price'), quantity: int(l.quantity) ?? 1 }));
+      const lines = (params.line_items as Obj[]).map((l) => ({
+        price: l.price_data ? inline(l) : model.get(l.price, 'price'),
+        quantity: int(l.quantity) ?? 1,
+      }));
       for (const line of lines) {
-        if (!line.price.active) throw new StripeError(400, { type: 'invalid_request_error', code: 'price_inactive', message: `The price specified (${line.price.id}) is inactive.` });
-        if ((params.mode === 'subscription') !== Boolean(line.price.recurring)) throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_invalid', message: `The price ${line.price.id} does not fit mode ${params.mode}.` });
+        if (!line.price.active)
+          throw new StripeError(400, { type: 'invalid_request_error', code: 'price_inactive', message: `The price specified (${line.price.id}) is inactive.` });
+        if ((params.mode === 'subscription') !== Boolean(line.price.recurring))
+          throw new StripeError(400, {
+            type: 'invalid_request_error',
+            code: 'parameter_invalid',
+            message: `The price ${line.price.id} does not fit mode ${params.mode}.`,
+          });
       }
       for (const d of params.discounts ?? []) model.get(d.coupon, 'coupon');
       const id = model.id('cs_test');
       const subtotal = lines.reduce((sum, l) => sum + l.price.unit_amount * l.quantity, 0);
-      return show(model.put({
-        id, object: 'checkout.session', mode: params.mode, status: 'open', payment_status: 'unpaid', url: `https://checkout.stripe.com/c/pay/${id}`, success_url: params.success_url ?? null, cancel_url: params.cancel_url ?? null,
-        client_reference_id: params.client_reference_id ?? null, metadata: params.metadata ?? {}, currency: lines[0]!.price.currency, amount_subtotal: subtotal, amount_total: subtotal,
-        automatic_tax: { enabled: bool(params.automatic_tax?.enabled), status: null }, customer: null, customer_details: null, subscription: null, invoice: null, payment_intent: null,
-        created: now, livemode: false, _params: params, _lines: lines,
-      }));
+      return show(
+        model.put({
+          id,
+          object: 'checkout.session',
+          mode: params.mode,
+          status: 'open',
+          payment_status: 'unpaid',
+          url: `https://checkout.stripe.com/c/pay/${id}`,
+          success_url: params.success_url ?? null,
+          cancel_url: params.cancel_url ?? null,
+          client_reference_id: params.client_reference_id ?? null,
+          metadata: params.metadata ?? {},
+          currency: lines[0]!.price.currency,
+          amount_subtotal: subtotal,
+          amount_total: subtotal,
+          automatic_tax: { enabled: bool(params.automatic_tax?.enabled), status: null },
+          customer: null,
+          customer_details: null,
+          subscription: null,
+          invoice: null,
+          payment_intent: null,
+          created: now,
+          livemode: false,
+          _params: params,
+          _lines: lines,
+        }),
+      );
     }
     case 'POST billing_portal': {
       model.get(params.customer, 'customer');
       const id = model.id('bps');
-      return show(model.put({ id, object: 'billing_portal.session', customer: params.customer, return_url: params.return_url ?? null, flow: params.flow_data ?? null, url: `https://billing.stripe.com/p/session/${id}`, created: now }));
+      return show(
+        model.put({
+          id,
+          object: 'billing_portal.session',
+          customer: params.customer,
+          return_url: params.return_url ?? null,
+          flow: params.flow_data ?? null,
+          url: `https://billing.stripe.com/p/session/${id}`,
+          created: now,
+        }),
+      );
     }
     case 'POST payment_intents': {
-      const result = model.charge({ amount: Number(params.amount), currency: params.currency, customer: params.customer ?? null, paymentMethod: params.payment_method ?? null, description: params.description, metadata: params.metadata });
+      const result = model.charge({
+        amount: Number(params.amount),
+        currency: params.currency,
+        customer: params.customer ?? null,
+        paymentMethod: params.payment_method ?? null,
+        description: params.description,
+        metadata: params.metadata,
+      });
       if (result.error) throw result.error;
       return show(result.intent);
     }
@@ -93,12 +182,18 @@ export function route(model: StripeModel, method: string, path: string, params: 
     case 'POST customers/:id': {
       // As Stripe does: a field sent empty is unset (null); the others change as sent.
       const customer = model.get(a, 'customer');
-      for (const field of ['email', 'name', 'phone', 'description', 'address', 'shipping']) if (field in params) customer[field] = params[field] === '' ? null : params[field];
+      for (const field of ['email', 'name', 'phone', 'description', 'address', 'shipping'])
+        if (field in params) customer[field] = params[field] === '' ? null : params[field];
       return show(customer);
     }
     case 'POST payment_methods/:id/detach': {
       const pm = model.get(a, 'payment_method');
-      if (!pm.customer) throw new StripeError(400, { type: 'invalid_request_error', code: 'payment_method_unexpected_state', message: 'The payment method you provided is not attached to a customer so detachment is impossible.' });
+      if (!pm.customer)
+        throw new StripeError(400, {
+          type: 'invalid_request_error',
+          code: 'payment_method_unexpected_state',
+          message: 'The payment method you provided is not attached to a customer so detachment is impossible.',
+        });
       const customer = model.objects[pm.customer];
       if (customer?.invoice_settings?.default_payment_method === pm.id) customer.invoice_settings.default_payment_method = null;
       for (const sub of model.list('subscription', (s) => s.default_payment_method === pm.id)) sub.default_payment_method = null;
@@ -110,11 +205,17 @@ export function route(model: StripeModel, method: string, path: string, params: 
       return show(model.get(a, 'subscription'));
     case 'POST subscriptions/:id': {
       const sub = model.get(a, 'subscription');
-      if (sub.status === 'canceled') throw new StripeError(400, { type: 'invalid_request_error', code: 'resource_missing', message: 'A canceled subscription can only update its cancellation_details and metadata.' });
+      if (sub.status === 'canceled')
+        throw new StripeError(400, {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: 'A canceled subscription can only update its cancellation_details and metadata.',
+        });
       const previous: Obj = {};
       if (params.pause_collection !== undefined) {
         previous.pause_collection = sub.pause_collection;
-        sub.pause_collection = params.pause_collection === '' ? null : { behavior: params.pause_collection.behavior, resumes_at: int(params.pause_collection.resumes_at) ?? null };
+        sub.pause_collection =
+          params.pause_collection === '' ? null : { behavior: params.pause_collection.behavior, resumes_at: int(params.pause_collection.resumes_at) ?? null };
       }
       if (params.cancel_at_period_end !== undefined) {
         previous.cancel_at_period_end = sub.cancel_at_period_end;
@@ -126,13 +227,22 @@ export function route(model: StripeModel, method: string, path: string, params: 
       }
       if (params.default_payment_method !== undefined) sub.default_payment_method = params.default_payment_method || null;
       if (params.items !== undefined) {
-        if (sub.schedule) throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_invalid', message: 'The subscription is managed by a subscription schedule; update the schedule instead.' });
+        if (sub.schedule)
+          throw new StripeError(400, {
+            type: 'invalid_request_error',
+            code: 'parameter_invalid',
+            message: 'The subscription is managed by a subscription schedule; update the schedule instead.',
+          });
         for (const change of params.items as Obj[]) {
           const item = sub.items.data.find((i: Obj) => i.id === change.id);
           if (!item) throw missing(change.id);
           const price = model.get(change.price, 'price');
           if (price.recurring.interval !== item.price.recurring.interval && params.proration_behavior === 'none') {
-            throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_invalid', message: 'Changing the interval resets the billing cycle now; use a subscription schedule to change it at the period end.' });
+            throw new StripeError(400, {
+              type: 'invalid_request_error',
+              code: 'parameter_invalid',
+              message: 'Changing the interval resets the billing cycle now; use a subscription schedule to change it at the period end.',
+            });
           }
           item.price = price;
         }
@@ -142,16 +252,36 @@ export function route(model: StripeModel, method: string, path: string, params: 
     }
     case 'DELETE subscriptions/:id': {
       const sub = model.get(a, 'subscription');
-      if (sub.status === 'canceled') throw new StripeError(400, { type: 'invalid_request_error', code: 'resource_missing', message: `No such subscription: '${a}'` });
+      if (sub.status === 'canceled')
+        throw new StripeError(400, { type: 'invalid_request_error', code: 'resource_missing', message: `No such subscription: '${a}'` });
       model.cancel(sub);
       return show(sub);
     }
     case 'POST subscription_schedules': {
       const sub = model.get(params.from_subscription, 'subscription');
-      if (sub.schedule) throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_invalid', message: `You cannot migrate a subscription that is already attached to a schedule: \`${sub.schedule}\`.` });
+      if (sub.schedule)
+        throw new StripeError(400, {
+          type: 'invalid_request_error',
+          code: 'parameter_invalid',
+          message: `You cannot migrate a subscription that is already attached to a schedule: \`${sub.schedule}\`.`,
+        });
       const item = sub.items.data[0];
-      const phase = { start_date: item.current_period_start, end_date: item.current_period_end, items: [{ price: item.price.id, quantity: item.quantity ?? 1 }] };
-      const schedule = model.put({ id: model.id('sub_sched'), object: 'subscription_schedule', subscription: sub.id, customer: sub.customer, status: 'active', end_behavior: 'release', phases: [phase], current_phase: { start_date: phase.start_date, end_date: phase.end_date }, metadata: {} });
+      const phase = {
+        start_date: item.current_period_start,
+        end_date: item.current_period_end,
+        items: [{ price: item.price.id, quantity: item.quantity ?? 1 }],
+      };
+      const schedule = model.put({
+        id: model.id('sub_sched'),
+        object: 'subscription_schedule',
+        subscription: sub.id,
+        customer: sub.customer,
+        status: 'active',
+        end_behavior: 'release',
+        phases: [phase],
+        current_phase: { start_date: phase.start_date, end_date: phase.end_date },
+        metadata: {},
+      });
       sub.schedule = schedule.id;
       return show(schedule);
     }
@@ -159,13 +289,33 @@ export function route(model: StripeModel, method: string, path: string, params: 
       return show(model.get(a, 'subscription_schedule'));
     case 'POST subscription_schedules/:id': {
       const schedule = model.get(a, 'subscription_schedule');
-      if (schedule.status !== 'active') throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_invalid', message: `You cannot update a subscription schedule that is ${schedule.status}.` });
+      if (schedule.status !== 'active')
+        throw new StripeError(400, {
+          type: 'invalid_request_error',
+          code: 'parameter_invalid',
+          message: `You cannot update a subscription schedule that is ${schedule.status}.`,
+        });
       if (params.phases) {
-        const phases = (params.phases as Obj[]).map((p) => ({ start_date: int(p.start_date), end_date: int(p.end_date), duration: p.duration ? { interval: p.duration.interval, interval_count: int(p.duration.interval_count) ?? 1 } : undefined, items: (p.items as Obj[]).map((i) => ({ price: model.get(i.price, 'price').id, quantity: int(i.quantity) ?? 1 })) }));
-        if (phases[0]!.start_date !== schedule.current_phase.start_date) throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_invalid', message: 'You can not modify the start date of the current phase.' });
+        const phases = (params.phases as Obj[]).map((p) => ({
+          start_date: int(p.start_date),
+          end_date: int(p.end_date),
+          duration: p.duration ? { interval: p.duration.interval, interval_count: int(p.duration.interval_count) ?? 1 } : undefined,
+          items: (p.items as Obj[]).map((i) => ({ price: model.get(i.price, 'price').id, quantity: int(i.quantity) ?? 1 })),
+        }));
+        if (phases[0]!.start_date !== schedule.current_phase.start_date)
+          throw new StripeError(400, {
+            type: 'invalid_request_error',
+            code: 'parameter_invalid',
+            message: 'You can not modify the start date of the current phase.',
+          });
         for (let i = 1; i < phases.length; i++) {
           const prev = phases[i - 1]!;
-          if (prev.end_date === undefined) throw new StripeError(400, { type: 'invalid_request_error', code: 'parameter_missing', message: `Missing required param: phases[${i - 1}][end_date].` });
+          if (prev.end_date === undefined)
+            throw new StripeError(400, {
+              type: 'invalid_request_error',
+              code: 'parameter_missing',
+              message: `Missing required param: phases[${i - 1}][end_date].`,
+            });
           phases[i]!.start_date = prev.end_date;
           const duration = phases[i]!.duration;
           if (phases[i]!.end_date === undefined && duration) phases[i]!.end_date = addInterval(prev.end_date, duration.interval, duration.interval_count);
@@ -182,7 +332,13 @@ export function route(model: StripeModel, method: string, path: string, params: 
       return { object: 'list', data: data.map(show), has_more: false, url: '/v1/invoice_payments' };
     }
     case 'GET invoices': {
-      const data = model.list('invoice', (i) => (!params.customer || i.customer === params.customer) && (!params.status || i.status === params.status) && (!params.subscription || i.parent?.subscription_details?.subscription === params.subscription));
+      const data = model.list(
+        'invoice',
+        (i) =>
+          (!params.customer || i.customer === params.customer) &&
+          (!params.status || i.status === params.status) &&
+          (!params.subscription || i.parent?.subscription_details?.subscription === params.subscription),
+      );
       return { object: 'list', data: data.slice(0, int(params.limit) ?? 10).map(show), has_more: false, url: '/v1/invoices' };
     }
     case 'GET invoices/:id':
@@ -200,7 +356,8 @@ export function route(model: StripeModel, method: string, path: string, params: 
       const sub = model.objects[invoice.parent?.subscription_details?.subscription] ?? {};
       const card = params.payment_method ?? model.defaultCardOf(sub);
       // Paying by hand with no card on file is refused before any attempt (no event), as Stripe does.
-      if (!card && invoice.status === 'open' && invoice.amount_due > 0) throw new StripeError(400, { type: 'invalid_request_error', message: 'This customer has no attached payment source or default payment method.' });
+      if (!card && invoice.status === 'open' && invoice.amount_due > 0)
+        throw new StripeError(400, { type: 'invalid_request_error', message: 'This customer has no attached payment source or default payment method.' });
       const error = model.attempt(invoice, card, { manual: true });
       if (error) throw error;
       return show(invoice);

@@ -37,13 +37,29 @@ export function CreditsPage() {
             caption="Credit balances"
             rows={accounts}
             rowKey={(a) => a._id}
-            empty={{ title: 'No credit balances', text: 'Balances appear when a buyer purchases a credits product.', action: <Button component={Link} to="/products">Go to products</Button> }}
+            empty={{
+              title: 'No credit balances',
+              text: 'Balances appear when a buyer purchases a credits product.',
+              action: (
+                <Button component={Link} to="/products">
+                  Go to products
+                </Button>
+              ),
+            }}
             columns={[
               { key: 'email', header: 'Buyer', render: (a) => a.buyerEmail },
               { key: 'product', header: 'Product', render: (a) => names.get(a.productId) ?? a.productId },
               { key: 'balance', header: 'Balance', numeric: true, render: (a) => formatCents(a.balanceCents) },
               { key: 'status', header: 'Status', render: (a) => <StatusBadge status={a.status} /> },
-              { key: 'actions', header: 'Actions', render: (a) => <Button size="xs" variant="default" onClick={() => setDeducting(a)} aria-label={`Deduct credits of ${a.buyerEmail}`}>Deduct</Button> },
+              {
+                key: 'actions',
+                header: 'Actions',
+                render: (a) => (
+                  <Button size="xs" variant="default" onClick={() => setDeducting(a)} aria-label={`Deduct credits of ${a.buyerEmail}`}>
+                    Deduct
+                  </Button>
+                ),
+              },
             ]}
           />
         )}
@@ -60,7 +76,16 @@ export function CreditsPage() {
         onSubmit={(v) =>
           attempt(async () => {
             if (!deducting) return;
-            await unwrap(api.POST('/credits/deduct', { body: { productId: deducting.productId, email: deducting.buyerEmail, amountCents: num(v.amountCents) ?? NaN, ...(text(v.reason) ? { reason: text(v.reason) } : {}) } }));
+            await unwrap(
+              api.POST('/credits/deduct', {
+                body: {
+                  productId: deducting.productId,
+                  email: deducting.buyerEmail,
+                  amountCents: num(v.amountCents) ?? NaN,
+                  ...(text(v.reason) ? { reason: text(v.reason) } : {}),
+                },
+              }),
+            );
             query.reload();
           })
         }

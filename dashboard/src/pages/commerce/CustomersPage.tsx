@@ -20,46 +20,88 @@ export function CustomersPage() {
   const products = useQuery((api) => unwrap(api.GET('/products')));
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
-  const query = useQuery((api) => unwrapPage(api.GET('/customers', { params: { query: { limit: 50, ...(productId ? { productId } : {}), ...(cursor ? { cursor } : {}) } } })), [productId, cursor]);
+  const query = useQuery(
+    (api) => unwrapPage(api.GET('/customers', { params: { query: { limit: 50, ...(productId ? { productId } : {}), ...(cursor ? { cursor } : {}) } } })),
+    [productId, cursor],
+  );
   return (
     <Stack>
-      <PageHeader title="Customers" description="Everyone who bought, keyed by email." actions={<Button onClick={() => setCreating(true)}>New customer</Button>} />
+      <PageHeader
+        title="Customers"
+        description="Everyone who bought, keyed by email."
+        actions={<Button onClick={() => setCreating(true)}>New customer</Button>}
+      />
       {notice && (
         <Alert color="teal" withCloseButton onClose={() => setNotice(null)}>
           {notice}
         </Alert>
       )}
-      <Select label="Bought product" placeholder="Any product" data={(products.data ?? []).map((p) => ({ value: p._id, label: p.name }))} value={productId} onChange={(id) => { setProductId(id); setCursors([undefined]); }} clearable w={300} />
+      <Select
+        label="Bought product"
+        placeholder="Any product"
+        data={(products.data ?? []).map((p) => ({ value: p._id, label: p.name }))}
+        value={productId}
+        onChange={(id) => {
+          setProductId(id);
+          setCursors([undefined]);
+        }}
+        clearable
+        w={300}
+      />
       <QueryView query={query}>
         {(page) => (
           <>
-          <DataTable
-            caption="Customers"
-            rows={page.rows}
-            rowKey={(c) => c._id}
-            columns={[
-              { key: 'email', header: 'Email', render: (c) => c.buyerEmail },
-              { key: 'name', header: 'Name', render: (c) => [c.firstName, c.lastName].filter(Boolean).join(' ') || '—' },
-              { key: 'country', header: 'Country', render: (c) => c.country ?? '—' },
-              { key: 'orders', header: 'Orders', numeric: true, render: (c) => c.numberOfOrders },
-              { key: 'since', header: 'Since', render: (c) => formatDate(c.createdAt) },
-              {
-                key: 'actions',
-                header: 'Data',
-                render: (c) => (
-                  <Group gap="xs" wrap="nowrap">
-                    <ConfirmButton color="indigo" title="Export this buyer's data" message={`Download everything held about ${c.buyerEmail} in this mode, as a JSON file.`} confirmLabel="Download" aria-label={`Export ${c.buyerEmail}`} onConfirm={() => attempt(async () => { const file = await unwrap(api.GET('/customers/{id}/export', { params: { path: { id: c._id } } })); saveFromUrl(file.url, `customer-${c._id}.json`); })}>
-                      Export
-                    </ConfirmButton>
-                    <ConfirmButton title="Erase this buyer" message={`Erase the personal data of ${c.buyerEmail} everywhere? Orders keep their amounts, dates, products and country for your books, without the name or email. This cannot be undone.`} confirmLabel="Erase" aria-label={`Erase ${c.buyerEmail}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/customers/{id}', { params: { path: { id: c._id } } })); setNotice(`${c.buyerEmail} is being erased: gone from the lists now, everywhere else within moments.`); query.reload(); })}>
-                      Erase
-                    </ConfirmButton>
-                  </Group>
-                ),
-              },
-            ]}
-          />
-          <CursorPager cursors={cursors} next={page.nextCursor} onChange={setCursors} />
+            <DataTable
+              caption="Customers"
+              rows={page.rows}
+              rowKey={(c) => c._id}
+              columns={[
+                { key: 'email', header: 'Email', render: (c) => c.buyerEmail },
+                { key: 'name', header: 'Name', render: (c) => [c.firstName, c.lastName].filter(Boolean).join(' ') || '—' },
+                { key: 'country', header: 'Country', render: (c) => c.country ?? '—' },
+                { key: 'orders', header: 'Orders', numeric: true, render: (c) => c.numberOfOrders },
+                { key: 'since', header: 'Since', render: (c) => formatDate(c.createdAt) },
+                {
+                  key: 'actions',
+                  header: 'Data',
+                  render: (c) => (
+                    <Group gap="xs" wrap="nowrap">
+                      <ConfirmButton
+                        color="indigo"
+                        title="Export this buyer's data"
+                        message={`Download everything held about ${c.buyerEmail} in this mode, as a JSON file.`}
+                        confirmLabel="Download"
+                        aria-label={`Export ${c.buyerEmail}`}
+                        onConfirm={() =>
+                          attempt(async () => {
+                            const file = await unwrap(api.GET('/customers/{id}/export', { params: { path: { id: c._id } } }));
+                            saveFromUrl(file.url, `customer-${c._id}.json`);
+                          })
+                        }
+                      >
+                        Export
+                      </ConfirmButton>
+                      <ConfirmButton
+                        title="Erase this buyer"
+                        message={`Erase the personal data of ${c.buyerEmail} everywhere? Orders keep their amounts, dates, products and country for your books, without the name or email. This cannot be undone.`}
+                        confirmLabel="Erase"
+                        aria-label={`Erase ${c.buyerEmail}`}
+                        onConfirm={() =>
+                          attempt(async () => {
+                            await unwrap(api.DELETE('/customers/{id}', { params: { path: { id: c._id } } }));
+                            setNotice(`${c.buyerEmail} is being erased: gone from the lists now, everywhere else within moments.`);
+                            query.reload();
+                          })
+                        }
+                      >
+                        Erase
+                      </ConfirmButton>
+                    </Group>
+                  ),
+                },
+              ]}
+            />
+            <CursorPager cursors={cursors} next={page.nextCursor} onChange={setCursors} />
           </>
         )}
       </QueryView>
@@ -76,7 +118,16 @@ export function CustomersPage() {
         onSubmit={(v) =>
           attempt(async () => {
             const country = text(v.country)?.toUpperCase();
-            await unwrap(api.POST('/customers', { body: { email: text(v.email) ?? '', ...(text(v.firstName) ? { firstName: text(v.firstName) } : {}), ...(text(v.lastName) ? { lastName: text(v.lastName) } : {}), ...(country ? { country } : {}) } }));
+            await unwrap(
+              api.POST('/customers', {
+                body: {
+                  email: text(v.email) ?? '',
+                  ...(text(v.firstName) ? { firstName: text(v.firstName) } : {}),
+                  ...(text(v.lastName) ? { lastName: text(v.lastName) } : {}),
+                  ...(country ? { country } : {}),
+                },
+              }),
+            );
             query.reload();
           })
         }

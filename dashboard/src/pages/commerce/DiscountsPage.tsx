@@ -48,7 +48,12 @@ export function DiscountsPage() {
               columns={[
                 { key: 'name', header: 'Name', render: (d) => d.name },
                 { key: 'code', header: 'Code', render: (d) => <Text ff="monospace">{d.code}</Text> },
-                { key: 'value', header: 'Value', numeric: true, render: (d) => (d.valueType === 'percentage' ? `${d.value}%` : <Money amount={d.value} currency="USD" />) },
+                {
+                  key: 'value',
+                  header: 'Value',
+                  numeric: true,
+                  render: (d) => (d.valueType === 'percentage' ? `${d.value}%` : <Money amount={d.value} currency="USD" />),
+                },
                 { key: 'uses', header: 'Uses', numeric: true, render: (d) => (d.maxUses ? `${d.uses} / ${d.maxUses}` : d.uses) },
                 { key: 'expires', header: 'Expires', render: (d) => formatDate(d.expiresAt) },
                 {
@@ -59,7 +64,18 @@ export function DiscountsPage() {
                       <Button size="xs" variant="default" onClick={() => setEditing(d)} aria-label={`Edit ${d.name}`}>
                         Edit
                       </Button>
-                      <ConfirmButton title="Delete discount" message={`Delete the code ${d.code}?`} confirmLabel="Delete" aria-label={`Delete ${d.name}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/discounts/{id}', { params: { path: { id: d._id } } })); query.reload(); })}>
+                      <ConfirmButton
+                        title="Delete discount"
+                        message={`Delete the code ${d.code}?`}
+                        confirmLabel="Delete"
+                        aria-label={`Delete ${d.name}`}
+                        onConfirm={() =>
+                          attempt(async () => {
+                            await unwrap(api.DELETE('/discounts/{id}', { params: { path: { id: d._id } } }));
+                            query.reload();
+                          })
+                        }
+                      >
                         Delete
                       </ConfirmButton>
                     </Group>
@@ -74,13 +90,34 @@ export function DiscountsPage() {
               fields={[
                 { name: 'name', label: 'Name', required: true },
                 { name: 'code', label: 'Code', required: true },
-                { name: 'valueType', label: 'Kind', kind: 'select', required: true, options: [{ value: 'percentage', label: 'Percentage' }, { value: 'fixed', label: 'Fixed amount (USD)' }] },
+                {
+                  name: 'valueType',
+                  label: 'Kind',
+                  kind: 'select',
+                  required: true,
+                  options: [
+                    { value: 'percentage', label: 'Percentage' },
+                    { value: 'fixed', label: 'Fixed amount (USD)' },
+                  ],
+                },
                 { name: 'value', label: 'Value', kind: 'number', required: true, min: 0, decimals: 2 },
                 { name: 'mainProductIds', label: 'Applies to', kind: 'multiselect', required: true, options: items },
                 { name: 'expiresAt', label: 'Expires', kind: 'datetime' },
                 { name: 'maxUses', label: 'Maximum uses', kind: 'number', min: 1 },
               ]}
-              initial={editing && editing !== 'new' ? { name: editing.name, code: editing.code, valueType: editing.valueType, value: editing.value, mainProductIds: editing.mainProductIds, expiresAt: toLocalInput(editing.expiresAt), maxUses: editing.maxUses ?? '' } : { valueType: 'percentage' }}
+              initial={
+                editing && editing !== 'new'
+                  ? {
+                      name: editing.name,
+                      code: editing.code,
+                      valueType: editing.valueType,
+                      value: editing.value,
+                      mainProductIds: editing.mainProductIds,
+                      expiresAt: toLocalInput(editing.expiresAt),
+                      maxUses: editing.maxUses ?? '',
+                    }
+                  : { valueType: 'percentage' }
+              }
               onSubmit={(v) =>
                 attempt(async () => {
                   if (editing === 'new') await unwrap(api.POST('/discounts', { body: body(v) }));

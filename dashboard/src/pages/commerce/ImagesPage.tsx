@@ -63,7 +63,19 @@ export function ImagesPage() {
                   <Text size="xs" c="dimmed">
                     {Math.round(image.size / 1024)} KB
                   </Text>
-                  <ConfirmButton mt="xs" title="Delete image" message={`Delete ${image.filename}?`} confirmLabel="Delete" aria-label={`Delete ${image.filename}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/images/{id}', { params: { path: { id: image._id } } })); query.reload(); })}>
+                  <ConfirmButton
+                    mt="xs"
+                    title="Delete image"
+                    message={`Delete ${image.filename}?`}
+                    confirmLabel="Delete"
+                    aria-label={`Delete ${image.filename}`}
+                    onConfirm={() =>
+                      attempt(async () => {
+                        await unwrap(api.DELETE('/images/{id}', { params: { path: { id: image._id } } }));
+                        query.reload();
+                      })
+                    }
+                  >
                     Delete
                   </ConfirmButton>
                 </Card>

@@ -35,7 +35,11 @@ export function OffersPage() {
   const [editing, setEditing] = useState<Offer | 'new' | null>(null);
   return (
     <Stack>
-      <PageHeader title="Subscription offers" description="Recurring products: weekly, monthly or yearly, with an optional trial." actions={<Button onClick={() => setEditing('new')}>New offer</Button>} />
+      <PageHeader
+        title="Subscription offers"
+        description="Recurring products: weekly, monthly or yearly, with an optional trial."
+        actions={<Button onClick={() => setEditing('new')}>New offer</Button>}
+      />
       <QueryView query={query}>
         {({ offers, images }) => (
           <>
@@ -43,13 +47,25 @@ export function OffersPage() {
               caption="Subscription offers"
               rows={offers}
               rowKey={(o) => o._id}
-              empty={{ title: 'No subscription offers yet', text: 'Sell a membership or a plan that renews weekly, monthly or yearly.', action: <Button onClick={() => setEditing('new')}>Create an offer</Button> }}
+              empty={{
+                title: 'No subscription offers yet',
+                text: 'Sell a membership or a plan that renews weekly, monthly or yearly.',
+                action: <Button onClick={() => setEditing('new')}>Create an offer</Button>,
+              }}
               columns={[
                 { key: 'name', header: 'Name', render: (o) => <Text fw={500}>{o.name}</Text> },
                 { key: 'price', header: 'Price', numeric: true, render: (o) => <Money amount={o.price} currency={o.currency} /> },
                 { key: 'frequency', header: 'Every', render: (o) => o.frequency },
                 { key: 'trial', header: 'Trial', render: (o) => (o.trialPeriod ? `${o.trialPeriod} days` : '—') },
-                { key: 'published', header: 'Status', render: (o) => <Badge variant="dot" color={o.published ? 'green' : 'gray'}>{o.published ? 'published' : 'draft'}</Badge> },
+                {
+                  key: 'published',
+                  header: 'Status',
+                  render: (o) => (
+                    <Badge variant="dot" color={o.published ? 'green' : 'gray'}>
+                      {o.published ? 'published' : 'draft'}
+                    </Badge>
+                  ),
+                },
                 {
                   key: 'actions',
                   header: 'Actions',
@@ -58,7 +74,18 @@ export function OffersPage() {
                       <Button size="xs" variant="default" onClick={() => setEditing(o)} aria-label={`Edit ${o.name}`}>
                         Edit
                       </Button>
-                      <ConfirmButton title="Delete offer" message={`Delete "${o.name}"? Existing subscribers keep their subscription.`} confirmLabel="Delete" aria-label={`Delete ${o.name}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/subscriptions/{id}', { params: { path: { id: o._id } } })); query.reload(); })}>
+                      <ConfirmButton
+                        title="Delete offer"
+                        message={`Delete "${o.name}"? Existing subscribers keep their subscription.`}
+                        confirmLabel="Delete"
+                        aria-label={`Delete ${o.name}`}
+                        onConfirm={() =>
+                          attempt(async () => {
+                            await unwrap(api.DELETE('/subscriptions/{id}', { params: { path: { id: o._id } } }));
+                            query.reload();
+                          })
+                        }
+                      >
                         Delete
                       </ConfirmButton>
                     </Group>
@@ -73,13 +100,35 @@ export function OffersPage() {
               fields={[
                 { name: 'name', label: 'Name', required: true },
                 { name: 'price', label: 'Price (USD)', kind: 'number', required: true, min: 0, decimals: 2 },
-                { name: 'frequency', label: 'Billed', kind: 'select', required: true, options: [{ value: 'weekly', label: 'Weekly' }, { value: 'monthly', label: 'Monthly' }, { value: 'yearly', label: 'Yearly' }] },
+                {
+                  name: 'frequency',
+                  label: 'Billed',
+                  kind: 'select',
+                  required: true,
+                  options: [
+                    { value: 'weekly', label: 'Weekly' },
+                    { value: 'monthly', label: 'Monthly' },
+                    { value: 'yearly', label: 'Yearly' },
+                  ],
+                },
                 { name: 'trialPeriod', label: 'Trial (days)', kind: 'number', min: 0 },
                 { name: 'description', label: 'Description', kind: 'textarea' },
                 { name: 'imageIds', label: 'Images', kind: 'multiselect', options: images.map((i) => ({ value: i._id, label: i.filename })) },
                 { name: 'published', label: 'Published', kind: 'switch' },
               ]}
-              initial={editing && editing !== 'new' ? { name: editing.name, price: editing.price, frequency: editing.frequency, trialPeriod: editing.trialPeriod ?? '', description: editing.description ?? '', imageIds: editing.imageIds, published: editing.published } : { frequency: 'monthly', published: true }}
+              initial={
+                editing && editing !== 'new'
+                  ? {
+                      name: editing.name,
+                      price: editing.price,
+                      frequency: editing.frequency,
+                      trialPeriod: editing.trialPeriod ?? '',
+                      description: editing.description ?? '',
+                      imageIds: editing.imageIds,
+                      published: editing.published,
+                    }
+                  : { frequency: 'monthly', published: true }
+              }
               onSubmit={(v) =>
                 attempt(async () => {
                   if (editing === 'new') await unwrap(api.POST('/subscriptions', { body: body(v) }));

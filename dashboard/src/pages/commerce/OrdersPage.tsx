@@ -23,7 +23,13 @@ export async function loadProductPictures(api: Api): Promise<Map<string, string>
 function Bought({ sale, picture, to }: { sale: Sale; picture?: string; to: string }) {
   return (
     <Group gap="sm" wrap="nowrap">
-      {picture ? <Image src={picture} alt="" w={36} h={36} radius="sm" fit="cover" /> : <Avatar size={36} radius="sm" aria-hidden>{productNameOf(sale).slice(0, 1).toUpperCase()}</Avatar>}
+      {picture ? (
+        <Image src={picture} alt="" w={36} h={36} radius="sm" fit="cover" />
+      ) : (
+        <Avatar size={36} radius="sm" aria-hidden>
+          {productNameOf(sale).slice(0, 1).toUpperCase()}
+        </Avatar>
+      )}
       <div>
         <Anchor component={Link} to={to} fw={600} size="sm">
           {productNameOf(sale)}
@@ -37,16 +43,42 @@ function Bought({ sale, picture, to }: { sale: Sale; picture?: string; to: strin
 }
 
 /** The sales table shared by orders and payments: what was bought, by whom, for how much. */
-export function SalesTable({ rows, caption, detail, pictures, exportAll }: { rows: Sale[]; caption: string; detail: (sale: Sale) => string; pictures: Map<string, string>; exportAll?: () => Promise<Sale[]> }) {
+export function SalesTable({
+  rows,
+  caption,
+  detail,
+  pictures,
+  exportAll,
+}: {
+  rows: Sale[];
+  caption: string;
+  detail: (sale: Sale) => string;
+  pictures: Map<string, string>;
+  exportAll?: () => Promise<Sale[]>;
+}) {
   return (
     <DataTable
       caption={caption}
       rows={rows}
       rowKey={(s) => s._id}
       exportAll={exportAll}
-      empty={{ title: `No ${caption.toLowerCase()} yet`, text: 'Sales appear here once a buyer pays. Share a buy link to get the first one.', action: <Button component={Link} to="/settings#buy-links">Get a buy link</Button> }}
+      empty={{
+        title: `No ${caption.toLowerCase()} yet`,
+        text: 'Sales appear here once a buyer pays. Share a buy link to get the first one.',
+        action: (
+          <Button component={Link} to="/settings#buy-links">
+            Get a buy link
+          </Button>
+        ),
+      }}
       columns={[
-        { key: 'what', header: 'Product', phone: true, render: (s) => <Bought sale={s} picture={pictures.get(s.productId)} to={detail(s)} />, text: (s) => productNameOf(s) },
+        {
+          key: 'what',
+          header: 'Product',
+          phone: true,
+          render: (s) => <Bought sale={s} picture={pictures.get(s.productId)} to={detail(s)} />,
+          text: (s) => productNameOf(s),
+        },
         { key: 'date', header: 'Date', render: (s) => formatDate(s.createdAt), text: (s) => s.createdAt },
         {
           key: 'buyer',
@@ -63,8 +95,21 @@ export function SalesTable({ rows, caption, detail, pictures, exportAll }: { row
         },
         { key: 'country', header: 'Country', render: (s) => countryName(s.country) ?? '—', text: (s) => String(s.country ?? '') },
         { key: 'discount', header: 'Discount code', render: (s) => discountCodeOf(s) ?? '—', text: (s) => discountCodeOf(s) ?? '' },
-        { key: 'amount', header: 'Amount', numeric: true, phone: true, render: (s) => <Money amount={s.amount} currency={s.currency} />, text: (s) => `${s.amount} ${s.currency}` },
-        { key: 'refunded', header: 'Refunded', numeric: true, render: (s) => (s.refundedAmount ? <Money amount={s.refundedAmount} currency={s.currency} /> : '—'), text: (s) => String(s.refundedAmount ?? 0) },
+        {
+          key: 'amount',
+          header: 'Amount',
+          numeric: true,
+          phone: true,
+          render: (s) => <Money amount={s.amount} currency={s.currency} />,
+          text: (s) => `${s.amount} ${s.currency}`,
+        },
+        {
+          key: 'refunded',
+          header: 'Refunded',
+          numeric: true,
+          render: (s) => (s.refundedAmount ? <Money amount={s.refundedAmount} currency={s.currency} /> : '—'),
+          text: (s) => String(s.refundedAmount ?? 0),
+        },
         { key: 'status', header: 'Status', phone: true, render: (s) => <SaleStatus sale={s} />, text: (s) => saleStatus(s) },
       ]}
     />
@@ -73,7 +118,12 @@ export function SalesTable({ rows, caption, detail, pictures, exportAll }: { row
 
 /** A sale's status in words, coloured like the other badges. */
 export const SaleStatus = ({ sale }: { sale: Sale }) => (
-  <Badge variant="dot" style={{ overflow: 'visible' }} miw="fit-content" color={sale.status === 'disputed' ? 'red' : sale.status === 'refunded' || sale.refundedAmount > 0 ? 'grape' : 'green'}>
+  <Badge
+    variant="dot"
+    style={{ overflow: 'visible' }}
+    miw="fit-content"
+    color={sale.status === 'disputed' ? 'red' : sale.status === 'refunded' || sale.refundedAmount > 0 ? 'grape' : 'green'}
+  >
     {saleStatus(sale)}
   </Badge>
 );
@@ -97,7 +147,13 @@ export function OrdersPage() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
   const { api } = useSession();
-  const query = useQuery(async (api) => ({ page: await unwrapPage(api.GET('/orders', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } })), pictures: await loadProductPictures(api) }), [cursor]);
+  const query = useQuery(
+    async (api) => ({
+      page: await unwrapPage(api.GET('/orders', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } })),
+      pictures: await loadProductPictures(api),
+    }),
+    [cursor],
+  );
   const exportAll = () => allPages((c) => unwrapPage(api.GET('/orders', { params: { query: { limit: 1000, ...(c ? { cursor: c } : {}) } } })));
   return (
     <Stack>
@@ -119,8 +175,15 @@ export function PaymentsPage() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
   const { api } = useSession();
-  const query = useQuery(async (api) => ({ page: await unwrapPage(api.GET('/payments', { params: { query: { limit: PAGE, ...(type === 'all' ? {} : { type }), ...(cursor ? { cursor } : {}) } } })), pictures: await loadProductPictures(api) }), [type, cursor]);
-  const exportAll = () => allPages((c) => unwrapPage(api.GET('/payments', { params: { query: { limit: 1000, ...(type === 'all' ? {} : { type }), ...(c ? { cursor: c } : {}) } } })));
+  const query = useQuery(
+    async (api) => ({
+      page: await unwrapPage(api.GET('/payments', { params: { query: { limit: PAGE, ...(type === 'all' ? {} : { type }), ...(cursor ? { cursor } : {}) } } })),
+      pictures: await loadProductPictures(api),
+    }),
+    [type, cursor],
+  );
+  const exportAll = () =>
+    allPages((c) => unwrapPage(api.GET('/payments', { params: { query: { limit: 1000, ...(type === 'all' ? {} : { type }), ...(c ? { cursor: c } : {}) } } })));
   return (
     <Stack>
       <PageHeader title="Payments" description="Every charge: one-time orders and subscription payments." />

@@ -20,7 +20,11 @@ export function PartnersPage() {
   const [creating, setCreating] = useState(false);
   return (
     <Stack>
-      <PageHeader title="Partners" description="Affiliates with a referral code and a commission on the sales they bring." actions={<Button onClick={() => setCreating(true)}>New partner</Button>} />
+      <PageHeader
+        title="Partners"
+        description="Affiliates with a referral code and a commission on the sales they bring."
+        actions={<Button onClick={() => setCreating(true)}>New partner</Button>}
+      />
       <QueryView query={query}>
         {({ partners, stats }) => {
           const byPartner = new Map(stats.partners.map((s) => [s.partnerId, s]));
@@ -56,7 +60,12 @@ export function PartnersPage() {
                   { key: 'commission', header: 'Commission', numeric: true, render: (p) => `${p.commissionPercent}%` },
                   { key: 'referrals', header: 'Referrals', numeric: true, render: (p) => byPartner.get(p._id)?.referrals ?? 0 },
                   { key: 'sales', header: 'Sales', numeric: true, render: (p) => byPartner.get(p._id)?.sales ?? 0 },
-                  { key: 'earned', header: 'Commission earned', numeric: true, render: (p) => <Money amount={byPartner.get(p._id)?.commission ?? 0} currency={stats.currency} /> },
+                  {
+                    key: 'earned',
+                    header: 'Commission earned',
+                    numeric: true,
+                    render: (p) => <Money amount={byPartner.get(p._id)?.commission ?? 0} currency={stats.currency} />,
+                  },
                 ]}
               />
             </>
@@ -75,7 +84,16 @@ export function PartnersPage() {
         ]}
         onSubmit={(v) =>
           attempt(async () => {
-            await unwrap(api.POST('/partners', { body: { name: text(v.name) ?? '', email: text(v.email) ?? '', referralCode: text(v.referralCode) ?? '', commissionPercent: num(v.commissionPercent) ?? NaN } }));
+            await unwrap(
+              api.POST('/partners', {
+                body: {
+                  name: text(v.name) ?? '',
+                  email: text(v.email) ?? '',
+                  referralCode: text(v.referralCode) ?? '',
+                  commissionPercent: num(v.commissionPercent) ?? NaN,
+                },
+              }),
+            );
             query.reload();
           })
         }

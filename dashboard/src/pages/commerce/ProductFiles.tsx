@@ -65,7 +65,19 @@ export function ProductFilesModal({ product, onClose }: { product: { _id: string
         </Text>
         {product?.buyUrl && <BuyLink url={product.buyUrl} name={product.name} />}
         <Group align="flex-end">
-          <FileInput label="File" placeholder="Choose a file" value={file} onChange={(f) => { setFile(f); setProgress(null); setUploaded(null); }} clearable w={300} data-testid="file-input" />
+          <FileInput
+            label="File"
+            placeholder="Choose a file"
+            value={file}
+            onChange={(f) => {
+              setFile(f);
+              setProgress(null);
+              setUploaded(null);
+            }}
+            clearable
+            w={300}
+            data-testid="file-input"
+          />
           <Button onClick={send} disabled={!file} loading={uploading} data-testid="upload-file">
             Upload
           </Button>
@@ -102,7 +114,19 @@ export function ProductFilesModal({ product, onClose }: { product: { _id: string
                       <Table.Td>{sizeText(f.size)}</Table.Td>
                       <Table.Td>{formatDate(f.createdAt)}</Table.Td>
                       <Table.Td>
-                        <ConfirmButton size="xs" title="Remove file" message={`Remove ${f.name}? Buyers can no longer download it.`} confirmLabel="Remove" aria-label={`Remove ${f.name}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/products/{id}/files/{fileId}', { params: { path: { id, fileId: f._id } } })); query.reload(); })}>
+                        <ConfirmButton
+                          size="xs"
+                          title="Remove file"
+                          message={`Remove ${f.name}? Buyers can no longer download it.`}
+                          confirmLabel="Remove"
+                          aria-label={`Remove ${f.name}`}
+                          onConfirm={() =>
+                            attempt(async () => {
+                              await unwrap(api.DELETE('/products/{id}/files/{fileId}', { params: { path: { id, fileId: f._id } } }));
+                              query.reload();
+                            })
+                          }
+                        >
                           Remove
                         </ConfirmButton>
                       </Table.Td>

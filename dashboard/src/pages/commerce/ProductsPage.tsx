@@ -25,7 +25,15 @@ function fields(images: { _id: string; filename: string }[], policies: { _id: st
     { name: 'name', label: 'Name', required: true },
     { name: 'price', label: 'Price (USD)', kind: 'number', required: true, min: 0, decimals: 2 },
     { name: 'description', label: 'Description', kind: 'textarea' },
-    { name: 'productType', label: 'Type', kind: 'select', options: [{ value: 'digital', label: 'Digital product' }, { value: 'credits', label: 'Credits' }] },
+    {
+      name: 'productType',
+      label: 'Type',
+      kind: 'select',
+      options: [
+        { value: 'digital', label: 'Digital product' },
+        { value: 'credits', label: 'Credits' },
+      ],
+    },
     { name: 'creditAmount', label: 'Credits granted (credits products)', kind: 'number', min: 1 },
     { name: 'imageIds', label: 'Images', kind: 'multiselect', options: images.map((i) => ({ value: i._id, label: i.filename })) },
     { name: 'refundPolicyId', label: 'Refund policy', kind: 'select', options: policies.map((p) => ({ value: p._id, label: p.name })) },
@@ -51,7 +59,15 @@ function body(values: FormValues): ProductBody {
     refundPolicyId: text(values.refundPolicyId) ?? null,
     published: Boolean(values.published),
     payWhatYouWant: { enabled: Boolean(values.pwyw), ...(num(values.minimumPrice) !== undefined ? { minimumPrice: num(values.minimumPrice) } : {}) },
-    ...(values.licenseKeys || num(values.activationLimit) !== undefined ? { licenseKeys: { enabled: Boolean(values.licenseKeys), activationLimit: num(values.activationLimit) ?? 1, expiresInDays: num(values.expiresInDays) ?? null } } : {}),
+    ...(values.licenseKeys || num(values.activationLimit) !== undefined
+      ? {
+          licenseKeys: {
+            enabled: Boolean(values.licenseKeys),
+            activationLimit: num(values.activationLimit) ?? 1,
+            expiresInDays: num(values.expiresInDays) ?? null,
+          },
+        }
+      : {}),
     downloadLimit: num(values.downloadLimit) ?? null,
   } as ProductBody;
 }
@@ -92,7 +108,9 @@ export function ProductsPage() {
         }
       />
       {notice && (
-        <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>{notice}</Alert>
+        <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
       )}
       <QueryView query={query}>
         {({ products, images, policies }) => (
@@ -101,13 +119,25 @@ export function ProductsPage() {
               caption="Products"
               rows={products}
               rowKey={(p) => p._id}
-              empty={{ title: 'No products yet', text: 'Add your first product: a price, a file to deliver, and it gets a buy link to share.', action: <Button onClick={() => setEditing('new')}>Add your first product</Button> }}
+              empty={{
+                title: 'No products yet',
+                text: 'Add your first product: a price, a file to deliver, and it gets a buy link to share.',
+                action: <Button onClick={() => setEditing('new')}>Add your first product</Button>,
+              }}
               columns={[
                 { key: 'name', header: 'Name', render: (p) => <Text fw={500}>{p.name}</Text> },
                 { key: 'price', header: 'Price', numeric: true, render: (p) => <Money amount={p.price} currency={p.currency} /> },
                 { key: 'type', header: 'Type', render: (p) => p.productType },
                 { key: 'buy', header: 'Buy link', render: (p) => <BuyLink url={buyUrl(p)} name={p.name} /> },
-                { key: 'published', header: 'Status', render: (p) => <Badge variant="dot" color={p.published ? 'green' : 'gray'}>{p.published ? 'published' : 'draft'}</Badge> },
+                {
+                  key: 'published',
+                  header: 'Status',
+                  render: (p) => (
+                    <Badge variant="dot" color={p.published ? 'green' : 'gray'}>
+                      {p.published ? 'published' : 'draft'}
+                    </Badge>
+                  ),
+                },
                 { key: 'created', header: 'Created', render: (p) => formatDate(p.createdAt) },
                 {
                   key: 'actions',

@@ -16,7 +16,11 @@ export function RefundPoliciesPage() {
   const [creating, setCreating] = useState(false);
   return (
     <Stack>
-      <PageHeader title="Refund policies" description="The terms shown to buyers. A policy does not refund a payment by itself." actions={<Button onClick={() => setCreating(true)}>New policy</Button>} />
+      <PageHeader
+        title="Refund policies"
+        description="The terms shown to buyers. A policy does not refund a payment by itself."
+        actions={<Button onClick={() => setCreating(true)}>New policy</Button>}
+      />
       <QueryView query={query}>
         {(policies) => (
           <DataTable
@@ -45,7 +49,11 @@ export function RefundPoliciesPage() {
         ]}
         onSubmit={(v) =>
           attempt(async () => {
-            await unwrap(api.POST('/refunds', { body: { name: text(v.name) ?? '', days: num(v.days) ?? NaN, description: text(v.description) ?? '', text: text(v.text) ?? '' } }));
+            await unwrap(
+              api.POST('/refunds', {
+                body: { name: text(v.name) ?? '', days: num(v.days) ?? NaN, description: text(v.description) ?? '', text: text(v.text) ?? '' },
+              }),
+            );
             query.reload();
           })
         }
@@ -54,4 +62,10 @@ export function RefundPoliciesPage() {
   );
 }
 
-export const refundPoliciesPage: PageDefinition = { path: 'refund-policies', title: 'Refund policies', area: 'products', group: 'Products', element: <RefundPoliciesPage /> };
+export const refundPoliciesPage: PageDefinition = {
+  path: 'refund-policies',
+  title: 'Refund policies',
+  area: 'products',
+  group: 'Products',
+  element: <RefundPoliciesPage />,
+};

@@ -16,7 +16,15 @@ export function ReviewsPage() {
   return (
     <Stack>
       <PageHeader title="Reviews" description="What buyers wrote after their purchase." />
-      <Select label="Product" placeholder="All products" data={(products.data ?? []).map((p) => ({ value: p._id, label: p.name }))} value={productId} onChange={setProductId} clearable w={300} />
+      <Select
+        label="Product"
+        placeholder="All products"
+        data={(products.data ?? []).map((p) => ({ value: p._id, label: p.name }))}
+        value={productId}
+        onChange={setProductId}
+        clearable
+        w={300}
+      />
       <QueryView query={query}>
         {(reviews) => (
           <DataTable
@@ -26,7 +34,18 @@ export function ReviewsPage() {
             columns={[
               { key: 'product', header: 'Product', render: (r) => names.get(r.productId) ?? r.productId },
               { key: 'rating', header: 'Rating', render: (r) => <Rating value={r.rating} readOnly aria-label={`${r.rating} of 5`} /> },
-              { key: 'review', header: 'Review', render: (r) => (<><Text fw={500} size="sm">{r.title ?? ''}</Text><Text size="sm">{r.body ?? ''}</Text></>) },
+              {
+                key: 'review',
+                header: 'Review',
+                render: (r) => (
+                  <>
+                    <Text fw={500} size="sm">
+                      {r.title ?? ''}
+                    </Text>
+                    <Text size="sm">{r.body ?? ''}</Text>
+                  </>
+                ),
+              },
               { key: 'buyer', header: 'Buyer', render: (r) => r.buyerEmail },
               { key: 'created', header: 'Date', render: (r) => formatDate(r.createdAt) },
             ]}

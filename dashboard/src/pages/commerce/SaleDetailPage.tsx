@@ -49,8 +49,25 @@ function RefundCard({ sale, onRefunded }: { sale: Sale & Record<string, unknown>
         Refund
       </Title>
       <Group align="flex-end">
-        <NumberInput label={`Amount (${sale.currency}), empty for all that is left`} value={amount} onChange={setAmount} min={0.01} max={left} decimalScale={2} w={300} />
-        <ConfirmButton title="Refund this payment" confirmLabel="Refund" message={typeof amount === 'number' ? `Refund ${amount} ${sale.currency} to ${sale.buyerEmail}?` : `Refund all that is left (${left} ${sale.currency}) to ${sale.buyerEmail}?`} onConfirm={refund}>
+        <NumberInput
+          label={`Amount (${sale.currency}), empty for all that is left`}
+          value={amount}
+          onChange={setAmount}
+          min={0.01}
+          max={left}
+          decimalScale={2}
+          w={300}
+        />
+        <ConfirmButton
+          title="Refund this payment"
+          confirmLabel="Refund"
+          message={
+            typeof amount === 'number'
+              ? `Refund ${amount} ${sale.currency} to ${sale.buyerEmail}?`
+              : `Refund all that is left (${left} ${sale.currency}) to ${sale.buyerEmail}?`
+          }
+          onConfirm={refund}
+        >
           Refund
         </ConfirmButton>
       </Group>
@@ -64,7 +81,10 @@ function InvoiceCard({ sale }: { sale: Sale & Record<string, unknown> }) {
   const [error, setError] = useState<ApiFailure | null>(null);
   const get = async (kind: 'invoice' | 'credit-note') => {
     setError(null);
-    const call = kind === 'invoice' ? api.GET('/orders/{id}/invoice.pdf', { params: { path: { id: sale._id } }, parseAs: 'blob' }) : api.GET('/orders/{id}/credit-note.pdf', { params: { path: { id: sale._id } }, parseAs: 'blob' });
+    const call =
+      kind === 'invoice'
+        ? api.GET('/orders/{id}/invoice.pdf', { params: { path: { id: sale._id } }, parseAs: 'blob' })
+        : api.GET('/orders/{id}/credit-note.pdf', { params: { path: { id: sale._id } }, parseAs: 'blob' });
     setError(await saveDownload(call, `${kind}-${sale._id}.pdf`));
   };
   return (
@@ -72,11 +92,19 @@ function InvoiceCard({ sale }: { sale: Sale & Record<string, unknown> }) {
       <Title order={2} size="h4" mb="sm">
         Invoice
       </Title>
-      <Text size="sm" mb="sm">The buyer can add a company name and VAT ID from the link in their receipt before the invoice is first downloaded.</Text>
+      <Text size="sm" mb="sm">
+        The buyer can add a company name and VAT ID from the link in their receipt before the invoice is first downloaded.
+      </Text>
       <FormError error={error} />
       <Group>
-        <Button variant="default" onClick={() => get('invoice')}>Download invoice (PDF)</Button>
-        {(sale.refundedAmount ?? 0) > 0 && <Button variant="default" onClick={() => get('credit-note')}>Download credit note (PDF)</Button>}
+        <Button variant="default" onClick={() => get('invoice')}>
+          Download invoice (PDF)
+        </Button>
+        {(sale.refundedAmount ?? 0) > 0 && (
+          <Button variant="default" onClick={() => get('credit-note')}>
+            Download credit note (PDF)
+          </Button>
+        )}
       </Group>
     </Card>
   );
@@ -114,12 +142,37 @@ function LicenseKeysCard({ keys, onChanged }: { keys: OrderKey[]; onChanged: () 
               <Table.Td>{k.activationLimit ? `${k.activations ?? 0} of ${k.activationLimit}` : '—'}</Table.Td>
               <Table.Td>
                 {k.licenseId && k.status === 'active' && (
-                  <ConfirmButton size="xs" title="Revoke licence key" message="The buyer's app will no longer accept this key." confirmLabel="Revoke" aria-label={`Revoke ${k.key}`} onConfirm={() => attempt(async () => { await unwrap(api.POST('/licenses/{id}/revoke', { params: { path: { id: k.licenseId! } } })); onChanged(); })}>
+                  <ConfirmButton
+                    size="xs"
+                    title="Revoke licence key"
+                    message="The buyer's app will no longer accept this key."
+                    confirmLabel="Revoke"
+                    aria-label={`Revoke ${k.key}`}
+                    onConfirm={() =>
+                      attempt(async () => {
+                        await unwrap(api.POST('/licenses/{id}/revoke', { params: { path: { id: k.licenseId! } } }));
+                        onChanged();
+                      })
+                    }
+                  >
                     Revoke
                   </ConfirmButton>
                 )}
                 {k.licenseId && k.status === 'revoked' && (
-                  <ConfirmButton size="xs" color="green" title="Reactivate licence key" message="The key works again." confirmLabel="Reactivate" aria-label={`Reactivate ${k.key}`} onConfirm={() => attempt(async () => { await unwrap(api.POST('/licenses/{id}/reactivate', { params: { path: { id: k.licenseId! } } })); onChanged(); })}>
+                  <ConfirmButton
+                    size="xs"
+                    color="green"
+                    title="Reactivate licence key"
+                    message="The key works again."
+                    confirmLabel="Reactivate"
+                    aria-label={`Reactivate ${k.key}`}
+                    onConfirm={() =>
+                      attempt(async () => {
+                        await unwrap(api.POST('/licenses/{id}/reactivate', { params: { path: { id: k.licenseId! } } }));
+                        onChanged();
+                      })
+                    }
+                  >
                     Reactivate
                   </ConfirmButton>
                 )}
@@ -135,10 +188,23 @@ function LicenseKeysCard({ keys, onChanged }: { keys: OrderKey[]; onChanged: () 
 /** One order or payment: what was bought, by whom, its status and refunds. */
 function SaleDetail({ kind }: { kind: 'order' | 'payment' }) {
   const { id = '' } = useParams();
-  const query = useQuery((api: Api) => (kind === 'order' ? unwrap(api.GET('/orders/{id}', { params: { path: { id } } })) : unwrap(api.GET('/payments/{id}', { params: { path: { id } } }))) as Promise<Sale & Record<string, unknown>>, [id, kind]);
+  const query = useQuery(
+    (api: Api) =>
+      (kind === 'order'
+        ? unwrap(api.GET('/orders/{id}', { params: { path: { id } } }))
+        : unwrap(api.GET('/payments/{id}', { params: { path: { id } } }))) as Promise<Sale & Record<string, unknown>>,
+    [id, kind],
+  );
   return (
     <Stack>
-      <PageHeader title={kind === 'order' ? 'Order' : 'Payment'} description={<Anchor component={Link} to={kind === 'order' ? '/orders' : '/payments'}>Back to the list</Anchor>} />
+      <PageHeader
+        title={kind === 'order' ? 'Order' : 'Payment'}
+        description={
+          <Anchor component={Link} to={kind === 'order' ? '/orders' : '/payments'}>
+            Back to the list
+          </Anchor>
+        }
+      />
       <QueryView query={query}>
         {(sale) => (
           <Stack>
@@ -181,8 +247,12 @@ function SaleDetail({ kind }: { kind: 'order' | 'payment' }) {
                   </Table.Thead>
                   <Table.Tbody>
                     {(sale.lines ?? []).map((line, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: an order may list one product twice; lines never reorder
                       <Table.Tr key={`${line.productId}-${i}`}>
-                        <Table.Td>{line.productName}{line.upsellId ? ' (upsell)' : ''}</Table.Td>
+                        <Table.Td>
+                          {line.productName}
+                          {line.upsellId ? ' (upsell)' : ''}
+                        </Table.Td>
                         <Table.Td style={{ textAlign: 'right' }}>
                           <Money amount={line.amount} currency={sale.currency} />
                         </Table.Td>
@@ -210,5 +280,19 @@ function SaleDetail({ kind }: { kind: 'order' | 'payment' }) {
   );
 }
 
-export const orderDetailPage: PageDefinition = { path: 'orders/:id', title: 'Order', area: 'orders', group: 'Sales', nav: false, element: <SaleDetail kind="order" /> };
-export const paymentDetailPage: PageDefinition = { path: 'payments/:id', title: 'Payment', area: 'orders', group: 'Sales', nav: false, element: <SaleDetail kind="payment" /> };
+export const orderDetailPage: PageDefinition = {
+  path: 'orders/:id',
+  title: 'Order',
+  area: 'orders',
+  group: 'Sales',
+  nav: false,
+  element: <SaleDetail kind="order" />,
+};
+export const paymentDetailPage: PageDefinition = {
+  path: 'payments/:id',
+  title: 'Payment',
+  area: 'orders',
+  group: 'Sales',
+  nav: false,
+  element: <SaleDetail kind="payment" />,
+};

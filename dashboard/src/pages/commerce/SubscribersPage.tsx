@@ -25,7 +25,15 @@ export function SubscribersPage() {
   const cursor = cursors[cursors.length - 1];
   const restart = () => setCursors([undefined]);
   const offers = useQuery((api) => unwrap(api.GET('/subscriptions')));
-  const query = useQuery((api: Api) => unwrap(api.GET('/subscriptions/subscribers', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}), ...(status ? { status } : {}), ...(search ? { buyerEmail: search } : {}) } } })), [cursor, status, search]);
+  const query = useQuery(
+    (api: Api) =>
+      unwrap(
+        api.GET('/subscriptions/subscribers', {
+          params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}), ...(status ? { status } : {}), ...(search ? { buyerEmail: search } : {}) } },
+        }),
+      ),
+    [cursor, status, search],
+  );
   const names = new Map((offers.data ?? []).map((o) => [o._id, o.name]));
   const act = (id: string, action: 'cancel' | 'pause' | 'resume') =>
     attempt(async () => {
@@ -36,8 +44,27 @@ export function SubscribersPage() {
     <Stack>
       <PageHeader title="Subscribers" description="One row per buyer and subscription. Cancel keeps access until the paid period ends." />
       <Group align="flex-end">
-        <Select label="Status" placeholder="Any status" data={[...STATUSES]} value={status} onChange={(v) => { setStatus(v as Status | null); restart(); }} clearable w={200} />
-        <TextInput label="Buyer email" value={email} onChange={(e) => { setEmail(e.currentTarget.value); restart(); }} w={280} />
+        <Select
+          label="Status"
+          placeholder="Any status"
+          data={[...STATUSES]}
+          value={status}
+          onChange={(v) => {
+            setStatus(v as Status | null);
+            restart();
+          }}
+          clearable
+          w={200}
+        />
+        <TextInput
+          label="Buyer email"
+          value={email}
+          onChange={(e) => {
+            setEmail(e.currentTarget.value);
+            restart();
+          }}
+          w={280}
+        />
       </Group>
       <QueryView query={query}>
         {(answer) => (
@@ -46,29 +73,80 @@ export function SubscribersPage() {
               caption="Subscribers"
               rows={answer.data}
               rowKey={(s) => s._id}
-              empty={{ title: 'No subscribers', text: status || search ? 'Nobody matches these filters.' : 'Subscribers appear when a buyer subscribes to an offer.', action: status || search ? undefined : <Button component={Link} to="/offers">See your offers</Button> }}
+              empty={{
+                title: 'No subscribers',
+                text: status || search ? 'Nobody matches these filters.' : 'Subscribers appear when a buyer subscribes to an offer.',
+                action:
+                  status || search ? undefined : (
+                    <Button component={Link} to="/offers">
+                      See your offers
+                    </Button>
+                  ),
+              }}
               columns={[
                 { key: 'email', header: 'Buyer', render: (s) => String(s.buyerEmail ?? s.email ?? '—') },
                 { key: 'offer', header: 'Offer', render: (s) => names.get(s.subscriptionId) ?? s.subscriptionId },
-                { key: 'status', header: 'Status', render: (s) => (<Group gap={4}><StatusBadge status={s.status} />{s.paused && <StatusBadge status="paused" />}{s.cancelAtPeriodEnd && <Text size="xs" c="dimmed">cancels at period end</Text>}</Group>) },
-                { key: 'portal', header: 'Portal', render: (s) => <Anchor href={s.portalUrl} target="_blank" rel="noreferrer" size="sm">Buyer portal</Anchor> },
+                {
+                  key: 'status',
+                  header: 'Status',
+                  render: (s) => (
+                    <Group gap={4}>
+                      <StatusBadge status={s.status} />
+                      {s.paused && <StatusBadge status="paused" />}
+                      {s.cancelAtPeriodEnd && (
+                        <Text size="xs" c="dimmed">
+                          cancels at period end
+                        </Text>
+                      )}
+                    </Group>
+                  ),
+                },
+                {
+                  key: 'portal',
+                  header: 'Portal',
+                  render: (s) => (
+                    <Anchor href={s.portalUrl} target="_blank" rel="noreferrer" size="sm">
+                      Buyer portal
+                    </Anchor>
+                  ),
+                },
                 {
                   key: 'actions',
                   header: 'Actions',
                   render: (s) => (
                     <Group gap={4} wrap="nowrap">
                       {s.active && !s.cancelAtPeriodEnd && (
-                        <ConfirmButton title="Cancel subscription" message="The subscription ends when the paid period ends; the buyer keeps access until then." confirmLabel="Cancel subscription" aria-label={`Cancel subscription of ${String(s.buyerEmail ?? s._id)}`} onConfirm={() => act(s._id, 'cancel')}>
+                        <ConfirmButton
+                          title="Cancel subscription"
+                          message="The subscription ends when the paid period ends; the buyer keeps access until then."
+                          confirmLabel="Cancel subscription"
+                          aria-label={`Cancel subscription of ${String(s.buyerEmail ?? s._id)}`}
+                          onConfirm={() => act(s._id, 'cancel')}
+                        >
                           Cancel
                         </ConfirmButton>
                       )}
                       {s.active && !s.paused && (
-                        <ConfirmButton color="indigo" title="Pause collection" message="Payment collection stops; the buyer keeps access." confirmLabel="Pause" aria-label={`Pause ${String(s.buyerEmail ?? s._id)}`} onConfirm={() => act(s._id, 'pause')}>
+                        <ConfirmButton
+                          color="indigo"
+                          title="Pause collection"
+                          message="Payment collection stops; the buyer keeps access."
+                          confirmLabel="Pause"
+                          aria-label={`Pause ${String(s.buyerEmail ?? s._id)}`}
+                          onConfirm={() => act(s._id, 'pause')}
+                        >
                           Pause
                         </ConfirmButton>
                       )}
                       {(s.paused || s.cancelAtPeriodEnd) && (
-                        <ConfirmButton color="indigo" title="Resume" message="Collection resumes and any scheduled cancel is withdrawn." confirmLabel="Resume" aria-label={`Resume ${String(s.buyerEmail ?? s._id)}`} onConfirm={() => act(s._id, 'resume')}>
+                        <ConfirmButton
+                          color="indigo"
+                          title="Resume"
+                          message="Collection resumes and any scheduled cancel is withdrawn."
+                          confirmLabel="Resume"
+                          aria-label={`Resume ${String(s.buyerEmail ?? s._id)}`}
+                          onConfirm={() => act(s._id, 'resume')}
+                        >
                           Resume
                         </ConfirmButton>
                       )}

@@ -18,7 +18,13 @@ const load = async (api: Api) => {
   return { upsells, products };
 };
 
-const body = (v: FormValues): UpsellBody => ({ name: text(v.name) ?? null, mainProductIds: list(v.mainProductIds), upsellProductId: text(v.upsellProductId) ?? '', upsellPrice: num(v.upsellPrice) ?? NaN }) as UpsellBody;
+const body = (v: FormValues): UpsellBody =>
+  ({
+    name: text(v.name) ?? null,
+    mainProductIds: list(v.mainProductIds),
+    upsellProductId: text(v.upsellProductId) ?? '',
+    upsellPrice: num(v.upsellPrice) ?? NaN,
+  }) as UpsellBody;
 
 export function UpsellsPage() {
   const { api } = useSession();
@@ -26,7 +32,11 @@ export function UpsellsPage() {
   const [editing, setEditing] = useState<Upsell | 'new' | null>(null);
   return (
     <Stack>
-      <PageHeader title="Upsells" description="An extra product offered at checkout with the main one, at its own price." actions={<Button onClick={() => setEditing('new')}>New upsell</Button>} />
+      <PageHeader
+        title="Upsells"
+        description="An extra product offered at checkout with the main one, at its own price."
+        actions={<Button onClick={() => setEditing('new')}>New upsell</Button>}
+      />
       <QueryView query={query}>
         {({ upsells, products }) => {
           const names = new Map(products.map((p) => [p._id, p.name]));
@@ -50,7 +60,18 @@ export function UpsellsPage() {
                         <Button size="xs" variant="default" onClick={() => setEditing(u)} aria-label={`Edit upsell ${u.name ?? u._id}`}>
                           Edit
                         </Button>
-                        <ConfirmButton title="Delete upsell" message="Delete this upsell?" confirmLabel="Delete" aria-label={`Delete upsell ${u.name ?? u._id}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/upsells/{id}', { params: { path: { id: u._id } } })); query.reload(); })}>
+                        <ConfirmButton
+                          title="Delete upsell"
+                          message="Delete this upsell?"
+                          confirmLabel="Delete"
+                          aria-label={`Delete upsell ${u.name ?? u._id}`}
+                          onConfirm={() =>
+                            attempt(async () => {
+                              await unwrap(api.DELETE('/upsells/{id}', { params: { path: { id: u._id } } }));
+                              query.reload();
+                            })
+                          }
+                        >
                           Delete
                         </ConfirmButton>
                       </Group>
@@ -68,7 +89,16 @@ export function UpsellsPage() {
                   { name: 'upsellProductId', label: 'Product offered', kind: 'select', required: true, options },
                   { name: 'upsellPrice', label: 'Upsell price (USD)', kind: 'number', required: true, min: 0, decimals: 2 },
                 ]}
-                initial={editing && editing !== 'new' ? { name: editing.name ?? '', mainProductIds: editing.mainProductIds, upsellProductId: editing.upsellProductId, upsellPrice: editing.upsellPrice } : {}}
+                initial={
+                  editing && editing !== 'new'
+                    ? {
+                        name: editing.name ?? '',
+                        mainProductIds: editing.mainProductIds,
+                        upsellProductId: editing.upsellProductId,
+                        upsellPrice: editing.upsellPrice,
+                      }
+                    : {}
+                }
                 onSubmit={(v) =>
                   attempt(async () => {
                     if (editing === 'new') await unwrap(api.POST('/upsells', { body: body(v) }));

@@ -36,7 +36,8 @@ export function countryName(code: unknown): string | null {
 const REASONS: Record<string, string> = { initial: 'First payment', renewal: 'Renewal', usage: 'Usage charge' };
 
 /** What kind of charge, in words: "One-time purchase", "Renewal"… */
-export const chargeKind = (sale: SaleLike): string => (sale.type === 'subscription' ? (REASONS[sale.billingReason ?? ''] ?? 'Subscription payment') : 'One-time purchase');
+export const chargeKind = (sale: SaleLike): string =>
+  sale.type === 'subscription' ? (REASONS[sale.billingReason ?? ''] ?? 'Subscription payment') : 'One-time purchase';
 
 const STATUS_WORDS: Record<string, string> = { completed: 'Paid', refunded: 'Refunded', partially_refunded: 'Partly refunded', disputed: 'Disputed' };
 

@@ -20,14 +20,32 @@ export function ApiKeysPage() {
   const [created, setCreated] = useState<CreatedKey | null>(null);
   return (
     <Stack>
-      <PageHeader title="API keys" description={`Secret keys for the API in ${current?.mode ?? ''} mode. A key is shown once, when it is created.`} actions={<Button onClick={() => setCreating(true)}>New key</Button>} />
+      <PageHeader
+        title="API keys"
+        description={`Secret keys for the API in ${current?.mode ?? ''} mode. A key is shown once, when it is created.`}
+        actions={<Button onClick={() => setCreating(true)}>New key</Button>}
+      />
       {created && (
-        <Alert color="blue" title="Copy your new key now" role="status" data-testid="new-key" withCloseButton closeButtonLabel="Hide the key" onClose={() => setCreated(null)}>
+        <Alert
+          color="blue"
+          title="Copy your new key now"
+          role="status"
+          data-testid="new-key"
+          withCloseButton
+          closeButtonLabel="Hide the key"
+          onClose={() => setCreated(null)}
+        >
           <Stack gap="xs">
             <Text size="sm">This is the only time the key &ldquo;{created.name}&rdquo; is shown. Store it somewhere safe.</Text>
             <Group gap="xs">
               <Code data-testid="new-key-secret">{created.key}</Code>
-              <CopyButton value={created.key}>{({ copied, copy }) => <Button size="xs" variant="light" onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}</CopyButton>
+              <CopyButton value={created.key}>
+                {({ copied, copy }) => (
+                  <Button size="xs" variant="light" onClick={copy}>
+                    {copied ? 'Copied' : 'Copy'}
+                  </Button>
+                )}
+              </CopyButton>
             </Group>
           </Stack>
         </Alert>
@@ -42,13 +60,37 @@ export function ApiKeysPage() {
               { key: 'name', header: 'Name', render: (k) => k.name ?? '(unnamed)' },
               { key: 'prefix', header: 'Key', render: (k) => <Code>{k.prefix}…</Code> },
               { key: 'created', header: 'Created', render: (k) => formatDate(k.createdAt) },
-              { key: 'status', header: 'Status', render: (k) => (k.revokedAt ? <Badge color="gray" variant="dot">revoked {formatDate(k.revokedAt)}</Badge> : <Badge color="green" variant="dot">active</Badge>) },
+              {
+                key: 'status',
+                header: 'Status',
+                render: (k) =>
+                  k.revokedAt ? (
+                    <Badge color="gray" variant="dot">
+                      revoked {formatDate(k.revokedAt)}
+                    </Badge>
+                  ) : (
+                    <Badge color="green" variant="dot">
+                      active
+                    </Badge>
+                  ),
+              },
               {
                 key: 'actions',
                 header: 'Actions',
                 render: (k) =>
                   !k.revokedAt && (
-                    <ConfirmButton title="Revoke key" message={`Revoke "${k.name ?? k.prefix}"? Anything using it stops working at once.`} confirmLabel="Revoke" aria-label={`Revoke ${k.name ?? k.prefix}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/api-keys/{id}', { params: { path: { id: k.id } } })); query.reload(); })}>
+                    <ConfirmButton
+                      title="Revoke key"
+                      message={`Revoke "${k.name ?? k.prefix}"? Anything using it stops working at once.`}
+                      confirmLabel="Revoke"
+                      aria-label={`Revoke ${k.name ?? k.prefix}`}
+                      onConfirm={() =>
+                        attempt(async () => {
+                          await unwrap(api.DELETE('/api-keys/{id}', { params: { path: { id: k.id } } }));
+                          query.reload();
+                        })
+                      }
+                    >
                       Revoke
                     </ConfirmButton>
                   ),

@@ -14,7 +14,11 @@ const WHO: Record<string, string> = { api_key: 'API key', owner: 'Owner', member
 /** Who changed what, newest first: every write by an API key, a team member or staff. */
 /** An operation or record name in words: createProduct → "Create product", api_key → "Api key". */
 const inWords = (name: string) => {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').toLowerCase().trim();
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_.-]+/g, ' ')
+    .toLowerCase()
+    .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
@@ -29,7 +33,15 @@ export function AuditLogPage() {
     (api) =>
       unwrap(
         api.GET('/audit-log', {
-          params: { query: { limit: 25, ...(filters.actor ? { actor: filters.actor } : {}), ...(filters.action ? { action: filters.action } : {}), ...(filters.target ? { target: filters.target } : {}), ...(cursor ? { cursor } : {}) } },
+          params: {
+            query: {
+              limit: 25,
+              ...(filters.actor ? { actor: filters.actor } : {}),
+              ...(filters.action ? { action: filters.action } : {}),
+              ...(filters.target ? { target: filters.target } : {}),
+              ...(cursor ? { cursor } : {}),
+            },
+          },
         }),
       ),
     [filters.actor, filters.action, filters.target, cursor],
@@ -37,11 +49,40 @@ export function AuditLogPage() {
   const reset = () => setCursors([undefined]);
   return (
     <Stack>
-      <PageHeader title="Audit log" description="Every change to your store, from this dashboard or from an app you connected: who made it, when and from where, newest first. Kept 400 days." />
+      <PageHeader
+        title="Audit log"
+        description="Every change to your store, from this dashboard or from an app you connected: who made it, when and from where, newest first. Kept 400 days."
+      />
       <Group>
-        <TextInput label="Who" placeholder="member email, key id or staff" value={actorInput} onChange={(e) => { setActorInput(e.currentTarget.value); reset(); }} w={260} />
-        <TextInput label="What" placeholder="e.g. createProduct" value={actionInput} onChange={(e) => { setActionInput(e.currentTarget.value); reset(); }} w={220} />
-        <TextInput label="Record id" value={targetInput} onChange={(e) => { setTargetInput(e.currentTarget.value); reset(); }} w={260} />
+        <TextInput
+          label="Who"
+          placeholder="member email, key id or staff"
+          value={actorInput}
+          onChange={(e) => {
+            setActorInput(e.currentTarget.value);
+            reset();
+          }}
+          w={260}
+        />
+        <TextInput
+          label="What"
+          placeholder="e.g. createProduct"
+          value={actionInput}
+          onChange={(e) => {
+            setActionInput(e.currentTarget.value);
+            reset();
+          }}
+          w={220}
+        />
+        <TextInput
+          label="Record id"
+          value={targetInput}
+          onChange={(e) => {
+            setTargetInput(e.currentTarget.value);
+            reset();
+          }}
+          w={260}
+        />
       </Group>
       <QueryView query={query}>
         {(answer) => (
@@ -54,8 +95,27 @@ export function AuditLogPage() {
               columns={[
                 { key: 'at', header: 'When', phone: true, render: (e) => formatDate(e.at), text: (e) => e.at },
                 { key: 'who', header: 'Who', render: (e) => `${WHO[e.actor.type] ?? e.actor.type}${e.actor.email ? ` ${e.actor.email}` : ''}` },
-                { key: 'what', header: 'What', phone: true, render: (e) => <Text size="sm" title={e.action}>{inWords(e.action)}</Text>, text: (e) => e.action },
-                { key: 'record', header: 'Record', render: (e) => <Text size="sm" title={e.target.id ?? undefined}>{inWords(e.target.type)}</Text>, text: (e) => `${e.target.type}${e.target.id ? ` ${e.target.id}` : ''}` },
+                {
+                  key: 'what',
+                  header: 'What',
+                  phone: true,
+                  render: (e) => (
+                    <Text size="sm" title={e.action}>
+                      {inWords(e.action)}
+                    </Text>
+                  ),
+                  text: (e) => e.action,
+                },
+                {
+                  key: 'record',
+                  header: 'Record',
+                  render: (e) => (
+                    <Text size="sm" title={e.target.id ?? undefined}>
+                      {inWords(e.target.type)}
+                    </Text>
+                  ),
+                  text: (e) => `${e.target.type}${e.target.id ? ` ${e.target.id}` : ''}`,
+                },
                 { key: 'from', header: 'From', render: (e) => e.ip ?? '—' },
               ]}
             />

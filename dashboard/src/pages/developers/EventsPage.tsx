@@ -20,11 +20,23 @@ export function EventsPage() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [shown, setShown] = useState<string | null>(null);
   const cursor = cursors[cursors.length - 1];
-  const query = useQuery((api) => unwrap(api.GET('/events', { params: { query: { limit: 25, ...(type ? { type } : {}), ...(cursor ? { cursor } : {}) } } })), [type, cursor]);
+  const query = useQuery(
+    (api) => unwrap(api.GET('/events', { params: { query: { limit: 25, ...(type ? { type } : {}), ...(cursor ? { cursor } : {}) } } })),
+    [type, cursor],
+  );
   return (
     <Stack>
       <PageHeader title="Events" description="Everything that happened in this mode, newest first: what webhooks deliver." />
-      <TextInput label="Event type" placeholder="e.g. order.completed" value={typeInput} onChange={(e) => { setTypeInput(e.currentTarget.value); setCursors([undefined]); }} w={300} />
+      <TextInput
+        label="Event type"
+        placeholder="e.g. order.completed"
+        value={typeInput}
+        onChange={(e) => {
+          setTypeInput(e.currentTarget.value);
+          setCursors([undefined]);
+        }}
+        w={300}
+      />
       <QueryView query={query}>
         {(answer) => (
           <>
@@ -35,9 +47,33 @@ export function EventsPage() {
               empty={{ title: 'No events', text: type ? 'No event of this type.' : 'Events appear as soon as something changes in the store.' }}
               columns={[
                 { key: 'date', header: 'When', render: (e) => formatDate(e.created) },
-                { key: 'type', header: 'Type', render: (e) => <Text ff="monospace" size="sm">{e.type}</Text> },
-                { key: 'id', header: 'Id', render: (e) => <Text ff="monospace" size="xs">{e.id}</Text> },
-                { key: 'actions', header: 'Actions', render: (e) => <Button size="xs" variant="default" onClick={() => setShown(e.id)} aria-label={`Show event ${e.id}`}>Show</Button> },
+                {
+                  key: 'type',
+                  header: 'Type',
+                  render: (e) => (
+                    <Text ff="monospace" size="sm">
+                      {e.type}
+                    </Text>
+                  ),
+                },
+                {
+                  key: 'id',
+                  header: 'Id',
+                  render: (e) => (
+                    <Text ff="monospace" size="xs">
+                      {e.id}
+                    </Text>
+                  ),
+                },
+                {
+                  key: 'actions',
+                  header: 'Actions',
+                  render: (e) => (
+                    <Button size="xs" variant="default" onClick={() => setShown(e.id)} aria-label={`Show event ${e.id}`}>
+                      Show
+                    </Button>
+                  ),
+                },
               ]}
             />
             <CursorPager cursors={cursors} next={answer.hasMore ? answer.next : null} onChange={setCursors} />

@@ -24,7 +24,11 @@ export function WebhooksPage() {
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <Stack>
-      <PageHeader title="Webhook endpoints" description="HTTPS addresses that receive signed notifications of this mode's events." actions={<Button onClick={() => setEditing('new')}>New endpoint</Button>} />
+      <PageHeader
+        title="Webhook endpoints"
+        description="HTTPS addresses that receive signed notifications of this mode's events."
+        actions={<Button onClick={() => setEditing('new')}>New endpoint</Button>}
+      />
       {secret && (
         <Alert color="blue" title="Signing secret" role="status" withCloseButton closeButtonLabel="Hide the secret" onClose={() => setSecret(null)}>
           <Text size="sm">The signing secret of {secret.url} is shown only now:</Text>
@@ -32,7 +36,9 @@ export function WebhooksPage() {
         </Alert>
       )}
       {notice && (
-        <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>{notice}</Alert>
+        <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
       )}
       <QueryView query={query}>
         {({ webhooks }) => (
@@ -41,9 +47,25 @@ export function WebhooksPage() {
             rows={webhooks}
             rowKey={(w) => w.id}
             columns={[
-              { key: 'url', header: 'URL', render: (w) => <Text size="sm" style={{ wordBreak: 'break-all' }}>{w.url}</Text> },
+              {
+                key: 'url',
+                header: 'URL',
+                render: (w) => (
+                  <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                    {w.url}
+                  </Text>
+                ),
+              },
               { key: 'events', header: 'Events', render: (w) => <Text size="sm">{w.events.join(', ')}</Text> },
-              { key: 'active', header: 'Status', render: (w) => <Badge variant="dot" color={w.active ? 'green' : 'gray'}>{w.active ? 'active' : 'disabled'}</Badge> },
+              {
+                key: 'active',
+                header: 'Status',
+                render: (w) => (
+                  <Badge variant="dot" color={w.active ? 'green' : 'gray'}>
+                    {w.active ? 'active' : 'disabled'}
+                  </Badge>
+                ),
+              },
               {
                 key: 'actions',
                 header: 'Actions',
@@ -52,13 +74,48 @@ export function WebhooksPage() {
                     <Button size="xs" variant="default" onClick={() => setEditing(w)} aria-label={`Edit ${w.url}`}>
                       Edit
                     </Button>
-                    <ConfirmButton color="indigo" title="Send a test event" message={`Send a test event to ${w.url}?`} confirmLabel="Send" aria-label={`Test ${w.url}`} onConfirm={() => attempt(async () => { await unwrap(api.POST('/webhooks/{id}/test', { params: { path: { id: w.id } }, body: {} })); setNotice(`A test event was sent to ${w.url}; see the delivery log.`); })}>
+                    <ConfirmButton
+                      color="indigo"
+                      title="Send a test event"
+                      message={`Send a test event to ${w.url}?`}
+                      confirmLabel="Send"
+                      aria-label={`Test ${w.url}`}
+                      onConfirm={() =>
+                        attempt(async () => {
+                          await unwrap(api.POST('/webhooks/{id}/test', { params: { path: { id: w.id } }, body: {} }));
+                          setNotice(`A test event was sent to ${w.url}; see the delivery log.`);
+                        })
+                      }
+                    >
                       Test
                     </ConfirmButton>
-                    <ConfirmButton color="indigo" title="Rotate the signing secret" message="The old secret stops signing at once. Update your receiver with the new one." confirmLabel="Rotate" aria-label={`Rotate secret of ${w.url}`} onConfirm={() => attempt(async () => { const answer = await unwrap(api.POST('/webhooks/{id}/rotate-secret', { params: { path: { id: w.id } } })); setSecret({ url: w.url, secret: (answer as { secret: string }).secret }); })}>
+                    <ConfirmButton
+                      color="indigo"
+                      title="Rotate the signing secret"
+                      message="The old secret stops signing at once. Update your receiver with the new one."
+                      confirmLabel="Rotate"
+                      aria-label={`Rotate secret of ${w.url}`}
+                      onConfirm={() =>
+                        attempt(async () => {
+                          const answer = await unwrap(api.POST('/webhooks/{id}/rotate-secret', { params: { path: { id: w.id } } }));
+                          setSecret({ url: w.url, secret: (answer as { secret: string }).secret });
+                        })
+                      }
+                    >
                       Rotate secret
                     </ConfirmButton>
-                    <ConfirmButton title="Delete endpoint" message={`Stop sending events to ${w.url}?`} confirmLabel="Delete" aria-label={`Delete ${w.url}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/webhooks/{id}', { params: { path: { id: w.id } } })); query.reload(); })}>
+                    <ConfirmButton
+                      title="Delete endpoint"
+                      message={`Stop sending events to ${w.url}?`}
+                      confirmLabel="Delete"
+                      aria-label={`Delete ${w.url}`}
+                      onConfirm={() =>
+                        attempt(async () => {
+                          await unwrap(api.DELETE('/webhooks/{id}', { params: { path: { id: w.id } } }));
+                          query.reload();
+                        })
+                      }
+                    >
                       Delete
                     </ConfirmButton>
                   </Group>
@@ -78,7 +135,11 @@ export function WebhooksPage() {
           { name: 'description', label: 'Description' },
           { name: 'active', label: 'Active', kind: 'switch' },
         ]}
-        initial={editing && editing !== 'new' ? { url: editing.url, events: editing.events, description: editing.description ?? '', active: editing.active } : { active: true, events: [] }}
+        initial={
+          editing && editing !== 'new'
+            ? { url: editing.url, events: editing.events, description: editing.description ?? '', active: editing.active }
+            : { active: true, events: [] }
+        }
         onSubmit={(v) =>
           attempt(async () => {
             if (editing === 'new') {
@@ -93,4 +154,10 @@ export function WebhooksPage() {
   );
 }
 
-export const webhooksPage: PageDefinition = { path: 'developers/webhooks', title: 'Webhook endpoints', area: 'developers', group: 'Developers', element: <WebhooksPage /> };
+export const webhooksPage: PageDefinition = {
+  path: 'developers/webhooks',
+  title: 'Webhook endpoints',
+  area: 'developers',
+  group: 'Developers',
+  element: <WebhooksPage />,
+};

@@ -23,7 +23,10 @@ export function AutomationsPage() {
   const query = useQuery((api) => unwrap(api.GET('/automations', { params: { query: { limit: 20, ...(cursor ? { cursor } : {}) } } })), [cursor]);
   return (
     <Stack>
-      <PageHeader title="Automations" description="Email sequences started by a trigger. Funnels create and run theirs; pause a funnel before deleting its automation." />
+      <PageHeader
+        title="Automations"
+        description="Email sequences started by a trigger. Funnels create and run theirs; pause a funnel before deleting its automation."
+      />
       <QueryView query={query}>
         {(answer) => (
           <>
@@ -45,7 +48,20 @@ export function AutomationsPage() {
                   render: (a) => (
                     <Group gap={4}>
                       {a.status !== 'active' && (
-                        <ConfirmButton title="Delete automation" message="A funnel using it can no longer be activated." confirmLabel="Delete" aria-label={`Delete ${a.name}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/automations/{id}', { params: { path: { id: a._id } } })); query.reload(); })}>Delete</ConfirmButton>
+                        <ConfirmButton
+                          title="Delete automation"
+                          message="A funnel using it can no longer be activated."
+                          confirmLabel="Delete"
+                          aria-label={`Delete ${a.name}`}
+                          onConfirm={() =>
+                            attempt(async () => {
+                              await unwrap(api.DELETE('/automations/{id}', { params: { path: { id: a._id } } }));
+                              query.reload();
+                            })
+                          }
+                        >
+                          Delete
+                        </ConfirmButton>
                       )}
                     </Group>
                   ),
@@ -60,4 +76,10 @@ export function AutomationsPage() {
   );
 }
 
-export const automationsPage: PageDefinition = { path: 'email/automations', title: 'Automations', area: 'emails', group: 'Audience', element: <AutomationsPage /> };
+export const automationsPage: PageDefinition = {
+  path: 'email/automations',
+  title: 'Automations',
+  area: 'emails',
+  group: 'Audience',
+  element: <AutomationsPage />,
+};

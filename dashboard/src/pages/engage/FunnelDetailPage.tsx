@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { unwrap, type Api, type JsonAnswer } from '../../api/client';
@@ -38,7 +38,9 @@ export function FunnelDetailPage() {
   const [editing, setEditing] = useState<Post | null>(null);
   return (
     <Stack>
-      <Anchor component={Link} to="/funnels" size="sm">← Funnels</Anchor>
+      <Anchor component={Link} to="/funnels" size="sm">
+        ← Funnels
+      </Anchor>
       <QueryView query={query}>
         {({ funnel, stats, automation, posts }) => {
           const { stages, totals } = stats;
@@ -52,11 +54,27 @@ export function FunnelDetailPage() {
             <>
               <PageHeader
                 title={funnel.name}
-                description={<>Tag <code>{funnel.tag}</code>{funnel.discountCode ? <> · discount code <code>{funnel.discountCode}</code></> : null}</>}
+                description={
+                  <>
+                    Tag <code>{funnel.tag}</code>
+                    {funnel.discountCode ? (
+                      <>
+                        {' '}
+                        · discount code <code>{funnel.discountCode}</code>
+                      </>
+                    ) : null}
+                  </>
+                }
                 actions={
                   <>
                     <StatusBadge status={funnel.status} />
-                    <ConfirmButton color={funnel.status === 'active' ? 'yellow' : 'green'} title={funnel.status === 'active' ? 'Pause funnel' : 'Activate funnel'} message={funnel.status === 'active' ? 'New leads stop entering.' : 'Leads enter the sequence from now on.'} confirmLabel={funnel.status === 'active' ? 'Pause' : 'Activate'} onConfirm={funnelActions(api, funnel, query.reload).toggle}>
+                    <ConfirmButton
+                      color={funnel.status === 'active' ? 'yellow' : 'green'}
+                      title={funnel.status === 'active' ? 'Pause funnel' : 'Activate funnel'}
+                      message={funnel.status === 'active' ? 'New leads stop entering.' : 'Leads enter the sequence from now on.'}
+                      confirmLabel={funnel.status === 'active' ? 'Pause' : 'Activate'}
+                      onConfirm={funnelActions(api, funnel, query.reload).toggle}
+                    >
                       {funnel.status === 'active' ? 'Pause' : 'Activate'}
                     </ConfirmButton>
                   </>
@@ -68,8 +86,12 @@ export function FunnelDetailPage() {
                 <Stat label="Buyers" value={totals.buyers} />
                 <Stat label="Revenue" value={<Money amount={totals.revenue} currency={totals.currency} />} />
               </SimpleGrid>
-              <Title order={2} size="h4">Stats per step</Title>
-              <Text size="sm" c="dimmed">Purchases within {stats.attributionWindowDays} days of entering, refunds excluded. Conversion {pct(totals.conversionRate)}.</Text>
+              <Title order={2} size="h4">
+                Stats per step
+              </Title>
+              <Text size="sm" c="dimmed">
+                Purchases within {stats.attributionWindowDays} days of entering, refunds excluded. Conversion {pct(totals.conversionRate)}.
+              </Text>
               <DataTable
                 caption="Funnel stages"
                 rows={stageRows}
@@ -77,7 +99,17 @@ export function FunnelDetailPage() {
                 columns={[
                   { key: 'step', header: 'Stage', render: (r) => r.step },
                   { key: 'count', header: 'People', numeric: true, render: (r) => r.count },
-                  { key: 'bar', header: 'Of leads', render: (r) => <Progress value={stages.leads ? (r.count / stages.leads) * 100 : 0} aria-label={`${r.step}: ${stages.leads ? Math.round((r.count / stages.leads) * 100) : 0}% of leads`} w={160} /> },
+                  {
+                    key: 'bar',
+                    header: 'Of leads',
+                    render: (r) => (
+                      <Progress
+                        value={stages.leads ? (r.count / stages.leads) * 100 : 0}
+                        aria-label={`${r.step}: ${stages.leads ? Math.round((r.count / stages.leads) * 100) : 0}% of leads`}
+                        w={160}
+                      />
+                    ),
+                  },
                 ]}
               />
               <DataTable
@@ -90,22 +122,63 @@ export function FunnelDetailPage() {
                   { key: 'sent', header: 'Sent', numeric: true, render: (e) => e.sent },
                   { key: 'opened', header: 'Opened', numeric: true, render: (e) => e.opened },
                   { key: 'clicked', header: 'Clicked', numeric: true, render: (e) => e.clicked },
-                  { key: 'edit', header: 'Edit', render: (e) => (posts.get(e.postId) ? <Button size="xs" variant="default" onClick={() => setEditing(posts.get(e.postId)!)} aria-label={`Edit email ${posts.get(e.postId)!.subject}`}>Edit email</Button> : '—') },
+                  {
+                    key: 'edit',
+                    header: 'Edit',
+                    render: (e) =>
+                      posts.get(e.postId) ? (
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={() => setEditing(posts.get(e.postId)!)}
+                          aria-label={`Edit email ${posts.get(e.postId)!.subject}`}
+                        >
+                          Edit email
+                        </Button>
+                      ) : (
+                        '—'
+                      ),
+                  },
                 ]}
               />
-              <Title order={2} size="h4">Steps</Title>
+              <Title order={2} size="h4">
+                Steps
+              </Title>
               {automation instanceof ApiFailure ? (
                 <ErrorState error={automation} onRetry={query.reload} />
               ) : (
-                <DataTable caption="Automation steps" rows={automation.steps.map((s, i) => ({ s, i }))} rowKey={(r) => String(r.i)} empty={{ title: 'No steps' }} columns={[{ key: 'n', header: '#', numeric: true, render: (r) => r.i + 1 }, { key: 'step', header: 'Step', render: (r) => describeStep(r.s, posts) }]} />
+                <DataTable
+                  caption="Automation steps"
+                  rows={automation.steps.map((s, i) => ({ s, i }))}
+                  rowKey={(r) => String(r.i)}
+                  empty={{ title: 'No steps' }}
+                  columns={[
+                    { key: 'n', header: '#', numeric: true, render: (r) => r.i + 1 },
+                    { key: 'step', header: 'Step', render: (r) => describeStep(r.s, posts) },
+                  ]}
+                />
               )}
               <FormModal
                 title="Edit email"
                 opened={editing !== null}
                 onClose={() => setEditing(null)}
                 initial={editing ? { subject: editing.subject, preview: editing.preview ?? '', html: editing.html ?? '' } : {}}
-                fields={[{ name: 'subject', label: 'Subject', required: true }, { name: 'preview', label: 'Preview text' }, { name: 'html', label: 'Body (HTML)', kind: 'textarea' }]}
-                onSubmit={(v) => attempt(async () => { await unwrap(api.PATCH('/newsletters/posts/{id}', { params: { path: { id: editing!._id } }, body: { subject: text(v.subject) ?? '', preview: text(v.preview) ?? null, html: text(v.html) ?? null } })); query.reload(); })}
+                fields={[
+                  { name: 'subject', label: 'Subject', required: true },
+                  { name: 'preview', label: 'Preview text' },
+                  { name: 'html', label: 'Body (HTML)', kind: 'textarea' },
+                ]}
+                onSubmit={(v) =>
+                  attempt(async () => {
+                    await unwrap(
+                      api.PATCH('/newsletters/posts/{id}', {
+                        params: { path: { id: editing!._id } },
+                        body: { subject: text(v.subject) ?? '', preview: text(v.preview) ?? null, html: text(v.html) ?? null },
+                      }),
+                    );
+                    query.reload();
+                  })
+                }
               />
             </>
           );
@@ -115,4 +188,11 @@ export function FunnelDetailPage() {
   );
 }
 
-export const funnelDetailPage: PageDefinition = { path: 'funnels/:id', title: 'Funnel', area: 'marketing', group: 'Growth', nav: false, element: <FunnelDetailPage /> };
+export const funnelDetailPage: PageDefinition = {
+  path: 'funnels/:id',
+  title: 'Funnel',
+  area: 'marketing',
+  group: 'Growth',
+  nav: false,
+  element: <FunnelDetailPage />,
+};

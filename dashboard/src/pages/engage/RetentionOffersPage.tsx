@@ -28,7 +28,12 @@ const valuesOf = (o: Offer): FormValues => ({
 // Values are sent as typed (NaN for an emptied number becomes null) so that the API, not the
 // browser, decides what is valid and says why (400 INVALID_RETENTION_CONFIG with its field).
 const bodyOf = (v: FormValues) => ({
-  saveOffers: { enabled: Boolean(v.saveEnabled), pauseMaxMonths: num(v.pauseMaxMonths) ?? null, discountPercent: num(v.discountPercent) ?? null, discountMonths: num(v.discountMonths) ?? null },
+  saveOffers: {
+    enabled: Boolean(v.saveEnabled),
+    pauseMaxMonths: num(v.pauseMaxMonths) ?? null,
+    discountPercent: num(v.discountPercent) ?? null,
+    discountMonths: num(v.discountMonths) ?? null,
+  },
   intro: { enabled: Boolean(v.introEnabled), price: num(v.introPrice) ?? null, periods: num(v.introPeriods) ?? null },
   yearlySwitch: { enabled: Boolean(v.yearlyEnabled), afterPayments: num(v.afterPayments) ?? null, percentOff: num(v.percentOff) ?? null },
 });
@@ -45,7 +50,10 @@ export function RetentionOffersPage() {
     });
   return (
     <Stack>
-      <PageHeader title="Retention offers" description="What a subscriber is offered before cancelling, the intro price new subscribers pay, and the prompt to switch to yearly." />
+      <PageHeader
+        title="Retention offers"
+        description="What a subscriber is offered before cancelling, the intro price new subscribers pay, and the prompt to switch to yearly."
+      />
       <QueryView query={query}>
         {(answer) => (
           <>
@@ -56,11 +64,67 @@ export function RetentionOffersPage() {
               empty={{ title: 'No subscription offers', text: 'Create a subscription offer first.' }}
               columns={[
                 { key: 'name', header: 'Offer', render: (o) => o.name },
-                { key: 'price', header: 'Price', numeric: true, render: (o) => <><Money amount={o.price} currency={o.currency} /> / {o.frequency}</> },
-                { key: 'save', header: 'Save offers', render: (o) => <Stack gap={2}><OnOff on={o.saveOffers.enabled} />{o.saveOffers.enabled && <Text size="xs">pause ≤ {o.saveOffers.pauseMaxMonths} mo · {o.saveOffers.discountPercent}% for {o.saveOffers.discountMonths} mo</Text>}</Stack> },
-                { key: 'intro', header: 'Intro price', render: (o) => <Stack gap={2}><OnOff on={o.intro.enabled} />{o.intro.enabled && <Text size="xs"><Money amount={o.intro.price} currency={o.currency} /> for {o.intro.periods} periods</Text>}</Stack> },
-                { key: 'yearly', header: 'Yearly switch', render: (o) => <Stack gap={2}><OnOff on={o.yearlySwitch.enabled} />{o.yearlySwitch.enabled && <Text size="xs">after {o.yearlySwitch.afterPayments} payments, {o.yearlySwitch.percentOff}% off</Text>}</Stack> },
-                { key: 'edit', header: 'Edit', render: (o) => <Button size="xs" variant="default" onClick={() => setEditing(o)} aria-label={`Edit retention of ${o.name}`}>Edit</Button> },
+                {
+                  key: 'price',
+                  header: 'Price',
+                  numeric: true,
+                  render: (o) => (
+                    <>
+                      <Money amount={o.price} currency={o.currency} /> / {o.frequency}
+                    </>
+                  ),
+                },
+                {
+                  key: 'save',
+                  header: 'Save offers',
+                  render: (o) => (
+                    <Stack gap={2}>
+                      <OnOff on={o.saveOffers.enabled} />
+                      {o.saveOffers.enabled && (
+                        <Text size="xs">
+                          pause ≤ {o.saveOffers.pauseMaxMonths} mo · {o.saveOffers.discountPercent}% for {o.saveOffers.discountMonths} mo
+                        </Text>
+                      )}
+                    </Stack>
+                  ),
+                },
+                {
+                  key: 'intro',
+                  header: 'Intro price',
+                  render: (o) => (
+                    <Stack gap={2}>
+                      <OnOff on={o.intro.enabled} />
+                      {o.intro.enabled && (
+                        <Text size="xs">
+                          <Money amount={o.intro.price} currency={o.currency} /> for {o.intro.periods} periods
+                        </Text>
+                      )}
+                    </Stack>
+                  ),
+                },
+                {
+                  key: 'yearly',
+                  header: 'Yearly switch',
+                  render: (o) => (
+                    <Stack gap={2}>
+                      <OnOff on={o.yearlySwitch.enabled} />
+                      {o.yearlySwitch.enabled && (
+                        <Text size="xs">
+                          after {o.yearlySwitch.afterPayments} payments, {o.yearlySwitch.percentOff}% off
+                        </Text>
+                      )}
+                    </Stack>
+                  ),
+                },
+                {
+                  key: 'edit',
+                  header: 'Edit',
+                  render: (o) => (
+                    <Button size="xs" variant="default" onClick={() => setEditing(o)} aria-label={`Edit retention of ${o.name}`}>
+                      Edit
+                    </Button>
+                  ),
+                },
               ]}
             />
             <FormModal
@@ -83,8 +147,7 @@ export function RetentionOffersPage() {
               submitLabel="Save retention"
               onSubmit={save}
             >
-              <Group>
-              </Group>
+              <Group></Group>
             </FormModal>
           </>
         )}
@@ -93,4 +156,10 @@ export function RetentionOffersPage() {
   );
 }
 
-export const retentionOffersPage: PageDefinition = { path: 'retention/offers', title: 'Retention offers', area: 'orders', group: 'Growth', element: <RetentionOffersPage /> };
+export const retentionOffersPage: PageDefinition = {
+  path: 'retention/offers',
+  title: 'Retention offers',
+  area: 'orders',
+  group: 'Growth',
+  element: <RetentionOffersPage />,
+};

@@ -43,15 +43,43 @@ function SettingsForm({ settings, onSaved }: { settings: Settings; onSaved: (s: 
     <Paper withBorder p="md">
       <form onSubmit={submit} noValidate>
         <Stack maw={520}>
-          <Title order={2} size="h4">Failed-renewal recovery</Title>
-          <Switch label="Recover failed renewals (retries and buyer emails)" checked={values.enabled ?? false} onChange={(e) => setValues((v) => ({ ...v, enabled: e.currentTarget.checked }))} />
-          <Select label="When every retry has failed" data={[{ value: 'cancel', label: 'Cancel the subscription' }, { value: 'pause', label: 'Pause the subscription' }, { value: 'keep', label: 'Keep it past due' }]} value={values.finalAction ?? null} onChange={(v) => setValues((all) => ({ ...all, finalAction: (v ?? 'cancel') as SettingsBody['finalAction'] }))} allowDeselect={false} />
-          <Switch label="Email the buyer a card-update link" checked={values.emailBuyer ?? false} onChange={(e) => setValues((v) => ({ ...v, emailBuyer: e.currentTarget.checked }))} />
-          <Text size="xs" c="dimmed">Retries on days {settings.retryDays.join(', ')} after the failure. Last changed {formatDate(settings.updatedAt)}.</Text>
+          <Title order={2} size="h4">
+            Failed-renewal recovery
+          </Title>
+          <Switch
+            label="Recover failed renewals (retries and buyer emails)"
+            checked={values.enabled ?? false}
+            onChange={(e) => setValues((v) => ({ ...v, enabled: e.currentTarget.checked }))}
+          />
+          <Select
+            label="When every retry has failed"
+            data={[
+              { value: 'cancel', label: 'Cancel the subscription' },
+              { value: 'pause', label: 'Pause the subscription' },
+              { value: 'keep', label: 'Keep it past due' },
+            ]}
+            value={values.finalAction ?? null}
+            onChange={(v) => setValues((all) => ({ ...all, finalAction: (v ?? 'cancel') as SettingsBody['finalAction'] }))}
+            allowDeselect={false}
+          />
+          <Switch
+            label="Email the buyer a card-update link"
+            checked={values.emailBuyer ?? false}
+            onChange={(e) => setValues((v) => ({ ...v, emailBuyer: e.currentTarget.checked }))}
+          />
+          <Text size="xs" c="dimmed">
+            Retries on days {settings.retryDays.join(', ')} after the failure. Last changed {formatDate(settings.updatedAt)}.
+          </Text>
           <FormError error={save.error} />
-          {saved && <Text size="sm" c="green.8" role="status">Recovery settings saved.</Text>}
+          {saved && (
+            <Text size="sm" c="green.8" role="status">
+              Recovery settings saved.
+            </Text>
+          )}
           <Group>
-            <Button type="submit" loading={save.running}>Save recovery settings</Button>
+            <Button type="submit" loading={save.running}>
+              Save recovery settings
+            </Button>
           </Group>
         </Stack>
       </form>
@@ -63,12 +91,30 @@ function AtRiskList() {
   const [status, setStatus] = useState<'open' | 'recovered' | 'closed'>('open');
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const after = cursors[cursors.length - 1];
-  const query = useQuery(async (api) => (await unwrap(api.GET('/subscription-retention/recovery/at-risk', { params: { query: { status, limit: 20, ...(after ? { after } : {}) } } }))) as unknown as { data: AtRiskCase[]; nextCursor: string | null }, [status, after]);
+  const query = useQuery(
+    async (api) =>
+      (await unwrap(
+        api.GET('/subscription-retention/recovery/at-risk', { params: { query: { status, limit: 20, ...(after ? { after } : {}) } } }),
+      )) as unknown as { data: AtRiskCase[]; nextCursor: string | null },
+    [status, after],
+  );
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
-        <Title order={2} size="h4">Renewals under recovery</Title>
-        <Select label="Status" data={['open', 'recovered', 'closed']} value={status} onChange={(v) => { setStatus((v ?? 'open') as typeof status); setCursors([undefined]); }} allowDeselect={false} w={180} />
+        <Title order={2} size="h4">
+          Renewals under recovery
+        </Title>
+        <Select
+          label="Status"
+          data={['open', 'recovered', 'closed']}
+          value={status}
+          onChange={(v) => {
+            setStatus((v ?? 'open') as typeof status);
+            setCursors([undefined]);
+          }}
+          allowDeselect={false}
+          w={180}
+        />
       </Group>
       <QueryView query={query}>
         {(answer) => (
@@ -107,7 +153,11 @@ export function RetentionPage() {
       <QueryView query={summary}>
         {(s) => (
           <>
-            {!s.entitlement.allowed && <Alert color="yellow" title="Recovery needs a higher plan">Turning recovery on needs the {s.entitlement.requiredPlan} plan.</Alert>}
+            {!s.entitlement.allowed && (
+              <Alert color="yellow" title="Recovery needs a higher plan">
+                Turning recovery on needs the {s.entitlement.requiredPlan} plan.
+              </Alert>
+            )}
             <SimpleGrid cols={{ base: 2, sm: 4 }}>
               <Stat label="Recovered" value={s.recoveredCount} />
               <Stat label="At risk" value={s.atRiskCount} />
@@ -116,7 +166,11 @@ export function RetentionPage() {
             </SimpleGrid>
             <DataTable
               caption="Recovery by currency"
-              rows={[...new Set([...s.recovered, ...s.atRisk].map((m) => m.currency))].map((currency) => ({ currency, recovered: s.recovered.find((m) => m.currency === currency), atRisk: s.atRisk.find((m) => m.currency === currency) }))}
+              rows={[...new Set([...s.recovered, ...s.atRisk].map((m) => m.currency))].map((currency) => ({
+                currency,
+                recovered: s.recovered.find((m) => m.currency === currency),
+                atRisk: s.atRisk.find((m) => m.currency === currency),
+              }))}
               rowKey={(r) => r.currency}
               empty={{ title: `Nothing to recover in the last ${s.days} days` }}
               columns={[

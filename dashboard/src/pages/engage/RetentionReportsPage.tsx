@@ -18,7 +18,16 @@ interface SaveReport {
   canceledCount: number;
   saveRate: number;
   reasons: { reason: string; count: number }[];
-  recentFlows: { id: string; subscriptionCustomerId: string; subscriptionId: string; outcome: string; months?: number | null; percent?: number | null; reason?: string | null; createdAt: string }[];
+  recentFlows: {
+    id: string;
+    subscriptionCustomerId: string;
+    subscriptionId: string;
+    outcome: string;
+    months?: number | null;
+    percent?: number | null;
+    reason?: string | null;
+    createdAt: string;
+  }[];
 }
 interface IntroReport {
   intro: { subscribersStarted: number; paymentsAtIntroPrice: number };
@@ -27,17 +36,27 @@ interface IntroReport {
 
 /** Save offers over a days range, and intro pricing and yearly switch counts. */
 /** The cancel reasons a subscriber picks in the portal, in the seller's words. */
-const REASON_WORDS: Record<string, string> = { too_expensive: 'Too expensive', not_using: 'Not using it enough', missing_features: 'Missing features', other: 'Something else' };
+const REASON_WORDS: Record<string, string> = {
+  too_expensive: 'Too expensive',
+  not_using: 'Not using it enough',
+  missing_features: 'Missing features',
+  other: 'Something else',
+};
 const reasonWords = (reason: string | null | undefined) => (!reason ? 'Not given' : (REASON_WORDS[reason] ?? reason.replace(/_/g, ' ')));
 
 export function RetentionReportsPage() {
   const [days, setDays] = useState(30);
-  const save = useQuery(async (api) => (await unwrap(api.GET('/subscription-retention/save-offers/report', { params: { query: { days } } }))) as unknown as SaveReport, [days]);
+  const save = useQuery(
+    async (api) => (await unwrap(api.GET('/subscription-retention/save-offers/report', { params: { query: { days } } }))) as unknown as SaveReport,
+    [days],
+  );
   const intro = useQuery(async (api) => (await unwrap(api.GET('/subscription-retention/intro/report'))) as unknown as IntroReport);
   return (
     <Stack>
       <PageHeader title="Retention reports" description="How many cancels the save offers turned around, and how intro prices and the yearly switch perform." />
-      <Title order={2} size="h4">Save offers</Title>
+      <Title order={2} size="h4">
+        Save offers
+      </Title>
       <DaysRange value={days} onChange={setDays} />
       <QueryView query={save}>
         {(r) => (
@@ -49,7 +68,16 @@ export function RetentionReportsPage() {
               <Stat label="By discount" value={r.saved.discount} />
               <Stat label="Save rate" value={pct(r.saveRate)} />
             </SimpleGrid>
-            <DataTable caption="Cancel reasons" rows={r.reasons} rowKey={(x) => x.reason} empty={{ title: `No cancel flows in the last ${r.days} days` }} columns={[{ key: 'reason', header: 'Reason', render: (x) => reasonWords(x.reason) }, { key: 'count', header: 'Flows', numeric: true, render: (x) => x.count }]} />
+            <DataTable
+              caption="Cancel reasons"
+              rows={r.reasons}
+              rowKey={(x) => x.reason}
+              empty={{ title: `No cancel flows in the last ${r.days} days` }}
+              columns={[
+                { key: 'reason', header: 'Reason', render: (x) => reasonWords(x.reason) },
+                { key: 'count', header: 'Flows', numeric: true, render: (x) => x.count },
+              ]}
+            />
             <DataTable
               caption="Recent cancel flows"
               rows={r.recentFlows}
@@ -58,7 +86,12 @@ export function RetentionReportsPage() {
               columns={[
                 { key: 'when', header: 'When', render: (f) => formatDate(f.createdAt) },
                 { key: 'outcome', header: 'Outcome', render: (f) => <StatusBadge status={f.outcome} /> },
-                { key: 'terms', header: 'Terms', render: (f) => (f.outcome === 'pause' ? `${f.months ?? '?'} months` : f.outcome === 'discount' ? `${f.percent ?? '?'}% for ${f.months ?? '?'} months` : '—') },
+                {
+                  key: 'terms',
+                  header: 'Terms',
+                  render: (f) =>
+                    f.outcome === 'pause' ? `${f.months ?? '?'} months` : f.outcome === 'discount' ? `${f.percent ?? '?'}% for ${f.months ?? '?'} months` : '—',
+                },
                 { key: 'reason', header: 'Reason', render: (f) => reasonWords(f.reason) },
                 { key: 'subscriber', header: 'Subscriber', render: (f) => f.subscriptionCustomerId },
               ]}
@@ -66,7 +99,9 @@ export function RetentionReportsPage() {
           </>
         )}
       </QueryView>
-      <Title order={2} size="h4">Intro pricing and yearly switch</Title>
+      <Title order={2} size="h4">
+        Intro pricing and yearly switch
+      </Title>
       <QueryView query={intro}>
         {(r) => (
           <SimpleGrid cols={{ base: 2, sm: 5 }}>
@@ -82,4 +117,10 @@ export function RetentionReportsPage() {
   );
 }
 
-export const retentionReportsPage: PageDefinition = { path: 'retention/reports', title: 'Retention reports', area: 'orders', group: 'Growth', element: <RetentionReportsPage /> };
+export const retentionReportsPage: PageDefinition = {
+  path: 'retention/reports',
+  title: 'Retention reports',
+  area: 'orders',
+  group: 'Growth',
+  element: <RetentionReportsPage />,
+};

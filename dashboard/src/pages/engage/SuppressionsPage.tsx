@@ -21,16 +21,46 @@ export function SuppressionsPage() {
   const [search] = useDebouncedValue(q.trim(), 300);
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const after = cursors[cursors.length - 1];
-  const query = useQuery((api) => unwrap(api.GET('/newsletters/subscribers', { params: { query: { status: reason, limit: 25, ...(search ? { q: search } : {}), ...(after ? { after } : {}) } } })), [reason, search, after]);
+  const query = useQuery(
+    (api) =>
+      unwrap(
+        api.GET('/newsletters/subscribers', {
+          params: { query: { status: reason, limit: 25, ...(search ? { q: search } : {}), ...(after ? { after } : {}) } },
+        }),
+      ),
+    [reason, search, after],
+  );
   return (
     <Stack>
       <PageHeader title="Suppression list" description="Addresses that receive no mail: hard bounces and complaints (suppressed for good) and unsubscribes." />
       <Group align="flex-end">
         <Stack gap={4}>
-          <Text size="sm" fw={500} id="suppression-reason">Reason</Text>
-          <SegmentedControl aria-labelledby="suppression-reason" value={reason} onChange={(v) => { setReason(v as Reason); setCursors([undefined]); }} data={[{ value: 'bounced', label: 'Bounced' }, { value: 'complained', label: 'Complained' }, { value: 'unsubscribed', label: 'Unsubscribed' }]} />
+          <Text size="sm" fw={500} id="suppression-reason">
+            Reason
+          </Text>
+          <SegmentedControl
+            aria-labelledby="suppression-reason"
+            value={reason}
+            onChange={(v) => {
+              setReason(v as Reason);
+              setCursors([undefined]);
+            }}
+            data={[
+              { value: 'bounced', label: 'Bounced' },
+              { value: 'complained', label: 'Complained' },
+              { value: 'unsubscribed', label: 'Unsubscribed' },
+            ]}
+          />
         </Stack>
-        <TextInput label="Email starts with" value={q} onChange={(e) => { setQ(e.currentTarget.value); setCursors([undefined]); }} w={260} />
+        <TextInput
+          label="Email starts with"
+          value={q}
+          onChange={(e) => {
+            setQ(e.currentTarget.value);
+            setCursors([undefined]);
+          }}
+          w={260}
+        />
       </Group>
       <QueryView query={query}>
         {(answer) => (
@@ -55,4 +85,10 @@ export function SuppressionsPage() {
   );
 }
 
-export const suppressionsPage: PageDefinition = { path: 'email/suppressions', title: 'Suppression list', area: 'emails', group: 'Audience', element: <SuppressionsPage /> };
+export const suppressionsPage: PageDefinition = {
+  path: 'email/suppressions',
+  title: 'Suppression list',
+  area: 'emails',
+  group: 'Audience',
+  element: <SuppressionsPage />,
+};

@@ -41,9 +41,13 @@ function SeatsForm({ id, seats, onSaved }: { id: string; seats: NonNullable<Usag
     <form onSubmit={submit} noValidate>
       <Group align="flex-end">
         <NumberInput label="Seats" value={quantity} onChange={setQuantity} allowDecimal={false} min={seats.minimum} max={seats.maximum} w={140} />
-        <Button type="submit" loading={change.running}>Change seats</Button>
+        <Button type="submit" loading={change.running}>
+          Change seats
+        </Button>
       </Group>
-      <Text size="xs" c="dimmed" mt={4}>Seats above the {seats.purchased} bought at checkout are billed at period end, prorated.</Text>
+      <Text size="xs" c="dimmed" mt={4}>
+        Seats above the {seats.purchased} bought at checkout are billed at period end, prorated.
+      </Text>
       <FormError error={change.error} />
     </form>
   );
@@ -52,17 +56,29 @@ function SeatsForm({ id, seats, onSaved }: { id: string; seats: NonNullable<Usag
 /** One subscriber's usage: the running period per meter, seats, the days so far, reports and closed periods. */
 export function UsageReportPage() {
   const { id = '' } = useParams();
-  const query = useQuery(async (api) => (await unwrap(api.GET('/subscriptions/{id}/usage', { params: { path: { id }, query: { limit: 20 } } }))) as unknown as UsageReport, [id]);
+  const query = useQuery(
+    async (api) => (await unwrap(api.GET('/subscriptions/{id}/usage', { params: { path: { id }, query: { limit: 20 } } }))) as unknown as UsageReport,
+    [id],
+  );
   return (
     <Stack>
-      <Anchor component={Link} to="/usage" size="sm">← Usage billing</Anchor>
+      <Anchor component={Link} to="/usage" size="sm">
+        ← Usage billing
+      </Anchor>
       <QueryView query={query}>
         {(r) => {
           const cur = r.currentPeriod.currency ?? 'USD';
           const meterKeys = r.usagePricing.meters.map((m) => m.key);
           return (
             <>
-              <PageHeader title="Usage report" description={<>Subscriber {r.subscriptionCustomerId} · period {formatDate(r.currentPeriod.periodStart)} – {formatDate(r.currentPeriod.periodEnd)}</>} />
+              <PageHeader
+                title="Usage report"
+                description={
+                  <>
+                    Subscriber {r.subscriptionCustomerId} · period {formatDate(r.currentPeriod.periodStart)} – {formatDate(r.currentPeriod.periodEnd)}
+                  </>
+                }
+              />
               <SimpleGrid cols={{ base: 2, sm: 3 }}>
                 <Stat label="Upcoming overage" value={formatCents(r.currentPeriod.upcomingOverageCents, cur)} />
                 {r.currentPeriod.seats && <Stat label="Seats" value={`${r.currentPeriod.seats.quantity} (${r.currentPeriod.seats.purchased} bought)`} />}
@@ -82,12 +98,47 @@ export function UsageReportPage() {
                 ]}
               />
               {r.currentPeriod.seats && <SeatsForm id={r.subscriptionCustomerId} seats={r.currentPeriod.seats} onSaved={query.reload} />}
-              <Title order={2} size="h4">Per day</Title>
-              <DataTable caption="Usage per day" rows={r.days} rowKey={(d) => d.day} empty={{ title: 'No usage this period' }} columns={[{ key: 'day', header: 'Day', render: (d) => d.day }, ...meterKeys.map((k) => ({ key: k, header: k, numeric: true, render: (d: UsageReport['days'][number]) => d.totals[k] ?? 0 }))]} />
-              <Title order={2} size="h4">Latest reports</Title>
-              <DataTable caption="Usage reports" rows={r.reports} rowKey={(x) => String(x._id ?? x.id ?? `${x.meter}-${x.createdAt}`)} empty={{ title: 'No usage reported yet' }} columns={[{ key: 'when', header: 'When', render: (x) => formatDate(x.createdAt ?? x.reportedAt) }, { key: 'meter', header: 'Meter', render: (x) => x.meter }, { key: 'qty', header: 'Quantity', numeric: true, render: (x) => x.quantity }]} />
-              <Title order={2} size="h4">Closed periods</Title>
-              <DataTable caption="Closed periods" rows={r.periods} rowKey={(p) => p.periodStart} empty={{ title: 'No closed period yet' }} columns={[{ key: 'period', header: 'Period', render: (p) => `${formatDate(p.periodStart)} – ${formatDate(p.periodEnd)}` }, { key: 'amount', header: 'Charged', numeric: true, render: (p) => formatCents(p.amountCents ?? 0, cur) }, { key: 'status', header: 'Charge', render: (p) => <StatusBadge status={String(p.charge?.status ?? 'pending')} /> }]} />
+              <Title order={2} size="h4">
+                Per day
+              </Title>
+              <DataTable
+                caption="Usage per day"
+                rows={r.days}
+                rowKey={(d) => d.day}
+                empty={{ title: 'No usage this period' }}
+                columns={[
+                  { key: 'day', header: 'Day', render: (d) => d.day },
+                  ...meterKeys.map((k) => ({ key: k, header: k, numeric: true, render: (d: UsageReport['days'][number]) => d.totals[k] ?? 0 })),
+                ]}
+              />
+              <Title order={2} size="h4">
+                Latest reports
+              </Title>
+              <DataTable
+                caption="Usage reports"
+                rows={r.reports}
+                rowKey={(x) => String(x._id ?? x.id ?? `${x.meter}-${x.createdAt}`)}
+                empty={{ title: 'No usage reported yet' }}
+                columns={[
+                  { key: 'when', header: 'When', render: (x) => formatDate(x.createdAt ?? x.reportedAt) },
+                  { key: 'meter', header: 'Meter', render: (x) => x.meter },
+                  { key: 'qty', header: 'Quantity', numeric: true, render: (x) => x.quantity },
+                ]}
+              />
+              <Title order={2} size="h4">
+                Closed periods
+              </Title>
+              <DataTable
+                caption="Closed periods"
+                rows={r.periods}
+                rowKey={(p) => p.periodStart}
+                empty={{ title: 'No closed period yet' }}
+                columns={[
+                  { key: 'period', header: 'Period', render: (p) => `${formatDate(p.periodStart)} – ${formatDate(p.periodEnd)}` },
+                  { key: 'amount', header: 'Charged', numeric: true, render: (p) => formatCents(p.amountCents ?? 0, cur) },
+                  { key: 'status', header: 'Charge', render: (p) => <StatusBadge status={String(p.charge?.status ?? 'pending')} /> },
+                ]}
+              />
             </>
           );
         }}
@@ -96,4 +147,11 @@ export function UsageReportPage() {
   );
 }
 
-export const usageReportPage: PageDefinition = { path: 'usage/subscribers/:id', title: 'Usage report', area: 'orders', group: 'Sales', nav: false, element: <UsageReportPage /> };
+export const usageReportPage: PageDefinition = {
+  path: 'usage/subscribers/:id',
+  title: 'Usage report',
+  area: 'orders',
+  group: 'Sales',
+  nav: false,
+  element: <UsageReportPage />,
+};

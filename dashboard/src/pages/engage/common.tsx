@@ -39,7 +39,17 @@ export function DaysRange({ value, onChange }: { value: number; onChange: (days:
       <Text size="sm" fw={500} id="days-range-label" mb={4}>
         Period
       </Text>
-      <SegmentedControl aria-labelledby="days-range-label" value={String(value)} onChange={(v) => onChange(Number(v))} data={[{ value: '7', label: '7 days' }, { value: '30', label: '30 days' }, { value: '90', label: '90 days' }, { value: '365', label: '365 days' }]} />
+      <SegmentedControl
+        aria-labelledby="days-range-label"
+        value={String(value)}
+        onChange={(v) => onChange(Number(v))}
+        data={[
+          { value: '7', label: '7 days' },
+          { value: '30', label: '30 days' },
+          { value: '90', label: '90 days' },
+          { value: '365', label: '365 days' },
+        ]}
+      />
     </Box>
   );
 }

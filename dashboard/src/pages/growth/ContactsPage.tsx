@@ -24,16 +24,37 @@ export function ContactsPage() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const after = cursors[cursors.length - 1];
   const query = useQuery(
-    (a: Api) => unwrap(a.GET('/newsletters/subscribers', { params: { query: { limit: 50, ...(after ? { after } : {}), ...(q ? { q } : {}), ...(status ? { status: status as (typeof STATUSES)[number] } : {}), ...(tag.trim() ? { tag: tag.trim() } : {}) } } })),
+    (a: Api) =>
+      unwrap(
+        a.GET('/newsletters/subscribers', {
+          params: {
+            query: {
+              limit: 50,
+              ...(after ? { after } : {}),
+              ...(q ? { q } : {}),
+              ...(status ? { status: status as (typeof STATUSES)[number] } : {}),
+              ...(tag.trim() ? { tag: tag.trim() } : {}),
+            },
+          },
+        }),
+      ),
     [after, q, status, tag],
   );
   const [adding, setAdding] = useState(false);
   const [tagging, setTagging] = useState<Contact | null>(null);
   const restart = () => setCursors([undefined]);
-  const removeTag = (c: Contact, t: string) => attempt(async () => { await unwrap(api.POST('/newsletters/subscribers/{id}/tags/remove', { params: { path: { id: c._id } }, body: { tags: [t] } })); query.reload(); });
+  const removeTag = (c: Contact, t: string) =>
+    attempt(async () => {
+      await unwrap(api.POST('/newsletters/subscribers/{id}/tags/remove', { params: { path: { id: c._id } }, body: { tags: [t] } }));
+      query.reload();
+    });
   return (
     <Stack>
-      <PageHeader title="Contacts" description="Your audience: newsletter contacts, with their tags and how they joined." actions={<Button onClick={() => setAdding(true)}>Add contact</Button>} />
+      <PageHeader
+        title="Contacts"
+        description="Your audience: newsletter contacts, with their tags and how they joined."
+        actions={<Button onClick={() => setAdding(true)}>Add contact</Button>}
+      />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -46,8 +67,27 @@ export function ContactsPage() {
           <Button type="submit" variant="default">
             Search
           </Button>
-          <Select label="Status" data={[...STATUSES]} value={status} onChange={(v) => { setStatus(v); restart(); }} clearable placeholder="Any" maw={180} />
-          <TextInput label="Tag" value={tag} onChange={(e) => { setTag(e.currentTarget.value); restart(); }} maw={180} />
+          <Select
+            label="Status"
+            data={[...STATUSES]}
+            value={status}
+            onChange={(v) => {
+              setStatus(v);
+              restart();
+            }}
+            clearable
+            placeholder="Any"
+            maw={180}
+          />
+          <TextInput
+            label="Tag"
+            value={tag}
+            onChange={(e) => {
+              setTag(e.currentTarget.value);
+              restart();
+            }}
+            maw={180}
+          />
         </Group>
       </form>
       <QueryView query={query}>
@@ -57,7 +97,10 @@ export function ContactsPage() {
               caption="Contacts"
               rows={answer.data}
               rowKey={(c) => c._id}
-              empty={{ title: q || status || tag ? 'Nobody matches' : 'No contacts yet', text: q || status || tag ? 'Try other filters.' : 'Contacts arrive from signup forms, checkouts, imports and the API.' }}
+              empty={{
+                title: q || status || tag ? 'Nobody matches' : 'No contacts yet',
+                text: q || status || tag ? 'Try other filters.' : 'Contacts arrive from signup forms, checkouts, imports and the API.',
+              }}
               columns={[
                 { key: 'email', header: 'Email', render: (c) => c.email },
                 { key: 'name', header: 'Name', render: (c) => c.name ?? '—' },
@@ -69,7 +112,11 @@ export function ContactsPage() {
                   render: (c) => (
                     <Group gap={4}>
                       {c.tags.map((t) => (
-                        <Badge key={t} variant="outline" rightSection={<CloseButton size="xs" aria-label={`Remove tag ${t} from ${c.email}`} onClick={() => void removeTag(c, t)} />}>
+                        <Badge
+                          key={t}
+                          variant="outline"
+                          rightSection={<CloseButton size="xs" aria-label={`Remove tag ${t} from ${c.email}`} onClick={() => void removeTag(c, t)} />}
+                        >
                           {t}
                         </Badge>
                       ))}
@@ -90,7 +137,18 @@ export function ContactsPage() {
                       <Button size="xs" variant="default" onClick={() => setTagging(c)} aria-label={`Add tags to ${c.email}`}>
                         Add tags
                       </Button>
-                      <ConfirmButton title="Delete contact" message={`Delete ${c.email} and their history?`} confirmLabel="Delete" aria-label={`Delete ${c.email}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/newsletters/subscribers/{id}', { params: { path: { id: c._id } } })); query.reload(); })}>
+                      <ConfirmButton
+                        title="Delete contact"
+                        message={`Delete ${c.email} and their history?`}
+                        confirmLabel="Delete"
+                        aria-label={`Delete ${c.email}`}
+                        onConfirm={() =>
+                          attempt(async () => {
+                            await unwrap(api.DELETE('/newsletters/subscribers/{id}', { params: { path: { id: c._id } } }));
+                            query.reload();
+                          })
+                        }
+                      >
                         Delete
                       </ConfirmButton>
                     </Group>
@@ -111,10 +169,34 @@ export function ContactsPage() {
           { name: 'email', label: 'Email', kind: 'email', required: true },
           { name: 'name', label: 'Name' },
           { name: 'tags', label: 'Tags', kind: 'tags' },
-          { name: 'status', label: 'Status', kind: 'select', required: true, options: [{ value: 'subscribed', label: 'Subscribed' }, { value: 'unsubscribed', label: 'Unsubscribed' }] },
+          {
+            name: 'status',
+            label: 'Status',
+            kind: 'select',
+            required: true,
+            options: [
+              { value: 'subscribed', label: 'Subscribed' },
+              { value: 'unsubscribed', label: 'Unsubscribed' },
+            ],
+          },
         ]}
         initial={{ status: 'subscribed', tags: [] }}
-        onSubmit={(v) => attempt(async () => { await unwrap(api.POST('/newsletters/subscribers', { body: { email: text(v.email) ?? '', name: text(v.name) ?? null, tags: list(v.tags), status: (text(v.status) ?? 'subscribed') as Status, source: 'dashboard' } })); query.reload(); })}
+        onSubmit={(v) =>
+          attempt(async () => {
+            await unwrap(
+              api.POST('/newsletters/subscribers', {
+                body: {
+                  email: text(v.email) ?? '',
+                  name: text(v.name) ?? null,
+                  tags: list(v.tags),
+                  status: (text(v.status) ?? 'subscribed') as Status,
+                  source: 'dashboard',
+                },
+              }),
+            );
+            query.reload();
+          })
+        }
       />
       <FormModal
         title={`Add tags to ${tagging?.email ?? ''}`}
@@ -123,7 +205,12 @@ export function ContactsPage() {
         submitLabel="Add tags"
         fields={[{ name: 'tags', label: 'Tags', kind: 'tags', required: true }]}
         initial={{ tags: [] }}
-        onSubmit={(v) => attempt(async () => { await unwrap(api.POST('/newsletters/subscribers/{id}/tags', { params: { path: { id: tagging!._id } }, body: { tags: list(v.tags) } })); query.reload(); })}
+        onSubmit={(v) =>
+          attempt(async () => {
+            await unwrap(api.POST('/newsletters/subscribers/{id}/tags', { params: { path: { id: tagging!._id } }, body: { tags: list(v.tags) } }));
+            query.reload();
+          })
+        }
       />
     </Stack>
   );

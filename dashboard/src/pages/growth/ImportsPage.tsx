@@ -1,7 +1,25 @@
-import { Alert, Anchor, Button, Card, FileInput, Group, List, Progress, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  FileInput,
+  Group,
+  List,
+  Progress,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { ApiFailure, unwrap, type Api, type JsonAnswer, type JsonBody } from '../../api/client';
+import { type ApiFailure, unwrap, type Api, type JsonAnswer, type JsonBody } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DataTable } from '../../components/DataTable';
 import { attempt } from '../../components/FormModal';
@@ -53,7 +71,10 @@ const label = (key: string) => key.replace(/([A-Z])/g, ' $1').replace(/^./, (c) 
 
 export function ImportsPage() {
   const [page, setPage] = useState(1);
-  const query = useQuery(async (api: Api) => (await unwrap(api.GET('/migrations', { params: { query: { page, pageSize: 25 } } }))) as unknown as JobList, [page]);
+  const query = useQuery(
+    async (api: Api) => (await unwrap(api.GET('/migrations', { params: { query: { page, pageSize: 25 } } }))) as unknown as JobList,
+    [page],
+  );
   return (
     <Stack>
       <PageHeader
@@ -72,9 +93,25 @@ export function ImportsPage() {
               caption="Imports"
               rows={answer.data}
               rowKey={(j) => j._id}
-              empty={{ title: 'No imports yet', text: 'Start one with the CSV exports of your previous platform.', action: <Button component={Link} to="/imports/new">Start an import</Button> }}
+              empty={{
+                title: 'No imports yet',
+                text: 'Start one with the CSV exports of your previous platform.',
+                action: (
+                  <Button component={Link} to="/imports/new">
+                    Start an import
+                  </Button>
+                ),
+              }}
               columns={[
-                { key: 'created', header: 'Created', render: (j) => <Anchor component={Link} to={`/imports/${j._id}`}>{formatDate(j.createdAt)}</Anchor> },
+                {
+                  key: 'created',
+                  header: 'Created',
+                  render: (j) => (
+                    <Anchor component={Link} to={`/imports/${j._id}`}>
+                      {formatDate(j.createdAt)}
+                    </Anchor>
+                  ),
+                },
                 { key: 'source', header: 'Source', render: (j) => j.source },
                 { key: 'files', header: 'Files', render: (j) => j.files.map((f) => `${f.kind} (${f.rowCount})`).join(', ') || '—' },
                 { key: 'status', header: 'Status', render: (j) => <StatusBadge status={j.status} /> },
@@ -124,9 +161,28 @@ function FileEditor({ onAdd, running }: { onAdd: (file: { kind: Kind; filename: 
           <TextInput label="File name" value={filename} onChange={(e) => setFilename(e.currentTarget.value)} placeholder={`${kind}.csv`} />
           <FileInput label="CSV file" value={file} onChange={pick} accept=".csv,text/csv" clearable />
         </Group>
-        <Textarea label="CSV content" description="Paste the export here, or choose a file above" autosize minRows={4} maxRows={12} value={csv} onChange={(e) => setCsv(e.currentTarget.value)} styles={{ input: { fontFamily: 'monospace' } }} />
+        <Textarea
+          label="CSV content"
+          description="Paste the export here, or choose a file above"
+          autosize
+          minRows={4}
+          maxRows={12}
+          value={csv}
+          onChange={(e) => setCsv(e.currentTarget.value)}
+          styles={{ input: { fontFamily: 'monospace' } }}
+        />
         <Group justify="flex-end">
-          <Button variant="light" loading={running} disabled={!csv.trim()} onClick={() => { onAdd({ kind, filename: filename.trim() || `${kind}.csv`, csv }); setCsv(''); setFile(null); setFilename(''); }}>
+          <Button
+            variant="light"
+            loading={running}
+            disabled={!csv.trim()}
+            onClick={() => {
+              onAdd({ kind, filename: filename.trim() || `${kind}.csv`, csv });
+              setCsv('');
+              setFile(null);
+              setFilename('');
+            }}
+          >
             Add file
           </Button>
         </Group>
@@ -148,13 +204,15 @@ export function NewImportPage() {
         Files
       </Title>
       {files.length === 0 ? (
-        <Text size="sm" c="dimmed">No files yet; add at least one export below (one per kind).</Text>
+        <Text size="sm" c="dimmed">
+          No files yet; add at least one export below (one per kind).
+        </Text>
       ) : (
         <List>
-          {files.map((f, i) => (
-            <List.Item key={i}>
+          {files.map((f) => (
+            <List.Item key={`${f.kind}-${f.filename}`}>
               {f.kind}: {f.filename} ({f.csv.trim().split('\n').length - 1} rows){' '}
-              <Button size="compact-xs" variant="subtle" color="red" onClick={() => setFiles(files.filter((_, j) => j !== i))}>
+              <Button size="compact-xs" variant="subtle" color="red" onClick={() => setFiles(files.filter((other) => other !== f))}>
                 Remove {f.filename}
               </Button>
             </List.Item>
@@ -167,7 +225,13 @@ export function NewImportPage() {
         <Button variant="default" component={Link} to="/imports">
           Cancel
         </Button>
-        <Button loading={create.running} onClick={async () => { const job = await create.run(); if (job) navigate(`/imports/${job._id}`); }}>
+        <Button
+          loading={create.running}
+          onClick={async () => {
+            const job = await create.run();
+            if (job) navigate(`/imports/${job._id}`);
+          }}
+        >
           Create draft
         </Button>
       </Group>
@@ -183,7 +247,9 @@ function MappingEditor({ job, kind, onSaved }: { job: Job; kind: Kind; onSaved: 
   const [running, setRunning] = useState(false);
   const saveMapping = async () => {
     setRunning(true);
-    const failure = await attempt(() => unwrap(api.PUT('/migrations/{id}/files/{kind}/mapping', { params: { path: { id: job._id, kind } }, body: { mapping } })));
+    const failure = await attempt(() =>
+      unwrap(api.PUT('/migrations/{id}/files/{kind}/mapping', { params: { path: { id: job._id, kind } }, body: { mapping } })),
+    );
     setRunning(false);
     setError(failure);
     if (!failure) onSaved();
@@ -192,7 +258,16 @@ function MappingEditor({ job, kind, onSaved }: { job: Job; kind: Kind; onSaved: 
     <Stack gap="xs">
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         {Object.keys(mapping).map((field) => (
-          <Select key={field} label={`${label(field)} (${kind})`} data={file.columns} value={mapping[field] ?? null} onChange={(v) => setMapping({ ...mapping, [field]: v })} clearable placeholder="Not imported" disabled={job.status !== 'draft'} />
+          <Select
+            key={field}
+            label={`${label(field)} (${kind})`}
+            data={file.columns}
+            value={mapping[field] ?? null}
+            onChange={(v) => setMapping({ ...mapping, [field]: v })}
+            clearable
+            placeholder="Not imported"
+            disabled={job.status !== 'draft'}
+          />
         ))}
       </SimpleGrid>
       <FormError error={error} />
@@ -209,7 +284,13 @@ function MappingEditor({ job, kind, onSaved }: { job: Job; kind: Kind; onSaved: 
 
 function ProblemRows({ id, kind, version }: { id: string; kind: Kind; version: string }) {
   const [page, setPage] = useState(1);
-  const query = useQuery(async (api: Api) => (await unwrap(api.GET('/migrations/{id}/rows', { params: { path: { id }, query: { kind, filter: 'problems', page, pageSize: 20 } } }))) as unknown as Rows, [id, kind, page, version]);
+  const query = useQuery(
+    async (api: Api) =>
+      (await unwrap(
+        api.GET('/migrations/{id}/rows', { params: { path: { id }, query: { kind, filter: 'problems', page, pageSize: 20 } } }),
+      )) as unknown as Rows,
+    [id, kind, page, version],
+  );
   return (
     <QueryView query={query}>
       {(answer) => (
@@ -223,7 +304,15 @@ function ProblemRows({ id, kind, version }: { id: string; kind: Kind; version: s
               { key: 'row', header: 'Row', numeric: true, render: (r) => r.row },
               { key: 'problem', header: 'Problem', render: (r) => r.problem ?? '—' },
               { key: 'state', header: 'State', render: (r) => r.state },
-              { key: 'values', header: 'Values', render: (r) => <Text size="xs" ff="monospace">{Object.values(r.values).join(', ')}</Text> },
+              {
+                key: 'values',
+                header: 'Values',
+                render: (r) => (
+                  <Text size="xs" ff="monospace">
+                    {Object.values(r.values).join(', ')}
+                  </Text>
+                ),
+              },
             ]}
           />
           {(page > 1 || answer.hasMore) && <PrevNext page={page} hasMore={answer.hasMore} onPage={setPage} />}
@@ -320,14 +409,24 @@ export function ImportDetailPage() {
     setStartError(failure);
     if (!failure) query.reload();
   };
-  const addFile = useMutation((a: Api, body: { kind: Kind; filename: string; csv: string }) => unwrap(a.POST('/migrations/{id}/files', { params: { path: { id } }, body })));
-  const report = useQuery(async (a: Api) => (job && job.status !== 'draft' && job.status !== 'running' ? ((await unwrap(a.GET('/migrations/{id}/report', { params: { path: { id } } }))) as unknown as Report) : null), [id, job?.status]);
+  const addFile = useMutation((a: Api, body: { kind: Kind; filename: string; csv: string }) =>
+    unwrap(a.POST('/migrations/{id}/files', { params: { path: { id } }, body })),
+  );
+  const report = useQuery(
+    async (a: Api) =>
+      job && job.status !== 'draft' && job.status !== 'running'
+        ? ((await unwrap(a.GET('/migrations/{id}/report', { params: { path: { id } } }))) as unknown as Report)
+        : null,
+    [id, job?.status],
+  );
 
   useEffect(() => {
     if (job?.dryRun && !dryRun) setDryRun(job.dryRun as unknown as DryRun);
   }, [job, dryRun]);
   // Progress: poll while the run is under way, a large file is stored or a large dry run computed.
-  const waiting = !!job && ((job as { dryRunComputing?: boolean }).dryRunComputing || (job.files as { status?: string }[]).some((f) => f.status === 'processing'));
+  const waiting =
+    !!job && ((job as { dryRunComputing?: boolean }).dryRunComputing || (job.files as { status?: string }[]).some((f) => f.status === 'processing'));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: polls while the import runs; restarting on each answer would reset the interval
   useEffect(() => {
     if (job?.status !== 'running' && !waiting) return;
     const timer = window.setInterval(() => {
@@ -348,7 +447,16 @@ export function ImportDetailPage() {
               All imports
             </Button>
             {job?.status === 'running' && (
-              <ConfirmButton title="Cancel import" message="Stop after the current batch? Rows already imported stay." confirmLabel="Cancel import" onConfirm={() => attempt(async () => { query.set(await unwrap(api.POST('/migrations/{id}/cancel', { params: { path: { id } } }))); })}>
+              <ConfirmButton
+                title="Cancel import"
+                message="Stop after the current batch? Rows already imported stay."
+                confirmLabel="Cancel import"
+                onConfirm={() =>
+                  attempt(async () => {
+                    query.set(await unwrap(api.POST('/migrations/{id}/cancel', { params: { path: { id } } })));
+                  })
+                }
+              >
                 Cancel import
               </ConfirmButton>
             )}
@@ -363,7 +471,11 @@ export function ImportDetailPage() {
               <span data-testid="import-status">
                 <StatusBadge status={job.status} />
               </span>
-              {job.cancelRequested && job.status === 'running' && <Text size="sm" c="dimmed">stopping after this batch…</Text>}
+              {job.cancelRequested && job.status === 'running' && (
+                <Text size="sm" c="dimmed">
+                  stopping after this batch…
+                </Text>
+              )}
             </Group>
             {job.files.length > 0 && (
               <Tabs defaultValue={job.files[0]!.kind}>
@@ -380,7 +492,14 @@ export function ImportDetailPage() {
                       <Text size="sm" c="dimmed">
                         {f.filename} · columns: {f.columns.join(', ')}
                       </Text>
-                      <MappingEditor job={job} kind={f.kind} onSaved={() => { setDryRun(null); query.reload(); }} />
+                      <MappingEditor
+                        job={job}
+                        kind={f.kind}
+                        onSaved={() => {
+                          setDryRun(null);
+                          query.reload();
+                        }}
+                      />
                       <ProblemRows id={job._id} kind={f.kind} version={job.updatedAt} />
                     </Stack>
                   </Tabs.Panel>
@@ -391,7 +510,16 @@ export function ImportDetailPage() {
               <details>
                 <summary>Add or replace a file</summary>
                 <FormError error={addFile.error} />
-                <FileEditor running={addFile.running} onAdd={async (f) => { const next = await addFile.run(f); if (next) { setDryRun(null); query.set(next); } }} />
+                <FileEditor
+                  running={addFile.running}
+                  onAdd={async (f) => {
+                    const next = await addFile.run(f);
+                    if (next) {
+                      setDryRun(null);
+                      query.set(next);
+                    }
+                  }}
+                />
               </details>
             )}
             {(job.status === 'draft' || job.status === 'failed' || job.status === 'canceled') && (
@@ -400,7 +528,9 @@ export function ImportDetailPage() {
                   <Title order={2} size="h4">
                     Dry run
                   </Title>
-                  <Text size="sm" c="dimmed">What the run will do, computed without changing anything.</Text>
+                  <Text size="sm" c="dimmed">
+                    What the run will do, computed without changing anything.
+                  </Text>
                   <FormError error={dry.error ?? startError} />
                   {dryRun && (
                     <Stack gap="xs" data-testid="dry-run">
@@ -412,8 +542,8 @@ export function ImportDetailPage() {
                       {dryRun.notes.length > 0 && (
                         <Alert color="yellow" title="Notes">
                           <List size="sm">
-                            {dryRun.notes.map((n, i) => (
-                              <List.Item key={i}>{n}</List.Item>
+                            {dryRun.notes.map((n) => (
+                              <List.Item key={n}>{n}</List.Item>
                             ))}
                           </List>
                         </Alert>
@@ -421,14 +551,18 @@ export function ImportDetailPage() {
                     </Stack>
                   )}
                   <Group justify="flex-end">
-                    <Button variant="light" loading={dry.running} onClick={async () => {
-                      const answer = await dry.run();
-                      // A large import's dry run answers 202 computing; it lands on the import (polled).
-                      if (answer && (answer as unknown as { status?: string }).status === 'computing') {
-                        setDryRun(null);
-                        query.reload();
-                      } else if (answer) setDryRun(answer);
-                    }}>
+                    <Button
+                      variant="light"
+                      loading={dry.running}
+                      onClick={async () => {
+                        const answer = await dry.run();
+                        // A large import's dry run answers 202 computing; it lands on the import (polled).
+                        if (answer && (answer as unknown as { status?: string }).status === 'computing') {
+                          setDryRun(null);
+                          query.reload();
+                        } else if (answer) setDryRun(answer);
+                      }}
+                    >
                       {dryRun ? 'Run the dry run again' : 'Run the dry run'}
                     </Button>
                     <Button disabled={!dryRun?.canStart} loading={starting} onClick={startRun}>
@@ -483,5 +617,19 @@ export function ImportDetailPage() {
 }
 
 export const importsPage: PageDefinition = { path: 'imports', title: 'Imports', area: 'products', group: 'Settings', element: <ImportsPage /> };
-export const newImportPage: PageDefinition = { path: 'imports/new', title: 'New import', area: 'products', group: 'Settings', element: <NewImportPage />, nav: false };
-export const importDetailPage: PageDefinition = { path: 'imports/:id', title: 'Import', area: 'products', group: 'Settings', element: <ImportDetailPage />, nav: false };
+export const newImportPage: PageDefinition = {
+  path: 'imports/new',
+  title: 'New import',
+  area: 'products',
+  group: 'Settings',
+  element: <NewImportPage />,
+  nav: false,
+};
+export const importDetailPage: PageDefinition = {
+  path: 'imports/:id',
+  title: 'Import',
+  area: 'products',
+  group: 'Settings',
+  element: <ImportDetailPage />,
+  nav: false,
+};

@@ -25,7 +25,11 @@ export function LinksPage() {
   const [creating, setCreating] = useState(false);
   return (
     <Stack>
-      <PageHeader title="Tracked links" description="Short links per channel: clicks, visitors, and the sales they bring." actions={<Button onClick={() => setCreating(true)}>New link</Button>} />
+      <PageHeader
+        title="Tracked links"
+        description="Short links per channel: clicks, visitors, and the sales they bring."
+        actions={<Button onClick={() => setCreating(true)}>New link</Button>}
+      />
       <QueryView query={query}>
         {(answer) => (
           <>
@@ -34,7 +38,11 @@ export function LinksPage() {
               caption="Tracked links"
               rows={answer.data}
               rowKey={(l) => l._id}
-              empty={{ title: 'No tracked links yet', text: 'Create one per channel where you share your work.', action: <Button onClick={() => setCreating(true)}>Create a link</Button> }}
+              empty={{
+                title: 'No tracked links yet',
+                text: 'Create one per channel where you share your work.',
+                action: <Button onClick={() => setCreating(true)}>Create a link</Button>,
+              }}
               columns={[
                 { key: 'name', header: 'Name', render: (l) => l.name },
                 { key: 'channel', header: 'Channel', render: (l) => l.channel },
@@ -46,7 +54,13 @@ export function LinksPage() {
                       <Anchor href={l.url} target="_blank" rel="noopener" size="sm">
                         {l.url}
                       </Anchor>
-                      <CopyButton value={l.url}>{({ copied, copy }) => <Button size="compact-xs" variant="default" onClick={copy} aria-label={`Copy the link ${l.name}`}>{copied ? 'Copied' : 'Copy'}</Button>}</CopyButton>
+                      <CopyButton value={l.url}>
+                        {({ copied, copy }) => (
+                          <Button size="compact-xs" variant="default" onClick={copy} aria-label={`Copy the link ${l.name}`}>
+                            {copied ? 'Copied' : 'Copy'}
+                          </Button>
+                        )}
+                      </CopyButton>
                     </Group>
                   ),
                 },
@@ -59,7 +73,18 @@ export function LinksPage() {
                   key: 'actions',
                   header: 'Actions',
                   render: (l) => (
-                    <ConfirmButton title="Delete link" message={`Delete "${l.name}"? The short address stops redirecting.`} confirmLabel="Delete" aria-label={`Delete ${l.name}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/links/{id}', { params: { path: { id: l._id } } })); query.reload(); })}>
+                    <ConfirmButton
+                      title="Delete link"
+                      message={`Delete "${l.name}"? The short address stops redirecting.`}
+                      confirmLabel="Delete"
+                      aria-label={`Delete ${l.name}`}
+                      onConfirm={() =>
+                        attempt(async () => {
+                          await unwrap(api.DELETE('/links/{id}', { params: { path: { id: l._id } } }));
+                          query.reload();
+                        })
+                      }
+                    >
                       Delete
                     </ConfirmButton>
                   ),
@@ -81,7 +106,14 @@ export function LinksPage() {
           { name: 'targetUrl', label: 'Sends people to', kind: 'url', required: true, description: 'An http or https address' },
         ]}
         initial={{ channel: 'instagram' }}
-        onSubmit={(v) => attempt(async () => { await unwrap(api.POST('/links', { body: { name: text(v.name) ?? '', channel: (text(v.channel) ?? 'other') as Channel, targetUrl: text(v.targetUrl) ?? '' } })); query.reload(); })}
+        onSubmit={(v) =>
+          attempt(async () => {
+            await unwrap(
+              api.POST('/links', { body: { name: text(v.name) ?? '', channel: (text(v.channel) ?? 'other') as Channel, targetUrl: text(v.targetUrl) ?? '' } }),
+            );
+            query.reload();
+          })
+        }
       />
     </Stack>
   );

@@ -1,4 +1,21 @@
-import { Anchor, Button, Card, Group, Loader, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Table, TagsInput, Text, TextInput, Textarea, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Loader,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  TagsInput,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ApiFailure, unwrap, type Api, type JsonAnswer } from '../../api/client';
@@ -11,7 +28,21 @@ import { useMutation, useQuery } from '../../lib/hooks';
 import { formatDate } from '../../lib/money';
 import { useSession } from '../../session';
 import type { PageDefinition } from '../types';
-import { cleanDefinition, describeDefinition, emptyDefinition, MAX_GROUPS, MAX_RULES, newRule, RULE_TYPES, ruleComplete, SOURCES, type Definition, type Group as RuleGroup, type Match, type Rule } from './segments-rules';
+import {
+  cleanDefinition,
+  describeDefinition,
+  emptyDefinition,
+  MAX_GROUPS,
+  MAX_RULES,
+  newRule,
+  RULE_TYPES,
+  ruleComplete,
+  SOURCES,
+  type Definition,
+  type Group as RuleGroup,
+  type Match,
+  type Rule,
+} from './segments-rules';
 
 type Segment = JsonAnswer<'getSegment'>;
 type Preview = JsonAnswer<'previewSegment'>;
@@ -38,9 +69,25 @@ export function SegmentsPage() {
               caption="Segments"
               rows={answer.data}
               rowKey={(s) => s._id}
-              empty={{ title: 'No segments yet', text: 'A segment groups contacts by tags, purchases, engagement, country or how they joined.', action: <Button component={Link} to="/segments/new">Create a segment</Button> }}
+              empty={{
+                title: 'No segments yet',
+                text: 'A segment groups contacts by tags, purchases, engagement, country or how they joined.',
+                action: (
+                  <Button component={Link} to="/segments/new">
+                    Create a segment
+                  </Button>
+                ),
+              }}
               columns={[
-                { key: 'name', header: 'Name', render: (s) => <Anchor component={Link} to={`/segments/${s._id}`}>{s.name}</Anchor> },
+                {
+                  key: 'name',
+                  header: 'Name',
+                  render: (s) => (
+                    <Anchor component={Link} to={`/segments/${s._id}`}>
+                      {s.name}
+                    </Anchor>
+                  ),
+                },
                 { key: 'rules', header: 'Rules', render: (s) => describeDefinition(s.definition as Definition) },
                 { key: 'tag', header: 'Smart tag', render: (s) => s.smartTag ?? '—' },
                 { key: 'updated', header: 'Updated', render: (s) => formatDate(s.updatedAt) },
@@ -55,47 +102,148 @@ export function SegmentsPage() {
 }
 
 /** One rule's inputs; each labelled with its group and position so that screen readers can tell them apart. */
-function RuleEditor({ rule, onChange, products, label }: { rule: Rule; onChange: (r: Rule) => void; products: { value: string; label: string }[]; label: string }) {
+function RuleEditor({
+  rule,
+  onChange,
+  products,
+  label,
+}: {
+  rule: Rule;
+  onChange: (r: Rule) => void;
+  products: { value: string; label: string }[];
+  label: string;
+}) {
   const set = (patch: Record<string, unknown>) => onChange({ ...rule, ...patch });
   const field = () => {
     switch (rule.type) {
       case 'bought':
       case 'notBought':
-        return <Select label="Product" aria-label={`${label} product`} data={products} value={(rule.productId as string) || null} onChange={(v) => set({ productId: v ?? '' })} searchable placeholder="Choose a product" />;
+        return (
+          <Select
+            label="Product"
+            aria-label={`${label} product`}
+            data={products}
+            value={(rule.productId as string) || null}
+            onChange={(v) => set({ productId: v ?? '' })}
+            searchable
+            placeholder="Choose a product"
+          />
+        );
       case 'spent':
         return (
           <Group grow>
-            <Select label="Spent" aria-label={`${label} comparison`} data={[{ value: 'gt', label: 'More than' }, { value: 'lt', label: 'Less than' }]} value={rule.op as string} onChange={(v) => set({ op: v ?? 'gt' })} allowDeselect={false} />
-            <NumberInput label="Amount" aria-label={`${label} amount`} value={(rule.amountCents as number) / 100} min={0} decimalScale={2} onChange={(v) => set({ amountCents: Math.round(Number(v || 0) * 100) })} />
+            <Select
+              label="Spent"
+              aria-label={`${label} comparison`}
+              data={[
+                { value: 'gt', label: 'More than' },
+                { value: 'lt', label: 'Less than' },
+              ]}
+              value={rule.op as string}
+              onChange={(v) => set({ op: v ?? 'gt' })}
+              allowDeselect={false}
+            />
+            <NumberInput
+              label="Amount"
+              aria-label={`${label} amount`}
+              value={(rule.amountCents as number) / 100}
+              min={0}
+              decimalScale={2}
+              onChange={(v) => set({ amountCents: Math.round(Number(v || 0) * 100) })}
+            />
           </Group>
         );
       case 'boughtWithin':
       case 'notBoughtWithin':
-        return <NumberInput label="In the last (days)" aria-label={`${label} days`} value={rule.days as number} min={1} max={3650} onChange={(v) => set({ days: Number(v || 1) })} />;
+        return (
+          <NumberInput
+            label="In the last (days)"
+            aria-label={`${label} days`}
+            value={rule.days as number}
+            min={1}
+            max={3650}
+            onChange={(v) => set({ days: Number(v || 1) })}
+          />
+        );
       case 'engagedWithin':
         return (
           <Group grow>
-            <NumberInput label="In the last (days)" aria-label={`${label} days`} value={rule.days as number} min={1} max={3650} onChange={(v) => set({ days: Number(v || 1) })} />
-            <Select label="Did what" aria-label={`${label} event`} data={[{ value: 'any', label: 'Opened or clicked' }, { value: 'opened', label: 'Opened' }, { value: 'clicked', label: 'Clicked' }]} value={rule.event as string} onChange={(v) => set({ event: v ?? 'any' })} allowDeselect={false} />
+            <NumberInput
+              label="In the last (days)"
+              aria-label={`${label} days`}
+              value={rule.days as number}
+              min={1}
+              max={3650}
+              onChange={(v) => set({ days: Number(v || 1) })}
+            />
+            <Select
+              label="Did what"
+              aria-label={`${label} event`}
+              data={[
+                { value: 'any', label: 'Opened or clicked' },
+                { value: 'opened', label: 'Opened' },
+                { value: 'clicked', label: 'Clicked' },
+              ]}
+              value={rule.event as string}
+              onChange={(v) => set({ event: v ?? 'any' })}
+              allowDeselect={false}
+            />
           </Group>
         );
       case 'country':
-        return <TagsInput label="Countries" aria-label={`${label} countries`} description="Two-letter codes, e.g. US, DE, FR" value={rule.countries as string[]} onChange={(v) => set({ countries: v.map((c) => c.toUpperCase()) })} />;
+        return (
+          <TagsInput
+            label="Countries"
+            aria-label={`${label} countries`}
+            description="Two-letter codes, e.g. US, DE, FR"
+            value={rule.countries as string[]}
+            onChange={(v) => set({ countries: v.map((c) => c.toUpperCase()) })}
+          />
+        );
       case 'source':
-        return <Select label="How they joined" aria-label={`${label} source`} data={SOURCES} value={rule.source as string} onChange={(v) => set({ source: v ?? 'form' })} allowDeselect={false} />;
+        return (
+          <Select
+            label="How they joined"
+            aria-label={`${label} source`}
+            data={SOURCES}
+            value={rule.source as string}
+            onChange={(v) => set({ source: v ?? 'form' })}
+            allowDeselect={false}
+          />
+        );
       default:
         return <TextInput label="Tag" aria-label={`${label} tag`} value={(rule.tag as string) ?? ''} onChange={(e) => set({ tag: e.currentTarget.value })} />;
     }
   };
   return (
     <Group align="flex-end" grow preventGrowOverflow={false} wrap="wrap">
-      <Select label="Rule" aria-label={`${label} type`} data={RULE_TYPES} value={rule.type} onChange={(v) => v && onChange(newRule(v))} allowDeselect={false} maw={220} />
+      <Select
+        label="Rule"
+        aria-label={`${label} type`}
+        data={RULE_TYPES}
+        value={rule.type}
+        onChange={(v) => v && onChange(newRule(v))}
+        allowDeselect={false}
+        maw={220}
+      />
       {field()}
     </Group>
   );
 }
 
-function GroupEditor({ group, index, onChange, onRemove, products }: { group: RuleGroup; index: number; onChange: (g: RuleGroup) => void; onRemove?: () => void; products: { value: string; label: string }[] }) {
+function GroupEditor({
+  group,
+  index,
+  onChange,
+  onRemove,
+  products,
+}: {
+  group: RuleGroup;
+  index: number;
+  onChange: (g: RuleGroup) => void;
+  onRemove?: () => void;
+  products: { value: string; label: string }[];
+}) {
   const [adding, setAdding] = useState<string | null>('tag');
   return (
     <Card withBorder padding="sm" component="fieldset" aria-label={`Group ${index + 1}`} style={{ margin: 0 }}>
@@ -108,7 +256,16 @@ function GroupEditor({ group, index, onChange, onRemove, products }: { group: Ru
             <Text size="sm" id={`group-${index}-match`}>
               Match
             </Text>
-            <SegmentedControl aria-labelledby={`group-${index}-match`} size="xs" value={group.match} onChange={(v) => onChange({ ...group, match: v as Match })} data={[{ value: 'all', label: 'All rules' }, { value: 'any', label: 'Any rule' }]} />
+            <SegmentedControl
+              aria-labelledby={`group-${index}-match`}
+              size="xs"
+              value={group.match}
+              onChange={(v) => onChange({ ...group, match: v as Match })}
+              data={[
+                { value: 'all', label: 'All rules' },
+                { value: 'any', label: 'Any rule' },
+              ]}
+            />
             {onRemove && (
               <Button size="xs" variant="subtle" color="red" onClick={onRemove}>
                 Remove group {index + 1}
@@ -116,11 +273,21 @@ function GroupEditor({ group, index, onChange, onRemove, products }: { group: Ru
             )}
           </Group>
         </Group>
-        {group.rules.length === 0 && <Text size="sm" c="dimmed">No rules in this group yet.</Text>}
+        {group.rules.length === 0 && (
+          <Text size="sm" c="dimmed">
+            No rules in this group yet.
+          </Text>
+        )}
         {group.rules.map((rule, r) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rules have no id until saved; their position is their identity while editing
           <Group key={r} align="flex-end" wrap="nowrap" data-testid="segment-rule">
             <div style={{ flex: 1 }}>
-              <RuleEditor rule={rule} label={`Group ${index + 1} rule ${r + 1}`} products={products} onChange={(next) => onChange({ ...group, rules: group.rules.map((x, i) => (i === r ? next : x)) })} />
+              <RuleEditor
+                rule={rule}
+                label={`Group ${index + 1} rule ${r + 1}`}
+                products={products}
+                onChange={(next) => onChange({ ...group, rules: group.rules.map((x, i) => (i === r ? next : x)) })}
+              />
             </div>
             <Button size="xs" variant="subtle" color="red" onClick={() => onChange({ ...group, rules: group.rules.filter((_, i) => i !== r) })}>
               Remove rule {r + 1}
@@ -129,7 +296,11 @@ function GroupEditor({ group, index, onChange, onRemove, products }: { group: Ru
         ))}
         <Group align="flex-end" gap="xs">
           <Select label={`New rule type for group ${index + 1}`} data={RULE_TYPES} value={adding} onChange={setAdding} allowDeselect={false} maw={240} />
-          <Button variant="light" disabled={group.rules.length >= MAX_RULES || !adding} onClick={() => adding && onChange({ ...group, rules: [...group.rules, newRule(adding)] })}>
+          <Button
+            variant="light"
+            disabled={group.rules.length >= MAX_RULES || !adding}
+            onClick={() => adding && onChange({ ...group, rules: [...group.rules, newRule(adding)] })}
+          >
             Add rule
           </Button>
         </Group>
@@ -147,6 +318,7 @@ function useLivePreview(definition: Definition) {
   const clean = cleanDefinition(definition);
   const ready = clean.groups.length > 0 && clean.groups.every((g) => g.rules.every(ruleComplete));
   const key = JSON.stringify(clean);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the preview reruns when the cleaned definition changes, which `key` stands for
   useEffect(() => {
     if (!ready) {
       setPreview(null);
@@ -157,8 +329,17 @@ function useLivePreview(definition: Definition) {
     setPending(true);
     const timer = window.setTimeout(() => {
       unwrap(api.POST('/newsletters/segments/preview', { body: { definition: clean } })).then(
-        (answer) => live && (setPreview(answer), setError(null), setPending(false)),
-        (failure) => live && (setError(failure instanceof ApiFailure ? failure : new ApiFailure(0, { message: String(failure) })), setPending(false)),
+        (answer) => {
+          if (!live) return;
+          setPreview(answer);
+          setError(null);
+          setPending(false);
+        },
+        (failure) => {
+          if (!live) return;
+          setError(failure instanceof ApiFailure ? failure : new ApiFailure(0, { message: String(failure) }));
+          setPending(false);
+        },
       );
     }, 400);
     return () => {
@@ -180,7 +361,9 @@ function LiveCount({ definition }: { definition: Definition }) {
         </Title>
         <div role="status" aria-live="polite" data-testid="segment-live-count">
           {!ready ? (
-            <Text c="dimmed" size="sm">Add a complete rule to see who matches.</Text>
+            <Text c="dimmed" size="sm">
+              Add a complete rule to see who matches.
+            </Text>
           ) : error ? (
             <ErrorState error={error} />
           ) : preview ? (
@@ -189,10 +372,16 @@ function LiveCount({ definition }: { definition: Definition }) {
                 {preview.count}
               </Text>
               <Text size="sm">{preview.count === 1 ? 'contact matches' : 'contacts match'}</Text>
-              {!preview.complete && <Text size="xs" c="dimmed">(counted {preview.scanned} so far)</Text>}
+              {!preview.complete && (
+                <Text size="xs" c="dimmed">
+                  (counted {preview.scanned} so far)
+                </Text>
+              )}
             </Group>
           ) : (
-            <Text c="dimmed" size="sm">Counting…</Text>
+            <Text c="dimmed" size="sm">
+              Counting…
+            </Text>
           )}
           {/* A spinner's span may not carry a label (axe: aria-prohibited-attr); the live region reads the text. */}
           {pending && (
@@ -228,7 +417,10 @@ function LiveCount({ definition }: { definition: Definition }) {
 function SegmentSubscribers({ id }: { id: string }) {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const after = cursors[cursors.length - 1];
-  const query = useQuery((api: Api) => unwrap(api.GET('/newsletters/segments/{id}/subscribers', { params: { path: { id }, query: { limit: 25, ...(after ? { after } : {}) } } })), [id, after]);
+  const query = useQuery(
+    (api: Api) => unwrap(api.GET('/newsletters/segments/{id}/subscribers', { params: { path: { id }, query: { limit: 25, ...(after ? { after } : {}) } } })),
+    [id, after],
+  );
   const count = useQuery((api: Api) => unwrap(api.GET('/newsletters/segments/{id}/count', { params: { path: { id } } })), [id]);
   return (
     <Stack gap="xs">
@@ -267,7 +459,9 @@ function SegmentForm({ segment, products }: { segment?: Segment; products: { val
   const [definition, setDefinition] = useState<Definition>(segment ? (segment.definition as Definition) : emptyDefinition());
   const save = useMutation((a: Api) => {
     const body = { name: name.trim(), description: description.trim() || null, smartTag: smartTag.trim() || null, definition: cleanDefinition(definition) };
-    return segment ? unwrap(a.POST('/newsletters/segments/{id}', { params: { path: { id: segment._id } }, body })) : unwrap(a.POST('/newsletters/segments', { body }));
+    return segment
+      ? unwrap(a.POST('/newsletters/segments/{id}', { params: { path: { id: segment._id } }, body }))
+      : unwrap(a.POST('/newsletters/segments', { body }));
   });
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -286,7 +480,17 @@ function SegmentForm({ segment, products }: { segment?: Segment; products: { val
               All segments
             </Button>
             {segment && (
-              <ConfirmButton title="Delete segment" message={`Delete "${segment.name}"? Its smart tag is taken back from members.`} confirmLabel="Delete" onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/newsletters/segments/{id}', { params: { path: { id: segment._id } } })); navigate('/segments'); })}>
+              <ConfirmButton
+                title="Delete segment"
+                message={`Delete "${segment.name}"? Its smart tag is taken back from members.`}
+                confirmLabel="Delete"
+                onConfirm={() =>
+                  attempt(async () => {
+                    await unwrap(api.DELETE('/newsletters/segments/{id}', { params: { path: { id: segment._id } } }));
+                    navigate('/segments');
+                  })
+                }
+              >
                 Delete
               </ConfirmButton>
             )}
@@ -297,7 +501,12 @@ function SegmentForm({ segment, products }: { segment?: Segment; products: { val
         <Stack>
           <Group grow align="flex-start" wrap="wrap">
             <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
-            <TextInput label="Smart tag" description="Applied to every member, refreshed nightly" value={smartTag} onChange={(e) => setSmartTag(e.currentTarget.value)} />
+            <TextInput
+              label="Smart tag"
+              description="Applied to every member, refreshed nightly"
+              value={smartTag}
+              onChange={(e) => setSmartTag(e.currentTarget.value)}
+            />
           </Group>
           <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} autosize minRows={1} />
           <LiveCount definition={definition} />
@@ -305,13 +514,33 @@ function SegmentForm({ segment, products }: { segment?: Segment; products: { val
             <Text size="sm" id="segment-match">
               Contacts must match
             </Text>
-            <SegmentedControl aria-labelledby="segment-match" value={definition.match} onChange={(v) => setDefinition((d) => ({ ...d, match: v as Match }))} data={[{ value: 'all', label: 'All groups' }, { value: 'any', label: 'Any group' }]} />
+            <SegmentedControl
+              aria-labelledby="segment-match"
+              value={definition.match}
+              onChange={(v) => setDefinition((d) => ({ ...d, match: v as Match }))}
+              data={[
+                { value: 'all', label: 'All groups' },
+                { value: 'any', label: 'Any group' },
+              ]}
+            />
           </Group>
           {definition.groups.map((g, i) => (
-            <GroupEditor key={i} group={g} index={i} products={products} onChange={(next) => setGroup(i, next)} onRemove={definition.groups.length > 1 ? () => setDefinition((d) => ({ ...d, groups: d.groups.filter((_, j) => j !== i) })) : undefined} />
+            <GroupEditor
+              // biome-ignore lint/suspicious/noArrayIndexKey: groups have no id until saved; their position is their identity while editing
+              key={i}
+              group={g}
+              index={i}
+              products={products}
+              onChange={(next) => setGroup(i, next)}
+              onRemove={definition.groups.length > 1 ? () => setDefinition((d) => ({ ...d, groups: d.groups.filter((_, j) => j !== i) })) : undefined}
+            />
           ))}
           <Group>
-            <Button variant="default" disabled={definition.groups.length >= MAX_GROUPS} onClick={() => setDefinition((d) => ({ ...d, groups: [...d.groups, { match: 'all', rules: [] }] }))}>
+            <Button
+              variant="default"
+              disabled={definition.groups.length >= MAX_GROUPS}
+              onClick={() => setDefinition((d) => ({ ...d, groups: [...d.groups, { match: 'all', rules: [] }] }))}
+            >
               Add group
             </Button>
           </Group>
@@ -335,13 +564,23 @@ const loadProducts = async (api: Api) => {
 
 export function SegmentEditorPage() {
   const { id = 'new' } = useParams();
-  const query = useQuery(async (api: Api) => {
-    const products = await loadProducts(api).catch(() => []);
-    const segment = id === 'new' ? undefined : await unwrap(api.GET('/newsletters/segments/{id}', { params: { path: { id } } }));
-    return { products, segment };
-  }, [id]);
+  const query = useQuery(
+    async (api: Api) => {
+      const products = await loadProducts(api).catch(() => []);
+      const segment = id === 'new' ? undefined : await unwrap(api.GET('/newsletters/segments/{id}', { params: { path: { id } } }));
+      return { products, segment };
+    },
+    [id],
+  );
   return <QueryView query={query}>{({ products, segment }) => <SegmentForm key={segment?._id ?? 'new'} segment={segment} products={products} />}</QueryView>;
 }
 
 export const segmentsPage: PageDefinition = { path: 'segments', title: 'Segments', area: 'emails', group: 'Audience', element: <SegmentsPage /> };
-export const segmentEditorPage: PageDefinition = { path: 'segments/:id', title: 'Segment', area: 'emails', group: 'Audience', element: <SegmentEditorPage />, nav: false };
+export const segmentEditorPage: PageDefinition = {
+  path: 'segments/:id',
+  title: 'Segment',
+  area: 'emails',
+  group: 'Audience',
+  element: <SegmentEditorPage />,
+  nav: false,
+};

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ApiFailure, unwrap, type Api, type JsonAnswer } from '../../api/client';
+import { type ApiFailure, unwrap, type Api, type JsonAnswer } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { attempt } from '../../components/FormModal';
 import { PageHeader, StatusBadge } from '../../components/Page';
@@ -56,7 +56,11 @@ export function SheetsPage() {
       <QueryView query={query}>
         {(sync: Sync) => (
           <Stack>
-            {!sync.entitlement.allowed && <Alert color="yellow" title="Plan">Spreadsheet sync needs the {sync.entitlement.requiredPlan} plan.</Alert>}
+            {!sync.entitlement.allowed && (
+              <Alert color="yellow" title="Plan">
+                Spreadsheet sync needs the {sync.entitlement.requiredPlan} plan.
+              </Alert>
+            )}
             <Group>
               <Text size="sm">Status</Text>
               <span data-testid="sheets-status">
@@ -68,7 +72,11 @@ export function SheetsPage() {
               {notice && <Alert color="green">{notice}</Alert>}
             </div>
             <FormError error={error} />
-            {sync.lastError && <Alert color="red" title="Last error">{sync.lastError}</Alert>}
+            {sync.lastError && (
+              <Alert color="red" title="Last error">
+                {sync.lastError}
+              </Alert>
+            )}
             {sync.connected ? (
               <>
                 <SimpleGrid cols={{ base: 1, sm: 3 }}>
@@ -77,7 +85,15 @@ export function SheetsPage() {
                   <Figure label="Failed" value={sync.counts.failed} />
                 </SimpleGrid>
                 <Text size="sm">
-                  Spreadsheet: {sync.spreadsheet ? <Anchor href={sync.spreadsheet.url} target="_blank" rel="noopener">{sync.spreadsheet.title}</Anchor> : 'not chosen yet'} · last synced {formatDate(sync.lastSyncedAt)}
+                  Spreadsheet:{' '}
+                  {sync.spreadsheet ? (
+                    <Anchor href={sync.spreadsheet.url} target="_blank" rel="noopener">
+                      {sync.spreadsheet.title}
+                    </Anchor>
+                  ) : (
+                    'not chosen yet'
+                  )}{' '}
+                  · last synced {formatDate(sync.lastSyncedAt)}
                   {sync.nextAttemptAt ? ` · next attempt ${formatDate(sync.nextAttemptAt)}` : ''}
                 </Text>
                 <Card withBorder>
@@ -86,8 +102,22 @@ export function SheetsPage() {
                       Spreadsheet
                     </Title>
                     <Group align="flex-end">
-                      <TextInput label="Spreadsheet id" description="Leave empty to create a new spreadsheet" value={spreadsheetId} onChange={(e) => setSpreadsheetId(e.currentTarget.value)} />
-                      <Button variant="light" loading={busy === 'sheet'} onClick={() => act('sheet', async () => { await unwrap(api.PUT('/sheets-sync/spreadsheet', { body: spreadsheetId.trim() ? { spreadsheetId: spreadsheetId.trim() } : {} })); return 'Spreadsheet set.'; })}>
+                      <TextInput
+                        label="Spreadsheet id"
+                        description="Leave empty to create a new spreadsheet"
+                        value={spreadsheetId}
+                        onChange={(e) => setSpreadsheetId(e.currentTarget.value)}
+                      />
+                      <Button
+                        variant="light"
+                        loading={busy === 'sheet'}
+                        onClick={() =>
+                          act('sheet', async () => {
+                            await unwrap(api.PUT('/sheets-sync/spreadsheet', { body: spreadsheetId.trim() ? { spreadsheetId: spreadsheetId.trim() } : {} }));
+                            return 'Spreadsheet set.';
+                          })
+                        }
+                      >
                         Use this spreadsheet
                       </Button>
                     </Group>
@@ -99,21 +129,52 @@ export function SheetsPage() {
                       Sync
                     </Title>
                     <Group align="flex-end">
-                      <Button loading={busy === 'sync'} onClick={() => act('sync', async () => `${(await unwrap(api.POST('/sheets-sync/sync'))).queued} rows queued.`)}>
+                      <Button
+                        loading={busy === 'sync'}
+                        onClick={() => act('sync', async () => `${(await unwrap(api.POST('/sheets-sync/sync'))).queued} rows queued.`)}
+                      >
                         Sync now
                       </Button>
-                      <Button variant="light" loading={busy === 'retry'} onClick={() => act('retry', async () => { await unwrap(api.POST('/sheets-sync/retry')); return 'Retrying the failed rows.'; })}>
+                      <Button
+                        variant="light"
+                        loading={busy === 'retry'}
+                        onClick={() =>
+                          act('retry', async () => {
+                            await unwrap(api.POST('/sheets-sync/retry'));
+                            return 'Retrying the failed rows.';
+                          })
+                        }
+                      >
                         Retry failed rows
                       </Button>
                       <Select label="Backfill past days" data={['0', '7', '30', '90', '365']} value={days} onChange={setDays} allowDeselect={false} maw={160} />
-                      <Button variant="light" loading={busy === 'backfill'} onClick={() => act('backfill', async () => { const answer = await unwrap(api.POST('/sheets-sync/backfill', { body: { days: Number(days) as 0 | 7 | 30 | 90 | 365 } })); return `Backfilling ${answer.days} days of sales.`; })}>
+                      <Button
+                        variant="light"
+                        loading={busy === 'backfill'}
+                        onClick={() =>
+                          act('backfill', async () => {
+                            const answer = await unwrap(api.POST('/sheets-sync/backfill', { body: { days: Number(days) as 0 | 7 | 30 | 90 | 365 } }));
+                            return `Backfilling ${answer.days} days of sales.`;
+                          })
+                        }
+                      >
                         Backfill
                       </Button>
                     </Group>
                   </Stack>
                 </Card>
                 <Group>
-                  <ConfirmButton title="Disconnect Google Sheets" message="Stop syncing? The spreadsheet stays in your Google account." confirmLabel="Disconnect" onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/sheets-sync')); query.reload(); })}>
+                  <ConfirmButton
+                    title="Disconnect Google Sheets"
+                    message="Stop syncing? The spreadsheet stays in your Google account."
+                    confirmLabel="Disconnect"
+                    onConfirm={() =>
+                      attempt(async () => {
+                        await unwrap(api.DELETE('/sheets-sync'));
+                        query.reload();
+                      })
+                    }
+                  >
                     Disconnect
                   </ConfirmButton>
                 </Group>
@@ -121,7 +182,9 @@ export function SheetsPage() {
             ) : (
               <Card withBorder>
                 <Stack gap="xs" align="flex-start">
-                  <Text size="sm">Connect a Google account: you are sent to Google to allow access to the spreadsheets this app creates ({sync.permission}).</Text>
+                  <Text size="sm">
+                    Connect a Google account: you are sent to Google to allow access to the spreadsheets this app creates ({sync.permission}).
+                  </Text>
                   <Button loading={busy === 'connect'} disabled={!sync.entitlement.allowed} onClick={connect}>
                     Connect Google Sheets
                   </Button>

@@ -18,7 +18,13 @@ function SettingsEditor({ saved, onSaved }: { saved: Settings; onSaved: (s: Sett
   const [allowOther, setAllowOther] = useState(saved.allowOther);
   const [options, setOptions] = useState<Option[]>(saved.options);
   const [done, setDone] = useState(false);
-  const save = useMutation((api: Api) => unwrap(api.PUT('/attribution-survey/settings', { body: { enabled, question, allowOther, options: options.map((o) => ({ ...(o.id ? { id: o.id } : {}), label: o.label, channel: o.channel ?? null })) } })));
+  const save = useMutation((api: Api) =>
+    unwrap(
+      api.PUT('/attribution-survey/settings', {
+        body: { enabled, question, allowOther, options: options.map((o) => ({ ...(o.id ? { id: o.id } : {}), label: o.label, channel: o.channel ?? null })) },
+      }),
+    ),
+  );
   return (
     <Card withBorder>
       <form
@@ -41,8 +47,23 @@ function SettingsEditor({ saved, onSaved }: { saved: Settings; onSaved: (s: Sett
           <TextInput label="Question" value={question} onChange={(e) => setQuestion(e.currentTarget.value)} />
           {options.map((o, i) => (
             <Group key={o.id ?? `new-${i}`} align="flex-end" wrap="nowrap">
-              <TextInput label={`Answer ${i + 1}`} value={o.label} onChange={(e) => { const label = e.currentTarget.value; setOptions(options.map((x, j) => (j === i ? { ...x, label } : x))); }} style={{ flex: 1 }} />
-              <Select label={`Answer ${i + 1} channel`} data={[...CHANNELS]} value={o.channel ?? null} onChange={(v) => setOptions(options.map((x, j) => (j === i ? { ...x, channel: (v as Option['channel']) ?? null } : x)))} clearable maw={160} />
+              <TextInput
+                label={`Answer ${i + 1}`}
+                value={o.label}
+                onChange={(e) => {
+                  const label = e.currentTarget.value;
+                  setOptions(options.map((x, j) => (j === i ? { ...x, label } : x)));
+                }}
+                style={{ flex: 1 }}
+              />
+              <Select
+                label={`Answer ${i + 1} channel`}
+                data={[...CHANNELS]}
+                value={o.channel ?? null}
+                onChange={(v) => setOptions(options.map((x, j) => (j === i ? { ...x, channel: (v as Option['channel']) ?? null } : x)))}
+                clearable
+                maw={160}
+              />
               <Button variant="subtle" color="red" onClick={() => setOptions(options.filter((_, j) => j !== i))}>
                 Remove answer {i + 1}
               </Button>
@@ -88,10 +109,21 @@ function Report() {
           {(r) => (
             <Stack gap="sm">
               <SimpleGrid cols={{ base: 2, sm: 4 }}>
-                <Text size="sm">Shown: <strong>{r.totals.shown}</strong></Text>
-                <Text size="sm">Answered: <strong>{r.totals.answered}</strong></Text>
-                <Text size="sm">Response rate: <strong>{(r.totals.responseRate * 100).toFixed(1)}%</strong></Text>
-                <Text size="sm">Revenue: <strong><Money amount={r.totals.revenue} currency={r.currency} /></strong></Text>
+                <Text size="sm">
+                  Shown: <strong>{r.totals.shown}</strong>
+                </Text>
+                <Text size="sm">
+                  Answered: <strong>{r.totals.answered}</strong>
+                </Text>
+                <Text size="sm">
+                  Response rate: <strong>{(r.totals.responseRate * 100).toFixed(1)}%</strong>
+                </Text>
+                <Text size="sm">
+                  Revenue:{' '}
+                  <strong>
+                    <Money amount={r.totals.revenue} currency={r.currency} />
+                  </strong>
+                </Text>
               </SimpleGrid>
               {r.options.length === 0 && r.other.answers === 0 ? (
                 <Text size="sm">No answers in these dates.</Text>
@@ -101,9 +133,15 @@ function Report() {
                     <Table.Tr>
                       <Table.Th scope="col">Answer</Table.Th>
                       <Table.Th scope="col">Channel</Table.Th>
-                      <Table.Th scope="col" style={{ textAlign: 'right' }}>Answers</Table.Th>
-                      <Table.Th scope="col" style={{ textAlign: 'right' }}>Share</Table.Th>
-                      <Table.Th scope="col" style={{ textAlign: 'right' }}>Revenue</Table.Th>
+                      <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                        Answers
+                      </Table.Th>
+                      <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                        Share
+                      </Table.Th>
+                      <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                        Revenue
+                      </Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -121,7 +159,9 @@ function Report() {
                   </Table.Tbody>
                 </Table>
               )}
-              {r.other.topAnswers.length > 0 && <Text size="sm">Top free-text answers: {r.other.topAnswers.map((a) => `${a.answer} (${a.count})`).join(', ')}</Text>}
+              {r.other.topAnswers.length > 0 && (
+                <Text size="sm">Top free-text answers: {r.other.topAnswers.map((a) => `${a.answer} (${a.count})`).join(', ')}</Text>
+              )}
               {r.trackedLinks.locked ? (
                 <Alert color="gray">Tracked-link figures per channel need the Pro plan.</Alert>
               ) : (
@@ -130,10 +170,18 @@ function Report() {
                     <Table.Thead>
                       <Table.Tr>
                         <Table.Th scope="col">Channel</Table.Th>
-                        <Table.Th scope="col" style={{ textAlign: 'right' }}>Clicks</Table.Th>
-                        <Table.Th scope="col" style={{ textAlign: 'right' }}>Visitors</Table.Th>
-                        <Table.Th scope="col" style={{ textAlign: 'right' }}>Sales</Table.Th>
-                        <Table.Th scope="col" style={{ textAlign: 'right' }}>Revenue</Table.Th>
+                        <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                          Clicks
+                        </Table.Th>
+                        <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                          Visitors
+                        </Table.Th>
+                        <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                          Sales
+                        </Table.Th>
+                        <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                          Revenue
+                        </Table.Th>
                       </Table.Tr>
                     </Table.Thead>
                     <Table.Tbody>

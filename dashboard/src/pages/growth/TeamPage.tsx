@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Select, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { unwrap, type Api, type JsonAnswer } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -18,7 +18,7 @@ type Role = Member['role'];
 type Area = Squad['areas'][number];
 
 const ROLES: { value: Role; label: string }[] = [
-  { value: 'member', label: 'Member (their teams\' areas)' },
+  { value: 'member', label: "Member (their teams' areas)" },
   { value: 'admin', label: 'Admin (everything but ownership)' },
   { value: 'owner', label: 'Owner' },
 ];
@@ -49,7 +49,18 @@ function Members({ team, reload, api }: { team: Team; reload: () => void; api: A
                 <Button size="xs" variant="default" onClick={() => setEditing(m)} aria-label={`Edit ${m.email}`}>
                   Edit
                 </Button>
-                <ConfirmButton title="Remove member" message={`Remove ${m.email} from the team? Their sessions stop working.`} confirmLabel="Remove" aria-label={`Remove ${m.email}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/team/members/{id}', { params: { path: { id: m._id } } })); reload(); })}>
+                <ConfirmButton
+                  title="Remove member"
+                  message={`Remove ${m.email} from the team? Their sessions stop working.`}
+                  confirmLabel="Remove"
+                  aria-label={`Remove ${m.email}`}
+                  onConfirm={() =>
+                    attempt(async () => {
+                      await unwrap(api.DELETE('/team/members/{id}', { params: { path: { id: m._id } } }));
+                      reload();
+                    })
+                  }
+                >
                   Remove
                 </ConfirmButton>
               </Group>
@@ -64,10 +75,29 @@ function Members({ team, reload, api }: { team: Team; reload: () => void; api: A
         fields={[
           { name: 'role', label: 'Role', kind: 'select', required: true, options: ROLES },
           { name: 'teamIds', label: 'Teams', kind: 'multiselect', options: teamOptions },
-          { name: 'status', label: 'Status', kind: 'select', required: true, options: [{ value: 'active', label: 'Active' }, { value: 'suspended', label: 'Suspended' }] },
+          {
+            name: 'status',
+            label: 'Status',
+            kind: 'select',
+            required: true,
+            options: [
+              { value: 'active', label: 'Active' },
+              { value: 'suspended', label: 'Suspended' },
+            ],
+          },
         ]}
         initial={editing ? { role: editing.role, teamIds: editing.teamIds, status: editing.status } : {}}
-        onSubmit={(v) => attempt(async () => { await unwrap(api.PATCH('/team/members/{id}', { params: { path: { id: editing!._id } }, body: { role: text(v.role) as Role, teamIds: list(v.teamIds), status: text(v.status) as Member['status'] } })); reload(); })}
+        onSubmit={(v) =>
+          attempt(async () => {
+            await unwrap(
+              api.PATCH('/team/members/{id}', {
+                params: { path: { id: editing!._id } },
+                body: { role: text(v.role) as Role, teamIds: list(v.teamIds), status: text(v.status) as Member['status'] },
+              }),
+            );
+            reload();
+          })
+        }
       />
     </>
   );
@@ -99,10 +129,34 @@ function Invites({ team, reload, api }: { team: Team; reload: () => void; api: A
             header: 'Actions',
             render: (i) => (
               <Group gap={4} wrap="nowrap">
-                <ConfirmButton color="blue" title="Resend invite" message={`Send the invite to ${i.email} again?`} confirmLabel="Resend" aria-label={`Resend the invite to ${i.email}`} onConfirm={() => attempt(async () => { await unwrap(api.POST('/team/invites/{id}/resend', { params: { path: { id: i.id } } })); setSent(`Invite sent again to ${i.email}.`); reload(); })}>
+                <ConfirmButton
+                  color="blue"
+                  title="Resend invite"
+                  message={`Send the invite to ${i.email} again?`}
+                  confirmLabel="Resend"
+                  aria-label={`Resend the invite to ${i.email}`}
+                  onConfirm={() =>
+                    attempt(async () => {
+                      await unwrap(api.POST('/team/invites/{id}/resend', { params: { path: { id: i.id } } }));
+                      setSent(`Invite sent again to ${i.email}.`);
+                      reload();
+                    })
+                  }
+                >
                   Resend
                 </ConfirmButton>
-                <ConfirmButton title="Cancel invite" message={`Cancel the invite to ${i.email}? The link stops working.`} confirmLabel="Cancel invite" aria-label={`Cancel the invite to ${i.email}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/team/invites/{id}', { params: { path: { id: i.id } } })); reload(); })}>
+                <ConfirmButton
+                  title="Cancel invite"
+                  message={`Cancel the invite to ${i.email}? The link stops working.`}
+                  confirmLabel="Cancel invite"
+                  aria-label={`Cancel the invite to ${i.email}`}
+                  onConfirm={() =>
+                    attempt(async () => {
+                      await unwrap(api.DELETE('/team/invites/{id}', { params: { path: { id: i.id } } }));
+                      reload();
+                    })
+                  }
+                >
                   Cancel
                 </ConfirmButton>
               </Group>
@@ -118,10 +172,24 @@ function Invites({ team, reload, api }: { team: Team; reload: () => void; api: A
         fields={[
           { name: 'email', label: 'Email', kind: 'email', required: true },
           { name: 'role', label: 'Role', kind: 'select', required: true, options: ROLES },
-          { name: 'teamIds', label: 'Teams', kind: 'multiselect', description: 'A member sees the areas of their teams', options: team.teams.map((t) => ({ value: t._id, label: t.name })) },
+          {
+            name: 'teamIds',
+            label: 'Teams',
+            kind: 'multiselect',
+            description: 'A member sees the areas of their teams',
+            options: team.teams.map((t) => ({ value: t._id, label: t.name })),
+          },
         ]}
         initial={{ role: 'member', teamIds: [] }}
-        onSubmit={(v) => attempt(async () => { const answer = await unwrap(api.POST('/team/invites', { body: { email: text(v.email) ?? '', role: (text(v.role) ?? 'member') as Role, teamIds: list(v.teamIds) } })); setSent(answer.emailSent ? `Invite mailed to ${answer.invite.email}.` : `Invite created for ${answer.invite.email}; the mail could not be sent.`); reload(); })}
+        onSubmit={(v) =>
+          attempt(async () => {
+            const answer = await unwrap(
+              api.POST('/team/invites', { body: { email: text(v.email) ?? '', role: (text(v.role) ?? 'member') as Role, teamIds: list(v.teamIds) } }),
+            );
+            setSent(answer.emailSent ? `Invite mailed to ${answer.invite.email}.` : `Invite created for ${answer.invite.email}; the mail could not be sent.`);
+            reload();
+          })
+        }
       />
     </Stack>
   );
@@ -141,7 +209,19 @@ function Teams({ team, reload, api }: { team: Team; reload: () => void; api: Api
         empty={{ title: 'No teams yet', text: 'A team names the areas its members may use (products, orders, emails, marketing, analytics, developers).' }}
         columns={[
           { key: 'name', header: 'Name', render: (t) => t.name },
-          { key: 'areas', header: 'Areas', render: (t) => <Group gap={4}>{t.areas.map((a) => <Badge key={a} variant="outline">{a}</Badge>)}</Group> },
+          {
+            key: 'areas',
+            header: 'Areas',
+            render: (t) => (
+              <Group gap={4}>
+                {t.areas.map((a) => (
+                  <Badge key={a} variant="outline">
+                    {a}
+                  </Badge>
+                ))}
+              </Group>
+            ),
+          },
           { key: 'members', header: 'Members', numeric: true, render: (t) => team.members.filter((m) => m.teamIds.includes(t._id)).length },
           {
             key: 'actions',
@@ -151,7 +231,18 @@ function Teams({ team, reload, api }: { team: Team; reload: () => void; api: Api
                 <Button size="xs" variant="default" onClick={() => setEditing(t)} aria-label={`Edit team ${t.name}`}>
                   Edit
                 </Button>
-                <ConfirmButton title="Delete team" message={`Delete the team ${t.name}? Its members lose its areas.`} confirmLabel="Delete" aria-label={`Delete team ${t.name}`} onConfirm={() => attempt(async () => { await unwrap(api.DELETE('/team/teams/{id}', { params: { path: { id: t._id } } })); reload(); })}>
+                <ConfirmButton
+                  title="Delete team"
+                  message={`Delete the team ${t.name}? Its members lose its areas.`}
+                  confirmLabel="Delete"
+                  aria-label={`Delete team ${t.name}`}
+                  onConfirm={() =>
+                    attempt(async () => {
+                      await unwrap(api.DELETE('/team/teams/{id}', { params: { path: { id: t._id } } }));
+                      reload();
+                    })
+                  }
+                >
                   Delete
                 </ConfirmButton>
               </Group>

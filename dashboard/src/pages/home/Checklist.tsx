@@ -18,8 +18,18 @@ async function loadSteps(api: Api, accountId: string): Promise<Step[]> {
   return [
     { key: 'product', label: 'Add a product', done: products.length > 0, action: { label: 'Add a product', to: '/products' } },
     { key: 'share', label: 'Share its buy link', done: buyLinkShared(accountId), action: { label: 'Copy a buy link', to: '/settings#buy-links' } },
-    { key: 'stripe', label: 'Connect Stripe to take real payments', done: me.processors.live === 'stripe', action: { label: 'Connect Stripe', to: '/settings#payments' } },
-    { key: 'sender', label: 'Verify the address your emails come from', done: email.senderVerified, action: { label: 'Verify the sender', to: '/settings#sender' } },
+    {
+      key: 'stripe',
+      label: 'Connect Stripe to take real payments',
+      done: me.processors.live === 'stripe',
+      action: { label: 'Connect Stripe', to: '/settings#payments' },
+    },
+    {
+      key: 'sender',
+      label: 'Verify the address your emails come from',
+      done: email.senderVerified,
+      action: { label: 'Verify the sender', to: '/settings#sender' },
+    },
   ];
 }
 
@@ -65,7 +75,10 @@ export function Checklist() {
         ))}
       </List>
       <Text size="xs" c="dimmed" mt="sm">
-        Everything here can wait: you can sell in test mode first. <Anchor component={Link} to="/settings">All settings</Anchor>
+        Everything here can wait: you can sell in test mode first.{' '}
+        <Anchor component={Link} to="/settings">
+          All settings
+        </Anchor>
       </Text>
     </Card>
   );

@@ -15,7 +15,10 @@ import { TopProducts } from './TopProducts';
 
 /** Two requests: the period's rollups and the previous period's (the cost grows with days, not sales). */
 const loadOverview = async (api: Api, range: Range) => {
-  const [summary, before] = await Promise.all([unwrap(api.GET('/analytics/summary', { params: { query: range } })), unwrap(api.GET('/analytics/summary', { params: { query: previousPeriod(range) } }))]);
+  const [summary, before] = await Promise.all([
+    unwrap(api.GET('/analytics/summary', { params: { query: range } })),
+    unwrap(api.GET('/analytics/summary', { params: { query: previousPeriod(range) } })),
+  ]);
   return { summary, before };
 };
 
@@ -66,16 +69,40 @@ export function HomePage() {
         {({ summary, before }) => {
           const days = summary.days.length;
           const currency = summary.currency;
-          const points = summary.days.map((d, i) => ({ day: formatDay(d.date), revenue: d.netCents / 100, previous: (before.days[i]?.netCents ?? 0) / 100, sales: d.sales }));
+          const points = summary.days.map((d, i) => ({
+            day: formatDay(d.date),
+            revenue: d.netCents / 100,
+            previous: (before.days[i]?.netCents ?? 0) / 100,
+            sales: d.sales,
+          }));
           const quiet = summary.totals.sales === 0 && summary.totals.refundsCents === 0 && before.totals.sales === 0;
           const period = `${formatDay(summary.days[0]!.date)} – ${formatDay(summary.days.at(-1)!.date)}`;
           return (
             <Stack>
               <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-                <Figure label="Revenue after refunds" value={formatCents(summary.totals.netCents, currency)} change={changeWords(summary.totals.netCents, before.totals.netCents, days)} testId="figure-revenue" />
-                <Figure label="Sales" value={String(summary.totals.sales)} change={changeWords(summary.totals.sales, before.totals.sales, days)} testId="figure-sales" />
-                <Figure label="New subscriptions" value={String(summary.newSubscribers)} change={changeWords(summary.newSubscribers, before.newSubscribers, days)} testId="figure-new-subscribers" />
-                <Figure label={`Monthly recurring revenue · ${summary.activeSubscribers} active`} value={formatCents(summary.mrrCents, currency)} testId="figure-mrr" />
+                <Figure
+                  label="Revenue after refunds"
+                  value={formatCents(summary.totals.netCents, currency)}
+                  change={changeWords(summary.totals.netCents, before.totals.netCents, days)}
+                  testId="figure-revenue"
+                />
+                <Figure
+                  label="Sales"
+                  value={String(summary.totals.sales)}
+                  change={changeWords(summary.totals.sales, before.totals.sales, days)}
+                  testId="figure-sales"
+                />
+                <Figure
+                  label="New subscriptions"
+                  value={String(summary.newSubscribers)}
+                  change={changeWords(summary.newSubscribers, before.newSubscribers, days)}
+                  testId="figure-new-subscribers"
+                />
+                <Figure
+                  label={`Monthly recurring revenue · ${summary.activeSubscribers} active`}
+                  value={formatCents(summary.mrrCents, currency)}
+                  testId="figure-mrr"
+                />
               </SimpleGrid>
               <Card withBorder>
                 <Title order={2} size="h4" mb="sm">
@@ -108,7 +135,13 @@ export function HomePage() {
                     Sales per day
                   </Title>
                   <div role="img" aria-label={`Number of sales per day from ${period}`} data-testid="sales-chart">
-                    <BarChart h={220} data={points} dataKey="day" series={[{ name: 'sales', color: 'indigo.6', label: 'Sales' }]} yAxisProps={{ allowDecimals: false, width: 40 }} />
+                    <BarChart
+                      h={220}
+                      data={points}
+                      dataKey="day"
+                      series={[{ name: 'sales', color: 'indigo.6', label: 'Sales' }]}
+                      yAxisProps={{ allowDecimals: false, width: 40 }}
+                    />
                   </div>
                 </Card>
               </SimpleGrid>

@@ -18,11 +18,30 @@ const PRESETS = [
 export function RangePicker({ preset, range, onChange }: { preset: string; range: Range; onChange: (preset: string, range: Range) => void }) {
   return (
     <Group align="flex-end" gap="sm" wrap="wrap">
-      <SegmentedControl aria-label="Period" data={PRESETS} value={preset} onChange={(value) => onChange(value, value === 'custom' ? range : lastDays(new Date(), Number(value)))} />
+      <SegmentedControl
+        aria-label="Period"
+        data={PRESETS}
+        value={preset}
+        onChange={(value) => onChange(value, value === 'custom' ? range : lastDays(new Date(), Number(value)))}
+      />
       {preset === 'custom' && (
         <>
-          <TextInput type="date" label="From" size="xs" value={range.from} max={range.to} onChange={(e) => e.currentTarget.value && onChange('custom', { ...range, from: e.currentTarget.value })} />
-          <TextInput type="date" label="To" size="xs" value={range.to} min={range.from} onChange={(e) => e.currentTarget.value && onChange('custom', { ...range, to: e.currentTarget.value })} />
+          <TextInput
+            type="date"
+            label="From"
+            size="xs"
+            value={range.from}
+            max={range.to}
+            onChange={(e) => e.currentTarget.value && onChange('custom', { ...range, from: e.currentTarget.value })}
+          />
+          <TextInput
+            type="date"
+            label="To"
+            size="xs"
+            value={range.to}
+            min={range.from}
+            onChange={(e) => e.currentTarget.value && onChange('custom', { ...range, to: e.currentTarget.value })}
+          />
         </>
       )}
     </Group>

@@ -20,14 +20,30 @@ async function loadActivity(api: Api): Promise<Activity[] | null> {
   });
   if (!sales) return null;
   const [subscribers] = await Promise.all([
-    unwrap(api.GET('/newsletters/subscribers', { params: { query: { limit: 10, status: 'subscribed' } } })).then((page) => page.data, () => []),
+    unwrap(api.GET('/newsletters/subscribers', { params: { query: { limit: 10, status: 'subscribed' } } })).then(
+      (page) => page.data,
+      () => [],
+    ),
   ]);
   const items: Activity[] = [];
   for (const sale of sales) {
     const who = buyerName(sale);
-    items.push({ kind: 'sale', at: sale.createdAt, text: `${who} bought ${productNameOf(sale)}`, amount: { value: sale.amount, currency: sale.currency }, href: `/${sale.type === 'subscription' ? 'payments' : 'orders'}/${sale._id}` });
+    items.push({
+      kind: 'sale',
+      at: sale.createdAt,
+      text: `${who} bought ${productNameOf(sale)}`,
+      amount: { value: sale.amount, currency: sale.currency },
+      href: `/${sale.type === 'subscription' ? 'payments' : 'orders'}/${sale._id}`,
+    });
     const refundedAt = typeof sale.refundedAt === 'string' ? sale.refundedAt : null;
-    if (sale.refundedAmount > 0 && refundedAt) items.push({ kind: 'refund', at: refundedAt, text: `Refund to ${who} for ${productNameOf(sale)}`, amount: { value: -sale.refundedAmount, currency: sale.currency }, href: `/orders/${sale._id}` });
+    if (sale.refundedAmount > 0 && refundedAt)
+      items.push({
+        kind: 'refund',
+        at: refundedAt,
+        text: `Refund to ${who} for ${productNameOf(sale)}`,
+        amount: { value: -sale.refundedAmount, currency: sale.currency },
+        href: `/orders/${sale._id}`,
+      });
   }
   for (const s of subscribers) items.push({ kind: 'subscriber', at: s.createdAt, text: `${s.name ?? s.email} subscribed` });
   return latestActivity(items);
@@ -53,7 +69,14 @@ export function RecentActivity() {
                 <Group key={`${item.kind}-${item.at}-${item.text}`} component="li" justify="space-between" wrap="nowrap" gap="sm">
                   <div>
                     <Text size="sm" fw={600}>
-                      {KIND_WORDS[item.kind]} · {item.href ? <Anchor component={Link} to={item.href} size="sm">{item.text}</Anchor> : item.text}
+                      {KIND_WORDS[item.kind]} ·{' '}
+                      {item.href ? (
+                        <Anchor component={Link} to={item.href} size="sm">
+                          {item.text}
+                        </Anchor>
+                      ) : (
+                        item.text
+                      )}
                     </Text>
                     <Text size="xs" c="dimmed">
                       {formatDate(item.at)}

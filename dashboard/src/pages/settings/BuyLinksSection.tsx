@@ -21,7 +21,11 @@ export function BuyLinksSection({ products }: { products: Product[] }) {
         </Text>
         {products.length === 0 ? (
           <Text size="sm">
-            No products yet. <Anchor component={Link} to="/products">Add a product</Anchor> to get its buy link.
+            No products yet.{' '}
+            <Anchor component={Link} to="/products">
+              Add a product
+            </Anchor>{' '}
+            to get its buy link.
           </Text>
         ) : (
           products.map((p) => <CopyLink key={p._id} label={p.name} url={buyUrl(config.apiBaseUrl, p.buyPath)} buyLink testId="buy-link" />)

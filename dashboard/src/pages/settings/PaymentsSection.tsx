@@ -55,7 +55,11 @@ export function PaymentsSection({ account }: { account: Account }) {
           <div role="status" aria-live="polite">
             {checked > 0 && !fresh.loading && (
               <Text size="sm" data-testid="connection-checked">
-                {fresh.error ? `Could not check: ${fresh.error.message}` : liveReady ? 'Stripe answers: live payments are ready.' : 'Live payments are not connected to Stripe yet.'}
+                {fresh.error
+                  ? `Could not check: ${fresh.error.message}`
+                  : liveReady
+                    ? 'Stripe answers: live payments are ready.'
+                    : 'Live payments are not connected to Stripe yet.'}
               </Text>
             )}
           </div>
@@ -66,7 +70,8 @@ export function PaymentsSection({ account }: { account: Account }) {
               Connect Stripe
             </Text>
             <Text size="sm">
-              In your Stripe dashboard, create a restricted key for this store, then ask whoever runs your servers to store it (it never passes through this page):
+              In your Stripe dashboard, create a restricted key for this store, then ask whoever runs your servers to store it (it never passes through this
+              page):
             </Text>
             <Code block>{`npm run admin -- set-processor --account ${account._id} --mode live --provider stripe --secret-key rk_live_…`}</Code>
             <Text size="sm" c="dimmed">

@@ -16,7 +16,11 @@ export function SenderSection({ settings }: { settings: EmailSettings }) {
           <div>
             <Text fw={600}>{settings.senderEmail ?? 'No sender address yet'}</Text>
             <Text size="sm" c="dimmed">
-              {settings.senderVerified ? 'Verified: your emails come from this address.' : settings.senderEmail ? 'Waiting for verification: check the inbox of this address (or its domain records) for the provider’s message.' : 'Set the address your newsletters come from.'}
+              {settings.senderVerified
+                ? 'Verified: your emails come from this address.'
+                : settings.senderEmail
+                  ? 'Waiting for verification: check the inbox of this address (or its domain records) for the provider’s message.'
+                  : 'Set the address your newsletters come from.'}
             </Text>
           </div>
           <Badge color={settings.senderVerified ? 'green' : 'orange'} size="lg" variant="light" data-testid="sender-status">

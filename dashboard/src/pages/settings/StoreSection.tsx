@@ -22,7 +22,16 @@ export const LANGUAGES: { value: Locale; label: string }[] = [
 const FIELDS = ['displayName', 'logoImageId', 'accentColor', 'supportEmail', 'legalName', 'legalAddress', 'taxId', 'locale'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
 
-const valuesOf = (b: Branding): Values => ({ displayName: b.displayName ?? '', logoImageId: b.logoImageId ?? '', accentColor: b.accentColor ?? '', supportEmail: b.supportEmail ?? '', legalName: b.legalName ?? '', legalAddress: b.legalAddress ?? '', taxId: b.taxId ?? '', locale: b.locale ?? '' });
+const valuesOf = (b: Branding): Values => ({
+  displayName: b.displayName ?? '',
+  logoImageId: b.logoImageId ?? '',
+  accentColor: b.accentColor ?? '',
+  supportEmail: b.supportEmail ?? '',
+  legalName: b.legalName ?? '',
+  legalAddress: b.legalAddress ?? '',
+  taxId: b.taxId ?? '',
+  locale: b.locale ?? '',
+});
 
 /** Only what changed goes to the API; an emptied field is cleared (null). */
 export function brandingChanges(saved: Values, edited: Values): BrandingBody | null {
@@ -36,7 +45,10 @@ export function StoreSection({ saved, images, onSaved }: { saved: Branding; imag
   const [values, setValues] = useState<Values>(() => valuesOf(saved));
   const [done, setDone] = useState(false);
   const save = useMutation((api: Api, body: BrandingBody) => unwrap(api.PATCH('/account/branding', { body })));
-  const field = (key: keyof Values) => ({ value: values[key], onChange: (e: { currentTarget: { value: string } }) => setValues({ ...values, [key]: e.currentTarget.value }) });
+  const field = (key: keyof Values) => ({
+    value: values[key],
+    onChange: (e: { currentTarget: { value: string } }) => setValues({ ...values, [key]: e.currentTarget.value }),
+  });
   const logo = images.find((i) => i._id === values.logoImageId);
   return (
     <Card withBorder id="store">
@@ -78,12 +90,28 @@ export function StoreSection({ saved, images, onSaved }: { saved: Branding; imag
               />
               {logo && <Image src={logo.url} alt="Current logo" h={36} w="auto" fit="contain" />}
             </Group>
-            <ColorInput withEyeDropper={false} label="Accent colour" placeholder="#1d4ed8" format="hex" value={values.accentColor} onChange={(v) => setValues({ ...values, accentColor: v })} />
+            <ColorInput
+              withEyeDropper={false}
+              label="Accent colour"
+              placeholder="#1d4ed8"
+              format="hex"
+              value={values.accentColor}
+              onChange={(v) => setValues({ ...values, accentColor: v })}
+            />
             <TextInput label="Legal name" description="The business name on invoices" {...field('legalName')} />
             <TextInput label="VAT or tax number" description="Printed on invoices when set" {...field('taxId')} />
           </SimpleGrid>
           <Textarea label="Legal address" description="Printed on invoices" autosize minRows={2} {...field('legalAddress')} />
-          <Select label="Default language for buyers" description="Buyers whose own language is not offered see pages and mails in this one." placeholder="English" data={LANGUAGES} value={values.locale || null} onChange={(v) => setValues({ ...values, locale: v ?? '' })} clearable maw={320} />
+          <Select
+            label="Default language for buyers"
+            description="Buyers whose own language is not offered see pages and mails in this one."
+            placeholder="English"
+            data={LANGUAGES}
+            value={values.locale || null}
+            onChange={(v) => setValues({ ...values, locale: v ?? '' })}
+            clearable
+            maw={320}
+          />
           <FormError error={save.error} />
           <div role="status" aria-live="polite">
             {done && <Text size="sm">Saved.</Text>}

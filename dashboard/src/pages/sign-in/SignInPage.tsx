@@ -53,7 +53,12 @@ export function SignInPage() {
     );
   }, [token, session, setParams]);
 
-  if (exchanging) return <Frame><LoadingState label="Signing you in…" /></Frame>;
+  if (exchanging)
+    return (
+      <Frame>
+        <LoadingState label="Signing you in…" />
+      </Frame>
+    );
 
   if (session.session && !session.current) {
     const stores = storesOf(session.session);
@@ -121,7 +126,16 @@ export function SignInPage() {
         ) : (
           <form onSubmit={submit}>
             <Stack>
-              <TextInput label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} data-autofocus />
+              <TextInput
+                label="Email"
+                type="email"
+                name="email"
+                autoComplete="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+                data-autofocus
+              />
               <Button type="submit" loading={sending}>
                 Email me a sign-in link
               </Button>

@@ -17,9 +17,11 @@ const checkoutAndPortal: Catalogue = {
   'checkout.now': 'Jetzt',
   'checkout.trial': '{days, plural, one {# Tag kostenlos testen} other {# Tage kostenlos testen}}, danach {price}',
   'checkout.introLabel': 'Einführungspreis:',
-  'checkout.intro': '{today} heute, dann {intro} für {count, plural, one {{interval, select, weekly {die nächste Woche} monthly {den nächsten Monat} yearly {das nächste Jahr} other {den nächsten Zeitraum}}} other {die nächsten # {interval, select, weekly {Wochen} monthly {Monate} yearly {Jahre} other {Zeiträume}}}}, danach {regular}',
+  'checkout.intro':
+    '{today} heute, dann {intro} für {count, plural, one {{interval, select, weekly {die nächste Woche} monthly {den nächsten Monat} yearly {das nächste Jahr} other {den nächsten Zeitraum}}} other {die nächsten # {interval, select, weekly {Wochen} monthly {Monate} yearly {Jahre} other {Zeiträume}}}}, danach {regular}',
   'checkout.youSave': 'Code {code}: Sie sparen {amount}',
-  'checkout.renews': 'Verlängert sich {interval, select, weekly {jede Woche} monthly {jeden Monat} yearly {jedes Jahr} other {jeden Zeitraum}}, bis Sie kündigen. Sie können jederzeit über den Link in Ihrer Quittung kündigen.',
+  'checkout.renews':
+    'Verlängert sich {interval, select, weekly {jede Woche} monthly {jeden Monat} yearly {jedes Jahr} other {jeden Zeitraum}}, bis Sie kündigen. Sie können jederzeit über den Link in Ihrer Quittung kündigen.',
   'checkout.upsellAdded': 'Zu Ihrer Bestellung hinzugefügt',
   'checkout.upsellAdd': 'Zu Ihrer Bestellung hinzufügen',
   'checkout.regularPrice': 'Regulärer Preis',
@@ -39,7 +41,8 @@ const checkoutAndPortal: Catalogue = {
   'checkout.country': 'Ländercode',
   'checkout.countryHint': 'Zwei Buchstaben, zum Beispiel DE oder AT.',
   'checkout.card': 'Karte',
-  'checkout.testCards': 'Es fließt kein echtes Geld. Karte {pays} zahlt, {declined} wird abgelehnt; jedes künftige Ablaufdatum und beliebige 3 Ziffern funktionieren.',
+  'checkout.testCards':
+    'Es fließt kein echtes Geld. Karte {pays} zahlt, {declined} wird abgelehnt; jedes künftige Ablaufdatum und beliebige 3 Ziffern funktionieren.',
   'checkout.saveCard': 'Meine Karte speichern, um mein Guthaben automatisch aufzuladen',
   'checkout.getFree': 'Kostenlos erhalten',
   'checkout.payAndTrial': 'Bezahlen und Testphase starten',
@@ -81,10 +84,12 @@ const checkoutAndPortal: Catalogue = {
   'cardUpdate.onFile': 'Hinterlegte Karte: {brand} mit Endziffern {last4}',
   'cardUpdate.noCard': 'Keine Karte hinterlegt.',
   'cardUpdate.newCard': 'Neue Karte',
-  'cardUpdate.testCards': 'Es fließt kein echtes Geld. Karte {accepted} wird angenommen, {declined} wird abgelehnt; jedes künftige Ablaufdatum und beliebige 3 Ziffern funktionieren.',
+  'cardUpdate.testCards':
+    'Es fließt kein echtes Geld. Karte {accepted} wird angenommen, {declined} wird abgelehnt; jedes künftige Ablaufdatum und beliebige 3 Ziffern funktionieren.',
   'cardUpdate.save': 'Karte speichern',
   'cardUpdate.back': 'Zurück zu Ihrem Abonnement',
-  'cardUpdate.expired': 'Links zum Aktualisieren der Karte funktionieren einmal und eine Stunde lang. Öffnen Sie Ihre Abonnementseite und wählen Sie erneut Karte aktualisieren.',
+  'cardUpdate.expired':
+    'Links zum Aktualisieren der Karte funktionieren einmal und eine Stunde lang. Öffnen Sie Ihre Abonnementseite und wählen Sie erneut Karte aktualisieren.',
   'cardUpdate.done': 'Karte aktualisiert',
   'cardUpdate.saved': 'Ihre Karte mit Endziffern {last4} ist gespeichert.',
   'cardUpdate.recharged': 'Wir haben sie für die überfällige Zahlung mit {amount} belastet; Ihr Abonnement ist wieder aktiv.',
@@ -159,7 +164,8 @@ const checkoutAndPortal: Catalogue = {
   'credits.link': 'Guthaben ansehen oder automatische Aufladungen abschalten',
   'credits.balance': 'Guthaben ansehen',
   'credits.onSubject': 'Automatische Aufladungen für {product} sind aktiv',
-  'credits.onBody': '{amount, select, none {Sie haben Ihre Karte beim Kauf von {product} gespeichert. Wenn Ihr Guthaben aufgebraucht ist, belasten wir sie für weitere Credits, jeweils einmal.} other {Sie haben Ihre Karte beim Kauf von {product} gespeichert. Wenn Ihr Guthaben aufgebraucht ist, belasten wir sie mit {amount} für weitere Credits, jeweils einmal.}}',
+  'credits.onBody':
+    '{amount, select, none {Sie haben Ihre Karte beim Kauf von {product} gespeichert. Wenn Ihr Guthaben aufgebraucht ist, belasten wir sie für weitere Credits, jeweils einmal.} other {Sie haben Ihre Karte beim Kauf von {product} gespeichert. Wenn Ihr Guthaben aufgebraucht ist, belasten wir sie mit {amount} für weitere Credits, jeweils einmal.}}',
   'credits.onTurnOff': 'Sie können das jederzeit abschalten.',
   'credits.offSubject': 'Automatische Aufladungen für {product} sind aus',
   'credits.offBody': 'Ihre Karte wird nicht mehr belastet, wenn Ihr {product}-Guthaben aufgebraucht ist. Kaufen Sie Credits, wann immer Sie möchten.',
@@ -174,7 +180,8 @@ const checkoutAndPortal: Catalogue = {
   'recovery.gone': 'Dieser Link funktioniert nicht mehr. Öffnen Sie die Produktseite erneut, um es zu kaufen.',
   'portal.title': 'Abonnement',
   'portal.yourSubscription': 'Ihr Abonnement',
-  'portal.status': '{status, select, trialing {Testphase} active {Aktiv} past_due {Zahlung überfällig} paused {Pausiert} canceled {Gekündigt} other {Unbekannt}}',
+  'portal.status':
+    '{status, select, trialing {Testphase} active {Aktiv} past_due {Zahlung überfällig} paused {Pausiert} canceled {Gekündigt} other {Unbekannt}}',
   'portal.statusLabel': 'Status:',
   'portal.endsOn': 'Endet am {date}',
   'portal.trialEndsOn': 'Die Testphase endet am {date}',
@@ -220,11 +227,13 @@ const checkoutAndPortal: Catalogue = {
   'save.reasonMissing': 'Mir fehlt etwas, das ich brauche',
   'save.reasonOther': 'Etwas anderes',
   'save.breakTitle': 'Machen Sie eine Pause',
-  'save.pauseText': '{months, plural, one {Pausieren Sie bis zu # Monat: keine Abbuchungen, danach läuft Ihr Abonnement weiter.} other {Pausieren Sie bis zu # Monate: keine Abbuchungen, danach läuft Ihr Abonnement weiter.}}',
+  'save.pauseText':
+    '{months, plural, one {Pausieren Sie bis zu # Monat: keine Abbuchungen, danach läuft Ihr Abonnement weiter.} other {Pausieren Sie bis zu # Monate: keine Abbuchungen, danach läuft Ihr Abonnement weiter.}}',
   'save.months': 'Monate',
   'save.pauseInstead': 'Stattdessen pausieren',
   'save.percentOff': '{percent} % Rabatt',
-  'save.discountText': '{count, plural, one {Bleiben Sie und zahlen Sie {price} für Ihre nächste Zahlung.} other {Bleiben Sie und zahlen Sie {price} für Ihre nächsten # Zahlungen.}}',
+  'save.discountText':
+    '{count, plural, one {Bleiben Sie und zahlen Sie {price} für Ihre nächste Zahlung.} other {Bleiben Sie und zahlen Sie {price} für Ihre nächsten # Zahlungen.}}',
   'save.keepWith': 'Mit {percent} % Rabatt behalten',
   'save.noThanks': 'Nein danke, kündigen',
 };

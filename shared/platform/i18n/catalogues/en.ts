@@ -23,9 +23,11 @@ const checkoutAndPortal = {
   'checkout.now': 'Now',
   'checkout.trial': '{days, plural, one {#-day free trial} other {#-day free trial}}, then {price}',
   'checkout.introLabel': 'Intro price:',
-  'checkout.intro': '{today} today, then {intro} for the next {count, plural, one {{interval, select, weekly {week} monthly {month} yearly {year} other {period}}} other {# {interval, select, weekly {weeks} monthly {months} yearly {years} other {periods}}}}, then {regular}',
+  'checkout.intro':
+    '{today} today, then {intro} for the next {count, plural, one {{interval, select, weekly {week} monthly {month} yearly {year} other {period}}} other {# {interval, select, weekly {weeks} monthly {months} yearly {years} other {periods}}}}, then {regular}',
   'checkout.youSave': 'Code {code}: you save {amount}',
-  'checkout.renews': 'Renews every {interval, select, weekly {week} monthly {month} yearly {year} other {period}} until you cancel. You can cancel any time from the link in your receipt.',
+  'checkout.renews':
+    'Renews every {interval, select, weekly {week} monthly {month} yearly {year} other {period}} until you cancel. You can cancel any time from the link in your receipt.',
   'checkout.upsellAdded': 'Added to your order',
   'checkout.upsellAdd': 'Add to your order',
   'checkout.regularPrice': 'Regular price',
@@ -172,7 +174,8 @@ const checkoutAndPortal = {
   'credits.link': 'See your balance or turn off automatic top-ups',
   'credits.balance': 'See your balance',
   'credits.onSubject': 'Automatic top-ups are on for {product}',
-  'credits.onBody': '{amount, select, none {You saved your card when you bought {product}. When your balance runs out, we charge it for more credits, once each time.} other {You saved your card when you bought {product}. When your balance runs out, we charge it {amount} for more credits, once each time.}}',
+  'credits.onBody':
+    '{amount, select, none {You saved your card when you bought {product}. When your balance runs out, we charge it for more credits, once each time.} other {You saved your card when you bought {product}. When your balance runs out, we charge it {amount} for more credits, once each time.}}',
   'credits.onTurnOff': 'You can turn this off at any time.',
   'credits.offSubject': 'Automatic top-ups are off for {product}',
   'credits.offBody': 'Your card will no longer be charged when your {product} balance runs out. Buy more credits whenever you like.',
@@ -235,7 +238,8 @@ const checkoutAndPortal = {
   'save.reasonMissing': 'It is missing something I need',
   'save.reasonOther': 'Something else',
   'save.breakTitle': 'Take a break',
-  'save.pauseText': '{months, plural, one {Pause for up to # month: no charges, and your subscription continues afterwards.} other {Pause for up to # months: no charges, and your subscription continues afterwards.}}',
+  'save.pauseText':
+    '{months, plural, one {Pause for up to # month: no charges, and your subscription continues afterwards.} other {Pause for up to # months: no charges, and your subscription continues afterwards.}}',
   'save.months': 'Months',
   'save.pauseInstead': 'Pause instead',
   'save.percentOff': '{percent}% off',

@@ -17,9 +17,11 @@ const checkoutAndPortal: Catalogue = {
   'checkout.now': 'Ahora',
   'checkout.trial': '{days, plural, one {# día de prueba gratis} other {# días de prueba gratis}}, después {price}',
   'checkout.introLabel': 'Precio de lanzamiento:',
-  'checkout.intro': '{today} hoy, después {intro} durante {count, plural, one {{interval, select, weekly {la próxima semana} monthly {el próximo mes} yearly {el próximo año} other {el próximo periodo}}} other {los próximos # {interval, select, weekly {semanas} monthly {meses} yearly {años} other {periodos}}}}, después {regular}',
+  'checkout.intro':
+    '{today} hoy, después {intro} durante {count, plural, one {{interval, select, weekly {la próxima semana} monthly {el próximo mes} yearly {el próximo año} other {el próximo periodo}}} other {los próximos # {interval, select, weekly {semanas} monthly {meses} yearly {años} other {periodos}}}}, después {regular}',
   'checkout.youSave': 'Código {code}: ahorra {amount}',
-  'checkout.renews': 'Se renueva cada {interval, select, weekly {semana} monthly {mes} yearly {año} other {periodo}} hasta que cancele. Puede cancelar en cualquier momento desde el enlace de su recibo.',
+  'checkout.renews':
+    'Se renueva cada {interval, select, weekly {semana} monthly {mes} yearly {año} other {periodo}} hasta que cancele. Puede cancelar en cualquier momento desde el enlace de su recibo.',
   'checkout.upsellAdded': 'Añadido a su pedido',
   'checkout.upsellAdd': 'Añadir a su pedido',
   'checkout.regularPrice': 'Precio normal',
@@ -39,7 +41,8 @@ const checkoutAndPortal: Catalogue = {
   'checkout.country': 'Código de país',
   'checkout.countryHint': 'Dos letras, por ejemplo ES o MX.',
   'checkout.card': 'Tarjeta',
-  'checkout.testCards': 'no se mueve dinero real. La tarjeta {pays} paga, la {declined} se rechaza; sirve cualquier fecha de caducidad futura y 3 dígitos cualesquiera.',
+  'checkout.testCards':
+    'no se mueve dinero real. La tarjeta {pays} paga, la {declined} se rechaza; sirve cualquier fecha de caducidad futura y 3 dígitos cualesquiera.',
   'checkout.saveCard': 'Guardar mi tarjeta para recargar mi saldo automáticamente',
   'checkout.getFree': 'Obtenerlo gratis',
   'checkout.payAndTrial': 'Pagar y empezar la prueba',
@@ -81,10 +84,12 @@ const checkoutAndPortal: Catalogue = {
   'cardUpdate.onFile': 'Tarjeta registrada: {brand} terminada en {last4}',
   'cardUpdate.noCard': 'No hay ninguna tarjeta registrada.',
   'cardUpdate.newCard': 'Nueva tarjeta',
-  'cardUpdate.testCards': 'no se mueve dinero real. La tarjeta {accepted} se acepta, la {declined} se rechaza; sirve cualquier fecha de caducidad futura y 3 dígitos cualesquiera.',
+  'cardUpdate.testCards':
+    'no se mueve dinero real. La tarjeta {accepted} se acepta, la {declined} se rechaza; sirve cualquier fecha de caducidad futura y 3 dígitos cualesquiera.',
   'cardUpdate.save': 'Guardar tarjeta',
   'cardUpdate.back': 'Volver a su suscripción',
-  'cardUpdate.expired': 'Los enlaces para actualizar la tarjeta funcionan una vez y durante una hora. Abra la página de su suscripción y elija de nuevo Actualizar su tarjeta.',
+  'cardUpdate.expired':
+    'Los enlaces para actualizar la tarjeta funcionan una vez y durante una hora. Abra la página de su suscripción y elija de nuevo Actualizar su tarjeta.',
   'cardUpdate.done': 'Tarjeta actualizada',
   'cardUpdate.saved': 'Su tarjeta terminada en {last4} está guardada.',
   'cardUpdate.recharged': 'Le hemos cobrado {amount} por el pago vencido; su suscripción vuelve a estar activa.',
@@ -159,7 +164,8 @@ const checkoutAndPortal: Catalogue = {
   'credits.link': 'Ver su saldo o desactivar las recargas automáticas',
   'credits.balance': 'Ver su saldo',
   'credits.onSubject': 'Las recargas automáticas están activadas para {product}',
-  'credits.onBody': '{amount, select, none {Guardó su tarjeta al comprar {product}. Cuando se agote su saldo, la cargamos para comprar más créditos, una vez cada vez.} other {Guardó su tarjeta al comprar {product}. Cuando se agote su saldo, le cargamos {amount} para más créditos, una vez cada vez.}}',
+  'credits.onBody':
+    '{amount, select, none {Guardó su tarjeta al comprar {product}. Cuando se agote su saldo, la cargamos para comprar más créditos, una vez cada vez.} other {Guardó su tarjeta al comprar {product}. Cuando se agote su saldo, le cargamos {amount} para más créditos, una vez cada vez.}}',
   'credits.onTurnOff': 'Puede desactivarlo en cualquier momento.',
   'credits.offSubject': 'Las recargas automáticas están desactivadas para {product}',
   'credits.offBody': 'Ya no se cargará su tarjeta cuando se agote su saldo de {product}. Compre más créditos cuando quiera.',
@@ -220,7 +226,8 @@ const checkoutAndPortal: Catalogue = {
   'save.reasonMissing': 'Le falta algo que necesito',
   'save.reasonOther': 'Otro motivo',
   'save.breakTitle': 'Tómese un descanso',
-  'save.pauseText': '{months, plural, one {Pause hasta # mes: sin cobros, y después su suscripción continúa.} other {Pause hasta # meses: sin cobros, y después su suscripción continúa.}}',
+  'save.pauseText':
+    '{months, plural, one {Pause hasta # mes: sin cobros, y después su suscripción continúa.} other {Pause hasta # meses: sin cobros, y después su suscripción continúa.}}',
   'save.months': 'Meses',
   'save.pauseInstead': 'Pausar en su lugar',
   'save.percentOff': '{percent} % de descuento',

@@ -17,9 +17,11 @@ const checkoutAndPortal: Catalogue = {
   'checkout.now': 'Maintenant',
   'checkout.trial': '{days, plural, one {# jour d’essai gratuit} other {# jours d’essai gratuit}}, puis {price}',
   'checkout.introLabel': 'Prix de lancement :',
-  'checkout.intro': '{today} aujourd’hui, puis {intro} {count, plural, one {{interval, select, weekly {la semaine suivante} monthly {le mois suivant} yearly {l’année suivante} other {la période suivante}}} other {pendant les # {interval, select, weekly {semaines} monthly {mois} yearly {années} other {périodes}} suivantes}}, puis {regular}',
+  'checkout.intro':
+    '{today} aujourd’hui, puis {intro} {count, plural, one {{interval, select, weekly {la semaine suivante} monthly {le mois suivant} yearly {l’année suivante} other {la période suivante}}} other {pendant les # {interval, select, weekly {semaines} monthly {mois} yearly {années} other {périodes}} suivantes}}, puis {regular}',
   'checkout.youSave': 'Code {code} : vous économisez {amount}',
-  'checkout.renews': 'Se renouvelle chaque {interval, select, weekly {semaine} monthly {mois} yearly {année} other {période}} jusqu’à résiliation. Vous pouvez résilier à tout moment depuis le lien de votre reçu.',
+  'checkout.renews':
+    'Se renouvelle chaque {interval, select, weekly {semaine} monthly {mois} yearly {année} other {période}} jusqu’à résiliation. Vous pouvez résilier à tout moment depuis le lien de votre reçu.',
   'checkout.upsellAdded': 'Ajouté à votre commande',
   'checkout.upsellAdd': 'Ajouter à votre commande',
   'checkout.regularPrice': 'Prix normal',
@@ -39,7 +41,8 @@ const checkoutAndPortal: Catalogue = {
   'checkout.country': 'Code pays',
   'checkout.countryHint': 'Deux lettres, par exemple FR ou BE.',
   'checkout.card': 'Carte',
-  'checkout.testCards': 'aucun argent réel n’est débité. La carte {pays} paie, la carte {declined} est refusée ; toute date d’expiration future et trois chiffres quelconques conviennent.',
+  'checkout.testCards':
+    'aucun argent réel n’est débité. La carte {pays} paie, la carte {declined} est refusée ; toute date d’expiration future et trois chiffres quelconques conviennent.',
   'checkout.saveCard': 'Enregistrer ma carte pour recharger mon solde automatiquement',
   'checkout.getFree': 'L’obtenir gratuitement',
   'checkout.payAndTrial': 'Payer et commencer l’essai',
@@ -81,10 +84,12 @@ const checkoutAndPortal: Catalogue = {
   'cardUpdate.onFile': 'Carte enregistrée : {brand} se terminant par {last4}',
   'cardUpdate.noCard': 'Aucune carte enregistrée.',
   'cardUpdate.newCard': 'Nouvelle carte',
-  'cardUpdate.testCards': 'aucun argent réel n’est débité. La carte {accepted} est acceptée, la carte {declined} est refusée ; toute date d’expiration future et trois chiffres quelconques conviennent.',
+  'cardUpdate.testCards':
+    'aucun argent réel n’est débité. La carte {accepted} est acceptée, la carte {declined} est refusée ; toute date d’expiration future et trois chiffres quelconques conviennent.',
   'cardUpdate.save': 'Enregistrer la carte',
   'cardUpdate.back': 'Retour à votre abonnement',
-  'cardUpdate.expired': 'Les liens de mise à jour de carte fonctionnent une fois, pendant une heure. Ouvrez la page de votre abonnement et choisissez à nouveau Mettre à jour votre carte.',
+  'cardUpdate.expired':
+    'Les liens de mise à jour de carte fonctionnent une fois, pendant une heure. Ouvrez la page de votre abonnement et choisissez à nouveau Mettre à jour votre carte.',
   'cardUpdate.done': 'Carte mise à jour',
   'cardUpdate.saved': 'Votre carte se terminant par {last4} est enregistrée.',
   'cardUpdate.recharged': 'Nous l’avons débitée de {amount} pour le paiement en retard ; votre abonnement est de nouveau actif.',
@@ -159,7 +164,8 @@ const checkoutAndPortal: Catalogue = {
   'credits.link': 'Voir votre solde ou désactiver les recharges automatiques',
   'credits.balance': 'Voir votre solde',
   'credits.onSubject': 'Les recharges automatiques sont activées pour {product}',
-  'credits.onBody': '{amount, select, none {Vous avez enregistré votre carte lors de l’achat de {product}. Quand votre solde est épuisé, nous la débitons pour de nouveaux crédits, une fois à chaque fois.} other {Vous avez enregistré votre carte lors de l’achat de {product}. Quand votre solde est épuisé, nous la débitons de {amount} pour de nouveaux crédits, une fois à chaque fois.}}',
+  'credits.onBody':
+    '{amount, select, none {Vous avez enregistré votre carte lors de l’achat de {product}. Quand votre solde est épuisé, nous la débitons pour de nouveaux crédits, une fois à chaque fois.} other {Vous avez enregistré votre carte lors de l’achat de {product}. Quand votre solde est épuisé, nous la débitons de {amount} pour de nouveaux crédits, une fois à chaque fois.}}',
   'credits.onTurnOff': 'Vous pouvez désactiver cela à tout moment.',
   'credits.offSubject': 'Les recharges automatiques sont désactivées pour {product}',
   'credits.offBody': 'Votre carte ne sera plus débitée quand votre solde {product} sera épuisé. Achetez des crédits quand vous le souhaitez.',
@@ -220,11 +226,13 @@ const checkoutAndPortal: Catalogue = {
   'save.reasonMissing': 'Il manque quelque chose dont j’ai besoin',
   'save.reasonOther': 'Autre chose',
   'save.breakTitle': 'Faites une pause',
-  'save.pauseText': '{months, plural, one {Mettez en pause jusqu’à # mois : aucun prélèvement, puis votre abonnement reprend.} other {Mettez en pause jusqu’à # mois : aucun prélèvement, puis votre abonnement reprend.}}',
+  'save.pauseText':
+    '{months, plural, one {Mettez en pause jusqu’à # mois : aucun prélèvement, puis votre abonnement reprend.} other {Mettez en pause jusqu’à # mois : aucun prélèvement, puis votre abonnement reprend.}}',
   'save.months': 'Mois',
   'save.pauseInstead': 'Mettre en pause',
   'save.percentOff': '{percent} % de réduction',
-  'save.discountText': '{count, plural, one {Restez et payez {price} pour votre prochain paiement.} other {Restez et payez {price} pour vos # prochains paiements.}}',
+  'save.discountText':
+    '{count, plural, one {Restez et payez {price} pour votre prochain paiement.} other {Restez et payez {price} pour vos # prochains paiements.}}',
   'save.keepWith': 'Le garder avec {percent} % de réduction',
   'save.noThanks': 'Non merci, résilier',
 };

@@ -17,9 +17,11 @@ const checkoutAndPortal: Catalogue = {
   'checkout.now': '現在',
   'checkout.trial': '{days, plural, other {#日間の無料トライアル}}、その後 {price}',
   'checkout.introLabel': '初回特別価格：',
-  'checkout.intro': '本日 {today}、その後{count, plural, other {#{interval, select, weekly {週間} monthly {か月} yearly {年間} other {期間}}}}は {intro}、以降は {regular}',
+  'checkout.intro':
+    '本日 {today}、その後{count, plural, other {#{interval, select, weekly {週間} monthly {か月} yearly {年間} other {期間}}}}は {intro}、以降は {regular}',
   'checkout.youSave': 'コード {code}：{amount} お得',
-  'checkout.renews': '解約するまで{interval, select, weekly {毎週} monthly {毎月} yearly {毎年} other {期間ごとに}}自動更新されます。領収書のリンクからいつでも解約できます。',
+  'checkout.renews':
+    '解約するまで{interval, select, weekly {毎週} monthly {毎月} yearly {毎年} other {期間ごとに}}自動更新されます。領収書のリンクからいつでも解約できます。',
   'checkout.upsellAdded': 'ご注文に追加済み',
   'checkout.upsellAdd': 'ご注文に追加',
   'checkout.regularPrice': '通常価格',
@@ -39,7 +41,8 @@ const checkoutAndPortal: Catalogue = {
   'checkout.country': '国コード',
   'checkout.countryHint': '英字2文字（例：JP、US）。',
   'checkout.card': 'カード',
-  'checkout.testCards': '実際のお金は動きません。カード {pays} は支払い成功、{declined} は拒否されます。有効期限は未来の日付、セキュリティコードは任意の3桁で使えます。',
+  'checkout.testCards':
+    '実際のお金は動きません。カード {pays} は支払い成功、{declined} は拒否されます。有効期限は未来の日付、セキュリティコードは任意の3桁で使えます。',
   'checkout.saveCard': 'カードを保存して残高を自動でチャージする',
   'checkout.getFree': '無料で入手',
   'checkout.payAndTrial': '支払ってトライアルを開始',
@@ -81,7 +84,8 @@ const checkoutAndPortal: Catalogue = {
   'cardUpdate.onFile': '登録済みのカード：{brand}（末尾 {last4}）',
   'cardUpdate.noCard': '登録済みのカードはありません。',
   'cardUpdate.newCard': '新しいカード',
-  'cardUpdate.testCards': '実際のお金は動きません。カード {accepted} は承認、{declined} は拒否されます。有効期限は未来の日付、セキュリティコードは任意の3桁で使えます。',
+  'cardUpdate.testCards':
+    '実際のお金は動きません。カード {accepted} は承認、{declined} は拒否されます。有効期限は未来の日付、セキュリティコードは任意の3桁で使えます。',
   'cardUpdate.save': 'カードを保存',
   'cardUpdate.back': 'サブスクリプションに戻る',
   'cardUpdate.expired': 'カード更新のリンクは1回、1時間のみ有効です。サブスクリプションのページを開き、もう一度「カードを更新」を選んでください。',
@@ -159,7 +163,8 @@ const checkoutAndPortal: Catalogue = {
   'credits.link': '残高の確認または自動チャージの停止',
   'credits.balance': '残高を確認',
   'credits.onSubject': '{product} の自動チャージがオンになりました',
-  'credits.onBody': '{amount, select, none {{product} の購入時にカードを保存しました。残高がなくなると、追加クレジットのためにカードに課金します（毎回1回）。} other {{product} の購入時にカードを保存しました。残高がなくなると、追加クレジットのためにカードに {amount} を課金します（毎回1回）。}}',
+  'credits.onBody':
+    '{amount, select, none {{product} の購入時にカードを保存しました。残高がなくなると、追加クレジットのためにカードに課金します（毎回1回）。} other {{product} の購入時にカードを保存しました。残高がなくなると、追加クレジットのためにカードに {amount} を課金します（毎回1回）。}}',
   'credits.onTurnOff': 'これはいつでもオフにできます。',
   'credits.offSubject': '{product} の自動チャージがオフになりました',
   'credits.offBody': '{product} の残高がなくなっても、カードに課金されなくなります。クレジットはいつでも購入できます。',

@@ -17,9 +17,11 @@ const checkoutAndPortal: Catalogue = {
   'checkout.now': 'Agora',
   'checkout.trial': '{days, plural, one {# dia de teste grátis} other {# dias de teste grátis}}, depois {price}',
   'checkout.introLabel': 'Preço promocional:',
-  'checkout.intro': '{today} hoje, depois {intro} {count, plural, one {{interval, select, weekly {na próxima semana} monthly {no próximo mês} yearly {no próximo ano} other {no próximo período}}} other {nos próximos # {interval, select, weekly {semanas} monthly {meses} yearly {anos} other {períodos}}}}, depois {regular}',
+  'checkout.intro':
+    '{today} hoje, depois {intro} {count, plural, one {{interval, select, weekly {na próxima semana} monthly {no próximo mês} yearly {no próximo ano} other {no próximo período}}} other {nos próximos # {interval, select, weekly {semanas} monthly {meses} yearly {anos} other {períodos}}}}, depois {regular}',
   'checkout.youSave': 'Cupom {code}: você economiza {amount}',
-  'checkout.renews': 'Renova a cada {interval, select, weekly {semana} monthly {mês} yearly {ano} other {período}} até você cancelar. Você pode cancelar quando quiser pelo link no seu recibo.',
+  'checkout.renews':
+    'Renova a cada {interval, select, weekly {semana} monthly {mês} yearly {ano} other {período}} até você cancelar. Você pode cancelar quando quiser pelo link no seu recibo.',
   'checkout.upsellAdded': 'Adicionado ao seu pedido',
   'checkout.upsellAdd': 'Adicionar ao seu pedido',
   'checkout.regularPrice': 'Preço normal',
@@ -39,7 +41,8 @@ const checkoutAndPortal: Catalogue = {
   'checkout.country': 'Código do país',
   'checkout.countryHint': 'Duas letras, por exemplo BR ou PT.',
   'checkout.card': 'Cartão',
-  'checkout.testCards': 'nenhum dinheiro real é movimentado. O cartão {pays} paga, o {declined} é recusado; qualquer validade futura e 3 dígitos quaisquer funcionam.',
+  'checkout.testCards':
+    'nenhum dinheiro real é movimentado. O cartão {pays} paga, o {declined} é recusado; qualquer validade futura e 3 dígitos quaisquer funcionam.',
   'checkout.saveCard': 'Salvar meu cartão para recarregar meu saldo automaticamente',
   'checkout.getFree': 'Obter grátis',
   'checkout.payAndTrial': 'Pagar e iniciar o teste',
@@ -81,10 +84,12 @@ const checkoutAndPortal: Catalogue = {
   'cardUpdate.onFile': 'Cartão cadastrado: {brand} final {last4}',
   'cardUpdate.noCard': 'Nenhum cartão cadastrado.',
   'cardUpdate.newCard': 'Novo cartão',
-  'cardUpdate.testCards': 'nenhum dinheiro real é movimentado. O cartão {accepted} é aceito, o {declined} é recusado; qualquer validade futura e 3 dígitos quaisquer funcionam.',
+  'cardUpdate.testCards':
+    'nenhum dinheiro real é movimentado. O cartão {accepted} é aceito, o {declined} é recusado; qualquer validade futura e 3 dígitos quaisquer funcionam.',
   'cardUpdate.save': 'Salvar cartão',
   'cardUpdate.back': 'Voltar para sua assinatura',
-  'cardUpdate.expired': 'Links de atualização de cartão funcionam uma vez, por uma hora. Abra a página da sua assinatura e escolha Atualizar seu cartão de novo.',
+  'cardUpdate.expired':
+    'Links de atualização de cartão funcionam uma vez, por uma hora. Abra a página da sua assinatura e escolha Atualizar seu cartão de novo.',
   'cardUpdate.done': 'Cartão atualizado',
   'cardUpdate.saved': 'Seu cartão final {last4} foi salvo.',
   'cardUpdate.recharged': 'Cobramos {amount} nele pelo pagamento em atraso; sua assinatura está ativa de novo.',
@@ -159,7 +164,8 @@ const checkoutAndPortal: Catalogue = {
   'credits.link': 'Ver seu saldo ou desativar as recargas automáticas',
   'credits.balance': 'Ver seu saldo',
   'credits.onSubject': 'As recargas automáticas estão ativadas para {product}',
-  'credits.onBody': '{amount, select, none {Você salvou seu cartão ao comprar {product}. Quando seu saldo acabar, cobramos nele mais créditos, uma vez a cada vez.} other {Você salvou seu cartão ao comprar {product}. Quando seu saldo acabar, cobramos {amount} nele por mais créditos, uma vez a cada vez.}}',
+  'credits.onBody':
+    '{amount, select, none {Você salvou seu cartão ao comprar {product}. Quando seu saldo acabar, cobramos nele mais créditos, uma vez a cada vez.} other {Você salvou seu cartão ao comprar {product}. Quando seu saldo acabar, cobramos {amount} nele por mais créditos, uma vez a cada vez.}}',
   'credits.onTurnOff': 'Você pode desativar isso a qualquer momento.',
   'credits.offSubject': 'As recargas automáticas estão desativadas para {product}',
   'credits.offBody': 'Seu cartão não será mais cobrado quando seu saldo de {product} acabar. Compre mais créditos quando quiser.',
@@ -174,7 +180,8 @@ const checkoutAndPortal: Catalogue = {
   'recovery.gone': 'Este link não funciona mais. Abra de novo a página do produto para comprá-lo.',
   'portal.title': 'Assinatura',
   'portal.yourSubscription': 'Sua assinatura',
-  'portal.status': '{status, select, trialing {Teste} active {Ativa} past_due {Pagamento em atraso} paused {Pausada} canceled {Cancelada} other {Desconhecido}}',
+  'portal.status':
+    '{status, select, trialing {Teste} active {Ativa} past_due {Pagamento em atraso} paused {Pausada} canceled {Cancelada} other {Desconhecido}}',
   'portal.statusLabel': 'Status:',
   'portal.endsOn': 'Termina em {date}',
   'portal.trialEndsOn': 'O teste termina em {date}',
@@ -220,7 +227,8 @@ const checkoutAndPortal: Catalogue = {
   'save.reasonMissing': 'Falta algo de que preciso',
   'save.reasonOther': 'Outro motivo',
   'save.breakTitle': 'Faça uma pausa',
-  'save.pauseText': '{months, plural, one {Pause por até # mês: sem cobranças, e depois sua assinatura continua.} other {Pause por até # meses: sem cobranças, e depois sua assinatura continua.}}',
+  'save.pauseText':
+    '{months, plural, one {Pause por até # mês: sem cobranças, e depois sua assinatura continua.} other {Pause por até # meses: sem cobranças, e depois sua assinatura continua.}}',
   'save.months': 'Meses',
   'save.pauseInstead': 'Pausar em vez disso',
   'save.percentOff': '{percent}% de desconto',

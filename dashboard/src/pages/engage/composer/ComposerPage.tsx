@@ -21,7 +21,12 @@ interface Draft {
   audience: Audience;
 }
 
-const draftOf = (post: Post | null): Draft => ({ subject: post?.subject ?? '', preview: post?.preview ?? '', html: initialHtml(post?.html, post?.text), audience: post ? audienceOfPost(post) : { kind: 'all' } });
+const draftOf = (post: Post | null): Draft => ({
+  subject: post?.subject ?? '',
+  preview: post?.preview ?? '',
+  html: initialHtml(post?.html, post?.text),
+  audience: post ? audienceOfPost(post) : { kind: 'all' },
+});
 
 /** "3 subscribers will get it" for the audience picked, read again when it changes. */
 function RecipientCount({ audience }: { audience: Audience }) {
@@ -29,7 +34,15 @@ function RecipientCount({ audience }: { audience: Audience }) {
   const count = useQuery((api) => recipientCount(api, audience), [key]);
   return (
     <Text size="sm" data-testid="recipient-count" aria-live="polite">
-      {count.loading ? 'Counting recipients…' : count.error ? `Could not count the recipients: ${count.error.message}` : count.data === null || count.data === undefined ? 'Pick who gets it.' : count.data === 1 ? '1 subscriber will get it.' : `${count.data} subscribers will get it.`}
+      {count.loading
+        ? 'Counting recipients…'
+        : count.error
+          ? `Could not count the recipients: ${count.error.message}`
+          : count.data === null || count.data === undefined
+            ? 'Pick who gets it.'
+            : count.data === 1
+              ? '1 subscriber will get it.'
+              : `${count.data} subscribers will get it.`}
     </Text>
   );
 }
@@ -42,10 +55,32 @@ function Composer({ post, segments }: { post: Post | null; segments: { value: st
   const body = () => {
     const html = cleanHtml(draft.html);
     const a = draft.audience;
-    return { subject: draft.subject.trim(), preview: draft.preview.trim() || null, html: html || null, text: null, tag: a.kind === 'tag' ? a.tag.trim() || null : null, segmentId: a.kind === 'segment' ? a.segmentId || null : null };
+    return {
+      subject: draft.subject.trim(),
+      preview: draft.preview.trim() || null,
+      html: html || null,
+      text: null,
+      tag: a.kind === 'tag' ? a.tag.trim() || null : null,
+      segmentId: a.kind === 'segment' ? a.segmentId || null : null,
+    };
   };
-  const save = useMutation(async (api: Api) => (post ? unwrap(api.PATCH('/newsletters/posts/{id}', { params: { path: { id: post._id } }, body: body() })) : unwrap(api.POST('/newsletters/posts', { body: body() }))));
-  const test = useMutation(async (api: Api) => unwrap(api.POST('/newsletters/send', { body: { to: session!.email, subject: `[Test] ${draft.subject.trim() || 'Untitled'}`, html: cleanHtml(draft.html) || '<p></p>', ...(draft.preview.trim() ? { preview: draft.preview.trim() } : {}) } })));
+  const save = useMutation(async (api: Api) =>
+    post
+      ? unwrap(api.PATCH('/newsletters/posts/{id}', { params: { path: { id: post._id } }, body: body() }))
+      : unwrap(api.POST('/newsletters/posts', { body: body() })),
+  );
+  const test = useMutation(async (api: Api) =>
+    unwrap(
+      api.POST('/newsletters/send', {
+        body: {
+          to: session!.email,
+          subject: `[Test] ${draft.subject.trim() || 'Untitled'}`,
+          html: cleanHtml(draft.html) || '<p></p>',
+          ...(draft.preview.trim() ? { preview: draft.preview.trim() } : {}),
+        },
+      }),
+    ),
+  );
   // A change after a test send makes the "test sent" note stale.
   const set = (patch: Partial<Draft>) => {
     setTested(null);
@@ -65,7 +100,12 @@ function Composer({ post, segments }: { post: Post | null; segments: { value: st
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Stack gap="sm">
             <TextInput label="Subject" required value={draft.subject} onChange={(e) => set({ subject: e.currentTarget.value })} />
-            <TextInput label="Preview text" description="Shown after the subject in most inboxes." value={draft.preview} onChange={(e) => set({ preview: e.currentTarget.value })} />
+            <TextInput
+              label="Preview text"
+              description="Shown after the subject in most inboxes."
+              value={draft.preview}
+              onChange={(e) => set({ preview: e.currentTarget.value })}
+            />
             <RichTextEditor label="Your message" html={draft.html} onChange={(html) => set({ html })} />
             <Stack gap={6}>
               <Text size="sm" fw={500} id="send-to-label">
@@ -74,7 +114,9 @@ function Composer({ post, segments }: { post: Post | null; segments: { value: st
               <SegmentedControl
                 aria-labelledby="send-to-label"
                 value={a.kind}
-                onChange={(kind) => set({ audience: kind === 'tag' ? { kind, tag: '' } : kind === 'segment' ? { kind, segmentId: segments[0]?.value ?? '' } : { kind: 'all' } })}
+                onChange={(kind) =>
+                  set({ audience: kind === 'tag' ? { kind, tag: '' } : kind === 'segment' ? { kind, segmentId: segments[0]?.value ?? '' } : { kind: 'all' } })
+                }
                 data={[
                   { value: 'all', label: 'All subscribers' },
                   { value: 'tag', label: 'People with a tag' },
@@ -82,8 +124,19 @@ function Composer({ post, segments }: { post: Post | null; segments: { value: st
                 ]}
                 w="fit-content"
               />
-              {a.kind === 'tag' && <TextInput label="Tag" value={a.tag} onChange={(e) => set({ audience: { kind: 'tag', tag: e.currentTarget.value } })} maw={320} />}
-              {a.kind === 'segment' && <Select label="Segment" data={segments} value={a.segmentId} onChange={(v) => set({ audience: { kind: 'segment', segmentId: v ?? '' } })} allowDeselect={false} maw={320} />}
+              {a.kind === 'tag' && (
+                <TextInput label="Tag" value={a.tag} onChange={(e) => set({ audience: { kind: 'tag', tag: e.currentTarget.value } })} maw={320} />
+              )}
+              {a.kind === 'segment' && (
+                <Select
+                  label="Segment"
+                  data={segments}
+                  value={a.segmentId}
+                  onChange={(v) => set({ audience: { kind: 'segment', segmentId: v ?? '' } })}
+                  allowDeselect={false}
+                  maw={320}
+                />
+              )}
               <RecipientCount audience={a} />
             </Stack>
             <FormError error={save.error ?? test.error} />
@@ -118,7 +171,12 @@ function Composer({ post, segments }: { post: Post | null; segments: { value: st
             Preview
           </Title>
           <Paper withBorder p={0} style={{ overflow: 'hidden' }}>
-            <iframe title="Email preview" sandbox="" srcDoc={previewDocument(draft.subject, cleanHtml(draft.html))} style={{ width: '100%', minHeight: 420, border: 0, background: 'white' }} />
+            <iframe
+              title="Email preview"
+              sandbox=""
+              srcDoc={previewDocument(draft.subject, cleanHtml(draft.html))}
+              style={{ width: '100%', minHeight: 420, border: 0, background: 'white' }}
+            />
           </Paper>
           <Text size="xs" c="dimmed" mt={6}>
             Every mail also gets your footer, your postal address and an unsubscribe link.
@@ -132,7 +190,10 @@ function Composer({ post, segments }: { post: Post | null; segments: { value: st
 /** Writes a new post, or changes a draft: rich text, preview, a test to yourself, the audience and its size. */
 export function ComposerPage() {
   const { id } = useParams();
-  const query = useQuery(async (api) => ({ post: id ? await unwrap(api.GET('/newsletters/posts/{id}', { params: { path: { id } } })) : null, segments: await loadSegments(api) }), [id]);
+  const query = useQuery(
+    async (api) => ({ post: id ? await unwrap(api.GET('/newsletters/posts/{id}', { params: { path: { id } } })) : null, segments: await loadSegments(api) }),
+    [id],
+  );
   return (
     <Stack>
       <Anchor component={Link} to={id ? `/email/posts/${id}` : '/email/posts'} size="sm">
@@ -144,5 +205,19 @@ export function ComposerPage() {
   );
 }
 
-export const newPostPage: PageDefinition = { path: 'email/posts/new', title: 'New post', area: 'emails', group: 'Audience', nav: false, element: <ComposerPage /> };
-export const editPostPage: PageDefinition = { path: 'email/posts/:id/edit', title: 'Edit post', area: 'emails', group: 'Audience', nav: false, element: <ComposerPage /> };
+export const newPostPage: PageDefinition = {
+  path: 'email/posts/new',
+  title: 'New post',
+  area: 'emails',
+  group: 'Audience',
+  nav: false,
+  element: <ComposerPage />,
+};
+export const editPostPage: PageDefinition = {
+  path: 'email/posts/:id/edit',
+  title: 'Edit post',
+  area: 'emails',
+  group: 'Audience',
+  nav: false,
+  element: <ComposerPage />,
+};

@@ -47,7 +47,8 @@ export const afterSaleDe: AfterSaleCatalogue = {
   'form.confirmIgnore': 'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ohne Ihren Klick passiert nichts.',
   'form.get': '{name} erhalten',
   'form.goneTitle': 'Dieser Link funktioniert nicht mehr',
-  'form.gone': 'Dieser Bestätigungslink wurde bereits verwendet oder ist abgelaufen. Falls Sie noch nicht angemeldet sind, melden Sie sich erneut an, um einen neuen zu erhalten.',
+  'form.gone':
+    'Dieser Bestätigungslink wurde bereits verwendet oder ist abgelaufen. Falls Sie noch nicht angemeldet sind, melden Sie sich erneut an, um einen neuen zu erhalten.',
   'invoice.title': 'Rechnung {number}',
   'invoice.yours': 'Ihre Rechnung',
   'invoice.billedTo': 'Rechnungsempfänger',
@@ -55,7 +56,8 @@ export const afterSaleDe: AfterSaleCatalogue = {
   'invoice.noDetails': 'Ohne Firmenangaben ausgestellt.',
   'invoice.download': 'Rechnung herunterladen (PDF)',
   'invoice.creditNote': 'Gutschrift für die Erstattung herunterladen (PDF)',
-  'invoice.business': 'Kaufen Sie für ein Unternehmen? Ergänzen Sie vor dem Herunterladen seine Angaben: Sie werden auf die Rechnung gedruckt und können danach nicht mehr geändert werden.',
+  'invoice.business':
+    'Kaufen Sie für ein Unternehmen? Ergänzen Sie vor dem Herunterladen seine Angaben: Sie werden auf die Rechnung gedruckt und können danach nicht mehr geändert werden.',
   'invoice.companyName': 'Firmenname',
   'invoice.companyAddress': 'Firmenanschrift',
   'invoice.vatId': 'USt-IdNr.',
@@ -98,9 +100,11 @@ export const afterSaleDe: AfterSaleCatalogue = {
   'survey.missing': 'Diesen Link gibt es nicht',
   'balance.on': 'aktiviert',
   'balance.off': 'deaktiviert',
-  'balance.autoOnCharge': 'Automatische Aufladungen sind {on}: Wenn Ihr Guthaben aufgebraucht ist, wird Ihre gespeicherte Karte mit {amount} für weitere Credits belastet.',
+  'balance.autoOnCharge':
+    'Automatische Aufladungen sind {on}: Wenn Ihr Guthaben aufgebraucht ist, wird Ihre gespeicherte Karte mit {amount} für weitere Credits belastet.',
   'balance.autoOnPlain': 'Automatische Aufladungen sind {on}.',
-  'balance.autoOff': 'Automatische Aufladungen sind {off}. Ihre Karte wird nicht belastet, wenn Ihr Guthaben aufgebraucht ist; kaufen Sie weitere Credits, wann immer Sie möchten.',
+  'balance.autoOff':
+    'Automatische Aufladungen sind {off}. Ihre Karte wird nicht belastet, wenn Ihr Guthaben aufgebraucht ist; kaufen Sie weitere Credits, wann immer Sie möchten.',
   'balance.turnOff': 'Automatische Aufladungen ausschalten',
   'balance.turnedOff': 'Automatische Aufladungen sind ausgeschaltet. Ihre Karte wird nicht mehr belastet.',
   'balance.label': 'Guthaben:',

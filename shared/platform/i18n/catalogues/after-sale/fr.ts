@@ -47,7 +47,8 @@ export const afterSaleFr: AfterSaleCatalogue = {
   'form.confirmIgnore': 'Si vous n’avez rien demandé, ignorez cet e-mail : rien ne se passe sans votre clic.',
   'form.get': 'Obtenir {name}',
   'form.goneTitle': 'Ce lien ne fonctionne plus',
-  'form.gone': 'Ce lien de confirmation a déjà été utilisé ou a expiré. Si vous n’êtes pas encore inscrit, inscrivez-vous à nouveau pour en recevoir un nouveau.',
+  'form.gone':
+    'Ce lien de confirmation a déjà été utilisé ou a expiré. Si vous n’êtes pas encore inscrit, inscrivez-vous à nouveau pour en recevoir un nouveau.',
   'invoice.title': 'Facture {number}',
   'invoice.yours': 'Votre facture',
   'invoice.billedTo': 'Facturé à',
@@ -55,7 +56,8 @@ export const afterSaleFr: AfterSaleCatalogue = {
   'invoice.noDetails': 'Émise sans coordonnées d’entreprise.',
   'invoice.download': 'Télécharger la facture (PDF)',
   'invoice.creditNote': 'Télécharger l’avoir du remboursement (PDF)',
-  'invoice.business': 'Vous achetez pour une entreprise ? Ajoutez ses coordonnées avant de télécharger : elles sont imprimées sur la facture et ne peuvent plus être modifiées ensuite.',
+  'invoice.business':
+    'Vous achetez pour une entreprise ? Ajoutez ses coordonnées avant de télécharger : elles sont imprimées sur la facture et ne peuvent plus être modifiées ensuite.',
   'invoice.companyName': 'Nom de l’entreprise',
   'invoice.companyAddress': 'Adresse de l’entreprise',
   'invoice.vatId': 'N° TVA',
@@ -98,9 +100,11 @@ export const afterSaleFr: AfterSaleCatalogue = {
   'survey.missing': 'Ce lien n’existe pas',
   'balance.on': 'activées',
   'balance.off': 'désactivées',
-  'balance.autoOnCharge': 'Les recharges automatiques sont {on} : quand votre solde est épuisé, votre carte enregistrée est débitée de {amount} pour de nouveaux crédits.',
+  'balance.autoOnCharge':
+    'Les recharges automatiques sont {on} : quand votre solde est épuisé, votre carte enregistrée est débitée de {amount} pour de nouveaux crédits.',
   'balance.autoOnPlain': 'Les recharges automatiques sont {on}.',
-  'balance.autoOff': 'Les recharges automatiques sont {off}. Votre carte n’est pas débitée quand votre solde est épuisé ; achetez des crédits quand vous le souhaitez.',
+  'balance.autoOff':
+    'Les recharges automatiques sont {off}. Votre carte n’est pas débitée quand votre solde est épuisé ; achetez des crédits quand vous le souhaitez.',
   'balance.turnOff': 'Désactiver les recharges automatiques',
   'balance.turnedOff': 'Les recharges automatiques sont désactivées. Votre carte ne sera plus débitée.',
   'balance.label': 'Solde :',
