@@ -16,6 +16,13 @@ export const formatMoney = (cents: number, currency: string, locale = 'en'): str
 
 export const perInterval = (interval: keyof typeof FREQUENCY_WORD | null | undefined) => (interval ? ` / ${FREQUENCY_WORD[interval]}` : '');
 
+/** The buyer pages' style in the seller's colours (member-area pages add theirs under a nonce). */
+export const buyerStyle = (brand: SellerBrand): string => css(brand);
+
+/** The seller's name and logo, as every buyer page opens. */
+export const sellerHeader = (brand: SellerBrand): string =>
+  `<header class="seller">${brand.logoUrl ? `<img src="${escapeHtml(brand.logoUrl)}" alt="">` : ''}<span class="name">${escapeHtml(brand.name)}</span></header>`;
+
 const css = (brand: SellerBrand) => `
 :root{--accent:${brand.accent};--accent-text:${brand.accentText};--on-accent:${brand.onAccent}}
 *{box-sizing:border-box}

@@ -1,5 +1,7 @@
 import { translator, type Translator } from '../platform/i18n/translator';
 import { escapeHtml } from '../platform/html';
+import type { SellerBrand } from '../account/branding';
+import { buyerPage } from '../account/buyer-page';
 
 /**
  * The embed script: plain browser JavaScript served by this API (no third-party assets). It reads
@@ -129,12 +131,37 @@ export const framePage = (base: string, id: string) =>
 export const previewPage = (base: string, id: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Signup form preview</title><style>body{font-family:system-ui,sans-serif;margin:0;padding:24px;background:#f3f4f6;min-height:100vh}</style></head><body><p>Preview of signup form ${id}. Reload to see saved changes; views are not counted here.</p><script src="${base}/forms/public/${id}/embed.js" data-preview="1"></script></body></html>`;
 
-/** The page the confirmation link opens: the creator's headline and message as written, the rest in the subscriber's language. */
-export const confirmedPage = (headline: string, message: string, leadMagnet: { name: string; url: string | null } | null, t: Translator = translator()) =>
-  `<!doctype html><html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(headline)}</title></head><body style="font-family:system-ui,sans-serif;max-width:520px;margin:60px auto;padding:0 20px"><h1>${escapeHtml(headline)}</h1><p>${escapeHtml(message)}</p>${
-    leadMagnet?.url ? `<p><a href="${escapeHtml(leadMagnet.url)}">${t.html('form.get', { name: leadMagnet.name })}</a></p>` : ''
-  }</body></html>`;
+/**
+ * The page the confirmation link opens, framed like the creator's checkout (name, logo, colours):
+ * the creator's headline and message as written, the rest in the subscriber's language.
+ */
+export const confirmedPage = (
+  brand: SellerBrand,
+  baseUrl: string,
+  headline: string,
+  message: string,
+  leadMagnet: { name: string; url: string | null } | null,
+  t: Translator = translator(),
+) =>
+  buyerPage({
+    brand,
+    baseUrl,
+    locale: t.locale,
+    title: headline,
+    body: `<section class="card"><h1>${escapeHtml(headline)}</h1><p>${escapeHtml(message)}</p>${
+      leadMagnet?.url ? `<p><a class="button" href="${escapeHtml(leadMagnet.url)}">${t.html('form.get', { name: leadMagnet.name })}</a></p>` : ''
+    }</section>`,
+  });
+
+/** A link that names no store we can read any more: the page carries no seller's frame. */
+const NO_STORE: SellerBrand = { name: '', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null };
 
 /** A confirmation link already used, expired or unknown: a page saying so, in the subscriber's language. */
 export const confirmGonePage = (t: Translator = translator()) =>
-  `<!doctype html><html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${t.html('form.goneTitle')}</title></head><body style="font-family:system-ui,sans-serif;max-width:520px;margin:60px auto;padding:0 20px"><h1>${t.html('form.goneTitle')}</h1><p>${t.html('form.gone')}</p></body></html>`;
+  buyerPage({
+    brand: NO_STORE,
+    baseUrl: '',
+    locale: t.locale,
+    title: t.t('form.goneTitle'),
+    body: `<section class="card"><h1>${t.html('form.goneTitle')}</h1><p>${t.html('form.gone')}</p></section>`,
+  });

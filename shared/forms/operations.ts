@@ -21,6 +21,7 @@ import {
   subscribe,
   updateForm,
 } from './service';
+import { sellerBrand } from '../account/branding';
 
 const tags = ['Signup forms'];
 
@@ -143,10 +144,15 @@ export const formOperations = [
       // The mailed link carries the mail's language (?lang=): the page speaks it too.
       const t = requestLanguage(query.lang, ctx.request.headers['accept-language']);
       try {
-        const { form, leadMagnet } = await confirmSubscription(ctx, params.id, params.token);
-        return rawReply(200, confirmedPage(form.successHeadline, form.successMessage, leadMagnet, t), 'text/html; charset=utf-8');
+        const { form, scope, leadMagnet } = await confirmSubscription(ctx, params.id, params.token);
+        const base = (ctx.request.baseUrl ?? '').replace(/\/$/, '');
+        const page = confirmedPage(await sellerBrand(ctx, scope, base), base, form.successHeadline, form.successMessage, leadMagnet, t);
+        return rawReply(200, page.html, 'text/html; charset=utf-8', page.headers);
       } catch (error) {
-        if (isApiError(error) && error.status === 404) return rawReply(404, confirmGonePage(t), 'text/html; charset=utf-8');
+        if (isApiError(error) && error.status === 404) {
+          const page = confirmGonePage(t);
+          return rawReply(404, page.html, 'text/html; charset=utf-8', page.headers);
+        }
         throw error;
       }
     },

@@ -260,7 +260,7 @@ export async function confirmSubscription(
   deps: Deps,
   id: string,
   token: string,
-): Promise<{ form: FormRecord; leadMagnet: { name: string; url: string | null } | null }> {
+): Promise<{ form: FormRecord; scope: Scope; leadMagnet: { name: string; url: string | null } | null }> {
   const pending = await repo.getConfirmation(deps.store, token);
   if (!pending || pending.formId !== id || (pending.expiresAt && pending.expiresAt * 1000 < deps.clock.nowMs())) throw notFound('Confirmation link');
   const scope = scopeOf(pending.accountId, pending.mode);
@@ -274,5 +274,5 @@ export async function confirmSubscription(
     if (isConditionFailed(error)) throw notFound('Confirmation link');
     throw error;
   }
-  return { form, leadMagnet: await leadMagnetOf(deps, scope, form) };
+  return { form, scope, leadMagnet: await leadMagnetOf(deps, scope, form) };
 }

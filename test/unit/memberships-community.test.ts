@@ -63,12 +63,16 @@ describe('member area pages', () => {
       area: 'https://api.example/member-area/tok',
       membership: { name: 'Club <x>', communityEnabled: true },
       t: translator('en'),
+      brand: { name: 'Clay Studio', logoUrl: null, accent: '#aa3300', accentText: '#aa3300', onAccent: '#ffffff', supportEmail: null },
     };
     const html = threadPage(frame, { ...thread, title: '<img src=x onerror=alert(1)>', locked: true }, [], undefined, area.csrf);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<form');
     expect(html).toContain('<style nonce="n0nce">');
+    // Branded like the checkout: the creator's name and accent colour frame the page.
+    expect(html).toContain('<span class="name">Clay Studio</span>');
+    expect(html).toContain('--accent:#aa3300');
     expect(html).not.toContain('a@example.com');
     expect(escapeHtml(`"'&`)).toBe('&quot;&#39;&amp;');
     expect(areaHeaders('n0nce')['content-security-policy']).toContain("default-src 'none'");
@@ -80,6 +84,7 @@ describe('member area pages', () => {
       area: 'https://api.example/member-area/tok',
       membership: { name: 'Club Moos', communityEnabled: true },
       t: translator('de'),
+      brand: { name: 'Clay Studio', logoUrl: null, accent: '#aa3300', accentText: '#aa3300', onAccent: '#ffffff', supportEmail: null },
     };
     const html = threadPage(frame, { ...thread, title: 'Garden bench', replyCount: 2 }, [], undefined, area.csrf);
     expect(html).toContain('<html lang="de">');

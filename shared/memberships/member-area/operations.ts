@@ -10,6 +10,7 @@ import { getPost, listPosts } from '../repository';
 import { isObjectId } from '../../platform/ids';
 import { buyerLanguage, requestLanguage } from '../../account/buyer-language';
 import type { Translator } from '../../platform/i18n/translator';
+import { sellerBrand } from '../../account/branding';
 
 // The member area: server-rendered pages behind the capability link mailed on join. The token in
 // the path is the only credential (no cookie), so a cross-site page cannot ride on a session;
@@ -52,7 +53,8 @@ async function withArea(
   const base = (ctx.request.baseUrl ?? '').replace(/\/$/, '');
   // The member's language: ?lang=, the one saved at their checkout, the browser's, the creator's default.
   const t = await buyerLanguage(ctx, access.scope, { query: lang, email: access.member.email, acceptLanguage: ctx.request.headers['accept-language'] });
-  const frame: PageFrame = { nonce, area: `${base}/member-area/${token}`, membership: access.membership, t };
+  const brand = await sellerBrand(ctx, access.scope, base);
+  const frame: PageFrame = { nonce, area: `${base}/member-area/${token}`, membership: access.membership, t, brand };
   try {
     return await render(access, frame, nonce);
   } catch (error) {

@@ -2,6 +2,8 @@ import { translator, type Translator } from '../../platform/i18n/translator';
 import { publicAuthor } from '../community/rules';
 import type { MemberPostRecord, MembershipRecord, ReplyRecord, ThreadRecord } from '../records';
 import { escapeHtml } from '../../platform/html';
+import type { SellerBrand } from '../../account/branding';
+import { buyerStyle, sellerHeader } from '../../account/buyer-page';
 
 /**
  * The member area's server-rendered pages: no script, one nonce'd style block, no external
@@ -14,18 +16,18 @@ export type AreaRefusal = 'invalid' | 'ended' | 'banned' | 'closed';
 
 /** Strict policy: nothing loads but the nonce'd style and https images of posts; forms post only here. */
 export const areaHeaders = (nonce: string) => ({
-  'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; img-src https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 });
 
+/** What the member area adds to the buyer pages' style (the seller's colours, the same frame as the checkout). */
 const STYLE =
-  'body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}' +
-  'nav a{margin-right:1rem}.meta{color:#666;font-size:.9rem}.item{border-bottom:1px solid #ddd;padding:.75rem 0}' +
-  'textarea,input[type=text]{width:100%;box-sizing:border-box;padding:.4rem;margin:.25rem 0 .75rem}button{padding:.4rem 1rem}' +
-  '.pinned{font-size:.8rem;background:#eef;padding:0 .4rem;border-radius:.3rem;margin-right:.4rem}.body{white-space:pre-wrap}';
+  'main{max-width:44rem}nav{margin:0 0 1rem}nav a{margin-right:1rem}.meta{color:#57606a;font-size:.9rem}.item{border-bottom:1px solid #d8dee4;padding:.75rem 0}' +
+  'textarea,input[type=text]{width:100%;box-sizing:border-box;padding:.5rem;margin:.25rem 0 .75rem;font:inherit;border:1px solid #8c959f;border-radius:8px}' +
+  '.pinned{font-size:.8rem;background:#eef1f4;padding:0 .4rem;border-radius:.3rem;margin-right:.4rem}.body{white-space:pre-wrap}';
 
 export interface PageFrame {
   nonce: string;
@@ -34,6 +36,8 @@ export interface PageFrame {
   membership: Pick<MembershipRecord, 'name' | 'communityEnabled'>;
   /** The member's language. */
   t: Translator;
+  /** The creator's name, logo and colours, as on their checkout. */
+  brand: SellerBrand;
 }
 
 function page(frame: PageFrame, title: string, body: string) {
@@ -41,8 +45,8 @@ function page(frame: PageFrame, title: string, body: string) {
   const nav = `<nav><a href="${escapeHtml(frame.area)}">${t.html('area.posts')}</a>${frame.membership.communityEnabled ? `<a href="${escapeHtml(frame.area)}/community">${t.html('area.community')}</a>` : ''}</nav>`;
   return (
     `<!doctype html><html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)} · ${escapeHtml(frame.membership.name)}</title>` +
-    `<style nonce="${frame.nonce}">${STYLE}</style></head><body><header><p class="meta">${escapeHtml(frame.membership.name)}</p>${nav}</header><main>${body}</main></body></html>`
+    `<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${escapeHtml(title)} · ${escapeHtml(frame.membership.name)}</title>` +
+    `<style nonce="${frame.nonce}">${buyerStyle(frame.brand)}${STYLE}</style></head><body><main>${sellerHeader(frame.brand)}<p class="meta">${escapeHtml(frame.membership.name)}</p>${nav}<section class="card">${body}</section></main></body></html>`
   );
 }
 
