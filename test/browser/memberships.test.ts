@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser';
@@ -53,6 +54,10 @@ describe('member area (Chromium)', () => {
     await page.getByRole('link', { name: 'Glazing basics' }).click();
     await page.getByRole('heading', { name: 'Glazing basics' }).waitFor();
     expect(await page.locator('.post strong').textContent()).toBe('fire');
+    // Framed like the seller's checkout (issue 47): the store's name heads the page.
+    await page.locator('header.seller .name').waitFor();
+    mkdirSync('docs/dashboard/after', { recursive: true });
+    await page.screenshot({ path: 'docs/dashboard/after/7-member-area.png', fullPage: true });
     // The nonce'd style applied under the strict policy.
     expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain('system-ui');
 
