@@ -87,6 +87,7 @@ describe('this round’s capabilities in the dashboard', () => {
     await page.getByRole('button', { name: /^Revoke / }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await page.getByTestId('license-status').filter({ hasText: 'revoked' }).waitFor();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${AFTER}/8-order-invoice-licence.png`, fullPage: true });
     const keys = (await account.test.get('/licenses')).body;
@@ -102,6 +103,8 @@ describe('this round’s capabilities in the dashboard', () => {
     await page.getByRole('button', { name: 'Erase grace@example.com' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Erase' }).click();
     await page.getByText('grace@example.com is being erased').waitFor();
+    // The confirmation fades out: checked mid-fade, its buttons' colours are half drawn.
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${AFTER}/8-customers-erase.png` });
 
