@@ -3,7 +3,8 @@ import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_thread
 /** What differs between two functions' builds; everything else is LAMBDA_BUILD_OPTIONS. */
 export interface BundleRequest {
   entryPoints: string[];
-  outfile: string;
+  /** The function's package folder: `index.mjs` and its chunks (LAMBDA_BUILD_OPTIONS). */
+  outdir: string;
   absWorkingDir: string;
 }
 

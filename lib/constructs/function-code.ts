@@ -29,7 +29,7 @@ export function bundledCode(projectRoot: string, entry: string, files: PackagedF
       command: ['esbuild', relativeEntry, ...files.map((file) => `${file.from}:${file.to}`)],
       local: {
         tryBundle(outputDir: string): boolean {
-          bundleSync({ entryPoints: [entry], outfile: join(outputDir, 'index.mjs'), absWorkingDir: projectRoot });
+          bundleSync({ entryPoints: [entry], outdir: outputDir, absWorkingDir: projectRoot });
           for (const file of files) {
             const target = join(outputDir, file.to);
             mkdirSync(dirname(target), { recursive: true });

@@ -1,6 +1,6 @@
 import type { Deps } from '../platform/context';
 import { acceptedLocales, matchLocale, negotiateLocale, type Locale } from '../platform/i18n/locales';
-import { translator, type Translator } from '../platform/i18n/translator';
+import { loadTranslator, type Translator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
 import type { Scope } from '../store/keys';
 import { readBranding } from './branding';
@@ -23,19 +23,19 @@ export interface BuyerLanguageInput {
 
 export async function buyerLanguage(deps: Pick<Deps, 'store'>, scope: Scope, input: BuyerLanguageInput): Promise<Translator> {
   const asked = matchLocale(input.query);
-  if (asked) return translator(asked);
+  if (asked) return loadTranslator(asked);
   const saved = input.email ? (await findCustomerOfEmail(deps, scope, input.email))?.locale : undefined;
   const savedLocale = matchLocale(saved);
-  if (savedLocale) return translator(savedLocale);
+  if (savedLocale) return loadTranslator(savedLocale);
   const fromBrowser = acceptedLocales(input.acceptLanguage)[0];
-  if (fromBrowser) return translator(fromBrowser);
+  if (fromBrowser) return loadTranslator(fromBrowser);
   const sellerDefault = input.sellerDefault !== undefined ? input.sellerDefault : (await readBranding(deps, scope)).locale;
-  return translator(negotiateLocale({ sellerDefault }));
+  return loadTranslator(negotiateLocale({ sellerDefault }));
 }
 
 /** The language a request alone says (`?lang=`, then Accept-Language, then English): for pages shown before the buyer or seller is known. */
-export const requestLanguage = (query: string | null | undefined, acceptLanguage: string | null | undefined): Translator =>
-  translator(matchLocale(query) ?? acceptedLocales(acceptLanguage)[0]);
+export const requestLanguage = (query: string | null | undefined, acceptLanguage: string | null | undefined): Promise<Translator> =>
+  loadTranslator(matchLocale(query) ?? acceptedLocales(acceptLanguage)[0]);
 
 /** A link that keeps the language it was mailed or shown in (`?lang=`), so the page opens in it too. */
 export function withLanguage(url: string, locale: Locale): string {

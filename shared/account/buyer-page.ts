@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SellerBrand } from './branding';
 import type { Locale } from '../platform/i18n/locales';
-import { formatMoneyIn, translator } from '../platform/i18n/translator';
+import { formatMoneyIn, loadedTranslator, translator } from '../platform/i18n/translator';
 import { escapeHtml } from '../platform/html';
 
 /**
@@ -73,7 +73,7 @@ export interface BuyerPage {
  * address, when the API is reached through another host).
  */
 export function buyerPage(input: { brand: SellerBrand; title: string; body: string; baseUrl: string; locale?: Locale }): BuyerPage {
-  const t = translator(input.locale);
+  const t = input.locale ? loadedTranslator(input.locale) : translator();
   const { brand } = input;
   const style = css(brand);
   const styleHash = createHash('sha256').update(style).digest('base64');

@@ -10,7 +10,7 @@ import { createCheckoutSession } from './service';
 import { buyerLanguage, requestLanguage, withLanguage } from '../account/buyer-language';
 import type { MessageKey } from '../platform/i18n/catalogues';
 import { matchLocale, negotiateLocale } from '../platform/i18n/locales';
-import { translator } from '../platform/i18n/translator';
+import { loadTranslator } from '../platform/i18n/translator';
 import { escapeHtml } from '../platform/html';
 
 /** Checkouts one address may open through buy links in a minute (a person opens one or two). */
@@ -65,7 +65,7 @@ const problemPage = async (
     : { name: 'Checkout', logoUrl: null, accent: '#1f2937', accentText: '#1f2937', onAccent: '#ffffff', supportEmail: null };
   const t = scope
     ? await buyerLanguage(deps, scope, { query: lang, acceptLanguage: request.headers['accept-language'], sellerDefault: brand.locale ?? null })
-    : requestLanguage(lang, request.headers['accept-language']);
+    : await requestLanguage(lang, request.headers['accept-language']);
   const body = `<section class="card"><h1 id="heading">${t.html(heading)}</h1><p id="message">${typeof message === 'string' ? t.html(message) : escapeHtml(message.text)}</p></section>`;
   const page = buyerPage({ brand, title: t.t(heading), baseUrl, body, locale: t.locale });
   return { kind: 'page', status, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } };
@@ -167,7 +167,7 @@ export async function buyLinkThanks(
       'buyLink.notForSale',
       baseUrl,
     )) as Extract<BuyLinkOutcome, { kind: 'page' }>;
-  const t = translator(negotiateLocale({ acceptLanguage, sellerDefault: brand.locale }));
+  const t = await loadTranslator(negotiateLocale({ acceptLanguage, sellerDefault: brand.locale }));
   const body = `<section class="card"><h1 id="heading">${t.html('thanks.heading')}</h1><p id="confirmation">${t.html('thanks.orderComplete')} ${t.html('buyLink.receiptNote')}</p></section>`;
   const page = buyerPage({ brand, title: t.t('thanks.title'), baseUrl, body, locale: t.locale });
   return { kind: 'page', status: 200, html: page.html, headers: { ...page.headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } };

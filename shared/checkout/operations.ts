@@ -2,7 +2,7 @@ import * as z from '../platform/zod';
 import { sellerBrand } from '../account/branding';
 import { buyerPage } from '../account/buyer-page';
 import { negotiateLocale } from '../platform/i18n/locales';
-import { translator } from '../platform/i18n/translator';
+import { loadTranslator } from '../platform/i18n/translator';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { followRecoveryLink, readRecovery, RECOVERY_PATH, updateRecovery } from './recovery';
 import { buyLinkThanks, openBuyLink } from './buy-link';
@@ -72,7 +72,9 @@ export const checkoutOperations = [
       const brand = outcome.scope
         ? await sellerBrand(ctx, outcome.scope, base)
         : { name: 'Checkout', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null };
-      const t = translator(negotiateLocale({ query: query.lang, acceptLanguage: ctx.request.headers['accept-language'], sellerDefault: brand.locale }));
+      const t = await loadTranslator(
+        negotiateLocale({ query: query.lang, acceptLanguage: ctx.request.headers['accept-language'], sellerDefault: brand.locale }),
+      );
       const page = buyerPage({
         brand,
         title: t.t('recovery.goneTitle'),

@@ -7,7 +7,7 @@ import { newEvent, outboxPut } from '../platform/events';
 import { randomBase62 } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { negotiateLocale } from '../platform/i18n/locales';
-import { translator } from '../platform/i18n/translator';
+import { loadTranslator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
 import { isConditionFailed } from '../store/conditional';
 import { abandonedEventData } from './events';
@@ -60,7 +60,7 @@ export async function checkoutRecoveryJob(job: Job, deps: Deps): Promise<void> {
   const url = `${base}${RECOVERY_PATH}/${link.token}`;
   const brand = await sellerBrand(deps, scope, base);
   const locale = negotiateLocale({ saved: session.buyerLocale ?? customer?.locale, sellerDefault: brand.locale });
-  const content = recoveryMail(translator(locale), {
+  const content = recoveryMail(await loadTranslator(locale), {
     brand,
     productName: session.productName,
     url,

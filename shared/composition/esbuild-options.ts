@@ -57,7 +57,7 @@ export const ESBUILD_OPTIONS = {
 /**
  * The whole build of one function, as the stacks deploy it and the bench measures it
  * (lib/constructs/function-code.ts, scripts/bundle.ts): one call to esbuild's API with these
- * options, so nothing is translated between the two.
+ * options and an `outdir`, so nothing is translated between the two.
  *
  * The source map ships beside the bundle (mappings and names, not the sources) but Node does not
  * read it at start: with `--enable-source-maps` Node parses the map on every cold start, measured
@@ -71,4 +71,12 @@ export const LAMBDA_BUILD_OPTIONS = {
   sourcemap: 'linked' as const,
   sourcesContent: false,
   logLevel: 'error' as const,
+  // ESM code splitting: what a function loads with `import()` on first use (the X-Ray tracer, an
+  // AWS port's SDK client, the renderer's PDF part) is a chunk of its own, not parsed and run at
+  // every cold start. The entry is `index.mjs` in the output folder (callers give `outdir`), its
+  // chunks beside it in `chunks/`; what is shared by several lazy parts is a chunk too.
+  splitting: true,
+  entryNames: 'index',
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
 };

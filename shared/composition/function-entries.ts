@@ -13,7 +13,8 @@ import type { Setting } from '../platform/settings';
 /**
  * Each deployed function's entry, generated at build and synth time from the manifests, so its
  * bundle holds only what it runs: the manifest of its own capability (and of those providing a
- * port it may use), the AWS port modules its `needs` name, and the tracer only with tracing on.
+ * port it may use), the AWS port modules its `needs` name, and the tracer only with tracing on
+ * (loaded on the first invocation: tracing.ts).
  * The generic entries in functions/ bundle the whole app; these are what `cdk deploy` ships.
  * Files go to build/functions/ (git-ignored); nothing here is kept by hand.
  */
@@ -28,16 +29,24 @@ export interface FunctionSpec {
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ENTRY_DIR = join(PROJECT_ROOT, 'build', 'functions');
 
-/** The AWS port module of each need ('table' is the store itself). */
+/**
+ * The AWS port factory of each need ('table' is the store itself): each imports its adapter and
+ * SDK client on the port's first call (shared/adapters/aws/deferred/).
+ */
+const deferredPort = (port: string) => ({
+  port,
+  module: `shared/adapters/aws/deferred/${port}`,
+  factory: `deferred${port[0]!.toUpperCase()}${port.slice(1)}Port`,
+});
 const PORT_MODULES: Record<Exclude<AccessNeed, 'table'> | 'bus' | 'secrets', { port: string; module: string; factory: string }> = {
-  secrets: { port: 'secrets', module: 'shared/adapters/aws/secrets', factory: 'awsSecretsPort' },
-  queue: { port: 'queue', module: 'shared/adapters/aws/queue', factory: 'awsQueuePort' },
-  scheduler: { port: 'scheduler', module: 'shared/adapters/aws/scheduler', factory: 'awsSchedulerPort' },
-  blob: { port: 'blob', module: 'shared/adapters/aws/blob', factory: 'awsBlobPort' },
-  email: { port: 'email', module: 'shared/adapters/aws/email', factory: 'awsEmailPort' },
-  encryption: { port: 'encryption', module: 'shared/adapters/aws/encryption', factory: 'awsEncryptionPort' },
-  render: { port: 'render', module: 'shared/adapters/aws/render', factory: 'awsRenderPort' },
-  bus: { port: 'bus', module: 'shared/adapters/aws/bus', factory: 'awsBusPort' },
+  secrets: deferredPort('secrets'),
+  queue: deferredPort('queue'),
+  scheduler: deferredPort('scheduler'),
+  blob: deferredPort('blob'),
+  email: deferredPort('email'),
+  encryption: deferredPort('encryption'),
+  render: deferredPort('render'),
+  bus: deferredPort('bus'),
 };
 
 interface ManifestModule {
@@ -267,7 +276,8 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
   const jobGroupOf = needs.includes('queue') || needs.includes('scheduler') ? app.jobGroupOf : undefined;
   const lines = [
     '// Generated from shared/app.ts by shared/composition/function-entries.ts; do not edit (build/ is git-ignored).',
-    ...(options.tracing ? [`import '${from('shared/composition/tracing')}';`] : []),
+    // First, so the tracing is installed before the handler is built (ESM runs imports in order).
+    ...(options.tracing ? [`import { traced } from '${from('shared/composition/tracing')}';`] : []),
     ...[...imports].sort(),
     '',
     `const deps = lambdaDeps({`,
@@ -277,7 +287,7 @@ export function entrySource(app: App, spec: FunctionSpec, options: { tracing: bo
     ...(jobGroupOf ? [`  jobGroupOf: ${JSON.stringify(jobGroupOf)},`] : []),
     `});`,
     '',
-    `export const handler = ${handler};`,
+    `export const handler = ${options.tracing ? `traced(${handler})` : handler};`,
     '',
   ];
   return lines.join('\n');

@@ -43,8 +43,8 @@ ${refill}
 }
 
 /** A link that opens nothing: the same page for a wrong and an unknown link. */
-export function missingBalancePage(language: PageLanguage = {}): BuyerPage {
-  const t = requestLanguage(language.lang, language.acceptLanguage);
+export async function missingBalancePage(language: PageLanguage = {}): Promise<BuyerPage> {
+  const t = await requestLanguage(language.lang, language.acceptLanguage);
   return buyerPage({
     brand: { name: t.t('balance.credits'), logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null },
     title: t.t('balance.notFoundTitle'),

@@ -1,7 +1,7 @@
 import { lookupProduct } from '../catalog/service';
 import { readBranding } from '../account/branding';
 import { negotiateLocale } from '../platform/i18n/locales';
-import { translator, type Translator } from '../platform/i18n/translator';
+import { loadTranslator, type Translator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
 import { consumerMarkerEntity } from '../platform/entities';
 import type { BusConsumer } from '../platform/capability';
@@ -105,7 +105,7 @@ export const creditEmailConsumer: BusConsumer = {
     const topOffCents = product?.creditAutoRefill?.enabled ? product.creditAutoRefill.topOffCents : null;
     // The buyer's language: saved at their checkout, else the seller's default, else English.
     const [customer, branding] = await Promise.all([findCustomerOfEmail(deps, scope, data.account.email), readBranding(deps, scope)]);
-    const t = translator(negotiateLocale({ saved: customer?.locale, sellerDefault: branding.locale }));
+    const t = await loadTranslator(negotiateLocale({ saved: customer?.locale, sellerDefault: branding.locale }));
     const mail = creditMail(
       event.type,
       product?.name ?? 'credits',

@@ -75,8 +75,10 @@ export const creditOperations = [
         const page = await balancePage(ctx, view, { baseUrl: baseOf(ctx.config, ctx.request), action: consentAction(params.token, query.lang), ...language });
         return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PAGE_HEADERS });
       } catch (error) {
-        if (html && isApiError(error) && error.status === 404)
-          return rawReply(404, missingBalancePage(language).html, 'text/html; charset=utf-8', { ...missingBalancePage(language).headers, ...PAGE_HEADERS });
+        if (html && isApiError(error) && error.status === 404) {
+          const missing = await missingBalancePage(language);
+          return rawReply(404, missing.html, 'text/html; charset=utf-8', { ...missing.headers, ...PAGE_HEADERS });
+        }
         throw error;
       }
     },
@@ -99,7 +101,7 @@ export const creditOperations = [
       const language = { lang: query.lang, acceptLanguage: ctx.request.headers['accept-language'] };
       // The link is the only permission, and our own page is the only one that posts this form.
       if (asPage && ctx.request.headers['sec-fetch-site'] === 'cross-site')
-        return rawReply(403, missingBalancePage(language).html, 'text/html; charset=utf-8', PAGE_HEADERS);
+        return rawReply(403, (await missingBalancePage(language)).html, 'text/html; charset=utf-8', PAGE_HEADERS);
       try {
         const view = await disableConsentByLink(ctx, params.token);
         if (!asPage) return jsonView(view);
@@ -111,8 +113,10 @@ export const creditOperations = [
         });
         return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PAGE_HEADERS });
       } catch (error) {
-        if (asPage && isApiError(error) && error.status === 404)
-          return rawReply(404, missingBalancePage(language).html, 'text/html; charset=utf-8', { ...missingBalancePage(language).headers, ...PAGE_HEADERS });
+        if (asPage && isApiError(error) && error.status === 404) {
+          const missing = await missingBalancePage(language);
+          return rawReply(404, missing.html, 'text/html; charset=utf-8', { ...missing.headers, ...PAGE_HEADERS });
+        }
         throw error;
       }
     },

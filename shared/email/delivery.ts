@@ -110,7 +110,7 @@ async function renderAndDeliver(
   recipients: string[],
   settings: EmailSettingsRecord,
 ): Promise<string[]> {
-  const words = unsubscribeWords(message.locale);
+  const words = await unsubscribeWords(message.locale);
   const template = await deps.ports.render.mailTemplate(message, { ...footerOf(settings), ...(words ? { unsubscribe: words } : {}) }, { track: message.track });
   const secret = await tokenSecret(deps, scope, settings);
   let result: Awaited<ReturnType<typeof deliver>>;

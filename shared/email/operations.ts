@@ -205,7 +205,7 @@ export const emailOperations = [
     params: tokenParams,
     query: langQuery,
     handler: async (ctx, { params, query }) => {
-      const t = requestLanguage(query.lang, ctx.request.headers['accept-language']);
+      const t = await requestLanguage(query.lang, ctx.request.headers['accept-language']);
       const found = await describeUnsubscribe(ctx, params.token);
       const action = `${ctx.request.baseUrl}/email/unsubscribe/${params.token}${query.lang ? `?lang=${encodeURIComponent(query.lang)}` : ''}`;
       return found ? html(200, unsubscribeConfirmPage(found.email, found.fromName, action, t)) : html(404, invalidLinkPage(t));
@@ -224,7 +224,7 @@ export const emailOperations = [
     body: z.optional(z.record(z.string(), z.unknown())),
     query: langQuery,
     handler: async (ctx, { params, query }) => {
-      const t = requestLanguage(query.lang, ctx.request.headers['accept-language']);
+      const t = await requestLanguage(query.lang, ctx.request.headers['accept-language']);
       const done = await unsubscribeByToken(ctx, params.token);
       return done ? html(200, unsubscribedPage(done.email, done.fromName, t)) : html(404, invalidLinkPage(t));
     },
@@ -255,7 +255,7 @@ export const emailOperations = [
     handler: async (ctx, { params }) => {
       const found = await recordLinkEngagement(ctx, params.token, 'click');
       if (!found?.url || !/^https?:\/\//i.test(found.url))
-        return html(404, invalidLinkPage(requestLanguage(undefined, ctx.request.headers['accept-language'])));
+        return html(404, invalidLinkPage(await requestLanguage(undefined, ctx.request.headers['accept-language'])));
       return reply(302, undefined, { location: found.url, 'cache-control': 'no-store' });
     },
   }),

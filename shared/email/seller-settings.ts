@@ -4,7 +4,7 @@ import type { Scope } from '../store/keys';
 import type { EmailSettingsRecord } from './records';
 import * as repo from './repository';
 import type { Locale } from '../platform/i18n/locales';
-import { translator } from '../platform/i18n/translator';
+import { loadedTranslator, loadTranslator, translator } from '../platform/i18n/translator';
 import { withDefaults } from './settings';
 
 /**
@@ -13,12 +13,18 @@ import { withDefaults } from './settings';
  * provider about the sender: reading a setting needs no SESv2 in the caller's function.
  */
 
-/** The seller's words for the box as written; without them, the default in the buyer's language (English for the seller's own view). */
+/**
+ * The seller's words for the box as written; without them, the default in the buyer's language
+ * (English for the seller's own view), whose catalogue the caller has loaded (the page's, or
+ * checkoutOptIn's).
+ */
 export const optInWording = (
   settings: Pick<EmailSettingsRecord, 'checkoutOptInWording'>,
   account: Pick<Account, 'name' | 'email'> | undefined,
   locale?: Locale,
-) => settings.checkoutOptInWording ?? translator(locale).t('checkout.optInDefault', { store: account?.name ?? account?.email ?? '' });
+) =>
+  settings.checkoutOptInWording ??
+  (locale ? loadedTranslator(locale) : translator()).t('checkout.optInDefault', { store: account?.name ?? account?.email ?? '' });
 
 export type OptInBox = { checked: boolean; wording: string };
 
@@ -36,6 +42,7 @@ export async function checkoutOptInFor(deps: Pick<Deps, 'store'>, scope: Scope):
 }
 
 export async function checkoutOptIn(deps: Pick<Deps, 'store'>, scope: Scope, locale?: Locale): Promise<OptInBox | null> {
+  if (locale) await loadTranslator(locale);
   return (await checkoutOptInFor(deps, scope))?.(locale) ?? null;
 }
 

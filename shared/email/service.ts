@@ -1,5 +1,5 @@
 import { matchLocale } from '../platform/i18n/locales';
-import { translator } from '../platform/i18n/translator';
+import { loadTranslator } from '../platform/i18n/translator';
 import { findContactByEmail } from '../audience/service';
 import { recordEngagement, unsubscribeEmail, suppressEmail } from '../audience/suppression';
 import { normalizeEmail } from '../audience/rules';
@@ -116,10 +116,10 @@ export function linkBase(deps: Deps, fallback?: string) {
 export const footerOf = (settings: EmailSettingsRecord) => ({ physicalAddress: settings.physicalAddress!, footerText: settings.footerText });
 
 /** The footer's unsubscribe words in a mail's language (a buyer mail queued with its `locale`); none for English. */
-export function unsubscribeWords(locale: string | null | undefined): { link: string; line: string } | undefined {
+export async function unsubscribeWords(locale: string | null | undefined): Promise<{ link: string; line: string } | undefined> {
   const language = matchLocale(locale);
   if (!language || language === 'en') return undefined;
-  const t = translator(language);
+  const t = await loadTranslator(language);
   return { link: t.t('unsub.title'), line: t.t('mail.line', { label: t.t('unsub.title'), value: '{{u}}' }) };
 }
 

@@ -142,7 +142,7 @@ export const formOperations = [
     query: langQuery,
     handler: async (ctx, { params, query }) => {
       // The mailed link carries the mail's language (?lang=): the page speaks it too.
-      const t = requestLanguage(query.lang, ctx.request.headers['accept-language']);
+      const t = await requestLanguage(query.lang, ctx.request.headers['accept-language']);
       try {
         const { form, scope, leadMagnet } = await confirmSubscription(ctx, params.id, params.token);
         const base = (ctx.request.baseUrl ?? '').replace(/\/$/, '');

@@ -26,8 +26,8 @@ const pageLanguage = (ctx: PublicContext, view: BuyerInvoiceView, lang: string |
     acceptLanguage: ctx.request.headers['accept-language'],
     sellerDefault: view.brand.locale ?? null,
   });
-const missing = (ctx: PublicContext, lang: string | undefined) =>
-  page(404, missingInvoicePage(NEUTRAL, ctx.request.baseUrl, requestLanguage(lang, ctx.request.headers['accept-language'])));
+const missing = async (ctx: PublicContext, lang: string | undefined) =>
+  page(404, missingInvoicePage(NEUTRAL, ctx.request.baseUrl, await requestLanguage(lang, ctx.request.headers['accept-language'])));
 
 const NEUTRAL: SellerBrand = { name: 'Invoice', logoUrl: null, accent: DEFAULT_ACCENT, accentText: DEFAULT_ACCENT, onAccent: '#ffffff', supportEmail: null };
 
@@ -102,7 +102,7 @@ export const invoiceOperations = [
       if (!view) return missing(ctx, query.lang);
       // The token is the only permission (no cookie): a post a browser calls cross-site is refused.
       if (ctx.request.headers['sec-fetch-site'] === 'cross-site')
-        return page(403, missingInvoicePage(view.brand, ctx.request.baseUrl, requestLanguage(query.lang, ctx.request.headers['accept-language'])));
+        return page(403, missingInvoicePage(view.brand, ctx.request.baseUrl, await requestLanguage(query.lang, ctx.request.headers['accept-language'])));
       const values = body ?? {};
       const t = await pageLanguage(ctx, view, query.lang);
       const shape = { brand: view.brand, baseUrl: ctx.request.baseUrl, token: params.token, sale: view.sale, t, explicitLanguage: !!matchLocale(query.lang) };

@@ -5,7 +5,7 @@ import { badRequest } from '../platform/errors';
 import { defineOperation, rawReply, reply, type UploadedFile } from '../platform/operation';
 import type { OperationContext, PublicContext } from '../platform/context';
 import { negotiateLocale } from '../platform/i18n/locales';
-import { translator } from '../platform/i18n/translator';
+import { loadTranslator } from '../platform/i18n/translator';
 import { receiptDownloadsPage } from './page';
 import { beginUploadBody, completeUploadBody, fileParams, fileSchema, productParams, tokenParams, uploadAnswer, uploadFileBody, uploadParams } from './schemas';
 import { abortUpload, beginUpload, completeUpload } from './uploads';
@@ -138,7 +138,9 @@ export const productFileOperations = [
     handler: async (ctx, { params, query }) => {
       const access = await openReceiptAccess(ctx, params.token, base(ctx));
       const brand = await sellerBrand(ctx, access.scope, base(ctx));
-      const t = translator(negotiateLocale({ query: query.lang, acceptLanguage: ctx.request.headers['accept-language'], sellerDefault: brand.locale }));
+      const t = await loadTranslator(
+        negotiateLocale({ query: query.lang, acceptLanguage: ctx.request.headers['accept-language'], sellerDefault: brand.locale }),
+      );
       const page = receiptDownloadsPage(brand, base(ctx), access.downloads, access.revoked, t);
       return rawReply(200, page.html, 'text/html; charset=utf-8', { ...page.headers, ...PRIVATE });
     },

@@ -1,7 +1,7 @@
 import { sellerBrand, type SellerBrand } from '../account/branding';
 import { withLanguage } from '../account/buyer-language';
 import { negotiateLocale } from '../platform/i18n/locales';
-import { translator } from '../platform/i18n/translator';
+import { loadTranslator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
 import { lookupOffer } from '../catalog/service';
 import type { BusConsumer } from '../platform/capability';
@@ -20,7 +20,7 @@ import { baseOf, boughtIds, obj, sendOnce, str } from './send';
 /** The buyer's language as saved at their checkout, else the seller's default, else English. */
 async function buyerTranslator(deps: Deps, scope: Scope, email: string, brand: SellerBrand) {
   const customer = await findCustomerOfEmail(deps, scope, email);
-  return translator(negotiateLocale({ saved: customer?.locale, sellerDefault: brand.locale }));
+  return loadTranslator(negotiateLocale({ saved: customer?.locale, sellerDefault: brand.locale }));
 }
 
 /** A receipt for every order (one-time purchases, first subscription charges and renewals), and the owner's new-sale notice. */

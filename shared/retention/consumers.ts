@@ -1,7 +1,7 @@
 import { sellerBrand } from '../account/branding';
 
 import { negotiateLocale } from '../platform/i18n/locales';
-import { translator } from '../platform/i18n/translator';
+import { loadTranslator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
 import { prepareTransactional } from '../email/outbox';
 import type { BusConsumer } from '../platform/capability';
@@ -51,7 +51,9 @@ export const recoveryMailConsumer: BusConsumer = {
     const base = deps.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? (portalUrl ? new URL(portalUrl).origin : '');
     const brand = await sellerBrand(deps, scope, base);
     // The buyer's language: saved at their checkout, else the seller's default, else English.
-    const t = translator(negotiateLocale({ saved: (await findCustomerOfEmail(deps, scope, data.customer.email))?.locale, sellerDefault: brand.locale }));
+    const t = await loadTranslator(
+      negotiateLocale({ saved: (await findCustomerOfEmail(deps, scope, data.customer.email))?.locale, sellerDefault: brand.locale }),
+    );
     const name = data.subscription?.name || t.t('portal.yourSubscription');
     const total = t.money(toCents(Number(recovery.amount ?? 0)), recovery.currency ?? 'USD');
     const retry = recovery.nextRetryAt ? ` ${t.t('failed.retryOn', { date: t.date(recovery.nextRetryAt) })}` : '';

@@ -1,6 +1,6 @@
 import { sellerBrand, type SellerBrand } from '../account/branding';
 import { negotiateLocale } from '../platform/i18n/locales';
-import { translator, type Translator } from '../platform/i18n/translator';
+import { loadTranslator, type Translator } from '../platform/i18n/translator';
 import { findCustomerOfEmail } from '../sales/lookups';
 import type { Scope } from '../store/keys';
 import { buyerPage, type BuyerPage } from '../account/buyer-page';
@@ -29,16 +29,16 @@ async function portalTranslator(
   brand: SellerBrand | undefined,
 ): Promise<Translator> {
   const saved = scope && email ? (await findCustomerOfEmail(deps, scope, email))?.locale : undefined;
-  return translator(negotiateLocale({ saved, acceptLanguage: request.headers['accept-language'], sellerDefault: brand?.locale }));
+  return loadTranslator(negotiateLocale({ saved, acceptLanguage: request.headers['accept-language'], sellerDefault: brand?.locale }));
 }
 
-const plainPage = (
+const plainPage = async (
   request: RequestInfo,
   status: number,
   title: 'portal.notFoundTitle' | 'portal.refusedTitle' | 'portal.linkNeededTitle',
   message: 'portal.notFound' | 'portal.refused' | 'portal.linkNeeded',
-): PortalHtmlOutcome => {
-  const t = translator(negotiateLocale({ acceptLanguage: request.headers['accept-language'] }));
+): Promise<PortalHtmlOutcome> => {
+  const t = await loadTranslator(negotiateLocale({ acceptLanguage: request.headers['accept-language'] }));
   return {
     kind: 'page',
     status,

@@ -72,7 +72,7 @@ export const surveyOperations = [
     params: tokenParams,
     query: langQuery,
     handler: async (ctx, { params, query }) => {
-      const t = languageOf(ctx, query.lang);
+      const t = await languageOf(ctx, query.lang);
       const visit = await visitSurvey(ctx, params.token);
       if (visit.kind !== 'open') return visitPage(visit, t);
       return page(200, surveyPage({ settings: visit.settings, productName: visit.productName, action: actionOf(params.token, t, query.lang), t }));
@@ -93,7 +93,7 @@ export const surveyOperations = [
     cors: ANY_ORIGIN,
     query: langQuery,
     handler: async (ctx, { params, body, query }) => {
-      const t = languageOf(ctx, query.lang);
+      const t = await languageOf(ctx, query.lang);
       const asPage = (ctx.request.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
       // The token is the only permission (no cookie), so a page on another site gains nothing it
       // could not with curl: JSON answers from any origin are welcome (cors). Our own HTML form is

@@ -253,15 +253,23 @@ async function main() {
       const module = await import(file);
       extras[name] = await module[fn]();
     } catch (error) {
-      // Reported and recorded, and the run ends non-zero: a failed part is not a figure.
+      // Reported, and the run ends non-zero without writing bench-results.json: a failed part
+      // is not a figure, and no entry stands in for it.
       console.error(`bench part ${name} failed:`, error);
       failures.push(name);
-      extras[name] = { error: (error as Error).message };
     } finally {
       await own.stop();
     }
   }
-  const functions = wanted('functions') ? await measureFunctions() : undefined;
+  let functions: Awaited<ReturnType<typeof measureFunctions>> | undefined;
+  if (wanted('functions')) {
+    try {
+      functions = await measureFunctions();
+    } catch (error) {
+      console.error('bench part functions failed:', error);
+      failures.push('functions');
+    }
+  }
 
   console.log(
     `\nFloors (bare Node HTTP server, one bare SDK call per request, same DynamoDB Local and items; concurrency ${CONCURRENCY}, ${WARMUP_SECONDS} s warm-up, then ${MEASURED_SECONDS} s runs taken in turns with the case)`,
@@ -302,15 +310,20 @@ async function main() {
   );
   if (functions) printFunctions(functions);
   const { capacityPerLifecycleStep, ...others } = extras as { capacityPerLifecycleStep?: Record<string, StepCapacity> };
-  if (capacityPerLifecycleStep && !('error' in capacityPerLifecycleStep)) {
+  if (capacityPerLifecycleStep) {
     console.log(
       'Capacity units per lifecycle step (the request and everything it sets off, until idle) beside the hand-computed minimum (docs/performance.md: why a step is above 1.5×)',
     );
     console.table(lifecycleRows(capacityPerLifecycleStep));
-  } else if (capacityPerLifecycleStep) console.log('capacityPerLifecycleStep', capacityPerLifecycleStep);
+  }
   for (const [name, value] of Object.entries(others)) {
     console.log(name);
     console.log(JSON.stringify(value, null, 2));
+  }
+  if (failures.length) {
+    // Every figure that was measured is printed above; the results file keeps the last complete run.
+    console.error(`\nFAILED: ${failures.join(', ')} (bench-results.json not written)`);
+    process.exit(1);
   }
   writeFileSync(
     'bench-results.json',
@@ -330,10 +343,6 @@ async function main() {
     ),
   );
   console.log('Written to bench-results.json');
-  if (failures.length) {
-    console.error(`\nFAILED: ${failures.join(', ')}`);
-    process.exitCode = 1;
-  }
 }
 
 main().catch((error) => {

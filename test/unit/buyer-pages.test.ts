@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { accentOnWhite, contrast, textOnAccent } from '../../shared/account/branding-rules';
 import { buyerPage } from '../../shared/account/buyer-page';
 import { createHash } from 'node:crypto';
@@ -11,8 +11,14 @@ import { invoicePage } from '../../shared/invoices/pages';
 import { receiptDownloadsPage } from '../../shared/product-files/page';
 import { buildMailTemplate } from '../../shared/email/mail-builder';
 import { unsubscribeWords } from '../../shared/email/service';
-import { translator } from '../../shared/platform/i18n/translator';
+import { translator, loadedTranslator, loadTranslator } from '../../shared/platform/i18n/translator';
+import { LOCALES } from '../../shared/platform/i18n/locales';
 import type { SaleRecord } from '../../shared/sales/records';
+
+// Every language's catalogue, loaded as a buyer's request would load it (each but English is imported on first use).
+beforeAll(async () => {
+  for (const locale of LOCALES) await loadTranslator(locale);
+});
 
 const now = new Date('2026-11-22T10:00:00Z');
 const brand = {
@@ -217,11 +223,11 @@ describe("after the sale, in the buyer's language", () => {
     expect(en.text).toContain('Ada <Studio> refunded €5.00 of your €20.00 payment for Guide <2> on March 4, 2026.');
     expect(en.html).toContain('Guide &lt;2&gt;');
     expect(en.locale).toBe('en');
-    const de = refundMail({ ...base, full: true, testMode: true }, translator('de'));
+    const de = refundMail({ ...base, full: true, testMode: true }, loadedTranslator('de'));
     expect(de.subject).toMatch(/^Ihre Erstattung für Guide <2>: 5,00\s€$/);
     expect(de.text).toMatch(/Ada <Studio> hat Ihnen am 4\. März 2026 Ihre Zahlung von 5,00\s€ für Guide <2> erstattet\./);
     expect(de.text).toContain('Testmodus');
-    expect(refundMail({ ...base, full: true }, translator('ja')).subject).toBe('Guide <2> の返金：€5.00');
+    expect(refundMail({ ...base, full: true }, loadedTranslator('ja')).subject).toBe('Guide <2> の返金：€5.00');
   });
 
   it('the invoice page and the download page: words translated, seller text and numbers as they are', () => {
@@ -232,13 +238,13 @@ describe("after the sale, in the buyer's language", () => {
       token: 'tok',
       sale,
       invoice: undefined,
-      t: translator('fr'),
+      t: loadedTranslator('fr'),
       error: { message: 'VAT ID: two letters', field: 'vatId', status: 400 },
     }).html;
     expect(fr).toContain('<html lang="fr">');
     for (const words of ['Votre facture', 'Nom de l’entreprise', 'Saisissez les deux lettres du pays', '30,00', '4 mars 2026', 'invoice.pdf?lang=fr'])
       expect(fr).toContain(words);
-    const ja = invoicePage({ brand, baseUrl: '', token: 'tok', sale, invoice: undefined, t: translator('ja') }).html;
+    const ja = invoicePage({ brand, baseUrl: '', token: 'tok', sale, invoice: undefined, t: loadedTranslator('ja') }).html;
     expect(ja).toContain('会社名');
     // The PDF speaks no Japanese: its link lets the invoice choose.
     expect(ja).not.toContain('invoice.pdf?lang=');
@@ -247,22 +253,22 @@ describe("after the sale, in the buyer's language", () => {
       '',
       [{ fileId: 'f', name: 'atlas.pdf', size: 2 * 1024 * 1024, url: 'https://x/d', expiresAt: '' }],
       false,
-      translator('pt-BR'),
+      loadedTranslator('pt-BR'),
     ).html;
     expect(page).toContain('<html lang="pt-BR">');
     expect(page).toContain('Seus downloads');
     expect(page).toMatch(/2,0\sMB/);
   });
 
-  it("a mail's footer speaks the mail's language; without one, English", () => {
+  it("a mail's footer speaks the mail's language; without one, English", async () => {
     const footer = { physicalAddress: '1 Main St' };
-    const es = buildMailTemplate({ subject: 'Hola', text: 'Cuerpo', locale: 'es' }, { ...footer, unsubscribe: unsubscribeWords('es') });
+    const es = buildMailTemplate({ subject: 'Hola', text: 'Cuerpo', locale: 'es' }, { ...footer, unsubscribe: await unsubscribeWords('es') });
     expect(es.html).toContain('<html lang="es"');
     expect(es.html).toContain('>Darse de baja</a>');
     expect(es.text).toMatch(/Darse de baja: \{\{u\}\}$/);
     const plain = buildMailTemplate({ subject: 'Hi', text: 'Body' }, footer);
     expect(plain.text).toMatch(/Unsubscribe: \{\{u\}\}$/);
-    expect(unsubscribeWords('en')).toBeUndefined();
-    expect(unsubscribeWords('fr')?.line).toMatch(/^Se désabonner\s: \{\{u\}\}$/);
+    expect(await unsubscribeWords('en')).toBeUndefined();
+    expect((await unsubscribeWords('fr'))?.line).toMatch(/^Se désabonner\s: \{\{u\}\}$/);
   });
 });

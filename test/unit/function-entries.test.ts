@@ -19,7 +19,13 @@ import { unpackJson } from '../../shared/composition/packed-json';
 
 const source = (kind: Parameters<typeof entrySource>[1]['kind'], appFunction?: string, tracing = false) =>
   entrySource(APP, { kind, appFunction }, { tracing })!;
-const importsOf = (text: string) => [...text.matchAll(/'\.\.\/\.\.\/([^']+)'/g)].map((m) => m[1]!);
+/**
+ * The project modules an entry imports. An AWS port is wired through its deferred factory
+ * (shared/adapters/aws/deferred/<port>.ts: the adapter is imported on the port's first call), which
+ * stands here for the adapter module it loads, `shared/adapters/aws/<port>`.
+ */
+const importsOf = (text: string) =>
+  [...text.matchAll(/'\.\.\/\.\.\/([^']+)'/g)].map((m) => m[1]!.replace(/^shared\/adapters\/aws\/deferred\//, 'shared/adapters/aws/'));
 
 describe('generated function entries', () => {
   it('locate every manifest of shared/app.ts by its own declaration, the very object the list holds', async () => {

@@ -1,9 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { CATALOGUES } from '../../shared/platform/i18n/catalogues';
+import { loadCatalogue, type Catalogue } from '../../shared/platform/i18n/catalogues';
 import { en } from '../../shared/platform/i18n/catalogues/en';
 import { acceptedLocales, LOCALES, matchLocale, negotiateLocale } from '../../shared/platform/i18n/locales';
-import { translator } from '../../shared/platform/i18n/translator';
+import { translator, loadedTranslator, loadTranslator } from '../../shared/platform/i18n/translator';
+
+// Every language's catalogue, loaded as a buyer's request would load it (each but English is imported on first use).
+const CATALOGUES = {} as Record<(typeof LOCALES)[number], Catalogue>;
+beforeAll(async () => {
+  for (const locale of LOCALES) {
+    CATALOGUES[locale] = await loadCatalogue(locale);
+    await loadTranslator(locale);
+  }
+});
 
 /** The argument names a message uses, nested plurals and selects included. */
 function argumentsOf(elements: MessageFormatElement[], into = new Set<string>()): Set<string> {
@@ -89,13 +98,13 @@ describe('choosing the language', () => {
 describe('translator', () => {
   it('plurals, money and dates follow the language', () => {
     expect(translator('en').t('checkout.fixFields', { count: 1 })).toBe('Please correct the field marked below.');
-    expect(translator('fr').t('checkout.fixFields', { count: 3 })).toBe('Veuillez corriger les 3 champs signalés ci-dessous.');
-    expect(translator('fr').money(2150, 'EUR')).toMatch(/^21,50\s€$/);
-    expect(translator('de').money(2150, 'EUR')).toMatch(/^21,50\s€$/);
+    expect(loadedTranslator('fr').t('checkout.fixFields', { count: 3 })).toBe('Veuillez corriger les 3 champs signalés ci-dessous.');
+    expect(loadedTranslator('fr').money(2150, 'EUR')).toMatch(/^21,50\s€$/);
+    expect(loadedTranslator('de').money(2150, 'EUR')).toMatch(/^21,50\s€$/);
     expect(translator('en').money(2150, 'USD')).toBe('$21.50');
-    expect(translator('ja').money(2150, 'JPY')).toMatch(/[¥￥]22$/);
-    expect(translator('es').date('2026-03-04T10:00:00Z')).toBe('4 de marzo de 2026');
-    expect(translator('de').t('checkout.intro', { today: 'A', intro: 'B', regular: 'C', count: 2, interval: 'monthly' })).toBe(
+    expect(loadedTranslator('ja').money(2150, 'JPY')).toMatch(/[¥￥]22$/);
+    expect(loadedTranslator('es').date('2026-03-04T10:00:00Z')).toBe('4 de marzo de 2026');
+    expect(loadedTranslator('de').t('checkout.intro', { today: 'A', intro: 'B', regular: 'C', count: 2, interval: 'monthly' })).toBe(
       'A heute, dann B für die nächsten 2 Monate, danach C',
     );
   });

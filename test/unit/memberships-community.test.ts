@@ -1,10 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanText, moderateThread, publicAuthor, threadSort } from '../../shared/memberships/community/rules';
 import { csrfValid } from '../../shared/memberships/member-area/access';
 import { accessMail, areaHeaders, refusedPage, threadPage } from '../../shared/memberships/member-area/pages';
-import { translator } from '../../shared/platform/i18n/translator';
+import { translator, loadedTranslator, loadTranslator } from '../../shared/platform/i18n/translator';
+import { LOCALES } from '../../shared/platform/i18n/locales';
 import type { MemberAreaRecord, ThreadRecord } from '../../shared/memberships/records';
 import { escapeHtml } from '../../shared/platform/html';
+
+// Every language's catalogue, loaded as a buyer's request would load it (each but English is imported on first use).
+beforeAll(async () => {
+  for (const locale of LOCALES) await loadTranslator(locale);
+});
 
 const thread: ThreadRecord = {
   _id: '65a000000000000000000001',
@@ -83,17 +89,19 @@ describe('member area pages', () => {
       nonce: 'n0nce',
       area: 'https://api.example/member-area/tok',
       membership: { name: 'Club Moos', communityEnabled: true },
-      t: translator('de'),
+      t: loadedTranslator('de'),
       brand: { name: 'Clay Studio', logoUrl: null, accent: '#aa3300', accentText: '#aa3300', onAccent: '#ffffff', supportEmail: null },
     };
     const html = threadPage(frame, { ...thread, title: 'Garden bench', replyCount: 2 }, [], undefined, area.csrf);
     expect(html).toContain('<html lang="de">');
     for (const words of ['Beiträge', 'Ihre Antwort', '2 Antworten', 'Garden bench']) expect(html).toContain(words);
-    expect(threadPage({ ...frame, t: translator('ja') }, { ...thread, replyCount: 1, locked: true }, [], undefined, area.csrf)).toContain('ロックされています');
-    const refused = refusedPage('ended', 'n', translator('es'));
+    expect(threadPage({ ...frame, t: loadedTranslator('ja') }, { ...thread, replyCount: 1, locked: true }, [], undefined, area.csrf)).toContain(
+      'ロックされています',
+    );
+    const refused = refusedPage('ended', 'n', loadedTranslator('es'));
     expect(refused.status).toBe(403);
     expect(refused.html).toContain('Su membresía ha terminado');
-    const mail = accessMail({ membershipName: 'Club <Moos>', url: 'https://api.example/member-area/tok' }, translator('fr'));
+    const mail = accessMail({ membershipName: 'Club <Moos>', url: 'https://api.example/member-area/tok' }, loadedTranslator('fr'));
     expect(mail.subject).toBe('Votre accès à Club <Moos>');
     expect(mail.html).toContain('Bienvenue dans <strong>Club &lt;Moos&gt;</strong>.');
     expect(mail.html).toContain('<a href="https://api.example/member-area/tok">Ouvrez l’espace membres</a> pour lire');

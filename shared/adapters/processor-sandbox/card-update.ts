@@ -2,7 +2,7 @@ import * as z from '../../platform/zod';
 import { sellerBrand } from '../../account/branding';
 import type { SellerBrand } from '../../account/branding';
 import { negotiateLocale } from '../../platform/i18n/locales';
-import { translator, type Translator } from '../../platform/i18n/translator';
+import { loadTranslator, type Translator } from '../../platform/i18n/translator';
 import type { PageLanguage } from './hosted-checkout';
 import type { Deps } from '../../platform/context';
 import { ProcessorError } from '../../processor/port';
@@ -22,8 +22,8 @@ const cardForm = z.object({
 });
 
 /** `?lang=`, Accept-Language, the seller's default, English. */
-const pageTranslator = (lang: PageLanguage, brand?: SellerBrand): Translator =>
-  translator(negotiateLocale({ query: lang.query, acceptLanguage: lang.acceptLanguage, sellerDefault: brand?.locale }));
+const pageTranslator = (lang: PageLanguage, brand?: SellerBrand): Promise<Translator> =>
+  loadTranslator(negotiateLocale({ query: lang.query, acceptLanguage: lang.acceptLanguage, sellerDefault: brand?.locale }));
 
 const expiredOrMissing = async (
   deps: PageDeps,
@@ -34,7 +34,7 @@ const expiredOrMissing = async (
   const brand = session
     ? await sellerBrand(deps, session.scope, baseUrl)
     : { name: 'Subscription', logoUrl: null, accent: '#1d4ed8', accentText: '#1d4ed8', onAccent: '#ffffff', supportEmail: null };
-  const t = pageTranslator(lang, brand);
+  const t = await pageTranslator(lang, brand);
   return {
     kind: 'page',
     status: session ? 410 : 404,
@@ -78,7 +78,7 @@ async function render(
       testMode: session.scope.mode === 'test',
       state,
     },
-    pageTranslator(lang, brand),
+    await pageTranslator(lang, brand),
   );
   return { kind: 'page', status, page };
 }
@@ -111,7 +111,7 @@ export async function submitCardUpdate(
   const session = await sandbox.getCardUpdate(sessionId);
   if (!usable(deps, session)) return expiredOrMissing(deps, session, baseUrl, lang);
   const brand = await sellerBrand(deps, session.scope, baseUrl);
-  const t = pageTranslator(lang, brand);
+  const t = await pageTranslator(lang, brand);
   const form = cardForm.safeParse(body);
   if (!form.success) return render(deps, sandbox, session, baseUrl, 400, { error: form.error.issues[0]!.message }, lang);
   const card = checkCard(form.data, deps.clock.now(), t);

@@ -15,7 +15,7 @@ import type { SellerBrand } from '../../account/branding';
 import { checkoutBuyerLocale } from '../../checkout/hosted-view';
 import { noteCheckoutBuyer } from '../../checkout/recovery';
 import { matchLocale, negotiateLocale } from '../../platform/i18n/locales';
-import { translator, type Translator } from '../../platform/i18n/translator';
+import { loadTranslator, type Translator } from '../../platform/i18n/translator';
 import { checkoutRepriced } from './repository';
 import type { SandboxCheckout } from './records';
 import type { SandboxProcessor } from './sandbox';
@@ -53,8 +53,8 @@ export interface PageLanguage {
 }
 
 /** ?lang=, the language saved on this checkout, Accept-Language, the seller's default, English. */
-const pageTranslator = (lang: PageLanguage, saved: string | null | undefined, brand: SellerBrand): Translator =>
-  translator(negotiateLocale({ query: lang.query, saved, acceptLanguage: lang.acceptLanguage, sellerDefault: brand.locale }));
+const pageTranslator = (lang: PageLanguage, saved: string | null | undefined, brand: SellerBrand): Promise<Translator> =>
+  loadTranslator(negotiateLocale({ query: lang.query, saved, acceptLanguage: lang.acceptLanguage, sellerDefault: brand.locale }));
 
 async function render(
   deps: PageDeps,
@@ -66,9 +66,9 @@ async function render(
   chosen?: Translator,
 ): Promise<HostedCheckoutOutcome> {
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
-  if (!view) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
+  if (!view) return { kind: 'missing', html: notFoundPage(await loadTranslator(negotiateLocale(lang))) };
   const [brand, optInFor] = await Promise.all([sellerBrand(deps, checkout.scope, baseUrl), checkoutOptInFor(deps, checkout.scope)]);
-  const t = chosen ?? pageTranslator(lang, view.buyerLocale, brand);
+  const t = chosen ?? (await pageTranslator(lang, view.buyerLocale, brand));
   return {
     kind: 'page',
     status,
@@ -84,7 +84,7 @@ export async function showHostedCheckout(
   lang: PageLanguage = {},
 ): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
-  return checkout ? render(deps, checkout, baseUrl, 200, {}, lang) : { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
+  return checkout ? render(deps, checkout, baseUrl, 200, {}, lang) : { kind: 'missing', html: notFoundPage(await loadTranslator(negotiateLocale(lang))) };
 }
 
 export async function showThankYou(
@@ -95,10 +95,10 @@ export async function showThankYou(
   lang: PageLanguage = {},
 ): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
-  if (!checkout) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
+  if (!checkout) return { kind: 'missing', html: notFoundPage(await loadTranslator(negotiateLocale(lang))) };
   if (checkout.status !== 'paid') return { kind: 'redirect', location: `/processor/sandbox/checkout/${checkout.id}` };
   const view = await hostedCheckoutView(deps, checkout.scope, checkout.sessionId, baseUrl);
-  if (!view) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
+  if (!view) return { kind: 'missing', html: notFoundPage(await loadTranslator(negotiateLocale(lang))) };
   // Fresh links per visit, bound to the order; the page itself is no-store. The order is recorded
   // when the processor's notification arrives: until then the page says so and looks again.
   const saleId = view.kind === 'one_time' ? await sessionSaleId(deps, checkout.scope, checkout.sessionId) : null;
@@ -117,7 +117,7 @@ export async function showThankYou(
       delivered?.downloads ?? [],
       delivered?.licenseKeys ?? [],
       pending,
-      pageTranslator(lang, view.buyerLocale, brand),
+      await pageTranslator(lang, view.buyerLocale, brand),
     ),
   };
 }
@@ -147,10 +147,10 @@ export async function submitHostedCheckout(
   lang: PageLanguage = {},
 ): Promise<HostedCheckoutOutcome> {
   const checkout = await sandbox.getCheckout(checkoutId);
-  if (!checkout) return { kind: 'missing', html: notFoundPage(translator(negotiateLocale(lang))) };
+  if (!checkout) return { kind: 'missing', html: notFoundPage(await loadTranslator(negotiateLocale(lang))) };
   const values = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
   const form = payForm.safeParse(body);
-  const t = pageTranslator(lang, await checkoutBuyerLocale(deps, checkout.scope, checkout.sessionId), await sellerBrand(deps, checkout.scope, baseUrl));
+  const t = await pageTranslator(lang, await checkoutBuyerLocale(deps, checkout.scope, checkout.sessionId), await sellerBrand(deps, checkout.scope, baseUrl));
   // What the page learns of its buyer: the address typed (an abandoned checkout can then be mailed)
   // and the language read (their receipt speaks it). A payment attempt sets no timer unless it fails.
   const typed = form.success && form.data.email && EMAIL.safeParse(form.data.email).success ? form.data.email : undefined;

@@ -49,7 +49,7 @@ async function withArea(
 ): Promise<Reply> {
   const nonce = randomBase62(22);
   const access = await resolveArea(ctx, token);
-  if ('refused' in access) return refuse(access.refused, nonce, requestLanguage(lang, ctx.request.headers['accept-language']));
+  if ('refused' in access) return refuse(access.refused, nonce, await requestLanguage(lang, ctx.request.headers['accept-language']));
   const base = (ctx.request.baseUrl ?? '').replace(/\/$/, '');
   // The member's language: ?lang=, the one saved at their checkout, the browser's, the creator's default.
   const t = await buyerLanguage(ctx, access.scope, { query: lang, email: access.member.email, acceptLanguage: ctx.request.headers['accept-language'] });

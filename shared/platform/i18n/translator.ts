@@ -1,5 +1,5 @@
 import { IntlMessageFormat } from 'intl-messageformat';
-import { CATALOGUES, type MessageKey } from './catalogues';
+import { en, loadCatalogue, type Catalogue, type MessageKey } from './catalogues';
 import { DEFAULT_LOCALE, type Locale } from './locales';
 import { escapeHtml } from '../html';
 
@@ -32,14 +32,16 @@ export interface Translator {
 
 // Parsed messages are kept per locale and key: parsing is the costly part, and the set is small.
 const compiled = new Map<string, IntlMessageFormat>();
+// The catalogues loaded so far (English always; the others by loadTranslator).
+const loaded = new Map<Locale, Catalogue>([[DEFAULT_LOCALE, en]]);
 
 function message(locale: Locale, key: MessageKey): IntlMessageFormat {
   const id = `${locale}\u0000${key}`;
   let format = compiled.get(id);
   if (!format) {
     // A key a catalogue lacks falls back to English (the completeness test keeps that from shipping).
-    const own = CATALOGUES[locale][key];
-    const source = own ?? CATALOGUES[DEFAULT_LOCALE][key] ?? key;
+    const own = loaded.get(locale)![key];
+    const source = own ?? en[key] ?? key;
     format = new IntlMessageFormat(source, own ? locale : DEFAULT_LOCALE, undefined, { ignoreTag: true });
     compiled.set(id, format);
   }
@@ -58,7 +60,28 @@ export function formatMoneyIn(locale: string, cents: number, currency: string): 
 
 const translators = new Map<Locale, Translator>();
 
-export function translator(locale: Locale = DEFAULT_LOCALE): Translator {
+/**
+ * The translator of a buyer's language, its catalogue loaded first (catalogues/index.ts: each
+ * language but English is imported on first use).
+ */
+export async function loadTranslator(locale: Locale = DEFAULT_LOCALE): Promise<Translator> {
+  if (!loaded.has(locale)) loaded.set(locale, await loadCatalogue(locale));
+  return translatorOf(locale);
+}
+
+/**
+ * The translator of a language loaded before (by loadTranslator): for a page frame built around a
+ * body already written in that language. Throws for one never loaded: a wiring mistake.
+ */
+export function loadedTranslator(locale: Locale): Translator {
+  if (!loaded.has(locale)) throw new Error(`The ${locale} catalogue is not loaded: get the translator with loadTranslator`);
+  return translatorOf(locale);
+}
+
+/** English, at hand without loading (the default of pages and mails that are not in a buyer's language). */
+export const translator = (locale: 'en' = 'en'): Translator => translatorOf(locale);
+
+function translatorOf(locale: Locale): Translator {
   const known = translators.get(locale);
   if (known) return known;
   const dates = new Intl.DateTimeFormat(locale === 'en' ? 'en-US' : locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
