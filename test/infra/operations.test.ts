@@ -247,7 +247,9 @@ describe('offline synth', () => {
     expect(files(events)).toContain('index.mjs');
     expect(files(events).some((f) => /^chunks\/tracing-xray-[^/]+\.mjs$/.test(f))).toBe(true);
     const entry = writeFunctionEntry(APP, { kind: 'api', appFunction: 'events' }, { tracing: true });
-    const rebuilt = join(out, 'rebuilt');
+    // Beside the assets: chunk names carry a hash of their source map, whose paths are relative
+    // to the package folder, so the rebuild sits at the same depth as the CDK's.
+    const rebuilt = join(out, 'cdk.out', 'rebuilt-events');
     await build({ ...LAMBDA_BUILD_OPTIONS, entryPoints: [entry], outdir: rebuilt });
     expect(files(rebuilt)).toEqual(files(events));
     // Code byte for byte (a map's source paths are relative to where it was written).
