@@ -135,20 +135,25 @@ export class StreamReader {
     while (this.running) {
       const cycle = ++this.cycle;
       let found = 0;
+      let wanted = 0;
       this.nudged = false;
       try {
-        found = await this.pass();
+        ({ found, wanted } = await this.pass());
       } catch (error) {
         logger.warn('stream pass failed; retrying', { error: error as Error });
-        found = 1;
+        found = wanted = 1;
       }
       if (found === 0) {
         const ready = this.cycleWaiters.filter((w) => w.startedAfter < cycle);
         this.cycleWaiters = this.cycleWaiters.filter((w) => w.startedAfter >= cycle);
         for (const waiter of ready) waiter.resolve();
       }
-      this.idleDelay = found || this.nudged ? IDLE_DELAY_MIN_MS : Math.min(this.idleDelay * 2, IDLE_DELAY_MAX_MS);
-      this.batching = found > 0 && !this.cycleWaiters.length;
+      // Only records that may carry an event keep the reader polling fast: a stream of rate-limit
+      // blocks, claims and counters (a read load's only writes) otherwise held it at the shortest
+      // delay, and each GetRecords costs DynamoDB Local a stream walk (issue 43: a third of its CPU
+      // under a read load went to that).
+      this.idleDelay = wanted || this.nudged ? IDLE_DELAY_MIN_MS : Math.min(this.idleDelay * 2, IDLE_DELAY_MAX_MS);
+      this.batching = wanted > 0 && !this.cycleWaiters.length;
       await this.pause(this.batching ? BUSY_BATCH_MS : this.nudged || this.cycleWaiters.length ? 5 : this.idleDelay);
       this.batching = false;
     }
@@ -199,9 +204,11 @@ export class StreamReader {
     }
   }
 
-  private async pass(): Promise<number> {
+  /** One read of every open shard: the records found, and how many of them may carry an event. */
+  private async pass(): Promise<{ found: number; wanted: number }> {
     await this.discoverShards();
     let found = 0;
+    let wanted = 0;
     for (const [shardId, state] of this.shards) {
       if (state.done) continue;
       let iterator: string | undefined;
@@ -238,12 +245,13 @@ export class StreamReader {
         await this.onBatch(images);
         state.lastSequence = records[records.length - 1]!.dynamodb?.SequenceNumber;
         found += records.length;
+        wanted += images.length;
         await this.saveCheckpoint();
       }
       state.iterator = out.NextShardIterator;
       if (!out.NextShardIterator) state.done = true;
     }
-    return found;
+    return { found, wanted };
   }
 
   private async saveCheckpoint() {
