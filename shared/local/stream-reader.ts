@@ -148,13 +148,15 @@ export class StreamReader {
         this.cycleWaiters = this.cycleWaiters.filter((w) => w.startedAfter >= cycle);
         for (const waiter of ready) waiter.resolve();
       }
-      // Only records that may carry an event keep the reader polling fast: a stream of rate-limit
-      // blocks, claims and counters (a read load's only writes) otherwise held it at the shortest
-      // delay, and each GetRecords costs DynamoDB Local a stream walk (issue 43: a third of its CPU
-      // under a read load went to that).
-      this.idleDelay = wanted || this.nudged ? IDLE_DELAY_MIN_MS : Math.min(this.idleDelay * 2, IDLE_DELAY_MAX_MS);
-      this.batching = wanted > 0 && !this.cycleWaiters.length;
-      await this.pause(this.batching ? BUSY_BATCH_MS : this.nudged || this.cycleWaiters.length ? 5 : this.idleDelay);
+      // Only records that may carry an event keep the reader polling fast. A stream of records that
+      // cannot (rate-limit blocks under a read load, contacts and claims under an import) is read
+      // at the idle back-off, writes' nudges ignored: each GetRecords costs DynamoDB Local a walk of
+      // the stream, and a poll per write took CPU from the requests themselves (issue 43). A
+      // waiter for a complete pass (settle) still wakes it at once.
+      const quiet = found > 0 && wanted === 0;
+      this.idleDelay = wanted || (this.nudged && !quiet) ? IDLE_DELAY_MIN_MS : Math.min(this.idleDelay * 2, IDLE_DELAY_MAX_MS);
+      this.batching = found > 0 && !this.cycleWaiters.length;
+      await this.pause(this.batching ? (quiet ? this.idleDelay : BUSY_BATCH_MS) : this.nudged || this.cycleWaiters.length ? 5 : this.idleDelay);
       this.batching = false;
     }
     for (const waiter of this.cycleWaiters.splice(0)) waiter.resolve();
