@@ -135,28 +135,21 @@ export class StreamReader {
     while (this.running) {
       const cycle = ++this.cycle;
       let found = 0;
-      let wanted = 0;
       this.nudged = false;
       try {
-        ({ found, wanted } = await this.pass());
+        found = await this.pass();
       } catch (error) {
         logger.warn('stream pass failed; retrying', { error: error as Error });
-        found = wanted = 1;
+        found = 1;
       }
       if (found === 0) {
         const ready = this.cycleWaiters.filter((w) => w.startedAfter < cycle);
         this.cycleWaiters = this.cycleWaiters.filter((w) => w.startedAfter >= cycle);
         for (const waiter of ready) waiter.resolve();
       }
-      // Only records that may carry an event keep the reader polling fast. A stream of records that
-      // cannot (rate-limit blocks under a read load, contacts and claims under an import) is read
-      // at the idle back-off, writes' nudges ignored: each GetRecords costs DynamoDB Local a walk of
-      // the stream, and a poll per write took CPU from the requests themselves (issue 43). A
-      // waiter for a complete pass (settle) still wakes it at once.
-      const quiet = found > 0 && wanted === 0;
-      this.idleDelay = wanted || (this.nudged && !quiet) ? IDLE_DELAY_MIN_MS : Math.min(this.idleDelay * 2, IDLE_DELAY_MAX_MS);
+      this.idleDelay = found || this.nudged ? IDLE_DELAY_MIN_MS : Math.min(this.idleDelay * 2, IDLE_DELAY_MAX_MS);
       this.batching = found > 0 && !this.cycleWaiters.length;
-      await this.pause(this.batching ? (quiet ? this.idleDelay : BUSY_BATCH_MS) : this.nudged || this.cycleWaiters.length ? 5 : this.idleDelay);
+      await this.pause(this.batching ? BUSY_BATCH_MS : this.nudged || this.cycleWaiters.length ? 5 : this.idleDelay);
       this.batching = false;
     }
     for (const waiter of this.cycleWaiters.splice(0)) waiter.resolve();
@@ -206,11 +199,9 @@ export class StreamReader {
     }
   }
 
-  /** One read of every open shard: the records found, and how many of them may carry an event. */
-  private async pass(): Promise<{ found: number; wanted: number }> {
+  private async pass(): Promise<number> {
     await this.discoverShards();
     let found = 0;
-    let wanted = 0;
     for (const [shardId, state] of this.shards) {
       if (state.done) continue;
       let iterator: string | undefined;
@@ -247,13 +238,12 @@ export class StreamReader {
         await this.onBatch(images);
         state.lastSequence = records[records.length - 1]!.dynamodb?.SequenceNumber;
         found += records.length;
-        wanted += images.length;
         await this.saveCheckpoint();
       }
       state.iterator = out.NextShardIterator;
       if (!out.NextShardIterator) state.done = true;
     }
-    return { found, wanted };
+    return found;
   }
 
   private async saveCheckpoint() {
