@@ -13,6 +13,7 @@
  * (`npx tsx scripts/access-patterns.ts`).
  */
 import type { IndexKey, Key, Scope } from './keys';
+import { isConditionFailed } from './conditional';
 import { toItem } from './items';
 import { toRecord, type Item, type QueryOptions, type QueryPage, type Store } from './store';
 import type { IndexName } from './table';
@@ -79,6 +80,12 @@ export interface Entity<T, P extends Record<string, AccessPatternSpec>> {
   /** The item for a record: its key, declared index keys, `entity` and `v`. */
   item(key: Key, record: object, options?: { indexes?: IndexKey[]; expiresAt?: number }): Item;
   get<N extends NamesOf<P, 'get'>>(store: Store, pattern: N, ...args: GetArgs<P, N>): Promise<T | undefined>;
+  /**
+   * Across a key-layout change: the record at `pattern`'s key, else at `before`'s (where an earlier
+   * release wrote it), which is then moved to `pattern`'s key in one transaction, so the writes by
+   * key that follow the read find it. Idempotent: a concurrent move makes this one read the result.
+   */
+  getMoving<N extends NamesOf<P, 'get'>>(store: Store, pattern: N, before: NamesOf<P, 'get'>, ...args: GetArgs<P, N>): Promise<T | undefined>;
   /** Several items of one get pattern in one BatchGetItem (eventually consistent; missing ones left out, order not kept). */
   getMany<N extends NamesOf<P, 'get'>>(store: Store, pattern: N, argsList: GetArgs<P, N>[]): Promise<T[]>;
   query<N extends NamesOf<P, 'query'>>(store: Store, pattern: N, args: QueryArgs<P, N>, options?: QueryExtras): Promise<QueryPage<T>>;
@@ -114,6 +121,24 @@ export function defineEntity<T>() {
     async get(store, name, ...args) {
       const pattern = declared(declaration, name, 'get');
       return toRecord<T>(await store.get(pattern.key(...args), pattern.consistent ? { consistent: true } : {}));
+    },
+    async getMoving(store, name, beforeName, ...args) {
+      const to = declared(declaration, name, 'get').key(...args);
+      const from = declared(declaration, beforeName, 'get').key(...args);
+      const found = await store.get(to, { consistent: true });
+      if (found) return toRecord<T>(found);
+      const old = await store.get(from, { consistent: true });
+      if (!old) return undefined;
+      try {
+        await store.transact([
+          { put: { ...old, ...to }, condition: 'attribute_not_exists(PK)' },
+          { delete: from, condition: 'attribute_exists(PK)' },
+        ]);
+      } catch (error) {
+        if (!isConditionFailed(error)) throw error;
+        return toRecord<T>(await store.get(to, { consistent: true }));
+      }
+      return toRecord<T>({ ...old, ...to });
     },
     async getMany(store, name, argsList) {
       const pattern = declared(declaration, name, 'get');
