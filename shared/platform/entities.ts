@@ -161,7 +161,7 @@ export const outboxEntity = defineEntity<{ eventType: string; event: string }>()
     ofTenant: {
       kind: 'query',
       summary: 'Outbox events of a tenant, one write shard (lists merge the 16 shards and the pre-shard partition in id order)',
-      partition: (scope: Scope, shard: number) => keys.outboxShards(scope)[shard]!,
+      partition: (scope: Scope, shard: number) => keys.shard(scope, 'EVENT', shard),
       args: ['scope', 'shard 0..15'],
       notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by events/repository.ts',
     },

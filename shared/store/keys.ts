@@ -19,6 +19,8 @@ export type Key = { PK: string; SK: string };
 export type IndexKey = Record<string, string>;
 
 const scopePrefix = (scope: Scope) => `A#${scope.accountId}#${scope.mode}`;
+/** The shard of an id; a placeholder (`<sessionId>`, when the access-pattern table is rendered) names it instead. */
+const shardName = (id: string) => (/^<.*>$/.test(id) ? `<shard(${id.slice(1, -1)})>` : String(shardOf(id)));
 
 /** Scope-free prefixes the platform itself owns. */
 const GLOBAL = {
@@ -67,7 +69,7 @@ export const keys = {
    * One record of a hot kind in its write shard (shards.ts): `<scope>#<TYPE>#<n>` / id, n from
    * `shardBy` (the id itself unless records are grouped by another id, such as an event's deliveries).
    */
-  sharded: (scope: Scope, type: string, id: string, shardBy: string = id): Key => ({ PK: `${scopePrefix(scope)}#${type}#${shardOf(shardBy)}`, SK: id }),
+  sharded: (scope: Scope, type: string, id: string, shardBy: string = id): Key => ({ PK: `${scopePrefix(scope)}#${type}#${shardName(shardBy)}`, SK: id }),
   /** The partition of one write shard of a hot kind. */
   shard: (scope: Scope, type: string, shard: number): string => `${scopePrefix(scope)}#${type}#${shard}`,
   /** Every write shard of a hot kind, for a list's parallel queries. */
@@ -96,7 +98,7 @@ export const keys = {
   capability: (kind: string, token: string): Key => ({ PK: `CAP#${kind}#${token}`, SK: 'CAP' }),
 
   /** A domain event in the outbox, in its write shard: written in the same transaction as the change it reports. */
-  outbox: (scope: Scope, eventId: string): Key => ({ PK: `${scopePrefix(scope)}#EVENT#${shardOf(eventId)}`, SK: eventId }),
+  outbox: (scope: Scope, eventId: string): Key => ({ PK: `${scopePrefix(scope)}#EVENT#${shardName(eventId)}`, SK: eventId }),
   /** The outbox's write shards (a list merges them, with `outboxBefore`'s partition). */
   outboxShards: (scope: Scope): string[] => Array.from({ length: WRITE_SHARDS }, (_, n) => `${scopePrefix(scope)}#EVENT#${n}`),
   /** The outbox of releases before write shards: one partition per tenant, read until its 30-day TTL empties it. */
