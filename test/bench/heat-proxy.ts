@@ -44,7 +44,8 @@ export function itemSize(item: Item | undefined): number {
 function valueSize(value: AttributeValue): number {
   if (value.S !== undefined) return Buffer.byteLength(value.S);
   if (value.N !== undefined) return Math.ceil(value.N.replace(/^-|\.|e.*$/gi, '').length / 2) + 1;
-  if (value.B !== undefined) return (value.B as Uint8Array | string).length;
+  // On the wire a binary is base64 text; DynamoDB bills its bytes.
+  if (value.B !== undefined) return typeof value.B === 'string' ? Buffer.from(value.B, 'base64').length : (value.B as Uint8Array).length;
   if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
   if (value.SS) return value.SS.reduce((n, s) => n + Buffer.byteLength(s), 0);
   if (value.NS) return value.NS.reduce((n, s) => n + Math.ceil(s.length / 2) + 1, 0);
