@@ -13,8 +13,8 @@
  * (`npx tsx scripts/access-patterns.ts`).
  */
 import type { IndexKey, Key, Scope } from './keys';
-import { isConditionFailed } from './conditional';
 import { toItem } from './items';
+import { readMoving } from './move';
 import { toRecord, type Item, type QueryOptions, type QueryPage, type Store } from './store';
 import type { IndexName } from './table';
 
@@ -123,22 +123,7 @@ export function defineEntity<T>() {
       return toRecord<T>(await store.get(pattern.key(...args), pattern.consistent ? { consistent: true } : {}));
     },
     async getMoving(store, name, beforeName, ...args) {
-      const to = declared(declaration, name, 'get').key(...args);
-      const from = declared(declaration, beforeName, 'get').key(...args);
-      const found = await store.get(to, { consistent: true });
-      if (found) return toRecord<T>(found);
-      const old = await store.get(from, { consistent: true });
-      if (!old) return undefined;
-      try {
-        await store.transact([
-          { put: { ...old, ...to }, condition: 'attribute_not_exists(PK)' },
-          { delete: from, condition: 'attribute_exists(PK)' },
-        ]);
-      } catch (error) {
-        if (!isConditionFailed(error)) throw error;
-        return toRecord<T>(await store.get(to, { consistent: true }));
-      }
-      return toRecord<T>({ ...old, ...to });
+      return toRecord<T>(await readMoving(store, declared(declaration, name, 'get').key(...args), declared(declaration, beforeName, 'get').key(...args)));
     },
     async getMany(store, name, argsList) {
       const pattern = declared(declaration, name, 'get');

@@ -45,7 +45,7 @@ function valueSize(value: AttributeValue): number {
   if (value.S !== undefined) return Buffer.byteLength(value.S);
   if (value.N !== undefined) return Math.ceil(value.N.replace(/^-|\.|e.*$/gi, '').length / 2) + 1;
   // On the wire a binary is base64 text; DynamoDB bills its bytes.
-  if (value.B !== undefined) return typeof value.B === 'string' ? Buffer.from(value.B, 'base64').length : (value.B as Uint8Array).length;
+  if (value.B !== undefined) return typeof (value.B as unknown) === 'string' ? Buffer.from(value.B as unknown as string, 'base64').length : value.B.length;
   if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
   if (value.SS) return value.SS.reduce((n, s) => n + Buffer.byteLength(s), 0);
   if (value.NS) return value.NS.reduce((n, s) => n + Math.ceil(s.length / 2) + 1, 0);

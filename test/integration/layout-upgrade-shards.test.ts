@@ -6,6 +6,9 @@ import { createProduct, type CatalogCtx } from '../../shared/catalog/service';
 import { getSession } from '../../shared/checkout/repository';
 import { createCheckoutSession } from '../../shared/checkout/service';
 import { allEvents, getEvent, listEvents } from '../../shared/events/repository';
+import { contactIdsByEmail, updateContactTagsIfUnchanged } from '../../shared/audience/bulk-store';
+import { contactKey, contactKeyBefore, emailKey, emailKeyBefore } from '../../shared/audience/repository';
+import { createContact, deleteContact, findContactByEmail, listContacts, updateContact } from '../../shared/audience/service';
 import { createAccount } from '../../shared/platform/accounts';
 import type { OperationContext } from '../../shared/platform/context';
 import { newEvent, outboxPut } from '../../shared/platform/events';
@@ -217,5 +220,52 @@ describe('write shards across the key-layout upgrade', () => {
     expect(await store.get(keys.sharded(scope, 'SBX_NOTIFICATION', n.id))).toMatchObject({ id: n.id });
     // Read again (or by a racing reader): the same record, once.
     expect(await getNotification(store, scope, n.id)).toMatchObject({ id: n.id });
+  });
+
+  it('contacts of both layouts list in order, are found by email, change where they are and can be deleted', async () => {
+    const { deps, clock, store, scope } = await tenant();
+    const made = [];
+    for (const email of ['old1@example.com', 'old2@example.com', 'old3@example.com']) {
+      const contact = await createContact(deps, scope, { email });
+      await movedBack(store, contactKey(scope, contact._id), contactKeyBefore(scope, contact._id));
+      await movedBack(store, emailKey(scope, email), emailKeyBefore(scope, email));
+      made.push(contact);
+      clock.advance(1);
+    }
+    made.push(await createContact(deps, scope, { email: 'new@example.com' }));
+    const [old1, old2, old3, fresh] = made as [(typeof made)[0], (typeof made)[0], (typeof made)[0], (typeof made)[0]];
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listContacts(deps, scope, {}, { limit: 1, cursor });
+      seen.push(...page.contacts.map((c) => c.email));
+      cursor = page.cursor;
+    } while (cursor);
+    expect(seen).toEqual(['new@example.com', 'old3@example.com', 'old2@example.com', 'old1@example.com']);
+
+    // An import's lookup finds the old guards; a second create of the address is refused.
+    expect(await contactIdsByEmail(store, scope, ['old1@example.com', 'new@example.com'])).toEqual(
+      new Map([
+        ['new@example.com', fresh._id],
+        ['old1@example.com', old1._id],
+      ]),
+    );
+    await expect(createContact(deps, scope, { email: 'old1@example.com' })).rejects.toMatchObject({ status: 409 });
+    expect(await findContactByEmail(deps, scope, 'old1@example.com')).toMatchObject({ _id: old1._id });
+
+    // A smart-tag write on a contact no read has moved yet lands where it is.
+    const tagged = { ...old2, tags: ['buyer'], smartTags: ['buyer'], updatedAt: clock.now().toISOString() };
+    expect(await updateContactTagsIfUnchanged(store, scope, [{ next: tagged, before: old2 }])).toEqual([true]);
+    expect(await store.get(contactKeyBefore(scope, old2._id))).toMatchObject({ tags: ['buyer'] });
+
+    expect(await updateContact(deps, scope, old3._id, { name: 'Ada' })).toMatchObject({ name: 'Ada' });
+    expect(await store.get(contactKey(scope, old3._id))).toMatchObject({ name: 'Ada' });
+
+    await deleteContact(deps, scope, old1._id);
+    expect(await findContactByEmail(deps, scope, 'old1@example.com')).toBeUndefined();
+    expect(await createContact(deps, scope, { email: 'old1@example.com' })).toMatchObject({ email: 'old1@example.com' });
+    // The other mode sees none of them.
+    expect((await listContacts(deps, { ...scope, mode: 'live' }, {}, { limit: 10 })).contacts).toEqual([]);
   });
 });
