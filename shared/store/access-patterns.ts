@@ -58,9 +58,9 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   OrderAccessLink v1 (shared/product-files/entities.ts): PK=CAP#download-access#<token>, SK=CAP
 //   ProductFile v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>
 //   ProductFileUpload v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE_UPLOAD, SK=<uploadId>
-//   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>
+//   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL#<shard(lower(email))>, SK=<lower(email)>
 //   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER, SK=<customerId>
-//   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT, SK=<pay_id>
+//   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT#<shard(pay_id)>, SK=<pay_id>
 //   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>; GSI3PK=<scope>#CUSTOMER_SALES#<customerId>, GSI3SK=<saleId>
 //   SaleLocator v1 (shared/sales/entities.ts): PK=CAP#sale#<saleId>, SK=CAP
 //   CreatorPageLink v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE#PAGE#LINK, SK=<linkId>
@@ -161,11 +161,13 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'A file of a product', key: 'PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>', index: 'table', declaredBy: 'product-files ProductFile v1 .byId', declared: true },
   { name: 'Files of a product, oldest first (GET /products/{id}/files, order downloads)', key: 'PK=<scope>#PRODUCT#<productId>#FILE, ScanIndexForward=true', index: 'table', notes: 'bounded: at most MAX_FILES (20) per product', declaredBy: 'product-files ProductFile v1 .ofProduct', declared: true },
   { name: 'A multipart upload of a product file (complete, abort)', key: 'PK=<scope>#PRODUCT#<productId>#FILE_UPLOAD, SK=<uploadId>', index: 'table', notes: 'TTL a day after it began', declaredBy: 'product-files ProductFileUpload v1 .byId', declared: true },
-  { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', notes: 'holds customerId', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
+  { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL#<shard(lower(email))>, SK=<lower(email)>', index: 'table', notes: 'holds customerId; write shard of the email', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
+  { name: 'Customer email guard written before write shards (moved to its shard when read)', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', declaredBy: 'sales CustomerEmail v1 .byEmailBefore', declared: true },
   { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byId', declared: true },
   { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },
   { name: 'Customers, newest first, one page at a time (optionally filtered by product)', key: 'PK=<scope>#CUSTOMER', index: 'table', declaredBy: 'sales Customer v1 .all', declared: true },
-  { name: 'Sale by processor payment id (refunds, disputes)', key: 'PK=<scope>#U#PAYMENT, SK=<pay_id>', index: 'table', notes: 'holds saleId', declaredBy: 'sales PaymentPointer v1 .byPayment', declared: true },
+  { name: 'Sale by processor payment id (refunds, disputes)', key: 'PK=<scope>#U#PAYMENT#<shard(pay_id)>, SK=<pay_id>', index: 'table', notes: 'holds saleId; write shard of the payment id', declaredBy: 'sales PaymentPointer v1 .byPayment', declared: true },
+  { name: 'Payment pointer written before write shards (moved to its shard when read)', key: 'PK=<scope>#U#PAYMENT, SK=<pay_id>', index: 'table', declaredBy: 'sales PaymentPointer v1 .byPaymentBefore', declared: true },
   { name: 'Sale by id', key: 'PK=<scope>#SALE, SK=<saleId>', index: 'table', declaredBy: 'sales Sale v1 .byId', declared: true },
   { name: 'Sales, newest first, one page at a time', key: 'PK=<scope>#SALE', index: 'table', declaredBy: 'sales Sale v1 .all', declared: true },
   { name: 'Sales after a sale id, one page at a time', key: 'PK=<scope>#SALE, ScanIndexForward=true, SK > <afterId>', index: 'table', declaredBy: 'sales Sale v1 .after', declared: true },

@@ -10,6 +10,7 @@ import { contactIdsByEmail, updateContactTagsIfUnchanged } from '../../shared/au
 import { contactKey, contactKeyBefore, emailKey, emailKeyBefore } from '../../shared/audience/repository';
 import { createContact, deleteContact, findContactByEmail, listContacts, updateContact } from '../../shared/audience/service';
 import { createAccount } from '../../shared/platform/accounts';
+import { customersPageOf, getSaleByPayment } from '../../shared/sales/repository';
 import type { OperationContext } from '../../shared/platform/context';
 import { newEvent, outboxPut } from '../../shared/platform/events';
 import { receiveNotification } from '../../shared/processor/ingress';
@@ -118,6 +119,30 @@ describe('write shards across the key-layout upgrade', () => {
     expect(await getSession(deps.store, scope, session.id)).toMatchObject({ status: 'completed' });
     expect(await deps.store.get(keys.entity(scope, 'CHECKOUT', session.id))).toBeUndefined();
     expect(await deps.store.get(keys.sharded(scope, 'CHECKOUT', session.id))).toMatchObject({ status: 'completed' });
+
+    // The buyer's customer guard and the payment pointer as the previous release kept them: a second
+    // purchase by the same buyer counts on the same customer, and the payment still finds its sale.
+    const sale = await getSaleByPayment(deps.store, scope, 'pay_upgrade0000000000000001');
+    expect(sale).toBeDefined();
+    await movedBack(deps.store, keys.sharded(scope, 'U#PAYMENT', 'pay_upgrade0000000000000001'), keys.unique(scope, 'PAYMENT', 'pay_upgrade0000000000000001'));
+    await movedBack(deps.store, keys.sharded(scope, 'U#CUSTOMER_EMAIL', 'buyer@example.com'), keys.unique(scope, 'CUSTOMER_EMAIL', 'buyer@example.com'));
+    expect(await getSaleByPayment(deps.store, scope, 'pay_upgrade0000000000000001')).toMatchObject({ _id: sale!._id });
+    const again = await createCheckoutSession(ctx, { productId: product._id, successUrl: 'https://s.example.com', cancelUrl: 'https://c.example.com' });
+    const second = {
+      ...notification,
+      id: 'ntf_upgrade_integration_0002',
+      data: { ...notification.data, sessionId: again.id, payment: { ...notification.data.payment, id: 'pay_upgrade0000000000000002' } },
+    };
+    const secondBody = JSON.stringify(second);
+    const secondHeaders = { [SIGNATURE_HEADER]: sign(SANDBOX_NOTIFICATION_SECRET, Math.floor(ctx.clock.nowMs() / 1000), secondBody) };
+    expect(await receiveNotification(ctx, { rawBody: secondBody, headers: secondHeaders, baseUrl: 'https://api.example.com' }, JSON.parse(secondBody))).toEqual(
+      {
+        received: true,
+      },
+    );
+    const customers = (await customersPageOf(deps.store, scope, {}, { limit: 10 })).items;
+    expect(customers).toHaveLength(1);
+    expect(customers[0]).toMatchObject({ buyerEmail: 'buyer@example.com', numberOfOrders: 2 });
   });
 
   it('a delivery between attempts goes on where it is; the log lists both layouts in order', async () => {
