@@ -191,14 +191,14 @@ export async function listContactPage(
   const merged = await mergeShards<Record<string, unknown>>({
     shards: partitions.length,
     limit: page.limit,
-    after: decodeShardCursor(page.cursor),
+    after: decodeShardCursor(scope, page.cursor),
     sortKey: (item) => String(item.SK),
     read: async (shard, after, limit) => {
       const found = await store.query<Record<string, unknown>>({ pk: partitions[shard]!, limit, ...(after === undefined ? {} : { before: after }) });
       return { items: found.items, last: found.cursor !== undefined && found.items.length ? String(found.items[found.items.length - 1]!.SK) : undefined };
     },
   });
-  return { contacts: merged.items.map((i) => toRecord<ContactRecord>(i)!), cursor: encodeShardCursor(merged.last) };
+  return { contacts: merged.items.map((i) => toRecord<ContactRecord>(i)!), cursor: encodeShardCursor(scope, merged.last) };
 }
 
 /**

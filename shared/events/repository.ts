@@ -35,7 +35,7 @@ export async function listEvents(
   const page = await mergeShards<Item>({
     shards: partitions.length,
     limit: options.limit,
-    after: decodeShardCursor(options.cursor),
+    after: decodeShardCursor(scope, options.cursor),
     sortKey: (item) => String(item.SK),
     read: async (shard, after, limit) => {
       const found = await store.query<Item>({ pk: partitions[shard]!, limit, ...(after === undefined ? {} : { before: after }) });
@@ -51,7 +51,7 @@ export async function listEvents(
     },
   });
   const events = page.items.map(eventFromItem).filter((event): event is DomainEvent => event !== undefined);
-  return { events, cursor: encodeShardCursor(page.last) };
+  return { events, cursor: encodeShardCursor(scope, page.last) };
 }
 
 /** Every event of a tenant's outbox, oldest first (the local control API and tests; never a request path). */

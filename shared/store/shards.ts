@@ -13,6 +13,7 @@
  * unique ids, so "after this key" means the same thing in each, and in the partition of the layout
  * before sharding, which lists read as one more shard while it still holds records.
  */
+import { createHash } from 'node:crypto';
 import { badRequest } from '../platform/errors';
 
 /**
@@ -94,16 +95,27 @@ export async function mergeShards<T>(options: {
 }
 
 const CURSOR_PREFIX = 's1.';
+/** A tenant (keys.ts `Scope`; named here so keys.ts, which imports this module, is not imported back). */
+type Scope = { accountId: string; mode: string };
 
-/** The cursor of a merged list: its last sort key, opaque to clients. */
-export const encodeShardCursor = (last: string | undefined): string | undefined =>
-  last === undefined ? undefined : CURSOR_PREFIX + Buffer.from(last, 'utf8').toString('base64url');
+/**
+ * The tenant a cursor was made for. A cursor only names a sort key, and a list only ever reads the
+ * caller's own partitions, so another tenant's cursor could open nothing; it is refused all the
+ * same (a 400, as the store's cursors are), so a cursor never silently changes meaning.
+ */
+const scopeTag = (scope: Scope) => createHash('sha256').update(`${scope.accountId}#${scope.mode}`).digest('base64url').slice(0, 10);
 
-/** The sort key a cursor continues after; a cursor this list did not make is a 400. */
-export function decodeShardCursor(cursor: string | undefined): string | undefined {
+/** The cursor of a merged list: its last sort key, bound to the tenant, opaque to clients. */
+export const encodeShardCursor = (scope: Scope, last: string | undefined): string | undefined =>
+  last === undefined ? undefined : CURSOR_PREFIX + Buffer.from(`${scopeTag(scope)}.${last}`, 'utf8').toString('base64url');
+
+/** The sort key a cursor continues after; a cursor this list did not make for this tenant is a 400. */
+export function decodeShardCursor(scope: Scope, cursor: string | undefined): string | undefined {
   if (cursor === undefined) return undefined;
   const text = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8') : '';
-  if (!text || text.length > 500 || encodeShardCursor(text) !== cursor)
+  const tag = `${scopeTag(scope)}.`;
+  const last = text.startsWith(tag) ? text.slice(tag.length) : '';
+  if (!last || last.length > 500 || encodeShardCursor(scope, last) !== cursor)
     throw badRequest('cursor is not valid for this list', { field: 'cursor', code: 'INVALID_CURSOR' });
-  return text;
+  return last;
 }

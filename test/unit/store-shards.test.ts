@@ -86,10 +86,16 @@ describe('merging shards into one ordered list', () => {
     expect((await mergeShards({ shards: uneven.length, read, sortKey: (x) => x, limit: all.length })).last).toBeUndefined();
   });
 
-  it('a cursor this list made is read back; any other is a 400', () => {
-    const cursor = encodeShardCursor(id(7))!;
-    expect(decodeShardCursor(cursor)).toBe(id(7));
-    expect(decodeShardCursor(undefined)).toBeUndefined();
-    for (const bad of ['abc', 's1.', 's1.!!', `${cursor}x=`]) expect(() => decodeShardCursor(bad)).toThrow(expect.objectContaining({ status: 400 }));
+  it('a cursor this list made for this tenant is read back; any other is a 400', () => {
+    const scope = { accountId: 'acc1', mode: 'test' as const };
+    const cursor = encodeShardCursor(scope, id(7))!;
+    expect(decodeShardCursor(scope, cursor)).toBe(id(7));
+    expect(decodeShardCursor(scope, undefined)).toBeUndefined();
+    for (const bad of ['abc', 's1.', 's1.!!', `${cursor}x=`]) expect(() => decodeShardCursor(scope, bad)).toThrow(expect.objectContaining({ status: 400 }));
+    for (const other of [
+      { ...scope, mode: 'live' as const },
+      { ...scope, accountId: 'acc2' },
+    ])
+      expect(() => decodeShardCursor(other, cursor)).toThrow(expect.objectContaining({ status: 400 }));
   });
 });
