@@ -1,6 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/support/sequencer';
 
+/**
+ * Three files at a time on this 2-core machine: a file keeps about 0.7 of a core busy (its node
+ * worker and its DynamoDB Local), the rest is real waiting (queue redeliveries seconds apart, killed
+ * and restarted runtimes, browser paint), so two workers left a third of the CPU idle.
+ * TEST_WORKERS overrides it.
+ */
+export const TEST_WORKERS = Math.max(1, Number(process.env.TEST_WORKERS ?? 3));
+
 const env = { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_DEV: 'true', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
 /**
@@ -18,7 +26,7 @@ export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
     env,
-    maxWorkers: 2,
+    maxWorkers: TEST_WORKERS,
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { extends: true, test: { name: 'unit', isolate: false, include: ['test/unit/**/*.test.ts'] } },

@@ -1,5 +1,7 @@
-import { SESSION_SECRET } from '../../shared/platform/settings';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
@@ -7,16 +9,21 @@ import { ApiClient, startTestRuntime } from '../support/runtime';
 
 const run = promisify(execFile);
 let runtime: LocalRuntime;
+let data: string;
 
+// A runtime with a data folder, as `npm start` leaves one: the CLI finds the table, the session
+// secret and the encryption key there by itself, with no settings passed.
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  data = await mkdtemp(join(tmpdir(), 'admin-cli-'));
+  runtime = await startTestRuntime({}, { dataDir: data });
 });
-afterAll(async () => runtime?.stop());
+afterAll(async () => {
+  await runtime?.stop();
+  await rm(data, { recursive: true, force: true });
+});
 
 async function admin(...args: string[]) {
-  const { stdout } = await run('npx', ['tsx', 'bin/admin.ts', '--endpoint', runtime.config.DYNAMODB_ENDPOINT!, '--table', runtime.tableName, ...args], {
-    env: { ...process.env, JWT_SECRET: await runtime.secret(SESSION_SECRET) },
-  });
+  const { stdout } = await run('npx', ['tsx', 'bin/admin.ts', '--local', '--data', data, ...args]);
   return stdout.trim();
 }
 

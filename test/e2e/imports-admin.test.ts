@@ -1,23 +1,27 @@
-import { SESSION_SECRET } from '../../shared/platform/settings';
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../shared/local/runtime';
 import { ApiClient, control, createTestAccount, startTestRuntime } from '../support/runtime';
 
 const run = promisify(execFile);
 let runtime: LocalRuntime;
+let data: string;
+// A runtime with a data folder, as `npm start` leaves one: the CLI finds the API and the session
+// secret there by itself.
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  data = await mkdtemp(join(tmpdir(), 'imports-admin-data-'));
+  runtime = await startTestRuntime({}, { dataDir: data });
 });
-afterAll(async () => runtime?.stop());
+afterAll(async () => {
+  await runtime?.stop();
+  await rm(data, { recursive: true, force: true });
+});
 
-const admin = async (...args: string[]) =>
-  run('npx', ['tsx', 'bin/admin.ts', '--api', runtime.url, ...args], { env: { ...process.env, JWT_SECRET: await runtime.secret(SESSION_SECRET) } });
+const admin = async (...args: string[]) => run('npx', ['tsx', 'bin/admin.ts', '--data', data, ...args]);
 
 describe('admin-started imports', () => {
   it("the admin CLI starts an import for an account, recorded as createdBy admin; the account's own imports stay user", async () => {
@@ -36,13 +40,7 @@ describe('admin-started imports', () => {
 
     // The account's key, and an ordinary session token, create `user` imports.
     expect((await account.test.post('/migrations', { source: 'csv' })).body.createdBy).toEqual({ type: 'user' });
-    const session = await new SignJWT({ mode: 'test' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(account.accountId)
-      .setIssuer('creator-commerce')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(await runtime.secret(SESSION_SECRET)));
+    const session = (await admin('session-token', '--account', account.accountId, '--mode', 'test')).stdout.trim();
     expect((await new ApiClient(runtime.url, session).post('/migrations', { source: 'csv' })).body.createdBy).toEqual({ type: 'user' });
   }, 120_000);
 

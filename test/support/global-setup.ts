@@ -13,10 +13,11 @@ declare module 'vitest' {
 // Each test file borrows a DynamoDB Local for its duration (dynamo-file.ts) and creates its own
 // tables there (dropped when it ends); an instance that has served enough work is replaced by a
 // fresh one, since DynamoDB Local's writes slow down with every stream record it holds (see
-// dynamo-pool.ts). Two files run at once: four instances leave two starting or idle. The pool
+// dynamo-pool.ts). Each worker runs one file at a time: two instances more than workers leave two
+// starting or idle. The pool
 // lives in vitest's main process; vitest loads this module afresh for each project, so that
 // state lives on globalThis (started once, stopped when the last project is done).
-const SIZE = Math.max(1, Number(process.env.TEST_DYNAMODB_INSTANCES ?? 4));
+const SIZE = Math.max(1, Number(process.env.TEST_DYNAMODB_INSTANCES ?? Number(process.env.TEST_WORKERS ?? 3) + 2));
 const MAX_FILES = Math.max(1, Number(process.env.TEST_DYNAMODB_MAX_FILES ?? 8));
 const MAX_CPU_SECONDS = Math.max(1, Number(process.env.TEST_DYNAMODB_MAX_CPU_SECONDS ?? 20));
 

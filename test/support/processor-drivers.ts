@@ -6,7 +6,7 @@ import type { FakeStripe } from './fake-stripe';
 import { type ApiClient, createTestAccount, settleWithRetries, type TestAccount } from './runtime';
 
 /**
- * The two processors of test/e2e/processor-scenarios.test.ts behind one driver: the sandbox (test
+ * The two processors of test/support/processor-scenarios.ts behind one driver: the sandbox (test
  * mode, its control routes acting as buyer and bank) and Stripe (live mode on the stateful fake
  * Stripe, whose checkout page, cards and clock act as buyer and bank; its events reach the Stripe
  * webhook route signed as Stripe signs them). `env` is filled by the test's beforeAll.
@@ -38,21 +38,30 @@ export interface Driver {
 }
 
 export function scenarioTools(env: ScenarioEnv) {
+  /** Delivers the fake Stripe's pending webhooks: whether any was delivered (the runtime then has work to settle). */
+  async function deliverWebhooks() {
+    if (!env.fake.webhook) return false;
+    const delivered = await env.fake.flush();
+    const failed = delivered.filter((d) => d.status >= 300);
+    if (failed.length) throw new Error(`webhook refused: ${JSON.stringify(failed.map((d) => [d.event.type, d.status, d.body]))}`);
+    return delivered.length > 0;
+  }
   async function settle() {
-    if (env.fake.webhook) {
-      const failed = (await env.fake.flush()).filter((d) => d.status >= 300);
-      if (failed.length) throw new Error(`webhook refused: ${JSON.stringify(failed.map((d) => [d.event.type, d.status, d.body]))}`);
-    }
+    await deliverWebhooks();
     await settleWithRetries(env.runtime);
   }
-  /** Both processors' clocks move together, a day at a time (the service's timers and Stripe's billing interleave). */
+  /**
+   * Both processors' clocks move together, a day at a time (the service's timers and Stripe's
+   * billing interleave). The runtime's advance returns settled, so it is settled again only when
+   * Stripe's webhooks brought it new work: most simulated days deliver none.
+   */
   async function advanceDays(days: number) {
     for (let i = 0; i < days; i++) {
       const res = await env.control.post('/_local/clock/advance', { seconds: DAY });
       if (res.status !== 200) throw new Error(`advance: ${res.text}`);
-      await settle();
+      if (await deliverWebhooks()) await settleWithRetries(env.runtime);
       env.fake.tick();
-      await settle();
+      if (await deliverWebhooks()) await settleWithRetries(env.runtime);
     }
   }
   const subscriber = async (d: Driver, id: string) => (await d.api.get(`/subscriptions/subscribers/${id}`)).body;

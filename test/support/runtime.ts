@@ -13,7 +13,8 @@ export async function startTestRuntime(env: Record<string, string> = {}, options
   return startLocalRuntime({
     ...options,
     port: 0,
-    memory: true,
+    // In memory unless the test gives a data folder (as `npm start` keeps one) for tools that read it.
+    memory: !options.dataDir,
     dynamoEndpoint: testDynamoEndpoint(),
     tableName: `t_${randomHex(6)}`,
     allowLoopbackWebhooks: true,

@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessorError } from '../../shared/processor/port';
-import { FakeStripe } from '../support/fake-stripe';
-import { DAY, sandboxDriver, scenarioTools, stripeDriver, type Driver, type ScenarioEnv } from '../support/processor-drivers';
-import { ApiClient, startTestRuntime } from '../support/runtime';
+import { FakeStripe } from './fake-stripe';
+import { DAY, sandboxDriver, scenarioTools, stripeDriver, type Driver, type ScenarioEnv } from './processor-drivers';
+import { ApiClient, startTestRuntime } from './runtime';
 
 /**
  * One table of growth-billing scenarios, run against both processors over HTTP (drivers in
  * test/support/processor-drivers.ts): the sandbox in test mode and Stripe in live mode on the
  * stateful fake Stripe. Each scenario asserts what the seller's API shows, so both processors must
- * end in the same states.
+ * end in the same states. Each processor's run is its own test file with its own runtime
+ * (test/e2e/processor-scenarios-*.test.ts): the two run in parallel, and a day advanced for one
+ * does not also renew the other's subscriptions.
  */
 const env = {} as ScenarioEnv;
 const { settle, advanceDays, subscriber, charges, renewals, outbox, offer, portal, untilPastDue } = scenarioTools(env);
@@ -209,22 +211,25 @@ const SCENARIOS: Record<string, (d: Driver) => Promise<void>> = {
   },
 };
 
-beforeAll(async () => {
-  env.fake = await new FakeStripe().start();
-  env.fake.livemode = true;
-  env.runtime = await startTestRuntime({ STRIPE_API_URL: env.fake.url, RATE_LIMIT_PER_MINUTE: '100000' });
-  env.control = new ApiClient(env.runtime.url);
-  env.fake.clock = () => Math.floor(env.runtime.clock.nowMs() / 1000);
-});
-afterAll(async () => {
-  await env.runtime?.stop();
-  await env.fake?.stop();
-});
-
-describe.each(['sandbox', 'stripe'] as const)('growth billing on the %s processor', (processor) => {
-  let driver: Driver;
+/** Registers the whole table against one processor, on a runtime (and fake Stripe) of its own. */
+export function scenarioSuite(processor: 'sandbox' | 'stripe'): void {
   beforeAll(async () => {
-    driver = processor === 'sandbox' ? await sandboxDriver(env) : await stripeDriver(env);
+    env.fake = await new FakeStripe().start();
+    env.fake.livemode = true;
+    env.runtime = await startTestRuntime({ STRIPE_API_URL: env.fake.url, RATE_LIMIT_PER_MINUTE: '100000' });
+    env.control = new ApiClient(env.runtime.url);
+    env.fake.clock = () => Math.floor(env.runtime.clock.nowMs() / 1000);
   });
-  for (const [name, scenario] of Object.entries(SCENARIOS)) it(name, () => scenario(driver), 300_000);
-});
+  afterAll(async () => {
+    await env.runtime?.stop();
+    await env.fake?.stop();
+  });
+
+  describe(`growth billing on the ${processor} processor`, () => {
+    let driver: Driver;
+    beforeAll(async () => {
+      driver = processor === 'sandbox' ? await sandboxDriver(env) : await stripeDriver(env);
+    });
+    for (const [name, scenario] of Object.entries(SCENARIOS)) it(name, () => scenario(driver), 300_000);
+  });
+}
