@@ -141,7 +141,10 @@ export async function touchEngagement(store: Store, scope: Scope, id: string, fi
     if (error.name !== 'ConditionFailed') throw error;
   };
   // A contact an earlier release wrote and no read has moved yet is touched where it is.
-  await touch(contactKey(scope, id)).catch((error: Error) => (missed(error), touch(contactKeyBefore(scope, id)).catch(missed)));
+  await touch(contactKey(scope, id)).catch((error: Error) => {
+    missed(error);
+    return touch(contactKeyBefore(scope, id)).catch(missed);
+  });
 }
 
 export interface ContactPage {
