@@ -9,7 +9,7 @@ import {
   deliveriesMentioningPage,
   deliveryBodyRewrite,
   deliveryPartitions,
-} from './repository';
+} from './erasure-repository';
 
 /**
  * The webhook delivery log (30 days): every logged body and answer excerpt that names the buyer,

@@ -3,17 +3,8 @@ import { mergeShards } from '../store/shards';
 import { createUnique, onConditionFailed } from '../store/conditional';
 import { groupCommit, perOwner } from '../store/group-commit';
 import { toRecord, type Item, type QueryPage, type Store } from '../store/store';
-import {
-  attemptEntity,
-  attemptKeyBefore,
-  attemptPartitions,
-  deliveryEntity,
-  deliveryKeyBefore,
-  deliveryPartitions,
-  endpointCountEntity,
-  endpointEntity,
-} from './entities';
-import { HEADER } from './signing';
+import { attemptEntity, attemptPartitions, deliveryEntity, deliveryKeyBefore, endpointCountEntity, endpointEntity } from './entities';
+import { fromStoredAttempt, toStoredAttempt, type StoredAttempt } from './stored-attempt';
 import { forgetEndpoints } from './endpoint-cache';
 import { LOG_RETENTION_SECONDS, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from './records';
 
@@ -113,7 +104,7 @@ export async function getDelivery(store: Store, scope: Scope, id: string): Promi
 const claimedBefore = new WeakSet<WebhookDelivery>();
 
 /** A conditional write on the delivery's sharded key, then, when that finds nothing to change, on the key before sharding (if the item is there). */
-async function onEitherLayout<T>(store: Store, scope: Scope, id: string, write: (key: Key) => Promise<T>, missed: () => T): Promise<T> {
+export async function onEitherLayout<T>(store: Store, scope: Scope, id: string, write: (key: Key) => Promise<T>, missed: () => T): Promise<T> {
   const first = await onConditionFailed(
     write(deliveryKey(scope, id)).then((value) => ({ value })),
     () => undefined,
@@ -280,51 +271,6 @@ const holdsClaim = (claimed: WebhookDelivery, attempt: number, nowMs: number) =>
 
 // ---- delivery log ----
 
-/**
- * The stored form of a log entry, kept under 1 KiB for a usual body so that it costs one write
- * unit: the signed headers are kept as their values only (names and the content type are fixed,
- * event type and id are fields already) and `finalUrl` only when a redirect changed it.
- */
-interface StoredAttempt extends Omit<WebhookAttempt, 'requestHeaders' | 'finalUrl'> {
-  finalUrl?: string;
-  requestHeaders?: Record<string, string>;
-  sig?: { v2: string; v1: string; ts: string };
-}
-
-function toStoredAttempt(attempt: WebhookAttempt): StoredAttempt {
-  const { requestHeaders, finalUrl, ...rest } = attempt;
-  const compact =
-    Object.keys(requestHeaders).length === 6 &&
-    requestHeaders['Content-Type'] === 'application/json' &&
-    requestHeaders[HEADER.event] === attempt.eventType &&
-    requestHeaders[HEADER.eventId] === attempt.eventId;
-  return {
-    ...rest,
-    ...(finalUrl !== attempt.url ? { finalUrl } : {}),
-    ...(compact
-      ? { sig: { v2: requestHeaders[HEADER.signatureV2]!, v1: requestHeaders[HEADER.signatureV1]!, ts: requestHeaders[HEADER.timestamp]! } }
-      : { requestHeaders }),
-  };
-}
-
-function fromStoredAttempt(stored: StoredAttempt): WebhookAttempt {
-  const { sig, finalUrl, requestHeaders, ...rest } = stored;
-  return {
-    ...rest,
-    finalUrl: finalUrl ?? stored.url,
-    requestHeaders: sig
-      ? {
-          'Content-Type': 'application/json',
-          [HEADER.signatureV2]: sig.v2,
-          [HEADER.signatureV1]: sig.v1,
-          [HEADER.event]: stored.eventType,
-          [HEADER.eventId]: stored.eventId,
-          [HEADER.timestamp]: sig.ts,
-        }
-      : (requestHeaders ?? {}),
-  };
-}
-
 export async function getAttempt(store: Store, scope: Scope, id: string): Promise<WebhookAttempt | undefined> {
   const stored = await storedAttempt(store, scope, id);
   return stored && fromStoredAttempt(stored);
@@ -428,40 +374,3 @@ async function listAttemptsOfEvent(store: Store, scope: Scope, filters: AttemptF
   const page = items.slice(0, limit);
   return { items: page, hasMore: items.length > limit, next: items.length > limit ? page[page.length - 1]!.id : undefined };
 }
-
-// ---- erasure of a buyer (shared/webhooks/privacy.ts): the worker only, never a request path ----
-
-const mentioning = (fields: string[], needle: string) => ({
-  expression: fields.map((_, i) => `contains(#m${i}, :needle)`).join(' OR '),
-  names: Object.fromEntries(fields.map((field, i) => [`#m${i}`, field])),
-  values: { ':needle': needle },
-});
-
-/** Log entries whose sent body or answer excerpt mentions `needle`, a page of one partition of `attemptPartitions` at a time (the filter runs in DynamoDB). */
-export async function attemptsMentioningPage(store: Store, partition: string, needle: string, cursor: string | undefined) {
-  const page = await attemptEntity.query(store, 'ofShard', [partition], { cursor, filter: mentioning(['requestBody', 'responseBodyExcerpt'], needle) });
-  return { items: page.items as StoredAttempt[], cursor: page.cursor };
-}
-
-export { attemptPartitions, deliveryPartitions };
-
-/** Rewrites a log entry's bodies where it is (its write shard, or the partition before sharding). */
-export async function attemptBodiesRewrite(store: Store, scope: Scope, id: string, set: { requestBody?: string; responseBodyExcerpt?: string }) {
-  const key = (await attemptEntity.get(store, 'byId', scope, id)) ? attemptEntity.declaration.key(scope, id) : attemptKeyBefore(scope, id);
-  return store.update(key, { set }, { mustExist: true });
-}
-
-/** Deliveries that keep their body (tests, redeliveries, large bodies) and mention `needle`, a page of one partition of `deliveryPartitions`. */
-export async function deliveriesMentioningPage(store: Store, partition: string, needle: string, cursor: string | undefined) {
-  const page = await deliveryEntity.query(store, 'ofTenantMentioning', [partition], { cursor, filter: mentioning(['body'], needle) });
-  return { items: page.items, cursor: page.cursor };
-}
-
-export const deliveryBodyRewrite = (store: Store, scope: Scope, id: string, body: string) =>
-  onEitherLayout(
-    store,
-    scope,
-    id,
-    (key) => store.update(key, { set: { body } }, { mustExist: true }),
-    () => undefined,
-  );
