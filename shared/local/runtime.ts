@@ -93,7 +93,15 @@ const lambdaContext = (group: string, requestId: string): Context =>
     succeed: () => undefined,
   }) as Context;
 
+const NO_BODY = Buffer.alloc(0);
+
 async function readBody(request: IncomingMessage, limit = 12 * 1024 * 1024): Promise<Buffer> {
+  // A request without a body (most reads) skips the stream's async iteration: it was a visible
+  // share of a read's CPU under load (docs/performance.md, issue 43).
+  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
+    request.resume();
+    return NO_BODY;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {

@@ -124,7 +124,6 @@ export const keys = {
   timer: (dueAtMs: number, name: string): Key => ({ PK: GLOBAL.timer, SK: `${String(dueAtMs).padStart(15, '0')}#${name}` }),
   timerByName: (name: string): Key => ({ PK: `${GLOBAL.timer}#NAME`, SK: name }),
   timersPartition: (): string => GLOBAL.timer,
-  timerDueBefore: (dueAtMs: number): string => `${String(dueAtMs).padStart(15, '0')}#\uffff`,
   localState: (name: string): Key => ({ PK: GLOBAL.local, SK: name }),
 };
 

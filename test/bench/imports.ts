@@ -170,6 +170,37 @@ export async function benchImports(options: { rows?: number } = {}) {
     const plainPerSecond = await floorRun(floorItems, (n) => ({ PK: `FLOOR#${n % 16}`, SK: `R#${n}`, email: `f${n}@bench.example.com` }));
     const rowItemsPerSecond = await floorRun(floorItems, (n) => copy(rowItems[n % rowItems.length]!, Math.floor(n / rowItems.length)));
     const floorWcuPerRow = floorWcu / (floorItems / rowItems.length);
+    // The same rows with the email claim as what uniqueness requires: a conditional insert (bare
+    // BatchExecuteStatement of 25 INSERTs, 8 in flight), then the other items as bare batches.
+    const claimItem = rowItems.find((item) => item.entity === 'ContactEmail');
+    const bodyItems = rowItems.filter((item) => item !== claimItem);
+    const claimedRows = Math.min(total, 5000);
+    const { BatchExecuteStatementCommand } = await import('@aws-sdk/lib-dynamodb');
+    const claimedStart = performance.now();
+    let nextClaim = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (nextClaim < claimedRows / 25) {
+          const group = nextClaim++;
+          const statements = Array.from({ length: 25 }, (_, j) => {
+            const item = copy(claimItem!, 1_000_000 + group * 25 + j);
+            const names = Object.keys(item);
+            return {
+              Statement: `INSERT INTO "${runtime.tableName}" VALUE {${names.map((name) => `'${name}': ?`).join(', ')}}`,
+              Parameters: names.map((name) => item[name]),
+            };
+          });
+          const out = await doc.send(new BatchExecuteStatementCommand({ Statements: statements }));
+          const refused = (out.Responses ?? []).find((response) => response.Error);
+          if (refused) throw new Error(`floor claim refused: ${refused.Error?.Code}`);
+        }
+      }),
+    );
+    const claimSeconds = (performance.now() - claimedStart) / 1000;
+    const bodyRowsPerSecond =
+      (await floorRun(claimedRows * bodyItems.length, (n) => copy(bodyItems[n % bodyItems.length]!, 1_000_000 + Math.floor(n / bodyItems.length)))) /
+      bodyItems.length;
+    const claimedCeiling = claimedRows / (claimSeconds + claimedRows / bodyRowsPerSecond);
 
     const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
     const perSecond = total / seconds;
@@ -193,6 +224,13 @@ export async function benchImports(options: { rows?: number } = {}) {
         goalWithinCeiling: ceiling >= 2000 ? 'yes' : 'NO: 2,000 rows/s is above what this DynamoDB Local writes for those items',
       },
       ratioToCeiling: round(perSecond / ceiling),
+      goalRatioToCeiling: 0.8,
+      metRatio: perSecond / ceiling >= 0.8 ? 'yes' : 'NO',
+      conditionalClaimFloor: {
+        rowsPerSecond: round(claimedCeiling, 1),
+        ratio: round(perSecond / claimedCeiling),
+        why: `the same ${claimedRows} rows' items with the email claim as a conditional INSERT (BatchExecuteStatement of 25, 8 in flight), the ${bodyItems.length} other items as bare BatchWriteItem: the cheapest shape that keeps one contact per address`,
+      },
       itemWritesPerSecondInRun: round((perSecond * (after.write - before.write)) / total, 1),
       dynamoCallsPer1000Rows: callsPer1000Rows,
       dynamoMsPer1000Rows: Object.fromEntries(

@@ -153,7 +153,7 @@ async function main() {
       path: `/products/${productId}`,
       floor: 'get',
       goal: 1.5,
-      throughputGoal: 0.6,
+      throughputGoal: 0.7,
       minimum: { read: 0.5, write: 0, why: '1 eventually consistent read of a 1 KiB item' },
     },
     {

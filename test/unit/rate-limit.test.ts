@@ -15,7 +15,8 @@ describe('sliding-window estimate', () => {
   it('reserves a thirtieth of the limit at a time, never more than the estimate leaves', () => {
     expect(blockSizeFor(600)).toBe(20);
     expect(blockSizeFor(3)).toBe(1);
-    expect(blockSizeFor(1_000_000)).toBe(50);
+    expect(blockSizeFor(3000)).toBe(100);
+    expect(blockSizeFor(1_000_000)).toBe(1000);
     expect(nextBlock(600, 600, 0)).toBe(20);
     expect(nextBlock(600, 600, 590)).toBe(10);
     expect(nextBlock(600, 300, 300)).toBe(0);

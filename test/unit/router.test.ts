@@ -32,3 +32,23 @@ describe('Router', () => {
     expect(router.match('GET', '/discounts/1/extra')).toBeUndefined();
   });
 });
+
+describe('Router with routes under parameters and at the root', () => {
+  const router = new Router<string>();
+  router.add('GET', '/', 'root');
+  router.add('GET', '/{slug}', 'page');
+  router.add('GET', '/{slug}/edit', 'edit');
+  router.add('GET', '/products', 'products');
+  router.add('GET', '/products/{id}', 'product');
+
+  it('finds routes whose first segment is a parameter beside the literal ones', () => {
+    expect(router.match('GET', '/')).toMatchObject({ route: 'root' });
+    expect(router.match('GET', '/products')).toMatchObject({ route: 'products' });
+    expect(router.match('GET', '/hello')).toMatchObject({ route: 'page', params: { slug: 'hello' } });
+    expect(router.match('GET', '/hello/edit')).toMatchObject({ route: 'edit', params: { slug: 'hello' } });
+    // The literal first segment wins, as in API Gateway.
+    expect(router.match('GET', '/products/edit')).toMatchObject({ route: 'product', params: { id: 'edit' } });
+    expect(router.match('GET', '/products/p1')).toMatchObject({ route: 'product', params: { id: 'p1' } });
+    expect(router.match('POST', '/hello')).toEqual({ methodNotAllowed: true });
+  });
+});
