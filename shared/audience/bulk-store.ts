@@ -2,7 +2,7 @@ import type { Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import type { BatchWriteRequest, Store, TransactOp } from '../store/store';
 import type { ContactRecord } from './records';
-import { contactKey, contactWrites, deltaItem, emailKey, tagOps } from './repository';
+import { contactKey, contactKeyBefore, contactWrites, deltaItem, emailKey, emailKeyBefore, tagOps } from './repository';
 
 /**
  * Bulk seeding and imports: the very items `contactWrites.create` writes (contact, email guard,
@@ -37,12 +37,26 @@ type BatchRequest = BatchWriteRequest;
  */
 export async function updateContactTagsIfUnchanged(store: Store, scope: Scope, changes: { next: ContactRecord; before: ContactRecord }[]): Promise<boolean[]> {
   const statement = `UPDATE "${store.tableName}" SET "tags" = ? SET "smartTags" = ? SET "updatedAt" = ? WHERE "PK" = ? AND "SK" = ? AND "updatedAt" = ?`;
-  return store.batchStatements(
-    changes.map(({ next, before }) => {
-      const key = contactKey(scope, next._id);
-      return { statement, parameters: [next.tags, next.smartTags, next.updatedAt, key.PK, key.SK, before.updatedAt] };
-    }),
-  );
+  const update = (list: typeof changes, keyOf: typeof contactKey) =>
+    store.batchStatements(
+      list.map(({ next, before }) => {
+        const key = keyOf(scope, next._id);
+        return { statement, parameters: [next.tags, next.smartTags, next.updatedAt, key.PK, key.SK, before.updatedAt] };
+      }),
+    );
+  const applied = await update(changes, contactKey);
+  // Contacts an earlier release wrote, that no read has moved to their write shard yet, change where they are.
+  const missed = changes.map((_, i) => i).filter((i) => !applied[i]);
+  if (missed.length) {
+    const before = await update(
+      missed.map((i) => changes[i]!),
+      contactKeyBefore,
+    );
+    missed.forEach((i, n) => {
+      applied[i] = before[n]!;
+    });
+  }
+  return applied;
 }
 
 /** A contact's tag items against the tags it carried before, for `batchWrite`. */
@@ -91,8 +105,15 @@ export async function batchWrite(store: Store, requests: BatchRequest[], concurr
 /** email → contact id, for many addresses at once (BatchGetItem, 100 keys a call). */
 export async function contactIdsByEmail(store: Store, scope: Scope, emails: string[]): Promise<Map<string, string>> {
   if (!emails.length) return new Map();
-  const items = await store.batchGet<{ SK: string; contactId: string }>([...new Set(emails)].map((email) => emailKey(scope, email)));
-  return new Map(items.map((item) => [item.SK, item.contactId]));
+  const unique = [...new Set(emails)];
+  const items = await store.batchGet<{ SK: string; contactId: string }>(unique.map((email) => emailKey(scope, email)));
+  const found = new Map(items.map((item) => [item.SK, item.contactId]));
+  // Guards an earlier release wrote (one partition per tenant), not moved to their shard yet.
+  const missing = unique.filter((email) => !found.has(email));
+  if (missing.length)
+    for (const item of await store.batchGet<{ SK: string; contactId: string }>(missing.map((email) => emailKeyBefore(scope, email))))
+      found.set(item.SK, item.contactId);
+  return found;
 }
 
 /**

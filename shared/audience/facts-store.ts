@@ -59,7 +59,7 @@ export async function anyFactDeltaSince(store: Store, scope: Scope, since: strin
 }
 
 /**
- * The deltas written after `since`, in write order, reading at most `max` (the four shards in
+ * The deltas written after `since`, in write order, reading at most `max` (the shards in
  * parallel). `more` says the bound was reached and the list is cut short.
  */
 type DeltaItem = { SK: string; row?: string; at?: string; rows?: string };

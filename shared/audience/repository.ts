@@ -1,4 +1,6 @@
 import { keys, type Key, type Scope } from '../store/keys';
+import { readMoving } from '../store/move';
+import { decodeShardCursor, encodeShardCursor, mergeShards } from '../store/shards';
 import { toItem } from '../store/items';
 import { toRecord, type Store, type TransactOp } from '../store/store';
 import { CONTACT, CONTACT_EMAIL, SUPPRESSED, type ContactRecord, type ContactStatus, type SuppressionRecord } from './records';
@@ -6,10 +8,15 @@ import { encodeRow, factRow } from './facts';
 
 // Layout for hundreds of thousands of contacts per account and mode (no request reads a whole
 // partition; every list is one page of one query):
-// - contact:        PK=<scope>#CONTACT, SK=<contactId>  (newest first)
+// - contact:        PK=<scope>#CONTACT#<shard(contactId)>, SK=<contactId>  (the list merges the
+//                   16 write shards newest first, store/shards.ts)
 // - by status:      GSI1 <scope>#CONTACTS_BY_STATUS#<status>, sort <contactId>
 // - by email:       GSI2 <scope>#CONTACTS_BY_EMAIL#all, sort <email>  (`q` is an email prefix)
-// - email → id:     PK=<scope>#U#CONTACT_EMAIL, SK=<email>  (one contact per email)
+// - email → id:     PK=<scope>#U#CONTACT_EMAIL#<shard(email)>, SK=<email>  (one contact per email;
+//                   an exact lookup reads one shard)
+// Releases before write shards kept contacts in `<scope>#CONTACT` and email guards in
+// `<scope>#U#CONTACT_EMAIL`: lists read that partition as one more shard, and a read by id or email
+// moves what it finds there to its shard (store/move.ts), so every write by key that follows finds it.
 // - tag membership: PK=<scope>#TAG#<tag>#CONTACT, SK=<contactId>  (one item per tag carried)
 // - suppression:    PK=<scope>#U#SUPPRESSED, SK=<email>
 // - facts snapshot: PK=<scope>#CONTACT_FACTS, SK=HEAD (generation, chunk count, startedAt) and
@@ -17,8 +24,12 @@ import { encodeRow, factRow } from './facts';
 // - facts deltas:   PK=<scope>#CONTACT_FACTS_DELTA#<shard 0..3>, SK=<at>#<contactId>#<r|x|o|c>
 //                   one per contact change, written in the change's transaction (TTL 8 days)
 
-export const contactKey = (scope: Scope, id: string) => keys.entity(scope, CONTACT, id);
-export const emailKey = (scope: Scope, email: string) => keys.unique(scope, CONTACT_EMAIL, email);
+export const contactKey = (scope: Scope, id: string) => keys.sharded(scope, CONTACT, id);
+export const emailKey = (scope: Scope, email: string) => keys.sharded(scope, `U#${CONTACT_EMAIL}`, email);
+export const contactKeyBefore = (scope: Scope, id: string) => keys.entity(scope, CONTACT, id);
+export const emailKeyBefore = (scope: Scope, email: string) => keys.unique(scope, CONTACT_EMAIL, email);
+/** The partitions the contact list merges: every write shard, then the partition before sharding. */
+const contactPartitions = (scope: Scope) => [...keys.shards(scope, CONTACT), keys.collection(scope, CONTACT)];
 const tagKey = (scope: Scope, tag: string, contactId: string) => keys.child(scope, 'TAG', tag, CONTACT, contactId);
 const suppressionKey = (scope: Scope, email: string) => keys.unique(scope, SUPPRESSED, email);
 
@@ -26,7 +37,11 @@ const statusIndex = (scope: Scope, contact: ContactRecord) => keys.indexed('GSI1
 const emailIndex = (scope: Scope, contact: ContactRecord) => keys.indexed('GSI2', scope, 'CONTACTS_BY_EMAIL', 'all', contact.email);
 
 const FACTS = 'CONTACT_FACTS';
-export const DELTA_SHARDS = 4;
+/**
+ * 8 (4 before write shards): a launch wrote 1.2 units per checkout to each of 4. Readers walk
+ * shards 0..DELTA_SHARDS-1, which include the 4 earlier releases wrote, and sort deltas by key.
+ */
+export const DELTA_SHARDS = 8;
 /** Deltas outlive several missed nightly rebuilds, then expire (the snapshot holds their effect). */
 const DELTA_TTL_SECONDS = 8 * 24 * 3600;
 const shardOf = (contactId: string) => {
@@ -57,17 +72,23 @@ const contactItem = (scope: Scope, contact: ContactRecord) =>
   toItem(contactKey(scope, contact._id), 'Contact', contact, { indexes: [statusIndex(scope, contact), emailIndex(scope, contact)] });
 
 export async function getContact(store: Store, scope: Scope, id: string): Promise<ContactRecord | undefined> {
-  return toRecord<ContactRecord>(await store.get(contactKey(scope, id)));
+  return toRecord<ContactRecord>(await readMoving(store, contactKey(scope, id), contactKeyBefore(scope, id)));
 }
 
 export async function findContactId(store: Store, scope: Scope, email: string, consistent = false): Promise<string | undefined> {
   const item = await store.get<{ contactId: string }>(emailKey(scope, email), { consistent });
-  return item?.contactId;
+  if (item) return item.contactId;
+  // A guard of the layout before shards moves to its shard, where the create conditions look.
+  return ((await readMoving(store, emailKey(scope, email), emailKeyBefore(scope, email))) as { contactId?: string } | undefined)?.contactId;
 }
 
+/** Many contacts by id (one batched read, then one for those an earlier release wrote, without moving them). */
 export async function getContacts(store: Store, scope: Scope, ids: string[]): Promise<ContactRecord[]> {
   const items = await store.batchGet(ids.map((id) => contactKey(scope, id)));
   const byId = new Map(items.map((item) => [item.SK as string, toRecord<ContactRecord>(item)!]));
+  const missing = ids.filter((id) => !byId.has(id));
+  if (missing.length)
+    for (const item of await store.batchGet(missing.map((id) => contactKeyBefore(scope, id)))) byId.set(item.SK as string, toRecord<ContactRecord>(item)!);
   return ids.map((id) => byId.get(id)).filter((c): c is ContactRecord => Boolean(c));
 }
 
@@ -80,6 +101,8 @@ export const tagOps = (scope: Scope, contact: ContactRecord, before: string[]): 
 
 /** Writes handed to the service, to go in one transaction with the event or marker they cause. */
 export const contactWrites = {
+  // The guard's condition covers this layout; a guard of the layout before shards is found (and
+  // moved here) by the lookup every create path makes first (findContactId, contactIdsByEmail).
   create: (scope: Scope, contact: ContactRecord): TransactOp[] => [
     { put: toItem(emailKey(scope, contact.email), 'ContactEmail', { contactId: contact._id }), condition: 'attribute_not_exists(PK)' },
     { put: contactItem(scope, contact), condition: 'attribute_not_exists(PK)' },
@@ -100,6 +123,8 @@ export const contactWrites = {
   remove: (scope: Scope, contact: ContactRecord, at: string): TransactOp[] => [
     { delete: contactKey(scope, contact._id), condition: 'attribute_exists(PK)' },
     { delete: emailKey(scope, contact.email) },
+    // A guard an earlier release wrote and no read has moved yet.
+    { delete: emailKeyBefore(scope, contact.email) },
     ...contact.tags.map((tag): TransactOp => ({ delete: tagKey(scope, tag, contact._id) })),
     { put: deltaItem(scope, contact._id, at, 'x', {}) },
   ],
@@ -107,14 +132,19 @@ export const contactWrites = {
 
 /** Engagement timestamps: no version bump (they race with nothing that matters); the facts delta goes in the same transaction. */
 export async function touchEngagement(store: Store, scope: Scope, id: string, field: 'lastOpenAt' | 'lastClickAt', at: string): Promise<void> {
-  await store
-    .transact([
-      { update: contactKey(scope, id), set: { [field]: at }, condition: 'attribute_exists(PK)' },
+  const touch = (key: Key) =>
+    store.transact([
+      { update: key, set: { [field]: at }, condition: 'attribute_exists(PK)' },
       { put: deltaItem(scope, id, at, field === 'lastOpenAt' ? 'o' : 'c', { at }) },
-    ])
-    .catch((error: Error) => {
-      if (error.name !== 'ConditionFailed') throw error;
-    });
+    ]);
+  const missed = (error: Error) => {
+    if (error.name !== 'ConditionFailed') throw error;
+  };
+  // A contact an earlier release wrote and no read has moved yet is touched where it is.
+  await touch(contactKey(scope, id)).catch((error: Error) => {
+    missed(error);
+    return touch(contactKeyBefore(scope, id)).catch(missed);
+  });
 }
 
 export interface ContactPage {
@@ -159,8 +189,19 @@ export async function listContactPage(
     const result = await store.query({ index: byStatus.index, pk: byStatus.pk, limit: page.limit, cursor: page.cursor });
     return { contacts: result.items.map((i) => toRecord<ContactRecord>(i)!), cursor: result.cursor };
   }
-  const result = await store.query({ pk: keys.collection(scope, CONTACT), limit: page.limit, cursor: page.cursor });
-  return { contacts: result.items.map((i) => toRecord<ContactRecord>(i)!), cursor: result.cursor };
+  // Newest first across the write shards and the partition before them; the cursor is the last id.
+  const partitions = contactPartitions(scope);
+  const merged = await mergeShards<Record<string, unknown>>({
+    shards: partitions.length,
+    limit: page.limit,
+    after: decodeShardCursor(scope, page.cursor),
+    sortKey: (item) => String(item.SK),
+    read: async (shard, after, limit) => {
+      const found = await store.query<Record<string, unknown>>({ pk: partitions[shard]!, limit, ...(after === undefined ? {} : { before: after }) });
+      return { items: found.items, last: found.cursor !== undefined && found.items.length ? String(found.items[found.items.length - 1]!.SK) : undefined };
+    },
+  });
+  return { contacts: merged.items.map((i) => toRecord<ContactRecord>(i)!), cursor: encodeShardCursor(scope, merged.last) };
 }
 
 /**

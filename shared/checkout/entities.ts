@@ -10,7 +10,10 @@ import {
   type RecoverySettingsRecord,
 } from './records';
 
-const sessionKey = (scope: Scope, id: string) => keys.entity(scope, CHECKOUT, id);
+// Write-sharded (store/shards.ts): a launch writes several units per checkout to its sessions.
+const sessionKey = (scope: Scope, id: string) => keys.sharded(scope, CHECKOUT, id);
+/** Where releases before write shards kept a session: moved to its shard when first read (getMoving). */
+const sessionKeyBefore = (scope: Scope, id: string) => keys.entity(scope, CHECKOUT, id);
 const locatorKey = (sessionId: string) => keys.capability(CHECKOUT_LOCATOR, sessionId);
 
 export interface CheckoutLocator {
@@ -32,7 +35,14 @@ export const checkoutSessionEntity = defineEntity<CheckoutSessionRecord>()({
       key: sessionKey,
       args: ['scope', 'sessionId'],
       consistent: true,
-      notes: 'completed once, conditioned on status = open',
+      notes: 'completed once, conditioned on status = open; write shard of the id',
+    },
+    byIdBefore: {
+      kind: 'get',
+      summary: 'Checkout session written before write shards (moved to its shard when read)',
+      key: sessionKeyBefore,
+      args: ['scope', 'sessionId'],
+      consistent: true,
     },
   },
 });

@@ -20,7 +20,8 @@ export function sessionPuts(scope: Scope, session: CheckoutSessionRecord, expire
 }
 
 export async function getSession(store: Store, scope: Scope, id: string): Promise<CheckoutSessionRecord | undefined> {
-  return checkoutSessionEntity.get(store, 'byId', scope, id);
+  // A session of an earlier release (an open one paid after the upgrade, a recovery timer) moves to its shard here.
+  return checkoutSessionEntity.getMoving(store, 'byId', 'byIdBefore', scope, id);
 }
 
 export async function locateSession(store: Store, id: string) {

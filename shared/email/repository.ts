@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { randomInt } from 'node:crypto';
 import type { ClaimedBatch } from '../store/claimed-batch';
 import { keys, type Scope } from '../store/keys';
@@ -198,13 +199,26 @@ export const QUEUED_MAIL_ENTITY = 'QueuedTransactionalMail';
 const QUEUED_MAIL_SECONDS = 30 * 24 * 3600;
 const queuedMailKey = (scope: Scope, id: string) => keys.child(scope, POST, id, 'QUEUED', 'MAIL');
 
-export const queuedMailPut = (scope: Scope, mail: QueuedMailRecord, event: Record<string, unknown>, createdSeconds: number): TransactOp => ({
-  put: toItem(queuedMailKey(scope, mail._id), QUEUED_MAIL_ENTITY, { ...mail, ...event }, { expiresAt: createdSeconds + QUEUED_MAIL_SECONDS }),
-  condition: 'attribute_not_exists(PK)',
-});
+/**
+ * The mail's html and text are kept gzipped in one binary attribute (`content`): a receipt's
+ * rendered html is a few KiB, and the item is written three times (queued, claimed, sent), each
+ * billed per started KiB of the item; compressed, the item fits in one.
+ */
+export const queuedMailPut = (scope: Scope, mail: QueuedMailRecord, event: Record<string, unknown>, createdSeconds: number): TransactOp => {
+  const { html, text, ...rest } = mail;
+  const content = gzipSync(JSON.stringify({ html, text }));
+  return {
+    put: toItem(queuedMailKey(scope, mail._id), QUEUED_MAIL_ENTITY, { ...rest, content, ...event }, { expiresAt: createdSeconds + QUEUED_MAIL_SECONDS }),
+    condition: 'attribute_not_exists(PK)',
+  };
+};
 
 export async function getQueuedMail(store: Store, scope: Scope, id: string): Promise<QueuedMailRecord | undefined> {
-  return toRecord<QueuedMailRecord>(await store.get(queuedMailKey(scope, id), { consistent: true }));
+  const stored = toRecord<QueuedMailRecord & { content?: Uint8Array }>(await store.get(queuedMailKey(scope, id), { consistent: true }));
+  if (!stored?.content) return stored; // queued by a release that kept html and text as they are
+  const { content, ...record } = stored;
+  const { html, text } = JSON.parse(gunzipSync(content).toString('utf8')) as Pick<QueuedMailRecord, 'html' | 'text'>;
+  return { ...record, html, text };
 }
 
 /** Moves a queued mail from one status to the next; false when it was not in `from` (another worker, a redelivery). */

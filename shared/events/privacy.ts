@@ -1,6 +1,6 @@
 import type { PrivacyPart } from '../platform/privacy';
 import { withoutEmail } from '../platform/privacy';
-import { eventsMentioningPage, rewriteEvent } from './repository';
+import { eventsMentioningPage, outboxPartitions, rewriteEvent } from './repository';
 
 /**
  * The outbox (GET /events, 30 days): every event that names the buyer loses the address and the
@@ -10,15 +10,17 @@ import { eventsMentioningPage, rewriteEvent } from './repository';
 const eventsPart: PrivacyPart = {
   name: 'events',
   async erase(deps, scope, subject) {
-    let cursor: string | undefined;
-    do {
-      const page = await eventsMentioningPage(deps.store, scope, subject.email, cursor);
-      for (const event of page.items) {
-        const text = withoutEmail(event.text, subject.email);
-        if (text !== undefined) await rewriteEvent(deps.store, scope, event.id, text);
-      }
-      cursor = page.cursor;
-    } while (cursor);
+    for (const partition of outboxPartitions(scope)) {
+      let cursor: string | undefined;
+      do {
+        const page = await eventsMentioningPage(deps.store, partition, subject.email, cursor);
+        for (const event of page.items) {
+          const text = withoutEmail(event.text, subject.email);
+          if (text !== undefined) await rewriteEvent(deps.store, event.key, text);
+        }
+        cursor = page.cursor;
+      } while (cursor);
+    }
   },
 };
 

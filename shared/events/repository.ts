@@ -1,65 +1,76 @@
 import { eventFromItem, OUTBOX_ENTITY, type DomainEvent } from '../platform/events';
-import { keys, type Scope } from '../store/keys';
-import type { Store } from '../store/store';
+import { keys, type Key, type Scope } from '../store/keys';
+import { decodeShardCursor, encodeShardCursor, mergeShards } from '../store/shards';
+import type { Item, Store } from '../store/store';
 import { TABLE } from '../store/table';
 
 /**
- * Reads of the outbox (the `<scope>#EVENT` partition, time-ordered event ids, 30-day TTL). Only
- * this capability reads it; it grows with every change, so it is only ever read a page at a time.
+ * Reads of the outbox: write-sharded partitions `<scope>#EVENT#<n>` (time-ordered event ids, 30-day
+ * TTL), plus the single `<scope>#EVENT` partition that releases before sharding wrote, read as one
+ * more shard until its TTL has emptied it. Only this capability reads it; it grows with every
+ * change, so it is only ever read a page at a time.
  */
 
-/** Most DynamoDB pages read for one answer when a type filter skips most events. */
-const MAX_ROUNDS = 10;
+/** The partitions a list merges: the write shards, then the partition of the layout before them. */
+export const outboxPartitions = (scope: Scope) => [...keys.outboxShards(scope), keys.outboxPartitionBefore(scope)];
 
 export async function getEvent(store: Store, scope: Scope, eventId: string, nowSeconds: number): Promise<DomainEvent | undefined> {
-  const item = await store.get<Record<string, unknown>>(keys.outbox(scope, eventId));
+  const item =
+    (await store.get<Record<string, unknown>>(keys.outbox(scope, eventId))) ?? (await store.get<Record<string, unknown>>(keys.outboxBefore(scope, eventId)));
   if (!item || typeof item[TABLE.ttlAttribute] !== 'number' || (item[TABLE.ttlAttribute] as number) <= nowSeconds) return undefined;
   return eventFromItem(item);
 }
 
 /**
- * Newest first, `limit` at most. With a type filter DynamoDB counts the events it skipped against
- * its page limit, so this reads rounds of the remaining count until the page is full, the
- * partition ends, or MAX_ROUNDS (then the page may be short, with a cursor to go on).
+ * Newest first, `limit` at most, merged from every partition in id order; the cursor is the last id
+ * answered (shards.ts). The type filter applies in memory, so each read is one bounded query and a
+ * rare type answers a short page (with a cursor to go on) rather than reading 30 days of events.
  */
 export async function listEvents(
   store: Store,
   scope: Scope,
   options: { type?: string; limit: number; cursor?: string; nowSeconds: number },
 ): Promise<{ events: DomainEvent[]; cursor?: string }> {
-  const events: DomainEvent[] = [];
-  let cursor = options.cursor;
-  const values: Record<string, unknown> = { ':now': options.nowSeconds, ':entity': OUTBOX_ENTITY };
-  let expression = '#ttl > :now AND #entity = :entity';
-  if (options.type) {
-    expression += ' AND eventType = :type';
-    values[':type'] = options.type;
-  }
-  for (let round = 0; round < MAX_ROUNDS && events.length < options.limit; round++) {
-    const page = await store.query<Record<string, unknown>>({
-      pk: keys.outboxPartition(scope),
-      limit: options.limit - events.length,
-      cursor,
-      filter: { expression, names: { '#ttl': TABLE.ttlAttribute, '#entity': 'entity' }, values },
-    });
-    for (const item of page.items) {
-      const event = eventFromItem(item);
-      if (event) events.push(event);
-    }
-    cursor = page.cursor;
-    if (!cursor) break;
-  }
-  return { events, cursor };
+  const partitions = outboxPartitions(scope);
+  const page = await mergeShards<Item>({
+    shards: partitions.length,
+    limit: options.limit,
+    after: decodeShardCursor(scope, options.cursor),
+    sortKey: (item) => String(item.SK),
+    read: async (shard, after, limit) => {
+      const found = await store.query<Item>({ pk: partitions[shard]!, limit, ...(after === undefined ? {} : { before: after }) });
+      const kept = found.items.filter(
+        (item) =>
+          item.entity === OUTBOX_ENTITY &&
+          typeof item[TABLE.ttlAttribute] === 'number' &&
+          (item[TABLE.ttlAttribute] as number) > options.nowSeconds &&
+          (!options.type || item.eventType === options.type),
+      );
+      const last = found.cursor !== undefined && found.items.length ? String(found.items[found.items.length - 1]!.SK) : undefined;
+      return { items: kept, last };
+    },
+  });
+  const events = page.items.map(eventFromItem).filter((event): event is DomainEvent => event !== undefined);
+  return { events, cursor: encodeShardCursor(scope, page.last) };
+}
+
+/** Every event of a tenant's outbox, oldest first (the local control API and tests; never a request path). */
+export async function allEvents(store: Store, scope: Scope): Promise<DomainEvent[]> {
+  const items = (await Promise.all(outboxPartitions(scope).map((pk) => store.queryAll<Item>({ pk, ascending: true })))).flat();
+  return items
+    .map(eventFromItem)
+    .filter((event): event is DomainEvent => event !== undefined)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**
- * One page of the outbox's events whose text mentions `needle` (an erased buyer's address), oldest
- * first: the filter runs in DynamoDB, so only those travel. A page reads the whole 30 days of an
- * account in the end: only the erasure worker calls it.
+ * One page of one outbox partition's events whose text mentions `needle` (an erased buyer's
+ * address): the filter runs in DynamoDB, so only those travel. The erasure worker walks every
+ * partition of `outboxPartitions` this way (the whole 30 days of an account): never a request path.
  */
-export async function eventsMentioningPage(store: Store, scope: Scope, needle: string, cursor: string | undefined) {
+export async function eventsMentioningPage(store: Store, partition: string, needle: string, cursor: string | undefined) {
   const page = await store.query<Record<string, unknown>>({
-    pk: keys.outboxPartition(scope),
+    pk: partition,
     ascending: true,
     cursor,
     filter: {
@@ -68,12 +79,11 @@ export async function eventsMentioningPage(store: Store, scope: Scope, needle: s
       values: { ':entity': OUTBOX_ENTITY, ':needle': needle },
     },
   });
-  return { items: page.items.map((item) => ({ id: String(item.SK), text: String(item.event) })), cursor: page.cursor };
+  return { items: page.items.map((item) => ({ key: { PK: String(item.PK), SK: String(item.SK) }, text: String(item.event) })), cursor: page.cursor };
 }
 
 /**
  * An event's stored text rewritten (an erasure). The stream sees a MODIFY, which the dispatcher
  * ignores: nothing is sent again.
  */
-export const rewriteEvent = (store: Store, scope: Scope, eventId: string, text: string) =>
-  store.update(keys.outbox(scope, eventId), { set: { event: text } }, { mustExist: true });
+export const rewriteEvent = (store: Store, key: Key, text: string) => store.update(key, { set: { event: text } }, { mustExist: true });

@@ -4,8 +4,8 @@ import { clearAuthCache } from '../platform/auth';
 import { badRequest, notFound, notImplemented } from '../platform/errors';
 import { planSchema } from '../platform/plans';
 import { parseOrThrow } from '../platform/http/validation';
-import { eventFromItem, type DomainEvent } from '../platform/events';
-import { keys } from '../store/keys';
+import type { DomainEvent } from '../platform/events';
+import { allEvents } from '../events/repository';
 import { provisionLocalSender } from '../email/settings';
 import type { App } from '../composition/assemble';
 import type { LocalAdapters } from '../composition/local-deps';
@@ -154,9 +154,9 @@ export const CORE_CONTROL_ROUTES: ControlRoute<LocalRuntimeInternals>[] = [
     path: '/_local/events',
     async handle(runtime, { query }) {
       if (!query.accountId || (query.mode !== 'live' && query.mode !== 'test')) throw badRequest('accountId and mode (live or test) are required');
-      const items = await runtime.deps.store.queryAll({ pk: keys.outboxPartition({ accountId: query.accountId, mode: query.mode }), ascending: true });
+      const stored = await allEvents(runtime.deps.store, { accountId: query.accountId, mode: query.mode });
       const scoped = [...runtime.carriedEvents.values()].filter((e) => e.accountId === query.accountId && e.mode === query.mode);
-      const events = [...items.map(eventFromItem), ...scoped]
+      const events = [...stored, ...scoped]
         .filter((e): e is DomainEvent => !!e && (!query.type || e.type === query.type))
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       return { status: 200, body: { events } };

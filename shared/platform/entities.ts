@@ -160,11 +160,17 @@ export const outboxEntity = defineEntity<{ eventType: string; event: string }>()
   patterns: {
     ofTenant: {
       kind: 'query',
-      summary: 'Outbox events of a tenant',
-      partition: (scope: Scope) => keys.outboxPartition(scope),
+      summary: 'Outbox events of a tenant, one write shard (lists merge the 16 shards and the pre-shard partition in id order)',
+      partition: (scope: Scope, shard: number) => keys.shard(scope, 'EVENT', shard),
+      args: ['scope', 'shard 0..15'],
+      notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by events/repository.ts',
+    },
+    ofTenantBefore: {
+      kind: 'query',
+      summary: 'Outbox events a release before write shards wrote (read as one more shard until their TTL)',
+      partition: (scope: Scope) => keys.outboxPartitionBefore(scope),
       args: ['scope'],
-      order: 'oldest first',
-      notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by the local control API',
+      notes: 'TTL 30 days',
     },
   },
 });

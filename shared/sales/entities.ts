@@ -12,8 +12,12 @@ export const SALE_LOCATOR = 'sale';
 
 const saleKey = (scope: Scope, id: string) => keys.entity(scope, SALE, id);
 const customerKey = (scope: Scope, id: string) => keys.entity(scope, CUSTOMER, id);
-const paymentKey = (scope: Scope, paymentId: string) => keys.unique(scope, PAYMENT, paymentId);
-const customerEmailKey = (scope: Scope, email: string) => keys.unique(scope, CUSTOMER_EMAIL, email);
+// The two guards are written with every sale: write-sharded by their value (store/shards.ts); a
+// guard of an earlier release (one partition per tenant) is moved to its shard when read.
+const paymentKey = (scope: Scope, paymentId: string) => keys.sharded(scope, `U#${PAYMENT}`, paymentId);
+const customerEmailKey = (scope: Scope, email: string) => keys.sharded(scope, `U#${CUSTOMER_EMAIL}`, email);
+const paymentKeyBefore = (scope: Scope, paymentId: string) => keys.unique(scope, PAYMENT, paymentId);
+export const customerEmailKeyBefore = (scope: Scope, email: string) => keys.unique(scope, CUSTOMER_EMAIL, email);
 const saleLocatorKey = (saleId: string) => keys.capability(SALE_LOCATOR, saleId);
 
 export const saleEntity = defineEntity<SaleRecord>()({
@@ -86,7 +90,14 @@ export const paymentPointerEntity = defineEntity<{ saleId: string }>()({
       key: paymentKey,
       args: ['scope', 'pay_id'],
       consistent: true,
-      notes: 'holds saleId',
+      notes: 'holds saleId; write shard of the payment id',
+    },
+    byPaymentBefore: {
+      kind: 'get',
+      summary: 'Payment pointer written before write shards (moved to its shard when read)',
+      key: paymentKeyBefore,
+      args: ['scope', 'pay_id'],
+      consistent: true,
     },
   },
 });
@@ -140,7 +151,14 @@ export const customerEmailEntity = defineEntity<{ customerId: string }>()({
       key: customerEmailKey,
       args: ['scope', 'lower(email)'],
       consistent: true,
-      notes: 'holds customerId',
+      notes: 'holds customerId; write shard of the email',
+    },
+    byEmailBefore: {
+      kind: 'get',
+      summary: 'Customer email guard written before write shards (moved to its shard when read)',
+      key: customerEmailKeyBefore,
+      args: ['scope', 'lower(email)'],
+      consistent: true,
     },
   },
 });

@@ -3,7 +3,7 @@ import { collectPage, type Page } from '../platform/paging';
 import { KEY_EXISTS, putNew } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { Store, TransactOp } from '../store/store';
-import { customerEmailEntity, customerEntity, paymentPointerEntity, saleEntity, saleLocatorEntity } from './entities';
+import { customerEmailEntity, customerEmailKeyBefore, customerEntity, paymentPointerEntity, saleEntity, saleLocatorEntity } from './entities';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
 
 export { SALE_LOCATOR } from './entities';
@@ -53,7 +53,7 @@ export async function getSale(store: Store, scope: Scope, id: string): Promise<S
 }
 
 export async function getSaleByPayment(store: Store, scope: Scope, paymentId: string): Promise<SaleRecord | undefined> {
-  const pointer = await paymentPointerEntity.get(store, 'byPayment', scope, paymentId);
+  const pointer = await paymentPointerEntity.getMoving(store, 'byPayment', 'byPaymentBefore', scope, paymentId);
   return pointer ? getSale(store, scope, pointer.saleId) : undefined;
 }
 
@@ -104,7 +104,8 @@ export async function getCustomer(store: Store, scope: Scope, id: string): Promi
 }
 
 export async function findCustomerByEmail(store: Store, scope: Scope, email: string): Promise<CustomerRecord | undefined> {
-  const pointer = await customerEmailEntity.get(store, 'byEmail', scope, normalizeEmail(email));
+  // A guard of the layout before shards moves to its shard, where a new customer's guard conditions look.
+  const pointer = await customerEmailEntity.getMoving(store, 'byEmail', 'byEmailBefore', scope, normalizeEmail(email));
   return pointer ? customerEntity.get(store, 'latest', scope, pointer.customerId) : undefined;
 }
 
@@ -132,7 +133,12 @@ export function customerPuts(scope: Scope, customer: CustomerRecord): TransactOp
 
 /** A customer and its email guard, gone (an erasure): the email may become a new customer later. */
 export function customerDeletes(scope: Scope, customer: CustomerRecord): TransactOp[] {
-  return [{ delete: customerKey(scope, customer._id) }, { delete: customerEmailEntity.declaration.key(scope, customer.buyerEmail) }];
+  return [
+    { delete: customerKey(scope, customer._id) },
+    { delete: customerEmailEntity.declaration.key(scope, customer.buyerEmail) },
+    // A guard an earlier release wrote and no read has moved yet.
+    { delete: customerEmailKeyBefore(scope, customer.buyerEmail) },
+  ];
 }
 
 /** Changes an existing customer's fields (a purchase that is not charged counts no order). */

@@ -14,12 +14,12 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   Branding v1 (shared/account/entities.ts): PK=<scope>#BRANDING, SK=branding
 //   Timer v1 (shared/adapters/local/entities.ts): PK=TIMERS, SK=<dueAt>#<name>
 //   TimerName v1 (shared/adapters/local/entities.ts): PK=TIMERS#NAME, SK=<name>
-//   SandboxCard v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_CARD, SK=<pm_id>
+//   SandboxCard v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_CARD#<shard(pm_id)>, SK=<pm_id>
 //   SandboxCardUpdate v1 (shared/adapters/processor-sandbox/entities.ts): PK=CAP#sbx-card-update#<cu_id>, SK=CAP
 //   SandboxCheckout v1 (shared/adapters/processor-sandbox/entities.ts): PK=CAP#sbx-checkout#<cs_id>, SK=CAP
 //   SandboxMembership v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>
-//   SandboxNotification v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>
-//   SandboxPayment v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_PAYMENT, SK=<pay_id>
+//   SandboxNotification v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_NOTIFICATION#<shard(ntf_id)>, SK=<ntf_id>
+//   SandboxPayment v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_PAYMENT#<shard(pay_id)>, SK=<pay_id>
 //   SandboxSettings v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_SETTINGS, SK=settings
 //   AnalyticsDay v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_DAY#<shard>, SK=<date>
 //   AnalyticsEventCounted v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_DONE#<shard(eventId)>, SK=<eventId>
@@ -29,7 +29,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   Product v1 (shared/catalog/entities.ts): PK=<scope>#PRODUCT, SK=<id>
 //   ProductLocator v1 (shared/catalog/entities.ts): PK=CAP#product#<productId>, SK=CAP
 //   CheckoutLocator v1 (shared/checkout/entities.ts): PK=CAP#checkout-session#<sessionId>, SK=CAP
-//   CheckoutSession v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT, SK=<sessionId>
+//   CheckoutSession v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT#<shard(sessionId)>, SK=<sessionId>
 //   CheckoutRecoveryLink v1 (shared/checkout/entities.ts): PK=CAP#checkout-recovery#<token>, SK=CAP
 //   CheckoutRecoverySettings v1 (shared/checkout/entities.ts): PK=<scope>#CHECKOUT_RECOVERY, SK=settings
 //   CreditAccount v1 (shared/credits/entities.ts): PK=<scope>#CREDIT_ACCOUNT, SK=<id>
@@ -47,7 +47,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   DashboardSession v1 (shared/platform/entities.ts): PK=CAP#DASHSESSION#<sid>, SK=CAP
 //   ErasedEmail v1 (shared/platform/entities.ts): PK=<scope>#U#ERASED_EMAIL, SK=<sha256(email)>
 //   MemberAccess v1 (shared/platform/entities.ts): PK=<scope>#MEMBER_ACCESS, SK=<memberId>; GSI2PK=PERSON#<email>, GSI2SK=MEMBER#<accountId>#<mode>#<memberId>
-//   OutboxEvent v1 (shared/platform/entities.ts): PK=<scope>#EVENT, SK=<eventId>
+//   OutboxEvent v1 (shared/platform/entities.ts): PK=<scope>#EVENT#<shard(eventId)>, SK=<eventId>
 //   RateWindow v1 (shared/platform/entities.ts): PK=RATE#<accountId>, SK=<window start>
 //   Erasure v1 (shared/privacy/entities.ts): PK=<scope>#ERASURE, SK=<customerId>
 //   CustomerExportLink v1 (shared/privacy/entities.ts): PK=CAP#customer-export#<token>, SK=CAP
@@ -58,9 +58,9 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   OrderAccessLink v1 (shared/product-files/entities.ts): PK=CAP#download-access#<token>, SK=CAP
 //   ProductFile v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>
 //   ProductFileUpload v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE_UPLOAD, SK=<uploadId>
-//   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>
+//   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL#<shard(lower(email))>, SK=<lower(email)>
 //   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER, SK=<customerId>
-//   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT, SK=<pay_id>
+//   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT#<shard(pay_id)>, SK=<pay_id>
 //   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>; GSI3PK=<scope>#CUSTOMER_SALES#<customerId>, GSI3SK=<saleId>
 //   SaleLocator v1 (shared/sales/entities.ts): PK=CAP#sale#<saleId>, SK=CAP
 //   CreatorPageLink v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE#PAGE#LINK, SK=<linkId>
@@ -84,8 +84,8 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   SubscriberLocator v1 (shared/subscriptions/entities.ts): PK=CAP#subscriber#<subscriberId>, SK=CAP
 //   SubscriberOf v1 (shared/subscriptions/entities.ts): PK=<scope>#U#SUBSCRIBER_OF, SK=<offerId>#<email>
 //   ProcessedTimer v1 (shared/subscriptions/entities.ts): PK=DONE#subscription-timers#<<type>:<subscriberId>:<periodEnd>>, SK=DONE
-//   WebhookAttempt v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>
-//   WebhookDelivery v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId_webhookId[_replayId]>
+//   WebhookAttempt v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_ATTEMPT#<shard(attemptId)>, SK=<attemptId>
+//   WebhookDelivery v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_DELIVERY#12, SK=<eventId_webhookId[_replayId]>
 //   WebhookEndpointCount v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK_COUNT, SK=endpoints
 //   WebhookEndpoint v1 (shared/webhooks/entities.ts): PK=<scope>#WEBHOOK, SK=<webhookId>
 
@@ -100,12 +100,15 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'The seller branding of an account and mode', key: 'PK=<scope>#BRANDING, SK=branding', index: 'table', notes: 'read by every buyer page and mail', declaredBy: 'account Branding v1 .ofTenant', declared: true },
   { name: 'Local scheduler: timers due before now', key: 'PK=TIMERS, ScanIndexForward=true, SK<=<dueAt>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) Timer v1 .due', declared: true },
   { name: 'Local scheduler: timer by name (cancel, replace)', key: 'PK=TIMERS#NAME, SK=<name>', index: 'table', notes: 'local runtime only', declaredBy: 'adapters/local (scheduler) TimerName v1 .byName', declared: true },
-  { name: 'Sandbox card by id (saved-card charges)', key: 'PK=<scope>#SBX_CARD, SK=<pm_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxCard v1 .byId', declared: true },
+  { name: 'Sandbox card by id (saved-card charges)', key: 'PK=<scope>#SBX_CARD#<shard(pm_id)>, SK=<pm_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxCard v1 .byId', declared: true },
+  { name: 'Sandbox card written before write shards (moved when read)', key: 'PK=<scope>#SBX_CARD, SK=<pm_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxCard v1 .byIdBefore', declared: true },
   { name: 'Sandbox card-update session by id (card-update page)', key: 'PK=CAP#sbx-card-update#<cu_id>, SK=CAP', index: 'table', notes: 'used once, conditioned on status = open; TTL a day after it expires', declaredBy: 'adapters/processor-sandbox SandboxCardUpdate v1 .byId', declared: true },
   { name: 'Sandbox hosted checkout by id (hosted page, pay)', key: 'PK=CAP#sbx-checkout#<cs_id>, SK=CAP', index: 'table', notes: 'paid once, conditioned on status = open', declaredBy: 'adapters/processor-sandbox SandboxCheckout v1 .byId', declared: true },
   { name: 'Sandbox membership by id (renewals, changes)', key: 'PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxMembership v1 .byId', declared: true },
-  { name: 'Sandbox notification to deliver', key: 'PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>', index: 'table', notes: 'TTL 30 days', declaredBy: 'adapters/processor-sandbox SandboxNotification v1 .byId', declared: true },
-  { name: 'Sandbox payment by id (refunds, disputes)', key: 'PK=<scope>#SBX_PAYMENT, SK=<pay_id>', index: 'table', notes: 'refunds conditioned on refundedCents as read', declaredBy: 'adapters/processor-sandbox SandboxPayment v1 .byId', declared: true },
+  { name: 'Sandbox notification to deliver', key: 'PK=<scope>#SBX_NOTIFICATION#<shard(ntf_id)>, SK=<ntf_id>', index: 'table', notes: 'TTL 30 days', declaredBy: 'adapters/processor-sandbox SandboxNotification v1 .byId', declared: true },
+  { name: 'Sandbox notification written before write shards (moved when read, so its delivery goes on)', key: 'PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>', index: 'table', notes: 'TTL 30 days', declaredBy: 'adapters/processor-sandbox SandboxNotification v1 .byIdBefore', declared: true },
+  { name: 'Sandbox payment by id (refunds, disputes)', key: 'PK=<scope>#SBX_PAYMENT#<shard(pay_id)>, SK=<pay_id>', index: 'table', notes: 'refunds conditioned on refundedCents as read', declaredBy: 'adapters/processor-sandbox SandboxPayment v1 .byId', declared: true },
+  { name: 'Sandbox payment written before write shards (moved when read)', key: 'PK=<scope>#SBX_PAYMENT, SK=<pay_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxPayment v1 .byIdBefore', declared: true },
   { name: 'Sandbox settings of a tenant and mode (recovery retry days at a failed charge)', key: 'PK=<scope>#SBX_SETTINGS, SK=settings', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxSettings v1 .byScope', declared: true },
   { name: 'Day rollups of one write shard between two dates (the summary sums every shard)', key: 'PK=<scope>#ANALYTICS_DAY#<shard>, ScanIndexForward=true, SK BETWEEN <from> AND <to>', index: 'table', notes: 'one item per day and shard with counters per currency; at most 366 per query; written with ADD by the analytics consumers', declaredBy: 'analytics AnalyticsDay v1 .range', declared: true },
   { name: 'An event already added to the day rollups: its put fails the transaction of a redelivery', key: 'PK=<scope>#ANALYTICS_DONE#<shard(eventId)>, SK=<eventId>', index: 'table', notes: 'TTL 30 days; tenant-scoped and write-sharded (no partition shared by all accounts)', declaredBy: 'analytics AnalyticsEventCounted v1 (written, not read)', declared: true },
@@ -118,7 +121,8 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Products using a refund policy (appliedTo)', key: 'PK=<scope>#PRODUCT, filter attribute_exists(refundPolicyId) AND attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant query; counted in memory', declaredBy: 'catalog Product v1 .withRefundPolicy', declared: true },
   { name: 'Account and mode of a product (public buy link)', key: 'PK=CAP#product#<productId>, SK=CAP', index: 'table', declaredBy: 'catalog ProductLocator v1 .byProduct', declared: true },
   { name: 'Checkout session locator (local control API)', key: 'PK=CAP#checkout-session#<sessionId>, SK=CAP', index: 'table', notes: 'holds accountId, mode and the processor checkout id', declaredBy: 'checkout CheckoutLocator v1 .bySession', declared: true },
-  { name: 'Checkout session by id', key: 'PK=<scope>#CHECKOUT, SK=<sessionId>', index: 'table', notes: 'completed once, conditioned on status = open', declaredBy: 'checkout CheckoutSession v1 .byId', declared: true },
+  { name: 'Checkout session by id', key: 'PK=<scope>#CHECKOUT#<shard(sessionId)>, SK=<sessionId>', index: 'table', notes: 'completed once, conditioned on status = open; write shard of the id', declaredBy: 'checkout CheckoutSession v1 .byId', declared: true },
+  { name: 'Checkout session written before write shards (moved to its shard when read)', key: 'PK=<scope>#CHECKOUT, SK=<sessionId>', index: 'table', declaredBy: 'checkout CheckoutSession v1 .byIdBefore', declared: true },
   { name: 'Recovery link by its token (GET /checkout/recover/{token})', key: 'PK=CAP#checkout-recovery#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'checkout CheckoutRecoveryLink v1 .byToken', declared: true },
   { name: 'Abandoned-checkout settings of an account and mode', key: 'PK=<scope>#CHECKOUT_RECOVERY, SK=settings', index: 'table', notes: 'read when a session learns its buyer email and when its timer fires', declaredBy: 'checkout CheckoutRecoverySettings v1 .ofTenant', declared: true },
   { name: 'Credit account by id, read consistently (the balance decides a deduction)', key: 'PK=<scope>#CREDIT_ACCOUNT, SK=<id>', index: 'table', declaredBy: 'credits CreditAccount v1 .byId', declared: true },
@@ -144,7 +148,8 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Do-not-recreate list: an erased email (imports, late events)', key: 'PK=<scope>#U#ERASED_EMAIL, SK=<sha256(email)>', index: 'table', declaredBy: 'platform ErasedEmail v1 .byHash', declared: true },
   { name: 'A team member\'s grant (every request made with a member\'s session token)', key: 'PK=<scope>#MEMBER_ACCESS, SK=<memberId>', index: 'table', declaredBy: 'platform MemberAccess v1 .byId', declared: true },
   { name: 'Team grants of an email across stores (dashboard sign-in)', key: 'GSI2PK=PERSON#<email>, begins_with(GSI2SK, MEMBER#)', index: 'GSI2', notes: 'one item per store and mode the person is a member of', declaredBy: 'platform MemberAccess v1 .ofPerson', declared: true },
-  { name: 'Outbox events of a tenant', key: 'PK=<scope>#EVENT, ScanIndexForward=true', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by the local control API', declaredBy: 'platform OutboxEvent v1 .ofTenant', declared: true },
+  { name: 'Outbox events of a tenant, one write shard (lists merge the 16 shards and the pre-shard partition in id order)', key: 'PK=<scope>#EVENT#<shard 0..15>', index: 'table', notes: 'TTL 30 days; the stream dispatches inserts; read raw (eventFromItem) by events/repository.ts', declaredBy: 'platform OutboxEvent v1 .ofTenant', declared: true },
+  { name: 'Outbox events a release before write shards wrote (read as one more shard until their TTL)', key: 'PK=<scope>#EVENT', index: 'table', notes: 'TTL 30 days', declaredBy: 'platform OutboxEvent v1 .ofTenantBefore', declared: true },
   { name: 'Requests admitted in the previous minute (sliding estimate)', key: 'PK=RATE#<accountId>, SK=<previous window start>', index: 'table', notes: 'conditional ADD per block, TTL 3 min', declaredBy: 'platform RateWindow v1 .previousWindow', declared: true },
   { name: 'Erasure of a customer (its progress)', key: 'PK=<scope>#ERASURE, SK=<customerId>', index: 'table', declaredBy: 'privacy Erasure v1 .byCustomer', declared: true },
   { name: 'Buyer export download by its token (GET /customer-exports/{token})', key: 'PK=CAP#customer-export#<token>, SK=CAP', index: 'table', declaredBy: 'privacy CustomerExportLink v1 .byToken', declared: true },
@@ -156,11 +161,13 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'A file of a product', key: 'PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>', index: 'table', declaredBy: 'product-files ProductFile v1 .byId', declared: true },
   { name: 'Files of a product, oldest first (GET /products/{id}/files, order downloads)', key: 'PK=<scope>#PRODUCT#<productId>#FILE, ScanIndexForward=true', index: 'table', notes: 'bounded: at most MAX_FILES (20) per product', declaredBy: 'product-files ProductFile v1 .ofProduct', declared: true },
   { name: 'A multipart upload of a product file (complete, abort)', key: 'PK=<scope>#PRODUCT#<productId>#FILE_UPLOAD, SK=<uploadId>', index: 'table', notes: 'TTL a day after it began', declaredBy: 'product-files ProductFileUpload v1 .byId', declared: true },
-  { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', notes: 'holds customerId', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
+  { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL#<shard(lower(email))>, SK=<lower(email)>', index: 'table', notes: 'holds customerId; write shard of the email', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
+  { name: 'Customer email guard written before write shards (moved to its shard when read)', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', declaredBy: 'sales CustomerEmail v1 .byEmailBefore', declared: true },
   { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byId', declared: true },
   { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },
   { name: 'Customers, newest first, one page at a time (optionally filtered by product)', key: 'PK=<scope>#CUSTOMER', index: 'table', declaredBy: 'sales Customer v1 .all', declared: true },
-  { name: 'Sale by processor payment id (refunds, disputes)', key: 'PK=<scope>#U#PAYMENT, SK=<pay_id>', index: 'table', notes: 'holds saleId', declaredBy: 'sales PaymentPointer v1 .byPayment', declared: true },
+  { name: 'Sale by processor payment id (refunds, disputes)', key: 'PK=<scope>#U#PAYMENT#<shard(pay_id)>, SK=<pay_id>', index: 'table', notes: 'holds saleId; write shard of the payment id', declaredBy: 'sales PaymentPointer v1 .byPayment', declared: true },
+  { name: 'Payment pointer written before write shards (moved to its shard when read)', key: 'PK=<scope>#U#PAYMENT, SK=<pay_id>', index: 'table', declaredBy: 'sales PaymentPointer v1 .byPaymentBefore', declared: true },
   { name: 'Sale by id', key: 'PK=<scope>#SALE, SK=<saleId>', index: 'table', declaredBy: 'sales Sale v1 .byId', declared: true },
   { name: 'Sales, newest first, one page at a time', key: 'PK=<scope>#SALE', index: 'table', declaredBy: 'sales Sale v1 .all', declared: true },
   { name: 'Sales after a sale id, one page at a time', key: 'PK=<scope>#SALE, ScanIndexForward=true, SK > <afterId>', index: 'table', declaredBy: 'sales Sale v1 .after', declared: true },
@@ -201,13 +208,14 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Subscriber locator (local control API, portal pair)', key: 'PK=CAP#subscriber#<subscriberId>, SK=CAP', index: 'table', notes: 'holds accountId and mode', declaredBy: 'subscriptions SubscriberLocator v1 .bySubscriber', declared: true },
   { name: 'One subscriber per buyer per offer', key: 'PK=<scope>#U#SUBSCRIBER_OF, SK=<offerId>#<email>', index: 'table', notes: 'holds subscriberId', declaredBy: 'subscriptions SubscriberOf v1 .byBuyer', declared: true },
   { name: 'Subscription timer fired once per period', key: 'PK=DONE#subscription-timers#<<type>:<subscriberId>:<periodEnd>>, SK=DONE', index: 'table', notes: 'TTL 30 days; created with the event it fires, conditioned on a free key', declaredBy: 'subscriptions ProcessedTimer v1 (written, not read)', declared: true },
-  { name: 'Webhook delivery log entry by id', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>', index: 'table', notes: 'TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .byId', declared: true },
-  { name: 'Webhook delivery log, newest first', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK < <after> (cursor)', index: 'table', notes: 'TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofTenant', declared: true },
-  { name: 'Webhook delivery log of one endpoint, newest first', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK < <after>, filter webhookId', index: 'table', notes: 'reads past other endpoints\' entries (at most 50 endpoints per mode); TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofEndpoint', declared: true },
+  { name: 'Webhook delivery log entry by id', key: 'PK=<scope>#WEBHOOK_ATTEMPT#<shard(attemptId)>, SK=<attemptId>', index: 'table', notes: 'TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .byId', declared: true },
+  { name: 'Webhook delivery log entry written before write shards', key: 'PK=<scope>#WEBHOOK_ATTEMPT, SK=<attemptId>', index: 'table', notes: 'TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .byIdBefore', declared: true },
+  { name: 'Webhook delivery log, newest first, one partition of attemptPartitions (the list merges them in id order)', key: 'PK=<<scope>#WEBHOOK_ATTEMPT[#<shard>]>, SK < <after> (cursor); endpoint, type and status filtered in memory', index: 'table', notes: 'reads past other endpoints\' entries (at most 50 endpoints per mode); TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofShard', declared: true },
   { name: 'Webhook delivery log of one event, entries written before deliveries listed their attempts', key: 'GSI2PK=<scope>#EVENT_WEBHOOK_ATTEMPTS#<eventId>', index: 'GSI2', notes: 'read only for a delivery without attemptIds; empty once those entries expire (30 days); TTL 30 days; no index keys', declaredBy: 'webhooks WebhookAttempt v1 .ofEventLegacy', declared: true },
-  { name: 'Webhook delivery of an event to an endpoint', key: 'PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId_webhookId[_replayId]>', index: 'table', notes: 'created once with a condition; TTL 30 days', declaredBy: 'webhooks WebhookDelivery v1 .byId', declared: true },
-  { name: 'Webhook deliveries whose kept body mentions an erased buyer (erasure worker only)', key: 'PK=<scope>#WEBHOOK_DELIVERY, filter contains(body, <address>)', index: 'table', notes: 'reads the 30 days of deliveries; never on a request path', declaredBy: 'webhooks WebhookDelivery v1 .ofTenantMentioning', declared: true },
-  { name: 'Webhook deliveries of one event (delivery-log filter by event)', key: 'PK=<scope>#WEBHOOK_DELIVERY, begins_with(SK, <eventId>_)', index: 'table', notes: 'bounded: one per endpoint (50) plus test deliveries and redeliveries of the event', declaredBy: 'webhooks WebhookDelivery v1 .ofEvent', declared: true },
+  { name: 'Webhook delivery of an event to an endpoint', key: 'PK=<scope>#WEBHOOK_DELIVERY#12, SK=<eventId_webhookId[_replayId]>', index: 'table', notes: 'created once with a condition; TTL 30 days; write shard of the event id', declaredBy: 'webhooks WebhookDelivery v1 .byId', declared: true },
+  { name: 'Webhook delivery written before write shards (in flight across an upgrade)', key: 'PK=<scope>#WEBHOOK_DELIVERY, SK=<eventId_webhookId[_replayId]>', index: 'table', notes: 'TTL 30 days', declaredBy: 'webhooks WebhookDelivery v1 .byIdBefore', declared: true },
+  { name: 'Webhook deliveries whose kept body mentions an erased buyer (erasure worker only), one partition of deliveryPartitions', key: 'PK=<<scope>#WEBHOOK_DELIVERY[#<shard>]>, filter contains(body, <address>)', index: 'table', notes: 'reads the 30 days of deliveries; never on a request path', declaredBy: 'webhooks WebhookDelivery v1 .ofTenantMentioning', declared: true },
+  { name: 'Webhook deliveries of one event (delivery-log filter by event): its shard, and the partition before sharding', key: 'PK=<scope>#WEBHOOK_DELIVERY, begins_with(SK, <eventId>_)', index: 'table', notes: 'bounded: one per endpoint (50) plus test deliveries and redeliveries of the event', declaredBy: 'webhooks WebhookDelivery v1 .ofEvent', declared: true },
   { name: 'Endpoint count of a tenant (limit check)', key: 'PK=<scope>#WEBHOOK_COUNT, SK=endpoints', index: 'table', declaredBy: 'webhooks WebhookEndpointCount v1 .ofTenant', declared: true },
   { name: 'Webhook endpoint by id', key: 'PK=<scope>#WEBHOOK, SK=<webhookId>', index: 'table', declaredBy: 'webhooks WebhookEndpoint v1 .byId', declared: true },
   { name: 'Webhook endpoints of a tenant (fan-out, list)', key: 'PK=<scope>#WEBHOOK', index: 'table', notes: 'bounded: 50 per mode', declaredBy: 'webhooks WebhookEndpoint v1 .ofTenant', declared: true },

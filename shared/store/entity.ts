@@ -14,6 +14,7 @@
  */
 import type { IndexKey, Key, Scope } from './keys';
 import { toItem } from './items';
+import { readMoving } from './move';
 import { toRecord, type Item, type QueryOptions, type QueryPage, type Store } from './store';
 import type { IndexName } from './table';
 
@@ -79,6 +80,12 @@ export interface Entity<T, P extends Record<string, AccessPatternSpec>> {
   /** The item for a record: its key, declared index keys, `entity` and `v`. */
   item(key: Key, record: object, options?: { indexes?: IndexKey[]; expiresAt?: number }): Item;
   get<N extends NamesOf<P, 'get'>>(store: Store, pattern: N, ...args: GetArgs<P, N>): Promise<T | undefined>;
+  /**
+   * Across a key-layout change: the record at `pattern`'s key, else at `before`'s (where an earlier
+   * release wrote it), which is then moved to `pattern`'s key in one transaction, so the writes by
+   * key that follow the read find it. Idempotent: a concurrent move makes this one read the result.
+   */
+  getMoving<N extends NamesOf<P, 'get'>>(store: Store, pattern: N, before: NamesOf<P, 'get'>, ...args: GetArgs<P, N>): Promise<T | undefined>;
   /** Several items of one get pattern in one BatchGetItem (eventually consistent; missing ones left out, order not kept). */
   getMany<N extends NamesOf<P, 'get'>>(store: Store, pattern: N, argsList: GetArgs<P, N>[]): Promise<T[]>;
   query<N extends NamesOf<P, 'query'>>(store: Store, pattern: N, args: QueryArgs<P, N>, options?: QueryExtras): Promise<QueryPage<T>>;
@@ -114,6 +121,9 @@ export function defineEntity<T>() {
     async get(store, name, ...args) {
       const pattern = declared(declaration, name, 'get');
       return toRecord<T>(await store.get(pattern.key(...args), pattern.consistent ? { consistent: true } : {}));
+    },
+    async getMoving(store, name, beforeName, ...args) {
+      return toRecord<T>(await readMoving(store, declared(declaration, name, 'get').key(...args), declared(declaration, beforeName, 'get').key(...args)));
     },
     async getMany(store, name, argsList) {
       const pattern = declared(declaration, name, 'get');

@@ -6,6 +6,7 @@
  * Items of one kind for one tenant share a partition (`<scope>#<TYPE>`) with the 24-hex,
  * time-ordered id as sort key, so a descending query lists them newest first.
  */
+import { shardOf, WRITE_SHARDS } from './shards';
 import type { IndexName } from './table';
 
 export type Mode = 'live' | 'test';
@@ -18,6 +19,8 @@ export type Key = { PK: string; SK: string };
 export type IndexKey = Record<string, string>;
 
 const scopePrefix = (scope: Scope) => `A#${scope.accountId}#${scope.mode}`;
+/** The shard of an id; a placeholder (`<sessionId>`, when the access-pattern table is rendered) names it instead. */
+const shardName = (id: string) => (/^<.*>$/.test(id) ? `<shard(${id.slice(1, -1)})>` : String(shardOf(id)));
 
 /** Scope-free prefixes the platform itself owns. */
 const GLOBAL = {
@@ -63,6 +66,16 @@ export const keys = {
   children: (scope: Scope, parentType: string, parentId: string, type: string): string => `${scopePrefix(scope)}#${parentType}#${parentId}#${type}`,
 
   /**
+   * One record of a hot kind in its write shard (shards.ts): `<scope>#<TYPE>#<n>` / id, n from
+   * `shardBy` (the id itself unless records are grouped by another id, such as an event's deliveries).
+   */
+  sharded: (scope: Scope, type: string, id: string, shardBy: string = id): Key => ({ PK: `${scopePrefix(scope)}#${type}#${shardName(shardBy)}`, SK: id }),
+  /** The partition of one write shard of a hot kind. */
+  shard: (scope: Scope, type: string, shard: number): string => `${scopePrefix(scope)}#${type}#${shard}`,
+  /** Every write shard of a hot kind, for a list's parallel queries. */
+  shards: (scope: Scope, type: string): string[] => Array.from({ length: WRITE_SHARDS }, (_, n) => `${scopePrefix(scope)}#${type}#${n}`),
+
+  /**
    * A uniqueness guard or an exact-match lookup (discount code, customer email, mem_ id):
    * written with attribute_not_exists in the same transaction as the record it points to.
    */
@@ -84,9 +97,13 @@ export const keys = {
   /** Scope-free capability lookups (portal tokens, hosted checkout sessions): the token is the key. */
   capability: (kind: string, token: string): Key => ({ PK: `CAP#${kind}#${token}`, SK: 'CAP' }),
 
-  /** A domain event in the outbox: written in the same transaction as the change it reports. */
-  outbox: (scope: Scope, eventId: string): Key => ({ PK: `${scopePrefix(scope)}#EVENT`, SK: eventId }),
-  outboxPartition: (scope: Scope): string => `${scopePrefix(scope)}#EVENT`,
+  /** A domain event in the outbox, in its write shard: written in the same transaction as the change it reports. */
+  outbox: (scope: Scope, eventId: string): Key => ({ PK: `${scopePrefix(scope)}#EVENT#${shardName(eventId)}`, SK: eventId }),
+  /** The outbox's write shards (a list merges them, with `outboxBefore`'s partition). */
+  outboxShards: (scope: Scope): string[] => Array.from({ length: WRITE_SHARDS }, (_, n) => `${scopePrefix(scope)}#EVENT#${n}`),
+  /** The outbox of releases before write shards: one partition per tenant, read until its 30-day TTL empties it. */
+  outboxBefore: (scope: Scope, eventId: string): Key => ({ PK: `${scopePrefix(scope)}#EVENT`, SK: eventId }),
+  outboxPartitionBefore: (scope: Scope): string => `${scopePrefix(scope)}#EVENT`,
 
   /** A client's Idempotency-Key (HTTP POST): one partition per key, so busy accounts spread out. */
   idempotency: (scope: Scope, key: string): Key => ({ PK: `${scopePrefix(scope)}#IDEMKEY#${key}`, SK: 'IDEMKEY' }),

@@ -16,6 +16,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException, type Con
 import { recordCapacity } from './capacity';
 import { KEY_ATTRIBUTES, type Key } from './keys';
 import { buildUpdate, decodeCursor, encodeCursor, mergeValues } from './expressions';
+import { singleWriteCommand } from './single-write';
 import { TABLE } from './table';
 import type { BatchWriteRequest, Item, QueryOptions, QueryPage, TransactOp } from './types';
 
@@ -328,6 +329,18 @@ export class Store {
         },
       };
     });
+    // One write alone is as atomic outside a transaction, and billed half (single-write.ts).
+    const single = items.length === 1 && !token ? singleWriteCommand(items[0]!) : undefined;
+    if (single) {
+      try {
+        this.consumed('write', (await this.client.send(single)).ConsumedCapacity);
+        companion?.wrote();
+        return;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed(['ConditionalCheckFailed']);
+        throw error;
+      }
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         const out = await this.client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token, ReturnConsumedCapacity: 'TOTAL' }));

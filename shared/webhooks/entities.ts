@@ -6,8 +6,16 @@ const ENDPOINT = 'WEBHOOK';
 const DELIVERY = 'WEBHOOK_DELIVERY';
 const ATTEMPT = 'WEBHOOK_ATTEMPT';
 const endpointKey = (scope: Scope, id: string) => keys.entity(scope, ENDPOINT, id);
-const deliveryKey = (scope: Scope, id: string) => keys.entity(scope, DELIVERY, id);
-const attemptKey = (scope: Scope, id: string) => keys.entity(scope, ATTEMPT, id);
+// Deliveries and log entries are write-sharded (store/shards.ts): a delivery by its event's id, so
+// the deliveries of one event share a shard; a log entry by its own id. The `…Before` keys are the
+// single partitions releases before sharding wrote, read until their 30-day TTL empties them.
+const deliveryKey = (scope: Scope, id: string) => keys.sharded(scope, DELIVERY, id, id.split('_')[0]);
+const attemptKey = (scope: Scope, id: string) => keys.sharded(scope, ATTEMPT, id);
+export const deliveryKeyBefore = (scope: Scope, id: string) => keys.entity(scope, DELIVERY, id);
+export const attemptKeyBefore = (scope: Scope, id: string) => keys.entity(scope, ATTEMPT, id);
+/** The partitions a delivery list reads: every write shard, then the partition before sharding. */
+export const deliveryPartitions = (scope: Scope) => [...keys.shards(scope, DELIVERY), keys.collection(scope, DELIVERY)];
+export const attemptPartitions = (scope: Scope) => [...keys.shards(scope, ATTEMPT), keys.collection(scope, ATTEMPT)];
 
 export const endpointEntity = defineEntity<WebhookEndpoint>()({
   entity: 'WebhookEndpoint',
@@ -55,21 +63,29 @@ export const deliveryEntity = defineEntity<WebhookDelivery>()({
       key: deliveryKey,
       args: ['scope', 'eventId_webhookId[_replayId]'],
       consistent: true,
-      notes: 'created once with a condition; TTL 30 days',
+      notes: 'created once with a condition; TTL 30 days; write shard of the event id',
+    },
+    byIdBefore: {
+      kind: 'get',
+      summary: 'Webhook delivery written before write shards (in flight across an upgrade)',
+      key: deliveryKeyBefore,
+      args: ['scope', 'eventId_webhookId[_replayId]'],
+      consistent: true,
+      notes: 'TTL 30 days',
     },
     ofTenantMentioning: {
       kind: 'query',
-      summary: 'Webhook deliveries whose kept body mentions an erased buyer (erasure worker only)',
-      partition: (scope: Scope) => keys.collection(scope, DELIVERY),
-      args: ['scope'],
+      summary: 'Webhook deliveries whose kept body mentions an erased buyer (erasure worker only), one partition of deliveryPartitions',
+      partition: (partition: string) => partition,
+      args: ['<scope>#WEBHOOK_DELIVERY[#<shard>]'],
       condition: 'filter contains(body, <address>)',
       notes: 'reads the 30 days of deliveries; never on a request path',
     },
     ofEvent: {
       kind: 'query',
-      summary: 'Webhook deliveries of one event (delivery-log filter by event)',
-      partition: (scope: Scope) => keys.collection(scope, DELIVERY),
-      args: ['scope'],
+      summary: 'Webhook deliveries of one event (delivery-log filter by event): its shard, and the partition before sharding',
+      partition: (scope: Scope, eventId: string, before: boolean) => (before ? keys.collection(scope, DELIVERY) : keys.sharded(scope, DELIVERY, eventId).PK),
+      args: ['scope', 'eventId', 'before sharding'],
       condition: 'begins_with(SK, <eventId>_)',
       notes: 'bounded: one per endpoint (50) plus test deliveries and redeliveries of the event',
     },
@@ -87,19 +103,13 @@ export const attemptEntity = defineEntity<WebhookAttempt>()({
   notes: 'TTL 30 days; no index keys',
   patterns: {
     byId: { kind: 'get', summary: 'Webhook delivery log entry by id', key: attemptKey, args: ['scope', 'attemptId'] },
-    ofTenant: {
+    byIdBefore: { kind: 'get', summary: 'Webhook delivery log entry written before write shards', key: attemptKeyBefore, args: ['scope', 'attemptId'] },
+    ofShard: {
       kind: 'query',
-      summary: 'Webhook delivery log, newest first',
-      partition: (scope: Scope) => keys.collection(scope, ATTEMPT),
-      args: ['scope'],
-      condition: 'SK < <after> (cursor)',
-    },
-    ofEndpoint: {
-      kind: 'query',
-      summary: 'Webhook delivery log of one endpoint, newest first',
-      partition: (scope: Scope) => keys.collection(scope, ATTEMPT),
-      args: ['scope'],
-      condition: 'SK < <after>, filter webhookId',
+      summary: 'Webhook delivery log, newest first, one partition of attemptPartitions (the list merges them in id order)',
+      partition: (partition: string) => partition,
+      args: ['<scope>#WEBHOOK_ATTEMPT[#<shard>]'],
+      condition: 'SK < <after> (cursor); endpoint, type and status filtered in memory',
       notes: "reads past other endpoints' entries (at most 50 endpoints per mode)",
     },
     ofEventLegacy: {

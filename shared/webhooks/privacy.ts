@@ -1,6 +1,15 @@
+import type { Deps } from '../platform/context';
 import type { PrivacyPart } from '../platform/privacy';
+import type { Scope } from '../store/keys';
 import { withoutEmail } from '../platform/privacy';
-import { attemptBodiesRewrite, attemptsMentioningPage, deliveriesMentioningPage, deliveryBodyRewrite } from './repository';
+import {
+  attemptBodiesRewrite,
+  attemptPartitions,
+  attemptsMentioningPage,
+  deliveriesMentioningPage,
+  deliveryBodyRewrite,
+  deliveryPartitions,
+} from './erasure-repository';
 
 /**
  * The webhook delivery log (30 days): every logged body and answer excerpt that names the buyer,
@@ -11,30 +20,40 @@ import { attemptBodiesRewrite, attemptsMentioningPage, deliveriesMentioningPage,
 const webhookLogPart: PrivacyPart = {
   name: 'webhookLog',
   async erase(deps, scope, subject) {
-    let cursor: string | undefined;
-    do {
-      const page = await attemptsMentioningPage(deps.store, scope, subject.email, cursor);
-      for (const attempt of page.items) {
-        const requestBody = withoutEmail(attempt.requestBody, subject.email);
-        const responseBodyExcerpt = attempt.responseBodyExcerpt ? withoutEmail(attempt.responseBodyExcerpt, subject.email) : undefined;
-        if (requestBody !== undefined || responseBodyExcerpt !== undefined) {
-          await attemptBodiesRewrite(deps.store, scope, attempt.id, {
-            ...(requestBody !== undefined ? { requestBody } : {}),
-            ...(responseBodyExcerpt !== undefined ? { responseBodyExcerpt } : {}),
-          });
-        }
-      }
-      cursor = page.cursor;
-    } while (cursor);
-    do {
-      const page = await deliveriesMentioningPage(deps.store, scope, subject.email, cursor);
-      for (const delivery of page.items) {
-        const body = delivery.body ? withoutEmail(delivery.body, subject.email) : undefined;
-        if (body !== undefined) await deliveryBodyRewrite(deps.store, scope, delivery.id, body);
-      }
-      cursor = page.cursor;
-    } while (cursor);
+    // Every write shard, and the partition releases before sharding wrote.
+    for (const partition of attemptPartitions(scope)) await eraseAttempts(deps, scope, partition, subject.email);
+    for (const partition of deliveryPartitions(scope)) await eraseDeliveries(deps, scope, partition, subject.email);
   },
 };
+
+async function eraseAttempts(deps: Deps, scope: Scope, partition: string, email: string) {
+  let cursor: string | undefined;
+  do {
+    const page = await attemptsMentioningPage(deps.store, partition, email, cursor);
+    for (const attempt of page.items) {
+      const requestBody = withoutEmail(attempt.requestBody, email);
+      const responseBodyExcerpt = attempt.responseBodyExcerpt ? withoutEmail(attempt.responseBodyExcerpt, email) : undefined;
+      if (requestBody !== undefined || responseBodyExcerpt !== undefined) {
+        await attemptBodiesRewrite(deps.store, scope, attempt.id, {
+          ...(requestBody !== undefined ? { requestBody } : {}),
+          ...(responseBodyExcerpt !== undefined ? { responseBodyExcerpt } : {}),
+        });
+      }
+    }
+    cursor = page.cursor;
+  } while (cursor);
+}
+
+async function eraseDeliveries(deps: Deps, scope: Scope, partition: string, email: string) {
+  let cursor: string | undefined;
+  do {
+    const page = await deliveriesMentioningPage(deps.store, partition, email, cursor);
+    for (const delivery of page.items) {
+      const body = delivery.body ? withoutEmail(delivery.body, email) : undefined;
+      if (body !== undefined) await deliveryBodyRewrite(deps.store, scope, delivery.id, body);
+    }
+    cursor = page.cursor;
+  } while (cursor);
+}
 
 export const webhooksPrivacy: PrivacyPart[] = [webhookLogPart];

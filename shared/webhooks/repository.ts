@@ -1,9 +1,10 @@
-import type { Scope } from '../store/keys';
+import type { Key, Scope } from '../store/keys';
+import { mergeShards } from '../store/shards';
 import { createUnique, onConditionFailed } from '../store/conditional';
 import { groupCommit, perOwner } from '../store/group-commit';
 import { toRecord, type Item, type QueryPage, type Store } from '../store/store';
-import { attemptEntity, deliveryEntity, endpointCountEntity, endpointEntity } from './entities';
-import { HEADER } from './signing';
+import { attemptEntity, attemptPartitions, deliveryEntity, deliveryKeyBefore, endpointCountEntity, endpointEntity } from './entities';
+import { fromStoredAttempt, toStoredAttempt, type StoredAttempt } from './stored-attempt';
 import { forgetEndpoints } from './endpoint-cache';
 import { LOG_RETENTION_SECONDS, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from './records';
 
@@ -92,7 +93,25 @@ const asDelivery = (record: (Omit<WebhookDelivery, 'attemptIds'> & { attemptIds?
   record && { ...record, attemptIds: record.attemptIds ? [...record.attemptIds].sort() : [] };
 
 export async function getDelivery(store: Store, scope: Scope, id: string): Promise<WebhookDelivery | undefined> {
-  return asDelivery(await deliveryEntity.get(store, 'byId', scope, id));
+  return asDelivery((await deliveryEntity.get(store, 'byId', scope, id)) ?? (await deliveryEntity.get(store, 'byIdBefore', scope, id)));
+}
+
+/**
+ * Deliveries an earlier release created (one partition per tenant) and that are still in flight
+ * across the upgrade: their retries and log entries keep going on the item where it is. Records
+ * claimed there are remembered, so their success is written back there too.
+ */
+const claimedBefore = new WeakSet<WebhookDelivery>();
+
+/** A conditional write on the delivery's sharded key, then, when that finds nothing to change, on the key before sharding (if the item is there). */
+export async function onEitherLayout<T>(store: Store, scope: Scope, id: string, write: (key: Key) => Promise<T>, missed: () => T): Promise<T> {
+  const first = await onConditionFailed(
+    write(deliveryKey(scope, id)).then((value) => ({ value })),
+    () => undefined,
+  );
+  if (first) return first.value;
+  if (!(await deliveryEntity.get(store, 'byIdBefore', scope, id))) return missed();
+  return onConditionFailed(write(deliveryKeyBefore(scope, id)), missed);
 }
 
 /**
@@ -128,27 +147,35 @@ export async function claimAttempt(
     const { PK: _pk, SK: _sk, ...item } = deliveryEntity.item(deliveryKey(scope, id), record, { expiresAt: expiry(create.createdAt) });
     fields = item;
   }
-  const claim = store.update(
-    deliveryKey(scope, id),
-    { set: { ...fields, claimedAttempt: attempt, claimUntil: nowMs + leaseMs }, add: { attemptIds: new Set([attemptId]) } },
-    {
-      mustExist: !create,
-      condition: create ? `attribute_not_exists(PK) OR (${claimable})` : claimable,
-      names: { '#st': 'status' },
-      values: { ':prev': attempt - 1, ':pending': 'pending', ':a': attempt, ':now': nowMs },
-    },
-  );
-  return onConditionFailed(
-    claim.then((item) => asDelivery(toRecord<WebhookDelivery>(item))),
-    () => undefined,
-  );
+  const claim = (key: Key, creates: boolean) =>
+    store
+      .update(
+        key,
+        { set: { ...(creates ? fields : {}), claimedAttempt: attempt, claimUntil: nowMs + leaseMs }, add: { attemptIds: new Set([attemptId]) } },
+        {
+          mustExist: !creates,
+          condition: creates ? `attribute_not_exists(PK) OR (${claimable})` : claimable,
+          names: { '#st': 'status' },
+          values: { ':prev': attempt - 1, ':pending': 'pending', ':a': attempt, ':now': nowMs },
+        },
+      )
+      .then((item) => asDelivery(toRecord<WebhookDelivery>(item)));
+  if (create) return onConditionFailed(claim(deliveryKey(scope, id), true), () => undefined);
+  const claimed = await onConditionFailed(claim(deliveryKey(scope, id), false), () => undefined);
+  if (claimed || !(await deliveryEntity.get(store, 'byIdBefore', scope, id))) return claimed;
+  const before = await onConditionFailed(claim(deliveryKeyBefore(scope, id), false), () => undefined);
+  if (before) claimedBefore.add(before);
+  return before;
 }
 
 /** Gives a claim back when the attempt could not be made, so the redelivered message can. */
 export async function releaseClaim(store: Store, scope: Scope, id: string, attempt: number): Promise<void> {
   // Another attempt holding the claim now is fine: nothing to give back.
-  await onConditionFailed(
-    store.update(deliveryKey(scope, id), { set: { claimUntil: 0 } }, { condition: 'claimedAttempt = :a', values: { ':a': attempt } }),
+  await onEitherLayout(
+    store,
+    scope,
+    id,
+    (key) => store.update(key, { set: { claimUntil: 0 } }, { mustExist: true, condition: 'claimedAttempt = :a', values: { ':a': attempt } }),
     () => undefined,
   );
 }
@@ -156,12 +183,16 @@ export async function releaseClaim(store: Store, scope: Scope, id: string, attem
 /** Stops a pending delivery whose endpoint went away or was turned off. */
 export async function cancelDelivery(store: Store, scope: Scope, id: string, updatedAt: string): Promise<void> {
   // A delivery that is no longer pending (done, failed, gone) stays as it is.
-  await onConditionFailed(
-    store.update(
-      deliveryKey(scope, id),
-      { set: { status: 'canceled', nextAttemptAt: null, updatedAt } },
-      { mustExist: true, condition: '#st = :pending', names: { '#st': 'status' }, values: { ':pending': 'pending' } },
-    ),
+  await onEitherLayout(
+    store,
+    scope,
+    id,
+    (key) =>
+      store.update(
+        key,
+        { set: { status: 'canceled', nextAttemptAt: null, updatedAt } },
+        { mustExist: true, condition: '#st = :pending', names: { '#st': 'status' }, values: { ':pending': 'pending' } },
+      ),
     () => undefined,
   );
 }
@@ -198,7 +229,7 @@ export async function recordAttempt(
   success?: { claimed: WebhookDelivery; nowMs: () => number },
 ): Promise<boolean> {
   await logWriter(store)(attemptEntity.item(attemptKey(scope, attempt.id), toStoredAttempt(attempt), { expiresAt: expiry(attempt.createdAt) }));
-  if (change.status === 'succeeded' && success && holdsClaim(success.claimed, attempt.attempt, success.nowMs())) {
+  if (change.status === 'succeeded' && success && !claimedBefore.has(success.claimed) && holdsClaim(success.claimed, attempt.attempt, success.nowMs())) {
     // A success is final and true, and while this worker's lease holds no copy can have claimed
     // the attempt: whatever else touched the delivery since (a cancel during the call) gives way.
     // Written as a whole item in the log's next batch, after this entry's batch: no condition,
@@ -208,14 +239,23 @@ export async function recordAttempt(
     await logWriter(store)(deliveryEntity.item(deliveryKey(scope, record.id), fields, { expiresAt: expiry(record.createdAt) }));
     return true;
   }
-  return onConditionFailed(
-    store
-      .update(
-        deliveryKey(scope, attempt.deliveryId),
-        { set: { attempts: attempt.attempt, ...change } },
-        { condition: 'attempts = :prev AND #st = :pending', names: { '#st': 'status' }, values: { ':prev': attempt.attempt - 1, ':pending': 'pending' } },
-      )
-      .then(() => true),
+  return onEitherLayout(
+    store,
+    scope,
+    attempt.deliveryId,
+    (key) =>
+      store
+        .update(
+          key,
+          { set: { attempts: attempt.attempt, ...change } },
+          {
+            mustExist: true,
+            condition: 'attempts = :prev AND #st = :pending',
+            names: { '#st': 'status' },
+            values: { ':prev': attempt.attempt - 1, ':pending': 'pending' },
+          },
+        )
+        .then(() => true),
     () => false,
   );
 }
@@ -231,54 +271,14 @@ const holdsClaim = (claimed: WebhookDelivery, attempt: number, nowMs: number) =>
 
 // ---- delivery log ----
 
-/**
- * The stored form of a log entry, kept under 1 KiB for a usual body so that it costs one write
- * unit: the signed headers are kept as their values only (names and the content type are fixed,
- * event type and id are fields already) and `finalUrl` only when a redirect changed it.
- */
-interface StoredAttempt extends Omit<WebhookAttempt, 'requestHeaders' | 'finalUrl'> {
-  finalUrl?: string;
-  requestHeaders?: Record<string, string>;
-  sig?: { v2: string; v1: string; ts: string };
-}
-
-function toStoredAttempt(attempt: WebhookAttempt): StoredAttempt {
-  const { requestHeaders, finalUrl, ...rest } = attempt;
-  const compact =
-    Object.keys(requestHeaders).length === 6 &&
-    requestHeaders['Content-Type'] === 'application/json' &&
-    requestHeaders[HEADER.event] === attempt.eventType &&
-    requestHeaders[HEADER.eventId] === attempt.eventId;
-  return {
-    ...rest,
-    ...(finalUrl !== attempt.url ? { finalUrl } : {}),
-    ...(compact
-      ? { sig: { v2: requestHeaders[HEADER.signatureV2]!, v1: requestHeaders[HEADER.signatureV1]!, ts: requestHeaders[HEADER.timestamp]! } }
-      : { requestHeaders }),
-  };
-}
-
-function fromStoredAttempt(stored: StoredAttempt): WebhookAttempt {
-  const { sig, finalUrl, requestHeaders, ...rest } = stored;
-  return {
-    ...rest,
-    finalUrl: finalUrl ?? stored.url,
-    requestHeaders: sig
-      ? {
-          'Content-Type': 'application/json',
-          [HEADER.signatureV2]: sig.v2,
-          [HEADER.signatureV1]: sig.v1,
-          [HEADER.event]: stored.eventType,
-          [HEADER.eventId]: stored.eventId,
-          [HEADER.timestamp]: sig.ts,
-        }
-      : (requestHeaders ?? {}),
-  };
-}
-
 export async function getAttempt(store: Store, scope: Scope, id: string): Promise<WebhookAttempt | undefined> {
-  const stored = (await attemptEntity.get(store, 'byId', scope, id)) as StoredAttempt | undefined;
+  const stored = await storedAttempt(store, scope, id);
   return stored && fromStoredAttempt(stored);
+}
+
+/** A log entry where it is: its write shard, or the partition before sharding. */
+async function storedAttempt(store: Store, scope: Scope, id: string): Promise<StoredAttempt | undefined> {
+  return ((await attemptEntity.get(store, 'byId', scope, id)) ?? (await attemptEntity.get(store, 'byIdBefore', scope, id))) as StoredAttempt | undefined;
 }
 
 export interface AttemptFilters {
@@ -299,30 +299,53 @@ export async function listAttempts(
   filters: AttemptFilters,
   limit: number,
   after?: string,
-): Promise<{ items: WebhookAttempt[]; hasMore: boolean }> {
+): Promise<{ items: WebhookAttempt[]; hasMore: boolean; next?: string }> {
   if (filters.eventId) return listAttemptsOfEvent(store, scope, { ...filters, eventId: filters.eventId }, limit, after);
-  const conditions: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const filterOn = (field: string, value: string | undefined) => {
-    if (value === undefined) return;
-    names[`#f_${field}`] = field;
-    values[`:f_${field}`] = value;
-    conditions.push(`#f_${field} = :f_${field}`);
-  };
-  filterOn('webhookId', filters.webhookId);
-  filterOn('eventType', filters.eventType);
-  filterOn('status', filters.status);
-  const options = { before: after, limit: limit + 1, filter: conditions.length ? { expression: conditions.join(' AND '), names, values } : undefined };
-  const page: QueryPage<StoredAttempt> = filters.webhookId
-    ? await attemptEntity.query(store, 'ofEndpoint', [scope], options)
-    : await attemptEntity.query(store, 'ofTenant', [scope], options);
-  const items = page.items.map(fromStoredAttempt);
-  return { items: items.slice(0, limit), hasMore: items.length > limit };
+  const page = await listAttemptsMerged(store, scope, filters, limit, after);
+  return { items: page.items, hasMore: page.last !== undefined, next: page.last };
+}
+
+/**
+ * The tenant's log, newest first, merged from its write shards and the partition before sharding
+ * (store/shards.ts); `after` and `last` are entry ids (the API's cursor is the last id seen). The filters apply in memory, so each read
+ * is one bounded query: a rare filter answers a short page with a cursor to go on.
+ */
+export async function listAttemptsMerged(
+  store: Store,
+  scope: Scope,
+  filters: Omit<AttemptFilters, 'eventId'>,
+  limit: number,
+  after?: string,
+): Promise<{ items: WebhookAttempt[]; last?: string }> {
+  const partitions = attemptPartitions(scope);
+  const keep = (e: StoredAttempt) =>
+    (!filters.webhookId || e.webhookId === filters.webhookId) &&
+    (!filters.eventType || e.eventType === filters.eventType) &&
+    (!filters.status || e.status === filters.status);
+  const page = await mergeShards<StoredAttempt>({
+    shards: partitions.length,
+    limit,
+    after,
+    sortKey: (entry) => entry.id,
+    read: async (shard, from, size) => {
+      const found = (await attemptEntity.query(store, 'ofShard', [partitions[shard]!], {
+        limit: size,
+        ...(from === undefined ? {} : { before: from }),
+      })) as QueryPage<StoredAttempt>;
+      const last = found.cursor !== undefined && found.items.length ? found.items[found.items.length - 1]!.id : undefined;
+      return { items: found.items.filter(keep), last };
+    },
+  });
+  return { items: page.items.map(fromStoredAttempt), last: page.last };
 }
 
 async function listAttemptsOfEvent(store: Store, scope: Scope, filters: AttemptFilters & { eventId: string }, limit: number, after?: string) {
-  const deliveries = (await deliveryEntity.queryAll(store, 'ofEvent', [scope], { beginsWith: `${filters.eventId}_` }))
+  const deliveries = (
+    await Promise.all(
+      [false, true].map((before) => deliveryEntity.queryAll(store, 'ofEvent', [scope, filters.eventId, before], { beginsWith: `${filters.eventId}_` })),
+    )
+  )
+    .flat()
     .map((d) => asDelivery(d)!)
     .filter((d) => d.eventId === filters.eventId && (!filters.webhookId || d.webhookId === filters.webhookId));
   const ids = new Set(deliveries.flatMap((d) => d.attemptIds ?? []));
@@ -330,7 +353,7 @@ async function listAttemptsOfEvent(store: Store, scope: Scope, filters: AttemptF
   const list = [...ids];
   let entries: StoredAttempt[] = [];
   for (let i = 0; i < list.length; i += 25) {
-    const got = await Promise.all(list.slice(i, i + 25).map((id) => attemptEntity.get(store, 'byId', scope, id) as Promise<StoredAttempt | undefined>));
+    const got = await Promise.all(list.slice(i, i + 25).map((id) => storedAttempt(store, scope, id)));
     entries.push(...got.filter((entry): entry is StoredAttempt => entry !== undefined));
   }
   if (deliveries.some((d) => !d.attemptIds?.length && d.attempts > 0)) {
@@ -348,31 +371,6 @@ async function listAttemptsOfEvent(store: Store, scope: Scope, filters: AttemptF
     )
     .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
     .map(fromStoredAttempt);
-  return { items: items.slice(0, limit), hasMore: items.length > limit };
+  const page = items.slice(0, limit);
+  return { items: page, hasMore: items.length > limit, next: items.length > limit ? page[page.length - 1]!.id : undefined };
 }
-
-// ---- erasure of a buyer (shared/webhooks/privacy.ts): the worker only, never a request path ----
-
-const mentioning = (fields: string[], needle: string) => ({
-  expression: fields.map((_, i) => `contains(#m${i}, :needle)`).join(' OR '),
-  names: Object.fromEntries(fields.map((field, i) => [`#m${i}`, field])),
-  values: { ':needle': needle },
-});
-
-/** Log entries whose sent body or answer excerpt mentions `needle`, a page at a time (the filter runs in DynamoDB). */
-export async function attemptsMentioningPage(store: Store, scope: Scope, needle: string, cursor: string | undefined) {
-  const page = await attemptEntity.query(store, 'ofTenant', [scope], { cursor, filter: mentioning(['requestBody', 'responseBodyExcerpt'], needle) });
-  return { items: page.items as StoredAttempt[], cursor: page.cursor };
-}
-
-export const attemptBodiesRewrite = (store: Store, scope: Scope, id: string, set: { requestBody?: string; responseBodyExcerpt?: string }) =>
-  store.update(attemptKey(scope, id), { set }, { mustExist: true });
-
-/** Deliveries that keep their body (tests, redeliveries, large bodies) and mention `needle`. */
-export async function deliveriesMentioningPage(store: Store, scope: Scope, needle: string, cursor: string | undefined) {
-  const page = await deliveryEntity.query(store, 'ofTenantMentioning', [scope], { cursor, filter: mentioning(['body'], needle) });
-  return { items: page.items, cursor: page.cursor };
-}
-
-export const deliveryBodyRewrite = (store: Store, scope: Scope, id: string, body: string) =>
-  store.update(deliveryKey(scope, id), { set: { body } }, { mustExist: true });

@@ -159,7 +159,7 @@ export async function listDeliveredWebhooks(
 ) {
   const { limit, after, cursor, ...filters } = query;
   const page = await repo.listAttempts(ctx.store, ctx.scope, filters, limit, cursor ?? after);
-  const next = page.hasMore ? page.items[page.items.length - 1]!.id : null;
+  const next = page.hasMore ? (page.next ?? null) : null;
   return { deliveries: page.items.map(publicAttempt), hasMore: page.hasMore, next, nextCursor: next };
 }
 

@@ -21,6 +21,8 @@ export interface HeatProxy {
   endpoint: string;
   /** Units per partition since the last reset, as `table:<PK>` or `<index>:<GSI PK>`. */
   units(): Map<string, number>;
+  /** Units per entity (the item's `entity` attribute, table and index writes together) since the last reset. */
+  entityUnits(): Map<string, number>;
   partiqlStatements(): number;
   reset(): void;
   stop(): Promise<void>;
@@ -42,7 +44,8 @@ export function itemSize(item: Item | undefined): number {
 function valueSize(value: AttributeValue): number {
   if (value.S !== undefined) return Buffer.byteLength(value.S);
   if (value.N !== undefined) return Math.ceil(value.N.replace(/^-|\.|e.*$/gi, '').length / 2) + 1;
-  if (value.B !== undefined) return (value.B as Uint8Array | string).length;
+  // On the wire a binary is base64 text; DynamoDB bills its bytes.
+  if (value.B !== undefined) return typeof (value.B as unknown) === 'string' ? Buffer.from(value.B as unknown as string, 'base64').length : value.B.length;
   if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
   if (value.SS) return value.SS.reduce((n, s) => n + Buffer.byteLength(s), 0);
   if (value.NS) return value.NS.reduce((n, s) => n + Math.ceil(s.length / 2) + 1, 0);
@@ -86,8 +89,13 @@ export async function startHeatProxy(target: string): Promise<HeatProxy> {
   const reader = new DynamoDBClient({ endpoint: target, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   let tableName = '';
   let heat = new Map<string, number>();
+  let byEntity = new Map<string, number>();
   let partiql = 0;
-  const charge = (partition: string, n: number) => heat.set(partition, (heat.get(partition) ?? 0) + n);
+  let entity = '';
+  const charge = (partition: string, n: number) => {
+    heat.set(partition, (heat.get(partition) ?? 0) + n);
+    byEntity.set(entity, (byEntity.get(entity) ?? 0) + n);
+  };
 
   const images = async (keys: Item[]): Promise<Map<string, Item>> => {
     const found = new Map<string, Item>();
@@ -109,12 +117,14 @@ export async function startHeatProxy(target: string): Promise<HeatProxy> {
     for (const write of written) {
       const factor = write.transactional ? 2 : 1;
       const pk = write.key[TABLE.partitionKey]!.S!;
+      const old = before.get(id(write.key));
+      const now = after.get(id(write.key));
+      entity = (now ?? old ?? write.item)?.entity?.S ?? '(no entity)';
       if (!succeeded) {
+        entity = `${entity} (failed condition)`;
         charge(`table:${pk}`, factor);
         continue;
       }
-      const old = before.get(id(write.key));
-      const now = after.get(id(write.key));
       const size = Math.max(itemSize(old), itemSize(now));
       charge(`table:${pk}`, factor * units(size));
       for (const index of TABLE.indexes) {
@@ -177,9 +187,11 @@ export async function startHeatProxy(target: string): Promise<HeatProxy> {
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     units: () => new Map(heat),
+    entityUnits: () => new Map(byEntity),
     partiqlStatements: () => partiql,
     reset: () => {
       heat = new Map();
+      byEntity = new Map();
       partiql = 0;
     },
     stop: async () => {

@@ -32,7 +32,7 @@ function summarize(units: Map<string, number>, events: number, accounts: string[
   const total = [...units.values()].reduce((a, b) => a + b, 0);
   const hottest = [...units.entries()]
     .sort((a, b) => b[1] - a[1])
-    .slice(0, 10)
+    .slice(0, 16)
     .map(([partition, n]) => ({ partition: label(partition, accounts), unitsPerEvent: Math.round((n / events) * 100) / 100 }));
   return {
     perCheckout: Math.round((total / events) * 10) / 10,
@@ -131,6 +131,7 @@ export async function benchLaunch(options: { checkouts?: number; reports?: numbe
     proxy.reset();
     await launch(runtime, first, checkouts, 'a');
     const firstUnits = proxy.units();
+    const firstEntities = proxy.entityUnits();
     const partiql = proxy.partiqlStatements();
     proxy.reset();
     await launch(runtime, second, Math.max(10, checkouts / 4), 'b');
@@ -170,6 +171,9 @@ export async function benchLaunch(options: { checkouts?: number; reports?: numbe
         partition: label(p, accounts),
         unitsPerCheckout: Math.round(((firstUnits.get(p) ?? 0) / checkouts) * 100) / 100,
       })),
+      byEntity: [...firstEntities.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([entity, n]) => ({ entity, unitsPerCheckout: Math.round((n / checkouts) * 100) / 100 })),
       partiqlStatementsNotAttributed: partiql,
       usageReports: { reports, ...usage, goalPerSecond: 10_000, met: usage.ceilingPerSecond >= 10_000 },
     };
@@ -187,10 +191,13 @@ function printLaunch(result: {
   checkouts: number;
   checkout: Heat & { met: boolean };
   sharedByAllAccounts: { partition: string; unitsPerCheckout: number }[];
+  byEntity: { entity: string; unitsPerCheckout: number }[];
   usageReports: Heat & { met: boolean };
 }) {
   console.log(`\nPartition heat, launch of ${result.checkouts} checkouts (write units per checkout: ${result.checkout.perCheckout})`);
   console.table(result.checkout.hottest);
+  console.log('Write units per checkout by entity (table and index writes):');
+  console.table(result.byEntity);
   console.log(`One account's launch ceiling: ${result.checkout.ceilingPerSecond} checkouts/s (goal 1,000: ${result.checkout.met ? 'met' : 'not met'})`);
   console.log(`Partitions shared by every account on this path: ${result.sharedByAllAccounts.length ? '' : 'none'}`);
   if (result.sharedByAllAccounts.length) console.table(result.sharedByAllAccounts);

@@ -9,7 +9,7 @@ import { startDynamoDbLocal, type DynamoDbLocalProcess } from '../../shared/loca
 import { newEvent, outboxPut } from '../../shared/platform/events';
 import { randomHex } from '../../shared/platform/ids';
 import { startLocalRuntime } from '../../shared/local/runtime';
-import { attemptEntity } from '../../shared/webhooks/entities';
+import { attemptEntity, attemptPartitions } from '../../shared/webhooks/entities';
 import { buildDeliveryBody } from '../../shared/webhooks/payload';
 import { deliveryHeaders } from '../../shared/webhooks/signing';
 
@@ -364,7 +364,7 @@ export async function benchWebhooks(
     const paced = spread(latencies());
 
     // Every attempt is in the log (read after the capacity snapshot, so it does not count).
-    const log = await attemptEntity.queryAll(runtime.deps.store, 'ofTenant', [scope]);
+    const log = (await Promise.all(attemptPartitions(scope).map((partition) => attemptEntity.queryAll(runtime.deps.store, 'ofShard', [partition])))).flat();
     const delivered = new Set(log.filter((a) => a.status === 'success').map((a) => a.eventId)).size;
     const failed = log.filter((a) => a.status !== 'success');
     if (delivered < total + pacedTotal + warmup) throw new Error(`only ${delivered} of ${total + pacedTotal + warmup} events logged as delivered`);

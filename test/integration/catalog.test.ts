@@ -1,11 +1,11 @@
+import { allEvents } from '../../shared/events/repository';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../shared/platform/accounts';
-import { eventFromItem } from '../../shared/platform/events';
 import { productCreateBody } from '../../shared/catalog/schemas';
 import { getActiveOffer, getActiveProduct, getOffer, getProduct, getSellable, listProducts } from '../../shared/catalog/repository';
 import { copyProduct, createProduct, deleteOffer, deleteProduct, updateProduct, type CatalogCtx } from '../../shared/catalog/service';
 import { createOffer } from '../../shared/catalog/offer-create';
-import { keys, type Scope } from '../../shared/store/keys';
+import type { Scope } from '../../shared/store/keys';
 import { createTestDeps } from '../support/store';
 
 let ctx: CatalogCtx;
@@ -17,8 +17,7 @@ beforeAll(async () => {
 });
 
 async function outbox(scope: Scope) {
-  const items = await ctx.store.queryAll({ pk: keys.outboxPartition(scope), ascending: true });
-  return items.map((item) => eventFromItem(item)!);
+  return allEvents(ctx.store, scope);
 }
 
 describe('catalog repository and service', () => {

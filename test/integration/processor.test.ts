@@ -1,10 +1,10 @@
+import { allEvents } from '../../shared/events/repository';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../shared/platform/accounts';
 import { productCreateBody } from '../../shared/catalog/schemas';
 import { createProduct, type CatalogCtx } from '../../shared/catalog/service';
 import { createCheckoutSession } from '../../shared/checkout/service';
 import { getSession } from '../../shared/checkout/repository';
-import { eventFromItem } from '../../shared/platform/events';
 import type { OperationContext } from '../../shared/platform/context';
 import { receiveNotification } from '../../shared/processor/ingress';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/adapters/processor-sandbox/signing';
@@ -15,7 +15,6 @@ import type { Scope } from '../../shared/store/keys';
 
 const listSales = async (store: Store, scope: Scope, type?: SaleRecord['type']) => (await salesPageOf(store, scope, type, { limit: 1000 })).items;
 const listCustomers = async (store: Store, scope: Scope) => (await customersPageOf(store, scope, {}, { limit: 1000 })).items;
-import { keys } from '../../shared/store/keys';
 import { createTestDeps } from '../support/store';
 
 let ctx: OperationContext;
@@ -79,7 +78,7 @@ describe('processor ingress on DynamoDB Local', () => {
     expect(customers).toHaveLength(1);
     expect(customers[0]!.numberOfOrders).toBe(1);
     expect(await getSession(ctx.store, ctx.scope, session.id)).toMatchObject({ status: 'completed', saleId: sales[0]!._id });
-    const outbox = (await ctx.store.queryAll({ pk: keys.outboxPartition(ctx.scope), ascending: true })).map((i) => eventFromItem(i)!);
+    const outbox = await allEvents(ctx.store, ctx.scope);
     expect(outbox.filter((e) => e.type === 'order.completed')).toHaveLength(1);
     expect(outbox.filter((e) => e.type === 'customer.created')).toHaveLength(1);
   });

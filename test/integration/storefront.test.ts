@@ -1,4 +1,4 @@
-import { eventFromItem } from '../../shared/platform/events';
+import { allEvents } from '../../shared/events/repository';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDeps } from '../support/store';
 import type { Deps } from '../../shared/platform/context';
@@ -75,7 +75,7 @@ describe('referralSaleOps (the checkout contract)', () => {
 
 describe('submitReview', () => {
   it('stores one review per sale under the seller with its event, and 404s unknown tokens', async () => {
-    const token = 'rcpt_' + objectId(deps.clock);
+    const token = `rcpt_${objectId(deps.clock)}`;
     const receipt: ReceiptCapability = {
       accountId: scope.accountId,
       mode: scope.mode,
@@ -91,7 +91,7 @@ describe('submitReview', () => {
     await expect(submitReview(deps, 'unknown', { rating: 5 })).rejects.toMatchObject({ status: 404 });
     expect(await listReviews(deps, scope, 'prod1')).toEqual([review]);
     expect(await listReviews(deps, scope, 'prod2')).toEqual([]);
-    const events = await store.queryAll({ pk: keys.outboxPartition(scope) });
-    expect(events.map(eventFromItem).filter((e) => e?.type === 'review.created')).toHaveLength(1);
+    const events = await allEvents(store, scope);
+    expect(events.filter((e) => e.type === 'review.created')).toHaveLength(1);
   });
 });

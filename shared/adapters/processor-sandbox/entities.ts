@@ -18,9 +18,14 @@ const OWNER = 'adapters/processor-sandbox';
 const checkoutKey = (checkoutId: string) => keys.capability(SBX.checkout, checkoutId);
 const cardUpdateKey = (sessionId: string) => keys.capability(SBX.cardUpdate, sessionId);
 const membershipKey = (scope: Scope, id: string) => keys.entity(scope, SBX.membership, id);
-const paymentKey = (scope: Scope, id: string) => keys.entity(scope, SBX.payment, id);
-const cardKey = (scope: Scope, id: string) => keys.entity(scope, SBX.card, id);
-const notificationKey = (scope: Scope, id: string) => keys.entity(scope, SBX.notification, id);
+// Payments, cards and notifications are written on every checkout: write-sharded (store/shards.ts).
+// The `…Before` keys are where releases before sharding kept them; a read moves them (getMoving).
+const paymentKey = (scope: Scope, id: string) => keys.sharded(scope, SBX.payment, id);
+const cardKey = (scope: Scope, id: string) => keys.sharded(scope, SBX.card, id);
+const notificationKey = (scope: Scope, id: string) => keys.sharded(scope, SBX.notification, id);
+const paymentKeyBefore = (scope: Scope, id: string) => keys.entity(scope, SBX.payment, id);
+const cardKeyBefore = (scope: Scope, id: string) => keys.entity(scope, SBX.card, id);
+const notificationKeyBefore = (scope: Scope, id: string) => keys.entity(scope, SBX.notification, id);
 const settingsKey = (scope: Scope) => keys.entity(scope, SBX.settings, 'settings');
 
 /** One per account+mode: what the service set (recovery retry days). */
@@ -86,6 +91,13 @@ export const sandboxPaymentEntity = defineEntity<SandboxPayment>()({
       consistent: true,
       notes: 'refunds conditioned on refundedCents as read',
     },
+    byIdBefore: {
+      kind: 'get',
+      summary: 'Sandbox payment written before write shards (moved when read)',
+      key: paymentKeyBefore,
+      args: ['scope', 'pay_id'],
+      consistent: true,
+    },
   },
 });
 
@@ -97,6 +109,7 @@ export const sandboxCardEntity = defineEntity<SandboxCard>()({
   keyArgs: ['scope', 'pm_id'],
   patterns: {
     byId: { kind: 'get', summary: 'Sandbox card by id (saved-card charges)', key: cardKey, args: ['scope', 'pm_id'] },
+    byIdBefore: { kind: 'get', summary: 'Sandbox card written before write shards (moved when read)', key: cardKeyBefore, args: ['scope', 'pm_id'] },
   },
 });
 
@@ -108,6 +121,13 @@ export const sandboxNotificationEntity = defineEntity<SandboxNotification>()({
   keyArgs: ['scope', 'ntf_id'],
   patterns: {
     byId: { kind: 'get', summary: 'Sandbox notification to deliver', key: notificationKey, args: ['scope', 'ntf_id'], consistent: true },
+    byIdBefore: {
+      kind: 'get',
+      summary: 'Sandbox notification written before write shards (moved when read, so its delivery goes on)',
+      key: notificationKeyBefore,
+      args: ['scope', 'ntf_id'],
+      consistent: true,
+    },
   },
   notes: 'TTL 30 days',
 });

@@ -32,9 +32,10 @@ export const notificationItem = (scope: Scope, n: SandboxNotification): Item =>
 
 export const getCheckout = (store: Store, checkoutId: string) => sandboxCheckoutEntity.get(store, 'byId', checkoutId);
 export const getMembership = (store: Store, scope: Scope, id: string) => sandboxMembershipEntity.get(store, 'byId', scope, id);
-export const getPayment = (store: Store, scope: Scope, id: string) => sandboxPaymentEntity.get(store, 'byId', scope, id);
-export const getCard = (store: Store, scope: Scope, id: string) => sandboxCardEntity.get(store, 'byId', scope, id);
-export const getNotification = (store: Store, scope: Scope, id: string) => sandboxNotificationEntity.get(store, 'byId', scope, id);
+// Reads that move a record an earlier release wrote to its write shard, so writes by key find it.
+export const getPayment = (store: Store, scope: Scope, id: string) => sandboxPaymentEntity.getMoving(store, 'byId', 'byIdBefore', scope, id);
+export const getCard = (store: Store, scope: Scope, id: string) => sandboxCardEntity.getMoving(store, 'byId', 'byIdBefore', scope, id);
+export const getNotification = (store: Store, scope: Scope, id: string) => sandboxNotificationEntity.getMoving(store, 'byId', 'byIdBefore', scope, id);
 
 /** The open checkout's new amount, committed with the session's (a discount code on the hosted page). */
 export const checkoutRepriced = (checkoutId: string, amountCents: number): TransactOp => ({
