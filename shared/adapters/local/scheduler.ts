@@ -31,14 +31,23 @@ export class LocalScheduler implements SchedulerPort {
   private generation = 0;
 
   async schedule(name: string, at: Date, job: Job): Promise<void> {
-    this.earliest = undefined;
-    this.generation++;
+    this.forgetEarliest();
     await this.cancel(name);
     const timer: TimerRecord = { name, dueAtMs: at.getTime(), job };
-    await this.store.transact([
-      { put: timerEntity.item(timerKey(timer.dueAtMs, name), timer) },
-      { put: timerNameEntity.item(nameKey(name), { name, dueAtMs: timer.dueAtMs }) },
-    ]);
+    try {
+      await this.store.transact([
+        { put: timerEntity.item(timerKey(timer.dueAtMs, name), timer) },
+        { put: timerNameEntity.item(nameKey(name), { name, dueAtMs: timer.dueAtMs }) },
+      ]);
+    } finally {
+      // Again once written: a read that began before the write landed may have missed the timer.
+      this.forgetEarliest();
+    }
+  }
+
+  private forgetEarliest() {
+    this.earliest = undefined;
+    this.generation++;
   }
 
   async cancel(name: string): Promise<void> {
