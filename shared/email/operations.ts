@@ -1,22 +1,9 @@
 import { requestLanguage } from '../account/buyer-language';
 import { langQuery } from '../platform/i18n/query';
-import * as z from '../platform/zod';
 import { defineOperation, rawReply, reply } from '../platform/operation';
 import { invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './pages';
 import type { PostRecord } from './records';
-import {
-  idParams,
-  listQuery,
-  postCreateBody,
-  postSchema,
-  postUpdateBody,
-  scheduleBody,
-  sendBody,
-  sendOutput,
-  settingsBody,
-  settingsSchema,
-  tokenParams,
-} from './schemas';
+import { emailSchemas as schemas } from './schemas';
 import {
   cancelSchedule,
   createPost,
@@ -55,7 +42,9 @@ export const emailOperations = [
     method: 'GET',
     path: '/newsletters/settings',
     auth: 'key',
-    output: settingsSchema,
+    get output() {
+      return schemas().settingsSchema;
+    },
     handler: async (ctx) => readSettings(ctx),
   }),
   defineOperation({
@@ -66,8 +55,12 @@ export const emailOperations = [
     method: 'PUT',
     path: '/newsletters/settings',
     auth: 'key',
-    body: settingsBody,
-    output: settingsSchema,
+    get body() {
+      return schemas().settingsBody;
+    },
+    get output() {
+      return schemas().settingsSchema;
+    },
     handler: async (ctx, { body }) => updateSettings(ctx, body),
   }),
   defineOperation({
@@ -80,8 +73,12 @@ export const emailOperations = [
     method: 'POST',
     path: '/newsletters/send',
     auth: 'key',
-    body: sendBody,
-    output: sendOutput,
+    get body() {
+      return schemas().sendBody;
+    },
+    get output() {
+      return schemas().sendOutput;
+    },
     handler: async (ctx, { body }) =>
       sendTransactional(
         ctx,
@@ -98,8 +95,12 @@ export const emailOperations = [
     method: 'GET',
     path: '/newsletters/posts',
     auth: 'key',
-    query: listQuery,
-    output: z.object({ data: z.array(postSchema), nextCursor: z.nullable(z.string()) }),
+    get query() {
+      return schemas().listQuery;
+    },
+    get output() {
+      return schemas().postPage;
+    },
     handler: async (ctx, { query }) => {
       const page = await listPosts(ctx, ctx.scope, { limit: query.limit, cursor: query.after });
       return { data: page.posts.map(view), nextCursor: page.cursor ?? null };
@@ -113,8 +114,12 @@ export const emailOperations = [
     method: 'POST',
     path: '/newsletters/posts',
     auth: 'key',
-    body: postCreateBody,
-    output: postSchema,
+    get body() {
+      return schemas().postCreateBody;
+    },
+    get output() {
+      return schemas().postSchema;
+    },
     status: 201,
     handler: async (ctx, { body }) => view(await createPost(ctx, body)),
   }),
@@ -126,8 +131,12 @@ export const emailOperations = [
     method: 'GET',
     path: '/newsletters/posts/{id}',
     auth: 'key',
-    params: idParams,
-    output: postSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get output() {
+      return schemas().postSchema;
+    },
     handler: async (ctx, { params }) => view(await getPost(ctx, ctx.scope, params.id)),
   }),
   defineOperation({
@@ -138,9 +147,15 @@ export const emailOperations = [
     method: 'PATCH',
     path: '/newsletters/posts/{id}',
     auth: 'key',
-    params: idParams,
-    body: postUpdateBody,
-    output: postSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get body() {
+      return schemas().postUpdateBody;
+    },
+    get output() {
+      return schemas().postSchema;
+    },
     handler: async (ctx, { params, body }) => view(await updatePost(ctx, params.id, body)),
   }),
   defineOperation({
@@ -151,8 +166,12 @@ export const emailOperations = [
     method: 'DELETE',
     path: '/newsletters/posts/{id}',
     auth: 'key',
-    params: idParams,
-    output: z.object({ _id: z.string(), deleted: z.literal(true) }),
+    get params() {
+      return schemas().idParams;
+    },
+    get output() {
+      return schemas().postDeleted;
+    },
     handler: async (ctx, { params }) => ({ _id: (await deletePost(ctx, params.id))._id, deleted: true as const }),
   }),
   defineOperation({
@@ -163,8 +182,12 @@ export const emailOperations = [
     method: 'POST',
     path: '/newsletters/posts/{id}/send',
     auth: 'key',
-    params: idParams,
-    output: postSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get output() {
+      return schemas().postSchema;
+    },
     status: 202,
     handler: async (ctx, { params }) => view(await startPostSend(ctx, ctx.scope, ctx.account, params.id, { baseUrl: ctx.request.baseUrl })),
   }),
@@ -176,9 +199,15 @@ export const emailOperations = [
     method: 'POST',
     path: '/newsletters/posts/{id}/schedule',
     auth: 'key',
-    params: idParams,
-    body: scheduleBody,
-    output: postSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get body() {
+      return schemas().scheduleBody;
+    },
+    get output() {
+      return schemas().postSchema;
+    },
     handler: async (ctx, { params, body }) => view(await schedulePost(ctx, params.id, new Date(body.sendAt))),
   }),
   defineOperation({
@@ -189,8 +218,12 @@ export const emailOperations = [
     method: 'DELETE',
     path: '/newsletters/posts/{id}/schedule',
     auth: 'key',
-    params: idParams,
-    output: postSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get output() {
+      return schemas().postSchema;
+    },
     handler: async (ctx, { params }) => view(await cancelSchedule(ctx, params.id)),
   }),
   // ---- public links from the mails ----
@@ -202,7 +235,9 @@ export const emailOperations = [
     path: '/email/unsubscribe/{token}',
     auth: 'public',
     unmetered: true,
-    params: tokenParams,
+    get params() {
+      return schemas().tokenParams;
+    },
     query: langQuery,
     handler: async (ctx, { params, query }) => {
       const t = await requestLanguage(query.lang, ctx.request.headers['accept-language']);
@@ -219,9 +254,13 @@ export const emailOperations = [
     path: '/email/unsubscribe/{token}',
     auth: 'public',
     unmetered: true,
-    params: tokenParams,
+    get params() {
+      return schemas().tokenParams;
+    },
     bodyType: 'json-or-form',
-    body: z.optional(z.record(z.string(), z.unknown())),
+    get body() {
+      return schemas().engagementBody;
+    },
     query: langQuery,
     handler: async (ctx, { params, query }) => {
       const t = await requestLanguage(query.lang, ctx.request.headers['accept-language']);
@@ -237,7 +276,9 @@ export const emailOperations = [
     path: '/email/open/{token}',
     auth: 'public',
     unmetered: true,
-    params: tokenParams,
+    get params() {
+      return schemas().tokenParams;
+    },
     handler: async (ctx, { params }) => {
       await recordLinkEngagement(ctx, params.token, 'open');
       return rawReply(200, PIXEL, 'image/gif', { 'cache-control': 'no-store' });
@@ -251,7 +292,9 @@ export const emailOperations = [
     path: '/email/click/{token}',
     auth: 'public',
     unmetered: true,
-    params: tokenParams,
+    get params() {
+      return schemas().tokenParams;
+    },
     handler: async (ctx, { params }) => {
       const found = await recordLinkEngagement(ctx, params.token, 'click');
       if (!found?.url || !/^https?:\/\//i.test(found.url))

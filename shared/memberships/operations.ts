@@ -1,58 +1,14 @@
-import * as z from '../platform/zod';
+import type * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { createMemberPost, deleteMemberPost, listMemberPosts, readMemberPost, updateMemberPost } from './posts/service';
-import {
-  idParams,
-  postCreateBody,
-  postDeletedSchema,
-  postListQuery,
-  postPageSchema,
-  postParams,
-  postSchema,
-  postUpdateBody,
-  membersPageSchema,
-  membersQuery,
-  membershipCreateBody,
-  membershipListQuery,
-  membershipSchema,
-  membershipUpdateBody,
-} from './schemas';
-import {
-  banMember,
-  createReplyView,
-  createThreadView,
-  deleteReplyView,
-  deleteThreadView,
-  listThreadsView,
-  moderateReplyView,
-  moderateThreadView,
-  readThreadView,
-  unbanMember,
-} from './community/service';
-import {
-  banBody,
-  banSchema,
-  deletedSchema,
-  pageQuery,
-  replyCreateBody,
-  replyModerateBody,
-  replyParams,
-  replySchema,
-  threadCreateBody,
-  threadDetailSchema,
-  threadModerateBody,
-  threadPageSchema,
-  threadParams,
-  threadSchema,
-  unbanBody,
-  unbanSchema,
-} from './schemas';
+import { communityOperations } from './community/operations';
+import { type MembershipSchemas, membershipSchemas as schemas } from './schemas';
 import { archiveMembership, createMembership, listMembershipMembers, listMembershipViews, readMembership, reopenMembership, updateMembership } from './service';
 
 const tags = ['Memberships'];
 
 // Editing needs Pro; switching community or post emails off (or only archiving) stays open.
-const updatePlan = (body: z.infer<typeof membershipUpdateBody> | undefined) =>
+const updatePlan = (body: z.infer<MembershipSchemas['membershipUpdateBody']> | undefined) =>
   body &&
   (body.name !== undefined ||
     body.offerIds !== undefined ||
@@ -72,8 +28,12 @@ export const membershipOperations = [
     method: 'GET',
     path: '/memberships',
     auth: 'key',
-    query: membershipListQuery,
-    output: z.array(membershipSchema),
+    get query() {
+      return schemas().membershipListQuery;
+    },
+    get output() {
+      return schemas().membershipList;
+    },
     handler: async (ctx, { query }) => listMembershipViews(ctx, query),
   }),
   defineOperation({
@@ -86,8 +46,12 @@ export const membershipOperations = [
     path: '/memberships',
     auth: 'key',
     plan: 'tier3',
-    body: membershipCreateBody,
-    output: membershipSchema,
+    get body() {
+      return schemas().membershipCreateBody;
+    },
+    get output() {
+      return schemas().membershipSchema;
+    },
     status: 201,
     handler: async (ctx, { body }) => createMembership(ctx, body),
   }),
@@ -99,8 +63,12 @@ export const membershipOperations = [
     method: 'GET',
     path: '/memberships/{id}',
     auth: 'key',
-    params: idParams,
-    output: membershipSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get output() {
+      return schemas().membershipSchema;
+    },
     handler: async (ctx, { params }) => readMembership(ctx, params.id),
   }),
   defineOperation({
@@ -114,9 +82,15 @@ export const membershipOperations = [
     path: '/memberships/{id}',
     auth: 'key',
     planFor: ({ body }) => updatePlan(body),
-    params: idParams,
-    body: membershipUpdateBody,
-    output: membershipSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get body() {
+      return schemas().membershipUpdateBody;
+    },
+    get output() {
+      return schemas().membershipSchema;
+    },
     handler: async (ctx, { params, body }) => updateMembership(ctx, params.id, body),
   }),
   defineOperation({
@@ -127,8 +101,12 @@ export const membershipOperations = [
     method: 'POST',
     path: '/memberships/{id}/archive',
     auth: 'key',
-    params: idParams,
-    output: membershipSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get output() {
+      return schemas().membershipSchema;
+    },
     handler: async (ctx, { params }) => archiveMembership(ctx, params.id),
   }),
   defineOperation({
@@ -139,8 +117,12 @@ export const membershipOperations = [
     method: 'POST',
     path: '/memberships/{id}/reopen',
     auth: 'key',
-    params: idParams,
-    output: membershipSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get output() {
+      return schemas().membershipSchema;
+    },
     handler: async (ctx, { params }) => reopenMembership(ctx, params.id),
   }),
   defineOperation({
@@ -151,9 +133,15 @@ export const membershipOperations = [
     method: 'GET',
     path: '/memberships/{id}/members',
     auth: 'key',
-    params: idParams,
-    query: membersQuery,
-    output: membersPageSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get query() {
+      return schemas().membersQuery;
+    },
+    get output() {
+      return schemas().membersPageSchema;
+    },
     handler: async (ctx, { params, query }) => listMembershipMembers(ctx, params.id, query),
   }),
   defineOperation({
@@ -164,9 +152,15 @@ export const membershipOperations = [
     method: 'GET',
     path: '/memberships/{id}/posts',
     auth: 'key',
-    params: idParams,
-    query: postListQuery,
-    output: postPageSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get query() {
+      return schemas().postListQuery;
+    },
+    get output() {
+      return schemas().postPageSchema;
+    },
     handler: async (ctx, { params, query }) => listMemberPosts(ctx, ctx.scope, params.id, query),
   }),
   defineOperation({
@@ -180,9 +174,15 @@ export const membershipOperations = [
     path: '/memberships/{id}/posts',
     auth: 'key',
     plan: 'tier3',
-    params: idParams,
-    body: postCreateBody,
-    output: postSchema,
+    get params() {
+      return schemas().idParams;
+    },
+    get body() {
+      return schemas().postCreateBody;
+    },
+    get output() {
+      return schemas().postSchema;
+    },
     status: 201,
     handler: async (ctx, { params, body }) => createMemberPost(ctx, params.id, body),
   }),
@@ -194,8 +194,12 @@ export const membershipOperations = [
     method: 'GET',
     path: '/memberships/{id}/posts/{postId}',
     auth: 'key',
-    params: postParams,
-    output: postSchema,
+    get params() {
+      return schemas().postParams;
+    },
+    get output() {
+      return schemas().postSchema;
+    },
     handler: async (ctx, { params }) => readMemberPost(ctx, params.id, params.postId),
   }),
   defineOperation({
@@ -208,9 +212,15 @@ export const membershipOperations = [
     auth: 'key',
     planFor: ({ body }) =>
       body && (body.title !== undefined || body.html !== undefined || body.status === 'published' || body.notify === true) ? 'tier3' : undefined,
-    params: postParams,
-    body: postUpdateBody,
-    output: postSchema,
+    get params() {
+      return schemas().postParams;
+    },
+    get body() {
+      return schemas().postUpdateBody;
+    },
+    get output() {
+      return schemas().postSchema;
+    },
     handler: async (ctx, { params, body }) => updateMemberPost(ctx, params.id, params.postId, body),
   }),
   defineOperation({
@@ -221,141 +231,13 @@ export const membershipOperations = [
     method: 'DELETE',
     path: '/memberships/{id}/posts/{postId}',
     auth: 'key',
-    params: postParams,
-    output: postDeletedSchema,
+    get params() {
+      return schemas().postParams;
+    },
+    get output() {
+      return schemas().postDeletedSchema;
+    },
     handler: async (ctx, { params }) => deleteMemberPost(ctx, params.id, params.postId),
   }),
-  // ---- community (moderation is open to every plan; writing as the creator needs Pro) ----
-  defineOperation({
-    operationId: 'listCommunityThreads',
-    tool: 'list_community_threads',
-    summary: 'Community threads, pinned first then newest, hidden ones included (with the author email)',
-    tags,
-    method: 'GET',
-    path: '/memberships/{id}/threads',
-    auth: 'key',
-    params: idParams,
-    query: pageQuery,
-    output: threadPageSchema,
-    handler: async (ctx, { params, query }) => listThreadsView(ctx, params.id, query),
-  }),
-  defineOperation({
-    operationId: 'createCommunityThread',
-    tool: 'create_community_thread',
-    summary: 'Starts a thread as the creator (Pro)',
-    tags,
-    method: 'POST',
-    path: '/memberships/{id}/threads',
-    auth: 'key',
-    plan: 'tier3',
-    params: idParams,
-    body: threadCreateBody,
-    output: threadSchema,
-    status: 201,
-    handler: async (ctx, { params, body }) => createThreadView(ctx, params.id, body),
-  }),
-  defineOperation({
-    operationId: 'getCommunityThread',
-    tool: 'get_community_thread',
-    summary: 'One thread with a page of its replies, oldest first (hidden ones included); limit and cursor page the replies',
-    tags,
-    method: 'GET',
-    path: '/memberships/{id}/threads/{threadId}',
-    auth: 'key',
-    params: threadParams,
-    query: pageQuery,
-    output: threadDetailSchema,
-    handler: async (ctx, { params, query }) => readThreadView(ctx, params.id, params.threadId, query),
-  }),
-  defineOperation({
-    operationId: 'moderateCommunityThread',
-    tool: 'moderate_community_thread',
-    summary: 'Hides, locks or pins a thread (or undoes it); hidden threads vanish for members',
-    tags,
-    method: 'PATCH',
-    path: '/memberships/{id}/threads/{threadId}',
-    auth: 'key',
-    params: threadParams,
-    body: threadModerateBody,
-    output: threadSchema,
-    handler: async (ctx, { params, body }) => moderateThreadView(ctx, params.id, params.threadId, body),
-  }),
-  defineOperation({
-    operationId: 'deleteCommunityThread',
-    tool: 'delete_community_thread',
-    summary: 'Deletes a thread and its replies',
-    tags,
-    method: 'DELETE',
-    path: '/memberships/{id}/threads/{threadId}',
-    auth: 'key',
-    params: threadParams,
-    output: deletedSchema,
-    handler: async (ctx, { params }) => deleteThreadView(ctx, params.id, params.threadId),
-  }),
-  defineOperation({
-    operationId: 'createCommunityReply',
-    tool: 'create_community_reply',
-    summary: 'Replies to a thread as the creator (Pro; also in locked threads)',
-    tags,
-    method: 'POST',
-    path: '/memberships/{id}/threads/{threadId}/replies',
-    auth: 'key',
-    plan: 'tier3',
-    params: threadParams,
-    body: replyCreateBody,
-    output: replySchema,
-    status: 201,
-    handler: async (ctx, { params, body }) => createReplyView(ctx, params.id, params.threadId, body),
-  }),
-  defineOperation({
-    operationId: 'moderateCommunityReply',
-    tool: 'moderate_community_reply',
-    summary: 'Hides or shows a reply; the thread replyCount counts visible replies only',
-    tags,
-    method: 'PATCH',
-    path: '/memberships/{id}/threads/{threadId}/replies/{replyId}',
-    auth: 'key',
-    params: replyParams,
-    body: replyModerateBody,
-    output: replySchema,
-    handler: async (ctx, { params, body }) => moderateReplyView(ctx, params.id, params.threadId, params.replyId, body),
-  }),
-  defineOperation({
-    operationId: 'deleteCommunityReply',
-    tool: 'delete_community_reply',
-    summary: 'Deletes a reply',
-    tags,
-    method: 'DELETE',
-    path: '/memberships/{id}/threads/{threadId}/replies/{replyId}',
-    auth: 'key',
-    params: replyParams,
-    output: deletedSchema,
-    handler: async (ctx, { params }) => deleteReplyView(ctx, params.id, params.threadId, params.replyId),
-  }),
-  defineOperation({
-    operationId: 'banMember',
-    tool: 'ban_member',
-    summary: "Bans an author from all the creator's communities (this mode); hideContent hides everything they wrote",
-    description:
-      'A banned person is refused in the member area of every membership and cannot write. Hiding runs after the answer (a consumer walks what they wrote).',
-    tags,
-    method: 'POST',
-    path: '/memberships/members/ban',
-    auth: 'key',
-    body: banBody,
-    output: banSchema,
-    handler: async (ctx, { body }) => banMember(ctx, body),
-  }),
-  defineOperation({
-    operationId: 'unbanMember',
-    tool: 'unban_member',
-    summary: 'Lifts a ban (content hidden by the ban stays hidden until unhidden one by one)',
-    tags,
-    method: 'POST',
-    path: '/memberships/members/unban',
-    auth: 'key',
-    body: unbanBody,
-    output: unbanSchema,
-    handler: async (ctx, { body }) => unbanMember(ctx, body),
-  }),
+  ...communityOperations,
 ];

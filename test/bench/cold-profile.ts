@@ -132,10 +132,11 @@ export async function buildForProfile(name: string, tracing: boolean): Promise<s
   const { LAMBDA_BUILD_OPTIONS } = await import('../../shared/composition/esbuild-options');
   const spec = functionSpecs(APP).find((s) => (s.appFunction ? `${s.kind}:${s.appFunction}` : s.kind) === name);
   if (!spec) throw new Error(`no function named ${name}`);
-  const outfile = resolve('dist', 'profile', `${name.replace(':', '-')}${tracing ? '.traced' : ''}.mjs`);
+  // Code splitting needs an output folder: the function's `index.mjs` and its chunks, as deployed.
+  const outdir = resolve('dist', 'profile', `${name.replace(':', '-')}${tracing ? '.traced' : ''}`);
   const entry = writeFunctionEntry(APP, spec, { tracing });
-  await build({ ...LAMBDA_BUILD_OPTIONS, entryPoints: [entry], outfile, minify: false, minifyIdentifiers: true, minifySyntax: true, minifyWhitespace: false });
-  return outfile;
+  await build({ ...LAMBDA_BUILD_OPTIONS, entryPoints: [entry], outdir, minify: false, minifyIdentifiers: true, minifySyntax: true, minifyWhitespace: false });
+  return resolve(outdir, 'index.mjs');
 }
 
 if (process.argv[1]?.endsWith('cold-profile.ts')) {

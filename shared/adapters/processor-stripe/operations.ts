@@ -1,6 +1,5 @@
 import * as z from '../../platform/zod';
 import { defineOperation } from '../../platform/operation';
-import { receiveStripeEvent } from './webhook';
 
 export const stripeOperations = [
   defineOperation({
@@ -16,6 +15,7 @@ export const stripeOperations = [
     params: z.object({ accountId: z.string().check(z.minLength(1), z.maxLength(64)), mode: z.enum(['live', 'test']) }),
     body: z.looseObject({ id: z.string().check(z.minLength(1), z.maxLength(255)), type: z.string().check(z.minLength(1), z.maxLength(100)) }),
     output: z.object({ received: z.literal(true), duplicate: z.optional(z.boolean()), ignored: z.optional(z.boolean()) }),
-    handler: async (ctx, { params }) => receiveStripeEvent(ctx, { accountId: params.accountId, mode: params.mode }, ctx.request),
+    // The SDK (its signature check) loads with the route's first event, outside the cold import.
+    handler: async (ctx, { params }) => (await import('./webhook')).receiveStripeEvent(ctx, { accountId: params.accountId, mode: params.mode }, ctx.request),
   }),
 ];

@@ -84,7 +84,10 @@ export const translator = (locale: 'en' = 'en'): Translator => translatorOf(loca
 function translatorOf(locale: Locale): Translator {
   const known = translators.get(locale);
   if (known) return known;
-  const dates = new Intl.DateTimeFormat(locale === 'en' ? 'en-US' : locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  // Made on the first date it formats: the first Intl.DateTimeFormat of a process loads the ICU
+  // calendar data (~10 ms), which a module that takes a translator at import (mails.ts) would
+  // otherwise pay in every cold start of its function, dates shown or not.
+  let dates: Intl.DateTimeFormat | undefined;
   const t: Translator = {
     locale,
     t: (key, values) => asText(message(locale, key).format(values as Record<string, string | number | boolean | Date>)),
@@ -95,7 +98,10 @@ function translatorOf(locale: Locale): Translator {
       return asText(message(locale, key).format(safe as Record<string, string | number | boolean | Date>));
     },
     money: (cents, currency) => formatMoneyIn(locale, cents, currency),
-    date: (iso) => dates.format(typeof iso === 'string' ? new Date(iso) : iso),
+    date: (iso) => {
+      dates ??= new Intl.DateTimeFormat(locale === 'en' ? 'en-US' : locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+      return dates.format(typeof iso === 'string' ? new Date(iso) : iso);
+    },
     size: (bytes) => {
       const mb = bytes >= 1024 * 1024;
       return new Intl.NumberFormat(locale, {
