@@ -12,20 +12,8 @@ import { recipientData, unsubscribeHeaders } from './mail-recipients';
 import { checkTransactional, mailContent, type TransactionalMessage } from './outbox';
 import type { EmailSettingsRecord, PostRecord } from './records';
 import * as repo from './repository';
-import {
-  BATCH_SIZE,
-  EMAIL_QUEUE,
-  footerOf,
-  unsubscribeWords,
-  LEASE_MS,
-  linkBase,
-  loadSettings,
-  newPost,
-  requireSender,
-  SEND_PAGE,
-  watchdogName,
-} from './service';
-import { tokenSecret } from './settings';
+import { BATCH_SIZE, EMAIL_QUEUE, footerOf, unsubscribeWords, LEASE_MS, linkBase, newPost, requireSender, SEND_PAGE, watchdogName } from './service';
+import { tokenSecret, withDefaults } from './settings';
 import { signToken, type TokenPayload } from './tokens';
 
 /**
@@ -253,32 +241,42 @@ export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): P
  * `claimed` count is raised past it, conditionally, so no crash or duplicate message can mail
  * anyone twice and a restart resumes after the last chunk handed over. The cursor, count and
  * next batch number are committed together at the end.
+ *
+ * The send is a chain of round trips, so the batch keeps off it what does not need the lease: the
+ * account, settings and marker are read with the claim (a marker read before the claim is safe:
+ * each chunk's claim is conditional on the count read, so a stale one finds the batch taken), the
+ * template renders meanwhile, and while this batch's chunks go out the next batch's recipients
+ * are read and fixed in its marker from this marker's cursor (the cursor the commit stores), so the
+ * next worker finds its batch planned. Chunks stay one at a time: a crash cuts short one chunk of
+ * 50 at most (the at-most-once bound). See docs/performance.md, issue 43.
  */
 export async function processSendBatch(deps: Deps, scope: Scope, postId: string, batch: number): Promise<void> {
   const nowMs = deps.clock.nowMs();
-  const post = await repo.claimBatch(deps.store, scope, postId, batch, nowMs, nowMs + LEASE_MS);
-  if (!post) return; // finished, moved on, or held by a live worker (the watchdog covers a dead one)
   const markerKey = repo.batchMarkerKey(scope, postId, batch);
   const accountRead = getAccount(deps.store, scope.accountId);
-  const [settings, problem, known] = await Promise.all([
-    accountRead.then((account) => loadSettings(deps, scope, account ?? { email: '', name: undefined })),
-    // Deleted (or the plan lost segments) mid-send: stop here rather than send to anyone else.
-    post.audience.type === 'segment'
-      ? accountRead.then((account) => segmentSendProblem(deps, scope, account?.plan ?? 'free', (post.audience as { segmentId: string }).segmentId))
-      : undefined,
+  const reads = Promise.all([
+    accountRead.then((account) => account ?? { email: '', name: undefined, plan: 'free' as const }),
+    repo.getSettings(deps.store, scope),
     readClaimedBatch(deps.store, markerKey),
   ]);
+  reads.catch(() => undefined); // judged below, once the lease is held
+  const post = await repo.claimBatch(deps.store, scope, postId, batch, nowMs, nowMs + LEASE_MS);
+  if (!post) return; // finished, moved on, or held by a live worker (the watchdog covers a dead one)
+  const [account, stored, known] = await reads;
+  const settings = withDefaults(stored, account);
+  // Rendered once per batch (up to SEND_PAGE recipients, in chunks of 50), by the render function,
+  // while the segment is checked and the batch's recipients are read.
+  const prepared = Promise.all([deps.ports.render.mailTemplate(post, footerOf(settings)), tokenSecret(deps, scope, settings)]);
+  prepared.catch(() => undefined); // judged below, after the plan
+  // Deleted (or the plan lost segments) mid-send: stop here rather than send to anyone else.
+  const problem = post.audience.type === 'segment' ? await segmentSendProblem(deps, scope, account.plan ?? 'free', post.audience.segmentId) : undefined;
   const failure = !settings.physicalAddress || !settings.senderEmail ? 'The sender or physical address was removed during the send' : problem;
   if (failure) {
     await repo.failPost(deps.store, scope, postId, failure, deps.clock.now().toISOString());
     return;
   }
-  // Rendered once per batch (up to SEND_PAGE recipients, in chunks of 50), by the render function,
-  // while the batch's recipients are read: the send is a chain of round trips, one fewer per batch
-  // is a tenth of its time (docs/performance.md, issue 43).
-  const prepared = Promise.all([deps.ports.render.mailTemplate(post, footerOf(settings)), tokenSecret(deps, scope, settings)]);
-  prepared.catch(() => undefined); // judged below, after the plan
-  const marker = known ?? (await planBatch(deps, scope, post));
+  const marker = known ?? (await planBatch(deps, scope, post, batch, post.cursor ?? undefined));
+  const nextPlanned = marker.nextCursor ? planNext(deps, scope, post, batch + 1, marker.nextCursor) : undefined;
   const base = post.linkBaseUrl || linkBase(deps);
   let outcome: Awaited<ReturnType<typeof sendClaimedChunks>>;
   try {
@@ -289,7 +287,7 @@ export async function processSendBatch(deps: Deps, scope: Scope, postId: string,
   } catch (error) {
     // Rendering failed, or the provider refused a whole call (its chunk was given back): the
     // batch is released and the queue retries from there.
-    await repo.releaseBatch(deps.store, scope, postId, batch);
+    await Promise.all([repo.releaseBatch(deps.store, scope, postId, batch), nextPlanned]);
     throw error;
   }
   if (outcome.taken) return; // another worker is on it
@@ -297,21 +295,34 @@ export async function processSendBatch(deps: Deps, scope: Scope, postId: string,
   const done = !marker.nextCursor;
   const now = deps.clock.now().toISOString();
   // `accepted` counts this batch's chunks whose results were recorded; a chunk cut short by a crash is not counted.
-  await deps.store.transact([repo.advanceBatchOp(scope, post, { cursor: marker.nextCursor, sent: accepted, done, now }), repo.countSentOp(scope, accepted)]);
+  await Promise.all([
+    deps.store.transact([repo.advanceBatchOp(scope, post, { cursor: marker.nextCursor, sent: accepted, done, now }), repo.countSentOp(scope, accepted)]),
+    nextPlanned,
+  ]);
   if (done) await deps.ports.scheduler.cancel(watchdogName(scope, postId));
   else await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch: batch + 1 });
 }
 
-/** Reads a batch's page of the audience, leaves out suppressed addresses and fixes the result in its marker. */
-async function planBatch(deps: Deps, scope: Scope, post: PostRecord): Promise<ClaimedBatch> {
+/**
+ * Plans the next batch ahead (processSendBatch). A failure costs nothing but the head start: it
+ * is logged and the next batch's worker, finding no marker, plans its batch itself.
+ */
+const planNext = (deps: Deps, scope: Scope, post: PostRecord, batch: number, cursor: string) =>
+  planBatch(deps, scope, post, batch, cursor).then(
+    () => undefined,
+    (error: unknown) => logger.warn('next newsletter batch not planned ahead; its worker plans it', { postId: post._id, batch, error: error as Error }),
+  );
+
+/** Reads a batch's page of the audience from `cursor`, leaves out suppressed addresses and fixes the result in its marker. */
+async function planBatch(deps: Deps, scope: Scope, post: PostRecord, batch: number, cursor: string | undefined): Promise<ClaimedBatch> {
   const page =
     post.audience.type === 'segment'
-      ? await segmentMembersPage(deps, scope, post.audience.segmentId, { limit: SEND_PAGE, cursor: post.cursor ?? undefined })
-      : await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: SEND_PAGE, cursor: post.cursor ?? undefined });
+      ? await segmentMembersPage(deps, scope, post.audience.segmentId, { limit: SEND_PAGE, cursor })
+      : await audiencePage(deps, scope, post.audience.type === 'tag' ? { tag: post.audience.tag } : {}, { limit: SEND_PAGE, cursor });
   // Marketing mail: only contacts who consented (a buyer who did not tick the opt-in is left out).
   const emails = page.contacts.filter(mayMarketTo).map((c) => c.email);
   const suppressed = await suppressedAmong(deps, scope, emails);
-  return fixClaimedBatch(deps.store, repo.batchMarkerKey(scope, post._id, post.batch), 'PostBatch', {
+  return fixClaimedBatch(deps.store, repo.batchMarkerKey(scope, post._id, batch), 'PostBatch', {
     recipients: emails.filter((e) => !suppressed.has(e)),
     nextCursor: page.cursor ?? null,
   });
