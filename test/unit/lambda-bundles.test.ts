@@ -491,7 +491,7 @@ describe('Lambda bundles', () => {
   it('validate with zod/mini and English messages, as the unbundled schemas do, without classic zod or other locales', { timeout: 60_000 }, async () => {
     const { module, inputs, emitted } = await bundle(
       'schemas',
-      "export { productCreateBody } from '../shared/catalog/schemas';\nexport { parseOrThrow } from '../shared/platform/http/validation';\nexport { tokenParams } from '../shared/email/schemas';",
+      "export { productCreateBody } from '../shared/catalog/schemas';\nexport { parseOrThrow } from '../shared/platform/http/validation';\nexport { emailSchemas } from '../shared/email/schemas';",
     );
     const bodies = [
       { name: '  Course  ', price: 29.99, creditAmount: 3, imageIds: [] },
@@ -516,7 +516,9 @@ describe('Lambda bundles', () => {
     };
     for (const body of bodies) expect(bundled(body)).toEqual(answer(parseOrThrow, body));
     // zod's own English message where the schema gives none.
-    expect(() => module.parseOrThrow(module.tokenParams, { token: 'short' }, 'params')).toThrow('token: Too small: expected string to have >=10 characters');
+    expect(() => module.parseOrThrow(module.emailSchemas().tokenParams, { token: 'short' }, 'params')).toThrow(
+      'token: Too small: expected string to have >=10 characters',
+    );
     expect(inputs.filter((p) => /node_modules\/zod\/v4\/classic\//.test(p))).toEqual([]);
     expect(emitted.filter((p) => /node_modules\/zod\/v4\/locales\//.test(p))).toEqual([expect.stringMatching(/locales\/en\.js$/)]);
   });
