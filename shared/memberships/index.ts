@@ -1,8 +1,7 @@
 import { defineCapability } from '../platform/capability';
 import { BAN_HIDE_EVENT, THREAD_DELETED_EVENT } from './community/service';
 import { communityCleanupConsumer, memberAreaConsumer, memberOrderConsumer, memberSubscriptionConsumer, membershipResyncConsumer } from './consumers';
-import { memberAreaOperations } from './member-area/operations';
-import { membershipOperations } from './operations';
+import { allMembershipOperations } from './operations';
 import { NOTIFY_EVENT } from './posts/notify';
 import { RESYNC_EVENT } from './service';
 import { membershipJobs, notifyQueue, postNotifyConsumer } from './workers';
@@ -13,6 +12,7 @@ export const memberships = defineCapability({
   name: 'memberships',
   build: {
     manifest: { url: import.meta.url, export: 'memberships' },
+    operations: './operations#allMembershipOperations',
     privacy: './privacy#membershipsPrivacy',
     jobs: './workers#membershipJobs',
     workers: {
@@ -26,7 +26,7 @@ export const memberships = defineCapability({
     },
     jobNeeds: ['table', 'queue', 'scheduler'],
   },
-  operations: [...membershipOperations, ...memberAreaOperations],
+  operations: allMembershipOperations,
   privacy: membershipsPrivacy,
   needs: ['table', 'queue', 'scheduler', 'render'],
   consumers: [memberSubscriptionConsumer, memberOrderConsumer, membershipResyncConsumer, postNotifyConsumer, memberAreaConsumer, communityCleanupConsumer],

@@ -2,6 +2,7 @@ import type * as z from '../platform/zod';
 import { defineOperation } from '../platform/operation';
 import { createMemberPost, deleteMemberPost, listMemberPosts, readMemberPost, updateMemberPost } from './posts/service';
 import { communityOperations } from './community/operations';
+import { memberAreaOperations } from './member-area/operations';
 import { type MembershipSchemas, membershipSchemas as schemas } from './schemas';
 import { archiveMembership, createMembership, listMembershipMembers, listMembershipViews, readMembership, reopenMembership, updateMembership } from './service';
 
@@ -241,3 +242,9 @@ export const membershipOperations = [
   }),
   ...communityOperations,
 ];
+
+/**
+ * Every operation of the capability: the manifest's list, and the one its API function bundles
+ * (build.operations), so that function carries no consumer, worker or privacy part.
+ */
+export const allMembershipOperations = [...membershipOperations, ...memberAreaOperations];
