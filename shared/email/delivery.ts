@@ -266,7 +266,7 @@ export async function processSendBatch(deps: Deps, scope: Scope, postId: string,
   const settings = withDefaults(stored, account);
   // Rendered once per batch (up to SEND_PAGE recipients, in chunks of 50), by the render function,
   // while the segment is checked and the batch's recipients are read.
-  const prepared = Promise.all([deps.ports.render.mailTemplate(post, footerOf(settings)), tokenSecret(deps, scope, settings)]);
+  const prepared = Promise.all([postTemplate(deps, scope, post, footerOf(settings)), tokenSecret(deps, scope, settings)]);
   prepared.catch(() => undefined); // judged below, after the plan
   // Deleted (or the plan lost segments) mid-send: stop here rather than send to anyone else.
   const problem = post.audience.type === 'segment' ? await segmentSendProblem(deps, scope, account.plan ?? 'free', post.audience.segmentId) : undefined;
@@ -301,6 +301,25 @@ export async function processSendBatch(deps: Deps, scope: Scope, postId: string,
   ]);
   if (done) await deps.ports.scheduler.cancel(watchdogName(scope, postId));
   else await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch: batch + 1 });
+}
+
+// A post's rendered template, kept for its next batches in this container: a sending post cannot
+// be edited (an edit needs a draft or failed post, and its next send a new startedAt, which is in
+// the key), so the template changes only with the footer (settings), also in the key.
+// Each batch rendered it anew: a render call (the render function, or in-process rendering locally)
+// on every batch's chain. A few posts at a time at most (a template is up to ~1 MB).
+const templates = new Map<string, Promise<MailTemplate>>();
+
+function postTemplate(deps: Deps, scope: Scope, post: PostRecord, footer: ReturnType<typeof footerOf>): Promise<MailTemplate> {
+  const key = JSON.stringify([scope.accountId, scope.mode, post._id, post.startedAt, footer]);
+  let template = templates.get(key);
+  if (!template) {
+    if (templates.size >= 4) templates.delete(templates.keys().next().value!);
+    template = deps.ports.render.mailTemplate(post, footer);
+    template.catch(() => templates.delete(key)); // a failed render is tried again by the next batch
+    templates.set(key, template);
+  }
+  return template;
 }
 
 /**

@@ -41,23 +41,9 @@ export async function benchEmail(options: { contacts?: number; timeoutMs?: numbe
     await call('POST', `/newsletters/posts/${warm._id}/send`, undefined, account.testKey).catch(() => undefined);
     await call('POST', '/_local/settle', {});
 
-    const post = await call(
-      'POST',
-      '/newsletters/posts',
-      { subject: 'Bench', text: 'Hello {{name}}, a short newsletter with one link: https://example.com/a' },
-      account.testKey,
-    );
-    await call('POST', '/_local/settle', {});
-    const before = (await call('GET', '/_local/capacity')) as { read: number; write: number };
-    const started = performance.now();
-    await call('POST', `/newsletters/posts/${post._id}/send`, undefined, account.testKey);
-    await call('POST', '/_local/settle', {});
-    const seconds = (performance.now() - started) / 1000;
-    const after = (await call('GET', '/_local/capacity')) as { read: number; write: number };
-    const sent = await call('GET', `/newsletters/posts/${post._id}`, undefined, account.testKey);
-    if (sent.sent !== total) throw new Error(`post sent to ${sent.sent} of ${total}`);
-
-    // Floor: bare BatchWriteItem of 25 one-KiB-less items, the cheapest write per recipient there is.
+    // Floor: bare BatchWriteItem of 25 one-KiB-less items, the cheapest write per recipient there
+    // is, on the same DynamoDB Local. Measured right before the send and right after it, and the
+    // two turns pooled: one burst of a few seconds swung 2-3x with the machine's load.
     const { BatchWriteItemCommand, DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
     const client = new DynamoDBClient({
       region: 'us-east-1',
@@ -76,10 +62,31 @@ export async function benchEmail(options: { contacts?: number; timeoutMs?: numbe
         }),
       );
     for (let i = 0; i < 10; i++) await floorWrite(-i - 1);
-    const floorStart = performance.now();
-    for (let i = 0; i < floorItems; i += 25 * 4) await Promise.all([0, 1, 2, 3].map((k) => floorWrite(i + k * 25)));
-    const floorSeconds = (performance.now() - floorStart) / 1000;
+    const floorTurn = async (turn: number) => {
+      const floorStart = performance.now();
+      for (let i = 0; i < floorItems; i += 25 * 4) await Promise.all([0, 1, 2, 3].map((k) => floorWrite(turn * floorItems + i + k * 25)));
+      return (performance.now() - floorStart) / 1000;
+    };
+    const floorBefore = await floorTurn(0);
+
+    const post = await call(
+      'POST',
+      '/newsletters/posts',
+      { subject: 'Bench', text: 'Hello {{name}}, a short newsletter with one link: https://example.com/a' },
+      account.testKey,
+    );
+    await call('POST', '/_local/settle', {});
+    const before = (await call('GET', '/_local/capacity')) as { read: number; write: number };
+    const started = performance.now();
+    await call('POST', `/newsletters/posts/${post._id}/send`, undefined, account.testKey);
+    await call('POST', '/_local/settle', {});
+    const seconds = (performance.now() - started) / 1000;
+    const after = (await call('GET', '/_local/capacity')) as { read: number; write: number };
+    const sent = await call('GET', `/newsletters/posts/${post._id}`, undefined, account.testKey);
+    if (sent.sent !== total) throw new Error(`post sent to ${sent.sent} of ${total}`);
+    const floorAfter = await floorTurn(1);
     client.destroy();
+    const floorSeconds = (floorBefore + floorAfter) / 2;
 
     const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
     const perSecond = total / seconds;
@@ -91,6 +98,7 @@ export async function benchEmail(options: { contacts?: number; timeoutMs?: numbe
       goal: 500,
       met: perSecond >= 500 ? 'yes' : 'NO',
       floorRecipientsPerSecond: round(floorPerSecond, 1),
+      floorTurns: { before: round(floorItems / floorBefore, 1), after: round(floorItems / floorAfter, 1) },
       ratioToFloor: round(perSecond / floorPerSecond),
       capacityPerRecipient: { read: round((after.read - before.read) / total, 3), write: round((after.write - before.write) / total, 3) },
       minimumPerRecipient: {
