@@ -59,9 +59,9 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   ProductFile v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>
 //   ProductFileUpload v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE_UPLOAD, SK=<uploadId>
 //   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL#<shard(lower(email))>, SK=<lower(email)>
-//   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER, SK=<customerId>
+//   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER#<shard(customerId)>, SK=<customerId>
 //   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT#<shard(pay_id)>, SK=<pay_id>
-//   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>; GSI3PK=<scope>#CUSTOMER_SALES#<customerId>, GSI3SK=<saleId>
+//   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE#<shard(saleId)>, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>#<shard(saleId)>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>; GSI3PK=<scope>#CUSTOMER_SALES#<customerId>, GSI3SK=<saleId>
 //   SaleLocator v1 (shared/sales/entities.ts): PK=CAP#sale#<saleId>, SK=CAP
 //   CreatorPageLink v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE#PAGE#LINK, SK=<linkId>
 //   CreatorPage v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE, SK=PAGE
@@ -163,15 +163,17 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'A multipart upload of a product file (complete, abort)', key: 'PK=<scope>#PRODUCT#<productId>#FILE_UPLOAD, SK=<uploadId>', index: 'table', notes: 'TTL a day after it began', declaredBy: 'product-files ProductFileUpload v1 .byId', declared: true },
   { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL#<shard(lower(email))>, SK=<lower(email)>', index: 'table', notes: 'holds customerId; write shard of the email', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
   { name: 'Customer email guard written before write shards (moved to its shard when read)', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', declaredBy: 'sales CustomerEmail v1 .byEmailBefore', declared: true },
-  { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byId', declared: true },
-  { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },
-  { name: 'Customers, newest first, one page at a time (optionally filtered by product)', key: 'PK=<scope>#CUSTOMER', index: 'table', declaredBy: 'sales Customer v1 .all', declared: true },
+  { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER#<shard(customerId)>, SK=<customerId>', index: 'table', notes: 'write shard of the id', declaredBy: 'sales Customer v1 .byId', declared: true },
+  { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER#<shard(customerId)>, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },
+  { name: 'Customer written before write shards (moved to its shard when read)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byIdBefore', declared: true },
+  { name: 'Customers, newest (or oldest) first, one partition of customerPartitions (lists merge them in id order)', key: 'PK=<<scope>#CUSTOMER[#<shard>]>, SK beyond <cursor id>; product filtered in memory', index: 'table', declaredBy: 'sales Customer v1 .ofShard', declared: true },
   { name: 'Sale by processor payment id (refunds, disputes)', key: 'PK=<scope>#U#PAYMENT#<shard(pay_id)>, SK=<pay_id>', index: 'table', notes: 'holds saleId; write shard of the payment id', declaredBy: 'sales PaymentPointer v1 .byPayment', declared: true },
   { name: 'Payment pointer written before write shards (moved to its shard when read)', key: 'PK=<scope>#U#PAYMENT, SK=<pay_id>', index: 'table', declaredBy: 'sales PaymentPointer v1 .byPaymentBefore', declared: true },
-  { name: 'Sale by id', key: 'PK=<scope>#SALE, SK=<saleId>', index: 'table', declaredBy: 'sales Sale v1 .byId', declared: true },
-  { name: 'Sales, newest first, one page at a time', key: 'PK=<scope>#SALE', index: 'table', declaredBy: 'sales Sale v1 .all', declared: true },
-  { name: 'Sales after a sale id, one page at a time', key: 'PK=<scope>#SALE, ScanIndexForward=true, SK > <afterId>', index: 'table', declaredBy: 'sales Sale v1 .after', declared: true },
-  { name: 'Sales of one type (orders = one_time, payments?type=)', key: 'GSI1PK=<scope>#SALES_BY_TYPE#<type>', index: 'GSI1', declaredBy: 'sales Sale v1 .ofType', declared: true },
+  { name: 'Sale by id', key: 'PK=<scope>#SALE#<shard(saleId)>, SK=<saleId>', index: 'table', notes: 'write shard of the id', declaredBy: 'sales Sale v1 .byId', declared: true },
+  { name: 'Sale written before write shards (moved to its shard when read)', key: 'PK=<scope>#SALE, SK=<saleId>', index: 'table', declaredBy: 'sales Sale v1 .byIdBefore', declared: true },
+  { name: 'Sales, newest first, one partition of salePartitions (lists merge them in id order)', key: 'PK=<<scope>#SALE[#<shard>]>, SK < <cursor id>', index: 'table', declaredBy: 'sales Sale v1 .ofShard', declared: true },
+  { name: 'Sales after a sale id, one partition of salePartitions (a backfill merges them in id order)', key: 'PK=<<scope>#SALE[#<shard>]>, ScanIndexForward=true, SK > <afterId>', index: 'table', declaredBy: 'sales Sale v1 .afterInShard', declared: true },
+  { name: 'Sales of one type (orders = one_time, payments?type=), one partition of saleTypePartitions (merged in id order)', key: 'GSI1PK=<<scope>#SALES_BY_TYPE#<type>[#<shard>]>, GSI1SK < <cursor id>', index: 'GSI1', declaredBy: 'sales Sale v1 .ofType', declared: true },
   { name: 'Sales of a customer, one page at a time (a buyer\'s export and erasure)', key: 'GSI3PK=<scope>#CUSTOMER_SALES#<customerId>', index: 'GSI3', notes: 'sales written before the index existed are not in it', declaredBy: 'sales Sale v1 .ofCustomer', declared: true },
   { name: 'Sales of a subscriber (payments history)', key: 'GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>', index: 'GSI2', declaredBy: 'sales Sale v1 .ofSubscriber', declared: true },
   { name: 'Sale locator (local control API)', key: 'PK=CAP#sale#<saleId>, SK=CAP', index: 'table', notes: 'holds accountId and mode', declaredBy: 'sales SaleLocator v1 .bySale', declared: true },

@@ -94,6 +94,27 @@ export async function mergeShards<T>(options: {
   }
 }
 
+/** A store query's bound for "strictly after `after`" in a list's order. */
+export const afterBound = (after: string | undefined, ascending = false): { after?: string; before?: string } =>
+  after === undefined ? {} : ascending ? { after } : { before: after };
+
+/**
+ * A ShardRead over one store query per shard: `query` reads up to `limit` items of the shard after
+ * `after`; the read keeps what `keep` accepts (a filter applied in memory, so each read stays one
+ * bounded query) and reports the sort key of the last item read while the shard may hold more.
+ */
+export function queryRead<T>(
+  query: (shard: number, after: string | undefined, limit: number) => Promise<{ items: T[]; cursor?: string }>,
+  sortKey: (item: T) => string,
+  keep?: (item: T) => boolean,
+): ShardRead<T> {
+  return async (shard, after, limit) => {
+    const found = await query(shard, after, limit);
+    const last = found.cursor !== undefined && found.items.length ? sortKey(found.items[found.items.length - 1]!) : undefined;
+    return { items: keep ? found.items.filter(keep) : found.items, last };
+  };
+}
+
 const CURSOR_PREFIX = 's1.';
 /** A tenant (keys.ts `Scope`; named here so keys.ts, which imports this module, is not imported back). */
 type Scope = { accountId: string; mode: string };
@@ -118,4 +139,14 @@ export function decodeShardCursor(scope: Scope, cursor: string | undefined): str
   if (!last || last.length > 500 || encodeShardCursor(scope, last) !== cursor)
     throw badRequest('cursor is not valid for this list', { field: 'cursor', code: 'INVALID_CURSOR' });
   return last;
+}
+
+/** One page of a merged list with the tenant-bound cursor in and out (`nextCursor` null on the last page). */
+export async function mergedPage<T>(
+  scope: Scope,
+  options: { shards: number; read: ShardRead<T>; sortKey: (item: T) => string; limit: number; cursor?: string; ascending?: boolean },
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const { cursor, ...merge } = options;
+  const page = await mergeShards({ ...merge, after: decodeShardCursor(scope, cursor) });
+  return { items: page.items, nextCursor: encodeShardCursor(scope, page.last) ?? null };
 }
