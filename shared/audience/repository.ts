@@ -189,6 +189,7 @@ export async function listContactPage(
     const q = filter.q;
     const partitions = emailPartitions(scope);
     const merged = await mergedPage(scope, {
+      list: `contacts:email:${q}`,
       shards: partitions.length,
       limit: page.limit,
       cursor: page.cursor,
@@ -214,6 +215,7 @@ export async function listContactPage(
   if (filter.status) {
     const partitions = statusPartitions(scope, filter.status);
     const merged = await mergedPage(scope, {
+      list: `contacts:${filter.status}`,
       shards: partitions.length,
       limit: page.limit,
       cursor: page.cursor,
@@ -248,8 +250,10 @@ export async function listContactPage(
  * cursor of the unsharded status index that a send stored before this release (its last key
  * names the contact id), so a send in flight across the upgrade goes on from the same contact.
  */
+/** Audience cursors (a send's, stored on the post) name their own list. */
+const AUDIENCE_LIST = 'audience';
 function subscribedAfter(scope: Scope, cursor: string | undefined): string | undefined {
-  if (cursor === undefined || cursor.startsWith('s1.')) return decodeShardCursor(scope, cursor);
+  if (cursor === undefined || cursor.startsWith('s1.')) return decodeShardCursor(scope, cursor, AUDIENCE_LIST);
   const before = keys.indexPartition('GSI1', scope, BY_STATUS, 'subscribed');
   const key = decodeCursor(cursor, 'GSI1PK', before.pk);
   if (typeof key.GSI1SK !== 'string') throw badRequest('Invalid cursor', { field: 'cursor' });
@@ -293,7 +297,7 @@ export async function audiencePage(store: Store, scope: Scope, audience: { tag?:
       (contact) => contact._id,
     ),
   });
-  return { contacts: merged.items, cursor: encodeShardCursor(scope, merged.last) };
+  return { contacts: merged.items, cursor: encodeShardCursor(scope, merged.last, AUDIENCE_LIST) };
 }
 
 // ---- suppression list ----

@@ -86,6 +86,7 @@ export function salesPageOf(
 ): Promise<Page<SaleRecord>> {
   const partitions = type ? saleTypePartitions(scope, type) : salePartitions(scope);
   return mergedPage(scope, {
+    list: type ? `sales:${type}` : 'sales',
     shards: partitions.length,
     limit: page.limit,
     cursor: page.cursor,
@@ -160,6 +161,7 @@ export function customersPageOf(
   const ascending = filter.oldestFirst ?? false;
   const productId = filter.productId;
   return mergedPage(scope, {
+    list: ascending ? 'customers:oldest' : 'customers',
     shards: partitions.length,
     limit: page.limit,
     cursor: page.cursor,

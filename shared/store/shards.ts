@@ -124,19 +124,26 @@ type Scope = { accountId: string; mode: string };
  * caller's own partitions, so another tenant's cursor could open nothing; it is refused all the
  * same (a 400, as the store's cursors are), so a cursor never silently changes meaning.
  */
-const scopeTag = (scope: Scope) => createHash('sha256').update(`${scope.accountId}#${scope.mode}`).digest('base64url').slice(0, 10);
+const scopeTag = (scope: Scope, list?: string) =>
+  createHash('sha256')
+    .update(`${scope.accountId}#${scope.mode}${list === undefined ? '' : `#${list}`}`)
+    .digest('base64url')
+    .slice(0, 10);
 
-/** The cursor of a merged list: its last sort key, bound to the tenant, opaque to clients. */
-export const encodeShardCursor = (scope: Scope, last: string | undefined): string | undefined =>
-  last === undefined ? undefined : CURSOR_PREFIX + Buffer.from(`${scopeTag(scope)}.${last}`, 'utf8').toString('base64url');
+/**
+ * The cursor of a merged list: its last sort key, bound to the tenant (and to `list`, when lists
+ * of one tenant sort by the same keys: orders' cursor means nothing to customers), opaque to clients.
+ */
+export const encodeShardCursor = (scope: Scope, last: string | undefined, list?: string): string | undefined =>
+  last === undefined ? undefined : CURSOR_PREFIX + Buffer.from(`${scopeTag(scope, list)}.${last}`, 'utf8').toString('base64url');
 
 /** The sort key a cursor continues after; a cursor this list did not make for this tenant is a 400. */
-export function decodeShardCursor(scope: Scope, cursor: string | undefined): string | undefined {
+export function decodeShardCursor(scope: Scope, cursor: string | undefined, list?: string): string | undefined {
   if (cursor === undefined) return undefined;
   const text = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8') : '';
-  const tag = `${scopeTag(scope)}.`;
+  const tag = `${scopeTag(scope, list)}.`;
   const last = text.startsWith(tag) ? text.slice(tag.length) : '';
-  if (!last || last.length > 500 || encodeShardCursor(scope, last) !== cursor)
+  if (!last || last.length > 500 || encodeShardCursor(scope, last, list) !== cursor)
     throw badRequest('cursor is not valid for this list', { field: 'cursor', code: 'INVALID_CURSOR' });
   return last;
 }
@@ -144,9 +151,9 @@ export function decodeShardCursor(scope: Scope, cursor: string | undefined): str
 /** One page of a merged list with the tenant-bound cursor in and out (`nextCursor` null on the last page). */
 export async function mergedPage<T>(
   scope: Scope,
-  options: { shards: number; read: ShardRead<T>; sortKey: (item: T) => string; limit: number; cursor?: string; ascending?: boolean },
+  options: { list: string; shards: number; read: ShardRead<T>; sortKey: (item: T) => string; limit: number; cursor?: string; ascending?: boolean },
 ): Promise<{ items: T[]; nextCursor: string | null }> {
-  const { cursor, ...merge } = options;
-  const page = await mergeShards({ ...merge, after: decodeShardCursor(scope, cursor) });
-  return { items: page.items, nextCursor: encodeShardCursor(scope, page.last) ?? null };
+  const { cursor, list, ...merge } = options;
+  const page = await mergeShards({ ...merge, after: decodeShardCursor(scope, cursor, list) });
+  return { items: page.items, nextCursor: encodeShardCursor(scope, page.last, list) ?? null };
 }

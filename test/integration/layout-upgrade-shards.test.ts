@@ -387,6 +387,8 @@ describe('write shards across the key-layout upgrade', () => {
     const first = await salesPageOf(store, scope, undefined, { limit: 3 });
     const live = { ...scope, mode: 'live' as const };
     await expect(salesPageOf(store, live, undefined, { limit: 3, cursor: first.nextCursor! })).rejects.toMatchObject({ status: 400 });
+    // ... and so does another list of the same tenant.
+    await expect(customersPageOf(store, scope, {}, { limit: 3, cursor: first.nextCursor! })).rejects.toMatchObject({ status: 400 });
     expect((await salesPageOf(store, live, undefined, { limit: 10 })).items).toEqual([]);
     expect((await customersPageOf(store, live, {}, { limit: 10 })).items).toEqual([]);
   });
