@@ -25,7 +25,7 @@ import { encodeRow, factRow } from './facts';
 // - suppression:    PK=<scope>#U#SUPPRESSED, SK=<email>
 // - facts snapshot: PK=<scope>#CONTACT_FACTS, SK=HEAD (generation, chunk count, startedAt) and
 //                   SK=G#<generation>#<n> (gzipped columnar chunks, <= 390 KB each; facts/chunks.ts packTable)
-// - facts deltas:   PK=<scope>#CONTACT_FACTS_DELTA#<shard 0..3>, SK=<at>#<contactId>#<r|x|o|c>
+// - facts deltas:   PK=<scope>#CONTACT_FACTS_DELTA#<shard 0..15>, SK=<at>#<contactId>#<r|x|o|c>
 //                   one per contact change, written in the change's transaction (TTL 8 days)
 
 export const contactKey = (scope: Scope, id: string) => keys.sharded(scope, CONTACT, id);
@@ -52,10 +52,12 @@ const TOP = '\u{10ffff}';
 
 const FACTS = 'CONTACT_FACTS';
 /**
- * 8 (4 before write shards): a launch wrote 1.2 units per checkout to each of 4. Readers walk
- * shards 0..DELTA_SHARDS-1, which include the 4 earlier releases wrote, and sort deltas by key.
+ * 16 (4, then 8 in earlier releases): a launch wrote 1.2 units per checkout to each of 4, and up to
+ * 0.88 to the fullest of 8, the hottest partition of the launch bench once everything else was
+ * sharded. Readers walk shards 0..DELTA_SHARDS-1, which include those earlier releases wrote, and
+ * sort deltas by key, so a contact whose deltas change shard keeps their order.
  */
-export const DELTA_SHARDS = 8;
+export const DELTA_SHARDS = 16;
 /** Deltas outlive several missed nightly rebuilds, then expire (the snapshot holds their effect). */
 const DELTA_TTL_SECONDS = 8 * 24 * 3600;
 const shardOf = (contactId: string) => {
