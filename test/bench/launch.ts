@@ -41,6 +41,31 @@ function summarize(units: Map<string, number>, events: number, accounts: string[
   };
 }
 
+/**
+ * The account's collections (a partition without its write-shard suffix `#<n>`): shards written,
+ * units per checkout in all, and on the fullest shard. With few checkouts the fullest shard sits
+ * above the mean by chance (ids hash evenly); a launch of thousands evens it out.
+ */
+function byCollection(units: Map<string, number>, events: number, accounts: string[]) {
+  const groups = new Map<string, number[]>();
+  for (const [partition, n] of units) {
+    const name = label(partition, accounts);
+    if (!name.includes('<account1>')) continue;
+    const collection = name.replace(/#\d+$/, '#<n>');
+    groups.set(collection, [...(groups.get(collection) ?? []), n]);
+  }
+  const round = (n: number) => Math.round((n / events) * 100) / 100;
+  return [...groups.entries()]
+    .map(([collection, shards]) => ({
+      collection,
+      shards: shards.length,
+      unitsPerCheckout: round(shards.reduce((a, b) => a + b, 0)),
+      fullest: round(Math.max(...shards)),
+    }))
+    .sort((a, b) => b.fullest - a.fullest)
+    .slice(0, 24);
+}
+
 async function pool(count: number, work: (i: number) => Promise<unknown>) {
   let next = 0;
   await Promise.all(
@@ -171,6 +196,7 @@ export async function benchLaunch(options: { checkouts?: number; reports?: numbe
         partition: label(p, accounts),
         unitsPerCheckout: Math.round(((firstUnits.get(p) ?? 0) / checkouts) * 100) / 100,
       })),
+      byCollection: byCollection(firstUnits, checkouts, accounts),
       byEntity: [...firstEntities.entries()]
         .sort((a, b) => b[1] - a[1])
         .map(([entity, n]) => ({ entity, unitsPerCheckout: Math.round((n / checkouts) * 100) / 100 })),
@@ -191,11 +217,14 @@ function printLaunch(result: {
   checkouts: number;
   checkout: Heat & { met: boolean };
   sharedByAllAccounts: { partition: string; unitsPerCheckout: number }[];
+  byCollection: ReturnType<typeof byCollection>;
   byEntity: { entity: string; unitsPerCheckout: number }[];
   usageReports: Heat & { met: boolean };
 }) {
   console.log(`\nPartition heat, launch of ${result.checkouts} checkouts (write units per checkout: ${result.checkout.perCheckout})`);
   console.table(result.checkout.hottest);
+  console.log('Collections of the account (write shards as <n>), by fullest partition:');
+  console.table(result.byCollection);
   console.log('Write units per checkout by entity (table and index writes):');
   console.table(result.byEntity);
   console.log(`One account's launch ceiling: ${result.checkout.ceilingPerSecond} checkouts/s (goal 1,000: ${result.checkout.met ? 'met' : 'not met'})`);
