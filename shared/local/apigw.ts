@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { randomHex } from '../platform/ids';
+import { requestId } from '../platform/ids';
 
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml|javascript)|text\/)/i;
 
@@ -43,7 +43,7 @@ export function toApiGatewayEvent(
         sourceIp: request.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
-      requestId: randomHex(12),
+      requestId: requestId(),
       routeKey: route.routeKey,
       stage: '$default',
       time: now.toISOString(),

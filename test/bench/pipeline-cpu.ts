@@ -10,7 +10,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { APP } from '../../shared/app';
 import { startDynamoDbLocal } from '../../shared/local/dynamodb';
 import { startLocalRuntime } from '../../shared/local/runtime';
@@ -62,12 +63,18 @@ const event = (): ApiEvent =>
   }) as ApiEvent;
 
 const client = runtime.deps.store.client;
+// The floor server's client: the SDK's defaults (no timeouts, retries or handler of ours).
+const plain = DynamoDBDocumentClient.from(
+  new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  { marshallOptions: { removeUndefinedValues: true } },
+);
 const cases: Record<string, () => Promise<unknown>> = {
   pipeline: async () => {
     const out = await handleApiEvent(operations, runtime.deps, event());
     if (out.statusCode !== 200) throw new Error(`status ${out.statusCode}: ${out.body}`);
   },
   getItem: async () => JSON.stringify((await client.send(new GetCommand({ TableName: runtime.tableName, Key: key }))).Item),
+  floorClient: async () => JSON.stringify((await plain.send(new GetCommand({ TableName: runtime.tableName, Key: key }))).Item),
 };
 
 async function turn(fn: () => Promise<unknown>) {
@@ -84,7 +91,7 @@ async function turn(fn: () => Promise<unknown>) {
 }
 
 for (const fn of Object.values(cases)) await turn(fn); // warm-up
-const sums: Record<string, number[]> = { pipeline: [], getItem: [] };
+const sums: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
 for (let round = 0; round < 4; round++) {
   for (const [name, fn] of Object.entries(cases)) sums[name]!.push((await turn(fn)).cpu);
 }
