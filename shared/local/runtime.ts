@@ -98,7 +98,10 @@ const lambdaBase = (group: string): Context =>
 const lambdaBases = new Map<string, Context>();
 const lambdaContext = (group: string, requestId: string): Context => {
   let base = lambdaBases.get(group);
-  if (!base) lambdaBases.set(group, (base = lambdaBase(group)));
+  if (!base) {
+    base = lambdaBase(group);
+    lambdaBases.set(group, base);
+  }
   return { ...base, awsRequestId: requestId };
 };
 
