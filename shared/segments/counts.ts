@@ -84,14 +84,14 @@ export function countAt(view: FactsView, definition: Definition, atMs: number): 
   const end = atMs + COUNT_HORIZON_MS;
   // withinDays is `t >= now - days`: membership can change only at t + days + 1 ms.
   const track = (member: boolean, timeOf: (field: TimeField) => number, test: (nowMs: number) => boolean) => {
-    let points: number[] | undefined;
+    const points: number[] = [];
     for (const { field, days } of times) {
       const t = timeOf(field);
       if (Number.isNaN(t)) continue;
       const p = t + days * DAY_MS + 1;
-      if (p > atMs && p <= end) (points ??= []).push(p);
+      if (p > atMs && p <= end) points.push(p);
     }
-    if (!points) return;
+    if (!points.length) return;
     points.sort((a, b) => a - b);
     let was = member;
     for (const p of points) {
@@ -108,11 +108,10 @@ export function countAt(view: FactsView, definition: Definition, atMs: number): 
     const member = inTable(i);
     if (member) count++;
     if (times.length) {
-      let facts: ContactFacts | undefined;
       track(
         member,
         (field) => table[columnOf[field]][i]!,
-        (nowMs) => matchesDefinition(definition, (facts ??= factsAt(table, i)), nowMs),
+        (nowMs) => matchesDefinition(definition, factsAt(table, i), nowMs),
       );
     }
   }
