@@ -35,11 +35,11 @@ async function readSwitchTime(store: Store, clock: Clock): Promise<number> {
 }
 
 function switchTime(store: Store, clock: Clock): Promise<number> {
-  let known = switchTimes.get(store);
+  let known = switchTimes.get(store.base);
   if (!known) {
     known = readSwitchTime(store, clock);
-    known.catch(() => switchTimes.delete(store));
-    switchTimes.set(store, known);
+    known.catch(() => switchTimes.delete(store.base));
+    switchTimes.set(store.base, known);
   }
   return known;
 }

@@ -397,7 +397,7 @@ describe('write shards across the key-layout upgrade', () => {
     const { clock, store, scope } = await tenant();
     const made: string[] = [];
     for (let i = 0; i < 9; i++) {
-      const op = activityWrite(scope, clock, {
+      const op = activityWrite({ clock }, scope, {
         action: i % 2 ? 'product.updated' : 'product.created',
         target: { type: 'product', id: `p${i}` },
         actor: { type: 'system' },
