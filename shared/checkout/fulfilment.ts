@@ -200,14 +200,19 @@ async function buildCompletion(
     events.push(...credit.events);
   }
 
-  // The newsletter consent given with the payment reaches the buyer's contact (audience).
-  if (session.marketingConsent) {
+  // The newsletter consent given with the payment reaches the buyer's contact (audience): on the
+  // order's event when there is a sale, so that the audience writes the contact once with the
+  // purchase and the consent (one consumer, no race between two); otherwise as an event of its own.
+  const consent = session.marketingConsent ? { source: 'checkout', ...session.marketingConsent } : undefined;
+  const orderEvent = events.find((e) => e.type === 'order.completed');
+  if (consent && orderEvent) orderEvent.internal = { ...orderEvent.internal, marketingConsent: consent };
+  else if (consent) {
     events.push(
       newEvent(scope, deps.clock, CHECKOUT_CONSENT_EVENT, {
         email,
         firstName: customer.firstName ?? null,
         lastName: customer.lastName ?? null,
-        consent: { source: 'checkout', ...session.marketingConsent },
+        consent,
       }),
     );
   }
