@@ -193,7 +193,10 @@ export async function releaseBatch(store: Store, scope: Scope, postId: string, b
 // ---- queued transactional mail (shared/email/outbox.ts) ----
 // - queued mail: PK=<scope>#NEWSLETTER_POST#<id>#QUEUED, SK=MAIL; the message until the email
 //   worker delivers it (its id is the id of the post recorded for the send); it carries the
-//   event that wakes the worker, and `status` is the at-most-once guard (queued → sending → sent)
+//   event that wakes the worker, and `status` is the at-most-once guard (queued → sending). Sent
+//   is the sent-mail record's existence: the item is not written a third time to say so (it is
+//   the largest item of a checkout, and a write is billed by its size); releases before wrote
+//   `sent` on it, which still reads as sent
 
 export const QUEUED_MAIL_ENTITY = 'QueuedTransactionalMail';
 const QUEUED_MAIL_SECONDS = 30 * 24 * 3600;
@@ -213,8 +216,10 @@ export const queuedMailPut = (scope: Scope, mail: QueuedMailRecord, event: Recor
   };
 };
 
+/** A queued mail; `sending` with its sent-mail record written reads as `sent` (see the layout above). */
 export async function getQueuedMail(store: Store, scope: Scope, id: string): Promise<QueuedMailRecord | undefined> {
   const stored = toRecord<QueuedMailRecord & { content?: Uint8Array }>(await store.get(queuedMailKey(scope, id), { consistent: true }));
+  if (stored?.status === 'sending' && (await store.get(sentMailKey(scope, id), { consistent: true }))) stored.status = 'sent';
   if (!stored?.content) return stored; // queued by a release that kept html and text as they are
   const { content, ...record } = stored;
   const { html, text } = JSON.parse(gunzipSync(content).toString('utf8')) as Pick<QueuedMailRecord, 'html' | 'text'>;
@@ -301,14 +306,6 @@ export const sentMailPut = (scope: Scope, mail: SentMailRecord): TransactOp => (
   condition: 'attribute_not_exists(PK)',
 });
 
-export async function getSentMail(store: Store, scope: Scope, id: string): Promise<SentMailRecord | undefined> {
-  return toRecord<SentMailRecord>(await store.get(sentMailKey(scope, id)));
+export async function getSentMail(store: Store, scope: Scope, id: string, consistent = false): Promise<SentMailRecord | undefined> {
+  return toRecord<SentMailRecord>(await store.get(sentMailKey(scope, id), { consistent }));
 }
-
-export const queuedMailSentOp = (scope: Scope, id: string, now: string): TransactOp => ({
-  update: queuedMailKey(scope, id),
-  set: { status: 'sent', updatedAt: now },
-  condition: '#status = :sending',
-  names: { '#status': 'status' },
-  values: { ':sending': 'sending' },
-});
