@@ -1,7 +1,7 @@
 import { keys, type Scope } from '../store/keys';
 import { toRecord, type Store } from '../store/store';
 import type { ContactRecord } from './records';
-import { factRow, decodeRow, type ContactFactRow, type FactDelta } from './facts';
+import { factRow, decodeRow, decodeWas, type ContactFactRow, type StampedDelta } from './facts';
 import { DELTA_SHARDS, type DeltaKind, chunkKey, deltaPartition, headKey } from './repository';
 
 // ---- contact facts: snapshot chunks and deltas (the layout segments evaluate over) ----
@@ -16,6 +16,8 @@ export interface FactsHead {
   format?: 'F2' | 'F3';
   /** When a rebuild last read the contacts themselves (compactions carry it over). */
   fullAt?: string;
+  /** When the rebuild had read everything it wrote (no write stamped after this is in the snapshot); absent before stored segment counts. */
+  finishedAt?: string;
 }
 
 export async function getFactsHead(store: Store, scope: Scope): Promise<FactsHead | undefined> {
@@ -62,9 +64,9 @@ export async function anyFactDeltaSince(store: Store, scope: Scope, since: strin
  * The deltas written after `since`, in write order, reading at most `max` (the shards in
  * parallel). `more` says the bound was reached and the list is cut short.
  */
-type DeltaItem = { SK: string; row?: string; at?: string; rows?: string };
+type DeltaItem = { SK: string; row?: string; at?: string; rows?: string; was?: string };
 
-export async function factDeltasSince(store: Store, scope: Scope, since: string, max: number): Promise<{ deltas: FactDelta[]; more: boolean }> {
+export async function factDeltasSince(store: Store, scope: Scope, since: string, max: number): Promise<{ deltas: StampedDelta[]; more: boolean }> {
   let more = false;
   const shards = await Promise.all(
     Array.from({ length: DELTA_SHARDS }, async (_, shard) => {
@@ -87,15 +89,15 @@ export async function factDeltasSince(store: Store, scope: Scope, since: string,
   );
   const all = shards.flat();
   all.sort((a, b) => (a.SK < b.SK ? -1 : a.SK > b.SK ? 1 : 0));
-  const deltas: FactDelta[] = [];
+  const deltas: StampedDelta[] = [];
   for (const item of all) {
-    const [, id, kind] = item.SK.split('#') as [string, string, DeltaKind];
-    if (kind === 'r') deltas.push({ kind: 'row', row: decodeRow(item.row!) });
-    else if (kind === 'x') deltas.push({ kind: 'gone', id });
+    const [stamp, id, kind] = item.SK.split('#') as [string, string, DeltaKind];
+    if (kind === 'r') deltas.push({ kind: 'row', row: decodeRow(item.row!), was: decodeWas(item.was), stamp });
+    else if (kind === 'x') deltas.push({ kind: 'gone', id, was: decodeWas(item.was), stamp });
     else if (kind === 't')
       for (const [contactId, tags, smartTags] of JSON.parse(item.rows!) as [string, string[], string[]][])
-        deltas.push({ kind: 'tags', id: contactId, tags, smartTags });
-    else deltas.push({ kind: kind === 'o' ? 'open' : 'click', id, at: item.at! });
+        deltas.push({ kind: 'tags', id: contactId, tags, smartTags, stamp });
+    else deltas.push({ kind: kind === 'o' ? 'open' : 'click', id, at: item.at!, stamp });
   }
   if (deltas.length > max) more = true;
   return { deltas, more };

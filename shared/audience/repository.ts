@@ -64,8 +64,9 @@ export function deltaItem(scope: Scope, contactId: string, at: string, kind: Del
     expiresAt: Math.floor(Date.parse(at) / 1000) + DELTA_TTL_SECONDS,
   };
 }
-const rowDelta = (scope: Scope, contact: ContactRecord): TransactOp => ({
-  put: deltaItem(scope, contact._id, contact.updatedAt, 'r', { row: encodeRow(factRow(contact)) }),
+// `was`: the contact just before the change ('' when created), what moves a saved segment's stored count (segments/counts.ts).
+const rowDelta = (scope: Scope, contact: ContactRecord, before: ContactRecord | null): TransactOp => ({
+  put: deltaItem(scope, contact._id, contact.updatedAt, 'r', { row: encodeRow(factRow(contact)), was: before ? encodeRow(factRow(before)) : '' }),
 });
 
 const contactItem = (scope: Scope, contact: ContactRecord) =>
@@ -107,7 +108,7 @@ export const contactWrites = {
     { put: toItem(emailKey(scope, contact.email), 'ContactEmail', { contactId: contact._id }), condition: 'attribute_not_exists(PK)' },
     { put: contactItem(scope, contact), condition: 'attribute_not_exists(PK)' },
     ...tagOps(scope, contact, []),
-    rowDelta(scope, contact),
+    rowDelta(scope, contact, null),
   ],
   /** Replaces the contact only if nobody changed it since it was read (`updatedAt` is the version). */
   replace: (scope: Scope, contact: ContactRecord, before: ContactRecord): TransactOp[] => [
@@ -118,7 +119,7 @@ export const contactWrites = {
       values: { ':readUpdatedAt': before.updatedAt },
     },
     ...tagOps(scope, contact, before.tags),
-    rowDelta(scope, contact),
+    rowDelta(scope, contact, before),
   ],
   remove: (scope: Scope, contact: ContactRecord, at: string): TransactOp[] => [
     { delete: contactKey(scope, contact._id), condition: 'attribute_exists(PK)' },
@@ -126,7 +127,7 @@ export const contactWrites = {
     // A guard an earlier release wrote and no read has moved yet.
     { delete: emailKeyBefore(scope, contact.email) },
     ...contact.tags.map((tag): TransactOp => ({ delete: tagKey(scope, tag, contact._id) })),
-    { put: deltaItem(scope, contact._id, at, 'x', {}) },
+    { put: deltaItem(scope, contact._id, at, 'x', { was: encodeRow(factRow(contact)) }) },
   ],
 };
 

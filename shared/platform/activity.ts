@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from './clock';
 import { badRequest } from './errors';
 import { objectId } from './ids';
@@ -6,7 +5,7 @@ import { OUTBOX_ENTITY } from './events';
 import type { Actor } from './permissions';
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
-import { toRecord, withoutWriteCompanion, withWriteCompanion, type Store, type TransactOp } from '../store/store';
+import { toRecord, type Store, type TransactOp } from '../store/store';
 
 /**
  * The activity log of a store (per account and mode): every write made through the API and every
@@ -55,7 +54,11 @@ function entryPut(scope: Scope, clock: Clock, entry: Omit<ActivityEntry, '_id' |
   };
 }
 
-interface Recording {
+/**
+ * The recording of one API write, carried by the request's context (`ctx.activity`) and its view
+ * of the store (the write companion), not by AsyncLocalStorage (see WriteCompanion in store.ts).
+ */
+export interface ActivityRecording {
   scope: Scope;
   clock: Clock;
   actor: ActivityActor;
@@ -69,27 +72,28 @@ interface Recording {
   open: boolean;
 }
 
-const recordings = new AsyncLocalStorage<Recording>();
-
 /**
  * The entry of a change, for the capability's own transaction. Inside an API request the actor is
  * the request's; elsewhere (a public page, a timer) the caller names it.
  */
-export function activityWrite(scope: Scope, clock: Clock, entry: Omit<ActivityEntry, '_id' | 'at' | 'actor'> & { actor?: ActivityActor }): TransactOp {
-  const recording = recordings.getStore();
+export function activityWrite(
+  ctx: { clock: Clock; activity?: ActivityRecording },
+  scope: Scope,
+  entry: Omit<ActivityEntry, '_id' | 'at' | 'actor'> & { actor?: ActivityActor },
+): TransactOp {
+  const recording = ctx.activity;
   if (recording) recording.described = true;
   const ip = recording?.ip ? { ip: recording.ip } : {};
-  return entryPut(scope, clock, { ...ip, ...entry, actor: entry.actor ?? recording?.actor ?? { type: 'system' } });
+  return entryPut(scope, ctx.clock, { ...ip, ...entry, actor: entry.actor ?? recording?.actor ?? { type: 'system' } });
 }
 
-/** Runs one API write, recording it in the activity log (see the module comment). */
 /**
  * For a high-volume write whose own item is its log (a usage report: up to 300 a minute per
  * subscriber, listed by its own read): the item stores the actor this returns, and the request's
  * generic activity entry is skipped, so the write stays one item. Undefined outside a recording.
  */
-export function activityInOwnRecord(): ActivityActor | undefined {
-  const recording = recordings.getStore();
+export function activityInOwnRecord(ctx: { activity?: ActivityRecording }): ActivityActor | undefined {
+  const recording = ctx.activity;
   if (!recording) return undefined;
   recording.described = true;
   return recording.actor;
@@ -112,14 +116,18 @@ function answerId(result: unknown): string | undefined {
   return typeof _id === 'string' ? _id : typeof id === 'string' ? id : undefined;
 }
 
-export async function recordActivity<T>(
-  deps: { store: Store; clock: Clock },
+/**
+ * Runs one API write, recording it in the activity log (see the module comment): `run` gets the
+ * request's context with the recording and a view of the store that carries the entry.
+ */
+export async function recordActivity<C extends { store: Store; clock: Clock }, T>(
+  deps: C,
   scope: Scope,
   actor: Actor,
   generic: Omit<ActivityEntry, '_id' | 'at' | 'actor'>,
-  run: () => Promise<T>,
+  run: (recorded: C & { activity: ActivityRecording }) => Promise<T>,
 ): Promise<T> {
-  const recording: Recording = {
+  const recording: ActivityRecording = {
     scope,
     clock: deps.clock,
     actor: actorOf(actor),
@@ -144,10 +152,10 @@ export async function recordActivity<T>(
       recording.wrote = true;
     },
   };
-  const result = await recordings.run(recording, () => withWriteCompanion(companion, run));
+  const result = await run({ ...deps, store: deps.store.forRequest({ companion }), activity: recording });
   recording.open = false;
   if (recording.wrote && !recording.committed && !recording.described) {
-    await withoutWriteCompanion(() => deps.store.transact([entryPut(scope, deps.clock, { ...withTarget(answerId(result)), actor: recording.actor })]));
+    await deps.store.forRequest({ companion: undefined }).transact([entryPut(scope, deps.clock, { ...withTarget(answerId(result)), actor: recording.actor })]);
   }
   return result;
 }

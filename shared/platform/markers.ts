@@ -35,8 +35,8 @@ async function readSwitchTime(store: Store, clock: Clock, layout: string): Promi
 }
 
 function switchTime(store: Store, clock: Clock, layout: string): Promise<number> {
-  const ofStore = switchTimes.get(store) ?? new Map<string, Promise<number>>();
-  switchTimes.set(store, ofStore);
+  const ofStore = switchTimes.get(store.base) ?? new Map<string, Promise<number>>();
+  switchTimes.set(store.base, ofStore);
   let known = ofStore.get(layout);
   if (!known) {
     known = readSwitchTime(store, clock, layout);
