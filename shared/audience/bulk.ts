@@ -52,7 +52,13 @@ const CLAIM_GROUP = 200;
  * contacts, tags and facts deltas go by BatchWriteItem while the next group is claimed.
  * Answers one outcome per input, in order.
  */
-export async function importContacts(deps: Deps, scope: Scope, inputs: ImportContactInput[]): Promise<ImportContactOutcome[]> {
+export async function importContacts(
+  deps: Deps,
+  scope: Scope,
+  inputs: ImportContactInput[],
+  /** `held`: the contact ids of these addresses, looked up by the caller (`contactIdsByEmail`) beside its own reads; an address missing from it is claimed, and a claim that fails is looked up again, so a stale map costs a round trip, never a second contact. */
+  options: { held?: Map<string, string> } = {},
+): Promise<ImportContactOutcome[]> {
   const now = deps.clock.now().toISOString();
   const outcomes: (ImportContactOutcome | undefined)[] = new Array(inputs.length);
   const candidates: { index: number; contact: ContactRecord }[] = [];
@@ -70,11 +76,13 @@ export async function importContacts(deps: Deps, scope: Scope, inputs: ImportCon
       outcomes[index] = { state: 'failed', reason: (error as Error).message };
     }
   });
-  const held = await bulkStore.contactIdsByEmail(
-    deps.store,
-    scope,
-    candidates.map((c) => c.contact.email),
-  );
+  const held =
+    options.held ??
+    (await bulkStore.contactIdsByEmail(
+      deps.store,
+      scope,
+      candidates.map((c) => c.contact.email),
+    ));
   const toWrite: ContactRecord[] = [];
   const redone: { index: number; contact: ContactRecord }[] = [];
   const toClaim: typeof candidates = [];

@@ -3,8 +3,9 @@ import { CHECKOUT_CONSENT_EVENT, recordCheckoutConsent, recordSaleFacts, SALE_FA
 
 /**
  * A committed sale creates or updates the buyer's contact and its purchase facts; the newsletter
- * consent a buyer gave at checkout (an internal event of the same completion) is recorded on it.
- * One consumer for both: one function and bus rule.
+ * consent a buyer gave at checkout rides on the order's event (`internal`) and is written with
+ * them, in the same contact write. A checkout without a sale sends the consent as an internal
+ * event of its own. One consumer for both: one function and bus rule.
  */
 export const saleFactsConsumer: BusConsumer = {
   name: SALE_FACTS_CONSUMER,

@@ -74,21 +74,32 @@ export interface ContactFacts {
   /** True when a rebuild is due (no snapshot yet, or many deltas): the caller queues one. */
   rebuildDue: boolean;
   snapshotAt: string | null;
+  /** When the snapshot's rebuild had read all it holds ('' when there is no snapshot, null when its rebuild did not record it). */
+  snapshotFinishedAt: string | null;
 }
+
+/**
+ * The contact changes written at or after `since`, oldest first, at most about `max` (`more` when
+ * cut short): what moves a saved segment's stored count (shared/segments/counts.ts).
+ */
+export const factChangesSince = (deps: Deps, scope: Scope, since: string, max: number) => factsStore.factDeltasSince(deps.store, scope, since, max);
 
 /**
  * The facts of every subscribed contact: the snapshot's chunks (read in parallel, decoded into
  * columns, cached by generation) with the deltas written since its rebuild started merged on top.
  * Bounded: the snapshot by design, the deltas by FACTS_DELTA_HARD_LIMIT.
  */
-export async function contactFacts(deps: Deps, scope: Scope): Promise<ContactFacts> {
+export async function contactFacts(deps: Deps, scope: Scope, options: { until?: string } = {}): Promise<ContactFacts> {
   for (let attempt = 1; ; attempt++) {
     const head = await factsStore.getFactsHead(deps.store, scope);
     const since = head ? new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString() : '0';
-    const [snapshot, read] = await Promise.all([
+    const [snapshot, all] = await Promise.all([
       head ? snapshotTable(deps, scope, head) : Promise.resolve(EMPTY),
       factsStore.factDeltasSince(deps.store, scope, since, FACTS_DELTA_HARD_LIMIT),
     ]);
+    // `until`: the facts as of that instant (a stored segment count), the deltas written later left out.
+    const until = options.until;
+    const read = until ? { ...all, deltas: all.deltas.filter((d) => d.stamp < until) } : all;
     // A newer rebuild removed this generation's chunks between the two reads: read the new head.
     if (!snapshot) {
       if (attempt < 3) continue;
@@ -106,6 +117,7 @@ export async function contactFacts(deps: Deps, scope: Scope): Promise<ContactFac
       complete: !read.more,
       rebuildDue: !head || read.more || read.deltas.length > FACTS_DELTA_SOFT_LIMIT,
       snapshotAt: head?.startedAt ?? null,
+      snapshotFinishedAt: head ? (head.finishedAt ?? null) : '',
     };
   }
 }
@@ -200,10 +212,12 @@ export async function rebuildContactFacts(
     );
     corrected += done.reduce<number>((a, b) => a + b, 0);
   }
+  // Every write stamped after this is outside the snapshot: what a stored segment count waits for.
+  const finishedAt = deps.clock.now().toISOString();
   const chunks = packTable(rows);
   for (let i = 0; i < chunks.length; i += 8)
     await Promise.all(chunks.slice(i, i + 8).map((data, j) => factsStore.putFactsChunk(deps.store, scope, generation, i + j, data)));
-  const head: factsStore.FactsHead = { generation, chunks: chunks.length, count: rows.length, startedAt, format: 'F3', fullAt };
+  const head: factsStore.FactsHead = { generation, chunks: chunks.length, count: rows.length, startedAt, format: 'F3', fullAt, finishedAt };
   if (await factsStore.putFactsHead(deps.store, scope, head)) {
     if (previous && previous.generation !== generation) await factsStore.deleteFactsChunks(deps.store, scope, previous);
   } else await factsStore.deleteFactsChunks(deps.store, scope, head);

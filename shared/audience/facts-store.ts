@@ -1,8 +1,9 @@
-import { keys, type Scope } from '../store/keys';
+import type { Scope } from '../store/keys';
 import { toRecord, type Store } from '../store/store';
 import type { ContactRecord } from './records';
-import { factRow, decodeRow, type ContactFactRow, type FactDelta } from './facts';
-import { DELTA_SHARDS, type DeltaKind, chunkKey, deltaPartition, headKey } from './repository';
+import { factRow, decodeRow, decodeWas, type ContactFactRow, type StampedDelta } from './facts';
+import { DELTA_SHARDS, type DeltaKind, chunkKey, deltaPartition, headKey, statusPartitions } from './repository';
+import { mergeShards, queryRead } from '../store/shards';
 
 // ---- contact facts: snapshot chunks and deltas (the layout segments evaluate over) ----
 
@@ -16,6 +17,8 @@ export interface FactsHead {
   format?: 'F2' | 'F3';
   /** When a rebuild last read the contacts themselves (compactions carry it over). */
   fullAt?: string;
+  /** When the rebuild had read everything it wrote (no write stamped after this is in the snapshot); absent before stored segment counts. */
+  finishedAt?: string;
 }
 
 export async function getFactsHead(store: Store, scope: Scope): Promise<FactsHead | undefined> {
@@ -62,9 +65,9 @@ export async function anyFactDeltaSince(store: Store, scope: Scope, since: strin
  * The deltas written after `since`, in write order, reading at most `max` (the shards in
  * parallel). `more` says the bound was reached and the list is cut short.
  */
-type DeltaItem = { SK: string; row?: string; at?: string; rows?: string };
+type DeltaItem = { SK: string; row?: string; at?: string; rows?: string; was?: string };
 
-export async function factDeltasSince(store: Store, scope: Scope, since: string, max: number): Promise<{ deltas: FactDelta[]; more: boolean }> {
+export async function factDeltasSince(store: Store, scope: Scope, since: string, max: number): Promise<{ deltas: StampedDelta[]; more: boolean }> {
   let more = false;
   const shards = await Promise.all(
     Array.from({ length: DELTA_SHARDS }, async (_, shard) => {
@@ -87,15 +90,15 @@ export async function factDeltasSince(store: Store, scope: Scope, since: string,
   );
   const all = shards.flat();
   all.sort((a, b) => (a.SK < b.SK ? -1 : a.SK > b.SK ? 1 : 0));
-  const deltas: FactDelta[] = [];
+  const deltas: StampedDelta[] = [];
   for (const item of all) {
-    const [, id, kind] = item.SK.split('#') as [string, string, DeltaKind];
-    if (kind === 'r') deltas.push({ kind: 'row', row: decodeRow(item.row!) });
-    else if (kind === 'x') deltas.push({ kind: 'gone', id });
+    const [stamp, id, kind] = item.SK.split('#') as [string, string, DeltaKind];
+    if (kind === 'r') deltas.push({ kind: 'row', row: decodeRow(item.row!), was: decodeWas(item.was), stamp });
+    else if (kind === 'x') deltas.push({ kind: 'gone', id, was: decodeWas(item.was), stamp });
     else if (kind === 't')
       for (const [contactId, tags, smartTags] of JSON.parse(item.rows!) as [string, string[], string[]][])
-        deltas.push({ kind: 'tags', id: contactId, tags, smartTags });
-    else deltas.push({ kind: kind === 'o' ? 'open' : 'click', id, at: item.at! });
+        deltas.push({ kind: 'tags', id: contactId, tags, smartTags, stamp });
+    else deltas.push({ kind: kind === 'o' ? 'open' : 'click', id, at: item.at!, stamp });
   }
   if (deltas.length > max) more = true;
   return { deltas, more };
@@ -103,17 +106,18 @@ export async function factDeltasSince(store: Store, scope: Scope, since: string,
 
 /**
  * Every subscribed contact's id range split in `parts` ranges of the id space (ids are ordered),
- * so a rebuild reads them in parallel; empty when there is no subscribed contact.
+ * so a rebuild reads them in parallel; empty when there is no subscribed contact. The lowest and
+ * highest id of the status index's write shards (and of its partition before sharding).
  */
 export async function subscribedIdRanges(store: Store, scope: Scope, parts: number): Promise<[string, string][]> {
-  const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
-  const [first, last] = await Promise.all(
-    [true, false].map(
-      async (ascending) => (await store.query<{ GSI1SK: string }>({ index: byStatus.index, pk: byStatus.pk, ascending, limit: 1 })).items[0]?.GSI1SK,
+  const ends = await Promise.all(
+    statusPartitions(scope, 'subscribed').flatMap((partition) =>
+      [true, false].map(async (ascending) => (await store.query<{ GSI1SK: string }>({ ...partition, ascending, limit: 1 })).items[0]?.GSI1SK),
     ),
   );
-  if (!first || !last) return [];
-  return splitIdRange(first, last, parts);
+  const ids = ends.filter((id): id is string => id !== undefined).sort();
+  if (!ids.length) return [];
+  return splitIdRange(ids[0]!, ids[ids.length - 1]!, parts);
 }
 
 /** `first`..`last` (24-hex ids, inclusive) in at most `parts` ranges that together hold every id between them once. */
@@ -128,15 +132,32 @@ export function splitIdRange(first: string, last: string, parts: number): [strin
   return Array.from({ length: parts }, (_, i) => [i === 0 ? at(0) : `${at(i)}0`, at(i + 1)] as [string, string]).filter(([from, to]) => from <= to);
 }
 
-/** One page of subscribed contacts of an id range, oldest first, as fact rows (the rebuild's read). */
+/**
+ * One page of subscribed contacts of an id range, oldest first, as fact rows (the rebuild's read):
+ * the status index's shards merged by id; `cursor` is the last id answered.
+ */
 export async function subscribedFactsPage(
   store: Store,
   scope: Scope,
   range: [string, string],
   cursor: string | undefined,
 ): Promise<{ rows: ContactFactRow[]; contacts: ContactRecord[]; cursor?: string }> {
-  const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
-  const result = await store.query({ index: byStatus.index, pk: byStatus.pk, between: range, ascending: true, limit: 2000, cursor });
-  const contacts = result.items.map((i) => toRecord<ContactRecord>(i)!);
-  return { rows: contacts.map(factRow), contacts, cursor: result.cursor };
+  const partitions = statusPartitions(scope, 'subscribed');
+  const page = await mergeShards({
+    shards: partitions.length,
+    limit: 2000,
+    after: cursor,
+    ascending: true,
+    sortKey: (contact: ContactRecord) => contact._id,
+    read: queryRead(
+      async (shard, after, limit) => {
+        if (after !== undefined && after >= range[1]) return { items: [] };
+        const found = await store.query({ ...partitions[shard]!, between: [after ?? range[0], range[1]], ascending: true, limit });
+        // BETWEEN is inclusive: the contact at the position reached was answered before (a read takes at least 2).
+        return { items: found.items.map((i) => toRecord<ContactRecord>(i)!).filter((c) => c._id !== after), cursor: found.cursor };
+      },
+      (contact) => contact._id,
+    ),
+  });
+  return { rows: page.items.map(factRow), contacts: page.items, cursor: page.last };
 }

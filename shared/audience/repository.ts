@@ -1,6 +1,8 @@
 import { keys, type Key, type Scope } from '../store/keys';
 import { readMoving } from '../store/move';
-import { decodeShardCursor, encodeShardCursor, mergeShards } from '../store/shards';
+import { badRequest } from '../platform/errors';
+import { decodeCursor } from '../store/expressions';
+import { afterBound, decodeShardCursor, encodeShardCursor, mergedPage, mergeShards, queryRead } from '../store/shards';
 import { toItem } from '../store/items';
 import { toRecord, type Store, type TransactOp } from '../store/store';
 import { CONTACT, CONTACT_EMAIL, SUPPRESSED, type ContactRecord, type ContactStatus, type SuppressionRecord } from './records';
@@ -10,8 +12,10 @@ import { encodeRow, factRow } from './facts';
 // partition; every list is one page of one query):
 // - contact:        PK=<scope>#CONTACT#<shard(contactId)>, SK=<contactId>  (the list merges the
 //                   16 write shards newest first, store/shards.ts)
-// - by status:      GSI1 <scope>#CONTACTS_BY_STATUS#<status>, sort <contactId>
-// - by email:       GSI2 <scope>#CONTACTS_BY_EMAIL#all, sort <email>  (`q` is an email prefix)
+// - by status:      GSI1 <scope>#CONTACTS_BY_STATUS#<status>#<shard(contactId)>, sort <contactId>
+// - by email:       GSI2 <scope>#CONTACTS_BY_EMAIL#all#<shard(contactId)>, sort <email>  (`q` is an
+//                   email prefix); both indexes are write-sharded like the table: a query reads
+//                   every shard and the unsharded partition earlier releases wrote, merged by sort key
 // - email → id:     PK=<scope>#U#CONTACT_EMAIL#<shard(email)>, SK=<email>  (one contact per email;
 //                   an exact lookup reads one shard)
 // Releases before write shards kept contacts in `<scope>#CONTACT` and email guards in
@@ -21,7 +25,7 @@ import { encodeRow, factRow } from './facts';
 // - suppression:    PK=<scope>#U#SUPPRESSED, SK=<email>
 // - facts snapshot: PK=<scope>#CONTACT_FACTS, SK=HEAD (generation, chunk count, startedAt) and
 //                   SK=G#<generation>#<n> (gzipped columnar chunks, <= 390 KB each; facts/chunks.ts packTable)
-// - facts deltas:   PK=<scope>#CONTACT_FACTS_DELTA#<shard 0..3>, SK=<at>#<contactId>#<r|x|o|c>
+// - facts deltas:   PK=<scope>#CONTACT_FACTS_DELTA#<shard 0..15>, SK=<at>#<contactId>#<r|x|o|c>
 //                   one per contact change, written in the change's transaction (TTL 8 days)
 
 export const contactKey = (scope: Scope, id: string) => keys.sharded(scope, CONTACT, id);
@@ -33,15 +37,27 @@ const contactPartitions = (scope: Scope) => [...keys.shards(scope, CONTACT), key
 const tagKey = (scope: Scope, tag: string, contactId: string) => keys.child(scope, 'TAG', tag, CONTACT, contactId);
 const suppressionKey = (scope: Scope, email: string) => keys.unique(scope, SUPPRESSED, email);
 
-const statusIndex = (scope: Scope, contact: ContactRecord) => keys.indexed('GSI1', scope, 'CONTACTS_BY_STATUS', contact.status, contact._id);
-const emailIndex = (scope: Scope, contact: ContactRecord) => keys.indexed('GSI2', scope, 'CONTACTS_BY_EMAIL', 'all', contact.email);
+const BY_STATUS = 'CONTACTS_BY_STATUS';
+const BY_EMAIL = 'CONTACTS_BY_EMAIL';
+const statusIndex = (scope: Scope, contact: ContactRecord) => keys.shardedIndexed('GSI1', scope, BY_STATUS, contact.status, contact._id, contact._id);
+const emailIndex = (scope: Scope, contact: ContactRecord) => keys.shardedIndexed('GSI2', scope, BY_EMAIL, 'all', contact.email, contact._id);
+/** The index partitions a status query merges: the write shards, then the partition before sharding (last). */
+export const statusPartitions = (scope: Scope, status: ContactStatus) => [
+  ...keys.indexShards('GSI1', scope, BY_STATUS, status),
+  keys.indexPartition('GSI1', scope, BY_STATUS, status),
+];
+const emailPartitions = (scope: Scope) => [...keys.indexShards('GSI2', scope, BY_EMAIL, 'all'), keys.indexPartition('GSI2', scope, BY_EMAIL, 'all')];
+/** Above every character an email holds, so `[q, q + TOP]` is the range of emails starting with q. */
+const TOP = '\u{10ffff}';
 
 const FACTS = 'CONTACT_FACTS';
 /**
- * 8 (4 before write shards): a launch wrote 1.2 units per checkout to each of 4. Readers walk
- * shards 0..DELTA_SHARDS-1, which include the 4 earlier releases wrote, and sort deltas by key.
+ * 16 (4, then 8 in earlier releases): a launch wrote 1.2 units per checkout to each of 4, and up to
+ * 0.88 to the fullest of 8, the hottest partition of the launch bench once everything else was
+ * sharded. Readers walk shards 0..DELTA_SHARDS-1, which include those earlier releases wrote, and
+ * sort deltas by key, so a contact whose deltas change shard keeps their order.
  */
-export const DELTA_SHARDS = 8;
+export const DELTA_SHARDS = 16;
 /** Deltas outlive several missed nightly rebuilds, then expire (the snapshot holds their effect). */
 const DELTA_TTL_SECONDS = 8 * 24 * 3600;
 const shardOf = (contactId: string) => {
@@ -64,8 +80,9 @@ export function deltaItem(scope: Scope, contactId: string, at: string, kind: Del
     expiresAt: Math.floor(Date.parse(at) / 1000) + DELTA_TTL_SECONDS,
   };
 }
-const rowDelta = (scope: Scope, contact: ContactRecord): TransactOp => ({
-  put: deltaItem(scope, contact._id, contact.updatedAt, 'r', { row: encodeRow(factRow(contact)) }),
+// `was`: the contact just before the change ('' when created), what moves a saved segment's stored count (segments/counts.ts).
+const rowDelta = (scope: Scope, contact: ContactRecord, before: ContactRecord | null): TransactOp => ({
+  put: deltaItem(scope, contact._id, contact.updatedAt, 'r', { row: encodeRow(factRow(contact)), was: before ? encodeRow(factRow(before)) : '' }),
 });
 
 const contactItem = (scope: Scope, contact: ContactRecord) =>
@@ -107,7 +124,7 @@ export const contactWrites = {
     { put: toItem(emailKey(scope, contact.email), 'ContactEmail', { contactId: contact._id }), condition: 'attribute_not_exists(PK)' },
     { put: contactItem(scope, contact), condition: 'attribute_not_exists(PK)' },
     ...tagOps(scope, contact, []),
-    rowDelta(scope, contact),
+    rowDelta(scope, contact, null),
   ],
   /** Replaces the contact only if nobody changed it since it was read (`updatedAt` is the version). */
   replace: (scope: Scope, contact: ContactRecord, before: ContactRecord): TransactOp[] => [
@@ -118,7 +135,7 @@ export const contactWrites = {
       values: { ':readUpdatedAt': before.updatedAt },
     },
     ...tagOps(scope, contact, before.tags),
-    rowDelta(scope, contact),
+    rowDelta(scope, contact, before),
   ],
   remove: (scope: Scope, contact: ContactRecord, at: string): TransactOp[] => [
     { delete: contactKey(scope, contact._id), condition: 'attribute_exists(PK)' },
@@ -126,7 +143,7 @@ export const contactWrites = {
     // A guard an earlier release wrote and no read has moved yet.
     { delete: emailKeyBefore(scope, contact.email) },
     ...contact.tags.map((tag): TransactOp => ({ delete: tagKey(scope, tag, contact._id) })),
-    { put: deltaItem(scope, contact._id, at, 'x', {}) },
+    { put: deltaItem(scope, contact._id, at, 'x', { was: encodeRow(factRow(contact)) }) },
   ],
 };
 
@@ -170,24 +187,51 @@ export async function listContactPage(
     ).filter((c) => (!filter.status || c.status === filter.status) && (!filter.q || c.email.startsWith(filter.q)));
     return { contacts, cursor: ids.cursor };
   }
-  const statusFilter = filter.status ? { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': filter.status } } : undefined;
   if (filter.q) {
-    const byEmail = keys.indexPartition('GSI2', scope, 'CONTACTS_BY_EMAIL', 'all');
-    const result = await store.query({
-      index: byEmail.index,
-      pk: byEmail.pk,
-      beginsWith: filter.q,
-      ascending: true,
+    // Emails starting with q, ascending, merged by email (unique: one contact per email).
+    const q = filter.q;
+    const partitions = emailPartitions(scope);
+    const merged = await mergedPage(scope, {
+      list: `contacts:email:${q}`,
+      shards: partitions.length,
       limit: page.limit,
       cursor: page.cursor,
-      filter: statusFilter,
+      ascending: true,
+      sortKey: (contact: ContactRecord) => contact.email,
+      read: queryRead(
+        async (shard, after, limit) => {
+          const found = await store.query({
+            ...partitions[shard]!,
+            limit,
+            ascending: true,
+            ...(after === undefined ? { beginsWith: q } : { between: [after, q + TOP] }),
+          });
+          // BETWEEN is inclusive: the contact at the position reached was answered before (a read takes at least 2).
+          return { items: found.items.map((i) => toRecord<ContactRecord>(i)!).filter((c) => c.email !== after), cursor: found.cursor };
+        },
+        (contact) => contact.email,
+        filter.status ? (contact) => contact.status === filter.status : undefined,
+      ),
     });
-    return { contacts: result.items.map((i) => toRecord<ContactRecord>(i)!), cursor: result.cursor };
+    return { contacts: merged.items, cursor: merged.nextCursor ?? undefined };
   }
   if (filter.status) {
-    const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', filter.status);
-    const result = await store.query({ index: byStatus.index, pk: byStatus.pk, limit: page.limit, cursor: page.cursor });
-    return { contacts: result.items.map((i) => toRecord<ContactRecord>(i)!), cursor: result.cursor };
+    const partitions = statusPartitions(scope, filter.status);
+    const merged = await mergedPage(scope, {
+      list: `contacts:${filter.status}`,
+      shards: partitions.length,
+      limit: page.limit,
+      cursor: page.cursor,
+      sortKey: (contact: ContactRecord) => contact._id,
+      read: queryRead(
+        async (shard, after, limit) => {
+          const found = await store.query({ ...partitions[shard]!, limit, ...afterBound(after) });
+          return { items: found.items.map((i) => toRecord<ContactRecord>(i)!), cursor: found.cursor };
+        },
+        (contact) => contact._id,
+      ),
+    });
+    return { contacts: merged.items, cursor: merged.nextCursor ?? undefined };
   }
   // Newest first across the write shards and the partition before them; the cursor is the last id.
   const partitions = contactPartitions(scope);
@@ -202,6 +246,21 @@ export async function listContactPage(
     },
   });
   return { contacts: merged.items.map((i) => toRecord<ContactRecord>(i)!), cursor: encodeShardCursor(scope, merged.last) };
+}
+
+/**
+ * The contact id an audience cursor continues after: a merged cursor (shards.ts), or the store
+ * cursor of the unsharded status index that a send stored before this release (its last key
+ * names the contact id), so a send in flight across the upgrade goes on from the same contact.
+ */
+/** Audience cursors (a send's, stored on the post) name their own list. */
+const AUDIENCE_LIST = 'audience';
+function subscribedAfter(scope: Scope, cursor: string | undefined): string | undefined {
+  if (cursor === undefined || cursor.startsWith('s1.')) return decodeShardCursor(scope, cursor, AUDIENCE_LIST);
+  const before = keys.indexPartition('GSI1', scope, BY_STATUS, 'subscribed');
+  const key = decodeCursor(cursor, 'GSI1PK', before.pk);
+  if (typeof key.GSI1SK !== 'string') throw badRequest('Invalid cursor', { field: 'cursor' });
+  return key.GSI1SK;
 }
 
 /**
@@ -225,9 +284,23 @@ export async function audiencePage(store: Store, scope: Scope, audience: { tag?:
     ).filter((c) => c.status === 'subscribed');
     return { contacts, cursor: ids.cursor };
   }
-  const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
-  const result = await store.query({ index: byStatus.index, pk: byStatus.pk, ascending: true, limit: page.limit, cursor: page.cursor });
-  return { contacts: result.items.map((i) => toRecord<ContactRecord>(i)!), cursor: result.cursor };
+  // Oldest first by contact id across the status index's shards; the stored cursor is the last id.
+  const partitions = statusPartitions(scope, 'subscribed');
+  const merged = await mergeShards({
+    shards: partitions.length,
+    limit: page.limit,
+    after: subscribedAfter(scope, page.cursor),
+    ascending: true,
+    sortKey: (contact: ContactRecord) => contact._id,
+    read: queryRead(
+      async (shard, after, limit) => {
+        const found = await store.query({ ...partitions[shard]!, limit, ascending: true, ...afterBound(after, true) });
+        return { items: found.items.map((i) => toRecord<ContactRecord>(i)!), cursor: found.cursor };
+      },
+      (contact) => contact._id,
+    ),
+  });
+  return { contacts: merged.items, cursor: encodeShardCursor(scope, merged.last, AUDIENCE_LIST) };
 }
 
 // ---- suppression list ----

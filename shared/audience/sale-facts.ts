@@ -25,8 +25,9 @@ interface OrderCompletedData {
 
 /**
  * A committed sale creates or updates the buyer's contact (source `checkout`) with its purchase
- * facts. The processed marker goes in the same transaction, so a redelivered event changes
- * nothing.
+ * facts, and with the newsletter consent the buyer gave at that checkout when the order's event
+ * carries it (`internal.marketingConsent`, see recordCheckoutConsent): one contact write for both.
+ * The processed marker goes in the same transaction, so a redelivered event changes nothing.
  */
 export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<void> {
   const data = event.data as OrderCompletedData;
@@ -46,14 +47,19 @@ export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<v
     at,
     country: data.customer?.country ?? null,
   };
+  const consent = checkoutConsent(event.internal?.marketingConsent);
   try {
     await upsertContact(
       deps,
       scope,
-      { email, source: 'checkout', name, country: data.customer?.country ?? null },
+      { email, source: 'checkout', name, country: data.customer?.country ?? null, ...(consent ? { consent } : {}) },
       {
         extraOps: [repo.processedMarker(SALE_FACTS_CONSUMER, event.id, event.created)],
-        apply: (contact) => applySale(contact, fact, deps.clock.now().toISOString()),
+        apply: (contact) => {
+          const now = deps.clock.now().toISOString();
+          const bought = applySale(contact, fact, now);
+          return consent ? withCheckoutConsent(bought, consent, now) : bought;
+        },
       },
     );
   } catch (error) {
@@ -63,7 +69,19 @@ export async function recordSaleFacts(deps: Deps, event: DomainEvent): Promise<v
   }
 }
 
-/** Internal event of the checkout capability (shared/checkout/records.ts): the same name, no import of it. */
+/** The consent an order's event carries for this consumer, when it has the shape a checkout writes. */
+function checkoutConsent(value: unknown): Consent | undefined {
+  const consent = value as Partial<Consent> | undefined;
+  return consent && typeof consent.wording === 'string' && typeof consent.optedInAt === 'string' && typeof consent.source === 'string'
+    ? { source: consent.source, wording: consent.wording, optedInAt: consent.optedInAt }
+    : undefined;
+}
+
+/**
+ * Internal event of the checkout capability (shared/checkout/records.ts): the same name, no import
+ * of it. A checkout with a sale now puts the consent on its `order.completed` instead; this event
+ * still comes for a checkout without a sale (a trial) and from the release before.
+ */
 export const CHECKOUT_CONSENT_EVENT = 'checkout.marketing_consent';
 const CONSENT_CONSUMER = 'audience-checkout-consent';
 

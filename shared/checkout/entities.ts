@@ -47,7 +47,10 @@ export const checkoutSessionEntity = defineEntity<CheckoutSessionRecord>()({
   },
 });
 
-/** Scope-free pointer from a session id to its tenant, for the local control API's pay route. */
+/**
+ * Scope-free pointer from a session id to its tenant, for the local control API's pay route: written
+ * by releases before the sandbox processor kept that pointer itself; read for their sessions only.
+ */
 export const checkoutLocatorEntity = defineEntity<CheckoutLocator>()({
   entity: 'CheckoutLocator',
   version: 1,
@@ -57,7 +60,7 @@ export const checkoutLocatorEntity = defineEntity<CheckoutLocator>()({
   patterns: {
     bySession: {
       kind: 'get',
-      summary: 'Checkout session locator (local control API)',
+      summary: 'Checkout session locator of a session of a release before (local control API)',
       key: locatorKey,
       args: ['sessionId'],
       notes: 'holds accountId, mode and the processor checkout id',

@@ -3,7 +3,7 @@ import { creditPurchaseOps } from '../credits/service';
 import { newEvent, outboxPut, type DomainEvent } from '../platform/events';
 import type { Deps } from '../platform/context';
 import { logger } from '../platform/logger';
-import { alreadyProcessed, processedMarker } from '../processor/marker';
+import { alreadyProcessed } from '../processor/marker';
 import type { CheckoutCompletedData, ProcessorNotification } from '../processor/port';
 import { normalizeEmail, type SaleRecord } from '../sales/records';
 import { newSale, purchaseCustomer, saleWrites } from '../sales/transaction';
@@ -21,9 +21,10 @@ import { cancelRecovery } from './recovery-timer';
 import { CHECKOUT_CONSENT_EVENT, type CheckoutSessionRecord } from './records';
 
 /**
- * `checkout.completed`: records the purchase in one transaction with the notification's processed
- * marker: the customer (created or reused by email), the sale, the subscriber, the receipt
- * capability, and every event the purchase causes, in delivery order.
+ * `checkout.completed`: records the purchase in one transaction that completes the open session
+ * (its condition makes it once per session, whichever notification brings it): the customer
+ * (created or reused by email), the sale, the subscriber, the receipt capability, and every event
+ * the purchase causes, in delivery order.
  */
 export async function completeCheckout(deps: Deps, scope: Scope, notification: ProcessorNotification, baseUrl: string): Promise<boolean> {
   const data = notification.data as unknown as CheckoutCompletedData;
@@ -35,7 +36,7 @@ export async function completeCheckout(deps: Deps, scope: Scope, notification: P
   // Completed already, by this notification or another one for the same session: a duplicate.
   if (session.status === 'completed') return false;
   for (const withExtras of [true, false]) {
-    const plan = await buildCompletion(deps, scope, notification, data, session, baseUrl, withExtras);
+    const plan = await buildCompletion(deps, scope, data, session, baseUrl, withExtras);
     const outcome = await onConditionFailed(
       deps.store.transact(plan.ops).then(() => 'done' as const),
       async (error) => {
@@ -61,15 +62,7 @@ export async function completeCheckout(deps: Deps, scope: Scope, notification: P
  * (sales), the subscriber (subscriptions), the discount and referral (storefront), the credit
  * grant (credits). This module only decides what applies and the order of the events.
  */
-async function buildCompletion(
-  deps: Deps,
-  scope: Scope,
-  notification: ProcessorNotification,
-  data: CheckoutCompletedData,
-  session: CheckoutSessionRecord,
-  baseUrl: string,
-  withExtras: boolean,
-) {
+async function buildCompletion(deps: Deps, scope: Scope, data: CheckoutCompletedData, session: CheckoutSessionRecord, baseUrl: string, withExtras: boolean) {
   const now = deps.clock.now().toISOString();
   const email = normalizeEmail(data.buyer.email);
   const buyer = {
@@ -79,7 +72,10 @@ async function buildCompletion(
     country: data.buyer.country ?? undefined,
     locale: session.buyerLocale ?? undefined,
   };
-  const ops: TransactOp[] = [processedMarker(notification.id, notification.created)];
+  // No processed marker of the notification: the session's `open → completed` condition is the
+  // once-guard of a completion (a redelivered or second notification finds it completed), and a
+  // marker would be one more item billed twice in the transaction.
+  const ops: TransactOp[] = [];
   const events: DomainEvent[] = [];
   let hasExtras = false;
 
@@ -200,14 +196,19 @@ async function buildCompletion(
     events.push(...credit.events);
   }
 
-  // The newsletter consent given with the payment reaches the buyer's contact (audience).
-  if (session.marketingConsent) {
+  // The newsletter consent given with the payment reaches the buyer's contact (audience): on the
+  // order's event when there is a sale, so that the audience writes the contact once with the
+  // purchase and the consent (one consumer, no race between two); otherwise as an event of its own.
+  const consent = session.marketingConsent ? { source: 'checkout', ...session.marketingConsent } : undefined;
+  const orderEvent = events.find((e) => e.type === 'order.completed');
+  if (consent && orderEvent) orderEvent.internal = { ...orderEvent.internal, marketingConsent: consent };
+  else if (consent) {
     events.push(
       newEvent(scope, deps.clock, CHECKOUT_CONSENT_EVENT, {
         email,
         firstName: customer.firstName ?? null,
         lastName: customer.lastName ?? null,
-        consent: { source: 'checkout', ...session.marketingConsent },
+        consent,
       }),
     );
   }

@@ -1,22 +1,17 @@
 import type { Scope } from '../store/keys';
 import { putNew } from '../store/conditional';
-import type { Store, TransactOp } from '../store/store';
+import type { Item, Store, TransactOp } from '../store/store';
 import { checkoutLocatorEntity, checkoutSessionEntity, recoveryLinkEntity, recoverySettingsEntity } from './entities';
 import type { CheckoutSessionRecord, MarketingConsent, RecoveryLinkRecord, RecoverySettingsRecord, SessionUpsellLine } from './records';
 
-/** `expiresAt` (epoch seconds): an unpaid session disappears then (buy links); completion keeps it. */
-export function sessionPuts(scope: Scope, session: CheckoutSessionRecord, expiresAt?: number): TransactOp[] {
-  const ttl = expiresAt ? { expiresAt } : {};
-  return [
-    putNew(checkoutSessionEntity.item(checkoutSessionEntity.declaration.key(scope, session._id), session, ttl)),
-    {
-      put: checkoutLocatorEntity.item(
-        checkoutLocatorEntity.declaration.key(session._id),
-        { accountId: scope.accountId, mode: scope.mode, processorCheckoutId: session.processorCheckoutId },
-        ttl,
-      ),
-    },
-  ];
+/**
+ * The new session, put only if its id is new. `expiresAt` (epoch seconds): an unpaid session
+ * disappears then (buy links); completion keeps it. One item, so a plain put (a transaction bills
+ * it twice). Releases before wrote a scope-free locator with it for the local pay route; the
+ * sandbox processor keeps that pointer now (a live processor has no such route).
+ */
+export function sessionPut(scope: Scope, session: CheckoutSessionRecord, expiresAt?: number): Item {
+  return checkoutSessionEntity.item(checkoutSessionEntity.declaration.key(scope, session._id), session, expiresAt ? { expiresAt } : {});
 }
 
 export async function getSession(store: Store, scope: Scope, id: string): Promise<CheckoutSessionRecord | undefined> {
@@ -24,6 +19,7 @@ export async function getSession(store: Store, scope: Scope, id: string): Promis
   return checkoutSessionEntity.getMoving(store, 'byId', 'byIdBefore', scope, id);
 }
 
+/** The locator a session of a release before got (read by the local pay route for such sessions). */
 export async function locateSession(store: Store, id: string) {
   return checkoutLocatorEntity.get(store, 'bySession', id);
 }

@@ -6,7 +6,7 @@ import { seatsForCheckout } from '../usage/service';
 import { objectId } from '../platform/ids';
 import type { PaymentClaim } from '../processor/port';
 import { claimDiscountUse, resolveDiscount } from '../storefront/discounts';
-import { getSession, locateSession, sessionDiscountClaimed, sessionPuts, withSessionConsent } from './repository';
+import { getSession, locateSession, sessionDiscountClaimed, sessionPut, withSessionConsent } from './repository';
 import { checkoutOptIn } from '../email/seller-settings';
 import type { CheckoutSessionRecord } from './records';
 import type { Scope } from '../store/keys';
@@ -157,7 +157,9 @@ export async function openCheckoutSession(
   // The timer is set before the session is written: a write that then fails leaves a timer that
   // finds no session and does nothing, never a session that silently has no timer.
   if (session.customerEmail && !session.recoveredFrom) session.recoveryDueAt = await scheduleRecovery(ctx, scope, session);
-  await ctx.store.transact(sessionPuts(scope, session, options.viaBuyLink ? Math.floor(ctx.clock.nowMs() / 1000) + BUY_LINK_SESSION_SECONDS : undefined));
+  await ctx.store.put(sessionPut(scope, session, options.viaBuyLink ? Math.floor(ctx.clock.nowMs() / 1000) + BUY_LINK_SESSION_SECONDS : undefined), {
+    ifNotExists: true,
+  });
   return { id: session._id, url: session.url };
 }
 
@@ -168,12 +170,14 @@ export async function openCheckoutSession(
 export async function locateSessionById(
   deps: Pick<Deps, 'store'>,
   sessionId: string,
+  /** The tenant, when the caller knows it (the sandbox's pointer); otherwise the locator a session of a release before has. */
+  known?: Scope,
 ): Promise<{ scope: Scope; session: CheckoutSessionRecord; processorCheckoutId: string } | undefined> {
-  const located = await locateSession(deps.store, sessionId);
-  if (!located) return undefined;
-  const scope: Scope = { accountId: located.accountId, mode: located.mode };
+  const located = known ? undefined : await locateSession(deps.store, sessionId);
+  const scope: Scope | undefined = known ?? (located ? { accountId: located.accountId, mode: located.mode } : undefined);
+  if (!scope) return undefined;
   const session = await getSession(deps.store, scope, sessionId);
-  return session ? { scope, session, processorCheckoutId: located.processorCheckoutId } : undefined;
+  return session ? { scope, session, processorCheckoutId: session.processorCheckoutId } : undefined;
 }
 
 /**

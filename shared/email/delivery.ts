@@ -5,6 +5,7 @@ import { ApiError, badGateway, notFound } from '../platform/errors';
 import { objectId } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { fixClaimedBatch, readClaimedBatch, sendClaimedChunks, type ClaimedBatch } from '../store/claimed-batch';
+import { onConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import { segmentMembersPage, segmentSendProblem } from '../segments/service';
 import type { MailTemplate } from '../platform/ports';
@@ -230,7 +231,12 @@ export async function deliverQueuedMail(deps: Deps, scope: Scope, id: string): P
   }
   // A transactional mail is not a newsletter post: its record stays out of the posts' list.
   const sent = { _id: id, subject: mail.subject, source: mail.source, sent: accepted.length, opened: 0, clicked: 0, sentAt: at() };
-  await deps.store.transact([repo.sentMailPut(scope, sent), repo.countSentOp(scope, accepted.length), repo.queuedMailSentOp(scope, id, at())]);
+  // The sent-mail record, new, is what says the mail went (the queued item stays `sending`): one
+  // transaction with the count, so the mail counts once. A worker that took over a mail whose
+  // first worker recorded it meanwhile finds it recorded.
+  await onConditionFailed(deps.store.transact([repo.sentMailPut(scope, sent), repo.countSentOp(scope, accepted.length)]), async (error) => {
+    if (!(await repo.getSentMail(deps.store, scope, id, true))) throw error;
+  });
 }
 
 // ---- newsletter posts ----

@@ -43,6 +43,12 @@ export interface TransactionalMessage extends TransactionalContent {
    * rather than risk a second copy. Otherwise such a delivery is taken over and sent again.
    */
   once?: boolean;
+  /**
+   * The mail's id, when the caller derives it from the work that sends it (receipts: the event and
+   * the consumer): the queued mail's put, conditional on the id being new, is then the guard that
+   * sends it once, with no marker of its own. By default a new id.
+   */
+  id?: string;
 }
 
 /** The rules of a transactional send (1 to 100 valid recipients, a subject, html or text); answers the recipients lower-cased and de-duplicated. */
@@ -89,6 +95,7 @@ export async function prepareTransactional(deps: Deps, scope: Scope, message: Tr
   const accepted = recipients.filter((r) => !blocked.has(r));
   if (!accepted.length) return { id: null, accepted, ops: [] };
   const event = newEvent(scope, deps.clock, MAIL_QUEUED_EVENT, {});
+  if (message.id) event.id = message.id;
   event.data = { mailId: event.id };
   const now = deps.clock.now().toISOString();
   const mail: QueuedMailRecord = {

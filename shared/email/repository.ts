@@ -1,4 +1,4 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants as zlib, gunzipSync } from 'node:zlib';
 import { randomInt } from 'node:crypto';
 import type { ClaimedBatch } from '../store/claimed-batch';
 import { keys, type Scope } from '../store/keys';
@@ -193,31 +193,42 @@ export async function releaseBatch(store: Store, scope: Scope, postId: string, b
 // ---- queued transactional mail (shared/email/outbox.ts) ----
 // - queued mail: PK=<scope>#NEWSLETTER_POST#<id>#QUEUED, SK=MAIL; the message until the email
 //   worker delivers it (its id is the id of the post recorded for the send); it carries the
-//   event that wakes the worker, and `status` is the at-most-once guard (queued → sending → sent)
+//   event that wakes the worker, and `status` is the at-most-once guard (queued → sending). Sent
+//   is the sent-mail record's existence: the item is not written a third time to say so (it is
+//   the largest item of a checkout, and a write is billed by its size); releases before wrote
+//   `sent` on it, which still reads as sent
 
 export const QUEUED_MAIL_ENTITY = 'QueuedTransactionalMail';
+// A 22-bit window makes a brotli stream's first byte end in 0xB, so it never starts like gzip (1f 8b).
+const BROTLI_OPTIONS = {
+  params: { [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_LGWIN]: 22 },
+};
+const decompress = (content: Uint8Array) => (content[0] === 0x1f && content[1] === 0x8b ? gunzipSync(content) : brotliDecompressSync(content));
 const QUEUED_MAIL_SECONDS = 30 * 24 * 3600;
 const queuedMailKey = (scope: Scope, id: string) => keys.child(scope, POST, id, 'QUEUED', 'MAIL');
 
 /**
- * The mail's html and text are kept gzipped in one binary attribute (`content`): a receipt's
- * rendered html is a few KiB, and the item is written three times (queued, claimed, sent), each
- * billed per started KiB of the item; compressed, the item fits in one.
+ * The mail's html and text are kept compressed in one binary attribute (`content`): the item is
+ * written twice (queued, claimed), each billed per started KiB of the item. Brotli (text mode,
+ * best quality) takes a receipt's html and text to about 470 bytes where gzip left 640, which
+ * is what keeps the item within one KiB. Items queued before are gzip (read by their magic bytes).
  */
 export const queuedMailPut = (scope: Scope, mail: QueuedMailRecord, event: Record<string, unknown>, createdSeconds: number): TransactOp => {
   const { html, text, ...rest } = mail;
-  const content = gzipSync(JSON.stringify({ html, text }));
+  const content = brotliCompressSync(JSON.stringify({ html, text }), BROTLI_OPTIONS);
   return {
     put: toItem(queuedMailKey(scope, mail._id), QUEUED_MAIL_ENTITY, { ...rest, content, ...event }, { expiresAt: createdSeconds + QUEUED_MAIL_SECONDS }),
     condition: 'attribute_not_exists(PK)',
   };
 };
 
+/** A queued mail; `sending` with its sent-mail record written reads as `sent` (see the layout above). */
 export async function getQueuedMail(store: Store, scope: Scope, id: string): Promise<QueuedMailRecord | undefined> {
   const stored = toRecord<QueuedMailRecord & { content?: Uint8Array }>(await store.get(queuedMailKey(scope, id), { consistent: true }));
+  if (stored?.status === 'sending' && (await store.get(sentMailKey(scope, id), { consistent: true }))) stored.status = 'sent';
   if (!stored?.content) return stored; // queued by a release that kept html and text as they are
   const { content, ...record } = stored;
-  const { html, text } = JSON.parse(gunzipSync(content).toString('utf8')) as Pick<QueuedMailRecord, 'html' | 'text'>;
+  const { html, text } = JSON.parse(decompress(content).toString('utf8')) as Pick<QueuedMailRecord, 'html' | 'text'>;
   return { ...record, html, text };
 }
 
@@ -301,14 +312,6 @@ export const sentMailPut = (scope: Scope, mail: SentMailRecord): TransactOp => (
   condition: 'attribute_not_exists(PK)',
 });
 
-export async function getSentMail(store: Store, scope: Scope, id: string): Promise<SentMailRecord | undefined> {
-  return toRecord<SentMailRecord>(await store.get(sentMailKey(scope, id)));
+export async function getSentMail(store: Store, scope: Scope, id: string, consistent = false): Promise<SentMailRecord | undefined> {
+  return toRecord<SentMailRecord>(await store.get(sentMailKey(scope, id), { consistent }));
 }
-
-export const queuedMailSentOp = (scope: Scope, id: string, now: string): TransactOp => ({
-  update: queuedMailKey(scope, id),
-  set: { status: 'sent', updatedAt: now },
-  condition: '#status = :sending',
-  names: { '#status': 'status' },
-  values: { ':sending': 'sending' },
-});

@@ -25,7 +25,7 @@ export const imports = defineCapability({
       name: IMPORT_QUEUE,
       handle: runBatchHandler,
       needs: ['table', 'queue', 'scheduler', 'blob'],
-      // One run batch (250 rows), one chunk of a large file's rows, or a large import's dry run
+      // One run message (up to 8 batches of 250 rows, 20 s), one chunk of a large file's rows, or a large import's dry run
       // (one pass over every row: ~50 s for 50,000 rows on DynamoDB Local under load).
       timeoutSeconds: 300,
       batchSize: 1,

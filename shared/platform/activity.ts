@@ -1,12 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from './clock';
 import { badRequest } from './errors';
 import { objectId } from './ids';
 import { OUTBOX_ENTITY } from './events';
 import type { Actor } from './permissions';
 import { keys, type Scope } from '../store/keys';
+import { afterBound, mergeShards, queryRead } from '../store/shards';
 import { toItem } from '../store/items';
-import { toRecord, withoutWriteCompanion, withWriteCompanion, type Store, type TransactOp } from '../store/store';
+import { toRecord, type Store, type TransactOp } from '../store/store';
 
 /**
  * The activity log of a store (per account and mode): every write made through the API and every
@@ -39,6 +39,12 @@ export interface ActivityEntry {
 }
 
 const ACTIVITY = 'ACTIVITY';
+/**
+ * An entry is written with every API write (a launch: one per checkout), so the log is write-sharded
+ * by entry id (store/shards.ts); reads merge the shards and the partition earlier releases wrote.
+ */
+const activityKey = (scope: Scope, id: string) => keys.sharded(scope, ACTIVITY, id);
+const activityPartitions = (scope: Scope) => [...keys.shards(scope, ACTIVITY), keys.collection(scope, ACTIVITY)];
 /** Kept 400 days (DynamoDB TTL): a year of books plus the month a seller takes to look back. */
 export const ACTIVITY_RETENTION_SECONDS = 400 * 24 * 3600;
 
@@ -50,12 +56,16 @@ export const actorOf = (actor: Actor): ActivityActor =>
 function entryPut(scope: Scope, clock: Clock, entry: Omit<ActivityEntry, '_id' | 'at'>): TransactOp {
   const record: ActivityEntry = { _id: objectId(clock), at: clock.now().toISOString(), ...entry };
   return {
-    put: toItem(keys.entity(scope, ACTIVITY, record._id), 'Activity', record, { expiresAt: Math.floor(clock.nowMs() / 1000) + ACTIVITY_RETENTION_SECONDS }),
+    put: toItem(activityKey(scope, record._id), 'Activity', record, { expiresAt: Math.floor(clock.nowMs() / 1000) + ACTIVITY_RETENTION_SECONDS }),
     condition: 'attribute_not_exists(PK)',
   };
 }
 
-interface Recording {
+/**
+ * The recording of one API write, carried by the request's context (`ctx.activity`) and its view
+ * of the store (the write companion), not by AsyncLocalStorage (see WriteCompanion in store.ts).
+ */
+export interface ActivityRecording {
   scope: Scope;
   clock: Clock;
   actor: ActivityActor;
@@ -69,27 +79,28 @@ interface Recording {
   open: boolean;
 }
 
-const recordings = new AsyncLocalStorage<Recording>();
-
 /**
  * The entry of a change, for the capability's own transaction. Inside an API request the actor is
  * the request's; elsewhere (a public page, a timer) the caller names it.
  */
-export function activityWrite(scope: Scope, clock: Clock, entry: Omit<ActivityEntry, '_id' | 'at' | 'actor'> & { actor?: ActivityActor }): TransactOp {
-  const recording = recordings.getStore();
+export function activityWrite(
+  ctx: { clock: Clock; activity?: ActivityRecording },
+  scope: Scope,
+  entry: Omit<ActivityEntry, '_id' | 'at' | 'actor'> & { actor?: ActivityActor },
+): TransactOp {
+  const recording = ctx.activity;
   if (recording) recording.described = true;
   const ip = recording?.ip ? { ip: recording.ip } : {};
-  return entryPut(scope, clock, { ...ip, ...entry, actor: entry.actor ?? recording?.actor ?? { type: 'system' } });
+  return entryPut(scope, ctx.clock, { ...ip, ...entry, actor: entry.actor ?? recording?.actor ?? { type: 'system' } });
 }
 
-/** Runs one API write, recording it in the activity log (see the module comment). */
 /**
  * For a high-volume write whose own item is its log (a usage report: up to 300 a minute per
  * subscriber, listed by its own read): the item stores the actor this returns, and the request's
  * generic activity entry is skipped, so the write stays one item. Undefined outside a recording.
  */
-export function activityInOwnRecord(): ActivityActor | undefined {
-  const recording = recordings.getStore();
+export function activityInOwnRecord(ctx: { activity?: ActivityRecording }): ActivityActor | undefined {
+  const recording = ctx.activity;
   if (!recording) return undefined;
   recording.described = true;
   return recording.actor;
@@ -112,14 +123,18 @@ function answerId(result: unknown): string | undefined {
   return typeof _id === 'string' ? _id : typeof id === 'string' ? id : undefined;
 }
 
-export async function recordActivity<T>(
-  deps: { store: Store; clock: Clock },
+/**
+ * Runs one API write, recording it in the activity log (see the module comment): `run` gets the
+ * request's context with the recording and a view of the store that carries the entry.
+ */
+export async function recordActivity<C extends { store: Store; clock: Clock }, T>(
+  deps: C,
   scope: Scope,
   actor: Actor,
   generic: Omit<ActivityEntry, '_id' | 'at' | 'actor'>,
-  run: () => Promise<T>,
+  run: (recorded: C & { activity: ActivityRecording }) => Promise<T>,
 ): Promise<T> {
-  const recording: Recording = {
+  const recording: ActivityRecording = {
     scope,
     clock: deps.clock,
     actor: actorOf(actor),
@@ -144,10 +159,10 @@ export async function recordActivity<T>(
       recording.wrote = true;
     },
   };
-  const result = await recordings.run(recording, () => withWriteCompanion(companion, run));
+  const result = await run({ ...deps, store: deps.store.forRequest({ companion }), activity: recording });
   recording.open = false;
   if (recording.wrote && !recording.committed && !recording.described) {
-    await withoutWriteCompanion(() => deps.store.transact([entryPut(scope, deps.clock, { ...withTarget(answerId(result)), actor: recording.actor })]));
+    await deps.store.forRequest({ companion: undefined }).transact([entryPut(scope, deps.clock, { ...withTarget(answerId(result)), actor: recording.actor })]);
   }
   return result;
 }
@@ -173,9 +188,21 @@ export async function listActivity(
         .padStart(8, '0');
     }
   }
-  const page = await store.query({ pk: keys.collection(scope, ACTIVITY), before, limit: options.limit });
-  const entries = page.items.map((item) => toRecord<ActivityEntry>(item)!);
-  return { entries, nextBefore: page.cursor && entries.length ? entries[entries.length - 1]!._id : null };
+  const partitions = activityPartitions(scope);
+  const page = await mergeShards({
+    shards: partitions.length,
+    limit: options.limit,
+    after: before,
+    sortKey: (entry: ActivityEntry) => entry._id,
+    read: queryRead(
+      async (shard, after, limit) => {
+        const found = await store.query({ pk: partitions[shard]!, limit, ...afterBound(after) });
+        return { items: found.items.map((item) => toRecord<ActivityEntry>(item)!), cursor: found.cursor };
+      },
+      (entry) => entry._id,
+    ),
+  });
+  return { entries: page.items, nextBefore: page.last ?? null };
 }
 
 /** What the audit log can be narrowed to (GET /audit-log). */
@@ -191,7 +218,6 @@ export interface ActivityFilter {
 
 /** At most this many entries are read for one filtered page; past it the page ends with a cursor. */
 export const ACTIVITY_SCAN_BUDGET = 1000;
-const ACTIVITY_READ = 100;
 
 const idPrefixOf = (date: Date) =>
   Math.floor(date.getTime() / 1000)
@@ -216,8 +242,8 @@ export function activityMatches(entry: ActivityEntry, filter: ActivityFilter): b
 }
 
 /**
- * One page of the log, newest first, narrowed by `filter`. The log is one partition per account
- * and mode, sorted by time-ordered id: the time range is a key range, and the other filters are
+ * One page of the log, newest first, narrowed by `filter`. The log's write shards are merged in
+ * time-ordered id order: the time range is a key range of each, and the other filters are
  * checked on what is read, at most ACTIVITY_SCAN_BUDGET entries per page, so a rare filter over a
  * long log answers in bounded time with a cursor to go on (the page may hold fewer than `limit`).
  * The cursor is the last entry id read: the next page starts strictly below it.
@@ -233,22 +259,29 @@ export async function queryActivity(
   const lower = filter.from ? idPrefixOf(filter.from) : '0';
   // '~' sorts after every hex id; an id of the `to` second is kept (its suffix sorts below 'g').
   const top = filter.to ? `${idPrefixOf(filter.to)}g` : '~';
-  let upper = page.cursor && page.cursor < top ? page.cursor : top;
+  const partitions = activityPartitions(scope);
   const entries: ActivityEntry[] = [];
   let scanned = 0;
-  let lastSeen: string | undefined;
+  // Each shard is read between `lower` and the position it reached (inclusive: that entry is dropped).
+  const read = queryRead<ActivityEntry>(
+    async (shard, after, limit) => {
+      const upper = after ?? top;
+      if (upper < lower) return { items: [] };
+      const found = await store.query({ pk: partitions[shard]!, between: [lower, upper], limit });
+      scanned += found.items.length;
+      // BETWEEN is inclusive: the entry at the position reached was read before (a read takes at least 2, so one that goes on keeps one).
+      const items = found.items.map((item) => toRecord<ActivityEntry>(item)!).filter((entry) => entry._id !== after);
+      return { items, cursor: found.cursor };
+    },
+    (entry) => entry._id,
+    (entry) => activityMatches(entry, filter),
+  );
+  let after = page.cursor && page.cursor < top ? page.cursor : undefined;
   for (;;) {
-    if (upper < lower) return { entries, next: null };
-    const read = await store.query({ pk: keys.collection(scope, ACTIVITY), between: [lower, upper], limit: ACTIVITY_READ });
-    const records = read.items.map((item) => toRecord<ActivityEntry>(item)!).filter((entry) => entry._id !== page.cursor && entry._id !== lastSeen);
-    for (const entry of records) {
-      scanned += 1;
-      lastSeen = entry._id;
-      if (activityMatches(entry, filter)) entries.push(entry);
-      if (entries.length === page.limit) return { entries, next: entry._id };
-    }
-    if (!read.cursor) return { entries, next: null };
-    if (scanned >= ACTIVITY_SCAN_BUDGET || !lastSeen) return { entries, next: lastSeen ?? null };
-    upper = lastSeen;
+    const merged = await mergeShards({ shards: partitions.length, limit: page.limit - entries.length, after, sortKey: (entry) => entry._id, read });
+    entries.push(...merged.items);
+    if (merged.last === undefined) return { entries, next: null };
+    if (entries.length >= page.limit || scanned >= ACTIVITY_SCAN_BUDGET) return { entries, next: merged.last };
+    after = merged.last;
   }
 }

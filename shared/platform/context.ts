@@ -3,6 +3,7 @@ import type { Scope } from '../store/keys';
 import type { Store } from '../store/store';
 import type { Clock } from './clock';
 import type { Config } from './config';
+import type { ActivityRecording } from './activity';
 import type { Actor } from './permissions';
 import type { Plan } from './plans';
 
@@ -22,6 +23,8 @@ export interface Deps {
   ports: Ports;
   clock: Clock;
   config: Config;
+  /** The activity recording of the API write being run (activity.ts); absent elsewhere. */
+  activity?: ActivityRecording;
 }
 
 export interface RequestInfo {

@@ -19,6 +19,13 @@ export interface DomainEvent {
   created: number;
   /** The event fields, in the order they appear in a delivery body. */
   data: Record<string, unknown>;
+  /**
+   * Notes for this deployment's own consumers, never delivered to a webhook nor shown by the
+   * events API (both build their bodies from `data`): what the change knew that the public fields
+   * do not say, so that one consumer can do in one write what a second internal event would make
+   * two consumers race for (a checkout's newsletter consent on its `order.completed`).
+   */
+  internal?: Record<string, unknown>;
 }
 
 export const domainEventSchema = z.object({
@@ -28,6 +35,7 @@ export const domainEventSchema = z.object({
   mode: z.enum(['live', 'test']),
   created: z.number(),
   data: z.record(z.string(), z.unknown()),
+  internal: z.optional(z.record(z.string(), z.unknown())),
 });
 
 export const OUTBOX_ENTITY = 'OutboxEvent';

@@ -135,10 +135,10 @@ const refusal = (limit: number) => tooManyRequests(DENIAL_MEMORY_MS / 1000, `Rat
 const limiters = new WeakMap<Store, RateLimiter>();
 
 export async function consumeRequest(deps: Deps, accountId: string, limit = deps.config.RATE_LIMIT_PER_MINUTE): Promise<void> {
-  let limiter = limiters.get(deps.store);
+  let limiter = limiters.get(deps.store.base);
   if (!limiter) {
-    limiter = new RateLimiter(deps);
-    limiters.set(deps.store, limiter);
+    limiter = new RateLimiter({ ...deps, store: deps.store.base });
+    limiters.set(deps.store.base, limiter);
   }
   await limiter.consume(accountId, limit);
 }

@@ -61,13 +61,15 @@ export async function applyNotification(
   const base = (deps.config.PUBLIC_BASE_URL ?? requestBaseUrl).replace(/\/$/, '');
   try {
     // Distinct notifications about one record (two refunds of a payment) race on its conditional
-    // write: the loser runs again on what the winner left, as one at a time would have.
+    // write: the loser runs again on what the winner left, as one at a time would have. So does
+    // the loser of a transaction conflict: a handler whose once-guard is its own record's
+    // condition (a checkout's session, no marker) then finds the winner's work and says so.
     for (let attempt = 1; ; attempt++) {
       try {
         if ((await handler(deps, scope, notification, base)) === false) return { received: true, duplicate: true };
         break;
       } catch (error) {
-        if (!isConditionFailed(error) || attempt >= 20) throw error;
+        if (!(isConditionFailed(error) || isTransactionConflict(error)) || attempt >= 20) throw error;
         if (await alreadyProcessed(deps.store, notification.id)) return { received: true, duplicate: true };
         await new Promise((r) => setTimeout(r, Math.random() * 20));
       }

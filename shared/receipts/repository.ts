@@ -1,13 +1,9 @@
 import { consumerMarkerEntity } from '../platform/entities';
-import type { TransactOp } from '../store/store';
-
-const MARKER_TTL_SECONDS = 7 * 24 * 3600;
+import type { Key } from '../store/keys';
 
 /**
- * The claim on one event's mail, written in the transaction that queues the mail: the first
- * delivery of the event writes both, a redelivery fails the claim's condition and queues nothing.
+ * The claim on one event's mail that releases before mail ids derived from the event wrote in the
+ * transaction that queued the mail (kept 7 days). Read for events from before the switch only
+ * (send.ts): such an event may come again after the upgrade.
  */
-export const claimMailOp = (consumer: string, eventId: string, created: number): TransactOp => ({
-  put: consumerMarkerEntity.item(consumerMarkerEntity.declaration.key(consumer, eventId), { eventId }, { expiresAt: created + MARKER_TTL_SECONDS }),
-  condition: 'attribute_not_exists(PK)',
-});
+export const claimMarkerKey = (consumer: string, eventId: string): Key => consumerMarkerEntity.declaration.key(consumer, eventId);

@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { prepareTransactional } from '../email/outbox';
 import type { Deps } from '../platform/context';
 import type { DomainEvent } from '../platform/events';
-import { isConditionFailed } from '../store/conditional';
+import { createUnique } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { MailBody } from './mails';
-import { claimMailOp } from './repository';
-import { processedBeforeUpgrade } from '../platform/markers';
+import { claimMarkerKey } from './repository';
+import { guardedBeforeLayout, processedBeforeUpgrade } from '../platform/markers';
 
 /** Reading event data and queueing one mail per event: shared by the receipt, refund and sale-notice consumers. */
 
@@ -25,10 +26,27 @@ export const baseOf = (deps: Deps, fallback: string | null) => {
   }
 };
 
+/** The layout in which an event's mail id is its once-guard (no claim marker): markers.ts `guardedBeforeLayout`. */
+const MAIL_ID_GUARD = 'receipt-mail-ids-v1';
+
 /**
- * Queues one mail for one event, at most once: the claim and the queued mail are one transaction,
- * so a redelivered event queues nothing. The email capability's worker renders and delivers it
- * (retrying provider faults), so this function does not bundle the renderer.
+ * The id of the one mail a consumer queues for an event: the event's time (an object id's first 8
+ * hex digits, so ids stay time-ordered) and 16 hex digits of a hash of the consumer and the event.
+ * Every delivery of the event computes the same id.
+ */
+export function mailIdFor(consumer: string, eventId: string): string {
+  const time = /^[0-9a-f]{8}/.test(eventId) ? eventId.slice(0, 8) : '00000000';
+  return time + createHash('sha256').update(`${consumer}\u0000${eventId}`).digest('hex').slice(0, 16);
+}
+
+/**
+ * Queues one mail for one event, at most once: the mail's id comes from the consumer and the
+ * event, and it is put only if no item has that id, so a redelivered event queues nothing. One
+ * plain write, where a claim marker and the mail in a transaction cost four times the units
+ * (docs/performance.md, partition heat). An event from before that change may have been claimed
+ * by the release before (a marker, another mail id): that claim is looked up for such events only.
+ * The email capability's worker renders and delivers it (retrying provider faults), so this
+ * function does not bundle the renderer.
  */
 export async function sendOnce(
   deps: Deps,
@@ -41,7 +59,9 @@ export async function sendOnce(
   source: 'receipt' | 'seller' = 'receipt',
 ) {
   if (await processedBeforeUpgrade(deps, consumer, event.id, event.created)) return;
+  if (await guardedBeforeLayout(deps, MAIL_ID_GUARD, claimMarkerKey(consumer, event.id), event.created)) return;
   const queued = await prepareTransactional(deps, scope, {
+    id: mailIdFor(consumer, event.id),
     to: [to],
     subject: mail.subject,
     html: mail.html,
@@ -51,9 +71,5 @@ export async function sendOnce(
     source,
     baseUrl,
   });
-  try {
-    await deps.store.transact([claimMailOp(consumer, event.id, event.created), ...queued.ops]);
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  for (const op of queued.ops) if ('put' in op) await createUnique(deps.store, op.put);
 }

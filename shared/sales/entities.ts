@@ -10,8 +10,21 @@ const CUSTOMER_SALES = 'CUSTOMER_SALES';
 /** Scope-free pointer from a sale id to its tenant, for the local control API. */
 export const SALE_LOCATOR = 'sale';
 
-const saleKey = (scope: Scope, id: string) => keys.entity(scope, SALE, id);
-const customerKey = (scope: Scope, id: string) => keys.entity(scope, CUSTOMER, id);
+// Sales and customers are written with every checkout: write-sharded by their id (store/shards.ts),
+// as is the sales-by-type index. Lists merge the shards and the partition an earlier release wrote
+// (`…Partitions`); a record of that release is moved to its shard when read by id (getMoving).
+const saleKey = (scope: Scope, id: string) => keys.sharded(scope, SALE, id);
+const customerKey = (scope: Scope, id: string) => keys.sharded(scope, CUSTOMER, id);
+const saleKeyBefore = (scope: Scope, id: string) => keys.entity(scope, SALE, id);
+const customerKeyBefore = (scope: Scope, id: string) => keys.entity(scope, CUSTOMER, id);
+/** The partitions a sale list merges: every write shard, then the partition before sharding. */
+export const salePartitions = (scope: Scope) => [...keys.shards(scope, SALE), keys.collection(scope, SALE)];
+export const customerPartitions = (scope: Scope) => [...keys.shards(scope, CUSTOMER), keys.collection(scope, CUSTOMER)];
+/** The partitions of the sales-by-type index: its write shards, then the unsharded one before them. */
+export const saleTypePartitions = (scope: Scope, type: string) => [
+  ...keys.indexShards('GSI1', scope, SALES_BY_TYPE, type).map((p) => p.pk),
+  keys.indexPartition('GSI1', scope, SALES_BY_TYPE, type).pk,
+];
 // The two guards are written with every sale: write-sharded by their value (store/shards.ts); a
 // guard of an earlier release (one partition per tenant) is moved to its shard when read.
 const paymentKey = (scope: Scope, paymentId: string) => keys.sharded(scope, `U#${PAYMENT}`, paymentId);
@@ -29,7 +42,7 @@ export const saleEntity = defineEntity<SaleRecord>()({
   indexes: {
     ofType: {
       index: 'GSI1',
-      key: (scope: Scope, type: string, id: string) => keys.indexed('GSI1', scope, SALES_BY_TYPE, type, id),
+      key: (scope: Scope, type: string, id: string) => keys.shardedIndexed('GSI1', scope, SALES_BY_TYPE, type, id, id),
       args: ['scope', 'type', 'saleId'],
     },
     ofSubscriber: {
@@ -44,21 +57,35 @@ export const saleEntity = defineEntity<SaleRecord>()({
     },
   },
   patterns: {
-    byId: { kind: 'get', summary: 'Sale by id', key: saleKey, args: ['scope', 'saleId'] },
-    all: { kind: 'query', summary: 'Sales, newest first, one page at a time', partition: (scope: Scope) => keys.collection(scope, SALE), args: ['scope'] },
-    after: {
+    byId: { kind: 'get', summary: 'Sale by id', key: saleKey, args: ['scope', 'saleId'], notes: 'write shard of the id' },
+    byIdBefore: {
+      kind: 'get',
+      summary: 'Sale written before write shards (moved to its shard when read)',
+      key: saleKeyBefore,
+      args: ['scope', 'saleId'],
+      consistent: true,
+    },
+    ofShard: {
       kind: 'query',
-      summary: 'Sales after a sale id, one page at a time',
-      partition: (scope: Scope) => keys.collection(scope, SALE),
-      args: ['scope'],
+      summary: 'Sales, newest first, one partition of salePartitions (lists merge them in id order)',
+      partition: (partition: string) => partition,
+      args: ['<scope>#SALE[#<shard>]'],
+      condition: 'SK < <cursor id>',
+    },
+    afterInShard: {
+      kind: 'query',
+      summary: 'Sales after a sale id, one partition of salePartitions (a backfill merges them in id order)',
+      partition: (partition: string) => partition,
+      args: ['<scope>#SALE[#<shard>]'],
       order: 'oldest first',
       condition: 'SK > <afterId>',
     },
     ofType: {
       kind: 'query',
-      summary: 'Sales of one type (orders = one_time, payments?type=)',
-      partition: (scope: Scope, type: string) => keys.indexPartition('GSI1', scope, SALES_BY_TYPE, type),
-      args: ['scope', 'type'],
+      summary: 'Sales of one type (orders = one_time, payments?type=), one partition of saleTypePartitions (merged in id order)',
+      partition: (pk: string) => ({ index: 'GSI1' as const, pk }),
+      args: ['<scope>#SALES_BY_TYPE#<type>[#<shard>]'],
+      condition: 'GSI1SK < <cursor id>',
     },
     ofCustomer: {
       kind: 'query',
@@ -120,7 +147,7 @@ export const customerEntity = defineEntity<CustomerRecord>()({
   key: customerKey,
   keyArgs: ['scope', 'customerId'],
   patterns: {
-    byId: { kind: 'get', summary: 'Customer by id', key: customerKey, args: ['scope', 'customerId'] },
+    byId: { kind: 'get', summary: 'Customer by id', key: customerKey, args: ['scope', 'customerId'], notes: 'write shard of the id' },
     latest: {
       kind: 'get',
       summary: 'Customer by id, read consistently (after the email pointer)',
@@ -128,11 +155,19 @@ export const customerEntity = defineEntity<CustomerRecord>()({
       args: ['scope', 'customerId'],
       consistent: true,
     },
-    all: {
+    byIdBefore: {
+      kind: 'get',
+      summary: 'Customer written before write shards (moved to its shard when read)',
+      key: customerKeyBefore,
+      args: ['scope', 'customerId'],
+      consistent: true,
+    },
+    ofShard: {
       kind: 'query',
-      summary: 'Customers, newest first, one page at a time (optionally filtered by product)',
-      partition: (scope: Scope) => keys.collection(scope, CUSTOMER),
-      args: ['scope'],
+      summary: 'Customers, newest (or oldest) first, one partition of customerPartitions (lists merge them in id order)',
+      partition: (partition: string) => partition,
+      args: ['<scope>#CUSTOMER[#<shard>]'],
+      condition: 'SK beyond <cursor id>; product filtered in memory',
     },
   },
 });

@@ -3,7 +3,7 @@ import type { PrivacyPart, PrivacySubject } from '../platform/privacy';
 import { onConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { SaleRecord } from './records';
-import { customerDeletes, customerSalesPage, getCustomer, saleUpdate } from './repository';
+import { customerDeletes, customerSalesPage, getCustomer, getSale, saleUpdate } from './repository';
 import { receiptErasure } from './transaction';
 
 const PAGE = 100;
@@ -42,6 +42,8 @@ async function eraseSale(deps: Deps, scope: Scope, sale: SaleRecord, at: string)
   // A survey answer in the buyer's own words ("other: ...") is on the sale as its label; the
   // chosen option stays, counted in the report.
   const attribution = sale.attribution?.optionId === 'other' ? { attribution: { ...sale.attribution, label: 'Other' } } : {};
+  // A sale an earlier release wrote is moved to its write shard first, where the update looks.
+  await getSale(deps.store, scope, sale._id);
   const ops = [saleUpdate(scope, sale._id, { ...erasedSaleFields(at), ...attribution })];
   if (sale.receiptToken) ops.push(receiptErasure(sale.receiptToken));
   // A receipt written before receipts were kept (or already gone) must not stop the erasure.

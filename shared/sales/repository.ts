@@ -1,9 +1,20 @@
 import type { Deps } from '../platform/context';
-import { collectPage, type Page } from '../platform/paging';
+import type { Page } from '../platform/paging';
 import { KEY_EXISTS, putNew } from '../store/conditional';
 import type { Scope } from '../store/keys';
+import { afterBound, mergedPage, mergeShards, queryRead } from '../store/shards';
 import type { Store, TransactOp } from '../store/store';
-import { customerEmailEntity, customerEmailKeyBefore, customerEntity, paymentPointerEntity, saleEntity, saleLocatorEntity } from './entities';
+import {
+  customerEmailEntity,
+  customerEmailKeyBefore,
+  customerEntity,
+  customerPartitions,
+  paymentPointerEntity,
+  saleEntity,
+  saleLocatorEntity,
+  salePartitions,
+  saleTypePartitions,
+} from './entities';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
 
 export { SALE_LOCATOR } from './entities';
@@ -48,8 +59,9 @@ export const saleUpdate = (
   names: condition?.names,
 });
 
+/** A sale by id; one an earlier release wrote is moved to its write shard, where updates by key look. */
 export async function getSale(store: Store, scope: Scope, id: string): Promise<SaleRecord | undefined> {
-  return saleEntity.get(store, 'byId', scope, id);
+  return (await saleEntity.get(store, 'byId', scope, id)) ?? saleEntity.getMoving(store, 'byId', 'byIdBefore', scope, id);
 }
 
 export async function getSaleByPayment(store: Store, scope: Scope, paymentId: string): Promise<SaleRecord | undefined> {
@@ -62,24 +74,48 @@ export async function locateSale(store: Store, saleId: string): Promise<Scope | 
   return locator ? { accountId: locator.accountId, mode: locator.mode } : undefined;
 }
 
-/** One page of sales (of one type, or all), newest first. */
+/**
+ * One page of sales (of one type, or all), newest first: the write shards (of the table, or of the
+ * sales-by-type index) and the partition before sharding, merged in id order (store/shards.ts).
+ */
 export function salesPageOf(
   store: Store,
   scope: Scope,
   type: SaleRecord['type'] | undefined,
   page: { limit: number; cursor?: string },
 ): Promise<Page<SaleRecord>> {
-  return collectPage(
-    (limit, cursor) =>
-      type ? saleEntity.query(store, 'ofType', [scope, type], { limit, cursor }) : saleEntity.query(store, 'all', [scope], { limit, cursor }),
-    page.limit,
-    page.cursor,
-  );
+  const partitions = type ? saleTypePartitions(scope, type) : salePartitions(scope);
+  return mergedPage(scope, {
+    list: type ? `sales:${type}` : 'sales',
+    shards: partitions.length,
+    limit: page.limit,
+    cursor: page.cursor,
+    sortKey: (sale: SaleRecord) => sale._id,
+    read: queryRead(
+      (shard, after, limit) =>
+        type
+          ? saleEntity.query(store, 'ofType', [partitions[shard]!], { limit, ...afterBound(after) })
+          : saleEntity.query(store, 'ofShard', [partitions[shard]!], { limit, ...afterBound(after) }),
+      (sale) => sale._id,
+    ),
+  });
 }
 
-/** Sales oldest first after a sale id (ids are time-ordered), one page at a time. */
+/** Sales oldest first after a sale id (ids are time-ordered), one page at a time, merged from the shards. */
 export async function salesPage(store: Store, scope: Scope, afterId: string, limit: number): Promise<SaleRecord[]> {
-  return (await saleEntity.query(store, 'after', [scope], { after: afterId, limit })).items;
+  const partitions = salePartitions(scope);
+  const page = await mergeShards({
+    shards: partitions.length,
+    limit,
+    after: afterId,
+    ascending: true,
+    sortKey: (sale: SaleRecord) => sale._id,
+    read: queryRead(
+      (shard, after, size) => saleEntity.query(store, 'afterInShard', [partitions[shard]!], { limit: size, after }),
+      (sale) => sale._id,
+    ),
+  });
+  return page.items;
 }
 
 export async function listSubscriberSales(store: Store, scope: Scope, subscriberId: string): Promise<SaleRecord[]> {
@@ -99,28 +135,44 @@ export async function customerSalesPage(
 
 // ---- customers ----
 
+/** A customer by id; one an earlier release wrote is moved to its write shard, where updates by key look. */
 export async function getCustomer(store: Store, scope: Scope, id: string): Promise<CustomerRecord | undefined> {
-  return customerEntity.get(store, 'byId', scope, id);
+  return (await customerEntity.get(store, 'byId', scope, id)) ?? customerEntity.getMoving(store, 'latest', 'byIdBefore', scope, id);
 }
 
 export async function findCustomerByEmail(store: Store, scope: Scope, email: string): Promise<CustomerRecord | undefined> {
   // A guard of the layout before shards moves to its shard, where a new customer's guard conditions look.
   const pointer = await customerEmailEntity.getMoving(store, 'byEmail', 'byEmailBefore', scope, normalizeEmail(email));
-  return pointer ? customerEntity.get(store, 'latest', scope, pointer.customerId) : undefined;
+  return pointer ? customerEntity.getMoving(store, 'latest', 'byIdBefore', scope, pointer.customerId) : undefined;
 }
 
-/** One page of customers, newest (or oldest) first, optionally only buyers of a product. */
+/**
+ * One page of customers, newest (or oldest) first, optionally only buyers of a product: the write
+ * shards and the partition before sharding merged in id order; the product filter applies in
+ * memory, so each read is one bounded query (a rare product answers a short page with a cursor).
+ */
 export function customersPageOf(
   store: Store,
   scope: Scope,
   filter: { productId?: string; oldestFirst?: boolean },
   page: { limit: number; cursor?: string },
 ): Promise<Page<CustomerRecord>> {
-  const options = {
-    ascending: filter.oldestFirst ?? false,
-    ...(filter.productId ? { filter: { expression: 'contains(productIds, :productId)', values: { ':productId': filter.productId } } } : {}),
-  };
-  return collectPage((limit, cursor) => customerEntity.query(store, 'all', [scope], { ...options, limit, cursor }), page.limit, page.cursor);
+  const partitions = customerPartitions(scope);
+  const ascending = filter.oldestFirst ?? false;
+  const productId = filter.productId;
+  return mergedPage(scope, {
+    list: ascending ? 'customers:oldest' : 'customers',
+    shards: partitions.length,
+    limit: page.limit,
+    cursor: page.cursor,
+    ascending,
+    sortKey: (customer: CustomerRecord) => customer._id,
+    read: queryRead(
+      (shard, after, limit) => customerEntity.query(store, 'ofShard', [partitions[shard]!], { ascending, limit, ...afterBound(after, ascending) }),
+      (customer) => customer._id,
+      productId ? (customer) => (customer.productIds ?? []).includes(productId) : undefined,
+    ),
+  });
 }
 
 /** A new customer and its email guard: the guard fails the transaction if the email is taken. */
@@ -135,6 +187,8 @@ export function customerPuts(scope: Scope, customer: CustomerRecord): TransactOp
 export function customerDeletes(scope: Scope, customer: CustomerRecord): TransactOp[] {
   return [
     { delete: customerKey(scope, customer._id) },
+    // The customer as an earlier release wrote it, had no read moved it yet.
+    { delete: customerEntity.declaration.patterns.byIdBefore.key(scope, customer._id) },
     { delete: customerEmailEntity.declaration.key(scope, customer.buyerEmail) },
     // A guard an earlier release wrote and no read has moved yet.
     { delete: customerEmailKeyBefore(scope, customer.buyerEmail) },

@@ -24,6 +24,7 @@ import {
   updateSegment,
   validDefinition,
 } from './service';
+import { countSegment } from './counting';
 
 const tags = ['Segments'];
 const plan = SEGMENTS_PLAN;
@@ -125,9 +126,8 @@ export const segmentOperations = [
     params: idParams,
     output: countOutput,
     handler: async (ctx, { params }) => {
-      const segment = await readSegment(ctx, ctx.scope, params.id);
-      const { sample: _sample, ...result } = await evaluate(ctx, ctx.scope, segment.definition);
-      return { _id: segment._id, ...result };
+      const { segment, evaluation } = await countSegment(ctx, ctx.scope, params.id);
+      return { _id: segment._id, ...evaluation };
     },
   }),
   defineOperation({

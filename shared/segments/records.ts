@@ -1,3 +1,4 @@
+import type { StoredCount } from './counts';
 import type { Definition } from './rules';
 
 /** A saved rule set of one account and mode. */
@@ -16,3 +17,13 @@ export interface SegmentRecord {
 
 export const SEGMENT = 'SEGMENT';
 export const SEGMENT_SMART_TAG = 'SEGMENT_SMART_TAG';
+
+/** A segment's count as of an instant (`at`), kept so a count reads one item (counts.ts). */
+export interface SegmentCountRecord extends StoredCount {
+  segmentId: string;
+  /** The segment's `updatedAt` it was computed for: a changed definition makes it unusable. */
+  version: string;
+  at: string;
+}
+
+export const SEGMENT_COUNT = 'SEGMENT_COUNT';

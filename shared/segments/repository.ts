@@ -2,14 +2,17 @@ import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { KEY_IS_FREE } from '../store/conditional';
 import { ConditionFailed, toRecord, type Store, type TransactOp } from '../store/store';
-import { SEGMENT, SEGMENT_SMART_TAG, type SegmentRecord } from './records';
+import { SEGMENT, SEGMENT_COUNT, SEGMENT_SMART_TAG, type SegmentRecord, type SegmentCountRecord } from './records';
 
 // Layout (segments are few per tenant: at most MAX_SEGMENTS, so listing reads one bounded partition):
 // - segment:         PK=<scope>#SEGMENT, SK=<segmentId>   (newest first)
+// - stored count:    PK=<scope>#SEGMENT_COUNT, SK=<segmentId>  (the count as of an instant, counts.ts;
+//                    replaced whole by the recount step, removed with the segment)
 // - smart tag guard: PK=<scope>#U#SEGMENT_SMART_TAG, SK=<tag>  (one segment per tag, written in the
 //                    segment's transaction with attribute_not_exists)
 
 const segmentKey = (scope: Scope, id: string) => keys.entity(scope, SEGMENT, id);
+const countKey = (scope: Scope, id: string) => keys.entity(scope, SEGMENT_COUNT, id);
 const smartTagKey = (scope: Scope, tag: string) => keys.unique(scope, SEGMENT_SMART_TAG, tag);
 const segmentItem = (scope: Scope, segment: SegmentRecord) => toItem(segmentKey(scope, segment._id), 'Segment', segment);
 
@@ -43,6 +46,7 @@ export const segmentWrites = {
   ],
   delete: (scope: Scope, segment: SegmentRecord): TransactOp[] => [
     { delete: segmentKey(scope, segment._id), condition: '#u = :u', names: { '#u': 'updatedAt' }, values: { ':u': segment.updatedAt } },
+    { delete: countKey(scope, segment._id) },
     ...(segment.smartTag ? [releaseTag(scope, segment.smartTag, segment._id)] : []),
   ],
 };
@@ -71,12 +75,17 @@ export async function markRefreshed(store: Store, scope: Scope, id: string, at: 
  * At most one facts rebuild queued by requests per scope every `windowMs`: many counts seeing a
  * rebuild due must not queue many rebuilds. True when this caller should queue it.
  */
-export async function claimFactsRebuild(store: Store, scope: Scope, nowMs: number, windowMs: number): Promise<boolean> {
+export const claimFactsRebuild = (store: Store, scope: Scope, nowMs: number, windowMs: number) =>
+  claimOnce(store, scope, 'SEGMENT_FACTS_REBUILD', nowMs, windowMs);
+/** The same for the recount of the stored segment counts (counting.ts). */
+export const claimRecount = (store: Store, scope: Scope, nowMs: number, windowMs: number) => claimOnce(store, scope, 'SEGMENT_RECOUNT', nowMs, windowMs);
+
+async function claimOnce(store: Store, scope: Scope, what: 'SEGMENT_FACTS_REBUILD' | 'SEGMENT_RECOUNT', nowMs: number, windowMs: number): Promise<boolean> {
   try {
     await store.put(
       {
-        ...keys.unique(scope, 'SEGMENT_FACTS_REBUILD', 'next'),
-        entity: 'SegmentFactsRebuild',
+        ...keys.unique(scope, what, 'next'),
+        entity: what === 'SEGMENT_RECOUNT' ? 'SegmentRecount' : 'SegmentFactsRebuild',
         v: 1,
         requestedAtMs: nowMs,
         expiresAt: Math.floor(nowMs / 1000) + 86_400,
@@ -88,4 +97,12 @@ export async function claimFactsRebuild(store: Store, scope: Scope, nowMs: numbe
     if (error instanceof ConditionFailed) return false;
     throw error;
   }
+}
+
+export async function getSegmentCount(store: Store, scope: Scope, id: string): Promise<SegmentCountRecord | undefined> {
+  return toRecord<SegmentCountRecord>(await store.get(countKey(scope, id)));
+}
+
+export async function putSegmentCount(store: Store, scope: Scope, count: SegmentCountRecord): Promise<void> {
+  await store.put(toItem(countKey(scope, count.segmentId), 'SegmentCount', count));
 }

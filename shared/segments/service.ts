@@ -270,6 +270,8 @@ export interface RefreshStep {
   facts?: boolean;
   nightly?: boolean;
   segmentId?: string;
+  /** Store every saved segment's count as of a minute ago (counting.ts `recountSegments`). */
+  counts?: boolean;
   /** Untag everyone the segment tagged (segment gone or tag renamed), a page of carriers per step. */
   takeBack?: string;
   cursor?: string;
@@ -280,7 +282,7 @@ export const STEP_WRITES = 20_000;
 /** Contacts handed to the audience's batched tag writer at once (it reads 100 and writes 25 per call, 8 calls in flight). */
 const WRITE_BATCH = 5_000;
 
-async function queueRefresh(deps: Deps, scope: Scope, step: Omit<RefreshStep, 'scope'>) {
+export async function queueRefresh(deps: Deps, scope: Scope, step: Omit<RefreshStep, 'scope'>) {
   await deps.ports.queue.send(SEGMENTS_QUEUE, { scope, ...step });
 }
 
@@ -290,6 +292,8 @@ export async function startNightlyRefresh(deps: Deps, accounts: { accountId: str
   for (const { accountId } of accounts) {
     for (const mode of ['live', 'test'] as const) {
       await queueRefresh(deps, { accountId, mode }, { facts: true, nightly: true });
+      // The stored counts, as of now (over the snapshot of the last rebuild and the deltas since).
+      await queueRefresh(deps, { accountId, mode }, { counts: true });
       started++;
     }
   }

@@ -1,5 +1,6 @@
 import type { JobHandler, QueueHandler } from '../platform/capability';
 import { listAccounts } from '../platform/accounts';
+import { recountSegments } from './counting';
 import { NIGHTLY_JOB, refreshStep, startNightlyRefresh, type RefreshStep } from './service';
 
 /** The nightly schedule: starts one page-by-page refresh per segment that has a smart tag. */
@@ -12,4 +13,8 @@ export const nightlyRefreshJob: JobHandler = async (_job, deps) => {
 export const segmentJobs: Record<string, JobHandler> = { [NIGHTLY_JOB]: nightlyRefreshJob };
 
 /** One page of one segment's refresh; the step queues the next one. */
-export const refreshStepHandler: QueueHandler = async (message, deps) => refreshStep(deps, message as unknown as RefreshStep);
+export const refreshStepHandler: QueueHandler = async (message, deps) => {
+  const step = message as unknown as RefreshStep;
+  if (step.counts) await recountSegments(deps, step.scope);
+  else await refreshStep(deps, step);
+};

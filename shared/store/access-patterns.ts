@@ -20,6 +20,7 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   SandboxMembership v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_MEMBERSHIP, SK=<mem_id>
 //   SandboxNotification v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_NOTIFICATION#<shard(ntf_id)>, SK=<ntf_id>
 //   SandboxPayment v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_PAYMENT#<shard(pay_id)>, SK=<pay_id>
+//   SandboxSessionPointer v1 (shared/adapters/processor-sandbox/entities.ts): PK=CAP#sbx-session#<sessionId>, SK=CAP
 //   SandboxSettings v1 (shared/adapters/processor-sandbox/entities.ts): PK=<scope>#SBX_SETTINGS, SK=settings
 //   AnalyticsDay v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_DAY#<shard>, SK=<date>
 //   AnalyticsEventCounted v1 (shared/analytics/entities.ts): PK=<scope>#ANALYTICS_DONE#<shard(eventId)>, SK=<eventId>
@@ -59,9 +60,9 @@ export type AccessPattern = AccessPatternRow & { declared: boolean };
 //   ProductFile v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE, SK=<fileId>
 //   ProductFileUpload v1 (shared/product-files/entities.ts): PK=<scope>#PRODUCT#<productId>#FILE_UPLOAD, SK=<uploadId>
 //   CustomerEmail v1 (shared/sales/entities.ts): PK=<scope>#U#CUSTOMER_EMAIL#<shard(lower(email))>, SK=<lower(email)>
-//   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER, SK=<customerId>
+//   Customer v1 (shared/sales/entities.ts): PK=<scope>#CUSTOMER#<shard(customerId)>, SK=<customerId>
 //   PaymentPointer v1 (shared/sales/entities.ts): PK=<scope>#U#PAYMENT#<shard(pay_id)>, SK=<pay_id>
-//   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>; GSI3PK=<scope>#CUSTOMER_SALES#<customerId>, GSI3SK=<saleId>
+//   Sale v1 (shared/sales/entities.ts): PK=<scope>#SALE#<shard(saleId)>, SK=<saleId>; GSI1PK=<scope>#SALES_BY_TYPE#<type>#<shard(saleId)>, GSI1SK=<saleId>; GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>, GSI2SK=<saleId>; GSI3PK=<scope>#CUSTOMER_SALES#<customerId>, GSI3SK=<saleId>
 //   SaleLocator v1 (shared/sales/entities.ts): PK=CAP#sale#<saleId>, SK=CAP
 //   CreatorPageLink v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE#PAGE#LINK, SK=<linkId>
 //   CreatorPage v1 (shared/storefront/creator-pages/entities.ts): PK=<scope>#CREATOR_PAGE, SK=PAGE
@@ -109,6 +110,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Sandbox notification written before write shards (moved when read, so its delivery goes on)', key: 'PK=<scope>#SBX_NOTIFICATION, SK=<ntf_id>', index: 'table', notes: 'TTL 30 days', declaredBy: 'adapters/processor-sandbox SandboxNotification v1 .byIdBefore', declared: true },
   { name: 'Sandbox payment by id (refunds, disputes)', key: 'PK=<scope>#SBX_PAYMENT#<shard(pay_id)>, SK=<pay_id>', index: 'table', notes: 'refunds conditioned on refundedCents as read', declaredBy: 'adapters/processor-sandbox SandboxPayment v1 .byId', declared: true },
   { name: 'Sandbox payment written before write shards (moved when read)', key: 'PK=<scope>#SBX_PAYMENT, SK=<pay_id>', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxPayment v1 .byIdBefore', declared: true },
+  { name: 'Sandbox pointer from a checkout session id to its tenant and hosted checkout (local control API pay route)', key: 'PK=CAP#sbx-session#<sessionId>, SK=CAP', index: 'table', notes: 'written with the hosted checkout', declaredBy: 'adapters/processor-sandbox SandboxSessionPointer v1 .bySession', declared: true },
   { name: 'Sandbox settings of a tenant and mode (recovery retry days at a failed charge)', key: 'PK=<scope>#SBX_SETTINGS, SK=settings', index: 'table', declaredBy: 'adapters/processor-sandbox SandboxSettings v1 .byScope', declared: true },
   { name: 'Day rollups of one write shard between two dates (the summary sums every shard)', key: 'PK=<scope>#ANALYTICS_DAY#<shard>, ScanIndexForward=true, SK BETWEEN <from> AND <to>', index: 'table', notes: 'one item per day and shard with counters per currency; at most 366 per query; written with ADD by the analytics consumers', declaredBy: 'analytics AnalyticsDay v1 .range', declared: true },
   { name: 'An event already added to the day rollups: its put fails the transaction of a redelivery', key: 'PK=<scope>#ANALYTICS_DONE#<shard(eventId)>, SK=<eventId>', index: 'table', notes: 'TTL 30 days; tenant-scoped and write-sharded (no partition shared by all accounts)', declaredBy: 'analytics AnalyticsEventCounted v1 (written, not read)', declared: true },
@@ -120,7 +122,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'Products of a tenant and mode, newest first', key: 'PK=<scope>#PRODUCT, filter attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant list; also read for copy-name de-duplication', declaredBy: 'catalog Product v1 .live', declared: true },
   { name: 'Products using a refund policy (appliedTo)', key: 'PK=<scope>#PRODUCT, filter attribute_exists(refundPolicyId) AND attribute_not_exists(deletedAt)', index: 'table', notes: 'bounded per-tenant query; counted in memory', declaredBy: 'catalog Product v1 .withRefundPolicy', declared: true },
   { name: 'Account and mode of a product (public buy link)', key: 'PK=CAP#product#<productId>, SK=CAP', index: 'table', declaredBy: 'catalog ProductLocator v1 .byProduct', declared: true },
-  { name: 'Checkout session locator (local control API)', key: 'PK=CAP#checkout-session#<sessionId>, SK=CAP', index: 'table', notes: 'holds accountId, mode and the processor checkout id', declaredBy: 'checkout CheckoutLocator v1 .bySession', declared: true },
+  { name: 'Checkout session locator of a session of a release before (local control API)', key: 'PK=CAP#checkout-session#<sessionId>, SK=CAP', index: 'table', notes: 'holds accountId, mode and the processor checkout id', declaredBy: 'checkout CheckoutLocator v1 .bySession', declared: true },
   { name: 'Checkout session by id', key: 'PK=<scope>#CHECKOUT#<shard(sessionId)>, SK=<sessionId>', index: 'table', notes: 'completed once, conditioned on status = open; write shard of the id', declaredBy: 'checkout CheckoutSession v1 .byId', declared: true },
   { name: 'Checkout session written before write shards (moved to its shard when read)', key: 'PK=<scope>#CHECKOUT, SK=<sessionId>', index: 'table', declaredBy: 'checkout CheckoutSession v1 .byIdBefore', declared: true },
   { name: 'Recovery link by its token (GET /checkout/recover/{token})', key: 'PK=CAP#checkout-recovery#<token>, SK=CAP', index: 'table', notes: 'TTL a day after validUntil', declaredBy: 'checkout CheckoutRecoveryLink v1 .byToken', declared: true },
@@ -163,15 +165,17 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   { name: 'A multipart upload of a product file (complete, abort)', key: 'PK=<scope>#PRODUCT#<productId>#FILE_UPLOAD, SK=<uploadId>', index: 'table', notes: 'TTL a day after it began', declaredBy: 'product-files ProductFileUpload v1 .byId', declared: true },
   { name: 'Customer by email / one customer per email', key: 'PK=<scope>#U#CUSTOMER_EMAIL#<shard(lower(email))>, SK=<lower(email)>', index: 'table', notes: 'holds customerId; write shard of the email', declaredBy: 'sales CustomerEmail v1 .byEmail', declared: true },
   { name: 'Customer email guard written before write shards (moved to its shard when read)', key: 'PK=<scope>#U#CUSTOMER_EMAIL, SK=<lower(email)>', index: 'table', declaredBy: 'sales CustomerEmail v1 .byEmailBefore', declared: true },
-  { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byId', declared: true },
-  { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },
-  { name: 'Customers, newest first, one page at a time (optionally filtered by product)', key: 'PK=<scope>#CUSTOMER', index: 'table', declaredBy: 'sales Customer v1 .all', declared: true },
+  { name: 'Customer by id', key: 'PK=<scope>#CUSTOMER#<shard(customerId)>, SK=<customerId>', index: 'table', notes: 'write shard of the id', declaredBy: 'sales Customer v1 .byId', declared: true },
+  { name: 'Customer by id, read consistently (after the email pointer)', key: 'PK=<scope>#CUSTOMER#<shard(customerId)>, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .latest', declared: true },
+  { name: 'Customer written before write shards (moved to its shard when read)', key: 'PK=<scope>#CUSTOMER, SK=<customerId>', index: 'table', declaredBy: 'sales Customer v1 .byIdBefore', declared: true },
+  { name: 'Customers, newest (or oldest) first, one partition of customerPartitions (lists merge them in id order)', key: 'PK=<<scope>#CUSTOMER[#<shard>]>, SK beyond <cursor id>; product filtered in memory', index: 'table', declaredBy: 'sales Customer v1 .ofShard', declared: true },
   { name: 'Sale by processor payment id (refunds, disputes)', key: 'PK=<scope>#U#PAYMENT#<shard(pay_id)>, SK=<pay_id>', index: 'table', notes: 'holds saleId; write shard of the payment id', declaredBy: 'sales PaymentPointer v1 .byPayment', declared: true },
   { name: 'Payment pointer written before write shards (moved to its shard when read)', key: 'PK=<scope>#U#PAYMENT, SK=<pay_id>', index: 'table', declaredBy: 'sales PaymentPointer v1 .byPaymentBefore', declared: true },
-  { name: 'Sale by id', key: 'PK=<scope>#SALE, SK=<saleId>', index: 'table', declaredBy: 'sales Sale v1 .byId', declared: true },
-  { name: 'Sales, newest first, one page at a time', key: 'PK=<scope>#SALE', index: 'table', declaredBy: 'sales Sale v1 .all', declared: true },
-  { name: 'Sales after a sale id, one page at a time', key: 'PK=<scope>#SALE, ScanIndexForward=true, SK > <afterId>', index: 'table', declaredBy: 'sales Sale v1 .after', declared: true },
-  { name: 'Sales of one type (orders = one_time, payments?type=)', key: 'GSI1PK=<scope>#SALES_BY_TYPE#<type>', index: 'GSI1', declaredBy: 'sales Sale v1 .ofType', declared: true },
+  { name: 'Sale by id', key: 'PK=<scope>#SALE#<shard(saleId)>, SK=<saleId>', index: 'table', notes: 'write shard of the id', declaredBy: 'sales Sale v1 .byId', declared: true },
+  { name: 'Sale written before write shards (moved to its shard when read)', key: 'PK=<scope>#SALE, SK=<saleId>', index: 'table', declaredBy: 'sales Sale v1 .byIdBefore', declared: true },
+  { name: 'Sales, newest first, one partition of salePartitions (lists merge them in id order)', key: 'PK=<<scope>#SALE[#<shard>]>, SK < <cursor id>', index: 'table', declaredBy: 'sales Sale v1 .ofShard', declared: true },
+  { name: 'Sales after a sale id, one partition of salePartitions (a backfill merges them in id order)', key: 'PK=<<scope>#SALE[#<shard>]>, ScanIndexForward=true, SK > <afterId>', index: 'table', declaredBy: 'sales Sale v1 .afterInShard', declared: true },
+  { name: 'Sales of one type (orders = one_time, payments?type=), one partition of saleTypePartitions (merged in id order)', key: 'GSI1PK=<<scope>#SALES_BY_TYPE#<type>[#<shard>]>, GSI1SK < <cursor id>', index: 'GSI1', declaredBy: 'sales Sale v1 .ofType', declared: true },
   { name: 'Sales of a customer, one page at a time (a buyer\'s export and erasure)', key: 'GSI3PK=<scope>#CUSTOMER_SALES#<customerId>', index: 'GSI3', notes: 'sales written before the index existed are not in it', declaredBy: 'sales Sale v1 .ofCustomer', declared: true },
   { name: 'Sales of a subscriber (payments history)', key: 'GSI2PK=<scope>#SUBSCRIBER_SALES#<subscriberId>', index: 'GSI2', declaredBy: 'sales Sale v1 .ofSubscriber', declared: true },
   { name: 'Sale locator (local control API)', key: 'PK=CAP#sale#<saleId>, SK=CAP', index: 'table', notes: 'holds accountId and mode', declaredBy: 'sales SaleLocator v1 .bySale', declared: true },

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 
 /**
@@ -10,12 +9,7 @@ export interface CapacityMeter {
   write: number;
 }
 
-const storage = new AsyncLocalStorage<CapacityMeter>();
-
-export const withCapacityMeter = <T>(meter: CapacityMeter, fn: () => Promise<T>) => storage.run(meter, fn);
-
-export function recordCapacity(kind: 'read' | 'write', consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
-  const meter = storage.getStore();
-  if (!meter || !consumed) return;
+export function recordCapacity(meter: CapacityMeter, kind: 'read' | 'write', consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
+  if (!consumed) return;
   for (const entry of Array.isArray(consumed) ? consumed : [consumed]) meter[kind] += entry.CapacityUnits ?? 0;
 }

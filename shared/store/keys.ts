@@ -93,6 +93,18 @@ export const keys = {
     index,
     pk: `${scopePrefix(scope)}#${pathName}#${value}`,
   }),
+  /**
+   * A hot index path in its write shard (shards.ts): `<scope>#<pathName>#<value>#<n>` sorted by
+   * `sort`, n from `shardBy` (the record's id). Queries read every shard (`indexShards`) and the
+   * unsharded partition earlier releases wrote (`indexPartition`) and merge them by sort key.
+   */
+  shardedIndexed: (index: IndexName, scope: Scope, pathName: string, value: string, sort: string, shardBy: string): IndexKey => ({
+    [`${index}PK`]: `${scopePrefix(scope)}#${pathName}#${value}#${shardName(shardBy)}`,
+    [`${index}SK`]: sort,
+  }),
+  /** Every write shard of a hot index path, for a query's parallel reads. */
+  indexShards: (index: IndexName, scope: Scope, pathName: string, value: string): { index: IndexName; pk: string }[] =>
+    Array.from({ length: WRITE_SHARDS }, (_, n) => ({ index, pk: `${scopePrefix(scope)}#${pathName}#${value}#${n}` })),
 
   /** Scope-free capability lookups (portal tokens, hosted checkout sessions): the token is the key. */
   capability: (kind: string, token: string): Key => ({ PK: `CAP#${kind}#${token}`, SK: 'CAP' }),

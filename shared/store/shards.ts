@@ -94,6 +94,27 @@ export async function mergeShards<T>(options: {
   }
 }
 
+/** A store query's bound for "strictly after `after`" in a list's order. */
+export const afterBound = (after: string | undefined, ascending = false): { after?: string; before?: string } =>
+  after === undefined ? {} : ascending ? { after } : { before: after };
+
+/**
+ * A ShardRead over one store query per shard: `query` reads up to `limit` items of the shard after
+ * `after`; the read keeps what `keep` accepts (a filter applied in memory, so each read stays one
+ * bounded query) and reports the sort key of the last item read while the shard may hold more.
+ */
+export function queryRead<T>(
+  query: (shard: number, after: string | undefined, limit: number) => Promise<{ items: T[]; cursor?: string }>,
+  sortKey: (item: T) => string,
+  keep?: (item: T) => boolean,
+): ShardRead<T> {
+  return async (shard, after, limit) => {
+    const found = await query(shard, after, limit);
+    const last = found.cursor !== undefined && found.items.length ? sortKey(found.items[found.items.length - 1]!) : undefined;
+    return { items: keep ? found.items.filter(keep) : found.items, last };
+  };
+}
+
 const CURSOR_PREFIX = 's1.';
 /** A tenant (keys.ts `Scope`; named here so keys.ts, which imports this module, is not imported back). */
 type Scope = { accountId: string; mode: string };
@@ -103,19 +124,36 @@ type Scope = { accountId: string; mode: string };
  * caller's own partitions, so another tenant's cursor could open nothing; it is refused all the
  * same (a 400, as the store's cursors are), so a cursor never silently changes meaning.
  */
-const scopeTag = (scope: Scope) => createHash('sha256').update(`${scope.accountId}#${scope.mode}`).digest('base64url').slice(0, 10);
+const scopeTag = (scope: Scope, list?: string) =>
+  createHash('sha256')
+    .update(`${scope.accountId}#${scope.mode}${list === undefined ? '' : `#${list}`}`)
+    .digest('base64url')
+    .slice(0, 10);
 
-/** The cursor of a merged list: its last sort key, bound to the tenant, opaque to clients. */
-export const encodeShardCursor = (scope: Scope, last: string | undefined): string | undefined =>
-  last === undefined ? undefined : CURSOR_PREFIX + Buffer.from(`${scopeTag(scope)}.${last}`, 'utf8').toString('base64url');
+/**
+ * The cursor of a merged list: its last sort key, bound to the tenant (and to `list`, when lists
+ * of one tenant sort by the same keys: orders' cursor means nothing to customers), opaque to clients.
+ */
+export const encodeShardCursor = (scope: Scope, last: string | undefined, list?: string): string | undefined =>
+  last === undefined ? undefined : CURSOR_PREFIX + Buffer.from(`${scopeTag(scope, list)}.${last}`, 'utf8').toString('base64url');
 
 /** The sort key a cursor continues after; a cursor this list did not make for this tenant is a 400. */
-export function decodeShardCursor(scope: Scope, cursor: string | undefined): string | undefined {
+export function decodeShardCursor(scope: Scope, cursor: string | undefined, list?: string): string | undefined {
   if (cursor === undefined) return undefined;
   const text = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8') : '';
-  const tag = `${scopeTag(scope)}.`;
+  const tag = `${scopeTag(scope, list)}.`;
   const last = text.startsWith(tag) ? text.slice(tag.length) : '';
-  if (!last || last.length > 500 || encodeShardCursor(scope, last) !== cursor)
+  if (!last || last.length > 500 || encodeShardCursor(scope, last, list) !== cursor)
     throw badRequest('cursor is not valid for this list', { field: 'cursor', code: 'INVALID_CURSOR' });
   return last;
+}
+
+/** One page of a merged list with the tenant-bound cursor in and out (`nextCursor` null on the last page). */
+export async function mergedPage<T>(
+  scope: Scope,
+  options: { list: string; shards: number; read: ShardRead<T>; sortKey: (item: T) => string; limit: number; cursor?: string; ascending?: boolean },
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const { cursor, list, ...merge } = options;
+  const page = await mergeShards({ ...merge, after: decodeShardCursor(scope, cursor, list) });
+  return { items: page.items, nextCursor: encodeShardCursor(scope, page.last, list) ?? null };
 }

@@ -11,9 +11,8 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConditionalCheckFailedException, TransactionCanceledException, type ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { recordCapacity } from './capacity';
+import { recordCapacity, type CapacityMeter } from './capacity';
 import { KEY_ATTRIBUTES, type Key } from './keys';
 import { buildUpdate, decodeCursor, encodeCursor, mergeValues } from './expressions';
 import { singleWriteCommand } from './single-write';
@@ -45,6 +44,9 @@ export class ConditionFailed extends Error {
  * whatever the request changes (the activity log entry of an API write) without every repository
  * having to pass them along. The store adds `pending()` to the next transaction it runs and tells
  * the companion when that transaction committed; single-item writes only report that they wrote.
+ * It travels with the request's view of the store (`Store.forRequest`), not in AsyncLocalStorage:
+ * on Node 20 and 22 one used AsyncLocalStorage puts a hook on every promise of the process, a
+ * visible share of a read's CPU (docs/performance.md, issue 43).
  */
 export interface WriteCompanion {
   /** Writes to add to the next transaction (given its own writes); empty once they committed. */
@@ -54,15 +56,6 @@ export interface WriteCompanion {
   /** A write outside any carrying transaction committed. */
   wrote(): void;
 }
-
-const companionStorage = new AsyncLocalStorage<WriteCompanion>();
-
-export const withWriteCompanion = <T>(companion: WriteCompanion, fn: () => Promise<T>) => companionStorage.run(companion, fn);
-
-/** Runs `fn` with no companion (the companion's own fallback write). */
-export const withoutWriteCompanion = <T>(fn: () => Promise<T>) => companionStorage.exit(fn);
-
-export const currentWriteCompanion = () => companionStorage.getStore();
 
 /** Strips key attributes so repositories hand domain records, never raw items, to services. */
 export function toRecord<T>(item: Item | undefined): T | undefined {
@@ -82,13 +75,30 @@ export class Store {
   /** Told after each write (the local runtime wakes its stream reader, so an event waits for no poll). */
   afterWrite?: () => void;
 
+  /** The store itself, whichever request's view it is reached through: the key of per-container caches. */
+  readonly base: Store = this;
+  /** The request's meter and write companion (set on a request's view only). */
+  protected meter?: CapacityMeter;
+  protected companion?: WriteCompanion;
+
   constructor(
     readonly client: DynamoDBDocumentClient,
     readonly tableName: string,
   ) {}
 
+  /**
+   * A view of this store for one request: the same client, totals and listeners, with the
+   * request's capacity meter and write companion (`companion: undefined` drops an inherited one).
+   */
+  forRequest(parts: { meter?: CapacityMeter; companion?: WriteCompanion }): Store {
+    const view = Object.create(this) as Store;
+    if ('meter' in parts) view.meter = parts.meter;
+    if ('companion' in parts) view.companion = parts.companion;
+    return view;
+  }
+
   private consumed(kind: 'read' | 'write', capacity: ConsumedCapacity | ConsumedCapacity[] | undefined) {
-    recordCapacity(kind, capacity);
+    if (this.meter) recordCapacity(this.meter, kind, capacity);
     for (const entry of [capacity ?? []].flat()) this.totals[kind] += entry.CapacityUnits ?? 0;
     if (kind === 'write') this.afterWrite?.();
   }
@@ -212,7 +222,7 @@ export class Store {
         }),
       );
       this.consumed('write', out.ConsumedCapacity);
-      currentWriteCompanion()?.wrote();
+      this.companion?.wrote();
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
       throw error;
@@ -242,7 +252,7 @@ export class Store {
         }),
       );
       this.consumed('write', out.ConsumedCapacity);
-      currentWriteCompanion()?.wrote();
+      this.companion?.wrote();
       return out.Attributes as T;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
@@ -264,7 +274,7 @@ export class Store {
         }),
       );
       this.consumed('write', out.ConsumedCapacity);
-      currentWriteCompanion()?.wrote();
+      this.companion?.wrote();
       return out.Attributes;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new ConditionFailed();
@@ -280,7 +290,7 @@ export class Store {
     if (ops.length === 0) return;
     if (ops.length > 100) throw new Error('A transaction holds at most 100 operations');
     // The request's companion writes (its activity entry) ride along when there is room.
-    const companion = currentWriteCompanion();
+    const companion = this.companion;
     const extra = companion?.pending(ops) ?? [];
     const carried = extra.length > 0 && ops.length + extra.length <= 100 && !token;
     const items = (carried ? [...ops, ...extra] : ops).map((op) => {

@@ -24,7 +24,7 @@ export async function endInvite(deps: Deps, scope: Scope, invite: InviteRecord, 
     ...teamWrites.endInvite(scope, invite, status, now),
     teamWrites.releaseEmail(scope, invite.email, invite._id),
     teamWrites.moveState(scope, { pending: -1, seats: -1 }),
-    activityWrite(scope, deps.clock, { actor, action: `invite.${status}`, target: { type: 'invite', id: invite._id, email: invite.email } }),
+    activityWrite(deps, scope, { actor, action: `invite.${status}`, target: { type: 'invite', id: invite._id, email: invite.email } }),
   ]);
   await deps.ports.scheduler.cancel(timerName(scope, invite._id));
 }

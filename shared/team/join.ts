@@ -68,7 +68,7 @@ export async function acceptInvite(
       teamWrites.moveEmail(scope, invite.email, { kind: 'invite', id: invite._id }, { kind: 'member', id: member._id }),
       teamWrites.moveState(scope, { used: 1, pending: -1, owners: countsAsOwner(member) ? 1 : 0 }),
       ...grantWrites(scope, member, teams),
-      activityWrite(scope, deps.clock, {
+      activityWrite(deps, scope, {
         actor: { type: 'member', memberId: member._id, email: member.email },
         action: 'invite.accepted',
         target: { type: 'member', id: member._id, email: member.email },

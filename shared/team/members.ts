@@ -51,7 +51,7 @@ export async function updateMember(ctx: TeamCtx, id: string, change: { role?: Ro
       teamWrites.replaceMember(ctx.scope, next, member.updatedAt),
       ...(delta ? [teamWrites.moveState(ctx.scope, { owners: delta }, { ownersLeft: delta < 0 })] : []),
       ...grantWrites(ctx.scope, next, teams),
-      activityWrite(ctx.scope, ctx.clock, { action: 'member.updated', target: { type: 'member', id: member._id, email: member.email }, details: changed }),
+      activityWrite(ctx, ctx.scope, { action: 'member.updated', target: { type: 'member', id: member._id, email: member.email }, details: changed }),
     ]);
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -73,7 +73,7 @@ export async function removeMember(ctx: TeamCtx, id: string) {
       teamWrites.moveState(ctx.scope, { used: -1, seats: -1, owners: delta }, { ownersLeft: delta < 0 }),
       teamWrites.releaseEmail(ctx.scope, member.email, member._id),
       memberAccessDelete(ctx.scope, member._id),
-      activityWrite(ctx.scope, ctx.clock, {
+      activityWrite(ctx, ctx.scope, {
         action: 'member.removed',
         target: { type: 'member', id: member._id, email: member.email },
         details: { role: member.role },
@@ -100,7 +100,7 @@ export async function createTeam(ctx: TeamCtx, input: { name: string; areas: Are
   const team: TeamRecord = { _id: objectId(ctx.clock), name: input.name.trim(), areas: [...new Set(input.areas)], createdAt: now, updatedAt: now };
   await ctx.store.transact([
     teamWrites.putTeam(ctx.scope, team),
-    activityWrite(ctx.scope, ctx.clock, { action: 'team.created', target: { type: 'team', id: team._id }, details: { name: team.name, areas: team.areas } }),
+    activityWrite(ctx, ctx.scope, { action: 'team.created', target: { type: 'team', id: team._id }, details: { name: team.name, areas: team.areas } }),
   ]);
   return teamView(team);
 }
@@ -133,7 +133,7 @@ export async function updateTeam(ctx: TeamCtx, id: string, change: { name?: stri
     await ctx.store.transact([
       teamWrites.replaceTeam(ctx.scope, next, team.updatedAt),
       ...regrants,
-      activityWrite(ctx.scope, ctx.clock, {
+      activityWrite(ctx, ctx.scope, {
         action: 'team.updated',
         target: { type: 'team', id },
         details: { name: { from: team.name, to: next.name }, areas: { from: team.areas, to: next.areas } },
@@ -157,7 +157,7 @@ export async function deleteTeam(ctx: TeamCtx, id: string) {
       teamWrites.deleteTeam(ctx.scope, team),
       ...regrants,
       ...invites.map((i) => teamWrites.replaceInvite(ctx.scope, { ...i, teamIds: i.teamIds.filter((t) => t !== id) }, i.linkVersion)),
-      activityWrite(ctx.scope, ctx.clock, { action: 'team.deleted', target: { type: 'team', id }, details: { name: team.name } }),
+      activityWrite(ctx, ctx.scope, { action: 'team.deleted', target: { type: 'team', id }, details: { name: team.name } }),
     ]);
   } catch (error) {
     if (error instanceof ConditionFailed) throw concurrent();

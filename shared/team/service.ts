@@ -8,7 +8,7 @@ import { sendPlatformMail } from '../platform-mail/send';
 import { memberAccessPut } from '../platform/member-access';
 import { actsAsOwner, OWNER_KEY, type Actor, type Role } from '../platform/permissions';
 import type { Scope } from '../store/keys';
-import { ConditionFailed, withoutWriteCompanion, type TransactOp } from '../store/store';
+import { ConditionFailed, type TransactOp } from '../store/store';
 import { inviteMail } from './pages';
 import { endInvite, JOB_INVITE_EXPIRY, SYSTEM, timerName } from './invite-end';
 import { signInviteToken } from './invite-link';
@@ -84,13 +84,13 @@ export async function ensureTeam(ctx: Pick<TeamCtx, 'store' | 'scope' | 'account
   const initial: TeamState = { owners: 1, used: 1, pending: 0, seats: 1 };
   try {
     // Setting up is no change of the request's: it carries no activity entry.
-    await withoutWriteCompanion(() =>
-      ctx.store.transact([
+    await ctx.store
+      .forRequest({ companion: undefined })
+      .transact([
         teamWrites.createState(ctx.scope, initial),
         teamWrites.putMember(ctx.scope, owner),
         teamWrites.claimEmail(ctx.scope, email, { kind: 'member', id: ACCOUNT_OWNER_ID }),
-      ]),
-    );
+      ]);
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
   }
@@ -216,7 +216,7 @@ export async function inviteMember(ctx: TeamCtx, input: { email: string; role: R
       teamWrites.claimEmail(ctx.scope, email, { kind: 'invite', id: invite._id }),
       teamWrites.moveState(ctx.scope, { pending: 1, seats: 1 }, { seatLimit: seatLimit(ctx.account.plan) }),
       teamWrites.countInvite(ctx.scope, window, allowed, Math.floor((windowStart + 2 * HOUR_MS) / 1000) + 3600),
-      activityWrite(ctx.scope, ctx.clock, {
+      activityWrite(ctx, ctx.scope, {
         action: 'invite.created',
         target: { type: 'invite', id: invite._id, email },
         details: { role: invite.role, teamIds },
@@ -263,7 +263,7 @@ export async function resendInvite(ctx: TeamCtx, id: string) {
   try {
     await ctx.store.transact([
       teamWrites.replaceInvite(ctx.scope, next, invite.linkVersion),
-      activityWrite(ctx.scope, ctx.clock, {
+      activityWrite(ctx, ctx.scope, {
         action: 'invite.resent',
         target: { type: 'invite', id: invite._id, email: invite.email },
         details: { resends: next.resends, expiresAt: next.validUntil },

@@ -133,7 +133,7 @@ export async function reportUsage(ctx: OperationContext, id: string, body: { met
   if (!idempotencyKey) {
     // One PutItem of one small item: the report carries its event and who made it (it is its own
     // activity record); the counters fold later.
-    await repo.putReport(ctx.store, scope, report, event, activityInOwnRecord());
+    await repo.putReport(ctx.store, scope, report, event, activityInOwnRecord(ctx));
     return reply(201, present(report, false));
   }
   try {

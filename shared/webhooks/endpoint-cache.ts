@@ -33,10 +33,10 @@ export async function cachedEndpoints(
   read: () => Promise<WebhookEndpoint[]>,
   nowMs = performance.now(),
 ): Promise<WebhookEndpoint[]> {
-  let perStore = cache.get(store);
+  let perStore = cache.get(store.base);
   if (!perStore) {
     perStore = new Map();
-    cache.set(store, perStore);
+    cache.set(store.base, perStore);
   }
   const key = scopeKey(scope);
   const hit = perStore.get(key);
@@ -51,5 +51,5 @@ export async function cachedEndpoints(
 
 /** Drops the copy of this tenant's endpoints (called by every change to an endpoint). */
 export function forgetEndpoints(store: Store, scope: Scope): void {
-  cache.get(store)?.delete(scopeKey(scope));
+  cache.get(store.base)?.delete(scopeKey(scope));
 }

@@ -6,7 +6,7 @@ import type { OperationContext } from '../../shared/platform/context';
 import { executeOperation } from '../../shared/platform/http/execute';
 import { randomHex } from '../../shared/platform/ids';
 import type { AnyOperation } from '../../shared/platform/operation';
-import { withCapacityMeter, type CapacityMeter } from '../../shared/store/capacity';
+import type { CapacityMeter } from '../../shared/store/capacity';
 
 /**
  * What the audit log costs a write: WCU per operation without it (the operation's handler called
@@ -40,9 +40,10 @@ export async function benchAudit(options: { writes?: number } = {}) {
       request: { requestId: 'bench', method: 'POST', path: '/', headers: {}, rawBody: '', sourceIp: '127.0.0.1', baseUrl: runtime.url },
     };
     const operation = (id: string) => APP.apiOperations.find((o) => o.operationId === id) as AnyOperation;
-    const meter = async (fn: () => Promise<unknown>) => {
+    // A request's view of the store meters what the call consumed, as the local API does.
+    const meter = async (fn: (metered: OperationContext) => Promise<unknown>) => {
       const m: CapacityMeter = { read: 0, write: 0 };
-      await withCapacityMeter(m, fn as () => Promise<void>);
+      await fn({ ...ctx, store: ctx.store.forRequest({ meter: m }) });
       return m.write;
     };
     const cases: { name: string; raw: (i: number, audited: boolean) => Promise<{ params: Record<string, string>; body: unknown }> }[] = [
@@ -66,9 +67,9 @@ export async function benchAudit(options: { writes?: number } = {}) {
       for (let i = 0; i < writes; i++) {
         const plain = await c.raw(i, false);
         // The handler alone: what the write cost before the audit log.
-        without += await meter(() => op.handler(ctx as never, { params: plain.params, query: {}, body: plain.body, files: {} } as never));
+        without += await meter((metered) => op.handler(metered as never, { params: plain.params, query: {}, body: plain.body, files: {} } as never));
         const audited = await c.raw(i, true);
-        withAudit += await meter(() => executeOperation(op, ctx, { params: audited.params, query: {}, body: audited.body }));
+        withAudit += await meter((metered) => executeOperation(op, metered, { params: audited.params, query: {}, body: audited.body }));
       }
       const before = without / writes;
       const after = withAudit / writes;

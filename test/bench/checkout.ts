@@ -7,7 +7,8 @@ import { randomHex } from '../../shared/platform/ids';
 import { receiveNotification } from '../../shared/processor/ingress';
 import type { SandboxProcessor } from '../../shared/adapters/processor-sandbox/sandbox';
 import { SANDBOX_NOTIFICATION_SECRET, SIGNATURE_HEADER, sign } from '../../shared/adapters/processor-sandbox/signing';
-import { withCapacityMeter, type CapacityMeter } from '../../shared/store/capacity';
+import type { CapacityMeter } from '../../shared/store/capacity';
+import type { Deps } from '../../shared/platform/context';
 import { keys } from '../../shared/store/keys';
 
 const percentile = (values: number[], p: number) => {
@@ -64,20 +65,31 @@ export async function benchCheckout(
       account: (await getAccount(runtime.deps.store, scope.accountId))!,
       request: { requestId: 'bench', method: 'POST', path: '/checkout/sessions', headers: {}, rawBody: '', sourceIp: '127.0.0.1', baseUrl: runtime.url },
     };
-    const meter = async (fn: () => Promise<unknown>) => {
+    // Each step runs on a view of the store that meters it (the request's view, as the local API has).
+    const meter = async (fn: <D extends Deps>(metered: D) => Promise<unknown>) => {
       const m: CapacityMeter = { read: 0, write: 0 };
-      await withCapacityMeter(m, fn as () => Promise<void>);
+      await fn({ ...ctx, store: ctx.store.forRequest({ meter: m }) });
       return m.read + m.write;
     };
     let sessionId = '';
-    const createUnits = await meter(async () => {
+    const createUnits = await meter(async (metered) => {
       sessionId = (
-        await createCheckoutSession(ctx, { productId: product._id, successUrl: 'https://shop.example.com/ok', cancelUrl: 'https://shop.example.com/no' })
+        await createCheckoutSession(metered as unknown as OperationContext, {
+          productId: product._id,
+          successUrl: 'https://shop.example.com/ok',
+          cancelUrl: 'https://shop.example.com/no',
+        })
       ).id;
     });
     const located = await runtime.deps.store.get<{ processorCheckoutId: string }>(keys.capability('checkout-session', sessionId));
     const sandbox = runtime.deps.ports.processor as SandboxProcessor;
-    const payUnits = await meter(() => sandbox.payCheckout(located!.processorCheckoutId, { buyer: { email: 'capacity@example.com' } }));
+    // The sandbox processor writes through its own deps: a copy of it on the metered store.
+    const payUnits = await meter((metered) =>
+      (Object.assign(Object.create(sandbox), { deps: { ...runtime.deps, store: metered.store } }) as SandboxProcessor).payCheckout(
+        located!.processorCheckoutId,
+        { buyer: { email: 'capacity@example.com' } },
+      ),
+    );
     // The ingress step on a notification of its own, so the queued delivery of the one above
     // cannot apply it first.
     const second = (
@@ -99,9 +111,9 @@ export async function benchCheckout(
         membership: null,
       },
     });
-    const ingressUnits = await meter(() =>
+    const ingressUnits = await meter((metered) =>
       receiveNotification(
-        runtime.deps,
+        { ...runtime.deps, store: metered.store },
         {
           rawBody: body,
           headers: { [SIGNATURE_HEADER]: sign(SANDBOX_NOTIFICATION_SECRET, Math.floor(runtime.clock.nowMs() / 1000), body) },

@@ -4,6 +4,8 @@ import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { bulkCreateContacts } from '../../shared/audience/bulk';
 import { forgetDecodedSnapshots } from '../../shared/audience/contact-facts';
 import { rebuildFacts, refreshSmartTag } from '../../shared/segments/service';
+import { recountSegments } from '../../shared/segments/counting';
+import { updateContact } from '../../shared/audience/service';
 import { startDynamoDbLocal } from '../../shared/local/dynamodb';
 import { startLocalRuntime } from '../../shared/local/runtime';
 import { randomHex } from '../../shared/platform/ids';
@@ -15,7 +17,9 @@ import { seededRandom } from '../support/seeded-random';
  * of the items a create writes), the nightly refresh of the account (facts snapshot rebuild with
  * purchase totals, then one smart tag's steps with ~4% of the contacts joining; called step by step
  * as the queue runs them, so the figure is the work, not the queue's polling), and count and preview
- * over HTTP, cold (first read of a new snapshot) and warm (median of 5). Beside them the floor: a
+ * over HTTP: a saved segment's count from its stored count (cold, warm, and with 200 changes
+ * pending), a preview of the same definition from the snapshot (cold: first read of a new
+ * snapshot, and warm; median of 5). Beside them the floor: a
  * bare DynamoDB Query of one page (1,000 contacts) of the same contacts. Capacity per count from
  * the runtime's running total.
  */
@@ -156,7 +160,12 @@ export async function benchSegments(options: { contacts?: number } = {}) {
     // The compaction the last smart tag queues: the night's tag writes folded into the snapshot.
     const [, settleMs] = await timed(() => rebuildFacts(deps, scope, { totals: false }));
     progress(`compaction after the tags ${round(settleMs / 1000)} s`);
-    const nightlyMs = rebuildMs + tagMs + settleMs;
+    // The stored counts, taken a minute behind now (the runtime's clock moved past the compaction).
+    await call('POST', '/_local/clock/advance', { seconds: 90 });
+    const [stored, recountMs] = await timed(() => recountSegments(deps, scope));
+    if (stored < 1) throw new Error('the recount stored no count');
+    progress(`recount of the stored segment counts ${round(recountMs / 1000)} s`);
+    const nightlyMs = rebuildMs + tagMs + settleMs + recountMs;
     const night = { read: deps.store.totals.read - beforeNight.read, write: deps.store.totals.write - beforeNight.write };
     const refreshed = await call('GET', `/newsletters/segments/${segment._id}`, undefined, key);
     if (!refreshed.smartTagRefreshedAt) throw new Error('the nightly refresh did not finish');
@@ -175,25 +184,47 @@ export async function benchSegments(options: { contacts?: number } = {}) {
       warmRcu = deps.store.totals.read - before;
       countMs.push(ms);
     }
+    // The stored count with pending changes: 200 contacts changed since it was taken.
+    const page = await call('GET', '/newsletters/subscribers?limit=100', undefined, key);
+    const page2 = await call('GET', `/newsletters/subscribers?limit=100&cursor=${encodeURIComponent(page.nextCursor)}`, undefined, key);
+    for (const c of [...page.data, ...page2.data] as { _id: string; country: string | null }[])
+      await updateContact(deps, scope, c._id, { country: c.country === 'DE' ? 'US' : 'DE' });
+    const pendingMs: number[] = [];
+    let pendingRcu = 0;
+    for (let i = 0; i < 5; i++) {
+      const before = deps.store.totals.read;
+      const [, ms] = await timed(() => call('GET', `/newsletters/segments/${segment._id}/count`, undefined, key));
+      pendingRcu = deps.store.totals.read - before;
+      pendingMs.push(ms);
+    }
+    // A preview (an unsaved definition) reads the snapshot: cold as a new container, then warm.
+    forgetDecodedSnapshots();
+    const previewRcuBefore = deps.store.totals.read;
+    const [, previewColdMs] = await timed(() => call('POST', '/newsletters/segments/preview', { definition }, key));
+    const previewColdRcu = deps.store.totals.read - previewRcuBefore;
     const previewMs: number[] = [];
     for (let i = 0; i < 5; i++) previewMs.push((await timed(() => call('POST', '/newsletters/segments/preview', { definition }, key)))[1]);
     const tagged = await call('GET', `/newsletters/subscribers?tag=${smartTag}&limit=1`, undefined, key);
     if (!tagged.data.length && cold.count) throw new Error('no contact carries the smart tag after the night');
 
-    // Floor: one bare Query page of the same subscribed contacts.
+    // Floor: one bare Query page of the same subscribed contacts (the status index's write shards, in parallel).
     const client = new DynamoDBClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-    const byStatus = keys.indexPartition('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
+    const byStatus = keys.indexShards('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
     const floorMs: number[] = [];
     for (let i = 0; i < 6; i++) {
       const [, ms] = await timed(() =>
-        client.send(
-          new QueryCommand({
-            TableName: runtime.tableName,
-            IndexName: byStatus.index,
-            KeyConditionExpression: 'GSI1PK = :pk',
-            ExpressionAttributeValues: { ':pk': { S: byStatus.pk } },
-            Limit: 1000,
-          }),
+        Promise.all(
+          byStatus.map((shard) =>
+            client.send(
+              new QueryCommand({
+                TableName: runtime.tableName,
+                IndexName: shard.index,
+                KeyConditionExpression: 'GSI1PK = :pk',
+                ExpressionAttributeValues: { ':pk': { S: shard.pk } },
+                Limit: Math.ceil(1000 / byStatus.length),
+              }),
+            ),
+          ),
         ),
       );
       if (i) floorMs.push(ms);
@@ -212,18 +243,22 @@ export async function benchSegments(options: { contacts?: number } = {}) {
       nightlyFactsRebuildSeconds: round(rebuildMs / 1000),
       nightlySmartTagSeconds: round(tagMs / 1000),
       nightlyCompactionAfterTagsSeconds: round(settleMs / 1000),
+      nightlyRecountSeconds: round(recountMs / 1000),
       nightlyGoalSeconds: 60,
       nightlyMet: nightlyMs <= 60_000 ? 'yes' : 'NO',
       nightlyCapacity: { read: round(night.read), write: round(night.write) },
       countColdMs: round(coldMs),
       countWarmMs: round(warmCount),
+      countWith200PendingChangesMs: round(median(pendingMs)),
+      previewColdMs: round(previewColdMs),
       previewWarmMs: round(preview),
       goalMs: 1000,
-      met: Math.max(coldMs, warmCount, preview) <= 1000 ? 'yes' : 'NO',
+      met: Math.max(coldMs, warmCount, preview, previewColdMs) <= 1000 ? 'yes' : 'NO',
       floorQueryPageMs: round(floor),
       countWarmRatioToFloor: round(warmCount / floor, 2),
       previewRatioToFloor: round(preview / floor, 2),
-      rcuPerCount: { cold: round(coldRcu), warm: round(warmRcu) },
+      rcuPerCount: { cold: round(coldRcu), warm: round(warmRcu), with200Pending: round(pendingRcu) },
+      rcuPerPreviewCold: round(previewColdRcu),
     };
   } finally {
     await runtime.stop();

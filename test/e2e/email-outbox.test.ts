@@ -4,7 +4,9 @@ import type { LocalRuntime } from '../../shared/local/runtime';
 import { suppressEmail } from '../../shared/audience/suppression';
 import { deliverQueuedMail } from '../../shared/email/delivery';
 import { queueTransactional } from '../../shared/email/outbox';
-import { claimQueuedMail, getQueuedMail, getSentMail, INTERRUPTED_REASON } from '../../shared/email/repository';
+import { claimQueuedMail, countSentOp, getQueuedMail, getSentMail, INTERRUPTED_REASON, queuedMailPut, sentMailPut } from '../../shared/email/repository';
+import { objectId } from '../../shared/platform/ids';
+import type { Store } from '../../shared/store/store';
 import { sentMails } from '../support/local';
 
 // Transactional mail other capabilities queue (shared/email/outbox.ts), delivered by the email
@@ -178,5 +180,68 @@ describe('queued transactional mail', () => {
     expect(await sentMails(runtime, to)).toEqual([]);
     expect(await getQueuedMail(runtime.deps.store, scope, queued.id!)).toMatchObject({ status: 'failed', attempts: 0 });
     expect(await getSentMail(runtime.deps.store, scope, queued.id!)).toBeUndefined();
+  });
+
+  it('a mail taken over while its first worker, only slow, records it is recorded and counted once', { timeout: 60_000 }, async () => {
+    const account = await createTestAccount(runtime);
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const to = unique('slow');
+    const deps = runtime.deps;
+    const id = objectId(deps.clock);
+    const nowMs = deps.clock.nowMs();
+    const at = new Date(nowMs).toISOString();
+    // Queued without the event that wakes the worker: only this test's two workers deliver it.
+    const mail = {
+      _id: id,
+      to: [to],
+      subject: 'Receipt',
+      html: null,
+      text: 'Thanks',
+      preview: null,
+      fromName: null,
+      replyTo: null,
+      source: 'receipt' as const,
+    };
+    const queued = {
+      ...mail,
+      baseUrl: null,
+      track: true,
+      once: false,
+      status: 'queued' as const,
+      failureReason: null,
+      attempts: 0,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await deps.store.transact([queuedMailPut(scope, queued, {}, Math.floor(nowMs / 1000))]);
+    // The first worker claimed it and is still sending when its lease runs out.
+    expect(await claimQueuedMail(deps.store, scope, id, { nowMs, leaseUntil: nowMs - 1, updatedAt: at, takeOver: false })).toBe(true);
+    const before = (await account.test.get('/newsletters/settings')).body.totalEmailsSent as number;
+    // A second worker takes it over; right after its claim, the first one records its send.
+    let recorded = false;
+    const store = new Proxy(deps.store, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (property !== 'update' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+        return async (...args: Parameters<Store['update']>) => {
+          const result = await target.update(...args);
+          if (!recorded) {
+            recorded = true;
+            const sent = { _id: id, subject: 'Receipt', source: 'receipt' as const, sent: 1, opened: 0, clicked: 0, sentAt: at };
+            await target.transact([sentMailPut(scope, sent), countSentOp(scope, 1)]);
+          }
+          return result;
+        };
+      },
+    });
+    await deliverQueuedMail({ ...deps, store }, scope, id);
+    expect(recorded).toBe(true);
+    // The taker's copy went out (the one case of a second copy, see deliverQueuedMail); it is not counted again.
+    expect(await sentMails(runtime, to)).toHaveLength(1);
+    expect((await account.test.get('/newsletters/settings')).body.totalEmailsSent).toBe(before + 1);
+    expect(await getSentMail(deps.store, scope, id)).toMatchObject({ sent: 1 });
+    expect((await getQueuedMail(deps.store, scope, id))?.status).toBe('sent');
+    await deliverQueuedMail(deps, scope, id);
+    expect(await sentMails(runtime, to)).toHaveLength(1);
   });
 });

@@ -234,22 +234,34 @@ describe('imports', () => {
     const send = queue.send.bind(queue);
     const held: Record<string, unknown>[] = [];
     queue.send = async (name, message, options) => (name === IMPORT_QUEUE ? void held.push(message) : send(name, message, options));
+    // The first batch's email claims wait until the cancel is accepted, so it lands mid-batch.
+    const store = runtime.deps.store;
+    const statements = store.batchStatements.bind(store);
+    let accepted!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      accepted = resolve;
+    });
+    store.batchStatements = async (...args) => {
+      await gate;
+      return statements(...args);
+    };
     try {
       expect((await account.test.post(`/migrations/${id}/start`)).status).toBe(202);
       expect(held.length).toBe(1);
-      // Cancel arrives while the first batch runs: that batch finishes (rows, cursor, counters) and queues the next.
+      // Cancel arrives while the first batch runs: that batch finishes (rows, cursor, counters), and
+      // the run stops there instead of going on to the next batch.
       const batch = runBatch(runtime.deps, scope, id);
       while (!(await getImport(runtime.deps.store, scope, id))!.leaseUntil) await new Promise((resolve) => setTimeout(resolve, 5));
       const canceled = await account.test.post(`/migrations/${id}/cancel`);
+      accepted();
       await batch;
       expect(canceled.status, canceled.text).toBe(200);
       expect(canceled.body).toMatchObject({ status: 'running', cancelRequested: true });
-      expect(held.length).toBe(2);
+      expect(held.length).toBe(1);
     } finally {
       queue.send = send;
+      store.batchStatements = statements;
     }
-    // The next batch sees the cancel and stops the run.
-    await send(IMPORT_QUEUE, held[1]!);
     await settle();
     const stopped = (await account.test.get(`/migrations/${id}`)).body;
     expect(stopped.status).toBe('canceled');

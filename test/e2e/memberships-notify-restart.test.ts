@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { QueuedMailRecord } from '../../shared/email/records';
-import { INTERRUPTED_REASON, QUEUED_MAIL_ENTITY } from '../../shared/email/repository';
+import { getQueuedMail, INTERRUPTED_REASON, QUEUED_MAIL_ENTITY } from '../../shared/email/repository';
 import { NOTIFY_BATCH } from '../../shared/memberships/posts/notify';
 import { memberWrites } from '../../shared/memberships/repository';
 import { documentClient } from '../../shared/store/client';
@@ -108,7 +108,10 @@ describe('members-only post notification across a crash', () => {
     // Who can go without it, by the at-most-once design: the chunk the kill cut in the notify
     // worker (claimed in its batch marker, maybe not queued: at most one chunk), and the mails the
     // email worker was handing to the provider when it died (failed as interrupted, not repeated).
-    const queuedMails = await crashNoteMails(store, tableName);
+    // A sent mail is its sent-mail record (its queue item stays `sending`): read those through the repository.
+    const queuedMails = await Promise.all(
+      (await crashNoteMails(store, tableName)).map(async (m) => (m.status === 'sending' ? ((await getQueuedMail(store, scope, m._id)) ?? m) : m)),
+    );
     const interrupted = queuedMails.filter((m) => m.status === 'failed');
     expect(interrupted.every((m) => m.failureReason === INTERRUPTED_REASON)).toBe(true);
     expect(queuedMails.every((m) => m.status === 'sent' || m.status === 'failed')).toBe(true);

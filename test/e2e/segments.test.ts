@@ -300,4 +300,65 @@ describe('smart tags refreshed nightly, and posts to a segment', () => {
     const after = (await ctl.get('/_local/emails')).body.emails as { subject: string }[];
     expect(after.filter((m) => m.subject === `Gone ${d}` || m.subject === `NoPlan ${d}`)).toHaveLength(0);
   });
+
+  it('counts stay right from the stored count as contacts subscribe, unsubscribe, get tagged and are erased; other tenants and modes move nothing', async () => {
+    // Given an account with a few contacts and three saved segments, counted once stored counts exist.
+    const acct = await createTestAccount(runtime, 'tier2');
+    const e = uniq();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++)
+      ids.push((await addContact(acct, `n${i}-${e}@example.com`, { source: i < 3 ? 'form' : 'api', tags: i % 2 ? ['fan'] : [] }))._id);
+    const one = (rule: Record<string, unknown>) => ({ match: 'all', groups: [{ match: 'all', rules: [rule] }] });
+    const definitions = {
+      fans: one({ type: 'tag', tag: 'fan' }),
+      form: one({ type: 'source', source: 'form' }),
+      everyone: one({ type: 'notTag', tag: 'nobody-has-this' }),
+    };
+    const segs: Record<string, string> = {};
+    for (const [name, definition] of Object.entries(definitions)) segs[name] = (await acct.test.post('/newsletters/segments', { name, definition })).body._id;
+    const counts = async () => {
+      const out: Record<string, number> = {};
+      for (const [name, id] of Object.entries(segs)) {
+        const res = await acct.test.get(`/newsletters/segments/${id}/count`);
+        expect(res.status, res.text).toBe(200);
+        const previewed = await acct.test.post('/newsletters/segments/preview', { definition: definitions[name as keyof typeof definitions] });
+        expect(res.body.count, name).toBe(previewed.body.count);
+        out[name] = res.body.count;
+      }
+      return out;
+    };
+    expect(await counts()).toEqual({ fans: 3, form: 3, everyone: 6 });
+    await settle(); // the facts rebuild the first counts queued
+    await ctl.post('/_local/clock/advance', { seconds: 120 });
+    await counts(); // finds no stored counts: queues the recount, now a minute past the rebuild
+    await settle();
+
+    // When contacts change, then every count follows at once.
+    await addContact(acct, `late-${e}@example.com`, { source: 'form', tags: ['fan'] });
+    expect(await counts()).toEqual({ fans: 4, form: 4, everyone: 7 });
+    expect((await acct.test.patch(`/newsletters/subscribers/${ids[1]}`, { status: 'unsubscribed' })).status).toBe(200);
+    expect(await counts()).toEqual({ fans: 3, form: 3, everyone: 6 });
+    expect((await acct.test.post(`/newsletters/subscribers/${ids[0]}/tags`, { tags: ['fan'] })).status).toBe(200);
+    expect(await counts()).toEqual({ fans: 4, form: 3, everyone: 6 });
+    expect((await acct.test.post(`/newsletters/subscribers/${ids[3]}/tags/remove`, { tags: ['fan'] })).status).toBe(200);
+    expect(await counts()).toEqual({ fans: 3, form: 3, everyone: 6 });
+    expect((await acct.test.delete(`/newsletters/subscribers/${ids[2]}`)).status).toBe(200);
+    expect(await counts()).toEqual({ fans: 3, form: 2, everyone: 5 });
+    expect((await acct.test.patch(`/newsletters/subscribers/${ids[1]}`, { status: 'subscribed' })).status).toBe(200);
+    expect(await counts()).toEqual({ fans: 4, form: 3, everyone: 6 });
+
+    // Another account and the live mode gain contacts: this account's test counts do not move.
+    const other = await createTestAccount(runtime, 'tier2');
+    await addContact(other, `other-${e}@example.com`, { source: 'form', tags: ['fan'] });
+    const live = await acct.live.post('/newsletters/subscribers', { email: `live-${e}@example.com`, source: 'form', tags: ['fan'] });
+    expect(live.status).toBe(201);
+    expect(await counts()).toEqual({ fans: 4, form: 3, everyone: 6 });
+    expect((await other.test.get(`/newsletters/segments/${segs.fans}/count`)).status).toBe(404);
+    expect((await acct.live.get(`/newsletters/segments/${segs.fans}/count`)).status).toBe(404);
+
+    // And after the next recount (stored anew past these changes) they still hold.
+    await ctl.post('/_local/clock/advance', { seconds: 120 });
+    await settle();
+    expect(await counts()).toEqual({ fans: 4, form: 3, everyone: 6 });
+  });
 });

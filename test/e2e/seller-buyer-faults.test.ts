@@ -111,6 +111,12 @@ describe('2. marketing mail only with consent', () => {
     expect(byEmail.get(yes)).toMatchObject({ source: 'checkout', consent: { source: 'checkout', wording } });
     expect(byEmail.get(no)).toMatchObject({ source: 'checkout', consent: null });
     expect(byEmail.get(withCode)).toMatchObject({ source: 'checkout', consent: { source: 'checkout', wording } });
+    // The consent reached the contact on the order's event, for this deployment's consumers only:
+    // the order the seller's API shows (and a webhook delivers) says nothing of it.
+    const orders = (await ok(account.test.get('/events?type=order.completed&limit=100'), 'events')).events as Record<string, unknown>[];
+    const ofYes = orders.find((e) => (e.customer as { email?: string } | undefined)?.email === yes);
+    expect(ofYes).toBeTruthy();
+    expect(JSON.stringify(ofYes)).not.toMatch(/internal|marketingConsent|wording/);
 
     // Another account's setting and contacts are its own.
     const other = await createTestAccount(runtime, 'tier2');

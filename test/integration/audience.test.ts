@@ -65,4 +65,30 @@ describe('audience facts from sales', () => {
     const tagged = await removeTags(deps, scope, contact._id, ['hand', 'smart'], { smart: true });
     expect(tagged.tags).toEqual(['hand']);
   });
+
+  it("the consent on an order's event is written with its facts, once under racing deliveries; an unsubscribed buyer is subscribed again", async () => {
+    const { deps, clock } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'c@example.com', currency: 'USD' });
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const consent = { source: 'checkout', wording: 'Send me news', optedInAt: '2026-01-02T03:04:05.000Z' };
+    const order = { ...newEvent(scope, clock, 'order.completed', sale('new@example.com', 'p1', 10)), internal: { marketingConsent: consent } };
+    await Promise.all([recordSaleFacts(deps, order), recordSaleFacts(deps, order)]);
+    await recordSaleFacts(deps, order);
+    expect(await findContactByEmail(deps, scope, 'new@example.com')).toMatchObject({
+      status: 'subscribed',
+      consent,
+      totalSpentCents: 1000,
+      productIds: ['p1'],
+    });
+
+    await upsertContact(deps, scope, { email: 'back@example.com', source: 'form', status: 'unsubscribed' });
+    await recordSaleFacts(deps, { ...newEvent(scope, clock, 'order.completed', sale('back@example.com', 'p2', 3)), internal: { marketingConsent: consent } });
+    expect(await findContactByEmail(deps, scope, 'back@example.com')).toMatchObject({ status: 'subscribed', source: 'form', consent, totalSpentCents: 300 });
+    // A malformed note is ignored: the sale still counts, no consent is made up.
+    await recordSaleFacts(deps, {
+      ...newEvent(scope, clock, 'order.completed', sale('odd@example.com', 'p3', 1)),
+      internal: { marketingConsent: { wording: 5 } },
+    });
+    expect(await findContactByEmail(deps, scope, 'odd@example.com')).toMatchObject({ consent: null, totalSpentCents: 100 });
+  });
 });

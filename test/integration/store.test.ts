@@ -5,7 +5,6 @@ import { keys, type Scope } from '../../shared/store/keys';
 import { toItem } from '../../shared/store/items';
 import { ConditionFailed, toRecord, type Store } from '../../shared/store/store';
 import { newEvent, outboxPut, eventFromItem } from '../../shared/platform/events';
-import { withCapacityMeter } from '../../shared/store/capacity';
 import { createTestDeps } from '../support/store';
 
 let store: Store;
@@ -104,11 +103,15 @@ describe('store', () => {
 
   it('meters the capacity a unit of work consumed', async () => {
     const meter = { read: 0, write: 0 };
-    await withCapacityMeter(meter, async () => {
-      await put(alice, objectId(clock), 'metered');
-      await store.get(keys.entity(alice, 'THING', 'nothing'));
-    });
+    const view = store.forRequest({ meter });
+    await view.put(toItem(keys.entity(alice, 'THING', objectId(clock)), 'Thing', { name: 'metered' }));
+    await view.get(keys.entity(alice, 'THING', 'nothing'));
     expect(meter.write).toBeGreaterThan(0);
     expect(meter.read).toBeGreaterThan(0);
+    // The base store and its other views are not metered by it.
+    const before = { ...meter };
+    await store.get(keys.entity(alice, 'THING', 'nothing'));
+    await store.forRequest({}).get(keys.entity(alice, 'THING', 'nothing'));
+    expect(meter).toEqual(before);
   });
 });

@@ -3,7 +3,7 @@ import type { QueuePort } from '../../shared/platform/ports';
 import { newEvent, type DomainEvent } from '../../shared/platform/events';
 import type { OperationContext } from '../../shared/platform/context';
 import type { Scope } from '../../shared/store/keys';
-import { withCapacityMeter, type CapacityMeter } from '../../shared/store/capacity';
+import type { CapacityMeter } from '../../shared/store/capacity';
 import { fanOutDeliveryId, fanOutEvent, processDeliveryMessage } from '../../shared/webhooks/delivery';
 import * as repo from '../../shared/webhooks/repository';
 import { deliveryEntity } from '../../shared/webhooks/entities';
@@ -78,7 +78,7 @@ describe('success path', () => {
     expect(captured).toHaveLength(1);
     expect(captured[0]).toMatchObject({ body: expect.any(String), create: expect.not.objectContaining({ body: expect.anything() }) });
     const meter: CapacityMeter = { read: 0, write: 0 };
-    await withCapacityMeter(meter, () => processDeliveryMessage(setup.deps, captured[0]!));
+    await processDeliveryMessage({ ...setup.deps, store: setup.deps.store.forRequest({ meter }) }, captured[0]!);
     expect(receiver.received('/units')).toHaveLength(1);
     expect(meter.write).toBe(3);
     // The endpoint comes from the copy the fan-out just read (a loaded machine may outlast its 1 s: one Query then).

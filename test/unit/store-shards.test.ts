@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../shared/store/keys';
-import { decodeShardCursor, encodeShardCursor, mergeShards, shardOf, WRITE_SHARDS, type ShardRead } from '../../shared/store/shards';
+import { afterBound, decodeShardCursor, encodeShardCursor, mergeShards, queryRead, shardOf, WRITE_SHARDS, type ShardRead } from '../../shared/store/shards';
 
 /** Shards held in memory, each sorted like a DynamoDB partition, read the way the store reads them. */
 function memoryShards(shards: string[][], options: { drop?: (id: string) => boolean; ascending?: boolean } = {}) {
@@ -97,5 +97,40 @@ describe('merging shards into one ordered list', () => {
       { ...scope, accountId: 'acc2' },
     ])
       expect(() => decodeShardCursor(other, cursor)).toThrow(expect.objectContaining({ status: 400 }));
+  });
+
+  it('a cursor names its list: another list of the same tenant refuses it', () => {
+    const scope = { accountId: 'acc1', mode: 'test' as const };
+    const sales = encodeShardCursor(scope, id(3), 'sales')!;
+    expect(decodeShardCursor(scope, sales, 'sales')).toBe(id(3));
+    for (const list of ['customers', 'sales:one_time', undefined])
+      expect(() => decodeShardCursor(scope, sales, list)).toThrow(expect.objectContaining({ status: 400 }));
+  });
+
+  it('queryRead keeps what the filter accepts and continues after the last item read, kept or not', async () => {
+    const read = queryRead(
+      async (_shard, after, limit) => {
+        const items = ['9', '8', '7', '6', '5'].filter((k) => after === undefined || k < after).slice(0, limit);
+        return { items, cursor: items.length === limit ? 'more' : undefined };
+      },
+      (k: string) => k,
+      (k) => Number(k) % 2 === 1,
+    );
+    expect(await read(0, undefined, 2)).toEqual({ items: ['9'], last: '8' });
+    expect(await read(0, '8', 2)).toEqual({ items: ['7'], last: '6' });
+    expect(await read(0, '6', 2)).toEqual({ items: ['5'], last: undefined });
+    expect(afterBound('x')).toEqual({ before: 'x' });
+    expect(afterBound('x', true)).toEqual({ after: 'x' });
+    expect(afterBound(undefined)).toEqual({});
+  });
+
+  it('an index path of a hot kind takes the write shard of the record id, inside the tenant scope', () => {
+    const scope = { accountId: 'acc1', mode: 'test' as const };
+    const key = keys.shardedIndexed('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed', 'c1', 'c1');
+    expect(key).toEqual({ GSI1PK: `A#acc1#test#CONTACTS_BY_STATUS#subscribed#${shardOf('c1')}`, GSI1SK: 'c1' });
+    const shards = keys.indexShards('GSI1', scope, 'CONTACTS_BY_STATUS', 'subscribed');
+    expect(shards).toHaveLength(WRITE_SHARDS);
+    expect(shards.map((s) => s.pk)).toContain(key.GSI1PK);
+    expect(shards.every((s) => s.index === 'GSI1' && s.pk.startsWith('A#acc1#test#'))).toBe(true);
   });
 });

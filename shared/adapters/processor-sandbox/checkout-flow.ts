@@ -53,6 +53,8 @@ export async function createCheckout(core: SandboxCore, scope: Scope, input: Cre
     status: 'open',
     createdAt: core.now().toISOString(),
   };
+  // The pointer first: one left by a checkout whose own write then failed points at nothing.
+  await core.deps.store.put(repo.sessionPointerItem(checkout));
   await core.deps.store.put(repo.checkoutItem(checkout), { ifNotExists: true });
   return { checkoutId: checkout.id, url: `${input.baseUrl}/processor/sandbox/checkout/${checkout.id}`, planId: checkout.planId };
 }

@@ -6,6 +6,7 @@ import { parseOrThrow } from '../../platform/http/validation';
 import { ProcessorError } from '../../processor/port';
 import { locateSaleById, saleForControl } from '../../sales/service';
 import { locateSubscriberById } from '../../subscriptions/service';
+import { getSessionPointer } from './repository';
 import { SandboxProcessor } from './sandbox';
 
 /**
@@ -55,7 +56,9 @@ export const SANDBOX_CONTROL_ROUTES: ControlRoute[] = [
     path: '/_local/checkout/{sessionId}/pay',
     async handle(runtime, { params, body }) {
       const input = parseOrThrow(payBody, body, 'body')!;
-      const located = await locateSessionById(runtime.deps, params.sessionId!);
+      const pointer = await getSessionPointer(runtime.deps.store, params.sessionId!);
+      const known = pointer ? { accountId: pointer.accountId, mode: pointer.mode } : undefined;
+      const located = await locateSessionById(runtime.deps, params.sessionId!, known);
       if (!located) throw notFound('Checkout session');
       const { session } = located;
       const claim = await withMarketingConsent(runtime.deps, located.scope, session._id, paymentClaim(located.scope, session), input.marketingOptIn === true);
@@ -67,7 +70,7 @@ export const SANDBOX_CONTROL_ROUTES: ControlRoute[] = [
       );
       if (result.status === 'declined') return { status: 200, body: { status: 'declined', failureMessage: result.failureMessage } };
       await runtime.settle();
-      const after = (await locateSessionById(runtime.deps, session._id))?.session;
+      const after = (await locateSessionById(runtime.deps, session._id, located.scope))?.session;
       return {
         status: 200,
         body: { status: 'paid', ...(after?.saleId ? { saleId: after.saleId } : {}), ...(after?.subscriberId ? { subscriberId: after.subscriberId } : {}) },

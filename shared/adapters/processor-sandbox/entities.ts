@@ -16,6 +16,7 @@ export type SandboxCard = PaymentMethod & { declines: boolean; saved: boolean; e
 
 const OWNER = 'adapters/processor-sandbox';
 const checkoutKey = (checkoutId: string) => keys.capability(SBX.checkout, checkoutId);
+const sessionPointerKey = (sessionId: string) => keys.capability(SBX.session, sessionId);
 const cardUpdateKey = (sessionId: string) => keys.capability(SBX.cardUpdate, sessionId);
 const membershipKey = (scope: Scope, id: string) => keys.entity(scope, SBX.membership, id);
 // Payments, cards and notifications are written on every checkout: write-sharded (store/shards.ts).
@@ -61,6 +62,35 @@ export const sandboxCheckoutEntity = defineEntity<SandboxCheckout>()({
       args: ['cs_id'],
       consistent: true,
       notes: 'paid once, conditioned on status = open',
+    },
+  },
+});
+
+/** The service's session id to its tenant and this hosted checkout (what a buyer's "pay" names, locally). */
+export interface SandboxSessionPointer {
+  accountId: string;
+  mode: Scope['mode'];
+  checkoutId: string;
+}
+
+/**
+ * Scope-free pointer from the service's checkout session id to its tenant and hosted checkout, for
+ * the local control API's pay route (which names only the session). The sandbox keeps it with its
+ * own checkout: a live processor has no such route, so the service writes no locator of its own.
+ */
+export const sandboxSessionPointerEntity = defineEntity<SandboxSessionPointer>()({
+  entity: 'SandboxSessionPointer',
+  version: 1,
+  owner: OWNER,
+  key: sessionPointerKey,
+  keyArgs: ['sessionId'],
+  patterns: {
+    bySession: {
+      kind: 'get',
+      summary: 'Sandbox pointer from a checkout session id to its tenant and hosted checkout (local control API pay route)',
+      key: sessionPointerKey,
+      args: ['sessionId'],
+      notes: 'written with the hosted checkout',
     },
   },
 });

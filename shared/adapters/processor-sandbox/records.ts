@@ -8,6 +8,7 @@ import type { Scope } from '../../store/keys';
  */
 export const SBX = {
   checkout: 'sbx-checkout',
+  session: 'sbx-session',
   cardUpdate: 'sbx-card-update',
   membership: 'SBX_MEMBERSHIP',
   payment: 'SBX_PAYMENT',

@@ -11,6 +11,7 @@ import {
   sandboxMembershipEntity,
   sandboxNotificationEntity,
   sandboxPaymentEntity,
+  sandboxSessionPointerEntity,
   sandboxSettingsEntity,
   type SandboxCard,
 } from './entities';
@@ -31,6 +32,13 @@ export const notificationItem = (scope: Scope, n: SandboxNotification): Item =>
   sandboxNotificationEntity.item(notificationKey(scope, n.id), n, { expiresAt: n.created + NOTIFICATION_TTL_SECONDS });
 
 export const getCheckout = (store: Store, checkoutId: string) => sandboxCheckoutEntity.get(store, 'byId', checkoutId);
+export const sessionPointerItem = (checkout: SandboxCheckout): Item =>
+  sandboxSessionPointerEntity.item(sandboxSessionPointerEntity.declaration.key(checkout.sessionId), {
+    accountId: checkout.scope.accountId,
+    mode: checkout.scope.mode,
+    checkoutId: checkout.id,
+  });
+export const getSessionPointer = (store: Store, sessionId: string) => sandboxSessionPointerEntity.get(store, 'bySession', sessionId);
 export const getMembership = (store: Store, scope: Scope, id: string) => sandboxMembershipEntity.get(store, 'byId', scope, id);
 // Reads that move a record an earlier release wrote to its write shard, so writes by key find it.
 export const getPayment = (store: Store, scope: Scope, id: string) => sandboxPaymentEntity.getMoving(store, 'byId', 'byIdBefore', scope, id);

@@ -139,13 +139,24 @@ export function unpackChunk(data: Uint8Array): ContactFactRow[] {
   return text ? text.split('\n').map(decodeRow) : [];
 }
 
-/** A change recorded since the snapshot: the whole row, the contact gone, one engagement time, or its tag lists. */
+/**
+ * A change recorded since the snapshot: the whole row, the contact gone, one engagement time, or its
+ * tag lists. A row or gone delta may carry `was`, the contact as it was just before this change
+ * (null: it did not exist); deltas written before it was recorded have none (undefined). A saved
+ * segment's stored count is moved by these (shared/segments/counts.ts).
+ */
 export type FactDelta =
-  | { kind: 'row'; row: ContactFactRow }
-  | { kind: 'gone'; id: string }
+  | { kind: 'row'; row: ContactFactRow; was?: ContactFactRow | null }
+  | { kind: 'gone'; id: string; was?: ContactFactRow | null }
   | { kind: 'open' | 'click'; id: string; at: string }
   /** A batched tag change (the smart-tag refresh): the tag lists the record now holds. */
   | { kind: 'tags'; id: string; tags: string[]; smartTags: string[] };
+
+/** A delta with the time it was written at (the first part of its key). */
+export type StampedDelta = FactDelta & { stamp: string };
+
+/** The `was` attribute of a delta item: '' for a contact created by the change, an encoded row otherwise. */
+export const decodeWas = (was: string | undefined): ContactFactRow | null | undefined => (was === undefined ? undefined : was === '' ? null : decodeRow(was));
 
 const later = (a: string | null, b: string) => (a && a > b ? a : b);
 

@@ -35,7 +35,7 @@ export interface FactsTable {
 }
 
 const timeMs = (at: string | null) => (at ? Date.parse(at) : NaN);
-const timeText = (ms: number) => (Number.isNaN(ms) ? null : new Date(ms).toISOString());
+export const timeText = (ms: number) => (Number.isNaN(ms) ? null : new Date(ms).toISOString());
 
 export class Dictionary {
   readonly values: string[] = [];
@@ -95,7 +95,7 @@ export function tableFromRows(rows: ContactFactRow[]): FactsTable {
   };
 }
 
-const listAt = (start: Uint32Array, flat: Uint32Array, dict: string[], i: number) => {
+export const listAt = (start: Uint32Array, flat: Uint32Array, dict: string[], i: number) => {
   const out: string[] = [];
   for (let k = start[i]!; k < start[i + 1]!; k++) out.push(dict[flat[k]!]!);
   return out;

@@ -9,7 +9,6 @@ import { activeTracing, getMetrics, inLambda, recordAnswer } from '../observabil
 import { corsHeaders, preflightHeaders, preflightRouteKey, preflightRoutes, type PreflightRoute } from '../cors';
 import { reply, routeKey, type AnyOperation } from '../operation';
 import { consumeRequest } from '../rate-limit';
-import { withCapacityMeter } from '../../store/capacity';
 import { executeOperation } from './execute';
 import { idempotencyKeyOf, withIdempotencyKey } from './idempotency';
 import { renderError, renderReply } from './render';
@@ -32,7 +31,7 @@ export async function handleApiEvent(operations: Map<string, AnyOperation>, deps
   if (deps.config.STAGE !== 'local') return runPipeline(operations, deps, event);
   // Locally, every answer says what it cost in DynamoDB capacity units (read by npm run bench).
   const meter = { read: 0, write: 0 };
-  const result = await withCapacityMeter(meter, () => runPipeline(operations, deps, event));
+  const result = await runPipeline(operations, { ...deps, store: deps.store.forRequest({ meter }) }, event);
   result.headers = { ...(result.headers ?? {}), 'x-consumed-capacity': `read=${meter.read};write=${meter.write}` };
   return result;
 }

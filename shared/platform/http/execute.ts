@@ -31,7 +31,7 @@ export async function executeOperation(operation: AnyOperation, ctx: OperationCo
     if (required && !planAtLeast(ctx.account.plan, required)) throw featureLocked(required);
   }
   // Every write through the API lands in the activity log with who made it (activity.ts).
-  const run = () => operation.handler(ctx as never, input as never);
+  const run = (context: OperationContext | PublicContext) => operation.handler(context as never, input as never);
   const result =
     ctx.account && operation.method !== 'GET'
       ? await recordActivity(
@@ -41,7 +41,7 @@ export async function executeOperation(operation: AnyOperation, ctx: OperationCo
           { ...activityOf(operation, input.params), ...(ctx.request?.sourceIp ? { ip: ctx.request.sourceIp } : {}) },
           run,
         )
-      : await run();
+      : await run(ctx);
   if (isReply(result)) return result;
   if (operation.output && ctx.config.VALIDATE_OUTPUT === '1') {
     const checked = operation.output.safeParse(result);
