@@ -73,7 +73,7 @@ export async function benchAudit(options: { writes?: number } = {}) {
       }
       const before = without / writes;
       const after = withAudit / writes;
-      // DynamoDB Local reports a transaction's capacity loosely (docs/performance.md "Capacity per lifecycle
+      // DynamoDB Local reports a transaction's capacity loosely (docs/performance-history.md "Capacity per lifecycle
       // step"): the entries themselves are counted and sized too, as DynamoDB bills them
       // (1 WCU per started KiB, 2 inside a transaction).
       const entries = (await queryActivity(runtime.deps.store, scope, { action: c.name }, { limit: 100 })).entries;

@@ -70,7 +70,8 @@ describe('generated function entries', () => {
     }
   });
 
-  it('give an API function its own operations, the port providers its code can reach, and only the AWS ports its needs name', () => {
+  // Resolves every API function's reach: seconds on a loaded machine, past the unit default of 5.
+  it('give an API function its own operations, the port providers its code can reach, and only the AWS ports its needs name', { timeout: 30_000 }, () => {
     const catalog = importsOf(source('api', 'catalog'));
     expect(catalog).toContain('shared/catalog/operations');
     expect(catalog).toContain('shared/adapters/aws/blob');

@@ -26,9 +26,16 @@ function reader(lists: WebhookEndpoint[][]) {
   };
 }
 
+/** A store as the cache sees one: its `base` (the key of per-container caches) is itself. */
+const aStore = () => {
+  const store = {} as { base?: unknown };
+  store.base = store;
+  return store as Store;
+};
+
 describe('per-process endpoint copy', () => {
   it('reads once per bound, shares the read in flight, and reads again after the bound', async () => {
-    const store = {} as Store;
+    const store = aStore();
     const source = reader([[endpoint('a')], [endpoint('a', false)]]);
     const [one, two] = await Promise.all([cachedEndpoints(store, scope, source.read, 1000), cachedEndpoints(store, scope, source.read, 1000)]);
     expect(source.reads).toBe(1);
@@ -40,8 +47,8 @@ describe('per-process endpoint copy', () => {
   });
 
   it('a change drops the copy at once; other tenants and other stores keep their own', async () => {
-    const store = {} as Store;
-    const other = {} as Store;
+    const store = aStore();
+    const other = aStore();
     const source = reader([[endpoint('a')], [endpoint('b')]]);
     const otherScope = { accountId: 'acct1', mode: 'live' as const };
     await cachedEndpoints(store, scope, source.read, 0);
@@ -54,7 +61,7 @@ describe('per-process endpoint copy', () => {
   });
 
   it('does not keep a failed read', async () => {
-    const store = {} as Store;
+    const store = aStore();
     await expect(cachedEndpoints(store, scope, async () => Promise.reject(new Error('throttled')), 0)).rejects.toThrow('throttled');
     await new Promise((r) => setImmediate(r));
     expect(await cachedEndpoints(store, scope, async () => [endpoint('a')], 1)).toHaveLength(1);
