@@ -17,9 +17,9 @@ import { KEY_ATTRIBUTES, type Key } from './keys';
 import { buildUpdate, decodeCursor, encodeCursor, mergeValues } from './expressions';
 import { singleWriteCommand } from './single-write';
 import { TABLE } from './table';
-import type { BatchWriteRequest, Item, QueryOptions, QueryPage, TransactOp } from './types';
+import type { BatchWriteRequest, Item, QueryOptions, QueryPage, TransactOp, WriteCompanion } from './types';
 
-export type { BatchWriteRequest, Item, QueryOptions, QueryPage, TransactOp } from './types';
+export type { BatchWriteRequest, Item, QueryOptions, QueryPage, TransactOp, WriteCompanion } from './types';
 
 /** Thrown when a conditional write or a transaction's condition fails. */
 const TRANSACTION_CONFLICT_TRIES = 8;
@@ -37,24 +37,6 @@ export class ConditionFailed extends Error {
     super('Condition failed');
     this.name = 'ConditionFailed';
   }
-}
-
-/**
- * A request-scoped companion of the store's writes: writes that must commit together with
- * whatever the request changes (the activity log entry of an API write) without every repository
- * having to pass them along. The store adds `pending()` to the next transaction it runs and tells
- * the companion when that transaction committed; single-item writes only report that they wrote.
- * It travels with the request's view of the store (`Store.forRequest`), not in AsyncLocalStorage:
- * on Node 20 and 22 one used AsyncLocalStorage puts a hook on every promise of the process, a
- * visible share of a read's CPU (docs/performance.md, issue 43).
- */
-export interface WriteCompanion {
-  /** Writes to add to the next transaction (given its own writes); empty once they committed. */
-  pending(ops: TransactOp[]): TransactOp[];
-  /** The transaction carrying `pending()` committed. */
-  committed(): void;
-  /** A write outside any carrying transaction committed. */
-  wrote(): void;
 }
 
 /** Strips key attributes so repositories hand domain records, never raw items, to services. */

@@ -44,3 +44,21 @@ export interface QueryPage<T> {
   /** Opaque cursor for the next page; undefined on the last page. */
   cursor?: string;
 }
+
+/**
+ * A request-scoped companion of the store's writes: writes that must commit together with
+ * whatever the request changes (the activity log entry of an API write) without every repository
+ * having to pass them along. The store adds `pending()` to the next transaction it runs and tells
+ * the companion when that transaction committed; single-item writes only report that they wrote.
+ * It travels with the request's view of the store (`Store.forRequest`), not in AsyncLocalStorage:
+ * on Node 20 and 22 one used AsyncLocalStorage puts a hook on every promise of the process, a
+ * visible share of a read's CPU (docs/performance.md, issue 43).
+ */
+export interface WriteCompanion {
+  /** Writes to add to the next transaction (given its own writes); empty once they committed. */
+  pending(ops: TransactOp[]): TransactOp[];
+  /** The transaction carrying `pending()` committed. */
+  committed(): void;
+  /** A write outside any carrying transaction committed. */
+  wrote(): void;
+}

@@ -10,11 +10,10 @@
  * one bare SDK call per request on copies of the same items) in a child process; autocannon in a
  * third process. Each figure gets a warm-up run first, then two measured repeats to show noise.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { startDynamoDbLocal } from '../../shared/local/dynamodb';
 import { startLocalRuntime, type LocalRuntime } from '../../shared/local/runtime';
+import { startFloor } from './floor-process';
 import { keys } from '../../shared/store/keys';
 import { measureFunctions, printFunctions } from './functions';
 import { runLoad, type LoadFigures } from './http';
@@ -44,21 +43,6 @@ interface Case {
   throughputGoal?: number;
   /** Hand-computed minimum capacity per request: items that must be read or written × size × factor. */
   minimum: { read: number; write: number; why: string };
-}
-
-async function startFloor(options: { endpoint: string; table: string; getKey: Record<string, string>; queryPk: string; item: Record<string, unknown> }) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', new URL('./floor-server.ts', import.meta.url).pathname, JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      const match = /^listening (\d+)/.exec(line);
-      if (match) resolve(Number(match[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`floor server exited ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
