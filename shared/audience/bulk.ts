@@ -78,8 +78,8 @@ export async function importContacts(
   });
   const held =
     options.held ??
-    (await bulkStore.contactIdsByEmail(
-      deps.store,
+    (await contactIdsByEmail(
+      deps,
       scope,
       candidates.map((c) => c.contact.email),
     ));
@@ -156,7 +156,39 @@ export async function importContacts(
   });
 }
 
-/** Which of these addresses have a contact: email → contact id (BatchGetItem, no contact read). */
+/**
+ * Which of these addresses have a contact: email → contact id (BatchGetItem, no contact read).
+ * The guards an earlier release wrote (one partition per account and mode, which no release
+ * writes now) are looked up only when that partition holds any: one Query of one item beside the
+ * lookup, instead of a second BatchGetItem of every address not found (for an import, nearly all).
+ * As correct as the lookup itself: both are reads made before a claim.
+ */
 export async function contactIdsByEmail(deps: Deps, scope: Scope, emails: string[]): Promise<Map<string, string>> {
-  return bulkStore.contactIdsByEmail(deps.store, scope, emails.map(normalizeEmail));
+  const unique = [...new Set(emails.map(normalizeEmail))];
+  if (!unique.length) return new Map();
+  const [items, earlier] = await Promise.all([
+    deps.store.batchGet<{ SK: string; contactId: string }>(unique.map((email) => repo.emailKey(scope, email))),
+    earlierGuardsExist(deps, scope),
+  ]);
+  const found = new Map(items.map((item) => [item.SK, item.contactId]));
+  const missing = unique.filter((email) => !found.has(email));
+  if (earlier && missing.length)
+    for (const item of await deps.store.batchGet<{ SK: string; contactId: string }>(missing.map((email) => repo.emailKeyBefore(scope, email))))
+      found.set(item.SK, item.contactId);
+  return found;
+}
+
+/** Whether the account and mode hold any email guard of the layout before write shards (one Query of one item). */
+async function earlierGuardsExist(deps: Deps, scope: Scope): Promise<boolean> {
+  return (await deps.store.query({ pk: repo.emailKeyBefore(scope, '').PK, limit: 1 })).items.length > 0;
+}
+
+/**
+ * The `held` map for `importContacts`, by a caller that expects these addresses to be new (an
+ * import whose rows have so far found few contacts): no lookup at all, since a claim is itself
+ * the lookup (a claim on a held address fails and is looked up again), unless guards of the
+ * layout before write shards exist, which a claim does not see; then the whole lookup.
+ */
+export async function contactIdsForClaims(deps: Deps, scope: Scope, emails: string[]): Promise<Map<string, string>> {
+  return (await earlierGuardsExist(deps, scope)) ? contactIdsByEmail(deps, scope, emails) : new Map();
 }

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { startDynamoDbLocal } from '../../shared/local/dynamodb';
 import { startLocalRuntime } from '../../shared/local/runtime';
 import { randomHex } from '../../shared/platform/ids';
 import { contactWrites, getContacts } from '../../shared/audience/repository';
@@ -10,19 +12,38 @@ import { contactIdsByEmail } from '../../shared/audience/bulk';
  * lease, the new addresses claimed by conditional PartiQL INSERTs, contacts and facts deltas by
  * BatchWriteItem, one cursor move with the progress counters). Uploading the file (the request
  * answers with the file `processing`), the file worker storing its rows, and the dry run are
- * timed apart. DynamoDB calls and the time in them per 1,000
- * rows are counted by command over the run; capacity units per row come from the runtime's running
- * total. Beside them the floor on the same DynamoDB Local: bare BatchWriteItem of plain items, and
- * of copies of the items a new subscriber must write, whose rate over their count is the ceiling.
+ * timed apart. DynamoDB calls and the time in them per 1,000 rows are counted by command over the
+ * run; capacity units per row come from the runtime's running total; CPU time per row of this
+ * process and of DynamoDB Local (started here for its pid) from /proc. Beside them the floors on
+ * the same DynamoDB Local, before and after the run once its JIT is warm: bare BatchWriteItem of
+ * plain items, and of copies of the items a new subscriber must write, whose rate over their
+ * count is the ceiling; and the same items with the claim as a conditional INSERT.
  */
 export async function benchImports(options: { rows?: number } = {}) {
   const total = options.rows ?? Number(process.env.BENCH_IMPORT_ROWS ?? 50_000);
+  // DynamoDB Local started here (unless one is named), so its CPU time can be read from /proc.
+  const dynamo = process.env.BENCH_DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal();
   const runtime = await startLocalRuntime({
     port: 0,
     memory: true,
-    dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT,
+    dynamoEndpoint: process.env.BENCH_DYNAMODB_ENDPOINT ?? dynamo!.endpoint,
     tableName: `bench_imp_${randomHex(6)}`,
   });
+  /** CPU milliseconds so far of this process (the runtime, the bench) and of DynamoDB Local (user + system, /proc; USER_HZ 100). */
+  const cpu = () => {
+    const own = process.cpuUsage();
+    let java = Number.NaN;
+    if (dynamo?.pid) {
+      const fields = readFileSync(`/proc/${dynamo.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      java = (Number(fields[11]) + Number(fields[12])) * 10;
+    }
+    return { node: (own.user + own.system) / 1000, dynamo: java };
+  };
+  /** CPU ms per row of each process since `from`, over `rows` rows. */
+  const cpuPerRow = (from: ReturnType<typeof cpu>, rows: number) => {
+    const now = cpu();
+    return { node: Math.round(((now.node - from.node) / rows) * 1000) / 1000, dynamo: Math.round(((now.dynamo - from.dynamo) / rows) * 1000) / 1000 };
+  };
   // DynamoDB calls by command over the run (the runtime runs in this process).
   const calls: Record<string, number> = {};
   const callMs: Record<string, number> = {};
@@ -90,6 +111,92 @@ export async function benchImports(options: { rows?: number } = {}) {
     await untilStored(key, warm._id);
     await runToEnd(key, warm._id);
 
+    // The floors, on the same DynamoDB Local: bare BatchWriteItem calls of 25 items, 8 in flight
+    // (as the run sends its puts), first of small plain items, then of copies of the very items a
+    // new subscriber must write (its email claim, its contact with the two GSI keys, its facts
+    // delta), each copy under keys of its own; then the same rows with the claim as a conditional
+    // INSERT. Measured before and after the run (the mean is the floor), once DynamoDB Local's JIT
+    // is warm: a cold JVM ran its first 2,500 PartiQL INSERTs at 3.5 ms of CPU each, then ~0.8 ms
+    // from about the 7,500th on (test/bench/imports.ts history in docs/performance.md), so a floor
+    // measured only after the run flattered itself with the warmth the run paid for.
+    const scope = { accountId: account.accountId as string, mode: 'test' as const };
+    const warmContact = (await contactIdsByEmail(runtime.deps, scope, ['w000000@bench.example.com'])).get('w000000@bench.example.com');
+    const [contact] = await getContacts(runtime.deps.store, scope, [warmContact!]);
+    const rowItems = contactWrites.create(scope, contact!).flatMap((op) => ('put' in op ? [op.put as Record<string, unknown>] : []));
+    const { BatchWriteCommand, BatchExecuteStatementCommand } = await import('@aws-sdk/lib-dynamodb');
+    const doc = runtime.deps.store.client;
+    const copy = (item: Record<string, unknown>, n: number) =>
+      Object.fromEntries(Object.entries(item).map(([name, value]) => [name, /^(PK|SK|GSI\dSK)$/.test(name) ? `${String(value)}#F${n}` : value]));
+    const floors = async (round: number) => {
+      let floorWcu = 0;
+      const offset = round * 10_000_000;
+      const floorRun = async (items: number, make: (n: number) => Record<string, unknown>) => {
+        const calls = Math.ceil(items / 25);
+        floorWcu = 0;
+        const send = async (call: number) => {
+          const out = await doc.send(
+            new BatchWriteCommand({
+              ReturnConsumedCapacity: 'TOTAL',
+              RequestItems: { [runtime.tableName]: Array.from({ length: 25 }, (_, j) => ({ PutRequest: { Item: make(offset + call * 25 + j) } })) },
+            }),
+          );
+          floorWcu += out.ConsumedCapacity?.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0) ?? 0;
+        };
+        for (let i = 0; i < 8; i++) await send(calls + i); // warm-up
+        floorWcu = 0;
+        let next = 0;
+        const started = performance.now();
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (next < calls) await send(next++);
+          }),
+        );
+        return (calls * 25) / ((performance.now() - started) / 1000);
+      };
+      const floorItems = Math.min(total, 5000) * rowItems.length;
+      const plainPerSecond = await floorRun(floorItems, (n) => ({ PK: `FLOOR#${n % 16}`, SK: `R#${n}`, email: `f${n}@bench.example.com` }));
+      const floorCpuBefore = cpu();
+      const rowItemsPerSecond = await floorRun(floorItems, (n) => copy(rowItems[n % rowItems.length]!, Math.floor(n / rowItems.length)));
+      const floorCpu = cpuPerRow(floorCpuBefore, floorItems / rowItems.length);
+      const floorWcuPerRow = floorWcu / (floorItems / rowItems.length);
+      // The same rows with the email claim as what uniqueness requires: a conditional insert (bare
+      // BatchExecuteStatement of 25 INSERTs, 8 in flight), then the other items as bare batches.
+      const claimItem = rowItems.find((item) => item.entity === 'ContactEmail');
+      const bodyItems = rowItems.filter((item) => item !== claimItem);
+      const claimedRows = Math.min(total, 5000);
+      const claimCpuBefore = cpu();
+      const claimedStart = performance.now();
+      let nextClaim = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (nextClaim < claimedRows / 25) {
+            const group = nextClaim++;
+            const statements = Array.from({ length: 25 }, (_, j) => {
+              const item = copy(claimItem!, offset + 1_000_000 + group * 25 + j);
+              const names = Object.keys(item);
+              return {
+                Statement: `INSERT INTO "${runtime.tableName}" VALUE {${names.map((name) => `'${name}': ?`).join(', ')}}`,
+                Parameters: names.map((name) => item[name]),
+              };
+            });
+            const out = await doc.send(new BatchExecuteStatementCommand({ Statements: statements }));
+            const refused = (out.Responses ?? []).find((response) => response.Error);
+            if (refused) throw new Error(`floor claim refused: ${refused.Error?.Code}`);
+          }
+        }),
+      );
+      const claimSeconds = (performance.now() - claimedStart) / 1000;
+      const bodyRowsPerSecond =
+        (await floorRun(claimedRows * bodyItems.length, (n) => copy(bodyItems[n % bodyItems.length]!, 1_000_000 + Math.floor(n / bodyItems.length)))) /
+        bodyItems.length;
+      const claimedCeiling = claimedRows / (claimSeconds + claimedRows / bodyRowsPerSecond);
+      const claimCpu = cpuPerRow(claimCpuBefore, claimedRows);
+      return { plainPerSecond, rowItemsPerSecond, claimedCeiling, floorCpu, claimCpu, rowItems, floorItems, floorWcuPerRow, bodyItems, claimedRows };
+    };
+    type Floors = Awaited<ReturnType<typeof floors>>;
+    await floors(0); // DynamoDB Local's JIT warm-up, not counted
+    const floorBefore = await floors(1);
+
     const uploadStart = performance.now();
     const created = await call(
       'POST',
@@ -117,9 +224,11 @@ export async function benchImports(options: { rows?: number } = {}) {
     const callsBefore = { ...calls };
     const statementsBefore = statements;
     const msBefore = { ...callMs };
+    const cpuBefore = cpu();
     const started = performance.now();
     const done = await runToEnd(key, created._id);
     const seconds = (performance.now() - started) / 1000;
+    const runCpu = cpuPerRow(cpuBefore, total);
     const after = (await call('GET', '/_local/capacity')) as { read: number; write: number };
     const claimStatements = statements - statementsBefore;
     const callsPer1000Rows = Object.fromEntries(
@@ -130,77 +239,14 @@ export async function benchImports(options: { rows?: number } = {}) {
     if (done.status !== 'completed' || done.progress.subscribers.created !== total)
       throw new Error(`import ended ${done.status} with ${JSON.stringify(done.progress.subscribers)}`);
 
-    // The floor, on the same DynamoDB Local right after the run: bare BatchWriteItem calls of 25
-    // items, 8 in flight (as the run sends its puts), first of small plain items, then of copies of
-    // the very items a new subscriber must write (its email claim, its contact with the two GSI
-    // keys, its facts delta), each copy under keys of its own.
-    const scope = { accountId: account.accountId as string, mode: 'test' as const };
-    const contactId = (await contactIdsByEmail(runtime.deps, scope, ['b000000@bench.example.com'])).get('b000000@bench.example.com');
-    const [contact] = await getContacts(runtime.deps.store, scope, [contactId!]);
-    const rowItems = contactWrites.create(scope, contact!).flatMap((op) => ('put' in op ? [op.put as Record<string, unknown>] : []));
-    const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
-    const doc = runtime.deps.store.client;
-    const copy = (item: Record<string, unknown>, n: number) =>
-      Object.fromEntries(Object.entries(item).map(([name, value]) => [name, /^(PK|SK|GSI\dSK)$/.test(name) ? `${String(value)}#F${n}` : value]));
-    let floorWcu = 0;
-    const floorRun = async (items: number, make: (n: number) => Record<string, unknown>) => {
-      const calls = Math.ceil(items / 25);
-      floorWcu = 0;
-      const send = async (call: number) => {
-        const out = await doc.send(
-          new BatchWriteCommand({
-            ReturnConsumedCapacity: 'TOTAL',
-            RequestItems: { [runtime.tableName]: Array.from({ length: 25 }, (_, j) => ({ PutRequest: { Item: make(call * 25 + j) } })) },
-          }),
-        );
-        floorWcu += out.ConsumedCapacity?.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0) ?? 0;
-      };
-      for (let i = 0; i < 8; i++) await send(calls + i); // warm-up
-      floorWcu = 0;
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (next < calls) await send(next++);
-        }),
-      );
-      return (calls * 25) / ((performance.now() - started) / 1000);
-    };
-    const floorItems = Math.min(total, 5000) * rowItems.length;
-    const plainPerSecond = await floorRun(floorItems, (n) => ({ PK: `FLOOR#${n % 16}`, SK: `R#${n}`, email: `f${n}@bench.example.com` }));
-    const rowItemsPerSecond = await floorRun(floorItems, (n) => copy(rowItems[n % rowItems.length]!, Math.floor(n / rowItems.length)));
-    const floorWcuPerRow = floorWcu / (floorItems / rowItems.length);
-    // The same rows with the email claim as what uniqueness requires: a conditional insert (bare
-    // BatchExecuteStatement of 25 INSERTs, 8 in flight), then the other items as bare batches.
-    const claimItem = rowItems.find((item) => item.entity === 'ContactEmail');
-    const bodyItems = rowItems.filter((item) => item !== claimItem);
-    const claimedRows = Math.min(total, 5000);
-    const { BatchExecuteStatementCommand } = await import('@aws-sdk/lib-dynamodb');
-    const claimedStart = performance.now();
-    let nextClaim = 0;
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (nextClaim < claimedRows / 25) {
-          const group = nextClaim++;
-          const statements = Array.from({ length: 25 }, (_, j) => {
-            const item = copy(claimItem!, 1_000_000 + group * 25 + j);
-            const names = Object.keys(item);
-            return {
-              Statement: `INSERT INTO "${runtime.tableName}" VALUE {${names.map((name) => `'${name}': ?`).join(', ')}}`,
-              Parameters: names.map((name) => item[name]),
-            };
-          });
-          const out = await doc.send(new BatchExecuteStatementCommand({ Statements: statements }));
-          const refused = (out.Responses ?? []).find((response) => response.Error);
-          if (refused) throw new Error(`floor claim refused: ${refused.Error?.Code}`);
-        }
-      }),
-    );
-    const claimSeconds = (performance.now() - claimedStart) / 1000;
-    const bodyRowsPerSecond =
-      (await floorRun(claimedRows * bodyItems.length, (n) => copy(bodyItems[n % bodyItems.length]!, 1_000_000 + Math.floor(n / bodyItems.length)))) /
-      bodyItems.length;
-    const claimedCeiling = claimedRows / (claimSeconds + claimedRows / bodyRowsPerSecond);
+    const floorAfter = await floors(2);
+    /** An item's size as JSON, near enough to DynamoDB's own count to compare the run's items with the floor's copies. */
+    const jsonBytes = (items: Record<string, unknown>[]) => items.reduce((sum, item) => sum + JSON.stringify(item).length, 0);
+    const mean = (pick: (f: Floors) => number) => (pick(floorBefore) + pick(floorAfter)) / 2;
+    const plainPerSecond = mean((f) => f.plainPerSecond);
+    const rowItemsPerSecond = mean((f) => f.rowItemsPerSecond);
+    const claimedCeiling = mean((f) => f.claimedCeiling);
+    const { floorItems, floorWcuPerRow, bodyItems, claimedRows } = floorAfter;
 
     const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
     const perSecond = total / seconds;
@@ -220,7 +266,9 @@ export async function benchImports(options: { rows?: number } = {}) {
         rowItemsPerSecond: round(rowItemsPerSecond, 1),
         itemsPerRow: rowItems.length,
         ceilingRowsPerSecond: round(ceiling, 1),
-        why: `bare BatchWriteItem, 25 items a call, 8 in flight, ${floorItems} items; the ceiling is the row-item rate over the ${rowItems.length} items a new subscriber must write (${rowItems.map((item) => String(item.entity ?? item.SK).split('#')[0]).join(', ')}), with nothing else done`,
+        beforeAndAfterRun: [floorBefore, floorAfter].map((f) => round(f.rowItemsPerSecond / rowItems.length, 1)),
+        bytesPerRow: { run: jsonBytes(rowItems), floor: jsonBytes(rowItems.map((item) => copy(item, 1))) },
+        why: `bare BatchWriteItem, 25 items a call, 8 in flight, ${floorItems} items, measured before and after the run (the mean); the ceiling is the row-item rate over the ${rowItems.length} items a new subscriber must write (${rowItems.map((item) => String(item.entity ?? item.SK).split('#')[0]).join(', ')}), with nothing else done`,
         goalWithinCeiling: ceiling >= 2000 ? 'yes' : 'NO: 2,000 rows/s is above what this DynamoDB Local writes for those items',
       },
       ratioToCeiling: round(perSecond / ceiling),
@@ -228,8 +276,15 @@ export async function benchImports(options: { rows?: number } = {}) {
       metRatio: perSecond / ceiling >= 0.8 ? 'yes' : 'NO',
       conditionalClaimFloor: {
         rowsPerSecond: round(claimedCeiling, 1),
+        beforeAndAfterRun: [floorBefore, floorAfter].map((f) => round(f.claimedCeiling, 1)),
         ratio: round(perSecond / claimedCeiling),
         why: `the same ${claimedRows} rows' items with the email claim as a conditional INSERT (BatchExecuteStatement of 25, 8 in flight), the ${bodyItems.length} other items as bare BatchWriteItem: the cheapest shape that keeps one contact per address`,
+      },
+      cpuMsPerRow: {
+        run: runCpu,
+        floor: floorAfter.floorCpu,
+        conditionalClaimFloor: floorAfter.claimCpu,
+        why: 'CPU time of this process (the runtime and the bench) and of DynamoDB Local per row, in the run and in each floor',
       },
       itemWritesPerSecondInRun: round((perSecond * (after.write - before.write)) / total, 1),
       dynamoCallsPer1000Rows: callsPer1000Rows,
@@ -254,6 +309,7 @@ export async function benchImports(options: { rows?: number } = {}) {
     };
   } finally {
     await runtime.stop();
+    await dynamo?.stop();
   }
 }
 

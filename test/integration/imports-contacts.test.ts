@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createTestDeps } from '../support/store';
 import { createAccount } from '../../shared/platform/accounts';
 import { createContact, findContactByEmail } from '../../shared/audience/service';
-import { importContacts } from '../../shared/audience/bulk';
+import { contactIdsByEmail, contactIdsForClaims, importContacts } from '../../shared/audience/bulk';
 import { unsubscribeEmail } from '../../shared/audience/suppression';
 import { emailClaim } from '../../shared/audience/bulk-store';
-import { getContacts } from '../../shared/audience/repository';
+import { emailKey, emailKeyBefore, getContacts } from '../../shared/audience/repository';
 import { rowContactId } from '../../shared/imports/row-states';
 
 /**
@@ -76,5 +76,57 @@ describe('imports: contacts in bulk', () => {
     ]);
     expect(await findContactByEmail(deps, scope, 'race@example.com')).toEqual(signup);
     expect((await getContacts(deps.store, scope, [id(1)])).length).toBe(0);
+  });
+
+  it('claims without a lookup only while no guard of the earlier layout exists, and an address held in either layout stays existing', async () => {
+    const { deps, clock } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'c@example.com', currency: 'USD' });
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    const other = { accountId: account.accountId, mode: 'live' as const };
+    const id = (n: number) => rowContactId('65a000000000000000000004', `3#${String(n).padStart(7, '0')}`);
+    const kept = await createContact(deps, scope, { email: 'kept@example.com', status: 'subscribed', source: 'form' });
+    // No guard of the earlier layout: no lookup, the claims decide (kept@ is found by its failed claim).
+    expect(await contactIdsForClaims(deps, scope, ['kept@example.com', 'one@example.com'])).toEqual(new Map());
+    const first = await importContacts(
+      deps,
+      scope,
+      [
+        { id: id(1), email: 'kept@example.com', status: 'subscribed', source: 'import' },
+        { id: id(2), email: 'one@example.com', status: 'subscribed', source: 'import' },
+      ],
+      { held: new Map() },
+    );
+    expect(first).toEqual([
+      { state: 'existing', contactId: kept._id },
+      { state: 'created', contactId: id(2) },
+    ]);
+    expect((await getContacts(deps.store, scope, [id(1)])).length).toBe(0);
+    // A guard an earlier release wrote (one partition per account and mode), that a claim in its shard would not see.
+    const guard = (await deps.store.get(emailKey(scope, 'kept@example.com'), { consistent: true }))!;
+    await deps.store.put({ ...guard, ...emailKeyBefore(scope, 'old@example.com'), contactId: 'c_old' });
+    const held = await contactIdsForClaims(deps, scope, ['old@example.com', 'two@example.com']);
+    expect(held).toEqual(new Map([['old@example.com', 'c_old']]));
+    expect(await contactIdsByEmail(deps, scope, ['Old@Example.com', 'kept@example.com', 'two@example.com'])).toEqual(
+      new Map([
+        ['kept@example.com', kept._id],
+        ['old@example.com', 'c_old'],
+      ]),
+    );
+    const second = await importContacts(
+      deps,
+      scope,
+      [
+        { id: id(3), email: 'old@example.com', status: 'subscribed', source: 'import' },
+        { id: id(4), email: 'two@example.com', status: 'subscribed', source: 'import' },
+      ],
+      { held },
+    );
+    expect(second).toEqual([
+      { state: 'existing', contactId: 'c_old' },
+      { state: 'created', contactId: id(4) },
+    ]);
+    expect(await deps.store.get(emailKey(scope, 'old@example.com'), { consistent: true })).toBeUndefined();
+    // The earlier layout's partition is per account and mode: the other mode still claims without a lookup.
+    expect(await contactIdsForClaims(deps, other, ['old@example.com'])).toEqual(new Map());
   });
 });
