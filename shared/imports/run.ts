@@ -1,6 +1,5 @@
 import { erasedAmong } from '../platform/privacy';
-import { contactIdsByEmail, contactIdsForClaims, importContacts, type ImportContactInput } from '../audience/bulk';
-import { suppressedAmong } from '../audience/suppression';
+import { contactIdsByEmail, contactIdsForClaims, importContacts, type ImportContactInput, suppressedAmongMany } from '../audience/bulk';
 import { createProduct } from '../catalog/service';
 import { getAccount } from '../platform/accounts';
 import type { Deps } from '../platform/context';
@@ -297,7 +296,7 @@ export async function processRows(
   // a row): the suppression list, the erasure list (buyers erased on request are not brought back
   // by an old export) and the addresses that already have a contact.
   const [suppressed, erased, held] = await Promise.all([
-    subscriberEmails.length ? suppressedAmong(ctx, ctx.scope, subscriberEmails) : new Set<string>(),
+    subscriberEmails.length ? suppressedAmongMany(ctx, ctx.scope, subscriberEmails) : new Set<string>(),
     erasedAmong(
       ctx,
       ctx.scope,

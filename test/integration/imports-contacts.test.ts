@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createTestDeps } from '../support/store';
 import { createAccount } from '../../shared/platform/accounts';
 import { createContact, findContactByEmail } from '../../shared/audience/service';
-import { contactIdsByEmail, contactIdsForClaims, importContacts } from '../../shared/audience/bulk';
-import { unsubscribeEmail } from '../../shared/audience/suppression';
+import { contactIdsByEmail, contactIdsForClaims, importContacts, suppressedAmongMany } from '../../shared/audience/bulk';
+import { suppressEmail, unsubscribeEmail } from '../../shared/audience/suppression';
 import { emailClaim } from '../../shared/audience/bulk-store';
 import { emailKey, emailKeyBefore, getContacts } from '../../shared/audience/repository';
 import { rowContactId } from '../../shared/imports/row-states';
@@ -128,5 +128,25 @@ describe('imports: contacts in bulk', () => {
     expect(await deps.store.get(emailKey(scope, 'old@example.com'), { consistent: true })).toBeUndefined();
     // The earlier layout's partition is per account and mode: the other mode still claims without a lookup.
     expect(await contactIdsForClaims(deps, other, ['old@example.com'])).toEqual(new Map());
+  });
+
+  it('finds suppressed addresses of a batch from the whole list when it is shorter than the batch, else by looking each up', async () => {
+    const { deps, clock } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'c@example.com', currency: 'USD' });
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    expect(await suppressedAmongMany(deps, scope, ['a@example.com'])).toEqual(new Set());
+    await suppressEmail(deps, scope, 'a@example.com', 'bounce');
+    await suppressEmail(deps, scope, 'b@example.com', 'complaint');
+    await suppressEmail(deps, scope, 'c@example.com', 'bounce');
+    // Three listed: a batch of four reads the list, a batch of two looks its addresses up.
+    expect(await suppressedAmongMany(deps, scope, ['A@example.com', 'b@example.com', 'x@example.com', 'y@example.com'])).toEqual(
+      new Set(['a@example.com', 'b@example.com']),
+    );
+    expect(await suppressedAmongMany(deps, scope, ['c@example.com', 'x@example.com'])).toEqual(new Set(['c@example.com']));
+    expect(await suppressedAmongMany(deps, scope, ['x@example.com', 'y@example.com', 'z@example.com'])).toEqual(new Set());
+    // The list is per account and mode.
+    expect(await suppressedAmongMany(deps, { ...scope, mode: 'live' }, ['a@example.com', 'b@example.com', 'c@example.com', 'x@example.com'])).toEqual(
+      new Set(),
+    );
   });
 });
