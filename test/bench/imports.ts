@@ -247,6 +247,12 @@ export async function benchImports(options: { rows?: number } = {}) {
     const rowItemsPerSecond = mean((f) => f.rowItemsPerSecond);
     const claimedCeiling = mean((f) => f.claimedCeiling);
     const { floorItems, floorWcuPerRow, bodyItems, claimedRows } = floorAfter;
+    type Cpu = { node: number; dynamo: number };
+    const meanCpu = (pick: (f: Floors) => Cpu): Cpu => ({
+      node: (pick(floorBefore).node + pick(floorAfter).node) / 2,
+      dynamo: (pick(floorBefore).dynamo + pick(floorAfter).dynamo) / 2,
+    });
+    const cpuTotal = (c: Cpu) => c.node + c.dynamo;
 
     const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
     const perSecond = total / seconds;
@@ -282,9 +288,12 @@ export async function benchImports(options: { rows?: number } = {}) {
       },
       cpuMsPerRow: {
         run: runCpu,
-        floor: floorAfter.floorCpu,
-        conditionalClaimFloor: floorAfter.claimCpu,
-        why: 'CPU time of this process (the runtime and the bench) and of DynamoDB Local per row, in the run and in each floor',
+        floor: meanCpu((f) => f.floorCpu),
+        conditionalClaimFloor: meanCpu((f) => f.claimCpu),
+        // Throughput when CPU is what runs out (a loaded machine): the floor's CPU per row over the run's.
+        ratioByCpu: round(cpuTotal(meanCpu((f) => f.floorCpu)) / cpuTotal(runCpu)),
+        claimFloorRatioByCpu: round(cpuTotal(meanCpu((f) => f.claimCpu)) / cpuTotal(runCpu)),
+        why: 'CPU ms per row of this process (the runtime and the bench) and of DynamoDB Local, in the run and in the floors (mean of before and after); the ratios by CPU are what the throughput ratios come to when the cores, not the waits, are what runs out',
       },
       itemWritesPerSecondInRun: round((perSecond * (after.write - before.write)) / total, 1),
       dynamoCallsPer1000Rows: callsPer1000Rows,
