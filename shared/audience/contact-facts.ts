@@ -139,14 +139,22 @@ const FULL_EVERY_MS = 7 * 86_400_000;
  *   no saved segment: no count or smart tag reads the snapshot every day, and the deltas (kept 8
  *   days) carry the week to the next full read. A preview reads the snapshot with them and queues
  *   a rebuild past 5,000. Such a scope (most accounts' live or test mode, every idle account)
- *   costs one read a night.
+ *   costs one read a night; an empty one a query per delta shard a week, no full read.
  */
 export async function nightlyFactsPlan(deps: Deps, scope: Scope, options: { segments: boolean }): Promise<'reconcile' | 'compact' | 'skip'> {
+  const probedAt = deps.clock.now().toISOString();
   const head = await factsStore.getFactsHead(deps.store, scope);
-  if (!head?.fullAt || deps.clock.nowMs() - Date.parse(head.fullAt) >= FULL_EVERY_MS) return 'reconcile';
-  if (!options.segments) return 'skip';
-  const since = new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString();
-  return (await factsStore.anyFactDeltaSince(deps.store, scope, since)) ? 'compact' : 'skip';
+  const reconcileDue = !head?.fullAt || deps.clock.nowMs() - Date.parse(head.fullAt) >= FULL_EVERY_MS;
+  if (!head || (reconcileDue && head.count !== 0)) return 'reconcile';
+  if (!reconcileDue && !options.segments) return 'skip';
+  const changed = await factsStore.anyFactDeltaSince(deps.store, scope, new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString());
+  if (reconcileDue && !changed) {
+    // An empty snapshot and no contact written since (from before the probe: readers read the
+    // deltas after it): a full read would find none. The head says so, with no snapshot written.
+    await factsStore.putFactsHead(deps.store, scope, { ...head, startedAt: probedAt, fullAt: probedAt, finishedAt: probedAt });
+    return 'skip';
+  }
+  return reconcileDue ? 'reconcile' : changed ? 'compact' : 'skip';
 }
 
 /**

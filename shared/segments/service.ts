@@ -300,8 +300,11 @@ export async function startNightlyRefresh(deps: Deps, accounts: { accountId: str
   return started;
 }
 
-/** One step. Every step is idempotent and queues what follows it. */
-export async function refreshStep(deps: Deps, step: RefreshStep): Promise<void> {
+/**
+ * One step. Every step is idempotent and queues what follows it. The nightly facts step answers
+ * how many segments the scope has (its stored counts need a recount only when there are some).
+ */
+export async function refreshStep(deps: Deps, step: RefreshStep): Promise<number | undefined> {
   const { scope } = step;
   if (step.facts) {
     if (!step.nightly) {
@@ -315,7 +318,7 @@ export async function refreshStep(deps: Deps, step: RefreshStep): Promise<void> 
     if (plan !== 'skip') await rebuildFacts(deps, scope, { totals: plan === 'reconcile', full: plan === 'reconcile' });
     // Smart tags even over unchanged facts: a rule such as "bought in the last 30 days" moves with the date.
     for (const segment of segments) if (segment.smartTag) await queueRefresh(deps, scope, { segmentId: segment._id, nightly: true });
-    return;
+    return segments.length;
   }
   if (step.takeBack) {
     // Carriers of a tag the segment added: take it back where the segment added it (hand-typed stays).

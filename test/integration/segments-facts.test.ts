@@ -296,5 +296,20 @@ describe('segments over the contact-facts layout', () => {
     expect((await nightly()).generation).toBe(emptied.generation);
     clock.advance(7 * 86_400);
     expect((await nightly()).generation).not.toBe(emptied.generation);
+
+    // A scope that stayed empty: its weekly full read is a probe of the deltas, its head says when.
+    const quiet = { ...scope, mode: 'test' as const };
+    await refreshStep(deps, { scope: quiet, facts: true, nightly: true });
+    const empty = (await getFactsHead(deps.store, quiet))!;
+    clock.advance(8 * 86_400);
+    await refreshStep(deps, { scope: quiet, facts: true, nightly: true });
+    const later = (await getFactsHead(deps.store, quiet))!;
+    expect(later).toMatchObject({ generation: empty.generation, count: 0 });
+    expect(Date.parse(later.fullAt!) - Date.parse(empty.fullAt!)).toBeGreaterThanOrEqual(8 * 86_400_000);
+    // Then a contact: the next weekly read is a full one and counts it.
+    await bulkCreateContacts(deps, quiet, [{ email: 'first@example.com' }]);
+    clock.advance(8 * 86_400);
+    await refreshStep(deps, { scope: quiet, facts: true, nightly: true });
+    expect(await getFactsHead(deps.store, quiet)).toMatchObject({ count: 1 });
   }, 60_000);
 });
