@@ -167,6 +167,7 @@ export async function benchLaunch(options: { checkouts?: number; reports?: numbe
     await launch(runtime, first, checkouts, 'a');
     const firstUnits = proxy.units();
     const firstEntities = proxy.entityUnits();
+    const firstWrites = proxy.entityWrites();
     const partiql = proxy.partiqlStatements();
     proxy.reset();
     await launch(runtime, second, Math.max(10, checkouts / 4), 'b');
@@ -212,7 +213,17 @@ export async function benchLaunch(options: { checkouts?: number; reports?: numbe
         Math.round(([...firstEntities.entries()].filter(([entity]) => !entity.startsWith('Sandbox')).reduce((a, [, n]) => a + n, 0) / checkouts) * 10) / 10,
       byEntity: [...firstEntities.entries()]
         .sort((a, b) => b[1] - a[1])
-        .map(([entity, n]) => ({ entity, unitsPerCheckout: Math.round((n / checkouts) * 100) / 100 })),
+        .map(([entity, n]) => {
+          const w = firstWrites.get(entity);
+          return {
+            entity,
+            unitsPerCheckout: Math.round((n / checkouts) * 100) / 100,
+            // Why it costs that: writes per checkout, how many of them in a transaction, the largest item.
+            writesPerCheckout: Math.round(((w?.writes ?? 0) / checkouts) * 100) / 100,
+            inTransaction: Math.round(((w?.transactional ?? 0) / checkouts) * 100) / 100,
+            largestBytes: w?.maxBytes ?? 0,
+          };
+        }),
       partiqlStatementsNotAttributed: partiql,
       usageReports: { reports, ...usage, goalPerSecond: 10_000, met: usage.ceilingPerSecond >= 10_000 },
     };
@@ -232,7 +243,7 @@ function printLaunch(result: {
   withoutSandbox: number;
   sharedByAllAccounts: { partition: string; unitsPerCheckout: number }[];
   byCollection: ReturnType<typeof byCollection>;
-  byEntity: { entity: string; unitsPerCheckout: number }[];
+  byEntity: { entity: string; unitsPerCheckout: number; writesPerCheckout: number; inTransaction: number; largestBytes: number }[];
   usageReports: Heat & { met: boolean };
 }) {
   console.log(`\nPartition heat, launch of ${result.checkouts} checkouts (write units per checkout: ${result.checkout.perCheckout})`);
