@@ -217,11 +217,14 @@ const queuedMailKey = (scope: Scope, id: string) => keys.child(scope, POST, id, 
  */
 type PackedWords = Pick<QueuedMailRecord, 'html' | 'text'> & Partial<Pick<QueuedMailRecord, 'subject' | 'preview'>>;
 const LEFT_OFF_WHEN_EMPTY = ['fromName', 'replyTo', 'baseUrl', 'failureReason'] as const;
+// Left off at their starting value too (absent reads as it): not at-most-once, no attempt yet.
+const leftOff = (name: string, value: unknown) =>
+  (value === null && (LEFT_OFF_WHEN_EMPTY as readonly string[]).includes(name)) || (name === 'once' && value === false) || (name === 'attempts' && value === 0);
 
 export const queuedMailPut = (scope: Scope, mail: QueuedMailRecord, event: Record<string, unknown>, createdSeconds: number): TransactOp => {
   const { html, text, subject, preview, ...rest } = mail;
   const content = brotliCompressSync(JSON.stringify({ subject, preview, html, text } satisfies PackedWords), BROTLI_OPTIONS);
-  const kept = Object.fromEntries(Object.entries(rest).filter(([name, value]) => value !== null || !(LEFT_OFF_WHEN_EMPTY as readonly string[]).includes(name)));
+  const kept = Object.fromEntries(Object.entries(rest).filter(([name, value]) => !leftOff(name, value)));
   return {
     put: toItem(queuedMailKey(scope, mail._id), QUEUED_MAIL_ENTITY, { ...kept, content, ...event }, { expiresAt: createdSeconds + QUEUED_MAIL_SECONDS }),
     condition: 'attribute_not_exists(PK)',
@@ -236,7 +239,14 @@ export async function getQueuedMail(store: Store, scope: Scope, id: string): Pro
   const { content, ...record } = stored;
   const words = JSON.parse(decompress(content).toString('utf8')) as PackedWords;
   const empty = Object.fromEntries(LEFT_OFF_WHEN_EMPTY.map((name) => [name, record[name] ?? null]));
-  return { ...record, ...empty, ...words, subject: words.subject ?? record.subject, preview: words.preview ?? record.preview ?? null };
+  return {
+    ...record,
+    ...empty,
+    attempts: record.attempts ?? 0,
+    ...words,
+    subject: words.subject ?? record.subject,
+    preview: words.preview ?? record.preview ?? null,
+  };
 }
 
 /** Moves a queued mail from one status to the next; false when it was not in `from` (another worker, a redelivery). */
