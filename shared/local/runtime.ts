@@ -207,7 +207,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     rawClient,
     endpoint,
     tableName,
-    (images) => adapters.work.run(() => dispatchStreamImages(adapters.bus, images).then(() => keepCarried(images))),
+    (images) => adapters.work.run('stream batch', () => dispatchStreamImages(adapters.bus, images).then(() => keepCarried(images))),
     dataDir ? join(dataDir, 'stream-checkpoint.json') : undefined,
     mayCarryEvent,
   );
@@ -215,6 +215,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   store.afterWrite = () => stream.nudge();
   await adapters.armRecurringSchedules();
 
+  // Where a settle is, for its timeout message.
+  let phase = 'start';
   // Fires due timers one at a time, letting each one's effects settle before the next.
   let firing: Promise<number> | undefined;
   const fireDueTimers = (): Promise<number> => {
@@ -224,6 +226,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         for (let timer = await adapters.scheduler.nextDue(); timer; timer = await adapters.scheduler.nextDue()) {
           // The job is on disk before the timer is gone, so a crash between the two fires it again
           // (at least once, as EventBridge Scheduler) rather than never.
+          phase = `timer ${timer.name}`;
           const held = await adapters.queue.hold('jobs', timer.job as unknown as Record<string, unknown>, `timer~${timer.name}~${timer.dueAtMs}`);
           if (await adapters.scheduler.claim(timer)) {
             held.release();
@@ -241,11 +244,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   const quiet = async () => {
     for (let round = 0; round < 1000; round++) {
+      phase = `quiet round ${round}: reading the stream`;
       await stream.caughtUp();
       if (adapters.work.busy) {
+        phase = `quiet round ${round}: waiting for work`;
         await adapters.work.idle();
         continue;
       }
+      phase = `quiet round ${round}: reading the stream again`;
       await stream.caughtUp();
       if (!adapters.work.busy) return;
     }
@@ -269,7 +275,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           reject(
             new ApiError(
               504,
-              `Not idle after ${SETTLE_DEADLINE_MS / 1000} s: work in flight ${adapters.work.busy ? 'yes' : 'no'}, dead letters ${adapters.queue.deadLetters.length}`,
+              `Not idle after ${SETTLE_DEADLINE_MS / 1000} s: at ${phase}; in flight: ${adapters.work.describe()}; stream: ${stream.describe()}; dead letters ${adapters.queue.deadLetters.length}`,
             ),
           ),
         SETTLE_DEADLINE_MS,
