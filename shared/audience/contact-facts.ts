@@ -115,7 +115,9 @@ export async function contactFacts(deps: Deps, scope: Scope, options: { until?: 
       },
       deltas: read.deltas.length,
       complete: !read.more,
-      rebuildDue: !head || read.more || read.deltas.length > FACTS_DELTA_SOFT_LIMIT,
+      // A week-old snapshot too: its deltas are kept 8 days (a scope without saved segments is
+      // rebuilt weekly, so a missed night leaves a day's margin; a reader past it queues one).
+      rebuildDue: !head || read.more || read.deltas.length > FACTS_DELTA_SOFT_LIMIT || deps.clock.nowMs() - Date.parse(head.startedAt) >= FULL_EVERY_MS,
       snapshotAt: head?.startedAt ?? null,
       snapshotFinishedAt: head ? (head.finishedAt ?? null) : '',
     };
@@ -128,15 +130,31 @@ const COMPACT_WITHIN_MS = 6 * 86_400_000;
 const FULL_EVERY_MS = 7 * 86_400_000;
 
 /**
- * True when a rebuild would write the very snapshot already there, an empty one: no subscribed
- * contact at the last rebuild, no contact write since (every one records a delta), and the last
- * full read recent. Nothing to correct either (corrections apply to contacts). The nightly job
- * skips such scopes: most accounts' live or test mode, and every idle account.
+ * What the nightly job does with a scope's facts:
+ * - `reconcile`: the weekly full read from the contacts (the last one is FULL_EVERY_MS old, or
+ *   there is no snapshot), with the purchase totals checked against the sales;
+ * - `compact`: a scope with saved segments whose contacts were written since the last rebuild
+ *   (every write records a delta): the snapshot takes their deltas in, reading no contact;
+ * - `skip`: nothing written since, so a rebuild would write the very snapshot already there; or
+ *   no saved segment: no count or smart tag reads the snapshot every day, and the deltas (kept 8
+ *   days) carry the week to the next full read. A preview reads the snapshot with them and queues
+ *   a rebuild past 5,000. Such a scope (most accounts' live or test mode, every idle account)
+ *   costs one read a night; an empty one a query per delta shard a week, no full read.
  */
-export async function factsEmptyAndUnchanged(deps: Deps, scope: Scope): Promise<boolean> {
+export async function nightlyFactsPlan(deps: Deps, scope: Scope, options: { segments: boolean }): Promise<'reconcile' | 'compact' | 'skip'> {
+  const probedAt = deps.clock.now().toISOString();
   const head = await factsStore.getFactsHead(deps.store, scope);
-  if (!head || head.count !== 0 || !head.fullAt || deps.clock.nowMs() - Date.parse(head.fullAt) >= FULL_EVERY_MS) return false;
-  return !(await factsStore.anyFactDeltaSince(deps.store, scope, new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString()));
+  const reconcileDue = !head?.fullAt || deps.clock.nowMs() - Date.parse(head.fullAt) >= FULL_EVERY_MS;
+  if (!head || (reconcileDue && head.count !== 0)) return 'reconcile';
+  if (!reconcileDue && !options.segments) return 'skip';
+  const changed = await factsStore.anyFactDeltaSince(deps.store, scope, new Date(Date.parse(head.startedAt) - DELTA_OVERLAP_MS).toISOString());
+  if (reconcileDue && !changed) {
+    // An empty snapshot and no contact written since (from before the probe: readers read the
+    // deltas after it): a full read would find none. The head says so, with no snapshot written.
+    await factsStore.putFactsHead(deps.store, scope, { ...head, startedAt: probedAt, fullAt: probedAt, finishedAt: probedAt });
+    return 'skip';
+  }
+  return reconcileDue ? 'reconcile' : changed ? 'compact' : 'skip';
 }
 
 /**
@@ -146,10 +164,12 @@ export async function factsEmptyAndUnchanged(deps: Deps, scope: Scope): Promise<
  * contacts themselves (the subscribed contacts, paged, 8 id ranges in parallel) when there is no
  * snapshot, it is older than COMPACT_WITHIN_MS, the deltas passed the hard limit, the last full
  * read is FULL_EVERY_MS old, or `full` is asked. `correct` may give a contact a new purchase
- * total on the way (the nightly rebuild from the sales); it is written through the normal
+ * total on the way (the weekly reconciliation with the sales); it is written through the normal
  * versioned path, whose delta carries the new value on top of this snapshot.
  */
 const REBUILD_READERS = 8;
+/** Contacts a full read takes as one range: a few pages of the status index's shards. */
+const SMALL_SCOPE_CONTACTS = 10_000;
 
 export async function rebuildContactFacts(
   deps: Deps,
@@ -175,8 +195,11 @@ export async function rebuildContactFacts(
   const full = !rows;
   if (!rows) {
     fullAt = startedAt;
-    // The id space in ranges read in parallel, each page by page; concatenated in range order.
-    const ranges = await factsStore.subscribedIdRanges(deps.store, scope, REBUILD_READERS);
+    // The id space in ranges read in parallel, each page by page; concatenated in range order. Each
+    // range queries every shard of the status index, so a scope that held a few pages at its last
+    // rebuild is read as one range (a small scope's weekly read: 17 queries instead of 170).
+    const small = previous && previous.count <= SMALL_SCOPE_CONTACTS;
+    const ranges = small ? [factsStore.WHOLE_ID_RANGE] : await factsStore.subscribedIdRanges(deps.store, scope, REBUILD_READERS);
     const parts = await Promise.all(
       ranges.map(async (range) => {
         const out: ContactFactRow[] = [];

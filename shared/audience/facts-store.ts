@@ -109,6 +109,9 @@ export async function factDeltasSince(store: Store, scope: Scope, since: string,
  * so a rebuild reads them in parallel; empty when there is no subscribed contact. The lowest and
  * highest id of the status index's write shards (and of its partition before sharding).
  */
+/** Every contact id (ids are printable ASCII, none starting with `~`): a small scope's full read as one range, with no query for its ends. */
+export const WHOLE_ID_RANGE: [string, string] = ['!', '~'];
+
 export async function subscribedIdRanges(store: Store, scope: Scope, parts: number): Promise<[string, string][]> {
   const ends = await Promise.all(
     statusPartitions(scope, 'subscribed').flatMap((partition) =>

@@ -199,7 +199,9 @@ async function buildCompletion(deps: Deps, scope: Scope, data: CheckoutCompleted
   // The newsletter consent given with the payment reaches the buyer's contact (audience): on the
   // order's event when there is a sale, so that the audience writes the contact once with the
   // purchase and the consent (one consumer, no race between two); otherwise as an event of its own.
-  const consent = session.marketingConsent ? { source: 'checkout', ...session.marketingConsent } : undefined;
+  // It comes on the payment's notice; a session paid before the upgrade holds it itself.
+  const given = data.marketingConsent ?? session.marketingConsent ?? undefined;
+  const consent = given ? { source: 'checkout', ...given } : undefined;
   const orderEvent = events.find((e) => e.type === 'order.completed');
   if (consent && orderEvent) orderEvent.internal = { ...orderEvent.internal, marketingConsent: consent };
   else if (consent) {
@@ -212,7 +214,14 @@ async function buildCompletion(deps: Deps, scope: Scope, data: CheckoutCompleted
       }),
     );
   }
-  ops.push(sessionCompleted(scope, session._id, { saleId: sale?._id ?? null, subscriberId: subscriber?._id ?? null, completedAt: now }));
+  ops.push(
+    sessionCompleted(scope, session._id, {
+      saleId: sale?._id ?? null,
+      subscriberId: subscriber?._id ?? null,
+      completedAt: now,
+      ...(data.marketingConsent ? { marketingConsent: data.marketingConsent } : {}),
+    }),
+  );
   ops.push(...events.map(outboxPut));
   return { ops, subscriber, hasExtras };
 }

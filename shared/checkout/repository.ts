@@ -25,7 +25,11 @@ export async function locateSession(store: Store, id: string) {
 }
 
 /** Marks the session completed once; a second completion fails the transaction it rides in. */
-export const sessionCompleted = (scope: Scope, id: string, set: { saleId: string | null; subscriberId: string | null; completedAt: string }): TransactOp => ({
+export const sessionCompleted = (
+  scope: Scope,
+  id: string,
+  set: { saleId: string | null; subscriberId: string | null; completedAt: string; marketingConsent?: MarketingConsent },
+): TransactOp => ({
   update: checkoutSessionEntity.declaration.key(scope, id),
   set: { ...set, status: 'completed' },
   // A paid buy-link session is history now: it no longer expires.
@@ -39,28 +43,6 @@ export const sessionCompleted = (scope: Scope, id: string, set: { saleId: string
 export const sessionDiscountClaimed = (scope: Scope, id: string): TransactOp => ({
   update: checkoutSessionEntity.declaration.key(scope, id),
   set: { discountClaimed: true },
-  condition: '#status = :open',
-  names: { '#status': 'status' },
-  values: { ':open': 'open' },
-});
-
-/**
- * Adds the buyer's newsletter consent to a payment's writes. A transaction may touch an item once,
- * so when the payment already updates the session (a discount use it claims), the consent joins
- * that update instead of a second one on the same item.
- */
-export function withSessionConsent(ops: TransactOp[], scope: Scope, id: string, consent: MarketingConsent): TransactOp[] {
-  const key = checkoutSessionEntity.declaration.key(scope, id);
-  const index = ops.findIndex((op) => 'update' in op && op.update.PK === key.PK && op.update.SK === key.SK);
-  if (index < 0) return [...ops, sessionMarketingConsent(scope, id, consent)];
-  const existing = ops[index] as Extract<TransactOp, { update: unknown }>;
-  return ops.map((op, i) => (i === index ? { ...existing, set: { ...existing.set, marketingConsent: consent } } : op));
-}
-
-/** The buyer's newsletter consent, written with the payment on the open session. */
-export const sessionMarketingConsent = (scope: Scope, id: string, consent: MarketingConsent): TransactOp => ({
-  update: checkoutSessionEntity.declaration.key(scope, id),
-  set: { marketingConsent: consent },
   condition: '#status = :open',
   names: { '#status': 'status' },
   values: { ':open': 'open' },

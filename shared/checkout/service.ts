@@ -6,7 +6,7 @@ import { seatsForCheckout } from '../usage/service';
 import { objectId } from '../platform/ids';
 import type { PaymentClaim } from '../processor/port';
 import { claimDiscountUse, resolveDiscount } from '../storefront/discounts';
-import { getSession, locateSession, sessionDiscountClaimed, sessionPut, withSessionConsent } from './repository';
+import { getSession, locateSession, sessionDiscountClaimed, sessionPut } from './repository';
 import { checkoutOptIn } from '../email/seller-settings';
 import type { CheckoutSessionRecord } from './records';
 import type { Scope } from '../store/keys';
@@ -203,15 +203,16 @@ export async function sessionSaleId(deps: Pick<Deps, 'store'>, scope: Scope, ses
 }
 
 /**
- * Adds the buyer's newsletter consent to a payment's claim: recorded on the session in the
- * payment's own transaction (no consent without a payment), with the words the box showed. The
- * seller's setting decides whether the box is offered at all; a tick on a box not offered counts
- * for nothing.
+ * Adds the buyer's newsletter consent to a payment's claim: carried on the payment's completion
+ * notice (written in the payment's own transaction: no consent without a payment), with the words
+ * the box showed, and recorded on the session by its completion. Not a write of its own on the
+ * open session: that was one more item billed twice in the payment's transaction. The seller's
+ * setting decides whether the box is offered at all; a tick on a box not offered counts for nothing.
  */
 export async function withMarketingConsent(
   deps: Pick<Deps, 'store' | 'clock'>,
   scope: Scope,
-  sessionId: string,
+  _sessionId: string,
   claim: PaymentClaim | undefined,
   ticked: boolean,
   locale?: Locale,
@@ -222,7 +223,8 @@ export async function withMarketingConsent(
   if (!offered) return claim;
   const consent = { wording: offered.wording, optedInAt: deps.clock.now().toISOString() };
   return {
-    ops: withSessionConsent(claim?.ops ?? [], scope, sessionId, consent),
+    ops: claim?.ops ?? [],
     refusal: claim?.refusal ?? { message: 'This checkout is closed', code: 'CHECKOUT_CLOSED' },
+    notify: { ...claim?.notify, marketingConsent: consent },
   };
 }

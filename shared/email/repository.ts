@@ -208,16 +208,25 @@ const QUEUED_MAIL_SECONDS = 30 * 24 * 3600;
 const queuedMailKey = (scope: Scope, id: string) => keys.child(scope, POST, id, 'QUEUED', 'MAIL');
 
 /**
- * The mail's html and text are kept compressed in one binary attribute (`content`): the item is
- * written twice (queued, claimed), each billed per started KiB of the item. Brotli (text mode,
- * best quality) takes a receipt's html and text to about 470 bytes where gzip left 640, which
- * is what keeps the item within one KiB. Items queued before are gzip (read by their magic bytes).
+ * The mail's words (subject, preview, html and text) are kept compressed in one binary attribute
+ * (`content`), and its empty fields are left off: the item is written twice (queued, claimed),
+ * each billed per started KiB of the item. Brotli (text mode, best quality) takes a receipt's
+ * words to about 500 bytes (the subject repeats in the html) where gzip left 640, which is what
+ * keeps the item, with the event it carries, within one KiB. Items queued before are gzip (read by
+ * their magic bytes), with subject and preview as attributes.
  */
+type PackedWords = Pick<QueuedMailRecord, 'html' | 'text'> & Partial<Pick<QueuedMailRecord, 'subject' | 'preview'>>;
+const LEFT_OFF_WHEN_EMPTY = ['fromName', 'replyTo', 'baseUrl', 'failureReason'] as const;
+// Left off at their starting value too (absent reads as it): not at-most-once, no attempt yet.
+const leftOff = (name: string, value: unknown) =>
+  (value === null && (LEFT_OFF_WHEN_EMPTY as readonly string[]).includes(name)) || (name === 'once' && value === false) || (name === 'attempts' && value === 0);
+
 export const queuedMailPut = (scope: Scope, mail: QueuedMailRecord, event: Record<string, unknown>, createdSeconds: number): TransactOp => {
-  const { html, text, ...rest } = mail;
-  const content = brotliCompressSync(JSON.stringify({ html, text }), BROTLI_OPTIONS);
+  const { html, text, subject, preview, ...rest } = mail;
+  const content = brotliCompressSync(JSON.stringify({ subject, preview, html, text } satisfies PackedWords), BROTLI_OPTIONS);
+  const kept = Object.fromEntries(Object.entries(rest).filter(([name, value]) => !leftOff(name, value)));
   return {
-    put: toItem(queuedMailKey(scope, mail._id), QUEUED_MAIL_ENTITY, { ...rest, content, ...event }, { expiresAt: createdSeconds + QUEUED_MAIL_SECONDS }),
+    put: toItem(queuedMailKey(scope, mail._id), QUEUED_MAIL_ENTITY, { ...kept, content, ...event }, { expiresAt: createdSeconds + QUEUED_MAIL_SECONDS }),
     condition: 'attribute_not_exists(PK)',
   };
 };
@@ -228,8 +237,16 @@ export async function getQueuedMail(store: Store, scope: Scope, id: string): Pro
   if (stored?.status === 'sending' && (await store.get(sentMailKey(scope, id), { consistent: true }))) stored.status = 'sent';
   if (!stored?.content) return stored; // queued by a release that kept html and text as they are
   const { content, ...record } = stored;
-  const { html, text } = JSON.parse(decompress(content).toString('utf8')) as Pick<QueuedMailRecord, 'html' | 'text'>;
-  return { ...record, html, text };
+  const words = JSON.parse(decompress(content).toString('utf8')) as PackedWords;
+  const empty = Object.fromEntries(LEFT_OFF_WHEN_EMPTY.map((name) => [name, record[name] ?? null]));
+  return {
+    ...record,
+    ...empty,
+    attempts: record.attempts ?? 0,
+    ...words,
+    subject: words.subject ?? record.subject,
+    preview: words.preview ?? record.preview ?? null,
+  };
 }
 
 /** Moves a queued mail from one status to the next; false when it was not in `from` (another worker, a redelivery). */

@@ -9,6 +9,7 @@ import { ApiError, badRequest, conflict, forbidden, notFound } from '../platform
 import { newEvent, outboxPut } from '../platform/events';
 import { objectId } from '../platform/ids';
 import { logger } from '../platform/logger';
+import { nextWatch, stalledNow, WATCHDOG_FIRST_SECONDS, type WatchState } from '../platform/watchdog';
 import type { Scope } from '../store/keys';
 import { ConditionFailed } from '../store/store';
 import type { Audience, CheckoutOptIn, EmailSettingsRecord, PostRecord } from './records';
@@ -31,7 +32,6 @@ export const BATCH_SIZE = 50;
 /** Recipients per queued batch: four provider calls, so the per-batch reads and commit are shared. */
 export const SEND_PAGE = 200;
 export const LEASE_MS = 30_000;
-export const WATCHDOG_SECONDS = 60;
 
 // ---- settings and sender ----
 
@@ -311,7 +311,7 @@ export async function runScheduledSend(deps: Deps, scope: Scope, postId: string)
 
 /** Bus consumer of the committed start: queue the batch and arm the watchdog. Idempotent. */
 export async function kickOffSend(deps: Deps, scope: Scope, postId: string, batch: number): Promise<void> {
-  await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), {
+  await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + WATCHDOG_FIRST_SECONDS * 1000), {
     type: 'email.post-watchdog',
     scope,
     payload: { postId },
@@ -323,14 +323,16 @@ export async function kickOffSend(deps: Deps, scope: Scope, postId: string, batc
  * Job: while a post is sending, re-queue its current batch when no worker holds it (a lost
  * message, a worker or runtime that died). Progress is committed per batch, so this resumes it.
  */
-export async function watchSend(deps: Deps, scope: Scope, postId: string): Promise<void> {
+export async function watchSend(deps: Deps, scope: Scope, postId: string, previous?: Partial<WatchState>): Promise<void> {
   const post = await repo.getPost(deps.store, scope, postId, true);
   if (!post || post.status !== 'sending') return;
   if (post.leaseUntil < deps.clock.nowMs()) await deps.ports.queue.send(EMAIL_QUEUE, { scope, postId, batch: post.batch });
-  await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), {
+  const watch = nextWatch(previous, `${post.batch}:${post.sent}`);
+  if (stalledNow(previous, watch)) logger.error('newsletter send made no progress for an hour; its batch is re-queued hourly', { postId, batch: post.batch });
+  await deps.ports.scheduler.schedule(watchdogName(scope, postId), new Date(deps.clock.nowMs() + watch.seconds * 1000), {
     type: 'email.post-watchdog',
     scope,
-    payload: { postId },
+    payload: { postId, watch },
   });
 }
 

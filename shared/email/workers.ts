@@ -1,3 +1,4 @@
+import type { WatchState } from '../platform/watchdog';
 import * as z from '../platform/zod';
 import type { BusConsumer, ControlRoute, ExternalEventConsumer, JobHandler } from '../platform/capability';
 import { badRequest } from '../platform/errors';
@@ -21,7 +22,7 @@ export const jobScope = (scope: Scope | undefined): Scope => scopeSchema.parse(s
 
 export const emailJobs: Record<string, JobHandler> = {
   'email.post-send': (job, deps) => runScheduledSend(deps, jobScope(job.scope), String(job.payload.postId)),
-  'email.post-watchdog': (job, deps) => watchSend(deps, jobScope(job.scope), String(job.payload.postId)),
+  'email.post-watchdog': (job, deps) => watchSend(deps, jobScope(job.scope), String(job.payload.postId), job.payload.watch as Partial<WatchState> | undefined),
 };
 
 /** Detail types SES gives configuration-set events on the default bus (source `aws.ses`). */

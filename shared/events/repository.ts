@@ -1,4 +1,4 @@
-import { eventFromItem, OUTBOX_ENTITY, type DomainEvent } from '../platform/events';
+import { COMPRESSED_EVENT, EVENT_MENTIONS, eventFromItem, eventText, OUTBOX_ENTITY, storedEventText, type DomainEvent } from '../platform/events';
 import { keys, type Key, type Scope } from '../store/keys';
 import { decodeShardCursor, encodeShardCursor, mergeShards } from '../store/shards';
 import type { Item, Store } from '../store/store';
@@ -74,16 +74,25 @@ export async function eventsMentioningPage(store: Store, partition: string, need
     ascending: true,
     cursor,
     filter: {
-      expression: '#entity = :entity AND contains(#event, :needle)',
-      names: { '#entity': 'entity', '#event': 'event' },
+      // A compressed event's addresses are kept apart in plain text (platform/events.ts).
+      expression: '#entity = :entity AND (contains(#event, :needle) OR contains(#mentions, :needle))',
+      names: { '#entity': 'entity', '#event': 'event', '#mentions': EVENT_MENTIONS },
       values: { ':entity': OUTBOX_ENTITY, ':needle': needle },
     },
   });
-  return { items: page.items.map((item) => ({ key: { PK: String(item.PK), SK: String(item.SK) }, text: String(item.event) })), cursor: page.cursor };
+  return {
+    items: page.items.map((item) => ({ key: { PK: String(item.PK), SK: String(item.SK) }, text: eventText(item) ?? '' })),
+    cursor: page.cursor,
+  };
 }
 
 /**
- * An event's stored text rewritten (an erasure). The stream sees a MODIFY, which the dispatcher
- * ignores: nothing is sent again.
+ * An event's stored text rewritten (an erasure), in the form its size calls for: the addresses kept
+ * apart are those of the new text. The stream sees a MODIFY, which the dispatcher ignores: nothing
+ * is sent again.
  */
-export const rewriteEvent = (store: Store, key: Key, text: string) => store.update(key, { set: { event: text } }, { mustExist: true });
+export const rewriteEvent = (store: Store, key: Key, text: string) => {
+  const stored = storedEventText(text);
+  const remove = ['event', COMPRESSED_EVENT, EVENT_MENTIONS].filter((name) => !(name in stored));
+  return store.update(key, { set: stored, remove }, { mustExist: true });
+};

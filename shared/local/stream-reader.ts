@@ -136,6 +136,15 @@ export class StreamReader {
   /** A write came after the current pass began reading: the next pass must not wait. */
   private nudged = false;
 
+  /** The last pass's failure, while passes keep failing (a settle's timeout message names it). */
+  private lastFailure?: string;
+
+  /** The reader's state for a settle's timeout message. */
+  describe(): string {
+    const waiting = this.cycleWaiters.length ? `${this.cycleWaiters.length} waiting for a clean pass` : 'nobody waiting';
+    return `pass ${this.cycle}, ${waiting}${this.lastFailure ? `, last pass failed: ${this.lastFailure}` : ''}`;
+  }
+
   /** Ends the current idle wait at once (someone is waiting for a pass). */
   private wake?: () => void;
 
@@ -164,8 +173,10 @@ export class StreamReader {
       const writesBefore = this.writes;
       try {
         found = await this.pass();
+        this.lastFailure = undefined;
       } catch (error) {
         logger.warn('stream pass failed; retrying', { error: error as Error });
+        this.lastFailure = (error as Error).message;
         found = 1;
       }
       this.clean = found === 0 ? { writes: writesBefore, at: Date.now() } : undefined;

@@ -1,3 +1,4 @@
+import type { WatchState } from '../platform/watchdog';
 import * as z from '../platform/zod';
 import type { BusConsumer, JobHandler, QueueDeclaration } from '../platform/capability';
 import { logger } from '../platform/logger';
@@ -36,6 +37,6 @@ export const membershipJobs: Record<string, JobHandler> = {
   [NOTIFY_WATCHDOG_JOB]: async (job, deps) => {
     const scope = scopeSchema.safeParse(job.scope);
     if (!scope.success) return;
-    await watchNotify(deps, scope.data, String(job.payload.membershipId), String(job.payload.postId));
+    await watchNotify(deps, scope.data, String(job.payload.membershipId), String(job.payload.postId), job.payload.watch as Partial<WatchState> | undefined);
   },
 };

@@ -117,7 +117,7 @@ export interface LocalHost {
   /** Base address of the running local API. */
   baseUrl(): string;
   /** Counts work under way, so `settle` waits for it. */
-  work: { begin(): () => void };
+  work: { begin(label: string): () => void };
   /** Folder for persistent local files; undefined with --memory. */
   dataDir?: string;
 }

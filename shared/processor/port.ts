@@ -84,6 +84,12 @@ export interface PayInput {
 export interface PaymentClaim {
   ops: TransactOp[];
   refusal: { message: string; code: string };
+  /**
+   * What the payment's completion notice carries back to the service, written with the payment
+   * (so it exists only with one) but on no record of the service's: the buyer's newsletter
+   * consent, which completion then records (CheckoutCompletedData.marketingConsent).
+   */
+  notify?: { marketingConsent?: { wording: string; optedInAt: string } };
 }
 
 export interface PayResult {
@@ -266,6 +272,8 @@ export interface CheckoutCompletedData {
    */
   tax?: { amountCents: number; ratePercent: number; vatNumber: string | null } | null;
   membership: { id: string; status: 'active' | 'trialing'; currentPeriodStart: string; currentPeriodEnd: string; trialEnd: string | null } | null;
+  /** The newsletter consent the buyer gave on the processor's page with the payment (PaymentClaim.notify). */
+  marketingConsent?: { wording: string; optedInAt: string };
 }
 
 /** `charge.succeeded`: a membership's renewal (or first charge after a trial) was paid. */

@@ -129,14 +129,36 @@ export const paymentPointerEntity = defineEntity<{ saleId: string }>()({
   },
 });
 
-export const saleLocatorEntity = defineEntity<{ accountId: string; mode: Scope['mode']; saleId: string }>()({
+/**
+ * The scope-free record of a sale: its tenant (the local control API finds a sale by id alone) and
+ * the receipt capability (what a receipt token permits: one review, the survey, the invoice). A
+ * receipt token is the sale id followed by `receiptSecret`, so one item serves both; the receipts
+ * of releases before live apart, under their random token (storefront/reviews).
+ */
+export interface SaleLocatorRecord {
+  accountId: string;
+  mode: Scope['mode'];
+  saleId: string;
+  receiptSecret?: string;
+  productId?: string;
+  buyerEmail?: string;
+  customerId?: string | null;
+}
+
+export const saleLocatorEntity = defineEntity<SaleLocatorRecord>()({
   entity: 'SaleLocator',
   version: 1,
   owner: 'sales',
   key: saleLocatorKey,
   keyArgs: ['saleId'],
   patterns: {
-    bySale: { kind: 'get', summary: 'Sale locator (local control API)', key: saleLocatorKey, args: ['saleId'], notes: 'holds accountId and mode' },
+    bySale: {
+      kind: 'get',
+      summary: 'Sale locator and receipt capability (local control API; a receipt token is the sale id and its secret)',
+      key: saleLocatorKey,
+      args: ['saleId'],
+      notes: 'holds accountId, mode and the receipt: secret, product, buyer',
+    },
   },
 });
 

@@ -2,7 +2,7 @@ import type { Deps } from '../platform/context';
 import type { Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
 import type { CustomerRecord, SaleAttribution, SaleRecord } from './records';
-import { findCustomerByEmail, getCustomer, getSale, locateSale, saleUpdate, salesPage } from './repository';
+import { findCustomerByEmail, getCustomer, getSale, locateSale, receiptOfToken, saleUpdate, salesPage } from './repository';
 
 // Reads other capabilities use (receipts, survey, segments, sheets, credits, usage), apart from
 // service.ts: nothing here reaches the payment processor, so a function that only reads sales
@@ -20,6 +20,18 @@ export async function locateSaleById(deps: Pick<Deps, 'store'>, saleId: string):
   const scope = await locateSale(deps.store, saleId);
   const sale = scope ? await getSale(deps.store, scope, saleId) : undefined;
   return scope && sale ? { scope, sale } : undefined;
+}
+
+/**
+ * What a receipt token of this release permits (the sale, its tenant, product and buyer), kept
+ * on the sale's locator: reviews, the survey and invoices go by it. Undefined for a token of a
+ * release before (those have their own item, storefront/reviews) and for a wrong secret.
+ */
+export async function receiptOfSaleToken(deps: Pick<Deps, 'store'>, token: string) {
+  const receipt = await receiptOfToken(deps.store, token);
+  if (!receipt) return undefined;
+  const { accountId, mode, saleId, productId, buyerEmail, customerId } = receipt;
+  return { accountId, mode, saleId, productId, buyerEmail, customerId };
 }
 
 /** Past sales oldest first, after a sale id (a page of a backfill). */

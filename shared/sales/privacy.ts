@@ -3,7 +3,7 @@ import type { PrivacyPart, PrivacySubject } from '../platform/privacy';
 import { onConditionFailed } from '../store/conditional';
 import type { Scope } from '../store/keys';
 import type { SaleRecord } from './records';
-import { customerDeletes, customerSalesPage, getCustomer, getSale, saleUpdate } from './repository';
+import { customerDeletes, customerSalesPage, getCustomer, getSale, receiptEmailErasure, receiptSaleId, saleUpdate } from './repository';
 import { receiptErasure } from './transaction';
 
 const PAGE = 100;
@@ -45,9 +45,15 @@ async function eraseSale(deps: Deps, scope: Scope, sale: SaleRecord, at: string)
   // A sale an earlier release wrote is moved to its write shard first, where the update looks.
   await getSale(deps.store, scope, sale._id);
   const ops = [saleUpdate(scope, sale._id, { ...erasedSaleFields(at), ...attribution })];
-  if (sale.receiptToken) ops.push(receiptErasure(sale.receiptToken));
+  // The sale's locator keeps its receipt (this release), even when the token is off the sale (a
+  // renewal); a token of a release before names a receipt item of its own.
+  const receipts = [receiptEmailErasure(sale._id)];
+  if (sale.receiptToken && !receiptSaleId(sale.receiptToken)) receipts.push(receiptErasure(sale.receiptToken));
   // A receipt written before receipts were kept (or already gone) must not stop the erasure.
-  await onConditionFailed(deps.store.transact(ops), () => deps.store.transact([ops[0]!]));
+  await onConditionFailed(deps.store.transact([...ops, ...receipts]), async () => {
+    await deps.store.transact(ops);
+    for (const receipt of receipts) await onConditionFailed(deps.store.transact([receipt]), () => undefined);
+  });
 }
 
 /** The customer record: resolved first, erased inside the request so no list shows it. */

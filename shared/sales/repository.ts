@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../platform/context';
 import type { Page } from '../platform/paging';
 import { KEY_EXISTS, putNew } from '../store/conditional';
@@ -14,6 +15,7 @@ import {
   saleLocatorEntity,
   salePartitions,
   saleTypePartitions,
+  type SaleLocatorRecord,
 } from './entities';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
 
@@ -35,11 +37,16 @@ export const saleItem = (scope: Scope, sale: SaleRecord) =>
     ],
   });
 
-/** A new sale, the processor payment id pointing to it, and its locator. */
-export function salePuts(scope: Scope, sale: SaleRecord): TransactOp[] {
+/** What a sale's receipt token permits, kept on its locator (entities.ts). */
+export type SaleReceipt = Required<Pick<SaleLocatorRecord, 'receiptSecret' | 'productId' | 'buyerEmail' | 'customerId'>>;
+
+/** A new sale, the processor payment id pointing to it, and its locator with the receipt capability. */
+export function salePuts(scope: Scope, sale: SaleRecord, receipt: SaleReceipt): TransactOp[] {
   const ops: TransactOp[] = [
     putNew(saleItem(scope, sale)),
-    { put: saleLocatorEntity.item(saleLocatorEntity.declaration.key(sale._id), { accountId: scope.accountId, mode: scope.mode, saleId: sale._id }) },
+    {
+      put: saleLocatorEntity.item(saleLocatorEntity.declaration.key(sale._id), { accountId: scope.accountId, mode: scope.mode, saleId: sale._id, ...receipt }),
+    },
   ];
   if (sale.paymentIntentId)
     ops.push(putNew(paymentPointerEntity.item(paymentPointerEntity.declaration.key(scope, sale.paymentIntentId), { saleId: sale._id })));
@@ -73,6 +80,40 @@ export async function locateSale(store: Store, saleId: string): Promise<Scope | 
   const locator = await saleLocatorEntity.get(store, 'bySale', saleId);
   return locator ? { accountId: locator.accountId, mode: locator.mode } : undefined;
 }
+
+/** A receipt token of this release: the sale id (24 hex) and the receipt's secret (32 letters and digits). */
+const RECEIPT_TOKEN = /^([0-9a-f]{24})([A-Za-z0-9]{32})$/;
+export const receiptToken = (saleId: string, secret: string) => `${saleId}${secret}`;
+export const receiptSaleId = (token: string): string | undefined => RECEIPT_TOKEN.exec(token)?.[1];
+
+/**
+ * What a receipt token of this release permits: the sale's locator, when its secret is the token's
+ * (compared in constant time). Undefined for any other token (a release before's: storefront/reviews
+ * reads those apart).
+ */
+export async function receiptOfToken(store: Store, token: string): Promise<(SaleReceipt & Omit<SaleLocatorRecord, keyof SaleReceipt>) | undefined> {
+  const match = RECEIPT_TOKEN.exec(token);
+  if (!match) return undefined;
+  const locator = await saleLocatorEntity.get(store, 'bySale', match[1]!);
+  if (!locator?.receiptSecret) return undefined;
+  const given = Buffer.from(match[2]!);
+  const kept = Buffer.from(locator.receiptSecret);
+  if (given.length !== kept.length || !timingSafeEqual(given, kept)) return undefined;
+  return {
+    ...locator,
+    receiptSecret: locator.receiptSecret,
+    productId: locator.productId ?? '',
+    buyerEmail: locator.buyerEmail ?? '',
+    customerId: locator.customerId ?? null,
+  };
+}
+
+/** The buyer's address off a sale's receipt (an erasure); the receipt still works. */
+export const receiptEmailErasure = (saleId: string): TransactOp => ({
+  update: saleLocatorEntity.declaration.key(saleId),
+  set: { buyerEmail: '' },
+  condition: 'attribute_exists(PK)',
+});
 
 /**
  * One page of sales (of one type, or all), newest first: the write shards (of the table, or of the

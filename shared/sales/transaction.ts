@@ -2,12 +2,22 @@ import type { Clock } from '../platform/clock';
 import type { Deps } from '../platform/context';
 import { newEvent, type DomainEvent } from '../platform/events';
 import { objectId, randomBase62 } from '../platform/ids';
-import { toItem } from '../store/items';
 import { keys, type Scope } from '../store/keys';
 import type { TransactOp } from '../store/store';
 import { customerCreatedOnSaleData, orderCompletedData } from './events';
 import { normalizeEmail, type CustomerRecord, type SaleRecord } from './records';
-import { customerOrderUpdate, customerPuts, customerUpdate, findCustomerByEmail, salePuts } from './repository';
+import { RECEIPT_CAPABILITY_KIND } from '../storefront/reviews/records';
+import {
+  customerOrderUpdate,
+  customerPuts,
+  customerUpdate,
+  findCustomerByEmail,
+  receiptEmailErasure,
+  receiptSaleId,
+  receiptToken,
+  salePuts,
+  type SaleReceipt,
+} from './repository';
 
 /**
  * The sales side of a money-path transaction (a checkout's fulfilment, a renewal charge, a credits
@@ -83,30 +93,28 @@ export const newSale = (clock: Clock, scope: Scope, description: SaleDescription
 });
 
 /**
- * The receipt capability of a completed sale: the reviews feature lets the holder of this token
- * review the product. Written in the sale's own transaction; the token is kept on the sale so the
- * seller can hand the buyer the review link (`reviewPath` on the order).
+ * The receipt token of a completed sale: the reviews feature lets its holder review the product,
+ * the survey and the invoice go by it too. It is the sale id and a secret kept on the sale's
+ * locator (repository.ts), written in the sale's own transaction with no item of its own; the
+ * token is kept on the sale so the seller can hand the buyer the review link (`reviewPath`).
  */
-function receiptPut(scope: Scope, sale: SaleRecord, token: string): TransactOp {
-  return {
-    put: toItem(keys.capability('receipt', token), 'ReceiptCapability', {
-      accountId: scope.accountId,
-      mode: scope.mode,
-      saleId: sale._id,
-      productId: sale.productId || sale.subscriptionId,
-      buyerEmail: sale.buyerEmail,
-      customerId: sale.customerId,
-    }),
-    condition: 'attribute_not_exists(PK)',
-  };
-}
-
-/** The buyer's email off a sale's receipt capability (an erasure); the receipt still works. */
-export const receiptErasure = (token: string): TransactOp => ({
-  update: keys.capability('receipt', token),
-  set: { buyerEmail: '' },
-  condition: 'attribute_exists(PK)',
+const newReceipt = (sale: SaleRecord): SaleReceipt => ({
+  receiptSecret: randomBase62(32),
+  productId: sale.productId || sale.subscriptionId || '',
+  buyerEmail: sale.buyerEmail,
+  customerId: sale.customerId,
 });
+
+/**
+ * The buyer's email off a sale's receipt capability (an erasure); the receipt still works. A token
+ * of this release names its sale's locator; one of a release before, its own item.
+ */
+export const receiptErasure = (token: string): TransactOp => {
+  const saleId = receiptSaleId(token);
+  return saleId
+    ? receiptEmailErasure(saleId)
+    : { update: keys.capability(RECEIPT_CAPABILITY_KIND, token), set: { buyerEmail: '' }, condition: 'attribute_exists(PK)' };
+};
 
 /**
  * A completed sale's writes and events: the sale with its receipt and payment pointer, and
@@ -122,9 +130,10 @@ export function saleWrites(
   scope: Scope,
   input: { sale: SaleRecord; customer: CustomerRecord; countOrder: boolean; now: string; reviewLink?: boolean },
 ): { sale: SaleRecord; ops: TransactOp[]; events: DomainEvent[] } {
-  const token = randomBase62(32);
+  const receipt = newReceipt(input.sale);
+  const token = receiptToken(input.sale._id, receipt.receiptSecret);
   const sale: SaleRecord = input.reviewLink === false ? input.sale : { ...input.sale, receiptToken: token };
-  const ops: TransactOp[] = [...salePuts(scope, sale), receiptPut(scope, sale, token)];
+  const ops: TransactOp[] = salePuts(scope, sale, receipt);
   if (input.countOrder) ops.push(customerOrderUpdate(scope, input.customer, { updatedAt: input.now }));
   const counted = input.countOrder ? { ...input.customer, numberOfOrders: input.customer.numberOfOrders + 1 } : input.customer;
   const events = [

@@ -1,6 +1,6 @@
 import { addTagsToMany, findContactByEmail, removeTagsFromMany } from '../audience/service';
 import { audiencePage } from '../audience/suppression';
-import { contactFacts, factsEmptyAndUnchanged, rebuildContactFacts, rowAt, walkView, type ContactFactRow, type FactsView } from '../audience/contact-facts';
+import { contactFacts, nightlyFactsPlan, rebuildContactFacts, rowAt, walkView, type ContactFactRow, type FactsView } from '../audience/contact-facts';
 import { contactsByIds } from '../audience/bulk';
 import { compileDefinition } from './columns';
 import type { ContactRecord } from '../audience/records';
@@ -266,11 +266,11 @@ export async function segmentSendProblem(deps: Deps, scope: Scope, plan: Plan, s
 
 export interface RefreshStep {
   scope: Scope;
-  /** Rebuild the contact-facts snapshot (with the purchase totals when `nightly`), then, when `nightly`, refresh every smart tag. */
+  /** Rebuild the contact-facts snapshot when contacts changed (nightly: with the weekly full read and totals check), then, when `nightly`, refresh every smart tag. */
   facts?: boolean;
   nightly?: boolean;
   segmentId?: string;
-  /** Store every saved segment's count as of a minute ago (counting.ts `recountSegments`). */
+  /** Store every saved segment's count as of a minute ago (counting.ts `recountSegments`); after the facts step when both are set. */
   counts?: boolean;
   /** Untag everyone the segment tagged (segment gone or tag renamed), a page of carriers per step. */
   takeBack?: string;
@@ -291,25 +291,34 @@ export async function startNightlyRefresh(deps: Deps, accounts: { accountId: str
   let started = 0;
   for (const { accountId } of accounts) {
     for (const mode of ['live', 'test'] as const) {
-      await queueRefresh(deps, { accountId, mode }, { facts: true, nightly: true });
-      // The stored counts, as of now (over the snapshot of the last rebuild and the deltas since).
-      await queueRefresh(deps, { accountId, mode }, { counts: true });
+      // Then the stored counts, as of now (over the snapshot just rebuilt and the deltas since), in
+      // the same step: one message per scope a night.
+      await queueRefresh(deps, { accountId, mode }, { facts: true, nightly: true, counts: true });
       started++;
     }
   }
   return started;
 }
 
-/** One step. Every step is idempotent and queues what follows it. */
-export async function refreshStep(deps: Deps, step: RefreshStep): Promise<void> {
+/**
+ * One step. Every step is idempotent and queues what follows it. The nightly facts step answers
+ * how many segments the scope has (its stored counts need a recount only when there are some).
+ */
+export async function refreshStep(deps: Deps, step: RefreshStep): Promise<number | undefined> {
   const { scope } = step;
   if (step.facts) {
-    if (step.nightly && (await factsEmptyAndUnchanged(deps, scope))) return;
-    await rebuildFacts(deps, scope, { totals: Boolean(step.nightly) });
-    if (step.nightly)
-      for (const segment of await repo.listSegments(deps.store, scope))
-        if (segment.smartTag) await queueRefresh(deps, scope, { segmentId: segment._id, nightly: true });
-    return;
+    if (!step.nightly) {
+      await rebuildFacts(deps, scope, { totals: false });
+      return;
+    }
+    // Refunds and disputes move a buyer's total at once (audience/sale-facts.ts); the weekly full
+    // read checks every total against the sales, the one walk over them.
+    const segments = await repo.listSegments(deps.store, scope);
+    const plan = await nightlyFactsPlan(deps, scope, { segments: segments.length > 0 });
+    if (plan !== 'skip') await rebuildFacts(deps, scope, { totals: plan === 'reconcile', full: plan === 'reconcile' });
+    // Smart tags even over unchanged facts: a rule such as "bought in the last 30 days" moves with the date.
+    for (const segment of segments) if (segment.smartTag) await queueRefresh(deps, scope, { segmentId: segment._id, nightly: true });
+    return segments.length;
   }
   if (step.takeBack) {
     // Carriers of a tag the segment added: take it back where the segment added it (hand-typed stays).
@@ -376,7 +385,7 @@ export async function refreshSmartTag(deps: Deps, scope: Scope, segmentId: strin
   return true;
 }
 
-/** Rebuilds the facts snapshot; nightly also rebuilds purchase totals from the sales. */
+/** Rebuilds the facts snapshot; `totals` also checks each buyer's purchase total against the sales (weekly). */
 export async function rebuildFacts(deps: Deps, scope: Scope, options: { totals: boolean; full?: boolean }) {
   const totals = options.totals ? await purchaseTotals(deps, scope) : undefined;
   return rebuildContactFacts(deps, scope, { correct: totals ? (row) => totals.get(row.email) : undefined, full: options.full });

@@ -15,6 +15,6 @@ export const segmentJobs: Record<string, JobHandler> = { [NIGHTLY_JOB]: nightlyR
 /** One page of one segment's refresh; the step queues the next one. */
 export const refreshStepHandler: QueueHandler = async (message, deps) => {
   const step = message as unknown as RefreshStep;
-  if (step.counts) await recountSegments(deps, step.scope);
-  else await refreshStep(deps, step);
+  const segments = step.facts || step.segmentId || step.takeBack ? await refreshStep(deps, step) : undefined;
+  if (step.counts && segments !== 0) await recountSegments(deps, step.scope);
 };

@@ -23,6 +23,8 @@ export interface HeatProxy {
   units(): Map<string, number>;
   /** Units per entity (the item's `entity` attribute, table and index writes together) since the last reset. */
   entityUnits(): Map<string, number>;
+  /** Per entity since the last reset: table writes, of which in a transaction, and the largest item (bytes). */
+  entityWrites(): Map<string, { writes: number; transactional: number; maxBytes: number }>;
   partiqlStatements(): number;
   reset(): void;
   stop(): Promise<void>;
@@ -90,6 +92,11 @@ export async function startHeatProxy(target: string): Promise<HeatProxy> {
   let tableName = '';
   let heat = new Map<string, number>();
   let byEntity = new Map<string, number>();
+  let writes = new Map<string, { writes: number; transactional: number; maxBytes: number }>();
+  const count = (name: string, transactional: boolean, bytes: number) => {
+    const seen = writes.get(name) ?? { writes: 0, transactional: 0, maxBytes: 0 };
+    writes.set(name, { writes: seen.writes + 1, transactional: seen.transactional + (transactional ? 1 : 0), maxBytes: Math.max(seen.maxBytes, bytes) });
+  };
   let partiql = 0;
   let entity = '';
   const charge = (partition: string, n: number) => {
@@ -126,6 +133,7 @@ export async function startHeatProxy(target: string): Promise<HeatProxy> {
         continue;
       }
       const size = Math.max(itemSize(old), itemSize(now));
+      count(entity, write.transactional, size);
       charge(`table:${pk}`, factor * units(size));
       for (const index of TABLE.indexes) {
         const oldKey = old?.[index.partitionKey]?.S;
@@ -188,10 +196,12 @@ export async function startHeatProxy(target: string): Promise<HeatProxy> {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     units: () => new Map(heat),
     entityUnits: () => new Map(byEntity),
+    entityWrites: () => new Map(writes),
     partiqlStatements: () => partiql,
     reset: () => {
       heat = new Map();
       byEntity = new Map();
+      writes = new Map();
       partiql = 0;
     },
     stop: async () => {

@@ -362,3 +362,43 @@ describe('smart tags refreshed nightly, and posts to a segment', () => {
     expect(await counts()).toEqual({ fans: 4, form: 3, everyone: 6 });
   });
 });
+
+describe('purchase totals follow refunds and disputes at once', () => {
+  it('a refund takes its amount off the buyer total and a dispute what was left of the sale, once each; the spent rule follows', async () => {
+    const acct = await createTestAccount(runtime, 'tier2');
+    const course = (await createProduct(acct, { name: 'Course', price: 100 }))._id;
+    const e = uniq();
+    const refunded = `refunded-${e}@example.com`;
+    const disputed = `disputed-${e}@example.com`;
+    const paid = async (email: string) => (await pay(runtime, (await openCheckout(acct, course)).id, { email })) as { saleId: string };
+    const refundedSale = await paid(refunded);
+    const disputedSale = await paid(disputed);
+    await settle();
+    const total = async (email: string) =>
+      ((await acct.test.get(`/newsletters/subscribers?q=${encodeURIComponent(email)}`)).body.data as { email: string; totalSpentCents: number }[]).find(
+        (c) => c.email === email,
+      )?.totalSpentCents;
+    const bigSpenders = async () => {
+      const res = await acct.test.post('/newsletters/segments/preview', {
+        definition: { match: 'all', groups: [{ match: 'all', rules: [{ type: 'spent', op: 'gt', amountCents: 5000 }] }] },
+      });
+      expect(res.status, res.text).toBe(200);
+      return emailsOf(res.body.sample);
+    };
+    expect([await total(refunded), await total(disputed)]).toEqual([10000, 10000]);
+    expect(await bigSpenders()).toEqual([disputed, refunded].sort());
+
+    expect((await ctl.post(`/_local/sales/${refundedSale.saleId}/refund`, { amountCents: 6000 })).status).toBe(200);
+    expect((await ctl.post(`/_local/sales/${disputedSale.saleId}/refund`, { amountCents: 1000 })).status).toBe(200);
+    expect((await ctl.post(`/_local/sales/${disputedSale.saleId}/dispute`, {})).status).toBe(200);
+    await settle();
+    // 100 - 60 refunded; 100 - 10 refunded - the 90 left of the disputed sale.
+    expect([await total(refunded), await total(disputed)]).toEqual([4000, 0]);
+    expect(await bigSpenders()).toEqual([]);
+
+    // The weekly check against the sales agrees: a week of nights later nothing moved.
+    await ctl.post('/_local/clock/advance', { seconds: 8 * 86_400 });
+    await settle();
+    expect([await total(refunded), await total(disputed)]).toEqual([4000, 0]);
+  }, 120_000);
+});

@@ -63,8 +63,11 @@ describe('storefront records through a real checkout', () => {
     const { saleId } = await buy(productId, {}, 'reviewer@example.com');
     await settleWithRetries(runtime);
     const order = await seller.test.get(`/orders/${saleId}`);
-    expect(order.body.reviewPath).toMatch(/^\/reviews\/submit\/[0-9A-Za-z]{32}$/);
+    // The token: the sale id and the receipt's 32-character secret.
+    expect(order.body.reviewPath).toMatch(new RegExp(`^/reviews/submit/${saleId}[0-9A-Za-z]{32}$`));
     const buyer = control(runtime);
+    // The sale id alone (public in webhooks) with a made-up secret permits nothing.
+    expect((await buyer.post(`/reviews/submit/${saleId}${'x'.repeat(32)}`, { rating: 1 })).status).toBe(404);
     const review = await buyer.post(order.body.reviewPath, { rating: 5, title: 'Useful' });
     expect(review.status, review.text).toBe(201);
     expect((await buyer.post(order.body.reviewPath, { rating: 1 })).status).toBe(409);

@@ -4,6 +4,7 @@ import { createAccount } from '../../shared/platform/accounts';
 import { newEvent } from '../../shared/platform/events';
 import { addTags, findContactByEmail, removeTags, upsertContact } from '../../shared/audience/service';
 import { recordSaleFacts } from '../../shared/audience/sale-facts';
+import { recordRefund } from '../../shared/audience/sale-adjustments';
 
 const sale = (email: string, productId: string, amount: number, currency = 'USD', country = 'de') => ({
   order: { id: 'o1', productId, createdAt: '2026-01-02T03:04:05.000Z' },
@@ -51,6 +52,26 @@ describe('audience facts from sales', () => {
 
     // The live mode and other accounts see nothing of it.
     expect(await findContactByEmail(deps, { ...scope, mode: 'live' }, 'buyer@example.com')).toBeUndefined();
+  });
+
+  it('a refund takes its amount off once under racing deliveries, never below zero, never in another currency, scope or for an unknown buyer', async () => {
+    const { deps, clock } = await createTestDeps();
+    const account = await createAccount(deps.store, clock, { email: 'c@example.com', currency: 'USD' });
+    const scope = { accountId: account.accountId, mode: 'test' as const };
+    await recordSaleFacts(deps, newEvent(scope, clock, 'order.completed', sale('r@example.com', 'p1', 30)));
+    const refund = (amount: number, currency = 'USD', email = 'R@example.com') =>
+      newEvent(scope, clock, 'order.refunded', { refund: { id: 're_1', amount, full: false }, amount, currency, customer: { email } });
+    const first = refund(12.5);
+    await Promise.all([recordRefund(deps, first), recordRefund(deps, first), recordRefund(deps, first)]);
+    await recordRefund(deps, first);
+    expect(await findContactByEmail(deps, scope, 'r@example.com')).toMatchObject({ totalSpentCents: 1750 });
+    await recordRefund(deps, refund(5, 'EUR'));
+    await recordRefund(deps, refund(5, 'USD', 'nobody@example.com'));
+    await recordRefund(deps, { ...refund(5), mode: 'live' });
+    expect(await findContactByEmail(deps, scope, 'r@example.com')).toMatchObject({ totalSpentCents: 1750 });
+    expect(await findContactByEmail(deps, scope, 'nobody@example.com')).toBeUndefined();
+    await recordRefund(deps, refund(50));
+    expect(await findContactByEmail(deps, scope, 'r@example.com')).toMatchObject({ totalSpentCents: 0 });
   });
 
   it('an existing contact keeps its source, status and name; smart tags are taken back without hand-typed ones', async () => {

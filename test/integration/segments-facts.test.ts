@@ -255,10 +255,11 @@ describe('segments over the contact-facts layout', () => {
     expect((await listContacts(deps, scope, { tag: 'german' }, { limit: 100 })).contacts.map((c) => c._id)).toContain(moved._id);
   }, 120_000);
 
-  it('the nightly refresh skips a scope with no contacts and no change since, and rebuilds once one arrives or a week passes', async () => {
+  it('the nightly refresh compacts a scope with saved segments only when contacts changed, and reads every scope in full weekly', async () => {
     const { deps, clock } = await createTestDeps();
     const account = await createAccount(deps.store, clock, { email: 'idle@example.com', plan: 'tier2' });
     const scope = { accountId: account.accountId, mode: 'live' as const };
+    const ctx = { ...deps, scope, plan: 'tier2' } as unknown as OperationContext;
     const nightly = async () => {
       await refreshStep(deps, { scope, facts: true, nightly: true });
       return (await getFactsHead(deps.store, scope))!;
@@ -268,22 +269,47 @@ describe('segments over the contact-facts layout', () => {
     clock.advance(86_400);
     expect((await nightly()).generation).toBe(first.generation);
 
-    // A contact written since (its delta): the next night rebuilds and counts it.
+    // No saved segment: a contact written since waits for the weekly full read (its delta carries it).
+    const [early] = await bulkCreateContacts(deps, scope, [{ email: 'early@example.com' }]);
+    clock.advance(86_400);
+    expect((await nightly()).generation).toBe(first.generation);
+    expect((await contactFacts(deps, scope)).rows.map((r) => r._id)).toEqual([early!._id]);
+
+    // With a saved segment, a contact written since is compacted in the next night.
+    await createSegment(ctx, { name: 'Everyone', definition: { match: 'all', groups: [{ match: 'all', rules: [{ type: 'notTag', tag: 'x' }] }] } });
     const [contact] = await bulkCreateContacts(deps, scope, [{ email: 'new@example.com' }]);
     clock.advance(86_400);
     const second = await nightly();
     expect(second.generation).not.toBe(first.generation);
-    expect(second.count).toBe(1);
+    expect(second.count).toBe(2);
+    // Nothing written since: the night after is skipped.
+    clock.advance(86_400);
+    expect((await nightly()).generation).toBe(second.generation);
 
-    // Gone again: the night after writes the empty snapshot; the next is skipped; a week after the
-    // last full read, a full rebuild runs even with nothing changed.
+    // One gone: the night after writes the snapshot without it; the next is skipped; a week after
+    // the last full read, a full rebuild runs even with nothing changed.
     await deleteContact(deps, scope, contact!._id);
     clock.advance(86_400);
     const emptied = await nightly();
-    expect(emptied.count).toBe(0);
+    expect(emptied.count).toBe(1);
     clock.advance(86_400);
     expect((await nightly()).generation).toBe(emptied.generation);
     clock.advance(7 * 86_400);
     expect((await nightly()).generation).not.toBe(emptied.generation);
+
+    // A scope that stayed empty: its weekly full read is a probe of the deltas, its head says when.
+    const quiet = { ...scope, mode: 'test' as const };
+    await refreshStep(deps, { scope: quiet, facts: true, nightly: true });
+    const empty = (await getFactsHead(deps.store, quiet))!;
+    clock.advance(8 * 86_400);
+    await refreshStep(deps, { scope: quiet, facts: true, nightly: true });
+    const later = (await getFactsHead(deps.store, quiet))!;
+    expect(later).toMatchObject({ generation: empty.generation, count: 0 });
+    expect(Date.parse(later.fullAt!) - Date.parse(empty.fullAt!)).toBeGreaterThanOrEqual(8 * 86_400_000);
+    // Then a contact: the next weekly read is a full one and counts it.
+    await bulkCreateContacts(deps, quiet, [{ email: 'first@example.com' }]);
+    clock.advance(8 * 86_400);
+    await refreshStep(deps, { scope: quiet, facts: true, nightly: true });
+    expect(await getFactsHead(deps.store, quiet)).toMatchObject({ count: 1 });
   }, 60_000);
 });

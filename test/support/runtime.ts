@@ -96,6 +96,8 @@ export async function settleWithRetries(runtime: LocalRuntime): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const res = await control(runtime).post('/_local/settle', {});
     if (res.status === 200) return;
+    // Printed at once: a test that times out meanwhile still shows what the settle waited for.
+    console.error(`settle attempt ${attempt} answered ${res.status}: ${res.text}`);
     if (res.status !== 504 || attempt === 4) throw new Error(`settle answered ${res.status}: ${res.text}`);
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { createStreamHandler } from '../../shared/events/stream-handler';
-import { eventFromItem, mayCarryEvent, OUTBOX_ENTITY, type DomainEvent } from '../../shared/platform/events';
+import { eventFromItem, mayCarryEvent, OUTBOX_ENTITY, outboxPut, type DomainEvent } from '../../shared/platform/events';
 
 const event = (id: string): DomainEvent => ({ id, type: 'product.created', accountId: 'a', mode: 'test', created: 1, data: { id } });
 const record = (seq: string, eventName: 'INSERT' | 'MODIFY', image: Record<string, unknown>) => ({
@@ -37,6 +37,20 @@ describe('stream dispatcher', () => {
     }));
     expect(await handler(stream)).toEqual({ batchItemFailures: [{ itemIdentifier: '4' }] });
     expect(published).toEqual(['e1']);
+  });
+
+  it('publishes a compressed event as Lambda hands it over (its binary as base64 text)', async () => {
+    const large = { ...event('big'), data: { id: 'big', text: 'a long product description '.repeat(40) } };
+    const put = outboxPut(large);
+    if (!('put' in put)) throw new Error('a put');
+    expect(put.put.eventZ).toBeInstanceOf(Uint8Array);
+    const wire = marshall(put.put) as Record<string, { B?: Uint8Array }>;
+    // Lambda's JSON event carries B as base64 text.
+    const lambdaImage = { ...wire, eventZ: { B: Buffer.from(wire.eventZ!.B!).toString('base64') } };
+    const published: DomainEvent[] = [];
+    const handler = createStreamHandler(() => ({ publish: async (events) => void published.push(...events) }));
+    await handler({ Records: [{ eventName: 'INSERT', dynamodb: { SequenceNumber: '9', NewImage: lambdaImage } }] } as unknown as DynamoDBStreamEvent);
+    expect(JSON.stringify(published)).toBe(JSON.stringify([large]));
   });
 });
 

@@ -94,7 +94,7 @@ export class LocalBus implements BusPort {
   }
 
   private deliver(consumer: BusConsumer, event: DomainEvent, attempt: number) {
-    const done = this.work.begin();
+    const done = this.work.begin(`${event.type} → ${consumer.name}`);
     setImmediate(async () => {
       try {
         await consumer.handle(event, this.deps());
@@ -111,7 +111,7 @@ export class LocalBus implements BusPort {
             .catch((e) => logger.error('could not spool a dead letter', { error: e as Error }));
           if (!this.deadLetters.some((d) => d.id === id)) this.deadLetters.push({ id, consumer: consumer.name, event, error: message });
         } else {
-          const retryDone = this.work.begin();
+          const retryDone = this.work.begin(`${event.type} → ${consumer.name} (retry ${attempt + 1})`);
           setTimeout(() => {
             // Deliver first, so the tracker never reads idle between the two.
             this.deliver(consumer, event, attempt + 1);

@@ -124,7 +124,8 @@ export class LocalQueue implements QueuePort {
   }
 
   private schedule(id: string, entry: SpooledMessage) {
-    const done = this.work.begin();
+    const job = typeof entry.message.type === 'string' ? ` ${entry.message.type}` : '';
+    const done = this.work.begin(`${entry.queue}${job}${entry.visibleAtMs > Date.now() ? ` (retry ${entry.receive})` : ''}`);
     setTimeout(
       async () => {
         const free = await this.slot(entry.queue);

@@ -190,6 +190,8 @@ async function complete(
           trialEnd: membership.trialEnd,
         }
       : null,
+    // What the service asked to hear back with the payment (the buyer's newsletter consent).
+    ...(claim?.notify ?? {}),
   });
   ops.push(notificationPut(scope, n));
   // The service's claim rides in the payment's transaction: both happen or neither does.

@@ -7,6 +7,7 @@ import type { MemberPostRecord, MembershipRecord } from '../records';
 import { advanceNotifyBatch, claimNotifyBatch, getPost, listMembers, notifyBatchKey, releaseNotifyLease } from '../repository';
 import { requireMembership } from '../service';
 import { escapeHtml } from '../../platform/html';
+import { nextWatch, stalledNow, WATCHDOG_FIRST_SECONDS, type WatchState } from '../../platform/watchdog';
 
 /**
  * A members-only post's notification: batched through the queue, resumable, at most once per
@@ -23,16 +24,15 @@ export const NOTIFY_BATCH = 100;
 /** Members per queued batch: several provider calls share its reads and commit. */
 export const NOTIFY_PAGE = 300;
 const LEASE_MS = 60_000;
-const WATCHDOG_SECONDS = 60;
 
 const watchdogName = (scope: Scope, membershipId: string, postId: string) => `mbrnotify-${scope.accountId}-${scope.mode}-${membershipId}-${postId}`;
 
-async function armWatchdog(deps: Deps, scope: Scope, membershipId: string, postId: string) {
-  await deps.ports.scheduler.schedule(watchdogName(scope, membershipId, postId), new Date(deps.clock.nowMs() + WATCHDOG_SECONDS * 1000), {
-    type: NOTIFY_WATCHDOG_JOB,
-    scope,
-    payload: { membershipId, postId },
-  });
+async function armWatchdog(deps: Deps, scope: Scope, membershipId: string, postId: string, watch?: WatchState) {
+  await deps.ports.scheduler.schedule(
+    watchdogName(scope, membershipId, postId),
+    new Date(deps.clock.nowMs() + (watch?.seconds ?? WATCHDOG_FIRST_SECONDS) * 1000),
+    { type: NOTIFY_WATCHDOG_JOB, scope, payload: { membershipId, postId, ...(watch ? { watch } : {}) } },
+  );
 }
 
 /** Bus consumer of the committed `pending` state: queue the current batch and arm the watchdog. */
@@ -44,11 +44,13 @@ export async function kickOffNotify(deps: Deps, scope: Scope, membershipId: stri
 }
 
 /** Job: while a notification runs, re-queue its current batch when no worker holds it (a crash, a lost message). */
-export async function watchNotify(deps: Deps, scope: Scope, membershipId: string, postId: string) {
+export async function watchNotify(deps: Deps, scope: Scope, membershipId: string, postId: string, previous?: Partial<WatchState>) {
   const post = await getPost(deps.store, scope, membershipId, postId, true);
   if (!post || post.notifyState === 'sent' || !post.notifyState) return;
   if (post.leaseUntil < deps.clock.nowMs()) await deps.ports.queue.send(NOTIFY_QUEUE, { scope, membershipId, postId, batch: post.notifyBatch });
-  await armWatchdog(deps, scope, membershipId, postId);
+  const watch = nextWatch(previous, `${post.notifyBatch}:${post.notifiedCount}`);
+  if (stalledNow(previous, watch)) logger.error('member post notification made no progress for an hour; its batch is re-queued hourly', { postId });
+  await armWatchdog(deps, scope, membershipId, postId, watch);
 }
 
 const notificationHtml = (membership: MembershipRecord, post: MemberPostRecord) =>

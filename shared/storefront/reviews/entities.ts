@@ -54,7 +54,7 @@ export const reviewOfSaleEntity = defineEntity<{ reviewId: string }>()({
   notes: 'written with the review; its condition is what refuses a second one',
 });
 
-/** Written by checkout (sales) per completed sale; read here to permit a review. */
+/** Written by checkout (sales) per completed sale by releases before; read here to permit a review (sales keeps those of this release). */
 const receiptKey = (token: string) => keys.capability(RECEIPT_CAPABILITY_KIND, token);
 export const receiptEntity = defineEntity<ReceiptCapability>()({
   entity: RECEIPT_CAPABILITY_ENTITY,
@@ -68,7 +68,7 @@ export const receiptEntity = defineEntity<ReceiptCapability>()({
       summary: 'Receipt capability (buyer review permission)',
       key: receiptKey,
       args: ['token'],
-      notes: 'written by checkout per completed sale',
+      notes: 'written per completed sale by releases before; a token of this release is read from the sale locator',
     },
   },
 });

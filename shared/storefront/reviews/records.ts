@@ -17,8 +17,9 @@ export interface ReviewRecord {
 }
 
 /**
- * Written by checkout for every completed sale at keys.capability('receipt', token); the token
- * reaches only the buyer (receipt email, thank-you page) and is what lets them review.
+ * What a receipt token permits; the token reaches only the buyer (receipt email, thank-you page)
+ * and is what lets them review. Kept by sales on the sale's locator (the token is the sale id and
+ * a secret: sales/lookups.ts); releases before wrote it at keys.capability('receipt', token).
  */
 export interface ReceiptCapability {
   accountId: string;

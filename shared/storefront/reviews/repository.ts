@@ -3,9 +3,15 @@ import { putNew } from '../../store/conditional';
 import type { Scope } from '../../store/keys';
 import type { Store, TransactOp } from '../../store/store';
 import { receiptEntity, reviewEntity, reviewOfSaleEntity } from './entities';
-import type { ReviewRecord } from './records';
+import type { ReceiptCapability, ReviewRecord } from './records';
+import { receiptOfSaleToken } from '../../sales/lookups';
 
-export const findReceipt = (store: Store, token: string) => receiptEntity.get(store, 'byToken', token);
+/**
+ * The receipt a token stands for: a token of this release names its sale, whose locator (sales)
+ * keeps the receipt; one of a release before has its own item here.
+ */
+export const findReceipt = async (store: Store, token: string): Promise<ReceiptCapability | undefined> =>
+  (await receiptOfSaleToken({ store }, token)) ?? receiptEntity.get(store, 'byToken', token);
 
 export const reviewPutOps = (scope: Scope, review: ReviewRecord): TransactOp[] => [
   putNew(
