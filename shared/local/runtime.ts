@@ -19,6 +19,7 @@ import { renderError } from '../platform/http/render';
 import { Router } from '../platform/http/router';
 import { preflightRouteKey, preflightRoutes } from '../platform/cors';
 import { randomHex } from '../platform/ids';
+import { withinDeadline } from './deadline';
 import { logger } from '../platform/logger';
 import { routeKey } from '../platform/operation';
 import type { SecretSetting } from '../platform/settings';
@@ -268,27 +269,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       }
     }
   };
-  // A settle that cannot finish says so instead of hanging its caller.
-  const settle = async () => {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new ApiError(
-              504,
-              `Not idle after ${SETTLE_DEADLINE_MS / 1000} s: at ${phase}; in flight: ${adapters.work.describe()}; stream: ${stream.describe()}; dead letters ${adapters.queue.deadLetters.length}`,
-            ),
-          ),
-        SETTLE_DEADLINE_MS,
-      );
+  // A settle that cannot finish says so, and what it waits for, instead of hanging its caller.
+  const settle = () =>
+    withinDeadline(settleOnce(), SETTLE_DEADLINE_MS, () => {
+      const inFlight = `in flight: ${adapters.work.describe()}; stream: ${stream.describe()}; dead letters ${adapters.queue.deadLetters.length}`;
+      return new ApiError(504, `Not idle after ${SETTLE_DEADLINE_MS / 1000} s: at ${phase}; ${inFlight}`);
     });
-    try {
-      await Promise.race([settleOnce(), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
 
   const timerLoop = setInterval(() => {
     if (!firing) fireDueTimers().catch((error) => logger.error('timer loop failed', { error: error as Error }));
