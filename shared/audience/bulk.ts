@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/context';
 import { objectId } from '../platform/ids';
-import { keys, type Scope } from '../store/keys';
-import { type ContactRecord, SUPPRESSED } from './records';
+import type { Scope } from '../store/keys';
+import type { ContactRecord } from './records';
 import * as repo from './repository';
 import * as bulkStore from './bulk-store';
 import { buildContact, normalizeEmail } from './rules';
@@ -193,17 +193,7 @@ export async function contactIdsForClaims(deps: Deps, scope: Scope, emails: stri
   return (await earlierGuardsExist(deps, scope)) ? contactIdsByEmail(deps, scope, emails) : new Map();
 }
 
-/**
- * Of many addresses (an import's batch), those on the suppression list: the list read whole when
- * it holds fewer entries than there are addresses (one Query, which for an account that has had
- * no bounce or complaint reads nothing), else each address looked up (BatchGetItem, 100 keys a
- * call, half a read unit each on DynamoDB and ~0.12 ms of DynamoDB Local's CPU).
- */
+/** Of many addresses (an import's batch), those on the suppression list (repository.ts suppressedAmong). */
 export async function suppressedAmongMany(deps: Deps, scope: Scope, emails: string[]): Promise<Set<string>> {
-  const wanted = [...new Set(emails.map(normalizeEmail))];
-  if (!wanted.length) return new Set();
-  const list = await deps.store.query<{ SK: string }>({ pk: keys.unique(scope, SUPPRESSED, '').PK, limit: wanted.length });
-  if (list.cursor) return repo.suppressedAmong(deps.store, scope, wanted);
-  const listed = new Set(list.items.map((item) => item.SK));
-  return new Set(wanted.filter((email) => listed.has(email)));
+  return repo.suppressedAmong(deps.store, scope, [...new Set(emails.map(normalizeEmail))]);
 }

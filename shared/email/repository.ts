@@ -1,6 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync, constants as zlib, gunzipSync } from 'node:zlib';
 import { randomInt } from 'node:crypto';
-import type { ClaimedBatch } from '../store/claimed-batch';
+import { withClaims } from '../store/claimed-batch';
 import { keys, type Scope } from '../store/keys';
 import { toItem } from '../store/items';
 import { ConditionFailed, toRecord, type Store, type TransactOp } from '../store/store';
@@ -146,7 +146,7 @@ export const batchMarkerKey = (scope: Scope, postId: string, batch: number) => k
 /** A page of a post's batch markers, oldest first (support and tests: who got which batch). */
 export async function listBatchMarkers(store: Store, scope: Scope, postId: string, page: { limit: number; cursor?: string }) {
   const result = await store.query({ pk: keys.children(scope, POST, postId, 'BATCH'), ascending: true, limit: page.limit, cursor: page.cursor });
-  return { markers: result.items.map((item) => toRecord<ClaimedBatch>(item)!), cursor: result.cursor };
+  return { markers: await withClaims(store, result.items), cursor: result.cursor };
 }
 
 /**

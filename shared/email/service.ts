@@ -30,7 +30,7 @@ export const POST_SENDING_EVENT = 'newsletter.post.sending';
 /** Destinations per provider call (SES SendBulkEmail takes at most 50). */
 export const BATCH_SIZE = 50;
 /** Recipients per queued batch: four provider calls, so the per-batch reads and commit are shared. */
-export const SEND_PAGE = 200;
+export const SEND_PAGE = 500;
 export const LEASE_MS = 30_000;
 
 // ---- settings and sender ----

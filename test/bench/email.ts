@@ -5,8 +5,8 @@ import { randomHex } from '../../shared/platform/ids';
 
 /**
  * Newsletter throughput on the local runtime: a post to N subscribed contacts, from the send
- * request until every recipient's mail is in the captured-mail adapter (batches of 200 through the
- * queue, a batch marker raised before each bulk call of 50, cursor commits). Capacity units per recipient come from
+ * request until every recipient's mail is in the captured-mail adapter (batches of 500 through the
+ * queue, each batch's claim count raised before each bulk call of 50, cursor commits). Capacity units per recipient come from
  * the runtime's running total over the same span; beside them the floor: one bare
  * `BatchWriteItem` of 25 items, timed on the same DynamoDB Local, as recipients per second if
  * each recipient cost one plain item write and nothing else.
@@ -95,16 +95,16 @@ export async function benchEmail(options: { contacts?: number; timeoutMs?: numbe
       recipients: total,
       seconds: round(seconds),
       recipientsPerSecond: round(perSecond, 1),
-      goal: 500,
-      met: perSecond >= 500 ? 'yes' : 'NO',
+      goal: '≥ 0.9× the floor (issue 43)',
+      met: perSecond >= 0.9 * floorPerSecond ? 'yes' : 'NO',
       floorRecipientsPerSecond: round(floorPerSecond, 1),
       floorTurns: { before: round(floorItems / floorBefore, 1), after: round(floorItems / floorAfter, 1) },
       ratioToFloor: round(perSecond / floorPerSecond),
       capacityPerRecipient: { read: round((after.read - before.read) / total, 3), write: round((after.write - before.write) / total, 3) },
       minimumPerRecipient: {
         read: 0.05,
-        write: 0.15,
-        why: 'per batch of 200: the audience page (200 × ~0.4 KiB, eventually consistent) ≈ 10 RCU; the batch marker (200 addresses ≈ 6 KiB) written once and raised before each of its 4 chunks of 50 (the once-per-recipient guarantee) = 5 × 6 WCU',
+        write: 0.05,
+        why: 'per batch of 500: the audience page (500 × ~0.4 KiB, eventually consistent) ≈ 25 RCU; the batch marker (500 addresses ≈ 15 KiB) written once = 15 WCU, and its claim count raised before each of its 10 chunks of 50 (the once-per-recipient guarantee) = 10 × 1 WCU',
       },
     };
   } finally {

@@ -66,7 +66,8 @@ async function subscribedContacts(deps: OperationContext, scope: OperationContex
     out.push(...page.contacts);
     cursor = page.cursor;
   } while (cursor);
-  return out;
+  // A send walks the audience shard by shard; the evaluator listed members oldest first.
+  return out.sort((a, b) => (a._id < b._id ? -1 : 1));
 }
 const oldMembers = (contacts: ContactRecord[], definition: Definition, nowMs: number) =>
   contacts.filter((c) => matchesDefinition(definition, c, nowMs)).map((c) => c._id);
