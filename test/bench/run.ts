@@ -136,7 +136,8 @@ async function main() {
       name: 'GET /products/{id}',
       path: `/products/${productId}`,
       floor: 'get',
-      goal: 1.5,
+      // Issue 43: ≤ 1.5× first, then ≤ 1.3×; the bench holds the second.
+      goal: 1.3,
       throughputGoal: 0.7,
       minimum: { read: 0.5, write: 0, why: '1 eventually consistent read of a 1 KiB item' },
     },
