@@ -57,7 +57,9 @@ const shapes: { name: string; perCall: number; inFlight: number; call: (run: str
     perCall: 25,
     inFlight: 8,
     call: (run, first) =>
-      client.send(new BatchWriteItemCommand({ RequestItems: { [TABLE]: Array.from({ length: 25 }, (_, k) => ({ PutRequest: { Item: claim(run, first + k) } })) } })),
+      client.send(
+        new BatchWriteItemCommand({ RequestItems: { [TABLE]: Array.from({ length: 25 }, (_, k) => ({ PutRequest: { Item: claim(run, first + k) } })) } }),
+      ),
   },
   {
     name: 'BatchExecuteStatement, 25 INSERTs (conditional)',
@@ -68,7 +70,10 @@ const shapes: { name: string; perCall: number; inFlight: number; call: (run: str
         new BatchExecuteStatementCommand({
           Statements: Array.from({ length: 25 }, (_, k) => {
             const item = claim(run, first + k);
-            return { Statement: `INSERT INTO "${TABLE}" VALUE {'PK': ?, 'SK': ?, 'contactId': ?, 'entity': ?}`, Parameters: [item.PK, item.SK, item.contactId, item.entity] };
+            return {
+              Statement: `INSERT INTO "${TABLE}" VALUE {'PK': ?, 'SK': ?, 'contactId': ?, 'entity': ?}`,
+              Parameters: [item.PK, item.SK, item.contactId, item.entity],
+            };
           }),
         }),
       ),
