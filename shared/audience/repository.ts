@@ -321,7 +321,6 @@ export async function getSuppression(store: Store, scope: Scope, email: string):
   return toRecord<SuppressionRecord>(await store.get(suppressionKey(scope, email)));
 }
 
-/** The addresses of `emails` on the suppression list (one batched read). */
 /**
  * Of a list of addresses, those on the suppression list. For a batch's worth (a send's page, an
  * import's batch) the list is read whole when it holds fewer entries than there are addresses: one
