@@ -25,6 +25,20 @@ import { seededRandom } from '../support/seeded-random';
  */
 const SEED_PARALLEL = Number(process.env.BENCH_SEED_PARALLEL ?? 4);
 
+/** Starts the V8 profiler of this process (the runtime runs in it); the answer stops it and returns the profile. */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    return profile;
+  };
+}
+
 export async function benchSegments(options: { contacts?: number } = {}) {
   const total = options.contacts ?? Number(process.env.BENCH_SEGMENT_CONTACTS ?? 100_000);
   const ownDynamo = process.env.BENCH_DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal();
@@ -199,11 +213,14 @@ export async function benchSegments(options: { contacts?: number } = {}) {
     }
     // A preview (an unsaved definition) reads the snapshot: cold as a new container, then warm.
     forgetDecodedSnapshots();
+    // BENCH_SEGMENT_PROFILE=<file>: a V8 CPU profile of the previews alone (profile-top.ts reads it).
+    const profiler = process.env.BENCH_SEGMENT_PROFILE ? await startProfile() : undefined;
     const previewRcuBefore = deps.store.totals.read;
     const [, previewColdMs] = await timed(() => call('POST', '/newsletters/segments/preview', { definition }, key));
     const previewColdRcu = deps.store.totals.read - previewRcuBefore;
     const previewMs: number[] = [];
     for (let i = 0; i < 5; i++) previewMs.push((await timed(() => call('POST', '/newsletters/segments/preview', { definition }, key)))[1]);
+    if (profiler) writeFileSync(process.env.BENCH_SEGMENT_PROFILE!, JSON.stringify(await profiler()));
     const tagged = await call('GET', `/newsletters/subscribers?tag=${smartTag}&limit=1`, undefined, key);
     if (!tagged.data.length && cold.count) throw new Error('no contact carries the smart tag after the night');
 
