@@ -38,8 +38,8 @@ export function decodeWalkCursor(scope: Scope, cursor: string, shards: number): 
   const text = decodeShardCursor(scope, cursor.slice(WALK_PREFIX.length), WALK_LIST)!;
   const colon = text.indexOf(':');
   const shard = Number(text.slice(0, colon));
-  // The tag in the cursor is a keyed hash of the tenant and list, so only this code wrote it: a
-  // shard out of range means a cursor from a layout with more shards, read as finished.
+  // Only this code writes the cursor (a send stores it on its post). One whose shard does not
+  // parse ends the walk: restarting from the first shard would mail everyone again.
   if (!Number.isInteger(shard) || shard < 0) return { shard: shards };
   const after = text.slice(colon + 1);
   return { shard, ...(after ? { after } : {}) };

@@ -29,7 +29,7 @@ export const EMAIL_QUEUE = 'email-sends';
 export const POST_SENDING_EVENT = 'newsletter.post.sending';
 /** Destinations per provider call (SES SendBulkEmail takes at most 50). */
 export const BATCH_SIZE = 50;
-/** Recipients per queued batch: four provider calls, so the per-batch reads and commit are shared. */
+/** Recipients per queued batch: ten provider calls, so the per-batch reads, lease and commit are shared (docs/performance.md). */
 export const SEND_PAGE = 500;
 export const LEASE_MS = 30_000;
 
