@@ -6,8 +6,8 @@ import type { ContactRecord } from './records';
 
 /**
  * A send's walk through the subscribed contacts: one write shard of the status index after the
- * other, each in id order, so a batch of N reads N contacts with one query (two where a shard
- * ends). The merged read (every shard at once, in id order) read each shard's slice of the page
+ * other, each in id order, so a batch of N reads N contacts with one query (and one more for each
+ * shard it finishes). The merged read (every shard at once, in id order) read each shard's slice of the page
  * twice over to know which items were final, and threw the rest away: 17 queries and about twice
  * the contacts for every batch of a send (docs/performance.md, issue 43).
  *
